@@ -1,0 +1,51 @@
+import express, { type Express, type RequestHandler } from 'express';
+import helmet from 'helmet';
+import { UnsupportedMediaTypeError } from './media-type';
+import { requestContext } from './request-context';
+import type { Metrics } from './metrics';
+
+export interface JsonAppOptions {
+  metrics?: Metrics;
+  /** Largest JSON body accepted; the contract says 100 kB. */
+  bodyLimit?: string;
+}
+
+/**
+ * The common front of every service: request id, security headers, request metrics and JSON body parsing.
+ * Routers that need the raw bytes (payment webhooks) are mounted by the caller before `jsonBodies()`.
+ */
+export function createJsonApp(options: JsonAppOptions = {}): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(requestContext());
+  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  if (options.metrics) app.use(options.metrics.httpMiddleware());
+  return app;
+}
+
+/** JSON parsing with the contract's rules: non-JSON bodies are 415, bad JSON 400, oversize 413. */
+export function jsonBodies(limit = '100kb'): RequestHandler[] {
+  return [requireJsonWhenBodyPresent(), express.json({ limit, strict: true, type: isJsonType })];
+}
+
+export function hasBody(req: { headers: Record<string, string | string[] | undefined> }): boolean {
+  const length = req.headers['content-length'];
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  return length !== undefined && length !== '0';
+}
+
+function isJsonType(req: { headers: Record<string, string | string[] | undefined> }): boolean {
+  const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+function requireJsonWhenBodyPresent(): RequestHandler {
+  return (req, _res, next) => {
+    if (hasBody(req) && !isJsonType(req)) return next(new UnsupportedMediaTypeError());
+    next();
+  };
+}
+
+export { isJsonType };

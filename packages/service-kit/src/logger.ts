@@ -1,0 +1,22 @@
+import pino, { type Logger } from 'pino';
+import { currentRequestId } from './request-context';
+
+export type { Logger };
+
+/** JSON logs on stdout; every line written inside a request carries its request id. Secrets are redacted by path. */
+export function createLogger(name: string, level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
+  return pino({
+    name,
+    level,
+    base: { service: name },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    mixin() {
+      const requestId = currentRequestId();
+      return requestId ? { request_id: requestId } : {};
+    },
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.token', '*.secret', '*.security_pin', '*.pin', 'token', 'secret'],
+      censor: '[redacted]',
+    },
+  });
+}

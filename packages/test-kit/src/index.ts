@@ -1,0 +1,3 @@
+export * from './http';
+export * from './run-resources';
+export * from './process';

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { DEFAULT_DATABASE_URL, env, jwtSecretSchema, refuseDevSecretInProduction } from '@platform/service-kit';
+
+export const certificateConfigSchema = z
+  .object({
+    NODE_ENV: env.nodeEnv(),
+    PORT: env.port(3001),
+    DATABASE_URL: env.url(DEFAULT_DATABASE_URL),
+    CERTIFICATE_DATABASE_URL: env.optionalUrl(),
+    JWT_SECRET: jwtSecretSchema(),
+    LOG_LEVEL: env.logLevel(),
+    GATEWAY_A_SECRET_KEY: z.string().optional(),
+    GATEWAY_A_BASE_URL: env.optionalUrl(),
+    GATEWAY_A_SIGNATURE_HEADER: z.string().default('x-gateway-signature'),
+    GATEWAY_B_SECRET_KEY: z.string().optional(),
+    GATEWAY_B_PUBLIC_KEY: z.string().optional(),
+    GATEWAY_B_ENCRYPTION_KEY: z.string().optional(),
+    GATEWAY_B_SECRET_HASH: z.string().optional(),
+    GATEWAY_B_BASE_URL: env.optionalUrl(),
+    GATEWAY_B_HASH_HEADER: z.string().default('x-webhook-hash'),
+    PAYMENT_VERIFY_TIMEOUT_MS: env.positiveInt(10000),
+  })
+  .transform(refuseDevSecretInProduction)
+  .transform((config) => ({ ...config, databaseUrl: config.CERTIFICATE_DATABASE_URL ?? config.DATABASE_URL }));
+
+export type CertificateConfig = z.infer<typeof certificateConfigSchema>;
+
+export const CERTIFICATE_SCHEMA = 'certificate';

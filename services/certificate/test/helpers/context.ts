@@ -1,0 +1,22 @@
+import pino from 'pino';
+import { createDatabase, parseConfig, type Knex } from '@platform/service-kit';
+import type { Express } from 'express';
+import { createApp } from '../../src/app';
+import { CERTIFICATE_SCHEMA, certificateConfigSchema, type CertificateConfig } from '../../src/config';
+
+export interface TestContext {
+  app: Express;
+  db: Knex;
+  config: CertificateConfig;
+  close(): Promise<void>;
+}
+
+/** The app on this run's database, with config from the given overrides; one per test file. */
+export function createTestContext(env: Record<string, string> = {}): TestContext {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (global setup creates the database)');
+  const config = parseConfig(certificateConfigSchema, { DATABASE_URL: url, NODE_ENV: 'test', ...env });
+  const db = createDatabase(url, CERTIFICATE_SCHEMA, 5);
+  const app = createApp({ db, config, logger: pino({ level: 'silent' }) });
+  return { app, db, config, close: () => db.destroy() };
+}

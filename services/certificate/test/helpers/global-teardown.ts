@@ -1,0 +1,5 @@
+import { dropRunDatabase } from '@platform/test-kit';
+
+export default async function globalTeardown(): Promise<void> {
+  await dropRunDatabase(process.env.TEST_DATABASE_URL);
+}

@@ -1,0 +1,56 @@
+import request from 'supertest';
+import { createTestContext, type TestContext } from './helpers/context';
+
+let ctx: TestContext;
+beforeAll(() => {
+  ctx = createTestContext();
+});
+afterAll(() => ctx.close());
+
+describe('HTTP conventions every route shares', () => {
+  it('answers /healthz and /readyz with 200 when Postgres answers', async () => {
+    await request(ctx.app).get('/healthz').expect(200, { status: 'ok' });
+    const ready = await request(ctx.app).get('/readyz').expect(200);
+    expect(ready.body).toEqual({ status: 'ready', checks: { postgres: 'up' } });
+  });
+
+  it('serves Prometheus metrics', async () => {
+    await request(ctx.app).get('/healthz');
+    const res = await request(ctx.app).get('/metrics').expect(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.text).toContain('http_request_duration_seconds_bucket');
+  });
+
+  it('answers an unknown route with a JSON 404', async () => {
+    const res = await request(ctx.app).get('/nope').expect(404);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+    expect(res.body).toEqual({ error: 'Route not found', code: 'route_not_found' });
+  });
+
+  it('echoes a sane X-Request-Id and generates one otherwise', async () => {
+    const given = await request(ctx.app).get('/healthz').set('X-Request-Id', 'abc-123');
+    expect(given.headers['x-request-id']).toBe('abc-123');
+    const generated = await request(ctx.app).get('/healthz').set('X-Request-Id', 'bad id with spaces');
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('refuses a non-JSON body with 415, bad JSON with 400 and an oversize body with 413, all as JSON', async () => {
+    const wrongType = await request(ctx.app).post('/nope').set('Content-Type', 'text/plain').send('hello').expect(415);
+    expect(wrongType.body.code).toBe('unsupported_media_type');
+    const badJson = await request(ctx.app).post('/nope').set('Content-Type', 'application/json').send('{"a":').expect(400);
+    expect(badJson.body).toEqual({ error: 'Request body is not valid JSON', code: 'invalid_json' });
+    const big = await request(ctx.app)
+      .post('/nope')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ a: 'x'.repeat(101 * 1024) }))
+      .expect(413);
+    expect(big.body.code).toBe('payload_too_large');
+  });
+
+  it('answers a malformed percent-encoding in the path with JSON, not HTML', async () => {
+    const res = await request(ctx.app).get('/api/v1/verify/%E0%A4%A');
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+  });
+});

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, env, jwtSecretSchema, refuseDevSecretInProduction } from '@platform/service-kit';
+
+export const mobilityConfigSchema = z
+  .object({
+    NODE_ENV: env.nodeEnv(),
+    PORT: env.port(3002),
+    DATABASE_URL: env.url(DEFAULT_DATABASE_URL),
+    MOBILITY_DATABASE_URL: env.optionalUrl(),
+    REDIS_URL: env.url(DEFAULT_REDIS_URL),
+    REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be letters, digits, _ . or -').default('platform'),
+    JWT_SECRET: jwtSecretSchema(),
+    LOG_LEVEL: env.logLevel(),
+    WEBHOOK_ALLOW_HTTP: env.boolean(false),
+    WEBHOOK_ALLOW_PRIVATE: env.boolean(false),
+    WEBHOOK_MAX_ATTEMPTS: env.positiveInt(10),
+    WEBHOOK_BACKOFF_MS: env.positiveInt(30000),
+    WEBHOOK_TIMEOUT_MS: env.positiveInt(10000),
+    DISPATCH_RADIUS_M: env.positiveInt(5000),
+    DISPATCH_OFFER_TTL_S: env.positiveInt(15),
+    DISPATCH_TIMEOUT_S: env.positiveInt(120),
+  })
+  .transform(refuseDevSecretInProduction)
+  .transform((config) => ({ ...config, databaseUrl: config.MOBILITY_DATABASE_URL ?? config.DATABASE_URL }));
+
+export type MobilityConfig = z.infer<typeof mobilityConfigSchema>;
+
+export const MOBILITY_SCHEMA = 'mobility';

@@ -1,0 +1,18 @@
+import { closeGracefullyOnSignal, createLogger, createRedis, loadConfigOrExit, openServiceDatabase, requireRedis } from '@platform/service-kit';
+import { createApp } from './app';
+import { MOBILITY_SCHEMA, mobilityConfigSchema } from './config';
+import { migrations } from './db/migrations';
+
+async function main() {
+  const config = loadConfigOrExit(mobilityConfigSchema, 'mobility');
+  const logger = createLogger('mobility', config.LOG_LEVEL);
+  await requireRedis(config.REDIS_URL);
+  const db = await openServiceDatabase(config.databaseUrl, MOBILITY_SCHEMA, migrations, logger);
+  const redis = createRedis(config.REDIS_URL);
+  const app = createApp({ db, redis, config, logger });
+  const server = app.listen(config.PORT, () => logger.info({ port: config.PORT }, 'mobility service listening'));
+  server.keepAliveTimeout = 65000;
+  closeGracefullyOnSignal(logger, [server], [async () => redis.quit(), () => db.destroy()]);
+}
+
+void main();
