@@ -12,3 +12,6 @@ export * from './request-context';
 export * from './shutdown';
 export * from './validation';
 export * from './bootstrap';
+export * from './admin-auth';
+export * from './api-tokens';
+export * from './ids';
