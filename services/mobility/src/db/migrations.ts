@@ -1,4 +1,7 @@
 import type { Migration } from '@platform/service-kit';
+import * as outbox from './migrations/0001_outbox';
 
 /** Every migration of the `mobility` schema, in order. A merged migration is never edited: add a new one. */
-export const migrations: Record<string, Migration> = {};
+export const migrations: Record<string, Migration> = {
+  '0001_outbox': outbox,
+};

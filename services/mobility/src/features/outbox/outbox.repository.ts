@@ -1,0 +1,37 @@
+import { newId, type Knex } from '@platform/service-kit';
+
+export type EventObjectType = 'ride' | 'delivery';
+
+export interface NewOutboxEvent {
+  partnerId: string;
+  type: string;
+  objectType: EventObjectType;
+  objectId: string;
+  /** The object's own sequence number after this change (rides.sequence, deliveries.sequence). */
+  sequence: number;
+  /** The object as GET returns it. */
+  data: Record<string, unknown>;
+}
+
+export interface OutboxEventBody {
+  id: string;
+  type: string;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+/** Writes an event inside the caller's transaction, so it commits (or not) with the state change it describes. */
+export async function appendOutboxEvent(trx: Knex.Transaction, event: NewOutboxEvent): Promise<OutboxEventBody> {
+  const body: OutboxEventBody = { id: newId('evt'), type: event.type, created_at: new Date().toISOString(), data: event.data };
+  await trx('outbox_events').insert({
+    id: body.id,
+    partner_id: event.partnerId,
+    type: event.type,
+    object_type: event.objectType,
+    object_id: event.objectId,
+    sequence: event.sequence,
+    body: JSON.stringify(body),
+    created_at: body.created_at,
+  });
+  return body;
+}
