@@ -17,7 +17,6 @@ export function createApp({ config, logger }: GatewayDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestContext());
-  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
 
   const upstreamUrls: Record<Upstream, string> = { certificate: config.CERTIFICATE_URL, mobility: config.MOBILITY_URL };
   const proxies = {
@@ -31,6 +30,8 @@ export function createApp({ config, logger }: GatewayDeps): Express {
     return proxies[upstream](req, res, next);
   });
 
+  // The services set their own security headers; helmet here covers only the gateway's own answers, off the proxy's hot path.
+  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

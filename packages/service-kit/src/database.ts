@@ -1,5 +1,8 @@
 import knex, { type Knex } from 'knex';
-import { Client } from 'pg';
+import { Client, types } from 'pg';
+
+// DATE columns stay 'YYYY-MM-DD' strings: turning them into JS Dates would shift them by the process's time zone.
+types.setTypeParser(1082, (value: string) => value);
 
 export type { Knex };
 

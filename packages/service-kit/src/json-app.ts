@@ -43,7 +43,8 @@ function isJsonType(req: { headers: Record<string, string | string[] | undefined
 
 function requireJsonWhenBodyPresent(): RequestHandler {
   return (req, _res, next) => {
-    if (hasBody(req) && !isJsonType(req)) return next(new UnsupportedMediaTypeError());
+    // A route-specific parser mounted earlier (CSV upload, raw webhook bytes) has already taken the body.
+    if (req.body === undefined && hasBody(req) && !isJsonType(req)) return next(new UnsupportedMediaTypeError());
     next();
   };
 }

@@ -1,6 +1,9 @@
 import type { Express } from 'express';
 import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, notFoundHandler, type Knex, type Logger } from '@platform/service-kit';
 import type { CertificateConfig } from './config';
+import { adminRoutes } from './features/admin.routes';
+import { batchBodyParsers } from './features/certificates/certificates.routes';
+import { publicApiRoutes } from './features/verification/public-api.routes';
 
 export interface CertificateDeps {
   db: Knex;
@@ -9,12 +12,15 @@ export interface CertificateDeps {
 }
 
 /** The certificate service's HTTP app, without listening; tests build it on their own database. */
-export function createApp({ db, logger }: CertificateDeps): Express {
+export function createApp({ db, config, logger }: CertificateDeps): Express {
   const metrics = createMetrics('certificate');
   const app = createJsonApp({ metrics });
   app.use(healthRoutes({ postgres: () => db.raw('select 1') }));
   app.get('/metrics', metrics.handler());
+  app.use('/admin/v1/certificates/batch', batchBodyParsers());
   app.use(jsonBodies());
+  app.use(publicApiRoutes(db));
+  app.use('/admin/v1', adminRoutes(db, config.JWT_SECRET));
   app.use(notFoundHandler());
   app.use(errorHandler(logger));
   return app;

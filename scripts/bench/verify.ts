@@ -1,0 +1,57 @@
+/**
+ * bench:verify — GET /api/v1/verify/{code} three ways in one run: through the gateway, direct to the certificate
+ * service, and a bare node:http + pg baseline answering the same query for the same key. Prints requests/s, p99
+ * and the ratios (targets: gateway ≥ 0.8 × direct, service ≥ 0.5 × bare).
+ */
+import { createDatabase, dropDatabase, ensureDatabase, migrateLatest } from '@platform/service-kit';
+import { CERTIFICATE_SCHEMA } from '../../services/certificate/src/config';
+import { migrations } from '../../services/certificate/src/db/migrations';
+import { apiKeysRepository } from '../../services/certificate/src/features/api-keys/api-keys.repository';
+import { apiKeysService } from '../../services/certificate/src/features/api-keys/api-keys.service';
+import { certificatesRepository } from '../../services/certificate/src/features/certificates/certificates.repository';
+import { certificatesService } from '../../services/certificate/src/features/certificates/certificates.service';
+import { ensureOrganizationAndUser } from '../../services/certificate/src/features/organizations/organizations.repository';
+import { load, printTable, startProcess } from './lib';
+
+const PORTS = { service: 23001, gateway: 23080, bare: 23099 };
+
+async function main() {
+  const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/partner_platform');
+  base.pathname = `/bench_verify_${Date.now().toString(36)}`;
+  const databaseUrl = base.toString();
+  await ensureDatabase(databaseUrl);
+  const db = createDatabase(databaseUrl, CERTIFICATE_SCHEMA, 2);
+  const children = [];
+  try {
+    await migrateLatest(db, CERTIFICATE_SCHEMA, migrations);
+    await ensureOrganizationAndUser(db, { org: 'bench_org', org_name: 'Bench Academy', sub: 'bench_user' });
+    const { token } = await apiKeysService(apiKeysRepository(db)).create('bench_org', 'bench_user', 'bench');
+    const certificate = await certificatesService(db, certificatesRepository(db)).issue('bench_org', {
+      recipient_name: 'Ada Lovelace',
+      program_title: 'Engines',
+      issue_date: '2026-05-01',
+    });
+    const env = { DATABASE_URL: databaseUrl };
+    children.push(await startProcess('services/certificate/src/server.ts', { ...env, PORT: String(PORTS.service) }, `http://127.0.0.1:${PORTS.service}/healthz`));
+    children.push(
+      await startProcess('gateway/src/server.ts', { PORT: String(PORTS.gateway), CERTIFICATE_URL: `http://127.0.0.1:${PORTS.service}` }, `http://127.0.0.1:${PORTS.gateway}/healthz`),
+    );
+    children.push(await startProcess('scripts/bench/bare-verify-server.ts', { ...env, PORT: String(PORTS.bare) }, `http://127.0.0.1:${PORTS.bare}/`));
+
+    const path = `/api/v1/verify/${certificate.verification_code}`;
+    const headers = { authorization: `Bearer ${token}` };
+    const bare = await load('bare node:http + pg (baseline)', { url: `http://127.0.0.1:${PORTS.bare}${path}`, headers });
+    const direct = await load('certificate service, direct', { url: `http://127.0.0.1:${PORTS.service}${path}`, headers });
+    const gateway = await load('through the gateway', { url: `http://127.0.0.1:${PORTS.gateway}${path}`, headers });
+    printTable(`bench:verify (${require('node:os').cpus().length} cores, 10 connections, 5 s each)`, [bare, direct, gateway], [
+      ['gateway / direct', gateway.requestsPerSecond / direct.requestsPerSecond, 0.8],
+      ['service / bare baseline', direct.requestsPerSecond / bare.requestsPerSecond, 0.5],
+    ]);
+  } finally {
+    children.forEach((child) => child.kill('SIGTERM'));
+    await db.destroy();
+    await dropDatabase(databaseUrl);
+  }
+}
+
+void main();

@@ -1,0 +1,76 @@
+/**
+ * Operator CLI: give a new organization its first owner key and issue certificates without the dashboard.
+ *   pnpm --filter @platform/certificate cli create-key --org acme --org-name "Acme Academy" --user alice [--name "first key"]
+ *   pnpm --filter @platform/certificate cli issue --org acme --recipient "Ada Lovelace" --program "Engines" --date 2026-05-01 [--number N] [--expires 2030-01-01]
+ *   pnpm --filter @platform/certificate cli credits --org acme
+ */
+import { parseArgs } from 'node:util';
+import { createLogger, loadConfigOrExit, openServiceDatabase, parseOrThrow, ValidationError, type Knex } from '@platform/service-kit';
+import { CERTIFICATE_SCHEMA, certificateConfigSchema } from '../config';
+import { migrations } from '../db/migrations';
+import { apiKeysRepository } from '../features/api-keys/api-keys.repository';
+import { apiKeysService } from '../features/api-keys/api-keys.service';
+import { certificatesRepository } from '../features/certificates/certificates.repository';
+import { newCertificateSchema } from '../features/certificates/certificates.schema';
+import { certificatesService } from '../features/certificates/certificates.service';
+import { ensureOrganizationAndUser } from '../features/organizations/organizations.repository';
+
+const USAGE = `usage:
+  cli create-key --org <id> [--org-name <name>] --user <id> [--name <key name>]
+  cli issue --org <id> --recipient <name> --program <title> --date <YYYY-MM-DD> [--number <n>] [--expires <YYYY-MM-DD>]
+  cli credits --org <id>`;
+
+type Options = Record<string, string | undefined>;
+
+const commands: Record<string, (db: Knex, o: Options) => Promise<unknown>> = {
+  'create-key': async (db, o) => {
+    await ensureOrganizationAndUser(db, { org: required(o, 'org'), org_name: o['org-name'], sub: required(o, 'user') });
+    return apiKeysService(apiKeysRepository(db)).create(o.org!, o.user!, o.name ?? 'first key');
+  },
+  issue: async (db, o) => {
+    const input = parseOrThrow(newCertificateSchema, {
+      recipient_name: required(o, 'recipient'),
+      program_title: required(o, 'program'),
+      issue_date: required(o, 'date'),
+      ...(o.number ? { certificate_number: o.number } : {}),
+      ...(o.expires ? { expires_on: o.expires } : {}),
+    });
+    const organization = await db('organizations').where({ id: required(o, 'org') }).first();
+    if (!organization) throw new Error(`organization ${o.org} does not exist: create a key for it first`);
+    return certificatesService(db, certificatesRepository(db)).issue(o.org!, input);
+  },
+  credits: async (db, o) => db('organizations').where({ id: required(o, 'org') }).first('id', 'name', 'balance'),
+};
+
+function required(options: Options, name: string): string {
+  const value = options[name];
+  if (!value) throw new Error(`--${name} is required\n${USAGE}`);
+  return value;
+}
+
+async function main() {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: Object.fromEntries(
+      ['org', 'org-name', 'user', 'name', 'recipient', 'program', 'date', 'number', 'expires'].map((n) => [n, { type: 'string' as const }]),
+    ),
+  });
+  const command = commands[positionals[0] ?? ''];
+  if (!command) {
+    process.stderr.write(`${USAGE}\n`);
+    process.exit(2);
+  }
+  const config = loadConfigOrExit(certificateConfigSchema, 'certificate-cli');
+  const db = await openServiceDatabase(config.databaseUrl, CERTIFICATE_SCHEMA, migrations, createLogger('certificate-cli', 'warn'), 2);
+  try {
+    process.stdout.write(`${JSON.stringify(await command(db, values as Options), null, 2)}\n`);
+  } catch (error) {
+    const message = error instanceof ValidationError ? JSON.stringify(error.toBody()) : (error as Error).message;
+    process.stderr.write(`${message}\n`);
+    process.exitCode = 1;
+  } finally {
+    await db.destroy();
+  }
+}
+
+void main();

@@ -1,0 +1,46 @@
+import type { Knex } from '@platform/service-kit';
+
+export interface CertificateRow {
+  id: string;
+  organization_id: string;
+  verification_code: string;
+  certificate_number: string;
+  recipient_name: string;
+  program_title: string;
+  issue_date: string;
+  expires_on: string | null;
+  status: 'valid' | 'revoked';
+  created_at: Date;
+  updated_at: Date;
+  revoked_at: Date | null;
+}
+
+const COLUMNS = [
+  'id', 'organization_id', 'verification_code', 'certificate_number', 'recipient_name', 'program_title',
+  'issue_date', 'expires_on', 'status', 'created_at', 'updated_at', 'revoked_at',
+];
+
+export function certificatesRepository(db: Knex) {
+  return {
+    async insertMany(trx: Knex.Transaction, rows: Array<Omit<CertificateRow, 'status' | 'created_at' | 'updated_at' | 'revoked_at'>>): Promise<CertificateRow[]> {
+      return trx('certificates').insert(rows).returning(COLUMNS);
+    },
+    async find(organizationId: string, id: string): Promise<CertificateRow | undefined> {
+      return db('certificates').where({ organization_id: organizationId, id }).first(COLUMNS);
+    },
+    async list(organizationId: string, limit: number, after?: string): Promise<CertificateRow[]> {
+      const query = db('certificates').where({ organization_id: organizationId }).orderBy('id').limit(limit).select(COLUMNS);
+      if (after) query.andWhere('id', '>', after);
+      return query;
+    },
+    async revoke(organizationId: string, id: string): Promise<CertificateRow | undefined> {
+      const [row] = await db('certificates')
+        .where({ organization_id: organizationId, id })
+        .update({ status: 'revoked', revoked_at: db.raw('coalesce(revoked_at, now())'), updated_at: db.fn.now() })
+        .returning(COLUMNS);
+      return row;
+    },
+  };
+}
+
+export type CertificatesRepository = ReturnType<typeof certificatesRepository>;

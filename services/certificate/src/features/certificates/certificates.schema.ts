@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+const isoDate = z.iso.date('must be a date as YYYY-MM-DD');
+
+export const newCertificateSchema = z
+  .object({
+    recipient_name: z.string().trim().min(1, 'is required').max(200),
+    program_title: z.string().trim().min(1, 'is required').max(200),
+    issue_date: isoDate,
+    certificate_number: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/, 'may hold letters, digits and . _ / -')
+      .optional(),
+    expires_on: isoDate.optional(),
+  })
+  .strict()
+  .refine((c) => !c.expires_on || c.expires_on >= c.issue_date, { path: ['expires_on'], message: 'must not be before issue_date' });
+
+export type NewCertificate = z.infer<typeof newCertificateSchema>;
+
+export const MAX_BATCH = 1000;
+
+export const batchSchema = z
+  .object({ certificates: z.array(newCertificateSchema).min(1, 'must hold at least one certificate').max(MAX_BATCH) })
+  .strict();

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { ConflictError, NotFoundError, newId, type Knex } from '@platform/service-kit';
+import { spendCredits } from '../credits/credit-ledger';
+import { certificateStatus } from './certificate-status';
+import type { CertificateRow, CertificatesRepository } from './certificates.repository';
+import type { NewCertificate } from './certificates.schema';
+import { formatVerificationCode, newVerificationCode } from './verification-code';
+
+export function presentCertificate(row: CertificateRow) {
+  return {
+    id: row.id,
+    verification_code: formatVerificationCode(row.verification_code),
+    certificate_number: row.certificate_number,
+    recipient_name: row.recipient_name,
+    program_title: row.program_title,
+    issue_date: row.issue_date,
+    expires_on: row.expires_on,
+    status: certificateStatus(row.status, row.expires_on),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    revoked_at: row.revoked_at?.toISOString() ?? null,
+  };
+}
+
+function generatedNumber(issueDate: string): string {
+  return `CERT-${issueDate.slice(0, 4)}-${randomBytes(5).toString('hex').toUpperCase()}`;
+}
+
+/** Issuing costs one credit per certificate; a batch is all or nothing, in one transaction. */
+export function certificatesService(db: Knex, repository: CertificatesRepository) {
+  async function issueAll(organizationId: string, inputs: NewCertificate[]) {
+    const rows = inputs.map((input) => ({
+      id: newId('cert'),
+      organization_id: organizationId,
+      verification_code: newVerificationCode(),
+      certificate_number: input.certificate_number ?? generatedNumber(input.issue_date),
+      recipient_name: input.recipient_name,
+      program_title: input.program_title,
+      issue_date: input.issue_date,
+      expires_on: input.expires_on ?? null,
+    }));
+    try {
+      return await db.transaction(async (trx) => {
+        await spendCredits(trx, organizationId, rows.map((row) => row.id));
+        return repository.insertMany(trx, rows);
+      });
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505' && String((error as { constraint?: string }).constraint).includes('certificate_number')) {
+        throw new ConflictError('A certificate with this certificate_number already exists', 'certificate_number_taken');
+      }
+      throw error;
+    }
+  }
+
+  return {
+    async issue(organizationId: string, input: NewCertificate) {
+      const [row] = await issueAll(organizationId, [input]);
+      return presentCertificate(row!);
+    },
+    async issueBatch(organizationId: string, inputs: NewCertificate[]) {
+      return (await issueAll(organizationId, inputs)).map(presentCertificate);
+    },
+    async get(organizationId: string, id: string) {
+      const row = await repository.find(organizationId, id);
+      if (!row) throw new NotFoundError('Certificate not found');
+      return presentCertificate(row);
+    },
+    async list(organizationId: string, limit: number, after?: string) {
+      const rows = await repository.list(organizationId, limit + 1, after);
+      const page = rows.slice(0, limit);
+      const hasMore = rows.length > limit;
+      return { data: page.map(presentCertificate), has_more: hasMore, next_cursor: hasMore ? page.at(-1)!.id : null };
+    },
+    async revoke(organizationId: string, id: string) {
+      const row = await repository.revoke(organizationId, id);
+      if (!row) throw new NotFoundError('Certificate not found');
+      return presentCertificate(row);
+    },
+  };
+}

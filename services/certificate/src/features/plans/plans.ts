@@ -1,0 +1,20 @@
+/** The plan catalogue (CONTRACT §3): prices in minor units of the currency. */
+export interface Plan {
+  id: string;
+  name: string;
+  price: { amount: number; currency: string };
+  credits: number;
+}
+
+export const PLANS: readonly Plan[] = [
+  { id: 'free', name: 'Free', price: { amount: 0, currency: 'NGN' }, credits: 10 },
+  { id: 'starter', name: 'Starter', price: { amount: 500000, currency: 'NGN' }, credits: 100 },
+  { id: 'pro', name: 'Pro', price: { amount: 2000000, currency: 'NGN' }, credits: 500 },
+  { id: 'business', name: 'Business', price: { amount: 7500000, currency: 'NGN' }, credits: 2500 },
+];
+
+export const FREE_PLAN = PLANS[0]!;
+
+export function findPlan(id: string): Plan | undefined {
+  return PLANS.find((plan) => plan.id === id);
+}

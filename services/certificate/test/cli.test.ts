@@ -1,0 +1,47 @@
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { execFile } from 'node:child_process';
+import { createTestContext, type TestContext } from './helpers/context';
+
+let ctx: TestContext;
+beforeAll(() => {
+  ctx = createTestContext();
+});
+afterAll(() => ctx.close());
+
+const serviceDir = path.resolve(__dirname, '..');
+
+function runCli(args: string[]) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', ...args], { cwd: serviceDir, env: { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL! } }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('operator CLI', () => {
+  it('creates a first owner key that works against the public API, then issues a certificate that verifies', async () => {
+    const org = `org_cli_${randomBytes(4).toString('hex')}`;
+    const key = await runCli(['create-key', '--org', org, '--org-name', 'CLI Academy', '--user', 'alice']);
+    expect(key.code).toBe(0);
+    const { token } = JSON.parse(key.stdout);
+    const credits = await request(ctx.app).get('/api/v1/credits').set('Authorization', `Bearer ${token}`).expect(200);
+    expect(credits.body).toEqual({ organization: 'CLI Academy', balance: 10, plan: 'free' });
+
+    const issued = await runCli(['issue', '--org', org, '--recipient', 'Ada Lovelace', '--program', 'Engines', '--date', '2026-05-01']);
+    expect(issued.code).toBe(0);
+    const cert = JSON.parse(issued.stdout);
+    const verified = await request(ctx.app).get(`/api/v1/verify/${cert.verification_code}`).set('Authorization', `Bearer ${token}`).expect(200);
+    expect(verified.body).toMatchObject({ valid: true, recipient_name: 'Ada Lovelace', organization_name: 'CLI Academy' });
+  });
+
+  it('says what is wrong with bad input and exits non-zero', async () => {
+    const result = await runCli(['issue', '--org', 'nobody', '--recipient', 'A', '--program', 'B', '--date', '2026-99-01']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('issue_date');
+    const usage = await runCli(['frobnicate']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('usage:');
+  });
+});
