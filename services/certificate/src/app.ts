@@ -3,6 +3,7 @@ import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, n
 import type { CertificateConfig } from './config';
 import { adminRoutes } from './features/admin.routes';
 import { batchBodyParsers } from './features/certificates/certificates.routes';
+import { paymentWebhookRoutes } from './features/payments/payments.routes';
 import { publicApiRoutes } from './features/verification/public-api.routes';
 
 export interface CertificateDeps {
@@ -17,6 +18,7 @@ export function createApp({ db, config, logger }: CertificateDeps): Express {
   const app = createJsonApp({ metrics });
   app.use(healthRoutes({ postgres: () => db.raw('select 1') }));
   app.get('/metrics', metrics.handler());
+  app.use('/webhooks/payments', paymentWebhookRoutes(db, config));
   app.use('/admin/v1/certificates/batch', batchBodyParsers());
   app.use(jsonBodies());
   app.use(publicApiRoutes(db));

@@ -4,6 +4,7 @@ import { apiKeyAdminRoutes } from './api-keys/api-keys.routes';
 import { apiKeysRepository } from './api-keys/api-keys.repository';
 import { certificateAdminRoutes } from './certificates/certificates.routes';
 import { ensureOrganizationAndUser } from './organizations/organizations.repository';
+import { subscriptionAdminRoutes } from './payments/payments.routes';
 
 /** `/admin/v1`: the dashboard's back end, authenticated by its JWT; organizations and users appear on first sight. */
 export function adminRoutes(db: Knex, jwtSecret: string): Router {
@@ -14,5 +15,6 @@ export function adminRoutes(db: Knex, jwtSecret: string): Router {
   });
   router.use('/api-keys', apiKeyAdminRoutes(apiKeysRepository(db)));
   router.use('/certificates', certificateAdminRoutes(db));
+  router.use(subscriptionAdminRoutes(db));
   return router;
 }

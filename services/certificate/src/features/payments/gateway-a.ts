@@ -1,0 +1,44 @@
+import { createHmac } from 'node:crypto';
+import { z } from 'zod';
+import { constantTimeEqual } from '@platform/service-kit';
+import type { CertificateConfig } from '../../config';
+import { callGatewayApi, header, MalformedEvent, type PaymentGateway } from './payment-gateway';
+
+const eventSchema = z.object({ event: z.string(), data: z.unknown() });
+const chargeSchema = z.object({ id: z.union([z.number(), z.string()]), reference: z.string().min(1).max(200) });
+const verifySchema = z.object({
+  status: z.literal(true),
+  data: z.object({ status: z.string(), reference: z.string(), amount: z.number().int(), currency: z.string(), id: z.union([z.number(), z.string()]).optional() }),
+});
+
+/** Gateway A: HMAC-SHA512 of the raw body in a header; amounts in minor units; verify by reference. */
+export function gatewayA(config: CertificateConfig): PaymentGateway {
+  const secret = config.GATEWAY_A_SECRET_KEY;
+  return {
+    id: 'gateway-a',
+    isConfigured: () => Boolean(secret && config.GATEWAY_A_BASE_URL),
+    authenticate(rawBody, headers) {
+      const given = header(headers, config.GATEWAY_A_SIGNATURE_HEADER);
+      if (!secret || !given) return false;
+      const expected = createHmac('sha512', secret).update(rawBody).digest('hex');
+      return constantTimeEqual(given.toLowerCase(), expected);
+    },
+    parseEvent(body) {
+      const parsed = eventSchema.safeParse(body);
+      if (!parsed.success) throw new MalformedEvent('expected {"event", "data"}');
+      if (parsed.data.event !== 'charge.success') return { kind: 'ignored', event: parsed.data.event };
+      const charge = chargeSchema.safeParse(parsed.data.data);
+      if (!charge.success) throw new MalformedEvent('charge.success needs data.id and data.reference');
+      return { kind: 'charge', event: parsed.data.event, reference: charge.data.reference, transactionId: String(charge.data.id) };
+    },
+    async verify(event) {
+      const url = `${config.GATEWAY_A_BASE_URL!.replace(/\/$/, '')}/transaction/verify/${encodeURIComponent(event.reference)}`;
+      const { body } = await callGatewayApi(url, secret!, config.PAYMENT_VERIFY_TIMEOUT_MS);
+      const answer = verifySchema.safeParse(body);
+      if (!answer.success) return { status: 'not_successful', reason: 'verify API did not confirm the transaction' };
+      const { data } = answer.data;
+      if (data.status !== 'success') return { status: 'not_successful', reason: `transaction status is ${data.status}` };
+      return { status: 'successful', reference: data.reference, amountMinor: data.amount, currency: data.currency, transactionId: String(data.id ?? event.transactionId) };
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { constantTimeEqual } from '@platform/service-kit';
+import type { CertificateConfig } from '../../config';
+import { callGatewayApi, header, MalformedEvent, type PaymentGateway } from './payment-gateway';
+
+const eventSchema = z.object({ event: z.string(), data: z.unknown() });
+const chargeSchema = z.object({ id: z.union([z.number().int(), z.string().regex(/^\d{1,20}$/)]), tx_ref: z.string().min(1).max(200) });
+const verifySchema = z.object({
+  status: z.literal('success'),
+  data: z.object({ status: z.string(), tx_ref: z.string(), amount: z.number().nonnegative(), currency: z.string() }),
+});
+
+/** Major units (possibly with decimals) to minor units without floating-point drift: 5000.1 → 500010. */
+export function majorToMinor(amount: number): number {
+  return Math.round(Number(amount.toFixed(2)) * 100);
+}
+
+/** Gateway B: an optional shared secret hash in a header; amounts in major units; verify by transaction id. */
+export function gatewayB(config: CertificateConfig): PaymentGateway {
+  return {
+    id: 'gateway-b',
+    isConfigured: () => Boolean(config.GATEWAY_B_SECRET_KEY && config.GATEWAY_B_BASE_URL),
+    authenticate(_rawBody, headers) {
+      const expected = config.GATEWAY_B_SECRET_HASH;
+      if (!expected) return true; // unset: the verify call is the only protection (CONTRACT §3)
+      const given = header(headers, config.GATEWAY_B_HASH_HEADER);
+      return given !== undefined && constantTimeEqual(given, expected);
+    },
+    parseEvent(body) {
+      const parsed = eventSchema.safeParse(body);
+      if (!parsed.success) throw new MalformedEvent('expected {"event", "data"}');
+      if (parsed.data.event !== 'charge.completed') return { kind: 'ignored', event: parsed.data.event };
+      const charge = chargeSchema.safeParse(parsed.data.data);
+      if (!charge.success) throw new MalformedEvent('charge.completed needs data.id and data.tx_ref');
+      return { kind: 'charge', event: parsed.data.event, reference: charge.data.tx_ref, transactionId: String(charge.data.id) };
+    },
+    async verify(event) {
+      const url = `${config.GATEWAY_B_BASE_URL!.replace(/\/$/, '')}/transactions/${encodeURIComponent(event.transactionId)}/verify`;
+      const { body } = await callGatewayApi(url, config.GATEWAY_B_SECRET_KEY!, config.PAYMENT_VERIFY_TIMEOUT_MS);
+      const answer = verifySchema.safeParse(body);
+      if (!answer.success) return { status: 'not_successful', reason: 'verify API did not confirm the transaction' };
+      const { data } = answer.data;
+      if (data.status !== 'successful') return { status: 'not_successful', reason: `transaction status is ${data.status}` };
+      return { status: 'successful', reference: data.tx_ref, amountMinor: majorToMinor(data.amount), currency: data.currency, transactionId: event.transactionId };
+    },
+  };
+}

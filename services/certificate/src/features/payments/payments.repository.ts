@@ -1,0 +1,47 @@
+import type { Knex } from '@platform/service-kit';
+
+export interface PaymentRow {
+  reference: string;
+  organization_id: string;
+  user_id: string;
+  plan: string;
+  amount: string; // bigint comes back as text
+  currency: string;
+  gateway: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  failure_reason: string | null;
+  created_at: Date;
+}
+
+export function paymentsRepository(db: Knex) {
+  return {
+    async insert(row: Omit<PaymentRow, 'status' | 'failure_reason' | 'created_at' | 'amount'> & { amount: number }): Promise<PaymentRow> {
+      const [inserted] = await db('payments').insert(row).returning('*');
+      return inserted as PaymentRow;
+    },
+    async find(reference: string): Promise<PaymentRow | undefined> {
+      return db('payments').where({ reference }).first();
+    },
+    async markFailed(reference: string, reason: string): Promise<void> {
+      await db('payments').where({ reference }).whereNot({ status: 'succeeded' }).update({ status: 'failed', failure_reason: reason, updated_at: db.fn.now() });
+    },
+    /** Marks the payment succeeded unless it already is; returns it only to the one caller that made the change. */
+    async claimSuccess(trx: Knex.Transaction, reference: string, transactionId: string): Promise<PaymentRow | undefined> {
+      const [row] = await trx('payments')
+        .where({ reference })
+        .whereNot({ status: 'succeeded' })
+        .update({ status: 'succeeded', failure_reason: null, gateway_transaction_id: transactionId, activated_at: trx.fn.now(), updated_at: trx.fn.now() })
+        .returning('*');
+      return row as PaymentRow | undefined;
+    },
+    async recordWebhook(gateway: string, body: Buffer): Promise<number> {
+      const [row] = await db('payment_webhooks').insert({ gateway, body: body.toString('utf8') }).returning('id');
+      return (row as { id: number }).id;
+    },
+    async settleWebhook(id: number, fields: { outcome: string; event?: string; reference?: string; transaction_id?: string; detail?: string }): Promise<void> {
+      await db('payment_webhooks').where({ id }).update(fields);
+    },
+  };
+}
+
+export type PaymentsRepository = ReturnType<typeof paymentsRepository>;

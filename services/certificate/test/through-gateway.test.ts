@@ -1,0 +1,60 @@
+import { createServer } from 'node:http';
+import pino from 'pino';
+import request from 'supertest';
+import { createApp as createGateway } from '@platform/gateway';
+import { listen, type RunningServer } from '@platform/test-kit';
+import { createTestContext, type TestContext } from './helpers/context';
+import { createApiKey, issueCertificate, newOrg } from './factories/admin';
+import { GATEWAY_A_SECRET, gatewayAWebhook, signA, startFakeGateways } from './factories/payment-gateways';
+
+let ctx: TestContext;
+let gateways: Awaited<ReturnType<typeof startFakeGateways>>;
+let service: RunningServer;
+let gateway: RunningServer;
+
+beforeAll(async () => {
+  gateways = await startFakeGateways();
+  ctx = createTestContext({ GATEWAY_A_SECRET_KEY: GATEWAY_A_SECRET, GATEWAY_A_BASE_URL: gateways.url });
+  service = await listen(createServer(ctx.app));
+  const app = createGateway({
+    config: { CERTIFICATE_URL: service.url, MOBILITY_URL: 'http://127.0.0.1:9', UPSTREAM_TIMEOUT_MS: 5000 },
+    logger: pino({ level: 'silent' }),
+  });
+  gateway = await listen(createServer(app));
+});
+afterAll(async () => {
+  await gateway.close();
+  await service.close();
+  await gateways.close();
+  await ctx.close();
+});
+
+describe('certificate service through the gateway', () => {
+  it('verifies a certificate and reads credits through the gateway', async () => {
+    const org = newOrg(ctx);
+    const key = await createApiKey(ctx, org);
+    const cert = await issueCertificate(ctx, org);
+    const res = await request(gateway.url).get(`/api/v1/verify/${cert.verification_code}`).set('Authorization', `Bearer ${key.token}`).expect(200);
+    expect(res.body).toMatchObject({ valid: true, certificate_status: 'valid', organization_name: org.orgName });
+    await request(gateway.url).get('/api/v1/credits').set('Authorization', `Bearer ${key.token}`).expect(200, { organization: org.orgName, balance: 9, plan: 'free' });
+    await request(gateway.url).get('/admin/v1/api-keys').set('Authorization', org.admin()).expect(404);
+  });
+
+  it('delivers a signed payment webhook byte for byte, so its signature still verifies', async () => {
+    const org = newOrg(ctx);
+    const checkout = await request(ctx.app).post('/admin/v1/subscriptions/checkout').set('Authorization', org.admin()).send({ plan: 'starter', gateway: 'gateway-a' }).expect(201);
+    const reference = checkout.body.reference;
+    gateways.charge({ reference, amountMinor: 500000, currency: 'NGN', status: 'success' });
+    // Unusual spacing and a non-ASCII name: any re-serialisation on the way would break the signature.
+    const body = Buffer.from(gatewayAWebhook(reference).replace('{"event"', '{ "event"').replace('"paid_at"', '"customer":"Zoë Ñandú",  "paid_at"'));
+    const res = await fetch(`${gateway.url}/webhooks/payments/gateway-a`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Gateway-Signature': signA(body) },
+      body,
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ received: true });
+    expect((await ctx.db('payments').where({ reference }).first()).status).toBe('succeeded');
+    expect((await ctx.db('organizations').where({ id: org.org }).first()).balance).toBe(110);
+  });
+});
