@@ -27,7 +27,7 @@ export async function up(db: Knex): Promise<void> {
     t.text('transaction_id');
     t.text('outcome').notNullable().defaultTo('received');
     t.text('detail');
-    t.text('body').notNullable(); // the raw body as received (UTF-8), for audit and replay
+    t.binary('body').notNullable(); // the raw bytes as received (any bytes, even NUL), for audit and replay
     t.timestamp('received_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
     t.index(['reference']);
   });

@@ -35,7 +35,7 @@ export function paymentsRepository(db: Knex) {
       return row as PaymentRow | undefined;
     },
     async recordWebhook(gateway: string, body: Buffer): Promise<number> {
-      const [row] = await db('payment_webhooks').insert({ gateway, body: body.toString('utf8') }).returning('id');
+      const [row] = await db('payment_webhooks').insert({ gateway, body }).returning('id');
       return (row as { id: number }).id;
     },
     async settleWebhook(id: number, fields: { outcome: string; event?: string; reference?: string; transaction_id?: string; detail?: string }): Promise<void> {
