@@ -1,0 +1,63 @@
+/** Starts the whole platform (`scripts/start.ts`) on its own ports, database and Redis prefix, for load tests and drills. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, dropDatabase } from '@platform/service-kit';
+
+export interface RunningSystem {
+  gateway: string;
+  certificate: string;
+  mobility: string;
+  databaseUrl: string;
+  redisPrefix: string;
+  process: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export async function startSystem(label: string, basePort: number, env: NodeJS.ProcessEnv = {}): Promise<RunningSystem> {
+  const suffix = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const database = new URL(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL);
+  database.pathname = `/${label}_${suffix}`;
+  const ports = { GATEWAY_PORT: String(basePort), CERTIFICATE_PORT: String(basePort + 1), MOBILITY_PORT: String(basePort + 2) };
+  const redisPrefix = `${label}_${suffix}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, 'start.ts')], {
+    cwd: path.resolve(__dirname, '..'),
+    env: { ...process.env, LOG_LEVEL: 'warn', ...ports, DATABASE_URL: database.toString(), REDIS_URL: process.env.REDIS_URL ?? DEFAULT_REDIS_URL, REDIS_PREFIX: redisPrefix, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`system did not start within 90 s:\n${output}`)), 90000);
+    const check = () => {
+      if (output.includes('Partner platform is up')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`system exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    gateway: `http://127.0.0.1:${ports.GATEWAY_PORT}`,
+    certificate: `http://127.0.0.1:${ports.CERTIFICATE_PORT}`,
+    mobility: `http://127.0.0.1:${ports.MOBILITY_PORT}`,
+    databaseUrl: database.toString(),
+    redisPrefix,
+    process: child,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await dropDatabase(database.toString()).catch(() => undefined);
+    },
+  };
+}
