@@ -1,7 +1,7 @@
 import express, { type Express, type RequestHandler } from 'express';
-import helmet from 'helmet';
 import { UnsupportedMediaTypeError } from './media-type';
 import { requestContext } from './request-context';
+import { securityHeaders } from './security-headers';
 import type { Metrics } from './metrics';
 
 export interface JsonAppOptions {
@@ -20,7 +20,7 @@ export function createJsonApp(options: JsonAppOptions = {}): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestContext());
-  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  app.use(securityHeaders());
   if (options.metrics) app.use(options.metrics.httpMiddleware());
   return app;
 }

@@ -16,12 +16,12 @@ export interface CertificateDeps {
 export function createApp({ db, config, logger }: CertificateDeps): Express {
   const metrics = createMetrics('certificate');
   const app = createJsonApp({ metrics });
+  app.use(publicApiRoutes(db));
   app.use(healthRoutes({ postgres: () => db.raw('select 1') }));
   app.get('/metrics', metrics.handler());
   app.use('/webhooks/payments', paymentWebhookRoutes(db, config));
   app.use('/admin/v1/certificates/batch', batchBodyParsers());
   app.use(jsonBodies());
-  app.use(publicApiRoutes(db));
   app.use('/admin/v1', adminRoutes(db, config.JWT_SECRET));
   app.use(notFoundHandler());
   app.use(errorHandler(logger));
