@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { createRunDatabase, dropRunDatabase, newRedisPrefix, redisUrl, spawnTs, clearRedisPrefix } from '@platform/test-kit';
+import { createRunDatabase, dropRunDatabase, listen, newRedisPrefix, redisUrl, spawnTs, clearRedisPrefix } from '@platform/test-kit';
 import { createRedis } from '@platform/service-kit';
 
 async function redisKeys(pattern: string): Promise<string[]> {
@@ -13,7 +13,14 @@ async function redisKeys(pattern: string): Promise<string[]> {
 }
 
 const root = path.resolve(__dirname, '../..');
-const ports = { GATEWAY_PORT: '18080', CERTIFICATE_PORT: '13001', MOBILITY_PORT: '13002' };
+// Free ports picked at run time: fixed ones collide when several checkouts run their tests on one machine.
+const ports = { GATEWAY_PORT: '', CERTIFICATE_PORT: '', MOBILITY_PORT: '' };
+
+async function freePort(): Promise<string> {
+  const probe = await listen(() => undefined);
+  await probe.close();
+  return String(probe.port);
+}
 
 let system: ChildProcess;
 let output = '';
@@ -35,6 +42,7 @@ function waitForOutput(text: string, timeoutMs: number): Promise<void> {
 }
 
 beforeAll(async () => {
+  for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
   databaseUrl = await createRunDatabase('start');
   await dropRunDatabase(databaseUrl); // `pnpm start` must create it
   system = spawnTs(root, 'scripts/start.ts', { ...ports, DATABASE_URL: databaseUrl, REDIS_PREFIX: redisPrefix, LOG_LEVEL: 'warn' });
