@@ -16,6 +16,8 @@ const ports = {
 };
 const certificateUrl = env.CERTIFICATE_URL ?? `http://127.0.0.1:${ports.certificate}`;
 const mobilityUrl = env.MOBILITY_URL ?? `http://127.0.0.1:${ports.mobility}`;
+const redisUrl = env.REDIS_URL ?? DEFAULT_REDIS_URL;
+const redisPrefix = env.REDIS_PREFIX ?? 'platform';
 
 interface Part {
   name: string;
@@ -27,13 +29,20 @@ interface Part {
 
 const parts: Part[] = [
   { name: 'certificate', dir: 'services/certificate', entry: 'src/server.ts', env: { PORT: ports.certificate }, health: `http://127.0.0.1:${ports.certificate}/healthz` },
-  { name: 'mobility', dir: 'services/mobility', entry: 'src/server.ts', env: { PORT: ports.mobility }, health: `http://127.0.0.1:${ports.mobility}/healthz` },
-  { name: 'worker', dir: 'services/mobility', entry: 'src/worker.ts', env: {} },
+  {
+    name: 'mobility',
+    dir: 'services/mobility',
+    entry: 'src/server.ts',
+    env: { PORT: ports.mobility, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix },
+    health: `http://127.0.0.1:${ports.mobility}/healthz`,
+  },
+  { name: 'worker', dir: 'services/mobility', entry: 'src/worker.ts', env: { REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix } },
   {
     name: 'gateway',
     dir: 'gateway',
     entry: 'src/server.ts',
-    env: { PORT: ports.gateway, CERTIFICATE_URL: certificateUrl, MOBILITY_URL: mobilityUrl },
+    // The gateway keeps its rate-limit counters in the same Redis, under the same prefix, as the mobility service.
+    env: { PORT: ports.gateway, CERTIFICATE_URL: certificateUrl, MOBILITY_URL: mobilityUrl, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix },
     health: `http://127.0.0.1:${ports.gateway}/healthz`,
   },
 ];
@@ -100,7 +109,6 @@ async function stopAll(code: number): Promise<never> {
 
 async function main() {
   const databaseUrl = env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-  const redisUrl = env.REDIS_URL ?? DEFAULT_REDIS_URL;
   try {
     await ensureDatabase(env.CERTIFICATE_DATABASE_URL ?? databaseUrl);
     await ensureDatabase(env.MOBILITY_DATABASE_URL ?? databaseUrl);
@@ -140,7 +148,7 @@ async function main() {
     [
       '',
       'Partner platform is up:',
-      `  gateway      http://127.0.0.1:${ports.gateway}   (public API, payment webhooks, driver API)`,
+      `  gateway      ${env.TLS_CERT_FILE ? 'https' : 'http'}://127.0.0.1:${ports.gateway}   (public API, payment webhooks, driver API; ${env.RATE_LIMIT_PER_MINUTE ?? 600} requests/min per key)`,
       `  certificate  http://127.0.0.1:${ports.certificate}   (admin API at /admin/v1)`,
       `  mobility     http://127.0.0.1:${ports.mobility}   (admin API at /admin/v1)`,
       '  worker       BullMQ (webhook deliveries, dispatch timers)',

@@ -1,12 +1,26 @@
 import { z } from 'zod';
-import { env } from '@platform/service-kit';
+import { DEFAULT_REDIS_URL, env } from '@platform/service-kit';
 
-export const gatewayConfigSchema = z.object({
-  PORT: env.port(8080),
-  CERTIFICATE_URL: env.url('http://127.0.0.1:3001'),
-  MOBILITY_URL: env.url('http://127.0.0.1:3002'),
-  UPSTREAM_TIMEOUT_MS: env.positiveInt(30000),
-  LOG_LEVEL: env.logLevel(),
-});
+export const gatewayConfigSchema = z
+  .object({
+    PORT: env.port(8080),
+    CERTIFICATE_URL: env.url('http://127.0.0.1:3001'),
+    MOBILITY_URL: env.url('http://127.0.0.1:3002'),
+    UPSTREAM_TIMEOUT_MS: env.positiveInt(30000),
+    LOG_LEVEL: env.logLevel(),
+    REDIS_URL: env.url(DEFAULT_REDIS_URL),
+    REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be letters, digits, _ . or -').default('platform'),
+    RATE_LIMIT_PER_MINUTE: env.positiveInt(600),
+    /** Hops of trusted reverse proxies in front of the gateway (0: the socket's address is the client's IP). */
+    TRUST_PROXY_HOPS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(0),
+    TLS_CERT_FILE: z.string().optional(),
+    TLS_KEY_FILE: z.string().optional(),
+  })
+  .superRefine((config, ctx) => {
+    if ((config.TLS_CERT_FILE === undefined) !== (config.TLS_KEY_FILE === undefined)) {
+      const [missing, other] = config.TLS_CERT_FILE === undefined ? ['TLS_CERT_FILE', 'TLS_KEY_FILE'] : ['TLS_KEY_FILE', 'TLS_CERT_FILE'];
+      ctx.addIssue({ code: 'custom', path: [missing], message: `must be set when ${other} is` });
+    }
+  });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

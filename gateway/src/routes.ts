@@ -17,9 +17,14 @@ const ROUTE_TABLE: Array<{ path: string; kind: 'segment' | 'prefix'; upstream: U
 
 /** Which upstream serves a request path (the query string already removed), or null for a 404. */
 export function upstreamFor(pathname: string): Upstream | null {
+  return routeFor(pathname)?.upstream ?? null;
+}
+
+/** The route table entry for a request path, or null for a 404; its `path` labels logs and metrics. */
+export function routeFor(pathname: string): { path: string; upstream: Upstream } | null {
   for (const route of ROUTE_TABLE) {
     if (route.kind === 'prefix' ? pathname.startsWith(route.path) : pathname === route.path || pathname.startsWith(`${route.path}/`)) {
-      return route.upstream;
+      return route;
     }
   }
   return null;

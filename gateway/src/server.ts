@@ -1,12 +1,21 @@
 import { closeGracefullyOnSignal, createLogger, loadConfigOrExit } from '@platform/service-kit';
 import { createApp } from './app';
 import { gatewayConfigSchema } from './config';
+import { createGatewayServer, createRateLimitRedis } from './server-factory';
 
 const config = loadConfigOrExit(gatewayConfigSchema, 'gateway');
 const logger = createLogger('gateway', config.LOG_LEVEL);
-const app = createApp({ config, logger });
-const server = app.listen(config.PORT, () => {
-  logger.info({ port: config.PORT, certificate: config.CERTIFICATE_URL, mobility: config.MOBILITY_URL }, 'gateway listening');
+const redis = createRateLimitRedis(config.REDIS_URL);
+let redisWasUp = true;
+redis.on('error', (error: Error) => {
+  if (redisWasUp) logger.warn({ err: error.message }, 'rate limiter Redis unreachable; requests pass unlimited until it is back');
+  redisWasUp = false;
 });
-server.keepAliveTimeout = 65000;
-closeGracefullyOnSignal(logger, [server], []);
+redis.on('ready', () => (redisWasUp = true));
+const app = createApp({ config, logger, redis });
+const server = createGatewayServer(app, config);
+const scheme = config.TLS_CERT_FILE ? 'https' : 'http';
+server.listen(config.PORT, () => {
+  logger.info({ port: config.PORT, scheme, certificate: config.CERTIFICATE_URL, mobility: config.MOBILITY_URL }, 'gateway listening');
+});
+closeGracefullyOnSignal(logger, [server], [async () => redis.quit()]);

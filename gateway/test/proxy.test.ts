@@ -1,20 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { sendJson, startFakeServer, type RunningServer } from '@platform/test-kit';
-import { startGateway } from './helpers';
+import { startGateway, testRedis } from './helpers';
 
 type Fake = Awaited<ReturnType<typeof startFakeServer>>;
 
 let certificate: Fake;
 let mobility: Fake;
 let gateway: RunningServer;
+let redis: ReturnType<typeof testRedis>;
 
 beforeAll(async () => {
   certificate = await startFakeServer((req, res) => sendJson(res, 200, { upstream: 'certificate', path: req.url }));
   mobility = await startFakeServer((req, res) => sendJson(res, 200, { upstream: 'mobility', path: req.url }));
-  gateway = await startGateway({ certificate: certificate.url, mobility: mobility.url }, 500);
+  redis = testRedis('gateway_proxy');
+  // With the rate limiter on, as in production: it must not change what is proxied.
+  gateway = await startGateway({ certificate: certificate.url, mobility: mobility.url }, { timeoutMs: 500, redis });
 });
 afterAll(async () => {
   await Promise.all([gateway.close(), certificate.close(), mobility.close()]);
+  await redis.close();
 });
 
 const routed: Array<[string, string]> = [
@@ -108,7 +112,7 @@ describe('gateway with one upstream down', () => {
   it('reports ready when both upstreams answer /readyz with 200', async () => {
     const res = await fetch(`${gateway.url}/readyz`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ready', checks: { certificate: 'up', mobility: 'up' } });
+    expect(await res.json()).toEqual({ status: 'ready', checks: { certificate: 'up', mobility: 'up', redis: 'up' } });
     const health = await fetch(`${gateway.url}/healthz`);
     expect(await health.json()).toEqual({ status: 'ok' });
   });

@@ -1,9 +1,26 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { createRunDatabase, dropRunDatabase, newRedisPrefix, spawnTs, clearRedisPrefix } from '@platform/test-kit';
+import { createRunDatabase, dropRunDatabase, listen, newRedisPrefix, redisUrl, spawnTs, clearRedisPrefix } from '@platform/test-kit';
+import { createRedis } from '@platform/service-kit';
+
+async function redisKeys(pattern: string): Promise<string[]> {
+  const redis = createRedis(redisUrl());
+  try {
+    return await redis.keys(pattern);
+  } finally {
+    redis.disconnect();
+  }
+}
 
 const root = path.resolve(__dirname, '../..');
-const ports = { GATEWAY_PORT: '18080', CERTIFICATE_PORT: '13001', MOBILITY_PORT: '13002' };
+// Free ports picked at run time: fixed ones collide when several checkouts run their tests on one machine.
+const ports = { GATEWAY_PORT: '', CERTIFICATE_PORT: '', MOBILITY_PORT: '' };
+
+async function freePort(): Promise<string> {
+  const probe = await listen(() => undefined);
+  await probe.close();
+  return String(probe.port);
+}
 
 let system: ChildProcess;
 let output = '';
@@ -25,6 +42,7 @@ function waitForOutput(text: string, timeoutMs: number): Promise<void> {
 }
 
 beforeAll(async () => {
+  for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
   databaseUrl = await createRunDatabase('start');
   await dropRunDatabase(databaseUrl); // `pnpm start` must create it
   system = spawnTs(root, 'scripts/start.ts', { ...ports, DATABASE_URL: databaseUrl, REDIS_PREFIX: redisPrefix, LOG_LEVEL: 'warn' });
@@ -45,7 +63,11 @@ describe('pnpm start', () => {
     const health = await fetch(`http://127.0.0.1:${ports.GATEWAY_PORT}/healthz`);
     expect(health.status).toBe(200);
     const ready = await fetch(`http://127.0.0.1:${ports.GATEWAY_PORT}/readyz`);
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { certificate: 'up', mobility: 'up' } });
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { certificate: 'up', mobility: 'up', redis: 'up' } });
+    const proxied = await fetch(`http://127.0.0.1:${ports.GATEWAY_PORT}/api/v1/credits`);
+    expect(proxied.status).toBe(401);
+    expect(proxied.headers.get('ratelimit-limit')).toBe('600');
+    expect(await redisKeys(`${redisPrefix}:ratelimit:*`)).toHaveLength(1);
     const unknown = await fetch(`http://127.0.0.1:${ports.GATEWAY_PORT}/no/such/path`);
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ error: 'Route not found', code: 'route_not_found' });

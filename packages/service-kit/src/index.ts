@@ -9,6 +9,7 @@ export * from './media-type';
 export * from './metrics';
 export * from './redis';
 export * from './request-context';
+export * from './request-log';
 export * from './shutdown';
 export * from './validation';
 export * from './bootstrap';

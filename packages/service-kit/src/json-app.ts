@@ -1,17 +1,21 @@
 import express, { type Express, type RequestHandler } from 'express';
 import { UnsupportedMediaTypeError } from './media-type';
 import { requestContext } from './request-context';
+import type { Logger } from './logger';
 import { securityHeaders } from './security-headers';
 import type { Metrics } from './metrics';
+import { requestLogger } from './request-log';
 
 export interface JsonAppOptions {
   metrics?: Metrics;
+  /** When given, every request gets one JSON log line (see `requestLogger`). */
+  logger?: Logger;
   /** Largest JSON body accepted; the contract says 100 kB. */
   bodyLimit?: string;
 }
 
 /**
- * The common front of every service: request id, security headers, request metrics and JSON body parsing.
+ * The common front of every service: request id, request log lines, security headers, request metrics and JSON body parsing.
  * Routers that need the raw bytes (payment webhooks) are mounted by the caller before `jsonBodies()`.
  */
 export function createJsonApp(options: JsonAppOptions = {}): Express {
@@ -20,6 +24,7 @@ export function createJsonApp(options: JsonAppOptions = {}): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestContext());
+  if (options.logger) app.use(requestLogger(options.logger));
   app.use(securityHeaders());
   if (options.metrics) app.use(options.metrics.httpMiddleware());
   return app;

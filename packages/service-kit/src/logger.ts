@@ -1,11 +1,11 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import { currentRequestId } from './request-context';
 
 export type { Logger };
 
 /** JSON logs on stdout; every line written inside a request carries its request id. Secrets are redacted by path. */
-export function createLogger(name: string, level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
+export function createLogger(name: string, level: string = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     name,
     level,
     base: { service: name },
@@ -15,8 +15,9 @@ export function createLogger(name: string, level: string = process.env.LOG_LEVEL
       return requestId ? { request_id: requestId } : {};
     },
     redact: {
-      paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.token', '*.secret', '*.security_pin', '*.pin', 'token', 'secret'],
+      paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'headers.authorization', 'headers["x-api-key"]', '*.token', '*.secret', '*.security_pin', '*.pin', 'token', 'secret'],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -1,5 +1,6 @@
 import client from 'prom-client';
-import type { Request, RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
+import { routeOf } from './request-log';
 
 export interface Metrics {
   registry: client.Registry;
@@ -22,11 +23,11 @@ export function createMetrics(service: string): Metrics {
   return {
     registry,
     httpMiddleware() {
-      return (req: Request, res: Response, next) => {
+      return (req, res, next) => {
         const start = process.hrtime.bigint();
         res.once('finish', () => {
           const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-          duration.observe({ method: req.method, route: routeLabel(req), status: String(res.statusCode) }, seconds);
+          duration.observe({ method: req.method, route: routeOf(req, res), status: String(res.statusCode) }, seconds);
         });
         next();
       };
@@ -38,10 +39,4 @@ export function createMetrics(service: string): Metrics {
       };
     },
   };
-}
-
-function routeLabel(req: Request): string {
-  const routePath = (req.route as { path?: string } | undefined)?.path;
-  if (typeof routePath === 'string') return `${req.baseUrl}${routePath}`;
-  return 'unmatched';
 }

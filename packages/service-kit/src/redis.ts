@@ -1,6 +1,7 @@
 import Redis, { type RedisOptions } from 'ioredis';
 
 export { Redis };
+export type { RedisOptions };
 
 /** A Redis client for commands; `maxRetriesPerRequest: null` as BullMQ requires for its connections. */
 export function createRedis(url: string, options: RedisOptions = {}): Redis {

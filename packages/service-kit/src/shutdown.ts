@@ -1,13 +1,19 @@
-import type { Server } from 'node:http';
+import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import type { Logger } from './logger';
 
+type Server = HttpServer | HttpsServer;
+
 export type Closer = () => Promise<unknown>;
+
+/** How long a process may take to drain before it gives up and exits 1; below Kubernetes' default 30 s grace period. */
+export const DEFAULT_SHUTDOWN_DEADLINE_MS = 20000;
 
 /**
  * On SIGTERM or SIGINT: stop accepting, let in-flight requests finish, then run the closers (queues, pools) in order
  * and exit 0. A second signal, or the deadline, forces exit 1.
  */
-export function closeGracefullyOnSignal(logger: Logger, servers: Server[], closers: Closer[], deadlineMs = 10000): void {
+export function closeGracefullyOnSignal(logger: Logger, servers: Server[], closers: Closer[], deadlineMs = DEFAULT_SHUTDOWN_DEADLINE_MS): void {
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) {
@@ -32,9 +38,23 @@ export function closeGracefullyOnSignal(logger: Logger, servers: Server[], close
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
+/**
+ * Stops accepting connections and resolves once every in-flight request has been answered. Keep-alive connections
+ * are told to close with their last answer and closed as soon as they fall idle, so a busy client cannot hold the
+ * process open.
+ */
 export function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
-    server.close(() => resolve());
+    const onRequest = (_req: unknown, res: { setHeader(name: string, value: string): void; headersSent: boolean }) => {
+      if (!res.headersSent) res.setHeader('Connection', 'close');
+    };
+    server.on('request', onRequest);
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    server.close(() => {
+      clearInterval(sweep);
+      server.off('request', onRequest);
+      resolve();
+    });
     server.closeIdleConnections();
   });
 }

@@ -15,7 +15,7 @@ export interface CertificateDeps {
 /** The certificate service's HTTP app, without listening; tests build it on their own database. */
 export function createApp({ db, config, logger }: CertificateDeps): Express {
   const metrics = createMetrics('certificate');
-  const app = createJsonApp({ metrics });
+  const app = createJsonApp({ metrics, logger });
   app.use(publicApiRoutes(db));
   app.use(healthRoutes({ postgres: () => db.raw('select 1') }));
   app.get('/metrics', metrics.handler());

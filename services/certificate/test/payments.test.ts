@@ -14,6 +14,7 @@ beforeAll(async () => {
     GATEWAY_B_SECRET_KEY: GATEWAY_B_SECRET,
     GATEWAY_B_BASE_URL: gateways.url,
     GATEWAY_B_SECRET_HASH: GATEWAY_B_HASH,
+    // Short so the hanging-verify-API case stays quick, yet long enough for 50 concurrent verify calls on a busy CI machine.
     PAYMENT_VERIFY_TIMEOUT_MS: '3000',
   });
 });

@@ -12,7 +12,7 @@ export interface MobilityDeps {
 /** The mobility service's HTTP app, without listening; tests build it on their own database and Redis prefix. */
 export function createApp({ db, redis, logger }: MobilityDeps): Express {
   const metrics = createMetrics('mobility');
-  const app = createJsonApp({ metrics });
+  const app = createJsonApp({ metrics, logger });
   app.use(healthRoutes({ postgres: () => db.raw('select 1'), redis: () => redis.ping() }));
   app.get('/metrics', metrics.handler());
   app.use(jsonBodies());

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { hashApiToken, type Knex } from '@platform/service-kit';
+import { hashApiToken, noteApiKey, type Knex } from '@platform/service-kit';
 import { invalidKey, wellFormedTokenOf } from '../api-keys/api-key-auth';
 import { keyUsageRecorder } from '../api-keys/key-usage';
 import { certificateStatus } from '../certificates/certificate-status';
@@ -15,6 +15,7 @@ export function publicApiRoutes(db: Knex): Router {
   router.get('/api/v1/credits', async (req, res) => {
     const row = await repository.credits(hashApiToken(wellFormedTokenOf(req)));
     if (!row) throw invalidKey();
+    noteApiKey(res, row.key_id);
     recordUse(row.key_id);
     res.json({ organization: row.organization_name, balance: row.balance, plan: row.plan });
   });
@@ -23,6 +24,7 @@ export function publicApiRoutes(db: Knex): Router {
     const tokenHash = hashApiToken(wellFormedTokenOf(req));
     const row = await repository.verification(tokenHash, normalizeVerificationCode(req.params.code as string));
     if (!row) throw invalidKey();
+    noteApiKey(res, row.key_id);
     recordUse(row.key_id);
     if (!row.certificate_id) {
       res.status(404).json({ valid: false, error: 'Certificate not found', code: 'not_found' });

@@ -1,0 +1,66 @@
+import type { ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { listen, spawnTs } from '@platform/test-kit';
+
+const serviceDir = path.resolve(__dirname, '..');
+
+async function freePort(): Promise<number> {
+  const probe = await listen(() => undefined);
+  await probe.close();
+  return probe.port;
+}
+
+function collect(child: ChildProcess): () => string {
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return () => output;
+}
+
+async function until(condition: () => boolean, what: string, output: () => string, timeoutMs = 20000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${output().slice(-2000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function env(port = 0) {
+  return { DATABASE_URL: process.env.TEST_DATABASE_URL, REDIS_PREFIX: process.env.TEST_REDIS_PREFIX, PORT: String(port), LOG_LEVEL: 'info' };
+}
+
+describe('mobility processes on SIGTERM', () => {
+  it('the API logs one line per request, closes its pools and exits 0', async () => {
+    const port = await freePort();
+    const api = spawnTs(serviceDir, 'src/server.ts', env(port));
+    const output = collect(api);
+    const exited = new Promise<number | null>((resolve) => api.once('exit', (code) => resolve(code)));
+    try {
+      await until(() => output().includes('mobility service listening'), 'the API to listen', output);
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(ready.status).toBe(200);
+      const logLine = () => output().split('\n').find((l) => l.includes('"route":"/readyz"'));
+      await until(() => logLine() !== undefined, 'the request log line', output);
+      expect(JSON.parse(logLine()!)).toMatchObject({ method: 'GET', route: '/readyz', status: 200, msg: 'request' });
+      api.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(output()).toContain('"msg":"stopped"');
+    } finally {
+      if (api.exitCode === null) api.kill('SIGKILL');
+    }
+  });
+
+  it('the worker closes its BullMQ workers and exits 0', async () => {
+    const worker = spawnTs(serviceDir, 'src/worker.ts', env());
+    const output = collect(worker);
+    const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)));
+    try {
+      await until(() => output().includes('worker started'), 'the worker to start', output);
+      worker.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(output()).toContain('"msg":"stopped"');
+    } finally {
+      if (worker.exitCode === null) worker.kill('SIGKILL');
+    }
+  });
+});
