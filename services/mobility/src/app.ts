@@ -13,8 +13,14 @@ import {
 } from '@platform/service-kit';
 import type { MobilityConfig } from './config';
 import { apiKeyAdminRoutes } from './features/api-keys/api-keys.routes';
+import { requireApiKey } from './features/api-keys/api-key-auth';
+import { requireDriver } from './features/driver-app/driver-auth';
+import { driverAppRoutes } from './features/driver-app/driver-app.routes';
+import { estimateRoutes } from './features/estimates/estimates.routes';
+import { fleetAdminRoutes } from './features/fleet/fleet.routes';
 import { ensurePartnerFromClaims } from './features/partners/partners.middleware';
-import { buildServices } from './services';
+import { rideRoutes } from './features/rides/rides.routes';
+import { buildServices, type MobilityServices } from './services';
 
 export interface MobilityDeps {
   db: Knex;
@@ -24,9 +30,8 @@ export interface MobilityDeps {
 }
 
 /** The mobility service's HTTP app, without listening; tests build it on their own database and Redis prefix. */
-export function createApp(deps: MobilityDeps): Express {
+export function createApp(deps: MobilityDeps, services: MobilityServices = buildServices(deps)): Express {
   const { db, redis, config, logger } = deps;
-  const services = buildServices(deps);
   const metrics = createMetrics('mobility');
   const app = createJsonApp({ metrics });
   app.use(healthRoutes({ postgres: () => db.raw('select 1'), redis: () => redis.ping() }));
@@ -35,6 +40,13 @@ export function createApp(deps: MobilityDeps): Express {
 
   app.use('/admin/v1', requireAdmin(config.JWT_SECRET), ensurePartnerFromClaims(db));
   app.use('/admin/v1/api-keys', apiKeyAdminRoutes(services.apiKeys));
+  app.use('/admin/v1/drivers', fleetAdminRoutes(services.fleet));
+
+  const partnerKey = requireApiKey(services.apiKeys);
+  app.use('/api/v1/estimates', partnerKey, estimateRoutes(services.estimates));
+  app.use('/api/v1/rides', partnerKey, rideRoutes(services.rides));
+
+  app.use('/driver/v1', requireDriver(db, config.JWT_SECRET), driverAppRoutes(services.fleet, services.dispatcher, services.rides));
 
   app.use(notFoundHandler());
   app.use(errorHandler(logger));

@@ -62,6 +62,8 @@ export async function up(db: Knex): Promise<void> {
     t.text('job_id').notNullable();
     t.text('driver_id').notNullable().references('id').inTable('drivers');
     t.text('status').notNullable(); // pending | accepted | declined | expired | withdrawn
+    t.jsonb('pickup').notNullable(); // {lat, lng, address?}: what the driver is shown
+    t.jsonb('dropoff').notNullable();
     t.timestamp('expires_at', { useTz: true }).notNullable();
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
     t.timestamp('responded_at', { useTz: true });
