@@ -90,8 +90,8 @@ export class Dispatcher {
   }
 
   private async offerToNearestFree(trx: Knex.Transaction, job: DispatchJob): Promise<OfferRow | undefined> {
-    const nearby = await this.locations.nearest(job.fleetKind, job.tier, job.pickup, this.settings.radiusMeters, CANDIDATES_PER_SEARCH);
     const asked = await askedDriverIds(trx, job.id);
+    const nearby = await this.locations.nearest(job.fleetKind, job.tier, job.pickup, this.settings.radiusMeters, CANDIDATES_PER_SEARCH + asked.size);
     for (const { driverId } of nearby) {
       if (asked.has(driverId)) continue;
       if (!(await claimDriver(trx, driverId, job.id))) continue; // busy, offline or taken by a concurrent search

@@ -30,16 +30,19 @@ export function tripMeters(pickup: LatLng, dropoff: LatLng): number {
 }
 
 export function createEstimateService(db: Knex, locations: FleetLocations, options: { dispatchRadiusMeters: number }) {
-  /** The nearest free driver of the tier, turned into an ETA at the tier's speed; null when nobody is in range. */
-  async function pickupEta(tier: Tier, pickup: LatLng): Promise<number | null> {
-    const [nearest] = await locations.nearest('driver', tier, pickup, options.dispatchRadiusMeters, 1);
-    return nearest ? travelSeconds(tier, nearest.meters * ROAD_FACTOR) : null;
+  /** The nearest free driver of each tier, turned into an ETA at the tier's speed; null when nobody is in range. */
+  async function pickupEtas(pickup: LatLng): Promise<(number | null)[]> {
+    const nearest = await locations.nearestOfEachTier('driver', TIERS, pickup, options.dispatchRadiusMeters);
+    return TIERS.map((tier) => {
+      const found = nearest.get(tier);
+      return found ? travelSeconds(tier, found.meters * ROAD_FACTOR) : null;
+    });
   }
 
   return {
     async createEstimate(partnerId: string, pickup: LatLng, dropoff: LatLng): Promise<EstimateView> {
       const distanceMeters = tripMeters(pickup, dropoff);
-      const etas = await Promise.all(TIERS.map((tier) => pickupEta(tier, pickup)));
+      const etas = await pickupEtas(pickup);
       const estimates = TIERS.map((tier, i) => ({
         tier,
         display_name: PRICING[tier].displayName,

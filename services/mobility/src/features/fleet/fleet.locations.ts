@@ -64,9 +64,41 @@ export class FleetLocations {
     await this.redis.zrem(this.indexKey(kind, tier), driverId);
   }
 
-  /** Indexed drivers within `radiusMeters` of `at`, nearest first. */
+  /**
+   * Indexed drivers within `radiusMeters` of `at`, nearest first. Searches a small circle first and widens it only when
+   * it holds fewer than `count`: Redis sorts every member inside the circle, so in a dense city the small circle is far
+   * cheaper, and its `count` nearest are the nearest overall.
+   */
   async nearest(kind: FleetKind, tier: Tier, at: LatLng, radiusMeters: number, count: number): Promise<NearbyDriver[]> {
-    const rows = (await this.redis.geosearch(this.indexKey(kind, tier), 'FROMLONLAT', at.lng, at.lat, 'BYRADIUS', radiusMeters, 'm', 'ASC', 'COUNT', count, 'WITHDIST')) as [string, string][];
-    return rows.map(([driverId, meters]) => ({ driverId, meters: Number(meters) }));
+    let found: NearbyDriver[] = [];
+    for (const radius of searchRadii(radiusMeters)) {
+      const rows = (await this.redis.geosearch(this.indexKey(kind, tier), 'FROMLONLAT', at.lng, at.lat, 'BYRADIUS', radius, 'm', 'ASC', 'COUNT', count, 'WITHDIST')) as [string, string][];
+      found = rows.map(([driverId, meters]) => ({ driverId, meters: Number(meters) }));
+      if (found.length >= count) break;
+    }
+    return found;
   }
+
+  /** The nearest indexed driver of each tier (or none), widening circles as `nearest` does, one round trip per circle. */
+  async nearestOfEachTier(kind: FleetKind, tiers: readonly Tier[], at: LatLng, radiusMeters: number): Promise<Map<Tier, NearbyDriver>> {
+    const nearest = new Map<Tier, NearbyDriver>();
+    for (const radius of searchRadii(radiusMeters)) {
+      const open = tiers.filter((tier) => !nearest.has(tier));
+      if (open.length === 0) break;
+      const pipeline = this.redis.pipeline();
+      for (const tier of open) pipeline.geosearch(this.indexKey(kind, tier), 'FROMLONLAT', at.lng, at.lat, 'BYRADIUS', radius, 'm', 'ASC', 'COUNT', 1, 'WITHDIST');
+      const results = (await pipeline.exec()) ?? [];
+      open.forEach((tier, i) => {
+        const [error, rows] = results[i] ?? [];
+        if (error) throw error;
+        const first = (rows as [string, string][])[0];
+        if (first) nearest.set(tier, { driverId: first[0], meters: Number(first[1]) });
+      });
+    }
+    return nearest;
+  }
+}
+
+function searchRadii(max: number): number[] {
+  return [...new Set([500, 1500, max].map((r) => Math.min(r, max)))];
 }
