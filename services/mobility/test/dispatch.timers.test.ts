@@ -50,6 +50,17 @@ describe('dispatch timers (BullMQ worker)', () => {
     await partner.post(`/api/v1/rides/${ride.body.id}/cancel`).expect(409);
   });
 
+  it('keeps its timers when the API that created the ride is gone (timers live in Redis, not in the API process)', async () => {
+    const api = createTestContext({ REDIS_PREFIX: ctx.config.REDIS_PREFIX, DISPATCH_OFFER_TTL_S: '1', DISPATCH_TIMEOUT_S: '2' });
+    const otherPartner = partnerApi(api, (await createPartnerKey(api)).token);
+    const ride = await otherPartner.post('/api/v1/rides', rideBody(randomCentre())).expect(201);
+    await api.close(); // the API "restarts": nothing of it is left but what it wrote to Postgres and Redis
+    await eventually(async () => {
+      const row = await ctx.db('rides').where({ id: ride.body.id }).first();
+      expect(row.status).toBe('no_drivers_available');
+    });
+  });
+
   it('finds a driver who comes online while the ride is still searching', async () => {
     const centre = randomCentre();
     const ride = await partner.post('/api/v1/rides', rideBody(centre)).expect(201);

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { signJwt } from '@platform/service-kit';
 import { createTestContext, type TestContext } from './helpers/context';
-import { adminToken, newAdmin } from './factories/auth';
+import { adminToken, driverToken, newAdmin } from './factories/auth';
 import { driverApp, randomCentre, registerDriver } from './factories/fleet';
 
 let ctx: TestContext;
@@ -72,5 +72,32 @@ describe('fleet and driver app', () => {
     expect((await app.post('/availability', { available: 'yes' }).expect(422)).body.details[0].path).toBe('available');
     const bad = await app.post('/location', { lat: 95, lng: 0, heading: 400 }).expect(422);
     expect(bad.body.details.map((d: { path: string }) => d.path)).toEqual(['lat', 'heading']);
+  });
+
+  it('never answers bad driver-app or admin input with a 500 or HTML', async () => {
+    const driver = await registerDriver(ctx);
+    const token = driverApp(ctx, driver.id);
+    const admin = `Bearer ${adminToken(ctx, newAdmin())}`;
+    const bodies = ['null', '[]', '"x"', '{}', '{"lat":"a"}', '{"available":null}', '{"name":{"$gt":""}}'];
+    const targets: [string, string][] = [
+      ['/driver/v1/location', `Bearer ${driverToken(ctx, driver.id)}`],
+      ['/driver/v1/availability', `Bearer ${driverToken(ctx, driver.id)}`],
+      ['/admin/v1/drivers', admin],
+      ['/admin/v1/api-keys', admin],
+    ];
+    for (const [path, auth] of targets) {
+      for (const body of bodies) {
+        const res = await request(ctx.app).post(path).set('Authorization', auth).set('Content-Type', 'application/json').send(body);
+        expect(res.status).toBeGreaterThanOrEqual(400);
+        expect(res.status).toBeLessThan(500);
+        expect(res.body.code).toEqual(expect.any(String));
+      }
+    }
+    for (const path of ['/offers/x/accept', '/offers/ofr_00000000000000000000/decline', '/rides/ride_00000000000000000000/start', '/rides/%ZZ/start']) {
+      const res = await token.post(path);
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(res.headers['content-type']).toMatch(/json/);
+    }
   });
 });
