@@ -76,4 +76,22 @@ describe('dispatch under races', () => {
     expect(await first.app.offers()).toEqual([]);
     await first.app.post(`/offers/${offer!.id}/accept`).expect(409);
   });
+
+  it('settles a cancel racing an accept cleanly: never a 500, and the ride ends consistent', async () => {
+    for (let i = 0; i < 5; i++) {
+      const centre = randomCentre();
+      const driver = await onlineDriver(ctx, offset(centre, 100, 0));
+      const ride = await partner.post('/api/v1/rides', rideBody(centre)).expect(201);
+      const [offer] = await driver.app.offers();
+      const [cancel, accept] = await Promise.all([partner.post(`/api/v1/rides/${ride.body.id}/cancel`), driver.app.post(`/offers/${offer!.id}/accept`)]);
+      expect(cancel.status).toBe(200); // an accepted ride can still be cancelled
+      expect([200, 409]).toContain(accept.status);
+      const final = await partner.get(`/api/v1/rides/${ride.body.id}`).expect(200);
+      expect(final.body.status).toBe('cancelled');
+      const row = await ctx.db('drivers').where({ id: driver.id }).first();
+      expect(row.current_job_id).toBeNull();
+      const events = await ctx.db('outbox_events').where({ object_id: ride.body.id }).orderBy('sequence');
+      expect(events.map((e) => e.sequence)).toEqual(events.map((_e, n) => n + 1));
+    }
+  });
 });

@@ -104,15 +104,19 @@ export class Dispatcher {
     return (await openOffersForDriver(this.db, driverId)).map(toOfferView);
   }
 
-  /** The driver takes the job; answers the job as its GET shows it. */
+  /**
+   * The driver takes the job; answers the job as its GET shows it. Locks the job before the offer, the same order as
+   * cancellation and time-out, so a cancel racing an accept waits instead of deadlocking.
+   */
   async accept(driverId: string, offerId: string): Promise<Record<string, unknown>> {
     return this.db.transaction(async (trx) => {
-      const offer = await findOfferForDriver(trx, offerId, driverId, { forUpdate: true });
-      if (!offer) throw new NotFoundError('Offer not found');
+      const found = await findOfferForDriver(trx, offerId, driverId);
+      if (!found) throw new NotFoundError('Offer not found');
+      const adapter = this.adapter(found.kind);
+      const job = await adapter.lockSearching(trx, found.job_id);
+      const offer = (await findOfferForDriver(trx, offerId, driverId, { forUpdate: true }))!;
       if (offer.status !== 'pending') throw new ConflictError(`Offer is ${offer.status}`, 'offer_closed');
       if (await isExpired(trx, offer.id)) throw new ConflictError('Offer is expired', 'offer_closed');
-      const adapter = this.adapter(offer.kind);
-      const job = await adapter.lockSearching(trx, offer.job_id);
       if (!job) throw new ConflictError(`The ${offer.kind} is no longer available`, 'offer_closed');
       await closeOffer(trx, { id: offer.id }, 'accepted');
       return adapter.assign(trx, offer.job_id, driverId);
