@@ -77,6 +77,18 @@ describe('dispatch under races', () => {
     await first.app.post(`/offers/${offer!.id}/accept`).expect(409);
   });
 
+  it('passes an open offer to the next driver when its driver goes offline', async () => {
+    const centre = randomCentre();
+    const leaving = await onlineDriver(ctx, offset(centre, 100, 0));
+    const staying = await onlineDriver(ctx, offset(centre, 800, 0));
+    const ride = await partner.post('/api/v1/rides', rideBody(centre)).expect(201);
+    expect((await leaving.app.offers()).map((o) => o.ride_id)).toEqual([ride.body.id]);
+    await leaving.app.post('/availability', { available: false }).expect(200);
+    expect(await leaving.app.offers()).toEqual([]);
+    expect((await staying.app.offers()).map((o) => o.ride_id)).toEqual([ride.body.id]);
+    expect((await ctx.db('drivers').where({ id: leaving.id }).first()).current_job_id).toBeNull();
+  });
+
   it('settles a cancel racing an accept cleanly: never a 500, and the ride ends consistent', async () => {
     for (let i = 0; i < 5; i++) {
       const centre = randomCentre();

@@ -137,6 +137,14 @@ export class Dispatcher {
     return { id: offer.id, status: 'declined' };
   }
 
+  async declineOpenOffers(driverId: string): Promise<void> {
+    for (const offer of await openOffersForDriver(this.db, driverId)) {
+      await this.decline(driverId, offer.id).catch((error: unknown) => {
+        if (!(error instanceof ConflictError)) throw error; // answered or expired meanwhile
+      });
+    }
+  }
+
   /** Offer timer: an unanswered offer frees its driver and moves on to the next nearest. */
   async expireOffer(offerId: string): Promise<void> {
     const offer = await this.db.transaction(async (trx) => {

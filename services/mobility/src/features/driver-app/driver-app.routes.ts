@@ -27,7 +27,9 @@ export function driverAppRoutes(fleet: FleetService, dispatcher: Dispatcher, rid
 
   router.post('/availability', async (req, res) => {
     const { available } = parseOrThrow(availabilitySchema, req.body);
-    res.json(await fleet.setAvailability(currentDriver(req), available));
+    const driver = currentDriver(req);
+    if (!available) await dispatcher.declineOpenOffers(driver.id); // going offline passes open offers on at once
+    res.json(await fleet.setAvailability(driver, available));
   });
 
   router.post('/location', async (req, res) => {
