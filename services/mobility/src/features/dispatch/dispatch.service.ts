@@ -75,17 +75,15 @@ export class Dispatcher {
   async offerNext(kind: JobKind, id: string): Promise<OfferRow | undefined> {
     const outcome = await this.db.transaction(async (trx) => {
       const job = await this.adapter(kind).lockSearching(trx, id); // serializes searches for one job
-      if (!job) return { searching: false as const };
-      if (await hasPendingOffer(trx, id)) return { searching: true as const };
+      if (!job) return { next: 'stop' as const };
+      if (await hasPendingOffer(trx, id)) return { next: 'await_answer' as const }; // its expiry timer moves on
       const offer = await this.offerToNearestFree(trx, job);
-      if (offer) await this.timers.offerExpiry(offer.id, this.settings.offerTtlSeconds * 1000);
-      return { searching: true as const, offer, job };
+      if (!offer) return { next: 'retry' as const };
+      await this.timers.offerExpiry(offer.id, this.settings.offerTtlSeconds * 1000);
+      return { next: 'await_answer' as const, offer, job };
     });
-    if (outcome.offer && outcome.job) {
-      await this.locations.removeFromIndex(outcome.job.fleetKind, outcome.job.tier, outcome.offer.driver_id);
-    } else if (outcome.searching && !outcome.offer) {
-      await this.timers.searchRetry(kind, id, this.retryDelayMs);
-    }
+    if (outcome.next === 'retry') await this.timers.searchRetry(kind, id, this.retryDelayMs);
+    if (outcome.offer) await this.locations.removeFromIndex(outcome.job.fleetKind, outcome.job.tier, outcome.offer.driver_id);
     return outcome.offer;
   }
 

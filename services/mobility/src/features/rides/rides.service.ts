@@ -98,9 +98,9 @@ export function createRideService(db: Knex, locations: FleetLocations, dispatche
 
   return {
     async createRide(partnerId: string, input: CreateRideInput, idempotencyKey?: string): Promise<{ status: number; body: RideView; replayed: boolean }> {
-      const meters = tripMeters(input.pickup, input.dropoff);
-      const { fare, estimateId } = await fareOf(partnerId, input, meters);
       const create = async (trx: Knex.Transaction) => {
+        // Inside the idempotent unit: a replay answers the first result even after its estimate expired.
+        const { fare, estimateId } = await fareOf(partnerId, input, tripMeters(input.pickup, input.dropoff));
         const ride = await insertRide(trx, {
           id: newId('ride'),
           partner_id: partnerId,
