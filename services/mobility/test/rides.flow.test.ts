@@ -79,4 +79,17 @@ describe('a ride from estimate to completion', () => {
     const elsewhere = await partner.post('/api/v1/rides', rideBody(offset(centre, 5000, 0), { estimate_id: estimate.body.id })).expect(422);
     expect(elsewhere.body.details[0].path).toBe('estimate_id');
   });
+
+  it('refuses an expired estimate and prices the ride afresh without one', async () => {
+    const centre = randomCentre();
+    const partner = partnerApi(ctx, (await createPartnerKey(ctx)).token);
+    const estimate = await partner.post('/api/v1/estimates', { pickup: centre, dropoff: offset(centre, 3000, 2000) }).expect(200);
+    await ctx.db('estimates').where({ id: estimate.body.id }).update({ expires_at: ctx.db.raw(`now() - interval '1 second'`) });
+    const expired = await partner.post('/api/v1/rides', rideBody(centre, { estimate_id: estimate.body.id })).expect(422);
+    expect(expired.body.details).toEqual([{ path: 'estimate_id', message: 'estimate has expired; request a new one' }]);
+    const fresh = await partner.post('/api/v1/rides', rideBody(centre, { tier: 'comfort' })).expect(201);
+    const comfort = estimate.body.estimates.find((e: { tier: string }) => e.tier === 'comfort');
+    expect(fresh.body.fare).toEqual(comfort.fare); // same trip, same table
+    expect(fresh.body.estimate_id).toBeNull();
+  });
 });

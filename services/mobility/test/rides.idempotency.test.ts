@@ -49,4 +49,14 @@ describe('Idempotency-Key on POST /api/v1/rides', () => {
     const b = await partner.post('/api/v1/rides', body).expect(201);
     expect(a.body.id).not.toBe(b.body.id);
   });
+
+  it('forgets a key after 24 hours', async () => {
+    const key = `order-${suffix()}`;
+    const centre = randomCentre();
+    const first = await partner.post('/api/v1/rides', rideBody(centre)).set('Idempotency-Key', key).expect(201);
+    await ctx.db('idempotency_keys').where({ key }).update({ created_at: ctx.db.raw(`now() - interval '25 hours'`) });
+    const later = await partner.post('/api/v1/rides', rideBody(centre, { tier: 'xl' })).set('Idempotency-Key', key).expect(201);
+    expect(later.body.id).not.toBe(first.body.id);
+    expect(later.body.tier).toBe('xl');
+  });
 });
