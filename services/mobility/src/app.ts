@@ -1,6 +1,26 @@
 import type { Express } from 'express';
-import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, notFoundHandler, type Knex, type Logger, type Redis } from '@platform/service-kit';
+import {
+  createJsonApp,
+  createMetrics,
+  errorHandler,
+  healthRoutes,
+  jsonBodies,
+  notFoundHandler,
+  requireAdmin,
+  type Knex,
+  type Logger,
+  type Redis,
+} from '@platform/service-kit';
 import type { MobilityConfig } from './config';
+import { apiKeyAdminRoutes } from './features/api-keys/api-keys.routes';
+import { requireApiKey } from './features/api-keys/api-key-auth';
+import { requireDriver } from './features/driver-app/driver-auth';
+import { driverAppRoutes } from './features/driver-app/driver-app.routes';
+import { estimateRoutes } from './features/estimates/estimates.routes';
+import { fleetAdminRoutes } from './features/fleet/fleet.routes';
+import { ensurePartnerFromClaims } from './features/partners/partners.middleware';
+import { rideRoutes } from './features/rides/rides.routes';
+import { buildServices, type MobilityServices } from './services';
 
 export interface MobilityDeps {
   db: Knex;
@@ -10,12 +30,24 @@ export interface MobilityDeps {
 }
 
 /** The mobility service's HTTP app, without listening; tests build it on their own database and Redis prefix. */
-export function createApp({ db, redis, logger }: MobilityDeps): Express {
+export function createApp(deps: MobilityDeps, services: MobilityServices = buildServices(deps)): Express {
+  const { db, redis, config, logger } = deps;
   const metrics = createMetrics('mobility');
   const app = createJsonApp({ metrics, logger });
   app.use(healthRoutes({ postgres: () => db.raw('select 1'), redis: () => redis.ping() }));
   app.get('/metrics', metrics.handler());
   app.use(jsonBodies());
+
+  app.use('/admin/v1', requireAdmin(config.JWT_SECRET), ensurePartnerFromClaims(db));
+  app.use('/admin/v1/api-keys', apiKeyAdminRoutes(services.apiKeys));
+  app.use('/admin/v1/drivers', fleetAdminRoutes(services.fleet));
+
+  const partnerKey = requireApiKey(services.apiKeys);
+  app.use('/api/v1/estimates', partnerKey, estimateRoutes(services.estimates));
+  app.use('/api/v1/rides', partnerKey, rideRoutes(services.rides));
+
+  app.use('/driver/v1', requireDriver(db, config.JWT_SECRET), driverAppRoutes(services.fleet, services.dispatcher, services.rides));
+
   app.use(notFoundHandler());
   app.use(errorHandler(logger));
   return app;

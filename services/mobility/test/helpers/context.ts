@@ -1,15 +1,21 @@
 import pino from 'pino';
+import type { Worker } from 'bullmq';
 import { createDatabase, createRedis, parseConfig, type Knex, type Redis } from '@platform/service-kit';
 import { redisUrl } from '@platform/test-kit';
 import type { Express } from 'express';
 import { createApp } from '../../src/app';
 import { MOBILITY_SCHEMA, mobilityConfigSchema, type MobilityConfig } from '../../src/config';
+import { createDispatchWorker } from '../../src/features/dispatch/dispatch.worker';
+import { buildServices, type MobilityServices } from '../../src/services';
 
 export interface TestContext {
   app: Express;
   db: Knex;
   redis: Redis;
   config: MobilityConfig;
+  services: MobilityServices;
+  /** Starts the dispatch timer worker (offer expiry, retries, search timeout) as the worker process would. */
+  startDispatchWorker(): Worker;
   close(): Promise<void>;
 }
 
@@ -21,13 +27,28 @@ export function createTestContext(env: Record<string, string> = {}): TestContext
   const config = parseConfig(mobilityConfigSchema, { DATABASE_URL: url, REDIS_URL: redisUrl(), REDIS_PREFIX: prefix, NODE_ENV: 'test', ...env });
   const db = createDatabase(url, MOBILITY_SCHEMA, 5);
   const redis = createRedis(config.REDIS_URL);
-  const app = createApp({ db, redis, config, logger: pino({ level: 'silent' }) });
+  const logger = pino({ level: 'silent' });
+  const services = buildServices({ db, redis, config, logger });
+  const app = createApp({ db, redis, config, logger }, services);
+  const workers: { worker: Worker; connection: Redis }[] = [];
   return {
     app,
     db,
     redis,
     config,
+    services,
+    startDispatchWorker() {
+      const connection = createRedis(config.REDIS_URL);
+      const worker = createDispatchWorker(services.dispatcher, connection, config.REDIS_PREFIX, logger);
+      workers.push({ worker, connection });
+      return worker;
+    },
     close: async () => {
+      for (const { worker, connection } of workers) {
+        await worker.close();
+        connection.disconnect();
+      }
+      await services.timers.close();
       redis.disconnect();
       await db.destroy();
     },

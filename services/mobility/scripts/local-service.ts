@@ -1,0 +1,43 @@
+import type { AddressInfo } from 'node:net';
+import { closeServer, createLogger, createRedis, openServiceDatabase, parseConfig } from '@platform/service-kit';
+import { createApp } from '../src/app';
+import { MOBILITY_SCHEMA, mobilityConfigSchema } from '../src/config';
+import { migrations } from '../src/db/migrations';
+import { createDispatchWorker } from '../src/features/dispatch/dispatch.worker';
+import { buildServices } from '../src/services';
+
+/** The mobility API and its dispatch worker in this process on a loopback port, for the simulator and benchmarks. */
+export async function startLocalMobility(env: Record<string, string>) {
+  const config = parseConfig(mobilityConfigSchema, { ...process.env, LOG_LEVEL: 'warn', ...env });
+  const logger = createLogger('mobility-local', config.LOG_LEVEL);
+  const db = await openServiceDatabase(config.databaseUrl, MOBILITY_SCHEMA, migrations, logger, 20);
+  const redis = createRedis(config.REDIS_URL);
+  const workerConnection = createRedis(config.REDIS_URL);
+  const services = buildServices({ db, redis, config, logger });
+  const app = createApp({ db, redis, config, logger }, services);
+  const worker = createDispatchWorker(services.dispatcher, workerConnection, config.REDIS_PREFIX, logger);
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    config,
+    async close() {
+      await closeServer(server);
+      await worker.close();
+      await services.timers.close();
+      workerConnection.disconnect();
+      redis.disconnect();
+      await db.destroy();
+    },
+  };
+}
+
+/** Only loopback targets: the simulator and benchmarks never send load anywhere else. */
+export function assertLoopback(url: string): void {
+  const host = new URL(url).hostname;
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) {
+    process.stderr.write(`refusing to target ${host}: only loopback URLs are allowed\n`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * `pnpm simulate`: drivers around a city centre working through the public APIs only.
+ * Registers N drivers (admin API), puts them online and moves them (driver API), requests rides as a partner (public API),
+ * and has the drivers accept offers (a few decline) and drive each ride to completion. Bounded run time, loopback only.
+ *
+ *   pnpm simulate [--drivers 20] [--rides 10] [--seconds 90] [--centre 6.5244,3.3792] [--url http://127.0.0.1:3002]
+ *
+ * Targets MOBILITY_URL (default http://127.0.0.1:3002) when a service answers there; otherwise starts the API and
+ * dispatch worker in this process (own Redis prefix; the database from DATABASE_URL).
+ */
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { DEV_JWT_SECRET, signJwt } from '@platform/service-kit';
+import { assertLoopback, startLocalMobility } from './local-service';
+import { clearPrefix } from './redis-cleanup';
+
+interface Point {
+  lat: number;
+  lng: number;
+}
+
+const { values: args } = parseArgs({
+  options: {
+    drivers: { type: 'string', default: '20' },
+    rides: { type: 'string', default: '10' },
+    seconds: { type: 'string', default: '90' },
+    centre: { type: 'string', default: '6.5244,3.3792' },
+    url: { type: 'string', default: process.env.MOBILITY_URL ?? 'http://127.0.0.1:3002' },
+  },
+});
+const DRIVERS = Math.min(500, Number(args.drivers));
+const RIDES = Math.min(500, Number(args.rides));
+const SECONDS = Math.min(600, Number(args.seconds));
+const [clat, clng] = args.centre.split(',').map(Number) as [number, number];
+const CENTRE: Point = { lat: clat, lng: clng };
+const TICK_MS = 500;
+const SPEED_MPS = 250; // fast-forward: a simulated car covers 250 m per tick
+
+const secret = process.env.JWT_SECRET ?? DEV_JWT_SECRET;
+const run = randomBytes(3).toString('hex');
+
+function around(p: Point, meters: number): Point {
+  const angle = Math.random() * 2 * Math.PI;
+  const r = Math.sqrt(Math.random()) * meters;
+  return { lat: p.lat + (r * Math.cos(angle)) / 111_320, lng: p.lng + (r * Math.sin(angle)) / (111_320 * Math.cos((p.lat * Math.PI) / 180)) };
+}
+
+function metersBetween(a: Point, b: Point): number {
+  const dy = (b.lat - a.lat) * 111_320;
+  const dx = (b.lng - a.lng) * 111_320 * Math.cos((a.lat * Math.PI) / 180);
+  return Math.hypot(dx, dy);
+}
+
+function stepTowards(from: Point, to: Point, meters: number): Point {
+  const d = metersBetween(from, to);
+  if (d <= meters) return to;
+  const f = meters / d;
+  return { lat: from.lat + (to.lat - from.lat) * f, lng: from.lng + (to.lng - from.lng) * f };
+}
+
+async function call(base: string, method: string, path: string, token: string, body?: unknown, header = 'Authorization') {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { [header]: header === 'Authorization' ? `Bearer ${token}` : token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = res.status === 204 ? null : await res.json();
+  return { status: res.status, body: json as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+async function reachable(url: string): Promise<boolean> {
+  try {
+    return (await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) })).ok;
+  } catch {
+    return false;
+  }
+}
+
+interface SimDriver {
+  id: string;
+  token: string;
+  at: Point;
+  ride?: { id: string; pickup: Point; dropoff: Point; phase: 'to_pickup' | 'to_dropoff' };
+}
+
+async function main() {
+  assertLoopback(args.url);
+  let base = args.url;
+  let local: Awaited<ReturnType<typeof startLocalMobility>> | undefined;
+  const prefix = `sim_${run}`;
+  if (!(await reachable(base))) {
+    local = await startLocalMobility({ REDIS_PREFIX: prefix, DISPATCH_OFFER_TTL_S: '5', DISPATCH_TIMEOUT_S: '60' });
+    base = local.url;
+    console.log(`no service at ${args.url}: started one in-process at ${base}`);
+  }
+  const org = `org_sim_${run}`;
+  const owner = signJwt({ sub: `sim_owner_${run}`, org, org_name: 'Simulator', role: 'owner' }, secret);
+  const operator = signJwt({ sub: `sim_operator_${run}`, org, role: 'operator' }, secret);
+  const key = await call(base, 'POST', '/admin/v1/api-keys', owner, { name: `simulator ${run}`, scopes: ['estimates:read', 'rides:write', 'rides:read'] });
+  if (key.status !== 201) throw new Error(`could not create a key: ${key.status} ${JSON.stringify(key.body)}`);
+  const partnerKey = key.body.token as string;
+
+  const drivers: SimDriver[] = [];
+  for (let i = 0; i < DRIVERS; i++) {
+    const created = await call(base, 'POST', '/admin/v1/drivers', operator, {
+      name: `Sim Driver ${i}`,
+      phone: `+23480${String(10000000 + i)}`,
+      kind: 'driver',
+      tier: 'economy',
+      vehicle: { make: 'Toyota', model: 'Corolla', plate: `SIM-${run}-${i}`, color: 'white' },
+    });
+    const driver: SimDriver = { id: created.body.id, token: signJwt({ sub: created.body.id, role: 'driver' }, secret), at: around(CENTRE, 3000) };
+    await call(base, 'POST', '/driver/v1/location', driver.token, { ...driver.at, heading: 0, speed_kph: 0 });
+    await call(base, 'POST', '/driver/v1/availability', driver.token, { available: true });
+    drivers.push(driver);
+  }
+  console.log(`${DRIVERS} drivers online around ${CENTRE.lat},${CENTRE.lng}`);
+
+  const rideIds: string[] = [];
+  const deadline = Date.now() + SECONDS * 1000;
+  const counts = { accepted: 0, declined: 0, completed: 0 };
+  let tick = 0;
+  while (Date.now() < deadline) {
+    if (rideIds.length < RIDES && tick % 2 === 0) {
+      const pickup = around(CENTRE, 2500);
+      const dropoff = around(pickup, 4000);
+      const estimate = await call(base, 'POST', '/api/v1/estimates', partnerKey, { pickup, dropoff }, 'X-API-KEY');
+      const ride = await call(base, 'POST', '/api/v1/rides', partnerKey, { pickup, dropoff, tier: 'economy', passenger: { name: `Passenger ${rideIds.length}`, phone: '+2348000000000' }, estimate_id: estimate.body.id }, 'X-API-KEY');
+      if (ride.status === 201) rideIds.push(ride.body.id);
+    }
+    await Promise.all(drivers.map((d) => driveOneTick(base, d, counts)));
+    const statuses = await Promise.all(rideIds.map(async (id) => (await call(base, 'GET', `/api/v1/rides/${id}`, partnerKey, undefined, 'X-API-KEY')).body.status as string));
+    if (tick % 4 === 0) console.log(`t=${Math.round((tick * TICK_MS) / 1000)}s rides: ${summary(statuses)}`);
+    if (rideIds.length >= RIDES && statuses.every((s) => ['completed', 'cancelled', 'no_drivers_available'].includes(s))) break;
+    tick++;
+    await new Promise((resolve) => setTimeout(resolve, TICK_MS));
+  }
+  const final = await Promise.all(rideIds.map(async (id) => (await call(base, 'GET', `/api/v1/rides/${id}`, partnerKey, undefined, 'X-API-KEY')).body.status as string));
+  console.log(`done: ${rideIds.length} rides — ${summary(final)}; offers accepted ${counts.accepted}, declined ${counts.declined}`);
+  for (const d of drivers) await call(base, 'POST', '/driver/v1/availability', d.token, { available: false });
+  if (local) {
+    await local.close();
+    await clearPrefix(prefix);
+  }
+}
+
+async function driveOneTick(base: string, d: SimDriver, counts: { accepted: number; declined: number; completed: number }) {
+  if (!d.ride) {
+    const offers = await call(base, 'GET', '/driver/v1/offers', d.token);
+    const offer = offers.body.data?.[0];
+    if (!offer) return;
+    if (Math.random() < 0.15) {
+      await call(base, 'POST', `/driver/v1/offers/${offer.id}/decline`, d.token);
+      counts.declined++;
+      return;
+    }
+    const accepted = await call(base, 'POST', `/driver/v1/offers/${offer.id}/accept`, d.token);
+    if (accepted.status !== 200) return;
+    counts.accepted++;
+    d.ride = { id: accepted.body.id, pickup: accepted.body.pickup, dropoff: accepted.body.dropoff, phase: 'to_pickup' };
+    return;
+  }
+  const target = d.ride.phase === 'to_pickup' ? d.ride.pickup : d.ride.dropoff;
+  const next = stepTowards(d.at, target, SPEED_MPS);
+  const heading = (Math.atan2(next.lng - d.at.lng, next.lat - d.at.lat) * 180) / Math.PI;
+  d.at = next;
+  await call(base, 'POST', '/driver/v1/location', d.token, { ...next, heading: (heading + 360) % 360, speed_kph: 40 });
+  if (metersBetween(next, target) > 1) return;
+  if (d.ride.phase === 'to_pickup') {
+    await call(base, 'POST', `/driver/v1/rides/${d.ride.id}/arrived`, d.token);
+    await call(base, 'POST', `/driver/v1/rides/${d.ride.id}/start`, d.token);
+    d.ride.phase = 'to_dropoff';
+  } else {
+    await call(base, 'POST', `/driver/v1/rides/${d.ride.id}/complete`, d.token);
+    counts.completed++;
+    d.ride = undefined;
+  }
+}
+
+function summary(statuses: string[]): string {
+  const byStatus = new Map<string, number>();
+  for (const s of statuses) byStatus.set(s, (byStatus.get(s) ?? 0) + 1);
+  return [...byStatus].map(([s, n]) => `${s} ${n}`).join(', ') || 'none yet';
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

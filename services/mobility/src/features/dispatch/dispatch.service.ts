@@ -1,0 +1,186 @@
+import { ConflictError, NotFoundError, newId, type Knex, type Logger } from '@platform/service-kit';
+import type { FleetLocations } from '../fleet/fleet.locations';
+import { claimDriver, findDriver, releaseDriver } from '../fleet/fleet.repository';
+import type { DispatchTimers } from './dispatch.timers';
+import type { DispatchJob, JobAdapter, JobKind } from './dispatch.types';
+import {
+  askedDriverIds,
+  closeOffer,
+  findOfferForDriver,
+  hasPendingOffer,
+  insertOffer,
+  isExpired,
+  openOffersForDriver,
+  withdrawPendingOffers,
+  type OfferRow,
+} from './offers.repository';
+
+export interface DispatchSettings {
+  radiusMeters: number;
+  offerTtlSeconds: number;
+  searchTimeoutSeconds: number;
+}
+
+/** How many nearest indexed drivers one search considers; busy or already-asked ones are skipped. */
+const CANDIDATES_PER_SEARCH = 25;
+
+export function toOfferView(offer: OfferRow) {
+  return {
+    id: offer.id,
+    kind: offer.kind,
+    [offer.kind === 'ride' ? 'ride_id' : 'delivery_id']: offer.job_id,
+    pickup: offer.pickup,
+    dropoff: offer.dropoff,
+    expires_at: offer.expires_at.toISOString(),
+  };
+}
+
+/**
+ * Offers a job to the nearest free driver of its tier, one driver at a time. A driver is claimed (drivers.current_job_id)
+ * when offered, so nobody is offered or holds two jobs; a decline or expiry frees the driver and asks the next nearest
+ * driver not asked yet; nobody accepting before the search timeout ends the search.
+ */
+export class Dispatcher {
+  private readonly adapters = new Map<JobKind, JobAdapter>();
+
+  constructor(
+    private readonly db: Knex,
+    private readonly locations: FleetLocations,
+    private readonly timers: DispatchTimers,
+    private readonly settings: DispatchSettings,
+    private readonly logger: Logger,
+  ) {}
+
+  register(adapter: JobAdapter): void {
+    this.adapters.set(adapter.kind, adapter);
+  }
+
+  private adapter(kind: JobKind): JobAdapter {
+    const adapter = this.adapters.get(kind);
+    if (!adapter) throw new Error(`no dispatch adapter for ${kind}`);
+    return adapter;
+  }
+
+  private get retryDelayMs(): number {
+    return Math.max(250, Math.min(5000, (this.settings.searchTimeoutSeconds * 1000) / 8));
+  }
+
+  /** Called in the transaction that creates the job: the timers exist as soon as the job does. */
+  async scheduleSearch(kind: JobKind, id: string): Promise<void> {
+    await this.timers.searchTimeout(kind, id, this.settings.searchTimeoutSeconds * 1000);
+    await this.timers.searchRetry(kind, id, this.retryDelayMs);
+  }
+
+  /** Offers the job to the nearest free driver not asked yet, unless an offer is open or the job stopped searching. */
+  async offerNext(kind: JobKind, id: string): Promise<OfferRow | undefined> {
+    const outcome = await this.db.transaction(async (trx) => {
+      const job = await this.adapter(kind).lockSearching(trx, id); // serializes searches for one job
+      if (!job) return { next: 'stop' as const };
+      if (await hasPendingOffer(trx, id)) return { next: 'await_answer' as const }; // its expiry timer moves on
+      const offer = await this.offerToNearestFree(trx, job);
+      if (!offer) return { next: 'retry' as const };
+      await this.timers.offerExpiry(offer.id, this.settings.offerTtlSeconds * 1000);
+      return { next: 'await_answer' as const, offer, job };
+    });
+    if (outcome.next === 'retry') await this.timers.searchRetry(kind, id, this.retryDelayMs);
+    if (outcome.offer) await this.locations.removeFromIndex(outcome.job.fleetKind, outcome.job.tier, outcome.offer.driver_id);
+    return outcome.offer;
+  }
+
+  private async offerToNearestFree(trx: Knex.Transaction, job: DispatchJob): Promise<OfferRow | undefined> {
+    const asked = await askedDriverIds(trx, job.id);
+    const nearby = await this.locations.nearest(job.fleetKind, job.tier, job.pickup, this.settings.radiusMeters, CANDIDATES_PER_SEARCH + asked.size);
+    for (const { driverId } of nearby) {
+      if (asked.has(driverId)) continue;
+      if (!(await claimDriver(trx, driverId, job.id))) continue; // busy, offline or taken by a concurrent search
+      return insertOffer(trx, { id: newId('ofr'), kind: job.kind, job_id: job.id, driver_id: driverId, pickup: job.pickup, dropoff: job.dropoff }, this.settings.offerTtlSeconds);
+    }
+    return undefined;
+  }
+
+  async openOffers(driverId: string) {
+    return (await openOffersForDriver(this.db, driverId)).map(toOfferView);
+  }
+
+  /**
+   * The driver takes the job; answers the job as its GET shows it. Locks the job before the offer, the same order as
+   * cancellation and time-out, so a cancel racing an accept waits instead of deadlocking.
+   */
+  async accept(driverId: string, offerId: string): Promise<Record<string, unknown>> {
+    return this.db.transaction(async (trx) => {
+      const found = await findOfferForDriver(trx, offerId, driverId);
+      if (!found) throw new NotFoundError('Offer not found');
+      const adapter = this.adapter(found.kind);
+      const job = await adapter.lockSearching(trx, found.job_id);
+      const offer = (await findOfferForDriver(trx, offerId, driverId, { forUpdate: true }))!;
+      if (offer.status !== 'pending') throw new ConflictError(`Offer is ${offer.status}`, 'offer_closed');
+      if (await isExpired(trx, offer.id)) throw new ConflictError('Offer is expired', 'offer_closed');
+      if (!job) throw new ConflictError(`The ${offer.kind} is no longer available`, 'offer_closed');
+      await closeOffer(trx, { id: offer.id }, 'accepted');
+      return adapter.assign(trx, offer.job_id, driverId);
+    });
+  }
+
+  async decline(driverId: string, offerId: string): Promise<{ id: string; status: 'declined' }> {
+    const offer = await this.db.transaction(async (trx) => {
+      const found = await findOfferForDriver(trx, offerId, driverId);
+      if (!found) throw new NotFoundError('Offer not found');
+      const closed = await closeOffer(trx, { id: offerId, driver_id: driverId }, 'declined');
+      if (!closed) throw new ConflictError(`Offer is ${found.status}`, 'offer_closed');
+      await releaseDriver(trx, driverId, closed.job_id);
+      return closed;
+    });
+    await this.afterDriverFreed(offer.driver_id);
+    await this.offerNext(offer.kind, offer.job_id);
+    return { id: offer.id, status: 'declined' };
+  }
+
+  async declineOpenOffers(driverId: string): Promise<void> {
+    for (const offer of await openOffersForDriver(this.db, driverId)) {
+      await this.decline(driverId, offer.id).catch((error: unknown) => {
+        if (!(error instanceof ConflictError)) throw error; // answered or expired meanwhile
+      });
+    }
+  }
+
+  /** Offer timer: an unanswered offer frees its driver and moves on to the next nearest. */
+  async expireOffer(offerId: string): Promise<void> {
+    const offer = await this.db.transaction(async (trx) => {
+      const closed = await closeOffer(trx, { id: offerId }, 'expired');
+      if (closed) await releaseDriver(trx, closed.driver_id, closed.job_id);
+      return closed;
+    });
+    if (!offer) return; // answered or withdrawn before the timer fired
+    await this.afterDriverFreed(offer.driver_id);
+    await this.offerNext(offer.kind, offer.job_id);
+  }
+
+  /** Search timer: a job nobody accepted in time gives up. */
+  async timeOut(kind: JobKind, id: string): Promise<void> {
+    const freed = await this.db.transaction(async (trx) => {
+      const adapter = this.adapter(kind);
+      if (!(await adapter.lockSearching(trx, id))) return [];
+      const withdrawn = await this.withdrawOffers(trx, id);
+      await adapter.giveUp(trx, id);
+      return withdrawn;
+    });
+    for (const driverId of freed) await this.afterDriverFreed(driverId);
+  }
+
+  /** In the caller's transaction (cancel, time-out): closes open offers and frees the drivers they held. */
+  async withdrawOffers(trx: Knex.Transaction, jobId: string): Promise<string[]> {
+    const withdrawn = await withdrawPendingOffers(trx, jobId);
+    for (const offer of withdrawn) await releaseDriver(trx, offer.driver_id, jobId);
+    return withdrawn.map((offer) => offer.driver_id);
+  }
+
+  /** After commit: a freed driver who is still available goes back into the dispatch index. */
+  async afterDriverFreed(driverId: string): Promise<void> {
+    try {
+      const driver = await findDriver(this.db, driverId);
+      if (driver && driver.available && !driver.currentJobId) await this.locations.restoreToIndex(driver.kind, driver.tier, driver.id);
+    } catch (err) {
+      this.logger.warn({ err, driverId }, 'could not restore driver to the dispatch index');
+    }
+  }
+}

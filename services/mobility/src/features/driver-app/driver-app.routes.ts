@@ -1,0 +1,59 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { NotFoundError, isIdOf, parseOrThrow } from '@platform/service-kit';
+import { latLngSchema } from '../../geo';
+import type { Dispatcher } from '../dispatch/dispatch.service';
+import type { FleetService } from '../fleet/fleet.service';
+import { rideId } from '../rides/rides.routes';
+import type { RideService } from '../rides/rides.service';
+import { currentDriver } from './driver-auth';
+
+const availabilitySchema = z.object({ available: z.boolean() });
+const locationSchema = latLngSchema.extend({
+  heading: z.number().min(0).max(360).optional(),
+  speed_kph: z.number().min(0).max(400).optional(),
+});
+
+function offerId(value: unknown): string {
+  if (typeof value !== 'string' || !isIdOf('ofr', value)) throw new NotFoundError('Offer not found');
+  return value;
+}
+
+const RIDE_MOVES = { arrived: 'arrive', start: 'start', complete: 'complete', cancel: 'cancel' } as const;
+
+/** `/driver/v1` (mounted behind driver authentication). */
+export function driverAppRoutes(fleet: FleetService, dispatcher: Dispatcher, rides: RideService): Router {
+  const router = Router();
+
+  router.post('/availability', async (req, res) => {
+    const { available } = parseOrThrow(availabilitySchema, req.body);
+    const driver = currentDriver(req);
+    if (!available) await dispatcher.declineOpenOffers(driver.id); // going offline passes open offers on at once
+    res.json(await fleet.setAvailability(driver, available));
+  });
+
+  router.post('/location', async (req, res) => {
+    const report = parseOrThrow(locationSchema, req.body);
+    res.json(await fleet.reportLocation(currentDriver(req), report));
+  });
+
+  router.get('/offers', async (req, res) => {
+    res.json({ data: await dispatcher.openOffers(currentDriver(req).id), has_more: false, next_cursor: null });
+  });
+
+  router.post('/offers/:id/accept', async (req, res) => {
+    res.json(await dispatcher.accept(currentDriver(req).id, offerId(req.params.id)));
+  });
+
+  router.post('/offers/:id/decline', async (req, res) => {
+    res.json(await dispatcher.decline(currentDriver(req).id, offerId(req.params.id)));
+  });
+
+  for (const [path, action] of Object.entries(RIDE_MOVES)) {
+    router.post(`/rides/:id/${path}`, async (req, res) => {
+      res.json(await rides.driverMove(currentDriver(req), rideId(req.params.id), action));
+    });
+  }
+
+  return router;
+}

@@ -1,0 +1,18 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { parseOrThrow } from '@platform/service-kit';
+import { latLngSchema } from '../../geo';
+import { partnerIdOf, requireScope } from '../api-keys/api-key-auth';
+import type { EstimateService } from './estimates.service';
+
+const estimateSchema = z.object({ pickup: latLngSchema, dropoff: latLngSchema });
+
+/** `/api/v1/estimates` (mounted behind API key authentication). */
+export function estimateRoutes(estimates: EstimateService): Router {
+  const router = Router();
+  router.post('/', requireScope('estimates:read'), async (req, res) => {
+    const body = parseOrThrow(estimateSchema, req.body);
+    res.json(await estimates.createEstimate(partnerIdOf(req), body.pickup, body.dropoff));
+  });
+  return router;
+}

@@ -1,0 +1,69 @@
+import { ValidationError, newId, type Knex } from '@platform/service-kit';
+import { greatCircleMeters, type LatLng } from '../../geo';
+import { ESTIMATE_VALIDITY_SECONDS, MAX_TRIP_METERS, PRICING, ROAD_FACTOR, TIERS, fareFor, travelSeconds, type Tier } from '../../pricing';
+import type { FleetLocations } from '../fleet/fleet.locations';
+import { insertEstimate, type Money } from './estimates.repository';
+
+export interface TierEstimate {
+  tier: Tier;
+  display_name: string;
+  fare: Money;
+  pickup_eta_seconds: number | null;
+  available: boolean;
+}
+
+export interface EstimateView {
+  id: string;
+  expires_at: string;
+  distance_meters: number;
+  duration_seconds: number;
+  estimates: TierEstimate[];
+}
+
+/** Road distance between two points; over the limit is a 422 on `dropoff`. */
+export function tripMeters(pickup: LatLng, dropoff: LatLng): number {
+  const meters = Math.round(greatCircleMeters(pickup, dropoff) * ROAD_FACTOR);
+  if (meters > MAX_TRIP_METERS) {
+    throw new ValidationError([{ path: 'dropoff', message: `trip is ${Math.round(meters / 1000)} km; the limit is ${MAX_TRIP_METERS / 1000} km` }]);
+  }
+  return meters;
+}
+
+export function createEstimateService(db: Knex, locations: FleetLocations, options: { dispatchRadiusMeters: number }) {
+  /** The nearest free driver of each tier, turned into an ETA at the tier's speed; null when nobody is in range. */
+  async function pickupEtas(pickup: LatLng): Promise<(number | null)[]> {
+    const nearest = await locations.nearestOfEachTier('driver', TIERS, pickup, options.dispatchRadiusMeters);
+    return TIERS.map((tier) => {
+      const found = nearest.get(tier);
+      return found ? travelSeconds(tier, found.meters * ROAD_FACTOR) : null;
+    });
+  }
+
+  return {
+    async createEstimate(partnerId: string, pickup: LatLng, dropoff: LatLng): Promise<EstimateView> {
+      const distanceMeters = tripMeters(pickup, dropoff);
+      const etas = await pickupEtas(pickup);
+      const estimates = TIERS.map((tier, i) => ({
+        tier,
+        display_name: PRICING[tier].displayName,
+        fare: fareFor(tier, distanceMeters),
+        pickup_eta_seconds: etas[i] ?? null,
+        available: etas[i] != null,
+      }));
+      const expiresAt = new Date(Date.now() + ESTIMATE_VALIDITY_SECONDS * 1000);
+      const id = newId('est');
+      const fares = Object.fromEntries(estimates.map((e) => [e.tier, e.fare])) as Record<Tier, Money>;
+      await insertEstimate(db, { id, partnerId, pickup, dropoff, distanceMeters, fares, expiresAt });
+      return {
+        id,
+        expires_at: expiresAt.toISOString(),
+        distance_meters: distanceMeters,
+        // The trip's duration at the standard (economy) speed; each tier's fare uses its own speed.
+        duration_seconds: travelSeconds('economy', distanceMeters),
+        estimates,
+      };
+    },
+  };
+}
+
+export type EstimateService = ReturnType<typeof createEstimateService>;

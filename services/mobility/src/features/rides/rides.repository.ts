@@ -1,0 +1,66 @@
+import type { Knex } from '@platform/service-kit';
+import type { Tier } from '../../pricing';
+import type { DriverRow } from '../fleet/fleet.repository';
+import type { CancelledBy, RideStatus } from './ride-status';
+
+export interface RideRow {
+  id: string;
+  partner_id: string;
+  status: RideStatus;
+  tier: Tier;
+  pickup_lat: number;
+  pickup_lng: number;
+  pickup_address: string | null;
+  dropoff_lat: number;
+  dropoff_lng: number;
+  dropoff_address: string | null;
+  fare_amount: number;
+  fare_currency: string;
+  estimate_id: string | null;
+  passenger_name: string;
+  passenger_phone: string;
+  driver_id: string | null;
+  cancelled_by: CancelledBy | null;
+  sequence: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type NewRideRow = Omit<RideRow, 'driver_id' | 'cancelled_by' | 'sequence' | 'created_at' | 'updated_at' | 'status'>;
+
+export async function insertRide(db: Knex, ride: NewRideRow): Promise<RideRow> {
+  const [row] = await db('rides').insert({ ...ride, status: 'pending' }).returning('*');
+  return row as RideRow;
+}
+
+export interface RideLookup {
+  id: string;
+  partnerId?: string;
+  driverId?: string;
+}
+
+/** One ride, optionally only if it belongs to the partner or is assigned to the driver; `forUpdate` locks the row. */
+export async function findRide(db: Knex, lookup: RideLookup, options: { forUpdate?: boolean } = {}): Promise<RideRow | undefined> {
+  const query = db('rides').where({ id: lookup.id });
+  if (lookup.partnerId) query.andWhere({ partner_id: lookup.partnerId });
+  if (lookup.driverId) query.andWhere({ driver_id: lookup.driverId });
+  if (options.forUpdate) query.forUpdate();
+  return (await query.first()) as RideRow | undefined;
+}
+
+/** Writes a status change and bumps the ride's event sequence. */
+export async function updateRideStatus(
+  trx: Knex.Transaction,
+  id: string,
+  change: { status: RideStatus; driver_id?: string; cancelled_by?: CancelledBy },
+): Promise<RideRow> {
+  const [row] = await trx('rides')
+    .where({ id })
+    .update({ ...change, sequence: trx.raw('sequence + 1'), updated_at: trx.fn.now() })
+    .returning('*');
+  return row as RideRow;
+}
+
+export async function findDriverRow(db: Knex, id: string): Promise<DriverRow | undefined> {
+  return (await db('drivers').where({ id }).first()) as DriverRow | undefined;
+}

@@ -1,0 +1,49 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { NotFoundError, isIdOf, parseOrThrow } from '@platform/service-kit';
+import { latLngSchema } from '../../geo';
+import { TIERS } from '../../pricing';
+import { partnerIdOf, requireScope } from '../api-keys/api-key-auth';
+import { validIdempotencyKey } from '../idempotency/idempotency.service';
+import type { RideService } from './rides.service';
+
+const placeSchema = latLngSchema.extend({ address: z.string().trim().min(1).max(500).optional() });
+
+const createRideSchema = z.object({
+  pickup: placeSchema,
+  dropoff: placeSchema,
+  tier: z.enum(TIERS),
+  passenger: z.object({
+    name: z.string().trim().min(1).max(200),
+    phone: z.string().trim().regex(/^\+?[0-9 ()-]{5,20}$/, 'must be a phone number'),
+  }),
+  estimate_id: z.string().max(100).optional(),
+});
+
+export function rideId(value: unknown): string {
+  if (typeof value !== 'string' || !isIdOf('ride', value)) throw new NotFoundError('Ride not found');
+  return value;
+}
+
+/** `/api/v1/rides` (mounted behind API key authentication). */
+export function rideRoutes(rides: RideService): Router {
+  const router = Router();
+
+  router.post('/', requireScope('rides:write'), async (req, res) => {
+    const key = validIdempotencyKey(req.headers['idempotency-key']);
+    const input = parseOrThrow(createRideSchema, req.body);
+    const answer = await rides.createRide(partnerIdOf(req), input, key);
+    if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.status(answer.status).json(answer.body);
+  });
+
+  router.get('/:id', requireScope('rides:read'), async (req, res) => {
+    res.json(await rides.getRide(partnerIdOf(req), rideId(req.params.id)));
+  });
+
+  router.post('/:id/cancel', requireScope('rides:write'), async (req, res) => {
+    res.json(await rides.cancelByPartner(partnerIdOf(req), rideId(req.params.id)));
+  });
+
+  return router;
+}

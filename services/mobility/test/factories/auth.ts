@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { signJwt } from '@platform/service-kit';
+import type { TestContext } from '../helpers/context';
+
+export function suffix(): string {
+  return randomBytes(5).toString('hex');
+}
+
+export interface AdminIdentity {
+  sub: string;
+  org: string;
+  org_name?: string;
+  role: 'owner' | 'member' | 'operator';
+}
+
+export function newAdmin(overrides: Partial<AdminIdentity> = {}): AdminIdentity {
+  const s = suffix();
+  return { sub: `user_${s}`, org: `org_${s}`, org_name: `Partner ${s}`, role: 'owner', ...overrides };
+}
+
+export function adminToken(ctx: TestContext, identity: AdminIdentity): string {
+  return signJwt({ ...identity }, ctx.config.JWT_SECRET);
+}
+
+export function driverToken(ctx: TestContext, driverId: string): string {
+  return signJwt({ sub: driverId, role: 'driver' }, ctx.config.JWT_SECRET);
+}
+
+const ALL_SCOPES = ['estimates:read', 'rides:write', 'rides:read', 'deliveries:write', 'deliveries:read', 'webhooks:manage'];
+
+/** A partner (new organization unless given) with a key holding `scopes` (all six by default). */
+export async function createPartnerKey(ctx: TestContext, options: { scopes?: string[]; owner?: AdminIdentity } = {}) {
+  const owner = options.owner ?? newAdmin();
+  const res = await request(ctx.app)
+    .post('/admin/v1/api-keys')
+    .set('Authorization', `Bearer ${adminToken(ctx, owner)}`)
+    .send({ name: `key ${suffix()}`, scopes: options.scopes ?? ALL_SCOPES })
+    .expect(201);
+  return { owner, token: res.body.token as string, keyId: res.body.id as string };
+}
