@@ -41,7 +41,7 @@ export function createApp({ config, logger, redis }: GatewayDeps): Express {
     const route = routeFor(pathOf(req.url));
     if (!route) return next();
     res.locals.route = route.path;
-    const proxy = () => proxies[route.upstream](req, res, next);
+    const proxy = () => proxies[route.upstream](req, res);
     if (!limit) return proxy();
     return limit(req, res, proxy);
   });

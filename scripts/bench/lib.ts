@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
@@ -10,6 +11,19 @@ export interface LoadResult {
   p50: number;
   p99: number;
   non2xx: number;
+  /** CPU time the measured server processes spent per request (µs), read from /proc: steadier than requests/s on a busy machine. */
+  cpuMicrosPerRequest?: number;
+}
+
+/** User + system CPU time of a process in ms (Linux /proc; 0 elsewhere). */
+export function processCpuMs(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 /** Starts a TypeScript entry point as its own process and waits until `readyUrl` answers (or it prints `ready`). */
@@ -32,17 +46,29 @@ export async function startProcess(entry: string, env: NodeJS.ProcessEnv, readyU
   throw new Error(`${entry} did not start`);
 }
 
-export async function load(label: string, options: autocannon.Options): Promise<LoadResult> {
+export async function load(label: string, options: autocannon.Options, servers: ChildProcess[] = []): Promise<LoadResult> {
   await autocannon({ ...options, duration: 1 }); // warm-up: JIT, pools, keep-alive sockets
+  const cpuBefore = servers.reduce((sum, child) => sum + processCpuMs(child.pid), 0);
   const result = await autocannon({ connections: 10, duration: 5, ...options });
-  return { label, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+  const cpuMs = servers.reduce((sum, child) => sum + processCpuMs(child.pid), 0) - cpuBefore;
+  return {
+    label,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    cpuMicrosPerRequest: servers.length && result.requests.total ? (cpuMs * 1000) / result.requests.total : undefined,
+  };
 }
 
 export function printTable(title: string, rows: LoadResult[], ratios: Array<[string, number, number]>): void {
   console.log(`\n${title}\n`);
-  console.log('| target | requests/s | p50 ms | p99 ms | non-2xx |');
-  console.log('|---|---:|---:|---:|---:|');
-  for (const r of rows) console.log(`| ${r.label} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.non2xx} |`);
+  console.log('| target | requests/s | p50 ms | p99 ms | non-2xx | server CPU µs/request |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    const cpu = r.cpuMicrosPerRequest === undefined ? '-' : r.cpuMicrosPerRequest.toFixed(0);
+    console.log(`| ${r.label} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${cpu} |`);
+  }
   console.log('');
   for (const [name, ratio, target] of ratios) {
     console.log(`${name}: ${ratio.toFixed(2)} (target ≥ ${target}) ${ratio >= target ? 'OK' : 'BELOW TARGET'}`);

@@ -32,26 +32,33 @@ async function main() {
       issue_date: '2026-05-01',
     });
     const env = { DATABASE_URL: databaseUrl };
-    children.push(await startProcess('services/certificate/src/server.ts', { ...env, PORT: String(PORTS.service) }, `http://127.0.0.1:${PORTS.service}/healthz`));
-    children.push(
-      await startProcess(
+    const service = await startProcess('services/certificate/src/server.ts', { ...env, PORT: String(PORTS.service) }, `http://127.0.0.1:${PORTS.service}/healthz`);
+    children.push(service);
+    const gatewayProcess = await startProcess(
         'gateway/src/server.ts',
         // The rate limiter stays on (its Redis round trip is part of the cost measured) with a budget the run cannot spend.
         { PORT: String(PORTS.gateway), CERTIFICATE_URL: `http://127.0.0.1:${PORTS.service}`, RATE_LIMIT_PER_MINUTE: '1000000000', REDIS_PREFIX: `bench_${Date.now().toString(36)}` },
         `http://127.0.0.1:${PORTS.gateway}/healthz`,
-      ),
     );
-    children.push(await startProcess('scripts/bench/bare-verify-server.ts', { ...env, PORT: String(PORTS.bare) }, `http://127.0.0.1:${PORTS.bare}/`));
+    children.push(gatewayProcess);
+    const bareProcess = await startProcess('scripts/bench/bare-verify-server.ts', { ...env, PORT: String(PORTS.bare) }, `http://127.0.0.1:${PORTS.bare}/`);
+    children.push(bareProcess);
 
     const path = `/api/v1/verify/${certificate.verification_code}`;
     const headers = { authorization: `Bearer ${token}` };
-    const bare = await load('bare node:http + pg (baseline)', { url: `http://127.0.0.1:${PORTS.bare}${path}`, headers });
-    const direct = await load('certificate service, direct', { url: `http://127.0.0.1:${PORTS.service}${path}`, headers });
-    const gateway = await load('through the gateway', { url: `http://127.0.0.1:${PORTS.gateway}${path}`, headers });
+    const bare = await load('bare node:http + pg (baseline)', { url: `http://127.0.0.1:${PORTS.bare}${path}`, headers }, [bareProcess]);
+    const direct = await load('certificate service, direct', { url: `http://127.0.0.1:${PORTS.service}${path}`, headers }, [service]);
+    const gateway = await load('through the gateway (CPU: gateway process only)', { url: `http://127.0.0.1:${PORTS.gateway}${path}`, headers }, [gatewayProcess]);
     printTable(`bench:verify (${require('node:os').cpus().length} cores, 10 connections, 5 s each)`, [bare, direct, gateway], [
       ['gateway / direct', gateway.requestsPerSecond / direct.requestsPerSecond, 0.8],
       ['service / bare baseline', direct.requestsPerSecond / bare.requestsPerSecond, 0.5],
     ]);
+    if (bare.cpuMicrosPerRequest && direct.cpuMicrosPerRequest && gateway.cpuMicrosPerRequest) {
+      // On a CPU-bound machine throughput is inversely proportional to CPU per request, so these ratios predict the
+      // requests/s ratios without the noise of whatever else the machine is running.
+      console.log(`CPU-based: service / bare baseline ${(bare.cpuMicrosPerRequest / direct.cpuMicrosPerRequest).toFixed(2)}; ` +
+        `gateway / direct ${(direct.cpuMicrosPerRequest / (direct.cpuMicrosPerRequest + gateway.cpuMicrosPerRequest)).toFixed(2)} (service CPU / (service + gateway CPU))`);
+    }
   } finally {
     children.forEach((child) => child.kill('SIGTERM'));
     await db.destroy();
