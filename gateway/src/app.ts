@@ -1,12 +1,14 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { createMetrics, notFoundHandler, requestContext, runChecks, type Logger } from '@platform/service-kit';
-import type { GatewayConfig } from './config';
+import { DEFAULT_OPENAPI_FILES, type GatewayConfig } from './config';
+import { docsRoutes, loadGatewayDescription } from './docs';
 import { createUpstreamProxy } from './proxy';
 import { pathOf, upstreamFor, type Upstream } from './routes';
 
 export interface GatewayDeps {
-  config: Pick<GatewayConfig, 'CERTIFICATE_URL' | 'MOBILITY_URL' | 'UPSTREAM_TIMEOUT_MS'>;
+  config: Pick<GatewayConfig, 'CERTIFICATE_URL' | 'MOBILITY_URL' | 'UPSTREAM_TIMEOUT_MS'> &
+    Partial<Pick<GatewayConfig, 'CERTIFICATE_OPENAPI_FILE' | 'MOBILITY_OPENAPI_FILE'>>;
   logger: Logger;
 }
 
@@ -17,6 +19,11 @@ export function createApp({ config, logger }: GatewayDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestContext());
+  // Read once at start-up: a broken description stops the gateway here rather than on the first /docs request.
+  const description = loadGatewayDescription({
+    certificate: config.CERTIFICATE_OPENAPI_FILE ?? DEFAULT_OPENAPI_FILES.certificate,
+    mobility: config.MOBILITY_OPENAPI_FILE ?? DEFAULT_OPENAPI_FILES.mobility,
+  });
 
   const upstreamUrls: Record<Upstream, string> = { certificate: config.CERTIFICATE_URL, mobility: config.MOBILITY_URL };
   const proxies = {
@@ -48,6 +55,7 @@ export function createApp({ config, logger }: GatewayDeps): Express {
     res.status(503).json({ status: 'unavailable', checks: results, error: `Not ready: ${down.join(', ')} down`, code: 'not_ready' });
   });
   app.get('/metrics', metrics.handler());
+  app.use(docsRoutes(description));
   app.use(notFoundHandler());
   return app;
 }

@@ -15,3 +15,4 @@ export * from './bootstrap';
 export * from './admin-auth';
 export * from './api-tokens';
 export * from './ids';
+export * from './openapi';

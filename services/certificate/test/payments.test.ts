@@ -14,7 +14,7 @@ beforeAll(async () => {
     GATEWAY_B_SECRET_KEY: GATEWAY_B_SECRET,
     GATEWAY_B_BASE_URL: gateways.url,
     GATEWAY_B_SECRET_HASH: GATEWAY_B_HASH,
-    PAYMENT_VERIFY_TIMEOUT_MS: '300',
+    PAYMENT_VERIFY_TIMEOUT_MS: '2000', // short for the hang case, long enough for 50 verifications at once on a busy 2-core machine
   });
 });
 afterAll(async () => {

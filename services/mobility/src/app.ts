@@ -1,6 +1,7 @@
 import type { Express } from 'express';
-import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, notFoundHandler, type Knex, type Logger, type Redis } from '@platform/service-kit';
+import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, notFoundHandler, openApiRoute, type Knex, type Logger, type Redis } from '@platform/service-kit';
 import type { MobilityConfig } from './config';
+import { mobilityOpenApi } from './openapi';
 
 export interface MobilityDeps {
   db: Knex;
@@ -15,6 +16,7 @@ export function createApp({ db, redis, logger }: MobilityDeps): Express {
   const app = createJsonApp({ metrics });
   app.use(healthRoutes({ postgres: () => db.raw('select 1'), redis: () => redis.ping() }));
   app.get('/metrics', metrics.handler());
+  app.get('/openapi.json', openApiRoute(mobilityOpenApi()));
   app.use(jsonBodies());
   app.use(notFoundHandler());
   app.use(errorHandler(logger));
