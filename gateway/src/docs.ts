@@ -46,10 +46,9 @@ const DOCS_PAGE = `<!doctype html>
     <style>body { margin: 0; font-family: system-ui, sans-serif; }</style>
   </head>
   <body>
-    <div id="api-reference"></div>
     <noscript>The API reference needs JavaScript; the raw description is at <a href="/openapi.json">/openapi.json</a>.</noscript>
+    <script id="api-reference" data-url="/openapi.json" data-configuration='${JSON.stringify(RENDERER_CONFIGURATION)}'></script>
     <script src="${RENDERER_PATH}"></script>
-    <script>Scalar.createApiReference('#api-reference', ${JSON.stringify(RENDERER_CONFIGURATION)});</script>
   </body>
 </html>
 `;
