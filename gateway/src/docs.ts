@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Router } from 'express';
 import { loadOpenApiDocument, type OpenApiDocument } from '@platform/service-kit';
-import { mergeDescriptions } from './openapi';
+import { addGatewayResponses, mergeDescriptions } from './openapi';
 
 export const RENDERER_PATH = '/docs/assets/api-reference.js';
 
@@ -12,7 +12,7 @@ export function rendererBundleFile(): string {
 
 /** The merged description of everything the gateway exposes, from the services' YAML files. */
 export function loadGatewayDescription(files: { certificate: string; mobility: string }): OpenApiDocument {
-  return mergeDescriptions(
+  const merged = mergeDescriptions(
     [
       { upstream: 'certificate', document: loadOpenApiDocument(files.certificate) },
       { upstream: 'mobility', document: loadOpenApiDocument(files.mobility) },
@@ -26,6 +26,7 @@ export function loadGatewayDescription(files: { certificate: string; mobility: s
         'Errors are `{"error", "code"}` (422 adds `details`); lists are `{"data", "has_more", "next_cursor"}`.',
     },
   );
+  return addGatewayResponses(merged);
 }
 
 // Fonts come from the system (the default ones load from a CDN); no telemetry, no hosted agent.

@@ -148,3 +148,32 @@ function serviceName(document: OpenApiDocument): string {
   const title = String((document.info as Json | undefined)?.title ?? 'Service');
   return title.replace(/\s*service$/i, '').replace(/[^A-Za-z0-9]/g, '');
 }
+
+/**
+ * What the gateway itself may answer on any proxied route: 502 when the service is down, 504 when it does not answer
+ * within `UPSTREAM_TIMEOUT_MS`. Added to every operation so clients and docs see them.
+ */
+export function addGatewayResponses(document: OpenApiDocument): OpenApiDocument {
+  const result = structuredClone(document) as OpenApiDocument & { components: Record<string, Json> };
+  result.components ??= {};
+  result.components.schemas = {
+    ...result.components.schemas,
+    GatewayError: {
+      type: 'object',
+      required: ['error', 'code'],
+      properties: { error: { type: 'string' }, code: { type: 'string', enum: ['upstream_unavailable', 'upstream_timeout'] } },
+    },
+  };
+  const body = { 'application/json': { schema: { $ref: '#/components/schemas/GatewayError' } } };
+  result.components.responses = {
+    ...result.components.responses,
+    UpstreamUnavailable: { description: 'The service behind this route is down (`upstream_unavailable`); retry later.', content: body },
+    UpstreamTimeout: { description: 'The service behind this route did not answer in time (`upstream_timeout`).', content: body },
+  };
+  for (const operation of operationsOf(result.paths)) {
+    const responses = (operation.responses ??= {}) as Json;
+    responses['502'] ??= { $ref: '#/components/responses/UpstreamUnavailable' };
+    responses['504'] ??= { $ref: '#/components/responses/UpstreamTimeout' };
+  }
+  return result;
+}

@@ -132,4 +132,13 @@ describe('the gateway description of the real services', () => {
     expect(JSON.stringify(description)).not.toContain('adminJwt');
     expect(description.webhooks).toHaveProperty('rideOrDeliveryEvent');
   });
+
+  it('documents the gateway\'s own 502 and 504 on every operation', () => {
+    const operations = Object.values(description.paths).flatMap((item) => Object.values(item as Record<string, { responses: Record<string, unknown> }>));
+    expect(operations.length).toBeGreaterThan(20);
+    for (const operation of operations) {
+      expect(operation.responses['502']).toEqual({ $ref: '#/components/responses/UpstreamUnavailable' });
+      expect(operation.responses['504']).toEqual({ $ref: '#/components/responses/UpstreamTimeout' });
+    }
+  });
 });

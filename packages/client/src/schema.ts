@@ -833,6 +833,11 @@ export interface components {
             /** @description The ride or delivery exactly as `GET` returns it, with `updated_at` and `sequence`. */
             data: components["schemas"]["Ride"] | components["schemas"]["Delivery"];
         };
+        GatewayError: {
+            error: string;
+            /** @enum {string} */
+            code: "upstream_unavailable" | "upstream_timeout";
+        };
     };
     responses: {
         /**
@@ -1018,6 +1023,24 @@ export interface components {
                 "application/json": components["schemas"]["Delivery"];
             };
         };
+        /** @description The service behind this route is down (`upstream_unavailable`); retry later. */
+        UpstreamUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GatewayError"];
+            };
+        };
+        /** @description The service behind this route did not answer in time (`upstream_timeout`). */
+        UpstreamTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GatewayError"];
+            };
+        };
     };
     parameters: {
         /** @description The same key with the same body within 24 hours answers the first result again; with another body, 409. */
@@ -1070,6 +1093,8 @@ export interface operations {
                 };
             };
             401: components["responses"]["CertificateInvalidApiKey"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     verifyCertificate: {
@@ -1122,6 +1147,8 @@ export interface operations {
                     "application/json": components["schemas"]["VerificationNotFound"];
                 };
             };
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     receiveGatewayAWebhook: {
@@ -1143,7 +1170,9 @@ export interface operations {
             400: components["responses"]["MalformedWebhook"];
             401: components["responses"]["InvalidSignature"];
             413: components["responses"]["PayloadTooLarge"];
+            502: components["responses"]["UpstreamUnavailable"];
             503: components["responses"]["VerificationUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     receiveGatewayBWebhook: {
@@ -1165,7 +1194,9 @@ export interface operations {
             400: components["responses"]["MalformedWebhook"];
             401: components["responses"]["InvalidSignature"];
             413: components["responses"]["PayloadTooLarge"];
+            502: components["responses"]["UpstreamUnavailable"];
             503: components["responses"]["VerificationUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     createEstimate: {
@@ -1198,6 +1229,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     requestRide: {
@@ -1239,6 +1272,8 @@ export interface operations {
             };
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     getRide: {
@@ -1265,6 +1300,8 @@ export interface operations {
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     cancelRide: {
@@ -1292,6 +1329,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     requestDelivery: {
@@ -1321,6 +1360,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     getDelivery: {
@@ -1347,6 +1388,8 @@ export interface operations {
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     cancelDelivery: {
@@ -1374,6 +1417,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     listWebhookEndpoints: {
@@ -1404,6 +1449,8 @@ export interface operations {
             };
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     createWebhookEndpoint: {
@@ -1441,6 +1488,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     deleteWebhookEndpoint: {
@@ -1465,6 +1514,8 @@ export interface operations {
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     listWebhookDeliveries: {
@@ -1499,6 +1550,8 @@ export interface operations {
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     retryWebhookDelivery: {
@@ -1535,6 +1588,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     setDriverAvailability: {
@@ -1563,6 +1618,8 @@ export interface operations {
             };
             401: components["responses"]["InvalidDriverToken"];
             422: components["responses"]["ValidationFailed"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     reportDriverLocation: {
@@ -1594,6 +1651,8 @@ export interface operations {
             };
             401: components["responses"]["InvalidDriverToken"];
             422: components["responses"]["ValidationFailed"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     listDriverOffers: {
@@ -1619,6 +1678,8 @@ export interface operations {
                 };
             };
             401: components["responses"]["InvalidDriverToken"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     acceptOffer: {
@@ -1645,6 +1706,8 @@ export interface operations {
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     declineOffer: {
@@ -1675,6 +1738,8 @@ export interface operations {
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     driverArrived: {
@@ -1693,6 +1758,8 @@ export interface operations {
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     driverStartRide: {
@@ -1711,6 +1778,8 @@ export interface operations {
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     driverCompleteRide: {
@@ -1729,6 +1798,8 @@ export interface operations {
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     driverCancelRide: {
@@ -1747,6 +1818,8 @@ export interface operations {
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     courierPickUp: {
@@ -1765,6 +1838,8 @@ export interface operations {
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     courierDeliver: {
@@ -1793,6 +1868,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
             422: components["responses"]["ValidationFailed"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     courierFail: {
@@ -1811,6 +1888,8 @@ export interface operations {
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     receiveMobilityEvent: {

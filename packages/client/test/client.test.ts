@@ -57,6 +57,18 @@ describe('@platform/client against the real certificate service', () => {
     expect(refused.error).toEqual({ error: 'Missing API key', code: 'missing_api_key' });
   });
 
+  it('types the gateway\'s own 502 when the service behind it is down', async () => {
+    const lonely = await startGateway({ certificate: 'http://127.0.0.1:9', mobility: 'http://127.0.0.1:9' });
+    try {
+      const { error, response } = await createPartnerClient({ baseUrl: lonely.url, apiKey: 'ck_x' }).GET('/api/v1/credits');
+      expect(response.status).toBe(502);
+      const code: string | undefined = error?.code;
+      expect(code).toBe('upstream_unavailable');
+    } finally {
+      await lonely.close();
+    }
+  });
+
   it('sends a typed ride request with its Idempotency-Key and JSON body', async () => {
     const ride: Ride = {
       id: 'ride_1', status: 'pending', tier: 'economy', pickup: { lat: 6.45, lng: 3.4, address: null }, dropoff: { lat: 6.5, lng: 3.37, address: null },

@@ -29,6 +29,14 @@ describe('the OpenAPI descriptions', () => {
     expect(JSON.stringify(check.errors)).toContain('version');
   });
 
+  it('the document check reports a reference that does not resolve', () => {
+    const dangling = structuredClone(certificateOpenApi());
+    (dangling.components as { schemas: Record<string, unknown> }).schemas.Credits = { $ref: '#/components/schemas/Balance' };
+    const check = validateOpenApiDocument(dangling);
+    expect(check.valid).toBe(false);
+    expect(JSON.stringify(check.errors)).toContain('#/components/schemas/Balance');
+  });
+
   it('is served as JSON at GET /openapi.json, the same as openapi.yaml', async () => {
     const res = await request(ctx.app).get('/openapi.json').expect(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
