@@ -152,6 +152,7 @@ async function main() {
       `  certificate  http://127.0.0.1:${ports.certificate}   (admin API at /admin/v1)`,
       `  mobility     http://127.0.0.1:${ports.mobility}   (admin API at /admin/v1)`,
       '  worker       BullMQ (webhook deliveries, dispatch timers)',
+      `  API docs     http://127.0.0.1:${ports.gateway}/docs   (description: /openapi.json)`,
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),

@@ -17,3 +17,4 @@ export * from './admin-auth';
 export * from './api-tokens';
 export * from './ids';
 export * from './security-headers';
+export * from './openapi';

@@ -1,3 +1,4 @@
 export * from './http';
 export * from './run-resources';
 export * from './process';
+export * from './openapi';

@@ -1,10 +1,11 @@
 import type { Express } from 'express';
-import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, notFoundHandler, type Knex, type Logger } from '@platform/service-kit';
+import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, notFoundHandler, openApiRoute, type Knex, type Logger } from '@platform/service-kit';
 import type { CertificateConfig } from './config';
 import { adminRoutes } from './features/admin.routes';
 import { batchBodyParsers } from './features/certificates/certificates.routes';
 import { paymentWebhookRoutes } from './features/payments/payments.routes';
 import { publicApiRoutes } from './features/verification/public-api.routes';
+import { certificateOpenApi } from './openapi';
 
 export interface CertificateDeps {
   db: Knex;
@@ -19,6 +20,7 @@ export function createApp({ db, config, logger }: CertificateDeps): Express {
   app.use(publicApiRoutes(db));
   app.use(healthRoutes({ postgres: () => db.raw('select 1') }));
   app.get('/metrics', metrics.handler());
+  app.get('/openapi.json', openApiRoute(certificateOpenApi()));
   app.use('/webhooks/payments', paymentWebhookRoutes(db, config));
   app.use('/admin/v1/certificates/batch', batchBodyParsers());
   app.use(jsonBodies());

@@ -9,6 +9,7 @@ import {
   requireAdmin,
   type Knex,
   type Logger,
+  openApiRoute,
   type Redis,
 } from '@platform/service-kit';
 import type { MobilityConfig } from './config';
@@ -20,6 +21,7 @@ import { estimateRoutes } from './features/estimates/estimates.routes';
 import { fleetAdminRoutes } from './features/fleet/fleet.routes';
 import { ensurePartnerFromClaims } from './features/partners/partners.middleware';
 import { rideRoutes } from './features/rides/rides.routes';
+import { mobilityOpenApi } from './openapi';
 import { buildServices, type MobilityServices } from './services';
 
 export interface MobilityDeps {
@@ -36,6 +38,7 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   const app = createJsonApp({ metrics, logger });
   app.use(healthRoutes({ postgres: () => db.raw('select 1'), redis: () => redis.ping() }));
   app.get('/metrics', metrics.handler());
+  app.get('/openapi.json', openApiRoute(mobilityOpenApi()));
   app.use(jsonBodies());
 
   app.use('/admin/v1', requireAdmin(config.JWT_SECRET), ensurePartnerFromClaims(db));

@@ -1,0 +1,188 @@
+import request from 'supertest';
+import type { Response } from 'supertest';
+import { createTestContext, type TestContext } from './helpers/context';
+import { certificateResponseValidator, expectToMatchDescription } from './helpers/openapi';
+import { certificateInput, createApiKey, issueCertificate, newOrg, type TestOrg } from './factories/admin';
+import { GATEWAY_A_SECRET, GATEWAY_B_HASH, GATEWAY_B_SECRET, gatewayAWebhook, gatewayBWebhook, signA, startFakeGateways } from './factories/payment-gateways';
+
+/**
+ * Walks every route of openapi.yaml through the real app: each answer, happy or not, must be documented (status, content
+ * type) and match its schema exactly (no undocumented field). The last test checks this table covers every operation.
+ */
+let ctx: TestContext;
+let gateways: Awaited<ReturnType<typeof startFakeGateways>>;
+let org: TestOrg;
+let token: string;
+
+beforeAll(async () => {
+  gateways = await startFakeGateways();
+  ctx = createTestContext({
+    GATEWAY_A_SECRET_KEY: GATEWAY_A_SECRET,
+    GATEWAY_A_BASE_URL: gateways.url,
+    GATEWAY_B_SECRET_KEY: GATEWAY_B_SECRET,
+    GATEWAY_B_BASE_URL: gateways.url,
+    GATEWAY_B_SECRET_HASH: GATEWAY_B_HASH,
+    PAYMENT_VERIFY_TIMEOUT_MS: '300',
+  });
+  org = newOrg(ctx);
+  token = (await createApiKey(ctx, org)).token;
+});
+afterAll(async () => {
+  await ctx.close();
+  await gateways.close();
+});
+afterEach(() => {
+  gateways.state.mode = 'normal';
+});
+
+const app = () => request(ctx.app);
+const asOwner = (req: request.Test, who: TestOrg = org) => req.set('Authorization', who.admin());
+const withKey = (req: request.Test, key = token) => req.set('Authorization', `Bearer ${key}`);
+
+async function checkout(gateway: 'gateway-a' | 'gateway-b', who = newOrg(ctx)) {
+  const res = await asOwner(app().post('/admin/v1/subscriptions/checkout'), who).send({ plan: 'starter', gateway }).expect(201);
+  return res.body.reference as string;
+}
+async function spentOrg() {
+  const poor = newOrg(ctx);
+  const ten = Array.from({ length: 10 }, () => certificateInput());
+  await asOwner(app().post('/admin/v1/certificates/batch'), poor).send({ certificates: ten }).expect(201);
+  return poor;
+}
+const sendA = (body: string, signature?: string) => {
+  const req = app().post('/webhooks/payments/gateway-a').set('Content-Type', 'application/json');
+  return (signature === undefined ? req : req.set('X-Gateway-Signature', signature)).send(body);
+};
+const sendB = (body: string, hash = GATEWAY_B_HASH) => app().post('/webhooks/payments/gateway-b').set('Content-Type', 'application/json').set('X-Webhook-Hash', hash).send(body);
+
+type Scenario = [operation: string, status: number, label: string, act: () => Promise<Response>];
+
+const scenarios: Scenario[] = [
+  ['GET /api/v1/credits', 200, 'the balance', () => withKey(app().get('/api/v1/credits'))],
+  ['GET /api/v1/credits', 401, 'no key', () => app().get('/api/v1/credits')],
+  ['GET /api/v1/credits', 401, 'a revoked key', async () => {
+    const key = await createApiKey(ctx, org);
+    await asOwner(app().post(`/admin/v1/api-keys/${key.id}/revoke`)).expect(200);
+    return withKey(app().get('/api/v1/credits'), key.token);
+  }],
+  ['GET /api/v1/verify/{code}', 200, 'a valid certificate', async () => withKey(app().get(`/api/v1/verify/${(await issueCertificate(ctx, org)).verification_code}`))],
+  ['GET /api/v1/verify/{code}', 200, 'an expired certificate', async () => {
+    const expired = await issueCertificate(ctx, org, { issue_date: '2020-01-01', expires_on: '2021-01-01' });
+    return withKey(app().get(`/api/v1/verify/${expired.verification_code.toLowerCase()}`));
+  }],
+  ['GET /api/v1/verify/{code}', 404, 'an unknown code', () => withKey(app().get('/api/v1/verify/ABCDEF-GHJKMN-PQRSTU'))],
+  ['GET /api/v1/verify/{code}', 401, 'a mistyped key', () => withKey(app().get('/api/v1/verify/ABCDEF-GHJKMN-PQRSTU'), `${token}x`)],
+  ['POST /webhooks/payments/gateway-a', 200, 'a verified charge', async () => {
+    const reference = await checkout('gateway-a');
+    gateways.charge({ reference, amountMinor: 500000, currency: 'NGN', status: 'success' });
+    const body = gatewayAWebhook(reference);
+    return sendA(body, signA(body));
+  }],
+  ['POST /webhooks/payments/gateway-a', 200, 'another event', () => {
+    const body = gatewayAWebhook('pay_unknown', 500000, 'transfer.success');
+    return sendA(body, signA(body));
+  }],
+  ['POST /webhooks/payments/gateway-a', 400, 'a signed body that is not an event', () => sendA('{"hello":1}', signA('{"hello":1}'))],
+  ['POST /webhooks/payments/gateway-a', 401, 'no signature', () => sendA(gatewayAWebhook('pay_x'))],
+  ['POST /webhooks/payments/gateway-a', 503, 'the verify API down', async () => {
+    const reference = await checkout('gateway-a');
+    gateways.state.mode = 'down';
+    const body = gatewayAWebhook(reference);
+    return sendA(body, signA(body));
+  }],
+  ['POST /webhooks/payments/gateway-b', 200, 'a verified charge', async () => {
+    const reference = await checkout('gateway-b');
+    gateways.charge({ reference, amountMinor: 500000, currency: 'NGN', status: 'successful' }, '7001');
+    return sendB(gatewayBWebhook(reference, 7001, 5000));
+  }],
+  ['POST /webhooks/payments/gateway-b', 401, 'a wrong hash', () => sendB(gatewayBWebhook('pay_x', 1, 5000), 'wrong')],
+  ['POST /webhooks/payments/gateway-b', 400, 'a body that is not JSON', () => sendB('{"event":')],
+  ['POST /admin/v1/api-keys', 201, 'a new key', () => asOwner(app().post('/admin/v1/api-keys')).send({ name: 'ci' })],
+  ['POST /admin/v1/api-keys', 401, 'no token', () => app().post('/admin/v1/api-keys').send({ name: 'ci' })],
+  ['POST /admin/v1/api-keys', 403, 'a member', () => app().post('/admin/v1/api-keys').set('Authorization', org.admin('member', 'user_member')).send({ name: 'ci' })],
+  ['POST /admin/v1/api-keys', 415, 'a text body', () => asOwner(app().post('/admin/v1/api-keys')).set('Content-Type', 'text/plain').send('name=ci')],
+  ['POST /admin/v1/api-keys', 422, 'no name', () => asOwner(app().post('/admin/v1/api-keys')).send({})],
+  ['GET /admin/v1/api-keys', 200, 'the keys', () => asOwner(app().get('/admin/v1/api-keys'))],
+  ['GET /admin/v1/api-keys', 401, 'a forged token', () => app().get('/admin/v1/api-keys').set('Authorization', 'Bearer a.b.c')],
+  ['DELETE /admin/v1/api-keys/{id}', 204, 'a key', async () => asOwner(app().delete(`/admin/v1/api-keys/${(await createApiKey(ctx, org)).id}`))],
+  ['DELETE /admin/v1/api-keys/{id}', 404, 'an unknown key', () => asOwner(app().delete('/admin/v1/api-keys/key_unknown'))],
+  ['DELETE /admin/v1/api-keys/{id}', 403, 'a member', () => app().delete('/admin/v1/api-keys/key_unknown').set('Authorization', org.admin('member', 'user_member'))],
+  ['POST /admin/v1/api-keys/{id}/rotate', 200, 'an active key', async () => asOwner(app().post(`/admin/v1/api-keys/${(await createApiKey(ctx, org)).id}/rotate`))],
+  ['POST /admin/v1/api-keys/{id}/rotate', 409, 'a revoked key', async () => {
+    const key = await createApiKey(ctx, org);
+    await asOwner(app().post(`/admin/v1/api-keys/${key.id}/revoke`)).expect(200);
+    return asOwner(app().post(`/admin/v1/api-keys/${key.id}/rotate`));
+  }],
+  ['POST /admin/v1/api-keys/{id}/rotate', 404, 'another organization\'s key', async () => {
+    const other = newOrg(ctx);
+    return asOwner(app().post(`/admin/v1/api-keys/${(await createApiKey(ctx, other)).id}/rotate`));
+  }],
+  ['POST /admin/v1/api-keys/{id}/revoke', 200, 'a key', async () => asOwner(app().post(`/admin/v1/api-keys/${(await createApiKey(ctx, org)).id}/revoke`))],
+  ['POST /admin/v1/api-keys/{id}/revoke', 404, 'an unknown key', () => asOwner(app().post('/admin/v1/api-keys/key_unknown/revoke'))],
+  ['POST /admin/v1/api-keys/{id}/revoke', 403, 'a member', () => app().post('/admin/v1/api-keys/key_unknown/revoke').set('Authorization', org.admin('member', 'user_member'))],
+  ['POST /admin/v1/certificates', 201, 'a certificate', () => asOwner(app().post('/admin/v1/certificates')).send(certificateInput({ expires_on: '2030-01-01' }))],
+  ['POST /admin/v1/certificates', 401, 'no token', () => app().post('/admin/v1/certificates').send(certificateInput())],
+  ['POST /admin/v1/certificates', 402, 'a balance of 0', async () => asOwner(app().post('/admin/v1/certificates'), await spentOrg()).send(certificateInput())],
+  ['POST /admin/v1/certificates', 409, 'a taken number', async () => {
+    const number = `N-${Date.now()}`;
+    await issueCertificate(ctx, org, { certificate_number: number });
+    return asOwner(app().post('/admin/v1/certificates')).send(certificateInput({ certificate_number: number }));
+  }],
+  ['POST /admin/v1/certificates', 415, 'a CSV body', () => asOwner(app().post('/admin/v1/certificates')).set('Content-Type', 'text/csv').send('a,b')],
+  ['POST /admin/v1/certificates', 422, 'a bad date', () => asOwner(app().post('/admin/v1/certificates')).send(certificateInput({ issue_date: '2026-13-01' }))],
+  ['GET /admin/v1/certificates', 200, 'a page', () => asOwner(app().get('/admin/v1/certificates?limit=2'))],
+  ['GET /admin/v1/certificates', 422, 'a limit of 0', () => asOwner(app().get('/admin/v1/certificates?limit=0'))],
+  ['GET /admin/v1/certificates', 401, 'no token', () => app().get('/admin/v1/certificates')],
+  ['POST /admin/v1/certificates/batch', 201, 'a JSON batch', () => asOwner(app().post('/admin/v1/certificates/batch')).send({ certificates: [certificateInput()] })],
+  ['POST /admin/v1/certificates/batch', 201, 'a CSV batch', () =>
+    asOwner(app().post('/admin/v1/certificates/batch')).set('Content-Type', 'text/csv').send('recipient_name,program_title,issue_date\nGrace Hopper,Compilers,2026-05-02\n')],
+  ['POST /admin/v1/certificates/batch', 402, 'a batch over the balance', () =>
+    asOwner(app().post('/admin/v1/certificates/batch'), newOrg(ctx)).send({ certificates: Array.from({ length: 11 }, () => certificateInput()) })],
+  ['POST /admin/v1/certificates/batch', 409, 'a number used twice', () =>
+    asOwner(app().post('/admin/v1/certificates/batch'), newOrg(ctx)).send({ certificates: [certificateInput({ certificate_number: 'SAME' }), certificateInput({ certificate_number: 'SAME' })] })],
+  ['POST /admin/v1/certificates/batch', 413, 'a body over 5 MB', () =>
+    asOwner(app().post('/admin/v1/certificates/batch')).set('Content-Type', 'text/csv').send(`recipient_name,program_title,issue_date\n${'x'.repeat(5 * 1024 * 1024 + 10)}`)],
+  ['POST /admin/v1/certificates/batch', 415, 'an XML body', () => asOwner(app().post('/admin/v1/certificates/batch')).set('Content-Type', 'application/xml').send('<a/>')],
+  ['POST /admin/v1/certificates/batch', 422, 'a CSV without the required columns', () => asOwner(app().post('/admin/v1/certificates/batch')).set('Content-Type', 'text/csv').send('name\nAda\n')],
+  ['GET /admin/v1/certificates/{id}', 200, 'a certificate', async () => asOwner(app().get(`/admin/v1/certificates/${(await issueCertificate(ctx, org)).id}`))],
+  ['GET /admin/v1/certificates/{id}', 404, 'an id of the wrong shape', () => asOwner(app().get('/admin/v1/certificates/not-an-id'))],
+  ['POST /admin/v1/certificates/{id}/revoke', 200, 'a certificate', async () => asOwner(app().post(`/admin/v1/certificates/${(await issueCertificate(ctx, org)).id}/revoke`))],
+  ['POST /admin/v1/certificates/{id}/revoke', 404, 'another organization\'s certificate', async () => {
+    const other = newOrg(ctx);
+    return asOwner(app().post(`/admin/v1/certificates/${(await issueCertificate(ctx, other)).id}/revoke`));
+  }],
+  ['GET /admin/v1/plans', 200, 'the catalogue', () => asOwner(app().get('/admin/v1/plans'))],
+  ['GET /admin/v1/plans', 401, 'no token', () => app().get('/admin/v1/plans')],
+  ['POST /admin/v1/subscriptions/checkout', 201, 'a paid plan', () => asOwner(app().post('/admin/v1/subscriptions/checkout')).send({ plan: 'pro', gateway: 'gateway-b' })],
+  ['POST /admin/v1/subscriptions/checkout', 404, 'an unknown plan', () => asOwner(app().post('/admin/v1/subscriptions/checkout')).send({ plan: 'platinum', gateway: 'gateway-a' })],
+  ['POST /admin/v1/subscriptions/checkout', 422, 'the free plan', () => asOwner(app().post('/admin/v1/subscriptions/checkout')).send({ plan: 'free', gateway: 'gateway-a' })],
+  ['GET /healthz', 200, 'up', () => app().get('/healthz')],
+  ['GET /readyz', 200, 'ready', () => app().get('/readyz')],
+  ['GET /metrics', 200, 'metrics', () => app().get('/metrics')],
+  ['GET /openapi.json', 200, 'the description', () => app().get('/openapi.json')],
+];
+
+describe('every certificate route answers as openapi.yaml describes', () => {
+  it.each(scenarios)('%s → %i (%s)', async (_operation, status, _label, act) => {
+    const res = await act();
+    expect(res.status).toBe(status);
+    expectToMatchDescription(res);
+  });
+
+  it('the walk covers every documented operation with its success and at least one error answer', () => {
+    const walked = new Map<string, number[]>();
+    for (const [operation, status] of scenarios) walked.set(operation, [...(walked.get(operation) ?? []), status]);
+    const gaps = certificateResponseValidator()
+      .operations()
+      .flatMap(({ method, path, statuses }) => {
+        const seen = walked.get(`${method} ${path}`) ?? [];
+        const success = statuses.find((s) => s.startsWith('2'));
+        const errors = statuses.filter((s) => /^[45]/.test(s) && s !== '503');
+        const missing = [];
+        if (success && !seen.includes(Number(success))) missing.push(`${method} ${path} ${success}`);
+        if (errors.length && !seen.some((s) => s >= 400)) missing.push(`${method} ${path} (no error answer)`);
+        return missing;
+      });
+    expect(gaps).toEqual([]);
+  });
+});
