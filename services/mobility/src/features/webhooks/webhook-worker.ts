@@ -1,0 +1,77 @@
+import { Worker } from 'bullmq';
+import type { Registry } from 'prom-client';
+import type { Knex, Logger, Redis } from '@platform/service-kit';
+import type { MobilityConfig } from '../../config';
+import { QUEUES } from '../../queues';
+import { createOutboxRelay, startRelayLoop } from './outbox-relay';
+import { createDeliveryProcessor, retryDelayMs, RetryDeliveryError } from './webhook-delivery.processor';
+import { createDeliveryMetrics } from './webhook-metrics';
+import { createWebhookQueue, DELIVERY_BACKOFF_TYPE, type DeliveryJobData } from './webhook-queue';
+import { createWebhookSender } from './webhook-sender';
+
+export interface WebhookDeliveryDeps {
+  db: Knex;
+  /** A connection for the worker (BullMQ blocks on it; `maxRetriesPerRequest: null`). */
+  connection: Redis;
+  config: MobilityConfig;
+  logger: Logger;
+  registry?: Registry;
+}
+
+/** How many requests one endpoint may have in flight per worker process. */
+export const PER_ENDPOINT_IN_FLIGHT = 10;
+
+/**
+ * The worker side of outgoing webhooks: the outbox relay loop and the BullMQ worker that sends each attempt.
+ * Concurrency (WEBHOOK_CONCURRENCY) plus a per-request timeout and a per-endpoint cap keep one slow endpoint
+ * from delaying the others.
+ */
+export function startWebhookDelivery({ db, connection, config, logger, registry }: WebhookDeliveryDeps) {
+  const queue = createWebhookQueue(connection, config.REDIS_PREFIX);
+  const sender = createWebhookSender({ allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE }, config.WEBHOOK_TIMEOUT_MS);
+  const processor = createDeliveryProcessor({
+    db,
+    sender,
+    logger,
+    metrics: registry ? createDeliveryMetrics(registry) : undefined,
+    backoffMs: config.WEBHOOK_BACKOFF_MS,
+    perEndpointInFlight: PER_ENDPOINT_IN_FLIGHT,
+  });
+  const worker = new Worker<DeliveryJobData>(QUEUES.webhooks, processor, {
+    connection,
+    prefix: config.REDIS_PREFIX,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    lockDuration: config.WEBHOOK_JOB_LOCK_MS,
+    stalledInterval: config.WEBHOOK_JOB_LOCK_MS,
+    maxStalledCount: 10, // a crashed worker's jobs go back to the queue rather than failing
+    settings: {
+      backoffStrategy: (attemptsMade, type, err) => {
+        if (type === DELIVERY_BACKOFF_TYPE && err instanceof RetryDeliveryError) return err.delayMs;
+        return retryDelayMs(Math.min(config.WEBHOOK_BACKOFF_MS, 5000), Math.min(attemptsMade, 6)); // infrastructure errors
+      },
+    },
+  });
+  worker.on('error', (err) => logger.error({ err }, 'webhook worker error'));
+
+  const relay = createOutboxRelay({ db, queue, logger, maxAttempts: config.WEBHOOK_MAX_ATTEMPTS });
+  const loop = startRelayLoop(relay, logger, {
+    intervalMs: config.WEBHOOK_RELAY_INTERVAL_MS,
+    sweepEveryMs: Math.max(5000, config.WEBHOOK_RELAY_INTERVAL_MS * 10),
+    sweepOlderThanMs: Math.max(30000, config.WEBHOOK_JOB_LOCK_MS),
+  });
+
+  return {
+    worker,
+    queue,
+    relay,
+    trigger: loop.trigger,
+    async close() {
+      await loop.stop();
+      await worker.close();
+      await queue.close();
+      sender.close();
+    },
+  };
+}
+
+export type WebhookDelivery = ReturnType<typeof startWebhookDelivery>;
