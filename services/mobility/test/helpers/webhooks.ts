@@ -93,7 +93,7 @@ export async function createIsolatedContext(env: Record<string, string> = {}): P
   await migrateLatest(db, MOBILITY_SCHEMA, migrations);
   const redis = createRedis(config.REDIS_URL);
   const queue = createWebhookQueue(redis, prefix);
-  const started: WebhookDelivery[] = [];
+  const started: { close(): Promise<void> }[] = [];
   return {
     db,
     redis,
@@ -103,8 +103,9 @@ export async function createIsolatedContext(env: Record<string, string> = {}): P
     databaseUrl,
     workerEnv,
     startDelivery() {
-      const delivery = startWebhookDelivery({ db, connection: createRedis(config.REDIS_URL), config, logger: silentLogger });
-      started.push(delivery);
+      const connection = createRedis(config.REDIS_URL);
+      const delivery = startWebhookDelivery({ db, connection, config, logger: silentLogger });
+      started.push({ close: async () => (await delivery.close(), connection.disconnect()) });
       return delivery;
     },
     async close() {
@@ -148,13 +149,15 @@ export async function registerEndpoint(app: Express, partnerId: string, url: str
   return res.body as { id: string; secret: string; url: string; events: string[] };
 }
 
+type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
+
 /** Polls until `check` returns a truthy value (or throws after `timeoutMs` with the last value seen). */
-export async function waitFor<T>(check: () => Promise<T> | T, what: string, timeoutMs = 20000, intervalMs = 25): Promise<T> {
+export async function waitFor<T>(check: () => Promise<T> | T, what: string, timeoutMs = 20000, intervalMs = 25): Promise<Truthy<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
   for (;;) {
     last = await check();
-    if (last) return last;
+    if (last) return last as Truthy<T>;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }

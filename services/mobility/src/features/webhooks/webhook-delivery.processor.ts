@@ -50,12 +50,13 @@ export function createDeliveryProcessor(deps: DeliveryProcessorDeps) {
       await job.moveToDelayed(Date.now() + 200 + Math.round(Math.random() * 300), token);
       throw new DelayedError();
     }
-    const claimed = await claimAttempt(deps.db, deliveryId);
-    if (!claimed) return settleUnclaimable(deps, deliveryId);
-
+    // Take the slot before any await, so concurrent jobs of one endpoint cannot all pass the check above.
     inFlight.set(endpointId, (inFlight.get(endpointId) ?? 0) + 1);
+    let claimed: ClaimedAttempt | undefined;
     let outcome: SendOutcome;
     try {
+      claimed = await claimAttempt(deps.db, deliveryId);
+      if (!claimed) return await settleUnclaimable(deps, deliveryId);
       outcome = await send(deps.sender, claimed);
     } finally {
       const left = (inFlight.get(endpointId) ?? 1) - 1;

@@ -81,9 +81,11 @@ export function createWebhookService({ db, queue, policy }: WebhookServiceDeps) 
       if (!(await deliveries.reopenFailedDelivery(db, deliveryId))) {
         throw new ConflictError(`Only a failed delivery can be retried (this one is ${found.status})`, 'delivery_not_failed');
       }
-      await enqueueDeliveries(queue, [found]);
+      // Read back before enqueueing, so the answer shows the delivery as reopened, not a race with the worker.
       const reopened = (await deliveries.findDelivery(db, partnerId, endpointId, deliveryId))!;
-      return presentDelivery(reopened, await deliveries.attemptsOf(db, [deliveryId]));
+      const attempts = await deliveries.attemptsOf(db, [deliveryId]);
+      await enqueueDeliveries(queue, [found]);
+      return presentDelivery(reopened, attempts);
     },
   };
 }
