@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:http';
 import { Worker } from 'bullmq';
 import { Registry } from 'prom-client';
 import { closeGracefullyOnSignal, createLogger, createRedis, loadConfigOrExit, openServiceDatabase, requireRedis } from '@platform/service-kit';
@@ -13,7 +14,8 @@ async function main() {
   await requireRedis(config.REDIS_URL);
   const db = await openServiceDatabase(config.databaseUrl, MOBILITY_SCHEMA, migrations, logger, Math.min(50, config.WEBHOOK_CONCURRENCY + 5));
   const connection = createRedis(config.REDIS_URL);
-  const webhooks = startWebhookDelivery({ db, connection, config, logger, registry: new Registry() });
+  const registry = new Registry();
+  const webhooks = startWebhookDelivery({ db, connection, config, logger, registry });
   const dispatch = new Worker(
     QUEUES.dispatch,
     async (job) => {
@@ -21,8 +23,18 @@ async function main() {
     },
     { connection, prefix: config.REDIS_PREFIX },
   );
+  const servers: Server[] = [];
+  if (config.WORKER_METRICS_PORT !== undefined) {
+    // Optional: Prometheus metrics of the worker (webhook_delivery_attempts_total{outcome}).
+    const server = createServer((req, res) => {
+      if (req.url !== '/metrics') return void res.writeHead(404).end();
+      void registry.metrics().then((text) => res.writeHead(200, { 'Content-Type': registry.contentType }).end(text));
+    });
+    server.listen(config.WORKER_METRICS_PORT, () => logger.info({ port: config.WORKER_METRICS_PORT }, 'worker metrics listening'));
+    servers.push(server);
+  }
   logger.info({ queues: Object.values(QUEUES), prefix: config.REDIS_PREFIX }, 'worker started');
-  closeGracefullyOnSignal(logger, [], [() => webhooks.close(), () => dispatch.close(), async () => connection.quit(), () => db.destroy()]);
+  closeGracefullyOnSignal(logger, servers, [() => webhooks.close(), () => dispatch.close(), async () => connection.quit(), () => db.destroy()]);
 }
 
 void main();

@@ -18,13 +18,10 @@ export interface WebhookDeliveryDeps {
   registry?: Registry;
 }
 
-/** How many requests one endpoint may have in flight per worker process. */
-export const PER_ENDPOINT_IN_FLIGHT = 10;
-
 /**
  * The worker side of outgoing webhooks: the outbox relay loop and the BullMQ worker that sends each attempt.
- * Concurrency (WEBHOOK_CONCURRENCY) plus a per-request timeout and a per-endpoint cap keep one slow endpoint
- * from delaying the others.
+ * Concurrency (WEBHOOK_CONCURRENCY) plus a per-request timeout and a per-endpoint cap
+ * (WEBHOOK_ENDPOINT_CONCURRENCY requests in flight per endpoint and process) keep one slow endpoint from delaying the others.
  */
 export function startWebhookDelivery({ db, connection, config, logger, registry }: WebhookDeliveryDeps) {
   const queue = createWebhookQueue(connection, config.REDIS_PREFIX);
@@ -35,7 +32,7 @@ export function startWebhookDelivery({ db, connection, config, logger, registry 
     logger,
     metrics: registry ? createDeliveryMetrics(registry) : undefined,
     backoffMs: config.WEBHOOK_BACKOFF_MS,
-    perEndpointInFlight: PER_ENDPOINT_IN_FLIGHT,
+    perEndpointInFlight: Math.min(config.WEBHOOK_ENDPOINT_CONCURRENCY, config.WEBHOOK_CONCURRENCY),
   });
   const worker = new Worker<DeliveryJobData>(QUEUES.webhooks, processor, {
     connection,
