@@ -3,7 +3,7 @@ import type { Registry } from 'prom-client';
 import type { Knex, Logger, Redis } from '@platform/service-kit';
 import type { MobilityConfig } from '../../config';
 import { QUEUES } from '../../queues';
-import { createOutboxRelay, startRelayLoop } from './outbox-relay';
+import { createOutboxRelay, outboxChannel, startRelayLoop } from './outbox-relay';
 import { createDeliveryProcessor, retryDelayMs, RetryDeliveryError } from './webhook-delivery.processor';
 import { createDeliveryMetrics } from './webhook-metrics';
 import { createWebhookQueue, DELIVERY_BACKOFF_TYPE, type DeliveryJobData } from './webhook-queue';
@@ -57,12 +57,19 @@ export function startWebhookDelivery({ db, connection, config, logger, registry 
     sweepOlderThanMs: Math.max(30000, config.WEBHOOK_JOB_LOCK_MS),
   });
 
+  // Wake-ups published by wakeOutboxRelay (a subscribed connection can run no other command, hence its own).
+  const subscriber = connection.duplicate();
+  subscriber.on('message', () => void loop.trigger());
+  subscriber.on('error', (err) => logger.warn({ err }, 'outbox wake-up subscription error'));
+  void subscriber.subscribe(outboxChannel(config.REDIS_PREFIX)).catch((err: unknown) => logger.warn({ err }, 'could not subscribe to outbox wake-ups'));
+
   return {
     worker,
     queue,
     relay,
     trigger: loop.trigger,
     async close() {
+      subscriber.disconnect();
       await loop.stop();
       await worker.close();
       await queue.close();
