@@ -13,7 +13,7 @@ import { MOBILITY_SCHEMA, mobilityConfigSchema } from '../src/config';
 import { migrations } from '../src/db/migrations';
 import { appendOutboxEvent } from '../src/features/outbox/outbox.repository';
 import { createWebhookSender } from '../src/features/webhooks/webhook-sender';
-import { startWebhookDelivery } from '../src/features/webhooks/webhook-worker';
+import { startWebhookDelivery, WORKER_DB_SETTINGS } from '../src/features/webhooks/webhook-worker';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5000);
 const CONCURRENCY = 50;
@@ -45,7 +45,7 @@ async function main() {
     WEBHOOK_ENDPOINT_CONCURRENCY: String(ENDPOINT_CONCURRENCY),
     WEBHOOK_RELAY_INTERVAL_MS: '50',
   });
-  const db = createDatabase(databaseUrl, MOBILITY_SCHEMA, 60);
+  const db = createDatabase(databaseUrl, MOBILITY_SCHEMA, 60, WORKER_DB_SETTINGS);
   const connection = createRedis(config.REDIS_URL);
   try {
     await migrateLatest(db, MOBILITY_SCHEMA, migrations);

@@ -4,7 +4,7 @@ import { Registry } from 'prom-client';
 import { closeGracefullyOnSignal, createLogger, createRedis, loadConfigOrExit, openServiceDatabase, requireRedis } from '@platform/service-kit';
 import { MOBILITY_SCHEMA, mobilityConfigSchema } from './config';
 import { migrations } from './db/migrations';
-import { startWebhookDelivery } from './features/webhooks/webhook-worker';
+import { startWebhookDelivery, WORKER_DB_SETTINGS } from './features/webhooks/webhook-worker';
 import { QUEUES } from './queues';
 
 /** The BullMQ worker process: outbound webhook deliveries (with the outbox relay) and dispatch timers. */
@@ -12,7 +12,9 @@ async function main() {
   const config = loadConfigOrExit(mobilityConfigSchema, 'mobility-worker');
   const logger = createLogger('mobility-worker', config.LOG_LEVEL);
   await requireRedis(config.REDIS_URL);
-  const db = await openServiceDatabase(config.databaseUrl, MOBILITY_SCHEMA, migrations, logger, Math.min(50, config.WEBHOOK_CONCURRENCY + 5));
+  // The worker's writes are delivery bookkeeping: committing them asynchronously is much faster, and a Postgres crash
+  // can only lose the last fraction of a second of it, which at-least-once delivery absorbs (services/mobility/README.md).
+  const db = await openServiceDatabase(config.databaseUrl, MOBILITY_SCHEMA, migrations, logger, Math.min(50, config.WEBHOOK_CONCURRENCY + 5), WORKER_DB_SETTINGS);
   const connection = createRedis(config.REDIS_URL);
   const registry = new Registry();
   const webhooks = startWebhookDelivery({ db, connection, config, logger, registry });

@@ -1,3 +1,4 @@
+import { createEndpointSlots } from '../src/features/webhooks/endpoint-slots';
 import { retryDelayMs } from '../src/features/webhooks/webhook-delivery.processor';
 import { parseRetryAfter } from '../src/features/webhooks/webhook-sender';
 import { isForbiddenAddress } from '../src/features/webhooks/ssrf-guard';
@@ -36,5 +37,30 @@ describe('forbidden addresses', () => {
 
   it.each(['8.8.8.8', '93.184.215.14', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e'])('allows %s', (address) => {
     expect(isForbiddenAddress(address)).toBe(false);
+  });
+});
+
+describe('per-endpoint slots', () => {
+  it('lets no more than the limit through, even when asked all at once', async () => {
+    const slots = createEndpointSlots(2);
+    const taken = await Promise.all([slots.acquire('whe_a'), slots.acquire('whe_a'), slots.acquire('whe_a'), slots.acquire('whe_b')]);
+    expect(taken).toEqual([true, true, false, true]);
+  });
+
+  it('hands a freed slot to a waiting job while the endpoint is answering', async () => {
+    const slots = createEndpointSlots(1);
+    expect(await slots.acquire('whe_a')).toBe(true);
+    slots.release('whe_a'); // one answer came back: the endpoint is moving
+    expect(await slots.acquire('whe_a')).toBe(true);
+    const waiting = slots.acquire('whe_a');
+    slots.release('whe_a');
+    expect(await waiting).toBe(true);
+  });
+
+  it('sends a job away at once when the endpoint at its limit has not answered lately', async () => {
+    const slots = createEndpointSlots(1, 1000, 60000);
+    expect(await slots.acquire('whe_hanging')).toBe(true);
+    const nextTick = new Promise((resolve) => setImmediate(() => resolve('still waiting')));
+    expect(await Promise.race([slots.acquire('whe_hanging'), nextTick])).toBe(false); // answered before any wait
   });
 });

@@ -1,6 +1,7 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { signWebhook } from '@platform/webhook-signature';
 import type { Knex, Logger } from '@platform/service-kit';
+import { createEndpointSlots } from './endpoint-slots';
 import { disableEndpoint } from './webhook-endpoints.repository';
 import { claimAttempt, failDelivery, findDeliveryForJob, recordAttempt, type ClaimedAttempt } from './webhook-deliveries.repository';
 import type { DeliveryJobData } from './webhook-queue';
@@ -41,17 +42,15 @@ export type DeliveryResult = 'succeeded' | 'skipped';
 
 /** One BullMQ job = one HTTP attempt of one delivery. */
 export function createDeliveryProcessor(deps: DeliveryProcessorDeps) {
-  const inFlight = new Map<string, number>();
+  const slots = createEndpointSlots(deps.perEndpointInFlight);
 
   return async function processDelivery(job: Job<DeliveryJobData>, token?: string): Promise<DeliveryResult> {
     const { deliveryId, endpointId } = job.data;
-    if ((inFlight.get(endpointId) ?? 0) >= deps.perEndpointInFlight) {
-      // This endpoint is busy (slow?) here: give the slot to another endpoint's job and come back shortly.
+    if (!(await slots.acquire(endpointId))) {
+      // This endpoint is at its limit here and not answering: give the slot to another endpoint's job, come back shortly.
       await job.moveToDelayed(Date.now() + 200 + Math.round(Math.random() * 300), token);
       throw new DelayedError();
     }
-    // Take the slot before any await, so concurrent jobs of one endpoint cannot all pass the check above.
-    inFlight.set(endpointId, (inFlight.get(endpointId) ?? 0) + 1);
     let claimed: ClaimedAttempt | undefined;
     let outcome: SendOutcome;
     try {
@@ -59,9 +58,7 @@ export function createDeliveryProcessor(deps: DeliveryProcessorDeps) {
       if (!claimed) return await settleUnclaimable(deps, deliveryId);
       outcome = await send(deps.sender, claimed);
     } finally {
-      const left = (inFlight.get(endpointId) ?? 1) - 1;
-      if (left > 0) inFlight.set(endpointId, left);
-      else inFlight.delete(endpointId);
+      slots.release(endpointId);
     }
     return conclude(deps, claimed, outcome);
   };

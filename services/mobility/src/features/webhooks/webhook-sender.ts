@@ -80,6 +80,7 @@ function post(url: URL, body: string, headers: Record<string, string>, agent: ht
       });
       res.on('end', answer);
       res.on('error', answer);
+      res.on('close', answer); // whichever comes first; finish() settles once
     });
     const timer = setTimeout(() => {
       req.destroy(new Error(`timed out after ${timeoutMs} ms`));

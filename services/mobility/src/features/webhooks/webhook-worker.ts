@@ -9,6 +9,12 @@ import { createDeliveryMetrics } from './webhook-metrics';
 import { createWebhookQueue, DELIVERY_BACKOFF_TYPE, type DeliveryJobData } from './webhook-queue';
 import { createWebhookSender } from './webhook-sender';
 
+/**
+ * Postgres session settings for the worker's pool. Its writes (claims, attempt log, relay bookkeeping) commit without
+ * waiting for the WAL flush; the API's own writes, outbox events included, stay synchronous.
+ */
+export const WORKER_DB_SETTINGS = { synchronous_commit: 'off' };
+
 export interface WebhookDeliveryDeps {
   db: Knex;
   /** A connection for the worker (BullMQ blocks on it; `maxRetriesPerRequest: null`). */
