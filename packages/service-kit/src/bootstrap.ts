@@ -12,13 +12,14 @@ export async function openServiceDatabase(
   migrations: Record<string, Migration>,
   logger: Logger,
   poolMax?: number,
+  settings?: Record<string, string>,
 ): Promise<Knex> {
   try {
     await ensureDatabase(url);
   } catch (error) {
     exitWith(describeUnreachable('Postgres', url, error));
   }
-  const db = createDatabase(url, schema, poolMax);
+  const db = createDatabase(url, schema, poolMax, settings);
   const applied = await migrateLatest(db, schema, migrations);
   if (applied.length) logger.info({ schema, applied }, 'migrations applied');
   return db;

@@ -57,11 +57,15 @@ export async function dropDatabase(url: string): Promise<void> {
   }
 }
 
-/** A knex pool whose unqualified table names resolve inside the service's own schema. */
-export function createDatabase(url: string, schema: string, poolMax = 10): Knex {
+/**
+ * A knex pool whose unqualified table names resolve inside the service's own schema. `settings` are extra Postgres
+ * session settings for every connection of this pool (e.g. `{ synchronous_commit: 'off' }`).
+ */
+export function createDatabase(url: string, schema: string, poolMax = 10, settings: Record<string, string> = {}): Knex {
+  const options = [`-c search_path=${schema}`, ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`)].join(' ');
   return knex({
     client: 'pg',
-    connection: { connectionString: url, options: `-c search_path=${schema}` } as Knex.PgConnectionConfig,
+    connection: { connectionString: url, options } as Knex.PgConnectionConfig,
     pool: { min: 0, max: poolMax },
     acquireConnectionTimeout: 10000,
   });

@@ -14,7 +14,7 @@ import {
 } from '@platform/service-kit';
 import type { MobilityConfig } from './config';
 import { apiKeyAdminRoutes } from './features/api-keys/api-keys.routes';
-import { requireApiKey } from './features/api-keys/api-key-auth';
+import { partnerIdOf, requireApiKey, requireScope } from './features/api-keys/api-key-auth';
 import { requireDriver } from './features/driver-app/driver-auth';
 import { driverAppRoutes } from './features/driver-app/driver-app.routes';
 import { estimateRoutes } from './features/estimates/estimates.routes';
@@ -23,6 +23,9 @@ import { ensurePartnerFromClaims } from './features/partners/partners.middleware
 import { rideRoutes } from './features/rides/rides.routes';
 import { mobilityOpenApi } from './openapi';
 import { buildServices, type MobilityServices } from './services';
+import { createWebhookQueue } from './features/webhooks/webhook-queue';
+import { webhookRoutes } from './features/webhooks/webhooks.routes';
+import { createWebhookService } from './features/webhooks/webhooks.service';
 
 export interface MobilityDeps {
   db: Knex;
@@ -50,6 +53,13 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use('/api/v1/rides', partnerKey, rideRoutes(services.rides));
 
   app.use('/driver/v1', requireDriver(db, config.JWT_SECRET), driverAppRoutes(services.fleet, services.dispatcher, services.rides));
+
+  const webhooks = createWebhookService({
+    db,
+    queue: createWebhookQueue(redis, config.REDIS_PREFIX),
+    policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
+  });
+  app.use('/api/v1/webhooks', partnerKey, requireScope('webhooks:manage'), webhookRoutes({ service: webhooks, partnerIdOf }));
 
   app.use(notFoundHandler());
   app.use(errorHandler(logger));

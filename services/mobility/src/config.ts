@@ -16,6 +16,12 @@ export const mobilityConfigSchema = z
     WEBHOOK_MAX_ATTEMPTS: env.positiveInt(10),
     WEBHOOK_BACKOFF_MS: env.positiveInt(30000),
     WEBHOOK_TIMEOUT_MS: env.positiveInt(10000),
+    // Beyond the contract: worker tuning, documented in services/mobility/README.md.
+    WEBHOOK_CONCURRENCY: env.positiveInt(50),
+    WEBHOOK_ENDPOINT_CONCURRENCY: env.positiveInt(10),
+    WEBHOOK_RELAY_INTERVAL_MS: env.positiveInt(500),
+    WEBHOOK_JOB_LOCK_MS: env.positiveInt(30000),
+    WORKER_METRICS_PORT: z.coerce.number({ message: 'must be a port number' }).int('must be a port number').min(0).max(65535).optional(),
     DISPATCH_RADIUS_M: env.positiveInt(5000),
     DISPATCH_OFFER_TTL_S: env.positiveInt(15),
     DISPATCH_TIMEOUT_S: env.positiveInt(120),

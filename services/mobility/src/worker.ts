@@ -1,30 +1,39 @@
-import { Worker } from 'bullmq';
+import { createServer, type Server } from 'node:http';
+import { Registry } from 'prom-client';
 import { closeGracefullyOnSignal, createLogger, createRedis, loadConfigOrExit, openServiceDatabase, requireRedis } from '@platform/service-kit';
 import { MOBILITY_SCHEMA, mobilityConfigSchema } from './config';
 import { migrations } from './db/migrations';
 import { createDispatchWorker } from './features/dispatch/dispatch.worker';
+import { startWebhookDelivery, WORKER_DB_SETTINGS } from './features/webhooks/webhook-worker';
 import { QUEUES } from './queues';
 import { buildServices } from './services';
 
-/** The BullMQ worker process: outbound webhook deliveries and dispatch timers. */
+/** The BullMQ worker process: outbound webhook deliveries (with the outbox relay) and dispatch timers. */
 async function main() {
   const config = loadConfigOrExit(mobilityConfigSchema, 'mobility-worker');
   const logger = createLogger('mobility-worker', config.LOG_LEVEL);
   await requireRedis(config.REDIS_URL);
-  const db = await openServiceDatabase(config.databaseUrl, MOBILITY_SCHEMA, migrations, logger);
+  // The worker's writes are delivery bookkeeping: committing them asynchronously is much faster, and a Postgres crash
+  // can only lose the last fraction of a second of it, which at-least-once delivery absorbs (services/mobility/README.md).
+  const db = await openServiceDatabase(config.databaseUrl, MOBILITY_SCHEMA, migrations, logger, Math.min(50, config.WEBHOOK_CONCURRENCY + 5), WORKER_DB_SETTINGS);
   const redis = createRedis(config.REDIS_URL);
   const connection = createRedis(config.REDIS_URL);
   const services = buildServices({ db, redis, config, logger });
   const dispatch = createDispatchWorker(services.dispatcher, connection, config.REDIS_PREFIX, logger);
-  const webhooks = new Worker(
-    QUEUES.webhooks,
-    async (job) => {
-      logger.warn({ queue: QUEUES.webhooks, jobName: job.name }, 'no handler for job yet');
-    },
-    { connection, prefix: config.REDIS_PREFIX },
-  );
+  const registry = new Registry();
+  const webhooks = startWebhookDelivery({ db, connection, config, logger, registry });
+  const servers: Server[] = [];
+  if (config.WORKER_METRICS_PORT !== undefined) {
+    // Optional: Prometheus metrics of the worker (webhook_delivery_attempts_total{outcome}).
+    const server = createServer((req, res) => {
+      if (req.url !== '/metrics') return void res.writeHead(404).end();
+      void registry.metrics().then((text) => res.writeHead(200, { 'Content-Type': registry.contentType }).end(text));
+    });
+    server.listen(config.WORKER_METRICS_PORT, () => logger.info({ port: config.WORKER_METRICS_PORT }, 'worker metrics listening'));
+    servers.push(server);
+  }
   logger.info({ queues: Object.values(QUEUES), prefix: config.REDIS_PREFIX }, 'worker started');
-  closeGracefullyOnSignal(logger, [], [
+  closeGracefullyOnSignal(logger, servers, [
     () => dispatch.close(),
     () => webhooks.close(),
     () => services.timers.close(),

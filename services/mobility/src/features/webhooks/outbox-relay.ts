@@ -1,0 +1,152 @@
+import { newId, type Knex, type Logger, type Redis } from '@platform/service-kit';
+import { enabledEndpointsOf } from './webhook-endpoints.repository';
+import { duePendingDeliveries, insertDeliveries, type DeliveryRef } from './webhook-deliveries.repository';
+import { deliveriesWithoutJob, enqueueDeliveries, type WebhookQueue } from './webhook-queue';
+
+export interface OutboxRelayDeps {
+  db: Knex;
+  queue: WebhookQueue;
+  logger: Logger;
+  /** WEBHOOK_MAX_ATTEMPTS, stamped on each new delivery. */
+  maxAttempts: number;
+  batchSize?: number;
+}
+
+export interface RelayRunOptions {
+  /**
+   * Also re-enqueue pending deliveries due at least this long ago whose job is missing from Redis (a flush, a crash
+   * between commit and enqueue). Omit to skip the sweep.
+   */
+  sweepOlderThanMs?: number;
+}
+
+export interface RelayRunResult {
+  dispatchedEvents: number;
+  enqueuedDeliveries: number;
+  requeuedDeliveries: number;
+}
+
+interface ClaimedEvent {
+  id: string;
+  partner_id: string;
+  type: string;
+}
+
+/**
+ * Moves committed outbox events to the delivery queue: claims a batch of undispatched events (FOR UPDATE SKIP LOCKED,
+ * so several relays share the work without waiting on each other), writes one delivery row per subscribed endpoint,
+ * marks the events dispatched, and after commit enqueues one job per delivery. A crash after commit leaves the rows
+ * pending, and the sweep enqueues them later: Postgres, not Redis, is what makes delivery at least once.
+ */
+export function createOutboxRelay(deps: OutboxRelayDeps) {
+  const batchSize = deps.batchSize ?? 500;
+
+  async function dispatchBatch(): Promise<{ events: number; deliveries: DeliveryRef[] }> {
+    const result = await deps.db.transaction(async (trx) => {
+      const events: ClaimedEvent[] = await trx('outbox_events')
+        .select('id', 'partner_id', 'type')
+        .whereNull('dispatched_at')
+        .orderBy('created_at')
+        .limit(batchSize)
+        .forUpdate()
+        .skipLocked();
+      if (events.length === 0) return { events: 0, deliveries: [] };
+      const endpoints = await enabledEndpointsOf(trx, [...new Set(events.map((e) => e.partner_id))]);
+      const rows = events.flatMap((event) =>
+        endpoints
+          .filter((endpoint) => endpoint.partner_id === event.partner_id && endpoint.events.includes(event.type))
+          .map((endpoint) => ({ id: newId('whd'), event_id: event.id, endpoint_id: endpoint.id, partner_id: event.partner_id, max_attempts: deps.maxAttempts })),
+      );
+      const deliveries = rows.length ? await insertDeliveries(trx, rows) : [];
+      await trx('outbox_events').whereIn('id', events.map((e) => e.id)).update({ dispatched_at: trx.fn.now() });
+      return { events: events.length, deliveries };
+    });
+    if (result.deliveries.length) await enqueueDeliveries(deps.queue, result.deliveries);
+    return result;
+  }
+
+  async function sweep(olderThanMs: number): Promise<number> {
+    let requeued = 0;
+    const due = await duePendingDeliveries(deps.db, olderThanMs, 2000);
+    const missing = await deliveriesWithoutJob(deps.queue, due);
+    if (missing.length) {
+      await enqueueDeliveries(deps.queue, missing);
+      requeued += missing.length;
+      deps.logger.warn({ count: missing.length }, 're-enqueued pending webhook deliveries whose job was missing');
+    }
+    return requeued;
+  }
+
+  /** Drains the outbox (batch after batch) and optionally sweeps; safe to call from several processes at once. */
+  async function runOnce(options: RelayRunOptions = {}): Promise<RelayRunResult> {
+    const total: RelayRunResult = { dispatchedEvents: 0, enqueuedDeliveries: 0, requeuedDeliveries: 0 };
+    for (;;) {
+      const batch = await dispatchBatch();
+      total.dispatchedEvents += batch.events;
+      total.enqueuedDeliveries += batch.deliveries.length;
+      if (batch.events < batchSize) break;
+    }
+    if (options.sweepOlderThanMs !== undefined) total.requeuedDeliveries = await sweep(options.sweepOlderThanMs);
+    return total;
+  }
+
+  return { runOnce };
+}
+
+export type OutboxRelay = ReturnType<typeof createOutboxRelay>;
+
+export interface RelayLoopOptions {
+  intervalMs: number;
+  /** How often the sweep runs, and how overdue a pending delivery must be before it counts as lost. */
+  sweepEveryMs: number;
+  sweepOlderThanMs: number;
+}
+
+/** Runs the relay on an interval (never two runs at once in this process); `trigger()` runs it now. */
+export function startRelayLoop(relay: OutboxRelay, logger: Logger, options: RelayLoopOptions) {
+  let running: Promise<unknown> | undefined;
+  let stopped = false;
+  let lastSweep = Date.now(); // the first sweep waits: jobs of a previous worker may still be live
+  let timer: NodeJS.Timeout | undefined;
+
+  const tick = async () => {
+    if (running || stopped) return running;
+    const sweepNow = Date.now() - lastSweep >= options.sweepEveryMs;
+    running = relay
+      .runOnce(sweepNow ? { sweepOlderThanMs: options.sweepOlderThanMs } : {})
+      .then(() => {
+        if (sweepNow) lastSweep = Date.now();
+      })
+      .catch((err: unknown) => logger.error({ err }, 'outbox relay run failed'))
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => void tick().finally(schedule), options.intervalMs);
+  };
+  schedule();
+  return {
+    trigger: tick,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+/** The Redis channel (under REDIS_PREFIX) on which committed outbox events are announced to the relays. */
+export function outboxChannel(prefix: string): string {
+  return `${prefix}:webhooks:outbox-committed`;
+}
+
+/**
+ * Call after committing a transaction that appended outbox events: every worker's relay runs at once instead of at its
+ * next poll. Best effort — if the message is lost, the poll still finds the events.
+ */
+export async function wakeOutboxRelay(redis: Redis, prefix: string): Promise<void> {
+  await redis.publish(outboxChannel(prefix), '1');
+}

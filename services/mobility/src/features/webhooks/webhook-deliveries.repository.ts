@@ -1,0 +1,183 @@
+import type { Knex } from '@platform/service-kit';
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveryRow {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  partner_id: string;
+  status: DeliveryStatus;
+  attempts: number;
+  max_attempts: number;
+  next_attempt_at: Date;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface WebhookAttemptRow {
+  delivery_id: string;
+  attempt: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_body_excerpt: string | null;
+  created_at: Date;
+}
+
+/** What a delivery job needs to send one attempt. */
+export interface ClaimedAttempt {
+  deliveryId: string;
+  attempt: number;
+  maxAttempts: number;
+  endpointId: string;
+  url: string;
+  secret: string;
+  eventId: string;
+  eventType: string;
+  body: Record<string, unknown>;
+}
+
+export type DeliveryRef = Pick<WebhookDeliveryRow, 'id' | 'event_id' | 'endpoint_id'>;
+
+/** One row per event × endpoint; a pair that already exists is left alone. Returns the rows it created. */
+export async function insertDeliveries(trx: Knex.Transaction, rows: Omit<WebhookDeliveryRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_status_code' | 'last_error' | 'delivered_at' | 'created_at' | 'updated_at'>[]): Promise<DeliveryRef[]> {
+  const created: DeliveryRef[] = [];
+  for (let i = 0; i < rows.length; i += 1000) {
+    const chunk = rows.slice(i, i + 1000);
+    created.push(...(await trx('webhook_deliveries').insert(chunk).onConflict(['event_id', 'endpoint_id']).ignore().returning(['id', 'event_id', 'endpoint_id'])));
+  }
+  return created;
+}
+
+/**
+ * Starts the next attempt of a pending delivery to an enabled endpoint, counting it before the request is sent.
+ * The conditional update is the guard against sending after a 2xx: a delivery that is no longer pending is never claimed.
+ */
+export async function claimAttempt(db: Knex, deliveryId: string): Promise<ClaimedAttempt | undefined> {
+  const result = await db.raw(
+    `update webhook_deliveries d
+        set attempts = d.attempts + 1, updated_at = now()
+       from webhook_endpoints e, outbox_events ev
+      where d.id = ? and d.status = 'pending' and d.attempts < d.max_attempts
+        and e.id = d.endpoint_id and e.status = 'enabled' and ev.id = d.event_id
+  returning d.id, d.attempts, d.max_attempts, d.endpoint_id, e.url, e.secret, ev.id as event_id, ev.type, ev.body`,
+    [deliveryId],
+  );
+  const row = result.rows[0];
+  if (!row) return undefined;
+  return {
+    deliveryId: row.id,
+    attempt: row.attempts,
+    maxAttempts: row.max_attempts,
+    endpointId: row.endpoint_id,
+    url: row.url,
+    secret: row.secret,
+    eventId: row.event_id,
+    eventType: row.type,
+    body: row.body,
+  };
+}
+
+export async function findDeliveryForJob(db: Knex, deliveryId: string): Promise<(WebhookDeliveryRow & { endpoint_status: string }) | undefined> {
+  return db('webhook_deliveries as d')
+    .join('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .select('d.*', 'e.status as endpoint_status')
+    .where('d.id', deliveryId)
+    .first();
+}
+
+export interface AttemptRecord {
+  deliveryId: string;
+  attempt: number;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  excerpt: string | null;
+  /** The delivery's state after this attempt. */
+  next: { status: 'succeeded' } | { status: 'failed' } | { status: 'pending'; retryInMs: number };
+}
+
+/** Logs the attempt and moves the delivery on, in one statement. */
+export async function recordAttempt(db: Knex, record: AttemptRecord): Promise<void> {
+  const { next } = record;
+  await db.raw(
+    `with logged as (
+       insert into webhook_attempts (delivery_id, attempt, status_code, duration_ms, error, response_body_excerpt)
+       values (?, ?, ?, ?, ?, ?)
+     )
+     update webhook_deliveries
+        set status = ?, last_status_code = ?, last_error = ?, updated_at = now(),
+            delivered_at = case when ? then now() else delivered_at end,
+            next_attempt_at = now() + (? * interval '1 millisecond')
+      where id = ? and status = 'pending'`,
+    [
+      record.deliveryId,
+      record.attempt,
+      record.statusCode,
+      record.durationMs,
+      record.error,
+      record.excerpt,
+      next.status,
+      record.statusCode,
+      record.error,
+      next.status === 'succeeded',
+      next.status === 'pending' ? next.retryInMs : 0,
+      record.deliveryId,
+    ],
+  );
+}
+
+/** Marks a pending delivery failed without sending (its endpoint was disabled, or its attempts are used up). */
+export async function failDelivery(db: Knex, deliveryId: string, reason: string): Promise<void> {
+  await db('webhook_deliveries').where({ id: deliveryId, status: 'pending' }).update({ status: 'failed', last_error: reason, updated_at: db.fn.now() });
+}
+
+/** Pending deliveries that should be in the queue by now: the candidates to re-enqueue after Redis lost them. */
+export async function duePendingDeliveries(db: Knex, olderThanMs: number, limit: number): Promise<DeliveryRef[]> {
+  return db('webhook_deliveries')
+    .select('id', 'event_id', 'endpoint_id')
+    .where({ status: 'pending' })
+    .whereRaw(`next_attempt_at <= now() - (? * interval '1 millisecond')`, [olderThanMs])
+    .orderBy('next_attempt_at')
+    .limit(limit);
+}
+
+export async function listDeliveries(db: Knex, partnerId: string, endpointId: string, page: { limit: number; cursor?: string }) {
+  const query = db('webhook_deliveries as d')
+    .join('outbox_events as ev', 'ev.id', 'd.event_id')
+    .select('d.*', 'ev.type as event_type')
+    .where({ 'd.partner_id': partnerId, 'd.endpoint_id': endpointId });
+  if (page.cursor) {
+    query.whereRaw('(d.created_at, d.id) < (select created_at, id from webhook_deliveries where id = ? and endpoint_id = ?)', [page.cursor, endpointId]);
+  }
+  const rows: (WebhookDeliveryRow & { event_type: string })[] = await query
+    .orderBy([{ column: 'd.created_at', order: 'desc' }, { column: 'd.id', order: 'desc' }])
+    .limit(page.limit + 1);
+  return rows;
+}
+
+export async function attemptsOf(db: Knex, deliveryIds: string[]): Promise<WebhookAttemptRow[]> {
+  if (deliveryIds.length === 0) return [];
+  return db('webhook_attempts').whereIn('delivery_id', deliveryIds).orderBy([{ column: 'delivery_id' }, { column: 'attempt' }]);
+}
+
+export async function findDelivery(db: Knex, partnerId: string, endpointId: string, id: string) {
+  const row: (WebhookDeliveryRow & { event_type: string }) | undefined = await db('webhook_deliveries as d')
+    .join('outbox_events as ev', 'ev.id', 'd.event_id')
+    .select('d.*', 'ev.type as event_type')
+    .where({ 'd.id': id, 'd.partner_id': partnerId, 'd.endpoint_id': endpointId })
+    .first();
+  return row;
+}
+
+/** A failed delivery goes back to pending with one more attempt allowed; false when it was not failed. */
+export async function reopenFailedDelivery(db: Knex, id: string): Promise<boolean> {
+  const count = await db('webhook_deliveries')
+    .where({ id, status: 'failed' })
+    .update({ status: 'pending', max_attempts: db.raw('greatest(max_attempts, attempts + 1)'), next_attempt_at: db.fn.now(), updated_at: db.fn.now() });
+  return count > 0;
+}

@@ -1,0 +1,130 @@
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import { signWebhook } from '@platform/webhook-signature';
+import type { Knex, Logger } from '@platform/service-kit';
+import { createEndpointSlots } from './endpoint-slots';
+import { disableEndpoint } from './webhook-endpoints.repository';
+import { claimAttempt, failDelivery, findDeliveryForJob, recordAttempt, type ClaimedAttempt } from './webhook-deliveries.repository';
+import type { DeliveryJobData } from './webhook-queue';
+import type { SendOutcome, WebhookSender } from './webhook-sender';
+import type { DeliveryMetrics } from './webhook-metrics';
+
+export interface DeliveryProcessorDeps {
+  db: Knex;
+  sender: WebhookSender;
+  logger: Logger;
+  metrics?: DeliveryMetrics;
+  /** WEBHOOK_BACKOFF_MS: the first retry waits about this long, each next one twice as long. */
+  backoffMs: number;
+  /** Requests one endpoint may have in flight in this process, so a slow endpoint cannot take every worker slot. */
+  perEndpointInFlight: number;
+}
+
+/** Thrown to ask BullMQ for another try after `delayMs` (read by the worker's backoff strategy). */
+export class RetryDeliveryError extends Error {
+  constructor(
+    message: string,
+    readonly delayMs: number,
+  ) {
+    super(message);
+    this.name = 'RetryDeliveryError';
+  }
+}
+
+const MAX_DELAY_MS = 6 * 60 * 60 * 1000;
+
+/** WEBHOOK_BACKOFF_MS × 2^(attempt-1), ±20 % jitter so retries of a burst spread out. */
+export function retryDelayMs(backoffMs: number, attempt: number, random = Math.random): number {
+  const exponential = backoffMs * 2 ** Math.min(attempt - 1, 30);
+  return Math.min(MAX_DELAY_MS, Math.round(exponential * (0.8 + 0.4 * random())));
+}
+
+export type DeliveryResult = 'succeeded' | 'skipped';
+
+/** One BullMQ job = one HTTP attempt of one delivery. */
+export function createDeliveryProcessor(deps: DeliveryProcessorDeps) {
+  const slots = createEndpointSlots(deps.perEndpointInFlight);
+
+  return async function processDelivery(job: Job<DeliveryJobData>, token?: string): Promise<DeliveryResult> {
+    const { deliveryId, endpointId } = job.data;
+    if (!(await slots.acquire(endpointId))) {
+      // This endpoint is at its limit here and not answering: give the slot to another endpoint's job, come back shortly.
+      await job.moveToDelayed(Date.now() + 200 + Math.round(Math.random() * 300), token);
+      throw new DelayedError();
+    }
+    let claimed: ClaimedAttempt | undefined;
+    let outcome: SendOutcome;
+    try {
+      claimed = await claimAttempt(deps.db, deliveryId);
+      if (!claimed) return await settleUnclaimable(deps, deliveryId);
+      outcome = await send(deps.sender, claimed);
+    } finally {
+      slots.release(endpointId);
+    }
+    return conclude(deps, claimed, outcome);
+  };
+}
+
+async function send(sender: WebhookSender, claimed: ClaimedAttempt): Promise<SendOutcome> {
+  const body = JSON.stringify(claimed.body);
+  const timestamp = Math.floor(Date.now() / 1000);
+  const signatures = signWebhook({ secret: claimed.secret, id: claimed.eventId, timestamp, body });
+  return sender.send(claimed.url, body, {
+    'Content-Type': 'application/json',
+    'User-Agent': 'PartnerPlatform-Webhooks/1.0',
+    'X-Service-Event-Id': claimed.eventId,
+    'X-Service-Event-Type': claimed.eventType,
+    'X-Service-Timestamp': String(timestamp),
+    'X-Service-Delivery-Attempt': String(claimed.attempt),
+    ...signatures,
+  });
+}
+
+async function conclude(deps: DeliveryProcessorDeps, claimed: ClaimedAttempt, outcome: SendOutcome): Promise<DeliveryResult> {
+  const code = outcome.statusCode;
+  const base = { deliveryId: claimed.deliveryId, attempt: claimed.attempt, statusCode: code, durationMs: outcome.durationMs, excerpt: outcome.excerpt };
+  const log = deps.logger.child({ deliveryId: claimed.deliveryId, endpointId: claimed.endpointId, eventId: claimed.eventId, attempt: claimed.attempt, statusCode: code });
+
+  if (code !== null && code >= 200 && code < 300) {
+    await recordAttempt(deps.db, { ...base, error: null, next: { status: 'succeeded' } });
+    deps.metrics?.outcome('succeeded');
+    return 'succeeded';
+  }
+  const error = outcome.error ?? describeStatus(code);
+  if (code === 410) {
+    await recordAttempt(deps.db, { ...base, error, next: { status: 'failed' } });
+    await disableEndpoint(deps.db, claimed.endpointId, 'The endpoint answered 410 Gone');
+    deps.metrics?.outcome('endpoint_gone');
+    log.warn('endpoint answered 410 Gone: disabled');
+    throw new UnrecoverableError('endpoint answered 410 Gone');
+  }
+  if (claimed.attempt >= claimed.maxAttempts) {
+    await recordAttempt(deps.db, { ...base, error, next: { status: 'failed' } });
+    deps.metrics?.outcome('failed');
+    log.warn({ error }, 'webhook delivery failed: no attempts left');
+    throw new UnrecoverableError(`gave up after ${claimed.attempt} attempts: ${error}`);
+  }
+  const backoff = retryDelayMs(deps.backoffMs, claimed.attempt);
+  const delayMs = code === 429 && outcome.retryAfterMs !== null ? Math.min(MAX_DELAY_MS, outcome.retryAfterMs) : backoff;
+  await recordAttempt(deps.db, { ...base, error, next: { status: 'pending', retryInMs: delayMs } });
+  deps.metrics?.outcome('retrying');
+  log.info({ error, delayMs }, 'webhook attempt failed: will retry');
+  throw new RetryDeliveryError(error, delayMs);
+}
+
+/** The delivery could not be claimed: already done, deleted, endpoint disabled, or out of attempts. Never sends. */
+async function settleUnclaimable(deps: DeliveryProcessorDeps, deliveryId: string): Promise<DeliveryResult> {
+  const row = await findDeliveryForJob(deps.db, deliveryId);
+  if (!row || row.status !== 'pending') return 'skipped';
+  if (row.endpoint_status !== 'enabled') {
+    await failDelivery(deps.db, deliveryId, 'endpoint disabled');
+  } else if (row.attempts >= row.max_attempts) {
+    await failDelivery(deps.db, deliveryId, row.last_error ?? 'no attempts left');
+  }
+  return 'skipped';
+}
+
+function describeStatus(code: number | null): string {
+  if (code === null) return 'no answer';
+  if (code >= 300 && code < 400) return `HTTP ${code}: redirects are not followed`;
+  return `HTTP ${code}`;
+}

@@ -1,0 +1,55 @@
+import type { Knex } from '@platform/service-kit';
+
+export type EndpointStatus = 'enabled' | 'disabled';
+
+export interface WebhookEndpointRow {
+  id: string;
+  partner_id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  secret: string;
+  status: EndpointStatus;
+  disabled_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface PageRequest {
+  limit: number;
+  /** The id of the last item of the previous page. */
+  cursor?: string;
+}
+
+export async function insertEndpoint(db: Knex, row: Omit<WebhookEndpointRow, 'created_at' | 'updated_at' | 'disabled_reason' | 'status'>): Promise<WebhookEndpointRow> {
+  const [created] = await db('webhook_endpoints').insert(row).returning('*');
+  return created as WebhookEndpointRow;
+}
+
+/** Newest first; one row more than asked, so the caller knows whether there is a next page. */
+export async function listEndpoints(db: Knex, partnerId: string, page: PageRequest): Promise<WebhookEndpointRow[]> {
+  const query = db('webhook_endpoints').where({ partner_id: partnerId });
+  if (page.cursor) {
+    query.whereRaw('(created_at, id) < (select created_at, id from webhook_endpoints where id = ? and partner_id = ?)', [page.cursor, partnerId]);
+  }
+  return query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit + 1);
+}
+
+export async function findEndpoint(db: Knex, partnerId: string, id: string): Promise<WebhookEndpointRow | undefined> {
+  return db('webhook_endpoints').where({ id, partner_id: partnerId }).first();
+}
+
+/** Deletes the endpoint with its deliveries and attempt log; false when the partner has no such endpoint. */
+export async function deleteEndpoint(db: Knex, partnerId: string, id: string): Promise<boolean> {
+  const count = await db('webhook_endpoints').where({ id, partner_id: partnerId }).delete();
+  return count > 0;
+}
+
+export async function disableEndpoint(db: Knex, id: string, reason: string): Promise<void> {
+  await db('webhook_endpoints').where({ id, status: 'enabled' }).update({ status: 'disabled', disabled_reason: reason, updated_at: db.fn.now() });
+}
+
+/** Enabled endpoints of these partners; FOR SHARE so an endpoint is not deleted under the relay's feet. */
+export async function enabledEndpointsOf(trx: Knex.Transaction, partnerIds: string[]): Promise<Pick<WebhookEndpointRow, 'id' | 'partner_id' | 'events'>[]> {
+  return trx('webhook_endpoints').select('id', 'partner_id', 'events').whereIn('partner_id', partnerIds).where({ status: 'enabled' }).forShare();
+}

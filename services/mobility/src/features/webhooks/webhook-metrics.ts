@@ -1,0 +1,18 @@
+import { Counter, type Registry } from 'prom-client';
+
+export type DeliveryOutcome = 'succeeded' | 'retrying' | 'failed' | 'endpoint_gone';
+
+export interface DeliveryMetrics {
+  outcome(outcome: DeliveryOutcome): void;
+}
+
+/** `webhook_delivery_attempts_total{outcome}`: every HTTP attempt, by what came of it. */
+export function createDeliveryMetrics(registry: Registry): DeliveryMetrics {
+  const attempts = new Counter({
+    name: 'webhook_delivery_attempts_total',
+    help: 'Outgoing webhook attempts by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  return { outcome: (outcome) => attempts.inc({ outcome }) };
+}

@@ -1,0 +1,100 @@
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { guardedLookup, hostOf, isForbiddenAddress, parseTargetUrl, type TargetPolicy } from './ssrf-guard';
+
+export const RESPONSE_EXCERPT_BYTES = 1024;
+const MAX_RESPONSE_READ_BYTES = 64 * 1024;
+
+export interface SendOutcome {
+  /** The HTTP status, or null when no answer came (timeout, refused connection, refused target). */
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  /** The first 1 kB of the answer. */
+  excerpt: string | null;
+  /** From a `Retry-After` header (seconds or an HTTP date), when present. */
+  retryAfterMs: number | null;
+}
+
+export interface WebhookSender {
+  send(rawUrl: string, body: string, headers: Record<string, string>): Promise<SendOutcome>;
+  close(): void;
+}
+
+/**
+ * Keep-alive agents whose DNS lookup refuses forbidden addresses, so the socket connects only to an address that
+ * passed the check. Redirects are never followed (node's http client does not follow them).
+ */
+export function createWebhookSender(policy: TargetPolicy, timeoutMs: number): WebhookSender {
+  const lookup = guardedLookup(policy);
+  const agentOptions = { keepAlive: true, maxSockets: 100, lookup };
+  const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
+
+  return {
+    async send(rawUrl, body, headers) {
+      const started = performance.now();
+      const elapsed = () => Math.round(performance.now() - started);
+      let url: URL;
+      try {
+        url = parseTargetUrl(rawUrl, policy);
+        const host = hostOf(url);
+        // A literal IP skips the agent's lookup, so it is checked here.
+        if (isIP(host) && !policy.allowPrivate && isForbiddenAddress(host)) throw new Error(`refused to connect to the forbidden address ${host}`);
+      } catch (error) {
+        return { statusCode: null, durationMs: elapsed(), error: (error as Error).message, excerpt: null, retryAfterMs: null };
+      }
+      return post(url, body, headers, url.protocol === 'https:' ? agents.https : agents.http, timeoutMs, elapsed);
+    },
+    close() {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}
+
+function post(url: URL, body: string, headers: Record<string, string>, agent: http.Agent, timeoutMs: number, elapsed: () => number): Promise<SendOutcome> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (outcome: Omit<SendOutcome, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...outcome, durationMs: elapsed() });
+    };
+    const client = url.protocol === 'https:' ? https : http;
+    const req = client.request(url, { method: 'POST', agent, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } }, (res) => {
+      const chunks: Buffer[] = [];
+      let read = 0;
+      const answer = () => {
+        const excerpt = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
+        finish({ statusCode: res.statusCode ?? null, error: null, excerpt: excerpt || null, retryAfterMs: parseRetryAfter(res.headers['retry-after']) });
+      };
+      res.on('data', (chunk: Buffer) => {
+        if (read < RESPONSE_EXCERPT_BYTES) chunks.push(chunk);
+        read += chunk.length;
+        if (read > MAX_RESPONSE_READ_BYTES) {
+          answer(); // enough: the rest of a huge answer is not worth the socket
+          req.destroy();
+        }
+      });
+      res.on('end', answer);
+      res.on('error', answer);
+      res.on('close', answer); // whichever comes first; finish() settles once
+    });
+    const timer = setTimeout(() => {
+      req.destroy(new Error(`timed out after ${timeoutMs} ms`));
+    }, timeoutMs);
+    req.on('error', (error: NodeJS.ErrnoException) => finish({ statusCode: null, error: error.message || error.code || 'request failed', excerpt: null, retryAfterMs: null }));
+    req.end(body);
+  });
+}
+
+/** `Retry-After: 120` or `Retry-After: Wed, 21 Oct 2015 07:28:00 GMT` → milliseconds from now. */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return null;
+  if (/^\s*\d+\s*$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}

@@ -1,0 +1,87 @@
+import { Worker } from 'bullmq';
+import type { Registry } from 'prom-client';
+import type { Knex, Logger, Redis } from '@platform/service-kit';
+import type { MobilityConfig } from '../../config';
+import { QUEUES } from '../../queues';
+import { createOutboxRelay, outboxChannel, startRelayLoop } from './outbox-relay';
+import { createDeliveryProcessor, retryDelayMs, RetryDeliveryError } from './webhook-delivery.processor';
+import { createDeliveryMetrics } from './webhook-metrics';
+import { createWebhookQueue, DELIVERY_BACKOFF_TYPE, type DeliveryJobData } from './webhook-queue';
+import { createWebhookSender } from './webhook-sender';
+
+/**
+ * Postgres session settings for the worker's pool. Its writes (claims, attempt log, relay bookkeeping) commit without
+ * waiting for the WAL flush; the API's own writes, outbox events included, stay synchronous.
+ */
+export const WORKER_DB_SETTINGS = { synchronous_commit: 'off' };
+
+export interface WebhookDeliveryDeps {
+  db: Knex;
+  /** A connection for the worker (BullMQ blocks on it; `maxRetriesPerRequest: null`). */
+  connection: Redis;
+  config: MobilityConfig;
+  logger: Logger;
+  registry?: Registry;
+}
+
+/**
+ * The worker side of outgoing webhooks: the outbox relay loop and the BullMQ worker that sends each attempt.
+ * Concurrency (WEBHOOK_CONCURRENCY) plus a per-request timeout and a per-endpoint cap
+ * (WEBHOOK_ENDPOINT_CONCURRENCY requests in flight per endpoint and process) keep one slow endpoint from delaying the others.
+ */
+export function startWebhookDelivery({ db, connection, config, logger, registry }: WebhookDeliveryDeps) {
+  const queue = createWebhookQueue(connection, config.REDIS_PREFIX);
+  const sender = createWebhookSender({ allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE }, config.WEBHOOK_TIMEOUT_MS);
+  const processor = createDeliveryProcessor({
+    db,
+    sender,
+    logger,
+    metrics: registry ? createDeliveryMetrics(registry) : undefined,
+    backoffMs: config.WEBHOOK_BACKOFF_MS,
+    perEndpointInFlight: Math.min(config.WEBHOOK_ENDPOINT_CONCURRENCY, config.WEBHOOK_CONCURRENCY),
+  });
+  const worker = new Worker<DeliveryJobData>(QUEUES.webhooks, processor, {
+    connection,
+    prefix: config.REDIS_PREFIX,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    lockDuration: config.WEBHOOK_JOB_LOCK_MS,
+    stalledInterval: config.WEBHOOK_JOB_LOCK_MS,
+    maxStalledCount: 10, // a crashed worker's jobs go back to the queue rather than failing
+    settings: {
+      backoffStrategy: (attemptsMade, type, err) => {
+        if (type === DELIVERY_BACKOFF_TYPE && err instanceof RetryDeliveryError) return err.delayMs;
+        return retryDelayMs(Math.min(config.WEBHOOK_BACKOFF_MS, 5000), Math.min(attemptsMade, 6)); // infrastructure errors
+      },
+    },
+  });
+  worker.on('error', (err) => logger.error({ err }, 'webhook worker error'));
+
+  const relay = createOutboxRelay({ db, queue, logger, maxAttempts: config.WEBHOOK_MAX_ATTEMPTS });
+  const loop = startRelayLoop(relay, logger, {
+    intervalMs: config.WEBHOOK_RELAY_INTERVAL_MS,
+    sweepEveryMs: Math.max(5000, config.WEBHOOK_RELAY_INTERVAL_MS * 10),
+    sweepOlderThanMs: Math.max(30000, config.WEBHOOK_JOB_LOCK_MS),
+  });
+
+  // Wake-ups published by wakeOutboxRelay (a subscribed connection can run no other command, hence its own).
+  const subscriber = connection.duplicate();
+  subscriber.on('message', () => void loop.trigger());
+  subscriber.on('error', (err) => logger.warn({ err }, 'outbox wake-up subscription error'));
+  void subscriber.subscribe(outboxChannel(config.REDIS_PREFIX)).catch((err: unknown) => logger.warn({ err }, 'could not subscribe to outbox wake-ups'));
+
+  return {
+    worker,
+    queue,
+    relay,
+    trigger: loop.trigger,
+    async close() {
+      subscriber.disconnect();
+      await loop.stop();
+      await worker.close();
+      await queue.close();
+      sender.close();
+    },
+  };
+}
+
+export type WebhookDelivery = ReturnType<typeof startWebhookDelivery>;

@@ -1,0 +1,51 @@
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import { parseOrThrow } from '@platform/service-kit';
+import { WEBHOOK_EVENT_TYPES } from './webhook-events';
+import type { WebhookService } from './webhooks.service';
+
+export interface WebhookRoutesDeps {
+  service: WebhookService;
+  /** Which partner the (already authenticated) request acts for. */
+  partnerIdOf: (req: Request) => string;
+}
+
+const registerSchema = z.object({
+  url: z.string().trim().min(1, 'is required').max(2048, 'must be at most 2048 characters'),
+  events: z.array(z.enum(WEBHOOK_EVENT_TYPES, { message: `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` })).min(1, 'must list at least one event').optional(),
+  description: z.string().max(500).nullable().optional(),
+});
+
+const pageSchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(100).optional(),
+});
+
+/** `/api/v1/webhooks`: mounted behind API-key authentication with the `webhooks:manage` scope. */
+export function webhookRoutes({ service, partnerIdOf }: WebhookRoutesDeps): Router {
+  const router = Router();
+
+  router.post('/', async (req, res) => {
+    const input = parseOrThrow(registerSchema, req.body);
+    res.status(201).json(await service.register(partnerIdOf(req), input));
+  });
+
+  router.get('/', async (req, res) => {
+    res.json(await service.list(partnerIdOf(req), parseOrThrow(pageSchema, req.query)));
+  });
+
+  router.delete('/:id', async (req, res) => {
+    await service.remove(partnerIdOf(req), req.params.id);
+    res.status(204).end();
+  });
+
+  router.get('/:id/deliveries', async (req, res) => {
+    res.json(await service.listDeliveries(partnerIdOf(req), req.params.id, parseOrThrow(pageSchema, req.query)));
+  });
+
+  router.post('/:id/deliveries/:deliveryId/retry', async (req, res) => {
+    res.status(202).json(await service.retryDelivery(partnerIdOf(req), req.params.id, req.params.deliveryId));
+  });
+
+  return router;
+}

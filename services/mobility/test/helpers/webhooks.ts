@@ -1,0 +1,171 @@
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
+import request from 'supertest';
+import type { Express } from 'express';
+import {
+  createDatabase,
+  createJsonApp,
+  createRedis,
+  errorHandler,
+  jsonBodies,
+  migrateLatest,
+  notFoundHandler,
+  parseConfig,
+  type Knex,
+  type Redis,
+} from '@platform/service-kit';
+import { clearRedisPrefix, createRunDatabase, dropRunDatabase, redisUrl, runSuffix } from '@platform/test-kit';
+import { MOBILITY_SCHEMA, mobilityConfigSchema, type MobilityConfig } from '../../src/config';
+import { migrations } from '../../src/db/migrations';
+import { appendOutboxEvent, type OutboxEventBody } from '../../src/features/outbox/outbox.repository';
+import { partnerIdOf } from '../../src/features/api-keys/api-key-auth';
+import { createWebhookQueue, type WebhookQueue } from '../../src/features/webhooks/webhook-queue';
+import { startWebhookDelivery, type WebhookDelivery } from '../../src/features/webhooks/webhook-worker';
+import { webhookRoutes } from '../../src/features/webhooks/webhooks.routes';
+import { createWebhookService } from '../../src/features/webhooks/webhooks.service';
+
+export const silentLogger = pino({ level: 'silent' });
+
+/**
+ * The header the engine tests' stand-in authentication reads the partner from: these tests exercise delivery, not
+ * keys (webhooks-e2e.test.ts goes through real API keys and scopes).
+ */
+export const PARTNER_HEADER = 'X-Test-Partner';
+
+export function newPartnerId(): string {
+  return `org_test_${randomBytes(6).toString('hex')}`;
+}
+
+/** The webhook routes as the service mounts them, behind a stand-in for key authentication that takes the partner from a header. */
+export function webhookTestApp(db: Knex, redis: Redis, config: MobilityConfig, queue = createWebhookQueue(redis, config.REDIS_PREFIX)): Express {
+  const service = createWebhookService({ db, queue, policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE } });
+  const app = createJsonApp();
+  app.use(jsonBodies());
+  app.use(
+    '/api/v1/webhooks',
+    (req, _res, next) => {
+      const partner = req.header(PARTNER_HEADER);
+      if (partner) req.apiKey = { keyId: 'key_test', organizationId: partner, scopes: ['webhooks:manage'] };
+      next();
+    },
+    webhookRoutes({ service, partnerIdOf }),
+  );
+  app.use(notFoundHandler());
+  app.use(errorHandler(silentLogger));
+  return app;
+}
+
+export interface IsolatedContext {
+  db: Knex;
+  redis: Redis;
+  config: MobilityConfig;
+  queue: WebhookQueue;
+  app: Express;
+  databaseUrl: string;
+  /** The environment a worker child process needs to run on this context's database and prefix. */
+  workerEnv: Record<string, string>;
+  startDelivery(): WebhookDelivery;
+  close(): Promise<void>;
+}
+
+/**
+ * A database and Redis prefix of the test file's own: the outbox relay claims every undispatched event in its
+ * database, so files that run relays and workers must not share one with other files running in parallel.
+ */
+export async function createIsolatedContext(env: Record<string, string> = {}): Promise<IsolatedContext> {
+  const runPrefix = process.env.TEST_REDIS_PREFIX;
+  if (!runPrefix) throw new Error('TEST_REDIS_PREFIX is not set: run the tests through jest');
+  const databaseUrl = await createRunDatabase('mobility_wh');
+  const prefix = `${runPrefix}_${runSuffix()}`; // under the run's prefix, so global teardown clears it too
+  const workerEnv = {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl(),
+    REDIS_PREFIX: prefix,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    WEBHOOK_BACKOFF_MS: '50',
+    WEBHOOK_MAX_ATTEMPTS: '5',
+    WEBHOOK_TIMEOUT_MS: '2000',
+    WEBHOOK_RELAY_INTERVAL_MS: '50',
+    ...env,
+  };
+  const config = parseConfig(mobilityConfigSchema, workerEnv);
+  const db = createDatabase(databaseUrl, MOBILITY_SCHEMA, 20);
+  await migrateLatest(db, MOBILITY_SCHEMA, migrations);
+  const redis = createRedis(config.REDIS_URL);
+  const queue = createWebhookQueue(redis, prefix);
+  const started: { close(): Promise<void> }[] = [];
+  return {
+    db,
+    redis,
+    config,
+    queue,
+    app: webhookTestApp(db, redis, config, queue),
+    databaseUrl,
+    workerEnv,
+    startDelivery() {
+      const connection = createRedis(config.REDIS_URL);
+      const delivery = startWebhookDelivery({ db, connection, config, logger: silentLogger });
+      started.push({ close: async () => (await delivery.close(), connection.disconnect()) });
+      return delivery;
+    },
+    async close() {
+      for (const delivery of started) await delivery.close();
+      await queue.close();
+      redis.disconnect();
+      await db.destroy();
+      await dropRunDatabase(databaseUrl);
+      await clearRedisPrefix(prefix);
+    },
+  };
+}
+
+let sequence = 0;
+
+/** Writes events as a state change would: inside a transaction, through appendOutboxEvent. */
+export async function insertEvents(db: Knex, partnerId: string, types: string[]): Promise<OutboxEventBody[]> {
+  return db.transaction(async (trx) => {
+    const bodies: OutboxEventBody[] = [];
+    for (const type of types) {
+      const objectType = type.startsWith('ride.') ? 'ride' : 'delivery';
+      const objectId = `${objectType === 'ride' ? 'ride' : 'dlv'}_${randomBytes(10).toString('hex')}`;
+      sequence += 1;
+      bodies.push(
+        await appendOutboxEvent(trx, {
+          partnerId,
+          type,
+          objectType,
+          objectId,
+          sequence,
+          data: { id: objectId, status: type.split('.')[1], sequence, updated_at: new Date().toISOString(), note: 'naïve ✓ unicode' },
+        }),
+      );
+    }
+    return bodies;
+  });
+}
+
+export async function registerEndpoint(app: Express, partnerId: string, url: string, events?: string[]) {
+  const res = await request(app).post('/api/v1/webhooks').set(PARTNER_HEADER, partnerId).send({ url, ...(events ? { events } : {}) }).expect(201);
+  return res.body as { id: string; secret: string; url: string; events: string[] };
+}
+
+type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
+
+/** Polls until `check` returns a truthy value (or throws after `timeoutMs` with the last value seen). */
+export async function waitFor<T>(check: () => Promise<T> | T, what: string, timeoutMs = 20000, intervalMs = 25): Promise<Truthy<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  for (;;) {
+    last = await check();
+    if (last) return last as Truthy<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,66 @@
+import { createEndpointSlots } from '../src/features/webhooks/endpoint-slots';
+import { retryDelayMs } from '../src/features/webhooks/webhook-delivery.processor';
+import { parseRetryAfter } from '../src/features/webhooks/webhook-sender';
+import { isForbiddenAddress } from '../src/features/webhooks/ssrf-guard';
+
+describe('retry delay', () => {
+  it('doubles from WEBHOOK_BACKOFF_MS with ±20 % jitter', () => {
+    expect([1, 2, 3, 4].map((n) => retryDelayMs(30000, n, () => 0.5))).toEqual([30000, 60000, 120000, 240000]);
+    expect(retryDelayMs(30000, 1, () => 0)).toBe(24000);
+    expect(retryDelayMs(30000, 1, () => 1)).toBe(36000);
+  });
+
+  it('never waits more than six hours', () => {
+    expect(retryDelayMs(30000, 40, () => 1)).toBe(6 * 60 * 60 * 1000);
+  });
+});
+
+describe('Retry-After', () => {
+  it('reads seconds or an HTTP date, and ignores anything else', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(parseRetryAfter('120', now)).toBe(120000);
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30000);
+    expect(parseRetryAfter('Wed, 31 Dec 2025 00:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('soon', now)).toBeNull();
+    expect(parseRetryAfter(undefined, now)).toBeNull();
+  });
+});
+
+describe('forbidden addresses', () => {
+  it.each([
+    '127.0.0.1', '10.1.2.3', '172.31.255.255', '192.168.0.1', '100.100.100.100', '169.254.169.254', '0.0.0.0', '224.0.0.251',
+    '255.255.255.255', '198.18.0.1', '192.0.2.1', '::1', '::', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:8.8.8.8', 'fe80::1', 'fc00::1',
+    'fd00:ec2::254', 'ff02::1', '2001:db8::1', '64:ff9b::a00:1', '2002:a00:1::1', 'not-an-ip',
+  ])('refuses %s', (address) => {
+    expect(isForbiddenAddress(address)).toBe(true);
+  });
+
+  it.each(['8.8.8.8', '93.184.215.14', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e'])('allows %s', (address) => {
+    expect(isForbiddenAddress(address)).toBe(false);
+  });
+});
+
+describe('per-endpoint slots', () => {
+  it('lets no more than the limit through, even when asked all at once', async () => {
+    const slots = createEndpointSlots(2);
+    const taken = await Promise.all([slots.acquire('whe_a'), slots.acquire('whe_a'), slots.acquire('whe_a'), slots.acquire('whe_b')]);
+    expect(taken).toEqual([true, true, false, true]);
+  });
+
+  it('hands a freed slot to a waiting job while the endpoint is answering', async () => {
+    const slots = createEndpointSlots(1);
+    expect(await slots.acquire('whe_a')).toBe(true);
+    slots.release('whe_a'); // one answer came back: the endpoint is moving
+    expect(await slots.acquire('whe_a')).toBe(true);
+    const waiting = slots.acquire('whe_a');
+    slots.release('whe_a');
+    expect(await waiting).toBe(true);
+  });
+
+  it('sends a job away at once when the endpoint at its limit has not answered lately', async () => {
+    const slots = createEndpointSlots(1, 1000, 60000);
+    expect(await slots.acquire('whe_hanging')).toBe(true);
+    const nextTick = new Promise((resolve) => setImmediate(() => resolve('still waiting')));
+    expect(await Promise.race([slots.acquire('whe_hanging'), nextTick])).toBe(false); // answered before any wait
+  });
+});
