@@ -19,5 +19,5 @@ export function createGatewayServer(app: RequestListener, config: Pick<GatewayCo
  * outage costs a request at most a few milliseconds before it is let through, never a hang.
  */
 export function createRateLimitRedis(url: string, options: RedisOptions = {}): Redis {
-  return createRedis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 250, connectTimeout: 2000, ...options });
+  return createRedis(url, { enableAutoPipelining: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 250, connectTimeout: 2000, ...options });
 }
