@@ -790,9 +790,20 @@ export interface components {
             updated_at?: string;
         };
         /** @description The endpoint plus its signing secret (shown this once). */
-        CreatedWebhookEndpoint: components["schemas"]["WebhookEndpoint"] & {
+        CreatedWebhookEndpoint: {
+            id: string;
+            url: string;
+            events: components["schemas"]["WebhookEventType"][];
+            description?: string | null;
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            disabled_reason?: string | null;
             /** @description `whsec_` + base64 of 32 random bytes. */
             secret: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at?: string;
         };
         WebhookDelivery: {
             id: string;

@@ -1,0 +1,25 @@
+/**
+ * Every answer of every mobility test that goes through supertest on a documented partner route (`/api/v1/…`,
+ * `/driver/v1/…`) is checked against openapi.yaml, so the published description cannot drift from the code: a status,
+ * content type or field the description does not name fails the test that saw it. Loaded by jest (setupFilesAfterEnv).
+ */
+import supertest from 'supertest';
+import { createResponseValidator, observed } from '@platform/test-kit';
+import { mobilityOpenApi } from '../../src/openapi';
+
+const DOCUMENTED = /^\/(api\/v1\/(estimates|rides|deliveries|webhooks)|driver\/v1\/)/;
+const validator = createResponseValidator(mobilityOpenApi() as Record<string, unknown>, { closeObjects: true });
+
+type Assert = (this: unknown, resError: Error | null, res: Parameters<typeof observed>[0] | undefined, fn: (...args: unknown[]) => void) => void;
+const proto = (supertest as unknown as { Test: { prototype: { assert: Assert } } }).Test.prototype;
+const originalAssert = proto.assert;
+
+proto.assert = function assertAlsoMatchesDescription(resError, res, fn) {
+  if (!resError && res && DOCUMENTED.test(new URL(res.req.path, 'http://localhost').pathname)) {
+    const problems = validator.validate(observed(res));
+    if (problems.length) {
+      resError = new Error(`${res.req.method} ${res.req.path} → ${res.status} does not match services/mobility/openapi.yaml:\n  ${problems.join('\n  ')}`);
+    }
+  }
+  return originalAssert.call(this, resError, res, fn);
+};
