@@ -22,6 +22,7 @@ import { fleetAdminRoutes } from './features/fleet/fleet.routes';
 import { ensurePartnerFromClaims } from './features/partners/partners.middleware';
 import { rideRoutes } from './features/rides/rides.routes';
 import { mobilityOpenApi } from './openapi';
+import { registerOperationalMetrics } from './operational-metrics';
 import { buildServices, type MobilityServices } from './services';
 import { createWebhookQueue } from './features/webhooks/webhook-queue';
 import { webhookRoutes } from './features/webhooks/webhooks.routes';
@@ -54,9 +55,11 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
 
   app.use('/driver/v1', requireDriver(db, config.JWT_SECRET), driverAppRoutes(services.fleet, services.dispatcher, services.rides));
 
+  const webhookQueue = createWebhookQueue(redis, config.REDIS_PREFIX);
+  registerOperationalMetrics(metrics.registry, db, [webhookQueue, services.timers.queue]);
   const webhooks = createWebhookService({
     db,
-    queue: createWebhookQueue(redis, config.REDIS_PREFIX),
+    queue: webhookQueue,
     policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
   });
   app.use('/api/v1/webhooks', partnerKey, requireScope('webhooks:manage'), webhookRoutes({ service: webhooks, partnerIdOf }));
