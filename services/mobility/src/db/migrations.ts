@@ -2,10 +2,12 @@ import type { Migration } from '@platform/service-kit';
 import * as outbox from './migrations/0001_outbox';
 import * as partnersAndApiKeys from './migrations/0002_partners_and_api_keys';
 import * as fleetEstimatesRides from './migrations/0003_fleet_estimates_rides';
+import * as deliveries from './migrations/0004_deliveries';
 
 /** Every migration of the `mobility` schema, in order. A merged migration is never edited: add a new one. */
 export const migrations: Record<string, Migration> = {
   '0001_outbox': outbox,
   '0002_partners_and_api_keys': partnersAndApiKeys,
   '0003_fleet_estimates_rides': fleetEstimatesRides,
+  '0004_deliveries': deliveries,
 };
