@@ -180,11 +180,15 @@ export function createDeliveryService(db: Knex, locations: FleetLocations, dispa
      * at MAX_PIN_ATTEMPTS wrong tries the PIN is locked (403 `pin_locked`, even for the right PIN) and only `fail` remains.
      */
     async deliver(courier: Driver, id: string, input: DeliverInput): Promise<DeliveryView> {
+      // The hash never changes, so the (deliberately slow) scrypt runs before the row lock and holds no connection.
+      const found = await findDelivery(db, { id, courierId: courier.id });
+      if (!found) throw new NotFoundError('Delivery not found');
+      const pinMatches = await verifyPin(input.pin, found.pin_hash);
       const outcome = await db.transaction(async (trx) => {
         const delivery = await lockDelivery(trx, { id, courierId: courier.id });
-        nextDeliveryStatus(delivery.status, 'deliver'); // a disallowed move is a 409 before the PIN is even looked at
+        nextDeliveryStatus(delivery.status, 'deliver'); // a disallowed move is a 409 and does not count as a try
         if (delivery.pin_failed_attempts >= MAX_PIN_ATTEMPTS) return { refused: pinLocked() };
-        if (!(await verifyPin(input.pin, delivery.pin_hash))) {
+        if (!pinMatches) {
           const attempts = await countWrongPin(trx, delivery.id, MAX_PIN_ATTEMPTS);
           return { refused: attempts === undefined ? pinLocked() : wrongPin(MAX_PIN_ATTEMPTS - attempts) };
         }
