@@ -23,6 +23,8 @@ async function main() {
     },
     { connection, prefix: config.REDIS_PREFIX },
   );
+  // Closing a BullMQ worker whose connections are still starting rejects unhandled; announce (and accept SIGTERM) once ready.
+  await Promise.all([dispatch.waitUntilReady(), webhooks.waitUntilReady()]);
   logger.info({ queues: Object.values(QUEUES), prefix: config.REDIS_PREFIX }, 'worker started');
   closeGracefullyOnSignal(logger, [], [
     () => dispatch.close(),
