@@ -116,7 +116,7 @@ describe('couriers and drivers under races', () => {
     const driverOffers = await driver.app.offers();
     expect(courierOffers).toHaveLength(1);
     expect(courierOffers[0]).toMatchObject({ kind: 'delivery' });
-    expect(deliveryIds).toContain((courierOffers[0] as unknown as { delivery_id: string }).delivery_id);
+    expect(deliveryIds).toContain(courierOffers[0]!.delivery_id);
     expect(driverOffers).toHaveLength(1);
     expect(rideIds).toContain(driverOffers[0]!.ride_id);
 

@@ -37,7 +37,7 @@ describe('delivery dispatch timers (BullMQ worker)', () => {
     const sleepy = await onlineCourier(ctx, offset(spot, 100, 0));
     const next = await onlineCourier(ctx, offset(spot, 700, 0));
     const created = await partner.post('/api/v1/deliveries', deliveryBody(spot)).expect(201);
-    expect((await sleepy.app.offers()).map((o) => (o as unknown as { delivery_id: string }).delivery_id)).toEqual([created.body.id]);
+    expect((await sleepy.app.offers()).map((o) => o.delivery_id)).toEqual([created.body.id]);
     const [offer] = await eventually(async () => {
       const offers = await next.app.offers();
       expect(offers).toHaveLength(1);

@@ -23,8 +23,7 @@ export type Courier = Awaited<ReturnType<typeof onlineCourier>>;
 /** Creates a delivery and has `courier` accept its offer; answers the delivery id and its PIN. */
 export async function assignedDelivery(partner: ReturnType<typeof partnerApi>, courier: Courier, pickup: Point, overrides: Record<string, unknown> = {}) {
   const created = await partner.post('/api/v1/deliveries', deliveryBody(pickup, overrides)).expect(201);
-  const offers = (await courier.app.get('/offers').expect(200)).body.data as { id: string; delivery_id?: string }[];
-  const offer = offers.find((o) => o.delivery_id === created.body.id);
+  const offer = (await courier.app.offers()).find((o) => o.delivery_id === created.body.id);
   if (!offer) throw new Error(`courier got no offer for ${created.body.id}`);
   await courier.app.post(`/offers/${offer.id}/accept`).expect(200);
   return { id: created.body.id as string, pin: (overrides.security_pin as string | undefined) ?? (created.body.security_pin as string) };
