@@ -471,7 +471,7 @@ export interface paths {
         put?: never;
         /**
          * Hand over with the recipient's PIN (`picked_up` → `delivered`)
-         * @description A wrong PIN is refused (422, `details` on `pin`); after 5 wrong tries the delivery's PIN is locked (409) and only `fail` remains.
+         * @description A wrong PIN is refused (403 `invalid_pin` with `remaining_attempts`) and changes nothing but the attempt counter; after 5 wrong tries the PIN is locked (403 `pin_locked`, even for the right PIN) and only `fail` remains. A PIN that is not 4-8 digits is a 422.
          */
         post: operations["courierDeliver"];
         delete?: never;
@@ -736,6 +736,10 @@ export interface components {
             courier: null | components["schemas"]["AssignedDriver"];
             courier_location: null | components["schemas"]["Telemetry"];
             proof_of_delivery: null | components["schemas"]["ProofOfDelivery"];
+            /** @description Why the delivery failed: the courier's reason, or `no_couriers_available`. */
+            failure_reason?: string | null;
+            /** @enum {string|null} */
+            cancelled_by?: "partner" | null;
             sequence?: number;
             /** Format: date-time */
             created_at: string;
@@ -743,8 +747,29 @@ export interface components {
             updated_at: string;
         };
         /** @description The delivery as `GET` shows it, plus `security_pin` when the service generated it (shown this once). */
-        CreatedDelivery: components["schemas"]["Delivery"] & {
+        CreatedDelivery: {
+            id: string;
+            status: components["schemas"]["DeliveryStatus"];
+            weight_tier: components["schemas"]["WeightTier"];
+            fee: components["schemas"]["Money"];
+            sender: components["schemas"]["Person"];
+            recipient: components["schemas"]["Person"];
+            pickup: components["schemas"]["Place"];
+            dropoff: components["schemas"]["Place"];
+            notes?: string | null;
+            courier: null | components["schemas"]["AssignedDriver"];
+            courier_location: null | components["schemas"]["Telemetry"];
+            proof_of_delivery: null | components["schemas"]["ProofOfDelivery"];
+            /** @description Why the delivery failed: the courier's reason, or `no_couriers_available`. */
+            failure_reason?: string | null;
+            /** @enum {string|null} */
+            cancelled_by?: "partner" | null;
+            sequence?: number;
             security_pin?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         DriverProfile: {
             id: string;
@@ -913,6 +938,38 @@ export interface components {
          *     is not configured (`gateway_not_configured`). Nothing is activated; the receipt is kept; the gateway should retry.
          */
         VerificationUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A wrong PIN (`invalid_pin`, with the tries left) or a PIN locked after 5 wrong tries (`pin_locked`). */
+        PinRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: string;
+                    /** @enum {string} */
+                    code: "invalid_pin" | "pin_locked";
+                    remaining_attempts: number;
+                };
+            };
+        };
+        /** @description The `Idempotency-Key` was used with another body within 24 hours. */
+        IdempotencyConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
+        MalformedRequest: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1308,6 +1365,7 @@ export interface operations {
                     "application/json": components["schemas"]["Ride"];
                 };
             };
+            400: components["responses"]["MalformedRequest"];
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
@@ -1336,6 +1394,7 @@ export interface operations {
                     "application/json": components["schemas"]["Ride"];
                 };
             };
+            400: components["responses"]["InvalidJson"];
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
@@ -1369,6 +1428,7 @@ export interface operations {
             400: components["responses"]["InvalidJson"];
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
+            409: components["responses"]["IdempotencyConflict"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
@@ -1396,6 +1456,7 @@ export interface operations {
                     "application/json": components["schemas"]["Delivery"];
                 };
             };
+            400: components["responses"]["MalformedRequest"];
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
@@ -1424,6 +1485,7 @@ export interface operations {
                     "application/json": components["schemas"]["Delivery"];
                 };
             };
+            400: components["responses"]["InvalidJson"];
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
@@ -1458,6 +1520,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["MalformedRequest"];
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             502: components["responses"]["UpstreamUnavailable"];
@@ -1522,6 +1585,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["MalformedRequest"];
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
@@ -1558,6 +1622,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["MalformedRequest"];
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
@@ -1587,6 +1652,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
+            400: components["responses"]["InvalidJson"];
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
@@ -1627,6 +1693,7 @@ export interface operations {
                     "application/json": components["schemas"]["DriverProfile"];
                 };
             };
+            400: components["responses"]["InvalidJson"];
             401: components["responses"]["InvalidDriverToken"];
             422: components["responses"]["ValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
@@ -1660,6 +1727,7 @@ export interface operations {
                     "application/json": components["schemas"]["Telemetry"];
                 };
             };
+            400: components["responses"]["InvalidJson"];
             401: components["responses"]["InvalidDriverToken"];
             422: components["responses"]["ValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
@@ -1688,6 +1756,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["MalformedRequest"];
             401: components["responses"]["InvalidDriverToken"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
@@ -1714,6 +1783,7 @@ export interface operations {
                     "application/json": components["schemas"]["Ride"] | components["schemas"]["Delivery"];
                 };
             };
+            400: components["responses"]["InvalidJson"];
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
@@ -1746,6 +1816,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["InvalidJson"];
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
@@ -1766,6 +1837,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["RideMoved"];
+            400: components["responses"]["InvalidJson"];
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
@@ -1786,6 +1858,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["RideMoved"];
+            400: components["responses"]["InvalidJson"];
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
@@ -1806,6 +1879,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["RideMoved"];
+            400: components["responses"]["InvalidJson"];
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
@@ -1826,6 +1900,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["RideMoved"];
+            400: components["responses"]["InvalidJson"];
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
@@ -1846,6 +1921,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["DeliveryMoved"];
+            400: components["responses"]["InvalidJson"];
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
@@ -1875,7 +1951,9 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["DeliveryMoved"];
+            400: components["responses"]["InvalidJson"];
             401: components["responses"]["InvalidDriverToken"];
+            403: components["responses"]["PinRefused"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
             422: components["responses"]["ValidationFailed"];
@@ -1896,9 +1974,11 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["DeliveryMoved"];
+            400: components["responses"]["InvalidJson"];
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            422: components["responses"]["ValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -1933,6 +2013,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["InvalidJson"];
         };
     };
 }

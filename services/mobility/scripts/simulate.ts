@@ -1,9 +1,10 @@
 /**
  * `pnpm simulate`: drivers around a city centre working through the public APIs only.
  * Registers N drivers (admin API), puts them online and moves them (driver API), requests rides as a partner (public API),
- * and has the drivers accept offers (a few decline) and drive each ride to completion. Bounded run time, loopback only.
+ * and has the drivers accept offers (a few decline) and drive each ride to completion. Couriers do the same with
+ * deliveries, completing each at the drop-off with the PIN the partner was given. Bounded run time, loopback only.
  *
- *   pnpm simulate [--drivers 20] [--rides 10] [--seconds 90] [--centre 6.5244,3.3792] [--url http://127.0.0.1:3002]
+ *   pnpm simulate [--drivers 20] [--rides 10] [--couriers 3] [--deliveries 2] [--seconds 90] [--centre 6.5244,3.3792] [--url http://127.0.0.1:3002]
  *
  * Targets MOBILITY_URL (default http://127.0.0.1:3002) when a service answers there; otherwise starts the API and
  * dispatch worker in this process (own Redis prefix; the database from DATABASE_URL).
@@ -23,6 +24,8 @@ const { values: args } = parseArgs({
   options: {
     drivers: { type: 'string', default: '20' },
     rides: { type: 'string', default: '10' },
+    couriers: { type: 'string', default: '3' },
+    deliveries: { type: 'string', default: '2' },
     seconds: { type: 'string', default: '90' },
     centre: { type: 'string', default: '6.5244,3.3792' },
     url: { type: 'string', default: process.env.MOBILITY_URL ?? 'http://127.0.0.1:3002' },
@@ -30,6 +33,9 @@ const { values: args } = parseArgs({
 });
 const DRIVERS = Math.min(500, Number(args.drivers));
 const RIDES = Math.min(500, Number(args.rides));
+const COURIERS = Math.min(100, Number(args.couriers));
+const DELIVERIES = Math.min(100, Number(args.deliveries));
+const TERMINAL = ['completed', 'cancelled', 'no_drivers_available', 'delivered', 'failed'];
 const SECONDS = Math.min(600, Number(args.seconds));
 const [clat, clng] = args.centre.split(',').map(Number) as [number, number];
 const CENTRE: Point = { lat: clat, lng: clng };
@@ -80,8 +86,11 @@ interface SimDriver {
   id: string;
   token: string;
   at: Point;
-  ride?: { id: string; pickup: Point; dropoff: Point; phase: 'to_pickup' | 'to_dropoff' };
+  job?: { kind: 'ride' | 'delivery'; id: string; pickup: Point; dropoff: Point; phase: 'to_pickup' | 'to_dropoff' };
 }
+
+/** The PIN of each delivery, as the partner got it at creation and passes on to the recipient. */
+const pins = new Map<string, string>();
 
 async function main() {
   assertLoopback(args.url);
@@ -96,27 +105,29 @@ async function main() {
   const org = `org_sim_${run}`;
   const owner = signJwt({ sub: `sim_owner_${run}`, org, org_name: 'Simulator', role: 'owner' }, secret);
   const operator = signJwt({ sub: `sim_operator_${run}`, org, role: 'operator' }, secret);
-  const key = await call(base, 'POST', '/admin/v1/api-keys', owner, { name: `simulator ${run}`, scopes: ['estimates:read', 'rides:write', 'rides:read'] });
+  const key = await call(base, 'POST', '/admin/v1/api-keys', owner, { name: `simulator ${run}`, scopes: ['estimates:read', 'rides:write', 'rides:read', 'deliveries:write', 'deliveries:read'] });
   if (key.status !== 201) throw new Error(`could not create a key: ${key.status} ${JSON.stringify(key.body)}`);
   const partnerKey = key.body.token as string;
 
   const drivers: SimDriver[] = [];
-  for (let i = 0; i < DRIVERS; i++) {
+  for (let i = 0; i < DRIVERS + COURIERS; i++) {
+    const courier = i >= DRIVERS;
     const created = await call(base, 'POST', '/admin/v1/drivers', operator, {
-      name: `Sim Driver ${i}`,
+      name: courier ? `Sim Courier ${i - DRIVERS}` : `Sim Driver ${i}`,
       phone: `+23480${String(10000000 + i)}`,
-      kind: 'driver',
-      tier: 'economy',
-      vehicle: { make: 'Toyota', model: 'Corolla', plate: `SIM-${run}-${i}`, color: 'white' },
+      kind: courier ? 'courier' : 'driver',
+      tier: courier ? 'moto' : 'economy',
+      vehicle: courier ? { make: 'Honda', model: 'CG125', plate: `SIMC-${run}-${i}`, color: 'red' } : { make: 'Toyota', model: 'Corolla', plate: `SIM-${run}-${i}`, color: 'white' },
     });
     const driver: SimDriver = { id: created.body.id, token: signJwt({ sub: created.body.id, role: 'driver' }, secret), at: around(CENTRE, 3000) };
     await call(base, 'POST', '/driver/v1/location', driver.token, { ...driver.at, heading: 0, speed_kph: 0 });
     await call(base, 'POST', '/driver/v1/availability', driver.token, { available: true });
     drivers.push(driver);
   }
-  console.log(`${DRIVERS} drivers online around ${CENTRE.lat},${CENTRE.lng}`);
+  console.log(`${DRIVERS} drivers and ${COURIERS} couriers online around ${CENTRE.lat},${CENTRE.lng}`);
 
   const rideIds: string[] = [];
+  const deliveryIds: string[] = [];
   const deadline = Date.now() + SECONDS * 1000;
   const counts = { accepted: 0, declined: 0, completed: 0 };
   let tick = 0;
@@ -128,15 +139,30 @@ async function main() {
       const ride = await call(base, 'POST', '/api/v1/rides', partnerKey, { pickup, dropoff, tier: 'economy', passenger: { name: `Passenger ${rideIds.length}`, phone: '+2348000000000' }, estimate_id: estimate.body.id }, 'X-API-KEY');
       if (ride.status === 201) rideIds.push(ride.body.id);
     }
+    if (deliveryIds.length < DELIVERIES && tick % 2 === 1) {
+      const pickup = around(CENTRE, 2500);
+      const delivery = await call(base, 'POST', '/api/v1/deliveries', partnerKey, {
+        pickup,
+        dropoff: around(pickup, 4000),
+        sender: { name: 'Sim Shop', phone: '+2348000000001' },
+        recipient: { name: `Recipient ${deliveryIds.length}`, phone: '+2348000000002' },
+        weight_tier: 'small',
+      }, 'X-API-KEY');
+      if (delivery.status === 201) {
+        deliveryIds.push(delivery.body.id);
+        pins.set(delivery.body.id, delivery.body.security_pin);
+      }
+    }
     await Promise.all(drivers.map((d) => driveOneTick(base, d, counts)));
-    const statuses = await Promise.all(rideIds.map(async (id) => (await call(base, 'GET', `/api/v1/rides/${id}`, partnerKey, undefined, 'X-API-KEY')).body.status as string));
-    if (tick % 4 === 0) console.log(`t=${Math.round((tick * TICK_MS) / 1000)}s rides: ${summary(statuses)}`);
-    if (rideIds.length >= RIDES && statuses.every((s) => ['completed', 'cancelled', 'no_drivers_available'].includes(s))) break;
+    const statuses = await statusesOf(base, partnerKey, rideIds, deliveryIds);
+    if (tick % 4 === 0) console.log(`t=${Math.round((tick * TICK_MS) / 1000)}s rides: ${summary(statuses.rides)}; deliveries: ${summary(statuses.deliveries)}`);
+    const all = [...statuses.rides, ...statuses.deliveries];
+    if (rideIds.length >= RIDES && deliveryIds.length >= DELIVERIES && all.every((s) => TERMINAL.includes(s))) break;
     tick++;
     await new Promise((resolve) => setTimeout(resolve, TICK_MS));
   }
-  const final = await Promise.all(rideIds.map(async (id) => (await call(base, 'GET', `/api/v1/rides/${id}`, partnerKey, undefined, 'X-API-KEY')).body.status as string));
-  console.log(`done: ${rideIds.length} rides — ${summary(final)}; offers accepted ${counts.accepted}, declined ${counts.declined}`);
+  const final = await statusesOf(base, partnerKey, rideIds, deliveryIds);
+  console.log(`done: ${rideIds.length} rides — ${summary(final.rides)}; ${deliveryIds.length} deliveries — ${summary(final.deliveries)}; offers accepted ${counts.accepted}, declined ${counts.declined}`);
   for (const d of drivers) await call(base, 'POST', '/driver/v1/availability', d.token, { available: false });
   if (local) {
     await local.close();
@@ -144,8 +170,16 @@ async function main() {
   }
 }
 
+async function statusesOf(base: string, partnerKey: string, rideIds: string[], deliveryIds: string[]) {
+  const statusOf = async (path: string) => (await call(base, 'GET', path, partnerKey, undefined, 'X-API-KEY')).body.status as string;
+  return {
+    rides: await Promise.all(rideIds.map((id) => statusOf(`/api/v1/rides/${id}`))),
+    deliveries: await Promise.all(deliveryIds.map((id) => statusOf(`/api/v1/deliveries/${id}`))),
+  };
+}
+
 async function driveOneTick(base: string, d: SimDriver, counts: { accepted: number; declined: number; completed: number }) {
-  if (!d.ride) {
+  if (!d.job) {
     const offers = await call(base, 'GET', '/driver/v1/offers', d.token);
     const offer = offers.body.data?.[0];
     if (!offer) return;
@@ -157,24 +191,33 @@ async function driveOneTick(base: string, d: SimDriver, counts: { accepted: numb
     const accepted = await call(base, 'POST', `/driver/v1/offers/${offer.id}/accept`, d.token);
     if (accepted.status !== 200) return;
     counts.accepted++;
-    d.ride = { id: accepted.body.id, pickup: accepted.body.pickup, dropoff: accepted.body.dropoff, phase: 'to_pickup' };
+    d.job = { kind: offer.kind, id: accepted.body.id, pickup: accepted.body.pickup, dropoff: accepted.body.dropoff, phase: 'to_pickup' };
     return;
   }
-  const target = d.ride.phase === 'to_pickup' ? d.ride.pickup : d.ride.dropoff;
+  const job = d.job;
+  const target = job.phase === 'to_pickup' ? job.pickup : job.dropoff;
   const next = stepTowards(d.at, target, SPEED_MPS);
   const heading = (Math.atan2(next.lng - d.at.lng, next.lat - d.at.lat) * 180) / Math.PI;
   d.at = next;
   await call(base, 'POST', '/driver/v1/location', d.token, { ...next, heading: (heading + 360) % 360, speed_kph: 40 });
   if (metersBetween(next, target) > 1) return;
-  if (d.ride.phase === 'to_pickup') {
-    await call(base, 'POST', `/driver/v1/rides/${d.ride.id}/arrived`, d.token);
-    await call(base, 'POST', `/driver/v1/rides/${d.ride.id}/start`, d.token);
-    d.ride.phase = 'to_dropoff';
+  if (job.kind === 'delivery') {
+    if (job.phase === 'to_pickup') {
+      await call(base, 'POST', `/driver/v1/deliveries/${job.id}/pickup`, d.token);
+      job.phase = 'to_dropoff';
+      return;
+    }
+    await call(base, 'POST', `/driver/v1/deliveries/${job.id}/deliver`, d.token, { pin: pins.get(job.id), received_by: 'Recipient at the door' });
+  } else if (job.phase === 'to_pickup') {
+    await call(base, 'POST', `/driver/v1/rides/${job.id}/arrived`, d.token);
+    await call(base, 'POST', `/driver/v1/rides/${job.id}/start`, d.token);
+    job.phase = 'to_dropoff';
+    return;
   } else {
-    await call(base, 'POST', `/driver/v1/rides/${d.ride.id}/complete`, d.token);
-    counts.completed++;
-    d.ride = undefined;
+    await call(base, 'POST', `/driver/v1/rides/${job.id}/complete`, d.token);
   }
+  counts.completed++;
+  d.job = undefined;
 }
 
 function summary(statuses: string[]): string {

@@ -15,6 +15,7 @@ import {
 import type { MobilityConfig } from './config';
 import { apiKeyAdminRoutes } from './features/api-keys/api-keys.routes';
 import { partnerIdOf, requireApiKey, requireScope } from './features/api-keys/api-key-auth';
+import { courierDeliveryRoutes, deliveryRoutes } from './features/deliveries/deliveries.routes';
 import { requireDriver } from './features/driver-app/driver-auth';
 import { driverAppRoutes } from './features/driver-app/driver-app.routes';
 import { estimateRoutes } from './features/estimates/estimates.routes';
@@ -52,8 +53,11 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   const partnerKey = requireApiKey(services.apiKeys);
   app.use('/api/v1/estimates', partnerKey, estimateRoutes(services.estimates));
   app.use('/api/v1/rides', partnerKey, rideRoutes(services.rides));
+  app.use('/api/v1/deliveries', partnerKey, deliveryRoutes(services.deliveries));
 
-  app.use('/driver/v1', requireDriver(db, config.JWT_SECRET), driverAppRoutes(services.fleet, services.dispatcher, services.rides));
+  const driverAuth = requireDriver(db, config.JWT_SECRET);
+  app.use('/driver/v1/deliveries', driverAuth, courierDeliveryRoutes(services.deliveries));
+  app.use('/driver/v1', driverAuth, driverAppRoutes(services.fleet, services.dispatcher, services.rides));
 
   const webhookQueue = createWebhookQueue(redis, config.REDIS_PREFIX);
   registerOperationalMetrics(metrics.registry, db, [webhookQueue, services.timers.queue]);

@@ -39,3 +39,29 @@ export function fareFor(tier: Tier, meters: number): { amount: number; currency:
   const raw = p.base + (p.perKm * meters) / 1000 + (p.perMinute * travelSeconds(tier, meters)) / 60;
   return { amount: Math.max(p.minimum, Math.round(raw)), currency: CURRENCY };
 }
+
+/**
+ * Delivery fees by weight tier: fee = max(minimum, base + per_km × road km), rounded. Each weight tier is dispatched to
+ * couriers of one vehicle tier (a moto carries small and medium parcels, a car large ones, an XL van the rest).
+ */
+export const WEIGHT_TIERS = ['small', 'medium', 'large', 'xlarge'] as const;
+export type WeightTier = (typeof WEIGHT_TIERS)[number];
+
+export interface DeliveryPricing {
+  courierTier: Tier;
+  base: number;
+  perKm: number;
+  minimum: number;
+}
+
+export const DELIVERY_PRICING: Record<WeightTier, DeliveryPricing> = {
+  small: { courierTier: 'moto', base: 50_000, perKm: 10_000, minimum: 100_000 },
+  medium: { courierTier: 'moto', base: 70_000, perKm: 12_000, minimum: 130_000 },
+  large: { courierTier: 'economy', base: 120_000, perKm: 18_000, minimum: 220_000 },
+  xlarge: { courierTier: 'xl', base: 200_000, perKm: 25_000, minimum: 350_000 },
+};
+
+export function deliveryFeeFor(weightTier: WeightTier, meters: number): { amount: number; currency: string } {
+  const p = DELIVERY_PRICING[weightTier];
+  return { amount: Math.max(p.minimum, Math.round(p.base + (p.perKm * meters) / 1000)), currency: CURRENCY };
+}

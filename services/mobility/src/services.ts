@@ -1,6 +1,7 @@
 import type { MobilityDeps } from './app';
 import { createKnexApiKeyRepository } from './features/api-keys/api-keys.repository';
 import { createApiKeyService } from './features/api-keys/api-keys.service';
+import { createDeliveryService } from './features/deliveries/deliveries.service';
 import { Dispatcher } from './features/dispatch/dispatch.service';
 import { DispatchTimers } from './features/dispatch/dispatch.timers';
 import { createEstimateService } from './features/estimates/estimates.service';
@@ -21,7 +22,8 @@ export function buildServices({ db, redis, config, logger }: MobilityDeps) {
     searchTimeoutSeconds: config.DISPATCH_TIMEOUT_S,
   }, logger);
   const rides = createRideService(db, locations, dispatcher, logger);
-  return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides };
+  const deliveries = createDeliveryService(db, locations, dispatcher, logger, { pinFingerprintKey: config.JWT_SECRET });
+  return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries };
 }
 
 export type MobilityServices = ReturnType<typeof buildServices>;

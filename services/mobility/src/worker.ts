@@ -32,6 +32,8 @@ async function main() {
     server.listen(config.WORKER_METRICS_PORT, () => logger.info({ port: config.WORKER_METRICS_PORT }, 'worker metrics listening'));
     servers.push(server);
   }
+  // Closing a BullMQ worker whose connections are still starting rejects unhandled; announce (and accept SIGTERM) once ready.
+  await Promise.all([dispatch.waitUntilReady(), webhooks.worker.waitUntilReady()]);
   logger.info({ queues: Object.values(QUEUES), prefix: config.REDIS_PREFIX }, 'worker started');
   closeGracefullyOnSignal(logger, servers, [
     () => dispatch.close(),

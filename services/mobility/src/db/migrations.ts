@@ -2,6 +2,7 @@ import type { Migration } from '@platform/service-kit';
 import * as outbox from './migrations/0001_outbox';
 import * as partnersAndApiKeys from './migrations/0002_partners_and_api_keys';
 import * as fleetEstimatesRides from './migrations/0003_fleet_estimates_rides';
+import * as deliveries from './migrations/0004_deliveries';
 import * as webhooks from './migrations/0100_webhooks';
 
 /** Every migration of the `mobility` schema, in order. A merged migration is never edited: add a new one. */
@@ -9,5 +10,6 @@ export const migrations: Record<string, Migration> = {
   '0001_outbox': outbox,
   '0002_partners_and_api_keys': partnersAndApiKeys,
   '0003_fleet_estimates_rides': fleetEstimatesRides,
+  '0004_deliveries': deliveries,
   '0100_webhooks': webhooks,
 };

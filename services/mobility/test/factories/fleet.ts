@@ -50,7 +50,7 @@ export function driverApp(ctx: TestContext, driverId: string) {
       await this.post('/availability', { available: true }).expect(200);
     },
     async offers() {
-      return (await this.get('/offers').expect(200)).body.data as { id: string; kind: string; ride_id: string; expires_at: string }[];
+      return (await this.get('/offers').expect(200)).body.data as { id: string; kind: string; ride_id: string; delivery_id?: string; expires_at: string }[];
     },
   };
 }

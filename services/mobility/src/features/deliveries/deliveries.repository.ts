@@ -1,0 +1,106 @@
+import type { Knex } from '@platform/service-kit';
+import type { WeightTier } from '../../pricing';
+import type { DeliveryStatus } from './delivery-status';
+
+export type DeliveryCancelledBy = 'partner';
+
+export interface DeliveryRow {
+  id: string;
+  partner_id: string;
+  status: DeliveryStatus;
+  weight_tier: WeightTier;
+  pickup_lat: number;
+  pickup_lng: number;
+  pickup_address: string | null;
+  dropoff_lat: number;
+  dropoff_lng: number;
+  dropoff_address: string | null;
+  sender_name: string;
+  sender_phone: string;
+  recipient_name: string;
+  recipient_phone: string;
+  notes: string | null;
+  fee_amount: number;
+  fee_currency: string;
+  pin_hash: string;
+  pin_failed_attempts: number;
+  courier_id: string | null;
+  failure_reason: string | null;
+  cancelled_by: DeliveryCancelledBy | null;
+  received_by: string | null;
+  photo_url: string | null;
+  delivered_lat: number | null;
+  delivered_lng: number | null;
+  delivered_at: Date | null;
+  sequence: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type NewDeliveryRow = Pick<
+  DeliveryRow,
+  | 'id'
+  | 'partner_id'
+  | 'weight_tier'
+  | 'pickup_lat'
+  | 'pickup_lng'
+  | 'pickup_address'
+  | 'dropoff_lat'
+  | 'dropoff_lng'
+  | 'dropoff_address'
+  | 'sender_name'
+  | 'sender_phone'
+  | 'recipient_name'
+  | 'recipient_phone'
+  | 'notes'
+  | 'fee_amount'
+  | 'fee_currency'
+  | 'pin_hash'
+>;
+
+/** Columns a status change may set besides the status. */
+export type DeliveryChange = Partial<
+  Pick<DeliveryRow, 'courier_id' | 'failure_reason' | 'cancelled_by' | 'received_by' | 'photo_url' | 'delivered_lat' | 'delivered_lng'>
+> & { delivered_at?: Knex.Raw };
+
+export async function insertDelivery(db: Knex, delivery: NewDeliveryRow): Promise<DeliveryRow> {
+  const [row] = await db('deliveries').insert({ ...delivery, status: 'pending' }).returning('*');
+  return row as DeliveryRow;
+}
+
+export interface DeliveryLookup {
+  id: string;
+  partnerId?: string;
+  courierId?: string;
+}
+
+/** One delivery, optionally only if it belongs to the partner or is assigned to the courier; `forUpdate` locks the row. */
+export async function findDelivery(db: Knex, lookup: DeliveryLookup, options: { forUpdate?: boolean } = {}): Promise<DeliveryRow | undefined> {
+  const query = db('deliveries').where({ id: lookup.id });
+  if (lookup.partnerId) query.andWhere({ partner_id: lookup.partnerId });
+  if (lookup.courierId) query.andWhere({ courier_id: lookup.courierId });
+  if (options.forUpdate) query.forUpdate();
+  return (await query.first()) as DeliveryRow | undefined;
+}
+
+/** Writes a status change and bumps the delivery's event sequence. */
+export async function updateDeliveryStatus(trx: Knex.Transaction, id: string, change: DeliveryChange & { status: DeliveryStatus }): Promise<DeliveryRow> {
+  const [row] = await trx('deliveries')
+    .where({ id })
+    .update({ ...change, sequence: trx.raw('sequence + 1'), updated_at: trx.fn.now() })
+    .returning('*');
+  return row as DeliveryRow;
+}
+
+/**
+ * Counts one wrong PIN. Conditional on the counter being under the limit, so concurrent wrong tries can never push it
+ * past `max`; answers the new count, or undefined when it was already at the limit.
+ */
+export async function countWrongPin(trx: Knex, id: string, max: number): Promise<number | undefined> {
+  const [row] = await trx('deliveries')
+    .where({ id })
+    .andWhere('pin_failed_attempts', '<', max)
+    .update({ pin_failed_attempts: trx.raw('pin_failed_attempts + 1') })
+    .returning('pin_failed_attempts');
+  return (row as { pin_failed_attempts: number } | undefined)?.pin_failed_attempts;
+}

@@ -1,0 +1,90 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { NotFoundError, isIdOf, parseOrThrow } from '@platform/service-kit';
+import { latLngSchema } from '../../geo';
+import { WEIGHT_TIERS } from '../../pricing';
+import { partnerIdOf, requireScope } from '../api-keys/api-key-auth';
+import { currentDriver } from '../driver-app/driver-auth';
+import { validIdempotencyKey } from '../idempotency/idempotency.service';
+import type { DeliveryService } from './deliveries.service';
+
+const placeSchema = latLngSchema.extend({ address: z.string().trim().min(1).max(500).optional() });
+const contactSchema = z.object({
+  name: z.string().trim().min(1).max(200),
+  phone: z.string().trim().regex(/^\+?[0-9 ()-]{5,20}$/, 'must be a phone number'),
+});
+const pinSchema = z.string().regex(/^[0-9]{4,8}$/, 'must be a string of 4 to 8 digits');
+
+const createDeliverySchema = z.object({
+  pickup: placeSchema,
+  dropoff: placeSchema,
+  sender: contactSchema,
+  recipient: contactSchema,
+  weight_tier: z.enum(WEIGHT_TIERS),
+  security_pin: pinSchema.optional(),
+  notes: z.string().trim().min(1).max(1000).optional(),
+});
+
+const PHOTO_URL_MAX = 2048;
+
+const deliverSchema = z.object({
+  pin: pinSchema,
+  received_by: z.string().trim().min(1).max(200).optional(),
+  photo_url: z
+    .string()
+    .max(PHOTO_URL_MAX)
+    .refine((value) => URL.canParse(value) && new URL(value).protocol === 'https:' && new URL(value).hostname !== '', 'must be an https:// URL')
+    .optional(),
+});
+
+const failSchema = z.object({ reason: z.string().trim().min(1).max(500) });
+
+export function deliveryId(value: unknown): string {
+  if (typeof value !== 'string' || !isIdOf('dlv', value)) throw new NotFoundError('Delivery not found');
+  return value;
+}
+
+/** `/api/v1/deliveries` (mounted behind API key authentication). */
+export function deliveryRoutes(deliveries: DeliveryService): Router {
+  const router = Router();
+
+  router.post('/', requireScope('deliveries:write'), async (req, res) => {
+    const key = validIdempotencyKey(req.headers['idempotency-key']);
+    const input = parseOrThrow(createDeliverySchema, req.body);
+    const answer = await deliveries.createDelivery(partnerIdOf(req), input, key);
+    if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.status(answer.status).json(answer.body);
+  });
+
+  router.get('/:id', requireScope('deliveries:read'), async (req, res) => {
+    res.json(await deliveries.getDelivery(partnerIdOf(req), deliveryId(req.params.id)));
+  });
+
+  router.post('/:id/cancel', requireScope('deliveries:write'), async (req, res) => {
+    res.json(await deliveries.cancelByPartner(partnerIdOf(req), deliveryId(req.params.id)));
+  });
+
+  return router;
+}
+
+/** `/driver/v1/deliveries` (mounted behind driver authentication): the courier's moves. */
+export function courierDeliveryRoutes(deliveries: DeliveryService): Router {
+  const router = Router();
+
+  router.post('/:id/pickup', async (req, res) => {
+    res.json(await deliveries.pickUp(currentDriver(req), deliveryId(req.params.id)));
+  });
+
+  router.post('/:id/deliver', async (req, res) => {
+    const id = deliveryId(req.params.id);
+    res.json(await deliveries.deliver(currentDriver(req), id, parseOrThrow(deliverSchema, req.body ?? {})));
+  });
+
+  router.post('/:id/fail', async (req, res) => {
+    const id = deliveryId(req.params.id);
+    const { reason } = parseOrThrow(failSchema, req.body ?? {});
+    res.json(await deliveries.fail(currentDriver(req), id, reason));
+  });
+
+  return router;
+}

@@ -1,0 +1,52 @@
+import type { Telemetry } from '../fleet/fleet.locations';
+import type { DriverRow } from '../fleet/fleet.repository';
+import { COURIER_ACTIVE_STATUSES } from './delivery-status';
+import type { DeliveryRow } from './deliveries.repository';
+
+/**
+ * The delivery as GET /api/v1/deliveries/{id} shows it; webhook events carry exactly this. Fields are listed one by one,
+ * so the PIN hash and the attempt counter can never leak into an answer.
+ */
+export function presentDelivery(delivery: DeliveryRow, courier: DriverRow | undefined, telemetry: Telemetry | null) {
+  const active = COURIER_ACTIVE_STATUSES.includes(delivery.status);
+  return {
+    id: delivery.id,
+    status: delivery.status,
+    weight_tier: delivery.weight_tier,
+    fee: { amount: delivery.fee_amount, currency: delivery.fee_currency },
+    sender: { name: delivery.sender_name, phone: delivery.sender_phone },
+    recipient: { name: delivery.recipient_name, phone: delivery.recipient_phone },
+    pickup: { lat: delivery.pickup_lat, lng: delivery.pickup_lng, address: delivery.pickup_address },
+    dropoff: { lat: delivery.dropoff_lat, lng: delivery.dropoff_lng, address: delivery.dropoff_address },
+    notes: delivery.notes,
+    courier: courier
+      ? {
+          id: courier.id,
+          name: courier.name,
+          phone: courier.phone,
+          rating: Number(courier.rating),
+          vehicle: { make: courier.vehicle_make, model: courier.vehicle_model, plate: courier.vehicle_plate, color: courier.vehicle_color },
+        }
+      : null,
+    // Live position while the courier is heading to the pick-up or carrying the parcel.
+    courier_location:
+      active && telemetry ? { lat: telemetry.lat, lng: telemetry.lng, heading: telemetry.heading, speed_kph: telemetry.speed_kph, updated_at: telemetry.updated_at } : null,
+    proof_of_delivery:
+      delivery.status === 'delivered' && delivery.delivered_at
+        ? {
+            pin_verified: true as const,
+            received_by: delivery.received_by,
+            photo_url: delivery.photo_url,
+            delivered_at: delivery.delivered_at.toISOString(),
+            location: delivery.delivered_lat !== null && delivery.delivered_lng !== null ? { lat: delivery.delivered_lat, lng: delivery.delivered_lng } : null,
+          }
+        : null,
+    failure_reason: delivery.failure_reason,
+    cancelled_by: delivery.cancelled_by,
+    sequence: delivery.sequence,
+    created_at: delivery.created_at.toISOString(),
+    updated_at: delivery.updated_at.toISOString(),
+  };
+}
+
+export type DeliveryView = ReturnType<typeof presentDelivery>;
