@@ -34,6 +34,9 @@ function describe(error: unknown): { status: number; body: Record<string, unknow
     case 'request.aborted':
       return { status: 400, body: { error: 'Request aborted', code: 'request_aborted' } };
   }
+  // The pool had no free connection within acquireConnectionTimeout (a burst far above the pool size, or queries
+  // stuck behind a lock): a clean, retryable 503 instead of a 500.
+  if (parserError?.name === 'KnexTimeoutError') return { status: 503, body: { error: 'Database is busy, retry shortly', code: 'database_busy' } };
   if (parserError instanceof URIError) return { status: 400, body: { error: 'Malformed URL', code: 'bad_request' } };
   const status = typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500 ? parserError.status : 500;
   if (status < 500) return { status, body: { error: parserError.message || 'Bad request', code: 'bad_request' } };
