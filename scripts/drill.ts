@@ -8,12 +8,14 @@ import { paymentVerifyTimeoutDrill } from './drills/payment-verify-timeout';
 import { webhookReceiverDownDrill } from './drills/webhook-receiver-down';
 import { workerKilledDrill } from './drills/worker-killed';
 import { redisRestartDrill } from './drills/redis-restart';
+import { poolExhaustedDrill } from './drills/pool-exhausted';
 
 const drills: Array<{ file: string; run: (basePort: number) => Promise<DrillResult | null> }> = [
   { file: 'payment-verify-timeout', run: paymentVerifyTimeoutDrill },
   { file: 'webhook-receiver-down', run: webhookReceiverDownDrill },
   { file: 'worker-killed', run: workerKilledDrill },
   { file: 'redis-restart', run: redisRestartDrill },
+  { file: 'pool-exhausted', run: poolExhaustedDrill },
 ];
 
 async function main() {
