@@ -43,7 +43,6 @@ export async function poolExhaustedDrill(basePort: number): Promise<DrillResult>
     const centre = randomCentre();
     const keys: string[] = [];
     const rideIdsByKey = new Map<string, Set<string>>();
-    const tally: Tally = { verify: [], rides: [], unclean: [] };
 
     const createRide = async (idempotencyKey: string, t: Tally) => {
       const answer = await callJson(`${system.gateway}/api/v1/rides`, 'POST', partner, rideBody(centre), { 'idempotency-key': idempotencyKey }, 45000);
