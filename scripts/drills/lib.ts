@@ -154,8 +154,10 @@ export interface Receiver {
   requests: Map<string, number>;
   /** Event ids answered 2xx (the answer was written out). */
   acknowledged: Set<string>;
-  /** Requests for an event id that had already been answered 2xx. */
-  duplicatesAfter2xx: number;
+  /** Requests for an event id that had already been answered 2xx (event id and `X-Service-Delivery-Attempt`). */
+  duplicatesAfter2xx: Array<{ id: string; attempt: number }>;
+  /** When each event id was first answered 2xx (ms since the epoch). */
+  acknowledgedAt: Map<string, number>;
   /** Refuse connections (the port is closed) until `up()`. */
   down(): Promise<void>;
   up(): Promise<void>;
@@ -170,7 +172,8 @@ export async function startReceiver(delayMs = 0): Promise<Receiver> {
     port: 0,
     requests,
     acknowledged,
-    duplicatesAfter2xx: 0,
+    duplicatesAfter2xx: [],
+    acknowledgedAt: new Map(),
     down: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -188,9 +191,12 @@ export async function startReceiver(delayMs = 0): Promise<Receiver> {
     req.on('end', () => {
       const id = String(req.headers['webhook-id'] ?? '');
       requests.set(id, (requests.get(id) ?? 0) + 1);
-      if (acknowledged.has(id)) receiver.duplicatesAfter2xx++;
+      if (acknowledged.has(id)) receiver.duplicatesAfter2xx.push({ id, attempt: Number(req.headers['x-service-delivery-attempt'] ?? 0) });
       setTimeout(() => {
-        res.on('finish', () => acknowledged.add(id));
+        res.on('finish', () => {
+          acknowledged.add(id);
+          if (!receiver.acknowledgedAt.has(id)) receiver.acknowledgedAt.set(id, Date.now());
+        });
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
       }, delayMs);
     });
@@ -241,11 +247,42 @@ export async function waitFor(done: () => Promise<boolean> | boolean, timeoutMs:
   return done();
 }
 
-/** Compares what the outbox holds with what the receiver got; the drill's lost and duplicate counts. */
-export function compare(eventIds: string[], receiver: Receiver): { lost: number; duplicates: number; arrived: number; extraRequests: number } {
+/**
+ * Compares what the outbox holds with what the receiver got. Every request for an event after it was answered 2xx is a
+ * duplicate, except — only when a worker was SIGKILLed at `killedAt` — a `crashRedelivery`: its first 2xx was written
+ * in the 2 s before the kill and the database holds no 2xx attempt of it before the repeat (the killed worker had the
+ * request in flight and never recorded the answer). At-least-once delivery allows exactly these; receivers drop them
+ * by `webhook-id`. A repeat after a recorded 2xx, or of an answer long before the kill, is a duplicate.
+ */
+export async function compare(
+  system: RunningSystem,
+  eventIds: string[],
+  receiver: Receiver,
+  killedAt?: number,
+): Promise<{ lost: number; duplicates: number; crashRedeliveries: number; arrived: number; extraRequests: number }> {
   const lost = eventIds.filter((id) => !receiver.acknowledged.has(id)).length;
   const requests = [...receiver.requests.values()].reduce((a, b) => a + b, 0);
-  return { lost, duplicates: receiver.duplicatesAfter2xx, arrived: eventIds.length - lost, extraRequests: requests - receiver.acknowledged.size };
+  const dupIds = [...new Set(receiver.duplicatesAfter2xx.map((d) => d.id))];
+  const recorded = dupIds.length
+    ? await query<{ event_id: string; attempt: number }>(
+        system,
+        `select d.event_id, a.attempt from mobility.webhook_deliveries d join mobility.webhook_attempts a on a.delivery_id = d.id
+          where d.event_id = any($1) and a.status_code between 200 and 299`,
+        [dupIds],
+      )
+    : [];
+  const crashRedeliveries = receiver.duplicatesAfter2xx.filter((d) => {
+    const firstAck = receiver.acknowledgedAt.get(d.id) ?? 0;
+    const inFlightAtKill = killedAt !== undefined && firstAck >= killedAt - 2000 && firstAck <= killedAt + 100;
+    return inFlightAtKill && !recorded.some((r) => r.event_id === d.id && r.attempt < d.attempt);
+  }).length;
+  return {
+    lost,
+    duplicates: receiver.duplicatesAfter2xx.length - crashRedeliveries,
+    crashRedeliveries,
+    arrived: eventIds.length - lost,
+    extraRequests: requests - receiver.acknowledged.size,
+  };
 }
 
 export function summarize(statuses: number[]): string {

@@ -85,7 +85,7 @@ export async function redisRestartDrill(basePort: number): Promise<DrillResult |
       // Deliveries whose job vanished are re-enqueued by the sweep once 30 s overdue.
       await waitFor(() => events.every((id) => receiver.acknowledged.has(id)), 90000, () => `${receiver.acknowledged.size}/${events.length} events arrived`);
       await sleep(1500);
-      const { lost, duplicates, arrived, extraRequests } = compare(events, receiver);
+      const { lost, duplicates, arrived, extraRequests } = await compare(system, events, receiver);
       const ridesWork = answersAfter.length > 0 && answersAfter.every((s) => s === 201) && completedAfter > 0;
       return {
         name: 'private Redis SIGKILLed under load, restarted empty',

@@ -43,7 +43,7 @@ export async function webhookReceiverDownDrill(basePort: number): Promise<DrillR
     const waitMs = DOWN_S * 1000 * 2 + 30000;
     await waitFor(() => events.every((id) => receiver.acknowledged.has(id)), waitMs, () => `${receiver.acknowledged.size}/${events.length} events arrived`);
     await sleep(1500); // a late duplicate would show up here
-    const { lost, duplicates, arrived, extraRequests } = compare(events, receiver);
+    const { lost, duplicates, arrived, extraRequests } = await compare(system, events, receiver);
     return {
       name: `webhook receiver down ${DOWN_S} s, then back`,
       sent: `${traffic.rideIds.length} rides created (answers: ${summarize(traffic.createAnswers)}), ${traffic.driverStats.completed} completed by ${drivers.length} drivers, ${cancelled} cancelled at the end; ${events.length} outbox events (${duringOutage} while the receiver was down)`,

@@ -27,7 +27,8 @@ const BURST = Number(process.env.DRILL_WORKER_BURST ?? 300);
 const DOWN_MS = 2000;
 
 export async function workerKilledDrill(basePort: number): Promise<DrillResult> {
-  const receiver = await startReceiver();
+  // The receiver takes DRILL_WORKER_RECEIVER_MS (50) to answer, so the kill catches requests in flight.
+  const receiver = await startReceiver(Number(process.env.DRILL_WORKER_RECEIVER_MS ?? 50));
   const system = await startSystem('drill_worker', basePort, {
     START_WITHOUT_WORKER: 'true',
     WEBHOOK_ALLOW_HTTP: 'true',
@@ -68,6 +69,7 @@ export async function workerKilledDrill(basePort: number): Promise<DrillResult> 
     const before = receiver.acknowledged.size;
     await waitFor(() => receiver.acknowledged.size >= before + 40 || next >= BURST, 30000);
     const atKill = receiver.acknowledged.size;
+    const killedAt = Date.now();
     await killHard(worker);
     console.log(`  SIGKILLed worker ${firstPid} after ${atKill} events arrived (burst at ${next}/${BURST})`);
     await sleep(DOWN_MS);
@@ -78,11 +80,14 @@ export async function workerKilledDrill(basePort: number): Promise<DrillResult> 
     const events = await outboxEventIds(system);
     await waitFor(() => events.every((id) => receiver.acknowledged.has(id)), 90000, () => `${receiver.acknowledged.size}/${events.length} events arrived`);
     await sleep(1500);
-    const { lost, duplicates, arrived, extraRequests } = compare(events, receiver);
+    const { lost, duplicates, crashRedeliveries, arrived, extraRequests } = await compare(system, events, receiver, killedAt);
     return {
       name: 'worker SIGKILLed mid-burst, new worker started',
       sent: `${BURST} rides created and cancelled in a burst (answers: ${summarize(burstAnswers)}) plus ${traffic.rideIds.length} driven rides (${traffic.driverStats.completed} completed, ${cancelled} cancelled at the end); ${events.length} outbox events`,
-      arrived: `${arrived} of ${events.length} events answered 2xx by the receiver; ${extraRequests} requests beyond one per event reached it`,
+      arrived:
+        `${arrived} of ${events.length} events answered 2xx by the receiver; ${extraRequests} requests beyond one per event reached it ` +
+        `(${crashRedeliveries} repeats of requests in flight at the kill, whose 2xx the dead worker never recorded: the at-least-once window, dropped by receivers by webhook-id); ` +
+        `${duplicates} other repeats after a 2xx`,
       lost,
       doubleApplied: duplicates,
     };
