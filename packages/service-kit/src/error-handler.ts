@@ -11,7 +11,8 @@ interface BodyParserError extends Error {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
     const { status, body } = describe(error);
-    if (status >= 500) logger.error({ err: error }, 'unhandled error');
+    if (body.code === 'database_busy') logger.warn('database pool busy: answered 503');
+    else if (status >= 500) logger.error({ err: error }, 'unhandled error');
     if (res.headersSent) {
       res.destroy();
       return;
