@@ -27,7 +27,10 @@ interface Part {
   health?: string;
 }
 
-const parts: Part[] = [
+// START_WITHOUT_WORKER=true leaves the worker out (drills start and kill it themselves); `pnpm start` runs all four.
+const withoutWorker = env.START_WITHOUT_WORKER === 'true';
+
+const allParts: Part[] = [
   { name: 'certificate', dir: 'services/certificate', entry: 'src/server.ts', env: { PORT: ports.certificate }, health: `http://127.0.0.1:${ports.certificate}/healthz` },
   {
     name: 'mobility',
@@ -46,6 +49,7 @@ const parts: Part[] = [
     health: `http://127.0.0.1:${ports.gateway}/healthz`,
   },
 ];
+const parts = withoutWorker ? allParts.filter((p) => p.name !== 'worker') : allParts;
 
 const children = new Map<string, ChildProcess>();
 let stopping = false;
@@ -151,7 +155,7 @@ async function main() {
       `  gateway      ${env.TLS_CERT_FILE ? 'https' : 'http'}://127.0.0.1:${ports.gateway}   (public API, payment webhooks, driver API; ${env.RATE_LIMIT_PER_MINUTE ?? 600} requests/min per key)`,
       `  certificate  http://127.0.0.1:${ports.certificate}   (admin API at /admin/v1)`,
       `  mobility     http://127.0.0.1:${ports.mobility}   (admin API at /admin/v1)`,
-      '  worker       BullMQ (webhook deliveries, dispatch timers)',
+      withoutWorker ? '  worker       not started (START_WITHOUT_WORKER=true)' : '  worker       BullMQ (webhook deliveries, dispatch timers)',
       `  API docs     http://127.0.0.1:${ports.gateway}/docs   (description: /openapi.json)`,
       'Press Ctrl-C to stop.',
       '',

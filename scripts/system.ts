@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, dropDatabase } from '@platform/service-kit';
+import { createRedis, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, dropDatabase } from '@platform/service-kit';
 
 export interface RunningSystem {
   gateway: string;
@@ -12,6 +12,11 @@ export interface RunningSystem {
   redisPrefix: string;
   process: ChildProcess;
   output(): string;
+  /**
+   * Starts one more mobility worker (`services/mobility/src/worker.ts`) with the system's environment; for a system
+   * started with `START_WITHOUT_WORKER: 'true'` (drills that kill and restart it). `stop()` stops it too.
+   */
+  startWorker(): ChildProcess;
   stop(): Promise<void>;
 }
 
@@ -21,11 +26,13 @@ export async function startSystem(label: string, basePort: number, env: NodeJS.P
   database.pathname = `/${label}_${suffix}`;
   const ports = { GATEWAY_PORT: String(basePort), CERTIFICATE_PORT: String(basePort + 1), MOBILITY_PORT: String(basePort + 2) };
   const redisPrefix = `${label}_${suffix}`;
+  const systemEnv = { ...process.env, LOG_LEVEL: 'warn', ...ports, DATABASE_URL: database.toString(), REDIS_URL: process.env.REDIS_URL ?? DEFAULT_REDIS_URL, REDIS_PREFIX: redisPrefix, ...env };
   const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, 'start.ts')], {
     cwd: path.resolve(__dirname, '..'),
-    env: { ...process.env, LOG_LEVEL: 'warn', ...ports, DATABASE_URL: database.toString(), REDIS_URL: process.env.REDIS_URL ?? DEFAULT_REDIS_URL, REDIS_PREFIX: redisPrefix, ...env },
+    env: systemEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const workers: ChildProcess[] = [];
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -51,13 +58,56 @@ export async function startSystem(label: string, basePort: number, env: NodeJS.P
     redisPrefix,
     process: child,
     output: () => output,
+    startWorker() {
+      const worker = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+        cwd: path.resolve(__dirname, '../services/mobility'),
+        env: systemEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      worker.stdout!.on('data', (chunk: Buffer) => (output += `[worker ${worker.pid}] ${chunk.toString()}`));
+      worker.stderr!.on('data', (chunk: Buffer) => (output += `[worker ${worker.pid}] ${chunk.toString()}`));
+      workers.push(worker);
+      return worker;
+    },
     async stop() {
+      await Promise.all(
+        workers
+          .filter((w) => w.exitCode === null && w.signalCode === null)
+          .map((w) => {
+            const exited = new Promise((resolve) => w.once('exit', resolve));
+            w.kill('SIGTERM');
+            return exited;
+          }),
+      );
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await exited;
       }
       await dropDatabase(database.toString()).catch(() => undefined);
+      await clearRedisPrefix(systemEnv.REDIS_URL ?? DEFAULT_REDIS_URL, redisPrefix).catch(() => undefined);
     },
   };
+}
+
+/** Deletes the run's keys (`{prefix}:…`: BullMQ queues, fleet indexes, rate-limit counters); gives up after 10 s. */
+async function clearRedisPrefix(url: string, prefix: string): Promise<void> {
+  const redis = createRedis(url);
+  redis.on('error', () => undefined); // a dead Redis: the timeout below ends the attempt
+  const work = (async () => {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  })();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, 10000)));
+  try {
+    await Promise.race([work.catch(() => undefined), timeout]);
+  } finally {
+    clearTimeout(timer);
+    redis.disconnect();
+  }
 }

@@ -11,7 +11,8 @@ interface BodyParserError extends Error {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
     const { status, body } = describe(error);
-    if (status >= 500) logger.error({ err: error }, 'unhandled error');
+    if (body.code === 'database_busy') logger.warn('database pool busy: answered 503');
+    else if (status >= 500) logger.error({ err: error }, 'unhandled error');
     if (res.headersSent) {
       res.destroy();
       return;
@@ -34,6 +35,9 @@ function describe(error: unknown): { status: number; body: Record<string, unknow
     case 'request.aborted':
       return { status: 400, body: { error: 'Request aborted', code: 'request_aborted' } };
   }
+  // The pool had no free connection within acquireConnectionTimeout (a burst far above the pool size, or queries
+  // stuck behind a lock): a clean, retryable 503 instead of a 500.
+  if (parserError?.name === 'KnexTimeoutError') return { status: 503, body: { error: 'Database is busy, retry shortly', code: 'database_busy' } };
   if (parserError instanceof URIError) return { status: 400, body: { error: 'Malformed URL', code: 'bad_request' } };
   const status = typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500 ? parserError.status : 500;
   if (status < 500) return { status, body: { error: parserError.message || 'Bad request', code: 'bad_request' } };

@@ -34,6 +34,15 @@ describe('error model', () => {
     expect(res.body.details).toEqual([{ path: 'pickup.lat', message: expect.any(String) }]);
   });
 
+  it('answers a connection-pool timeout with a retryable 503, not a 500', async () => {
+    const app = appWith(() => {
+      const error = new Error('Knex: Timeout acquiring a connection. The pool is probably full.');
+      error.name = 'KnexTimeoutError';
+      throw error;
+    });
+    await request(app).get('/thing').expect(503, { error: 'Database is busy, retry shortly', code: 'database_busy' });
+  });
+
   it('hides unexpected errors behind a plain 500 JSON without a stack trace', async () => {
     const app = appWith(() => {
       throw new Error('database password is hunter2');
