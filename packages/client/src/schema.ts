@@ -1399,6 +1399,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -1490,6 +1491,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -1523,6 +1525,7 @@ export interface operations {
             400: components["responses"]["MalformedRequest"];
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
+            422: components["responses"]["ValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -1589,6 +1592,7 @@ export interface operations {
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -1665,6 +1669,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -1695,6 +1700,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidJson"];
             401: components["responses"]["InvalidDriverToken"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
@@ -1729,6 +1735,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidJson"];
             401: components["responses"]["InvalidDriverToken"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
@@ -1787,6 +1794,7 @@ export interface operations {
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -1820,6 +1828,7 @@ export interface operations {
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -1841,6 +1850,7 @@ export interface operations {
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -1862,6 +1872,7 @@ export interface operations {
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -1883,6 +1894,7 @@ export interface operations {
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -1904,6 +1916,7 @@ export interface operations {
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -1925,6 +1938,7 @@ export interface operations {
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -1956,6 +1970,7 @@ export interface operations {
             403: components["responses"]["PinRefused"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
@@ -1978,6 +1993,7 @@ export interface operations {
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
