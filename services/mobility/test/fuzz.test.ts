@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import request from 'supertest';
 import { createTestContext, type TestContext } from './helpers/context';
-import { adminToken, createPartnerKey, driverToken, newAdmin } from './factories/auth';
+import { adminToken, createPartnerKey, driverToken } from './factories/auth';
 import { onlineDriver, randomCentre } from './factories/fleet';
 
 /**
