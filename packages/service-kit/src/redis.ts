@@ -22,3 +22,18 @@ export async function pingRedis(url: string, timeoutMs = 3000): Promise<void> {
     client.disconnect();
   }
 }
+
+/** Deletes every key that starts with `prefix` (SCAN, not KEYS, so Redis keeps serving meanwhile). */
+export async function deleteKeysWithPrefix(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}

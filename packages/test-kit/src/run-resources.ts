@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, dropDatabase, ensureDatabase } from '@platform/service-kit';
-import Redis from 'ioredis';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, deleteKeysWithPrefix, dropDatabase, ensureDatabase } from '@platform/service-kit';
 
 /**
  * Each test run gets its own database and Redis prefix, so runs never collide; jest's global setup creates them
@@ -36,15 +35,5 @@ export function newRedisPrefix(label: string): string {
 /** Removes every key under the run's prefix. */
 export async function clearRedisPrefix(prefix: string | undefined): Promise<void> {
   if (!prefix || !prefix.startsWith('test_')) return;
-  const redis = new Redis(redisUrl(), { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
+  await deleteKeysWithPrefix(redisUrl(), prefix);
 }
