@@ -17,6 +17,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.destroy();
       return;
     }
+    if (body.code === 'database_busy') res.setHeader('Retry-After', '1');
     res.status(status).json(body);
   };
 }

@@ -40,7 +40,8 @@ describe('error model', () => {
       error.name = 'KnexTimeoutError';
       throw error;
     });
-    await request(app).get('/thing').expect(503, { error: 'Database is busy, retry shortly', code: 'database_busy' });
+    const res = await request(app).get('/thing').expect(503, { error: 'Database is busy, retry shortly', code: 'database_busy' });
+    expect(res.headers['retry-after']).toBe('1');
   });
 
   it('hides unexpected errors behind a plain 500 JSON without a stack trace', async () => {
