@@ -58,3 +58,23 @@ describe('docker-compose.yml', () => {
     }
   });
 });
+
+describe('infra/Dockerfile', () => {
+  const dockerfile = readFileSync(path.join(root, 'infra/Dockerfile'), 'utf8');
+  const copied = [...dockerfile.matchAll(/^COPY\s+(.+)\s+\S+$/gm)].flatMap((m) => m[1]!.split(/\s+/));
+
+  it('copies every file the root install scripts run', () => {
+    const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const installTime = ['preinstall', 'install', 'postinstall', 'prepare'].map((name) => scripts[name] ?? '').join(' ');
+    for (const file of installTime.match(/scripts\/[\w./-]+/g) ?? []) expect(copied).toContain(file);
+  });
+
+  it('copies every workspace folder and never the host node_modules', () => {
+    const workspace = readFileSync(path.join(root, 'pnpm-workspace.yaml'), 'utf8');
+    for (const folder of ['packages', 'services', 'gateway']) {
+      expect(workspace).toContain(folder);
+      expect(copied).toContain(folder);
+    }
+    expect(readFileSync(path.join(root, '.dockerignore'), 'utf8')).toMatch(/^\*\*\/node_modules$/m);
+  });
+});
