@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { createRedis, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, dropDatabase } from '@platform/service-kit';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, deleteKeysWithPrefix, dropDatabase } from '@platform/service-kit';
 
 export interface RunningSystem {
   gateway: string;
@@ -92,22 +92,11 @@ export async function startSystem(label: string, basePort: number, env: NodeJS.P
 
 /** Deletes the run's keys (`{prefix}:…`: BullMQ queues, fleet indexes, rate-limit counters); gives up after 10 s. */
 async function clearRedisPrefix(url: string, prefix: string): Promise<void> {
-  const redis = createRedis(url);
-  redis.on('error', () => undefined); // a dead Redis: the timeout below ends the attempt
-  const work = (async () => {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
-  })();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, 10000)));
   try {
-    await Promise.race([work.catch(() => undefined), timeout]);
+    await Promise.race([deleteKeysWithPrefix(url, `${prefix}:`).catch(() => undefined), timeout]);
   } finally {
     clearTimeout(timer);
-    redis.disconnect();
   }
 }
