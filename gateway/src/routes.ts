@@ -1,7 +1,7 @@
 export type Upstream = 'certificate' | 'mobility';
 
 /**
- * CONTRACT section 1. `exact` matches the path itself or anything below it as whole segments
+ * CONTRACT section 1. `segment` matches the path itself or anything below it as whole segments
  * (`/api/v1/rides`, `/api/v1/rides/ride_1/cancel`, not `/api/v1/ridesx`); `prefix` needs the trailing slash.
  */
 const ROUTE_TABLE: Array<{ path: string; kind: 'segment' | 'prefix'; upstream: Upstream }> = [
