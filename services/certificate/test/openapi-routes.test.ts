@@ -3,7 +3,7 @@ import type { Response } from 'supertest';
 import { createTestContext, type TestContext } from './helpers/context';
 import { certificateResponseValidator, expectToMatchDescription } from './helpers/openapi';
 import { certificateInput, createApiKey, issueCertificate, newOrg, type TestOrg } from './factories/admin';
-import { GATEWAY_A_SECRET, GATEWAY_B_HASH, GATEWAY_B_SECRET, gatewayAWebhook, gatewayBWebhook, signA, startFakeGateways } from './factories/payment-gateways';
+import { GATEWAY_B_HASH, gatewayAWebhook, gatewayBWebhook, paymentGatewayEnv, signA, startFakeGateways } from './factories/payment-gateways';
 
 /**
  * Walks every route of openapi.yaml through the real app: each answer, happy or not, must be documented (status, content
@@ -16,14 +16,7 @@ let token: string;
 
 beforeAll(async () => {
   gateways = await startFakeGateways();
-  ctx = createTestContext({
-    GATEWAY_A_SECRET_KEY: GATEWAY_A_SECRET,
-    GATEWAY_A_BASE_URL: gateways.url,
-    GATEWAY_B_SECRET_KEY: GATEWAY_B_SECRET,
-    GATEWAY_B_BASE_URL: gateways.url,
-    GATEWAY_B_SECRET_HASH: GATEWAY_B_HASH,
-    PAYMENT_VERIFY_TIMEOUT_MS: '300',
-  });
+  ctx = createTestContext(paymentGatewayEnv(gateways.url, 300));
   org = newOrg(ctx);
   token = (await createApiKey(ctx, org)).token;
 });

@@ -1,22 +1,15 @@
 import request from 'supertest';
 import { createTestContext, type TestContext } from './helpers/context';
 import { createApiKey, newOrg, type TestOrg } from './factories/admin';
-import { GATEWAY_A_SECRET, GATEWAY_B_HASH, GATEWAY_B_SECRET, gatewayAWebhook, gatewayBWebhook, signA, startFakeGateways } from './factories/payment-gateways';
+import { GATEWAY_B_HASH, GATEWAY_B_SECRET, gatewayAWebhook, gatewayBWebhook, paymentGatewayEnv, signA, startFakeGateways } from './factories/payment-gateways';
 
 let ctx: TestContext;
 let gateways: Awaited<ReturnType<typeof startFakeGateways>>;
 
 beforeAll(async () => {
   gateways = await startFakeGateways();
-  ctx = createTestContext({
-    GATEWAY_A_SECRET_KEY: GATEWAY_A_SECRET,
-    GATEWAY_A_BASE_URL: gateways.url,
-    GATEWAY_B_SECRET_KEY: GATEWAY_B_SECRET,
-    GATEWAY_B_BASE_URL: gateways.url,
-    GATEWAY_B_SECRET_HASH: GATEWAY_B_HASH,
-    // Short so the hanging-verify-API case stays quick, yet long enough for 50 concurrent verify calls on a busy CI machine.
-    PAYMENT_VERIFY_TIMEOUT_MS: '3000',
-  });
+  // Short so the hanging-verify-API case stays quick, yet long enough for 50 concurrent verify calls on a busy CI machine.
+  ctx = createTestContext(paymentGatewayEnv(gateways.url, 3000));
 });
 afterAll(async () => {
   await ctx.close();

@@ -62,3 +62,15 @@ export function signA(body: string | Buffer): string {
 export function gatewayBWebhook(reference: string, transactionId: number, amount: number) {
   return JSON.stringify({ event: 'charge.completed', data: { id: transactionId, tx_ref: reference, flw_ref: 'FLW-MOCK-1', amount, currency: 'NGN', status: 'successful' } });
 }
+
+/** The service's settings for both gateways, pointed at the fake verify APIs. */
+export function paymentGatewayEnv(fakeUrl: string, verifyTimeoutMs: number): Record<string, string> {
+  return {
+    GATEWAY_A_SECRET_KEY: GATEWAY_A_SECRET,
+    GATEWAY_A_BASE_URL: fakeUrl,
+    GATEWAY_B_SECRET_KEY: GATEWAY_B_SECRET,
+    GATEWAY_B_BASE_URL: fakeUrl,
+    GATEWAY_B_SECRET_HASH: GATEWAY_B_HASH,
+    PAYMENT_VERIFY_TIMEOUT_MS: String(verifyTimeoutMs),
+  };
+}
