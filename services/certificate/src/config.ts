@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_DATABASE_URL, env, jwtSecretSchema, refuseDevSecretInProduction } from '@platform/service-kit';
+import { DEFAULT_DATABASE_URL, env, jwtSecretSchema, requireStrongSecretsInProduction } from '@platform/service-kit';
 
 export const certificateConfigSchema = z
   .object({
@@ -20,7 +20,7 @@ export const certificateConfigSchema = z
     GATEWAY_B_HASH_HEADER: z.string().default('x-webhook-hash'),
     PAYMENT_VERIFY_TIMEOUT_MS: env.positiveInt(10000),
   })
-  .transform(refuseDevSecretInProduction)
+  .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'GATEWAY_A_SECRET_KEY', 'GATEWAY_B_SECRET_KEY', 'GATEWAY_B_SECRET_HASH']))
   .transform((config) => ({ ...config, databaseUrl: config.CERTIFICATE_DATABASE_URL ?? config.DATABASE_URL }));
 
 export type CertificateConfig = z.infer<typeof certificateConfigSchema>;

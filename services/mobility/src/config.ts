@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, env, jwtSecretSchema, refuseDevSecretInProduction } from '@platform/service-kit';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, env, jwtSecretSchema, requireStrongSecretsInProduction } from '@platform/service-kit';
 
 export const mobilityConfigSchema = z
   .object({
@@ -11,6 +11,8 @@ export const mobilityConfigSchema = z
     REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be letters, digits, _ . or -').default('platform'),
     JWT_SECRET: jwtSecretSchema(),
     LOG_LEVEL: env.logLevel(),
+    /** Key for encrypting stored webhook endpoint secrets (optional until that encryption ships). */
+    WEBHOOK_SECRET_KEY: z.string().optional(),
     WEBHOOK_ALLOW_HTTP: env.boolean(false),
     WEBHOOK_ALLOW_PRIVATE: env.boolean(false),
     WEBHOOK_MAX_ATTEMPTS: env.positiveInt(10),
@@ -26,7 +28,7 @@ export const mobilityConfigSchema = z
     DISPATCH_OFFER_TTL_S: env.positiveInt(15),
     DISPATCH_TIMEOUT_S: env.positiveInt(120),
   })
-  .transform(refuseDevSecretInProduction)
+  .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'WEBHOOK_SECRET_KEY']))
   .transform((config) => ({ ...config, databaseUrl: config.MOBILITY_DATABASE_URL ?? config.DATABASE_URL }));
 
 export type MobilityConfig = z.infer<typeof mobilityConfigSchema>;

@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { ConfigError, DEV_JWT_SECRET, env, jwtSecretSchema, parseConfig } from '../src/config';
+import { KNOWN_PLACEHOLDER_SECRETS, requireStrongSecretsInProduction, secretWeakness } from '../src/secret-strength';
+
+const schema = z
+  .object({ NODE_ENV: env.nodeEnv(), JWT_SECRET: jwtSecretSchema(), PAYMENT_KEY: z.string().optional() })
+  .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'PAYMENT_KEY']));
+
+const strong = () => randomBytes(32).toString('base64url');
+
+describe('secretWeakness', () => {
+  it('accepts 32 random bytes and refuses anything shorter than 32 bytes', () => {
+    expect(secretWeakness(strong())).toBeUndefined();
+    expect(secretWeakness('a'.repeat(32))).toBeUndefined();
+    expect(secretWeakness('a'.repeat(31))).toBe('must be at least 32 bytes');
+    // 16 two-byte characters are 32 bytes.
+    expect(secretWeakness('é'.repeat(16))).toBeUndefined();
+  });
+
+  it.each([...KNOWN_PLACEHOLDER_SECRETS, `${strong()}-change-me`, `CHANGEME-${strong()}`, `replace-with-${strong()}`])('refuses the placeholder %s', (value) => {
+    expect(secretWeakness(value)).toMatch(/refused$/);
+  });
+});
+
+describe('requireStrongSecretsInProduction', () => {
+  it('lets development and tests run on the default and on short values', () => {
+    expect(parseConfig(schema, {}).JWT_SECRET).toBe(DEV_JWT_SECRET);
+    expect(parseConfig(schema, { NODE_ENV: 'test', PAYMENT_KEY: 'sk_test' }).PAYMENT_KEY).toBe('sk_test');
+  });
+
+  it('refuses the unset development default in production, naming the variable', () => {
+    expect(() => parseConfig(schema, { NODE_ENV: 'production' })).toThrow(
+      new ConfigError('Invalid environment variable JWT_SECRET: the development default is refused when NODE_ENV=production (got unset)'),
+    );
+  });
+
+  it.each([
+    ['JWT_SECRET', 'replace-with-at-least-32-random-characters', 'a placeholder from the repository is refused'],
+    ['JWT_SECRET', 'compose-development-secret-change-me', 'a placeholder from the repository is refused'],
+    ['PAYMENT_KEY', 'sk_live_short', 'must be at least 32 bytes'],
+  ])('refuses %s=%s in production without printing it', (name, value, reason) => {
+    const given = { NODE_ENV: 'production', JWT_SECRET: strong(), PAYMENT_KEY: strong(), [name]: value };
+    expect(() => parseConfig(schema, given)).toThrow(new ConfigError(`Invalid environment variable ${name}: ${reason} when NODE_ENV=production (got a hidden value)`));
+  });
+
+  it('accepts strong values and leaves an optional secret unset', () => {
+    const secret = strong();
+    expect(parseConfig(schema, { NODE_ENV: 'production', JWT_SECRET: secret })).toEqual({ NODE_ENV: 'production', JWT_SECRET: secret });
+  });
+});
