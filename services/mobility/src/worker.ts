@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { Registry } from 'prom-client';
 import { closeGracefullyOnSignal, createLogger, createRedis, loadConfigOrExit, openServiceDatabase, requireRedis } from '@platform/service-kit';
 import { MOBILITY_SCHEMA, mobilityConfigSchema } from './config';
@@ -7,6 +7,7 @@ import { createDispatchWorker } from './features/dispatch/dispatch.worker';
 import { startWebhookDelivery, WORKER_DB_SETTINGS } from './features/webhooks/webhook-worker';
 import { QUEUES } from './queues';
 import { buildServices } from './services';
+import { createWorkerHealthServer } from './worker-health';
 
 /** The BullMQ worker process: outbound webhook deliveries (with the outbox relay) and dispatch timers. */
 async function main() {
@@ -24,12 +25,9 @@ async function main() {
   const webhooks = startWebhookDelivery({ db, connection, config, logger, registry });
   const servers: Server[] = [];
   if (config.WORKER_METRICS_PORT !== undefined) {
-    // Optional: Prometheus metrics of the worker (webhook_delivery_attempts_total{outcome}).
-    const server = createServer((req, res) => {
-      if (req.url !== '/metrics') return void res.writeHead(404).end();
-      void registry.metrics().then((text) => res.writeHead(200, { 'Content-Type': registry.contentType }).end(text));
-    });
-    server.listen(config.WORKER_METRICS_PORT, () => logger.info({ port: config.WORKER_METRICS_PORT }, 'worker metrics listening'));
+    // Optional (unset: no listener): /healthz for probes and /metrics (webhook_delivery_attempts_total{outcome}).
+    const server = createWorkerHealthServer([dispatch, webhooks.worker], registry);
+    server.listen(config.WORKER_METRICS_PORT, () => logger.info({ port: config.WORKER_METRICS_PORT }, 'worker health and metrics listening'));
     servers.push(server);
   }
   // Closing a BullMQ worker whose connections are still starting rejects unhandled; announce (and accept SIGTERM) once ready.
