@@ -1,57 +1,29 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { DEFAULT_SHUTDOWN_DEADLINE_MS, parseConfig } from '@platform/service-kit';
 import { gatewayConfigSchema } from '../../gateway/src/config';
 import { certificateConfigSchema } from '../../services/certificate/src/config';
 import { mobilityConfigSchema } from '../../services/mobility/src/config';
+import { loadManifests, root, selects, type Container, type Manifest, type PodTemplate } from './helpers/manifests';
+import { ingressAllowed, ingressPoliciesOf, type Source } from './helpers/network-policy';
 
-const root = path.resolve(__dirname, '../..');
-const k8sDir = path.join(root, 'infra/k8s');
+const manifests = loadManifests('infra/k8s');
+const examples = loadManifests('infra/examples');
 
-interface EnvVar {
-  name: string;
-  value?: string;
-  valueFrom?: { configMapKeyRef?: { name: string; key: string }; secretKeyRef?: { name: string; key: string; optional?: boolean } };
-}
-interface Probe {
-  httpGet: { path: string; port: string | number; scheme?: string };
-}
-interface Container {
-  name: string;
-  workingDir: string;
-  command: string[];
-  ports?: Array<{ name: string; containerPort: number }>;
-  env: EnvVar[];
-  readinessProbe?: Probe;
-  livenessProbe?: Probe;
-  resources?: { requests?: { cpu?: string } };
-}
-interface Manifest {
-  kind: string;
-  metadata: { name: string };
-  data?: Record<string, string>;
-  stringData?: Record<string, string>;
-  spec: {
-    template: { spec: { containers: Container[]; terminationGracePeriodSeconds?: number } };
-    ports: Array<{ port: number; targetPort: string | number }>;
-    scaleTargetRef: { kind: string; name: string };
-    selector: Record<string, unknown>;
-  };
-}
-
-const manifests: Manifest[] = readdirSync(k8sDir)
-  .filter((file) => file.endsWith('.yaml'))
-  .flatMap((file) => parseAllDocuments(readFileSync(path.join(k8sDir, file), 'utf8')).map((doc) => doc.toJSON() as Manifest));
-
-function find(kind: string, name: string): Manifest {
-  const found = manifests.find((m) => m.kind === kind && m.metadata.name === name);
-  if (!found) throw new Error(`no ${kind} ${name} in infra/k8s`);
+function find(kind: string, name: string, from: Manifest[] = manifests): Manifest {
+  const found = from.find((m) => m.kind === kind && m.metadata.name === name);
+  if (!found) throw new Error(`no ${kind} ${name}`);
   return found;
 }
 
 const configMap = find('ConfigMap', 'platform-config').data!;
-const secrets = find('Secret', 'platform-secrets').stringData!;
+const exampleSecrets = find('Secret', 'platform-secrets', examples).stringData!;
+
+/** The secrets each service refuses in production when shorter than 32 bytes or a placeholder (service-kit secret-strength). */
+const CHECKED_SECRETS = ['JWT_SECRET', 'GATEWAY_A_SECRET_KEY', 'GATEWAY_B_SECRET_KEY', 'GATEWAY_B_SECRET_HASH', 'WEBHOOK_SECRET_KEY'];
+/** The example Secret with every checked secret replaced by 32 random bytes, as an operator would create it. */
+const strongSecrets = { ...exampleSecrets, ...Object.fromEntries(CHECKED_SECRETS.map((name) => [name, randomBytes(32).toString('base64')])) };
 
 /** The variables a config schema reads: the keys of the object inside its transforms. */
 function variablesOf(schema: unknown): string[] {
@@ -60,19 +32,37 @@ function variablesOf(schema: unknown): string[] {
   return Object.keys(current.shape);
 }
 
-const processes = [
-  { name: 'gateway', schema: gatewayConfigSchema, entry: 'src/server.ts', http: true },
-  { name: 'certificate', schema: certificateConfigSchema, entry: 'src/server.ts', http: true },
-  { name: 'mobility', schema: mobilityConfigSchema, entry: 'src/server.ts', http: true },
-  { name: 'worker', schema: mobilityConfigSchema, entry: 'src/worker.ts', http: false },
+/** Each workload, the compiled entry the image runs (`/app/<deploy>/dist/…`) and the source file it is built from. */
+const workloads = [
+  { kind: 'Deployment', name: 'gateway', schema: gatewayConfigSchema, command: 'node /app/gateway/dist/server.js', source: 'gateway/src/server.ts' },
+  { kind: 'Deployment', name: 'certificate', schema: certificateConfigSchema, command: 'node /app/certificate/dist/server.js', source: 'services/certificate/src/server.ts' },
+  { kind: 'Deployment', name: 'mobility', schema: mobilityConfigSchema, command: 'node /app/mobility/dist/server.js', source: 'services/mobility/src/server.ts' },
+  { kind: 'Deployment', name: 'worker', schema: mobilityConfigSchema, command: 'node /app/mobility/dist/worker.js', source: 'services/mobility/src/worker.ts' },
+  { kind: 'Job', name: 'certificate-migrate', schema: certificateConfigSchema, command: 'node /app/certificate/dist/db/migrate.js', source: 'services/certificate/src/db/migrate.ts' },
+  { kind: 'Job', name: 'mobility-migrate', schema: mobilityConfigSchema, command: 'node /app/mobility/dist/db/migrate.js', source: 'services/mobility/src/db/migrate.ts' },
+] as const;
+const deployments = workloads.filter((w) => w.kind === 'Deployment');
+const services = [
+  { name: 'certificate', schema: certificateConfigSchema },
+  { name: 'mobility', schema: mobilityConfigSchema },
 ] as const;
 
-function containerOf(name: string): Container {
-  return find('Deployment', name).spec.template.spec.containers[0]!;
+function podOf(kind: string, name: string): PodTemplate {
+  return find(kind, name).spec.template;
+}
+
+function containerOf(name: string, kind = 'Deployment'): Container {
+  return podOf(kind, name).spec.containers[0]!;
+}
+
+function portNamed(container: Container, name: string): number {
+  const port = container.ports?.find((p) => p.name === name);
+  if (!port) throw new Error(`no port ${name} on ${container.name}`);
+  return port.containerPort;
 }
 
 /** The environment the container would get, with ConfigMap and Secret references resolved. */
-function resolvedEnv(container: Container): Record<string, string> {
+function resolvedEnv(container: Container, secrets: Record<string, string> = strongSecrets): Record<string, string> {
   const env: Record<string, string> = {};
   for (const variable of container.env) {
     const ref = variable.valueFrom;
@@ -82,30 +72,76 @@ function resolvedEnv(container: Container): Record<string, string> {
   return env;
 }
 
+function defaultPort(schema: Parameters<typeof parseConfig>[0]): number {
+  return (parseConfig(schema, { JWT_SECRET: 'x'.repeat(32) }) as { PORT: number }).PORT;
+}
+
 /** Names that hold credentials (GATEWAY_B_HASH_HEADER is only a header name). */
 const SECRET_NAME = /SECRET|_KEY$|_HASH$|PASSWORD|DATABASE_URL/;
 
-describe('infra/k8s manifests', () => {
-  it.each(processes)('runs $name as its own Deployment from an entry point that exists', ({ name, entry }) => {
-    const container = containerOf(name);
-    expect(container.command.at(-1)).toBe(entry);
-    const dir = container.workingDir.replace(/^\/app\//, '');
-    expect(() => readFileSync(path.join(root, dir, entry))).not.toThrow();
+describe('infra/k8s secrets', () => {
+  it('holds no Secret, so `kubectl apply -f infra/k8s/` never replaces real secrets with placeholders', () => {
+    expect(manifests.filter((m) => m.kind === 'Secret').map((m) => m.metadata.name)).toEqual([]);
+    const files = readdirSync(path.join(root, 'infra/k8s'), { recursive: true, encoding: 'utf8' });
+    for (const file of files) expect(readFileSync(path.join(root, 'infra/k8s', file), 'utf8')).not.toMatch(/^kind:\s*Secret\s*$/m);
   });
 
-  it.each(processes)('gives $name only variables its config schema reads, and a valid configuration', ({ name, schema }) => {
-    const container = containerOf(name);
-    const known = variablesOf(schema);
-    for (const variable of container.env) expect(known).toContain(variable.name);
-    for (const variable of container.env) {
-      if (variable.valueFrom?.configMapKeyRef) expect(Object.keys(configMap)).toContain(variable.valueFrom.configMapKeyRef.key);
-      if (variable.valueFrom?.secretKeyRef) expect(Object.keys(secrets)).toContain(variable.valueFrom.secretKeyRef.key);
+  it('keeps the example Secrets in infra/examples, with every key a workload reads', () => {
+    expect(examples.map((m) => `${m.kind}/${m.metadata.name}`).sort()).toEqual(['Secret/gateway-tls', 'Secret/platform-secrets']);
+    const read = workloads.flatMap(({ kind, name }) => podOf(kind, name).spec.containers.flatMap((c) => c.env.map((v) => v.valueFrom?.secretKeyRef?.key)));
+    for (const key of read.filter((k) => k !== undefined)) expect(Object.keys(exampleSecrets)).toContain(key);
+  });
+
+  it.each(workloads.filter((w) => w.name !== 'gateway'))('refuses to start $name in production with any example secret, naming it', ({ kind, name, schema }) => {
+    const container = containerOf(name, kind);
+    expect(resolvedEnv(container).NODE_ENV).toBe('production');
+    const checked = container.env.map((v) => v.name).filter((variable) => CHECKED_SECRETS.includes(variable));
+    expect(checked).toContain('JWT_SECRET');
+    for (const variable of checked) {
+      const env = { ...resolvedEnv(container), [variable]: exampleSecrets[variable]! };
+      expect(() => parseConfig(schema, env)).toThrow(new RegExp(`^Invalid environment variable ${variable}: a placeholder from the repository is refused when NODE_ENV=production`));
     }
     expect(() => parseConfig(schema, resolvedEnv(container))).not.toThrow();
   });
 
-  it.each(processes)('takes $name secrets from the Secret, never from the ConfigMap or a literal', ({ name }) => {
-    const container = containerOf(name);
+  it('checks every production secret somewhere', () => {
+    const checked = new Set(workloads.flatMap(({ kind, name }) => containerOf(name, kind).env.map((v) => v.name)));
+    expect(CHECKED_SECRETS.filter((name) => !checked.has(name))).toEqual([]);
+  });
+});
+
+describe('infra/k8s workloads', () => {
+  it.each(workloads)('runs $name ($kind) as `$command` from /app, built from a source file that exists', ({ kind, name, command, source }) => {
+    const container = containerOf(name, kind);
+    expect(container.command.join(' ')).toBe(command);
+    expect(container.workingDir).toBe('/app');
+    expect(existsSync(path.join(root, source))).toBe(true);
+  });
+
+  it('runs migrations only in the Jobs: no Deployment has an initContainer', () => {
+    for (const { name } of deployments) expect(podOf('Deployment', name).spec.initContainers).toBeUndefined();
+    expect(manifests.filter((m) => m.kind === 'Job').map((m) => m.metadata.name).sort()).toEqual(['certificate-migrate', 'mobility-migrate']);
+  });
+
+  it('pins one released image tag everywhere, never `latest`', () => {
+    const images = manifests.filter((m) => m.spec?.template).flatMap((m) => m.spec.template.spec.containers.map((c) => c.image));
+    expect(images.length).toBeGreaterThanOrEqual(workloads.length);
+    expect(new Set(images).size).toBe(1);
+    expect(images[0]).toMatch(/^partner-platform:\d+\.\d+\.\d+$/);
+  });
+
+  it.each(workloads)('gives $name only variables its config schema reads, and a valid configuration', ({ kind, name, schema }) => {
+    const container = containerOf(name, kind);
+    const known = variablesOf(schema);
+    for (const variable of container.env) expect(known).toContain(variable.name);
+    for (const variable of container.env) {
+      if (variable.valueFrom?.configMapKeyRef) expect(Object.keys(configMap)).toContain(variable.valueFrom.configMapKeyRef.key);
+    }
+    expect(() => parseConfig(schema, resolvedEnv(container))).not.toThrow();
+  });
+
+  it.each(workloads)('takes $name secrets from the Secret, never from the ConfigMap or a literal', ({ kind, name }) => {
+    const container = containerOf(name, kind);
     for (const variable of container.env.filter((v) => SECRET_NAME.test(v.name))) {
       expect(variable.valueFrom?.secretKeyRef?.name).toBe('platform-secrets');
     }
@@ -115,40 +151,138 @@ describe('infra/k8s manifests', () => {
     expect(Object.keys(configMap).filter((key) => SECRET_NAME.test(key))).toEqual([]);
   });
 
-  it.each(processes.filter((p) => p.http))('exposes $name on the port its code defaults to, with /readyz and /healthz probes on it', ({ name, schema }) => {
-    const container = containerOf(name);
-    const port = (parseConfig(schema, { JWT_SECRET: 'x'.repeat(32) }) as { PORT: number }).PORT;
-    const env = resolvedEnv(container);
-    expect(env.PORT).toBe(String(port));
-    expect(container.ports).toHaveLength(1);
-    const [declared] = container.ports!;
-    expect(declared!.containerPort).toBe(port);
-    const scheme = env.TLS_CERT_FILE ? 'HTTPS' : undefined;
-    for (const [probe, probePath] of [
-      [container.readinessProbe, '/readyz'],
-      [container.livenessProbe, '/healthz'],
-    ] as const) {
-      expect(probe!.httpGet.path).toBe(probePath);
-      expect([declared!.name, declared!.containerPort]).toContain(probe!.httpGet.port);
-      expect(probe!.httpGet.scheme).toBe(scheme);
-    }
-    const service = find('Service', name);
-    expect([declared!.name, declared!.containerPort]).toContain(service.spec.ports[0]!.targetPort);
+  it('uses every ConfigMap key somewhere', () => {
+    const used = new Set(workloads.flatMap(({ kind, name }) => containerOf(name, kind).env.map((v) => v.valueFrom?.configMapKeyRef?.key)));
+    expect(Object.keys(configMap).filter((key) => !used.has(key))).toEqual([]);
+  });
+});
+
+describe('infra/k8s Pod Security "restricted"', () => {
+  const pods = manifests.filter((m) => m.spec?.template).map((m) => ({ name: `${m.kind}/${m.metadata.name}`, pod: m.spec.template }));
+
+  it('covers every workload', () => {
+    expect(pods.map((p) => p.name).sort()).toEqual(workloads.map((w) => `${w.kind}/${w.name}`).sort());
   });
 
-  it.each(processes.filter((p) => p.http))('scales $name with a HorizontalPodAutoscaler on CPU requests', ({ name }) => {
+  it.each(pods)('$name runs as non-root with the RuntimeDefault seccomp profile and no host namespaces', ({ pod }) => {
+    expect(pod.spec.securityContext?.runAsNonRoot).toBe(true);
+    expect(pod.spec.securityContext?.runAsUser).not.toBe(0);
+    expect(pod.spec.securityContext?.seccompProfile?.type).toBe('RuntimeDefault');
+    expect([pod.spec.hostNetwork, pod.spec.hostPID, pod.spec.hostIPC].filter(Boolean)).toEqual([]);
+    expect((pod.spec.volumes ?? []).filter((v) => v.hostPath)).toEqual([]);
+  });
+
+  it.each(pods)('$name drops every capability, never escalates and has a read-only root file system with an emptyDir /tmp', ({ pod }) => {
+    for (const container of [...pod.spec.containers, ...(pod.spec.initContainers ?? [])]) {
+      const context = container.securityContext;
+      expect(context?.allowPrivilegeEscalation).toBe(false);
+      expect(context?.privileged).not.toBe(true);
+      expect(context?.capabilities?.drop).toEqual(['ALL']);
+      expect(context?.capabilities?.add).toBeUndefined();
+      expect(context?.runAsNonRoot).not.toBe(false);
+      expect(context?.readOnlyRootFilesystem).toBe(true);
+      const tmp = container.volumeMounts?.find((m) => m.mountPath === '/tmp');
+      expect(pod.spec.volumes?.find((v) => v.name === tmp?.name)?.emptyDir).toBeDefined();
+    }
+  });
+});
+
+describe('infra/k8s availability', () => {
+  it.each(deployments)('keeps at least one $name pod through voluntary disruptions (PodDisruptionBudget)', ({ name }) => {
+    const deployment = find('Deployment', name);
+    const budget = find('PodDisruptionBudget', name);
+    expect(selects(budget.spec.selector, deployment.spec.template.metadata.labels)).toBe(true);
+    expect(budget.spec.minAvailable).toBeGreaterThanOrEqual(1);
+    // Below the replica count, so a node drain can still proceed.
+    expect(budget.spec.minAvailable).toBeLessThan(deployment.spec.replicas!);
+  });
+
+  it.each(deployments)('gives $name more time to stop than its own shutdown deadline', ({ name }) => {
+    const grace = podOf('Deployment', name).spec.terminationGracePeriodSeconds ?? 30;
+    expect(grace * 1000).toBeGreaterThan(DEFAULT_SHUTDOWN_DEADLINE_MS);
+  });
+
+  it.each(services)('scales $name with a HorizontalPodAutoscaler on CPU requests', ({ name }) => {
     const hpa = find('HorizontalPodAutoscaler', name);
     expect(hpa.spec.scaleTargetRef).toMatchObject({ kind: 'Deployment', name });
     expect(containerOf(name).resources?.requests?.cpu).toBeDefined();
   });
 
-  it.each(processes)('gives $name more time to stop than its own shutdown deadline', ({ name }) => {
-    const grace = find('Deployment', name).spec.template.spec.terminationGracePeriodSeconds ?? 30;
-    expect(grace * 1000).toBeGreaterThan(DEFAULT_SHUTDOWN_DEADLINE_MS);
+  it('scales the gateway with a HorizontalPodAutoscaler on CPU requests', () => {
+    expect(find('HorizontalPodAutoscaler', 'gateway').spec.scaleTargetRef).toMatchObject({ kind: 'Deployment', name: 'gateway' });
+    expect(containerOf('gateway').resources?.requests?.cpu).toBeDefined();
+  });
+});
+
+describe('infra/k8s probes and metrics', () => {
+  it.each(services)('exposes $name on the port its code defaults to, with /readyz, /healthz and /metrics on it', ({ name, schema }) => {
+    const container = containerOf(name);
+    const port = defaultPort(schema);
+    expect(resolvedEnv(container).PORT).toBe(String(port));
+    expect(container.ports).toEqual([{ name: 'http', containerPort: port }]);
+    expect(container.readinessProbe!.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    expect(container.livenessProbe!.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    expect(find('Service', name).spec.ports.map((p) => p.targetPort)).toEqual(['http']);
+    expect(podOf('Deployment', name).metadata.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(port), 'prometheus.io/path': '/metrics' });
   });
 
-  it('uses every ConfigMap key somewhere', () => {
-    const used = new Set(processes.flatMap(({ name }) => containerOf(name).env.map((v) => v.valueFrom?.configMapKeyRef?.key)));
-    expect(Object.keys(configMap).filter((key) => !used.has(key))).toEqual([]);
+  it('checks the gateway alive with /healthz on its public HTTPS port, and ready with /readyz on METRICS_PORT (9464)', () => {
+    const container = containerOf('gateway');
+    const env = resolvedEnv(container);
+    expect(env.PORT).toBe(String(defaultPort(gatewayConfigSchema)));
+    expect(env.TLS_CERT_FILE).toBeDefined();
+    expect(portNamed(container, 'https')).toBe(defaultPort(gatewayConfigSchema));
+    expect(container.livenessProbe!.httpGet).toEqual({ path: '/healthz', port: 'https', scheme: 'HTTPS' });
+    // The gateway's METRICS_PORT default: an internal plain-HTTP listener for /readyz and /metrics.
+    expect(portNamed(container, 'metrics')).toBe(9464);
+    expect(container.readinessProbe!.httpGet).toEqual({ path: '/readyz', port: 'metrics' });
+    expect(podOf('Deployment', 'gateway').metadata.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': '9464', 'prometheus.io/path': '/metrics' });
+    // Only the public port is behind the LoadBalancer.
+    expect(find('Service', 'gateway').spec.ports.map((p) => p.targetPort)).toEqual(['https']);
+  });
+
+  it('gives the worker a WORKER_METRICS_PORT with /healthz probes and a Prometheus scrape on it', () => {
+    const container = containerOf('worker');
+    const port = portNamed(container, 'metrics');
+    const config = parseConfig(mobilityConfigSchema, resolvedEnv(container));
+    expect(config.WORKER_METRICS_PORT).toBe(port);
+    expect(container.livenessProbe!.httpGet).toEqual({ path: '/healthz', port: 'metrics' });
+    expect(container.readinessProbe!.httpGet).toEqual({ path: '/healthz', port: 'metrics' });
+    expect(podOf('Deployment', 'worker').metadata.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(port), 'prometheus.io/path': '/metrics' });
+  });
+});
+
+describe('infra/k8s NetworkPolicy', () => {
+  const policies = manifests.filter((m) => m.kind === 'NetworkPolicy');
+  const pod = (name: string) => podOf('Deployment', name);
+  const from = (name: string): Source => ({ namespace: 'platform', labels: pod(name).metadata.labels });
+  const stranger: Source = { namespace: 'platform', labels: { app: 'something-else' } };
+  const otherNamespace: Source = { namespace: 'default', labels: pod('gateway').metadata.labels };
+
+  it.each(workloads)('isolates $name ($kind) for ingress', ({ kind, name }) => {
+    expect(ingressPoliciesOf(policies, podOf(kind, name)).length).toBeGreaterThan(0);
+  });
+
+  it("lets anyone reach the gateway's public port, and nothing else from outside", () => {
+    expect(ingressAllowed(policies, pod('gateway'), 'https', 'internet')).toBe(true);
+    expect(ingressAllowed(policies, pod('gateway'), 'metrics', 'internet')).toBe(false);
+    for (const name of ['certificate', 'mobility']) expect(ingressAllowed(policies, pod(name), 'http', 'internet')).toBe(false);
+    expect(ingressAllowed(policies, pod('worker'), 'metrics', 'internet')).toBe(false);
+  });
+
+  it.each(['certificate', 'mobility'])('lets only the gateway and the worker reach %s', (name) => {
+    expect(ingressAllowed(policies, pod(name), 'http', from('gateway'))).toBe(true);
+    expect(ingressAllowed(policies, pod(name), 'http', from('worker'))).toBe(true);
+    for (const source of [from(name === 'certificate' ? 'mobility' : 'certificate'), stranger, otherNamespace]) {
+      expect(ingressAllowed(policies, pod(name), 'http', source)).toBe(false);
+    }
+  });
+
+  it.each(deployments)("lets Prometheus in the monitoring namespace scrape $name's metrics port", ({ name }) => {
+    const template = pod(name);
+    const scrapePort = Number(template.metadata.annotations!['prometheus.io/port']);
+    const portName = template.spec.containers[0]!.ports!.find((p) => p.containerPort === scrapePort)!.name;
+    expect(ingressAllowed(policies, template, portName, { namespace: 'monitoring', labels: { 'app.kubernetes.io/name': 'prometheus' } })).toBe(true);
+    expect(ingressAllowed(policies, template, portName, stranger)).toBe(name === 'gateway' && portName === 'https');
   });
 });
