@@ -1,6 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { parseConfig, secretWeakness } from '@platform/service-kit';
+import { gatewayConfigSchema } from '../../gateway/src/config';
+import { certificateConfigSchema } from '../../services/certificate/src/config';
+import { mobilityConfigSchema } from '../../services/mobility/src/config';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -9,14 +14,37 @@ interface ComposeService {
   command?: string[];
   environment?: Record<string, string>;
   ports?: string[];
+  healthcheck?: { test: string[] };
+  depends_on?: Record<string, { condition: string }>;
+  read_only?: boolean;
+  cap_drop?: string[];
 }
+type ComposeFile = { services: Record<string, ComposeService> };
 
-const compose = parse(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
+const composeFiles = ['docker-compose.yml', 'docker-compose.dev.yml'];
+const text = (file: string) => readFileSync(path.join(root, file), 'utf8');
+const compose = parse(text('docker-compose.yml'), { merge: true }) as ComposeFile;
+const dev = parse(text('docker-compose.dev.yml'), { merge: true }) as ComposeFile;
 
 function defaultFromConfig(file: string, pattern: RegExp): string {
-  const match = readFileSync(path.join(root, file), 'utf8').match(pattern);
+  const match = text(file).match(pattern);
   if (!match) throw new Error(`no default found in ${file}`);
   return match[1]!;
+}
+
+/** Each process, the compiled entry the image runs (WORKDIR /app) and the source file it is built from. */
+const apps = [
+  { name: 'certificate', command: 'node /app/certificate/dist/server.js', source: 'services/certificate/src/server.ts', schema: certificateConfigSchema },
+  { name: 'mobility', command: 'node /app/mobility/dist/server.js', source: 'services/mobility/src/server.ts', schema: mobilityConfigSchema },
+  { name: 'worker', command: 'node /app/mobility/dist/worker.js', source: 'services/mobility/src/worker.ts', schema: mobilityConfigSchema },
+  { name: 'gateway', command: 'node /app/gateway/dist/server.js', source: 'gateway/src/server.ts', schema: gatewayConfigSchema },
+] as const;
+
+/** A process's environment as compose would interpolate it with JWT_SECRET exported. */
+function interpolated(name: string, jwtSecret: string): Record<string, string> {
+  const env = { ...compose.services[name]!.environment! };
+  env.JWT_SECRET = jwtSecret;
+  return env;
 }
 
 describe('docker-compose.yml', () => {
@@ -24,24 +52,74 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(compose.services).sort()).toEqual(['certificate', 'gateway', 'mobility', 'postgres', 'redis', 'worker']);
   });
 
-  it.each([
-    ['certificate', 'services/certificate/src/config.ts', /PORT: env\.port\((\d+)\)/],
-    ['mobility', 'services/mobility/src/config.ts', /PORT: env\.port\((\d+)\)/],
-    ['gateway', 'gateway/src/config.ts', /PORT: env\.port\((\d+)\)/],
-  ])('publishes %s on the port its code defaults to', (name, file, pattern) => {
-    const port = defaultFromConfig(file, pattern);
+  it.each(apps)('runs $name as `$command` from /app, built from a source file that exists', ({ name, command, source }) => {
     const service = compose.services[name]!;
-    expect(service.environment!.PORT).toBe(port);
-    expect(service.ports).toContain(`${port}:${port}`);
+    expect(service.command!.join(' ')).toBe(command);
+    expect(service.working_dir).toBe('/app');
+    expect(existsSync(path.join(root, source))).toBe(true);
   });
 
-  it('starts each process from an entry point that exists', () => {
-    for (const name of ['certificate', 'mobility', 'worker', 'gateway']) {
-      const service = compose.services[name]!;
-      const entry = service.command!.at(-1)!;
-      const dir = service.working_dir!.replace(/^\/app\//, '');
-      expect(() => readFileSync(path.join(root, dir, entry))).not.toThrow();
+  it('publishes only the gateway by default, on 127.0.0.1 at the port its code defaults to', () => {
+    const published = Object.entries(compose.services).filter(([, service]) => service.ports?.length);
+    expect(published.map(([name]) => name)).toEqual(['gateway']);
+    const port = defaultFromConfig('gateway/src/config.ts', /PORT: env\.port\((\d+)\)/);
+    expect(compose.services.gateway!.environment!.PORT).toBe(port);
+    expect(compose.services.gateway!.ports).toEqual([`127.0.0.1:${port}:${port}`]);
+  });
+
+  it.each([
+    ['postgres', '5432'],
+    ['redis', '6379'],
+    ['certificate', defaultFromConfig('services/certificate/src/config.ts', /PORT: env\.port\((\d+)\)/)],
+    ['mobility', defaultFromConfig('services/mobility/src/config.ts', /PORT: env\.port\((\d+)\)/)],
+  ])('publishes %s on 127.0.0.1:%s only with the development override', (name, port) => {
+    expect(compose.services[name]!.ports).toBeUndefined();
+    expect(dev.services[name]!.ports).toEqual([`127.0.0.1:${port}:${port}`]);
+    if (name !== 'postgres' && name !== 'redis') expect(compose.services[name]!.environment!.PORT).toBe(port);
+  });
+
+  it('binds every port of every compose file to 127.0.0.1', () => {
+    for (const file of [compose, dev]) {
+      for (const service of Object.values(file.services)) for (const port of service.ports ?? []) expect(port).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
     }
+  });
+
+  it('requires JWT_SECRET and writes no fallback for any secret', () => {
+    for (const { name } of apps) expect(compose.services[name]!.environment!.JWT_SECRET).toMatch(/^\$\{JWT_SECRET:\?[^}]+\}$/);
+    for (const file of composeFiles) {
+      expect(text(file)).not.toMatch(/\$\{\w*(SECRET|_KEY|_HASH)\w*:?-/);
+      // Any other fallback in the file must not be usable as a secret either.
+      for (const [, fallback] of text(file).matchAll(/\$\{\w+:?-([^}]*)\}/g)) expect(secretWeakness(fallback!)).toBeDefined();
+    }
+  });
+
+  it.each(apps)('runs $name with NODE_ENV=production: valid with a strong JWT_SECRET, refused with the old public fallback', ({ name, schema }) => {
+    expect(compose.services[name]!.environment!.NODE_ENV).toBe('production');
+    expect(() => parseConfig(schema, interpolated(name, randomBytes(32).toString('base64')))).not.toThrow();
+    if (name !== 'gateway') {
+      expect(() => parseConfig(schema, interpolated(name, 'compose-development-secret-change-me'))).toThrow(/^Invalid environment variable JWT_SECRET: /);
+    }
+  });
+
+  it.each(apps)('checks $name with a health check on the port it listens on', ({ name, schema }) => {
+    const service = compose.services[name]!;
+    const config = parseConfig(schema, interpolated(name, randomBytes(32).toString('base64'))) as { PORT?: number; WORKER_METRICS_PORT?: number };
+    const port = name === 'worker' ? config.WORKER_METRICS_PORT : config.PORT;
+    expect(port).toBeDefined();
+    expect(service.healthcheck!.test.join(' ')).toContain(`http://127.0.0.1:${port}/healthz`);
+  });
+
+  it.each(apps)('runs $name read-only, without capabilities', ({ name }) => {
+    expect(compose.services[name]).toMatchObject({ read_only: true, cap_drop: ['ALL'] });
+  });
+
+  it('starts the gateway once both databases and both services are healthy', () => {
+    expect(compose.services.gateway!.depends_on).toEqual({
+      postgres: { condition: 'service_healthy' },
+      redis: { condition: 'service_healthy' },
+      certificate: { condition: 'service_healthy' },
+      mobility: { condition: 'service_healthy' },
+    });
   });
 
   it('points the gateway at the services by their compose names and ports', () => {
@@ -51,7 +129,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('gives every process the database and Redis of the compose network', () => {
-    for (const name of ['certificate', 'mobility', 'worker', 'gateway']) {
+    for (const { name } of apps) {
       const env = compose.services[name]!.environment!;
       expect(env.DATABASE_URL).toMatch(/@postgres:5432\/partner_platform$/);
       expect(env.REDIS_URL).toBe('redis://redis:6379');
