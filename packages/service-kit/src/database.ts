@@ -96,7 +96,7 @@ export function describeUnreachable(kind: 'Postgres' | 'Redis', url: string, err
   const reason = (error as { code?: string; message?: string })?.code ?? (error as Error)?.message ?? String(error);
   const how =
     kind === 'Postgres'
-      ? 'start a local server (pg_ctlcluster <version> main start) or run `docker compose up -d postgres redis`'
-      : 'start a local server (redis-server --daemonize yes) or run `docker compose up -d postgres redis`';
+      ? 'start a local server (pg_ctlcluster <version> main start) or run `docker compose -f docker-compose.yml -f docker-compose.dev.yml up -d postgres redis`'
+      : 'start a local server (redis-server --daemonize yes) or run `docker compose -f docker-compose.yml -f docker-compose.dev.yml up -d postgres redis`';
   return `${kind} is not reachable at ${redactUrl(url)} (${reason}): ${how}.`;
 }

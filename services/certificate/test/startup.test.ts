@@ -20,7 +20,7 @@ describe('certificate service start-up', () => {
     const result = await runTsToEnd(serviceDir, 'src/server.ts', { DATABASE_URL: 'postgres://postgres:pw@127.0.0.1:1/partner_platform', PORT: '0' });
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe(
-      'Postgres is not reachable at postgres://postgres:***@127.0.0.1:1/partner_platform (ECONNREFUSED): start a local server (pg_ctlcluster <version> main start) or run `docker compose up -d postgres redis`.',
+      'Postgres is not reachable at postgres://postgres:***@127.0.0.1:1/partner_platform (ECONNREFUSED): start a local server (pg_ctlcluster <version> main start) or run `docker compose -f docker-compose.yml -f docker-compose.dev.yml up -d postgres redis`.',
     );
   });
 });

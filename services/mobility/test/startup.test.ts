@@ -14,7 +14,7 @@ describe('mobility start-up', () => {
     const result = await runTsToEnd(serviceDir, 'src/server.ts', { REDIS_URL: 'redis://127.0.0.1:1', PORT: '0' });
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe(
-      'Redis is not reachable at redis://127.0.0.1:1 (ECONNREFUSED): start a local server (redis-server --daemonize yes) or run `docker compose up -d postgres redis`.',
+      'Redis is not reachable at redis://127.0.0.1:1 (ECONNREFUSED): start a local server (redis-server --daemonize yes) or run `docker compose -f docker-compose.yml -f docker-compose.dev.yml up -d postgres redis`.',
     );
   });
 });
