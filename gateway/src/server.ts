@@ -1,5 +1,6 @@
+import { createServer } from 'node:http';
 import { closeGracefullyOnSignal, createLogger, loadConfigOrExit } from '@platform/service-kit';
-import { createApp } from './app';
+import { createGateway } from './app';
 import { gatewayConfigSchema } from './config';
 import { createGatewayServer, createRateLimitRedis } from './server-factory';
 
@@ -12,10 +13,15 @@ redis.on('error', (error: Error) => {
   redisWasUp = false;
 });
 redis.on('ready', () => (redisWasUp = true));
-const app = createApp({ config, logger, redis });
-const server = createGatewayServer(app, config);
+const gateway = createGateway({ config, logger, redis });
+const server = createGatewayServer(gateway.public, config);
+// /metrics and /readyz live on an internal port only, never reachable through the public one.
+const internalServer = createServer(gateway.internal);
 const scheme = config.TLS_CERT_FILE ? 'https' : 'http';
-server.listen(config.PORT, () => {
-  logger.info({ port: config.PORT, scheme, certificate: config.CERTIFICATE_URL, mobility: config.MOBILITY_URL }, 'gateway listening');
+internalServer.listen(config.METRICS_PORT, () => {
+  logger.info({ port: config.METRICS_PORT }, 'gateway metrics and readiness listening');
+  server.listen(config.PORT, () => {
+    logger.info({ port: config.PORT, scheme, certificate: config.CERTIFICATE_URL, mobility: config.MOBILITY_URL }, 'gateway listening');
+  });
 });
-closeGracefullyOnSignal(logger, [server], [async () => redis.quit()]);
+closeGracefullyOnSignal(logger, [server, internalServer], [async () => redis.quit()]);

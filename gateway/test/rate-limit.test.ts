@@ -1,15 +1,19 @@
-import { createLogger } from '@platform/service-kit';
-import { sendJson, startFakeServer, type RunningServer } from '@platform/test-kit';
+import { createLogger, generateApiToken } from '@platform/service-kit';
+import { sendJson, startFakeServer } from '@platform/test-kit';
 import { createRateLimitRedis } from '../src/server-factory';
 import { captureLines, startGateway, testRedis } from './helpers';
+import type { RunningGateway } from './helpers';
 
 type Fake = Awaited<ReturnType<typeof startFakeServer>>;
 
 const LIMIT = 5;
+const PARTNER_ONE = generateApiToken('ck_');
+const SPENT_KEY = generateApiToken('mk_');
+const OTHER_KEY = generateApiToken('mk_');
 let certificate: Fake;
 let mobility: Fake;
 let redis: ReturnType<typeof testRedis>;
-let gateways: RunningServer[] = [];
+let gateways: RunningGateway[] = [];
 let prefixCount = 0;
 
 beforeAll(async () => {
@@ -26,12 +30,12 @@ afterAll(async () => {
 });
 
 /** Two gateway processes' worth of apps sharing one Redis prefix, fresh for each test. */
-async function twoGateways(): Promise<[RunningServer, RunningServer]> {
+async function twoGateways(): Promise<[RunningGateway, RunningGateway]> {
   const shared = { client: redis.client, prefix: `${redis.prefix}_${++prefixCount}` };
   const upstreams = { certificate: certificate.url, mobility: mobility.url };
   const pair = [await startGateway(upstreams, { redis: shared, perMinute: LIMIT }), await startGateway(upstreams, { redis: shared, perMinute: LIMIT })];
   gateways.push(...pair);
-  return pair as [RunningServer, RunningServer];
+  return pair as [RunningGateway, RunningGateway];
 }
 
 function rateHeaders(res: Response) {
@@ -45,7 +49,7 @@ function rateHeaders(res: Response) {
 describe('gateway rate limits', () => {
   it('shares one budget per API key across gateway processes and answers 429 with Retry-After once it is spent', async () => {
     const [a, b] = await twoGateways();
-    const auth = { Authorization: 'Bearer ck_partner_one_token' };
+    const auth = { Authorization: `Bearer ${PARTNER_ONE}` };
     const remaining: Array<string | null> = [];
     for (let i = 0; i < LIMIT; i++) {
       const res = await fetch(`${(i % 2 ? b : a).url}/api/v1/credits`, { headers: auth });
@@ -73,11 +77,11 @@ describe('gateway rate limits', () => {
 
   it('gives each API key its own budget, whether sent as Bearer or X-API-KEY, and keeps only a hash of it in Redis', async () => {
     const [a] = await twoGateways();
-    for (let i = 0; i <= LIMIT; i++) await fetch(`${a.url}/api/v1/rides/ride_1`, { headers: { Authorization: 'Bearer mk_spent_key' } });
-    const spent = await fetch(`${a.url}/api/v1/rides/ride_1`, { headers: { 'X-API-KEY': 'mk_spent_key' } });
+    for (let i = 0; i <= LIMIT; i++) await fetch(`${a.url}/api/v1/rides/ride_1`, { headers: { Authorization: `Bearer ${SPENT_KEY}` } });
+    const spent = await fetch(`${a.url}/api/v1/rides/ride_1`, { headers: { 'X-API-KEY': SPENT_KEY } });
     expect(spent.status).toBe(429);
 
-    const other = await fetch(`${a.url}/api/v1/rides/ride_1`, { headers: { 'X-API-KEY': 'mk_other_key' } });
+    const other = await fetch(`${a.url}/api/v1/rides/ride_1`, { headers: { 'X-API-KEY': OTHER_KEY } });
     expect(other.status).toBe(200);
     expect(rateHeaders(other).remaining).toBe(String(LIMIT - 1));
     const anonymous = await fetch(`${a.url}/api/v1/rides/ride_1`);
@@ -86,7 +90,8 @@ describe('gateway rate limits', () => {
 
     const keys = await redis.client.keys(`${redis.prefix}_${prefixCount}*`);
     expect(keys.length).toBeGreaterThan(0);
-    expect(keys.join(' ')).not.toMatch(/mk_spent_key|mk_other_key/);
+    expect(keys.join(' ')).not.toContain(SPENT_KEY);
+    expect(keys.join(' ')).not.toContain(OTHER_KEY);
   });
 
   it('limits payment webhooks per client IP, whatever Authorization they carry', async () => {
@@ -121,14 +126,14 @@ describe('gateway rate limits', () => {
     }
     expect(logs.lines().filter((line) => line.msg === 'rate limiter unavailable (Redis); letting requests through')).toHaveLength(1);
     expect(logs.text()).not.toContain('ck_any');
-    const ready = await fetch(`${gateway.url}/readyz`);
+    const ready = await fetch(`${gateway.internalUrl}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ready', checks: { certificate: 'up', mobility: 'up', redis: 'down' } });
   });
 
   it('reports Redis in /readyz', async () => {
     const [a] = await twoGateways();
-    const ready = await fetch(`${a.url}/readyz`);
+    const ready = await fetch(`${a.internalUrl}/readyz`);
     expect(await ready.json()).toEqual({ status: 'ready', checks: { certificate: 'up', mobility: 'up', redis: 'up' } });
   });
 });

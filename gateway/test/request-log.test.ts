@@ -1,10 +1,10 @@
-import { createLogger } from '@platform/service-kit';
+import { createLogger, generateApiToken } from '@platform/service-kit';
 import { sendJson, startFakeServer, type RunningServer } from '@platform/test-kit';
 import { captureLines, startGateway, testRedis } from './helpers';
 
 type Fake = Awaited<ReturnType<typeof startFakeServer>>;
 
-const TOKEN = 'mk_live_SuperSecretTokenValue123456abcdef';
+const TOKEN = generateApiToken('mk_');
 let upstream: Fake;
 let gateway: RunningServer;
 let redis: ReturnType<typeof testRedis>;
