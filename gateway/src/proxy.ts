@@ -36,30 +36,41 @@ export function createUpstreamProxy(name: string, target: string, options: Upstr
   const unavailableBody = { error: `The ${name} service is unavailable`, code: 'upstream_unavailable' };
 
   return (req, res, call) => {
-    let timedOut = false;
+    let answered = false; // the upstream's answer started, or the gateway answered itself
     let clientGone = false;
     const upstream = request({ host: base.hostname, port, method: req.method, path: req.url, headers: forwardedHeaders(req, call), agent });
+    const fail = (reason: string, timedOut: boolean) => {
+      if (clientGone) return;
+      logger.warn({ request_id: call.requestId, upstream: name, err: reason, timedOut }, 'upstream failed');
+      if (answered) {
+        res.destroy();
+        return;
+      }
+      answered = true;
+      answerJson(res, timedOut ? 504 : 502, timedOut ? timeoutBody : unavailableBody);
+    };
+    // A request still queued for a pooled socket emits nothing when destroyed, so the gateway answers first.
     const giveUp = () => {
-      timedOut = true;
-      upstream.destroy(new Error('upstream timeout'));
+      fail('upstream timeout', true);
+      upstream.destroy();
     };
     const deadline = setTimeout(giveUp, Math.max(0, options.timeoutMs - (Date.now() - call.arrivedAt)));
     upstream.setTimeout(options.timeoutMs, giveUp);
     upstream.once('response', (answer) => {
       clearTimeout(deadline);
+      if (answered) return answer.resume();
+      answered = true;
       const status = answer.statusCode ?? 502;
       call.onStatus?.(status);
       res.writeHead(status, answer.statusMessage, responseHeaders(answer.headers));
       answer.pipe(res);
       answer.once('error', () => res.destroy());
     });
-    upstream.once('error', (error: NodeJS.ErrnoException) => {
+    upstream.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(deadline);
-      if (clientGone) return;
-      logger.warn({ request_id: call.requestId, upstream: name, err: error.code ?? error.message, timedOut }, 'upstream failed');
-      answerJson(res, timedOut ? 504 : 502, timedOut ? timeoutBody : unavailableBody);
+      if (!answered) fail(error.code ?? error.message, false);
     });
-    // The client went away before the answer was complete: stop the upstream work too.
+    // The client went away before the answer was complete: stop the upstream work too (not an upstream failure).
     res.once('close', () => {
       if (res.writableFinished) return;
       clientGone = true;

@@ -131,6 +131,61 @@ describe('gateway rate limits', () => {
     expect(await ready.json()).toEqual({ status: 'ready', checks: { certificate: 'up', mobility: 'up', redis: 'down' } });
   });
 
+  it('gives junk keys no budget of their own: 12 junk tokens from one address get 5 answers from the service, then 429', async () => {
+    const refusing = await startFakeServer((_req, res) => sendJson(res, 401, { error: 'Invalid or revoked API key', code: 'invalid_api_key' }));
+    try {
+      const shared = { client: redis.client, prefix: `${redis.prefix}_${++prefixCount}` };
+      const gateway = await startGateway({ certificate: refusing.url, mobility: refusing.url }, { redis: shared, perMinute: LIMIT });
+      gateways.push(gateway);
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const headers = i % 2 ? { 'X-API-KEY': `junk-${i}` } : { Authorization: `Bearer junk_token_${i}` };
+        statuses.push((await fetch(`${gateway.url}/api/v1/credits`, { headers })).status);
+      }
+      expect(statuses).toEqual([...Array(LIMIT).fill(401), ...Array(12 - LIMIT).fill(429)]);
+      expect(refusing.requests).toHaveLength(LIMIT);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('counts every key the service refuses against the client address, so well-formed unknown keys run out too', async () => {
+    const refusing = await startFakeServer((_req, res) => sendJson(res, 401, { error: 'Invalid or revoked API key', code: 'invalid_api_key' }));
+    try {
+      const shared = { client: redis.client, prefix: `${redis.prefix}_${++prefixCount}` };
+      const gateway = await startGateway({ certificate: refusing.url, mobility: refusing.url }, { redis: shared, perMinute: LIMIT });
+      gateways.push(gateway);
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        statuses.push((await fetch(`${gateway.url}/api/v1/rides/ride_1`, { headers: { Authorization: `Bearer ${generateApiToken('mk_')}` } })).status);
+      }
+      expect(statuses).toEqual([...Array(LIMIT).fill(401), ...Array(12 - LIMIT).fill(429)]);
+      const limited = await fetch(`${gateway.url}/api/v1/rides/ride_1`, { headers: { Authorization: `Bearer ${generateApiToken('mk_')}` } });
+      expect(await limited.json()).toEqual({ error: 'Rate limit exceeded', code: 'rate_limited' });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('buckets IPv6 clients by /64', async () => {
+    const shared = { client: redis.client, prefix: `${redis.prefix}_${++prefixCount}` };
+    const gateway = await startGateway(
+      { certificate: certificate.url, mobility: mobility.url },
+      { redis: shared, perMinute: LIMIT, config: { TRUST_PROXY_HOPS: 1 } },
+    );
+    gateways.push(gateway);
+    const statuses: number[] = [];
+    for (let i = 1; i <= LIMIT + 1; i++) {
+      statuses.push((await fetch(`${gateway.url}/api/v1/credits`, { headers: { 'X-Forwarded-For': `2001:db8:1:2::${i.toString(16)}` } })).status);
+    }
+    expect(statuses).toEqual([...Array(LIMIT).fill(200), 429]);
+    const sameSlash64 = await fetch(`${gateway.url}/api/v1/credits`, { headers: { 'X-Forwarded-For': '2001:0db8:0001:0002:ffff:1:2:3' } });
+    expect(sameSlash64.status).toBe(429);
+    const otherSlash64 = await fetch(`${gateway.url}/api/v1/credits`, { headers: { 'X-Forwarded-For': '2001:db8:1:3::1' } });
+    expect(otherSlash64.status).toBe(200);
+  });
+
   it('reports Redis in /readyz', async () => {
     const [a] = await twoGateways();
     const ready = await fetch(`${a.internalUrl}/readyz`);
