@@ -139,7 +139,7 @@ describe('gateway rate limits', () => {
       gateways.push(gateway);
       const statuses: number[] = [];
       for (let i = 0; i < 12; i++) {
-        const headers = i % 2 ? { 'X-API-KEY': `junk-${i}` } : { Authorization: `Bearer junk_token_${i}` };
+        const headers: Record<string, string> = i % 2 ? { 'X-API-KEY': `junk-${i}` } : { Authorization: `Bearer junk_token_${i}` };
         statuses.push((await fetch(`${gateway.url}/api/v1/credits`, { headers })).status);
       }
       expect(statuses).toEqual([...Array(LIMIT).fill(401), ...Array(12 - LIMIT).fill(429)]);
@@ -184,6 +184,23 @@ describe('gateway rate limits', () => {
     expect(sameSlash64.status).toBe(429);
     const otherSlash64 = await fetch(`${gateway.url}/api/v1/credits`, { headers: { 'X-Forwarded-For': '2001:db8:1:3::1' } });
     expect(otherSlash64.status).toBe(200);
+  });
+
+  it('grants hits far from the limit in-process yet keeps the budget shared and exact near the limit', async () => {
+    const shared = { client: redis.client, prefix: `${redis.prefix}_${++prefixCount}` };
+    const upstreams = { certificate: certificate.url, mobility: mobility.url };
+    const a = await startGateway(upstreams, { redis: shared, perMinute: 100 });
+    const b = await startGateway(upstreams, { redis: shared, perMinute: 100 });
+    gateways.push(a, b);
+    const auth = { Authorization: `Bearer ${generateApiToken('ck_')}` };
+    for (let i = 0; i < 90; i++) expect((await fetch(`${a.url}/api/v1/credits`, { headers: auth })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // a sends its batch to Redis (every 50 ms)
+    const fromB = await fetch(`${b.url}/api/v1/credits`, { headers: auth });
+    expect(fromB.status).toBe(200);
+    expect(fromB.headers.get('ratelimit-remaining')).toBe('9');
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await fetch(`${(i % 2 ? a : b).url}/api/v1/credits`, { headers: auth })).status);
+    expect(statuses).toEqual([...Array(9).fill(200), 429, 429, 429]);
   });
 
   it('reports Redis in /readyz', async () => {
