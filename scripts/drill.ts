@@ -9,6 +9,7 @@ import { webhookReceiverDownDrill } from './drills/webhook-receiver-down';
 import { workerKilledDrill } from './drills/worker-killed';
 import { redisRestartDrill } from './drills/redis-restart';
 import { poolExhaustedDrill } from './drills/pool-exhausted';
+import { slowBodyDrill } from './drills/slow-body';
 
 const drills: Array<{ file: string; run: (basePort: number) => Promise<DrillResult | null> }> = [
   { file: 'payment-verify-timeout', run: paymentVerifyTimeoutDrill },
@@ -16,6 +17,7 @@ const drills: Array<{ file: string; run: (basePort: number) => Promise<DrillResu
   { file: 'worker-killed', run: workerKilledDrill },
   { file: 'redis-restart', run: redisRestartDrill },
   { file: 'pool-exhausted', run: poolExhaustedDrill },
+  { file: 'slow-body', run: slowBodyDrill },
 ];
 
 async function main() {

@@ -14,6 +14,7 @@ const ports = {
   certificate: env.CERTIFICATE_PORT ?? '3001',
   mobility: env.MOBILITY_PORT ?? '3002',
 };
+const gatewayMetricsPort = env.GATEWAY_METRICS_PORT ?? (env.GATEWAY_PORT ? String(Number(env.GATEWAY_PORT) + 3) : '9464');
 const certificateUrl = env.CERTIFICATE_URL ?? `http://127.0.0.1:${ports.certificate}`;
 const mobilityUrl = env.MOBILITY_URL ?? `http://127.0.0.1:${ports.mobility}`;
 const redisUrl = env.REDIS_URL ?? DEFAULT_REDIS_URL;
@@ -45,7 +46,8 @@ const allParts: Part[] = [
     dir: 'gateway',
     entry: 'src/server.ts',
     // The gateway keeps its rate-limit counters in the same Redis, under the same prefix, as the mobility service.
-    env: { PORT: ports.gateway, CERTIFICATE_URL: certificateUrl, MOBILITY_URL: mobilityUrl, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix },
+    // Its internal port (/metrics, /readyz) is GATEWAY_PORT + 3 when GATEWAY_PORT is given, so systems started side by side never collide.
+    env: { PORT: ports.gateway, METRICS_PORT: gatewayMetricsPort, CERTIFICATE_URL: certificateUrl, MOBILITY_URL: mobilityUrl, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix },
     health: `http://127.0.0.1:${ports.gateway}/healthz`,
   },
 ];

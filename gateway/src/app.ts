@@ -1,63 +1,113 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { createMetrics, notFoundHandler, requestContext, requestLogger, runChecks, type Logger, type Redis } from '@platform/service-kit';
+import { createMetrics, notFoundHandler, requestContext, requestIdFor, requestLogger, runChecks, type Logger, type Metrics, type Redis } from '@platform/service-kit';
+import { addressBucket, clientAddress } from './client-address';
 import { DEFAULT_OPENAPI_FILES, type GatewayConfig } from './config';
 import { docsRoutes, loadGatewayDescription } from './docs';
+import { InFlightCounter } from './in-flight';
+import { answerJson } from './json-answer';
 import { createUpstreamProxy } from './proxy';
-import { rateLimit } from './rate-limit';
+import { rateLimit, rateLimitSubject, type RateLimitedRequest } from './rate-limit';
+import { readBody } from './request-body';
 import { pathOf, routeFor, type Upstream } from './routes';
 
+type OptionalSettings =
+  | 'REDIS_PREFIX'
+  | 'RATE_LIMIT_PER_MINUTE'
+  | 'TRUST_PROXY_HOPS'
+  | 'TLS_CERT_FILE'
+  | 'CERTIFICATE_OPENAPI_FILE'
+  | 'MOBILITY_OPENAPI_FILE'
+  | 'UPSTREAM_MAX_SOCKETS'
+  | 'MAX_BODY_BYTES'
+  | 'BODY_TIMEOUT_MS'
+  | 'MAX_IN_FLIGHT_PER_CLIENT';
+
 export interface GatewayDeps {
-  config: Pick<GatewayConfig, 'CERTIFICATE_URL' | 'MOBILITY_URL' | 'UPSTREAM_TIMEOUT_MS'> &
-    Partial<Pick<GatewayConfig, 'REDIS_PREFIX' | 'RATE_LIMIT_PER_MINUTE' | 'TRUST_PROXY_HOPS' | 'TLS_CERT_FILE' | 'CERTIFICATE_OPENAPI_FILE' | 'MOBILITY_OPENAPI_FILE'>>;
+  config: Pick<GatewayConfig, 'CERTIFICATE_URL' | 'MOBILITY_URL' | 'UPSTREAM_TIMEOUT_MS'> & Partial<Pick<GatewayConfig, OptionalSettings>>;
   logger: Logger;
   /** The shared rate limiter's store; without it requests are not rate limited (tests of other parts, benchmarks). */
   redis?: Redis;
 }
 
+export interface Gateway {
+  /** The public port: proxied routes, `/healthz`, `/openapi.json`, `/docs`; anything else a JSON 404. */
+  public: RequestListener;
+  /** The internal port (`METRICS_PORT`): `/metrics`, `/readyz`, `/healthz`. */
+  internal: RequestListener;
+}
+
 const HSTS = 'max-age=31536000; includeSubDomains';
 
-/** The gateway: routes by path to an upstream; no body parser runs, so bodies stream through byte for byte. */
-export function createApp({ config, logger, redis }: GatewayDeps): Express {
-  const app = express();
-  const metrics = createMetrics('gateway');
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.set('trust proxy', config.TRUST_PROXY_HOPS ?? 0);
-  app.use(requestContext());
-  // Read once at start-up: a broken description stops the gateway here rather than on the first /docs request.
-  const description = loadGatewayDescription({
-    certificate: config.CERTIFICATE_OPENAPI_FILE ?? DEFAULT_OPENAPI_FILES.certificate,
-    mobility: config.MOBILITY_OPENAPI_FILE ?? DEFAULT_OPENAPI_FILES.mobility,
-  });
-  if (config.TLS_CERT_FILE) app.use(strictTransportSecurity());
-  app.use(requestLogger(logger));
-  app.use(metrics.httpMiddleware());
+/** The gateway's public request listener (see `createGateway`). */
+export function createApp(deps: GatewayDeps): RequestListener {
+  return createGateway(deps).public;
+}
 
+/**
+ * The gateway. Proxied routes run on bare node:http (no Express on the hot path); Express serves only the gateway's
+ * own pages. No body parser runs: bodies are read whole as raw bytes and forwarded byte for byte.
+ */
+export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
+  const metrics = createMetrics('gateway');
   const upstreamUrls: Record<Upstream, string> = { certificate: config.CERTIFICATE_URL, mobility: config.MOBILITY_URL };
+  const upstreamOptions = { timeoutMs: config.UPSTREAM_TIMEOUT_MS, maxSockets: config.UPSTREAM_MAX_SOCKETS ?? 256 };
   const proxies = {
-    certificate: createUpstreamProxy('certificate', config.CERTIFICATE_URL, config.UPSTREAM_TIMEOUT_MS, logger),
-    mobility: createUpstreamProxy('mobility', config.MOBILITY_URL, config.UPSTREAM_TIMEOUT_MS, logger),
+    certificate: createUpstreamProxy('certificate', config.CERTIFICATE_URL, upstreamOptions, logger),
+    mobility: createUpstreamProxy('mobility', config.MOBILITY_URL, upstreamOptions, logger),
   };
-  const limit = redis
+  const limiter = redis
     ? rateLimit({ redis, prefix: config.REDIS_PREFIX ?? 'platform', perMinute: config.RATE_LIMIT_PER_MINUTE ?? 600, logger })
     : undefined;
+  const inFlight = new InFlightCounter(config.MAX_IN_FLIGHT_PER_CLIENT ?? 256);
+  const bodyLimits = { maxBytes: config.MAX_BODY_BYTES ?? 100 * 1024, timeoutMs: config.BODY_TIMEOUT_MS ?? 10000 };
+  const trustHops = config.TRUST_PROXY_HOPS ?? 0;
+  const hsts = Boolean(config.TLS_CERT_FILE);
+  const observe = metrics.httpMiddleware();
+  const ownPages = ownPagesApp(config, logger, metrics, hsts);
 
-  app.use((req, res, next) => {
-    const route = routeFor(pathOf(req.url));
-    if (!route) return next();
-    res.locals.route = route.path;
-    const proxy = () => proxies[route.upstream](req, res);
-    if (!limit) return proxy();
-    return limit(req, res, proxy);
-  });
+  const proxyRequest = (req: IncomingMessage, res: ServerResponse) => {
+    const pathname = pathOf(req.url ?? '/');
+    const route = routeFor(pathname);
+    if (!route) return ownPages(req, res);
+    const arrivedAt = Date.now();
+    const requestId = requestIdFor(req);
+    res.setHeader('X-Request-Id', requestId);
+    if (hsts) res.setHeader('Strict-Transport-Security', HSTS);
+    const bucket = addressBucket(clientAddress(req, trustHops));
+    const subject = rateLimitSubject(req, pathname, bucket);
+    const limited: RateLimitedRequest = { subject, addressBucket: bucket, pathname };
+    logWhenDone(logger, req, res, requestId, route.path, subject.kind === 'key' ? subject.id.slice(0, 12) : undefined);
+    observe(req as express.Request, Object.assign(res, { locals: { route: route.path } }) as unknown as express.Response, noop);
+    if (!inFlight.enter(bucket)) {
+      answerJson(res, 429, { error: 'Too many requests in flight from this address', code: 'too_many_in_flight' }, { 'Retry-After': '1' });
+      return;
+    }
+    res.once('close', () => inFlight.leave(bucket));
+    const forward = () => {
+      readBody(req, bodyLimits, arrivedAt).then((outcome) => {
+        if (!outcome.ok) return answerJson(res, outcome.status, { error: outcome.error, code: outcome.code }, { Connection: 'close' });
+        if (res.destroyed) return;
+        proxies[route.upstream](req, res, {
+          body: outcome.body,
+          arrivedAt,
+          requestId,
+          onStatus: limiter && subject.kind === 'key' ? (status) => status === 401 && limiter.noteRefusedKey(limited) : undefined,
+        });
+      }, noop);
+    };
+    if (limiter) limiter.check(limited, res, forward);
+    else forward();
+  };
 
-  // The services set their own security headers; helmet here covers only the gateway's own answers, off the proxy's hot path.
-  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false, strictTransportSecurity: false }));
-  app.get('/healthz', (_req, res) => {
+  const internal = express();
+  internal.disable('x-powered-by');
+  internal.set('etag', false);
+  internal.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/readyz', async (_req, res) => {
+  internal.get('/readyz', async (_req, res) => {
     const checks = Object.fromEntries(Object.entries(upstreamUrls).map(([name, url]) => [name, () => upstreamReady(url)]));
     const results = await runChecks(redis ? { ...checks, redis: () => redis.ping() } : checks, 2000);
     // Redis only holds rate-limit counters and the gateway fails open without it, so it is reported but does not make the gateway unready.
@@ -68,10 +118,53 @@ export function createApp({ config, logger, redis }: GatewayDeps): Express {
     }
     res.status(503).json({ status: 'unavailable', checks: results, error: `Not ready: ${down.join(', ')} down`, code: 'not_ready' });
   });
-  app.get('/metrics', metrics.handler());
+  internal.get('/metrics', metrics.handler());
+  internal.use(notFoundHandler());
+  return { public: proxyRequest, internal };
+}
+
+/** The gateway's own public pages on Express: `/healthz`, the API description and reference, and JSON 404s. */
+function ownPagesApp(config: GatewayDeps['config'], logger: Logger, metrics: Metrics, hsts: boolean): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestContext());
+  // Read once at start-up: a broken description stops the gateway here rather than on the first /docs request.
+  const description = loadGatewayDescription({
+    certificate: config.CERTIFICATE_OPENAPI_FILE ?? DEFAULT_OPENAPI_FILES.certificate,
+    mobility: config.MOBILITY_OPENAPI_FILE ?? DEFAULT_OPENAPI_FILES.mobility,
+  });
+  if (hsts) app.use(strictTransportSecurity());
+  app.use(requestLogger(logger));
+  app.use(metrics.httpMiddleware());
+  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false, strictTransportSecurity: false }));
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
   app.use(docsRoutes(description));
   app.use(notFoundHandler());
   return app;
+}
+
+/**
+ * One JSON line per proxied request when its answer is finished or the client went away, with the same fields
+ * as the services' request log: request id, method, route (the route table entry, never the raw URL), status
+ * (499: the client left before an answer), duration in ms, and a short fingerprint of the API key's hash.
+ */
+function logWhenDone(logger: Logger, req: IncomingMessage, res: ServerResponse, requestId: string, route: string, fingerprint: string | undefined): void {
+  const start = process.hrtime.bigint();
+  res.once('close', () => {
+    const line: Record<string, unknown> = {
+      request_id: requestId,
+      method: req.method,
+      route,
+      status: res.headersSent ? res.statusCode : 499,
+      duration_ms: Math.round(Number(process.hrtime.bigint() - start) / 1e5) / 10,
+    };
+    if (fingerprint) line.api_key_fingerprint = fingerprint;
+    if (!res.writableFinished) line.aborted = true;
+    logger.info(line, 'request');
+  });
 }
 
 function strictTransportSecurity(): RequestHandler {
@@ -80,6 +173,8 @@ function strictTransportSecurity(): RequestHandler {
     next();
   };
 }
+
+function noop(): void {}
 
 async function upstreamReady(baseUrl: string): Promise<void> {
   const response = await fetch(new URL('/readyz', baseUrl), { signal: AbortSignal.timeout(2000) });

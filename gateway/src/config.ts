@@ -12,7 +12,18 @@ export const gatewayConfigSchema = z
     PORT: env.port(8080),
     CERTIFICATE_URL: env.url('http://127.0.0.1:3001'),
     MOBILITY_URL: env.url('http://127.0.0.1:3002'),
+    /** From a request's arrival to the upstream's answer headers, waiting for a pooled upstream socket included (504 after). */
     UPSTREAM_TIMEOUT_MS: env.positiveInt(30000),
+    /** Keep-alive sockets per upstream. */
+    UPSTREAM_MAX_SOCKETS: env.positiveInt(256),
+    /** `/metrics` and `/readyz` are served here only (an internal port, never exposed publicly); `/healthz` on both. */
+    METRICS_PORT: env.port(9464),
+    /** Largest request body accepted (413 above it); bodies are read in full at the gateway before an upstream socket is taken. */
+    MAX_BODY_BYTES: env.positiveInt(100 * 1024),
+    /** A request's headers and body must have fully arrived within this many ms of its first byte (408 JSON after). */
+    BODY_TIMEOUT_MS: env.positiveInt(10000),
+    /** Requests one client address (IPv6: its /64) may have in flight at once; more are answered 429 at once. */
+    MAX_IN_FLIGHT_PER_CLIENT: env.positiveInt(256),
     LOG_LEVEL: env.logLevel(),
     REDIS_URL: env.url(DEFAULT_REDIS_URL),
     REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be letters, digits, _ . or -').default('platform'),

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Request, RequestHandler, Response } from 'express';
-import { bearerToken, type Logger, type Redis } from '@platform/service-kit';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { bearerToken, isWellFormedApiToken, type Logger, type Redis } from '@platform/service-kit';
+import { answerJson } from './json-answer';
+import { LocalBudget } from './local-budget';
 
 export interface RateLimitOptions {
   redis: Redis;
@@ -11,10 +13,14 @@ export interface RateLimitOptions {
 
 const WINDOW_MS = 60000;
 const WARN_EVERY_MS = 10000;
+const API_TOKEN_PREFIXES = ['ck_', 'mk_'];
+/** A JWT's shape (three base64url parts): drivers' tokens, which the gateway cannot verify. */
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 /**
- * A fixed one-minute window per subject in one atomic round trip: the first hit of a window creates the counter with
- * its expiry; every hit returns the count and the milliseconds left. Keys that somehow lost their expiry get it back.
+ * A fixed one-minute window in one atomic round trip: counts a hit on KEYS[1] (the first hit of a window sets its
+ * expiry; a key that lost its expiry gets it back) and reads the client address's counter KEYS[2] (the same key
+ * when the subject is the address). Returns {count, ttl, address count, address ttl}.
  */
 const HIT_SCRIPT = `
 local count = redis.call('INCR', KEYS[1])
@@ -23,61 +29,135 @@ if count == 1 or ttl < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
   ttl = tonumber(ARGV[1])
 end
+if KEYS[2] == KEYS[1] then return {count, ttl, count, ttl} end
+local addressCount = tonumber(redis.call('GET', KEYS[2]) or '0')
+local addressTtl = redis.call('PTTL', KEYS[2])
+return {count, ttl, addressCount, addressTtl}
+`;
+
+type HitCommand = (key: string, addressKey: string, windowMs: number) => Promise<[number, number, number, number]>;
+
+/** Adds a batch of hits granted in-process (ARGV[1]) to a counter; returns {count, ttl}. */
+const FLUSH_SCRIPT = `
+local count = redis.call('INCRBY', KEYS[1], ARGV[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if count == tonumber(ARGV[1]) or ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  ttl = tonumber(ARGV[2])
+end
 return {count, ttl}
 `;
 
-type HitCommand = (key: string, windowMs: number) => Promise<[number, number]>;
+type FlushCommand = (key: string, hits: number, windowMs: number) => Promise<[number, number]>;
 
-/**
- * Per-API-key budgets (per client IP for requests without a key, and always per IP for payment webhooks), shared by
- * every gateway process through Redis. Only a hash of the key is used. If Redis does not answer, requests pass
- * (fail open) and a warning is logged at most every 10 s.
- */
-export function rateLimit({ redis, prefix, perMinute, logger }: RateLimitOptions): RequestHandler {
-  if (!(redis as unknown as { gatewayRateLimitHit?: HitCommand }).gatewayRateLimitHit) {
-    redis.defineCommand('gatewayRateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
-  }
-  const hit = (redis as unknown as { gatewayRateLimitHit: HitCommand }).gatewayRateLimitHit.bind(redis);
-  let lastWarning = 0;
-
-  return (req, res, next) => {
-    const subject = rateLimitSubject(req);
-    if (subject.kind === 'key') res.locals.logFields = { ...res.locals.logFields, api_key_fingerprint: subject.id.slice(0, 12) };
-    hit(`${prefix}:ratelimit:${subject.kind}:${subject.id}`, WINDOW_MS).then(
-      ([count, ttlMs]) => {
-        const remaining = Math.max(0, perMinute - count);
-        const resetSeconds = Math.max(1, Math.ceil(ttlMs / 1000));
-        res.setHeader('RateLimit-Limit', String(perMinute));
-        res.setHeader('RateLimit-Remaining', String(remaining));
-        res.setHeader('RateLimit-Reset', String(resetSeconds));
-        if (count > perMinute) return rejectOverLimit(res, resetSeconds);
-        next();
-      },
-      (error: unknown) => {
-        const now = Date.now();
-        if (now - lastWarning >= WARN_EVERY_MS) {
-          lastWarning = now;
-          logger.warn({ err: (error as Error).message }, 'rate limiter unavailable (Redis); letting requests through');
-        }
-        next();
-      },
-    );
-  };
-}
+/** How often hits granted in-process reach Redis. */
+const FLUSH_EVERY_MS = 50;
 
 export interface RateLimitSubject {
   kind: 'key' | 'ip';
-  /** A SHA-256 hex digest of the API key, or the client's IP address. */
+  /** A SHA-256 hex digest of the API key, or the client's address bucket (IPv6: its /64). */
   id: string;
 }
 
-/** Whose budget a request spends: its API key's (Bearer or X-API-KEY), else its IP's; payment webhooks always by IP. */
-export function rateLimitSubject(req: Request): RateLimitSubject {
-  if (!req.path.startsWith('/webhooks/payments/')) {
+export interface RateLimitedRequest {
+  subject: RateLimitSubject;
+  /** The client's address bucket, always counted for refused keys. */
+  addressBucket: string;
+  pathname: string;
+}
+
+export interface RateLimiter {
+  /** Answers 429 itself, or calls `next` (also when Redis is unreachable: the limiter fails open). */
+  check(req: RateLimitedRequest, res: ServerResponse, next: () => void): void;
+  /** The service refused the request's key (401): the attempt counts against the client address too. */
+  noteRefusedKey(req: RateLimitedRequest): void;
+}
+
+/**
+ * Per-API-key budgets (per client address for requests without a plausible key, and always per address for payment
+ * webhooks), shared by every gateway process through Redis. Only a hash of the key is used. Junk keys do not get a
+ * budget of their own: a token that is not a well-formed `ck_`/`mk_` API token (checksum checked) or a JWT spends the
+ * address's budget; every request the service answers 401 counts against the address; a key used from an address
+ * whose budget is spent is refused. If Redis does not answer, requests pass and a warning is logged at most every 10 s.
+ * Far from the limit, hits are granted in-process and reach Redis in batches every 50 ms (LocalBudget); within 10%
+ * of the limit every hit is one atomic Redis round trip, so refusals are exact across processes.
+ */
+export function rateLimit({ redis, prefix, perMinute, logger }: RateLimitOptions): RateLimiter {
+  const commands = redis as unknown as { gatewayRateLimitHit2?: HitCommand; gatewayRateLimitFlush?: FlushCommand };
+  if (!commands.gatewayRateLimitHit2) redis.defineCommand('gatewayRateLimitHit2', { numberOfKeys: 2, lua: HIT_SCRIPT });
+  if (!commands.gatewayRateLimitFlush) redis.defineCommand('gatewayRateLimitFlush', { numberOfKeys: 1, lua: FLUSH_SCRIPT });
+  const hit = commands.gatewayRateLimitHit2!.bind(redis);
+  const flush = commands.gatewayRateLimitFlush!.bind(redis);
+  const keyOf = (subject: RateLimitSubject) => `${prefix}:ratelimit:${subject.kind}:${subject.id}`;
+  const addressKeyOf = (bucket: string) => `${prefix}:ratelimit:ip:${bucket}`;
+  let lastWarning = 0;
+  const warn = (error: unknown) => {
+    const now = Date.now();
+    if (now - lastWarning < WARN_EVERY_MS) return;
+    lastWarning = now;
+    logger.warn({ err: (error as Error).message }, 'rate limiter unavailable (Redis); letting requests through');
+  };
+  // In-process grants only while a counter has more than 10% of the limit (and at least 10 hits) left: see LocalBudget.
+  const local = new LocalBudget(perMinute, Math.max(10, Math.ceil(perMinute / 10)), WINDOW_MS, FLUSH_EVERY_MS, flush, warn);
+  const setHeaders = (res: ServerResponse, count: number, resetSeconds: number) => {
+    res.setHeader('RateLimit-Limit', String(perMinute));
+    res.setHeader('RateLimit-Remaining', String(Math.max(0, perMinute - count)));
+    res.setHeader('RateLimit-Reset', String(resetSeconds));
+  };
+
+  return {
+    check(req, res, next) {
+      const key = keyOf(req.subject);
+      const now = Date.now();
+      const granted = local.take(key, now);
+      if (granted) {
+        setHeaders(res, granted.shared + granted.pending + granted.sending, Math.max(1, Math.ceil((granted.windowEnd - now) / 1000)));
+        return next();
+      }
+      const addressKey = addressKeyOf(req.addressBucket);
+      hit(key, addressKey, WINDOW_MS).then(
+        ([count, ttlMs, addressCount, addressTtlMs]) => {
+          const resetSeconds = Math.max(1, Math.ceil(ttlMs / 1000));
+          setHeaders(res, count, resetSeconds);
+          if (count > perMinute) return rejectOverLimit(res, resetSeconds);
+          if (addressCount >= perMinute && req.subject.kind === 'key') {
+            local.forget(key);
+            const addressReset = Math.max(1, Math.ceil((addressTtlMs > 0 ? addressTtlMs : WINDOW_MS) / 1000));
+            res.setHeader('RateLimit-Remaining', '0');
+            res.setHeader('RateLimit-Reset', String(addressReset));
+            return rejectOverLimit(res, addressReset);
+          }
+          local.learn(key, count, ttlMs, now);
+          next();
+        },
+        (error: unknown) => {
+          warn(error);
+          next();
+        },
+      );
+    },
+    noteRefusedKey(req) {
+      if (req.subject.kind !== 'key') return; // an address's own requests were already counted there
+      local.forget(keyOf(req.subject)); // a refused key's next request checks its address in Redis
+      const addressKey = addressKeyOf(req.addressBucket);
+      hit(addressKey, addressKey, WINDOW_MS).catch(warn);
+    },
+  };
+}
+
+/** Whose budget a request spends: its API key's (Bearer or X-API-KEY) when plausible, else its address's; payment webhooks always by address. */
+export function rateLimitSubject(req: IncomingMessage, pathname: string, addressBucket: string): RateLimitSubject {
+  if (!pathname.startsWith('/webhooks/payments/')) {
     const token = bearerToken(req.headers.authorization) ?? singleHeader(req.headers['x-api-key']);
-    if (token) return { kind: 'key', id: createHash('sha256').update(token).digest('hex') };
+    if (token && isPlausibleToken(token)) return { kind: 'key', id: createHash('sha256').update(token).digest('hex') };
   }
-  return { kind: 'ip', id: req.ip ?? req.socket.remoteAddress ?? 'unknown' };
+  return { kind: 'ip', id: addressBucket };
+}
+
+/** A well-formed API token (its checksum matches) or a JWT-shaped driver token: anything else cannot be a valid key. */
+export function isPlausibleToken(token: string): boolean {
+  if (API_TOKEN_PREFIXES.some((prefix) => isWellFormedApiToken(token, prefix))) return true;
+  return token.length <= 4096 && JWT_SHAPE.test(token);
 }
 
 function singleHeader(value: string | string[] | undefined): string | undefined {
@@ -86,12 +166,6 @@ function singleHeader(value: string | string[] | undefined): string | undefined 
   return trimmed ? trimmed : undefined;
 }
 
-function rejectOverLimit(res: Response, retryAfterSeconds: number): void {
-  const text = JSON.stringify({ error: 'Rate limit exceeded', code: 'rate_limited' });
-  res.writeHead(429, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-    'Retry-After': String(retryAfterSeconds),
-  });
-  res.end(text);
+function rejectOverLimit(res: ServerResponse, retryAfterSeconds: number): void {
+  answerJson(res, 429, { error: 'Rate limit exceeded', code: 'rate_limited' }, { 'Retry-After': String(retryAfterSeconds) });
 }

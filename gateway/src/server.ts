@@ -1,10 +1,14 @@
+import { createServer } from 'node:http';
+import pino from 'pino';
 import { closeGracefullyOnSignal, createLogger, loadConfigOrExit } from '@platform/service-kit';
-import { createApp } from './app';
+import { createGateway } from './app';
 import { gatewayConfigSchema } from './config';
 import { createGatewayServer, createRateLimitRedis } from './server-factory';
 
 const config = loadConfigOrExit(gatewayConfigSchema, 'gateway');
-const logger = createLogger('gateway', config.LOG_LEVEL);
+// Log lines are written asynchronously: under load, lines written while one write is in flight go out together
+// (one syscall, not one per request line); pino flushes what is left when the process exits.
+const logger = createLogger('gateway', config.LOG_LEVEL, pino.destination({ dest: 1, sync: false }));
 const redis = createRateLimitRedis(config.REDIS_URL);
 let redisWasUp = true;
 redis.on('error', (error: Error) => {
@@ -12,10 +16,15 @@ redis.on('error', (error: Error) => {
   redisWasUp = false;
 });
 redis.on('ready', () => (redisWasUp = true));
-const app = createApp({ config, logger, redis });
-const server = createGatewayServer(app, config);
+const gateway = createGateway({ config, logger, redis });
+const server = createGatewayServer(gateway.public, config);
+// /metrics and /readyz live on an internal port only, never reachable through the public one.
+const internalServer = createServer(gateway.internal);
 const scheme = config.TLS_CERT_FILE ? 'https' : 'http';
-server.listen(config.PORT, () => {
-  logger.info({ port: config.PORT, scheme, certificate: config.CERTIFICATE_URL, mobility: config.MOBILITY_URL }, 'gateway listening');
+internalServer.listen(config.METRICS_PORT, () => {
+  logger.info({ port: config.METRICS_PORT }, 'gateway metrics and readiness listening');
+  server.listen(config.PORT, () => {
+    logger.info({ port: config.PORT, scheme, certificate: config.CERTIFICATE_URL, mobility: config.MOBILITY_URL }, 'gateway listening');
+  });
 });
-closeGracefullyOnSignal(logger, [server], [async () => redis.quit()]);
+closeGracefullyOnSignal(logger, [server, internalServer], [async () => redis.quit()]);

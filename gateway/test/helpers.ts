@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import pino from 'pino';
 import { createRedis, type Logger, type Redis } from '@platform/service-kit';
 import { clearRedisPrefix, listen, newRedisPrefix, redisUrl, type RunningServer } from '@platform/test-kit';
-import { createApp } from '../src/app';
+import { createGateway, type GatewayDeps } from '../src/app';
 
 export interface GatewayOptions {
   timeoutMs?: number;
@@ -10,22 +10,35 @@ export interface GatewayOptions {
   redis?: { client: Redis; prefix: string };
   perMinute?: number;
   logger?: Logger;
+  /** Further gateway settings (body limits, per-client caps, upstream sockets, trusted proxy hops). */
+  config?: Partial<GatewayDeps['config']>;
 }
 
-export async function startGateway(upstreams: { certificate: string; mobility: string }, timeoutOrOptions: number | GatewayOptions = 30000): Promise<RunningServer> {
-  const options = typeof timeoutOrOptions === 'number' ? { timeoutMs: timeoutOrOptions } : timeoutOrOptions;
-  const app = createApp({
+/** A running gateway: `url` is its public port, `internalUrl` its metrics/readiness port. */
+export type RunningGateway = RunningServer & { internalUrl: string };
+
+export async function startGateway(upstreams: { certificate: string; mobility: string }, timeoutOrOptions: number | GatewayOptions = 30000): Promise<RunningGateway> {
+  const options: GatewayOptions = typeof timeoutOrOptions === 'number' ? { timeoutMs: timeoutOrOptions } : timeoutOrOptions;
+  const gateway = createGateway({
     config: {
       CERTIFICATE_URL: upstreams.certificate,
       MOBILITY_URL: upstreams.mobility,
       UPSTREAM_TIMEOUT_MS: options.timeoutMs ?? 30000,
       REDIS_PREFIX: options.redis?.prefix,
       RATE_LIMIT_PER_MINUTE: options.perMinute,
+      ...options.config,
     },
     logger: options.logger ?? pino({ level: 'silent' }),
     redis: options.redis?.client,
   });
-  return listen(createServer(app));
+  const [publicServer, internalServer] = await Promise.all([listen(createServer(gateway.public)), listen(createServer(gateway.internal))]);
+  return {
+    ...publicServer,
+    internalUrl: internalServer.url,
+    close: async () => {
+      await Promise.all([publicServer.close(), internalServer.close()]);
+    },
+  };
 }
 
 /** A Redis client and a fresh prefix for one test file; `close` removes its keys. */

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { sendJson, startFakeServer, type RunningServer } from '@platform/test-kit';
+import { sendJson, startFakeServer } from '@platform/test-kit';
 import { startGateway, testRedis } from './helpers';
+import type { RunningGateway } from './helpers';
 
 type Fake = Awaited<ReturnType<typeof startFakeServer>>;
 
 let certificate: Fake;
 let mobility: Fake;
-let gateway: RunningServer;
+let gateway: RunningGateway;
 let redis: ReturnType<typeof testRedis>;
 
 beforeAll(async () => {
@@ -101,7 +102,7 @@ describe('gateway with one upstream down', () => {
       expect(await failed.json()).toEqual({ error: 'The certificate service is unavailable', code: 'upstream_unavailable' });
       const ok = await fetch(`${partial.url}/api/v1/estimates`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
       expect(ok.status).toBe(200);
-      const ready = await fetch(`${partial.url}/readyz`);
+      const ready = await fetch(`${partial.internalUrl}/readyz`);
       expect(ready.status).toBe(503);
       expect(await ready.json()).toMatchObject({ status: 'unavailable', checks: { certificate: 'down', mobility: 'up' } });
     } finally {
@@ -110,7 +111,7 @@ describe('gateway with one upstream down', () => {
   });
 
   it('reports ready when both upstreams answer /readyz with 200', async () => {
-    const res = await fetch(`${gateway.url}/readyz`);
+    const res = await fetch(`${gateway.internalUrl}/readyz`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ready', checks: { certificate: 'up', mobility: 'up', redis: 'up' } });
     const health = await fetch(`${gateway.url}/healthz`);

@@ -1,15 +1,19 @@
-import { createLogger } from '@platform/service-kit';
-import { sendJson, startFakeServer, type RunningServer } from '@platform/test-kit';
+import { createLogger, generateApiToken } from '@platform/service-kit';
+import { sendJson, startFakeServer } from '@platform/test-kit';
 import { createRateLimitRedis } from '../src/server-factory';
 import { captureLines, startGateway, testRedis } from './helpers';
+import type { RunningGateway } from './helpers';
 
 type Fake = Awaited<ReturnType<typeof startFakeServer>>;
 
 const LIMIT = 5;
+const PARTNER_ONE = generateApiToken('ck_');
+const SPENT_KEY = generateApiToken('mk_');
+const OTHER_KEY = generateApiToken('mk_');
 let certificate: Fake;
 let mobility: Fake;
 let redis: ReturnType<typeof testRedis>;
-let gateways: RunningServer[] = [];
+let gateways: RunningGateway[] = [];
 let prefixCount = 0;
 
 beforeAll(async () => {
@@ -26,12 +30,12 @@ afterAll(async () => {
 });
 
 /** Two gateway processes' worth of apps sharing one Redis prefix, fresh for each test. */
-async function twoGateways(): Promise<[RunningServer, RunningServer]> {
+async function twoGateways(): Promise<[RunningGateway, RunningGateway]> {
   const shared = { client: redis.client, prefix: `${redis.prefix}_${++prefixCount}` };
   const upstreams = { certificate: certificate.url, mobility: mobility.url };
   const pair = [await startGateway(upstreams, { redis: shared, perMinute: LIMIT }), await startGateway(upstreams, { redis: shared, perMinute: LIMIT })];
   gateways.push(...pair);
-  return pair as [RunningServer, RunningServer];
+  return pair as [RunningGateway, RunningGateway];
 }
 
 function rateHeaders(res: Response) {
@@ -45,7 +49,7 @@ function rateHeaders(res: Response) {
 describe('gateway rate limits', () => {
   it('shares one budget per API key across gateway processes and answers 429 with Retry-After once it is spent', async () => {
     const [a, b] = await twoGateways();
-    const auth = { Authorization: 'Bearer ck_partner_one_token' };
+    const auth = { Authorization: `Bearer ${PARTNER_ONE}` };
     const remaining: Array<string | null> = [];
     for (let i = 0; i < LIMIT; i++) {
       const res = await fetch(`${(i % 2 ? b : a).url}/api/v1/credits`, { headers: auth });
@@ -73,11 +77,11 @@ describe('gateway rate limits', () => {
 
   it('gives each API key its own budget, whether sent as Bearer or X-API-KEY, and keeps only a hash of it in Redis', async () => {
     const [a] = await twoGateways();
-    for (let i = 0; i <= LIMIT; i++) await fetch(`${a.url}/api/v1/rides/ride_1`, { headers: { Authorization: 'Bearer mk_spent_key' } });
-    const spent = await fetch(`${a.url}/api/v1/rides/ride_1`, { headers: { 'X-API-KEY': 'mk_spent_key' } });
+    for (let i = 0; i <= LIMIT; i++) await fetch(`${a.url}/api/v1/rides/ride_1`, { headers: { Authorization: `Bearer ${SPENT_KEY}` } });
+    const spent = await fetch(`${a.url}/api/v1/rides/ride_1`, { headers: { 'X-API-KEY': SPENT_KEY } });
     expect(spent.status).toBe(429);
 
-    const other = await fetch(`${a.url}/api/v1/rides/ride_1`, { headers: { 'X-API-KEY': 'mk_other_key' } });
+    const other = await fetch(`${a.url}/api/v1/rides/ride_1`, { headers: { 'X-API-KEY': OTHER_KEY } });
     expect(other.status).toBe(200);
     expect(rateHeaders(other).remaining).toBe(String(LIMIT - 1));
     const anonymous = await fetch(`${a.url}/api/v1/rides/ride_1`);
@@ -86,7 +90,8 @@ describe('gateway rate limits', () => {
 
     const keys = await redis.client.keys(`${redis.prefix}_${prefixCount}*`);
     expect(keys.length).toBeGreaterThan(0);
-    expect(keys.join(' ')).not.toMatch(/mk_spent_key|mk_other_key/);
+    expect(keys.join(' ')).not.toContain(SPENT_KEY);
+    expect(keys.join(' ')).not.toContain(OTHER_KEY);
   });
 
   it('limits payment webhooks per client IP, whatever Authorization they carry', async () => {
@@ -121,14 +126,86 @@ describe('gateway rate limits', () => {
     }
     expect(logs.lines().filter((line) => line.msg === 'rate limiter unavailable (Redis); letting requests through')).toHaveLength(1);
     expect(logs.text()).not.toContain('ck_any');
-    const ready = await fetch(`${gateway.url}/readyz`);
+    const ready = await fetch(`${gateway.internalUrl}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ready', checks: { certificate: 'up', mobility: 'up', redis: 'down' } });
   });
 
+  it('gives junk keys no budget of their own: 12 junk tokens from one address get 5 answers from the service, then 429', async () => {
+    const refusing = await startFakeServer((_req, res) => sendJson(res, 401, { error: 'Invalid or revoked API key', code: 'invalid_api_key' }));
+    try {
+      const shared = { client: redis.client, prefix: `${redis.prefix}_${++prefixCount}` };
+      const gateway = await startGateway({ certificate: refusing.url, mobility: refusing.url }, { redis: shared, perMinute: LIMIT });
+      gateways.push(gateway);
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const headers: Record<string, string> = i % 2 ? { 'X-API-KEY': `junk-${i}` } : { Authorization: `Bearer junk_token_${i}` };
+        statuses.push((await fetch(`${gateway.url}/api/v1/credits`, { headers })).status);
+      }
+      expect(statuses).toEqual([...Array(LIMIT).fill(401), ...Array(12 - LIMIT).fill(429)]);
+      expect(refusing.requests).toHaveLength(LIMIT);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('counts every key the service refuses against the client address, so well-formed unknown keys run out too', async () => {
+    const refusing = await startFakeServer((_req, res) => sendJson(res, 401, { error: 'Invalid or revoked API key', code: 'invalid_api_key' }));
+    try {
+      const shared = { client: redis.client, prefix: `${redis.prefix}_${++prefixCount}` };
+      const gateway = await startGateway({ certificate: refusing.url, mobility: refusing.url }, { redis: shared, perMinute: LIMIT });
+      gateways.push(gateway);
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        statuses.push((await fetch(`${gateway.url}/api/v1/rides/ride_1`, { headers: { Authorization: `Bearer ${generateApiToken('mk_')}` } })).status);
+      }
+      expect(statuses).toEqual([...Array(LIMIT).fill(401), ...Array(12 - LIMIT).fill(429)]);
+      const limited = await fetch(`${gateway.url}/api/v1/rides/ride_1`, { headers: { Authorization: `Bearer ${generateApiToken('mk_')}` } });
+      expect(await limited.json()).toEqual({ error: 'Rate limit exceeded', code: 'rate_limited' });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('buckets IPv6 clients by /64', async () => {
+    const shared = { client: redis.client, prefix: `${redis.prefix}_${++prefixCount}` };
+    const gateway = await startGateway(
+      { certificate: certificate.url, mobility: mobility.url },
+      { redis: shared, perMinute: LIMIT, config: { TRUST_PROXY_HOPS: 1 } },
+    );
+    gateways.push(gateway);
+    const statuses: number[] = [];
+    for (let i = 1; i <= LIMIT + 1; i++) {
+      statuses.push((await fetch(`${gateway.url}/api/v1/credits`, { headers: { 'X-Forwarded-For': `2001:db8:1:2::${i.toString(16)}` } })).status);
+    }
+    expect(statuses).toEqual([...Array(LIMIT).fill(200), 429]);
+    const sameSlash64 = await fetch(`${gateway.url}/api/v1/credits`, { headers: { 'X-Forwarded-For': '2001:0db8:0001:0002:ffff:1:2:3' } });
+    expect(sameSlash64.status).toBe(429);
+    const otherSlash64 = await fetch(`${gateway.url}/api/v1/credits`, { headers: { 'X-Forwarded-For': '2001:db8:1:3::1' } });
+    expect(otherSlash64.status).toBe(200);
+  });
+
+  it('grants hits far from the limit in-process yet keeps the budget shared and exact near the limit', async () => {
+    const shared = { client: redis.client, prefix: `${redis.prefix}_${++prefixCount}` };
+    const upstreams = { certificate: certificate.url, mobility: mobility.url };
+    const a = await startGateway(upstreams, { redis: shared, perMinute: 100 });
+    const b = await startGateway(upstreams, { redis: shared, perMinute: 100 });
+    gateways.push(a, b);
+    const auth = { Authorization: `Bearer ${generateApiToken('ck_')}` };
+    for (let i = 0; i < 90; i++) expect((await fetch(`${a.url}/api/v1/credits`, { headers: auth })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // a sends its batch to Redis (every 50 ms)
+    const fromB = await fetch(`${b.url}/api/v1/credits`, { headers: auth });
+    expect(fromB.status).toBe(200);
+    expect(fromB.headers.get('ratelimit-remaining')).toBe('9');
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await fetch(`${(i % 2 ? a : b).url}/api/v1/credits`, { headers: auth })).status);
+    expect(statuses).toEqual([...Array(9).fill(200), 429, 429, 429]);
+  });
+
   it('reports Redis in /readyz', async () => {
     const [a] = await twoGateways();
-    const ready = await fetch(`${a.url}/readyz`);
+    const ready = await fetch(`${a.internalUrl}/readyz`);
     expect(await ready.json()).toEqual({ status: 'ready', checks: { certificate: 'up', mobility: 'up', redis: 'up' } });
   });
 });

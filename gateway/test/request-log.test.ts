@@ -1,17 +1,22 @@
-import { createLogger } from '@platform/service-kit';
+import type { ServerResponse } from 'node:http';
+import { createLogger, generateApiToken } from '@platform/service-kit';
 import { sendJson, startFakeServer, type RunningServer } from '@platform/test-kit';
 import { captureLines, startGateway, testRedis } from './helpers';
 
 type Fake = Awaited<ReturnType<typeof startFakeServer>>;
 
-const TOKEN = 'mk_live_SuperSecretTokenValue123456abcdef';
+const TOKEN = generateApiToken('mk_');
 let upstream: Fake;
 let gateway: RunningServer;
 let redis: ReturnType<typeof testRedis>;
 const logs = captureLines();
+const hung: ServerResponse[] = [];
 
 beforeAll(async () => {
-  upstream = await startFakeServer((req, res) => sendJson(res, 201, { path: req.url }));
+  upstream = await startFakeServer((req, res) => {
+    if (req.url.startsWith('/api/v1/rides/hang')) return void hung.push(res); // answers only when the client has gone
+    sendJson(res, 201, { path: req.url });
+  });
   redis = testRedis('gateway_log');
   gateway = await startGateway(
     { certificate: upstream.url, mobility: upstream.url },
@@ -51,5 +56,19 @@ describe('gateway request log', () => {
       expect.objectContaining({ method: 'GET', route: 'unmatched', status: 404 }),
     ]);
     expect(logs.text()).not.toContain(TOKEN);
+  });
+
+  it('logs a client that hangs up before its answer as a 499 request, not as an upstream failure', async () => {
+    const controller = new AbortController();
+    const pending = fetch(`${gateway.url}/api/v1/rides/hang`, { headers: { 'X-Request-Id': 'req-log-3' }, signal: controller.signal }).catch(() => 'aborted');
+    while (hung.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const upstreamClosed = new Promise((resolve) => hung[0]!.once('close', resolve));
+    controller.abort();
+    expect(await pending).toBe('aborted');
+    await upstreamClosed; // the gateway dropped its upstream request too
+    while (!requestLines().some((line) => line.request_id === 'req-log-3')) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(requestLines().filter((line) => line.request_id === 'req-log-3')).toEqual([expect.objectContaining({ status: 499, aborted: true })]);
+    expect(logs.lines().filter((line) => line.msg === 'upstream failed')).toEqual([]);
   });
 });

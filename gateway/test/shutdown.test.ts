@@ -45,6 +45,7 @@ beforeAll(async () => {
     MOBILITY_URL: upstream.url,
     REDIS_PREFIX: prefix,
     LOG_LEVEL: 'info',
+    METRICS_PORT: '0', // any free port: tests run side by side
   });
   gateway.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   gateway.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import { sendJson, startFakeServer, type RunningServer } from '@platform/test-kit';
 import { startGateway } from './helpers';
+import type { RunningGateway } from './helpers';
 
 let mobility: RunningServer;
-let gateway: RunningServer;
+let gateway: RunningGateway;
 let certificate: Server;
 let certificatePort: number;
 
@@ -39,7 +40,7 @@ describe('gateway while an upstream restarts', () => {
     expect(down.status).toBe(502);
     expect(down.headers.get('content-type')).toMatch(/application\/json/);
     expect(await down.json()).toEqual({ error: 'The certificate service is unavailable', code: 'upstream_unavailable' });
-    const notReady = await fetch(`${gateway.url}/readyz`);
+    const notReady = await fetch(`${gateway.internalUrl}/readyz`);
     expect(notReady.status).toBe(503);
     expect(await notReady.json()).toMatchObject({ checks: { certificate: 'down', mobility: 'up' }, code: 'not_ready' });
 
@@ -47,7 +48,7 @@ describe('gateway while an upstream restarts', () => {
     const back = await fetch(`${gateway.url}/api/v1/credits`);
     expect(back.status).toBe(200);
     expect(await back.json()).toEqual({ upstream: 'certificate', path: '/api/v1/credits' });
-    const ready = await fetch(`${gateway.url}/readyz`);
+    const ready = await fetch(`${gateway.internalUrl}/readyz`);
     expect(ready.status).toBe(200);
   });
 });

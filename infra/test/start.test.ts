@@ -14,7 +14,7 @@ async function redisKeys(pattern: string): Promise<string[]> {
 
 const root = path.resolve(__dirname, '../..');
 // Free ports picked at run time: fixed ones collide when several checkouts run their tests on one machine.
-const ports = { GATEWAY_PORT: '', CERTIFICATE_PORT: '', MOBILITY_PORT: '' };
+const ports = { GATEWAY_PORT: '', GATEWAY_METRICS_PORT: '', CERTIFICATE_PORT: '', MOBILITY_PORT: '' };
 
 async function freePort(): Promise<string> {
   const probe = await listen(() => undefined);
@@ -62,7 +62,7 @@ describe('pnpm start', () => {
     expect(output).toContain(`gateway      http://127.0.0.1:${ports.GATEWAY_PORT}`);
     const health = await fetch(`http://127.0.0.1:${ports.GATEWAY_PORT}/healthz`);
     expect(health.status).toBe(200);
-    const ready = await fetch(`http://127.0.0.1:${ports.GATEWAY_PORT}/readyz`);
+    const ready = await fetch(`http://127.0.0.1:${ports.GATEWAY_METRICS_PORT}/readyz`); // the gateway's internal port
     expect(await ready.json()).toEqual({ status: 'ready', checks: { certificate: 'up', mobility: 'up', redis: 'up' } });
     const proxied = await fetch(`http://127.0.0.1:${ports.GATEWAY_PORT}/api/v1/credits`);
     expect(proxied.status).toBe(401);
