@@ -1,7 +1,7 @@
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { createMetrics, notFoundHandler, requestContext, requestLogger, runChecks, type Logger, type Redis } from '@platform/service-kit';
-import { DEFAULT_OPENAPI_FILES, type GatewayConfig } from './config';
+import type { GatewayConfig } from './config';
 import { docsRoutes, loadGatewayDescription } from './docs';
 import { createUpstreamProxy } from './proxy';
 import { rateLimit } from './rate-limit';
@@ -9,7 +9,7 @@ import { pathOf, routeFor, type Upstream } from './routes';
 
 export interface GatewayDeps {
   config: Pick<GatewayConfig, 'CERTIFICATE_URL' | 'MOBILITY_URL' | 'UPSTREAM_TIMEOUT_MS'> &
-    Partial<Pick<GatewayConfig, 'REDIS_PREFIX' | 'RATE_LIMIT_PER_MINUTE' | 'TRUST_PROXY_HOPS' | 'TLS_CERT_FILE' | 'CERTIFICATE_OPENAPI_FILE' | 'MOBILITY_OPENAPI_FILE'>>;
+    Partial<Pick<GatewayConfig, 'REDIS_PREFIX' | 'RATE_LIMIT_PER_MINUTE' | 'TRUST_PROXY_HOPS' | 'TLS_CERT_FILE' | 'GATEWAY_OPENAPI_FILE'>>;
   logger: Logger;
   /** The shared rate limiter's store; without it requests are not rate limited (tests of other parts, benchmarks). */
   redis?: Redis;
@@ -26,10 +26,7 @@ export function createApp({ config, logger, redis }: GatewayDeps): Express {
   app.set('trust proxy', config.TRUST_PROXY_HOPS ?? 0);
   app.use(requestContext());
   // Read once at start-up: a broken description stops the gateway here rather than on the first /docs request.
-  const description = loadGatewayDescription({
-    certificate: config.CERTIFICATE_OPENAPI_FILE ?? DEFAULT_OPENAPI_FILES.certificate,
-    mobility: config.MOBILITY_OPENAPI_FILE ?? DEFAULT_OPENAPI_FILES.mobility,
-  });
+  const description = loadGatewayDescription(config.GATEWAY_OPENAPI_FILE);
   if (config.TLS_CERT_FILE) app.use(strictTransportSecurity());
   app.use(requestLogger(logger));
   app.use(metrics.httpMiddleware());

@@ -33,6 +33,12 @@ export function requestSchemaComponents(schemas: z.ZodType[]): Record<string, Js
   // Nested schemas with their own id land in `__shared.$defs`; they become components of their own.
   const { __shared: shared, ...top } = generated as Record<string, Json>;
   const all: Record<string, Json> = { ...top, ...(((shared?.$defs as Record<string, Json> | undefined) ?? {})) };
+  // zod leaves `examples` out of the input side of a schema that transforms (`address: null` → absent); they are
+  // examples of what is sent, so they are put back from the schema's own metadata.
+  for (const schema of schemas) {
+    const { id, examples } = z.globalRegistry.get(schema) ?? {};
+    if (id && examples && all[id] && !all[id].examples) all[id].examples = examples;
+  }
   return Object.fromEntries(Object.entries(all).map(([id, schema]) => [id, componentOf(schema)]));
 }
 
