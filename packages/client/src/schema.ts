@@ -1006,7 +1006,7 @@ export interface components {
         /**
          * @description `url` must be `https://` and must not resolve to a loopback, private or link-local address; `events` defaults to every event type.
          * @example {
-         *       "url": "https://203.0.113.10/hooks/mobility",
+         *       "url": "https://93.184.215.14/hooks/mobility",
          *       "events": [
          *         "ride.completed",
          *         "delivery.delivered"
@@ -1766,7 +1766,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "url": "https://203.0.113.10/hooks/mobility",
+                 *       "url": "https://93.184.215.14/hooks/mobility",
                  *       "events": [
                  *         "ride.completed",
                  *         "delivery.delivered"

@@ -17,7 +17,7 @@ export const registerSchema = z.object({
 }).meta({
   id: 'NewWebhookEndpoint',
   description: '`url` must be `https://` and must not resolve to a loopback, private or link-local address; `events` defaults to every event type.',
-  examples: [{ url: 'https://203.0.113.10/hooks/mobility', events: ['ride.completed', 'delivery.delivered'], description: 'Production receiver' }],
+  examples: [{ url: 'https://93.184.215.14/hooks/mobility', events: ['ride.completed', 'delivery.delivered'], description: 'Production receiver' }],
 });
 
 export const pageSchema = z.object({
