@@ -3,7 +3,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { createMetrics, notFoundHandler, requestContext, requestIdFor, requestLogger, runChecks, type Logger, type Metrics, type Redis } from '@platform/service-kit';
 import { addressBucket, clientAddress } from './client-address';
-import { DEFAULT_OPENAPI_FILES, type GatewayConfig } from './config';
+import type { GatewayConfig } from './config';
 import { docsRoutes, loadGatewayDescription } from './docs';
 import { InFlightCounter } from './in-flight';
 import { answerJson } from './json-answer';
@@ -17,8 +17,7 @@ type OptionalSettings =
   | 'RATE_LIMIT_PER_MINUTE'
   | 'TRUST_PROXY_HOPS'
   | 'TLS_CERT_FILE'
-  | 'CERTIFICATE_OPENAPI_FILE'
-  | 'MOBILITY_OPENAPI_FILE'
+  | 'GATEWAY_OPENAPI_FILE'
   | 'UPSTREAM_MAX_SOCKETS'
   | 'MAX_BODY_BYTES'
   | 'BODY_TIMEOUT_MS'
@@ -130,10 +129,7 @@ function ownPagesApp(config: GatewayDeps['config'], logger: Logger, metrics: Met
   app.set('etag', false);
   app.use(requestContext());
   // Read once at start-up: a broken description stops the gateway here rather than on the first /docs request.
-  const description = loadGatewayDescription({
-    certificate: config.CERTIFICATE_OPENAPI_FILE ?? DEFAULT_OPENAPI_FILES.certificate,
-    mobility: config.MOBILITY_OPENAPI_FILE ?? DEFAULT_OPENAPI_FILES.mobility,
-  });
+  const description = loadGatewayDescription(config.GATEWAY_OPENAPI_FILE);
   if (hsts) app.use(strictTransportSecurity());
   app.use(requestLogger(logger));
   app.use(metrics.httpMiddleware());

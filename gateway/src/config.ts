@@ -1,11 +1,6 @@
-import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_REDIS_URL, env } from '@platform/service-kit';
-
-export const DEFAULT_OPENAPI_FILES = {
-  certificate: path.resolve(__dirname, '../../services/certificate/openapi.yaml'),
-  mobility: path.resolve(__dirname, '../../services/mobility/openapi.yaml'),
-};
+import { DEFAULT_GATEWAY_OPENAPI_FILE } from './openapi';
 
 export const gatewayConfigSchema = z
   .object({
@@ -32,9 +27,11 @@ export const gatewayConfigSchema = z
     TRUST_PROXY_HOPS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(0),
     TLS_CERT_FILE: z.string().optional(),
     TLS_KEY_FILE: z.string().optional(),
-    /** Where the gateway reads each service's description for `/openapi.json` and `/docs` (read at start-up, so docs work while a service is down). */
-    CERTIFICATE_OPENAPI_FILE: z.string().min(1).default(DEFAULT_OPENAPI_FILES.certificate),
-    MOBILITY_OPENAPI_FILE: z.string().min(1).default(DEFAULT_OPENAPI_FILES.mobility),
+    /**
+     * The merged description served at `/openapi.json` and `/docs`, written by the build (read at start-up, so docs work
+     * while a service is down). When the file is missing (tests, development without a build) it is built from source.
+     */
+    GATEWAY_OPENAPI_FILE: z.string().min(1).default(DEFAULT_GATEWAY_OPENAPI_FILE),
   })
   .superRefine((config, ctx) => {
     if ((config.TLS_CERT_FILE === undefined) !== (config.TLS_KEY_FILE === undefined)) {

@@ -1,32 +1,14 @@
 import path from 'node:path';
 import { Router } from 'express';
-import { loadOpenApiDocument, type OpenApiDocument } from '@platform/service-kit';
-import { addGatewayResponses, mergeDescriptions } from './openapi';
+import type { OpenApiDocument } from '@platform/api-description';
+
+export { loadGatewayDescription } from './openapi';
 
 export const RENDERER_PATH = '/docs/assets/api-reference.js';
 
 /** The renderer's self-contained browser bundle, served from node_modules: the docs need no CDN. */
 export function rendererBundleFile(): string {
   return path.join(path.dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
-}
-
-/** The merged description of everything the gateway exposes, from the services' YAML files. */
-export function loadGatewayDescription(files: { certificate: string; mobility: string }): OpenApiDocument {
-  const merged = mergeDescriptions(
-    [
-      { upstream: 'certificate', document: loadOpenApiDocument(files.certificate) },
-      { upstream: 'mobility', document: loadOpenApiDocument(files.mobility) },
-    ],
-    {
-      title: 'Partner API',
-      version: '1.0.0',
-      description:
-        'Everything partners, payment gateways and driver apps reach through the gateway: certificate verification and credits, ' +
-        'payment webhooks, fare estimates, rides, deliveries, outgoing webhooks and the driver app. ' +
-        'Errors are `{"error", "code"}` (422 adds `details`); lists are `{"data", "has_more", "next_cursor"}`.',
-    },
-  );
-  return addGatewayResponses(merged);
 }
 
 // Fonts come from the system (the default ones load from a CDN); no telemetry, no hosted agent.

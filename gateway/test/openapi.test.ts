@@ -1,112 +1,17 @@
-import { validateOpenApiDocument } from '@platform/test-kit';
-import type { OpenApiDocument } from '@platform/service-kit';
-import { DEFAULT_OPENAPI_FILES } from '../src/config';
-import { loadGatewayDescription } from '../src/docs';
-import { mergeDescriptions } from '../src/openapi';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createServer } from 'node:http';
+import pino from 'pino';
+import { listen, validateOpenApiDocument } from '@platform/test-kit';
+import { createApp } from '../src/app';
+import { buildGatewayDescription, loadGatewayDescription } from '../src/openapi';
+import { upstreamFor } from '../src/routes';
 
-interface Operation {
-  security: unknown;
-  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
-}
-
-const ok = { description: 'ok' };
-const errorSchema = (description: string) => ({ type: 'object', required: ['error', 'code'], description });
-
-function certificateDoc(): OpenApiDocument {
-  return {
-    openapi: '3.1.0',
-    info: { title: 'Certificate service', version: '1' },
-    tags: [{ name: 'Public' }, { name: 'Admin' }],
-    paths: {
-      '/api/v1/verify/{code}': {
-        get: {
-          tags: ['Public'],
-          security: [{ apiKey: [] }],
-          responses: { '200': ok, '404': { description: 'nf', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } },
-        },
-      },
-      '/admin/v1/api-keys': { get: { tags: ['Admin'], security: [{ adminJwt: [] }], responses: { '200': { description: 'keys', content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiKey' } } } } } } },
-      '/healthz': { get: { responses: { '200': ok } } },
-    },
-    components: {
-      schemas: { Error: errorSchema('certificate'), ApiKey: { type: 'object' }, Money: { type: 'object', properties: { amount: { type: 'integer' } } } },
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'ck_' }, adminJwt: { type: 'http', scheme: 'bearer' } },
-    },
-  };
-}
-
-function mobilityDoc(): OpenApiDocument {
-  return {
-    openapi: '3.1.0',
-    info: { title: 'Mobility service', version: '1' },
-    paths: {
-      '/api/v1/rides/{id}': {
-        get: {
-          security: [{ apiKey: ['rides:read'] }],
-          responses: { '404': { description: 'nf', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }, '200': { description: 'ride', content: { 'application/json': { schema: { $ref: '#/components/schemas/Ride' } } } } },
-        },
-      },
-      '/driver/v1/offers': { get: { security: [{ driverJwt: [] }], responses: { '200': ok } } },
-      '/metrics': { get: { responses: { '200': ok } } },
-    },
-    components: {
-      schemas: { Error: errorSchema('mobility'), Ride: { type: 'object', properties: { fare: { $ref: '#/components/schemas/Money' } } }, Money: { type: 'object', properties: { amount: { type: 'integer' } } } },
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'mk_' }, driverJwt: { type: 'http', scheme: 'bearer' } },
-    },
-  };
-}
-
-describe('mergeDescriptions', () => {
-  const merged = mergeDescriptions(
-    [
-      { upstream: 'certificate', document: certificateDoc() },
-      { upstream: 'mobility', document: mobilityDoc() },
-    ],
-    { title: 'Partner API', version: '1' },
-  );
-  const components = merged.components as Record<string, Record<string, unknown>>;
-
-  it('keeps only the paths the gateway routes to each service', () => {
-    expect(Object.keys(merged.paths).sort()).toEqual(['/api/v1/rides/{id}', '/api/v1/verify/{code}', '/driver/v1/offers']);
-  });
-
-  it('keeps the components and security schemes those paths use, and drops the admin ones', () => {
-    expect(Object.keys(components.schemas!).sort()).toEqual(['CertificateError', 'MobilityError', 'Money', 'Ride']);
-    expect(Object.keys(components.securitySchemes!).sort()).toEqual(['CertificateApiKey', 'MobilityApiKey', 'driverJwt']);
-    expect(merged.tags).toEqual([{ name: 'Public' }]);
-  });
-
-  it('renames a component two services define differently and rewrites its references and security requirements', () => {
-    const verify = merged.paths['/api/v1/verify/{code}']!.get as Operation;
-    expect(verify.responses['404']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/CertificateError' });
-    expect(verify.security).toEqual([{ CertificateApiKey: [] }]);
-    const ride = merged.paths['/api/v1/rides/{id}']!.get as Operation;
-    expect(ride.responses['404']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/MobilityError' });
-    expect(ride.security).toEqual([{ MobilityApiKey: ['rides:read'] }]);
-    expect(components.schemas!.MobilityError).toEqual(errorSchema('mobility'));
-  });
-
-  it('shares a component both services define identically', () => {
-    expect(components.schemas!.Ride).toEqual({ type: 'object', properties: { fare: { $ref: '#/components/schemas/Money' } } });
-  });
-
-  it('leaves out a path a service describes but the gateway sends elsewhere', () => {
-    const stray = mobilityDoc();
-    stray.paths['/api/v1/credits'] = { get: { responses: { '200': ok } } };
-    const result = mergeDescriptions([{ upstream: 'mobility', document: stray }], { title: 'x', version: '1' });
-    expect(Object.keys(result.paths)).not.toContain('/api/v1/credits');
-  });
-
-  it('refuses two descriptions of the same path', () => {
-    expect(() =>
-      mergeDescriptions([{ upstream: 'certificate', document: certificateDoc() }, { upstream: 'certificate', document: certificateDoc() }], { title: 'x', version: '1' }),
-    ).toThrow('/api/v1/verify/{code} is described by two services');
-  });
-});
+const description = buildGatewayDescription();
 
 describe('the gateway description of the real services', () => {
-  const description = loadGatewayDescription(DEFAULT_OPENAPI_FILES);
-
   it('is a valid OpenAPI 3.1 document whose references all resolve', () => {
     expect(validateOpenApiDocument(description)).toEqual({ valid: true, errors: [] });
   });
@@ -133,6 +38,28 @@ describe('the gateway description of the real services', () => {
     expect(description.webhooks).toHaveProperty('rideOrDeliveryEvent');
   });
 
+  it('describes each path where the route table sends it: certificate paths to certificate, mobility paths to mobility', () => {
+    const certificatePaths = new Set(Object.keys(description.paths).filter((path) => /credits|verify|payments/.test(path)));
+    const misrouted = Object.keys(description.paths).filter((template) => {
+      const upstream = upstreamFor(template.replace(/\{[^}]+\}/g, 'x'));
+      return upstream !== (certificatePaths.has(template) ? 'certificate' : 'mobility');
+    });
+    expect(misrouted).toEqual([]);
+  });
+
+  it('carries the request schemas generated from the services\' zod schemas, each request body with an example', () => {
+    const rides = description.paths['/api/v1/rides']!.post as { requestBody: { content: Record<string, { schema: unknown; example: unknown }> } };
+    expect(rides.requestBody.content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/NewRide' });
+    expect(rides.requestBody.content['application/json']!.example).toMatchObject({ tier: 'economy' });
+    const bodies = Object.entries(description.paths).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, { requestBody?: { content: Record<string, { example?: unknown }> } }>).flatMap(([method, operation]) =>
+        Object.entries(operation.requestBody?.content ?? {}).map(([type, media]) => ({ at: `${method} ${path} ${type}`, example: media.example })),
+      ),
+    );
+    expect(bodies.length).toBeGreaterThan(8);
+    expect(bodies.filter((body) => body.example === undefined).map((body) => body.at)).toEqual([]);
+  });
+
   it('documents the gateway\'s own 502 and 504 on every operation', () => {
     const operations = Object.values(description.paths).flatMap((item) => Object.values(item as Record<string, { responses: Record<string, unknown> }>));
     expect(operations.length).toBeGreaterThan(20);
@@ -140,5 +67,42 @@ describe('the gateway description of the real services', () => {
       expect(operation.responses['502']).toEqual({ $ref: '#/components/responses/UpstreamUnavailable' });
       expect(operation.responses['504']).toEqual({ $ref: '#/components/responses/UpstreamTimeout' });
     }
+  });
+});
+
+describe('the merged description is built ahead of time', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'gateway-openapi-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('scripts/build-openapi.ts writes the same description the gateway builds from source', () => {
+    const file = path.join(dir, 'openapi.json');
+    execFileSync(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, '..', 'scripts', 'build-openapi.ts'), file], { encoding: 'utf8', timeout: 60000 });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(description);
+  }, 90000);
+
+  it('serves GATEWAY_OPENAPI_FILE as it is when the file exists', async () => {
+    const file = path.join(dir, 'prebuilt.json');
+    const prebuilt = { openapi: '3.1.0', info: { title: 'Prebuilt', version: '9' }, paths: {} };
+    writeFileSync(file, JSON.stringify(prebuilt));
+    expect(loadGatewayDescription(file)).toEqual(prebuilt);
+    const gateway = await listen(
+      createServer(createApp({ config: { CERTIFICATE_URL: 'http://127.0.0.1:9', MOBILITY_URL: 'http://127.0.0.1:9', UPSTREAM_TIMEOUT_MS: 1000, GATEWAY_OPENAPI_FILE: file }, logger: pino({ level: 'silent' }) })),
+    );
+    try {
+      const res = await fetch(`${gateway.url}/openapi.json`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual(prebuilt);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('refuses to start on a file that is not an OpenAPI document', () => {
+    const file = path.join(dir, 'broken.json');
+    writeFileSync(file, JSON.stringify({ hello: 'world' }));
+    expect(() => loadGatewayDescription(file)).toThrow('is not an OpenAPI document');
   });
 });

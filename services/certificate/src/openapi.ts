@@ -1,13 +1,20 @@
 import path from 'node:path';
-import { loadOpenApiDocument, type OpenApiDocument } from '@platform/service-kit';
+import { buildOpenApiDocument, type OpenApiDocument } from '@platform/service-kit';
+import { newApiKeySchema } from './features/api-keys/api-keys.routes';
+import { listQuery } from './features/certificates/certificates.routes';
+import { batchSchema, newCertificateSchema } from './features/certificates/certificates.schema';
+import { checkoutBody } from './features/payments/payments.routes';
 
-/** The service's description, kept as source beside `src/` and served at `GET /openapi.json`. */
+/** The hand-written part of the description (operations, responses, prose), kept as source beside `src/`. */
 export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
+
+/** Request bodies and queries: the zod schemas the routes validate with are their only description. */
+export const REQUEST_SCHEMAS = { bodies: [newApiKeySchema, newCertificateSchema, batchSchema, checkoutBody], queries: [listQuery] };
 
 let cached: OpenApiDocument | undefined;
 
-/** Parsed once per process. */
+/** The complete description served at `GET /openapi.json`, built once per process. */
 export function certificateOpenApi(): OpenApiDocument {
-  cached ??= loadOpenApiDocument(OPENAPI_FILE);
-  return cached;
+  cached ??= buildOpenApiDocument(OPENAPI_FILE, REQUEST_SCHEMAS);
+  return structuredClone(cached);
 }

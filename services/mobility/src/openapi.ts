@@ -1,13 +1,26 @@
 import path from 'node:path';
-import { loadOpenApiDocument, type OpenApiDocument } from '@platform/service-kit';
+import { buildOpenApiDocument, type OpenApiDocument } from '@platform/service-kit';
+import { createKeySchema } from './features/api-keys/api-keys.routes';
+import { createDeliverySchema, deliverSchema, failSchema } from './features/deliveries/deliveries.routes';
+import { availabilitySchema, locationSchema } from './features/driver-app/driver-app.routes';
+import { estimateSchema } from './features/estimates/estimates.routes';
+import { registerDriverSchema } from './features/fleet/fleet.routes';
+import { createRideSchema } from './features/rides/rides.routes';
+import { pageSchema, registerSchema } from './features/webhooks/webhooks.routes';
 
-/** The service's description, kept as source beside `src/` and served at `GET /openapi.json`. */
+/** The hand-written part of the description (operations, responses, prose), kept as source beside `src/`. */
 export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
+
+/** Request bodies and queries: the zod schemas the routes validate with are their only description. */
+export const REQUEST_SCHEMAS = {
+  bodies: [estimateSchema, createRideSchema, createDeliverySchema, deliverSchema, failSchema, availabilitySchema, locationSchema, registerSchema, createKeySchema, registerDriverSchema],
+  queries: [pageSchema],
+};
 
 let cached: OpenApiDocument | undefined;
 
-/** Parsed once per process. */
+/** The complete description served at `GET /openapi.json`, built once per process. */
 export function mobilityOpenApi(): OpenApiDocument {
-  cached ??= loadOpenApiDocument(OPENAPI_FILE);
-  return cached;
+  cached ??= buildOpenApiDocument(OPENAPI_FILE, REQUEST_SCHEMAS);
+  return structuredClone(cached);
 }

@@ -4,7 +4,10 @@ import { parseOrThrow, requireRole } from '@platform/service-kit';
 import type { ApiKeysRepository } from './api-keys.repository';
 import { apiKeysService } from './api-keys.service';
 
-const createBody = z.object({ name: z.string().trim().min(1, 'is required').max(100) }).strict();
+export const newApiKeySchema = z
+  .object({ name: z.string().trim().min(1, 'is required').max(100) })
+  .strict()
+  .meta({ id: 'NewApiKey', examples: [{ name: 'Production server' }] });
 
 /** `/admin/v1/api-keys`: owners manage their organization's keys; the token is shown on create and rotate only. */
 export function apiKeyAdminRoutes(repository: ApiKeysRepository): Router {
@@ -13,7 +16,7 @@ export function apiKeyAdminRoutes(repository: ApiKeysRepository): Router {
   const owner = requireRole('owner');
 
   router.post('/', owner, async (req, res) => {
-    const { name } = parseOrThrow(createBody, req.body ?? {});
+    const { name } = parseOrThrow(newApiKeySchema, req.body ?? {});
     res.status(201).json(await service.create(req.admin!.org, req.admin!.sub, name));
   });
   router.get('/', async (req, res) => {

@@ -7,10 +7,12 @@ import { batchSchema, newCertificateSchema } from './certificates.schema';
 import { certificatesService } from './certificates.service';
 
 const BATCH_BODY_LIMIT = '5mb';
-const listQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  starting_after: z.string().max(100).optional(),
-});
+export const listQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(100).default(50),
+    starting_after: z.string().max(100).optional().meta({ description: 'The `next_cursor` of the previous page.' }),
+  })
+  .meta({ id: 'CertificateListQuery', examples: [{ limit: 20 }] });
 
 /** The batch upload takes JSON or `text/csv`, up to 5 MB; it is mounted before the app's 100 kB JSON parser. */
 export function batchBodyParsers(): RequestHandler[] {

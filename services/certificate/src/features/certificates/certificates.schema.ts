@@ -17,7 +17,12 @@ export const newCertificateSchema = z
     expires_on: isoDate.optional(),
   })
   .strict()
-  .refine((c) => !c.expires_on || c.expires_on >= c.issue_date, { path: ['expires_on'], message: 'must not be before issue_date' });
+  .refine((c) => !c.expires_on || c.expires_on >= c.issue_date, { path: ['expires_on'], message: 'must not be before issue_date' })
+  .meta({
+    id: 'NewCertificate',
+    description: '`certificate_number` is unique in the organization and generated (`CERT-2026-…`) when absent; `expires_on` is not before `issue_date`.',
+    examples: [{ recipient_name: 'Ada Lovelace', program_title: 'Analytical Engines 101', issue_date: '2026-05-01', expires_on: '2028-05-01' }],
+  });
 
 export type NewCertificate = z.infer<typeof newCertificateSchema>;
 
@@ -25,4 +30,15 @@ export const MAX_BATCH = 1000;
 
 export const batchSchema = z
   .object({ certificates: z.array(newCertificateSchema).min(1, 'must hold at least one certificate').max(MAX_BATCH) })
-  .strict();
+  .strict()
+  .meta({
+    id: 'NewCertificateBatch',
+    examples: [
+      {
+        certificates: [
+          { recipient_name: 'Ada Lovelace', program_title: 'Analytical Engines 101', issue_date: '2026-05-01' },
+          { recipient_name: 'Grace Hopper', program_title: 'Analytical Engines 101', issue_date: '2026-05-01' },
+        ],
+      },
+    ],
+  });

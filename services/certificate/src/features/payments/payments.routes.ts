@@ -31,7 +31,10 @@ export function paymentWebhookRoutes(db: Knex, config: CertificateConfig): Route
   return router;
 }
 
-const checkoutBody = z.object({ plan: z.string().min(1).max(50), gateway: z.enum(['gateway-a', 'gateway-b']) }).strict();
+export const checkoutBody = z
+  .object({ plan: z.string().min(1).max(50), gateway: z.enum(['gateway-a', 'gateway-b']) })
+  .strict()
+  .meta({ id: 'Checkout', examples: [{ plan: 'starter', gateway: 'gateway-a' }] });
 
 /** `/admin/v1/plans` and `/admin/v1/subscriptions/checkout`. */
 export function subscriptionAdminRoutes(db: Knex): Router {

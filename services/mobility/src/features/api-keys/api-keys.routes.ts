@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { NotFoundError, isIdOf, parseOrThrow, requireRole, type AdminClaims } from '@platform/service-kit';
 import { MOBILITY_SCOPES, type ApiKeyService } from './api-keys.service';
 
-const createKeySchema = z.object({
+export const createKeySchema = z.object({
   name: z.string().trim().min(1).max(100),
   scopes: z.array(z.enum(MOBILITY_SCOPES)).min(1, 'at least one scope is required'),
-});
+}).meta({ id: 'NewMobilityApiKey', examples: [{ name: 'Production server', scopes: ['estimates:read', 'rides:write'] }] });
 
 function admin(req: { admin?: AdminClaims }): AdminClaims {
   return req.admin!; // mounted behind requireAdmin

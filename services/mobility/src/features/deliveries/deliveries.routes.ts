@@ -8,14 +8,17 @@ import { currentDriver } from '../driver-app/driver-auth';
 import { validIdempotencyKey } from '../idempotency/idempotency.service';
 import type { DeliveryService } from './deliveries.service';
 
-const placeSchema = latLngSchema.extend({ address: z.string().trim().min(1).max(500).optional() });
+const placeSchema = latLngSchema.extend({
+  // `null` is "no address", the same as leaving it out (rides and deliveries answer `address: null` then).
+  address: z.string().trim().min(1).max(500).nullish().transform((address) => address ?? undefined),
+});
 const contactSchema = z.object({
   name: z.string().trim().min(1).max(200),
   phone: z.string().trim().regex(/^\+?[0-9 ()-]{5,20}$/, 'must be a phone number'),
 });
 const pinSchema = z.string().regex(/^[0-9]{4,8}$/, 'must be a string of 4 to 8 digits');
 
-const createDeliverySchema = z.object({
+export const createDeliverySchema = z.object({
   pickup: placeSchema,
   dropoff: placeSchema,
   sender: contactSchema,
@@ -23,11 +26,24 @@ const createDeliverySchema = z.object({
   weight_tier: z.enum(WEIGHT_TIERS),
   security_pin: pinSchema.optional(),
   notes: z.string().trim().min(1).max(1000).optional(),
+}).meta({
+  id: 'NewDelivery',
+  description: 'Without `security_pin` a PIN is generated and answered once; the courier needs it to hand the parcel over.',
+  examples: [
+    {
+      pickup: { lat: 6.4541, lng: 3.3947, address: '12 Marina Road, Lagos Island' },
+      dropoff: { lat: 6.4281, lng: 3.4219 },
+      sender: { name: 'Ada Obi', phone: '+2348012345678' },
+      recipient: { name: 'Tunde Bello', phone: '+2348098765432' },
+      weight_tier: 'small',
+      notes: 'Fragile: two glass jars',
+    },
+  ],
 });
 
 const PHOTO_URL_MAX = 2048;
 
-const deliverSchema = z.object({
+export const deliverSchema = z.object({
   pin: pinSchema,
   received_by: z.string().trim().min(1).max(200).optional(),
   photo_url: z
@@ -35,9 +51,9 @@ const deliverSchema = z.object({
     .max(PHOTO_URL_MAX)
     .refine((value) => URL.canParse(value) && new URL(value).protocol === 'https:' && new URL(value).hostname !== '', 'must be an https:// URL')
     .optional(),
-});
+}).meta({ id: 'DeliveryHandover', examples: [{ pin: '4821', received_by: 'Tunde Bello', photo_url: 'https://photos.example/pod/4821.jpg' }] });
 
-const failSchema = z.object({ reason: z.string().trim().min(1).max(500) });
+export const failSchema = z.object({ reason: z.string().trim().min(1).max(500) }).meta({ id: 'DeliveryFailure', examples: [{ reason: 'Recipient not reachable at the door' }] });
 
 export function deliveryId(value: unknown): string {
   if (typeof value !== 'string' || !isIdOf('dlv', value)) throw new NotFoundError('Delivery not found');

@@ -8,11 +8,13 @@ import { rideId } from '../rides/rides.routes';
 import type { RideService } from '../rides/rides.service';
 import { currentDriver } from './driver-auth';
 
-const availabilitySchema = z.object({ available: z.boolean() });
-const locationSchema = latLngSchema.extend({
-  heading: z.number().min(0).max(360).optional(),
-  speed_kph: z.number().min(0).max(400).optional(),
-});
+export const availabilitySchema = z.object({ available: z.boolean() }).meta({ id: 'Availability', examples: [{ available: true }] });
+export const locationSchema = latLngSchema
+  .extend({
+    heading: z.number().min(0).max(360).optional(),
+    speed_kph: z.number().min(0).max(400).optional(),
+  })
+  .meta({ id: 'DriverLocation', examples: [{ lat: 6.4541, lng: 3.3947, heading: 90, speed_kph: 32 }] });
 
 function offerId(value: unknown): string {
   if (typeof value !== 'string' || !isIdOf('ofr', value)) throw new NotFoundError('Offer not found');

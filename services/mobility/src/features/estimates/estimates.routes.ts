@@ -5,7 +5,9 @@ import { latLngSchema } from '../../geo';
 import { partnerIdOf, requireScope } from '../api-keys/api-key-auth';
 import type { EstimateService } from './estimates.service';
 
-const estimateSchema = z.object({ pickup: latLngSchema, dropoff: latLngSchema });
+export const estimateSchema = z
+  .object({ pickup: latLngSchema, dropoff: latLngSchema })
+  .meta({ id: 'EstimateRequest', examples: [{ pickup: { lat: 6.4541, lng: 3.3947 }, dropoff: { lat: 6.4281, lng: 3.4219 } }] });
 
 /** `/api/v1/estimates` (mounted behind API key authentication). */
 export function estimateRoutes(estimates: EstimateService): Router {

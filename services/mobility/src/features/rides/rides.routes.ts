@@ -7,9 +7,12 @@ import { partnerIdOf, requireScope } from '../api-keys/api-key-auth';
 import { validIdempotencyKey } from '../idempotency/idempotency.service';
 import type { RideService } from './rides.service';
 
-const placeSchema = latLngSchema.extend({ address: z.string().trim().min(1).max(500).optional() });
+const placeSchema = latLngSchema.extend({
+  // `null` is "no address", the same as leaving it out (rides and deliveries answer `address: null` then).
+  address: z.string().trim().min(1).max(500).nullish().transform((address) => address ?? undefined),
+});
 
-const createRideSchema = z.object({
+export const createRideSchema = z.object({
   pickup: placeSchema,
   dropoff: placeSchema,
   tier: z.enum(TIERS),
@@ -17,7 +20,17 @@ const createRideSchema = z.object({
     name: z.string().trim().min(1).max(200),
     phone: z.string().trim().regex(/^\+?[0-9 ()-]{5,20}$/, 'must be a phone number'),
   }),
-  estimate_id: z.string().max(100).optional(),
+  estimate_id: z.string().max(100).optional().meta({ description: 'An estimate still valid (5 minutes) locks its fare.' }),
+}).meta({
+  id: 'NewRide',
+  examples: [
+    {
+      pickup: { lat: 6.4541, lng: 3.3947, address: '12 Marina Road, Lagos Island' },
+      dropoff: { lat: 6.4281, lng: 3.4219, address: null },
+      tier: 'economy',
+      passenger: { name: 'Ada Obi', phone: '+2348012345678' },
+    },
+  ],
 });
 
 export function rideId(value: unknown): string {

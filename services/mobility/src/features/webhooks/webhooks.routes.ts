@@ -10,16 +10,20 @@ export interface WebhookRoutesDeps {
   partnerIdOf: (req: Request) => string;
 }
 
-const registerSchema = z.object({
+export const registerSchema = z.object({
   url: z.string().trim().min(1, 'is required').max(2048, 'must be at most 2048 characters'),
   events: z.array(z.enum(WEBHOOK_EVENT_TYPES, { message: `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` })).min(1, 'must list at least one event').optional(),
   description: z.string().max(500).nullable().optional(),
+}).meta({
+  id: 'NewWebhookEndpoint',
+  description: '`url` must be `https://` and must not resolve to a loopback, private or link-local address; `events` defaults to every event type.',
+  examples: [{ url: 'https://93.184.215.14/hooks/mobility', events: ['ride.completed', 'delivery.delivered'], description: 'Production receiver' }],
 });
 
-const pageSchema = z.object({
+export const pageSchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(100).optional(),
-});
+  cursor: z.string().max(100).optional().meta({ description: 'The `next_cursor` of the previous page.' }),
+}).meta({ id: 'PageQuery', examples: [{ limit: 20 }] });
 
 /** `/api/v1/webhooks`: mounted behind API-key authentication with the `webhooks:manage` scope. */
 export function webhookRoutes({ service, partnerIdOf }: WebhookRoutesDeps): Router {

@@ -1,0 +1,65 @@
+import request from 'supertest';
+import { certificateOpenApi } from '../src/openapi';
+import { createTestContext, type TestContext } from './helpers/context';
+import { newOrg } from './factories/admin';
+import { GATEWAY_B_HASH, paymentGatewayEnv, signA, startFakeGateways } from './factories/payment-gateways';
+import { expectToMatchDescription } from './helpers/openapi';
+
+type Json = Record<string, unknown>;
+
+let ctx: TestContext;
+let gateways: Awaited<ReturnType<typeof startFakeGateways>>;
+
+beforeAll(async () => {
+  gateways = await startFakeGateways();
+  ctx = createTestContext(paymentGatewayEnv(gateways.url, 3000));
+});
+afterAll(async () => {
+  await ctx.close();
+  await gateways.close();
+});
+
+/** Every documented request example: `METHOD path content-type`, the example, and the query it goes with. */
+function documentedExamples(): { label: string; method: string; path: string; contentType?: string; body?: unknown; query?: Json }[] {
+  const document = certificateOpenApi();
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item as Record<string, Json>).flatMap(([method, operation]) => {
+      const content = (operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
+      const queryParameters = ((operation.parameters as Json[] | undefined) ?? []).filter((parameter) => parameter.in === 'query');
+      const withBodies = Object.entries(content ?? {}).map(([contentType, media]) => ({ label: `${method.toUpperCase()} ${path} ${contentType}`, method, path, contentType, body: media.example }));
+      const withQuery = queryParameters.length
+        ? [{ label: `${method.toUpperCase()} ${path} ?query`, method, path, query: Object.fromEntries(queryParameters.filter((p) => 'example' in p).map((p) => [p.name as string, p.example])) }]
+        : [];
+      return [...withBodies, ...withQuery];
+    }),
+  );
+}
+
+describe('every request example in the description is accepted', () => {
+  const examples = documentedExamples();
+
+  it('the description has an example for every request body and every query', () => {
+    expect(examples.length).toBeGreaterThanOrEqual(8);
+    expect(examples.filter((example) => example.body === undefined && example.query === undefined).map((example) => example.label)).toEqual([]);
+    expect(examples.filter((example) => example.query && Object.keys(example.query).length === 0).map((example) => example.label)).toEqual([]);
+  });
+
+  it.each(examples.map((example) => [example.label, example] as const))('%s answers 2xx and matches the description', async (_label, example) => {
+    const org = newOrg(ctx);
+    let call = request(ctx.app)[example.method as 'get' | 'post'](example.path);
+    if (example.path.startsWith('/admin/')) call = call.set('Authorization', org.admin());
+    if (example.query) call = call.query(example.query);
+    if (example.contentType) {
+      const raw = typeof example.body === 'string' ? example.body : JSON.stringify(example.body);
+      call = call.set('Content-Type', example.contentType);
+      // Payment gateways sign the exact bytes; the test signs the example as the gateway would.
+      if (example.path.endsWith('/gateway-a')) call = call.set('X-Gateway-Signature', signA(raw));
+      if (example.path.endsWith('/gateway-b')) call = call.set('X-Webhook-Hash', GATEWAY_B_HASH);
+      call = call.send(raw);
+    }
+    const res = await call;
+    expect(res.status).toBeGreaterThanOrEqual(200);
+    expect(res.status).toBeLessThan(300);
+    expectToMatchDescription(res);
+  });
+});

@@ -1,0 +1,100 @@
+import request from 'supertest';
+import { mobilityOpenApi } from '../src/openapi';
+import { createTestContext, type TestContext } from './helpers/context';
+import { adminToken, createPartnerKey, driverToken, newAdmin } from './factories/auth';
+import { onlineCourier, pickedUpDelivery } from './factories/deliveries';
+import { randomCentre, registerDriver } from './factories/fleet';
+import { partnerApi } from './factories/rides';
+
+type Json = Record<string, unknown>;
+
+let ctx: TestContext;
+beforeAll(() => {
+  ctx = createTestContext();
+});
+afterAll(() => ctx.close());
+
+interface DocumentedExample {
+  label: string;
+  method: string;
+  template: string;
+  body?: unknown;
+  query?: Json;
+}
+
+/** Every documented request example: each JSON request body's example, and each query-described GET with its parameters' examples. */
+function documentedExamples(): DocumentedExample[] {
+  return Object.entries(mobilityOpenApi().paths).flatMap(([template, item]) =>
+    Object.entries(item as Record<string, Json>).flatMap(([method, operation]): DocumentedExample[] => {
+      const label = `${method.toUpperCase()} ${template}`;
+      const media = ((operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined)?.['application/json'];
+      if (media) return [{ label, method, template, body: media.example }];
+      const query = ((operation.parameters as Json[] | undefined) ?? []).filter((parameter) => parameter.in === 'query');
+      if (query.length) return [{ label: `${label} ?query`, method, template, query: Object.fromEntries(query.filter((p) => 'example' in p).map((p) => [p.name as string, p.example])) }];
+      return [];
+    }),
+  );
+}
+
+/** The caller and the records each operation needs: a real path and its Authorization header. */
+const SETUPS: Record<string, () => Promise<{ path: string; authorization: string }>> = {
+  'POST /api/v1/estimates': async () => partnerCall('/api/v1/estimates'),
+  'POST /api/v1/rides': async () => partnerCall('/api/v1/rides'),
+  'POST /api/v1/deliveries': async () => partnerCall('/api/v1/deliveries'),
+  'POST /api/v1/webhooks': async () => partnerCall('/api/v1/webhooks'),
+  'GET /api/v1/webhooks ?query': async () => partnerCall('/api/v1/webhooks'),
+  'GET /api/v1/webhooks/{id}/deliveries ?query': async () => {
+    const { token } = await createPartnerKey(ctx);
+    const endpoint = await partnerApi(ctx, token).post('/api/v1/webhooks', { url: 'https://93.184.215.14/hooks' }).expect(201);
+    return { path: `/api/v1/webhooks/${endpoint.body.id as string}/deliveries`, authorization: `Bearer ${token}` };
+  },
+  'POST /driver/v1/availability': async () => driverCall('/driver/v1/availability'),
+  'POST /driver/v1/location': async () => driverCall('/driver/v1/location'),
+  'POST /driver/v1/deliveries/{id}/deliver': async () => pickedUp('deliver', { security_pin: '4821' }),
+  'POST /driver/v1/deliveries/{id}/fail': async () => pickedUp('fail'),
+  'POST /admin/v1/api-keys': async () => ({ path: '/admin/v1/api-keys', authorization: `Bearer ${adminToken(ctx, newAdmin({ role: 'owner' }))}` }),
+  'POST /admin/v1/drivers': async () => ({ path: '/admin/v1/drivers', authorization: `Bearer ${adminToken(ctx, newAdmin({ role: 'operator' }))}` }),
+};
+
+async function partnerCall(path: string) {
+  const { token } = await createPartnerKey(ctx);
+  return { path, authorization: `Bearer ${token}` };
+}
+
+async function driverCall(path: string) {
+  const driver = await registerDriver(ctx);
+  return { path, authorization: `Bearer ${driverToken(ctx, driver.id)}` };
+}
+
+/** A delivery its courier has picked up (with the example's PIN where the move needs it). */
+async function pickedUp(move: 'deliver' | 'fail', overrides: Record<string, unknown> = {}) {
+  const centre = randomCentre();
+  const courier = await onlineCourier(ctx, centre);
+  const partner = partnerApi(ctx, (await createPartnerKey(ctx)).token);
+  const delivery = await pickedUpDelivery(partner, courier, centre, overrides);
+  return { path: `/driver/v1/deliveries/${delivery.id}/${move}`, authorization: `Bearer ${driverToken(ctx, courier.id)}` };
+}
+
+describe('every request example in the mobility description is accepted', () => {
+  const examples = documentedExamples();
+
+  it('has an example for every request body and every query, and a setup for every such operation', () => {
+    expect(examples.map((example) => example.label).sort()).toEqual(Object.keys(SETUPS).sort());
+    expect(examples.filter((example) => example.body === undefined && example.query === undefined).map((example) => example.label)).toEqual([]);
+    expect(examples.filter((example) => example.query && Object.keys(example.query).length === 0).map((example) => example.label)).toEqual([]);
+  });
+
+  it.each(examples.map((example) => [example.label, example] as const))('%s answers 2xx', async (label, example) => {
+    const setup = SETUPS[label];
+    if (!setup) throw new Error(`no setup for ${label}`);
+    const { path, authorization } = await setup();
+    let call = request(ctx.app)[example.method as 'get' | 'post'](path).set('Authorization', authorization);
+    if (example.query) call = call.query(example.query);
+    if (example.body !== undefined) call = call.send(example.body as object);
+    // `.expect` also runs the conformance check: the answer must match the description.
+    const res = await call.expect((answer) => {
+      if (answer.status < 200 || answer.status >= 300) throw new Error(`${label} answered ${answer.status}: ${answer.text}`);
+    });
+    expect(res.status).toBeLessThan(300);
+  }, 60000);
+});
