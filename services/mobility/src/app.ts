@@ -55,7 +55,7 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use('/api/v1/rides', partnerKey, rideRoutes(services.rides));
   app.use('/api/v1/deliveries', partnerKey, deliveryRoutes(services.deliveries));
 
-  const driverAuth = requireDriver(db, config.JWT_SECRET);
+  const driverAuth = requireDriver(services.fleet, config.JWT_SECRET);
   app.use('/driver/v1/deliveries', driverAuth, courierDeliveryRoutes(services.deliveries));
   app.use('/driver/v1', driverAuth, driverAppRoutes(services.fleet, services.dispatcher, services.rides));
 

@@ -1,6 +1,5 @@
 import type { Knex } from '@platform/service-kit';
 import type { Tier } from '../../pricing';
-import type { DriverRow } from '../fleet/fleet.repository';
 import type { CancelledBy, RideStatus } from './ride-status';
 
 export interface RideRow {
@@ -59,8 +58,4 @@ export async function updateRideStatus(
     .update({ ...change, sequence: trx.raw('sequence + 1'), updated_at: trx.fn.now() })
     .returning('*');
   return row as RideRow;
-}
-
-export async function findDriverRow(db: Knex, id: string): Promise<DriverRow | undefined> {
-  return (await db('drivers').where({ id }).first()) as DriverRow | undefined;
 }
