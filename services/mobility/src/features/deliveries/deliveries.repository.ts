@@ -1,5 +1,6 @@
 import type { Knex } from '@platform/service-kit';
 import type { WeightTier } from '../../pricing';
+import { findJobRow, insertJobRow, updateJobStatus } from '../jobs/job-rows';
 import type { DeliveryStatus } from './delivery-status';
 
 export type DeliveryCancelledBy = 'partner';
@@ -63,9 +64,8 @@ export type DeliveryChange = Partial<
   Pick<DeliveryRow, 'courier_id' | 'failure_reason' | 'cancelled_by' | 'received_by' | 'photo_url' | 'delivered_lat' | 'delivered_lng'>
 > & { delivered_at?: Knex.Raw };
 
-export async function insertDelivery(db: Knex, delivery: NewDeliveryRow): Promise<DeliveryRow> {
-  const [row] = await db('deliveries').insert({ ...delivery, status: 'pending' }).returning('*');
-  return row as DeliveryRow;
+export function insertDelivery(db: Knex, delivery: NewDeliveryRow): Promise<DeliveryRow> {
+  return insertJobRow<DeliveryRow>(db, 'deliveries', delivery);
 }
 
 export interface DeliveryLookup {
@@ -75,21 +75,13 @@ export interface DeliveryLookup {
 }
 
 /** One delivery, optionally only if it belongs to the partner or is assigned to the courier; `forUpdate` locks the row. */
-export async function findDelivery(db: Knex, lookup: DeliveryLookup, options: { forUpdate?: boolean } = {}): Promise<DeliveryRow | undefined> {
-  const query = db('deliveries').where({ id: lookup.id });
-  if (lookup.partnerId) query.andWhere({ partner_id: lookup.partnerId });
-  if (lookup.courierId) query.andWhere({ courier_id: lookup.courierId });
-  if (options.forUpdate) query.forUpdate();
-  return (await query.first()) as DeliveryRow | undefined;
+export function findDelivery(db: Knex, lookup: DeliveryLookup, options: { forUpdate?: boolean } = {}): Promise<DeliveryRow | undefined> {
+  return findJobRow<DeliveryRow>(db, 'deliveries', lookup.id, { partner_id: lookup.partnerId, courier_id: lookup.courierId }, options);
 }
 
 /** Writes a status change and bumps the delivery's event sequence. */
-export async function updateDeliveryStatus(trx: Knex.Transaction, id: string, change: DeliveryChange & { status: DeliveryStatus }): Promise<DeliveryRow> {
-  const [row] = await trx('deliveries')
-    .where({ id })
-    .update({ ...change, sequence: trx.raw('sequence + 1'), updated_at: trx.fn.now() })
-    .returning('*');
-  return row as DeliveryRow;
+export function updateDeliveryStatus(trx: Knex.Transaction, id: string, change: DeliveryChange & { status: DeliveryStatus }): Promise<DeliveryRow> {
+  return updateJobStatus<DeliveryRow>(trx, 'deliveries', id, change);
 }
 
 /**

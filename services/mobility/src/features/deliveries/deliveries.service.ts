@@ -4,8 +4,8 @@ import type { Dispatcher } from '../dispatch/dispatch.service';
 import { tripMeters } from '../estimates/estimates.service';
 import type { FleetLocations } from '../fleet/fleet.locations';
 import type { Driver } from '../fleet/fleet.types';
-import { runIdempotent } from '../idempotency/idempotency.service';
-import type { PlaceInput } from '../jobs/job.types';
+import { createAndDispatch } from '../jobs/job-creation';
+import { placeColumns, type PlaceInput } from '../jobs/job.types';
 import { MAX_PIN_ATTEMPTS, generatePin, hashPin, pinFingerprint, verifyPin } from './delivery-pin';
 import type { DeliveryLifecycle } from './delivery-lifecycle';
 import { nextDeliveryStatus } from './delivery-status';
@@ -48,14 +48,6 @@ export interface DeliveryServiceDeps {
 }
 
 export function createDeliveryService({ db, lifecycle, dispatcher, locations, logger, pinFingerprintKey }: DeliveryServiceDeps) {
-  async function startDispatch(deliveryId: string): Promise<void> {
-    try {
-      await dispatcher.offerNext('delivery', deliveryId);
-    } catch (err) {
-      logger.warn({ err, deliveryId }, 'first dispatch attempt failed; the retry timer will search again');
-    }
-  }
-
   /** The body the idempotency key is compared on: the PIN only as a keyed fingerprint, never in the clear. */
   function fingerprintBody(input: CreateDeliveryInput): unknown {
     return input.security_pin === undefined ? input : { ...input, security_pin: pinFingerprint(input.security_pin, pinFingerprintKey) };
@@ -69,18 +61,14 @@ export function createDeliveryService({ db, lifecycle, dispatcher, locations, lo
     async createDelivery(partnerId: string, input: CreateDeliveryInput, idempotencyKey?: string): Promise<{ status: number; body: CreatedDelivery; replayed: boolean }> {
       const generated = input.security_pin === undefined ? generatePin() : undefined;
       const pinHash = await hashPin(input.security_pin ?? generated!);
-      const create = async (trx: Knex.Transaction) => {
+      const request = { kind: 'delivery' as const, partnerId, scope: 'POST /api/v1/deliveries', idempotencyKey, body: fingerprintBody(input) };
+      const answer = await createAndDispatch({ db, dispatcher, logger }, request, async (trx) => {
         const fee = deliveryFeeFor(input.weight_tier, tripMeters(input.pickup, input.dropoff));
         const delivery = await insertDelivery(trx, {
           id: newId('dlv'),
           partner_id: partnerId,
           weight_tier: input.weight_tier,
-          pickup_lat: input.pickup.lat,
-          pickup_lng: input.pickup.lng,
-          pickup_address: input.pickup.address ?? null,
-          dropoff_lat: input.dropoff.lat,
-          dropoff_lng: input.dropoff.lng,
-          dropoff_address: input.dropoff.address ?? null,
+          ...placeColumns(input),
           sender_name: input.sender.name,
           sender_phone: input.sender.phone,
           recipient_name: input.recipient.name,
@@ -90,14 +78,9 @@ export function createDeliveryService({ db, lifecycle, dispatcher, locations, lo
           fee_currency: fee.currency,
           pin_hash: pinHash,
         });
-        await dispatcher.scheduleSearch('delivery', delivery.id);
-        return { status: 201, body: presentDelivery(delivery, undefined, null) };
-      };
-      const answer = idempotencyKey
-        ? await runIdempotent(db, { partnerId, scope: 'POST /api/v1/deliveries', key: idempotencyKey, body: fingerprintBody(input) }, create)
-        : { ...(await db.transaction(create)), replayed: false };
+        return presentDelivery(delivery, undefined, null);
+      });
       if (answer.replayed) return answer;
-      await startDispatch(answer.body.id);
       return { ...answer, body: generated ? { ...answer.body, security_pin: generated } : answer.body };
     },
 

@@ -4,3 +4,15 @@ import type { LatLng } from '../../geo';
 export interface PlaceInput extends LatLng {
   address?: string;
 }
+
+/** The pick-up and drop-off columns every job table has, from the partner's places. */
+export function placeColumns(place: { pickup: PlaceInput; dropoff: PlaceInput }) {
+  return {
+    pickup_lat: place.pickup.lat,
+    pickup_lng: place.pickup.lng,
+    pickup_address: place.pickup.address ?? null,
+    dropoff_lat: place.dropoff.lat,
+    dropoff_lng: place.dropoff.lng,
+    dropoff_address: place.dropoff.address ?? null,
+  };
+}

@@ -1,5 +1,6 @@
 import type { Knex } from '@platform/service-kit';
 import type { Tier } from '../../pricing';
+import { findJobRow, insertJobRow, updateJobStatus } from '../jobs/job-rows';
 import type { CancelledBy, RideStatus } from './ride-status';
 
 export interface RideRow {
@@ -27,9 +28,8 @@ export interface RideRow {
 
 export type NewRideRow = Omit<RideRow, 'driver_id' | 'cancelled_by' | 'sequence' | 'created_at' | 'updated_at' | 'status'>;
 
-export async function insertRide(db: Knex, ride: NewRideRow): Promise<RideRow> {
-  const [row] = await db('rides').insert({ ...ride, status: 'pending' }).returning('*');
-  return row as RideRow;
+export function insertRide(db: Knex, ride: NewRideRow): Promise<RideRow> {
+  return insertJobRow<RideRow>(db, 'rides', ride);
 }
 
 export interface RideLookup {
@@ -39,23 +39,11 @@ export interface RideLookup {
 }
 
 /** One ride, optionally only if it belongs to the partner or is assigned to the driver; `forUpdate` locks the row. */
-export async function findRide(db: Knex, lookup: RideLookup, options: { forUpdate?: boolean } = {}): Promise<RideRow | undefined> {
-  const query = db('rides').where({ id: lookup.id });
-  if (lookup.partnerId) query.andWhere({ partner_id: lookup.partnerId });
-  if (lookup.driverId) query.andWhere({ driver_id: lookup.driverId });
-  if (options.forUpdate) query.forUpdate();
-  return (await query.first()) as RideRow | undefined;
+export function findRide(db: Knex, lookup: RideLookup, options: { forUpdate?: boolean } = {}): Promise<RideRow | undefined> {
+  return findJobRow<RideRow>(db, 'rides', lookup.id, { partner_id: lookup.partnerId, driver_id: lookup.driverId }, options);
 }
 
 /** Writes a status change and bumps the ride's event sequence. */
-export async function updateRideStatus(
-  trx: Knex.Transaction,
-  id: string,
-  change: { status: RideStatus; driver_id?: string; cancelled_by?: CancelledBy },
-): Promise<RideRow> {
-  const [row] = await trx('rides')
-    .where({ id })
-    .update({ ...change, sequence: trx.raw('sequence + 1'), updated_at: trx.fn.now() })
-    .returning('*');
-  return row as RideRow;
+export function updateRideStatus(trx: Knex.Transaction, id: string, change: { status: RideStatus; driver_id?: string; cancelled_by?: CancelledBy }): Promise<RideRow> {
+  return updateJobStatus<RideRow>(trx, 'rides', id, change);
 }

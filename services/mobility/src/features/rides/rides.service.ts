@@ -4,8 +4,8 @@ import { fareFor, type Tier } from '../../pricing';
 import type { Dispatcher } from '../dispatch/dispatch.service';
 import { tripMeters, type EstimateService } from '../estimates/estimates.service';
 import type { Driver } from '../fleet/fleet.types';
-import { runIdempotent } from '../idempotency/idempotency.service';
-import type { PlaceInput } from '../jobs/job.types';
+import { createAndDispatch } from '../jobs/job-creation';
+import { placeColumns, type PlaceInput } from '../jobs/job.types';
 import type { RideLifecycle } from './ride-lifecycle';
 import type { CancelledBy, RideAction } from './ride-status';
 import { presentRide, type RideView } from './ride.presenter';
@@ -51,43 +51,25 @@ export function createRideService({ db, lifecycle, dispatcher, estimates, logger
     return { fare: estimate.fares[input.tier], estimateId: estimate.id };
   }
 
-  async function startDispatch(rideId: string): Promise<void> {
-    try {
-      await dispatcher.offerNext('ride', rideId);
-    } catch (err) {
-      logger.warn({ err, rideId }, 'first dispatch attempt failed; the retry timer will search again');
-    }
-  }
-
   return {
     async createRide(partnerId: string, input: CreateRideInput, idempotencyKey?: string): Promise<{ status: number; body: RideView; replayed: boolean }> {
-      const create = async (trx: Knex.Transaction) => {
+      const request = { kind: 'ride' as const, partnerId, scope: 'POST /api/v1/rides', idempotencyKey, body: input };
+      return createAndDispatch({ db, dispatcher, logger }, request, async (trx) => {
         // Inside the idempotent unit: a replay answers the first result even after its estimate expired.
         const { fare, estimateId } = await fareOf(partnerId, input, tripMeters(input.pickup, input.dropoff));
         const ride = await insertRide(trx, {
           id: newId('ride'),
           partner_id: partnerId,
           tier: input.tier,
-          pickup_lat: input.pickup.lat,
-          pickup_lng: input.pickup.lng,
-          pickup_address: input.pickup.address ?? null,
-          dropoff_lat: input.dropoff.lat,
-          dropoff_lng: input.dropoff.lng,
-          dropoff_address: input.dropoff.address ?? null,
+          ...placeColumns(input),
           fare_amount: fare.amount,
           fare_currency: fare.currency,
           estimate_id: estimateId,
           passenger_name: input.passenger.name,
           passenger_phone: input.passenger.phone,
         });
-        await dispatcher.scheduleSearch('ride', ride.id);
-        return { status: 201, body: presentRide(ride, undefined, null) };
-      };
-      const answer = idempotencyKey
-        ? await runIdempotent(db, { partnerId, scope: 'POST /api/v1/rides', key: idempotencyKey, body: input }, create)
-        : { ...(await db.transaction(create)), replayed: false };
-      if (!answer.replayed) await startDispatch(answer.body.id);
-      return answer;
+        return presentRide(ride, undefined, null);
+      });
     },
 
     async getRide(partnerId: string, id: string): Promise<RideView> {
