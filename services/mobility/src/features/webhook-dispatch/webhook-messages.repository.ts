@@ -1,32 +1,5 @@
 import type { Knex } from '@platform/service-kit';
-
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
-
-export interface WebhookDeliveryRow {
-  id: string;
-  event_id: string;
-  endpoint_id: string;
-  partner_id: string;
-  status: DeliveryStatus;
-  attempts: number;
-  max_attempts: number;
-  next_attempt_at: Date;
-  last_status_code: number | null;
-  last_error: string | null;
-  delivered_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export interface WebhookAttemptRow {
-  delivery_id: string;
-  attempt: number;
-  status_code: number | null;
-  duration_ms: number;
-  error: string | null;
-  response_body_excerpt: string | null;
-  created_at: Date;
-}
+import type { WebhookMessageRow } from './webhook-message.types';
 
 /** What a delivery job needs to send one attempt. */
 export interface ClaimedAttempt {
@@ -41,11 +14,11 @@ export interface ClaimedAttempt {
   body: Record<string, unknown>;
 }
 
-export type DeliveryRef = Pick<WebhookDeliveryRow, 'id' | 'event_id' | 'endpoint_id'>;
+export type WebhookMessageRef = Pick<WebhookMessageRow, 'id' | 'event_id' | 'endpoint_id'>;
 
 /** One row per event × endpoint; a pair that already exists is left alone. Returns the rows it created. */
-export async function insertDeliveries(trx: Knex.Transaction, rows: Omit<WebhookDeliveryRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_status_code' | 'last_error' | 'delivered_at' | 'created_at' | 'updated_at'>[]): Promise<DeliveryRef[]> {
-  const created: DeliveryRef[] = [];
+export async function insertWebhookMessages(trx: Knex.Transaction, rows: Omit<WebhookMessageRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_status_code' | 'last_error' | 'delivered_at' | 'created_at' | 'updated_at'>[]): Promise<WebhookMessageRef[]> {
+  const created: WebhookMessageRef[] = [];
   for (let i = 0; i < rows.length; i += 1000) {
     const chunk = rows.slice(i, i + 1000);
     created.push(...(await trx('webhook_deliveries').insert(chunk).onConflict(['event_id', 'endpoint_id']).ignore().returning(['id', 'event_id', 'endpoint_id'])));
@@ -82,7 +55,7 @@ export async function claimAttempt(db: Knex, deliveryId: string): Promise<Claime
   };
 }
 
-export async function findDeliveryForJob(db: Knex, deliveryId: string): Promise<(WebhookDeliveryRow & { endpoint_status: string }) | undefined> {
+export async function findWebhookMessageForJob(db: Knex, deliveryId: string): Promise<(WebhookMessageRow & { endpoint_status: string }) | undefined> {
   return db('webhook_deliveries as d')
     .join('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
     .select('d.*', 'e.status as endpoint_status')
@@ -132,52 +105,16 @@ export async function recordAttempt(db: Knex, record: AttemptRecord): Promise<vo
 }
 
 /** Marks a pending delivery failed without sending (its endpoint was disabled, or its attempts are used up). */
-export async function failDelivery(db: Knex, deliveryId: string, reason: string): Promise<void> {
+export async function failWebhookMessage(db: Knex, deliveryId: string, reason: string): Promise<void> {
   await db('webhook_deliveries').where({ id: deliveryId, status: 'pending' }).update({ status: 'failed', last_error: reason, updated_at: db.fn.now() });
 }
 
 /** Pending deliveries that should be in the queue by now: the candidates to re-enqueue after Redis lost them. */
-export async function duePendingDeliveries(db: Knex, olderThanMs: number, limit: number): Promise<DeliveryRef[]> {
+export async function duePendingWebhookMessages(db: Knex, olderThanMs: number, limit: number): Promise<WebhookMessageRef[]> {
   return db('webhook_deliveries')
     .select('id', 'event_id', 'endpoint_id')
     .where({ status: 'pending' })
     .whereRaw(`next_attempt_at <= now() - (? * interval '1 millisecond')`, [olderThanMs])
     .orderBy('next_attempt_at')
     .limit(limit);
-}
-
-export async function listDeliveries(db: Knex, partnerId: string, endpointId: string, page: { limit: number; cursor?: string }) {
-  const query = db('webhook_deliveries as d')
-    .join('outbox_events as ev', 'ev.id', 'd.event_id')
-    .select('d.*', 'ev.type as event_type')
-    .where({ 'd.partner_id': partnerId, 'd.endpoint_id': endpointId });
-  if (page.cursor) {
-    query.whereRaw('(d.created_at, d.id) < (select created_at, id from webhook_deliveries where id = ? and endpoint_id = ?)', [page.cursor, endpointId]);
-  }
-  const rows: (WebhookDeliveryRow & { event_type: string })[] = await query
-    .orderBy([{ column: 'd.created_at', order: 'desc' }, { column: 'd.id', order: 'desc' }])
-    .limit(page.limit + 1);
-  return rows;
-}
-
-export async function attemptsOf(db: Knex, deliveryIds: string[]): Promise<WebhookAttemptRow[]> {
-  if (deliveryIds.length === 0) return [];
-  return db('webhook_attempts').whereIn('delivery_id', deliveryIds).orderBy([{ column: 'delivery_id' }, { column: 'attempt' }]);
-}
-
-export async function findDelivery(db: Knex, partnerId: string, endpointId: string, id: string) {
-  const row: (WebhookDeliveryRow & { event_type: string }) | undefined = await db('webhook_deliveries as d')
-    .join('outbox_events as ev', 'ev.id', 'd.event_id')
-    .select('d.*', 'ev.type as event_type')
-    .where({ 'd.id': id, 'd.partner_id': partnerId, 'd.endpoint_id': endpointId })
-    .first();
-  return row;
-}
-
-/** A failed delivery goes back to pending with one more attempt allowed; false when it was not failed. */
-export async function reopenFailedDelivery(db: Knex, id: string): Promise<boolean> {
-  const count = await db('webhook_deliveries')
-    .where({ id, status: 'failed' })
-    .update({ status: 'pending', max_attempts: db.raw('greatest(max_attempts, attempts + 1)'), next_attempt_at: db.fn.now(), updated_at: db.fn.now() });
-  return count > 0;
 }
