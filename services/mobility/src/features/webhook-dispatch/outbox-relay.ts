@@ -14,7 +14,7 @@ export interface OutboxRelayDeps {
 
 export interface RelayRunOptions {
   /**
-   * Also re-enqueue pending deliveries due at least this long ago whose job is missing from Redis (a flush, a crash
+   * Also re-enqueue pending messages due at least this long ago whose job is missing from Redis (a flush, a crash
    * between commit and enqueue). Omit to skip the sweep.
    */
   sweepOlderThanMs?: number;
@@ -41,7 +41,7 @@ interface ClaimedEvent {
 export function createOutboxRelay(deps: OutboxRelayDeps) {
   const batchSize = deps.batchSize ?? 500;
 
-  async function dispatchBatch(): Promise<{ events: number; deliveries: WebhookMessageRef[] }> {
+  async function dispatchBatch(): Promise<{ events: number; messages: WebhookMessageRef[] }> {
     const result = await deps.db.transaction(async (trx) => {
       const events: ClaimedEvent[] = await trx('outbox_events')
         .select('id', 'partner_id', 'type')
@@ -50,18 +50,18 @@ export function createOutboxRelay(deps: OutboxRelayDeps) {
         .limit(batchSize)
         .forUpdate()
         .skipLocked();
-      if (events.length === 0) return { events: 0, deliveries: [] };
+      if (events.length === 0) return { events: 0, messages: [] };
       const endpoints = await enabledEndpointsOf(trx, [...new Set(events.map((e) => e.partner_id))]);
       const rows = events.flatMap((event) =>
         endpoints
           .filter((endpoint) => endpoint.partner_id === event.partner_id && endpoint.events.includes(event.type))
           .map((endpoint) => ({ id: newId('whd'), event_id: event.id, endpoint_id: endpoint.id, partner_id: event.partner_id, max_attempts: deps.maxAttempts })),
       );
-      const deliveries = rows.length ? await insertWebhookMessages(trx, rows) : [];
+      const messages = rows.length ? await insertWebhookMessages(trx, rows) : [];
       await trx('outbox_events').whereIn('id', events.map((e) => e.id)).update({ dispatched_at: trx.fn.now() });
-      return { events: events.length, deliveries };
+      return { events: events.length, messages };
     });
-    if (result.deliveries.length) await enqueueWebhookMessages(deps.queue, result.deliveries);
+    if (result.messages.length) await enqueueWebhookMessages(deps.queue, result.messages);
     return result;
   }
 
@@ -72,7 +72,7 @@ export function createOutboxRelay(deps: OutboxRelayDeps) {
     if (missing.length) {
       await enqueueWebhookMessages(deps.queue, missing);
       requeued += missing.length;
-      deps.logger.warn({ count: missing.length }, 're-enqueued pending webhook deliveries whose job was missing');
+      deps.logger.warn({ count: missing.length }, 're-enqueued pending webhook messages whose job was missing');
     }
     return requeued;
   }
@@ -83,7 +83,7 @@ export function createOutboxRelay(deps: OutboxRelayDeps) {
     for (;;) {
       const batch = await dispatchBatch();
       total.dispatchedEvents += batch.events;
-      total.enqueuedMessages += batch.deliveries.length;
+      total.enqueuedMessages += batch.messages.length;
       if (batch.events < batchSize) break;
     }
     if (options.sweepOlderThanMs !== undefined) total.requeuedMessages = await sweep(options.sweepOlderThanMs);

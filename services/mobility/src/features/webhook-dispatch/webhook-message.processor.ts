@@ -45,7 +45,7 @@ export function createWebhookMessageProcessor(deps: WebhookMessageProcessorDeps)
   const slots = createEndpointSlots(deps.perEndpointInFlight);
 
   return async function processWebhookMessage(job: Job<WebhookMessageJobData>, token?: string): Promise<WebhookAttemptResult> {
-    const { deliveryId, endpointId } = job.data;
+    const { deliveryId: messageId, endpointId } = job.data; // job data keeps its field names: jobs already queued still run
     if (!(await slots.acquire(endpointId))) {
       // This endpoint is at its limit here and not answering: give the slot to another endpoint's job, come back shortly.
       await job.moveToDelayed(Date.now() + 200 + Math.round(Math.random() * 300), token);
@@ -54,8 +54,8 @@ export function createWebhookMessageProcessor(deps: WebhookMessageProcessorDeps)
     let claimed: ClaimedAttempt | undefined;
     let outcome: SendOutcome;
     try {
-      claimed = await claimAttempt(deps.db, deliveryId);
-      if (!claimed) return await settleUnclaimable(deps, deliveryId);
+      claimed = await claimAttempt(deps.db, messageId);
+      if (!claimed) return await settleUnclaimable(deps, messageId);
       outcome = await send(deps.sender, claimed);
     } finally {
       slots.release(endpointId);
@@ -81,8 +81,8 @@ async function send(sender: WebhookSender, claimed: ClaimedAttempt): Promise<Sen
 
 async function conclude(deps: WebhookMessageProcessorDeps, claimed: ClaimedAttempt, outcome: SendOutcome): Promise<WebhookAttemptResult> {
   const code = outcome.statusCode;
-  const base = { deliveryId: claimed.deliveryId, attempt: claimed.attempt, statusCode: code, durationMs: outcome.durationMs, excerpt: outcome.excerpt };
-  const log = deps.logger.child({ deliveryId: claimed.deliveryId, endpointId: claimed.endpointId, eventId: claimed.eventId, attempt: claimed.attempt, statusCode: code });
+  const base = { messageId: claimed.messageId, attempt: claimed.attempt, statusCode: code, durationMs: outcome.durationMs, excerpt: outcome.excerpt };
+  const log = deps.logger.child({ messageId: claimed.messageId, endpointId: claimed.endpointId, eventId: claimed.eventId, attempt: claimed.attempt, statusCode: code });
 
   if (code !== null && code >= 200 && code < 300) {
     await recordAttempt(deps.db, { ...base, error: null, next: { status: 'succeeded' } });
@@ -100,7 +100,7 @@ async function conclude(deps: WebhookMessageProcessorDeps, claimed: ClaimedAttem
   if (claimed.attempt >= claimed.maxAttempts) {
     await recordAttempt(deps.db, { ...base, error, next: { status: 'failed' } });
     deps.metrics?.outcome('failed');
-    log.warn({ error }, 'webhook delivery failed: no attempts left');
+    log.warn({ error }, 'webhook message failed: no attempts left');
     throw new UnrecoverableError(`gave up after ${claimed.attempt} attempts: ${error}`);
   }
   const backoff = retryDelayMs(deps.backoffMs, claimed.attempt);
@@ -112,13 +112,13 @@ async function conclude(deps: WebhookMessageProcessorDeps, claimed: ClaimedAttem
 }
 
 /** The delivery could not be claimed: already done, deleted, endpoint disabled, or out of attempts. Never sends. */
-async function settleUnclaimable(deps: WebhookMessageProcessorDeps, deliveryId: string): Promise<WebhookAttemptResult> {
-  const row = await findWebhookMessageForJob(deps.db, deliveryId);
+async function settleUnclaimable(deps: WebhookMessageProcessorDeps, messageId: string): Promise<WebhookAttemptResult> {
+  const row = await findWebhookMessageForJob(deps.db, messageId);
   if (!row || row.status !== 'pending') return 'skipped';
   if (row.endpoint_status !== 'enabled') {
-    await failWebhookMessage(deps.db, deliveryId, 'endpoint disabled');
+    await failWebhookMessage(deps.db, messageId, 'endpoint disabled');
   } else if (row.attempts >= row.max_attempts) {
-    await failWebhookMessage(deps.db, deliveryId, row.last_error ?? 'no attempts left');
+    await failWebhookMessage(deps.db, messageId, row.last_error ?? 'no attempts left');
   }
   return 'skipped';
 }

@@ -3,7 +3,7 @@ import type { WebhookMessageRow } from './webhook-message.types';
 
 /** What a delivery job needs to send one attempt. */
 export interface ClaimedAttempt {
-  deliveryId: string;
+  messageId: string;
   attempt: number;
   maxAttempts: number;
   endpointId: string;
@@ -30,7 +30,7 @@ export async function insertWebhookMessages(trx: Knex.Transaction, rows: Omit<We
  * Starts the next attempt of a pending delivery to an enabled endpoint, counting it before the request is sent.
  * The conditional update is the guard against sending after a 2xx: a delivery that is no longer pending is never claimed.
  */
-export async function claimAttempt(db: Knex, deliveryId: string): Promise<ClaimedAttempt | undefined> {
+export async function claimAttempt(db: Knex, messageId: string): Promise<ClaimedAttempt | undefined> {
   const result = await db.raw(
     `update webhook_deliveries d
         set attempts = d.attempts + 1, updated_at = now()
@@ -38,12 +38,12 @@ export async function claimAttempt(db: Knex, deliveryId: string): Promise<Claime
       where d.id = ? and d.status = 'pending' and d.attempts < d.max_attempts
         and e.id = d.endpoint_id and e.status = 'enabled' and ev.id = d.event_id
   returning d.id, d.attempts, d.max_attempts, d.endpoint_id, e.url, e.secret, ev.id as event_id, ev.type, ev.body`,
-    [deliveryId],
+    [messageId],
   );
   const row = result.rows[0];
   if (!row) return undefined;
   return {
-    deliveryId: row.id,
+    messageId: row.id,
     attempt: row.attempts,
     maxAttempts: row.max_attempts,
     endpointId: row.endpoint_id,
@@ -55,16 +55,16 @@ export async function claimAttempt(db: Knex, deliveryId: string): Promise<Claime
   };
 }
 
-export async function findWebhookMessageForJob(db: Knex, deliveryId: string): Promise<(WebhookMessageRow & { endpoint_status: string }) | undefined> {
+export async function findWebhookMessageForJob(db: Knex, messageId: string): Promise<(WebhookMessageRow & { endpoint_status: string }) | undefined> {
   return db('webhook_deliveries as d')
     .join('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
     .select('d.*', 'e.status as endpoint_status')
-    .where('d.id', deliveryId)
+    .where('d.id', messageId)
     .first();
 }
 
 export interface AttemptRecord {
-  deliveryId: string;
+  messageId: string;
   attempt: number;
   statusCode: number | null;
   durationMs: number;
@@ -88,7 +88,7 @@ export async function recordAttempt(db: Knex, record: AttemptRecord): Promise<vo
             next_attempt_at = now() + (? * interval '1 millisecond')
       where id = ? and status = 'pending'`,
     [
-      record.deliveryId,
+      record.messageId,
       record.attempt,
       record.statusCode,
       record.durationMs,
@@ -99,14 +99,14 @@ export async function recordAttempt(db: Knex, record: AttemptRecord): Promise<vo
       record.error,
       next.status === 'succeeded',
       next.status === 'pending' ? next.retryInMs : 0,
-      record.deliveryId,
+      record.messageId,
     ],
   );
 }
 
 /** Marks a pending delivery failed without sending (its endpoint was disabled, or its attempts are used up). */
-export async function failWebhookMessage(db: Knex, deliveryId: string, reason: string): Promise<void> {
-  await db('webhook_deliveries').where({ id: deliveryId, status: 'pending' }).update({ status: 'failed', last_error: reason, updated_at: db.fn.now() });
+export async function failWebhookMessage(db: Knex, messageId: string, reason: string): Promise<void> {
+  await db('webhook_deliveries').where({ id: messageId, status: 'pending' }).update({ status: 'failed', last_error: reason, updated_at: db.fn.now() });
 }
 
 /** Pending deliveries that should be in the queue by now: the candidates to re-enqueue after Redis lost them. */

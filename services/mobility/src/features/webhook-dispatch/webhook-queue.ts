@@ -37,10 +37,10 @@ export function webhookMessageJobId(eventId: string, endpointId: string): string
   return `${eventId}.${endpointId}`;
 }
 
-export async function enqueueWebhookMessages(queue: WebhookQueue, deliveries: WebhookMessageRef[]): Promise<void> {
-  for (let i = 0; i < deliveries.length; i += 500) {
+export async function enqueueWebhookMessages(queue: WebhookQueue, messages: WebhookMessageRef[]): Promise<void> {
+  for (let i = 0; i < messages.length; i += 500) {
     await queue.addBulk(
-      deliveries.slice(i, i + 500).map((d) => ({
+      messages.slice(i, i + 500).map((d) => ({
         name: 'deliver',
         data: { deliveryId: d.id, endpointId: d.endpoint_id },
         opts: { ...JOB_OPTIONS, jobId: webhookMessageJobId(d.event_id, d.endpoint_id) },
@@ -49,12 +49,12 @@ export async function enqueueWebhookMessages(queue: WebhookQueue, deliveries: We
   }
 }
 
-/** Which of these deliveries have no job in Redis (lost in a flush or a crash between commit and enqueue). */
-export async function webhookMessagesWithoutJob(queue: WebhookQueue, deliveries: WebhookMessageRef[]): Promise<WebhookMessageRef[]> {
-  if (deliveries.length === 0) return [];
+/** Which of these messages have no job in Redis (lost in a flush or a crash between commit and enqueue). */
+export async function webhookMessagesWithoutJob(queue: WebhookQueue, messages: WebhookMessageRef[]): Promise<WebhookMessageRef[]> {
+  if (messages.length === 0) return [];
   const client = (await queue.client) as unknown as Redis;
   const pipeline = client.pipeline();
-  for (const d of deliveries) pipeline.exists(queue.toKey(webhookMessageJobId(d.event_id, d.endpoint_id)));
+  for (const d of messages) pipeline.exists(queue.toKey(webhookMessageJobId(d.event_id, d.endpoint_id)));
   const results = (await pipeline.exec()) ?? [];
-  return deliveries.filter((_d, i) => results[i]?.[1] === 0);
+  return messages.filter((_d, i) => results[i]?.[1] === 0);
 }

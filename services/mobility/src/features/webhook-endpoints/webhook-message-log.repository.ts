@@ -16,9 +16,9 @@ export async function listWebhookMessages(db: Knex, partnerId: string, endpointI
   return rows;
 }
 
-export async function attemptsOf(db: Knex, deliveryIds: string[]): Promise<WebhookAttemptRow[]> {
-  if (deliveryIds.length === 0) return [];
-  return db('webhook_attempts').whereIn('delivery_id', deliveryIds).orderBy([{ column: 'delivery_id' }, { column: 'attempt' }]);
+export async function attemptsOf(db: Knex, messageIds: string[]): Promise<WebhookAttemptRow[]> {
+  if (messageIds.length === 0) return [];
+  return db('webhook_attempts').whereIn('delivery_id', messageIds).orderBy([{ column: 'delivery_id' }, { column: 'attempt' }]);
 }
 
 export async function findWebhookMessage(db: Knex, partnerId: string, endpointId: string, id: string) {
