@@ -1,21 +1,17 @@
 import type { Knex } from '@platform/service-kit';
 import type { WeightTier } from '../../pricing';
-import { findJobRow, insertJobRow, updateJobStatus } from '../jobs/job-rows';
+import type { JobPlaceColumns } from '../jobs/job.types';
+import { findJobRow, insertJobRow, updateJobStatus, type JobLookup, type RowLock } from '../jobs/job-rows';
 import type { DeliveryStatus } from './delivery-status';
 
 export type DeliveryCancelledBy = 'partner';
 
-export interface DeliveryRow {
+/** The row; its pick-up and drop-off columns are the ones every job table has. */
+export interface DeliveryRow extends JobPlaceColumns {
   id: string;
   partner_id: string;
   status: DeliveryStatus;
   weight_tier: WeightTier;
-  pickup_lat: number;
-  pickup_lng: number;
-  pickup_address: string | null;
-  dropoff_lat: number;
-  dropoff_lng: number;
-  dropoff_address: string | null;
   sender_name: string;
   sender_phone: string;
   recipient_name: string;
@@ -68,14 +64,10 @@ export function insertDelivery(db: Knex, delivery: NewDeliveryRow): Promise<Deli
   return insertJobRow<DeliveryRow>(db, 'deliveries', delivery);
 }
 
-export interface DeliveryLookup {
-  id: string;
-  partnerId?: string;
-  courierId?: string;
-}
+export type DeliveryLookup = JobLookup<'courierId'>;
 
 /** One delivery, optionally only if it belongs to the partner or is assigned to the courier; `forUpdate` locks the row. */
-export function findDelivery(db: Knex, lookup: DeliveryLookup, options: { forUpdate?: boolean } = {}): Promise<DeliveryRow | undefined> {
+export function findDelivery(db: Knex, lookup: DeliveryLookup, options?: RowLock): Promise<DeliveryRow | undefined> {
   return findJobRow<DeliveryRow>(db, 'deliveries', lookup.id, { partner_id: lookup.partnerId, courier_id: lookup.courierId }, options);
 }
 

@@ -1,10 +1,9 @@
-import { ApiError, NotFoundError, newId, type Knex, type Logger } from '@platform/service-kit';
+import { ApiError, NotFoundError, newId } from '@platform/service-kit';
 import { deliveryFeeFor, type WeightTier } from '../../pricing';
-import type { Dispatcher } from '../dispatch/dispatch.service';
 import { tripMeters } from '../estimates/estimates.service';
 import type { FleetLocations } from '../fleet/fleet.locations';
 import type { Driver } from '../fleet/fleet.types';
-import { createAndDispatch } from '../jobs/job-creation';
+import { createAndDispatch, type JobCreationDeps } from '../jobs/job-creation';
 import { placeColumns, type PlaceInput } from '../jobs/job.types';
 import { MAX_PIN_ATTEMPTS, generatePin, hashPin, pinFingerprint, verifyPin } from './delivery-pin';
 import type { DeliveryLifecycle } from './delivery-lifecycle';
@@ -36,14 +35,11 @@ export interface DeliverInput {
 /** The create answer: the delivery, plus the generated PIN in the first answer only. */
 export type CreatedDelivery = DeliveryView & { security_pin?: string };
 
-export interface DeliveryServiceDeps {
-  db: Knex;
+/** The dispatcher only starts the search; it moves the delivery itself through the delivery's dispatch handler. */
+export interface DeliveryServiceDeps extends JobCreationDeps {
   lifecycle: DeliveryLifecycle;
-  /** Starts the search for a courier; the dispatcher itself moves the delivery through its own handler. */
-  dispatcher: Pick<Dispatcher, 'scheduleSearch' | 'offerNext'>;
   /** Where the courier was when delivering: the proof of delivery's location. */
   locations: Pick<FleetLocations, 'telemetry'>;
-  logger: Logger;
   pinFingerprintKey: string;
 }
 

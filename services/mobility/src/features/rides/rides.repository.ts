@@ -1,19 +1,15 @@
 import type { Knex } from '@platform/service-kit';
 import type { Tier } from '../../pricing';
-import { findJobRow, insertJobRow, updateJobStatus } from '../jobs/job-rows';
+import type { JobPlaceColumns } from '../jobs/job.types';
+import { findJobRow, insertJobRow, updateJobStatus, type JobLookup, type RowLock } from '../jobs/job-rows';
 import type { CancelledBy, RideStatus } from './ride-status';
 
-export interface RideRow {
+/** The row; its pick-up and drop-off columns are the ones every job table has. */
+export interface RideRow extends JobPlaceColumns {
   id: string;
   partner_id: string;
   status: RideStatus;
   tier: Tier;
-  pickup_lat: number;
-  pickup_lng: number;
-  pickup_address: string | null;
-  dropoff_lat: number;
-  dropoff_lng: number;
-  dropoff_address: string | null;
   fare_amount: number;
   fare_currency: string;
   estimate_id: string | null;
@@ -32,14 +28,10 @@ export function insertRide(db: Knex, ride: NewRideRow): Promise<RideRow> {
   return insertJobRow<RideRow>(db, 'rides', ride);
 }
 
-export interface RideLookup {
-  id: string;
-  partnerId?: string;
-  driverId?: string;
-}
+export type RideLookup = JobLookup<'driverId'>;
 
 /** One ride, optionally only if it belongs to the partner or is assigned to the driver; `forUpdate` locks the row. */
-export function findRide(db: Knex, lookup: RideLookup, options: { forUpdate?: boolean } = {}): Promise<RideRow | undefined> {
+export function findRide(db: Knex, lookup: RideLookup, options?: RowLock): Promise<RideRow | undefined> {
   return findJobRow<RideRow>(db, 'rides', lookup.id, { partner_id: lookup.partnerId, driver_id: lookup.driverId }, options);
 }
 

@@ -1,10 +1,9 @@
-import { ValidationError, newId, type Knex, type Logger } from '@platform/service-kit';
+import { ValidationError, newId, type Knex } from '@platform/service-kit';
 import { greatCircleMeters } from '../../geo';
 import { fareFor, type Tier } from '../../pricing';
-import type { Dispatcher } from '../dispatch/dispatch.service';
 import { tripMeters, type EstimateService } from '../estimates/estimates.service';
 import type { Driver } from '../fleet/fleet.types';
-import { createAndDispatch } from '../jobs/job-creation';
+import { createAndDispatch, type JobCreationDeps } from '../jobs/job-creation';
 import { placeColumns, type PlaceInput } from '../jobs/job.types';
 import type { RideLifecycle } from './ride-lifecycle';
 import type { CancelledBy, RideAction } from './ride-status';
@@ -22,13 +21,10 @@ export interface CreateRideInput {
 /** How far a ride's pickup or drop-off may be from its estimate's and still use the estimate's fare. */
 const ESTIMATE_MATCH_METERS = 200;
 
-export interface RideServiceDeps {
-  db: Knex;
+/** The dispatcher only starts the search; it moves the ride itself through the ride's dispatch handler. */
+export interface RideServiceDeps extends JobCreationDeps {
   lifecycle: RideLifecycle;
-  /** Starts the search for a driver; the dispatcher itself moves the ride through its own handler. */
-  dispatcher: Pick<Dispatcher, 'scheduleSearch' | 'offerNext'>;
   estimates: Pick<EstimateService, 'findEstimate'>;
-  logger: Logger;
 }
 
 export function createRideService({ db, lifecycle, dispatcher, estimates, logger }: RideServiceDeps) {
