@@ -12,8 +12,8 @@ import { signWebhook, generateWebhookSecret } from '@platform/webhook-signature'
 import { MOBILITY_SCHEMA, mobilityConfigSchema } from '../src/config';
 import { migrations } from '../src/db/migrations';
 import { appendOutboxEvent } from '../src/features/outbox/outbox.repository';
-import { createWebhookSender } from '../src/features/webhooks/webhook-sender';
-import { startWebhookDelivery, WORKER_DB_SETTINGS } from '../src/features/webhooks/webhook-worker';
+import { createWebhookSender } from '../src/features/webhook-dispatch/webhook-sender';
+import { startWebhookDispatch, WORKER_DB_SETTINGS } from '../src/features/webhook-dispatch/webhook-worker';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5000);
 const CONCURRENCY = 50;
@@ -82,7 +82,7 @@ async function main() {
     }
     received = 0;
     const pipelineStart = performance.now();
-    const delivery = startWebhookDelivery({ db, connection, config, logger: pino({ level: 'silent' }) });
+    const delivery = startWebhookDispatch({ db, connection, config, logger: pino({ level: 'silent' }) });
     for (;;) {
       const [row] = await db('webhook_deliveries').where({ status: 'succeeded' }).count<{ n: string }[]>('* as n');
       if (Number(row?.n) >= EVENTS) break;

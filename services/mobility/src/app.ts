@@ -25,9 +25,9 @@ import { rideRoutes } from './features/rides/rides.routes';
 import { mobilityOpenApi } from './openapi';
 import { registerOperationalMetrics } from './operational-metrics';
 import { buildServices, type MobilityServices } from './services';
-import { createWebhookQueue } from './features/webhooks/webhook-queue';
-import { webhookRoutes } from './features/webhooks/webhooks.routes';
-import { createWebhookService } from './features/webhooks/webhooks.service';
+import { createWebhookQueue } from './features/webhook-dispatch/webhook-queue';
+import { webhookEndpointRoutes } from './features/webhook-endpoints/webhook-endpoints.routes';
+import { createWebhookEndpointService } from './features/webhook-endpoints/webhook-endpoints.service';
 
 export interface MobilityDeps {
   db: Knex;
@@ -55,18 +55,18 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use('/api/v1/rides', partnerKey, rideRoutes(services.rides));
   app.use('/api/v1/deliveries', partnerKey, deliveryRoutes(services.deliveries));
 
-  const driverAuth = requireDriver(db, config.JWT_SECRET);
+  const driverAuth = requireDriver(services.fleet, config.JWT_SECRET);
   app.use('/driver/v1/deliveries', driverAuth, courierDeliveryRoutes(services.deliveries));
   app.use('/driver/v1', driverAuth, driverAppRoutes(services.fleet, services.dispatcher, services.rides));
 
   const webhookQueue = createWebhookQueue(redis, config.REDIS_PREFIX);
   registerOperationalMetrics(metrics.registry, db, [webhookQueue, services.timers.queue]);
-  const webhooks = createWebhookService({
+  const webhooks = createWebhookEndpointService({
     db,
     queue: webhookQueue,
     policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
   });
-  app.use('/api/v1/webhooks', partnerKey, requireScope('webhooks:manage'), webhookRoutes({ service: webhooks, partnerIdOf }));
+  app.use('/api/v1/webhooks', partnerKey, requireScope('webhooks:manage'), webhookEndpointRoutes({ service: webhooks, partnerIdOf }));
 
   app.use(notFoundHandler());
   app.use(errorHandler(logger));

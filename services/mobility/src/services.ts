@@ -1,28 +1,51 @@
 import type { MobilityDeps } from './app';
 import { createKnexApiKeyRepository } from './features/api-keys/api-keys.repository';
 import { createApiKeyService } from './features/api-keys/api-keys.service';
+import { createDeliveryLifecycle, deliveryDispatchHandler } from './features/deliveries/delivery-lifecycle';
 import { createDeliveryService } from './features/deliveries/deliveries.service';
 import { Dispatcher } from './features/dispatch/dispatch.service';
 import { DispatchTimers } from './features/dispatch/dispatch.timers';
+import { createDriverRelease } from './features/dispatch/driver-release';
 import { createEstimateService } from './features/estimates/estimates.service';
 import { FleetLocations } from './features/fleet/fleet.locations';
 import { createFleetService } from './features/fleet/fleet.service';
+import type { JobLifecyclePorts } from './features/jobs/job-lifecycle';
+import { appendOutboxEvent } from './features/outbox/outbox.repository';
+import { createRideLifecycle, rideDispatchHandler } from './features/rides/ride-lifecycle';
 import { createRideService } from './features/rides/rides.service';
 
-/** Wires the feature services once per process; the HTTP app and the worker share this. */
+/**
+ * Wires the feature services once per process; the HTTP app and the worker share this. Features meet only here: the job
+ * life cycles get the fleet, the outbox and the driver release; the dispatcher gets the rides' and deliveries' handlers.
+ */
 export function buildServices({ db, redis, config, logger }: MobilityDeps) {
   const apiKeys = createApiKeyService(createKnexApiKeyRepository(db), { tokenPrefix: 'mk_' });
   const locations = new FleetLocations(redis, config.REDIS_PREFIX);
   const fleet = createFleetService(db, locations);
   const estimates = createEstimateService(db, locations, { dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
   const timers = new DispatchTimers(redis, config.REDIS_PREFIX);
-  const dispatcher = new Dispatcher(db, locations, timers, {
-    radiusMeters: config.DISPATCH_RADIUS_M,
-    offerTtlSeconds: config.DISPATCH_OFFER_TTL_S,
-    searchTimeoutSeconds: config.DISPATCH_TIMEOUT_S,
-  }, logger);
-  const rides = createRideService(db, locations, dispatcher, logger);
-  const deliveries = createDeliveryService(db, locations, dispatcher, logger, { pinFingerprintKey: config.JWT_SECRET });
+  const release = createDriverRelease(db, fleet, locations, logger);
+  const jobPorts: JobLifecyclePorts = {
+    appendEvent: appendOutboxEvent,
+    findDriver: fleet.findDriver,
+    telemetry: (driverId) => locations.telemetry(driverId),
+    releaseDriver: fleet.releaseDriver,
+    withdrawOffers: release.withdrawOffers,
+    afterDriverFreed: release.afterDriverFreed,
+  };
+  const rideLifecycle = createRideLifecycle(db, jobPorts);
+  const deliveryLifecycle = createDeliveryLifecycle(db, jobPorts);
+  const dispatcher = new Dispatcher({
+    db,
+    locations,
+    drivers: fleet,
+    release,
+    timers,
+    handlers: [rideDispatchHandler(rideLifecycle), deliveryDispatchHandler(deliveryLifecycle)],
+    settings: { radiusMeters: config.DISPATCH_RADIUS_M, offerTtlSeconds: config.DISPATCH_OFFER_TTL_S, searchTimeoutSeconds: config.DISPATCH_TIMEOUT_S },
+  });
+  const rides = createRideService({ db, lifecycle: rideLifecycle, dispatcher, estimates, logger });
+  const deliveries = createDeliveryService({ db, lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: config.JWT_SECRET });
   return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries };
 }
 

@@ -2,8 +2,8 @@ import request from 'supertest';
 import type { ServerResponse } from 'node:http';
 import { sendJson, startFakeServer, type RecordedRequest } from '@platform/test-kit';
 import { verifyServiceSignature, verifyStandardWebhook } from '@platform/webhook-signature';
-import { WEBHOOK_EVENT_TYPES } from '../src/features/webhooks/webhook-events';
-import { createOutboxRelay } from '../src/features/webhooks/outbox-relay';
+import { WEBHOOK_EVENT_TYPES } from '../src/features/webhook-endpoints/webhook-events';
+import { createOutboxRelay } from '../src/features/webhook-dispatch/outbox-relay';
 import { createIsolatedContext, insertEvents, newPartnerId, PARTNER_HEADER, registerEndpoint, silentLogger, sleep, waitFor, type IsolatedContext } from './helpers/webhooks';
 
 let ctx: IsolatedContext;

@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { createTestContext, type TestContext } from './helpers/context';
 import { newPartnerId, PARTNER_HEADER, webhookTestApp } from './helpers/webhooks';
-import { WEBHOOK_EVENT_TYPES } from '../src/features/webhooks/webhook-events';
+import { WEBHOOK_EVENT_TYPES } from '../src/features/webhook-endpoints/webhook-events';
 
 // Production rules: https only, no private targets. A public IP literal needs no DNS in the test sandbox.
 const PUBLIC_URL = 'https://93.184.215.14/hooks/mobility';

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { clearRedisPrefix, sendJson, startFakeServer } from '@platform/test-kit';
-import { createOutboxRelay, wakeOutboxRelay } from '../src/features/webhooks/outbox-relay';
-import { createWebhookSender } from '../src/features/webhooks/webhook-sender';
+import { createOutboxRelay, wakeOutboxRelay } from '../src/features/webhook-dispatch/outbox-relay';
+import { createWebhookSender } from '../src/features/webhook-dispatch/webhook-sender';
 import { createIsolatedContext, insertEvents, newPartnerId, PARTNER_HEADER, registerEndpoint, silentLogger, sleep, waitFor, type IsolatedContext } from './helpers/webhooks';
 
 let ctx: IsolatedContext;
@@ -29,7 +29,7 @@ describe('webhook delivery survives losing Redis', () => {
 
     // Relayed (rows written, jobs queued) while no worker runs; then every key of this prefix is lost.
     const relay = createOutboxRelay({ db: ctx.db, queue: ctx.queue, logger: silentLogger, maxAttempts: 5 });
-    expect(await relay.runOnce()).toMatchObject({ dispatchedEvents: 50, enqueuedDeliveries: 50 });
+    expect(await relay.runOnce()).toMatchObject({ dispatchedEvents: 50, enqueuedMessages: 50 });
     expect((await ctx.queue.getJobCounts('wait')).wait).toBe(50);
     await clearRedisPrefix(ctx.config.REDIS_PREFIX);
     expect((await ctx.queue.getJobCounts('wait')).wait).toBe(0);
@@ -38,7 +38,7 @@ describe('webhook delivery survives losing Redis', () => {
     await sleep(300);
     expect(server.requests).toHaveLength(0); // the jobs really are gone
 
-    expect(await delivery.relay.runOnce({ sweepOlderThanMs: 0 })).toMatchObject({ dispatchedEvents: 0, requeuedDeliveries: 50 });
+    expect(await delivery.relay.runOnce({ sweepOlderThanMs: 0 })).toMatchObject({ dispatchedEvents: 0, requeuedMessages: 50 });
     await waitFor(() => new Set(server.requests.map((r) => r.headers['x-service-event-id'])).size === 50, 'all 50 events delivered');
     expect(new Set(server.requests.map((r) => r.headers['x-service-event-id']))).toEqual(new Set(events.map((e) => e.id)));
     await waitFor(async () => {

@@ -1,7 +1,7 @@
-import { createEndpointSlots } from '../src/features/webhooks/endpoint-slots';
-import { retryDelayMs } from '../src/features/webhooks/webhook-delivery.processor';
-import { parseRetryAfter } from '../src/features/webhooks/webhook-sender';
-import { isForbiddenAddress } from '../src/features/webhooks/ssrf-guard';
+import { createEndpointSlots } from '../src/features/webhook-dispatch/endpoint-slots';
+import { retryDelayMs } from '../src/features/webhook-dispatch/webhook-message.processor';
+import { parseRetryAfter } from '../src/features/webhook-dispatch/webhook-sender';
+import { isForbiddenAddress } from '../src/features/webhook-dispatch/ssrf-guard';
 
 describe('retry delay', () => {
   it('doubles from WEBHOOK_BACKOFF_MS with ±20 % jitter', () => {

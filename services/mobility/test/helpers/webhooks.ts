@@ -19,10 +19,10 @@ import { MOBILITY_SCHEMA, mobilityConfigSchema, type MobilityConfig } from '../.
 import { migrations } from '../../src/db/migrations';
 import { appendOutboxEvent, type OutboxEventBody } from '../../src/features/outbox/outbox.repository';
 import { partnerIdOf } from '../../src/features/api-keys/api-key-auth';
-import { createWebhookQueue, type WebhookQueue } from '../../src/features/webhooks/webhook-queue';
-import { startWebhookDelivery, type WebhookDelivery } from '../../src/features/webhooks/webhook-worker';
-import { webhookRoutes } from '../../src/features/webhooks/webhooks.routes';
-import { createWebhookService } from '../../src/features/webhooks/webhooks.service';
+import { createWebhookQueue, type WebhookQueue } from '../../src/features/webhook-dispatch/webhook-queue';
+import { startWebhookDispatch, type WebhookDispatch } from '../../src/features/webhook-dispatch/webhook-worker';
+import { webhookEndpointRoutes } from '../../src/features/webhook-endpoints/webhook-endpoints.routes';
+import { createWebhookEndpointService } from '../../src/features/webhook-endpoints/webhook-endpoints.service';
 
 export const silentLogger = pino({ level: 'silent' });
 
@@ -38,7 +38,7 @@ export function newPartnerId(): string {
 
 /** The webhook routes as the service mounts them, behind a stand-in for key authentication that takes the partner from a header. */
 export function webhookTestApp(db: Knex, redis: Redis, config: MobilityConfig, queue = createWebhookQueue(redis, config.REDIS_PREFIX)): Express {
-  const service = createWebhookService({ db, queue, policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE } });
+  const service = createWebhookEndpointService({ db, queue, policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE } });
   const app = createJsonApp();
   app.use(jsonBodies());
   app.use(
@@ -48,7 +48,7 @@ export function webhookTestApp(db: Knex, redis: Redis, config: MobilityConfig, q
       if (partner) req.apiKey = { keyId: 'key_test', organizationId: partner, scopes: ['webhooks:manage'] };
       next();
     },
-    webhookRoutes({ service, partnerIdOf }),
+    webhookEndpointRoutes({ service, partnerIdOf }),
   );
   app.use(notFoundHandler());
   app.use(errorHandler(silentLogger));
@@ -64,7 +64,7 @@ export interface IsolatedContext {
   databaseUrl: string;
   /** The environment a worker child process needs to run on this context's database and prefix. */
   workerEnv: Record<string, string>;
-  startDelivery(): WebhookDelivery;
+  startDelivery(): WebhookDispatch;
   close(): Promise<void>;
 }
 
@@ -107,7 +107,7 @@ export async function createIsolatedContext(env: Record<string, string> = {}): P
     workerEnv,
     startDelivery() {
       const connection = createRedis(config.REDIS_URL);
-      const delivery = startWebhookDelivery({ db, connection, config, logger: silentLogger });
+      const delivery = startWebhookDispatch({ db, connection, config, logger: silentLogger });
       started.push({ close: async () => (await delivery.close(), connection.disconnect()) });
       return delivery;
     },

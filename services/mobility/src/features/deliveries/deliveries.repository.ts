@@ -1,20 +1,17 @@
 import type { Knex } from '@platform/service-kit';
 import type { WeightTier } from '../../pricing';
+import type { JobPlaceColumns } from '../jobs/job.types';
+import { findJobRow, insertJobRow, updateJobStatus, type JobLookup, type RowLock } from '../jobs/job-rows';
 import type { DeliveryStatus } from './delivery-status';
 
 export type DeliveryCancelledBy = 'partner';
 
-export interface DeliveryRow {
+/** The row; its pick-up and drop-off columns are the ones every job table has. */
+export interface DeliveryRow extends JobPlaceColumns {
   id: string;
   partner_id: string;
   status: DeliveryStatus;
   weight_tier: WeightTier;
-  pickup_lat: number;
-  pickup_lng: number;
-  pickup_address: string | null;
-  dropoff_lat: number;
-  dropoff_lng: number;
-  dropoff_address: string | null;
   sender_name: string;
   sender_phone: string;
   recipient_name: string;
@@ -63,33 +60,20 @@ export type DeliveryChange = Partial<
   Pick<DeliveryRow, 'courier_id' | 'failure_reason' | 'cancelled_by' | 'received_by' | 'photo_url' | 'delivered_lat' | 'delivered_lng'>
 > & { delivered_at?: Knex.Raw };
 
-export async function insertDelivery(db: Knex, delivery: NewDeliveryRow): Promise<DeliveryRow> {
-  const [row] = await db('deliveries').insert({ ...delivery, status: 'pending' }).returning('*');
-  return row as DeliveryRow;
+export function insertDelivery(db: Knex, delivery: NewDeliveryRow): Promise<DeliveryRow> {
+  return insertJobRow<DeliveryRow>(db, 'deliveries', delivery);
 }
 
-export interface DeliveryLookup {
-  id: string;
-  partnerId?: string;
-  courierId?: string;
-}
+export type DeliveryLookup = JobLookup<'courierId'>;
 
 /** One delivery, optionally only if it belongs to the partner or is assigned to the courier; `forUpdate` locks the row. */
-export async function findDelivery(db: Knex, lookup: DeliveryLookup, options: { forUpdate?: boolean } = {}): Promise<DeliveryRow | undefined> {
-  const query = db('deliveries').where({ id: lookup.id });
-  if (lookup.partnerId) query.andWhere({ partner_id: lookup.partnerId });
-  if (lookup.courierId) query.andWhere({ courier_id: lookup.courierId });
-  if (options.forUpdate) query.forUpdate();
-  return (await query.first()) as DeliveryRow | undefined;
+export function findDelivery(db: Knex, lookup: DeliveryLookup, options?: RowLock): Promise<DeliveryRow | undefined> {
+  return findJobRow<DeliveryRow>(db, 'deliveries', lookup.id, { partner_id: lookup.partnerId, courier_id: lookup.courierId }, options);
 }
 
 /** Writes a status change and bumps the delivery's event sequence. */
-export async function updateDeliveryStatus(trx: Knex.Transaction, id: string, change: DeliveryChange & { status: DeliveryStatus }): Promise<DeliveryRow> {
-  const [row] = await trx('deliveries')
-    .where({ id })
-    .update({ ...change, sequence: trx.raw('sequence + 1'), updated_at: trx.fn.now() })
-    .returning('*');
-  return row as DeliveryRow;
+export function updateDeliveryStatus(trx: Knex.Transaction, id: string, change: DeliveryChange & { status: DeliveryStatus }): Promise<DeliveryRow> {
+  return updateJobStatus<DeliveryRow>(trx, 'deliveries', id, change);
 }
 
 /**

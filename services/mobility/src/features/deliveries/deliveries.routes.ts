@@ -5,7 +5,7 @@ import { latLngSchema } from '../../geo';
 import { WEIGHT_TIERS } from '../../pricing';
 import { partnerIdOf, requireScope } from '../api-keys/api-key-auth';
 import { currentDriver } from '../driver-app/driver-auth';
-import { validIdempotencyKey } from '../idempotency/idempotency.service';
+import { partnerJobRoutes } from '../jobs/partner-job.routes';
 import type { DeliveryService } from './deliveries.service';
 
 const placeSchema = latLngSchema.extend({
@@ -62,25 +62,16 @@ export function deliveryId(value: unknown): string {
 
 /** `/api/v1/deliveries` (mounted behind API key authentication). */
 export function deliveryRoutes(deliveries: DeliveryService): Router {
-  const router = Router();
-
-  router.post('/', requireScope('deliveries:write'), async (req, res) => {
-    const key = validIdempotencyKey(req.headers['idempotency-key']);
-    const input = parseOrThrow(createDeliverySchema, req.body);
-    const answer = await deliveries.createDelivery(partnerIdOf(req), input, key);
-    if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
-    res.status(answer.status).json(answer.body);
+  return partnerJobRoutes({
+    requireRead: requireScope('deliveries:read'),
+    requireWrite: requireScope('deliveries:write'),
+    partnerIdOf,
+    createSchema: createDeliverySchema,
+    parseId: deliveryId,
+    create: deliveries.createDelivery,
+    get: deliveries.getDelivery,
+    cancel: deliveries.cancelByPartner,
   });
-
-  router.get('/:id', requireScope('deliveries:read'), async (req, res) => {
-    res.json(await deliveries.getDelivery(partnerIdOf(req), deliveryId(req.params.id)));
-  });
-
-  router.post('/:id/cancel', requireScope('deliveries:write'), async (req, res) => {
-    res.json(await deliveries.cancelByPartner(partnerIdOf(req), deliveryId(req.params.id)));
-  });
-
-  return router;
 }
 
 /** `/driver/v1/deliveries` (mounted behind driver authentication): the courier's moves. */

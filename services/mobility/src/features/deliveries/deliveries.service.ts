@@ -1,26 +1,15 @@
-import { ApiError, NotFoundError, newId, type Knex, type Logger } from '@platform/service-kit';
-import { DELIVERY_PRICING, deliveryFeeFor, type WeightTier } from '../../pricing';
-import type { Dispatcher } from '../dispatch/dispatch.service';
-import type { DispatchJob, JobAdapter } from '../dispatch/dispatch.types';
+import { ApiError, NotFoundError, newId } from '@platform/service-kit';
+import { deliveryFeeFor, type WeightTier } from '../../pricing';
 import { tripMeters } from '../estimates/estimates.service';
 import type { FleetLocations } from '../fleet/fleet.locations';
-import { releaseDriver, type Driver } from '../fleet/fleet.repository';
-import { runIdempotent } from '../idempotency/idempotency.service';
-import { appendOutboxEvent } from '../outbox/outbox.repository';
-import { findDriverRow } from '../rides/rides.repository';
-import type { PlaceInput } from '../rides/rides.service';
+import type { Driver } from '../fleet/fleet.types';
+import { createAndDispatch, type JobCreationDeps } from '../jobs/job-creation';
+import { placeColumns, type PlaceInput } from '../jobs/job.types';
 import { MAX_PIN_ATTEMPTS, generatePin, hashPin, pinFingerprint, verifyPin } from './delivery-pin';
-import { NO_COURIERS_AVAILABLE, deliveryEventType, nextDeliveryStatus, type DeliveryAction } from './delivery-status';
+import type { DeliveryLifecycle } from './delivery-lifecycle';
+import { nextDeliveryStatus } from './delivery-status';
 import { presentDelivery, type DeliveryView } from './delivery.presenter';
-import {
-  countWrongPin,
-  findDelivery,
-  insertDelivery,
-  updateDeliveryStatus,
-  type DeliveryChange,
-  type DeliveryLookup,
-  type DeliveryRow,
-} from './deliveries.repository';
+import { countWrongPin, findDelivery, insertDelivery } from './deliveries.repository';
 
 export interface Contact {
   name: string;
@@ -46,75 +35,18 @@ export interface DeliverInput {
 /** The create answer: the delivery, plus the generated PIN in the first answer only. */
 export type CreatedDelivery = DeliveryView & { security_pin?: string };
 
-export function createDeliveryService(db: Knex, locations: FleetLocations, dispatcher: Dispatcher, logger: Logger, options: { pinFingerprintKey: string }) {
-  async function view(trx: Knex, delivery: DeliveryRow): Promise<DeliveryView> {
-    const courier = delivery.courier_id ? await findDriverRow(trx, delivery.courier_id) : undefined;
-    const telemetry = delivery.courier_id ? await locations.telemetry(delivery.courier_id) : null;
-    return presentDelivery(delivery, courier, telemetry);
-  }
+/** The dispatcher only starts the search; it moves the delivery itself through the delivery's dispatch handler. */
+export interface DeliveryServiceDeps extends JobCreationDeps {
+  lifecycle: DeliveryLifecycle;
+  /** Where the courier was when delivering: the proof of delivery's location. */
+  locations: Pick<FleetLocations, 'telemetry'>;
+  pinFingerprintKey: string;
+}
 
-  async function lockDelivery(trx: Knex.Transaction, lookup: DeliveryLookup): Promise<DeliveryRow> {
-    const delivery = await findDelivery(trx, lookup, { forUpdate: true });
-    if (!delivery) throw new NotFoundError('Delivery not found');
-    return delivery;
-  }
-
-  /** Every status change goes through here: the table decides, the outbox event commits with the change. */
-  async function changeStatus(trx: Knex.Transaction, delivery: DeliveryRow, action: DeliveryAction, extra: DeliveryChange = {}): Promise<DeliveryView> {
-    const status = nextDeliveryStatus(delivery.status, action);
-    const updated = await updateDeliveryStatus(trx, delivery.id, { status, ...extra });
-    const data = await view(trx, updated);
-    await appendOutboxEvent(trx, {
-      partnerId: updated.partner_id,
-      type: deliveryEventType(status),
-      objectType: 'delivery',
-      objectId: updated.id,
-      sequence: updated.sequence,
-      data,
-    });
-    return data;
-  }
-
-  /** A change that ends the courier's part (cancel, fail, deliver): closes open offers and frees whoever held the job. */
-  async function endJob(trx: Knex.Transaction, delivery: DeliveryRow, action: DeliveryAction, extra: DeliveryChange): Promise<{ view: DeliveryView; freed: string[] }> {
-    const result = await changeStatus(trx, delivery, action, extra);
-    const freed = await dispatcher.withdrawOffers(trx, delivery.id);
-    if (delivery.courier_id && (await releaseDriver(trx, delivery.courier_id, delivery.id))) freed.push(delivery.courier_id);
-    return { view: result, freed };
-  }
-
-  async function afterCommit(outcome: { view: DeliveryView; freed: string[] }): Promise<DeliveryView> {
-    for (const driverId of outcome.freed) await dispatcher.afterDriverFreed(driverId);
-    return outcome.view;
-  }
-
-  const adapter: JobAdapter = {
-    kind: 'delivery',
-    async lockSearching(trx, id) {
-      const delivery = await findDelivery(trx, { id }, { forUpdate: true });
-      if (!delivery || delivery.status !== 'pending') return null;
-      return toDispatchJob(delivery);
-    },
-    async assign(trx, id, courierId) {
-      return changeStatus(trx, await lockDelivery(trx, { id }), 'assign', { courier_id: courierId });
-    },
-    async giveUp(trx, id) {
-      await changeStatus(trx, await lockDelivery(trx, { id }), 'time_out', { failure_reason: NO_COURIERS_AVAILABLE });
-    },
-  };
-  dispatcher.register(adapter);
-
-  async function startDispatch(deliveryId: string): Promise<void> {
-    try {
-      await dispatcher.offerNext('delivery', deliveryId);
-    } catch (err) {
-      logger.warn({ err, deliveryId }, 'first dispatch attempt failed; the retry timer will search again');
-    }
-  }
-
+export function createDeliveryService({ db, lifecycle, dispatcher, locations, logger, pinFingerprintKey }: DeliveryServiceDeps) {
   /** The body the idempotency key is compared on: the PIN only as a keyed fingerprint, never in the clear. */
   function fingerprintBody(input: CreateDeliveryInput): unknown {
-    return input.security_pin === undefined ? input : { ...input, security_pin: pinFingerprint(input.security_pin, options.pinFingerprintKey) };
+    return input.security_pin === undefined ? input : { ...input, security_pin: pinFingerprint(input.security_pin, pinFingerprintKey) };
   }
 
   return {
@@ -125,18 +57,14 @@ export function createDeliveryService(db: Knex, locations: FleetLocations, dispa
     async createDelivery(partnerId: string, input: CreateDeliveryInput, idempotencyKey?: string): Promise<{ status: number; body: CreatedDelivery; replayed: boolean }> {
       const generated = input.security_pin === undefined ? generatePin() : undefined;
       const pinHash = await hashPin(input.security_pin ?? generated!);
-      const create = async (trx: Knex.Transaction) => {
+      const request = { kind: 'delivery' as const, partnerId, scope: 'POST /api/v1/deliveries', idempotencyKey, body: fingerprintBody(input) };
+      const answer = await createAndDispatch({ db, dispatcher, logger }, request, async (trx) => {
         const fee = deliveryFeeFor(input.weight_tier, tripMeters(input.pickup, input.dropoff));
         const delivery = await insertDelivery(trx, {
           id: newId('dlv'),
           partner_id: partnerId,
           weight_tier: input.weight_tier,
-          pickup_lat: input.pickup.lat,
-          pickup_lng: input.pickup.lng,
-          pickup_address: input.pickup.address ?? null,
-          dropoff_lat: input.dropoff.lat,
-          dropoff_lng: input.dropoff.lng,
-          dropoff_address: input.dropoff.address ?? null,
+          ...placeColumns(input),
           sender_name: input.sender.name,
           sender_phone: input.sender.phone,
           recipient_name: input.recipient.name,
@@ -146,33 +74,26 @@ export function createDeliveryService(db: Knex, locations: FleetLocations, dispa
           fee_currency: fee.currency,
           pin_hash: pinHash,
         });
-        await dispatcher.scheduleSearch('delivery', delivery.id);
-        return { status: 201, body: presentDelivery(delivery, undefined, null) };
-      };
-      const answer = idempotencyKey
-        ? await runIdempotent(db, { partnerId, scope: 'POST /api/v1/deliveries', key: idempotencyKey, body: fingerprintBody(input) }, create)
-        : { ...(await db.transaction(create)), replayed: false };
+        return presentDelivery(delivery, undefined, null);
+      });
       if (answer.replayed) return answer;
-      await startDispatch(answer.body.id);
       return { ...answer, body: generated ? { ...answer.body, security_pin: generated } : answer.body };
     },
 
     async getDelivery(partnerId: string, id: string): Promise<DeliveryView> {
-      const delivery = await findDelivery(db, { id, partnerId });
-      if (!delivery) throw new NotFoundError('Delivery not found');
-      return view(db, delivery);
+      return lifecycle.get({ id, partnerId });
     },
 
     async cancelByPartner(partnerId: string, id: string): Promise<DeliveryView> {
-      return afterCommit(await db.transaction(async (trx) => endJob(trx, await lockDelivery(trx, { id, partnerId }), 'cancel', { cancelled_by: 'partner' })));
+      return lifecycle.commit(async (trx) => lifecycle.endJob(trx, await lifecycle.lock(trx, { id, partnerId }), 'cancel', { cancelled_by: 'partner' }));
     },
 
     async pickUp(courier: Driver, id: string): Promise<DeliveryView> {
-      return db.transaction(async (trx) => changeStatus(trx, await lockDelivery(trx, { id, courierId: courier.id }), 'pick_up'));
+      return db.transaction(async (trx) => lifecycle.changeStatus(trx, await lifecycle.lock(trx, { id, courierId: courier.id }), 'pick_up', {}));
     },
 
     async fail(courier: Driver, id: string, reason: string): Promise<DeliveryView> {
-      return afterCommit(await db.transaction(async (trx) => endJob(trx, await lockDelivery(trx, { id, courierId: courier.id }), 'fail', { failure_reason: reason })));
+      return lifecycle.commit(async (trx) => lifecycle.endJob(trx, await lifecycle.lock(trx, { id, courierId: courier.id }), 'fail', { failure_reason: reason }));
     },
 
     /**
@@ -185,7 +106,7 @@ export function createDeliveryService(db: Knex, locations: FleetLocations, dispa
       if (!found) throw new NotFoundError('Delivery not found');
       const pinMatches = await verifyPin(input.pin, found.pin_hash);
       const outcome = await db.transaction(async (trx) => {
-        const delivery = await lockDelivery(trx, { id, courierId: courier.id });
+        const delivery = await lifecycle.lock(trx, { id, courierId: courier.id });
         nextDeliveryStatus(delivery.status, 'deliver'); // a disallowed move is a 409 and does not count as a try
         if (delivery.pin_failed_attempts >= MAX_PIN_ATTEMPTS) return { refused: pinLocked() };
         if (!pinMatches) {
@@ -193,7 +114,7 @@ export function createDeliveryService(db: Knex, locations: FleetLocations, dispa
           return { refused: attempts === undefined ? pinLocked() : wrongPin(MAX_PIN_ATTEMPTS - attempts) };
         }
         const at = await locations.telemetry(courier.id);
-        return endJob(trx, delivery, 'deliver', {
+        return lifecycle.endJob(trx, delivery, 'deliver', {
           received_by: input.received_by ?? null,
           photo_url: input.photo_url ?? null,
           delivered_lat: at?.lat ?? null,
@@ -202,7 +123,7 @@ export function createDeliveryService(db: Knex, locations: FleetLocations, dispa
         });
       });
       if ('refused' in outcome) throw outcome.refused; // after commit, so the counter is kept
-      return afterCommit(outcome);
+      return lifecycle.afterCommit(outcome);
     },
   };
 }
@@ -214,17 +135,6 @@ function wrongPin(remaining: number): ApiError {
 
 function pinLocked(): ApiError {
   return new ApiError(403, 'pin_locked', 'The PIN is locked after too many wrong tries; the delivery can only be reported as failed', { remaining_attempts: 0 });
-}
-
-function toDispatchJob(delivery: DeliveryRow): DispatchJob {
-  return {
-    kind: 'delivery',
-    id: delivery.id,
-    fleetKind: 'courier',
-    tier: DELIVERY_PRICING[delivery.weight_tier].courierTier,
-    pickup: { lat: delivery.pickup_lat, lng: delivery.pickup_lng, address: delivery.pickup_address },
-    dropoff: { lat: delivery.dropoff_lat, lng: delivery.dropoff_lng, address: delivery.dropoff_address },
-  };
 }
 
 export type DeliveryService = ReturnType<typeof createDeliveryService>;

@@ -1,5 +1,6 @@
 import type { Telemetry } from '../fleet/fleet.locations';
-import type { DriverRow } from '../fleet/fleet.repository';
+import type { Driver } from '../fleet/fleet.types';
+import { presentAssignee } from '../jobs/assignee.presenter';
 import { COURIER_ACTIVE_STATUSES } from './delivery-status';
 import type { DeliveryRow } from './deliveries.repository';
 
@@ -7,7 +8,7 @@ import type { DeliveryRow } from './deliveries.repository';
  * The delivery as GET /api/v1/deliveries/{id} shows it; webhook events carry exactly this. Fields are listed one by one,
  * so the PIN hash and the attempt counter can never leak into an answer.
  */
-export function presentDelivery(delivery: DeliveryRow, courier: DriverRow | undefined, telemetry: Telemetry | null) {
+export function presentDelivery(delivery: DeliveryRow, courier: Driver | undefined, telemetry: Telemetry | null) {
   const active = COURIER_ACTIVE_STATUSES.includes(delivery.status);
   return {
     id: delivery.id,
@@ -19,15 +20,7 @@ export function presentDelivery(delivery: DeliveryRow, courier: DriverRow | unde
     pickup: { lat: delivery.pickup_lat, lng: delivery.pickup_lng, address: delivery.pickup_address },
     dropoff: { lat: delivery.dropoff_lat, lng: delivery.dropoff_lng, address: delivery.dropoff_address },
     notes: delivery.notes,
-    courier: courier
-      ? {
-          id: courier.id,
-          name: courier.name,
-          phone: courier.phone,
-          rating: Number(courier.rating),
-          vehicle: { make: courier.vehicle_make, model: courier.vehicle_model, plate: courier.vehicle_plate, color: courier.vehicle_color },
-        }
-      : null,
+    courier: presentAssignee(courier),
     // Live position while the courier is heading to the pick-up or carrying the parcel.
     courier_location:
       active && telemetry ? { lat: telemetry.lat, lng: telemetry.lng, heading: telemetry.heading, speed_kph: telemetry.speed_kph, updated_at: telemetry.updated_at } : null,

@@ -1,8 +1,8 @@
-import { ConflictError, NotFoundError, newId, type Knex, type Logger } from '@platform/service-kit';
+import { ConflictError, NotFoundError, newId, type Knex } from '@platform/service-kit';
 import type { FleetLocations } from '../fleet/fleet.locations';
-import { claimDriver, findDriver, releaseDriver } from '../fleet/fleet.repository';
 import type { DispatchTimers } from './dispatch.timers';
-import type { DispatchJob, JobAdapter, JobKind } from './dispatch.types';
+import type { DispatchJob, DriverPool, JobHandler, JobKind } from './dispatch.types';
+import type { DriverRelease } from './driver-release';
 import {
   askedDriverIds,
   closeOffer,
@@ -11,7 +11,6 @@ import {
   insertOffer,
   isExpired,
   openOffersForDriver,
-  withdrawPendingOffers,
   type OfferRow,
 } from './offers.repository';
 
@@ -40,25 +39,35 @@ export function toOfferView(offer: OfferRow) {
  * when offered, so nobody is offered or holds two jobs; a decline or expiry frees the driver and asks the next nearest
  * driver not asked yet; nobody accepting before the search timeout ends the search.
  */
+export interface DispatcherDeps {
+  db: Knex;
+  locations: FleetLocations;
+  drivers: DriverPool;
+  release: DriverRelease;
+  timers: DispatchTimers;
+  /** One handler per job kind, given when the dispatcher is built (services.ts), so dispatch never imports a job feature. */
+  handlers: JobHandler[];
+  settings: DispatchSettings;
+}
+
 export class Dispatcher {
-  private readonly adapters = new Map<JobKind, JobAdapter>();
+  private readonly db: Knex;
+  private readonly locations: FleetLocations;
+  private readonly drivers: DriverPool;
+  private readonly release: DriverRelease;
+  private readonly timers: DispatchTimers;
+  private readonly settings: DispatchSettings;
+  private readonly handlers: ReadonlyMap<JobKind, JobHandler>;
 
-  constructor(
-    private readonly db: Knex,
-    private readonly locations: FleetLocations,
-    private readonly timers: DispatchTimers,
-    private readonly settings: DispatchSettings,
-    private readonly logger: Logger,
-  ) {}
-
-  register(adapter: JobAdapter): void {
-    this.adapters.set(adapter.kind, adapter);
+  constructor(deps: DispatcherDeps) {
+    ({ db: this.db, locations: this.locations, drivers: this.drivers, release: this.release, timers: this.timers, settings: this.settings } = deps);
+    this.handlers = new Map(deps.handlers.map((handler) => [handler.kind, handler]));
   }
 
-  private adapter(kind: JobKind): JobAdapter {
-    const adapter = this.adapters.get(kind);
-    if (!adapter) throw new Error(`no dispatch adapter for ${kind}`);
-    return adapter;
+  private handler(kind: JobKind): JobHandler {
+    const handler = this.handlers.get(kind);
+    if (!handler) throw new Error(`no dispatch handler for ${kind}`);
+    return handler;
   }
 
   private get retryDelayMs(): number {
@@ -74,7 +83,7 @@ export class Dispatcher {
   /** Offers the job to the nearest free driver not asked yet, unless an offer is open or the job stopped searching. */
   async offerNext(kind: JobKind, id: string): Promise<OfferRow | undefined> {
     const outcome = await this.db.transaction(async (trx) => {
-      const job = await this.adapter(kind).lockSearching(trx, id); // serializes searches for one job
+      const job = await this.handler(kind).lockSearching(trx, id); // serializes searches for one job
       if (!job) return { next: 'stop' as const };
       if (await hasPendingOffer(trx, id)) return { next: 'await_answer' as const }; // its expiry timer moves on
       const offer = await this.offerToNearestFree(trx, job);
@@ -92,7 +101,7 @@ export class Dispatcher {
     const nearby = await this.locations.nearest(job.fleetKind, job.tier, job.pickup, this.settings.radiusMeters, CANDIDATES_PER_SEARCH + asked.size);
     for (const { driverId } of nearby) {
       if (asked.has(driverId)) continue;
-      if (!(await claimDriver(trx, driverId, job.id))) continue; // busy, offline or taken by a concurrent search
+      if (!(await this.drivers.claimDriver(trx, driverId, job.id))) continue; // busy, offline or taken by a concurrent search
       return insertOffer(trx, { id: newId('ofr'), kind: job.kind, job_id: job.id, driver_id: driverId, pickup: job.pickup, dropoff: job.dropoff }, this.settings.offerTtlSeconds);
     }
     return undefined;
@@ -110,14 +119,14 @@ export class Dispatcher {
     return this.db.transaction(async (trx) => {
       const found = await findOfferForDriver(trx, offerId, driverId);
       if (!found) throw new NotFoundError('Offer not found');
-      const adapter = this.adapter(found.kind);
-      const job = await adapter.lockSearching(trx, found.job_id);
+      const handler = this.handler(found.kind);
+      const job = await handler.lockSearching(trx, found.job_id);
       const offer = (await findOfferForDriver(trx, offerId, driverId, { forUpdate: true }))!;
       if (offer.status !== 'pending') throw new ConflictError(`Offer is ${offer.status}`, 'offer_closed');
       if (await isExpired(trx, offer.id)) throw new ConflictError('Offer is expired', 'offer_closed');
       if (!job) throw new ConflictError(`The ${offer.kind} is no longer available`, 'offer_closed');
       await closeOffer(trx, { id: offer.id }, 'accepted');
-      return adapter.assign(trx, offer.job_id, driverId);
+      return handler.assign(trx, offer.job_id, driverId);
     });
   }
 
@@ -127,7 +136,7 @@ export class Dispatcher {
       if (!found) throw new NotFoundError('Offer not found');
       const closed = await closeOffer(trx, { id: offerId, driver_id: driverId }, 'declined');
       if (!closed) throw new ConflictError(`Offer is ${found.status}`, 'offer_closed');
-      await releaseDriver(trx, driverId, closed.job_id);
+      await this.drivers.releaseDriver(trx, driverId, closed.job_id);
       return closed;
     });
     await this.afterDriverFreed(offer.driver_id);
@@ -147,7 +156,7 @@ export class Dispatcher {
   async expireOffer(offerId: string): Promise<void> {
     const offer = await this.db.transaction(async (trx) => {
       const closed = await closeOffer(trx, { id: offerId }, 'expired');
-      if (closed) await releaseDriver(trx, closed.driver_id, closed.job_id);
+      if (closed) await this.drivers.releaseDriver(trx, closed.driver_id, closed.job_id);
       return closed;
     });
     if (!offer) return; // answered or withdrawn before the timer fired
@@ -158,29 +167,22 @@ export class Dispatcher {
   /** Search timer: a job nobody accepted in time gives up. */
   async timeOut(kind: JobKind, id: string): Promise<void> {
     const freed = await this.db.transaction(async (trx) => {
-      const adapter = this.adapter(kind);
-      if (!(await adapter.lockSearching(trx, id))) return [];
+      const handler = this.handler(kind);
+      if (!(await handler.lockSearching(trx, id))) return [];
       const withdrawn = await this.withdrawOffers(trx, id);
-      await adapter.giveUp(trx, id);
+      await handler.giveUp(trx, id);
       return withdrawn;
     });
     for (const driverId of freed) await this.afterDriverFreed(driverId);
   }
 
   /** In the caller's transaction (cancel, time-out): closes open offers and frees the drivers they held. */
-  async withdrawOffers(trx: Knex.Transaction, jobId: string): Promise<string[]> {
-    const withdrawn = await withdrawPendingOffers(trx, jobId);
-    for (const offer of withdrawn) await releaseDriver(trx, offer.driver_id, jobId);
-    return withdrawn.map((offer) => offer.driver_id);
+  withdrawOffers(trx: Knex.Transaction, jobId: string): Promise<string[]> {
+    return this.release.withdrawOffers(trx, jobId);
   }
 
   /** After commit: a freed driver who is still available goes back into the dispatch index. */
-  async afterDriverFreed(driverId: string): Promise<void> {
-    try {
-      const driver = await findDriver(this.db, driverId);
-      if (driver && driver.available && !driver.currentJobId) await this.locations.restoreToIndex(driver.kind, driver.tier, driver.id);
-    } catch (err) {
-      this.logger.warn({ err, driverId }, 'could not restore driver to the dispatch index');
-    }
+  afterDriverFreed(driverId: string): Promise<void> {
+    return this.release.afterDriverFreed(driverId);
   }
 }

@@ -1,9 +1,9 @@
 import type { Knex } from '@platform/service-kit';
 import type { LatLng } from '../../geo';
 import type { Tier } from '../../pricing';
-import type { FleetKind } from '../fleet/fleet.repository';
+import type { Driver, FleetKind } from '../fleet/fleet.types';
 
-/** What can be dispatched: rides now, deliveries (issue 6) through the same dispatcher. */
+/** What can be dispatched: rides and deliveries, through the same dispatcher. */
 export type JobKind = 'ride' | 'delivery';
 
 export interface Place extends LatLng {
@@ -20,7 +20,7 @@ export interface DispatchJob {
 }
 
 /** How the dispatcher talks to one kind of job; each call runs in the dispatcher's transaction. */
-export interface JobAdapter {
+export interface JobHandler {
   kind: JobKind;
   /** Locks the job and returns it while it is still searching for a driver, else null. */
   lockSearching(trx: Knex.Transaction, id: string): Promise<DispatchJob | null>;
@@ -28,4 +28,11 @@ export interface JobAdapter {
   assign(trx: Knex.Transaction, id: string, driverId: string): Promise<Record<string, unknown>>;
   /** Nobody accepted within the search timeout. */
   giveUp(trx: Knex.Transaction, id: string): Promise<void>;
+}
+
+/** The fleet as dispatch needs it (the fleet service provides it): one job per driver, claimed and released in a transaction. */
+export interface DriverPool {
+  findDriver(id: string): Promise<Driver | undefined>;
+  claimDriver(trx: Knex.Transaction, driverId: string, jobId: string): Promise<boolean>;
+  releaseDriver(trx: Knex.Transaction, driverId: string, jobId: string): Promise<boolean>;
 }

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
-import { UnauthorizedError, bearerToken, isIdOf, verifyJwt, type Knex } from '@platform/service-kit';
-import { findDriver, type Driver } from '../fleet/fleet.repository';
+import { UnauthorizedError, bearerToken, isIdOf, verifyJwt } from '@platform/service-kit';
+import type { FleetService } from '../fleet/fleet.service';
+import type { Driver } from '../fleet/fleet.types';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -12,7 +13,7 @@ declare global {
 }
 
 /** `/driver/v1` authentication: an HS256 JWT whose `sub` is a registered driver's id and `role` is `driver`. */
-export function requireDriver(db: Knex, secret: string): RequestHandler {
+export function requireDriver(fleet: Pick<FleetService, 'findDriver'>, secret: string): RequestHandler {
   return async (req, _res, next) => {
     const token = bearerToken(req.headers.authorization);
     if (!token) return next(new UnauthorizedError('Missing bearer token', 'missing_token'));
@@ -25,7 +26,7 @@ export function requireDriver(db: Knex, secret: string): RequestHandler {
     if (claims.role !== 'driver' || typeof claims.sub !== 'string' || !isIdOf('drv', claims.sub)) {
       return next(new UnauthorizedError('Token is not a driver token', 'invalid_token'));
     }
-    const driver = await findDriver(db, claims.sub);
+    const driver = await fleet.findDriver(claims.sub);
     if (!driver) return next(new UnauthorizedError('Unknown driver', 'invalid_token'));
     req.driver = driver;
     next();

@@ -2,7 +2,7 @@ import { ValidationError, newId, type Knex } from '@platform/service-kit';
 import { greatCircleMeters, type LatLng } from '../../geo';
 import { ESTIMATE_VALIDITY_SECONDS, MAX_TRIP_METERS, PRICING, ROAD_FACTOR, TIERS, fareFor, travelSeconds, type Tier } from '../../pricing';
 import type { FleetLocations } from '../fleet/fleet.locations';
-import { insertEstimate, type Money } from './estimates.repository';
+import { findEstimate, insertEstimate, type Money, type StoredEstimate } from './estimates.repository';
 
 export interface TierEstimate {
   tier: Tier;
@@ -40,6 +40,11 @@ export function createEstimateService(db: Knex, locations: FleetLocations, optio
   }
 
   return {
+    /** The partner's stored estimate (expired ones too: the caller decides what expiry means for it). */
+    findEstimate(partnerId: string, id: string): Promise<StoredEstimate | undefined> {
+      return findEstimate(db, partnerId, id);
+    },
+
     async createEstimate(partnerId: string, pickup: LatLng, dropoff: LatLng): Promise<EstimateView> {
       const distanceMeters = tripMeters(pickup, dropoff);
       const etas = await pickupEtas(pickup);

@@ -1,7 +1,7 @@
 import type { Redis } from '@platform/service-kit';
 import type { LatLng } from '../../geo';
 import type { Tier } from '../../pricing';
-import type { FleetKind } from './fleet.repository';
+import type { FleetKind } from './fleet.types';
 
 export interface Telemetry extends LatLng {
   heading: number | null;

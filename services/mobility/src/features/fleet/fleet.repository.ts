@@ -1,29 +1,6 @@
 import type { Knex } from '@platform/service-kit';
 import type { Tier } from '../../pricing';
-
-export type FleetKind = 'driver' | 'courier';
-
-export interface Vehicle {
-  make: string;
-  model: string;
-  plate: string;
-  color: string;
-}
-
-export interface Driver {
-  id: string;
-  organizationId: string;
-  name: string;
-  phone: string;
-  kind: FleetKind;
-  tier: Tier;
-  vehicle: Vehicle;
-  rating: number;
-  available: boolean;
-  currentJobId: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+import type { Driver, FleetKind } from './fleet.types';
 
 export interface DriverRow {
   id: string;

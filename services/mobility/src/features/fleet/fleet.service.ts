@@ -2,7 +2,8 @@ import { newId, type Knex } from '@platform/service-kit';
 import type { LatLng } from '../../geo';
 import type { Tier } from '../../pricing';
 import type { FleetLocations } from './fleet.locations';
-import { insertDriver, setDriverAvailability, type Driver, type FleetKind, type Vehicle } from './fleet.repository';
+import { claimDriver, findDriver, insertDriver, releaseDriver, setDriverAvailability } from './fleet.repository';
+import type { Driver, FleetKind, Vehicle } from './fleet.types';
 
 export interface DriverView {
   id: string;
@@ -56,6 +57,21 @@ export function createFleetService(db: Knex, locations: FleetLocations) {
       await locations.saveTelemetry(driver.id, telemetry);
       if (driver.available && !driver.currentJobId) await locations.addToIndex(driver.kind, driver.tier, driver.id, report);
       return telemetry;
+    },
+
+    /** One driver, read on `conn` (the caller's transaction when it has one). */
+    async findDriver(id: string, conn: Knex = db): Promise<Driver | undefined> {
+      return findDriver(conn, id);
+    },
+
+    /** Takes a free, available driver for a job in the caller's transaction; false when busy, offline or taken. */
+    claimDriver(trx: Knex.Transaction, driverId: string, jobId: string): Promise<boolean> {
+      return claimDriver(trx, driverId, jobId);
+    },
+
+    /** Frees the driver in the caller's transaction if (and only if) it still holds this job. */
+    releaseDriver(trx: Knex.Transaction, driverId: string, jobId: string): Promise<boolean> {
+      return releaseDriver(trx, driverId, jobId);
     },
   };
 }

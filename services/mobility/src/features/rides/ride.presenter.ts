@@ -1,10 +1,11 @@
 import type { Telemetry } from '../fleet/fleet.locations';
-import type { DriverRow } from '../fleet/fleet.repository';
+import type { Driver } from '../fleet/fleet.types';
+import { presentAssignee } from '../jobs/assignee.presenter';
 import { ACTIVE_STATUSES } from './ride-status';
 import type { RideRow } from './rides.repository';
 
 /** The ride as GET /api/v1/rides/{id} shows it; webhook events carry exactly this. */
-export function presentRide(ride: RideRow, driver: DriverRow | undefined, telemetry: Telemetry | null) {
+export function presentRide(ride: RideRow, driver: Driver | undefined, telemetry: Telemetry | null) {
   const active = ACTIVE_STATUSES.includes(ride.status);
   return {
     id: ride.id,
@@ -14,15 +15,7 @@ export function presentRide(ride: RideRow, driver: DriverRow | undefined, teleme
     dropoff: { lat: ride.dropoff_lat, lng: ride.dropoff_lng, address: ride.dropoff_address },
     fare: { amount: ride.fare_amount, currency: ride.fare_currency },
     passenger: { name: ride.passenger_name, phone: ride.passenger_phone },
-    driver: driver
-      ? {
-          id: driver.id,
-          name: driver.name,
-          phone: driver.phone,
-          rating: Number(driver.rating),
-          vehicle: { make: driver.vehicle_make, model: driver.vehicle_model, plate: driver.vehicle_plate, color: driver.vehicle_color },
-        }
-      : null,
+    driver: presentAssignee(driver),
     // Live position while the driver is on the way or on the trip; not shown before assignment or after the end.
     vehicle_location: active && telemetry ? { lat: telemetry.lat, lng: telemetry.lng, heading: telemetry.heading, updated_at: telemetry.updated_at } : null,
     cancelled_by: ride.cancelled_by,

@@ -1,19 +1,15 @@
 import type { Knex } from '@platform/service-kit';
 import type { Tier } from '../../pricing';
-import type { DriverRow } from '../fleet/fleet.repository';
+import type { JobPlaceColumns } from '../jobs/job.types';
+import { findJobRow, insertJobRow, updateJobStatus, type JobLookup, type RowLock } from '../jobs/job-rows';
 import type { CancelledBy, RideStatus } from './ride-status';
 
-export interface RideRow {
+/** The row; its pick-up and drop-off columns are the ones every job table has. */
+export interface RideRow extends JobPlaceColumns {
   id: string;
   partner_id: string;
   status: RideStatus;
   tier: Tier;
-  pickup_lat: number;
-  pickup_lng: number;
-  pickup_address: string | null;
-  dropoff_lat: number;
-  dropoff_lng: number;
-  dropoff_address: string | null;
   fare_amount: number;
   fare_currency: string;
   estimate_id: string | null;
@@ -28,39 +24,18 @@ export interface RideRow {
 
 export type NewRideRow = Omit<RideRow, 'driver_id' | 'cancelled_by' | 'sequence' | 'created_at' | 'updated_at' | 'status'>;
 
-export async function insertRide(db: Knex, ride: NewRideRow): Promise<RideRow> {
-  const [row] = await db('rides').insert({ ...ride, status: 'pending' }).returning('*');
-  return row as RideRow;
+export function insertRide(db: Knex, ride: NewRideRow): Promise<RideRow> {
+  return insertJobRow<RideRow>(db, 'rides', ride);
 }
 
-export interface RideLookup {
-  id: string;
-  partnerId?: string;
-  driverId?: string;
-}
+export type RideLookup = JobLookup<'driverId'>;
 
 /** One ride, optionally only if it belongs to the partner or is assigned to the driver; `forUpdate` locks the row. */
-export async function findRide(db: Knex, lookup: RideLookup, options: { forUpdate?: boolean } = {}): Promise<RideRow | undefined> {
-  const query = db('rides').where({ id: lookup.id });
-  if (lookup.partnerId) query.andWhere({ partner_id: lookup.partnerId });
-  if (lookup.driverId) query.andWhere({ driver_id: lookup.driverId });
-  if (options.forUpdate) query.forUpdate();
-  return (await query.first()) as RideRow | undefined;
+export function findRide(db: Knex, lookup: RideLookup, options?: RowLock): Promise<RideRow | undefined> {
+  return findJobRow<RideRow>(db, 'rides', lookup.id, { partner_id: lookup.partnerId, driver_id: lookup.driverId }, options);
 }
 
 /** Writes a status change and bumps the ride's event sequence. */
-export async function updateRideStatus(
-  trx: Knex.Transaction,
-  id: string,
-  change: { status: RideStatus; driver_id?: string; cancelled_by?: CancelledBy },
-): Promise<RideRow> {
-  const [row] = await trx('rides')
-    .where({ id })
-    .update({ ...change, sequence: trx.raw('sequence + 1'), updated_at: trx.fn.now() })
-    .returning('*');
-  return row as RideRow;
-}
-
-export async function findDriverRow(db: Knex, id: string): Promise<DriverRow | undefined> {
-  return (await db('drivers').where({ id }).first()) as DriverRow | undefined;
+export function updateRideStatus(trx: Knex.Transaction, id: string, change: { status: RideStatus; driver_id?: string; cancelled_by?: CancelledBy }): Promise<RideRow> {
+  return updateJobStatus<RideRow>(trx, 'rides', id, change);
 }

@@ -1,10 +1,10 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
-import { NotFoundError, isIdOf, parseOrThrow } from '@platform/service-kit';
+import { NotFoundError, isIdOf } from '@platform/service-kit';
 import { latLngSchema } from '../../geo';
 import { TIERS } from '../../pricing';
 import { partnerIdOf, requireScope } from '../api-keys/api-key-auth';
-import { validIdempotencyKey } from '../idempotency/idempotency.service';
+import { partnerJobRoutes } from '../jobs/partner-job.routes';
 import type { RideService } from './rides.service';
 
 const placeSchema = latLngSchema.extend({
@@ -40,23 +40,14 @@ export function rideId(value: unknown): string {
 
 /** `/api/v1/rides` (mounted behind API key authentication). */
 export function rideRoutes(rides: RideService): Router {
-  const router = Router();
-
-  router.post('/', requireScope('rides:write'), async (req, res) => {
-    const key = validIdempotencyKey(req.headers['idempotency-key']);
-    const input = parseOrThrow(createRideSchema, req.body);
-    const answer = await rides.createRide(partnerIdOf(req), input, key);
-    if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
-    res.status(answer.status).json(answer.body);
+  return partnerJobRoutes({
+    requireRead: requireScope('rides:read'),
+    requireWrite: requireScope('rides:write'),
+    partnerIdOf,
+    createSchema: createRideSchema,
+    parseId: rideId,
+    create: rides.createRide,
+    get: rides.getRide,
+    cancel: rides.cancelByPartner,
   });
-
-  router.get('/:id', requireScope('rides:read'), async (req, res) => {
-    res.json(await rides.getRide(partnerIdOf(req), rideId(req.params.id)));
-  });
-
-  router.post('/:id/cancel', requireScope('rides:write'), async (req, res) => {
-    res.json(await rides.cancelByPartner(partnerIdOf(req), rideId(req.params.id)));
-  });
-
-  return router;
 }

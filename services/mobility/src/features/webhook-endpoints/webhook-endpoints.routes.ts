@@ -2,10 +2,10 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { parseOrThrow } from '@platform/service-kit';
 import { WEBHOOK_EVENT_TYPES } from './webhook-events';
-import type { WebhookService } from './webhooks.service';
+import type { WebhookEndpointService } from './webhook-endpoints.service';
 
-export interface WebhookRoutesDeps {
-  service: WebhookService;
+export interface WebhookEndpointRoutesDeps {
+  service: WebhookEndpointService;
   /** Which partner the (already authenticated) request acts for. */
   partnerIdOf: (req: Request) => string;
 }
@@ -26,7 +26,7 @@ export const pageSchema = z.object({
 }).meta({ id: 'PageQuery', examples: [{ limit: 20 }] });
 
 /** `/api/v1/webhooks`: mounted behind API-key authentication with the `webhooks:manage` scope. */
-export function webhookRoutes({ service, partnerIdOf }: WebhookRoutesDeps): Router {
+export function webhookEndpointRoutes({ service, partnerIdOf }: WebhookEndpointRoutesDeps): Router {
   const router = Router();
 
   router.post('/', async (req, res) => {
@@ -44,11 +44,11 @@ export function webhookRoutes({ service, partnerIdOf }: WebhookRoutesDeps): Rout
   });
 
   router.get('/:id/deliveries', async (req, res) => {
-    res.json(await service.listDeliveries(partnerIdOf(req), req.params.id, parseOrThrow(pageSchema, req.query)));
+    res.json(await service.listWebhookMessages(partnerIdOf(req), req.params.id, parseOrThrow(pageSchema, req.query)));
   });
 
-  router.post('/:id/deliveries/:deliveryId/retry', async (req, res) => {
-    res.status(202).json(await service.retryDelivery(partnerIdOf(req), req.params.id, req.params.deliveryId));
+  router.post('/:id/deliveries/:messageId/retry', async (req, res) => {
+    res.status(202).json(await service.retryWebhookMessage(partnerIdOf(req), req.params.id, req.params.messageId));
   });
 
   return router;

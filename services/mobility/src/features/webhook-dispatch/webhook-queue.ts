@@ -1,17 +1,17 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from '@platform/service-kit';
 import { QUEUES } from '../../queues';
-import type { DeliveryRef } from './webhook-deliveries.repository';
+import type { WebhookMessageRef } from './webhook-messages.repository';
 
 /** Job data carries ids only: the secret and the body are read from Postgres at send time (no secrets in Redis). */
-export interface DeliveryJobData {
+export interface WebhookMessageJobData {
   deliveryId: string;
   endpointId: string;
 }
 
-export type WebhookQueue = Queue<DeliveryJobData>;
+export type WebhookQueue = Queue<WebhookMessageJobData>;
 
-export const DELIVERY_BACKOFF_TYPE = 'webhook';
+export const WEBHOOK_BACKOFF_TYPE = 'webhook';
 
 /**
  * BullMQ's own attempt budget is only a safety net for infrastructure errors (Postgres down): the number of HTTP
@@ -20,41 +20,41 @@ export const DELIVERY_BACKOFF_TYPE = 'webhook';
  */
 const JOB_OPTIONS: JobsOptions = {
   attempts: 100,
-  backoff: { type: DELIVERY_BACKOFF_TYPE },
+  backoff: { type: WEBHOOK_BACKOFF_TYPE },
   removeOnComplete: true,
   removeOnFail: true,
 };
 
 export function createWebhookQueue(connection: Redis, prefix: string): WebhookQueue {
-  return new Queue<DeliveryJobData>(QUEUES.webhooks, { connection, prefix });
+  return new Queue<WebhookMessageJobData>(QUEUES.webhooks, { connection, prefix });
 }
 
 /**
  * The job id is the event × endpoint pair, so enqueueing the same delivery twice while its job lives is a no-op.
  * (BullMQ refuses `:` in custom ids, hence the dot.)
  */
-export function deliveryJobId(eventId: string, endpointId: string): string {
+export function webhookMessageJobId(eventId: string, endpointId: string): string {
   return `${eventId}.${endpointId}`;
 }
 
-export async function enqueueDeliveries(queue: WebhookQueue, deliveries: DeliveryRef[]): Promise<void> {
-  for (let i = 0; i < deliveries.length; i += 500) {
+export async function enqueueWebhookMessages(queue: WebhookQueue, messages: WebhookMessageRef[]): Promise<void> {
+  for (let i = 0; i < messages.length; i += 500) {
     await queue.addBulk(
-      deliveries.slice(i, i + 500).map((d) => ({
+      messages.slice(i, i + 500).map((d) => ({
         name: 'deliver',
         data: { deliveryId: d.id, endpointId: d.endpoint_id },
-        opts: { ...JOB_OPTIONS, jobId: deliveryJobId(d.event_id, d.endpoint_id) },
+        opts: { ...JOB_OPTIONS, jobId: webhookMessageJobId(d.event_id, d.endpoint_id) },
       })),
     );
   }
 }
 
-/** Which of these deliveries have no job in Redis (lost in a flush or a crash between commit and enqueue). */
-export async function deliveriesWithoutJob(queue: WebhookQueue, deliveries: DeliveryRef[]): Promise<DeliveryRef[]> {
-  if (deliveries.length === 0) return [];
+/** Which of these messages have no job in Redis (lost in a flush or a crash between commit and enqueue). */
+export async function webhookMessagesWithoutJob(queue: WebhookQueue, messages: WebhookMessageRef[]): Promise<WebhookMessageRef[]> {
+  if (messages.length === 0) return [];
   const client = (await queue.client) as unknown as Redis;
   const pipeline = client.pipeline();
-  for (const d of deliveries) pipeline.exists(queue.toKey(deliveryJobId(d.event_id, d.endpoint_id)));
+  for (const d of messages) pipeline.exists(queue.toKey(webhookMessageJobId(d.event_id, d.endpoint_id)));
   const results = (await pipeline.exec()) ?? [];
-  return deliveries.filter((_d, i) => results[i]?.[1] === 0);
+  return messages.filter((_d, i) => results[i]?.[1] === 0);
 }

@@ -1,14 +1,14 @@
 import { ConflictError, NotFoundError, ValidationError, isIdOf, newId, type Knex } from '@platform/service-kit';
 import { generateWebhookSecret } from '@platform/webhook-signature';
-import { assertSafeTarget, UnsafeTargetError, type TargetPolicy } from './ssrf-guard';
-import { WEBHOOK_EVENT_TYPES } from './webhook-events';
+import { assertSafeTarget, UnsafeTargetError, type TargetPolicy } from '../webhook-dispatch/ssrf-guard';
+import { enqueueWebhookMessages, type WebhookQueue } from '../webhook-dispatch/webhook-queue';
 import * as endpoints from './webhook-endpoints.repository';
-import * as deliveries from './webhook-deliveries.repository';
-import { enqueueDeliveries, type WebhookQueue } from './webhook-queue';
-import type { WebhookDeliveryRow, WebhookAttemptRow } from './webhook-deliveries.repository';
 import type { WebhookEndpointRow } from './webhook-endpoints.repository';
+import { presentEndpoint, presentWebhookMessage } from './webhook-endpoints.presenter';
+import { WEBHOOK_EVENT_TYPES } from './webhook-events';
+import * as messageLog from './webhook-message-log.repository';
 
-export interface WebhookServiceDeps {
+export interface WebhookEndpointServiceDeps {
   db: Knex;
   queue: WebhookQueue;
   policy: TargetPolicy;
@@ -27,7 +27,7 @@ export interface Page<T> {
 }
 
 /** Registration, listing, deletion and the delivery log of a partner's webhook endpoints. */
-export function createWebhookService({ db, queue, policy }: WebhookServiceDeps) {
+export function createWebhookEndpointService({ db, queue, policy }: WebhookEndpointServiceDeps) {
   async function requireEndpoint(partnerId: string, id: string): Promise<WebhookEndpointRow> {
     const endpoint = isIdOf('whe', id) ? await endpoints.findEndpoint(db, partnerId, id) : undefined;
     if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
@@ -63,79 +63,37 @@ export function createWebhookService({ db, queue, policy }: WebhookServiceDeps) 
       if (!removed) throw new NotFoundError('Webhook endpoint not found');
     },
 
-    async listDeliveries(partnerId: string, endpointId: string, page: endpoints.PageRequest) {
+    async listWebhookMessages(partnerId: string, endpointId: string, page: endpoints.PageRequest) {
       await requireEndpoint(partnerId, endpointId);
-      const rows = await deliveries.listDeliveries(db, partnerId, endpointId, page);
+      const rows = await messageLog.listWebhookMessages(db, partnerId, endpointId, page);
       const shown = rows.slice(0, page.limit);
-      const attempts = await deliveries.attemptsOf(db, shown.map((d) => d.id));
-      const pageOf = toPage(rows, page.limit, (d) => presentDelivery(d, attempts.filter((a) => a.delivery_id === d.id)));
+      const attempts = await messageLog.attemptsOf(db, shown.map((d) => d.id));
+      const pageOf = toPage(rows, page.limit, (d) => presentWebhookMessage(d, attempts.filter((a) => a.delivery_id === d.id)));
       return pageOf;
     },
 
-    /** Sends a failed delivery again (one more attempt); 409 when it is not failed or the endpoint is disabled. */
-    async retryDelivery(partnerId: string, endpointId: string, deliveryId: string) {
+    /** Sends a failed message again (one more attempt); 409 when it is not failed or the endpoint is disabled. */
+    async retryWebhookMessage(partnerId: string, endpointId: string, messageId: string) {
       const endpoint = await requireEndpoint(partnerId, endpointId);
-      const found = isIdOf('whd', deliveryId) ? await deliveries.findDelivery(db, partnerId, endpointId, deliveryId) : undefined;
+      const found = isIdOf('whd', messageId) ? await messageLog.findWebhookMessage(db, partnerId, endpointId, messageId) : undefined;
       if (!found) throw new NotFoundError('Webhook delivery not found');
       if (endpoint.status !== 'enabled') throw new ConflictError('The webhook endpoint is disabled; register it again to receive events', 'endpoint_disabled');
-      if (!(await deliveries.reopenFailedDelivery(db, deliveryId))) {
+      if (!(await messageLog.reopenFailedWebhookMessage(db, messageId))) {
         throw new ConflictError(`Only a failed delivery can be retried (this one is ${found.status})`, 'delivery_not_failed');
       }
       // Read back before enqueueing, so the answer shows the delivery as reopened, not a race with the worker.
-      const reopened = (await deliveries.findDelivery(db, partnerId, endpointId, deliveryId))!;
-      const attempts = await deliveries.attemptsOf(db, [deliveryId]);
-      await enqueueDeliveries(queue, [found]);
-      return presentDelivery(reopened, attempts);
+      const reopened = (await messageLog.findWebhookMessage(db, partnerId, endpointId, messageId))!;
+      const attempts = await messageLog.attemptsOf(db, [messageId]);
+      await enqueueWebhookMessages(queue, [found]);
+      return presentWebhookMessage(reopened, attempts);
     },
   };
 }
 
-export type WebhookService = ReturnType<typeof createWebhookService>;
+export type WebhookEndpointService = ReturnType<typeof createWebhookEndpointService>;
 
 function toPage<R extends { id: string }, T>(rows: R[], limit: number, present: (row: R) => T): Page<T> {
   const hasMore = rows.length > limit;
   const shown = rows.slice(0, limit);
   return { data: shown.map(present), has_more: hasMore, next_cursor: hasMore ? shown[shown.length - 1]!.id : null };
-}
-
-/** An endpoint as partners see it: never the secret. */
-export function presentEndpoint(row: WebhookEndpointRow) {
-  return {
-    id: row.id,
-    url: row.url,
-    events: row.events,
-    description: row.description,
-    status: row.status,
-    disabled_reason: row.disabled_reason,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-  };
-}
-
-export function presentDelivery(row: WebhookDeliveryRow & { event_type: string }, attempts: WebhookAttemptRow[]) {
-  return {
-    id: row.id,
-    event_id: row.event_id,
-    event_type: row.event_type,
-    endpoint_id: row.endpoint_id,
-    status: row.status,
-    attempts: row.attempts,
-    next_attempt_at: row.status === 'pending' ? iso(row.next_attempt_at) : null,
-    last_status_code: row.last_status_code,
-    last_error: row.last_error,
-    delivered_at: row.delivered_at ? iso(row.delivered_at) : null,
-    created_at: iso(row.created_at),
-    attempt_log: attempts.map((a) => ({
-      attempt: a.attempt,
-      status_code: a.status_code,
-      duration_ms: a.duration_ms,
-      error: a.error,
-      response_body_excerpt: a.response_body_excerpt,
-      created_at: iso(a.created_at),
-    })),
-  };
-}
-
-function iso(value: Date | string): string {
-  return new Date(value).toISOString();
 }

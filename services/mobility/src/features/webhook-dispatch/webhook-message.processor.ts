@@ -2,17 +2,17 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { signWebhook } from '@platform/webhook-signature';
 import type { Knex, Logger } from '@platform/service-kit';
 import { createEndpointSlots } from './endpoint-slots';
-import { disableEndpoint } from './webhook-endpoints.repository';
-import { claimAttempt, failDelivery, findDeliveryForJob, recordAttempt, type ClaimedAttempt } from './webhook-deliveries.repository';
-import type { DeliveryJobData } from './webhook-queue';
+import { disableEndpoint } from './webhook-targets.repository';
+import { claimAttempt, failWebhookMessage, findWebhookMessageForJob, recordAttempt, type ClaimedAttempt } from './webhook-messages.repository';
+import type { WebhookMessageJobData } from './webhook-queue';
 import type { SendOutcome, WebhookSender } from './webhook-sender';
-import type { DeliveryMetrics } from './webhook-metrics';
+import type { WebhookAttemptMetrics } from './webhook-metrics';
 
-export interface DeliveryProcessorDeps {
+export interface WebhookMessageProcessorDeps {
   db: Knex;
   sender: WebhookSender;
   logger: Logger;
-  metrics?: DeliveryMetrics;
+  metrics?: WebhookAttemptMetrics;
   /** WEBHOOK_BACKOFF_MS: the first retry waits about this long, each next one twice as long. */
   backoffMs: number;
   /** Requests one endpoint may have in flight in this process, so a slow endpoint cannot take every worker slot. */
@@ -20,13 +20,13 @@ export interface DeliveryProcessorDeps {
 }
 
 /** Thrown to ask BullMQ for another try after `delayMs` (read by the worker's backoff strategy). */
-export class RetryDeliveryError extends Error {
+export class RetryWebhookMessageError extends Error {
   constructor(
     message: string,
     readonly delayMs: number,
   ) {
     super(message);
-    this.name = 'RetryDeliveryError';
+    this.name = 'RetryWebhookMessageError';
   }
 }
 
@@ -38,14 +38,14 @@ export function retryDelayMs(backoffMs: number, attempt: number, random = Math.r
   return Math.min(MAX_DELAY_MS, Math.round(exponential * (0.8 + 0.4 * random())));
 }
 
-export type DeliveryResult = 'succeeded' | 'skipped';
+export type WebhookAttemptResult = 'succeeded' | 'skipped';
 
 /** One BullMQ job = one HTTP attempt of one delivery. */
-export function createDeliveryProcessor(deps: DeliveryProcessorDeps) {
+export function createWebhookMessageProcessor(deps: WebhookMessageProcessorDeps) {
   const slots = createEndpointSlots(deps.perEndpointInFlight);
 
-  return async function processDelivery(job: Job<DeliveryJobData>, token?: string): Promise<DeliveryResult> {
-    const { deliveryId, endpointId } = job.data;
+  return async function processWebhookMessage(job: Job<WebhookMessageJobData>, token?: string): Promise<WebhookAttemptResult> {
+    const { deliveryId: messageId, endpointId } = job.data; // job data keeps its field names: jobs already queued still run
     if (!(await slots.acquire(endpointId))) {
       // This endpoint is at its limit here and not answering: give the slot to another endpoint's job, come back shortly.
       await job.moveToDelayed(Date.now() + 200 + Math.round(Math.random() * 300), token);
@@ -54,8 +54,8 @@ export function createDeliveryProcessor(deps: DeliveryProcessorDeps) {
     let claimed: ClaimedAttempt | undefined;
     let outcome: SendOutcome;
     try {
-      claimed = await claimAttempt(deps.db, deliveryId);
-      if (!claimed) return await settleUnclaimable(deps, deliveryId);
+      claimed = await claimAttempt(deps.db, messageId);
+      if (!claimed) return await settleUnclaimable(deps, messageId);
       outcome = await send(deps.sender, claimed);
     } finally {
       slots.release(endpointId);
@@ -79,10 +79,10 @@ async function send(sender: WebhookSender, claimed: ClaimedAttempt): Promise<Sen
   });
 }
 
-async function conclude(deps: DeliveryProcessorDeps, claimed: ClaimedAttempt, outcome: SendOutcome): Promise<DeliveryResult> {
+async function conclude(deps: WebhookMessageProcessorDeps, claimed: ClaimedAttempt, outcome: SendOutcome): Promise<WebhookAttemptResult> {
   const code = outcome.statusCode;
-  const base = { deliveryId: claimed.deliveryId, attempt: claimed.attempt, statusCode: code, durationMs: outcome.durationMs, excerpt: outcome.excerpt };
-  const log = deps.logger.child({ deliveryId: claimed.deliveryId, endpointId: claimed.endpointId, eventId: claimed.eventId, attempt: claimed.attempt, statusCode: code });
+  const base = { messageId: claimed.messageId, attempt: claimed.attempt, statusCode: code, durationMs: outcome.durationMs, excerpt: outcome.excerpt };
+  const log = deps.logger.child({ messageId: claimed.messageId, endpointId: claimed.endpointId, eventId: claimed.eventId, attempt: claimed.attempt, statusCode: code });
 
   if (code !== null && code >= 200 && code < 300) {
     await recordAttempt(deps.db, { ...base, error: null, next: { status: 'succeeded' } });
@@ -100,7 +100,7 @@ async function conclude(deps: DeliveryProcessorDeps, claimed: ClaimedAttempt, ou
   if (claimed.attempt >= claimed.maxAttempts) {
     await recordAttempt(deps.db, { ...base, error, next: { status: 'failed' } });
     deps.metrics?.outcome('failed');
-    log.warn({ error }, 'webhook delivery failed: no attempts left');
+    log.warn({ error }, 'webhook message failed: no attempts left');
     throw new UnrecoverableError(`gave up after ${claimed.attempt} attempts: ${error}`);
   }
   const backoff = retryDelayMs(deps.backoffMs, claimed.attempt);
@@ -108,17 +108,17 @@ async function conclude(deps: DeliveryProcessorDeps, claimed: ClaimedAttempt, ou
   await recordAttempt(deps.db, { ...base, error, next: { status: 'pending', retryInMs: delayMs } });
   deps.metrics?.outcome('retrying');
   log.info({ error, delayMs }, 'webhook attempt failed: will retry');
-  throw new RetryDeliveryError(error, delayMs);
+  throw new RetryWebhookMessageError(error, delayMs);
 }
 
 /** The delivery could not be claimed: already done, deleted, endpoint disabled, or out of attempts. Never sends. */
-async function settleUnclaimable(deps: DeliveryProcessorDeps, deliveryId: string): Promise<DeliveryResult> {
-  const row = await findDeliveryForJob(deps.db, deliveryId);
+async function settleUnclaimable(deps: WebhookMessageProcessorDeps, messageId: string): Promise<WebhookAttemptResult> {
+  const row = await findWebhookMessageForJob(deps.db, messageId);
   if (!row || row.status !== 'pending') return 'skipped';
   if (row.endpoint_status !== 'enabled') {
-    await failDelivery(deps.db, deliveryId, 'endpoint disabled');
+    await failWebhookMessage(deps.db, messageId, 'endpoint disabled');
   } else if (row.attempts >= row.max_attempts) {
-    await failDelivery(deps.db, deliveryId, row.last_error ?? 'no attempts left');
+    await failWebhookMessage(deps.db, messageId, row.last_error ?? 'no attempts left');
   }
   return 'skipped';
 }

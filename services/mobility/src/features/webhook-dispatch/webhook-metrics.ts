@@ -1,13 +1,13 @@
 import { Counter, type Registry } from 'prom-client';
 
-export type DeliveryOutcome = 'succeeded' | 'retrying' | 'failed' | 'endpoint_gone';
+export type WebhookAttemptOutcome = 'succeeded' | 'retrying' | 'failed' | 'endpoint_gone';
 
-export interface DeliveryMetrics {
-  outcome(outcome: DeliveryOutcome): void;
+export interface WebhookAttemptMetrics {
+  outcome(outcome: WebhookAttemptOutcome): void;
 }
 
 /** `webhook_delivery_attempts_total{outcome}`: every HTTP attempt, by what came of it. */
-export function createDeliveryMetrics(registry: Registry): DeliveryMetrics {
+export function createWebhookAttemptMetrics(registry: Registry): WebhookAttemptMetrics {
   const attempts = new Counter({
     name: 'webhook_delivery_attempts_total',
     help: 'Outgoing webhook attempts by outcome',

@@ -44,12 +44,3 @@ export async function deleteEndpoint(db: Knex, partnerId: string, id: string): P
   const count = await db('webhook_endpoints').where({ id, partner_id: partnerId }).delete();
   return count > 0;
 }
-
-export async function disableEndpoint(db: Knex, id: string, reason: string): Promise<void> {
-  await db('webhook_endpoints').where({ id, status: 'enabled' }).update({ status: 'disabled', disabled_reason: reason, updated_at: db.fn.now() });
-}
-
-/** Enabled endpoints of these partners; FOR SHARE so an endpoint is not deleted under the relay's feet. */
-export async function enabledEndpointsOf(trx: Knex.Transaction, partnerIds: string[]): Promise<Pick<WebhookEndpointRow, 'id' | 'partner_id' | 'events'>[]> {
-  return trx('webhook_endpoints').select('id', 'partner_id', 'events').whereIn('partner_id', partnerIds).where({ status: 'enabled' }).forShare();
-}

@@ -1,7 +1,7 @@
 import { newId, type Knex, type Logger, type Redis } from '@platform/service-kit';
-import { enabledEndpointsOf } from './webhook-endpoints.repository';
-import { duePendingDeliveries, insertDeliveries, type DeliveryRef } from './webhook-deliveries.repository';
-import { deliveriesWithoutJob, enqueueDeliveries, type WebhookQueue } from './webhook-queue';
+import { enabledEndpointsOf } from './webhook-targets.repository';
+import { duePendingWebhookMessages, insertWebhookMessages, type WebhookMessageRef } from './webhook-messages.repository';
+import { webhookMessagesWithoutJob, enqueueWebhookMessages, type WebhookQueue } from './webhook-queue';
 
 export interface OutboxRelayDeps {
   db: Knex;
@@ -14,7 +14,7 @@ export interface OutboxRelayDeps {
 
 export interface RelayRunOptions {
   /**
-   * Also re-enqueue pending deliveries due at least this long ago whose job is missing from Redis (a flush, a crash
+   * Also re-enqueue pending messages due at least this long ago whose job is missing from Redis (a flush, a crash
    * between commit and enqueue). Omit to skip the sweep.
    */
   sweepOlderThanMs?: number;
@@ -22,8 +22,8 @@ export interface RelayRunOptions {
 
 export interface RelayRunResult {
   dispatchedEvents: number;
-  enqueuedDeliveries: number;
-  requeuedDeliveries: number;
+  enqueuedMessages: number;
+  requeuedMessages: number;
 }
 
 interface ClaimedEvent {
@@ -41,7 +41,7 @@ interface ClaimedEvent {
 export function createOutboxRelay(deps: OutboxRelayDeps) {
   const batchSize = deps.batchSize ?? 500;
 
-  async function dispatchBatch(): Promise<{ events: number; deliveries: DeliveryRef[] }> {
+  async function dispatchBatch(): Promise<{ events: number; messages: WebhookMessageRef[] }> {
     const result = await deps.db.transaction(async (trx) => {
       const events: ClaimedEvent[] = await trx('outbox_events')
         .select('id', 'partner_id', 'type')
@@ -50,43 +50,43 @@ export function createOutboxRelay(deps: OutboxRelayDeps) {
         .limit(batchSize)
         .forUpdate()
         .skipLocked();
-      if (events.length === 0) return { events: 0, deliveries: [] };
+      if (events.length === 0) return { events: 0, messages: [] };
       const endpoints = await enabledEndpointsOf(trx, [...new Set(events.map((e) => e.partner_id))]);
       const rows = events.flatMap((event) =>
         endpoints
           .filter((endpoint) => endpoint.partner_id === event.partner_id && endpoint.events.includes(event.type))
           .map((endpoint) => ({ id: newId('whd'), event_id: event.id, endpoint_id: endpoint.id, partner_id: event.partner_id, max_attempts: deps.maxAttempts })),
       );
-      const deliveries = rows.length ? await insertDeliveries(trx, rows) : [];
+      const messages = rows.length ? await insertWebhookMessages(trx, rows) : [];
       await trx('outbox_events').whereIn('id', events.map((e) => e.id)).update({ dispatched_at: trx.fn.now() });
-      return { events: events.length, deliveries };
+      return { events: events.length, messages };
     });
-    if (result.deliveries.length) await enqueueDeliveries(deps.queue, result.deliveries);
+    if (result.messages.length) await enqueueWebhookMessages(deps.queue, result.messages);
     return result;
   }
 
   async function sweep(olderThanMs: number): Promise<number> {
     let requeued = 0;
-    const due = await duePendingDeliveries(deps.db, olderThanMs, 2000);
-    const missing = await deliveriesWithoutJob(deps.queue, due);
+    const due = await duePendingWebhookMessages(deps.db, olderThanMs, 2000);
+    const missing = await webhookMessagesWithoutJob(deps.queue, due);
     if (missing.length) {
-      await enqueueDeliveries(deps.queue, missing);
+      await enqueueWebhookMessages(deps.queue, missing);
       requeued += missing.length;
-      deps.logger.warn({ count: missing.length }, 're-enqueued pending webhook deliveries whose job was missing');
+      deps.logger.warn({ count: missing.length }, 're-enqueued pending webhook messages whose job was missing');
     }
     return requeued;
   }
 
   /** Drains the outbox (batch after batch) and optionally sweeps; safe to call from several processes at once. */
   async function runOnce(options: RelayRunOptions = {}): Promise<RelayRunResult> {
-    const total: RelayRunResult = { dispatchedEvents: 0, enqueuedDeliveries: 0, requeuedDeliveries: 0 };
+    const total: RelayRunResult = { dispatchedEvents: 0, enqueuedMessages: 0, requeuedMessages: 0 };
     for (;;) {
       const batch = await dispatchBatch();
       total.dispatchedEvents += batch.events;
-      total.enqueuedDeliveries += batch.deliveries.length;
+      total.enqueuedMessages += batch.messages.length;
       if (batch.events < batchSize) break;
     }
-    if (options.sweepOlderThanMs !== undefined) total.requeuedDeliveries = await sweep(options.sweepOlderThanMs);
+    if (options.sweepOlderThanMs !== undefined) total.requeuedMessages = await sweep(options.sweepOlderThanMs);
     return total;
   }
 

@@ -4,9 +4,9 @@ import type { Knex, Logger, Redis } from '@platform/service-kit';
 import type { MobilityConfig } from '../../config';
 import { QUEUES } from '../../queues';
 import { createOutboxRelay, outboxChannel, startRelayLoop } from './outbox-relay';
-import { createDeliveryProcessor, retryDelayMs, RetryDeliveryError } from './webhook-delivery.processor';
-import { createDeliveryMetrics } from './webhook-metrics';
-import { createWebhookQueue, DELIVERY_BACKOFF_TYPE, type DeliveryJobData } from './webhook-queue';
+import { createWebhookMessageProcessor, retryDelayMs, RetryWebhookMessageError } from './webhook-message.processor';
+import { createWebhookAttemptMetrics } from './webhook-metrics';
+import { createWebhookQueue, WEBHOOK_BACKOFF_TYPE, type WebhookMessageJobData } from './webhook-queue';
 import { createWebhookSender } from './webhook-sender';
 
 /**
@@ -15,7 +15,7 @@ import { createWebhookSender } from './webhook-sender';
  */
 export const WORKER_DB_SETTINGS = { synchronous_commit: 'off' };
 
-export interface WebhookDeliveryDeps {
+export interface WebhookDispatchDeps {
   db: Knex;
   /** A connection for the worker (BullMQ blocks on it; `maxRetriesPerRequest: null`). */
   connection: Redis;
@@ -29,18 +29,18 @@ export interface WebhookDeliveryDeps {
  * Concurrency (WEBHOOK_CONCURRENCY) plus a per-request timeout and a per-endpoint cap
  * (WEBHOOK_ENDPOINT_CONCURRENCY requests in flight per endpoint and process) keep one slow endpoint from delaying the others.
  */
-export function startWebhookDelivery({ db, connection, config, logger, registry }: WebhookDeliveryDeps) {
+export function startWebhookDispatch({ db, connection, config, logger, registry }: WebhookDispatchDeps) {
   const queue = createWebhookQueue(connection, config.REDIS_PREFIX);
   const sender = createWebhookSender({ allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE }, config.WEBHOOK_TIMEOUT_MS);
-  const processor = createDeliveryProcessor({
+  const processor = createWebhookMessageProcessor({
     db,
     sender,
     logger,
-    metrics: registry ? createDeliveryMetrics(registry) : undefined,
+    metrics: registry ? createWebhookAttemptMetrics(registry) : undefined,
     backoffMs: config.WEBHOOK_BACKOFF_MS,
     perEndpointInFlight: Math.min(config.WEBHOOK_ENDPOINT_CONCURRENCY, config.WEBHOOK_CONCURRENCY),
   });
-  const worker = new Worker<DeliveryJobData>(QUEUES.webhooks, processor, {
+  const worker = new Worker<WebhookMessageJobData>(QUEUES.webhooks, processor, {
     connection,
     prefix: config.REDIS_PREFIX,
     concurrency: config.WEBHOOK_CONCURRENCY,
@@ -49,7 +49,7 @@ export function startWebhookDelivery({ db, connection, config, logger, registry 
     maxStalledCount: 10, // a crashed worker's jobs go back to the queue rather than failing
     settings: {
       backoffStrategy: (attemptsMade, type, err) => {
-        if (type === DELIVERY_BACKOFF_TYPE && err instanceof RetryDeliveryError) return err.delayMs;
+        if (type === WEBHOOK_BACKOFF_TYPE && err instanceof RetryWebhookMessageError) return err.delayMs;
         return retryDelayMs(Math.min(config.WEBHOOK_BACKOFF_MS, 5000), Math.min(attemptsMade, 6)); // infrastructure errors
       },
     },
@@ -84,4 +84,4 @@ export function startWebhookDelivery({ db, connection, config, logger, registry 
   };
 }
 
-export type WebhookDelivery = ReturnType<typeof startWebhookDelivery>;
+export type WebhookDispatch = ReturnType<typeof startWebhookDispatch>;

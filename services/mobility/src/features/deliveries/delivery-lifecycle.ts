@@ -1,0 +1,49 @@
+import type { Knex } from '@platform/service-kit';
+import { DELIVERY_PRICING } from '../../pricing';
+import type { DispatchJob } from '../dispatch/dispatch.types';
+import { createJobLifecycle, type JobLifecyclePorts } from '../jobs/job-lifecycle';
+import { NO_COURIERS_AVAILABLE, deliveryEventType, nextDeliveryStatus, type DeliveryAction, type DeliveryStatus } from './delivery-status';
+import { presentDelivery, type DeliveryView } from './delivery.presenter';
+import { findDelivery, updateDeliveryStatus, type DeliveryChange, type DeliveryLookup, type DeliveryRow } from './deliveries.repository';
+
+/** The delivery's life cycle: its table, its state machine and its GET view, run by the shared job life cycle. */
+export function createDeliveryLifecycle(db: Knex, ports: JobLifecyclePorts) {
+  return createJobLifecycle<DeliveryRow, DeliveryStatus, DeliveryAction, DeliveryLookup, DeliveryChange, DeliveryView>(
+    db,
+    {
+      objectType: 'delivery',
+      notFoundMessage: 'Delivery not found',
+      find: findDelivery,
+      updateStatus: updateDeliveryStatus,
+      nextStatus: nextDeliveryStatus,
+      eventType: deliveryEventType,
+      assigneeOf: (delivery) => delivery.courier_id,
+      present: presentDelivery,
+    },
+    ports,
+  );
+}
+
+export type DeliveryLifecycle = ReturnType<typeof createDeliveryLifecycle>;
+
+/** How the dispatcher moves a delivery: it searches while pending; accept assigns the courier, time-out fails it. */
+export function deliveryDispatchHandler(lifecycle: DeliveryLifecycle) {
+  return lifecycle.dispatchHandler({
+    kind: 'delivery',
+    searchingStatus: 'pending',
+    toDispatchJob,
+    assign: (courierId) => ({ action: 'assign', change: { courier_id: courierId } }),
+    giveUp: { action: 'time_out', change: { failure_reason: NO_COURIERS_AVAILABLE } },
+  });
+}
+
+function toDispatchJob(delivery: DeliveryRow): DispatchJob {
+  return {
+    kind: 'delivery',
+    id: delivery.id,
+    fleetKind: 'courier',
+    tier: DELIVERY_PRICING[delivery.weight_tier].courierTier,
+    pickup: { lat: delivery.pickup_lat, lng: delivery.pickup_lng, address: delivery.pickup_address },
+    dropoff: { lat: delivery.dropoff_lat, lng: delivery.dropoff_lng, address: delivery.dropoff_address },
+  };
+}

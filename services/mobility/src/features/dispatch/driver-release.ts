@@ -1,0 +1,31 @@
+import type { Knex, Logger } from '@platform/service-kit';
+import type { FleetLocations } from '../fleet/fleet.locations';
+import type { DriverPool } from './dispatch.types';
+import { withdrawPendingOffers } from './offers.repository';
+
+/**
+ * Freeing drivers when a job stops searching or ends: in the job's transaction the open offers close and their drivers
+ * are released; after commit each freed driver who is still available goes back into the dispatch index.
+ */
+export function createDriverRelease(db: Knex, drivers: DriverPool, locations: FleetLocations, logger: Logger) {
+  return {
+    /** In the caller's transaction (cancel, time-out, end of a job): closes open offers and frees the drivers they held. */
+    async withdrawOffers(trx: Knex.Transaction, jobId: string): Promise<string[]> {
+      const withdrawn = await withdrawPendingOffers(trx, jobId);
+      for (const offer of withdrawn) await drivers.releaseDriver(trx, offer.driver_id, jobId);
+      return withdrawn.map((offer) => offer.driver_id);
+    },
+
+    /** After commit: a freed driver who is still available goes back into the dispatch index. */
+    async afterDriverFreed(driverId: string): Promise<void> {
+      try {
+        const driver = await drivers.findDriver(driverId);
+        if (driver && driver.available && !driver.currentJobId) await locations.restoreToIndex(driver.kind, driver.tier, driver.id);
+      } catch (err) {
+        logger.warn({ err, driverId }, 'could not restore driver to the dispatch index');
+      }
+    },
+  };
+}
+
+export type DriverRelease = ReturnType<typeof createDriverRelease>;

@@ -1,0 +1,13 @@
+import type { Driver } from '../fleet/fleet.types';
+
+/** The driver or courier holding a job, as rides and deliveries show it: contact, rating and vehicle, nothing internal. */
+export function presentAssignee(driver: Driver | undefined) {
+  if (!driver) return null;
+  return {
+    id: driver.id,
+    name: driver.name,
+    phone: driver.phone,
+    rating: driver.rating,
+    vehicle: { make: driver.vehicle.make, model: driver.vehicle.model, plate: driver.vehicle.plate, color: driver.vehicle.color },
+  };
+}

@@ -1,0 +1,48 @@
+import type { Knex, Logger } from '@platform/service-kit';
+import type { Dispatcher } from '../dispatch/dispatch.service';
+import type { JobKind } from '../dispatch/dispatch.types';
+import { runIdempotent } from '../idempotency/idempotency.service';
+
+export interface JobCreationDeps {
+  db: Knex;
+  dispatcher: Pick<Dispatcher, 'scheduleSearch' | 'offerNext'>;
+  logger: Logger;
+}
+
+export interface JobCreationRequest {
+  kind: JobKind;
+  partnerId: string;
+  /** The endpoint, as the idempotency scope (`POST /api/v1/rides`). */
+  scope: string;
+  idempotencyKey?: string;
+  /** What a repeated key is compared on. */
+  body: unknown;
+}
+
+/**
+ * Creates a pending job and starts its search: the row and its dispatch timers in one transaction (with the
+ * Idempotency-Key row when there is one), then a first offer after commit. A replay answers the stored first answer
+ * and dispatches nothing.
+ */
+export async function createAndDispatch<View extends { id: string }>(
+  { db, dispatcher, logger }: JobCreationDeps,
+  request: JobCreationRequest,
+  insert: (trx: Knex.Transaction) => Promise<View>,
+): Promise<{ status: number; body: View; replayed: boolean }> {
+  const create = async (trx: Knex.Transaction) => {
+    const body = await insert(trx);
+    await dispatcher.scheduleSearch(request.kind, body.id);
+    return { status: 201, body };
+  };
+  const answer = request.idempotencyKey
+    ? await runIdempotent(db, { partnerId: request.partnerId, scope: request.scope, key: request.idempotencyKey, body: request.body }, create)
+    : { ...(await db.transaction(create)), replayed: false };
+  if (!answer.replayed) {
+    try {
+      await dispatcher.offerNext(request.kind, answer.body.id);
+    } catch (err) {
+      logger.warn({ err, kind: request.kind, id: answer.body.id }, 'first dispatch attempt failed; the retry timer will search again');
+    }
+  }
+  return answer;
+}

@@ -1,0 +1,149 @@
+import { NotFoundError, type Knex } from '@platform/service-kit';
+import type { Telemetry } from '../fleet/fleet.locations';
+import type { Driver } from '../fleet/fleet.types';
+import type { DispatchJob, JobHandler, JobKind } from '../dispatch/dispatch.types';
+
+/** The columns every dispatchable job (ride, delivery) has. */
+export interface JobRecord<Status extends string> {
+  id: string;
+  partner_id: string;
+  status: Status;
+  sequence: number;
+}
+
+/** The outbox event a status change appends in its own transaction. */
+export interface JobEvent {
+  partnerId: string;
+  type: string;
+  objectType: 'ride' | 'delivery';
+  objectId: string;
+  sequence: number;
+  data: Record<string, unknown>;
+}
+
+/** One kind of job: its table, its state machine and how GET shows it. */
+export interface JobKindSpec<Row extends JobRecord<Status>, Status extends string, Action, Lookup extends { id: string }, Change, View> {
+  objectType: 'ride' | 'delivery';
+  notFoundMessage: string;
+  /** One row, optionally scoped by `lookup`; `forUpdate` locks it. */
+  find(conn: Knex, lookup: Lookup, options?: { forUpdate?: boolean }): Promise<Row | undefined>;
+  /** Writes the status change and bumps the row's event sequence. */
+  updateStatus(trx: Knex.Transaction, id: string, change: Change & { status: Status }): Promise<Row>;
+  /** The state table: the next status, or a 409 naming the current one. */
+  nextStatus(current: Status, action: Action): Status;
+  eventType(status: Status): string;
+  /** The driver or courier holding the job, if any. */
+  assigneeOf(row: Row): string | null;
+  present(row: Row, assignee: Driver | undefined, telemetry: Telemetry | null): View;
+}
+
+/** What the life cycle needs from outside the job's own feature; services.ts provides it. */
+export interface JobLifecyclePorts {
+  appendEvent(trx: Knex.Transaction, event: JobEvent): Promise<unknown>;
+  findDriver(id: string, conn: Knex): Promise<Driver | undefined>;
+  telemetry(driverId: string): Promise<Telemetry | null>;
+  releaseDriver(trx: Knex.Transaction, driverId: string, jobId: string): Promise<boolean>;
+  /** Closes the job's open offers in the caller's transaction; answers the drivers they held. */
+  withdrawOffers(trx: Knex.Transaction, jobId: string): Promise<string[]>;
+  /** After commit: puts a freed driver back into the dispatch index. */
+  afterDriverFreed(driverId: string): Promise<void>;
+}
+
+/** How the dispatcher moves one kind of job: the status it searches in, and the changes accept and time-out make. */
+export interface DispatchRules<Row, Status, Action, Change> {
+  kind: JobKind;
+  searchingStatus: Status;
+  toDispatchJob(row: Row): DispatchJob;
+  assign(driverId: string): { action: Action; change: Change };
+  giveUp: { action: Action; change: Change };
+}
+
+/** A change committed with the drivers it freed, who go back to dispatch only after commit. */
+export interface JobOutcome<View> {
+  view: View;
+  freed: string[];
+}
+
+/**
+ * The one life cycle of rides and deliveries: lock the row FOR UPDATE, let the state table decide, write the change and
+ * append its outbox event in the same transaction, and free the driver after commit.
+ */
+export function createJobLifecycle<Row extends JobRecord<Status>, Status extends string, Action, Lookup extends { id: string }, Change, View extends Record<string, unknown>>(
+  db: Knex,
+  spec: JobKindSpec<Row, Status, Action, Lookup, Change, View>,
+  ports: JobLifecyclePorts,
+) {
+  /** The job as GET shows it, read on `conn`. */
+  async function view(conn: Knex, row: Row): Promise<View> {
+    const assigneeId = spec.assigneeOf(row);
+    const assignee = assigneeId ? await ports.findDriver(assigneeId, conn) : undefined;
+    const telemetry = assigneeId ? await ports.telemetry(assigneeId) : null;
+    return spec.present(row, assignee, telemetry);
+  }
+
+  /** The job as GET shows it, outside any transaction; 404 when it is not there (or not the caller's). */
+  async function get(lookup: Lookup): Promise<View> {
+    const row = await spec.find(db, lookup);
+    if (!row) throw new NotFoundError(spec.notFoundMessage);
+    return view(db, row);
+  }
+
+  /** Locks the row for the rest of the transaction; 404 when it is not there (or not the caller's). */
+  async function lock(trx: Knex.Transaction, lookup: Lookup): Promise<Row> {
+    const row = await spec.find(trx, lookup, { forUpdate: true });
+    if (!row) throw new NotFoundError(spec.notFoundMessage);
+    return row;
+  }
+
+  /** Every status change goes through here: the table decides, the outbox event commits with the change. */
+  async function changeStatus(trx: Knex.Transaction, row: Row, action: Action, extra: Change): Promise<View> {
+    const status = spec.nextStatus(row.status, action);
+    const updated = await spec.updateStatus(trx, row.id, { ...extra, status });
+    const data = await view(trx, updated);
+    await ports.appendEvent(trx, { partnerId: updated.partner_id, type: spec.eventType(status), objectType: spec.objectType, objectId: updated.id, sequence: updated.sequence, data });
+    return data;
+  }
+
+  /** A change that ends the job (cancel, complete, deliver, fail): closes open offers and frees whoever held the job. */
+  async function endJob(trx: Knex.Transaction, row: Row, action: Action, extra: Change): Promise<JobOutcome<View>> {
+    const result = await changeStatus(trx, row, action, extra);
+    const freed = await ports.withdrawOffers(trx, row.id);
+    const assigneeId = spec.assigneeOf(row);
+    if (assigneeId && (await ports.releaseDriver(trx, assigneeId, row.id))) freed.push(assigneeId);
+    return { view: result, freed };
+  }
+
+  /** Runs `work` in one transaction, then (after commit) returns the freed drivers to dispatch. */
+  async function commit(work: (trx: Knex.Transaction) => Promise<JobOutcome<View>>): Promise<View> {
+    return afterCommit(await db.transaction(work));
+  }
+
+  async function afterCommit(outcome: JobOutcome<View>): Promise<View> {
+    for (const driverId of outcome.freed) await ports.afterDriverFreed(driverId);
+    return outcome.view;
+  }
+
+  /** The dispatcher's handler for this kind of job; services.ts hands it to the dispatcher when it is built. */
+  function dispatchHandler(rules: DispatchRules<Row, Status, Action, Change>): JobHandler {
+    return {
+      kind: rules.kind,
+      async lockSearching(trx, id) {
+        const row = await spec.find(trx, { id } as Lookup, { forUpdate: true });
+        return row && row.status === rules.searchingStatus ? rules.toDispatchJob(row) : null;
+      },
+      async assign(trx, id, driverId) {
+        const { action, change } = rules.assign(driverId);
+        return changeStatus(trx, await lock(trx, { id } as Lookup), action, change);
+      },
+      async giveUp(trx, id) {
+        await changeStatus(trx, await lock(trx, { id } as Lookup), rules.giveUp.action, rules.giveUp.change);
+      },
+    };
+  }
+
+  return { get, view, lock, changeStatus, endJob, commit, afterCommit, dispatchHandler };
+}
+
+export type JobLifecycle<Row extends JobRecord<Status>, Status extends string, Action, Lookup extends { id: string }, Change, View extends Record<string, unknown>> = ReturnType<
+  typeof createJobLifecycle<Row, Status, Action, Lookup, Change, View>
+>;

@@ -1,0 +1,40 @@
+import { Router, type Request, type RequestHandler } from 'express';
+import type { z } from 'zod';
+import { parseOrThrow } from '@platform/service-kit';
+import { validIdempotencyKey } from '../idempotency/idempotency.service';
+
+export interface PartnerJobRoutesDeps<Input, View> {
+  /** The scope checks for reading and for creating or cancelling (API-key middleware, given by the job's feature). */
+  requireRead: RequestHandler;
+  requireWrite: RequestHandler;
+  partnerIdOf: (req: Request) => string;
+  createSchema: z.ZodType<Input>;
+  /** A malformed id is a 404, like an unknown one. */
+  parseId(value: unknown): string;
+  create(partnerId: string, input: Input, idempotencyKey?: string): Promise<{ status: number; body: unknown; replayed: boolean }>;
+  get(partnerId: string, id: string): Promise<View>;
+  cancel(partnerId: string, id: string): Promise<View>;
+}
+
+/** A job's partner routes: create (optional Idempotency-Key), GET by id, cancel. */
+export function partnerJobRoutes<Input, View>(job: PartnerJobRoutesDeps<Input, View>): Router {
+  const router = Router();
+
+  router.post('/', job.requireWrite, async (req, res) => {
+    const key = validIdempotencyKey(req.headers['idempotency-key']);
+    const input = parseOrThrow(job.createSchema, req.body);
+    const answer = await job.create(job.partnerIdOf(req), input, key);
+    if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.status(answer.status).json(answer.body);
+  });
+
+  router.get('/:id', job.requireRead, async (req, res) => {
+    res.json(await job.get(job.partnerIdOf(req), job.parseId(req.params.id)));
+  });
+
+  router.post('/:id/cancel', job.requireWrite, async (req, res) => {
+    res.json(await job.cancel(job.partnerIdOf(req), job.parseId(req.params.id)));
+  });
+
+  return router;
+}

@@ -1,0 +1,31 @@
+/**
+ * A webhook message is one event for one endpoint (a `webhook_deliveries` row); each HTTP try at sending it is a
+ * webhook attempt (a `webhook_attempts` row). The endpoint API reads both for its delivery log.
+ */
+export type WebhookMessageStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookMessageRow {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  partner_id: string;
+  status: WebhookMessageStatus;
+  attempts: number;
+  max_attempts: number;
+  next_attempt_at: Date;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface WebhookAttemptRow {
+  delivery_id: string;
+  attempt: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_body_excerpt: string | null;
+  created_at: Date;
+}

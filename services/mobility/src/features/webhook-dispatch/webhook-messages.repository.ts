@@ -1,0 +1,120 @@
+import type { Knex } from '@platform/service-kit';
+import type { WebhookMessageRow } from './webhook-message.types';
+
+/** What a delivery job needs to send one attempt. */
+export interface ClaimedAttempt {
+  messageId: string;
+  attempt: number;
+  maxAttempts: number;
+  endpointId: string;
+  url: string;
+  secret: string;
+  eventId: string;
+  eventType: string;
+  body: Record<string, unknown>;
+}
+
+export type WebhookMessageRef = Pick<WebhookMessageRow, 'id' | 'event_id' | 'endpoint_id'>;
+
+/** One row per event × endpoint; a pair that already exists is left alone. Returns the rows it created. */
+export async function insertWebhookMessages(trx: Knex.Transaction, rows: Omit<WebhookMessageRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_status_code' | 'last_error' | 'delivered_at' | 'created_at' | 'updated_at'>[]): Promise<WebhookMessageRef[]> {
+  const created: WebhookMessageRef[] = [];
+  for (let i = 0; i < rows.length; i += 1000) {
+    const chunk = rows.slice(i, i + 1000);
+    created.push(...(await trx('webhook_deliveries').insert(chunk).onConflict(['event_id', 'endpoint_id']).ignore().returning(['id', 'event_id', 'endpoint_id'])));
+  }
+  return created;
+}
+
+/**
+ * Starts the next attempt of a pending delivery to an enabled endpoint, counting it before the request is sent.
+ * The conditional update is the guard against sending after a 2xx: a delivery that is no longer pending is never claimed.
+ */
+export async function claimAttempt(db: Knex, messageId: string): Promise<ClaimedAttempt | undefined> {
+  const result = await db.raw(
+    `update webhook_deliveries d
+        set attempts = d.attempts + 1, updated_at = now()
+       from webhook_endpoints e, outbox_events ev
+      where d.id = ? and d.status = 'pending' and d.attempts < d.max_attempts
+        and e.id = d.endpoint_id and e.status = 'enabled' and ev.id = d.event_id
+  returning d.id, d.attempts, d.max_attempts, d.endpoint_id, e.url, e.secret, ev.id as event_id, ev.type, ev.body`,
+    [messageId],
+  );
+  const row = result.rows[0];
+  if (!row) return undefined;
+  return {
+    messageId: row.id,
+    attempt: row.attempts,
+    maxAttempts: row.max_attempts,
+    endpointId: row.endpoint_id,
+    url: row.url,
+    secret: row.secret,
+    eventId: row.event_id,
+    eventType: row.type,
+    body: row.body,
+  };
+}
+
+export async function findWebhookMessageForJob(db: Knex, messageId: string): Promise<(WebhookMessageRow & { endpoint_status: string }) | undefined> {
+  return db('webhook_deliveries as d')
+    .join('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .select('d.*', 'e.status as endpoint_status')
+    .where('d.id', messageId)
+    .first();
+}
+
+export interface AttemptRecord {
+  messageId: string;
+  attempt: number;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  excerpt: string | null;
+  /** The delivery's state after this attempt. */
+  next: { status: 'succeeded' } | { status: 'failed' } | { status: 'pending'; retryInMs: number };
+}
+
+/** Logs the attempt and moves the delivery on, in one statement. */
+export async function recordAttempt(db: Knex, record: AttemptRecord): Promise<void> {
+  const { next } = record;
+  await db.raw(
+    `with logged as (
+       insert into webhook_attempts (delivery_id, attempt, status_code, duration_ms, error, response_body_excerpt)
+       values (?, ?, ?, ?, ?, ?)
+     )
+     update webhook_deliveries
+        set status = ?, last_status_code = ?, last_error = ?, updated_at = now(),
+            delivered_at = case when ? then now() else delivered_at end,
+            next_attempt_at = now() + (? * interval '1 millisecond')
+      where id = ? and status = 'pending'`,
+    [
+      record.messageId,
+      record.attempt,
+      record.statusCode,
+      record.durationMs,
+      record.error,
+      record.excerpt,
+      next.status,
+      record.statusCode,
+      record.error,
+      next.status === 'succeeded',
+      next.status === 'pending' ? next.retryInMs : 0,
+      record.messageId,
+    ],
+  );
+}
+
+/** Marks a pending delivery failed without sending (its endpoint was disabled, or its attempts are used up). */
+export async function failWebhookMessage(db: Knex, messageId: string, reason: string): Promise<void> {
+  await db('webhook_deliveries').where({ id: messageId, status: 'pending' }).update({ status: 'failed', last_error: reason, updated_at: db.fn.now() });
+}
+
+/** Pending deliveries that should be in the queue by now: the candidates to re-enqueue after Redis lost them. */
+export async function duePendingWebhookMessages(db: Knex, olderThanMs: number, limit: number): Promise<WebhookMessageRef[]> {
+  return db('webhook_deliveries')
+    .select('id', 'event_id', 'endpoint_id')
+    .where({ status: 'pending' })
+    .whereRaw(`next_attempt_at <= now() - (? * interval '1 millisecond')`, [olderThanMs])
+    .orderBy('next_attempt_at')
+    .limit(limit);
+}

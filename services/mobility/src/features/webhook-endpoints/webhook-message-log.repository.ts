@@ -1,0 +1,39 @@
+import type { Knex } from '@platform/service-kit';
+import type { WebhookAttemptRow, WebhookMessageRow } from '../webhook-dispatch/webhook-message.types';
+
+/** The endpoint API's view of the messages sent to one endpoint: newest first, with the event's type. */
+export async function listWebhookMessages(db: Knex, partnerId: string, endpointId: string, page: { limit: number; cursor?: string }) {
+  const query = db('webhook_deliveries as d')
+    .join('outbox_events as ev', 'ev.id', 'd.event_id')
+    .select('d.*', 'ev.type as event_type')
+    .where({ 'd.partner_id': partnerId, 'd.endpoint_id': endpointId });
+  if (page.cursor) {
+    query.whereRaw('(d.created_at, d.id) < (select created_at, id from webhook_deliveries where id = ? and endpoint_id = ?)', [page.cursor, endpointId]);
+  }
+  const rows: (WebhookMessageRow & { event_type: string })[] = await query
+    .orderBy([{ column: 'd.created_at', order: 'desc' }, { column: 'd.id', order: 'desc' }])
+    .limit(page.limit + 1);
+  return rows;
+}
+
+export async function attemptsOf(db: Knex, messageIds: string[]): Promise<WebhookAttemptRow[]> {
+  if (messageIds.length === 0) return [];
+  return db('webhook_attempts').whereIn('delivery_id', messageIds).orderBy([{ column: 'delivery_id' }, { column: 'attempt' }]);
+}
+
+export async function findWebhookMessage(db: Knex, partnerId: string, endpointId: string, id: string) {
+  const row: (WebhookMessageRow & { event_type: string }) | undefined = await db('webhook_deliveries as d')
+    .join('outbox_events as ev', 'ev.id', 'd.event_id')
+    .select('d.*', 'ev.type as event_type')
+    .where({ 'd.id': id, 'd.partner_id': partnerId, 'd.endpoint_id': endpointId })
+    .first();
+  return row;
+}
+
+/** A failed delivery goes back to pending with one more attempt allowed; false when it was not failed. */
+export async function reopenFailedWebhookMessage(db: Knex, id: string): Promise<boolean> {
+  const count = await db('webhook_deliveries')
+    .where({ id, status: 'failed' })
+    .update({ status: 'pending', max_attempts: db.raw('greatest(max_attempts, attempts + 1)'), next_attempt_at: db.fn.now(), updated_at: db.fn.now() });
+  return count > 0;
+}
