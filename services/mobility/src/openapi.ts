@@ -6,7 +6,7 @@ import { availabilitySchema, locationSchema } from './features/driver-app/driver
 import { estimateSchema } from './features/estimates/estimates.routes';
 import { registerDriverSchema } from './features/fleet/fleet.routes';
 import { createRideSchema } from './features/rides/rides.routes';
-import { pageSchema, registerSchema } from './features/webhooks/webhooks.routes';
+import { pageSchema, registerSchema } from './features/webhook-endpoints/webhook-endpoints.routes';
 
 /** The hand-written part of the description (operations, responses, prose), kept as source beside `src/`. */
 export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
