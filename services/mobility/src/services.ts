@@ -1,6 +1,5 @@
 import type { MobilityDeps } from './app';
-import { createKnexApiKeyRepository } from './features/api-keys/api-keys.repository';
-import { createApiKeyService } from './features/api-keys/api-keys.service';
+import { createMobilityApiKeys } from './features/api-keys/api-keys';
 import { createDeliveryService } from './features/deliveries/deliveries.service';
 import { Dispatcher } from './features/dispatch/dispatch.service';
 import { DispatchTimers } from './features/dispatch/dispatch.timers';
@@ -11,7 +10,7 @@ import { createRideService } from './features/rides/rides.service';
 
 /** Wires the feature services once per process; the HTTP app and the worker share this. */
 export function buildServices({ db, redis, config, logger }: MobilityDeps) {
-  const apiKeys = createApiKeyService(createKnexApiKeyRepository(db), { tokenPrefix: 'mk_' });
+  const apiKeys = createMobilityApiKeys(db);
   const locations = new FleetLocations(redis, config.REDIS_PREFIX);
   const fleet = createFleetService(db, locations);
   const estimates = createEstimateService(db, locations, { dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
