@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bearerToken, isWellFormedApiToken, type Logger, type Redis } from '@platform/service-kit';
+import { isWellFormedApiToken } from '@platform/api-keys';
+import { bearerToken, type Logger, type Redis } from '@platform/service-kit';
 import { answerJson } from './json-answer';
 import { LocalBudget } from './local-budget';
 

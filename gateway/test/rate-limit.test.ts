@@ -1,4 +1,5 @@
-import { createLogger, generateApiToken } from '@platform/service-kit';
+import { generateApiToken } from '@platform/api-keys';
+import { createLogger } from '@platform/service-kit';
 import { sendJson, startFakeServer } from '@platform/test-kit';
 import { createRateLimitRedis } from '../src/server-factory';
 import { captureLines, startGateway, testRedis } from './helpers';

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { createLogger, generateApiToken } from '@platform/service-kit';
+import { generateApiToken } from '@platform/api-keys';
+import { createLogger } from '@platform/service-kit';
 import { sendJson, startFakeServer, type RunningServer } from '@platform/test-kit';
 import { captureLines, startGateway, testRedis } from './helpers';
 

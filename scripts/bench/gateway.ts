@@ -9,7 +9,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { generateApiToken } from '@platform/service-kit';
+import { generateApiToken } from '@platform/api-keys';
 import { load, printTable, startProcess, type LoadResult } from './lib';
 
 const PORTS = { upstream: 24001, gateway: 24080, metrics: 24081, nginx: 24090 };

@@ -3,14 +3,10 @@
  * service, and a bare node:http + pg baseline answering the same query for the same key. Prints requests/s, p99
  * and the ratios (targets: gateway ≥ 0.8 × direct, service ≥ 0.5 × bare).
  */
-import { createDatabase, dropDatabase, ensureDatabase, migrateLatest } from '@platform/service-kit';
-import { CERTIFICATE_SCHEMA } from '../../services/certificate/src/config';
+import { createDatabase, dropDatabase, ensureDatabase, migrateLatest, parseConfig } from '@platform/service-kit';
+import { CERTIFICATE_SCHEMA, certificateConfigSchema } from '../../services/certificate/src/config';
 import { migrations } from '../../services/certificate/src/db/migrations';
-import { apiKeysRepository } from '../../services/certificate/src/features/api-keys/api-keys.repository';
-import { apiKeysService } from '../../services/certificate/src/features/api-keys/api-keys.service';
-import { certificatesRepository } from '../../services/certificate/src/features/certificates/certificates.repository';
-import { certificatesService } from '../../services/certificate/src/features/certificates/certificates.service';
-import { ensureOrganizationAndUser } from '../../services/certificate/src/features/organizations/organizations.repository';
+import { buildServices } from '../../services/certificate/src/services';
 import { load, printTable, startProcess } from './lib';
 
 const PORTS = { service: 23001, gateway: 23080, bare: 23099 };
@@ -24,9 +20,10 @@ async function main() {
   const children = [];
   try {
     await migrateLatest(db, CERTIFICATE_SCHEMA, migrations);
-    await ensureOrganizationAndUser(db, { org: 'bench_org', org_name: 'Bench Academy', sub: 'bench_user' });
-    const { token } = await apiKeysService(apiKeysRepository(db)).create('bench_org', 'bench_user', 'bench');
-    const certificate = await certificatesService(db, certificatesRepository(db)).issue('bench_org', {
+    const services = buildServices({ db, config: parseConfig(certificateConfigSchema, { DATABASE_URL: databaseUrl }) });
+    await services.organizations.ensureWithUser({ org: 'bench_org', org_name: 'Bench Academy', sub: 'bench_user' });
+    const { token } = await services.apiKeys.create({ organizationId: 'bench_org', userId: 'bench_user', name: 'bench' });
+    const certificate = await services.certificates.issue('bench_org', {
       recipient_name: 'Ada Lovelace',
       program_title: 'Engines',
       issue_date: '2026-05-01',

@@ -1,31 +1,19 @@
-import { generateApiToken, hashApiToken, isWellFormedApiToken, bearerToken } from '../src/api-tokens';
+import { bearerToken, constantTimeEqual } from '../src/api-tokens';
 import { isIdOf, newId } from '../src/ids';
 
-describe('API tokens', () => {
-  it('carry the prefix, enough randomness and a checksum that catches a typo', () => {
-    const token = generateApiToken('ck_');
-    expect(token).toMatch(/^ck_[0-9A-Za-z]{36}$/);
-    expect(isWellFormedApiToken(token, 'ck_')).toBe(true);
-    expect(isWellFormedApiToken(token, 'mk_')).toBe(false);
-    const typo = token.slice(0, 10) + (token[10] === 'a' ? 'b' : 'a') + token.slice(11);
-    expect(isWellFormedApiToken(typo, 'ck_')).toBe(false);
-    expect(isWellFormedApiToken(token + 'x', 'ck_')).toBe(false);
-  });
-
-  it('are unique and stored only as a SHA-256 hash', () => {
-    const tokens = new Set(Array.from({ length: 1000 }, () => generateApiToken('mk_')));
-    expect(tokens.size).toBe(1000);
-    const [first] = tokens;
-    expect(hashApiToken(first!)).toMatch(/^[0-9a-f]{64}$/);
-    expect(hashApiToken(first!)).not.toContain(first!.slice(3, 20));
-  });
-
-  it('are read from a Bearer header only', () => {
+describe('request credentials', () => {
+  it('read a token from a Bearer header only', () => {
     expect(bearerToken('Bearer abc')).toBe('abc');
     expect(bearerToken('bearer abc')).toBe('abc');
     expect(bearerToken('Basic abc')).toBeUndefined();
     expect(bearerToken('Bearer a b')).toBeUndefined();
     expect(bearerToken(undefined)).toBeUndefined();
+  });
+
+  it('compare secrets of any length', () => {
+    expect(constantTimeEqual('abc', 'abc')).toBe(true);
+    expect(constantTimeEqual('abc', 'abd')).toBe(false);
+    expect(constantTimeEqual('abc', 'abcd')).toBe(false);
   });
 });
 

@@ -6,6 +6,7 @@ import { batchBodyParsers } from './features/certificates/certificates.routes';
 import { paymentWebhookRoutes } from './features/payments/payments.routes';
 import { publicApiRoutes } from './features/verification/public-api.routes';
 import { certificateOpenApi } from './openapi';
+import { buildServices, type CertificateServices } from './services';
 
 export interface CertificateDeps {
   db: Knex;
@@ -14,17 +15,18 @@ export interface CertificateDeps {
 }
 
 /** The certificate service's HTTP app, without listening; tests build it on their own database. */
-export function createApp({ db, config, logger }: CertificateDeps): Express {
+export function createApp(deps: CertificateDeps, services: CertificateServices = buildServices(deps)): Express {
+  const { db, config, logger } = deps;
   const metrics = createMetrics('certificate');
   const app = createJsonApp({ metrics, logger });
-  app.use(publicApiRoutes(db));
+  app.use(publicApiRoutes(services));
   app.use(healthRoutes({ postgres: () => db.raw('select 1') }));
   app.get('/metrics', metrics.handler());
   app.get('/openapi.json', openApiRoute(certificateOpenApi()));
-  app.use('/webhooks/payments', paymentWebhookRoutes(db, config));
+  app.use('/webhooks/payments', paymentWebhookRoutes(services));
   app.use('/admin/v1/certificates/batch', batchBodyParsers());
   app.use(jsonBodies());
-  app.use('/admin/v1', adminRoutes(db, config.JWT_SECRET));
+  app.use('/admin/v1', adminRoutes(services, config.JWT_SECRET));
   app.use(notFoundHandler());
   app.use(errorHandler(logger));
   return app;

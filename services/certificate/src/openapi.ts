@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { buildOpenApiDocument, type OpenApiDocument } from '@platform/service-kit';
+import { apiKeyListQuerySchema, rotateApiKeySchema } from '@platform/api-keys';
 import { newApiKeySchema } from './features/api-keys/api-keys.routes';
 import { listQuery } from './features/certificates/certificates.routes';
 import { batchSchema, newCertificateSchema } from './features/certificates/certificates.schema';
@@ -9,7 +10,7 @@ import { checkoutBody } from './features/payments/payments.routes';
 export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
 
 /** Request bodies and queries: the zod schemas the routes validate with are their only description. */
-export const REQUEST_SCHEMAS = { bodies: [newApiKeySchema, newCertificateSchema, batchSchema, checkoutBody], queries: [listQuery] };
+export const REQUEST_SCHEMAS = { bodies: [newApiKeySchema, rotateApiKeySchema, newCertificateSchema, batchSchema, checkoutBody], queries: [listQuery, apiKeyListQuerySchema] };
 
 let cached: OpenApiDocument | undefined;
 

@@ -2,15 +2,17 @@ import { closeGracefullyOnSignal, createLogger, loadConfigOrExit, openServiceDat
 import { createApp } from './app';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema } from './config';
 import { migrations } from './db/migrations';
+import { buildServices } from './services';
 
 async function main() {
   const config = loadConfigOrExit(certificateConfigSchema, 'certificate');
   const logger = createLogger('certificate', config.LOG_LEVEL);
   const db = await openServiceDatabase(config.databaseUrl, CERTIFICATE_SCHEMA, migrations, logger);
-  const app = createApp({ db, config, logger });
+  const services = buildServices({ db, config });
+  const app = createApp({ db, config, logger }, services);
   const server = app.listen(config.PORT, () => logger.info({ port: config.PORT }, 'certificate service listening'));
   server.keepAliveTimeout = 65000;
-  closeGracefullyOnSignal(logger, [server], [() => db.destroy()]);
+  closeGracefullyOnSignal(logger, [server], [() => services.apiKeys.flushUsage(), () => db.destroy()]);
 }
 
 void main();

@@ -70,7 +70,9 @@ describe('API keys (admin API)', () => {
   it('revokes at once, keeps the record, and refuses to rotate a revoked key', async () => {
     const org = newOrg(ctx);
     const key = await createApiKey(ctx, org);
-    await request(ctx.app).post(`/admin/v1/api-keys/${key.id}/revoke`).set('Authorization', org.admin()).expect(200, { id: key.id, status: 'revoked' });
+    const revoked = await request(ctx.app).post(`/admin/v1/api-keys/${key.id}/revoke`).set('Authorization', org.admin()).expect(200);
+    expect(revoked.body).toMatchObject({ id: key.id, status: 'revoked', revoked_at: expect.stringMatching(/Z$/) });
+    expect(revoked.body).not.toHaveProperty('token');
     expect((await credits(key.token).expect(401)).body.error).toBe('Invalid or revoked API key');
     const rotate = await request(ctx.app).post(`/admin/v1/api-keys/${key.id}/rotate`).set('Authorization', org.admin()).expect(409);
     expect(rotate.body.code).toBe('api_key_revoked');

@@ -113,6 +113,16 @@ const scenarios: Scenario[] = [
   ['POST /admin/v1/api-keys/{id}/revoke', 200, 'a key', async () => asOwner(app().post(`/admin/v1/api-keys/${(await createApiKey(ctx, org)).id}/revoke`))],
   ['POST /admin/v1/api-keys/{id}/revoke', 404, 'an unknown key', () => asOwner(app().post('/admin/v1/api-keys/key_unknown/revoke'))],
   ['POST /admin/v1/api-keys/{id}/revoke', 403, 'a member', () => app().post('/admin/v1/api-keys/key_unknown/revoke').set('Authorization', org.admin('member', 'user_member'))],
+  ['POST /admin/v1/api-keys', 201, 'a key that expires', () => asOwner(app().post('/admin/v1/api-keys')).send({ name: 'ci', expires_at: '2099-01-01T00:00:00Z' })],
+  ['POST /admin/v1/api-keys/{id}/rotate', 200, 'a grace period', async () => asOwner(app().post(`/admin/v1/api-keys/${(await createApiKey(ctx, org)).id}/rotate`)).send({ grace_seconds: 60 })],
+  ['POST /admin/v1/api-keys/{id}/rotate', 422, 'a grace period over a day', async () => asOwner(app().post(`/admin/v1/api-keys/${(await createApiKey(ctx, org)).id}/rotate`)).send({ grace_seconds: 86401 })],
+  ['POST /admin/v1/api-keys/{id}/rotate', 409, 'an expired key', async () => {
+    const key = await createApiKey(ctx, org);
+    await ctx.db('api_keys').where({ id: key.id }).update({ expires_at: ctx.db.raw("now() - interval '1 second'") });
+    return asOwner(app().post(`/admin/v1/api-keys/${key.id}/rotate`));
+  }],
+  ['GET /admin/v1/api-keys', 200, 'a page', () => asOwner(app().get('/admin/v1/api-keys?limit=1'))],
+  ['GET /admin/v1/api-keys', 422, 'a limit over 100', () => asOwner(app().get('/admin/v1/api-keys?limit=101'))],
   ['POST /admin/v1/certificates', 201, 'a certificate', () => asOwner(app().post('/admin/v1/certificates')).send(certificateInput({ expires_on: '2030-01-01' }))],
   ['POST /admin/v1/certificates', 401, 'no token', () => app().post('/admin/v1/certificates').send(certificateInput())],
   ['POST /admin/v1/certificates', 402, 'a balance of 0', async () => asOwner(app().post('/admin/v1/certificates'), await spentOrg()).send(certificateInput())],

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { buildOpenApiDocument, type OpenApiDocument } from '@platform/service-kit';
+import { apiKeyListQuerySchema, rotateApiKeySchema } from '@platform/api-keys';
 import { createKeySchema } from './features/api-keys/api-keys.routes';
 import { createDeliverySchema, deliverSchema, failSchema } from './features/deliveries/deliveries.routes';
 import { availabilitySchema, locationSchema } from './features/driver-app/driver-app.routes';
@@ -13,8 +14,8 @@ export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
 
 /** Request bodies and queries: the zod schemas the routes validate with are their only description. */
 export const REQUEST_SCHEMAS = {
-  bodies: [estimateSchema, createRideSchema, createDeliverySchema, deliverSchema, failSchema, availabilitySchema, locationSchema, registerSchema, createKeySchema, registerDriverSchema],
-  queries: [pageSchema],
+  bodies: [estimateSchema, createRideSchema, createDeliverySchema, deliverSchema, failSchema, availabilitySchema, locationSchema, registerSchema, createKeySchema, rotateApiKeySchema, registerDriverSchema],
+  queries: [pageSchema, apiKeyListQuerySchema],
 };
 
 let cached: OpenApiDocument | undefined;

@@ -1,6 +1,5 @@
 import type { MobilityDeps } from './app';
-import { createKnexApiKeyRepository } from './features/api-keys/api-keys.repository';
-import { createApiKeyService } from './features/api-keys/api-keys.service';
+import { createMobilityApiKeys } from './features/api-keys/api-keys';
 import { createDeliveryLifecycle, deliveryDispatchHandler } from './features/deliveries/delivery-lifecycle';
 import { createDeliveryService } from './features/deliveries/deliveries.service';
 import { Dispatcher } from './features/dispatch/dispatch.service';
@@ -19,7 +18,7 @@ import { createRideService } from './features/rides/rides.service';
  * life cycles get the fleet, the outbox and the driver release; the dispatcher gets the rides' and deliveries' handlers.
  */
 export function buildServices({ db, redis, config, logger }: MobilityDeps) {
-  const apiKeys = createApiKeyService(createKnexApiKeyRepository(db), { tokenPrefix: 'mk_' });
+  const apiKeys = createMobilityApiKeys(db);
   const locations = new FleetLocations(redis, config.REDIS_PREFIX);
   const fleet = createFleetService(db, locations);
   const estimates = createEstimateService(db, locations, { dispatchRadiusMeters: config.DISPATCH_RADIUS_M });

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { generateApiToken } from '@platform/service-kit';
+import { generateApiToken } from '@platform/api-keys';
 import { createTestContext, type TestContext } from './helpers/context';
 import { adminToken, createPartnerKey } from './factories/auth';
 import { randomCentre, offset } from './factories/fleet';

@@ -5,15 +5,11 @@
  *   pnpm --filter @platform/certificate cli credits --org acme
  */
 import { parseArgs } from 'node:util';
-import { createLogger, loadConfigOrExit, openServiceDatabase, parseOrThrow, ValidationError, type Knex } from '@platform/service-kit';
+import { createLogger, loadConfigOrExit, openServiceDatabase, parseOrThrow, ValidationError } from '@platform/service-kit';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema } from '../config';
 import { migrations } from '../db/migrations';
-import { apiKeysRepository } from '../features/api-keys/api-keys.repository';
-import { apiKeysService } from '../features/api-keys/api-keys.service';
-import { certificatesRepository } from '../features/certificates/certificates.repository';
 import { newCertificateSchema } from '../features/certificates/certificates.schema';
-import { certificatesService } from '../features/certificates/certificates.service';
-import { ensureOrganizationAndUser } from '../features/organizations/organizations.repository';
+import { buildServices, type CertificateServices } from '../services';
 
 const USAGE = `usage:
   cli create-key --org <id> [--org-name <name>] --user <id> [--name <key name>]
@@ -22,12 +18,12 @@ const USAGE = `usage:
 
 type Options = Record<string, string | undefined>;
 
-const commands: Record<string, (db: Knex, o: Options) => Promise<unknown>> = {
-  'create-key': async (db, o) => {
-    await ensureOrganizationAndUser(db, { org: required(o, 'org'), org_name: o['org-name'], sub: required(o, 'user') });
-    return apiKeysService(apiKeysRepository(db)).create(o.org!, o.user!, o.name ?? 'first key');
+const commands: Record<string, (services: CertificateServices, o: Options) => Promise<unknown>> = {
+  'create-key': async ({ organizations, apiKeys }, o) => {
+    await organizations.ensureWithUser({ org: required(o, 'org'), org_name: o['org-name'], sub: required(o, 'user') });
+    return apiKeys.create({ organizationId: o.org!, userId: o.user!, name: o.name ?? 'first key' });
   },
-  issue: async (db, o) => {
+  issue: async ({ organizations, certificates }, o) => {
     const input = parseOrThrow(newCertificateSchema, {
       recipient_name: required(o, 'recipient'),
       program_title: required(o, 'program'),
@@ -35,11 +31,11 @@ const commands: Record<string, (db: Knex, o: Options) => Promise<unknown>> = {
       ...(o.number ? { certificate_number: o.number } : {}),
       ...(o.expires ? { expires_on: o.expires } : {}),
     });
-    const organization = await db('organizations').where({ id: required(o, 'org') }).first();
+    const organization = await organizations.find(required(o, 'org'));
     if (!organization) throw new Error(`organization ${o.org} does not exist: create a key for it first`);
-    return certificatesService(db, certificatesRepository(db)).issue(o.org!, input);
+    return certificates.issue(o.org!, input);
   },
-  credits: async (db, o) => db('organizations').where({ id: required(o, 'org') }).first('id', 'name', 'balance'),
+  credits: async ({ organizations }, o) => organizations.find(required(o, 'org')),
 };
 
 function required(options: Options, name: string): string {
@@ -63,7 +59,7 @@ async function main() {
   const config = loadConfigOrExit(certificateConfigSchema, 'certificate-cli');
   const db = await openServiceDatabase(config.databaseUrl, CERTIFICATE_SCHEMA, migrations, createLogger('certificate-cli', 'warn'), 2);
   try {
-    process.stdout.write(`${JSON.stringify(await command(db, values as Options), null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(await command(buildServices({ db, config }), values as Options), null, 2)}\n`);
   } catch (error) {
     const message = error instanceof ValidationError ? JSON.stringify(error.toBody()) : (error as Error).message;
     process.stderr.write(`${message}\n`);

@@ -1,9 +1,11 @@
 import type { Migration } from '@platform/service-kit';
 import * as core from './migrations/0001_core';
 import * as payments from './migrations/0002_payments';
+import * as apiKeyLifecycle from './migrations/0003_api_key_lifecycle';
 
 /** Every migration of the `certificate` schema, in order. A merged migration is never edited: add a new one. */
 export const migrations: Record<string, Migration> = {
   '0001_core': core,
   '0002_payments': payments,
+  '0003_api_key_lifecycle': apiKeyLifecycle,
 };

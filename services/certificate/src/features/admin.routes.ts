@@ -1,20 +1,19 @@
 import { Router } from 'express';
-import { requireAdmin, type Knex } from '@platform/service-kit';
+import { requireAdmin } from '@platform/service-kit';
+import type { CertificateServices } from '../services';
 import { apiKeyAdminRoutes } from './api-keys/api-keys.routes';
-import { apiKeysRepository } from './api-keys/api-keys.repository';
 import { certificateAdminRoutes } from './certificates/certificates.routes';
-import { ensureOrganizationAndUser } from './organizations/organizations.repository';
 import { subscriptionAdminRoutes } from './payments/payments.routes';
 
 /** `/admin/v1`: the dashboard's back end, authenticated by its JWT; organizations and users appear on first sight. */
-export function adminRoutes(db: Knex, jwtSecret: string): Router {
+export function adminRoutes(services: CertificateServices, jwtSecret: string): Router {
   const router = Router();
   router.use(requireAdmin(jwtSecret), async (req, _res, next) => {
-    await ensureOrganizationAndUser(db, req.admin!);
+    await services.organizations.ensureWithUser(req.admin!);
     next();
   });
-  router.use('/api-keys', apiKeyAdminRoutes(apiKeysRepository(db)));
-  router.use('/certificates', certificateAdminRoutes(db));
-  router.use(subscriptionAdminRoutes(db));
+  router.use('/api-keys', apiKeyAdminRoutes(services.apiKeys));
+  router.use('/certificates', certificateAdminRoutes(services.certificates));
+  router.use(subscriptionAdminRoutes(services.payments));
   return router;
 }

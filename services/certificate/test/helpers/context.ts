@@ -3,11 +3,13 @@ import { createDatabase, parseConfig, type Knex } from '@platform/service-kit';
 import type { Express } from 'express';
 import { createApp } from '../../src/app';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema, type CertificateConfig } from '../../src/config';
+import { buildServices, type CertificateServices } from '../../src/services';
 
 export interface TestContext {
   app: Express;
   db: Knex;
   config: CertificateConfig;
+  services: CertificateServices;
   close(): Promise<void>;
 }
 
@@ -17,6 +19,11 @@ export function createTestContext(env: Record<string, string> = {}): TestContext
   if (!url) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (global setup creates the database)');
   const config = parseConfig(certificateConfigSchema, { DATABASE_URL: url, NODE_ENV: 'test', ...env });
   const db = createDatabase(url, CERTIFICATE_SCHEMA, 5);
-  const app = createApp({ db, config, logger: pino({ level: 'silent' }) });
-  return { app, db, config, close: () => db.destroy() };
+  const services = buildServices({ db, config });
+  const app = createApp({ db, config, logger: pino({ level: 'silent' }) }, services);
+  const close = async () => {
+    await services.apiKeys.flushUsage(); // no last_used_at write outlives the pool
+    await db.destroy();
+  };
+  return { app, db, config, services, close };
 }

@@ -4,6 +4,7 @@ import * as partnersAndApiKeys from './migrations/0002_partners_and_api_keys';
 import * as fleetEstimatesRides from './migrations/0003_fleet_estimates_rides';
 import * as deliveries from './migrations/0004_deliveries';
 import * as webhooks from './migrations/0100_webhooks';
+import * as apiKeyLifecycle from './migrations/0101_api_key_lifecycle';
 
 /** Every migration of the `mobility` schema, in order. A merged migration is never edited: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003_fleet_estimates_rides': fleetEstimatesRides,
   '0004_deliveries': deliveries,
   '0100_webhooks': webhooks,
+  '0101_api_key_lifecycle': apiKeyLifecycle,
 };

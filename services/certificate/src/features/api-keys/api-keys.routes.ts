@@ -1,36 +1,18 @@
-import { Router } from 'express';
-import { z } from 'zod';
-import { parseOrThrow, requireRole } from '@platform/service-kit';
-import type { ApiKeysRepository } from './api-keys.repository';
-import { apiKeysService } from './api-keys.service';
+import type { RequestHandler, Router } from 'express';
+import { apiKeyAdminRoutes as sharedAdminRoutes, createApiKeyBodySchema, requireApiKey as sharedRequireApiKey, type ApiKeyService } from '@platform/api-keys';
 
-export const newApiKeySchema = z
-  .object({ name: z.string().trim().min(1, 'is required').max(100) })
-  .strict()
-  .meta({ id: 'NewApiKey', examples: [{ name: 'Production server' }] });
+/** The create body: certificate keys carry no scopes, and unknown fields are refused. */
+export const newApiKeySchema = createApiKeyBodySchema({ strict: true }).meta({
+  id: 'NewApiKey',
+  examples: [{ name: 'Production server' }, { name: 'Quarterly audit', expires_at: '2030-01-01T00:00:00Z' }],
+});
 
 /** `/admin/v1/api-keys`: owners manage their organization's keys; the token is shown on create and rotate only. */
-export function apiKeyAdminRoutes(repository: ApiKeysRepository): Router {
-  const service = apiKeysService(repository);
-  const router = Router();
-  const owner = requireRole('owner');
+export function apiKeyAdminRoutes(service: ApiKeyService): Router {
+  return sharedAdminRoutes(service, { createBody: newApiKeySchema });
+}
 
-  router.post('/', owner, async (req, res) => {
-    const { name } = parseOrThrow(newApiKeySchema, req.body ?? {});
-    res.status(201).json(await service.create(req.admin!.org, req.admin!.sub, name));
-  });
-  router.get('/', async (req, res) => {
-    res.json({ data: await service.list(req.admin!.org), has_more: false, next_cursor: null });
-  });
-  router.post('/:id/rotate', owner, async (req, res) => {
-    res.json(await service.rotate(req.admin!.org, req.params.id as string));
-  });
-  router.post('/:id/revoke', owner, async (req, res) => {
-    res.json(await service.revoke(req.admin!.org, req.params.id as string));
-  });
-  router.delete('/:id', owner, async (req, res) => {
-    await service.remove(req.admin!.org, req.params.id as string);
-    res.status(204).end();
-  });
-  return router;
+/** Public API authentication: `Authorization: Bearer <token>` only (contract §3). */
+export function requireApiKey(service: ApiKeyService): RequestHandler {
+  return sharedRequireApiKey((token) => service.authenticate(token), { acceptXApiKeyHeader: false });
 }

@@ -1,10 +1,9 @@
 import express, { Router, type RequestHandler } from 'express';
-import { isIdOf, isJsonType, NotFoundError, parseOrThrow, UnsupportedMediaTypeError, type Knex } from '@platform/service-kit';
+import { isIdOf, isJsonType, NotFoundError, parseOrThrow, UnsupportedMediaTypeError } from '@platform/service-kit';
 import { z } from 'zod';
 import { certificatesFromCsv } from './certificates-csv';
-import { certificatesRepository } from './certificates.repository';
 import { batchSchema, newCertificateSchema } from './certificates.schema';
-import { certificatesService } from './certificates.service';
+import type { CertificatesService } from './certificates.service';
 
 const BATCH_BODY_LIMIT = '5mb';
 export const listQuery = z
@@ -28,8 +27,7 @@ export function batchBodyParsers(): RequestHandler[] {
 }
 
 /** `/admin/v1/certificates`: issue one or a batch, list, read and revoke, inside the caller's organization. */
-export function certificateAdminRoutes(db: Knex): Router {
-  const service = certificatesService(db, certificatesRepository(db));
+export function certificateAdminRoutes(service: CertificatesService): Router {
   const router = Router();
 
   router.post('/', async (req, res) => {

@@ -78,3 +78,5 @@ export function certificatesService(db: Knex, repository: CertificatesRepository
     },
   };
 }
+
+export type CertificatesService = ReturnType<typeof certificatesService>;

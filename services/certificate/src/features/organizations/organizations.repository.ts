@@ -7,22 +7,37 @@ export interface OrganizationClaims {
   sub: string;
 }
 
-/**
- * Organizations and users come into being the first time a dashboard token names them. A new organization gets
- * the free plan's credits once, as a ledger row, in the same transaction.
- */
-export async function ensureOrganizationAndUser(db: Knex, claims: OrganizationClaims): Promise<void> {
-  await db.transaction(async (trx) => {
-    const created = await trx('organizations')
-      .insert({ id: claims.org, name: claims.org_name ?? claims.org, balance: FREE_PLAN.credits })
-      .onConflict('id')
-      .ignore()
-      .returning('id');
-    if (created.length) {
-      await trx('credit_ledger').insert({ organization_id: claims.org, delta: FREE_PLAN.credits, reason: 'free_plan_grant', reference: claims.org });
-    } else if (claims.org_name) {
-      await trx('organizations').where({ id: claims.org }).whereNot({ name: claims.org_name }).update({ name: claims.org_name });
-    }
-    await trx('users').insert({ id: claims.sub, organization_id: claims.org }).onConflict('id').ignore();
-  });
+export interface OrganizationRow {
+  id: string;
+  name: string;
+  balance: number;
 }
+
+export function organizationsRepository(db: Knex) {
+  return {
+    /**
+     * Organizations and users come into being the first time a dashboard token names them. A new organization gets
+     * the free plan's credits once, as a ledger row, in the same transaction.
+     */
+    async ensureWithUser(claims: OrganizationClaims): Promise<void> {
+      await db.transaction(async (trx) => {
+        const created = await trx('organizations')
+          .insert({ id: claims.org, name: claims.org_name ?? claims.org, balance: FREE_PLAN.credits })
+          .onConflict('id')
+          .ignore()
+          .returning('id');
+        if (created.length) {
+          await trx('credit_ledger').insert({ organization_id: claims.org, delta: FREE_PLAN.credits, reason: 'free_plan_grant', reference: claims.org });
+        } else if (claims.org_name) {
+          await trx('organizations').where({ id: claims.org }).whereNot({ name: claims.org_name }).update({ name: claims.org_name });
+        }
+        await trx('users').insert({ id: claims.sub, organization_id: claims.org }).onConflict('id').ignore();
+      });
+    },
+    async find(id: string): Promise<OrganizationRow | undefined> {
+      return db('organizations').where({ id }).first('id', 'name', 'balance');
+    },
+  };
+}
+
+export type OrganizationsRepository = ReturnType<typeof organizationsRepository>;

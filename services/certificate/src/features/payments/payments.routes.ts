@@ -1,25 +1,23 @@
 import express, { Router } from 'express';
 import { z } from 'zod';
-import { parseOrThrow, type Knex } from '@platform/service-kit';
-import type { CertificateConfig } from '../../config';
+import { parseOrThrow } from '@platform/service-kit';
 import { PLANS } from '../plans/plans';
-import { gatewayA } from './gateway-a';
-import { gatewayB } from './gateway-b';
 import type { PaymentGateway } from './payment-gateway';
 import { receivePaymentWebhook } from './payment-webhooks';
-import { paymentsRepository } from './payments.repository';
-import { paymentsService } from './payments.service';
+import type { PaymentsRepository } from './payments.repository';
+import type { PaymentsService } from './payments.service';
+
+export interface PaymentWebhookDeps {
+  /** By gateway name; a Map, so `__proto__` is just an unknown name. */
+  paymentGateways: Map<string, PaymentGateway>;
+  paymentRecords: PaymentsRepository;
+  payments: PaymentsService;
+}
 
 /**
  * `/webhooks/payments/{gateway}`: mounted before any JSON parser, so signatures are checked on the exact bytes received.
  */
-export function paymentWebhookRoutes(db: Knex, config: CertificateConfig): Router {
-  const repository = paymentsRepository(db);
-  const payments = paymentsService(db, repository);
-  const gateways = new Map<string, PaymentGateway>([
-    ['gateway-a', gatewayA(config)],
-    ['gateway-b', gatewayB(config)],
-  ]);
+export function paymentWebhookRoutes({ paymentGateways: gateways, paymentRecords: repository, payments }: PaymentWebhookDeps): Router {
   const router = Router();
   router.post('/:gateway', express.raw({ type: () => true, limit: '100kb' }), async (req, res, next) => {
     const gateway = gateways.get(req.params.gateway as string); // a Map: `__proto__` is just an unknown name
@@ -37,8 +35,7 @@ export const checkoutBody = z
   .meta({ id: 'Checkout', examples: [{ plan: 'starter', gateway: 'gateway-a' }] });
 
 /** `/admin/v1/plans` and `/admin/v1/subscriptions/checkout`. */
-export function subscriptionAdminRoutes(db: Knex): Router {
-  const payments = paymentsService(db, paymentsRepository(db));
+export function subscriptionAdminRoutes(payments: PaymentsService): Router {
   const router = Router();
   router.get('/plans', (_req, res) => {
     res.json({

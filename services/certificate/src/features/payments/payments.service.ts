@@ -50,3 +50,5 @@ export function paymentsService(db: Knex, repository: PaymentsRepository) {
     },
   };
 }
+
+export type PaymentsService = ReturnType<typeof paymentsService>;

@@ -1,31 +1,36 @@
 import { Router } from 'express';
-import { hashApiToken, noteApiKey, type Knex } from '@platform/service-kit';
-import { invalidKey, wellFormedTokenOf } from '../api-keys/api-key-auth';
-import { keyUsageRecorder } from '../api-keys/key-usage';
+import { INVALID_KEY_MESSAGE, principalOf, type ApiKeyService } from '@platform/api-keys';
+import { UnauthorizedError } from '@platform/service-kit';
+import { requireApiKey } from '../api-keys/api-keys.routes';
 import { certificateStatus } from '../certificates/certificate-status';
 import { normalizeVerificationCode } from '../certificates/verification-code';
-import { publicApiRepository } from './public-api.repository';
+import type { PublicApiRepository } from './public-api.repository';
 
-/** `GET /api/v1/credits` and `GET /api/v1/verify/{code}`: the partner-facing API, kept to one query per request. */
-export function publicApiRoutes(db: Knex): Router {
-  const repository = publicApiRepository(db);
-  const recordUse = keyUsageRecorder(db);
+export interface PublicApiDeps {
+  apiKeys: ApiKeyService;
+  publicApi: PublicApiRepository;
+}
+
+/** An organization deleted under a live key: the key is as good as revoked. */
+function keyWithoutOrganization(): UnauthorizedError {
+  return new UnauthorizedError(INVALID_KEY_MESSAGE, 'invalid_api_key');
+}
+
+/** `GET /api/v1/credits` and `GET /api/v1/verify/{code}`: the partner-facing API. */
+export function publicApiRoutes({ apiKeys, publicApi }: PublicApiDeps): Router {
   const router = Router();
+  const apiKey = requireApiKey(apiKeys);
 
-  router.get('/api/v1/credits', async (req, res) => {
-    const row = await repository.credits(hashApiToken(wellFormedTokenOf(req)));
-    if (!row) throw invalidKey();
-    noteApiKey(res, row.key_id);
-    recordUse(row.key_id);
+  router.get('/api/v1/credits', apiKey, async (req, res) => {
+    const { organizationId, keyId } = principalOf(req);
+    const row = await publicApi.credits(organizationId, keyId);
+    if (!row) throw keyWithoutOrganization();
     res.json({ organization: row.organization_name, balance: row.balance, plan: row.plan });
   });
 
-  router.get('/api/v1/verify/:code', async (req, res) => {
-    const tokenHash = hashApiToken(wellFormedTokenOf(req));
-    const row = await repository.verification(tokenHash, normalizeVerificationCode(req.params.code as string));
-    if (!row) throw invalidKey();
-    noteApiKey(res, row.key_id);
-    recordUse(row.key_id);
+  router.get('/api/v1/verify/:code', apiKey, async (req, res) => {
+    const row = await publicApi.verification(principalOf(req).organizationId, normalizeVerificationCode(req.params.code as string));
+    if (!row) throw keyWithoutOrganization();
     if (!row.certificate_id) {
       res.status(404).json({ valid: false, error: 'Certificate not found', code: 'not_found' });
       return;

@@ -1,6 +1,6 @@
-import { generateApiToken } from '@platform/service-kit';
-import type { ApiKeyRepository } from '../src/features/api-keys/api-keys.repository';
-import { createApiKeyService } from '../src/features/api-keys/api-keys.service';
+import type { ApiKeyRepository } from '../src/api-keys.repository';
+import { createApiKeyService } from '../src/api-keys.service';
+import { generateApiToken } from '../src/token-format';
 
 /** A repository that records which of its methods were called; every lookup finds nothing. */
 function spyRepository() {
@@ -25,6 +25,6 @@ describe('API key service', () => {
     }
     expect(calls).toEqual([]);
     expect(await service.authenticate(good)).toBeUndefined();
-    expect(calls).toEqual(['findActiveByHash']);
+    expect(calls).toEqual(['findUsableByHash']);
   });
 });

@@ -1,0 +1,63 @@
+import type { Request, RequestHandler } from 'express';
+import { ForbiddenError, UnauthorizedError, bearerToken, noteApiKey } from '@platform/service-kit';
+import type { ApiKeyPrincipal } from './api-keys.service';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      apiKey?: ApiKeyPrincipal;
+    }
+  }
+}
+
+export const MISSING_KEY_MESSAGE = 'Missing API key';
+export const INVALID_KEY_MESSAGE = 'Invalid or revoked API key';
+
+export interface ApiKeyAuthOptions {
+  /** Also read `X-API-KEY: <token>` when there is no Bearer token (mobility); certificate reads the Bearer header only. */
+  acceptXApiKeyHeader: boolean;
+}
+
+/** The token a request presents, `undefined` when it presents none, `null` when it presents one in an unusable form. */
+function presentedToken(req: Request, { acceptXApiKeyHeader }: ApiKeyAuthOptions): string | undefined | null {
+  const authorization = req.headers.authorization;
+  const bearer = bearerToken(authorization);
+  if (bearer) return bearer;
+  if (acceptXApiKeyHeader) {
+    const header = req.headers['x-api-key'];
+    return typeof header === 'string' && header.trim() ? header.trim() : undefined;
+  }
+  return authorization ? null : undefined;
+}
+
+/**
+ * Public API authentication: 401 `Missing API key` without a token, 401 `Invalid or revoked API key` for a malformed,
+ * unknown, revoked, expired or rotated-away one (the same text, so a caller learns nothing about which). All checks
+ * happen in `authenticate`, so a per-process cache can sit behind it later.
+ */
+export function requireApiKey(authenticate: (token: string) => Promise<ApiKeyPrincipal | undefined>, options: ApiKeyAuthOptions): RequestHandler {
+  return async (req, res, next) => {
+    const token = presentedToken(req, options);
+    if (token === undefined) return next(new UnauthorizedError(MISSING_KEY_MESSAGE, 'missing_api_key'));
+    const principal = token === null ? undefined : await authenticate(token);
+    if (!principal) return next(new UnauthorizedError(INVALID_KEY_MESSAGE, 'invalid_api_key'));
+    req.apiKey = principal;
+    noteApiKey(res, principal.keyId);
+    next();
+  };
+}
+
+/** 403 `Missing required scope: <scope>` unless the request's key carries the scope. */
+export function requireScope(scope: string): RequestHandler {
+  return (req, _res, next) => {
+    if (!req.apiKey?.scopes.includes(scope)) return next(new ForbiddenError(`Missing required scope: ${scope}`, 'insufficient_scope'));
+    next();
+  };
+}
+
+/** The authenticated key's principal; only call behind `requireApiKey`. */
+export function principalOf(req: { apiKey?: ApiKeyPrincipal }): ApiKeyPrincipal {
+  if (!req.apiKey) throw new UnauthorizedError(MISSING_KEY_MESSAGE, 'missing_api_key');
+  return req.apiKey;
+}

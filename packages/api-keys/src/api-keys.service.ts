@@ -1,0 +1,118 @@
+import { ConflictError, NotFoundError, newId } from '@platform/service-kit';
+import { isExpired, toApiKeyView, type ApiKeyView } from './api-key-view';
+import type { ApiKeyRepository } from './api-keys.repository';
+import { generateApiToken, hashApiToken, isWellFormedApiToken, tokenHint } from './token-format';
+
+/** What an authenticated request knows about its caller. */
+export interface ApiKeyPrincipal {
+  keyId: string;
+  organizationId: string;
+  scopes: string[];
+}
+
+export interface ApiKeyPage {
+  data: ApiKeyView[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+export type ApiKeyWithToken = ApiKeyView & { token: string };
+
+export interface ApiKeyService {
+  create(input: { organizationId: string; userId: string; name: string; scopes?: string[]; expiresAt?: Date }): Promise<ApiKeyWithToken>;
+  list(organizationId: string, page: { limit: number; cursor?: string }): Promise<ApiKeyPage>;
+  /** A new token; the old one keeps working for `graceSeconds` (0: refused from the next request on). */
+  rotate(organizationId: string, id: string, graceSeconds?: number): Promise<ApiKeyWithToken>;
+  revoke(organizationId: string, id: string): Promise<ApiKeyView>;
+  remove(organizationId: string, id: string): Promise<void>;
+  /** The principal behind a token, or undefined for a malformed, unknown, revoked, expired or rotated-away token. */
+  authenticate(token: string): Promise<ApiKeyPrincipal | undefined>;
+  /** Waits for the `last_used_at` writes started so far (graceful shutdown, tests). */
+  flushUsage(): Promise<void>;
+}
+
+export const MAX_GRACE_SECONDS = 86_400;
+
+function newToken(prefix: string) {
+  const token = generateApiToken(prefix);
+  return { token, hash: hashApiToken(token), hint: tokenHint(token) };
+}
+
+/**
+ * API key life cycle: none → active → (rotate) active | (expires_at passes) expired | (revoke) revoked → (delete) gone.
+ * `tokenPrefix` names the service (`ck_`, `mk_`); tokens are shown once and only their hashes are stored.
+ */
+export function createApiKeyService(repository: ApiKeyRepository, options: { tokenPrefix: string }): ApiKeyService {
+  const { tokenPrefix } = options;
+  const pendingUsage = new Set<Promise<unknown>>();
+
+  async function findOwned(organizationId: string, id: string) {
+    const key = await repository.findInOrganization(organizationId, id);
+    if (!key) throw new NotFoundError('API key not found');
+    return key;
+  }
+
+  /** Fire-and-forget: the request never waits for this write, and a failed write is only a missed timestamp. */
+  function recordUse(keyId: string, lastUsedAt: Date | null): void {
+    if (lastUsedAt && Date.now() - lastUsedAt.getTime() < 60_000) return; // written less than a minute ago: no query at all
+    const write = repository.touchLastUsed(keyId).catch(() => false);
+    pendingUsage.add(write);
+    void write.finally(() => pendingUsage.delete(write));
+  }
+
+  return {
+    async create({ organizationId, userId, name, scopes, expiresAt }) {
+      const { token, hash, hint } = newToken(tokenPrefix);
+      const key = await repository.insert({
+        id: newId('key'),
+        organizationId,
+        createdBy: userId,
+        name,
+        scopes: scopes ? [...new Set(scopes)] : undefined,
+        tokenHash: hash,
+        tokenHint: hint,
+        expiresAt,
+      });
+      return { ...toApiKeyView(key), token };
+    },
+
+    async list(organizationId, { limit, cursor }) {
+      const rows = await repository.page(organizationId, limit, cursor);
+      const data = rows.slice(0, limit).map((row) => toApiKeyView(row));
+      const hasMore = rows.length > limit;
+      return { data, has_more: hasMore, next_cursor: hasMore ? data[data.length - 1]!.id : null };
+    },
+
+    async rotate(organizationId, id, graceSeconds = 0) {
+      const key = await findOwned(organizationId, id);
+      if (key.status === 'revoked') throw new ConflictError('A revoked API key cannot be rotated', 'api_key_revoked');
+      if (isExpired(key)) throw new ConflictError('An expired API key cannot be rotated', 'api_key_expired');
+      const { token, hash, hint } = newToken(tokenPrefix);
+      const rotated = await repository.replaceToken(organizationId, id, { hash, hint }, graceSeconds);
+      if (!rotated) throw new ConflictError('A revoked API key cannot be rotated', 'api_key_revoked'); // revoked or deleted meanwhile
+      return { ...toApiKeyView(rotated), token };
+    },
+
+    async revoke(organizationId, id) {
+      const revoked = await repository.revoke(organizationId, id);
+      if (!revoked) throw new NotFoundError('API key not found');
+      return toApiKeyView(revoked);
+    },
+
+    async remove(organizationId, id) {
+      if (!(await repository.remove(organizationId, id))) throw new NotFoundError('API key not found');
+    },
+
+    async authenticate(token) {
+      if (!isWellFormedApiToken(token, tokenPrefix)) return undefined; // refused without a database lookup
+      const key = await repository.findUsableByHash(hashApiToken(token));
+      if (!key) return undefined;
+      recordUse(key.id, key.lastUsedAt);
+      return { keyId: key.id, organizationId: key.organizationId, scopes: key.scopes ?? [] };
+    },
+
+    async flushUsage() {
+      await Promise.all([...pendingUsage]);
+    },
+  };
+}

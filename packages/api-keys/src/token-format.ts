@@ -1,0 +1,65 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { constantTimeEqual } from '@platform/service-kit';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const RANDOM_LENGTH = 30; // 30 base62 characters ≈ 178 bits
+const CHECKSUM_LENGTH = 6;
+
+/**
+ * API tokens look like `ck_<30 random base62><6 checksum base62>`, as GitHub's do: the prefix says which service a
+ * leaked token belongs to, and the CRC32 checksum lets a mistyped token be refused without a database lookup.
+ * Only the SHA-256 of the token is stored.
+ */
+export function generateApiToken(prefix: string): string {
+  const random = randomBase62(RANDOM_LENGTH);
+  return `${prefix}${random}${checksum(random)}`;
+}
+
+export function isWellFormedApiToken(token: string, prefix: string): boolean {
+  if (token.length !== prefix.length + RANDOM_LENGTH + CHECKSUM_LENGTH || !token.startsWith(prefix)) return false;
+  const body = token.slice(prefix.length, prefix.length + RANDOM_LENGTH);
+  const given = token.slice(prefix.length + RANDOM_LENGTH);
+  if (!/^[0-9A-Za-z]+$/.test(body)) return false;
+  return constantTimeEqual(given, checksum(body));
+}
+
+export function hashApiToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** The prefix and the last 4 characters of a token, safe to show in lists so an owner can tell keys apart. */
+export function tokenHint(token: string): string {
+  return `${token.slice(0, 7)}…${token.slice(-4)}`;
+}
+
+function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62]; // 248 = 4 × 62: no modulo bias
+    }
+  }
+  return out;
+}
+
+function checksum(text: string): string {
+  let value = crc32(Buffer.from(text));
+  let out = '';
+  for (let i = 0; i < CHECKSUM_LENGTH; i++) {
+    out = BASE62[value % 62] + out;
+    value = Math.floor(value / 62);
+  }
+  return out;
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}

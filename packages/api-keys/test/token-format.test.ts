@@ -1,0 +1,22 @@
+import { generateApiToken, hashApiToken, isWellFormedApiToken, tokenHint } from '../src/token-format';
+
+describe('API tokens', () => {
+  it('carry the prefix, 30 random base62 characters and a 6-character checksum that catches a typo', () => {
+    const token = generateApiToken('ck_');
+    expect(token).toMatch(/^ck_[0-9A-Za-z]{36}$/);
+    expect(isWellFormedApiToken(token, 'ck_')).toBe(true);
+    expect(isWellFormedApiToken(token, 'mk_')).toBe(false);
+    const typo = token.slice(0, 10) + (token[10] === 'a' ? 'b' : 'a') + token.slice(11);
+    expect(isWellFormedApiToken(typo, 'ck_')).toBe(false);
+    expect(isWellFormedApiToken(token + 'x', 'ck_')).toBe(false);
+  });
+
+  it('are unique and stored only as a SHA-256 hash; the hint shows the prefix and the last 4 characters', () => {
+    const tokens = new Set(Array.from({ length: 1000 }, () => generateApiToken('mk_')));
+    expect(tokens.size).toBe(1000);
+    const [first] = tokens;
+    expect(hashApiToken(first!)).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashApiToken(first!)).not.toContain(first!.slice(3, 20));
+    expect(tokenHint(first!)).toBe(`${first!.slice(0, 7)}…${first!.slice(-4)}`);
+  });
+});

@@ -1,0 +1,28 @@
+import type { CertificateDeps } from './app';
+import { createCertificateApiKeys } from './features/api-keys/api-keys';
+import { certificatesRepository } from './features/certificates/certificates.repository';
+import { certificatesService } from './features/certificates/certificates.service';
+import { organizationsRepository } from './features/organizations/organizations.repository';
+import { gatewayA } from './features/payments/gateway-a';
+import { gatewayB } from './features/payments/gateway-b';
+import type { PaymentGateway } from './features/payments/payment-gateway';
+import { paymentsRepository } from './features/payments/payments.repository';
+import { paymentsService } from './features/payments/payments.service';
+import { publicApiRepository } from './features/verification/public-api.repository';
+
+/** Wires the feature services once per process; the HTTP app and the operator CLI share this. */
+export function buildServices({ db, config }: Pick<CertificateDeps, 'db' | 'config'>) {
+  const apiKeys = createCertificateApiKeys(db);
+  const organizations = organizationsRepository(db);
+  const certificates = certificatesService(db, certificatesRepository(db));
+  const paymentRecords = paymentsRepository(db);
+  const payments = paymentsService(db, paymentRecords);
+  const paymentGateways = new Map<string, PaymentGateway>([
+    ['gateway-a', gatewayA(config)],
+    ['gateway-b', gatewayB(config)],
+  ]);
+  const publicApi = publicApiRepository(db);
+  return { apiKeys, organizations, certificates, paymentRecords, payments, paymentGateways, publicApi };
+}
+
+export type CertificateServices = ReturnType<typeof buildServices>;
