@@ -30,7 +30,7 @@ export const apiKeyListQuerySchema = z
     limit: z.coerce.number().int().min(1).max(100).default(50),
     cursor: z.string().refine((value) => isIdOf('key', value), 'is not a cursor from this list').optional(),
   })
-  .meta({ id: 'ApiKeyListQuery' });
+  .meta({ id: 'ApiKeyListQuery', examples: [{ limit: 20 }] });
 
 /**
  * The create body: a name, an optional expiry and, where the service has them, the scopes (at least one).

@@ -46,7 +46,12 @@ describe('every request example in the description is accepted', () => {
 
   it.each(examples.map((example) => [example.label, example] as const))('%s answers 2xx and matches the description', async (_label, example) => {
     const org = newOrg(ctx);
-    let call = request(ctx.app)[example.method as 'get' | 'post'](example.path);
+    let path = example.path;
+    if (path.includes('/api-keys/{id}')) {
+      const key = await request(ctx.app).post('/admin/v1/api-keys').set('Authorization', org.admin()).send({ name: 'Example key' }).expect(201);
+      path = path.replace('{id}', key.body.id as string);
+    }
+    let call = request(ctx.app)[example.method as 'get' | 'post'](path);
     if (example.path.startsWith('/admin/')) call = call.set('Authorization', org.admin());
     if (example.query) call = call.query(example.query);
     if (example.contentType) {

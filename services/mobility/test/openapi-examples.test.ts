@@ -53,6 +53,12 @@ const SETUPS: Record<string, () => Promise<{ path: string; authorization: string
   'POST /driver/v1/deliveries/{id}/deliver': async () => pickedUp('deliver', { security_pin: '4821' }),
   'POST /driver/v1/deliveries/{id}/fail': async () => pickedUp('fail'),
   'POST /admin/v1/api-keys': async () => ({ path: '/admin/v1/api-keys', authorization: `Bearer ${adminToken(ctx, newAdmin({ role: 'owner' }))}` }),
+  'GET /admin/v1/api-keys ?query': async () => ({ path: '/admin/v1/api-keys', authorization: `Bearer ${adminToken(ctx, newAdmin({ role: 'owner' }))}` }),
+  'POST /admin/v1/api-keys/{id}/rotate': async () => {
+    const authorization = `Bearer ${adminToken(ctx, newAdmin({ role: 'owner' }))}`;
+    const key = await request(ctx.app).post('/admin/v1/api-keys').set('Authorization', authorization).send({ name: 'Example key', scopes: ['rides:read'] }).expect(201);
+    return { path: `/admin/v1/api-keys/${key.body.id as string}/rotate`, authorization };
+  },
   'POST /admin/v1/drivers': async () => ({ path: '/admin/v1/drivers', authorization: `Bearer ${adminToken(ctx, newAdmin({ role: 'operator' }))}` }),
 };
 
