@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, notFoundHandler, openApiRoute, type Knex, type Logger } from '@platform/service-kit';
+import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, notFoundHandler, openApiRoute, requireAdmin, type Knex, type Logger } from '@platform/service-kit';
 import type { CertificateConfig } from './config';
 import { adminRoutes } from './features/admin.routes';
 import { batchBodyParsers } from './features/certificates/certificates.routes';
@@ -22,6 +22,7 @@ export function createApp({ db, config, logger }: CertificateDeps): Express {
   app.get('/metrics', metrics.handler());
   app.get('/openapi.json', openApiRoute(certificateOpenApi()));
   app.use('/webhooks/payments', paymentWebhookRoutes(db, config));
+  app.use('/admin/v1', requireAdmin(config.JWT_SECRET)); // authenticate before any body parser reads up to 5 MB
   app.use('/admin/v1/certificates/batch', batchBodyParsers());
   app.use(jsonBodies());
   app.use('/admin/v1', adminRoutes(db, config.JWT_SECRET));
