@@ -21,7 +21,7 @@ export function createApp({ db, config, logger }: CertificateDeps): Express {
   app.use(healthRoutes({ postgres: () => db.raw('select 1') }));
   app.get('/metrics', metrics.handler());
   app.get('/openapi.json', openApiRoute(certificateOpenApi()));
-  app.use('/webhooks/payments', paymentWebhookRoutes(db, config));
+  app.use('/webhooks/payments', paymentWebhookRoutes(db, config, logger));
   app.use('/admin/v1', requireAdmin(config.JWT_SECRET)); // authenticate before any body parser reads up to 5 MB
   app.use('/admin/v1/certificates/batch', batchBodyParsers());
   app.use(jsonBodies());

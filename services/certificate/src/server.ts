@@ -2,15 +2,19 @@ import { closeGracefullyOnSignal, createLogger, loadConfigOrExit, openServiceDat
 import { createApp } from './app';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema } from './config';
 import { migrations } from './db/migrations';
+import { warnAboutPaymentSettings } from './features/payments/payment-settings-warnings';
+import { scheduleWebhookBodyRetention } from './features/payments/webhook-body-retention';
 
 async function main() {
   const config = loadConfigOrExit(certificateConfigSchema, 'certificate');
   const logger = createLogger('certificate', config.LOG_LEVEL);
+  warnAboutPaymentSettings(config, logger);
   const db = await openServiceDatabase(config.databaseUrl, CERTIFICATE_SCHEMA, migrations, logger);
   const app = createApp({ db, config, logger });
   const server = app.listen(config.PORT, () => logger.info({ port: config.PORT }, 'certificate service listening'));
   server.keepAliveTimeout = 65000;
-  closeGracefullyOnSignal(logger, [server], [() => db.destroy()]);
+  const retention = scheduleWebhookBodyRetention(db, config.PAYMENT_WEBHOOK_RETENTION_DAYS, logger);
+  closeGracefullyOnSignal(logger, [server], [retention.stop, () => db.destroy()]);
 }
 
 void main();

@@ -3,6 +3,7 @@
  *   pnpm --filter @platform/certificate cli create-key --org acme --org-name "Acme Academy" --user alice [--name "first key"]
  *   pnpm --filter @platform/certificate cli issue --org acme --recipient "Ada Lovelace" --program "Engines" --date 2026-05-01 [--number N] [--expires 2030-01-01]
  *   pnpm --filter @platform/certificate cli credits --org acme
+ *   pnpm --filter @platform/certificate cli retention
  */
 import { parseArgs } from 'node:util';
 import { createLogger, loadConfigOrExit, openServiceDatabase, parseOrThrow, ValidationError, type Knex } from '@platform/service-kit';
@@ -14,11 +15,13 @@ import { certificatesRepository } from '../features/certificates/certificates.re
 import { newCertificateSchema } from '../features/certificates/certificates.schema';
 import { certificatesService } from '../features/certificates/certificates.service';
 import { ensureOrganizationAndUser } from '../features/organizations/organizations.repository';
+import { deleteExpiredWebhookBodies } from '../features/payments/webhook-body-retention';
 
 const USAGE = `usage:
   cli create-key --org <id> [--org-name <name>] --user <id> [--name <key name>]
   cli issue --org <id> --recipient <name> --program <title> --date <YYYY-MM-DD> [--number <n>] [--expires <YYYY-MM-DD>]
-  cli credits --org <id>`;
+  cli credits --org <id>
+  cli retention   (deletes payment-webhook bodies older than PAYMENT_WEBHOOK_RETENTION_DAYS, once)`;
 
 type Options = Record<string, string | undefined>;
 
@@ -40,6 +43,7 @@ const commands: Record<string, (db: Knex, o: Options) => Promise<unknown>> = {
     return certificatesService(db, certificatesRepository(db)).issue(o.org!, input);
   },
   credits: async (db, o) => db('organizations').where({ id: required(o, 'org') }).first('id', 'name', 'balance'),
+  retention: async (db) => deleteExpiredWebhookBodies(db, loadConfigOrExit(certificateConfigSchema, 'certificate-cli').PAYMENT_WEBHOOK_RETENTION_DAYS),
 };
 
 function required(options: Options, name: string): string {

@@ -1,6 +1,6 @@
 import express, { Router } from 'express';
 import { z } from 'zod';
-import { parseOrThrow, type Knex } from '@platform/service-kit';
+import { parseOrThrow, type Knex, type Logger } from '@platform/service-kit';
 import type { CertificateConfig } from '../../config';
 import { PLANS } from '../plans/plans';
 import { gatewayA } from './gateway-a';
@@ -13,7 +13,7 @@ import { paymentsService } from './payments.service';
 /**
  * `/webhooks/payments/{gateway}`: mounted before any JSON parser, so signatures are checked on the exact bytes received.
  */
-export function paymentWebhookRoutes(db: Knex, config: CertificateConfig): Router {
+export function paymentWebhookRoutes(db: Knex, config: CertificateConfig, logger: Logger): Router {
   const repository = paymentsRepository(db);
   const payments = paymentsService(db, repository);
   const gateways = new Map<string, PaymentGateway>([
@@ -25,7 +25,7 @@ export function paymentWebhookRoutes(db: Knex, config: CertificateConfig): Route
     const gateway = gateways.get(req.params.gateway as string); // a Map: `__proto__` is just an unknown name
     if (!gateway) return next();
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const outcome = await receivePaymentWebhook(gateway, rawBody, req.headers, repository, payments);
+    const outcome = await receivePaymentWebhook(gateway, rawBody, req.headers, { repository, payments, logger });
     res.status(outcome.status).json(outcome.body);
   });
   return router;

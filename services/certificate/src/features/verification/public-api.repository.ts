@@ -32,7 +32,7 @@ export function publicApiRepository(db: Knex) {
         `select k.id as key_id, o.id as organization_id, o.name as organization_name, o.balance, coalesce(u.plan, 'free') as plan
            from api_keys k
            join organizations o on o.id = k.organization_id
-           left join users u on u.id = k.user_id
+           left join users u on u.organization_id = k.organization_id and u.id = k.user_id
           where k.token_hash = ? and k.status = 'active'`,
         [tokenHash],
       );
