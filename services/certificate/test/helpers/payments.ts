@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createDatabase, createLogger, parseConfig } from '@platform/service-kit';
@@ -58,7 +59,8 @@ export async function startPaymentsContext(env: Record<string, string> = {}) {
     const ledger = await db('credit_ledger').where({ organization_id: org.org, reason: 'plan_upgrade' });
     return { balance: organization.balance, plan: user.plan, payment, upgrades: ledger.length };
   };
-  const lastReceipt = () => db('payment_webhooks').orderBy('id', 'desc').first();
+  /** The latest receipt of these exact bytes (found by their SHA-256, so other test files' calls never interfere). */
+  const receiptOf = (body: string) => db('payment_webhooks').where({ body_sha256: createHash('sha256').update(body).digest('hex') }).orderBy('id', 'desc').first();
 
   return {
     ctx,
@@ -68,7 +70,7 @@ export async function startPaymentsContext(env: Record<string, string> = {}) {
     sendA,
     sendB,
     stateOf,
-    lastReceipt,
+    receiptOf,
     async close() {
       await db.destroy();
       await gateways.close();
