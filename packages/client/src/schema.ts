@@ -54,10 +54,13 @@ export interface paths {
         /**
          * Payment notification from gateway A
          * @description Authenticated by the `X-Gateway-Signature` header (name configurable with `GATEWAY_A_SIGNATURE_HEADER`): the lowercase hex
-         *     HMAC-SHA512 of the raw body keyed with the gateway's secret key. Every call is stored before it is acted on.
+         *     HMAC-SHA512 of the raw body keyed with the gateway's secret key. Every call leaves a receipt before it is acted on
+         *     (size, SHA-256, outcome, time); the raw body is kept only when the signature is valid, and only for
+         *     `PAYMENT_WEBHOOK_RETENTION_DAYS` (default 30).
          *     A `charge.success` is confirmed with the gateway's verify-transaction API before the upgrade is activated, once per payment.
-         *     Other events, unknown or already activated references and failed verifications answer 200 and change nothing
-         *     (a failed verification marks the payment failed).
+         *     Other events and unknown or already activated references answer 200 and change nothing. Only an explicit "no" from
+         *     the verify API (404, a status other than success, a lower amount or another currency) answers 200 and marks the
+         *     payment failed; no usable answer (401, 403, 408, 429, 5xx, not JSON, timeout) is a 503 so the gateway retries.
          */
         post: operations["receiveGatewayAWebhook"];
         delete?: never;
@@ -78,7 +81,11 @@ export interface paths {
         /**
          * Payment notification from gateway B
          * @description Where a secret hash is configured (`GATEWAY_B_SECRET_HASH`), the `X-Webhook-Hash` header (name configurable with
-         *     `GATEWAY_B_HASH_HEADER`) must equal it, else 401; otherwise the verification call is the only protection.
+         *     `GATEWAY_B_HASH_HEADER`) must equal it, else 401. Where it is unset nothing proves the sender: the call answers 200
+         *     and leaves a receipt (without its body) but never changes a payment, neither failing nor activating it.
+         *     The raw body of an authenticated call is kept for `PAYMENT_WEBHOOK_RETENTION_DAYS` (default 30). Only an explicit
+         *     "no" from the verify API (404, a status other than successful, a lower amount or another currency) marks the
+         *     payment failed; no usable answer (401, 403, 408, 429, other 4xx, 5xx, not JSON, timeout) is a 503 so the gateway retries.
          *     A `charge.completed` is confirmed with `GET /transactions/{data.id}/verify` before the upgrade is activated, once per payment.
          *     Amounts are in major units and may have decimals.
          */
@@ -1047,7 +1054,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Received; activated, ignored, already activated, unknown reference or payment failed. */
+        /** @description Received; activated, ignored, already activated, unknown reference, payment failed, or (gateway B without a secret hash) recorded only. */
         WebhookReceived: {
             headers: {
                 [name: string]: unknown;
@@ -1084,8 +1091,10 @@ export interface components {
             };
         };
         /**
-         * @description The gateway's verify API could not be reached, answered 5xx or timed out (`verification_unavailable`), or the gateway
-         *     is not configured (`gateway_not_configured`). Nothing is activated; the receipt is kept; the gateway should retry.
+         * @description The gateway's verify API gave no usable answer (`verification_unavailable`): unreachable, timed out, 401 or 403
+         *     (our secret key refused), 408, 429, another non-404 error status, 5xx, a body that is not JSON or of an unknown shape.
+         *     Or the gateway is not configured (`gateway_not_configured`). Nothing is activated, the payment stays pending, the
+         *     receipt is kept; the gateway should retry.
          */
         VerificationUnavailable: {
             headers: {
@@ -1290,7 +1299,10 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The balance belongs to the organization, the plan to the user who created the key. */
+            /**
+             * @description The balance belongs to the organization, the plan to the user who created the key within the key's organization
+             *     (the same dashboard user in another organization has a plan of their own there).
+             */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -19,6 +19,7 @@ export const certificateConfigSchema = z
     GATEWAY_B_BASE_URL: env.optionalUrl(),
     GATEWAY_B_HASH_HEADER: z.string().default('x-webhook-hash'),
     PAYMENT_VERIFY_TIMEOUT_MS: env.positiveInt(10000),
+    PAYMENT_WEBHOOK_RETENTION_DAYS: env.positiveInt(30),
   })
   .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'GATEWAY_A_SECRET_KEY', 'GATEWAY_B_SECRET_KEY', 'GATEWAY_B_SECRET_HASH']))
   .transform((config) => ({ ...config, databaseUrl: config.CERTIFICATE_DATABASE_URL ?? config.DATABASE_URL }));

@@ -8,6 +8,7 @@ import { gatewayB } from './features/payments/gateway-b';
 import type { PaymentGateway } from './features/payments/payment-gateway';
 import { paymentsRepository } from './features/payments/payments.repository';
 import { paymentsService } from './features/payments/payments.service';
+import { deleteExpiredWebhookBodies } from './features/payments/webhook-body-retention';
 import { publicApiRepository } from './features/verification/public-api.repository';
 
 /** Wires the feature services once per process; the HTTP app and the operator CLI share this. */
@@ -22,7 +23,9 @@ export function buildServices({ db, config }: Pick<CertificateDeps, 'db' | 'conf
     ['gateway-b', gatewayB(config)],
   ]);
   const publicApi = publicApiRepository(db);
-  return { apiKeys, organizations, certificates, paymentRecords, payments, paymentGateways, publicApi };
+  /** Deletes stored payment-webhook bodies past their retention, once (the server also runs it hourly). */
+  const runWebhookBodyRetention = () => deleteExpiredWebhookBodies(db, config.PAYMENT_WEBHOOK_RETENTION_DAYS);
+  return { apiKeys, organizations, certificates, paymentRecords, payments, paymentGateways, publicApi, runWebhookBodyRetention };
 }
 
 export type CertificateServices = ReturnType<typeof buildServices>;

@@ -3,6 +3,7 @@
  *   pnpm --filter @platform/certificate cli create-key --org acme --org-name "Acme Academy" --user alice [--name "first key"]
  *   pnpm --filter @platform/certificate cli issue --org acme --recipient "Ada Lovelace" --program "Engines" --date 2026-05-01 [--number N] [--expires 2030-01-01]
  *   pnpm --filter @platform/certificate cli credits --org acme
+ *   pnpm --filter @platform/certificate cli retention
  */
 import { parseArgs } from 'node:util';
 import { createLogger, loadConfigOrExit, openServiceDatabase, parseOrThrow, ValidationError } from '@platform/service-kit';
@@ -14,7 +15,8 @@ import { buildServices, type CertificateServices } from '../services';
 const USAGE = `usage:
   cli create-key --org <id> [--org-name <name>] --user <id> [--name <key name>]
   cli issue --org <id> --recipient <name> --program <title> --date <YYYY-MM-DD> [--number <n>] [--expires <YYYY-MM-DD>]
-  cli credits --org <id>`;
+  cli credits --org <id>
+  cli retention   (deletes payment-webhook bodies older than PAYMENT_WEBHOOK_RETENTION_DAYS, once)`;
 
 type Options = Record<string, string | undefined>;
 
@@ -36,6 +38,7 @@ const commands: Record<string, (services: CertificateServices, o: Options) => Pr
     return certificates.issue(o.org!, input);
   },
   credits: async ({ organizations }, o) => organizations.find(required(o, 'org')),
+  retention: async ({ runWebhookBodyRetention }) => runWebhookBodyRetention(),
 };
 
 function required(options: Options, name: string): string {

@@ -2,10 +2,14 @@ import type { Migration } from '@platform/service-kit';
 import * as core from './migrations/0001_core';
 import * as payments from './migrations/0002_payments';
 import * as apiKeyLifecycle from './migrations/0003_api_key_lifecycle';
+import * as usersPerOrganization from './migrations/0010_users_per_organization';
+import * as paymentWebhookBodies from './migrations/0011_payment_webhook_bodies';
 
 /** Every migration of the `certificate` schema, in order. A merged migration is never edited: add a new one. */
 export const migrations: Record<string, Migration> = {
   '0001_core': core,
   '0002_payments': payments,
   '0003_api_key_lifecycle': apiKeyLifecycle,
+  '0010_users_per_organization': usersPerOrganization,
+  '0011_payment_webhook_bodies': paymentWebhookBodies,
 };

@@ -14,15 +14,16 @@ export interface Charge {
 
 /**
  * Both gateways' verify-transaction APIs as one real HTTP server on loopback. `charges` says what each reference
- * looks like to the gateway; `mode` can make it fail or hang.
+ * looks like to the gateway; `mode` can make it fail or hang; `answer`, when set, is what every verify call gets.
  */
 export async function startFakeGateways() {
   const charges = new Map<string, Charge>();
   const idToReference = new Map<string, string>();
-  const state = { mode: 'normal' as 'normal' | 'down' | 'hang' };
+  const state = { mode: 'normal' as 'normal' | 'down' | 'hang', answer: undefined as { status: number; contentType: string; body: string } | undefined };
   const server = await startFakeServer((req, res) => {
     if (state.mode === 'down') return sendJson(res, 502, { message: 'bad gateway' });
     if (state.mode === 'hang') return; // never answers
+    if (state.answer) return void res.writeHead(state.answer.status, { 'Content-Type': state.answer.contentType }).end(state.answer.body);
     const a = /^\/transaction\/verify\/([^/]+)$/.exec(req.url);
     if (a) {
       if (req.headers.authorization !== `Bearer ${GATEWAY_A_SECRET}`) return sendJson(res, 401, { status: false });

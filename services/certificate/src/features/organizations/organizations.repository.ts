@@ -31,7 +31,8 @@ export function organizationsRepository(db: Knex) {
         } else if (claims.org_name) {
           await trx('organizations').where({ id: claims.org }).whereNot({ name: claims.org_name }).update({ name: claims.org_name });
         }
-        await trx('users').insert({ id: claims.sub, organization_id: claims.org }).onConflict('id').ignore();
+        // A user is (organization, sub): the same `sub` in another organization is another user with its own plan.
+        await trx('users').insert({ id: claims.sub, organization_id: claims.org }).onConflict(['organization_id', 'id']).ignore();
       });
     },
     async find(id: string): Promise<OrganizationRow | undefined> {

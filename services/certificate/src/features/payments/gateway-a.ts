@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import { constantTimeEqual } from '@platform/service-kit';
 import type { CertificateConfig } from '../../config';
-import { callGatewayApi, header, MalformedEvent, type PaymentGateway } from './payment-gateway';
+import { callGatewayApi, header, MalformedEvent, NOT_FOUND_AT_GATEWAY, unexpectedAnswer, type PaymentGateway } from './payment-gateway';
 
 const eventSchema = z.object({ event: z.string(), data: z.unknown() });
 const chargeSchema = z.object({ id: z.union([z.number(), z.string()]), reference: z.string().min(1).max(200) });
@@ -19,9 +19,9 @@ export function gatewayA(config: CertificateConfig): PaymentGateway {
     isConfigured: () => Boolean(secret && config.GATEWAY_A_BASE_URL),
     authenticate(rawBody, headers) {
       const given = header(headers, config.GATEWAY_A_SIGNATURE_HEADER);
-      if (!secret || !given) return false;
+      if (!secret || !given) return 'rejected';
       const expected = createHmac('sha512', secret).update(rawBody).digest('hex');
-      return constantTimeEqual(given.toLowerCase(), expected);
+      return constantTimeEqual(given.toLowerCase(), expected) ? 'authenticated' : 'rejected';
     },
     parseEvent(body) {
       const parsed = eventSchema.safeParse(body);
@@ -33,10 +33,11 @@ export function gatewayA(config: CertificateConfig): PaymentGateway {
     },
     async verify(event) {
       const url = `${config.GATEWAY_A_BASE_URL!.replace(/\/$/, '')}/transaction/verify/${encodeURIComponent(event.reference)}`;
-      const { body } = await callGatewayApi(url, secret!, config.PAYMENT_VERIFY_TIMEOUT_MS);
-      const answer = verifySchema.safeParse(body);
-      if (!answer.success) return { status: 'not_successful', reason: 'verify API did not confirm the transaction' };
-      const { data } = answer.data;
+      const answer = await callGatewayApi(url, secret!, config.PAYMENT_VERIFY_TIMEOUT_MS);
+      if (answer.kind === 'not_found') return { status: 'not_successful', reason: NOT_FOUND_AT_GATEWAY };
+      const parsed = verifySchema.safeParse(answer.body);
+      if (!parsed.success) throw unexpectedAnswer();
+      const { data } = parsed.data;
       if (data.status !== 'success') return { status: 'not_successful', reason: `transaction status is ${data.status}` };
       return { status: 'successful', reference: data.reference, amountMinor: data.amount, currency: data.currency, transactionId: String(data.id ?? event.transactionId) };
     },

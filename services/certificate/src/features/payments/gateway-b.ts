@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { constantTimeEqual } from '@platform/service-kit';
 import type { CertificateConfig } from '../../config';
-import { callGatewayApi, header, MalformedEvent, type PaymentGateway } from './payment-gateway';
+import { callGatewayApi, header, MalformedEvent, NOT_FOUND_AT_GATEWAY, unexpectedAnswer, type PaymentGateway } from './payment-gateway';
 
 const eventSchema = z.object({ event: z.string(), data: z.unknown() });
 const chargeSchema = z.object({ id: z.union([z.number().int(), z.string().regex(/^\d{1,20}$/)]), tx_ref: z.string().min(1).max(200) });
@@ -15,16 +15,16 @@ export function majorToMinor(amount: number): number {
   return Math.round(Number(amount.toFixed(2)) * 100);
 }
 
-/** Gateway B: an optional shared secret hash in a header; amounts in major units; verify by transaction id. */
+/** Gateway B: a shared secret hash in a header (without one its webhooks are inert); amounts in major units; verify by transaction id. */
 export function gatewayB(config: CertificateConfig): PaymentGateway {
   return {
     id: 'gateway-b',
     isConfigured: () => Boolean(config.GATEWAY_B_SECRET_KEY && config.GATEWAY_B_BASE_URL),
     authenticate(_rawBody, headers) {
       const expected = config.GATEWAY_B_SECRET_HASH;
-      if (!expected) return true; // unset: the verify call is the only protection (CONTRACT §3)
+      if (!expected) return 'unauthenticated'; // unset: nothing proves the sender, so such a call never changes a payment
       const given = header(headers, config.GATEWAY_B_HASH_HEADER);
-      return given !== undefined && constantTimeEqual(given, expected);
+      return given !== undefined && constantTimeEqual(given, expected) ? 'authenticated' : 'rejected';
     },
     parseEvent(body) {
       const parsed = eventSchema.safeParse(body);
@@ -36,10 +36,11 @@ export function gatewayB(config: CertificateConfig): PaymentGateway {
     },
     async verify(event) {
       const url = `${config.GATEWAY_B_BASE_URL!.replace(/\/$/, '')}/transactions/${encodeURIComponent(event.transactionId)}/verify`;
-      const { body } = await callGatewayApi(url, config.GATEWAY_B_SECRET_KEY!, config.PAYMENT_VERIFY_TIMEOUT_MS);
-      const answer = verifySchema.safeParse(body);
-      if (!answer.success) return { status: 'not_successful', reason: 'verify API did not confirm the transaction' };
-      const { data } = answer.data;
+      const answer = await callGatewayApi(url, config.GATEWAY_B_SECRET_KEY!, config.PAYMENT_VERIFY_TIMEOUT_MS);
+      if (answer.kind === 'not_found') return { status: 'not_successful', reason: NOT_FOUND_AT_GATEWAY };
+      const parsed = verifySchema.safeParse(answer.body);
+      if (!parsed.success) throw unexpectedAnswer();
+      const { data } = parsed.data;
       if (data.status !== 'successful') return { status: 'not_successful', reason: `transaction status is ${data.status}` };
       return { status: 'successful', reference: data.tx_ref, amountMinor: majorToMinor(data.amount), currency: data.currency, transactionId: event.transactionId };
     },

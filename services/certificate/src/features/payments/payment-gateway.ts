@@ -10,11 +10,28 @@ export type Verification =
   | { status: 'successful'; reference: string; amountMinor: number; currency: string; transactionId: string }
   | { status: 'not_successful'; reason: string };
 
-/** Thrown when the verify API cannot be reached or answers 5xx: the webhook answers 503 so the gateway retries. */
-export class VerificationUnavailable extends Error {}
+/**
+ * The verify API gave no usable answer (unreachable, timed out, 401/403/408/429/5xx, not JSON, or an answer of no known
+ * shape): the webhook answers 503 so the gateway retries, and the payment stays as it is. `credentialsRefused` marks a
+ * 401/403, which means our own secret key is wrong: an operator has to act, so it is logged at error.
+ */
+export class VerificationUnavailable extends Error {
+  constructor(
+    message: string,
+    readonly credentialsRefused = false,
+  ) {
+    super(message);
+  }
+}
 
 /** Thrown for a body that is JSON but not a webhook of this gateway. */
 export class MalformedEvent extends Error {}
+
+/**
+ * Who sent a webhook: `authenticated` (signature or hash matches), `rejected` (missing or wrong), or `unauthenticated`
+ * (the gateway is set up without a shared secret, so nothing can be checked).
+ */
+export type WebhookTrust = 'authenticated' | 'rejected' | 'unauthenticated';
 
 /**
  * One payment gateway: how it authenticates its webhooks, what its events look like and how to confirm a charge
@@ -23,27 +40,44 @@ export class MalformedEvent extends Error {}
 export interface PaymentGateway {
   id: 'gateway-a' | 'gateway-b';
   isConfigured(): boolean;
-  authenticate(rawBody: Buffer, headers: IncomingHttpHeaders): boolean;
+  authenticate(rawBody: Buffer, headers: IncomingHttpHeaders): WebhookTrust;
   parseEvent(body: unknown): GatewayEvent;
   verify(event: Extract<GatewayEvent, { kind: 'charge' }>): Promise<Verification>;
 }
 
-/** GET a gateway API with a bearer secret and a timeout; network errors, timeouts and 5xx are VerificationUnavailable. */
-export async function callGatewayApi(url: string, secret: string, timeoutMs: number): Promise<{ status: number; body: unknown }> {
+/** What the verify API said in a way we can act on: a 2xx JSON body, or 404 (the transaction does not exist). */
+export type GatewayAnswer = { kind: 'found'; body: unknown } | { kind: 'not_found' };
+
+/**
+ * GET a gateway API with a bearer secret and a timeout. Only a 2xx JSON body or a 404 is an answer; everything else
+ * (network error, timeout, any other status, a body that is not JSON) is VerificationUnavailable, so that a gateway
+ * outage or our own misconfiguration never marks a paid upgrade failed.
+ */
+export async function callGatewayApi(url: string, secret: string, timeoutMs: number): Promise<GatewayAnswer> {
   let response: Response;
   try {
     response = await fetch(url, { headers: { Authorization: `Bearer ${secret}`, Accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
   } catch (error) {
     throw new VerificationUnavailable(`verify API unreachable: ${(error as Error).name}`);
   }
-  if (response.status >= 500) throw new VerificationUnavailable(`verify API answered ${response.status}`);
   const text = await response.text().catch(() => '');
-  try {
-    return { status: response.status, body: JSON.parse(text) };
-  } catch {
-    if (response.status === 200) throw new VerificationUnavailable('verify API answered with a body that is not JSON');
-    return { status: response.status, body: null };
+  if (response.status === 404) return { kind: 'not_found' };
+  if (response.status === 401 || response.status === 403) {
+    throw new VerificationUnavailable(`verify API refused our secret key (${response.status})`, true);
   }
+  if (response.status < 200 || response.status > 299) throw new VerificationUnavailable(`verify API answered ${response.status}`);
+  try {
+    return { kind: 'found', body: JSON.parse(text) };
+  } catch {
+    throw new VerificationUnavailable(`verify API answered ${response.status} with a body that is not JSON`);
+  }
+}
+
+export const NOT_FOUND_AT_GATEWAY = 'transaction not found at the gateway';
+
+/** A 2xx body of no shape we know is not a "no": the gateway is asked again on its retry. */
+export function unexpectedAnswer(): VerificationUnavailable {
+  return new VerificationUnavailable('verify API answered with a body of an unexpected shape');
 }
 
 export function header(headers: IncomingHttpHeaders, name: string): string | undefined {

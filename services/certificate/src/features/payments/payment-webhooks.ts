@@ -1,4 +1,4 @@
-import { BadRequestError, ServiceUnavailableError, UnauthorizedError } from '@platform/service-kit';
+import { BadRequestError, ServiceUnavailableError, UnauthorizedError, type Logger } from '@platform/service-kit';
 import type { IncomingHttpHeaders } from 'node:http';
 import { MalformedEvent, VerificationUnavailable, type PaymentGateway } from './payment-gateway';
 import type { PaymentsRepository } from './payments.repository';
@@ -6,29 +6,41 @@ import type { paymentsService } from './payments.service';
 
 type Outcome = { status: number; body: Record<string, unknown> };
 const RECEIVED: Outcome = { status: 200, body: { received: true } };
+const VERIFICATION_UNAVAILABLE: Outcome = {
+  status: 503,
+  body: { error: 'Could not verify the transaction with the payment gateway; retry later', code: 'verification_unavailable' },
+};
+
+export interface PaymentWebhookDeps {
+  repository: PaymentsRepository;
+  payments: ReturnType<typeof paymentsService>;
+  logger: Logger;
+}
 
 /**
- * One inbound payment webhook, in order: store it, authenticate the raw bytes, parse, find the checkout, confirm the
- * charge with the gateway's own API, compare amount and currency, activate once. The stored row ends with the outcome.
+ * One inbound payment webhook, in order: authenticate the raw bytes, store the receipt, parse, find the checkout,
+ * confirm the charge with the gateway's own API, compare amount and currency, activate once. The stored row ends
+ * with the outcome. Only an authenticated call keeps its body; of any other call we keep metadata only.
  */
-export async function receivePaymentWebhook(
-  gateway: PaymentGateway,
-  rawBody: Buffer,
-  headers: IncomingHttpHeaders,
-  repository: PaymentsRepository,
-  payments: ReturnType<typeof paymentsService>,
-): Promise<Outcome> {
-  const receiptId = await repository.recordWebhook(gateway.id, rawBody);
+export async function receivePaymentWebhook(gateway: PaymentGateway, rawBody: Buffer, headers: IncomingHttpHeaders, deps: PaymentWebhookDeps): Promise<Outcome> {
+  const { repository, payments, logger } = deps;
+  const trust = gateway.isConfigured() ? gateway.authenticate(rawBody, headers) : 'not_configured';
+  const receiptId = await repository.recordWebhook(gateway.id, rawBody, { keepBody: trust === 'authenticated' });
   const settle = (outcome: string, fields: { event?: string; reference?: string; transaction_id?: string; detail?: string } = {}) =>
     repository.settleWebhook(receiptId, { outcome, ...fields });
 
-  if (!gateway.isConfigured()) {
+  if (trust === 'not_configured') {
     await settle('not_configured');
     throw new ServiceUnavailableError(`Payment gateway ${gateway.id} is not configured`, 'gateway_not_configured');
   }
-  if (!gateway.authenticate(rawBody, headers)) {
+  if (trust === 'rejected') {
     await settle('rejected_signature');
     throw new UnauthorizedError('Invalid webhook signature', 'invalid_signature');
+  }
+  if (trust === 'unauthenticated') {
+    // Nothing proves who sent it (gateway B without GATEWAY_B_SECRET_HASH): a receipt, never a change to a payment.
+    await settle('unauthenticated');
+    return RECEIVED;
   }
   let event;
   try {
@@ -57,8 +69,11 @@ export async function receivePaymentWebhook(
     verification = await gateway.verify(event);
   } catch (error) {
     if (!(error instanceof VerificationUnavailable)) throw error;
+    const log = { gateway: gateway.id, reference: payment.reference, reason: error.message };
+    if (error.credentialsRefused) logger.error(log, 'payment gateway refused our secret key: check its configuration');
+    else logger.warn(log, 'payment verification unavailable: the gateway will retry');
     await settle('verification_unavailable', { ...fields, detail: error.message });
-    throw new ServiceUnavailableError('Could not verify the transaction with the payment gateway; retry later', 'verification_unavailable');
+    return VERIFICATION_UNAVAILABLE; // answered, not thrown: logged above at the level it deserves
   }
   const mismatch =
     verification.status !== 'successful'
@@ -79,4 +94,3 @@ export async function receivePaymentWebhook(
   await settle(activated ? 'activated' : 'already_activated', fields);
   return RECEIVED;
 }
-

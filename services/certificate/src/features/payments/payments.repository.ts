@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from '@platform/service-kit';
 
 export interface PaymentRow {
@@ -34,8 +35,11 @@ export function paymentsRepository(db: Knex) {
         .returning('*');
       return row as PaymentRow | undefined;
     },
-    async recordWebhook(gateway: string, body: Buffer): Promise<number> {
-      const [row] = await db('payment_webhooks').insert({ gateway, body }).returning('id');
+    /** A receipt: size and SHA-256 always, the bytes themselves only when `keepBody` (an authenticated call). */
+    async recordWebhook(gateway: string, body: Buffer, { keepBody }: { keepBody: boolean }): Promise<number> {
+      const [row] = await db('payment_webhooks')
+        .insert({ gateway, body: keepBody ? body : null, body_size: body.length, body_sha256: createHash('sha256').update(body).digest('hex') })
+        .returning('id');
       return (row as { id: number }).id;
     },
     async settleWebhook(id: number, fields: { outcome: string; event?: string; reference?: string; transaction_id?: string; detail?: string }): Promise<void> {

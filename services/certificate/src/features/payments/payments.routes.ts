@@ -1,6 +1,6 @@
 import express, { Router } from 'express';
 import { z } from 'zod';
-import { parseOrThrow } from '@platform/service-kit';
+import { parseOrThrow, type Logger } from '@platform/service-kit';
 import { PLANS } from '../plans/plans';
 import type { PaymentGateway } from './payment-gateway';
 import { receivePaymentWebhook } from './payment-webhooks';
@@ -17,13 +17,13 @@ export interface PaymentWebhookDeps {
 /**
  * `/webhooks/payments/{gateway}`: mounted before any JSON parser, so signatures are checked on the exact bytes received.
  */
-export function paymentWebhookRoutes({ paymentGateways: gateways, paymentRecords: repository, payments }: PaymentWebhookDeps): Router {
+export function paymentWebhookRoutes({ paymentGateways: gateways, paymentRecords: repository, payments }: PaymentWebhookDeps, logger: Logger): Router {
   const router = Router();
   router.post('/:gateway', express.raw({ type: () => true, limit: '100kb' }), async (req, res, next) => {
     const gateway = gateways.get(req.params.gateway as string); // a Map: `__proto__` is just an unknown name
     if (!gateway) return next();
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const outcome = await receivePaymentWebhook(gateway, rawBody, req.headers, repository, payments);
+    const outcome = await receivePaymentWebhook(gateway, rawBody, req.headers, { repository, payments, logger });
     res.status(outcome.status).json(outcome.body);
   });
   return router;

@@ -43,7 +43,7 @@ export function paymentsService(db: Knex, repository: PaymentsRepository) {
         const payment = await repository.claimSuccess(trx, reference, transactionId);
         if (!payment) return false;
         const plan = findPlan(payment.plan)!;
-        await trx('users').where({ id: payment.user_id }).update({ plan: plan.id, updated_at: trx.fn.now() });
+        await trx('users').where({ organization_id: payment.organization_id, id: payment.user_id }).update({ plan: plan.id, updated_at: trx.fn.now() });
         await grantCreditsOnce(trx, payment.organization_id, plan.credits, 'plan_upgrade', payment.reference);
         return true;
       });

@@ -26,7 +26,7 @@ export function publicApiRepository(db: Knex) {
         `select o.name as organization_name, o.balance, coalesce(u.plan, 'free') as plan
            from organizations o
            left join api_keys k on k.id = ? and k.organization_id = o.id
-           left join users u on u.id = k.user_id
+           left join users u on u.organization_id = k.organization_id and u.id = k.user_id
           where o.id = ?`,
         [keyId, organizationId],
       );

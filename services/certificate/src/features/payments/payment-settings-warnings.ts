@@ -1,0 +1,12 @@
+import type { Logger } from '@platform/service-kit';
+import type { CertificateConfig } from '../../config';
+
+/** Start-up warnings about payment settings that production should not run with. */
+export function warnAboutPaymentSettings(config: CertificateConfig, logger: Logger): void {
+  if (config.NODE_ENV === 'production' && !config.GATEWAY_B_SECRET_HASH) {
+    logger.warn(
+      { variable: 'GATEWAY_B_SECRET_HASH' },
+      'GATEWAY_B_SECRET_HASH is unset: gateway B webhooks cannot be authenticated, so they are recorded but never change a payment',
+    );
+  }
+}

@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import { Writable } from 'node:stream';
+import request from 'supertest';
+import { createDatabase, createLogger, parseConfig } from '@platform/service-kit';
+import { createApp } from '../../src/app';
+import { buildServices } from '../../src/services';
+import { CERTIFICATE_SCHEMA, certificateConfigSchema } from '../../src/config';
+import type { TestContext } from './context';
+import type { TestOrg } from '../factories/admin';
+import { GATEWAY_B_HASH, paymentGatewayEnv, startFakeGateways } from '../factories/payment-gateways';
+
+export interface LogLine {
+  level: number;
+  msg: string;
+  [field: string]: unknown;
+}
+
+export const ERROR_LEVEL = 50;
+
+/**
+ * The app on this run's database with both fake gateways, for the payments test files; its log lines are kept in
+ * `logs` so a test can assert what an operator would see.
+ */
+export async function startPaymentsContext(env: Record<string, string> = {}) {
+  const gateways = await startFakeGateways();
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (global setup creates the database)');
+  // Short so a hanging verify API stays quick, yet long enough for 50 concurrent verify calls on a busy CI machine.
+  const config = parseConfig(certificateConfigSchema, { DATABASE_URL: url, NODE_ENV: 'test', ...paymentGatewayEnv(gateways.url, 3000), ...env });
+  const db = createDatabase(url, CERTIFICATE_SCHEMA, 5);
+  const logs: LogLine[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line) logs.push(JSON.parse(line) as LogLine);
+      done();
+    },
+  });
+  const services = buildServices({ db, config });
+  const app = createApp({ db, config, logger: createLogger('certificate', 'info', sink) }, services);
+  const ctx: TestContext = {
+    app,
+    db,
+    config,
+    services,
+    close: async () => {
+      await services.apiKeys.flushUsage();
+      await db.destroy();
+    },
+  };
+
+  const checkout = async (org: TestOrg, plan = 'starter', gateway = 'gateway-a', sub = org.owner) => {
+    const res = await request(app).post('/admin/v1/subscriptions/checkout').set('Authorization', org.admin('owner', sub)).send({ plan, gateway }).expect(201);
+    return res.body as { reference: string; amount: { amount: number; currency: string } };
+  };
+  const sendA = (body: string | Buffer, signature?: string) => {
+    const req = request(app).post('/webhooks/payments/gateway-a').set('Content-Type', 'application/json');
+    if (signature !== undefined) req.set('X-Gateway-Signature', signature);
+    return req.send(body);
+  };
+  const sendB = (body: string, hash: string | null = GATEWAY_B_HASH) => {
+    const req = request(app).post('/webhooks/payments/gateway-b').set('Content-Type', 'application/json');
+    if (hash !== null) req.set('X-Webhook-Hash', hash);
+    return req.send(body);
+  };
+  /** What the organization and its owner look like after a webhook: balance, plan, the payment, upgrade grants. */
+  const stateOf = async (org: TestOrg, reference: string) => {
+    const organization = await db('organizations').where({ id: org.org }).first();
+    const user = await db('users').where({ organization_id: org.org, id: org.owner }).first();
+    const payment = await db('payments').where({ reference }).first();
+    const ledger = await db('credit_ledger').where({ organization_id: org.org, reason: 'plan_upgrade' });
+    return { balance: organization.balance, plan: user.plan, payment, upgrades: ledger.length };
+  };
+  /** The latest receipt of these exact bytes (found by their SHA-256, so other test files' calls never interfere). */
+  const receiptOf = (body: string) => db('payment_webhooks').where({ body_sha256: createHash('sha256').update(body).digest('hex') }).orderBy('id', 'desc').first();
+
+  return {
+    ctx,
+    gateways,
+    logs,
+    checkout,
+    sendA,
+    sendB,
+    stateOf,
+    receiptOf,
+    async close() {
+      await db.destroy();
+      await gateways.close();
+    },
+  };
+}
+
+export type PaymentsContext = Awaited<ReturnType<typeof startPaymentsContext>>;
