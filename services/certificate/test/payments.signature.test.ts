@@ -126,7 +126,7 @@ describe('start-up warning about GATEWAY_B_SECRET_HASH', () => {
     expect(warnings).toHaveLength(1);
     expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 40, variable: 'GATEWAY_B_SECRET_HASH' });
 
-    const set = await runTsToEnd(serviceDir, 'src/server.ts', { ...production, GATEWAY_B_SECRET_HASH: 'some-hash' });
+    const set = await runTsToEnd(serviceDir, 'src/server.ts', { ...production, GATEWAY_B_SECRET_HASH: 'a-gateway-b-webhook-hash-of-at-least-32-bytes' });
     expect(set.stderr).toContain('Postgres is not reachable'); // it got as far as the database
     expect(set.stdout).not.toContain('GATEWAY_B_SECRET_HASH');
   });
