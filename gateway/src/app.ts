@@ -1,6 +1,11 @@
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { createMetrics, notFoundHandler, requestContext, requestLogger, runChecks, type Logger, type Redis } from '@platform/service-kit';
+import { createMetrics } from '@platform/service-kit/metrics';
+import { notFoundHandler, requestLogger } from '@platform/service-kit/http';
+import { requestContext } from '@platform/service-kit/request-context';
+import { runChecks } from '@platform/service-kit/health';
+import type { Logger } from '@platform/service-kit/logger';
+import type { Redis } from '@platform/service-kit/redis';
 import { DEFAULT_OPENAPI_FILES, type GatewayConfig } from './config';
 import { docsRoutes, loadGatewayDescription } from './docs';
 import { createUpstreamProxy } from './proxy';

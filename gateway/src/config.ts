@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_REDIS_URL, env } from '@platform/service-kit';
+import { DEFAULT_REDIS_URL, env } from '@platform/service-kit/config';
 
 export const DEFAULT_OPENAPI_FILES = {
   certificate: path.resolve(__dirname, '../../services/certificate/openapi.yaml'),

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Router } from 'express';
-import { loadOpenApiDocument, type OpenApiDocument } from '@platform/service-kit';
+import { loadOpenApiDocument, type OpenApiDocument } from '@platform/service-kit/openapi';
 import { addGatewayResponses, mergeDescriptions } from './openapi';
 
 export const RENDERER_PATH = '/docs/assets/api-reference.js';

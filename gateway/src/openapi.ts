@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { OpenApiDocument } from '@platform/service-kit';
+import type { OpenApiDocument } from '@platform/service-kit/openapi';
 import { upstreamFor, type Upstream } from './routes';
 
 type Json = Record<string, unknown>;

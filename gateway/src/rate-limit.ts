@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { bearerToken, type Logger, type Redis } from '@platform/service-kit';
+import { bearerToken } from '@platform/service-kit/auth';
+import type { Logger } from '@platform/service-kit/logger';
+import type { Redis } from '@platform/service-kit/redis';
 
 export interface RateLimitOptions {
   redis: Redis;

@@ -1,4 +1,6 @@
-import { closeGracefullyOnSignal, createLogger, loadConfigOrExit } from '@platform/service-kit';
+import { closeGracefullyOnSignal } from '@platform/service-kit/shutdown';
+import { createLogger } from '@platform/service-kit/logger';
+import { loadConfigOrExit } from '@platform/service-kit/config';
 import { createApp } from './app';
 import { gatewayConfigSchema } from './config';
 import { createGatewayServer, createRateLimitRedis } from './server-factory';

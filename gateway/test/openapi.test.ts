@@ -1,5 +1,5 @@
 import { validateOpenApiDocument } from '@platform/test-kit';
-import type { OpenApiDocument } from '@platform/service-kit';
+import type { OpenApiDocument } from '@platform/service-kit/openapi';
 import { DEFAULT_OPENAPI_FILES } from '../src/config';
 import { loadGatewayDescription } from '../src/docs';
 import { mergeDescriptions } from '../src/openapi';

@@ -1,4 +1,4 @@
-import { createLogger } from '@platform/service-kit';
+import { createLogger } from '@platform/service-kit/logger';
 import { sendJson, startFakeServer, type RunningServer } from '@platform/test-kit';
 import { captureLines, startGateway, testRedis } from './helpers';
 

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createRunDatabase, dropRunDatabase, listen, newRedisPrefix, redisUrl, spawnTs, clearRedisPrefix } from '@platform/test-kit';
-import { createRedis } from '@platform/service-kit';
+import { createRedis } from '@platform/service-kit/redis';
 
 async function redisKeys(pattern: string): Promise<string[]> {
   const redis = createRedis(redisUrl());
