@@ -1,3 +1,4 @@
+/* global fetch, AbortSignal */
 // The image's health check: exit 0 when GET /healthz on HEALTHCHECK_PORT (falling back to PORT) answers 200 within 2 s.
 const port = process.env.HEALTHCHECK_PORT || process.env.PORT;
 if (!port) {
