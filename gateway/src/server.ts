@@ -1,3 +1,4 @@
+import { exitOnListenError } from '@platform/service-kit/listen';
 import { closeGracefullyOnSignal } from '@platform/service-kit/shutdown';
 import { createLogger } from '@platform/service-kit/logger';
 import { loadConfigOrExit } from '@platform/service-kit/config';
@@ -17,6 +18,7 @@ redis.on('ready', () => (redisWasUp = true));
 const app = createApp({ config, logger, redis });
 const server = createGatewayServer(app, config);
 const scheme = config.TLS_CERT_FILE ? 'https' : 'http';
+exitOnListenError(server, 'gateway', config.PORT);
 server.listen(config.PORT, () => {
   logger.info({ port: config.PORT, scheme, certificate: config.CERTIFICATE_URL, mobility: config.MOBILITY_URL }, 'gateway listening');
 });

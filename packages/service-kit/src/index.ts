@@ -18,3 +18,4 @@ export * from './api-tokens';
 export * from './ids';
 export * from './security-headers';
 export * from './openapi';
+export * from './listen';

@@ -1,4 +1,4 @@
-import { closeGracefullyOnSignal, createLogger, loadConfigOrExit, openServiceDatabase } from '@platform/service-kit';
+import { closeGracefullyOnSignal, exitOnListenError, createLogger, loadConfigOrExit, openServiceDatabase } from '@platform/service-kit';
 import { createApp } from './app';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema } from './config';
 import { migrations } from './db/migrations';
@@ -9,6 +9,7 @@ async function main() {
   const db = await openServiceDatabase(config.databaseUrl, CERTIFICATE_SCHEMA, migrations, logger);
   const app = createApp({ db, config, logger });
   const server = app.listen(config.PORT, () => logger.info({ port: config.PORT }, 'certificate service listening'));
+  exitOnListenError(server, 'certificate', config.PORT);
   server.keepAliveTimeout = 65000;
   closeGracefullyOnSignal(logger, [server], [() => db.destroy()]);
 }
