@@ -31,10 +31,10 @@ describe('start-up mistakes give one line, not a stack trace', () => {
 
   it('prints the certificate CLI usage for --help and exits 0; an unknown option is one line and the usage, exit 2', () => {
     const cli = path.join(root, 'services/certificate');
-    const asked = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', '--help'], { cwd: cli, encoding: 'utf8' });
+    const asked = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/cli/cli.ts', '--help'], { cwd: cli, encoding: 'utf8' });
     expect(asked.status).toBe(0);
     expect(asked.stdout).toMatch(/^usage:\n {2}cli create-key/);
-    const unknown = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', 'credits', '--frobnicate'], { cwd: cli, encoding: 'utf8' });
+    const unknown = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/cli/cli.ts', 'credits', '--frobnicate'], { cwd: cli, encoding: 'utf8' });
     expect(unknown.status).toBe(2);
     expectOneLine(unknown.stderr, "Unknown option '--frobnicate'");
   });
