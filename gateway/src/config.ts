@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_REDIS_URL, env } from '@platform/service-kit/config';
@@ -20,8 +19,8 @@ export const gatewayConfigSchema = z
     RATE_LIMIT_PER_MINUTE: env.positiveInt(600),
     /** Hops of trusted reverse proxies in front of the gateway (0: the socket's address is the client's IP). */
     TRUST_PROXY_HOPS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(0),
-    TLS_CERT_FILE: z.string().refine((file) => existsSync(file), 'no such file').optional(),
-    TLS_KEY_FILE: z.string().refine((file) => existsSync(file), 'no such file').optional(),
+    TLS_CERT_FILE: z.string().optional(),
+    TLS_KEY_FILE: z.string().optional(),
     /** Where the gateway reads each service's description for `/openapi.json` and `/docs` (read at start-up, so docs work while a service is down). */
     CERTIFICATE_OPENAPI_FILE: z.string().min(1).default(DEFAULT_OPENAPI_FILES.certificate),
     MOBILITY_OPENAPI_FILE: z.string().min(1).default(DEFAULT_OPENAPI_FILES.mobility),

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { exitOnListenError } from '@platform/service-kit/listen';
 import { closeGracefullyOnSignal } from '@platform/service-kit/shutdown';
 import { createLogger } from '@platform/service-kit/logger';
@@ -7,6 +8,14 @@ import { gatewayConfigSchema } from './config';
 import { createGatewayServer, createRateLimitRedis } from './server-factory';
 
 const config = loadConfigOrExit(gatewayConfigSchema, 'gateway');
+// A certificate or key file that is not there ends start-up with one line naming the variable, not a stack trace.
+for (const variable of ['TLS_CERT_FILE', 'TLS_KEY_FILE'] as const) {
+  const file = config[variable];
+  if (file !== undefined && !existsSync(file)) {
+    process.stderr.write(`gateway: ${variable} names a file that does not exist (${file}).\n`);
+    process.exit(1);
+  }
+}
 const logger = createLogger('gateway', config.LOG_LEVEL);
 const redis = createRateLimitRedis(config.REDIS_URL);
 let redisWasUp = true;
