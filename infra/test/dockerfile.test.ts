@@ -42,6 +42,8 @@ describe('infra/Dockerfile', () => {
     expect(runtime.from).toBe('node:24-bookworm-slim');
     expect(runtime.lines).toContain('USER node');
     expect(runtime.lines).toContain('ENV NODE_ENV=production');
+    // The gateway reads the services' descriptions from files the deployed bundles hold.
+    expect(runtime.lines).toContain('ENV CERTIFICATE_OPENAPI_FILE=/app/certificate/openapi.yaml MOBILITY_OPENAPI_FILE=/app/mobility/openapi.yaml');
     expect(runtime.lines.filter((l) => /^RUN\b/.test(l))).toEqual([]);
     const copies = runtime.lines.filter((l) => l.startsWith('COPY'));
     for (const copy of copies) {
