@@ -9,7 +9,8 @@
  * The gateway's rate limit is raised (LOAD_RATE_LIMIT_PER_MINUTE, default 1,000,000) so it counts but never refuses.
  */
 import autocannon from 'autocannon';
-import { DEV_JWT_SECRET, signJwt } from '@platform/service-kit';
+import { signJwt } from '@platform/service-kit/auth';
+import { DEV_JWT_SECRET } from '@platform/service-kit/config';
 import { startSystem, type RunningSystem } from './system';
 
 interface Scenario {
@@ -142,4 +143,8 @@ async function main() {
   }
 }
 
-void main();
+// A port in use or a system that does not start is one line, not a stack trace.
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});

@@ -1,13 +1,29 @@
 /**
- * `pnpm start`: the whole system on one machine. Creates the database if missing, applies both services'
- * migrations, starts both services, the worker and the gateway, prints where each listens, and stops them all
- * on Ctrl-C or SIGTERM (or when one of them dies).
+ * `pnpm start`: the whole system on one machine, from the compiled build (`pnpm build` runs first). Checks the ports are
+ * free, creates the database if missing, applies both services' migrations, starts both services, the worker and the
+ * gateway with plain node, prints where each listens, and stops them all, each drained once, on Ctrl-C, SIGTERM or
+ * SIGHUP, when `pnpm` itself goes away, or when one of them dies.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, describeUnreachable, ensureDatabase, pingRedis } from '@platform/service-kit';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@platform/service-kit/config';
+import { describeUnreachable, ensureDatabase } from '@platform/service-kit/db';
+import { pingRedis } from '@platform/service-kit/redis';
+import { compiledEnv } from './compiled-env';
+import { describeTakenPort } from './port-check';
 
-const root = path.resolve(__dirname, '..');
+/** The workspace root: this file runs as scripts/start.ts under tsx and as dist/scripts/start.js once built. */
+function workspaceRoot(dir: string): string {
+  while (!existsSync(path.join(dir, 'pnpm-workspace.yaml'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('pnpm-workspace.yaml not found above the starter');
+    dir = parent;
+  }
+  return dir;
+}
+
+const root = workspaceRoot(__dirname);
 const env = process.env;
 const ports = {
   gateway: env.GATEWAY_PORT ?? '8080',
@@ -32,19 +48,19 @@ interface Part {
 const withoutWorker = env.START_WITHOUT_WORKER === 'true';
 
 const allParts: Part[] = [
-  { name: 'certificate', dir: 'services/certificate', entry: 'src/server.ts', env: { PORT: ports.certificate }, health: `http://127.0.0.1:${ports.certificate}/healthz` },
+  { name: 'certificate', dir: 'services/certificate', entry: 'dist/server.js', env: { PORT: ports.certificate }, health: `http://127.0.0.1:${ports.certificate}/healthz` },
   {
     name: 'mobility',
     dir: 'services/mobility',
-    entry: 'src/server.ts',
+    entry: 'dist/server.js',
     env: { PORT: ports.mobility, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix },
     health: `http://127.0.0.1:${ports.mobility}/healthz`,
   },
-  { name: 'worker', dir: 'services/mobility', entry: 'src/worker.ts', env: { REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix } },
+  { name: 'worker', dir: 'services/mobility', entry: 'dist/worker.js', env: { REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix } },
   {
     name: 'gateway',
     dir: 'gateway',
-    entry: 'src/server.ts',
+    entry: 'dist/server.js',
     // The gateway keeps its rate-limit counters in the same Redis, under the same prefix, as the mobility service.
     // Its internal port (/metrics, /readyz) is GATEWAY_PORT + 3 when GATEWAY_PORT is given, so systems started side by side never collide.
     env: { PORT: ports.gateway, METRICS_PORT: gatewayMetricsPort, CERTIFICATE_URL: certificateUrl, MOBILITY_URL: mobilityUrl, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix },
@@ -57,10 +73,12 @@ const children = new Map<string, ChildProcess>();
 let stopping = false;
 
 function run(part: Part, entry = part.entry): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, [entry], {
     cwd: path.join(root, part.dir),
-    env: { ...env, ...part.env },
+    env: compiledEnv({ ...env, ...part.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: a Ctrl-C in the terminal reaches only this starter, which then stops each child once.
+    detached: true,
   });
   const prefix = `[${part.name}] `;
   const forward = (stream: NodeJS.ReadableStream, out: NodeJS.WriteStream) => {
@@ -76,23 +94,32 @@ function run(part: Part, entry = part.entry): ChildProcess {
   return child;
 }
 
+function isRunning(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
+
 function exitCode(child: ChildProcess): Promise<number> {
+  if (!isRunning(child)) return Promise.resolve(child.exitCode ?? 1);
   return new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
 }
 
 async function migrate(part: Part): Promise<void> {
-  const code = await exitCode(run({ ...part, name: `${part.name}:migrate` }, 'src/db/migrate.ts'));
-  if (code !== 0) {
+  const migration = run({ ...part, name: `${part.name}:migrate` }, 'dist/db/migrate.js');
+  children.set(`${part.name}:migrate`, migration);
+  const code = await exitCode(migration);
+  children.delete(`${part.name}:migrate`);
+  if (code !== 0 && !stopping) {
     console.error(`Migrations of ${part.name} failed (exit ${code}).`);
-    process.exit(1);
+    await stopAll(1);
   }
 }
 
-async function waitForHealth(url: string, deadline: number): Promise<boolean> {
-  while (Date.now() < deadline) {
+/** Healthy means our own child answers: another program on the port would answer too, so the child must be alive. */
+async function waitForHealth(child: ChildProcess, url: string, deadline: number): Promise<boolean> {
+  while (Date.now() < deadline && isRunning(child)) {
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      if (response.ok) return true;
+      if (response.ok && isRunning(child)) return true;
     } catch {
       // not up yet
     }
@@ -101,19 +128,47 @@ async function waitForHealth(url: string, deadline: number): Promise<boolean> {
   return false;
 }
 
-async function stopAll(code: number): Promise<never> {
-  stopping = true;
-  const exits = [...children.values()].filter((c) => c.exitCode === null).map((c) => {
-    c.kill('SIGTERM');
-    return exitCode(c);
-  });
-  const force = setTimeout(() => children.forEach((c) => c.kill('SIGKILL')), 15000);
-  await Promise.all(exits);
-  clearTimeout(force);
-  process.exit(code);
+/** Stops every child once (SIGTERM, then SIGKILL after 15 s) and exits; later calls wait for the first. */
+let stopped: Promise<never> | undefined;
+function stopAll(code: number): Promise<never> {
+  stopped ??= (async () => {
+    stopping = true;
+    const running = [...children.values()].filter(isRunning);
+    const exits = running.map((child) => {
+      child.kill('SIGTERM');
+      return exitCode(child);
+    });
+    const force = setTimeout(() => running.forEach((child) => isRunning(child) && child.kill('SIGKILL')), 15000);
+    await Promise.all(exits);
+    clearTimeout(force);
+    process.exit(code);
+  })();
+  return stopped;
+}
+
+/**
+ * One signal stops everything once: Ctrl-C, SIGTERM (timeout, a supervisor, pnpm passing its own on) and SIGHUP (the
+ * terminal closing). If pnpm is killed outright this process is re-parented; that stops everything too.
+ */
+function stopOnSignalsAndOrphaning(): void {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stopAll(0));
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void stopAll(0);
+  }, 500).unref();
 }
 
 async function main() {
+  stopOnSignalsAndOrphaning();
+  const taken = await describeTakenPort([
+    { name: 'gateway', variable: 'GATEWAY_PORT', port: Number(ports.gateway) },
+    { name: 'certificate service', variable: 'CERTIFICATE_PORT', port: Number(ports.certificate) },
+    { name: 'mobility service', variable: 'MOBILITY_PORT', port: Number(ports.mobility) },
+  ]);
+  if (taken) {
+    console.error(taken);
+    process.exit(1);
+  }
   const databaseUrl = env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
   try {
     await ensureDatabase(env.CERTIFICATE_DATABASE_URL ?? databaseUrl);
@@ -130,9 +185,8 @@ async function main() {
   }
   await migrate(parts[0]!);
   await migrate(parts[1]!);
+  if (stopping) return;
 
-  process.on('SIGINT', () => void stopAll(0));
-  process.on('SIGTERM', () => void stopAll(0));
   for (const part of parts) {
     const child = run(part);
     children.set(part.name, child);
@@ -143,7 +197,10 @@ async function main() {
     });
   }
   const deadline = Date.now() + 60000;
-  const results = await Promise.all(parts.filter((p) => p.health).map(async (p) => [p, await waitForHealth(p.health!, deadline)] as const));
+  const results = await Promise.all(
+    parts.filter((p) => p.health).map(async (p) => [p, await waitForHealth(children.get(p.name)!, p.health!, deadline)] as const),
+  );
+  if (stopping) return;
   for (const [part, up] of results) {
     if (!up) {
       console.error(`${part.name} did not become healthy within 60 s; stopping everything.`);

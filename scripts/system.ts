@@ -1,8 +1,15 @@
-/** Starts the whole platform (`scripts/start.ts`) on its own ports, database and Redis prefix, for load tests and drills. */
-import { spawn, type ChildProcess } from 'node:child_process';
+/**
+ * Starts the whole platform (the compiled `scripts/start.ts`, built first if stale) on its own ports, database and
+ * Redis prefix, for load tests and drills.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, deleteKeysWithPrefix, dropDatabase } from '@platform/service-kit';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@platform/service-kit/config';
+import { dropDatabase } from '@platform/service-kit/db';
+import { deleteKeysWithPrefix } from '@platform/service-kit/redis';
+import { compiledEnv } from './compiled-env';
+import { describeTakenPort } from './port-check';
 
 export interface RunningSystem {
   gateway: string;
@@ -13,7 +20,7 @@ export interface RunningSystem {
   process: ChildProcess;
   output(): string;
   /**
-   * Starts one more mobility worker (`services/mobility/src/worker.ts`) with the system's environment; for a system
+   * Starts one more mobility worker (`services/mobility/dist/worker.js`) with the system's environment; for a system
    * started with `START_WITHOUT_WORKER: 'true'` (drills that kill and restart it). `stop()` stops it too.
    */
   startWorker(): ChildProcess;
@@ -26,8 +33,17 @@ export async function startSystem(label: string, basePort: number, env: NodeJS.P
   database.pathname = `/${label}_${suffix}`;
   const ports = { GATEWAY_PORT: String(basePort), CERTIFICATE_PORT: String(basePort + 1), MOBILITY_PORT: String(basePort + 2) };
   const redisPrefix = `${label}_${suffix}`;
-  const systemEnv = { ...process.env, LOG_LEVEL: 'warn', ...ports, DATABASE_URL: database.toString(), REDIS_URL: process.env.REDIS_URL ?? DEFAULT_REDIS_URL, REDIS_PREFIX: redisPrefix, ...env };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, 'start.ts')], {
+  const systemEnv = compiledEnv({ ...process.env, LOG_LEVEL: 'warn', ...ports, DATABASE_URL: database.toString(), REDIS_URL: process.env.REDIS_URL ?? DEFAULT_REDIS_URL, REDIS_PREFIX: redisPrefix, ...env });
+  // Another program on one of these ports would answer the health checks: refuse to start rather than measure it.
+  const taken = await describeTakenPort([
+    { name: 'gateway', variable: 'the base port', port: basePort },
+    { name: 'certificate service', variable: 'the base port', port: basePort + 1 },
+    { name: 'mobility service', variable: 'the base port', port: basePort + 2 },
+  ]);
+  if (taken) throw new Error(taken);
+  const build = spawnSync(process.execPath, [path.resolve(__dirname, 'build-if-stale.cjs')], { stdio: 'inherit' });
+  if (build.status !== 0) throw new Error(`pnpm build failed (exit ${build.status})`);
+  const child = spawn(process.execPath, [path.resolve(__dirname, '../dist/scripts/start.js')], {
     cwd: path.resolve(__dirname, '..'),
     env: systemEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -59,7 +75,7 @@ export async function startSystem(label: string, basePort: number, env: NodeJS.P
     process: child,
     output: () => output,
     startWorker() {
-      const worker = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+      const worker = spawn(process.execPath, ['dist/worker.js'], {
         cwd: path.resolve(__dirname, '../services/mobility'),
         env: systemEnv,
         stdio: ['ignore', 'pipe', 'pipe'],

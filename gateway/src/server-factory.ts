@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type RequestListener, type Server as HttpServer } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import { createRedis, type Redis, type RedisOptions } from '@platform/service-kit';
+import { createRedis, type Redis, type RedisOptions } from '@platform/service-kit/redis';
 import type { GatewayConfig } from './config';
 
 /** HTTPS when `TLS_CERT_FILE` and `TLS_KEY_FILE` are set (the app then sends HSTS), plain HTTP otherwise. */

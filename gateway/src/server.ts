@@ -1,11 +1,21 @@
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import pino from 'pino';
 import { closeGracefullyOnSignal, createLogger, loadConfigOrExit } from '@platform/service-kit';
 import { createGateway } from './app';
+import { exitOnListenError } from '@platform/service-kit/listen';
 import { gatewayConfigSchema } from './config';
 import { createGatewayServer, createRateLimitRedis } from './server-factory';
 
 const config = loadConfigOrExit(gatewayConfigSchema, 'gateway');
+// A certificate or key file that is not there ends start-up with one line naming the variable, not a stack trace.
+for (const variable of ['TLS_CERT_FILE', 'TLS_KEY_FILE'] as const) {
+  const file = config[variable];
+  if (file !== undefined && !existsSync(file)) {
+    process.stderr.write(`gateway: ${variable} names a file that does not exist (${file}).\n`);
+    process.exit(1);
+  }
+}
 // Log lines are written asynchronously: under load, lines written while one write is in flight go out together
 // (one syscall, not one per request line); pino flushes what is left when the process exits.
 const logger = createLogger('gateway', config.LOG_LEVEL, pino.destination({ dest: 1, sync: false }));
@@ -21,6 +31,8 @@ const server = createGatewayServer(gateway.public, config);
 // /metrics and /readyz live on an internal port only, never reachable through the public one.
 const internalServer = createServer(gateway.internal);
 const scheme = config.TLS_CERT_FILE ? 'https' : 'http';
+exitOnListenError(internalServer, 'gateway (internal)', config.METRICS_PORT);
+exitOnListenError(server, 'gateway', config.PORT);
 internalServer.listen(config.METRICS_PORT, () => {
   logger.info({ port: config.METRICS_PORT }, 'gateway metrics and readiness listening');
   server.listen(config.PORT, () => {

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import pino from 'pino';
-import { createRedis, type Logger, type Redis } from '@platform/service-kit';
+import { createRedis, type Redis } from '@platform/service-kit/redis';
+import type { Logger } from '@platform/service-kit/logger';
 import { clearRedisPrefix, listen, newRedisPrefix, redisUrl, type RunningServer } from '@platform/test-kit';
 import { createGateway, type GatewayDeps } from '../src/app';
 

@@ -5,12 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { closeServer } from '@platform/service-kit';
+import { closeServer } from '@platform/service-kit/shutdown';
 import { sendJson, startFakeServer } from '@platform/test-kit';
 import { createApp } from '../src/app';
 import { gatewayConfigSchema } from '../src/config';
 import { createGatewayServer } from '../src/server-factory';
-import { parseConfig } from '@platform/service-kit';
+import { parseConfig } from '@platform/service-kit/config';
 
 type Fake = Awaited<ReturnType<typeof startFakeServer>>;
 

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_SHUTDOWN_DEADLINE_MS, parseConfig } from '@platform/service-kit';
+import { DEFAULT_SHUTDOWN_DEADLINE_MS } from '@platform/service-kit/shutdown';
+import { parseConfig } from '@platform/service-kit/config';
 import { gatewayConfigSchema } from '../../gateway/src/config';
 import { certificateConfigSchema } from '../../services/certificate/src/config';
 import { mobilityConfigSchema } from '../../services/mobility/src/config';

@@ -28,7 +28,7 @@ export function processCpuMs(pid: number | undefined): number {
 
 /** Starts a TypeScript entry point as its own process and waits until `readyUrl` answers (or it prints `ready`). */
 export async function startProcess(entry: string, env: NodeJS.ProcessEnv, readyUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', path.join(root, entry)], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

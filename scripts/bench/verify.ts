@@ -3,7 +3,8 @@
  * service, and a bare node:http + pg baseline answering the same query for the same key. Prints requests/s, p99
  * and the ratios (targets: gateway ≥ 0.8 × direct, service ≥ 0.5 × bare).
  */
-import { createDatabase, dropDatabase, ensureDatabase, migrateLatest, parseConfig } from '@platform/service-kit';
+import { createDatabase, dropDatabase, ensureDatabase, migrateLatest } from '@platform/service-kit/db';
+import { parseConfig } from '@platform/service-kit/config';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema } from '../../services/certificate/src/config';
 import { migrations } from '../../services/certificate/src/db/migrations';
 import { buildServices } from '../../services/certificate/src/services';

@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { createConnection, createServer as createNetServer } from 'node:net';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import pg from 'pg';
-import { DEV_JWT_SECRET, signJwt } from '@platform/service-kit';
+import { DEV_JWT_SECRET } from '@platform/service-kit/config';
+import { signJwt } from '@platform/service-kit/auth';
 import type { RunningSystem } from '../system';
 
 export interface Point {

@@ -5,7 +5,8 @@
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEV_JWT_SECRET, signJwt } from '@platform/service-kit';
+import { DEV_JWT_SECRET } from '@platform/service-kit/config';
+import { signJwt } from '@platform/service-kit/auth';
 import { startSystem } from '../system';
 import type { DrillResult } from './drill';
 

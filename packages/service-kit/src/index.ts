@@ -19,3 +19,4 @@ export * from './ids';
 export * from './security-headers';
 export * from './openapi';
 export * from './secret-strength';
+export * from './listen';

@@ -6,9 +6,9 @@ export interface ProcessResult {
   stderr: string;
 }
 
-/** Starts a TypeScript entry point with tsx, as `pnpm start` does. */
+/** Starts a TypeScript entry point with tsx; workspace packages resolve to their sources (the "source" condition). */
 export function spawnTs(cwd: string, entry: string, env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', entry], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, ['--conditions=source', '--import', 'tsx', entry], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** Runs an entry point to its end (killed after `timeoutMs`) and collects what it printed. */

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, deleteKeysWithPrefix, dropDatabase, ensureDatabase } from '@platform/service-kit';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@platform/service-kit/config';
+import { deleteKeysWithPrefix } from '@platform/service-kit/redis';
+import { dropDatabase, ensureDatabase } from '@platform/service-kit/db';
 
 /**
  * Each test run gets its own database and Redis prefix, so runs never collide; jest's global setup creates them

@@ -1,4 +1,4 @@
-import { closeGracefullyOnSignal, createLogger, loadConfigOrExit, openServiceDatabase } from '@platform/service-kit';
+import { closeGracefullyOnSignal, exitOnListenError, createLogger, loadConfigOrExit, openServiceDatabase } from '@platform/service-kit';
 import { createApp } from './app';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema } from './config';
 import { migrations } from './db/migrations';
@@ -14,6 +14,7 @@ async function main() {
   const services = buildServices({ db, config });
   const app = createApp({ db, config, logger }, services);
   const server = app.listen(config.PORT, () => logger.info({ port: config.PORT }, 'certificate service listening'));
+  exitOnListenError(server, 'certificate', config.PORT);
   server.keepAliveTimeout = 65000;
   const retention = scheduleWebhookBodyRetention(db, config.PAYMENT_WEBHOOK_RETENTION_DAYS, logger);
   closeGracefullyOnSignal(logger, [server], [retention.stop, () => services.apiKeys.flushUsage(), () => db.destroy()]);

@@ -1,4 +1,4 @@
-import { closeGracefullyOnSignal, createLogger, createRedis, loadConfigOrExit, openServiceDatabase, requireRedis } from '@platform/service-kit';
+import { closeGracefullyOnSignal, exitOnListenError, createLogger, createRedis, loadConfigOrExit, openServiceDatabase, requireRedis } from '@platform/service-kit';
 import { createApp } from './app';
 import { MOBILITY_SCHEMA, mobilityConfigSchema } from './config';
 import { migrations } from './db/migrations';
@@ -11,6 +11,7 @@ async function main() {
   const redis = createRedis(config.REDIS_URL);
   const app = createApp({ db, redis, config, logger });
   const server = app.listen(config.PORT, () => logger.info({ port: config.PORT }, 'mobility service listening'));
+  exitOnListenError(server, 'mobility', config.PORT);
   server.keepAliveTimeout = 65000;
   closeGracefullyOnSignal(logger, [server], [async () => redis.quit(), () => db.destroy()]);
 }

@@ -47,13 +47,30 @@ function required(options: Options, name: string): string {
   return value;
 }
 
+/** The command line, or exit with the usage: 0 for --help, 2 with one line for anything it does not know. */
+function parseCommandLine(): { positionals: string[]; values: Options } {
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  try {
+    const { positionals, values } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: Object.fromEntries(
+        ['org', 'org-name', 'user', 'name', 'recipient', 'program', 'date', 'number', 'expires'].map((n) => [n, { type: 'string' as const }]),
+      ),
+    });
+    return { positionals, values: values as Options };
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message.split('.')[0]}\n${USAGE}\n`);
+    process.exit(2);
+  }
+}
+
 async function main() {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: Object.fromEntries(
-      ['org', 'org-name', 'user', 'name', 'recipient', 'program', 'date', 'number', 'expires'].map((n) => [n, { type: 'string' as const }]),
-    ),
-  });
+  const { positionals, values } = parseCommandLine();
   const command = commands[positionals[0] ?? ''];
   if (!command) {
     process.stderr.write(`${USAGE}\n`);

@@ -1,0 +1,3 @@
+// Who is calling: admin/driver JWTs and API tokens.
+export * from './admin-auth';
+export * from './api-tokens';

@@ -1,0 +1,40 @@
+// Runs `pnpm build` when a package's compiled output is missing or older than its sources, so `pnpm start` after an
+// edit runs the edited code and a second `pnpm start` does not wait for tsc. Plain CommonJS: it runs before any build.
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+// Each compiled unit: the folder its build reads and the build info tsc writes (incremental) into its dist/.
+const units = [{ dir: root, sources: ['scripts'] }];
+for (const group of ['packages', 'services']) {
+  for (const name of fs.readdirSync(path.join(root, group))) units.push({ dir: path.join(root, group, name), sources: ['src'] });
+}
+units.push({ dir: path.join(root, 'gateway'), sources: ['src'] });
+
+function newestChange(file) {
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...fs.readdirSync(file).filter((name) => name !== 'dist' && name !== 'node_modules').map((name) => newestChange(path.join(file, name))));
+}
+
+function buildInfo(unit) {
+  return path.join(unit.dir, 'dist', '.tsbuildinfo');
+}
+
+const stale = units
+  .filter((unit) => fs.existsSync(path.join(unit.dir, 'tsconfig.build.json')))
+  .filter((unit) => {
+    const built = fs.statSync(buildInfo(unit), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    const inputs = [...unit.sources, 'package.json', 'tsconfig.build.json'].map((name) => newestChange(path.join(unit.dir, name)));
+    return Math.max(...inputs, newestChange(path.join(root, 'tsconfig.base.json'))) > built;
+  });
+
+if (stale.length > 0) {
+  const result = spawnSync('pnpm', ['build'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+  // tsc leaves the build info untouched when nothing it emits changed; mark every unit built now.
+  const now = new Date();
+  for (const unit of stale) if (fs.existsSync(buildInfo(unit))) fs.utimesSync(buildInfo(unit), now, now);
+}

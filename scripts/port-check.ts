@@ -1,0 +1,29 @@
+import { createServer } from 'node:net';
+
+export interface PortClaim {
+  name: string;
+  variable: string;
+  port: number;
+}
+
+/** True when nothing listens on `port`: we can bind it the way our servers do (all interfaces, IPv4 and IPv6). */
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, () => probe.close(() => resolve(true)));
+  });
+}
+
+/**
+ * One line naming the first port another program already holds, or undefined when all are free. Starting on a taken
+ * port would let that program answer our health checks.
+ */
+export async function describeTakenPort(claims: PortClaim[]): Promise<string | undefined> {
+  for (const claim of claims) {
+    if (!(await isFree(claim.port))) {
+      return `Port ${claim.port} (${claim.name}) is already in use by another program: stop it or choose another port with ${claim.variable}.`;
+    }
+  }
+  return undefined;
+}
