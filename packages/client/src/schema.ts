@@ -771,6 +771,15 @@ export interface components {
             vehicle?: components["schemas"]["Vehicle"];
             rating?: number;
             available: boolean;
+            /**
+             * @description A disabled driver is refused by the driver app and never offered a job.
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            /** @description Registered by a platform operator: offered every partner's jobs. Otherwise only its organization's. */
+            serves_all_partners: boolean;
+            /** Format: date-time */
+            disabled_at: string | null;
             /** Format: date-time */
             created_at?: string;
             /** Format: date-time */
@@ -1169,7 +1178,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The driver JWT is missing, invalid, expired or not a driver's. */
+        /**
+         * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
+         *     a driver's (`invalid_token`); or its driver has been disabled (`driver_disabled`).
+         */
         InvalidDriverToken: {
             headers: {
                 [name: string]: unknown;
