@@ -65,8 +65,8 @@ async function mobilityScenarios(system: RunningSystem): Promise<Scenario[]> {
   const key = await call(`${system.mobility}/admin/v1/api-keys`, { method: 'POST', headers: { authorization: owner }, body: JSON.stringify({ name: 'load', scopes: MOBILITY_SCOPES }) });
   const headers = { authorization: `Bearer ${key.token as string}`, 'content-type': 'application/json' };
 
-  // A few drivers online 50 km north of the city: estimates search for them, rides stay pending (out of range).
-  const operator = `Bearer ${signAdminToken({ sub: 'load_operator', org: 'load_fleet', role: 'operator' }, secret, tokenOptions)}`;
+  // A few platform drivers (serving every partner) online 50 km north of the city: estimates search for them, rides stay pending (out of range).
+  const operator = `Bearer ${signAdminToken({ sub: 'load_operator', org: 'load_fleet', role: 'platform_operator' }, secret, tokenOptions)}`;
   for (let i = 0; i < 5; i++) {
     const driver = await call(`${system.mobility}/admin/v1/drivers`, {
       method: 'POST',

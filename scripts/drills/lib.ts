@@ -56,7 +56,7 @@ export async function must(url: string, method: string, auth?: string, body?: un
   return answer.body;
 }
 
-export function adminAuth(org: string, role: 'owner' | 'operator' = 'owner'): string {
+export function adminAuth(org: string, role: 'owner' | 'operator' | 'platform_operator' = 'owner'): string {
   return `Bearer ${signAdminToken({ sub: `${org}_${role}`, org, org_name: `Drill ${org}`, role }, process.env.JWT_SECRET ?? DEV_JWT_SECRET, { issuer: process.env.JWT_ISSUER ?? DEFAULT_JWT_ISSUER })}`;
 }
 
@@ -88,9 +88,9 @@ export interface Driver {
   auth: string;
 }
 
-/** Registers `count` economy drivers and puts them online around `at` (within 300 m). */
+/** Registers `count` economy drivers of the platform's fleet (they serve every partner) and puts them online around `at` (within 300 m). */
 export async function onlineDrivers(system: RunningSystem, count: number, at: Point): Promise<Driver[]> {
-  const operator = adminAuth(`drill_fleet_${suffix()}`, 'operator');
+  const operator = adminAuth(`drill_fleet_${suffix()}`, 'platform_operator');
   const drivers: Driver[] = [];
   for (let i = 0; i < count; i++) {
     const s = suffix();

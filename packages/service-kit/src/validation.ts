@@ -5,6 +5,7 @@ import { ValidationError, type FieldIssue } from './errors';
  * Control characters no text field may hold: C0 (U+0000–U+001F) except tab, line feed and carriage return, DEL and C1
  * (U+007F–U+009F). Postgres refuses NUL in text and JSONB, and none of them belongs in a name, note or description.
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's job
 const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 
 export const CONTROL_CHARACTER_MESSAGE = 'must not contain control characters (only tab, line feed and carriage return are allowed)';
