@@ -44,6 +44,18 @@ describe('control characters in text fields: 422 with the field, nothing written
     expect(Number((await p.ctx.db('api_keys').where({ organization_id: org.org }).count({ n: '*' }))[0]!.n)).toBe(0);
   });
 
+  it('answers 404 for a path id or verification code holding a NUL', async () => {
+    const org = newOrg(p.ctx);
+    const calls = [['get', '/certificates/cert_%00'], ['post', '/certificates/%00/revoke'], ['post', '/api-keys/key_%00/rotate']] as const;
+    for (const [method, path] of calls) {
+      const res = await admin(org, method, path);
+      expect([res.status, res.body.code]).toEqual([404, 'not_found']);
+    }
+    const key = await request(p.ctx.app).post('/admin/v1/api-keys').set('Authorization', org.admin()).send({ name: 'verify' }).expect(201);
+    const verified = await request(p.ctx.app).get('/api/v1/verify/ABC%00DEF').set('Authorization', `Bearer ${key.body.token as string}`);
+    expect([verified.status, verified.body.code]).toEqual([404, 'not_found']);
+  });
+
   it('refuses a NUL in a query string', async () => {
     const org = newOrg(p.ctx);
     expectControlCharacterRefusal(await admin(org, 'get', '/api-keys?cursor=%00'), 'cursor');

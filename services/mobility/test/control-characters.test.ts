@@ -8,11 +8,13 @@ import { partnerApi, rideBody } from './factories/rides';
 let ctx: TestContext;
 let partner: ReturnType<typeof partnerApi>;
 let org: string;
+let partnerAuth: string;
 beforeAll(async () => {
   ctx = createTestContext({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' });
   const key = await createPartnerKey(ctx);
   org = key.owner.org;
   partner = partnerApi(ctx, key.token);
+  partnerAuth = `Bearer ${key.token}`;
 });
 afterAll(() => ctx.close());
 
@@ -78,6 +80,12 @@ describe('control characters in text fields: 422 with the field, nothing written
       const res = await partner.get(path);
       expect([res.status, res.body.code]).toEqual([404, 'not_found']);
     }
+    const removed = await request(ctx.app).delete('/api/v1/webhooks/whe_%00').set('Authorization', partnerAuth);
+    expect([removed.status, removed.body.code]).toEqual([404, 'not_found']);
+    const retried = await partner.post('/api/v1/webhooks/whe_%00/deliveries/%00/retry');
+    expect([retried.status, retried.body.code]).toEqual([404, 'not_found']);
+    const cancelled = await partner.post('/api/v1/rides/ride_%00/cancel');
+    expect([cancelled.status, cancelled.body.code]).toEqual([404, 'not_found']);
   });
 
   it('keeps tab, line feed and carriage return in text', async () => {
