@@ -9,8 +9,7 @@
  * The gateway's rate limit is raised (LOAD_RATE_LIMIT_PER_MINUTE, default 1,000,000) so it counts but never refuses.
  */
 import autocannon from 'autocannon';
-import { signJwt } from '@platform/service-kit/auth';
-import { DEV_JWT_SECRET } from '@platform/service-kit/config';
+import { DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, signAdminToken, signDriverToken } from '@platform/service-kit';
 import { startSystem, type RunningSystem } from './system';
 
 interface Scenario {
@@ -22,6 +21,7 @@ interface Scenario {
 const seconds = Number(process.env.LOAD_SECONDS ?? 60);
 const rate = Number(process.env.LOAD_RATE ?? 200);
 const secret = process.env.JWT_SECRET ?? DEV_JWT_SECRET;
+const tokenOptions = { issuer: process.env.JWT_ISSUER ?? DEFAULT_JWT_ISSUER };
 const MOBILITY_SCOPES = ['estimates:read', 'rides:write', 'rides:read', 'deliveries:write', 'deliveries:read', 'webhooks:manage'];
 const CENTRE = { lat: 6.5244, lng: 3.3792 };
 const PICKUP = { lat: 6.4541, lng: 3.3947, address: '1 Marina Road' };
@@ -46,7 +46,7 @@ async function call(url: string, init: RequestInit): Promise<Record<string, unkn
 }
 
 async function certificateScenarios(system: RunningSystem): Promise<Scenario[]> {
-  const admin = `Bearer ${signJwt({ sub: 'load_owner', org: 'load_org', org_name: 'Load Academy', role: 'owner' }, secret)}`;
+  const admin = `Bearer ${signAdminToken({ sub: 'load_owner', org: 'load_org', org_name: 'Load Academy', role: 'owner' }, secret, tokenOptions)}`;
   const key = await call(`${system.certificate}/admin/v1/api-keys`, { method: 'POST', headers: { authorization: admin }, body: JSON.stringify({ name: 'load' }) });
   const cert = await call(`${system.certificate}/admin/v1/certificates`, {
     method: 'POST',
@@ -61,19 +61,19 @@ async function certificateScenarios(system: RunningSystem): Promise<Scenario[]> 
 }
 
 async function mobilityScenarios(system: RunningSystem): Promise<Scenario[]> {
-  const owner = `Bearer ${signJwt({ sub: 'load_owner', org: 'load_partner', org_name: 'Load Partner', role: 'owner' }, secret)}`;
+  const owner = `Bearer ${signAdminToken({ sub: 'load_owner', org: 'load_partner', org_name: 'Load Partner', role: 'owner' }, secret, tokenOptions)}`;
   const key = await call(`${system.mobility}/admin/v1/api-keys`, { method: 'POST', headers: { authorization: owner }, body: JSON.stringify({ name: 'load', scopes: MOBILITY_SCOPES }) });
   const headers = { authorization: `Bearer ${key.token as string}`, 'content-type': 'application/json' };
 
-  // A few drivers online 50 km north of the city: estimates search for them, rides stay pending (out of range).
-  const operator = `Bearer ${signJwt({ sub: 'load_operator', org: 'load_fleet', role: 'operator' }, secret)}`;
+  // A few platform drivers (serving every partner) online 50 km north of the city: estimates search for them, rides stay pending (out of range).
+  const operator = `Bearer ${signAdminToken({ sub: 'load_operator', org: 'load_fleet', role: 'platform_operator' }, secret, tokenOptions)}`;
   for (let i = 0; i < 5; i++) {
     const driver = await call(`${system.mobility}/admin/v1/drivers`, {
       method: 'POST',
       headers: { authorization: operator },
       body: JSON.stringify({ name: `Load driver ${i}`, phone: '+234 801 234 5678', kind: 'driver', tier: 'economy', vehicle: { make: 'Toyota', model: 'Corolla', plate: `LOAD-${i}`, color: 'silver' } }),
     });
-    const auth = { authorization: `Bearer ${signJwt({ sub: driver.id as string, role: 'driver' }, secret)}` };
+    const auth = { authorization: `Bearer ${signDriverToken(driver.id as string, secret, tokenOptions)}` };
     await call(`${system.gateway}/driver/v1/location`, { method: 'POST', headers: auth, body: JSON.stringify({ lat: CENTRE.lat + 0.45 + i * 0.001, lng: CENTRE.lng, heading: 0, speed_kph: 0 }) });
     await call(`${system.gateway}/driver/v1/availability`, { method: 'POST', headers: auth, body: JSON.stringify({ available: true }) });
   }

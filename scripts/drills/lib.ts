@@ -4,8 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createConnection, createServer as createNetServer } from 'node:net';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import pg from 'pg';
-import { DEV_JWT_SECRET } from '@platform/service-kit/config';
-import { signJwt } from '@platform/service-kit/auth';
+import { DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, signAdminToken, signDriverToken } from '@platform/service-kit';
 import type { RunningSystem } from '../system';
 
 export interface Point {
@@ -57,8 +56,8 @@ export async function must(url: string, method: string, auth?: string, body?: un
   return answer.body;
 }
 
-export function adminAuth(org: string, role: 'owner' | 'operator' = 'owner'): string {
-  return `Bearer ${signJwt({ sub: `${org}_${role}`, org, org_name: `Drill ${org}`, role }, process.env.JWT_SECRET ?? DEV_JWT_SECRET)}`;
+export function adminAuth(org: string, role: 'owner' | 'operator' | 'platform_operator' = 'owner'): string {
+  return `Bearer ${signAdminToken({ sub: `${org}_${role}`, org, org_name: `Drill ${org}`, role }, process.env.JWT_SECRET ?? DEV_JWT_SECRET, { issuer: process.env.JWT_ISSUER ?? DEFAULT_JWT_ISSUER })}`;
 }
 
 /** A new partner organization with a mobility key holding every scope. */
@@ -89,9 +88,9 @@ export interface Driver {
   auth: string;
 }
 
-/** Registers `count` economy drivers and puts them online around `at` (within 300 m). */
+/** Registers `count` economy drivers of the platform's fleet (they serve every partner) and puts them online around `at` (within 300 m). */
 export async function onlineDrivers(system: RunningSystem, count: number, at: Point): Promise<Driver[]> {
-  const operator = adminAuth(`drill_fleet_${suffix()}`, 'operator');
+  const operator = adminAuth(`drill_fleet_${suffix()}`, 'platform_operator');
   const drivers: Driver[] = [];
   for (let i = 0; i < count; i++) {
     const s = suffix();
@@ -103,7 +102,7 @@ export async function onlineDrivers(system: RunningSystem, count: number, at: Po
       vehicle: { make: 'Toyota', model: 'Corolla', plate: `DRL-${s.slice(0, 5)}`, color: 'silver' },
     });
     const id = driver.id as string;
-    const auth = `Bearer ${signJwt({ sub: id, role: 'driver' }, process.env.JWT_SECRET ?? DEV_JWT_SECRET)}`;
+    const auth = `Bearer ${signDriverToken(id, process.env.JWT_SECRET ?? DEV_JWT_SECRET, { issuer: process.env.JWT_ISSUER ?? DEFAULT_JWT_ISSUER })}`;
     await must(`${system.gateway}/driver/v1/location`, 'POST', auth, { ...offset(at, (i % 5) * 50, Math.floor(i / 5) * 50), heading: 90, speed_kph: 0 });
     await must(`${system.gateway}/driver/v1/availability`, 'POST', auth, { available: true });
     drivers.push({ id, auth });

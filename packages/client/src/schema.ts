@@ -61,6 +61,7 @@ export interface paths {
          *     Other events and unknown or already activated references answer 200 and change nothing. Only an explicit "no" from
          *     the verify API (404, a status other than success, a lower amount or another currency) answers 200 and marks the
          *     payment failed; no usable answer (401, 403, 408, 429, 5xx, not JSON, timeout) is a 503 so the gateway retries.
+         *     A body whose text holds a control character (NUL, other C0 except tab, LF and CR, DEL, C1) is a 422 and changes nothing.
          */
         post: operations["receiveGatewayAWebhook"];
         delete?: never;
@@ -88,6 +89,7 @@ export interface paths {
          *     payment failed; no usable answer (401, 403, 408, 429, other 4xx, 5xx, not JSON, timeout) is a 503 so the gateway retries.
          *     A `charge.completed` is confirmed with `GET /transactions/{data.id}/verify` before the upgrade is activated, once per payment.
          *     Amounts are in major units and may have decimals.
+         *     A body whose text holds a control character (NUL, other C0 except tab, LF and CR, DEL, C1) is a 422 and changes nothing.
          */
         post: operations["receiveGatewayBWebhook"];
         delete?: never;
@@ -541,6 +543,16 @@ export interface components {
             /** @description A stable snake_case code for programs. */
             code: string;
         };
+        CertificateValidationError: {
+            error: string;
+            /** @constant */
+            code: "validation_failed";
+            details: {
+                /** @example certificates.3.issue_date */
+                path: string;
+                message: string;
+            }[];
+        };
         Credits: {
             /** @description The organization's name. */
             organization: string;
@@ -604,7 +616,7 @@ export interface components {
                 status?: string;
             };
         };
-        ValidationError: {
+        MobilityValidationError: {
             error: string;
             /** @constant */
             code: "validation_failed";
@@ -771,6 +783,15 @@ export interface components {
             vehicle?: components["schemas"]["Vehicle"];
             rating?: number;
             available: boolean;
+            /**
+             * @description A disabled driver is refused by the driver app and never offered a job.
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            /** @description Registered by a platform operator: offered every partner's jobs. Otherwise only its organization's. */
+            serves_all_partners: boolean;
+            /** Format: date-time */
+            disabled_at: string | null;
             /** Format: date-time */
             created_at?: string;
             /** Format: date-time */
@@ -1054,6 +1075,27 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The body or query is not valid (`validation_failed`); `details` has one entry per problem. */
+        CertificateValidationFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Request validation failed",
+                 *       "code": "validation_failed",
+                 *       "details": [
+                 *         {
+                 *           "path": "issue_date",
+                 *           "message": "must be a date as YYYY-MM-DD"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CertificateValidationError"];
+            };
+        };
         /** @description Received; activated, ignored, already activated, unknown reference, payment failed, or (gateway B without a secret hash) recorded only. */
         WebhookReceived: {
             headers: {
@@ -1169,7 +1211,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The driver JWT is missing, invalid, expired or not a driver's. */
+        /**
+         * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
+         *     a driver's (`invalid_token`); or its driver has been disabled (`driver_disabled`).
+         */
         InvalidDriverToken: {
             headers: {
                 [name: string]: unknown;
@@ -1212,7 +1257,7 @@ export interface components {
             };
         };
         /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-        ValidationFailed: {
+        MobilityValidationFailed: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1229,7 +1274,7 @@ export interface components {
                  *       ]
                  *     }
                  */
-                "application/json": components["schemas"]["ValidationError"];
+                "application/json": components["schemas"]["MobilityValidationError"];
             };
         };
         /** @description The updated ride. */
@@ -1410,6 +1455,7 @@ export interface operations {
             400: components["responses"]["MalformedWebhook"];
             401: components["responses"]["InvalidSignature"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["CertificateValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             503: components["responses"]["VerificationUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
@@ -1447,6 +1493,7 @@ export interface operations {
             400: components["responses"]["MalformedWebhook"];
             401: components["responses"]["InvalidSignature"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["CertificateValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             503: components["responses"]["VerificationUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
@@ -1490,7 +1537,7 @@ export interface operations {
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -1552,7 +1599,7 @@ export interface operations {
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -1667,7 +1714,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             409: components["responses"]["IdempotencyConflict"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -1762,7 +1809,7 @@ export interface operations {
             400: components["responses"]["MalformedRequest"];
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
-            422: components["responses"]["ValidationFailed"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -1803,7 +1850,7 @@ export interface operations {
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -1944,7 +1991,7 @@ export interface operations {
             400: components["responses"]["InvalidJson"];
             401: components["responses"]["InvalidDriverToken"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -1982,7 +2029,7 @@ export interface operations {
             400: components["responses"]["InvalidJson"];
             401: components["responses"]["InvalidDriverToken"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -2219,7 +2266,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -2251,7 +2298,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };

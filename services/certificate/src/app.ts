@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, notFoundHandler, openApiRoute, requireAdmin, type Knex, type Logger } from '@platform/service-kit';
+import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, notFoundHandler, openApiRoute, adminTokenSettings, requireAdmin, type Knex, type Logger } from '@platform/service-kit';
 import type { CertificateConfig } from './config';
 import { adminRoutes } from './features/admin.routes';
 import { batchBodyParsers } from './features/certificates/certificates.routes';
@@ -24,10 +24,11 @@ export function createApp(deps: CertificateDeps, services: CertificateServices =
   app.get('/metrics', metrics.handler());
   app.get('/openapi.json', openApiRoute(certificateOpenApi()));
   app.use('/webhooks/payments', paymentWebhookRoutes(services, logger));
-  app.use('/admin/v1', requireAdmin(config.JWT_SECRET)); // authenticate before any body parser reads up to 5 MB
+  const adminTokens = adminTokenSettings(config);
+  app.use('/admin/v1', requireAdmin(adminTokens)); // authenticate before any body parser reads up to 5 MB
   app.use('/admin/v1/certificates/batch', batchBodyParsers());
   app.use(jsonBodies());
-  app.use('/admin/v1', adminRoutes(services, config.JWT_SECRET));
+  app.use('/admin/v1', adminRoutes(services, adminTokens));
   app.use(notFoundHandler());
   app.use(errorHandler(logger));
   return app;

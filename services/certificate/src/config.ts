@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_DATABASE_URL, env, jwtSecretSchema, requireStrongSecretsInProduction } from '@platform/service-kit';
+import { DEFAULT_DATABASE_URL, env, jwtSecretSchema, jwtSettingsConfig, requireStrongSecretsInProduction } from '@platform/service-kit';
 
 export const certificateConfigSchema = z
   .object({
@@ -8,6 +8,8 @@ export const certificateConfigSchema = z
     DATABASE_URL: env.url(DEFAULT_DATABASE_URL),
     CERTIFICATE_DATABASE_URL: env.optionalUrl(),
     JWT_SECRET: jwtSecretSchema(),
+    // Every token's `iss`, and the longest lifetime of an admin token (12 h by default).
+    ...jwtSettingsConfig,
     LOG_LEVEL: env.logLevel(),
     GATEWAY_A_SECRET_KEY: z.string().optional(),
     GATEWAY_A_BASE_URL: env.optionalUrl(),

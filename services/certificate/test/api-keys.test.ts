@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { signJwt } from '@platform/service-kit';
+import { signAdminToken, signJwt } from '@platform/service-kit';
 import { createTestContext, type TestContext } from './helpers/context';
 import { createApiKey, newOrg } from './factories/admin';
 
@@ -102,9 +102,9 @@ describe('API keys (admin API)', () => {
   it('refuses the admin API without a valid dashboard token', async () => {
     const org = newOrg(ctx);
     await request(ctx.app).get('/admin/v1/api-keys').expect(401);
-    const forged = signJwt({ sub: 'u', org: org.org, role: 'owner' }, 'another-secret-of-enough-length');
+    const forged = signAdminToken({ sub: 'u', org: org.org, role: 'owner' }, 'another-secret-of-enough-length', { issuer: ctx.config.JWT_ISSUER });
     expect((await request(ctx.app).get('/admin/v1/api-keys').set('Authorization', `Bearer ${forged}`).expect(401)).body.code).toBe('invalid_token');
-    const noRole = signJwt({ sub: 'u', org: org.org }, ctx.config.JWT_SECRET);
+    const noRole = signJwt({ sub: 'u', org: org.org, aud: 'admin', iss: ctx.config.JWT_ISSUER, exp: Math.floor(Date.now() / 1000) + 600 }, ctx.config.JWT_SECRET);
     await request(ctx.app).get('/admin/v1/api-keys').set('Authorization', `Bearer ${noRole}`).expect(401);
     const unsigned = Buffer.from('{"alg":"none"}').toString('base64url') + '.' + Buffer.from(JSON.stringify({ sub: 'u', org: org.org, role: 'owner' })).toString('base64url') + '.';
     await request(ctx.app).get('/admin/v1/api-keys').set('Authorization', `Bearer ${unsigned}`).expect(401);

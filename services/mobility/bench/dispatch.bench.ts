@@ -1,10 +1,11 @@
 /**
- * `pnpm bench:dispatch`: nearest-driver search (Redis GEOSEARCH through FleetLocations) with 100,000 drivers in one
- * tier's index, spread over a 30 km square; prints p50/p99 latency. Uses its own Redis prefix and removes it afterwards.
+ * `pnpm bench:dispatch`: nearest-driver search (Redis GEOSEARCH through FleetLocations) with 100,000 drivers of one
+ * tier, spread over a 30 km square, half in the searching partner's index and half in the platform's (a search reads
+ * both); prints p50/p99 latency. Uses its own Redis prefix and removes it afterwards.
  */
 import { randomBytes } from 'node:crypto';
 import { createRedis, DEFAULT_REDIS_URL } from '@platform/service-kit';
-import { FleetLocations } from '../src/features/fleet/fleet.locations';
+import { FleetLocations, scopesServing } from '../src/features/fleet/fleet.locations';
 
 const DRIVERS = Number(process.env.BENCH_DRIVERS ?? 100_000);
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 5_000);
@@ -23,7 +24,8 @@ async function main() {
   const redis = createRedis(process.env.REDIS_URL ?? DEFAULT_REDIS_URL);
   const prefix = `bench_dispatch_${randomBytes(4).toString('hex')}`;
   const locations = new FleetLocations(redis, prefix);
-  const key = locations.indexKey('driver', 'economy');
+  const partnerId = 'org_bench';
+  const keys = scopesServing(partnerId).map((scope) => locations.indexKey('driver', 'economy', scope));
   try {
     for (let start = 0; start < DRIVERS; start += 5000) {
       const args: (string | number)[] = [];
@@ -31,22 +33,22 @@ async function main() {
         const p = around(0.27); // ≈ 30 km
         args.push(p.lng, p.lat, `drv_${i}`);
       }
-      await redis.geoadd(key, ...args);
+      await redis.geoadd(keys[(start / 5000) % keys.length]!, ...args);
     }
-    for (let i = 0; i < 200; i++) await locations.nearest('driver', 'economy', around(0.2), RADIUS_M, 25); // warm-up
+    for (let i = 0; i < 200; i++) await locations.nearest('driver', 'economy', partnerId, around(0.2), RADIUS_M, 25); // warm-up
     const timings: number[] = [];
     let found = 0;
     for (let i = 0; i < SEARCHES; i++) {
       const started = process.hrtime.bigint();
-      const nearby = await locations.nearest('driver', 'economy', around(0.2), RADIUS_M, 25);
+      const nearby = await locations.nearest('driver', 'economy', partnerId, around(0.2), RADIUS_M, 25);
       timings.push(Number(process.hrtime.bigint() - started) / 1e6);
       found += nearby.length;
     }
     timings.sort((a, b) => a - b);
-    console.log(`nearest-driver search: ${(await redis.zcard(key)).toLocaleString('en')} drivers indexed, ${SEARCHES} searches, radius ${RADIUS_M} m, 25 nearest`);
+    console.log(`nearest-driver search: ${(await Promise.all(keys.map((key) => redis.zcard(key)))).reduce((a, b) => a + b, 0).toLocaleString('en')} drivers indexed, ${SEARCHES} searches, radius ${RADIUS_M} m, 25 nearest`);
     console.log(`p50 ${percentile(timings, 50).toFixed(3)} ms   p99 ${percentile(timings, 99).toFixed(3)} ms   max ${timings.at(-1)!.toFixed(3)} ms   (avg ${(found / SEARCHES).toFixed(1)} found)`);
   } finally {
-    await redis.del(key);
+    await redis.del(...keys);
     redis.disconnect();
   }
 }

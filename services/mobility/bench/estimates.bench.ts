@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
-import { DEFAULT_DATABASE_URL, dropDatabase, signJwt } from '@platform/service-kit';
+import { DEFAULT_DATABASE_URL, dropDatabase, signAdminToken } from '@platform/service-kit';
 import { startLocalMobility } from '../scripts/local-service';
 import { clearPrefix } from '../scripts/redis-cleanup';
 
@@ -25,7 +25,7 @@ async function main() {
   database.pathname = `/bench_mobility_${suffix}`;
   const service = await startLocalMobility({ DATABASE_URL: database.toString(), MOBILITY_DATABASE_URL: database.toString(), REDIS_PREFIX: `bench_estimates_${suffix}` });
   try {
-    const owner = signJwt({ sub: 'bench', org: `org_bench_${suffix}`, role: 'owner' }, service.config.JWT_SECRET);
+    const owner = signAdminToken({ sub: 'bench', org: `org_bench_${suffix}`, role: 'owner' }, service.config.JWT_SECRET, { issuer: service.config.JWT_ISSUER });
     const key = await fetch(`${service.url}/admin/v1/api-keys`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${owner}`, 'Content-Type': 'application/json' },

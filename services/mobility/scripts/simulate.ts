@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { DEV_JWT_SECRET, signJwt } from '@platform/service-kit';
+import { DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, signAdminToken, signDriverToken } from '@platform/service-kit';
 import { assertLoopback, startLocalMobility } from './local-service';
 import { clearPrefix } from './redis-cleanup';
 
@@ -43,6 +43,7 @@ const TICK_MS = 500;
 const SPEED_MPS = 250; // fast-forward: a simulated car covers 250 m per tick
 
 const secret = process.env.JWT_SECRET ?? DEV_JWT_SECRET;
+const tokenOptions = { issuer: process.env.JWT_ISSUER ?? DEFAULT_JWT_ISSUER, ttlSeconds: 12 * 60 * 60 };
 const run = randomBytes(3).toString('hex');
 
 function around(p: Point, meters: number): Point {
@@ -103,8 +104,8 @@ async function main() {
     console.log(`no service at ${args.url}: started one in-process at ${base}`);
   }
   const org = `org_sim_${run}`;
-  const owner = signJwt({ sub: `sim_owner_${run}`, org, org_name: 'Simulator', role: 'owner' }, secret);
-  const operator = signJwt({ sub: `sim_operator_${run}`, org, role: 'operator' }, secret);
+  const owner = signAdminToken({ sub: `sim_owner_${run}`, org, org_name: 'Simulator', role: 'owner' }, secret, tokenOptions);
+  const operator = signAdminToken({ sub: `sim_operator_${run}`, org, role: 'operator' }, secret, tokenOptions);
   const key = await call(base, 'POST', '/admin/v1/api-keys', owner, { name: `simulator ${run}`, scopes: ['estimates:read', 'rides:write', 'rides:read', 'deliveries:write', 'deliveries:read'] });
   if (key.status !== 201) throw new Error(`could not create a key: ${key.status} ${JSON.stringify(key.body)}`);
   const partnerKey = key.body.token as string;
@@ -119,7 +120,7 @@ async function main() {
       tier: courier ? 'moto' : 'economy',
       vehicle: courier ? { make: 'Honda', model: 'CG125', plate: `SIMC-${run}-${i}`, color: 'red' } : { make: 'Toyota', model: 'Corolla', plate: `SIM-${run}-${i}`, color: 'white' },
     });
-    const driver: SimDriver = { id: created.body.id, token: signJwt({ sub: created.body.id, role: 'driver' }, secret), at: around(CENTRE, 3000) };
+    const driver: SimDriver = { id: created.body.id, token: signDriverToken(created.body.id, secret, tokenOptions), at: around(CENTRE, 3000) };
     await call(base, 'POST', '/driver/v1/location', driver.token, { ...driver.at, heading: 0, speed_kph: 0 });
     await call(base, 'POST', '/driver/v1/availability', driver.token, { available: true });
     drivers.push(driver);

@@ -6,6 +6,7 @@ import {
   healthRoutes,
   jsonBodies,
   notFoundHandler,
+  adminTokenSettings,
   requireAdmin,
   type Knex,
   type Logger,
@@ -46,16 +47,16 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.get('/openapi.json', openApiRoute(mobilityOpenApi()));
   app.use(jsonBodies());
 
-  app.use('/admin/v1', requireAdmin(config.JWT_SECRET), ensurePartnerFromClaims(db));
+  app.use('/admin/v1', requireAdmin(adminTokenSettings(config)), ensurePartnerFromClaims(db));
   app.use('/admin/v1/api-keys', apiKeyAdminRoutes(services.apiKeys));
-  app.use('/admin/v1/drivers', fleetAdminRoutes(services.fleet));
+  app.use('/admin/v1/drivers', fleetAdminRoutes(services.fleet, (driverId) => services.dispatcher.declineOpenOffers(driverId)));
 
   const partnerKey = requireApiKey(services.apiKeys);
   app.use('/api/v1/estimates', partnerKey, estimateRoutes(services.estimates));
   app.use('/api/v1/rides', partnerKey, rideRoutes(services.rides));
   app.use('/api/v1/deliveries', partnerKey, deliveryRoutes(services.deliveries));
 
-  const driverAuth = requireDriver(services.fleet, config.JWT_SECRET);
+  const driverAuth = requireDriver(services.fleet, { secret: config.JWT_SECRET, issuer: config.JWT_ISSUER });
   app.use('/driver/v1/deliveries', driverAuth, courierDeliveryRoutes(services.deliveries));
   app.use('/driver/v1', driverAuth, driverAppRoutes(services.fleet, services.dispatcher, services.rides));
 

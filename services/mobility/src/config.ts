@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, env, jwtSecretSchema, requireStrongSecretsInProduction } from '@platform/service-kit';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, env, jwtSecretSchema, jwtSettingsConfig, requireStrongSecretsInProduction } from '@platform/service-kit';
 
 export const mobilityConfigSchema = z
   .object({
@@ -10,6 +10,8 @@ export const mobilityConfigSchema = z
     REDIS_URL: env.url(DEFAULT_REDIS_URL),
     REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be letters, digits, _ . or -').default('platform'),
     JWT_SECRET: jwtSecretSchema(),
+    // Every token's `iss`, and the longest lifetime of an admin token (12 h by default).
+    ...jwtSettingsConfig,
     LOG_LEVEL: env.logLevel(),
     /** Key for encrypting stored webhook endpoint secrets (optional until that encryption ships). */
     WEBHOOK_SECRET_KEY: z.string().optional(),

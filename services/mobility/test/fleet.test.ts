@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { signJwt } from '@platform/service-kit';
+import { signDriverToken } from '@platform/service-kit';
 import { createTestContext, type TestContext } from './helpers/context';
 import { adminToken, driverToken, newAdmin } from './factories/auth';
 import { driverApp, randomCentre, registerDriver } from './factories/fleet';
@@ -42,12 +42,13 @@ describe('fleet and driver app', () => {
   });
 
   it('keeps available drivers in the Redis GEO index of their tier, with telemetry, all under the prefix', async () => {
-    const driver = await registerDriver(ctx, { tier: 'xl' });
+    const operator = newAdmin({ role: 'operator' });
+    const driver = await registerDriver(ctx, { tier: 'xl' }, operator);
     const app = driverApp(ctx, driver.id);
     const at = randomCentre();
     const reported = await app.post('/location', { ...at, heading: 270, speed_kph: 35 }).expect(200);
     expect(reported.body).toMatchObject({ ...at, heading: 270, speed_kph: 35 });
-    const index = `${ctx.config.REDIS_PREFIX}:fleet:geo:driver:xl`;
+    const index = `${ctx.config.REDIS_PREFIX}:fleet:geo:driver:xl:org:${operator.org}`;
     expect(await ctx.redis.zscore(index, driver.id)).toBeNull(); // not available yet
     expect((await app.post('/availability', { available: true }).expect(200)).body.available).toBe(true);
     const [position] = await ctx.redis.geopos(index, driver.id);
@@ -61,9 +62,9 @@ describe('fleet and driver app', () => {
     await request(ctx.app).get('/driver/v1/offers').expect(401);
     const admin = adminToken(ctx, newAdmin());
     await request(ctx.app).get('/driver/v1/offers').set('Authorization', `Bearer ${admin}`).expect(401);
-    const ghost = signJwt({ sub: 'drv_00000000000000000000', role: 'driver' }, ctx.config.JWT_SECRET);
+    const ghost = signDriverToken('drv_00000000000000000000', ctx.config.JWT_SECRET, { issuer: ctx.config.JWT_ISSUER });
     await request(ctx.app).get('/driver/v1/offers').set('Authorization', `Bearer ${ghost}`).expect(401);
-    const forged = signJwt({ sub: 'drv_00000000000000000000', role: 'driver' }, 'another-secret-of-16+chars');
+    const forged = signDriverToken('drv_00000000000000000000', 'another-secret-of-16+chars', { issuer: ctx.config.JWT_ISSUER });
     await request(ctx.app).get('/driver/v1/offers').set('Authorization', `Bearer ${forged}`).expect(401);
   });
 

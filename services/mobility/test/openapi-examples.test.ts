@@ -60,6 +60,7 @@ const SETUPS: Record<string, () => Promise<{ path: string; authorization: string
     return { path: `/admin/v1/api-keys/${key.body.id as string}/rotate`, authorization };
   },
   'POST /admin/v1/drivers': async () => ({ path: '/admin/v1/drivers', authorization: `Bearer ${adminToken(ctx, newAdmin({ role: 'operator' }))}` }),
+  'GET /admin/v1/drivers ?query': async () => ({ path: '/admin/v1/drivers', authorization: `Bearer ${adminToken(ctx, newAdmin({ role: 'operator' }))}` }),
 };
 
 async function partnerCall(path: string) {

@@ -1,14 +1,14 @@
 import { Router } from 'express';
-import { requireAdmin } from '@platform/service-kit';
+import { requireAdmin, type AdminTokenSettings } from '@platform/service-kit';
 import type { CertificateServices } from '../services';
 import { apiKeyAdminRoutes } from './api-keys/api-keys.routes';
 import { certificateAdminRoutes } from './certificates/certificates.routes';
 import { subscriptionAdminRoutes } from './payments/payments.routes';
 
 /** `/admin/v1`: the dashboard's back end, authenticated by its JWT; organizations and users appear on first sight. */
-export function adminRoutes(services: CertificateServices, jwtSecret: string): Router {
+export function adminRoutes(services: CertificateServices, adminTokens: AdminTokenSettings): Router {
   const router = Router();
-  router.use(requireAdmin(jwtSecret), async (req, _res, next) => {
+  router.use(requireAdmin(adminTokens), async (req, _res, next) => {
     await services.organizations.ensureWithUser(req.admin!);
     next();
   });

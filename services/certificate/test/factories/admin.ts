@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { signJwt } from '@platform/service-kit';
+import { signAdminToken, type AdminClaims } from '@platform/service-kit';
 import type { TestContext } from '../helpers/context';
 
 export interface TestOrg {
@@ -8,7 +8,7 @@ export interface TestOrg {
   orgName: string;
   owner: string;
   /** Bearer header value for a dashboard user of this organization. */
-  admin(role?: 'owner' | 'member' | 'operator', sub?: string): string;
+  admin(role?: AdminClaims['role'], sub?: string): string;
 }
 
 export function newOrg(ctx: TestContext, overrides: Partial<{ org: string; orgName: string }> = {}): TestOrg {
@@ -20,7 +20,7 @@ export function newOrg(ctx: TestContext, overrides: Partial<{ org: string; orgNa
     org,
     orgName,
     owner,
-    admin: (role = 'owner', sub = owner) => `Bearer ${signJwt({ sub, org, org_name: orgName, role }, ctx.config.JWT_SECRET)}`,
+    admin: (role = 'owner', sub = owner) => `Bearer ${signAdminToken({ sub, org, org_name: orgName, role }, ctx.config.JWT_SECRET, { issuer: ctx.config.JWT_ISSUER })}`,
   };
 }
 

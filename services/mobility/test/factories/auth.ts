@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { signJwt } from '@platform/service-kit';
+import { signAdminToken, signDriverToken, type AdminClaims } from '@platform/service-kit';
 import type { TestContext } from '../helpers/context';
 
 export function suffix(): string {
@@ -11,7 +11,7 @@ export interface AdminIdentity {
   sub: string;
   org: string;
   org_name?: string;
-  role: 'owner' | 'member' | 'operator';
+  role: AdminClaims['role'];
 }
 
 export function newAdmin(overrides: Partial<AdminIdentity> = {}): AdminIdentity {
@@ -20,11 +20,11 @@ export function newAdmin(overrides: Partial<AdminIdentity> = {}): AdminIdentity 
 }
 
 export function adminToken(ctx: TestContext, identity: AdminIdentity): string {
-  return signJwt({ ...identity }, ctx.config.JWT_SECRET);
+  return signAdminToken({ ...identity }, ctx.config.JWT_SECRET, { issuer: ctx.config.JWT_ISSUER });
 }
 
 export function driverToken(ctx: TestContext, driverId: string): string {
-  return signJwt({ sub: driverId, role: 'driver' }, ctx.config.JWT_SECRET);
+  return signDriverToken(driverId, ctx.config.JWT_SECRET, { issuer: ctx.config.JWT_ISSUER });
 }
 
 const ALL_SCOPES = ['estimates:read', 'rides:write', 'rides:read', 'deliveries:write', 'deliveries:read', 'webhooks:manage'];

@@ -1,4 +1,5 @@
 import type { TestContext } from '../helpers/context';
+import type { AdminIdentity } from './auth';
 import { offset, onlineDriver, type Point } from './fleet';
 import type { partnerApi } from './rides';
 
@@ -14,8 +15,8 @@ export function deliveryBody(pickup: Point, overrides: Record<string, unknown> =
 }
 
 /** A registered courier (moto tier carries small and medium parcels), online at `at`. */
-export async function onlineCourier(ctx: TestContext, at: Point, overrides: Record<string, unknown> = {}) {
-  return onlineDriver(ctx, at, { kind: 'courier', tier: 'moto', vehicle: { make: 'Honda', model: 'CG125', plate: `MC-${Math.random().toString(36).slice(2, 7)}`, color: 'red' }, ...overrides });
+export async function onlineCourier(ctx: TestContext, at: Point, overrides: Record<string, unknown> = {}, operator?: AdminIdentity) {
+  return onlineDriver(ctx, at, { kind: 'courier', tier: 'moto', vehicle: { make: 'Honda', model: 'CG125', plate: `MC-${Math.random().toString(36).slice(2, 7)}`, color: 'red' }, ...overrides }, operator);
 }
 
 export type Courier = Awaited<ReturnType<typeof onlineCourier>>;

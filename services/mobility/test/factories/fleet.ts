@@ -19,7 +19,11 @@ export function offset(from: Point, north: number, east: number): Point {
   return { lat: Math.round(lat * 1e6) / 1e6, lng: Math.round(lng * 1e6) / 1e6 };
 }
 
-export async function registerDriver(ctx: TestContext, overrides: Record<string, unknown> = {}, operator: AdminIdentity = newAdmin({ role: 'operator' })) {
+/**
+ * Registers a driver through the admin API. By default a platform operator registers it, so it serves every partner's
+ * jobs; pass an organization's operator for a driver that serves only that organization.
+ */
+export async function registerDriver(ctx: TestContext, overrides: Record<string, unknown> = {}, operator: AdminIdentity = newAdmin({ role: 'platform_operator' })) {
   const s = suffix();
   const res = await request(ctx.app)
     .post('/admin/v1/drivers')
@@ -33,7 +37,7 @@ export async function registerDriver(ctx: TestContext, overrides: Record<string,
       ...overrides,
     })
     .expect(201);
-  return res.body as { id: string; name: string; tier: string };
+  return res.body as { id: string; name: string; tier: string; serves_all_partners: boolean; status: string };
 }
 
 /** A driver app session: the driver's own JWT against /driver/v1. */
@@ -56,8 +60,8 @@ export function driverApp(ctx: TestContext, driverId: string) {
 }
 
 /** A registered driver, online at `at`. */
-export async function onlineDriver(ctx: TestContext, at: Point, overrides: Record<string, unknown> = {}) {
-  const driver = await registerDriver(ctx, overrides);
+export async function onlineDriver(ctx: TestContext, at: Point, overrides: Record<string, unknown> = {}, operator?: AdminIdentity) {
+  const driver = await registerDriver(ctx, overrides, operator);
   const app = driverApp(ctx, driver.id);
   await app.goOnline(at);
   return { ...driver, app };

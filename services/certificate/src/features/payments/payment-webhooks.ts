@@ -1,4 +1,4 @@
-import { BadRequestError, ServiceUnavailableError, UnauthorizedError, type Logger } from '@platform/service-kit';
+import { BadRequestError, ServiceUnavailableError, UnauthorizedError, ValidationError, controlCharacterIssues, type Logger } from '@platform/service-kit';
 import type { IncomingHttpHeaders } from 'node:http';
 import { MalformedEvent, VerificationUnavailable, type PaymentGateway } from './payment-gateway';
 import type { PaymentsRepository } from './payments.repository';
@@ -44,8 +44,16 @@ export async function receivePaymentWebhook(gateway: PaymentGateway, rawBody: Bu
   }
   let event;
   try {
-    event = gateway.parseEvent(JSON.parse(rawBody.toString('utf8')));
+    const body: unknown = JSON.parse(rawBody.toString('utf8'));
+    // A control character (NUL above all) in any text of the body is refused before a reference reaches the database.
+    const controlIssues = controlCharacterIssues(body);
+    if (controlIssues.length > 0) {
+      await settle('malformed', { detail: 'text fields hold control characters' });
+      throw new ValidationError(controlIssues);
+    }
+    event = gateway.parseEvent(body);
   } catch (error) {
+    if (error instanceof ValidationError) throw error;
     const detail = error instanceof MalformedEvent ? error.message : 'body is not valid JSON';
     await settle('malformed', { detail });
     throw error instanceof MalformedEvent ? new BadRequestError(`Malformed webhook: ${detail}`, 'malformed_webhook') : new BadRequestError('Request body is not valid JSON', 'invalid_json');

@@ -41,6 +41,7 @@ function toDispatchJob(delivery: DeliveryRow): DispatchJob {
   return {
     kind: 'delivery',
     id: delivery.id,
+    partnerId: delivery.partner_id,
     fleetKind: 'courier',
     tier: DELIVERY_PRICING[delivery.weight_tier].courierTier,
     pickup: { lat: delivery.pickup_lat, lng: delivery.pickup_lng, address: delivery.pickup_address },

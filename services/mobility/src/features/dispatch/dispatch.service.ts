@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError, newId, type Knex } from '@platform/service-kit';
-import type { FleetLocations } from '../fleet/fleet.locations';
+import type { FleetLocations, IndexScope } from '../fleet/fleet.locations';
 import type { DispatchTimers } from './dispatch.timers';
 import type { DispatchJob, DriverPool, JobHandler, JobKind } from './dispatch.types';
 import type { DriverRelease } from './driver-release';
@@ -86,23 +86,25 @@ export class Dispatcher {
       const job = await this.handler(kind).lockSearching(trx, id); // serializes searches for one job
       if (!job) return { next: 'stop' as const };
       if (await hasPendingOffer(trx, id)) return { next: 'await_answer' as const }; // its expiry timer moves on
-      const offer = await this.offerToNearestFree(trx, job);
-      if (!offer) return { next: 'retry' as const };
-      await this.timers.offerExpiry(offer.id, this.settings.offerTtlSeconds * 1000);
-      return { next: 'await_answer' as const, offer, job };
+      const found = await this.offerToNearestFree(trx, job);
+      if (!found) return { next: 'retry' as const };
+      await this.timers.offerExpiry(found.offer.id, this.settings.offerTtlSeconds * 1000);
+      return { next: 'await_answer' as const, offer: found.offer, scope: found.scope, job };
     });
     if (outcome.next === 'retry') await this.timers.searchRetry(kind, id, this.retryDelayMs);
-    if (outcome.offer) await this.locations.removeFromIndex(outcome.job.fleetKind, outcome.job.tier, outcome.offer.driver_id);
+    if (outcome.offer) await this.locations.removeFromIndex(outcome.job.fleetKind, outcome.job.tier, outcome.scope, outcome.offer.driver_id);
     return outcome.offer;
   }
 
-  private async offerToNearestFree(trx: Knex.Transaction, job: DispatchJob): Promise<OfferRow | undefined> {
+  /** Candidates come from the partner's and the platform's indexes only; the claim re-checks both in Postgres. */
+  private async offerToNearestFree(trx: Knex.Transaction, job: DispatchJob): Promise<{ offer: OfferRow; scope: IndexScope } | undefined> {
     const asked = await askedDriverIds(trx, job.id);
-    const nearby = await this.locations.nearest(job.fleetKind, job.tier, job.pickup, this.settings.radiusMeters, CANDIDATES_PER_SEARCH + asked.size);
-    for (const { driverId } of nearby) {
+    const nearby = await this.locations.nearest(job.fleetKind, job.tier, job.partnerId, job.pickup, this.settings.radiusMeters, CANDIDATES_PER_SEARCH + asked.size);
+    for (const { driverId, scope } of nearby) {
       if (asked.has(driverId)) continue;
-      if (!(await this.drivers.claimDriver(trx, driverId, job.id))) continue; // busy, offline or taken by a concurrent search
-      return insertOffer(trx, { id: newId('ofr'), kind: job.kind, job_id: job.id, driver_id: driverId, pickup: job.pickup, dropoff: job.dropoff }, this.settings.offerTtlSeconds);
+      if (!(await this.drivers.claimDriver(trx, driverId, job.id, job.partnerId))) continue; // busy, offline, disabled or taken by a concurrent search
+      const offer = await insertOffer(trx, { id: newId('ofr'), kind: job.kind, job_id: job.id, driver_id: driverId, pickup: job.pickup, dropoff: job.dropoff }, this.settings.offerTtlSeconds);
+      return { offer, scope };
     }
     return undefined;
   }

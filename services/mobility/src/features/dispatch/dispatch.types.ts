@@ -13,6 +13,8 @@ export interface Place extends LatLng {
 export interface DispatchJob {
   kind: JobKind;
   id: string;
+  /** The partner (organization) that created the job: only its own drivers and the platform's are offered it. */
+  partnerId: string;
   fleetKind: FleetKind;
   tier: Tier;
   pickup: Place;
@@ -33,6 +35,6 @@ export interface JobHandler {
 /** The fleet as dispatch needs it (the fleet service provides it): one job per driver, claimed and released in a transaction. */
 export interface DriverPool {
   findDriver(id: string): Promise<Driver | undefined>;
-  claimDriver(trx: Knex.Transaction, driverId: string, jobId: string): Promise<boolean>;
+  claimDriver(trx: Knex.Transaction, driverId: string, jobId: string, partnerId: string): Promise<boolean>;
   releaseDriver(trx: Knex.Transaction, driverId: string, jobId: string): Promise<boolean>;
 }

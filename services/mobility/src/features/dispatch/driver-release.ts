@@ -16,11 +16,11 @@ export function createDriverRelease(db: Knex, drivers: DriverPool, locations: Fl
       return withdrawn.map((offer) => offer.driver_id);
     },
 
-    /** After commit: a freed driver who is still available goes back into the dispatch index. */
+    /** After commit: a freed driver who is still available (and not disabled) goes back into the dispatch index. */
     async afterDriverFreed(driverId: string): Promise<void> {
       try {
         const driver = await drivers.findDriver(driverId);
-        if (driver && driver.available && !driver.currentJobId) await locations.restoreToIndex(driver.kind, driver.tier, driver.id);
+        if (driver && driver.available && !driver.currentJobId && !driver.disabledAt) await locations.restoreToIndex(driver);
       } catch (err) {
         logger.warn({ err, driverId }, 'could not restore driver to the dispatch index');
       }

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { UnauthorizedError, bearerToken, isIdOf, verifyJwt } from '@platform/service-kit';
+import { UnauthorizedError, bearerToken, isIdOf, verifyJwt, type JwtSettings } from '@platform/service-kit';
 import type { FleetService } from '../fleet/fleet.service';
 import type { Driver } from '../fleet/fleet.types';
 
@@ -12,22 +12,26 @@ declare global {
   }
 }
 
-/** `/driver/v1` authentication: an HS256 JWT whose `sub` is a registered driver's id and `role` is `driver`. */
-export function requireDriver(fleet: Pick<FleetService, 'findDriver'>, secret: string): RequestHandler {
+/**
+ * `/driver/v1` authentication: an HS256 JWT with `aud` driver, our `iss` and an `exp`, whose `sub` is a registered
+ * driver's id and `role` is `driver`. The driver is read on every request, so a disabled driver is refused at once.
+ */
+export function requireDriver(fleet: Pick<FleetService, 'findDriver'>, settings: JwtSettings): RequestHandler {
   return async (req, _res, next) => {
     const token = bearerToken(req.headers.authorization);
     if (!token) return next(new UnauthorizedError('Missing bearer token', 'missing_token'));
     let claims: { sub?: unknown; role?: unknown };
     try {
-      claims = verifyJwt(token, secret);
-    } catch {
-      return next(new UnauthorizedError('Invalid or expired token', 'invalid_token'));
+      claims = verifyJwt(token, settings, 'driver');
+    } catch (error) {
+      return next(error);
     }
     if (claims.role !== 'driver' || typeof claims.sub !== 'string' || !isIdOf('drv', claims.sub)) {
       return next(new UnauthorizedError('Token is not a driver token', 'invalid_token'));
     }
     const driver = await fleet.findDriver(claims.sub);
     if (!driver) return next(new UnauthorizedError('Unknown driver', 'invalid_token'));
+    if (driver.disabledAt) return next(new UnauthorizedError('This driver has been disabled by its operator', 'driver_disabled'));
     req.driver = driver;
     next();
   };

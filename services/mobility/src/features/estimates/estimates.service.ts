@@ -31,8 +31,8 @@ export function tripMeters(pickup: LatLng, dropoff: LatLng): number {
 
 export function createEstimateService(db: Knex, locations: FleetLocations, options: { dispatchRadiusMeters: number }) {
   /** The nearest free driver of each tier, turned into an ETA at the tier's speed; null when nobody is in range. */
-  async function pickupEtas(pickup: LatLng): Promise<(number | null)[]> {
-    const nearest = await locations.nearestOfEachTier('driver', TIERS, pickup, options.dispatchRadiusMeters);
+  async function pickupEtas(partnerId: string, pickup: LatLng): Promise<(number | null)[]> {
+    const nearest = await locations.nearestOfEachTier('driver', TIERS, partnerId, pickup, options.dispatchRadiusMeters); // drivers this partner may be offered
     return TIERS.map((tier) => {
       const found = nearest.get(tier);
       return found ? travelSeconds(tier, found.meters * ROAD_FACTOR) : null;
@@ -47,7 +47,7 @@ export function createEstimateService(db: Knex, locations: FleetLocations, optio
 
     async createEstimate(partnerId: string, pickup: LatLng, dropoff: LatLng): Promise<EstimateView> {
       const distanceMeters = tripMeters(pickup, dropoff);
-      const etas = await pickupEtas(pickup);
+      const etas = await pickupEtas(partnerId, pickup);
       const estimates = TIERS.map((tier, i) => ({
         tier,
         display_name: PRICING[tier].displayName,

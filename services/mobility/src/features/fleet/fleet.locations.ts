@@ -1,7 +1,7 @@
 import type { Redis } from '@platform/service-kit';
 import type { LatLng } from '../../geo';
 import type { Tier } from '../../pricing';
-import type { FleetKind } from './fleet.types';
+import type { Driver, DriverIndexEntry, FleetKind } from './fleet.types';
 
 export interface Telemetry extends LatLng {
   heading: number | null;
@@ -9,15 +9,32 @@ export interface Telemetry extends LatLng {
   updated_at: string;
 }
 
+/**
+ * The dispatch index a driver is in: its organization's (`org:<id>`), or the platform's for drivers registered by a
+ * platform operator, who serve every partner. A partner's job searches its own index and the platform's, so another
+ * organization's drivers are never candidates, however near, and a search reads only the drivers it may offer.
+ */
+export type IndexScope = 'platform' | `org:${string}`;
+
+export function indexScopeOf(driver: Pick<Driver, 'organizationId' | 'servesAllPartners'>): IndexScope {
+  return driver.servesAllPartners ? 'platform' : `org:${driver.organizationId}`;
+}
+
+/** The indexes a partner's job may draw drivers from. */
+export function scopesServing(partnerId: string): [IndexScope, IndexScope] {
+  return [`org:${partnerId}`, 'platform'];
+}
+
 export interface NearbyDriver {
   driverId: string;
   meters: number;
+  scope: IndexScope;
 }
 
 /**
- * Live positions in Redis, all under `${prefix}:fleet:`: a GEO set per fleet kind and tier holding the drivers that are
- * available and free (the dispatch index), and the latest telemetry of every driver in a hash. Postgres stays the truth
- * about who is free; the index only narrows the search.
+ * Live positions in Redis, all under `${prefix}:fleet:`: GEO sets per fleet kind, tier and scope holding the drivers that
+ * are available and free (the dispatch index), and the latest telemetry of every driver in a hash. Postgres stays the
+ * truth about who is free and whom a partner may be offered; the index only narrows the search.
  */
 export class FleetLocations {
   constructor(
@@ -25,8 +42,8 @@ export class FleetLocations {
     private readonly prefix: string,
   ) {}
 
-  indexKey(kind: FleetKind, tier: Tier): string {
-    return `${this.prefix}:fleet:geo:${kind}:${tier}`;
+  indexKey(kind: FleetKind, tier: Tier, scope: IndexScope): string {
+    return `${this.prefix}:fleet:geo:${kind}:${tier}:${scope}`;
   }
 
   private telemetryKey(driverId: string): string {
@@ -50,53 +67,71 @@ export class FleetLocations {
     return { lat: Number(hash.lat), lng: Number(hash.lng), heading: num(hash.heading), speed_kph: num(hash.speed_kph), updated_at: hash.updated_at ?? '' };
   }
 
-  async addToIndex(kind: FleetKind, tier: Tier, driverId: string, at: LatLng): Promise<void> {
-    await this.redis.geoadd(this.indexKey(kind, tier), at.lng, at.lat, driverId);
+  async addToIndex(driver: DriverIndexEntry, at: LatLng): Promise<void> {
+    await this.redis.geoadd(this.indexKey(driver.kind, driver.tier, indexScopeOf(driver)), at.lng, at.lat, driver.id);
   }
 
   /** Puts the driver back at its last known position (after a job ends); nothing when no position is known yet. */
-  async restoreToIndex(kind: FleetKind, tier: Tier, driverId: string): Promise<void> {
-    const last = await this.telemetry(driverId);
-    if (last) await this.addToIndex(kind, tier, driverId, last);
+  async restoreToIndex(driver: DriverIndexEntry): Promise<void> {
+    const last = await this.telemetry(driver.id);
+    if (last) await this.addToIndex(driver, last);
   }
 
-  async removeFromIndex(kind: FleetKind, tier: Tier, driverId: string): Promise<void> {
-    await this.redis.zrem(this.indexKey(kind, tier), driverId);
+  async removeFromIndex(kind: FleetKind, tier: Tier, scope: IndexScope, driverId: string): Promise<void> {
+    await this.redis.zrem(this.indexKey(kind, tier, scope), driverId);
   }
 
   /**
-   * Indexed drivers within `radiusMeters` of `at`, nearest first. Searches a small circle first and widens it only when
-   * it holds fewer than `count`: Redis sorts every member inside the circle, so in a dense city the small circle is far
-   * cheaper, and its `count` nearest are the nearest overall.
+   * Indexed drivers a partner's job may be offered within `radiusMeters` of `at`, nearest first: the `count` nearest of
+   * the partner's index and of the platform's, merged (both searched in one round trip). Searches a small circle first
+   * and widens it only when it holds fewer than `count`: Redis sorts every member inside the circle, so in a dense city
+   * the small circle is far cheaper, and its `count` nearest are the nearest overall.
    */
-  async nearest(kind: FleetKind, tier: Tier, at: LatLng, radiusMeters: number, count: number): Promise<NearbyDriver[]> {
+  async nearest(kind: FleetKind, tier: Tier, partnerId: string, at: LatLng, radiusMeters: number, count: number): Promise<NearbyDriver[]> {
     let found: NearbyDriver[] = [];
     for (const radius of searchRadii(radiusMeters)) {
-      const rows = (await this.redis.geosearch(this.indexKey(kind, tier), 'FROMLONLAT', at.lng, at.lat, 'BYRADIUS', radius, 'm', 'ASC', 'COUNT', count, 'WITHDIST')) as [string, string][];
-      found = rows.map(([driverId, meters]) => ({ driverId, meters: Number(meters) }));
+      const pipeline = this.redis.pipeline();
+      const scopes = scopesServing(partnerId);
+      for (const scope of scopes) pipeline.geosearch(this.indexKey(kind, tier, scope), 'FROMLONLAT', at.lng, at.lat, 'BYRADIUS', radius, 'm', 'ASC', 'COUNT', count, 'WITHDIST');
+      const results = (await pipeline.exec()) ?? [];
+      found = scopes
+        .flatMap((scope, i) => rowsOf(results[i]).map(([driverId, meters]) => ({ driverId, meters: Number(meters), scope })))
+        .sort((a, b) => a.meters - b.meters)
+        .slice(0, count);
       if (found.length >= count) break;
     }
     return found;
   }
 
-  /** The nearest indexed driver of each tier (or none), widening circles as `nearest` does, one round trip per circle. */
-  async nearestOfEachTier(kind: FleetKind, tiers: readonly Tier[], at: LatLng, radiusMeters: number): Promise<Map<Tier, NearbyDriver>> {
+  /** The nearest driver of each tier a partner may be offered (or none), widening circles as `nearest` does, one round trip per circle. */
+  async nearestOfEachTier(kind: FleetKind, tiers: readonly Tier[], partnerId: string, at: LatLng, radiusMeters: number): Promise<Map<Tier, NearbyDriver>> {
     const nearest = new Map<Tier, NearbyDriver>();
+    const scopes = scopesServing(partnerId);
     for (const radius of searchRadii(radiusMeters)) {
       const open = tiers.filter((tier) => !nearest.has(tier));
       if (open.length === 0) break;
       const pipeline = this.redis.pipeline();
-      for (const tier of open) pipeline.geosearch(this.indexKey(kind, tier), 'FROMLONLAT', at.lng, at.lat, 'BYRADIUS', radius, 'm', 'ASC', 'COUNT', 1, 'WITHDIST');
+      for (const tier of open) {
+        for (const scope of scopes) pipeline.geosearch(this.indexKey(kind, tier, scope), 'FROMLONLAT', at.lng, at.lat, 'BYRADIUS', radius, 'm', 'ASC', 'COUNT', 1, 'WITHDIST');
+      }
       const results = (await pipeline.exec()) ?? [];
-      open.forEach((tier, i) => {
-        const [error, rows] = results[i] ?? [];
-        if (error) throw error;
-        const first = (rows as [string, string][])[0];
-        if (first) nearest.set(tier, { driverId: first[0], meters: Number(first[1]) });
+      open.forEach((tier, t) => {
+        for (const [s, scope] of scopes.entries()) {
+          const first = rowsOf(results[t * scopes.length + s])[0];
+          const candidate = first && { driverId: first[0], meters: Number(first[1]), scope };
+          const best = nearest.get(tier);
+          if (candidate && (!best || candidate.meters < best.meters)) nearest.set(tier, candidate);
+        }
       });
     }
     return nearest;
   }
+}
+
+function rowsOf(result: [Error | null, unknown] | undefined): [string, string][] {
+  const [error, rows] = result ?? [null, []];
+  if (error) throw error;
+  return (rows ?? []) as [string, string][];
 }
 
 function searchRadii(max: number): number[] {

@@ -15,6 +15,8 @@ export interface DriverRow {
   vehicle_color: string;
   rating: number;
   available: boolean;
+  serves_all_partners: boolean;
+  disabled_at: Date | null;
   current_job_id: string | null;
   created_at: Date;
   updated_at: Date;
@@ -31,19 +33,22 @@ export function toDriver(row: DriverRow): Driver {
     vehicle: { make: row.vehicle_make, model: row.vehicle_model, plate: row.vehicle_plate, color: row.vehicle_color },
     rating: Number(row.rating),
     available: row.available,
+    servesAllPartners: row.serves_all_partners,
+    disabledAt: row.disabled_at,
     currentJobId: row.current_job_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
 
-export type NewDriver = Omit<Driver, 'rating' | 'available' | 'currentJobId' | 'createdAt' | 'updatedAt'>;
+export type NewDriver = Omit<Driver, 'rating' | 'available' | 'disabledAt' | 'currentJobId' | 'createdAt' | 'updatedAt'>;
 
 export async function insertDriver(db: Knex, driver: NewDriver): Promise<Driver> {
   const [row] = await db('drivers')
     .insert({
       id: driver.id,
       organization_id: driver.organizationId,
+      serves_all_partners: driver.servesAllPartners,
       name: driver.name,
       phone: driver.phone,
       kind: driver.kind,
@@ -62,19 +67,41 @@ export async function findDriver(db: Knex, id: string): Promise<Driver | undefin
   return row ? toDriver(row) : undefined;
 }
 
+/** Newest first; `afterId` is the last driver of the previous page. Reads `limit + 1` rows so the caller knows if more follow. */
+export async function pageDrivers(db: Knex, organizationId: string, limit: number, afterId?: string): Promise<Driver[]> {
+  const query = db('drivers').where({ organization_id: organizationId });
+  if (afterId) {
+    // Row-value comparison on the stored values: exact to the microsecond, stable among drivers registered together.
+    query.whereRaw('(created_at, id) < (select created_at, id from drivers where organization_id = ? and id = ?)', [organizationId, afterId]);
+  }
+  const rows = (await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit + 1)) as DriverRow[];
+  return rows.map(toDriver);
+}
+
+/** Disables one of the organization's drivers (again: no change) and takes it offline; undefined when it is not theirs. */
+export async function disableDriver(db: Knex, organizationId: string, id: string): Promise<Driver | undefined> {
+  const [row] = await db('drivers')
+    .where({ id, organization_id: organizationId })
+    .update({ disabled_at: db.raw('coalesce(disabled_at, now())'), available: false, updated_at: db.fn.now() })
+    .returning('*');
+  return row ? toDriver(row as DriverRow) : undefined;
+}
+
 export async function setDriverAvailability(db: Knex, id: string, available: boolean): Promise<Driver> {
   const [row] = await db('drivers').where({ id }).update({ available, updated_at: db.fn.now() }).returning('*');
   return toDriver(row as DriverRow);
 }
 
 /**
- * The atomic claim that keeps a driver to one job: only a free, available driver is taken. Two dispatchers racing
+ * The atomic claim that keeps a driver to one job: only a free, available, enabled driver serving the job's partner is taken. Two dispatchers racing
  * for one driver both run this UPDATE; Postgres re-checks the WHERE after the first commits, so one of them gets 0 rows.
  */
-export async function claimDriver(db: Knex, driverId: string, jobId: string): Promise<boolean> {
+export async function claimDriver(db: Knex, driverId: string, jobId: string, partnerId: string): Promise<boolean> {
   const count = await db('drivers')
     .where({ id: driverId, available: true })
+    .andWhere((serves) => serves.where({ organization_id: partnerId }).orWhere({ serves_all_partners: true })) // never another partner's driver
     .whereNull('current_job_id')
+    .whereNull('disabled_at')
     .update({ current_job_id: jobId, updated_at: db.fn.now() });
   return count === 1;
 }

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { parseOrThrow, requireRole } from '@platform/service-kit';
+import { isIdOf, parseOrThrow, requireRole } from '@platform/service-kit';
 import { TIERS } from '../../pricing';
 import type { FleetService } from './fleet.service';
 
@@ -17,12 +17,32 @@ export const registerDriverSchema = z.object({
   examples: [{ name: 'Musa Danjuma', phone: '+2348031112222', kind: 'driver', tier: 'economy', vehicle: { make: 'Toyota', model: 'Corolla', plate: 'LND-123-XY', color: 'Silver' } }],
 });
 
-/** `/admin/v1/drivers`: operators (and owners) manage the fleet. */
-export function fleetAdminRoutes(fleet: FleetService): Router {
+export const driverListQuerySchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(100).default(50),
+    cursor: z.string().refine((value) => isIdOf('drv', value), 'is not a cursor from this list').optional(),
+  })
+  .meta({ id: 'DriverListQuery', examples: [{ limit: 20 }] });
+
+/** Who manages the fleet: operators and owners of the organization, and platform operators (whose drivers serve every partner). */
+const fleetManager = requireRole('operator', 'owner', 'platform_operator');
+
+/** `/admin/v1/drivers`: the organization's drivers and couriers. */
+export function fleetAdminRoutes(fleet: FleetService, passOnOpenOffers: (driverId: string) => Promise<void>): Router {
   const router = Router();
-  router.post('/', requireRole('operator', 'owner'), async (req, res) => {
+  router.post('/', fleetManager, async (req, res) => {
     const body = parseOrThrow(registerDriverSchema, req.body);
-    res.status(201).json(await fleet.registerDriver(req.admin!.org, body));
+    res.status(201).json(await fleet.registerDriver(req.admin!, body));
+  });
+
+  router.get('/', fleetManager, async (req, res) => {
+    res.json(await fleet.listDrivers(req.admin!.org, parseOrThrow(driverListQuerySchema, req.query)));
+  });
+
+  router.post('/:id/disable', fleetManager, async (req, res) => {
+    const driver = await fleet.disableDriver(req.admin!.org, req.params.id as string);
+    await passOnOpenOffers(driver.id); // an offer the driver still holds goes to the next nearest driver at once
+    res.json(driver);
   });
   return router;
 }

@@ -1,8 +1,8 @@
-import { newId, type Knex } from '@platform/service-kit';
+import { NotFoundError, isIdOf, newId, type AdminClaims, type Knex } from '@platform/service-kit';
 import type { LatLng } from '../../geo';
 import type { Tier } from '../../pricing';
-import type { FleetLocations } from './fleet.locations';
-import { claimDriver, findDriver, insertDriver, releaseDriver, setDriverAvailability } from './fleet.repository';
+import { indexScopeOf, type FleetLocations } from './fleet.locations';
+import { claimDriver, disableDriver, findDriver, insertDriver, pageDrivers, releaseDriver, setDriverAvailability } from './fleet.repository';
 import type { Driver, FleetKind, Vehicle } from './fleet.types';
 
 export interface DriverView {
@@ -14,8 +14,17 @@ export interface DriverView {
   vehicle: Vehicle;
   rating: number;
   available: boolean;
+  status: 'active' | 'disabled';
+  serves_all_partners: boolean;
+  disabled_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+export interface DriverPage {
+  data: DriverView[];
+  has_more: boolean;
+  next_cursor: string | null;
 }
 
 export function toDriverView(driver: Driver): DriverView {
@@ -28,6 +37,9 @@ export function toDriverView(driver: Driver): DriverView {
     vehicle: driver.vehicle,
     rating: driver.rating,
     available: driver.available,
+    status: driver.disabledAt ? 'disabled' : 'active',
+    serves_all_partners: driver.servesAllPartners,
+    disabled_at: driver.disabledAt?.toISOString() ?? null,
     created_at: driver.createdAt.toISOString(),
     updated_at: driver.updatedAt.toISOString(),
   };
@@ -38,24 +50,52 @@ export interface LocationReport extends LatLng {
   speed_kph?: number;
 }
 
+export interface NewDriverInput {
+  name: string;
+  phone: string;
+  kind: FleetKind;
+  tier: Tier;
+  vehicle: Vehicle;
+}
+
 export function createFleetService(db: Knex, locations: FleetLocations) {
   return {
-    async registerDriver(organizationId: string, input: { name: string; phone: string; kind: FleetKind; tier: Tier; vehicle: Vehicle }): Promise<DriverView> {
-      return toDriverView(await insertDriver(db, { id: newId('drv'), organizationId, ...input }));
+    /** A platform operator's drivers serve every partner; any other role's drivers serve only its organization. */
+    async registerDriver(admin: Pick<AdminClaims, 'org' | 'role'>, input: NewDriverInput): Promise<DriverView> {
+      const driver = await insertDriver(db, { id: newId('drv'), organizationId: admin.org, servesAllPartners: admin.role === 'platform_operator', ...input });
+      return toDriverView(driver);
+    },
+
+    async listDrivers(organizationId: string, page: { limit: number; cursor?: string }): Promise<DriverPage> {
+      const rows = await pageDrivers(db, organizationId, page.limit, page.cursor);
+      const data = rows.slice(0, page.limit).map(toDriverView);
+      const hasMore = rows.length > page.limit;
+      return { data, has_more: hasMore, next_cursor: hasMore ? data[data.length - 1]!.id : null };
+    },
+
+    /**
+     * Disables one of the organization's drivers: offline at once and out of the dispatch index; the driver app refuses
+     * its token from the next request on and dispatch never claims it. Another organization's driver is a 404.
+     */
+    async disableDriver(organizationId: string, id: string): Promise<DriverView> {
+      const driver = isIdOf('drv', id) ? await disableDriver(db, organizationId, id) : undefined;
+      if (!driver) throw new NotFoundError('Driver not found');
+      await locations.removeFromIndex(driver.kind, driver.tier, indexScopeOf(driver), driver.id);
+      return toDriverView(driver);
     },
 
     /** Going offline takes the driver out of the dispatch index at once; a job already held is kept. */
     async setAvailability(driver: Driver, available: boolean): Promise<DriverView> {
       const updated = await setDriverAvailability(db, driver.id, available);
-      if (available && !updated.currentJobId) await locations.restoreToIndex(updated.kind, updated.tier, updated.id);
-      else await locations.removeFromIndex(updated.kind, updated.tier, updated.id);
+      if (available && !updated.currentJobId && !updated.disabledAt) await locations.restoreToIndex(updated);
+      else await locations.removeFromIndex(updated.kind, updated.tier, indexScopeOf(updated), updated.id);
       return toDriverView(updated);
     },
 
     async reportLocation(driver: Driver, report: LocationReport) {
       const telemetry = { lat: report.lat, lng: report.lng, heading: report.heading ?? null, speed_kph: report.speed_kph ?? null, updated_at: new Date().toISOString() };
       await locations.saveTelemetry(driver.id, telemetry);
-      if (driver.available && !driver.currentJobId) await locations.addToIndex(driver.kind, driver.tier, driver.id, report);
+      if (driver.available && !driver.currentJobId && !driver.disabledAt) await locations.addToIndex(driver, report);
       return telemetry;
     },
 
@@ -64,9 +104,12 @@ export function createFleetService(db: Knex, locations: FleetLocations) {
       return findDriver(conn, id);
     },
 
-    /** Takes a free, available driver for a job in the caller's transaction; false when busy, offline or taken. */
-    claimDriver(trx: Knex.Transaction, driverId: string, jobId: string): Promise<boolean> {
-      return claimDriver(trx, driverId, jobId);
+    /**
+     * Takes a free, available, enabled driver for a partner's job in the caller's transaction: only the partner's own
+     * drivers or the platform's qualify. False when busy, offline, disabled, another organization's or taken.
+     */
+    claimDriver(trx: Knex.Transaction, driverId: string, jobId: string, partnerId: string): Promise<boolean> {
+      return claimDriver(trx, driverId, jobId, partnerId);
     },
 
     /** Frees the driver in the caller's transaction if (and only if) it still holds this job. */

@@ -43,6 +43,7 @@ function toDispatchJob(ride: RideRow): DispatchJob {
   return {
     kind: 'ride',
     id: ride.id,
+    partnerId: ride.partner_id,
     fleetKind: 'driver',
     tier: ride.tier,
     pickup: { lat: ride.pickup_lat, lng: ride.pickup_lng, address: ride.pickup_address },
