@@ -142,7 +142,6 @@ describe('event passes', () => {
     it('an unknown code, or another organizer’s', async () => {
       const venue = randomCentre();
       const org = await organizer(ctx);
-      const { api } = org;
       const other = await organizer(ctx);
       const { passes } = await programWithPasses(other.api, venue, 1);
       await refused(rideToVenue(venue, 'EVT-0000-0000-00000'), org, 'event_pass_not_found');
