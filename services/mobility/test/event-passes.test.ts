@@ -296,6 +296,19 @@ describe('event passes', () => {
     expect((await ctx.db('event_pass_redemptions').where({ ride_id: ride.body.id }).first()).status).toBe('spent');
   });
 
+  it('a ride replayed with its Idempotency-Key reserves once', async () => {
+    const venue = randomCentre();
+    const { api } = await organizer(ctx);
+    const { program, passes } = await programWithPasses(api, venue, 1, { max_fare_per_ride: 500 });
+    const body = rideToVenue(venue, passes[0]!.code);
+    const first = await api.post('/api/v1/rides').set('Idempotency-Key', 'attendee-1').send(body).expect(201);
+    const again = await api.post('/api/v1/rides').set('Idempotency-Key', 'attendee-1').send(body).expect(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect((await api.get(`/api/v1/event-pass-programs/${program.id}`).expect(200)).body.usage).toMatchObject({ rides_redeemed: 1, amount_reserved: 500 });
+    expect((await ctx.db('event_passes').where({ id: passes[0]!.id }).first()).rides_used).toBe(1);
+  });
+
   it('answers 401 without a key', async () => {
     await request(ctx.app).get('/api/v1/event-pass-programs').expect(401);
     await request(ctx.app).post('/api/v1/event-passes/EVT-0000-0000-00000/revoke').expect(401);
