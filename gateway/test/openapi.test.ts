@@ -31,6 +31,8 @@ describe('the gateway description of the real services', () => {
         '/api/v1/webhooks/{id}/deliveries/{delivery_id}/retry',
         '/driver/v1/offers/{id}/accept',
         '/driver/v1/deliveries/{id}/deliver',
+        '/api/v1/event-pass-programs/{id}/passes',
+        '/api/v1/event-passes/{code}/revoke',
       ]),
     );
     expect(paths.filter((path) => !/^\/(api\/v1|webhooks\/payments|driver\/v1)\//.test(path))).toEqual([]);

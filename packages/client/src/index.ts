@@ -26,3 +26,5 @@ export type Credits = components['schemas']['Credits'];
 export type Ride = components['schemas']['Ride'];
 export type Delivery = components['schemas']['Delivery'];
 export type Estimate = components['schemas']['Estimate'];
+export type EventPassProgram = components['schemas']['EventPassProgram'];
+export type EventPass = components['schemas']['EventPass'];

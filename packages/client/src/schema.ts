@@ -226,6 +226,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/event-pass-programs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The partner's programs with their usage */
+        get: operations["listEventPassPrograms"];
+        put?: never;
+        /**
+         * Create a program that funds attendees' rides to or from a venue
+         * @description `valid_until` must be after `valid_from`. Amounts (`max_fare_per_ride`, `budget`) are minor units of the service's
+         *     currency (`NGN`). The program starts `open`.
+         */
+        post: operations["createEventPassProgram"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/event-pass-programs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A program with passes issued, rides redeemed, amount spent and reserved, budget left */
+        get: operations["getEventPassProgram"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/event-pass-programs/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop new redemptions (rides already under way keep their coverage); closing again answers the same */
+        post: operations["closeEventPassProgram"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/event-pass-programs/{id}/passes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The program's passes with their codes and rides used */
+        get: operations["listEventPasses"];
+        put?: never;
+        /** Issue up to 1,000 passes at once (`count`, or one per entry of `attendees`) */
+        post: operations["issueEventPasses"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/event-passes/{code}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke a pass; it takes no new rides (a ride already under way keeps its coverage) */
+        post: operations["revokeEventPass"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -689,7 +780,7 @@ export interface components {
             tier: components["schemas"]["Tier"];
             pickup: components["schemas"]["Place"];
             dropoff: components["schemas"]["Place"];
-            fare: components["schemas"]["Money"];
+            fare: components["schemas"]["RideFare"];
             passenger: components["schemas"]["Person"];
             driver: null | components["schemas"]["AssignedDriver"];
             /** @description The live position while a driver is assigned and the ride has not ended. */
@@ -703,6 +794,101 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        RideFare: {
+            /** @description Minor units. */
+            amount: number;
+            currency: string;
+            /** @description With an event pass only: the part the program pays (the fare up to its cap). */
+            covered_by_pass?: number;
+            /** @description With an event pass only: `amount` − `covered_by_pass`. */
+            rider_pays?: number;
+        };
+        /** @description A ride whose `event_pass` does not match its program; `code` names the rule that failed. */
+        EventPassRefusal: {
+            error: string;
+            /** @enum {string} */
+            code: "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted";
+            details: {
+                /** @constant */
+                path: "event_pass";
+                message: string;
+            }[];
+        };
+        EventPassProgram: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "open" | "closed";
+            venue: {
+                lat: number;
+                lng: number;
+                radius_m: number;
+                address: string | null;
+            };
+            /** Format: date-time */
+            valid_from: string;
+            /** Format: date-time */
+            valid_until: string;
+            /** @enum {string} */
+            applies_to: "to_venue" | "from_venue" | "both";
+            tiers: components["schemas"]["Tier"][];
+            /** @description Minor units. */
+            max_fare_per_ride: number;
+            /** @description Minor units. */
+            budget: number;
+            currency: string;
+            rides_per_pass: number;
+            usage: {
+                passes_issued: number;
+                /** @description Rides covered that are under way or completed (released rides do not count). */
+                rides_redeemed: number;
+                /** @description Covered amounts of completed rides. */
+                amount_spent: number;
+                /** @description Covered amounts of rides under way. */
+                amount_reserved: number;
+                /** @description `budget` − spent − reserved. */
+                budget_left: number;
+            };
+            /**
+             * Format: date-time
+             * @description When the budget first reached zero.
+             */
+            budget_exhausted_at: string | null;
+            /** Format: date-time */
+            closed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        EventPass: {
+            id: string;
+            program_id: string;
+            code: string;
+            /** @enum {string} */
+            status: "active" | "revoked";
+            attendee: {
+                reference: string | null;
+                name: string | null;
+            };
+            rides_allowed: number;
+            /** @description Rides under way or completed with this pass. */
+            rides_used: number;
+            /** @description 0 once revoked. */
+            rides_left: number;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description The data of `event_pass.redeemed` and `event_pass.released`. */
+        EventPassRedemption: {
+            ride_id: string;
+            ride_status: components["schemas"]["RideStatus"];
+            program_id: string;
+            pass: components["schemas"]["EventPass"];
+            covered: components["schemas"]["Money"];
+            /** @enum {string} */
+            status: "reserved" | "spent" | "released";
         };
         /** @enum {string} */
         WeightTier: "small" | "medium" | "large" | "xlarge";
@@ -811,7 +997,7 @@ export interface components {
             expires_at: string;
         };
         /** @enum {string} */
-        WebhookEventType: "ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled";
+        WebhookEventType: "ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted";
         WebhookEndpoint: {
             id: string;
             url: string;
@@ -877,8 +1063,11 @@ export interface components {
             type: components["schemas"]["WebhookEventType"];
             /** Format: date-time */
             created_at: string;
-            /** @description The ride or delivery exactly as `GET` returns it, with `updated_at` and `sequence`. */
-            data: components["schemas"]["Ride"] | components["schemas"]["Delivery"];
+            /**
+             * @description The ride or delivery exactly as `GET` returns it, with `updated_at` and `sequence`; for `event_pass.*` the
+             *     redemption (ride, pass, covered amount); for `event_pass_program.budget_exhausted` the program as `GET` returns it.
+             */
+            data: components["schemas"]["Ride"] | components["schemas"]["Delivery"] | components["schemas"]["EventPassRedemption"] | components["schemas"]["EventPassProgram"];
         };
         /**
          * @example {
@@ -940,6 +1129,8 @@ export interface components {
             };
             /** @description An estimate still valid (5 minutes) locks its fare. */
             estimate_id?: string;
+            /** @description An event pass code of the caller's program: covers the fare up to the program's cap. */
+            event_pass?: string;
         };
         /**
          * @description Without `security_pin` a PIN is generated and answered once; the courier needs it to hand the parcel over.
@@ -1044,8 +1235,74 @@ export interface components {
          */
         NewWebhookEndpoint: {
             url: string;
-            events?: ("ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled")[];
+            events?: ("ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted")[];
             description?: string | null;
+        };
+        /**
+         * @example {
+         *       "name": "Lagos Tech Fest 2026",
+         *       "venue": {
+         *         "lat": 6.4281,
+         *         "lng": 3.4219,
+         *         "radius_m": 500,
+         *         "address": "Eko Convention Centre, Victoria Island"
+         *       },
+         *       "valid_from": "2026-01-01T00:00:00Z",
+         *       "valid_until": "2036-01-01T00:00:00Z",
+         *       "applies_to": "both",
+         *       "tiers": [
+         *         "economy",
+         *         "comfort"
+         *       ],
+         *       "max_fare_per_ride": 500000,
+         *       "budget": 50000000,
+         *       "rides_per_pass": 2
+         *     }
+         */
+        NewEventPassProgram: {
+            name: string;
+            venue: {
+                lat: number;
+                lng: number;
+                /** @description Pickup or drop-off must be within this many metres of the venue. */
+                radius_m: number;
+                address?: string;
+            };
+            /** Format: date-time */
+            valid_from: string;
+            /** Format: date-time */
+            valid_until: string;
+            /** @enum {string} */
+            applies_to: "to_venue" | "from_venue" | "both";
+            tiers: ("moto" | "economy" | "comfort" | "xl")[];
+            /** @description The most one ride is covered for, in minor units. */
+            max_fare_per_ride: number;
+            /** @description The total the program covers, in minor units. */
+            budget: number;
+            rides_per_pass: number;
+        };
+        /**
+         * @example {
+         *       "attendees": [
+         *         {
+         *           "reference": "TICKET-0001",
+         *           "name": "Ada Obi"
+         *         },
+         *         {
+         *           "reference": "TICKET-0002"
+         *         }
+         *       ]
+         *     }
+         */
+        IssueEventPasses: {
+            /** @description Passes without attendee details; or send `attendees`. */
+            count?: number;
+            /** @description One pass per attendee. */
+            attendees?: {
+                /** @description The organizer's own reference (ticket number, e-mail). */
+                reference?: string;
+                name?: string;
+            }[];
         };
         GatewayError: {
             error: string;
@@ -1323,6 +1580,8 @@ export interface components {
         DeliveryId: string;
         /** @description An offer id (`ofr_…`). */
         OfferId: string;
+        /** @description An event pass program id (`evp_…`). */
+        EventPassProgramId: string;
         /** @description A webhook endpoint id (`whe_…`). */
         WebhookEndpointId: string;
     };
@@ -1599,7 +1858,31 @@ export interface operations {
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["MobilityValidationFailed"];
+            /**
+             * @description The request is not valid (`validation_failed`), or its `event_pass` does not match the pass's program: the code
+             *     names the rule (`event_pass_not_found`, `event_pass_revoked`, `event_pass_used_up`, `event_pass_program_closed`,
+             *     `event_pass_outside_window`, `event_pass_venue_mismatch`, `event_pass_tier_not_allowed`, `event_pass_budget_exhausted`).
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The pass needs the drop-off within 500 m of the venue",
+                     *       "code": "event_pass_venue_mismatch",
+                     *       "details": [
+                     *         {
+                     *           "path": "event_pass",
+                     *           "message": "The pass needs the drop-off within 500 m of the venue"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MobilityValidationError"] | components["schemas"]["EventPassRefusal"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -1774,6 +2057,280 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    listEventPassPrograms: {
+        parameters: {
+            query?: {
+                /** @example 100 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, oldest id first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventPassProgram"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            422: components["responses"]["MobilityValidationFailed"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    createEventPassProgram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Lagos Tech Fest 2026",
+                 *       "venue": {
+                 *         "lat": 6.4281,
+                 *         "lng": 3.4219,
+                 *         "radius_m": 500,
+                 *         "address": "Eko Convention Centre, Victoria Island"
+                 *       },
+                 *       "valid_from": "2026-01-01T00:00:00Z",
+                 *       "valid_until": "2036-01-01T00:00:00Z",
+                 *       "applies_to": "both",
+                 *       "tiers": [
+                 *         "economy",
+                 *         "comfort"
+                 *       ],
+                 *       "max_fare_per_ride": 500000,
+                 *       "budget": 50000000,
+                 *       "rides_per_pass": 2
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewEventPassProgram"];
+            };
+        };
+        responses: {
+            /** @description The program, with its usage (all zero). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPassProgram"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    getEventPassProgram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An event pass program id (`evp_…`). */
+                id: components["parameters"]["EventPassProgramId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The program. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPassProgram"];
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    closeEventPassProgram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An event pass program id (`evp_…`). */
+                id: components["parameters"]["EventPassProgramId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The program, `closed`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPassProgram"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    listEventPasses: {
+        parameters: {
+            query?: {
+                /** @example 100 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description An event pass program id (`evp_…`). */
+                id: components["parameters"]["EventPassProgramId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, by pass id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventPass"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["MobilityValidationFailed"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    issueEventPasses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An event pass program id (`evp_…`). */
+                id: components["parameters"]["EventPassProgramId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "attendees": [
+                 *         {
+                 *           "reference": "TICKET-0001",
+                 *           "name": "Ada Obi"
+                 *         },
+                 *         {
+                 *           "reference": "TICKET-0002"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["IssueEventPasses"];
+            };
+        };
+        responses: {
+            /** @description The new passes with their codes (the organizer can list them again later). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventPass"][];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            /** @description The program is closed (`event_pass_program_closed`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    revokeEventPass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The pass code (`EVT-XXXX-XXXX-XXXXX`; case, dashes and the `EVT` prefix are optional). */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pass, `revoked`. Revoking again answers the same. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPass"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { listen, sendJson, startFakeServer, type RunningServer } from '@platform/test-kit';
 import { createTestContext, type TestContext } from '@platform/certificate/test/helpers/context';
 import { createApiKey, issueCertificate, newOrg } from '@platform/certificate/test/factories/admin';
-import { createPartnerClient, type Ride } from '../src';
+import { createPartnerClient, type EventPass, type Ride } from '../src';
 import { startGateway } from '@platform/gateway/test/helpers';
 
 let ctx: TestContext;
@@ -91,6 +91,24 @@ describe('@platform/client against the real certificate service', () => {
     expect(JSON.parse(sent.body.toString())).toMatchObject({ tier: 'economy', passenger: { name: 'Ada' } });
   });
 
+  it('issues event passes with a typed body and reads the typed passes back', async () => {
+    const pass: EventPass = {
+      id: 'evpass_1', program_id: 'evp_1', code: 'EVT-7KQ2-M9XD-4HPRT', status: 'active', attendee: { reference: 'T-1', name: 'Ada' },
+      rides_allowed: 2, rides_used: 0, rides_left: 2, revoked_at: null, created_at: '2026-11-26T10:00:00.000Z',
+    };
+    mobility.setReply((_req, res) => sendJson(res, 201, { data: [pass] }));
+    const client = createPartnerClient({ baseUrl: gateway.url, apiKey: 'mk_test' });
+    const { data, response } = await client.POST('/api/v1/event-pass-programs/{id}/passes', {
+      params: { path: { id: 'evp_1' } },
+      body: { attendees: [{ reference: 'T-1', name: 'Ada' }] },
+    });
+    expect(response.status).toBe(201);
+    expect(data?.data[0]?.code).toBe('EVT-7KQ2-M9XD-4HPRT');
+    const sent = mobility.requests.at(-1)!;
+    expect(sent.url).toBe('/api/v1/event-pass-programs/evp_1/passes');
+    expect(JSON.parse(sent.body.toString())).toEqual({ attendees: [{ reference: 'T-1', name: 'Ada' }] });
+  });
+
   it('rejects calls the description does not allow, at compile time', () => {
     const client = createPartnerClient({ baseUrl: gateway.url });
     // These lines are checked by `pnpm typecheck`; at run time they only build promises that are never awaited.
@@ -101,6 +119,8 @@ describe('@platform/client against the real certificate service', () => {
       client.GET('/api/v1/verify/{code}', { params: { path: {} } }),
       // @ts-expect-error `tier` must be one of moto, economy, comfort, xl
       client.POST('/api/v1/rides', { body: { pickup: { lat: 0, lng: 0 }, dropoff: { lat: 0, lng: 0 }, tier: 'limo', passenger: { name: 'A', phone: '123' } } }),
+      // @ts-expect-error `applies_to` must be to_venue, from_venue or both
+      client.POST('/api/v1/event-pass-programs', { body: { name: 'F', venue: { lat: 0, lng: 0, radius_m: 500 }, valid_from: 'x', valid_until: 'y', applies_to: 'near', tiers: ['economy'], max_fare_per_ride: 1, budget: 1, rides_per_pass: 1 } }),
     ];
     expect(typeof checks).toBe('function');
   });

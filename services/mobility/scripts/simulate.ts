@@ -2,9 +2,12 @@
  * `pnpm simulate`: drivers around a city centre working through the public APIs only.
  * Registers N drivers (admin API), puts them online and moves them (driver API), requests rides as a partner (public API),
  * and has the drivers accept offers (a few decline) and drive each ride to completion. Couriers do the same with
- * deliveries, completing each at the drop-off with the PIN the partner was given. Bounded run time, loopback only.
+ * deliveries, completing each at the drop-off with the PIN the partner was given. A small event runs alongside: the
+ * partner creates an event pass program at a venue near the centre (budget for 3 capped rides), issues passes to its
+ * attendees, and requests their rides to the venue with the passes; when the budget runs out the ride is requested
+ * without a pass. Bounded run time, loopback only.
  *
- *   pnpm simulate [--drivers 20] [--rides 10] [--couriers 3] [--deliveries 2] [--seconds 90] [--centre 6.5244,3.3792] [--url http://127.0.0.1:3002]
+ *   pnpm simulate [--drivers 20] [--rides 10] [--couriers 3] [--deliveries 2] [--attendees 4] [--seconds 90] [--centre 6.5244,3.3792] [--url http://127.0.0.1:3002]
  *
  * Targets MOBILITY_URL (default http://127.0.0.1:3002) when a service answers there; otherwise starts the API and
  * dispatch worker in this process (own Redis prefix; the database from DATABASE_URL).
@@ -26,6 +29,7 @@ const { values: args } = parseArgs({
     rides: { type: 'string', default: '10' },
     couriers: { type: 'string', default: '3' },
     deliveries: { type: 'string', default: '2' },
+    attendees: { type: 'string', default: '4' },
     seconds: { type: 'string', default: '90' },
     centre: { type: 'string', default: '6.5244,3.3792' },
     url: { type: 'string', default: process.env.MOBILITY_URL ?? 'http://127.0.0.1:3002' },
@@ -35,6 +39,9 @@ const DRIVERS = Math.min(500, Number(args.drivers));
 const RIDES = Math.min(500, Number(args.rides));
 const COURIERS = Math.min(100, Number(args.couriers));
 const DELIVERIES = Math.min(100, Number(args.deliveries));
+const ATTENDEES = Math.min(100, Number(args.attendees));
+/** The event's per-ride cap (minor units); its budget covers three capped rides. */
+const EVENT_CAP = 100_000;
 const TERMINAL = ['completed', 'cancelled', 'no_drivers_available', 'delivered', 'failed'];
 const SECONDS = Math.min(600, Number(args.seconds));
 const [clat, clng] = args.centre.split(',').map(Number) as [number, number];
@@ -106,7 +113,7 @@ async function main() {
   const org = `org_sim_${run}`;
   const owner = signAdminToken({ sub: `sim_owner_${run}`, org, org_name: 'Simulator', role: 'owner' }, secret, tokenOptions);
   const operator = signAdminToken({ sub: `sim_operator_${run}`, org, role: 'operator' }, secret, tokenOptions);
-  const key = await call(base, 'POST', '/admin/v1/api-keys', owner, { name: `simulator ${run}`, scopes: ['estimates:read', 'rides:write', 'rides:read', 'deliveries:write', 'deliveries:read'] });
+  const key = await call(base, 'POST', '/admin/v1/api-keys', owner, { name: `simulator ${run}`, scopes: ['estimates:read', 'rides:write', 'rides:read', 'deliveries:write', 'deliveries:read', 'event_passes:write', 'event_passes:read'] });
   if (key.status !== 201) throw new Error(`could not create a key: ${key.status} ${JSON.stringify(key.body)}`);
   const partnerKey = key.body.token as string;
 
@@ -129,16 +136,24 @@ async function main() {
 
   const rideIds: string[] = [];
   const deliveryIds: string[] = [];
+  const event = await startEvent(base, partnerKey);
+  let plainRides = 0;
   const deadline = Date.now() + SECONDS * 1000;
   const counts = { accepted: 0, declined: 0, completed: 0 };
   let tick = 0;
   while (Date.now() < deadline) {
-    if (rideIds.length < RIDES && tick % 2 === 0) {
+    if (plainRides < RIDES && tick % 2 === 0) {
+      plainRides++;
       const pickup = around(CENTRE, 2500);
       const dropoff = around(pickup, 4000);
       const estimate = await call(base, 'POST', '/api/v1/estimates', partnerKey, { pickup, dropoff }, 'X-API-KEY');
       const ride = await call(base, 'POST', '/api/v1/rides', partnerKey, { pickup, dropoff, tier: 'economy', passenger: { name: `Passenger ${rideIds.length}`, phone: '+2348000000000' }, estimate_id: estimate.body.id }, 'X-API-KEY');
       if (ride.status === 201) rideIds.push(ride.body.id);
+    }
+    const code = event.codes.shift();
+    if (code) {
+      const rideId = await attendeeRide(base, partnerKey, event.venue, code);
+      if (rideId) rideIds.push(rideId);
     }
     if (deliveryIds.length < DELIVERIES && tick % 2 === 1) {
       const pickup = around(CENTRE, 2500);
@@ -158,17 +173,52 @@ async function main() {
     const statuses = await statusesOf(base, partnerKey, rideIds, deliveryIds);
     if (tick % 4 === 0) console.log(`t=${Math.round((tick * TICK_MS) / 1000)}s rides: ${summary(statuses.rides)}; deliveries: ${summary(statuses.deliveries)}`);
     const all = [...statuses.rides, ...statuses.deliveries];
-    if (rideIds.length >= RIDES && deliveryIds.length >= DELIVERIES && all.every((s) => TERMINAL.includes(s))) break;
+    if (plainRides >= RIDES && event.codes.length === 0 && deliveryIds.length >= DELIVERIES && all.every((s) => TERMINAL.includes(s))) break;
     tick++;
     await new Promise((resolve) => setTimeout(resolve, TICK_MS));
   }
   const final = await statusesOf(base, partnerKey, rideIds, deliveryIds);
+  const program = (await call(base, 'GET', `/api/v1/event-pass-programs/${event.programId}`, partnerKey)).body;
+  console.log(`event "${program.name}": ${JSON.stringify(program.usage)} (${program.currency})`);
   console.log(`done: ${rideIds.length} rides — ${summary(final.rides)}; ${deliveryIds.length} deliveries — ${summary(final.deliveries)}; offers accepted ${counts.accepted}, declined ${counts.declined}`);
   for (const d of drivers) await call(base, 'POST', '/driver/v1/availability', d.token, { available: false });
   if (local) {
     await local.close();
     await clearPrefix(prefix);
   }
+}
+
+/** The event: a program at a venue 1 km north of the centre, open for the run, and one pass per attendee. */
+async function startEvent(base: string, partnerKey: string) {
+  const venue = { lat: CENTRE.lat + 1000 / 111_320, lng: CENTRE.lng };
+  const program = await call(base, 'POST', '/api/v1/event-pass-programs', partnerKey, {
+    name: `Simulated event ${run}`,
+    venue: { ...venue, radius_m: 500, address: 'Simulated Arena' },
+    valid_from: new Date(Date.now() - 60_000).toISOString(),
+    valid_until: new Date(Date.now() + (SECONDS + 600) * 1000).toISOString(),
+    applies_to: 'both',
+    tiers: ['economy', 'comfort'],
+    max_fare_per_ride: EVENT_CAP,
+    budget: EVENT_CAP * 3,
+    rides_per_pass: 2,
+  });
+  if (program.status !== 201) throw new Error(`could not create the event: ${program.status} ${JSON.stringify(program.body)}`);
+  const passes = ATTENDEES ? await call(base, 'POST', `/api/v1/event-pass-programs/${program.body.id}/passes`, partnerKey, { attendees: Array.from({ length: ATTENDEES }, (_, i) => ({ reference: `TICKET-${i + 1}`, name: `Attendee ${i + 1}` })) }) : { body: { data: [] } };
+  console.log(`event ${program.body.id}: ${ATTENDEES} passes issued, budget ${EVENT_CAP * 3} (cap ${EVENT_CAP} a ride)`);
+  return { programId: program.body.id as string, venue, codes: (passes.body.data as { code: string }[]).map((p) => p.code) };
+}
+
+/** An attendee's ride to the venue with their pass; a refused pass (budget gone) is printed and the ride requested without it. */
+async function attendeeRide(base: string, partnerKey: string, venue: Point, code: string): Promise<string | undefined> {
+  const body = { pickup: around(CENTRE, 2500), dropoff: around(venue, 200), tier: 'economy', passenger: { name: 'Attendee', phone: '+2348000000003' } };
+  const withPass = await call(base, 'POST', '/api/v1/rides', partnerKey, { ...body, event_pass: code });
+  if (withPass.status === 201) {
+    console.log(`attendee ride ${withPass.body.id}: fare ${withPass.body.fare.amount}, pass covers ${withPass.body.fare.covered_by_pass}, rider pays ${withPass.body.fare.rider_pays}`);
+    return withPass.body.id;
+  }
+  console.log(`pass ${code} refused: ${withPass.status} ${withPass.body.code}; requesting the ride without it`);
+  const plain = await call(base, 'POST', '/api/v1/rides', partnerKey, body);
+  return plain.status === 201 ? plain.body.id : undefined;
 }
 
 async function statusesOf(base: string, partnerKey: string, rideIds: string[], deliveryIds: string[]) {

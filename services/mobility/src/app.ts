@@ -20,6 +20,7 @@ import { courierDeliveryRoutes, deliveryRoutes } from './features/deliveries/del
 import { requireDriver } from './features/driver-app/driver-auth';
 import { driverAppRoutes } from './features/driver-app/driver-app.routes';
 import { estimateRoutes } from './features/estimates/estimates.routes';
+import { eventPassProgramRoutes, eventPassRoutes } from './features/event-passes/event-passes.routes';
 import { fleetAdminRoutes } from './features/fleet/fleet.routes';
 import { ensurePartnerFromClaims } from './features/partners/partners.middleware';
 import { rideRoutes } from './features/rides/rides.routes';
@@ -55,6 +56,8 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use('/api/v1/estimates', partnerKey, estimateRoutes(services.estimates));
   app.use('/api/v1/rides', partnerKey, rideRoutes(services.rides));
   app.use('/api/v1/deliveries', partnerKey, deliveryRoutes(services.deliveries));
+  app.use('/api/v1/event-pass-programs', partnerKey, eventPassProgramRoutes(services.eventPasses));
+  app.use('/api/v1/event-passes', partnerKey, eventPassRoutes(services.eventPasses));
 
   const driverAuth = requireDriver(services.fleet, { secret: config.JWT_SECRET, issuer: config.JWT_ISSUER });
   app.use('/driver/v1/deliveries', driverAuth, courierDeliveryRoutes(services.deliveries));

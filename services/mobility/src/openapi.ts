@@ -5,6 +5,7 @@ import { createKeySchema } from './features/api-keys/api-keys.routes';
 import { createDeliverySchema, deliverSchema, failSchema } from './features/deliveries/deliveries.routes';
 import { availabilitySchema, locationSchema } from './features/driver-app/driver-app.routes';
 import { estimateSchema } from './features/estimates/estimates.routes';
+import { createProgramSchema, eventPassPageSchema, issuePassesSchema } from './features/event-passes/event-passes.routes';
 import { driverListQuerySchema, registerDriverSchema } from './features/fleet/fleet.routes';
 import { createRideSchema } from './features/rides/rides.routes';
 import { pageSchema, registerSchema } from './features/webhook-endpoints/webhook-endpoints.routes';
@@ -14,8 +15,8 @@ export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
 
 /** Request bodies and queries: the zod schemas the routes validate with are their only description. */
 export const REQUEST_SCHEMAS = {
-  bodies: [estimateSchema, createRideSchema, createDeliverySchema, deliverSchema, failSchema, availabilitySchema, locationSchema, registerSchema, createKeySchema, rotateApiKeySchema, registerDriverSchema],
-  queries: [pageSchema, apiKeyListQuerySchema, driverListQuerySchema],
+  bodies: [estimateSchema, createRideSchema, createDeliverySchema, deliverSchema, failSchema, availabilitySchema, locationSchema, registerSchema, createKeySchema, rotateApiKeySchema, registerDriverSchema, createProgramSchema, issuePassesSchema],
+  queries: [pageSchema, apiKeyListQuerySchema, driverListQuerySchema, eventPassPageSchema],
 };
 
 let cached: OpenApiDocument | undefined;

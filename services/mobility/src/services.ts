@@ -6,6 +6,7 @@ import { Dispatcher } from './features/dispatch/dispatch.service';
 import { DispatchTimers } from './features/dispatch/dispatch.timers';
 import { createDriverRelease } from './features/dispatch/driver-release';
 import { createEstimateService } from './features/estimates/estimates.service';
+import { createEventPassService } from './features/event-passes/event-passes.service';
 import { FleetLocations } from './features/fleet/fleet.locations';
 import { createFleetService } from './features/fleet/fleet.service';
 import type { JobLifecyclePorts } from './features/jobs/job-lifecycle';
@@ -24,6 +25,7 @@ export function buildServices({ db, redis, config, logger }: MobilityDeps) {
   const estimates = createEstimateService(db, locations, { dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
   const timers = new DispatchTimers(redis, config.REDIS_PREFIX);
   const release = createDriverRelease(db, fleet, locations, logger);
+  const eventPasses = createEventPassService({ db, appendEvent: appendOutboxEvent });
   const jobPorts: JobLifecyclePorts = {
     appendEvent: appendOutboxEvent,
     findDriver: fleet.findDriver,
@@ -31,6 +33,8 @@ export function buildServices({ db, redis, config, logger }: MobilityDeps) {
     releaseDriver: fleet.releaseDriver,
     withdrawOffers: release.withdrawOffers,
     afterDriverFreed: release.afterDriverFreed,
+    // A ride's pass reservation is spent or released in the same transaction as its status change.
+    onStatusChange: (trx, change) => (change.objectType === 'ride' ? eventPasses.settleRide(trx, change) : Promise.resolve()),
   };
   const rideLifecycle = createRideLifecycle(db, jobPorts);
   const deliveryLifecycle = createDeliveryLifecycle(db, jobPorts);
@@ -43,9 +47,9 @@ export function buildServices({ db, redis, config, logger }: MobilityDeps) {
     handlers: [rideDispatchHandler(rideLifecycle), deliveryDispatchHandler(deliveryLifecycle)],
     settings: { radiusMeters: config.DISPATCH_RADIUS_M, offerTtlSeconds: config.DISPATCH_OFFER_TTL_S, searchTimeoutSeconds: config.DISPATCH_TIMEOUT_S },
   });
-  const rides = createRideService({ db, lifecycle: rideLifecycle, dispatcher, estimates, logger });
+  const rides = createRideService({ db, lifecycle: rideLifecycle, dispatcher, estimates, passes: eventPasses, logger });
   const deliveries = createDeliveryService({ db, lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: config.JWT_SECRET });
-  return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries };
+  return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries, eventPasses };
 }
 
 export type MobilityServices = ReturnType<typeof buildServices>;

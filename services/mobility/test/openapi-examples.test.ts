@@ -3,6 +3,7 @@ import { mobilityOpenApi } from '../src/openapi';
 import { createTestContext, type TestContext } from './helpers/context';
 import { adminToken, createPartnerKey, driverToken, newAdmin } from './factories/auth';
 import { onlineCourier, pickedUpDelivery } from './factories/deliveries';
+import { ORGANIZER_SCOPES, programBody } from './factories/event-passes';
 import { randomCentre, registerDriver } from './factories/fleet';
 import { partnerApi } from './factories/rides';
 
@@ -48,6 +49,10 @@ const SETUPS: Record<string, () => Promise<{ path: string; authorization: string
     const endpoint = await partnerApi(ctx, token).post('/api/v1/webhooks', { url: 'https://93.184.215.14/hooks' }).expect(201);
     return { path: `/api/v1/webhooks/${endpoint.body.id as string}/deliveries`, authorization: `Bearer ${token}` };
   },
+  'POST /api/v1/event-pass-programs': async () => organizerCall('/api/v1/event-pass-programs'),
+  'GET /api/v1/event-pass-programs ?query': async () => organizerCall('/api/v1/event-pass-programs'),
+  'POST /api/v1/event-pass-programs/{id}/passes': async () => programCall('passes'),
+  'GET /api/v1/event-pass-programs/{id}/passes ?query': async () => programCall('passes'),
   'POST /driver/v1/availability': async () => driverCall('/driver/v1/availability'),
   'POST /driver/v1/location': async () => driverCall('/driver/v1/location'),
   'POST /driver/v1/deliveries/{id}/deliver': async () => pickedUp('deliver', { security_pin: '4821' }),
@@ -66,6 +71,18 @@ const SETUPS: Record<string, () => Promise<{ path: string; authorization: string
 async function partnerCall(path: string) {
   const { token } = await createPartnerKey(ctx);
   return { path, authorization: `Bearer ${token}` };
+}
+
+async function organizerCall(path: string) {
+  const { token } = await createPartnerKey(ctx, { scopes: ORGANIZER_SCOPES });
+  return { path, authorization: `Bearer ${token}` };
+}
+
+/** An organizer's program (open), for its sub-resources. */
+async function programCall(sub: string) {
+  const { token } = await createPartnerKey(ctx, { scopes: ORGANIZER_SCOPES });
+  const program = await partnerApi(ctx, token).post('/api/v1/event-pass-programs', programBody(randomCentre())).expect(201);
+  return { path: `/api/v1/event-pass-programs/${program.body.id as string}/${sub}`, authorization: `Bearer ${token}` };
 }
 
 async function driverCall(path: string) {

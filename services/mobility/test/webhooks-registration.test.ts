@@ -31,7 +31,7 @@ describe('POST /api/v1/webhooks', () => {
     expect(res.body.id).toMatch(/^whe_[0-9a-z]{20}$/);
     expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(new Date(res.body.created_at).toISOString()).toBe(res.body.created_at);
-    expect(WEBHOOK_EVENT_TYPES).toHaveLength(11);
+    expect(WEBHOOK_EVENT_TYPES).toHaveLength(14);
 
     const list = await as(partner).get('/api/v1/webhooks').expect(200);
     expect(list.body).toEqual({ data: [expect.objectContaining({ id: res.body.id, url: PUBLIC_URL, status: 'enabled' })], has_more: false, next_cursor: null });

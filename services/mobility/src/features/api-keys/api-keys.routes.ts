@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { apiKeyAdminRoutes as sharedAdminRoutes, createApiKeyBodySchema, type ApiKeyService } from '@platform/api-keys';
 import { MOBILITY_SCOPES } from './api-keys';
 
-/** The create body: every mobility key carries at least one of the six scopes. */
+/** The create body: every mobility key carries at least one of the mobility scopes. */
 export const createKeySchema = createApiKeyBodySchema({ scopes: MOBILITY_SCOPES }).meta({
   id: 'NewMobilityApiKey',
   examples: [{ name: 'Production server', scopes: ['estimates:read', 'rides:write'] }],

@@ -47,6 +47,8 @@ export interface JobLifecyclePorts {
   withdrawOffers(trx: Knex.Transaction, jobId: string): Promise<string[]>;
   /** After commit: puts a freed driver back into the dispatch index. */
   afterDriverFreed(driverId: string): Promise<void>;
+  /** Runs in the status change's transaction, after its event (event passes settle a ride's reservation here). */
+  onStatusChange?(trx: Knex.Transaction, change: { objectType: 'ride' | 'delivery'; id: string; status: string }): Promise<void>;
 }
 
 /** How the dispatcher moves one kind of job: the status it searches in, and the changes accept and time-out make. */
@@ -101,6 +103,7 @@ export function createJobLifecycle<Row extends JobRecord<Status>, Status extends
     const updated = await spec.updateStatus(trx, row.id, { ...extra, status });
     const data = await view(trx, updated);
     await ports.appendEvent(trx, { partnerId: updated.partner_id, type: spec.eventType(status), objectType: spec.objectType, objectId: updated.id, sequence: updated.sequence, data });
+    await ports.onStatusChange?.(trx, { objectType: spec.objectType, id: updated.id, status });
     return data;
   }
 

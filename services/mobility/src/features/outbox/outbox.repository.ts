@@ -1,6 +1,6 @@
 import { newId, type Knex } from '@platform/service-kit';
 
-export type EventObjectType = 'ride' | 'delivery';
+export type EventObjectType = 'ride' | 'delivery' | 'event_pass_program';
 
 export interface NewOutboxEvent {
   partnerId: string;

@@ -13,7 +13,7 @@ export function presentRide(ride: RideRow, driver: Driver | undefined, telemetry
     tier: ride.tier,
     pickup: { lat: ride.pickup_lat, lng: ride.pickup_lng, address: ride.pickup_address },
     dropoff: { lat: ride.dropoff_lat, lng: ride.dropoff_lng, address: ride.dropoff_address },
-    fare: { amount: ride.fare_amount, currency: ride.fare_currency },
+    fare: presentFare(ride),
     passenger: { name: ride.passenger_name, phone: ride.passenger_phone },
     driver: presentAssignee(driver),
     // Live position while the driver is on the way or on the trip; not shown before assignment or after the end.
@@ -24,6 +24,13 @@ export function presentRide(ride: RideRow, driver: Driver | undefined, telemetry
     created_at: ride.created_at.toISOString(),
     updated_at: ride.updated_at.toISOString(),
   };
+}
+
+/** The fare; a ride with an event pass also shows the part the pass covers and what the rider pays. */
+function presentFare(ride: RideRow) {
+  const fare = { amount: ride.fare_amount, currency: ride.fare_currency };
+  if (ride.pass_covered_amount === null || ride.pass_covered_amount === undefined) return fare;
+  return { ...fare, covered_by_pass: ride.pass_covered_amount, rider_pays: ride.fare_amount - ride.pass_covered_amount };
 }
 
 export type RideView = ReturnType<typeof presentRide>;

@@ -17,12 +17,16 @@ export interface RideRow extends JobPlaceColumns {
   passenger_phone: string;
   driver_id: string | null;
   cancelled_by: CancelledBy | null;
+  /** The event pass covering part of the fare, and how much of it (minor units). */
+  event_pass_id: string | null;
+  pass_covered_amount: number | null;
   sequence: number;
   created_at: Date;
   updated_at: Date;
 }
 
-export type NewRideRow = Omit<RideRow, 'driver_id' | 'cancelled_by' | 'sequence' | 'created_at' | 'updated_at' | 'status'>;
+export type NewRideRow = Omit<RideRow, 'driver_id' | 'cancelled_by' | 'sequence' | 'created_at' | 'updated_at' | 'status' | 'event_pass_id' | 'pass_covered_amount'> &
+  Partial<Pick<RideRow, 'event_pass_id' | 'pass_covered_amount'>>;
 
 export function insertRide(db: Knex, ride: NewRideRow): Promise<RideRow> {
   return insertJobRow<RideRow>(db, 'rides', ride);

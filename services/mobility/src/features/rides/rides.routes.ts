@@ -21,6 +21,7 @@ export const createRideSchema = z.object({
     phone: z.string().trim().regex(/^\+?[0-9 ()-]{5,20}$/, 'must be a phone number'),
   }),
   estimate_id: z.string().max(100).optional().meta({ description: 'An estimate still valid (5 minutes) locks its fare.' }),
+  event_pass: z.string().trim().min(1).max(40).optional().meta({ description: "An event pass code of the caller's program: covers the fare up to the program's cap." }),
 }).meta({
   id: 'NewRide',
   examples: [

@@ -16,6 +16,7 @@ export interface CreateRideInput {
   tier: Tier;
   passenger: { name: string; phone: string };
   estimate_id?: string;
+  event_pass?: string;
 }
 
 /** How far a ride's pickup or drop-off may be from its estimate's and still use the estimate's fare. */
@@ -25,9 +26,18 @@ const ESTIMATE_MATCH_METERS = 200;
 export interface RideServiceDeps extends JobCreationDeps {
   lifecycle: RideLifecycle;
   estimates: Pick<EstimateService, 'findEstimate'>;
+  /** Event passes (wired in services.ts): reserves a pass's coverage in the ride's transaction, or refuses with a 422. */
+  passes?: RidePasses;
 }
 
-export function createRideService({ db, lifecycle, dispatcher, estimates, logger }: RideServiceDeps) {
+export interface RidePasses {
+  reserveForRide(
+    trx: Knex.Transaction,
+    ride: { partnerId: string; code: string; rideId: string; tier: Tier; pickup: PlaceInput; dropoff: PlaceInput; fare: { amount: number; currency: string } },
+  ): Promise<{ passId: string; covered: number }>;
+}
+
+export function createRideService({ db, lifecycle, dispatcher, estimates, passes, logger }: RideServiceDeps) {
   /** Cancels (by anyone) in the caller's transaction: ends the job, so open offers close and the driver is freed. */
   function cancel(trx: Knex.Transaction, ride: RideRow, by: CancelledBy) {
     return lifecycle.endJob(trx, ride, 'cancel', { cancelled_by: by });
@@ -47,14 +57,24 @@ export function createRideService({ db, lifecycle, dispatcher, estimates, logger
     return { fare: estimate.fares[input.tier], estimateId: estimate.id };
   }
 
+  function reserveCoverage(trx: Knex.Transaction, ride: Parameters<RidePasses['reserveForRide']>[1]) {
+    if (!passes) throw new ValidationError([{ path: 'event_pass', message: 'event passes are not available' }]);
+    return passes.reserveForRide(trx, ride);
+  }
+
   return {
     async createRide(partnerId: string, input: CreateRideInput, idempotencyKey?: string): Promise<{ status: number; body: RideView; replayed: boolean }> {
       const request = { kind: 'ride' as const, partnerId, scope: 'POST /api/v1/rides', idempotencyKey, body: input };
       return createAndDispatch({ db, dispatcher, logger }, request, async (trx) => {
         // Inside the idempotent unit: a replay answers the first result even after its estimate expired.
         const { fare, estimateId } = await fareOf(partnerId, input, tripMeters(input.pickup, input.dropoff));
+        const id = newId('ride');
+        // The pass's coverage is reserved in this transaction: a refused pass rolls the ride back with it.
+        const coverage = input.event_pass ? await reserveCoverage(trx, { partnerId, code: input.event_pass, rideId: id, tier: input.tier, pickup: input.pickup, dropoff: input.dropoff, fare }) : undefined;
         const ride = await insertRide(trx, {
-          id: newId('ride'),
+          id,
+          event_pass_id: coverage?.passId ?? null,
+          pass_covered_amount: coverage?.covered ?? null,
           partner_id: partnerId,
           tier: input.tier,
           ...placeColumns(input),

@@ -11,6 +11,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'delivery.delivered',
   'delivery.failed',
   'delivery.cancelled',
+  'event_pass.redeemed',
+  'event_pass.released',
+  'event_pass_program.budget_exhausted',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
