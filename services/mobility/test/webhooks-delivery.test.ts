@@ -80,6 +80,22 @@ describe('webhook delivery', () => {
     expect(log[0]!.attempt_log).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, error: null, response_body_excerpt: '{"received":true}' })]);
   });
 
+  it('takes a 2xx whose body holds a NUL byte as delivered once, with the answer logged escaped', async () => {
+    const partner = newPartnerId();
+    const server = await receiver((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.end(Buffer.from('ok\u0000done\u001b\n', 'utf8'));
+    });
+    const endpoint = await registerEndpoint(ctx.app, partner, server.url);
+    const [event] = await insertEvents(ctx.db, partner, ['ride.completed']);
+
+    const delivered = await settledDelivery(partner, endpoint.id, 'succeeded');
+    expect(delivered).toMatchObject({ event_id: event!.id, attempts: 1, last_status_code: 200, last_error: null });
+    expect(delivered.attempt_log).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, error: null, response_body_excerpt: 'ok\\u0000done\\u001b\n' })]);
+    await sleep(300); // a resend would come after the 50 ms backoff
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('sends only subscribed types, and never another partner’s events', async () => {
     const partner = newPartnerId();
     const other = newPartnerId();

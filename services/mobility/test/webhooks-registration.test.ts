@@ -90,6 +90,12 @@ describe('POST /api/v1/webhooks', () => {
     expect(list.body.data).toEqual([]);
   });
 
+  it('says a host resolves to a forbidden address without revealing the address', async () => {
+    const res = await as(newPartnerId()).post('/api/v1/webhooks', { url: 'https://localhost/hooks' }).expect(422);
+    expect(res.body.details).toEqual([{ path: 'url', message: 'must not resolve to a loopback, private, link-local or reserved address (localhost does)' }]);
+    expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|::1/);
+  });
+
   it('answers 401 without a partner, and the service itself refuses until API keys are merged', async () => {
     await request(app).post('/api/v1/webhooks').send({ url: PUBLIC_URL }).expect(401);
     const res = await request(ctx.app).get('/api/v1/webhooks').expect(401);

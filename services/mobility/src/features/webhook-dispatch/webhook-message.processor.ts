@@ -3,7 +3,7 @@ import { signWebhook } from '@platform/webhook-signature';
 import type { Knex, Logger } from '@platform/service-kit';
 import { createEndpointSlots } from './endpoint-slots';
 import { disableEndpoint } from './webhook-targets.repository';
-import { claimAttempt, failWebhookMessage, findWebhookMessageForJob, recordAttempt, type ClaimedAttempt } from './webhook-messages.repository';
+import { claimAttempt, failWebhookMessage, findWebhookMessageForJob, recordAttempt, type AttemptRecord, type ClaimedAttempt } from './webhook-messages.repository';
 import type { WebhookMessageJobData } from './webhook-queue';
 import type { SendOutcome, WebhookSender } from './webhook-sender';
 import type { WebhookAttemptMetrics } from './webhook-metrics';
@@ -85,11 +85,12 @@ async function conclude(deps: WebhookMessageProcessorDeps, claimed: ClaimedAttem
   const log = deps.logger.child({ messageId: claimed.messageId, endpointId: claimed.endpointId, eventId: claimed.eventId, attempt: claimed.attempt, statusCode: code });
 
   if (code !== null && code >= 200 && code < 300) {
-    await recordAttempt(deps.db, { ...base, error: null, next: { status: 'succeeded' } });
+    await recordSuccess(deps, { ...base, error: null, next: { status: 'succeeded' } }, log);
     deps.metrics?.outcome('succeeded');
     return 'succeeded';
   }
   const error = outcome.error ?? describeStatus(code);
+  if (outcome.forbiddenAddress) log.warn({ forbiddenAddress: outcome.forbiddenAddress }, 'refused to connect: the endpoint resolves to a forbidden address');
   if (code === 410) {
     await recordAttempt(deps.db, { ...base, error, next: { status: 'failed' } });
     await disableEndpoint(deps.db, claimed.endpointId, 'The endpoint answered 410 Gone');
@@ -109,6 +110,24 @@ async function conclude(deps: WebhookMessageProcessorDeps, claimed: ClaimedAttem
   deps.metrics?.outcome('retrying');
   log.info({ error, delayMs }, 'webhook attempt failed: will retry');
   throw new RetryWebhookMessageError(error, delayMs);
+}
+
+/**
+ * Any 2xx is a success, whatever the answer's body: the job completes even when the bookkeeping fails, because
+ * throwing here would make BullMQ send the event again. A failed write is logged and tried once more without the
+ * excerpt (the most likely culprit); if even that fails the row stays pending and only the relay's sweep may resend.
+ */
+async function recordSuccess(deps: WebhookMessageProcessorDeps, record: AttemptRecord, log: Logger): Promise<void> {
+  try {
+    await recordAttempt(deps.db, record);
+  } catch (err) {
+    log.error({ err }, 'could not record a 2xx answer; recording it without the answer excerpt');
+    try {
+      await recordAttempt(deps.db, { ...record, excerpt: null });
+    } catch (again) {
+      log.error({ err: again }, 'could not record a 2xx answer at all: the delivery stays pending');
+    }
+  }
 }
 
 /** The delivery could not be claimed: already done, deleted, endpoint disabled, or out of attempts. Never sends. */
