@@ -2,7 +2,8 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { signWebhook } from '@platform/webhook-signature';
 import type { Knex, Logger } from '@platform/service-kit';
 import { createEndpointSlots } from './endpoint-slots';
-import { disableEndpoint } from './webhook-targets.repository';
+import type { EndpointSecretCipher } from './endpoint-secret-cipher';
+import { disableEndpoint, replaceStoredSecret } from './webhook-targets.repository';
 import { claimAttempt, failWebhookMessage, findWebhookMessageForJob, recordAttempt, type AttemptRecord, type ClaimedAttempt } from './webhook-messages.repository';
 import type { WebhookMessageJobData } from './webhook-queue';
 import type { SendOutcome, WebhookSender } from './webhook-sender';
@@ -17,6 +18,8 @@ export interface WebhookMessageProcessorDeps {
   backoffMs: number;
   /** Requests one endpoint may have in flight in this process, so a slow endpoint cannot take every worker slot. */
   perEndpointInFlight: number;
+  /** Decrypts the stored signing secret. */
+  secrets: EndpointSecretCipher;
 }
 
 /** Thrown to ask BullMQ for another try after `delayMs` (read by the worker's backoff strategy). */
@@ -56,7 +59,7 @@ export function createWebhookMessageProcessor(deps: WebhookMessageProcessorDeps)
     try {
       claimed = await claimAttempt(deps.db, messageId);
       if (!claimed) return await settleUnclaimable(deps, messageId);
-      outcome = await send(deps.sender, claimed);
+      outcome = await send(deps.sender, claimed, signingSecretOf(deps, claimed));
     } finally {
       slots.release(endpointId);
     }
@@ -64,10 +67,24 @@ export function createWebhookMessageProcessor(deps: WebhookMessageProcessorDeps)
   };
 }
 
-async function send(sender: WebhookSender, claimed: ClaimedAttempt): Promise<SendOutcome> {
+/**
+ * The plaintext signing secret. A stored value that is still plaintext or under a previous key is rewritten under the
+ * current key in the background (a failed rewrite is retried on the next use and by the worker's start-up pass).
+ */
+function signingSecretOf(deps: WebhookMessageProcessorDeps, claimed: ClaimedAttempt): string {
+  const { secret, stale } = deps.secrets.decrypt(claimed.endpointId, claimed.secret);
+  if (stale) {
+    replaceStoredSecret(deps.db, claimed.endpointId, claimed.secret, deps.secrets.encrypt(claimed.endpointId, secret)).catch((err: unknown) =>
+      deps.logger.warn({ err, endpointId: claimed.endpointId }, 'could not re-encrypt a webhook secret'),
+    );
+  }
+  return secret;
+}
+
+async function send(sender: WebhookSender, claimed: ClaimedAttempt, secret: string): Promise<SendOutcome> {
   const body = JSON.stringify(claimed.body);
   const timestamp = Math.floor(Date.now() / 1000);
-  const signatures = signWebhook({ secret: claimed.secret, id: claimed.eventId, timestamp, body });
+  const signatures = signWebhook({ secret, id: claimed.eventId, timestamp, body });
   return sender.send(claimed.url, body, {
     'Content-Type': 'application/json',
     'User-Agent': 'PartnerPlatform-Webhooks/1.0',

@@ -8,6 +8,7 @@ export interface ClaimedAttempt {
   maxAttempts: number;
   endpointId: string;
   url: string;
+  /** As stored: encrypted (endpoint-secret-cipher.ts), or plaintext in a row from before encryption. */
   secret: string;
   eventId: string;
   eventType: string;
