@@ -5,6 +5,7 @@ import * as fleetEstimatesRides from './migrations/0003_fleet_estimates_rides';
 import * as deliveries from './migrations/0004_deliveries';
 import * as webhooks from './migrations/0100_webhooks';
 import * as apiKeyLifecycle from './migrations/0101_api_key_lifecycle';
+import * as outboxNotify from './migrations/0120_outbox_notify';
 
 /** Every migration of the `mobility` schema, in order. A merged migration is never edited: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004_deliveries': deliveries,
   '0100_webhooks': webhooks,
   '0101_api_key_lifecycle': apiKeyLifecycle,
+  '0120_outbox_notify': outboxNotify,
 };

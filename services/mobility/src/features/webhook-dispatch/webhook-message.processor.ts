@@ -4,7 +4,8 @@ import type { Knex, Logger } from '@platform/service-kit';
 import { createEndpointSlots } from './endpoint-slots';
 import type { EndpointSecretCipher } from './endpoint-secret-cipher';
 import { disableEndpoint, replaceStoredSecret } from './webhook-targets.repository';
-import { claimAttempt, failWebhookMessage, findWebhookMessageForJob, recordAttempt, type AttemptRecord, type ClaimedAttempt } from './webhook-messages.repository';
+import { createStatementBatcher } from './statement-batcher';
+import { claimAttempts, failWebhookMessage, findWebhookMessageForJob, recordAttempts, type AttemptRecord, type ClaimedAttempt } from './webhook-messages.repository';
 import type { WebhookMessageJobData } from './webhook-queue';
 import type { SendOutcome, WebhookSender } from './webhook-sender';
 import type { WebhookAttemptMetrics } from './webhook-metrics';
@@ -20,6 +21,11 @@ export interface WebhookMessageProcessorDeps {
   perEndpointInFlight: number;
   /** Decrypts the stored signing secret. */
   secrets: EndpointSecretCipher;
+}
+
+interface ProcessorContext extends WebhookMessageProcessorDeps {
+  /** Logs an attempt and moves its delivery on (batched with concurrent jobs). */
+  record: (record: AttemptRecord) => Promise<void>;
 }
 
 /** Thrown to ask BullMQ for another try after `delayMs` (read by the worker's backoff strategy). */
@@ -44,8 +50,12 @@ export function retryDelayMs(backoffMs: number, attempt: number, random = Math.r
 export type WebhookAttemptResult = 'succeeded' | 'skipped';
 
 /** One BullMQ job = one HTTP attempt of one delivery. */
-export function createWebhookMessageProcessor(deps: WebhookMessageProcessorDeps) {
-  const slots = createEndpointSlots(deps.perEndpointInFlight);
+export function createWebhookMessageProcessor(options: WebhookMessageProcessorDeps) {
+  const slots = createEndpointSlots(options.perEndpointInFlight);
+  // Concurrent jobs share their claim and their attempt-log write: one statement per batch, each still awaited
+  // before its job completes, so nothing is acknowledged to BullMQ before Postgres has it.
+  const claim = createStatementBatcher((ids: string[]) => claimAttempts(options.db, ids));
+  const deps: ProcessorContext = { ...options, record: createStatementBatcher((records: AttemptRecord[]) => recordAttempts(options.db, records)) };
 
   return async function processWebhookMessage(job: Job<WebhookMessageJobData>, token?: string): Promise<WebhookAttemptResult> {
     const { deliveryId: messageId, endpointId } = job.data; // job data keeps its field names: jobs already queued still run
@@ -57,7 +67,7 @@ export function createWebhookMessageProcessor(deps: WebhookMessageProcessorDeps)
     let claimed: ClaimedAttempt | undefined;
     let outcome: SendOutcome;
     try {
-      claimed = await claimAttempt(deps.db, messageId);
+      claimed = await claim(messageId);
       if (!claimed) return await settleUnclaimable(deps, messageId);
       outcome = await send(deps.sender, claimed, signingSecretOf(deps, claimed));
     } finally {
@@ -71,7 +81,7 @@ export function createWebhookMessageProcessor(deps: WebhookMessageProcessorDeps)
  * The plaintext signing secret. A stored value that is still plaintext or under a previous key is rewritten under the
  * current key in the background (a failed rewrite is retried on the next use and by the worker's start-up pass).
  */
-function signingSecretOf(deps: WebhookMessageProcessorDeps, claimed: ClaimedAttempt): string {
+function signingSecretOf(deps: ProcessorContext, claimed: ClaimedAttempt): string {
   const { secret, stale } = deps.secrets.decrypt(claimed.endpointId, claimed.secret);
   if (stale) {
     replaceStoredSecret(deps.db, claimed.endpointId, claimed.secret, deps.secrets.encrypt(claimed.endpointId, secret)).catch((err: unknown) =>
@@ -96,7 +106,7 @@ async function send(sender: WebhookSender, claimed: ClaimedAttempt, secret: stri
   });
 }
 
-async function conclude(deps: WebhookMessageProcessorDeps, claimed: ClaimedAttempt, outcome: SendOutcome): Promise<WebhookAttemptResult> {
+async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome: SendOutcome): Promise<WebhookAttemptResult> {
   const code = outcome.statusCode;
   const base = { messageId: claimed.messageId, attempt: claimed.attempt, statusCode: code, durationMs: outcome.durationMs, excerpt: outcome.excerpt };
   const log = deps.logger.child({ messageId: claimed.messageId, endpointId: claimed.endpointId, eventId: claimed.eventId, attempt: claimed.attempt, statusCode: code });
@@ -109,21 +119,21 @@ async function conclude(deps: WebhookMessageProcessorDeps, claimed: ClaimedAttem
   const error = outcome.error ?? describeStatus(code);
   if (outcome.forbiddenAddress) log.warn({ forbiddenAddress: outcome.forbiddenAddress }, 'refused to connect: the endpoint resolves to a forbidden address');
   if (code === 410) {
-    await recordAttempt(deps.db, { ...base, error, next: { status: 'failed' } });
+    await deps.record({ ...base, error, next: { status: 'failed' } });
     await disableEndpoint(deps.db, claimed.endpointId, 'The endpoint answered 410 Gone');
     deps.metrics?.outcome('endpoint_gone');
     log.warn('endpoint answered 410 Gone: disabled');
     throw new UnrecoverableError('endpoint answered 410 Gone');
   }
   if (claimed.attempt >= claimed.maxAttempts) {
-    await recordAttempt(deps.db, { ...base, error, next: { status: 'failed' } });
+    await deps.record({ ...base, error, next: { status: 'failed' } });
     deps.metrics?.outcome('failed');
     log.warn({ error }, 'webhook message failed: no attempts left');
     throw new UnrecoverableError(`gave up after ${claimed.attempt} attempts: ${error}`);
   }
   const backoff = retryDelayMs(deps.backoffMs, claimed.attempt);
   const delayMs = code === 429 && outcome.retryAfterMs !== null ? Math.min(MAX_DELAY_MS, outcome.retryAfterMs) : backoff;
-  await recordAttempt(deps.db, { ...base, error, next: { status: 'pending', retryInMs: delayMs } });
+  await deps.record({ ...base, error, next: { status: 'pending', retryInMs: delayMs } });
   deps.metrics?.outcome('retrying');
   log.info({ error, delayMs }, 'webhook attempt failed: will retry');
   throw new RetryWebhookMessageError(error, delayMs);
@@ -134,13 +144,13 @@ async function conclude(deps: WebhookMessageProcessorDeps, claimed: ClaimedAttem
  * throwing here would make BullMQ send the event again. A failed write is logged and tried once more without the
  * excerpt (the most likely culprit); if even that fails the row stays pending and only the relay's sweep may resend.
  */
-async function recordSuccess(deps: WebhookMessageProcessorDeps, record: AttemptRecord, log: Logger): Promise<void> {
+async function recordSuccess(deps: ProcessorContext, record: AttemptRecord, log: Logger): Promise<void> {
   try {
-    await recordAttempt(deps.db, record);
+    await deps.record(record);
   } catch (err) {
     log.error({ err }, 'could not record a 2xx answer; recording it without the answer excerpt');
     try {
-      await recordAttempt(deps.db, { ...record, excerpt: null });
+      await deps.record({ ...record, excerpt: null });
     } catch (again) {
       log.error({ err: again }, 'could not record a 2xx answer at all: the delivery stays pending');
     }
@@ -148,7 +158,7 @@ async function recordSuccess(deps: WebhookMessageProcessorDeps, record: AttemptR
 }
 
 /** The delivery could not be claimed: already done, deleted, endpoint disabled, or out of attempts. Never sends. */
-async function settleUnclaimable(deps: WebhookMessageProcessorDeps, messageId: string): Promise<WebhookAttemptResult> {
+async function settleUnclaimable(deps: ProcessorContext, messageId: string): Promise<WebhookAttemptResult> {
   const row = await findWebhookMessageForJob(deps.db, messageId);
   if (!row || row.status !== 'pending') return 'skipped';
   if (row.endpoint_status !== 'enabled') {

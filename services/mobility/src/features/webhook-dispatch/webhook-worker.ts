@@ -5,6 +5,7 @@ import type { MobilityConfig } from '../../config';
 import { QUEUES } from '../../queues';
 import { createEndpointSecretCipher } from './endpoint-secret-cipher';
 import { reencryptStaleSecrets } from './secret-reencryption';
+import { listenForOutboxCommits } from './outbox-listener';
 import { createOutboxRelay, outboxChannel, startRelayLoop } from './outbox-relay';
 import { createWebhookMessageProcessor, retryDelayMs, RetryWebhookMessageError } from './webhook-message.processor';
 import { createWebhookAttemptMetrics } from './webhook-metrics';
@@ -71,6 +72,10 @@ export function startWebhookDispatch({ db, connection, config, logger, registry 
     sweepOlderThanMs: Math.max(30000, config.WEBHOOK_JOB_LOCK_MS),
   });
 
+  // Commits of outbox events (Postgres NOTIFY from migration 0120's trigger) run the relay at once; the poll stays as
+  // the fallback when the LISTEN connection is down.
+  const listener = listenForOutboxCommits(config.databaseUrl, () => void loop.trigger(), logger);
+
   // Wake-ups published by wakeOutboxRelay (a subscribed connection can run no other command, hence its own).
   const subscriber = connection.duplicate();
   subscriber.on('message', () => void loop.trigger());
@@ -84,6 +89,7 @@ export function startWebhookDispatch({ db, connection, config, logger, registry 
     trigger: loop.trigger,
     async close() {
       subscriber.disconnect();
+      await listener.close();
       await loop.stop();
       await worker.close();
       await queue.close();
