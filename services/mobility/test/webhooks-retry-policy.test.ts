@@ -60,6 +60,17 @@ describe('per-endpoint slots', () => {
     expect(await waiting).toBe(true);
   });
 
+  it('tells, before any claim, that a job would be sent away: at the limit and not answering', async () => {
+    const slots = createEndpointSlots(1, 1000, 60000);
+    expect(slots.wouldRefuse('whe_a')).toBe(false);
+    expect(await slots.acquire('whe_a')).toBe(true);
+    expect(slots.wouldRefuse('whe_a')).toBe(true); // hanging: nothing has come back yet
+    expect(slots.wouldRefuse('whe_b')).toBe(false);
+    slots.release('whe_a');
+    expect(await slots.acquire('whe_a')).toBe(true);
+    expect(slots.wouldRefuse('whe_a')).toBe(false); // at the limit but answering: a job may wait for the slot
+  });
+
   it('sends a job away at once when the endpoint at its limit has not answered lately', async () => {
     const slots = createEndpointSlots(1, 1000, 60000);
     expect(await slots.acquire('whe_hanging')).toBe(true);

@@ -5,7 +5,7 @@ import { createEndpointSlots } from './endpoint-slots';
 import type { EndpointSecretCipher } from './endpoint-secret-cipher';
 import { disableEndpoint, replaceStoredSecret } from './webhook-targets.repository';
 import { createStatementBatcher } from './statement-batcher';
-import { claimAttempts, failWebhookMessage, findWebhookMessageForJob, recordAttempts, type AttemptRecord, type ClaimedAttempt } from './webhook-messages.repository';
+import { claimAttempts, unclaimAttempt, failWebhookMessage, findWebhookMessageForJob, recordAttempts, type AttemptRecord, type ClaimedAttempt } from './webhook-messages.repository';
 import type { WebhookMessageJobData } from './webhook-queue';
 import type { SendOutcome, WebhookSender } from './webhook-sender';
 import type { WebhookAttemptMetrics } from './webhook-metrics';
@@ -59,16 +59,22 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
 
   return async function processWebhookMessage(job: Job<WebhookMessageJobData>, token?: string): Promise<WebhookAttemptResult> {
     const { deliveryId: messageId, endpointId } = job.data; // job data keeps its field names: jobs already queued still run
-    if (!(await slots.acquire(endpointId))) {
+    const comeBackLater = async () => {
       // This endpoint is at its limit here and not answering: give the slot to another endpoint's job, come back shortly.
       await job.moveToDelayed(Date.now() + 200 + Math.round(Math.random() * 300), token);
-      throw new DelayedError();
+      return new DelayedError();
+    };
+    // A hanging endpoint's jobs go back at once, without touching Postgres.
+    if (slots.wouldRefuse(endpointId)) throw await comeBackLater();
+    // The claim comes before the endpoint slot, so a slot is held only while its request is on the wire.
+    const claimed = await claim(messageId);
+    if (!claimed) return await settleUnclaimable(deps, messageId);
+    if (!(await slots.acquire(endpointId))) {
+      await unclaimAttempt(deps.db, claimed); // nothing was sent: the attempt does not count
+      throw await comeBackLater();
     }
-    let claimed: ClaimedAttempt | undefined;
     let outcome: SendOutcome;
     try {
-      claimed = await claim(messageId);
-      if (!claimed) return await settleUnclaimable(deps, messageId);
       outcome = await send(deps.sender, claimed, signingSecretOf(deps, claimed));
     } finally {
       slots.release(endpointId);

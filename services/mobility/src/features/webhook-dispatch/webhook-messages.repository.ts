@@ -59,8 +59,11 @@ export async function claimAttempts(db: Knex, messageIds: string[]): Promise<(Cl
   return messageIds.map((id) => byId.get(id));
 }
 
-export async function claimAttempt(db: Knex, messageId: string): Promise<ClaimedAttempt | undefined> {
-  return (await claimAttempts(db, [messageId]))[0];
+/** Gives back a claimed attempt that was never sent (its endpoint had no free slot), if nothing has moved it on since. */
+export async function unclaimAttempt(db: Knex, claimed: ClaimedAttempt): Promise<void> {
+  await db('webhook_deliveries')
+    .where({ id: claimed.messageId, status: 'pending', attempts: claimed.attempt })
+    .update({ attempts: claimed.attempt - 1, updated_at: db.fn.now() });
 }
 
 export async function findWebhookMessageForJob(db: Knex, messageId: string): Promise<(WebhookMessageRow & { endpoint_status: string }) | undefined> {
@@ -111,10 +114,6 @@ export async function recordAttempts(db: Knex, records: AttemptRecord[]): Promis
     ] as unknown as Knex.RawBinding[], // each binding is one array parameter (node-postgres sends it as a Postgres array)
   );
   return records.map(() => undefined);
-}
-
-export async function recordAttempt(db: Knex, record: AttemptRecord): Promise<void> {
-  await recordAttempts(db, [record]);
 }
 
 /** Marks a pending delivery failed without sending (its endpoint was disabled, or its attempts are used up). */
