@@ -1,38 +1,167 @@
 /**
- * `pnpm bench:webhooks`: deliveries per second through the whole pipeline (outbox → relay → BullMQ → signed POST →
- * attempt log) for 5,000 events to a local receiver, against a same-run baseline of plain signed POSTs sent from one
- * process with the same concurrency. Prints both rates and their ratio. Needs local Postgres and Redis.
+ * `pnpm bench:webhooks`: the delivery pipeline (outbox → relay → BullMQ → signed POST → attempt log) in four
+ * scenarios, each beside a raw loop measured in the same run (the same signed POSTs from one process, no queue, no
+ * database, as many at a time as the pipeline may send):
+ *   1. one endpoint, a receiver that answers at once (BENCH_EVENTS events, 5,000 by default);
+ *   2. 100 endpoints of one partner (BENCH_EVENTS deliveries spread over them);
+ *   3. one endpoint whose receiver takes 100 ms per answer (BENCH_SLOW_EVENTS, 500);
+ *   4. commit → first POST latency while events commit at 200/s, one per transaction (BENCH_LATENCY_EVENTS, 600).
+ * Needs local Postgres and Redis. The machine is shared, so figures are noisy: compare each with its own baseline.
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { createDatabase, createRedis, migrateLatest, newId, parseConfig } from '@platform/service-kit';
+import { createDatabase, createRedis, migrateLatest, newId, parseConfig, type Knex } from '@platform/service-kit';
 import { clearRedisPrefix, createRunDatabase, dropRunDatabase, redisUrl, runSuffix } from '@platform/test-kit';
 import { signWebhook, generateWebhookSecret } from '@platform/webhook-signature';
-import { MOBILITY_SCHEMA, mobilityConfigSchema } from '../src/config';
+import { MOBILITY_SCHEMA, mobilityConfigSchema, type MobilityConfig } from '../src/config';
 import { migrations } from '../src/db/migrations';
 import { appendOutboxEvent } from '../src/features/outbox/outbox.repository';
+import { createEndpointSecretCipher } from '../src/features/webhook-dispatch/endpoint-secret-cipher';
 import { createWebhookSender } from '../src/features/webhook-dispatch/webhook-sender';
 import { startWebhookDispatch, WORKER_DB_SETTINGS } from '../src/features/webhook-dispatch/webhook-worker';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5000);
+const SLOW_EVENTS = Number(process.env.BENCH_SLOW_EVENTS ?? 500);
+const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 600);
 const CONCURRENCY = 50;
-/** One receiver is one endpoint, so the pipeline sends at most this many at once; the baseline gets the same. */
 const ENDPOINT_CONCURRENCY = Number(process.env.BENCH_ENDPOINT_CONCURRENCY ?? 10);
+const SLOW_ANSWER_MS = 100;
 
-async function main() {
-  let received = 0;
-  const receiver = createServer((req, res) => {
+interface Receiver {
+  url: string;
+  /** When the first POST of each event id arrived (performance.now()). */
+  firstSeen: Map<string, number>;
+  close(): void;
+}
+
+async function startReceiver(answerAfterMs = 0): Promise<Receiver> {
+  const firstSeen = new Map<string, number>();
+  const server = createServer((req: IncomingMessage, res) => {
+    const id = req.headers['webhook-id'];
+    if (typeof id === 'string' && !firstSeen.has(id)) firstSeen.set(id, performance.now());
     req.resume();
     req.on('end', () => {
-      received += 1;
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': 2 });
-      res.end('{}');
+      const answer = () => {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': 2 });
+        res.end('{}');
+      };
+      if (answerAfterMs > 0) setTimeout(answer, answerAfterMs);
+      else answer();
     });
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    firstSeen,
+    close() {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
 
+/** The raw loop: `count` signed POSTs over `urls`, `parallel` at a time. Answers POSTs per second. */
+async function rawLoop(urls: string[], count: number, parallel: number): Promise<number> {
+  const sender = createWebhookSender({ allowHttp: true, allowPrivate: true }, 10000);
+  const secret = generateWebhookSecret();
+  const body = JSON.stringify({ id: 'evt_x', type: 'ride.cancelled', created_at: new Date().toISOString(), data: sampleRide(0) });
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < count) {
+        const url = urls[next % urls.length]!;
+        next += 1;
+        const headers = signWebhook({ secret, id: newId('evt'), timestamp: Math.floor(Date.now() / 1000), body });
+        const outcome = await sender.send(url, body, { 'Content-Type': 'application/json', ...headers });
+        if (outcome.statusCode !== 200) throw new Error(`raw POST failed: ${outcome.error ?? outcome.statusCode}`);
+      }
+    }),
+  );
+  sender.close();
+  return count / ((performance.now() - started) / 1000);
+}
+
+async function addEndpoints(db: Knex, config: MobilityConfig, partnerId: string, urls: string[]): Promise<void> {
+  const cipher = createEndpointSecretCipher(config);
+  await db('webhook_endpoints').insert(
+    urls.map((url) => {
+      const id = newId('whe');
+      return { id, partner_id: partnerId, url, events: ['ride.cancelled'], secret: cipher.encrypt(id, generateWebhookSecret()) };
+    }),
+  );
+}
+
+async function commitEvents(db: Knex, partnerId: string, count: number): Promise<void> {
+  for (let i = 0; i < count; i += 500) {
+    await db.transaction(async (trx) => {
+      for (let j = i; j < Math.min(count, i + 500); j++) {
+        await appendOutboxEvent(trx, { partnerId, type: 'ride.cancelled', objectType: 'ride', objectId: `ride_${partnerId}_${j}`, sequence: 1, data: sampleRide(j) });
+      }
+    });
+  }
+}
+
+async function succeededOf(db: Knex, partnerId: string): Promise<number> {
+  const [row] = await db('webhook_deliveries').where({ status: 'succeeded', partner_id: partnerId }).count<{ n: string }[]>('* as n');
+  return Number(row?.n);
+}
+
+/** Commits the events, then starts a worker and times it until every delivery has succeeded. Deliveries per second. */
+async function pipeline(db: Knex, config: MobilityConfig, partnerId: string, deliveries: number, eventsToCommit: number): Promise<number> {
+  await commitEvents(db, partnerId, eventsToCommit);
+  const connection = createRedis(config.REDIS_URL);
+  const started = performance.now();
+  const delivery = startWebhookDispatch({ db, connection, config, logger: pino({ level: 'silent' }) });
+  while ((await succeededOf(db, partnerId)) < deliveries) await sleep(20);
+  const seconds = (performance.now() - started) / 1000;
+  await delivery.close();
+  connection.disconnect();
+  return deliveries / seconds;
+}
+
+/** Events commit one per transaction at 200/s to a running worker; milliseconds from each commit to its first POST. */
+async function commitToFirstPost(db: Knex, config: MobilityConfig, partnerId: string, receiver: Receiver): Promise<number[]> {
+  const connection = createRedis(config.REDIS_URL);
+  const delivery = startWebhookDispatch({ db, connection, config, logger: pino({ level: 'silent' }) });
+  await delivery.worker.waitUntilReady();
+  await sleep(500); // the LISTEN connection is up
+  const committedAt = new Map<string, number>();
+  const started = performance.now();
+  for (let i = 0; i < LATENCY_EVENTS; i++) {
+    const due = started + i * 5;
+    if (due > performance.now()) await sleep(due - performance.now());
+    const body = await db.transaction((trx) =>
+      appendOutboxEvent(trx, { partnerId, type: 'ride.cancelled', objectType: 'ride', objectId: `ride_latency_${i}`, sequence: 1, data: sampleRide(i) }),
+    );
+    committedAt.set(body.id, performance.now());
+  }
+  while ((await succeededOf(db, partnerId)) < LATENCY_EVENTS) await sleep(20);
+  await delivery.close();
+  connection.disconnect();
+  return [...committedAt].map(([id, at]) => receiver.firstSeen.get(id)! - at).sort((a, b) => a - b);
+}
+
+/** The raw loop's own latency: one signed POST at a time, from signing to the receiver seeing it. */
+async function rawLatency(receiver: Receiver, count: number): Promise<number[]> {
+  const sender = createWebhookSender({ allowHttp: true, allowPrivate: true }, 10000);
+  const secret = generateWebhookSecret();
+  const latencies: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = newId('evt');
+    const body = JSON.stringify({ id, type: 'ride.cancelled', created_at: new Date().toISOString(), data: sampleRide(i) });
+    const started = performance.now();
+    await sender.send(`${receiver.url}/raw`, body, { 'Content-Type': 'application/json', ...signWebhook({ secret, id, timestamp: Math.floor(Date.now() / 1000), body }) });
+    latencies.push(receiver.firstSeen.get(id)! - started);
+  }
+  sender.close();
+  return latencies.sort((a, b) => a - b);
+}
+
+async function main() {
+  const fast = await startReceiver();
+  const slow = await startReceiver(SLOW_ANSWER_MS);
   const databaseUrl = await createRunDatabase('bench_webhooks');
   const prefix = `test_bench_${runSuffix()}`;
   const config = parseConfig(mobilityConfigSchema, {
@@ -43,74 +172,66 @@ async function main() {
     WEBHOOK_ALLOW_PRIVATE: 'true',
     WEBHOOK_CONCURRENCY: String(CONCURRENCY),
     WEBHOOK_ENDPOINT_CONCURRENCY: String(ENDPOINT_CONCURRENCY),
-    WEBHOOK_RELAY_INTERVAL_MS: '50',
+    WEBHOOK_MAX_ENDPOINTS_PER_PARTNER: '100',
   });
   const db = createDatabase(databaseUrl, MOBILITY_SCHEMA, 60, WORKER_DB_SETTINGS);
-  const connection = createRedis(config.REDIS_URL);
+  const rate = (n: number) => `${n.toFixed(0)}/s`;
   try {
     await migrateLatest(db, MOBILITY_SCHEMA, migrations);
-    const secret = generateWebhookSecret();
-    const sampleBody = JSON.stringify({ id: 'evt_x', type: 'ride.completed', created_at: new Date().toISOString(), data: sampleRide(0) });
+    console.log(`worker concurrency ${CONCURRENCY}, ${ENDPOINT_CONCURRENCY} in flight per endpoint, receivers on loopback`);
 
-    // Baseline: the same signed POSTs from one process, as many at a time as the pipeline may send to one endpoint,
-    // with no queue and no database.
-    const sender = createWebhookSender({ allowHttp: true, allowPrivate: true }, 10000);
-    let next = 0;
-    const baselineStart = performance.now();
-    await Promise.all(
-      Array.from({ length: ENDPOINT_CONCURRENCY }, async () => {
-        while (next < EVENTS) {
-          next += 1;
-          const headers = signWebhook({ secret, id: newId('evt'), timestamp: Math.floor(Date.now() / 1000), body: sampleBody });
-          const outcome = await sender.send(url, sampleBody, { 'Content-Type': 'application/json', ...headers });
-          if (outcome.statusCode !== 200) throw new Error(`baseline POST failed: ${outcome.error ?? outcome.statusCode}`);
-        }
-      }),
+    // 1. One endpoint, instant receiver.
+    const oneUrl = `${fast.url}/one`;
+    await addEndpoints(db, config, 'org_bench_one', [oneUrl]);
+    const rawOne = await rawLoop([oneUrl], EVENTS, ENDPOINT_CONCURRENCY);
+    const pipeOne = await pipeline(db, config, 'org_bench_one', EVENTS, EVENTS);
+    console.log(`1 endpoint, instant receiver:  pipeline ${rate(pipeOne)} vs raw loop ${rate(rawOne)} (${ENDPOINT_CONCURRENCY} at a time): ratio ${(pipeOne / rawOne).toFixed(2)} [${EVENTS} events]`);
+
+    // 2. 100 endpoints of one partner: each event goes to all of them.
+    const hundred = Array.from({ length: 100 }, (_v, i) => `${fast.url}/e${i}`);
+    await addEndpoints(db, config, 'org_bench_hundred', hundred);
+    const deliveries = Math.max(100, Math.floor(EVENTS / 100) * 100);
+    const rawHundred = await rawLoop(hundred, deliveries, CONCURRENCY);
+    const pipeHundred = await pipeline(db, config, 'org_bench_hundred', deliveries, deliveries / 100);
+    console.log(`100 endpoints, one partner:    pipeline ${rate(pipeHundred)} vs raw loop ${rate(rawHundred)} (${CONCURRENCY} at a time): ratio ${(pipeHundred / rawHundred).toFixed(2)} [${deliveries} deliveries]`);
+
+    // 3. One endpoint whose receiver takes 100 ms: the ceiling is ENDPOINT_CONCURRENCY / 0.1 s.
+    const slowUrl = `${slow.url}/slow`;
+    await addEndpoints(db, config, 'org_bench_slow', [slowUrl]);
+    const rawSlow = await rawLoop([slowUrl], SLOW_EVENTS, ENDPOINT_CONCURRENCY);
+    const pipeSlow = await pipeline(db, config, 'org_bench_slow', SLOW_EVENTS, SLOW_EVENTS);
+    const ceiling = ENDPOINT_CONCURRENCY / (SLOW_ANSWER_MS / 1000);
+    console.log(`1 endpoint, 100 ms receiver:   pipeline ${rate(pipeSlow)} vs raw loop ${rate(rawSlow)} (${ENDPOINT_CONCURRENCY} at a time), ceiling ${rate(ceiling)}: ${(pipeSlow / ceiling).toFixed(2)} of the ceiling [${SLOW_EVENTS} events]`);
+
+    // 4. Commit → first POST while events commit at 200/s.
+    const latencyUrl = `${fast.url}/latency`;
+    await addEndpoints(db, config, 'org_bench_latency', [latencyUrl]);
+    const raw = await rawLatency(fast, 200);
+    const latencies = await commitToFirstPost(db, config, 'org_bench_latency', fast);
+    console.log(
+      `commit → first POST at 200/s:  p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms vs raw POST p50 ${percentile(raw, 0.5).toFixed(1)} ms, p99 ${percentile(raw, 0.99).toFixed(1)} ms [${LATENCY_EVENTS} events]`,
     );
-    const baselineSeconds = (performance.now() - baselineStart) / 1000;
-    sender.close();
-
-    // The pipeline: events committed to the outbox first (not timed), then the worker and its relay deliver them.
-    const partnerId = 'org_bench';
-    await db('webhook_endpoints').insert({ id: newId('whe'), partner_id: partnerId, url, events: ['ride.completed'], secret });
-    for (let i = 0; i < EVENTS; i += 500) {
-      await db.transaction(async (trx) => {
-        for (let j = i; j < Math.min(EVENTS, i + 500); j++) {
-          await appendOutboxEvent(trx, { partnerId, type: 'ride.completed', objectType: 'ride', objectId: `ride_${j}`, sequence: 1, data: sampleRide(j) });
-        }
-      });
-    }
-    received = 0;
-    const pipelineStart = performance.now();
-    const delivery = startWebhookDispatch({ db, connection, config, logger: pino({ level: 'silent' }) });
-    for (;;) {
-      const [row] = await db('webhook_deliveries').where({ status: 'succeeded' }).count<{ n: string }[]>('* as n');
-      if (Number(row?.n) >= EVENTS) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    const pipelineSeconds = (performance.now() - pipelineStart) / 1000;
-    await delivery.close();
-
-    const baselineRate = EVENTS / baselineSeconds;
-    const pipelineRate = EVENTS / pipelineSeconds;
-    console.log(`events:                         ${EVENTS} (worker concurrency ${CONCURRENCY}, ${ENDPOINT_CONCURRENCY} in flight per endpoint, receiver on loopback)`);
-    console.log(`baseline, plain signed POSTs:   ${baselineRate.toFixed(0)} /s (${baselineSeconds.toFixed(2)} s)`);
-    console.log(`outbox → relay → BullMQ → POST: ${pipelineRate.toFixed(0)} deliveries/s (${pipelineSeconds.toFixed(2)} s, ${received} requests)`);
-    console.log(`ratio pipeline / baseline:      ${(pipelineRate / baselineRate).toFixed(2)}`);
   } finally {
-    connection.disconnect();
     await db.destroy();
     await dropRunDatabase(databaseUrl);
     await clearRedisPrefix(prefix);
-    receiver.closeAllConnections();
-    receiver.close();
+    fast.close();
+    slow.close();
   }
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function sampleRide(i: number) {
   return {
     id: `ride_${i}`,
-    status: 'completed',
+    status: 'cancelled',
     tier: 'economy',
     fare: { amount: 1850, currency: 'NGN' },
     pickup: { lat: 6.5244, lng: 3.3792 },

@@ -29,6 +29,7 @@ import { registerOperationalMetrics } from './operational-metrics';
 import { buildServices, type MobilityServices } from './services';
 import { createWebhookQueue } from './features/webhook-dispatch/webhook-queue';
 import { webhookEndpointRoutes } from './features/webhook-endpoints/webhook-endpoints.routes';
+import { createEndpointSecretCipher } from './features/webhook-dispatch/endpoint-secret-cipher';
 import { createWebhookEndpointService } from './features/webhook-endpoints/webhook-endpoints.service';
 
 export interface MobilityDeps {
@@ -69,6 +70,9 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
     db,
     queue: webhookQueue,
     policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
+    secrets: createEndpointSecretCipher(config),
+    maxEndpointsPerPartner: config.WEBHOOK_MAX_ENDPOINTS_PER_PARTNER,
+    logger,
   });
   app.use('/api/v1/webhooks', partnerKey, requireScope('webhooks:manage'), webhookEndpointRoutes({ service: webhooks, partnerIdOf }));
 

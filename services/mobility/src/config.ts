@@ -13,8 +13,17 @@ export const mobilityConfigSchema = z
     // Every token's `iss`, and the longest lifetime of an admin token (12 h by default).
     ...jwtSettingsConfig,
     LOG_LEVEL: env.logLevel(),
-    /** Key for encrypting stored webhook endpoint secrets (optional until that encryption ships). */
+    /**
+     * Encrypts stored webhook signing secrets (AES-256-GCM). Required in production (checked when the app or worker
+     * builds its cipher); unset elsewhere, a fixed public development key is used.
+     */
     WEBHOOK_SECRET_KEY: z.string().optional(),
+    /** The id stored with each encrypted secret; defaults to a fingerprint of WEBHOOK_SECRET_KEY. */
+    WEBHOOK_SECRET_KEY_ID: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1-32 letters, digits, _ or -').optional(),
+    /** Older keys that still decrypt rows until they are re-encrypted: `id:key` pairs separated by commas. */
+    WEBHOOK_SECRET_KEYS_PREVIOUS: z.string().regex(/^([A-Za-z0-9_-]{1,32}:[^,]+)(,[A-Za-z0-9_-]{1,32}:[^,]+)*$/, 'must be comma-separated id:key pairs').optional(),
+    /** Endpoints one partner may register (issue 14: every endpoint is one more POST per event). */
+    WEBHOOK_MAX_ENDPOINTS_PER_PARTNER: env.positiveInt(20),
     WEBHOOK_ALLOW_HTTP: env.boolean(false),
     WEBHOOK_ALLOW_PRIVATE: env.boolean(false),
     WEBHOOK_MAX_ATTEMPTS: env.positiveInt(10),

@@ -4,13 +4,22 @@ import { sendJson, startFakeServer, type RecordedRequest } from '@platform/test-
 import { verifyServiceSignature, verifyStandardWebhook } from '@platform/webhook-signature';
 import { WEBHOOK_EVENT_TYPES } from '../src/features/webhook-endpoints/webhook-events';
 import { createOutboxRelay } from '../src/features/webhook-dispatch/outbox-relay';
+import { createEndpointSecretCipher } from '../src/features/webhook-dispatch/endpoint-secret-cipher';
 import { createIsolatedContext, insertEvents, newPartnerId, PARTNER_HEADER, registerEndpoint, silentLogger, sleep, waitFor, type IsolatedContext } from './helpers/webhooks';
+
+const PREVIOUS_KEY_ID = 'k2025';
+const PREVIOUS_KEY = 'a previous webhook secret key of at least thirty-two bytes';
 
 let ctx: IsolatedContext;
 const servers: { close(): Promise<void> }[] = [];
 
 beforeAll(async () => {
-  ctx = await createIsolatedContext({ WEBHOOK_MAX_ATTEMPTS: '5', WEBHOOK_BACKOFF_MS: '50', WEBHOOK_TIMEOUT_MS: '10000' });
+  ctx = await createIsolatedContext({
+    WEBHOOK_MAX_ATTEMPTS: '5',
+    WEBHOOK_BACKOFF_MS: '50',
+    WEBHOOK_TIMEOUT_MS: '10000',
+    WEBHOOK_SECRET_KEYS_PREVIOUS: `${PREVIOUS_KEY_ID}:${PREVIOUS_KEY}`, // rows encrypted under it must still be delivered
+  });
   ctx.startDelivery();
 });
 afterAll(async () => {
@@ -78,6 +87,22 @@ describe('webhook delivery', () => {
     }, 'all deliveries succeeded');
     expect(log[0]).toMatchObject({ attempts: 1, last_status_code: 200, last_error: null, delivered_at: expect.any(String) });
     expect(log[0]!.attempt_log).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, error: null, response_body_excerpt: '{"received":true}' })]);
+  });
+
+  it('takes a 2xx whose body holds a NUL byte as delivered once, with the answer logged escaped', async () => {
+    const partner = newPartnerId();
+    const server = await receiver((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.end(Buffer.from('ok\u0000done\u001b\n', 'utf8'));
+    });
+    const endpoint = await registerEndpoint(ctx.app, partner, server.url);
+    const [event] = await insertEvents(ctx.db, partner, ['ride.completed']);
+
+    const delivered = await settledDelivery(partner, endpoint.id, 'succeeded');
+    expect(delivered).toMatchObject({ event_id: event!.id, attempts: 1, last_status_code: 200, last_error: null });
+    expect(delivered.attempt_log).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, error: null, response_body_excerpt: 'ok\\u0000done\\u001b\n' })]);
+    await sleep(300); // a resend would come after the 50 ms backoff
+    expect(server.requests).toHaveLength(1);
   });
 
   it('sends only subscribed types, and never another partner’s events', async () => {
@@ -241,5 +266,54 @@ describe('webhook delivery', () => {
     // One job per delivery: a request beyond the first is only ever a logged retry (say, a timeout on a loaded machine).
     const attempts = delivered.reduce((sum, r) => sum + Number(r.attempts), 0);
     expect(server.requests).toHaveLength(attempts);
+  });
+});
+
+describe('signing secrets at rest', () => {
+  const storedSecret = async (endpointId: string) => (await ctx.db('webhook_endpoints').where({ id: endpointId }).first('secret')).secret as string;
+
+  async function deliverOne(partner: string, endpoint: { id: string; secret: string }, server: Awaited<ReturnType<typeof receiver>>) {
+    const [event] = await insertEvents(ctx.db, partner, ['ride.completed']);
+    const req = await waitFor(() => server.requests.find((r) => r.headers['webhook-id'] === event!.id), 'the delivery');
+    expect(verifyStandardWebhook(req.body, req.headers, endpoint.secret)).toBe(true);
+    expect(verifyServiceSignature(req.body, req.headers['x-service-signature'], endpoint.secret)).toBe(true);
+  }
+
+  it('stores the secret encrypted, and deliveries are signed with the secret shown at registration', async () => {
+    const partner = newPartnerId();
+    const server = await receiver(ok);
+    const endpoint = await registerEndpoint(ctx.app, partner, server.url);
+    const stored = await storedSecret(endpoint.id);
+    expect(stored).toMatch(/^v1:dev:[A-Za-z0-9_-]+$/);
+    expect(stored).not.toContain('whsec_');
+    expect(stored).not.toContain(endpoint.secret.slice('whsec_'.length, 20));
+    await deliverOne(partner, endpoint, server);
+  });
+
+  it('delivers with a secret encrypted under a previous key, then re-encrypts it under the current key', async () => {
+    const partner = newPartnerId();
+    const server = await receiver(ok);
+    const endpoint = await registerEndpoint(ctx.app, partner, server.url);
+    const previous = createEndpointSecretCipher({ NODE_ENV: 'test', WEBHOOK_SECRET_KEY: PREVIOUS_KEY, WEBHOOK_SECRET_KEY_ID: PREVIOUS_KEY_ID });
+    await ctx.db('webhook_endpoints').where({ id: endpoint.id }).update({ secret: previous.encrypt(endpoint.id, endpoint.secret) });
+    expect(await storedSecret(endpoint.id)).toMatch(/^v1:k2025:/);
+
+    await deliverOne(partner, endpoint, server);
+    await waitFor(async () => (await storedSecret(endpoint.id)).startsWith('v1:dev:'), 're-encryption under the current key');
+    await deliverOne(partner, endpoint, server);
+  });
+
+  it('delivers with a plaintext secret from before encryption, and a starting worker encrypts such rows', async () => {
+    const partner = newPartnerId();
+    const server = await receiver(ok);
+    const endpoint = await registerEndpoint(ctx.app, partner, server.url);
+    const quiet = await registerEndpoint(ctx.app, partner, `${server.url}/quiet`, ['delivery.failed']);
+    await ctx.db('webhook_endpoints').whereIn('id', [endpoint.id, quiet.id]).update({ secret: ctx.db.raw('case when id = ? then ? else ? end', [endpoint.id, endpoint.secret, quiet.secret]) });
+
+    await deliverOne(partner, endpoint, server);
+    ctx.startDelivery(); // its start-up pass rewrites every stale row, including endpoints that receive nothing
+    await waitFor(async () => (await storedSecret(quiet.id)).startsWith('v1:dev:'), 'the quiet endpoint re-encrypted');
+    await waitFor(async () => (await storedSecret(endpoint.id)).startsWith('v1:dev:'), 'the used endpoint re-encrypted');
+    await deliverOne(partner, endpoint, server);
   });
 });

@@ -90,6 +90,12 @@ describe('POST /api/v1/webhooks', () => {
     expect(list.body.data).toEqual([]);
   });
 
+  it('says a host resolves to a forbidden address without revealing the address', async () => {
+    const res = await as(newPartnerId()).post('/api/v1/webhooks', { url: 'https://localhost/hooks' }).expect(422);
+    expect(res.body.details).toEqual([{ path: 'url', message: 'must not resolve to a loopback, private, link-local or reserved address (localhost does)' }]);
+    expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|::1/);
+  });
+
   it('answers 401 without a partner, and the service itself refuses until API keys are merged', async () => {
     await request(app).post('/api/v1/webhooks').send({ url: PUBLIC_URL }).expect(401);
     const res = await request(ctx.app).get('/api/v1/webhooks').expect(401);
@@ -136,5 +142,41 @@ describe('DELETE /api/v1/webhooks/{id}', () => {
     const { body } = await as(partner).post('/api/v1/webhooks', { url: PUBLIC_URL }).expect(201);
     const res = await as(partner).post(`/api/v1/webhooks/${body.id}/deliveries/whd_nope/retry`).expect(404);
     expect(res.body.code).toBe('not_found');
+  });
+});
+
+describe('endpoint limits', () => {
+  const capped = () => webhookTestApp(ctx.db, ctx.redis, { ...ctx.config, WEBHOOK_MAX_ENDPOINTS_PER_PARTNER: 3 });
+
+  it('refuses the same URL twice for one partner with 409 duplicate_webhook_url (spelled differently too)', async () => {
+    const partner = newPartnerId();
+    await as(partner).post('/api/v1/webhooks', { url: PUBLIC_URL }).expect(201);
+    const res = await as(partner).post('/api/v1/webhooks', { url: 'HTTPS://93.184.215.14:443/hooks/mobility' }).expect(409);
+    expect(res.body).toEqual({ error: expect.any(String), code: 'duplicate_webhook_url' });
+    await as(newPartnerId()).post('/api/v1/webhooks', { url: PUBLIC_URL }).expect(201); // another partner may
+    expect((await as(partner).get('/api/v1/webhooks').expect(200)).body.data).toHaveLength(1);
+  });
+
+  it('accepts the URL of a disabled endpoint again (resuming after a 410)', async () => {
+    const partner = newPartnerId();
+    const { body } = await as(partner).post('/api/v1/webhooks', { url: PUBLIC_URL }).expect(201);
+    await ctx.db('webhook_endpoints').where({ id: body.id }).update({ status: 'disabled', disabled_reason: 'The endpoint answered 410 Gone' });
+    await as(partner).post('/api/v1/webhooks', { url: PUBLIC_URL }).expect(201);
+  });
+
+  it('allows WEBHOOK_MAX_ENDPOINTS_PER_PARTNER endpoints, then 409 webhook_endpoint_limit_reached, even when asked at once', async () => {
+    const partner = newPartnerId();
+    const app = capped();
+    const results = await Promise.all(
+      [0, 1, 2, 3, 4].map((i) => request(app).post('/api/v1/webhooks').set(PARTNER_HEADER, partner).send({ url: `${PUBLIC_URL}/${i}` })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 201, 201, 409, 409]);
+    const refused = results.find((r) => r.status === 409)!;
+    expect(refused.body).toEqual({ error: 'At most 3 webhook endpoints per partner; delete one to register another', code: 'webhook_endpoint_limit_reached' });
+    const list = await request(app).get('/api/v1/webhooks').set(PARTNER_HEADER, partner).expect(200);
+    expect(list.body.data).toHaveLength(3);
+
+    await request(app).delete(`/api/v1/webhooks/${list.body.data[0].id}`).set(PARTNER_HEADER, partner).expect(204);
+    await request(app).post('/api/v1/webhooks').set(PARTNER_HEADER, partner).send({ url: `${PUBLIC_URL}/again` }).expect(201);
   });
 });

@@ -2,6 +2,9 @@ import { createEndpointSlots } from '../src/features/webhook-dispatch/endpoint-s
 import { retryDelayMs } from '../src/features/webhook-dispatch/webhook-message.processor';
 import { parseRetryAfter } from '../src/features/webhook-dispatch/webhook-sender';
 import { isForbiddenAddress } from '../src/features/webhook-dispatch/ssrf-guard';
+import { createEndpointSecretCipher } from '../src/features/webhook-dispatch/endpoint-secret-cipher';
+import { parseConfig } from '@platform/service-kit';
+import { mobilityConfigSchema } from '../src/config';
 
 describe('retry delay', () => {
   it('doubles from WEBHOOK_BACKOFF_MS with ±20 % jitter', () => {
@@ -57,10 +60,55 @@ describe('per-endpoint slots', () => {
     expect(await waiting).toBe(true);
   });
 
+  it('tells, before any claim, that a job would be sent away: at the limit and not answering', async () => {
+    const slots = createEndpointSlots(1, 1000, 60000);
+    expect(slots.wouldRefuse('whe_a')).toBe(false);
+    expect(await slots.acquire('whe_a')).toBe(true);
+    expect(slots.wouldRefuse('whe_a')).toBe(true); // hanging: nothing has come back yet
+    expect(slots.wouldRefuse('whe_b')).toBe(false);
+    slots.release('whe_a');
+    expect(await slots.acquire('whe_a')).toBe(true);
+    expect(slots.wouldRefuse('whe_a')).toBe(false); // at the limit but answering: a job may wait for the slot
+  });
+
   it('sends a job away at once when the endpoint at its limit has not answered lately', async () => {
     const slots = createEndpointSlots(1, 1000, 60000);
     expect(await slots.acquire('whe_hanging')).toBe(true);
     const nextTick = new Promise((resolve) => setImmediate(() => resolve('still waiting')));
     expect(await Promise.race([slots.acquire('whe_hanging'), nextTick])).toBe(false); // answered before any wait
+  });
+});
+
+describe('signing secret encryption keys', () => {
+  const strongKey = 'a production webhook secret key, thirty-two bytes or more';
+  const secret = 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==';
+
+  it('is required in production; elsewhere a development key (id "dev") is used', () => {
+    expect(() => createEndpointSecretCipher({ NODE_ENV: 'production' })).toThrow(/^WEBHOOK_SECRET_KEY is required when NODE_ENV=production/);
+    expect(createEndpointSecretCipher({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: strongKey }).currentKeyId).toMatch(/^[0-9a-f]{8}$/);
+    expect(createEndpointSecretCipher({ NODE_ENV: 'test' }).currentKeyId).toBe('dev');
+    expect(() => createEndpointSecretCipher({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: strongKey, WEBHOOK_SECRET_KEYS_PREVIOUS: 'old:short' })).toThrow(
+      /^WEBHOOK_SECRET_KEYS_PREVIOUS key old: must be at least 32 bytes/,
+    );
+  });
+
+  it('decrypts only for the row it was written for, and rows under a previous key once that key is configured', () => {
+    const old = createEndpointSecretCipher({ NODE_ENV: 'test', WEBHOOK_SECRET_KEY: 'k'.repeat(40), WEBHOOK_SECRET_KEY_ID: 'old' });
+    const stored = old.encrypt('whe_a', secret);
+    expect(stored).toMatch(/^v1:old:/);
+    expect(stored).not.toContain('whsec_');
+    expect(old.decrypt('whe_a', stored)).toEqual({ secret, stale: false });
+    expect(() => old.decrypt('whe_b', stored)).toThrow(); // another row's value does not decrypt here
+
+    const current = createEndpointSecretCipher({ NODE_ENV: 'test', WEBHOOK_SECRET_KEY: strongKey, WEBHOOK_SECRET_KEY_ID: 'new', WEBHOOK_SECRET_KEYS_PREVIOUS: `old:${'k'.repeat(40)}` });
+    expect(current.decrypt('whe_a', stored)).toEqual({ secret, stale: true });
+    expect(current.decrypt('whe_a', secret)).toEqual({ secret, stale: true }); // plaintext from before encryption
+    expect(() => createEndpointSecretCipher({ NODE_ENV: 'test', WEBHOOK_SECRET_KEY: strongKey }).decrypt('whe_a', stored)).toThrow(/key id old, which is not configured/);
+  });
+
+  it('refuses malformed key settings at start-up', () => {
+    expect(() => parseConfig(mobilityConfigSchema, { WEBHOOK_SECRET_KEYS_PREVIOUS: 'no-pair' })).toThrow(/WEBHOOK_SECRET_KEYS_PREVIOUS/);
+    expect(() => parseConfig(mobilityConfigSchema, { WEBHOOK_SECRET_KEY_ID: 'bad id' })).toThrow(/WEBHOOK_SECRET_KEY_ID/);
+    expect(() => parseConfig(mobilityConfigSchema, { WEBHOOK_MAX_ENDPOINTS_PER_PARTNER: '0' })).toThrow(/WEBHOOK_MAX_ENDPOINTS_PER_PARTNER/);
   });
 });

@@ -19,6 +19,7 @@ import { MOBILITY_SCHEMA, mobilityConfigSchema, type MobilityConfig } from '../.
 import { migrations } from '../../src/db/migrations';
 import { appendOutboxEvent, type OutboxEventBody } from '../../src/features/outbox/outbox.repository';
 import { partnerIdOf } from '../../src/features/api-keys/api-key-auth';
+import { createEndpointSecretCipher } from '../../src/features/webhook-dispatch/endpoint-secret-cipher';
 import { createWebhookQueue, type WebhookQueue } from '../../src/features/webhook-dispatch/webhook-queue';
 import { startWebhookDispatch, type WebhookDispatch } from '../../src/features/webhook-dispatch/webhook-worker';
 import { webhookEndpointRoutes } from '../../src/features/webhook-endpoints/webhook-endpoints.routes';
@@ -38,7 +39,13 @@ export function newPartnerId(): string {
 
 /** The webhook routes as the service mounts them, behind a stand-in for key authentication that takes the partner from a header. */
 export function webhookTestApp(db: Knex, redis: Redis, config: MobilityConfig, queue = createWebhookQueue(redis, config.REDIS_PREFIX)): Express {
-  const service = createWebhookEndpointService({ db, queue, policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE } });
+  const service = createWebhookEndpointService({
+    db,
+    queue,
+    policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
+    secrets: createEndpointSecretCipher(config),
+    maxEndpointsPerPartner: config.WEBHOOK_MAX_ENDPOINTS_PER_PARTNER,
+  });
   const app = createJsonApp();
   app.use(jsonBodies());
   app.use(

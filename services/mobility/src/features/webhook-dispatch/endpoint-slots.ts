@@ -15,12 +15,18 @@ export function createEndpointSlots(limit: number, movingWindowMs = 1000, maxWai
     return true;
   }
 
+  const moving = (endpointId: string) => Date.now() - (lastFinishedAt.get(endpointId) ?? 0) < movingWindowMs;
+
   return {
+    /** Whether `acquire` would answer false at once: the endpoint is at its limit and not answering. */
+    wouldRefuse(endpointId: string): boolean {
+      return (inFlight.get(endpointId) ?? 0) >= limit && !moving(endpointId);
+    },
+
     /** True with a slot taken; false when the caller should come back later. */
     async acquire(endpointId: string): Promise<boolean> {
       if (tryTake(endpointId)) return true; // synchronous: concurrent callers cannot all pass
-      const moving = Date.now() - (lastFinishedAt.get(endpointId) ?? 0) < movingWindowMs;
-      if (!moving) return false;
+      if (!moving(endpointId)) return false;
       return new Promise<boolean>((resolve) => {
         const queue = waiters.get(endpointId) ?? [];
         const handOver = () => {

@@ -109,8 +109,15 @@ export function startRelayLoop(relay: OutboxRelay, logger: Logger, options: Rela
   let lastSweep = Date.now(); // the first sweep waits: jobs of a previous worker may still be live
   let timer: NodeJS.Timeout | undefined;
 
-  const tick = async () => {
-    if (running || stopped) return running;
+  let again = false; // woken while running: the run may have missed what was just committed, so run once more
+
+  const tick = async (): Promise<unknown> => {
+    if (stopped) return running;
+    if (running) {
+      again = true;
+      return running;
+    }
+    again = false;
     const sweepNow = Date.now() - lastSweep >= options.sweepEveryMs;
     running = relay
       .runOnce(sweepNow ? { sweepOlderThanMs: options.sweepOlderThanMs } : {})
@@ -120,6 +127,7 @@ export function startRelayLoop(relay: OutboxRelay, logger: Logger, options: Rela
       .catch((err: unknown) => logger.error({ err }, 'outbox relay run failed'))
       .finally(() => {
         running = undefined;
+        if (again) void tick();
       });
     return running;
   };

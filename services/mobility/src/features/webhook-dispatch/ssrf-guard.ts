@@ -17,6 +17,8 @@ export class UnsafeTargetError extends Error {
   constructor(
     message: string,
     readonly code = 'unsafe_target',
+    /** The forbidden address the host resolved to: for our logs only, never for the partner's answer or log. */
+    readonly forbiddenAddress?: string,
   ) {
     super(message);
     this.name = 'UnsafeTargetError';
@@ -123,7 +125,8 @@ export async function assertSafeTarget(raw: string, policy: TargetPolicy): Promi
   if (addresses.length === 0) throw new UnsafeTargetError(`host ${host} does not resolve`, 'unresolvable_host');
   if (!policy.allowPrivate) {
     const bad = addresses.find((a) => isForbiddenAddress(a.address));
-    if (bad) throw new UnsafeTargetError(`must not point to a loopback, private, link-local or reserved address (${host} is ${bad.address})`);
+    // The partner learns only that the host resolves to a forbidden address; which one would map our network.
+    if (bad) throw new UnsafeTargetError(`must not resolve to a loopback, private, link-local or reserved address (${host} does)`, 'unsafe_target', bad.address);
   }
   return url;
 }
@@ -140,7 +143,8 @@ export function guardedLookup(policy: TargetPolicy): LookupFunction {
         if (!policy.allowPrivate) {
           const bad = addresses.find((a) => isForbiddenAddress(a.address));
           if (bad) {
-            const error = new UnsafeTargetError(`refused to connect to ${hostname}: it resolves to the forbidden address ${bad.address}`);
+            // The attempt log is partner-visible: name the host, keep the address for our own logs.
+            const error = new UnsafeTargetError(`refused to connect to ${hostname}: it resolves to a forbidden address`, 'unsafe_target', bad.address);
             return callback(error, wantAll ? [] : undefined);
           }
         }

@@ -2,8 +2,10 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { signWebhook } from '@platform/webhook-signature';
 import type { Knex, Logger } from '@platform/service-kit';
 import { createEndpointSlots } from './endpoint-slots';
-import { disableEndpoint } from './webhook-targets.repository';
-import { claimAttempt, failWebhookMessage, findWebhookMessageForJob, recordAttempt, type ClaimedAttempt } from './webhook-messages.repository';
+import type { EndpointSecretCipher } from './endpoint-secret-cipher';
+import { disableEndpoint, replaceStoredSecret } from './webhook-targets.repository';
+import { createStatementBatcher } from './statement-batcher';
+import { claimAttempts, unclaimAttempt, failWebhookMessage, findWebhookMessageForJob, recordAttempts, type AttemptRecord, type ClaimedAttempt } from './webhook-messages.repository';
 import type { WebhookMessageJobData } from './webhook-queue';
 import type { SendOutcome, WebhookSender } from './webhook-sender';
 import type { WebhookAttemptMetrics } from './webhook-metrics';
@@ -17,6 +19,13 @@ export interface WebhookMessageProcessorDeps {
   backoffMs: number;
   /** Requests one endpoint may have in flight in this process, so a slow endpoint cannot take every worker slot. */
   perEndpointInFlight: number;
+  /** Decrypts the stored signing secret. */
+  secrets: EndpointSecretCipher;
+}
+
+interface ProcessorContext extends WebhookMessageProcessorDeps {
+  /** Logs an attempt and moves its delivery on (batched with concurrent jobs). */
+  record: (record: AttemptRecord) => Promise<void>;
 }
 
 /** Thrown to ask BullMQ for another try after `delayMs` (read by the worker's backoff strategy). */
@@ -41,22 +50,32 @@ export function retryDelayMs(backoffMs: number, attempt: number, random = Math.r
 export type WebhookAttemptResult = 'succeeded' | 'skipped';
 
 /** One BullMQ job = one HTTP attempt of one delivery. */
-export function createWebhookMessageProcessor(deps: WebhookMessageProcessorDeps) {
-  const slots = createEndpointSlots(deps.perEndpointInFlight);
+export function createWebhookMessageProcessor(options: WebhookMessageProcessorDeps) {
+  const slots = createEndpointSlots(options.perEndpointInFlight);
+  // Concurrent jobs share their claim and their attempt-log write: one statement per batch, each still awaited
+  // before its job completes, so nothing is acknowledged to BullMQ before Postgres has it.
+  const claim = createStatementBatcher((ids: string[]) => claimAttempts(options.db, ids));
+  const deps: ProcessorContext = { ...options, record: createStatementBatcher((records: AttemptRecord[]) => recordAttempts(options.db, records)) };
 
   return async function processWebhookMessage(job: Job<WebhookMessageJobData>, token?: string): Promise<WebhookAttemptResult> {
     const { deliveryId: messageId, endpointId } = job.data; // job data keeps its field names: jobs already queued still run
-    if (!(await slots.acquire(endpointId))) {
+    const comeBackLater = async () => {
       // This endpoint is at its limit here and not answering: give the slot to another endpoint's job, come back shortly.
       await job.moveToDelayed(Date.now() + 200 + Math.round(Math.random() * 300), token);
-      throw new DelayedError();
+      return new DelayedError();
+    };
+    // A hanging endpoint's jobs go back at once, without touching Postgres.
+    if (slots.wouldRefuse(endpointId)) throw await comeBackLater();
+    // The claim comes before the endpoint slot, so a slot is held only while its request is on the wire.
+    const claimed = await claim(messageId);
+    if (!claimed) return await settleUnclaimable(deps, messageId);
+    if (!(await slots.acquire(endpointId))) {
+      await unclaimAttempt(deps.db, claimed); // nothing was sent: the attempt does not count
+      throw await comeBackLater();
     }
-    let claimed: ClaimedAttempt | undefined;
     let outcome: SendOutcome;
     try {
-      claimed = await claimAttempt(deps.db, messageId);
-      if (!claimed) return await settleUnclaimable(deps, messageId);
-      outcome = await send(deps.sender, claimed);
+      outcome = await send(deps.sender, claimed, signingSecretOf(deps, claimed));
     } finally {
       slots.release(endpointId);
     }
@@ -64,10 +83,24 @@ export function createWebhookMessageProcessor(deps: WebhookMessageProcessorDeps)
   };
 }
 
-async function send(sender: WebhookSender, claimed: ClaimedAttempt): Promise<SendOutcome> {
+/**
+ * The plaintext signing secret. A stored value that is still plaintext or under a previous key is rewritten under the
+ * current key in the background (a failed rewrite is retried on the next use and by the worker's start-up pass).
+ */
+function signingSecretOf(deps: ProcessorContext, claimed: ClaimedAttempt): string {
+  const { secret, stale } = deps.secrets.decrypt(claimed.endpointId, claimed.secret);
+  if (stale) {
+    replaceStoredSecret(deps.db, claimed.endpointId, claimed.secret, deps.secrets.encrypt(claimed.endpointId, secret)).catch((err: unknown) =>
+      deps.logger.warn({ err, endpointId: claimed.endpointId }, 'could not re-encrypt a webhook secret'),
+    );
+  }
+  return secret;
+}
+
+async function send(sender: WebhookSender, claimed: ClaimedAttempt, secret: string): Promise<SendOutcome> {
   const body = JSON.stringify(claimed.body);
   const timestamp = Math.floor(Date.now() / 1000);
-  const signatures = signWebhook({ secret: claimed.secret, id: claimed.eventId, timestamp, body });
+  const signatures = signWebhook({ secret, id: claimed.eventId, timestamp, body });
   return sender.send(claimed.url, body, {
     'Content-Type': 'application/json',
     'User-Agent': 'PartnerPlatform-Webhooks/1.0',
@@ -79,40 +112,59 @@ async function send(sender: WebhookSender, claimed: ClaimedAttempt): Promise<Sen
   });
 }
 
-async function conclude(deps: WebhookMessageProcessorDeps, claimed: ClaimedAttempt, outcome: SendOutcome): Promise<WebhookAttemptResult> {
+async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome: SendOutcome): Promise<WebhookAttemptResult> {
   const code = outcome.statusCode;
   const base = { messageId: claimed.messageId, attempt: claimed.attempt, statusCode: code, durationMs: outcome.durationMs, excerpt: outcome.excerpt };
   const log = deps.logger.child({ messageId: claimed.messageId, endpointId: claimed.endpointId, eventId: claimed.eventId, attempt: claimed.attempt, statusCode: code });
 
   if (code !== null && code >= 200 && code < 300) {
-    await recordAttempt(deps.db, { ...base, error: null, next: { status: 'succeeded' } });
+    await recordSuccess(deps, { ...base, error: null, next: { status: 'succeeded' } }, log);
     deps.metrics?.outcome('succeeded');
     return 'succeeded';
   }
   const error = outcome.error ?? describeStatus(code);
+  if (outcome.forbiddenAddress) log.warn({ forbiddenAddress: outcome.forbiddenAddress }, 'refused to connect: the endpoint resolves to a forbidden address');
   if (code === 410) {
-    await recordAttempt(deps.db, { ...base, error, next: { status: 'failed' } });
+    await deps.record({ ...base, error, next: { status: 'failed' } });
     await disableEndpoint(deps.db, claimed.endpointId, 'The endpoint answered 410 Gone');
     deps.metrics?.outcome('endpoint_gone');
     log.warn('endpoint answered 410 Gone: disabled');
     throw new UnrecoverableError('endpoint answered 410 Gone');
   }
   if (claimed.attempt >= claimed.maxAttempts) {
-    await recordAttempt(deps.db, { ...base, error, next: { status: 'failed' } });
+    await deps.record({ ...base, error, next: { status: 'failed' } });
     deps.metrics?.outcome('failed');
     log.warn({ error }, 'webhook message failed: no attempts left');
     throw new UnrecoverableError(`gave up after ${claimed.attempt} attempts: ${error}`);
   }
   const backoff = retryDelayMs(deps.backoffMs, claimed.attempt);
   const delayMs = code === 429 && outcome.retryAfterMs !== null ? Math.min(MAX_DELAY_MS, outcome.retryAfterMs) : backoff;
-  await recordAttempt(deps.db, { ...base, error, next: { status: 'pending', retryInMs: delayMs } });
+  await deps.record({ ...base, error, next: { status: 'pending', retryInMs: delayMs } });
   deps.metrics?.outcome('retrying');
   log.info({ error, delayMs }, 'webhook attempt failed: will retry');
   throw new RetryWebhookMessageError(error, delayMs);
 }
 
+/**
+ * Any 2xx is a success, whatever the answer's body: the job completes even when the bookkeeping fails, because
+ * throwing here would make BullMQ send the event again. A failed write is logged and tried once more without the
+ * excerpt (the most likely culprit); if even that fails the row stays pending and only the relay's sweep may resend.
+ */
+async function recordSuccess(deps: ProcessorContext, record: AttemptRecord, log: Logger): Promise<void> {
+  try {
+    await deps.record(record);
+  } catch (err) {
+    log.error({ err }, 'could not record a 2xx answer; recording it without the answer excerpt');
+    try {
+      await deps.record({ ...record, excerpt: null });
+    } catch (again) {
+      log.error({ err: again }, 'could not record a 2xx answer at all: the delivery stays pending');
+    }
+  }
+}
+
 /** The delivery could not be claimed: already done, deleted, endpoint disabled, or out of attempts. Never sends. */
-async function settleUnclaimable(deps: WebhookMessageProcessorDeps, messageId: string): Promise<WebhookAttemptResult> {
+async function settleUnclaimable(deps: ProcessorContext, messageId: string): Promise<WebhookAttemptResult> {
   const row = await findWebhookMessageForJob(deps.db, messageId);
   if (!row || row.status !== 'pending') return 'skipped';
   if (row.endpoint_status !== 'enabled') {

@@ -8,6 +8,7 @@ export interface ClaimedAttempt {
   maxAttempts: number;
   endpointId: string;
   url: string;
+  /** As stored: encrypted (endpoint-secret-cipher.ts), or plaintext in a row from before encryption. */
   secret: string;
   eventId: string;
   eventType: string;
@@ -27,32 +28,42 @@ export async function insertWebhookMessages(trx: Knex.Transaction, rows: Omit<We
 }
 
 /**
- * Starts the next attempt of a pending delivery to an enabled endpoint, counting it before the request is sent.
- * The conditional update is the guard against sending after a 2xx: a delivery that is no longer pending is never claimed.
+ * Starts the next attempt of pending deliveries to enabled endpoints, counting each before its request is sent; one
+ * statement for the whole batch. The conditional update is the guard against sending after a 2xx: a delivery that is
+ * no longer pending is never claimed. Answers in the order asked, `undefined` for a delivery that was not claimed.
  */
-export async function claimAttempt(db: Knex, messageId: string): Promise<ClaimedAttempt | undefined> {
+export async function claimAttempts(db: Knex, messageIds: string[]): Promise<(ClaimedAttempt | undefined)[]> {
   const result = await db.raw(
     `update webhook_deliveries d
         set attempts = d.attempts + 1, updated_at = now()
        from webhook_endpoints e, outbox_events ev
-      where d.id = ? and d.status = 'pending' and d.attempts < d.max_attempts
+      where d.id = any(?::text[]) and d.status = 'pending' and d.attempts < d.max_attempts
         and e.id = d.endpoint_id and e.status = 'enabled' and ev.id = d.event_id
   returning d.id, d.attempts, d.max_attempts, d.endpoint_id, e.url, e.secret, ev.id as event_id, ev.type, ev.body`,
-    [messageId],
+    [messageIds],
   );
-  const row = result.rows[0];
-  if (!row) return undefined;
-  return {
-    messageId: row.id,
-    attempt: row.attempts,
-    maxAttempts: row.max_attempts,
-    endpointId: row.endpoint_id,
-    url: row.url,
-    secret: row.secret,
-    eventId: row.event_id,
-    eventType: row.type,
-    body: row.body,
-  };
+  const byId = new Map<string, ClaimedAttempt>();
+  for (const row of result.rows) {
+    byId.set(row.id, {
+      messageId: row.id,
+      attempt: row.attempts,
+      maxAttempts: row.max_attempts,
+      endpointId: row.endpoint_id,
+      url: row.url,
+      secret: row.secret,
+      eventId: row.event_id,
+      eventType: row.type,
+      body: row.body,
+    });
+  }
+  return messageIds.map((id) => byId.get(id));
+}
+
+/** Gives back a claimed attempt that was never sent (its endpoint had no free slot), if nothing has moved it on since. */
+export async function unclaimAttempt(db: Knex, claimed: ClaimedAttempt): Promise<void> {
+  await db('webhook_deliveries')
+    .where({ id: claimed.messageId, status: 'pending', attempts: claimed.attempt })
+    .update({ attempts: claimed.attempt - 1, updated_at: db.fn.now() });
 }
 
 export async function findWebhookMessageForJob(db: Knex, messageId: string): Promise<(WebhookMessageRow & { endpoint_status: string }) | undefined> {
@@ -74,34 +85,35 @@ export interface AttemptRecord {
   next: { status: 'succeeded' } | { status: 'failed' } | { status: 'pending'; retryInMs: number };
 }
 
-/** Logs the attempt and moves the delivery on, in one statement. */
-export async function recordAttempt(db: Knex, record: AttemptRecord): Promise<void> {
-  const { next } = record;
+/** Logs each attempt and moves its delivery on: one statement for the whole batch. */
+export async function recordAttempts(db: Knex, records: AttemptRecord[]): Promise<void[]> {
+  const column = <T>(pick: (r: AttemptRecord) => T) => records.map(pick);
   await db.raw(
-    `with logged as (
+    `with input as (
+       select * from unnest(?::text[], ?::int[], ?::int[], ?::int[], ?::text[], ?::text[], ?::text[], ?::float8[])
+         as t(delivery_id, attempt, status_code, duration_ms, error, excerpt, next_status, retry_ms)
+     ), logged as (
        insert into webhook_attempts (delivery_id, attempt, status_code, duration_ms, error, response_body_excerpt)
-       values (?, ?, ?, ?, ?, ?)
+       select delivery_id, attempt, status_code, duration_ms, error, excerpt from input
      )
-     update webhook_deliveries
-        set status = ?, last_status_code = ?, last_error = ?, updated_at = now(),
-            delivered_at = case when ? then now() else delivered_at end,
-            next_attempt_at = now() + (? * interval '1 millisecond')
-      where id = ? and status = 'pending'`,
+     update webhook_deliveries d
+        set status = i.next_status, last_status_code = i.status_code, last_error = i.error, updated_at = now(),
+            delivered_at = case when i.next_status = 'succeeded' then now() else d.delivered_at end,
+            next_attempt_at = now() + (i.retry_ms * interval '1 millisecond')
+       from input i
+      where d.id = i.delivery_id and d.status = 'pending'`,
     [
-      record.messageId,
-      record.attempt,
-      record.statusCode,
-      record.durationMs,
-      record.error,
-      record.excerpt,
-      next.status,
-      record.statusCode,
-      record.error,
-      next.status === 'succeeded',
-      next.status === 'pending' ? next.retryInMs : 0,
-      record.messageId,
-    ],
+      column((r) => r.messageId),
+      column((r) => r.attempt),
+      column((r) => r.statusCode),
+      column((r) => r.durationMs),
+      column((r) => r.error),
+      column((r) => r.excerpt),
+      column((r) => r.next.status),
+      column((r) => (r.next.status === 'pending' ? r.next.retryInMs : 0)),
+    ] as unknown as Knex.RawBinding[], // each binding is one array parameter (node-postgres sends it as a Postgres array)
   );
+  return records.map(() => undefined);
 }
 
 /** Marks a pending delivery failed without sending (its endpoint was disabled, or its attempts are used up). */

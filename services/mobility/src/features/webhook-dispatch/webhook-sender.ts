@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { guardedLookup, hostOf, isForbiddenAddress, parseTargetUrl, type TargetPolicy } from './ssrf-guard';
+import { guardedLookup, hostOf, isForbiddenAddress, parseTargetUrl, UnsafeTargetError, type TargetPolicy } from './ssrf-guard';
 
 export const RESPONSE_EXCERPT_BYTES = 1024;
 const MAX_RESPONSE_READ_BYTES = 64 * 1024;
@@ -15,6 +15,8 @@ export interface SendOutcome {
   excerpt: string | null;
   /** From a `Retry-After` header (seconds or an HTTP date), when present. */
   retryAfterMs: number | null;
+  /** The forbidden address a host resolved to, for the worker's log (never the partner-visible `error`). */
+  forbiddenAddress?: string;
 }
 
 export interface WebhookSender {
@@ -67,7 +69,7 @@ function post(url: URL, body: string, headers: Record<string, string>, agent: ht
       const chunks: Buffer[] = [];
       let read = 0;
       const answer = () => {
-        const excerpt = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
+        const excerpt = safeExcerpt(Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES));
         finish({ statusCode: res.statusCode ?? null, error: null, excerpt: excerpt || null, retryAfterMs: parseRetryAfter(res.headers['retry-after']) });
       };
       res.on('data', (chunk: Buffer) => {
@@ -85,9 +87,21 @@ function post(url: URL, body: string, headers: Record<string, string>, agent: ht
     const timer = setTimeout(() => {
       req.destroy(new Error(`timed out after ${timeoutMs} ms`));
     }, timeoutMs);
-    req.on('error', (error: NodeJS.ErrnoException) => finish({ statusCode: null, error: error.message || error.code || 'request failed', excerpt: null, retryAfterMs: null }));
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      const forbiddenAddress = error instanceof UnsafeTargetError ? error.forbiddenAddress : undefined;
+      finish({ statusCode: null, error: error.message || error.code || 'request failed', excerpt: null, retryAfterMs: null, ...(forbiddenAddress ? { forbiddenAddress } : {}) });
+    });
     req.end(body);
   });
+}
+
+/**
+ * The first bytes of an answer as text Postgres can store: invalid UTF-8 becomes U+FFFD and control characters (NUL
+ * above all, which a text column refuses) are written as `\u0000` escapes; tab, newline and carriage return stay.
+ */
+export function safeExcerpt(bytes: Buffer): string {
+  // eslint-disable-next-line no-control-regex
+  return bytes.toString('utf8').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** `Retry-After: 120` or `Retry-After: Wed, 21 Oct 2015 07:28:00 GMT` → milliseconds from now. */

@@ -16,3 +16,13 @@ export async function enabledEndpointsOf(trx: Knex.Transaction, partnerIds: stri
 export async function disableEndpoint(db: Knex, id: string, reason: string): Promise<void> {
   await db('webhook_endpoints').where({ id, status: 'enabled' }).update({ status: 'disabled', disabled_reason: reason, updated_at: db.fn.now() });
 }
+
+/** Rewrites a stored secret (plaintext or under an older key) as re-encrypted, unless it changed meanwhile. */
+export async function replaceStoredSecret(db: Knex, id: string, previous: string, encrypted: string): Promise<void> {
+  await db('webhook_endpoints').where({ id, secret: previous }).update({ secret: encrypted });
+}
+
+/** Endpoints whose secret is not yet encrypted under `keyId` (plaintext rows from before encryption, older keys). */
+export async function endpointsWithStaleSecrets(db: Knex, keyId: string, limit: number): Promise<{ id: string; secret: string }[]> {
+  return db('webhook_endpoints').select('id', 'secret').whereRaw('not starts_with(secret, ?)', [`v1:${keyId}:`]).orderBy('id').limit(limit);
+}

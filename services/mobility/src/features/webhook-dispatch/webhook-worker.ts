@@ -3,6 +3,9 @@ import type { Registry } from 'prom-client';
 import type { Knex, Logger, Redis } from '@platform/service-kit';
 import type { MobilityConfig } from '../../config';
 import { QUEUES } from '../../queues';
+import { createEndpointSecretCipher } from './endpoint-secret-cipher';
+import { reencryptStaleSecrets } from './secret-reencryption';
+import { listenForOutboxCommits } from './outbox-listener';
 import { createOutboxRelay, outboxChannel, startRelayLoop } from './outbox-relay';
 import { createWebhookMessageProcessor, retryDelayMs, RetryWebhookMessageError } from './webhook-message.processor';
 import { createWebhookAttemptMetrics } from './webhook-metrics';
@@ -31,6 +34,11 @@ export interface WebhookDispatchDeps {
  */
 export function startWebhookDispatch({ db, connection, config, logger, registry }: WebhookDispatchDeps) {
   const queue = createWebhookQueue(connection, config.REDIS_PREFIX);
+  const secrets = createEndpointSecretCipher(config);
+  // Plaintext secrets from before encryption, and rows under a previous key, are rewritten under the current key.
+  void reencryptStaleSecrets(db, secrets, logger)
+    .then((count) => count > 0 && logger.info({ count }, 'webhook secrets re-encrypted under the current key'))
+    .catch((err: unknown) => logger.error({ err }, 'webhook secret re-encryption failed'));
   const sender = createWebhookSender({ allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE }, config.WEBHOOK_TIMEOUT_MS);
   const processor = createWebhookMessageProcessor({
     db,
@@ -39,6 +47,7 @@ export function startWebhookDispatch({ db, connection, config, logger, registry 
     metrics: registry ? createWebhookAttemptMetrics(registry) : undefined,
     backoffMs: config.WEBHOOK_BACKOFF_MS,
     perEndpointInFlight: Math.min(config.WEBHOOK_ENDPOINT_CONCURRENCY, config.WEBHOOK_CONCURRENCY),
+    secrets,
   });
   const worker = new Worker<WebhookMessageJobData>(QUEUES.webhooks, processor, {
     connection,
@@ -63,6 +72,10 @@ export function startWebhookDispatch({ db, connection, config, logger, registry 
     sweepOlderThanMs: Math.max(30000, config.WEBHOOK_JOB_LOCK_MS),
   });
 
+  // Commits of outbox events (Postgres NOTIFY from migration 0120's trigger) run the relay at once; the poll stays as
+  // the fallback when the LISTEN connection is down.
+  const listener = listenForOutboxCommits(config.databaseUrl, () => void loop.trigger(), logger);
+
   // Wake-ups published by wakeOutboxRelay (a subscribed connection can run no other command, hence its own).
   const subscriber = connection.duplicate();
   subscriber.on('message', () => void loop.trigger());
@@ -76,6 +89,7 @@ export function startWebhookDispatch({ db, connection, config, logger, registry 
     trigger: loop.trigger,
     async close() {
       subscriber.disconnect();
+      await listener.close();
       await loop.stop();
       await worker.close();
       await queue.close();

@@ -8,6 +8,7 @@ export interface WebhookEndpointRow {
   url: string;
   events: string[];
   description: string | null;
+  /** Encrypted (`v1:<key id>:…`, endpoint-secret-cipher.ts); plaintext `whsec_…` only in rows from before. */
   secret: string;
   status: EndpointStatus;
   disabled_reason: string | null;
@@ -19,6 +20,19 @@ export interface PageRequest {
   limit: number;
   /** The id of the last item of the previous page. */
   cursor?: string;
+}
+
+/**
+ * Serialises registrations of one partner until the transaction ends, so the endpoint cap and the duplicate-URL rule
+ * hold under concurrent requests.
+ */
+export async function lockPartnerEndpoints(trx: Knex.Transaction, partnerId: string): Promise<void> {
+  await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`webhook_endpoints:${partnerId}`]);
+}
+
+/** Every endpoint of the partner (at most the cap), for the count and the duplicate check. */
+export async function endpointUrlsOf(trx: Knex.Transaction, partnerId: string): Promise<{ url: string; status: EndpointStatus }[]> {
+  return trx('webhook_endpoints').select('url', 'status').where({ partner_id: partnerId });
 }
 
 export async function insertEndpoint(db: Knex, row: Omit<WebhookEndpointRow, 'created_at' | 'updated_at' | 'disabled_reason' | 'status'>): Promise<WebhookEndpointRow> {

@@ -1,5 +1,6 @@
-import { ConflictError, NotFoundError, ValidationError, isIdOf, newId, type Knex } from '@platform/service-kit';
+import { ConflictError, NotFoundError, ValidationError, isIdOf, newId, type Knex, type Logger } from '@platform/service-kit';
 import { generateWebhookSecret } from '@platform/webhook-signature';
+import type { EndpointSecretCipher } from '../webhook-dispatch/endpoint-secret-cipher';
 import { assertSafeTarget, UnsafeTargetError, type TargetPolicy } from '../webhook-dispatch/ssrf-guard';
 import { enqueueWebhookMessages, type WebhookQueue } from '../webhook-dispatch/webhook-queue';
 import * as endpoints from './webhook-endpoints.repository';
@@ -12,6 +13,11 @@ export interface WebhookEndpointServiceDeps {
   db: Knex;
   queue: WebhookQueue;
   policy: TargetPolicy;
+  /** Encrypts the signing secret before it is stored. */
+  secrets: EndpointSecretCipher;
+  /** WEBHOOK_MAX_ENDPOINTS_PER_PARTNER. */
+  maxEndpointsPerPartner: number;
+  logger?: Logger;
 }
 
 export interface RegisterEndpointInput {
@@ -27,7 +33,7 @@ export interface Page<T> {
 }
 
 /** Registration, listing, deletion and the delivery log of a partner's webhook endpoints. */
-export function createWebhookEndpointService({ db, queue, policy }: WebhookEndpointServiceDeps) {
+export function createWebhookEndpointService({ db, queue, policy, secrets, maxEndpointsPerPartner, logger }: WebhookEndpointServiceDeps) {
   async function requireEndpoint(partnerId: string, id: string): Promise<WebhookEndpointRow> {
     const endpoint = isIdOf('whe', id) ? await endpoints.findEndpoint(db, partnerId, id) : undefined;
     if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
@@ -36,21 +42,40 @@ export function createWebhookEndpointService({ db, queue, policy }: WebhookEndpo
 
   return {
     async register(partnerId: string, input: RegisterEndpointInput) {
+      let url: URL;
       try {
-        await assertSafeTarget(input.url, policy);
+        url = await assertSafeTarget(input.url, policy);
       } catch (error) {
-        if (error instanceof UnsafeTargetError) throw new ValidationError([{ path: 'url', message: error.message }]);
+        if (error instanceof UnsafeTargetError) {
+          // The partner is told only that the host resolves to a forbidden address; the address goes to our log.
+          if (error.forbiddenAddress) logger?.warn({ partnerId, url: input.url, forbiddenAddress: error.forbiddenAddress }, 'webhook URL refused: resolves to a forbidden address');
+          throw new ValidationError([{ path: 'url', message: error.message }]);
+        }
         throw error;
       }
-      const row = await endpoints.insertEndpoint(db, {
-        id: newId('whe'),
-        partner_id: partnerId,
-        url: input.url,
-        events: input.events ? [...new Set(input.events)] : [...WEBHOOK_EVENT_TYPES],
-        description: input.description ?? null,
-        secret: generateWebhookSecret(),
+      const id = newId('whe');
+      const secret = generateWebhookSecret();
+      const row = await db.transaction(async (trx) => {
+        await endpoints.lockPartnerEndpoints(trx, partnerId);
+        const existing = await endpoints.endpointUrlsOf(trx, partnerId);
+        // Disabled endpoints count too: delete one to free its place. The same URL may be registered again only
+        // while its old endpoint is disabled (that is how a partner resumes after a 410).
+        if (existing.some((e) => e.status === 'enabled' && sameUrl(e.url, url))) {
+          throw new ConflictError('An enabled webhook endpoint with this URL is already registered', 'duplicate_webhook_url');
+        }
+        if (existing.length >= maxEndpointsPerPartner) {
+          throw new ConflictError(`At most ${maxEndpointsPerPartner} webhook endpoints per partner; delete one to register another`, 'webhook_endpoint_limit_reached');
+        }
+        return endpoints.insertEndpoint(trx, {
+          id,
+          partner_id: partnerId,
+          url: input.url,
+          events: input.events ? [...new Set(input.events)] : [...WEBHOOK_EVENT_TYPES],
+          description: input.description ?? null,
+          secret: secrets.encrypt(id, secret),
+        });
       });
-      return { ...presentEndpoint(row), secret: row.secret };
+      return { ...presentEndpoint(row), secret };
     },
 
     async list(partnerId: string, page: endpoints.PageRequest): Promise<Page<ReturnType<typeof presentEndpoint>>> {
@@ -91,6 +116,15 @@ export function createWebhookEndpointService({ db, queue, policy }: WebhookEndpo
 }
 
 export type WebhookEndpointService = ReturnType<typeof createWebhookEndpointService>;
+
+/** URLs compare as the URL parser spells them (`HTTPS://Example.com:443/x` is `https://example.com/x`). */
+function sameUrl(stored: string, candidate: URL): boolean {
+  try {
+    return new URL(stored).href === candidate.href;
+  } catch {
+    return stored === candidate.href;
+  }
+}
 
 function toPage<R extends { id: string }, T>(rows: R[], limit: number, present: (row: R) => T): Page<T> {
   const hasMore = rows.length > limit;
