@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { GlobalFonts } from '@napi-rs/canvas';
 import type { TemplateFont } from '../templates/templates.schema';
@@ -11,8 +12,17 @@ const FILES: Record<TemplateFont, { regular: string; bold: string; family: strin
   mono: { regular: 'DejaVuSansMono.ttf', bold: 'DejaVuSansMono-Bold.ttf', family: 'DejaVu Sans Mono' },
 };
 
-export function fontFile(font: TemplateFont, bold: boolean): string {
-  return path.join(FONT_DIRECTORY, bold ? FILES[font].bold : FILES[font].regular);
+const loaded = new Map<string, Buffer>();
+
+/** A font's TrueType bytes, read from disk once per process. */
+export function fontBytes(font: TemplateFont, bold: boolean): Buffer {
+  const file = path.join(FONT_DIRECTORY, bold ? FILES[font].bold : FILES[font].regular);
+  let bytes = loaded.get(file);
+  if (!bytes) {
+    bytes = readFileSync(file);
+    loaded.set(file, bytes);
+  }
+  return bytes;
 }
 
 let registered = false;

@@ -3,7 +3,7 @@ import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import type { PlaceholderValues } from '../templates/template-placeholders';
 import type { TemplateDefinition } from '../templates/templates.schema';
-import { canvasFamily, fontFile } from './document-fonts';
+import { canvasFamily, fontBytes } from './document-fonts';
 import { layoutPage } from './document-layout';
 
 /** What a document is drawn from: the template version, its images, the placeholder values and the public page's URL. */
@@ -27,8 +27,8 @@ function qrCodePng(url: string): Promise<Buffer> {
 export async function renderPdf(input: DocumentInput): Promise<Buffer> {
   const doc = new PDFDocument({ size: [10, 10], margin: 0, autoFirstPage: false, info: { Title: input.title, Creator: 'Certificate service' } });
   for (const font of ['sans', 'serif', 'mono'] as const) {
-    doc.registerFont(`${font}`, fontFile(font, false));
-    doc.registerFont(`${font}-bold`, fontFile(font, true));
+    doc.registerFont(`${font}`, fontBytes(font, false));
+    doc.registerFont(`${font}-bold`, fontBytes(font, true));
   }
   const fontName = (font: string, bold: boolean) => (bold ? `${font}-bold` : font);
   const layout = layoutPage(input.definition, input.values, (text, font, bold, size) => doc.font(fontName(font, bold)).fontSize(size).widthOfString(text));
