@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import request from 'supertest';
 import { createTestContext, type TestContext } from './helpers/context';
@@ -22,8 +22,8 @@ let browser: Browser;
 
 beforeAll(async () => {
   server = await new Promise<Server>((resolve) => {
-    const probe = require('node:http').createServer();
-    probe.listen(0, '127.0.0.1', () => resolve(probe));
+    const listening = createServer();
+    listening.listen(0, '127.0.0.1', () => resolve(listening));
   });
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   ctx = createTestContext({ PUBLIC_BASE_URL: origin });
@@ -52,13 +52,16 @@ async function visit(url: string): Promise<{ page: Page; requested: string[]; co
   return { page, requested, consoleErrors };
 }
 
+/** The page's text as a person sees it (CSS applied, hidden parts left out). */
+const visibleText = (page: Page) => page.$eval('body', (body) => (body as unknown as { innerText: string }).innerText);
+
 const leavesLoopback = (urls: string[]) => urls.filter((url) => !url.startsWith(`${origin}/`));
 
 describe('the public credential page in a browser', () => {
   it('shows a valid certificate with its document preview, and every request stays on 127.0.0.1', async () => {
     const certificate = await issueCertificate(ctx, org, { recipient_name: 'Folake Adeyemi', program_title: 'Typography' });
     const { page, requested, consoleErrors } = await visit(`${origin}/credentials/${certificate.verification_code}`);
-    const text = await page.evaluate(() => document.body.innerText);
+    const text = await visibleText(page);
     expect(text).toContain('Folake Adeyemi');
     expect(text).toContain('Typography');
     expect(text).toContain('Abuja School of Design');
@@ -82,9 +85,9 @@ describe('the public credential page in a browser', () => {
     const certificate = await issueCertificate(ctx, org, { recipient_name: 'Ibrahim Musa' });
     await request(ctx.app).post(`/admin/v1/certificates/${certificate.id}/revoke`).set('Authorization', org.admin()).expect(200);
     const { page, requested } = await visit(`${origin}/credentials/${certificate.verification_code}`);
-    const status = await page.$eval('[role="status"]', (element) => ({ text: (element as HTMLElement).innerText, status: element.getAttribute('data-status') }));
+    const status = await page.$eval('[role="status"]', (element) => ({ text: (element as unknown as { innerText: string }).innerText, status: element.getAttribute('data-status') }));
     expect(status).toEqual({ text: 'This certificate has been revoked by Abuja School of Design and is no longer valid.', status: 'revoked' });
-    expect(await page.evaluate(() => document.body.innerText)).not.toContain('This certificate is valid');
+    expect(await visibleText(page)).not.toContain('This certificate is valid');
     await page.screenshot({ path: path.join(ARTIFACTS, 'credential-revoked.png'), fullPage: true });
     expect(leavesLoopback(requested)).toEqual([]);
     await page.close();
@@ -92,7 +95,7 @@ describe('the public credential page in a browser', () => {
 
   it('an unknown code is a page saying so', async () => {
     const { page, requested } = await visit(`${origin}/credentials/ABCDEF-GHJKMN-PQRSTU`);
-    expect(await page.evaluate(() => document.body.innerText)).toContain('Certificate not found');
+    expect(await visibleText(page)).toContain('Certificate not found');
     expect(leavesLoopback(requested)).toEqual([]);
     await page.close();
   });
