@@ -1,5 +1,5 @@
 import { Router, type Response } from 'express';
-import { ApiError } from '@platform/service-kit';
+import { ApiError, NotFoundError } from '@platform/service-kit';
 import { DOCUMENT_CONTENT_TYPES } from '../documents/documents.service';
 import { CREDENTIAL_PAGE_CSP, credentialPageHtml, notFoundPageHtml } from './credential-page';
 import type { CredentialsService } from './credentials.service';
@@ -30,10 +30,7 @@ export function credentialRoutes(credentials: CredentialsService): Router {
 
   router.get('/credentials/:code/document.:format', async (req, res) => {
     const format = req.params.format === 'pdf' || req.params.format === 'png' ? req.params.format : null;
-    if (!format) {
-      res.status(404).json({ error: 'Not found', code: 'not_found' });
-      return;
-    }
+    if (!format) throw new NotFoundError('Certificate not found');
     const content = await credentials.document(req.params.code, format);
     res.set({ 'Content-Type': DOCUMENT_CONTENT_TYPES[format], 'Cache-Control': 'public, max-age=300', 'Content-Disposition': `inline; filename="certificate.${format}"` });
     res.send(content);

@@ -15,7 +15,8 @@ export interface ImageMeta {
 }
 
 export const MAX_IMAGE_BYTES = 1024 * 1024;
-export const MAX_IMAGE_SIDE = 6000;
+/** Decoding needs width × height × 4 bytes: 4000 px a side caps one image at 64 MB of pixels. */
+export const MAX_IMAGE_SIDE = 4000;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /**

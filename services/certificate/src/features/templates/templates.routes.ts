@@ -1,5 +1,5 @@
 import express, { Router, type RequestHandler } from 'express';
-import { isIdOf, isJsonType, NotFoundError, parseOrThrow, requireRole, UnsupportedMediaTypeError } from '@platform/service-kit';
+import { hasBody, isIdOf, isJsonType, NotFoundError, parseOrThrow, requireRole, UnsupportedMediaTypeError } from '@platform/service-kit';
 import { newTemplateSchema, templateListQuery, templatePatchSchema } from './templates.schema';
 import type { TemplatesService } from './templates.service';
 
@@ -9,11 +9,7 @@ const TEMPLATE_BODY_LIMIT = '3mb';
 /** Mounted on `/admin/v1/templates` before the app's 100 kB JSON parser, and after authentication. */
 export function templateBodyParsers(): RequestHandler[] {
   return [
-    (req, _res, next) => {
-      const hasBody = req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0';
-      if ((hasBody || req.headers['transfer-encoding'] !== undefined) && !isJsonType(req)) return next(new UnsupportedMediaTypeError());
-      next();
-    },
+    (req, _res, next) => (hasBody(req) && !isJsonType(req) ? next(new UnsupportedMediaTypeError()) : next()),
     express.json({ limit: TEMPLATE_BODY_LIMIT, strict: true }),
   ];
 }

@@ -17,7 +17,7 @@ const base64Image = z
       .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64'),
   })
   .strict()
-  .meta({ description: 'A PNG or JPEG image as base64, at most 1 MiB and 6000 pixels on a side; the content decides the type.' });
+  .meta({ description: 'A PNG or JPEG image as base64, at most 1 MiB and 4000 pixels on a side; the content decides the type.' });
 
 const textBlock = z
   .object({
