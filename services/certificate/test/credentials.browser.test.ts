@@ -13,6 +13,9 @@ import { issueCertificate, newOrg, type TestOrg } from './factories/admin';
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.join(__dirname, 'artifacts');
+/** A first visit renders the document (seconds on a busy machine) and the browser starts cold: generous, not a timing claim. */
+const BROWSER_TEST_TIMEOUT_MS = 120_000;
+jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 let ctx: TestContext;
 let org: TestOrg;
@@ -31,7 +34,7 @@ beforeAll(async () => {
   org = newOrg(ctx, { orgName: 'Abuja School of Design' });
   browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   mkdirSync(ARTIFACTS, { recursive: true });
-}, 60000);
+}, BROWSER_TEST_TIMEOUT_MS);
 afterAll(async () => {
   await browser?.close();
   await new Promise((resolve) => server?.close(resolve));
@@ -47,6 +50,8 @@ async function visit(url: string): Promise<{ page: Page; requested: string[]; co
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
   });
+  page.setDefaultTimeout(BROWSER_TEST_TIMEOUT_MS);
+  page.setDefaultNavigationTimeout(BROWSER_TEST_TIMEOUT_MS);
   await page.setViewport({ width: 1100, height: 1400 });
   await page.goto(url, { waitUntil: 'networkidle0' });
   return { page, requested, consoleErrors };
