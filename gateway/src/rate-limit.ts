@@ -4,6 +4,7 @@ import { isWellFormedApiToken } from '@platform/api-keys';
 import { bearerToken, type Logger, type Redis } from '@platform/service-kit';
 import { answerJson } from './json-answer';
 import { LocalBudget } from './local-budget';
+import { KEYLESS_PREFIXES } from './routes';
 
 export interface RateLimitOptions {
   redis: Redis;
@@ -148,7 +149,7 @@ export function rateLimit({ redis, prefix, perMinute, logger }: RateLimitOptions
 
 /** Whose budget a request spends: its API key's (Bearer or X-API-KEY) when plausible, else its address's; payment webhooks always by address. */
 export function rateLimitSubject(req: IncomingMessage, pathname: string, addressBucket: string): RateLimitSubject {
-  if (!pathname.startsWith('/webhooks/payments/')) {
+  if (!KEYLESS_PREFIXES.some((prefix) => pathname.startsWith(prefix))) {
     const token = bearerToken(req.headers.authorization) ?? singleHeader(req.headers['x-api-key']);
     if (token && isPlausibleToken(token)) return { kind: 'key', id: createHash('sha256').update(token).digest('hex') };
   }

@@ -8,6 +8,7 @@ const ROUTE_TABLE: Array<{ path: string; kind: 'segment' | 'prefix'; upstream: U
   { path: '/api/v1/credits', kind: 'segment', upstream: 'certificate' },
   { path: '/api/v1/verify/', kind: 'prefix', upstream: 'certificate' },
   { path: '/webhooks/payments/', kind: 'prefix', upstream: 'certificate' },
+  { path: '/credentials/', kind: 'prefix', upstream: 'certificate' },
   { path: '/api/v1/estimates', kind: 'segment', upstream: 'mobility' },
   { path: '/api/v1/rides', kind: 'segment', upstream: 'mobility' },
   { path: '/api/v1/deliveries', kind: 'segment', upstream: 'mobility' },
@@ -16,6 +17,12 @@ const ROUTE_TABLE: Array<{ path: string; kind: 'segment' | 'prefix'; upstream: U
   { path: '/api/v1/event-passes', kind: 'segment', upstream: 'mobility' },
   { path: '/driver/v1/', kind: 'prefix', upstream: 'mobility' },
 ];
+
+/**
+ * Paths that take no API key: their rate limit is the client address's, whatever key a request carries (a made-up
+ * well-formed key would otherwise buy a fresh budget, as the upstream never refuses a key it does not read).
+ */
+export const KEYLESS_PREFIXES = ['/webhooks/payments/', '/credentials/'];
 
 /** Which upstream serves a request path (the query string already removed), or null for a 404. */
 export function upstreamFor(pathname: string): Upstream | null {

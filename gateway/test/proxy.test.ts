@@ -27,6 +27,8 @@ const routed: Array<[string, string]> = [
   ['/api/v1/credits?x=1', 'certificate'],
   ['/api/v1/verify/ABCD-EFGH', 'certificate'],
   ['/webhooks/payments/gateway-a', 'certificate'],
+  ['/credentials/ABCDEF-GHJKMN-PQRSTU', 'certificate'],
+  ['/credentials/ABCDEF-GHJKMN-PQRSTU/document.png', 'certificate'],
   ['/api/v1/estimates', 'mobility'],
   ['/api/v1/rides/ride_123/cancel', 'mobility'],
   ['/api/v1/deliveries', 'mobility'],
@@ -44,7 +46,7 @@ describe('gateway routing', () => {
     expect(await res.json()).toEqual({ upstream, path });
   });
 
-  it.each(['/', '/api/v1/creditsx', '/api/v1/ridesx', '/api/v1/event-passesx', '/api/v1/event-pass-programsx/1', '/admin/v1/api-keys', '/api/v2/credits', '/driver/v2/offers'])(
+  it.each(['/', '/credentials', '/credentialsx/ABC', '/api/v1/creditsx', '/api/v1/ridesx', '/api/v1/event-passesx', '/api/v1/event-pass-programsx/1', '/admin/v1/api-keys', '/api/v2/credits', '/driver/v2/offers'])(
     'answers %s with a JSON 404 and never calls an upstream',
     async (path) => {
       const before = certificate.requests.length + mobility.requests.length;

@@ -3,6 +3,8 @@ import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, n
 import type { CertificateConfig } from './config';
 import { adminRoutes } from './features/admin.routes';
 import { batchBodyParsers } from './features/certificates/certificates.routes';
+import { credentialRoutes } from './features/credentials/credentials.routes';
+import { templateBodyParsers } from './features/templates/templates.routes';
 import { paymentWebhookRoutes } from './features/payments/payments.routes';
 import { publicApiRoutes } from './features/verification/public-api.routes';
 import { certificateOpenApi } from './openapi';
@@ -20,6 +22,7 @@ export function createApp(deps: CertificateDeps, services: CertificateServices =
   const metrics = createMetrics('certificate');
   const app = createJsonApp({ metrics, logger });
   app.use(publicApiRoutes(services));
+  app.use(credentialRoutes(services.credentials));
   app.use(healthRoutes({ postgres: () => db.raw('select 1') }));
   app.get('/metrics', metrics.handler());
   app.get('/openapi.json', openApiRoute(certificateOpenApi()));
@@ -27,6 +30,7 @@ export function createApp(deps: CertificateDeps, services: CertificateServices =
   const adminTokens = adminTokenSettings(config);
   app.use('/admin/v1', requireAdmin(adminTokens)); // authenticate before any body parser reads up to 5 MB
   app.use('/admin/v1/certificates/batch', batchBodyParsers());
+  app.use('/admin/v1/templates', templateBodyParsers()); // base64 images: up to 3 MB
   app.use(jsonBodies());
   app.use('/admin/v1', adminRoutes(services, adminTokens));
   app.use(notFoundHandler());

@@ -22,6 +22,8 @@ export const certificateConfigSchema = z
     GATEWAY_B_HASH_HEADER: z.string().default('x-webhook-hash'),
     PAYMENT_VERIFY_TIMEOUT_MS: env.positiveInt(10000),
     PAYMENT_WEBHOOK_RETENTION_DAYS: env.positiveInt(30),
+    /** Where partners and the public reach the gateway: credential page links, QR codes and Open Graph images use it. */
+    PUBLIC_BASE_URL: env.url('http://127.0.0.1:8080'),
   })
   .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'GATEWAY_A_SECRET_KEY', 'GATEWAY_B_SECRET_KEY', 'GATEWAY_B_SECRET_HASH']))
   .transform((config) => ({ ...config, databaseUrl: config.CERTIFICATE_DATABASE_URL ?? config.DATABASE_URL }));

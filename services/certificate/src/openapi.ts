@@ -4,13 +4,18 @@ import { apiKeyListQuerySchema, rotateApiKeySchema } from '@platform/api-keys';
 import { newApiKeySchema } from './features/api-keys/api-keys.routes';
 import { listQuery } from './features/certificates/certificates.routes';
 import { batchSchema, newCertificateSchema } from './features/certificates/certificates.schema';
+import { documentQuery } from './features/documents/documents.routes';
 import { checkoutBody } from './features/payments/payments.routes';
+import { newTemplateSchema, templateListQuery, templatePatchSchema } from './features/templates/templates.schema';
 
 /** The hand-written part of the description (operations, responses, prose), kept as source beside `src/`. */
 export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
 
 /** Request bodies and queries: the zod schemas the routes validate with are their only description. */
-export const REQUEST_SCHEMAS = { bodies: [newApiKeySchema, rotateApiKeySchema, newCertificateSchema, batchSchema, checkoutBody], queries: [listQuery, apiKeyListQuerySchema] };
+export const REQUEST_SCHEMAS = {
+  bodies: [newApiKeySchema, rotateApiKeySchema, newCertificateSchema, batchSchema, checkoutBody, newTemplateSchema, templatePatchSchema],
+  queries: [listQuery, apiKeyListQuerySchema, templateListQuery, documentQuery],
+};
 
 let cached: OpenApiDocument | undefined;
 

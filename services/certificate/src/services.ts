@@ -2,6 +2,10 @@ import type { CertificateDeps } from './app';
 import { createCertificateApiKeys } from './features/api-keys/api-keys';
 import { certificatesRepository } from './features/certificates/certificates.repository';
 import { certificatesService } from './features/certificates/certificates.service';
+import { credentialsRepository } from './features/credentials/credentials.repository';
+import { credentialsService } from './features/credentials/credentials.service';
+import { documentsRepository } from './features/documents/documents.repository';
+import { documentsService } from './features/documents/documents.service';
 import { organizationsRepository } from './features/organizations/organizations.repository';
 import { gatewayA } from './features/payments/gateway-a';
 import { gatewayB } from './features/payments/gateway-b';
@@ -9,13 +13,18 @@ import type { PaymentGateway } from './features/payments/payment-gateway';
 import { paymentsRepository } from './features/payments/payments.repository';
 import { paymentsService } from './features/payments/payments.service';
 import { deleteExpiredWebhookBodies } from './features/payments/webhook-body-retention';
+import { templatesRepository } from './features/templates/templates.repository';
+import { templatesService } from './features/templates/templates.service';
 import { publicApiRepository } from './features/verification/public-api.repository';
 
 /** Wires the feature services once per process; the HTTP app and the operator CLI share this. */
 export function buildServices({ db, config }: Pick<CertificateDeps, 'db' | 'config'>) {
   const apiKeys = createCertificateApiKeys(db);
   const organizations = organizationsRepository(db);
-  const certificates = certificatesService(db, certificatesRepository(db));
+  const templates = templatesService(templatesRepository(db));
+  const certificates = certificatesService(db, certificatesRepository(db), templates);
+  const documents = documentsService(documentsRepository(db), config.PUBLIC_BASE_URL);
+  const credentials = credentialsService(credentialsRepository(db), documents, config.PUBLIC_BASE_URL);
   const paymentRecords = paymentsRepository(db);
   const payments = paymentsService(db, paymentRecords);
   const paymentGateways = new Map<string, PaymentGateway>([
@@ -25,7 +34,7 @@ export function buildServices({ db, config }: Pick<CertificateDeps, 'db' | 'conf
   const publicApi = publicApiRepository(db);
   /** Deletes stored payment-webhook bodies past their retention, once (the server also runs it hourly). */
   const runWebhookBodyRetention = () => deleteExpiredWebhookBodies(db, config.PAYMENT_WEBHOOK_RETENTION_DAYS);
-  return { apiKeys, organizations, certificates, paymentRecords, payments, paymentGateways, publicApi, runWebhookBodyRetention };
+  return { apiKeys, organizations, templates, certificates, documents, credentials, paymentRecords, payments, paymentGateways, publicApi, runWebhookBodyRetention };
 }
 
 export type CertificateServices = ReturnType<typeof buildServices>;

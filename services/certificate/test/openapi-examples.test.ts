@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { certificateOpenApi } from '../src/openapi';
 import { createTestContext, type TestContext } from './helpers/context';
-import { newOrg } from './factories/admin';
+import { issueCertificate, newOrg } from './factories/admin';
+import { createTemplate } from './factories/templates';
 import { GATEWAY_B_HASH, paymentGatewayEnv, signA, startFakeGateways } from './factories/payment-gateways';
 import { expectToMatchDescription } from './helpers/openapi';
 
@@ -51,6 +52,8 @@ describe('every request example in the description is accepted', () => {
       const key = await request(ctx.app).post('/admin/v1/api-keys').set('Authorization', org.admin()).send({ name: 'Example key' }).expect(201);
       path = path.replace('{id}', key.body.id as string);
     }
+    if (path.includes('/templates/{id}')) path = path.replace('{id}', (await createTemplate(ctx, org)).id);
+    if (path.includes('/certificates/{id}')) path = path.replace('{id}', (await issueCertificate(ctx, org)).id);
     let call = request(ctx.app)[example.method as 'get' | 'post'](path);
     if (example.path.startsWith('/admin/')) call = call.set('Authorization', org.admin());
     if (example.query) call = call.query(example.query);

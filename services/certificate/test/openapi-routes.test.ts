@@ -3,6 +3,7 @@ import type { Response } from 'supertest';
 import { createTestContext, type TestContext } from './helpers/context';
 import { certificateResponseValidator, expectToMatchDescription } from './helpers/openapi';
 import { certificateInput, createApiKey, issueCertificate, newOrg, type TestOrg } from './factories/admin';
+import { createTemplate, templateInput } from './factories/templates';
 import { GATEWAY_B_HASH, gatewayAWebhook, gatewayBWebhook, paymentGatewayEnv, signA, startFakeGateways } from './factories/payment-gateways';
 
 /**
@@ -159,6 +160,41 @@ const scenarios: Scenario[] = [
   ['POST /admin/v1/subscriptions/checkout', 201, 'a paid plan', () => asOwner(app().post('/admin/v1/subscriptions/checkout')).send({ plan: 'pro', gateway: 'gateway-b' })],
   ['POST /admin/v1/subscriptions/checkout', 404, 'an unknown plan', () => asOwner(app().post('/admin/v1/subscriptions/checkout')).send({ plan: 'platinum', gateway: 'gateway-a' })],
   ['POST /admin/v1/subscriptions/checkout', 422, 'the free plan', () => asOwner(app().post('/admin/v1/subscriptions/checkout')).send({ plan: 'free', gateway: 'gateway-a' })],
+  ['GET /credentials/{code}', 200, 'as JSON', async () => app().get(`/credentials/${(await issueCertificate(ctx, newOrg(ctx))).verification_code}`).set('Accept', 'application/json')],
+  ['GET /credentials/{code}', 200, 'as HTML', async () => app().get(`/credentials/${(await issueCertificate(ctx, newOrg(ctx))).verification_code}`).set('Accept', 'text/html')],
+  ['GET /credentials/{code}', 404, 'an unknown code as JSON', () => app().get('/credentials/ABCDEF-GHJKMN-PQRSTU').set('Accept', 'application/json')],
+  ['GET /credentials/{code}', 404, 'an unknown code as HTML', () => app().get('/credentials/ABCDEF-GHJKMN-PQRSTU').set('Accept', 'text/html')],
+  ['GET /credentials/{code}/document.pdf', 200, 'a certificate', async () => app().get(`/credentials/${(await issueCertificate(ctx, newOrg(ctx))).verification_code}/document.pdf`)],
+  ['GET /credentials/{code}/document.pdf', 404, 'an unknown code', () => app().get('/credentials/ABCDEF-GHJKMN-PQRSTU/document.pdf')],
+  ['GET /credentials/{code}/document.png', 200, 'a certificate', async () => app().get(`/credentials/${(await issueCertificate(ctx, newOrg(ctx))).verification_code}/document.png`)],
+  ['GET /credentials/{code}/document.png', 404, 'an unknown code', () => app().get('/credentials/ABCDEF-GHJKMN-PQRSTU/document.png')],
+  ['GET /admin/v1/certificates/{id}/document', 200, 'as PDF', async () => {
+    const who = newOrg(ctx);
+    return asOwner(app().get(`/admin/v1/certificates/${(await issueCertificate(ctx, who)).id}/document`), who);
+  }],
+  ['GET /admin/v1/certificates/{id}/document', 404, 'another organization\'s certificate', async () => asOwner(app().get(`/admin/v1/certificates/${(await issueCertificate(ctx, newOrg(ctx))).id}/document`))],
+  ['GET /admin/v1/certificates/{id}/document', 422, 'an unknown format', async () => {
+    const who = newOrg(ctx);
+    return asOwner(app().get(`/admin/v1/certificates/${(await issueCertificate(ctx, who)).id}/document?format=gif`), who);
+  }],
+  ['POST /admin/v1/templates', 201, 'a template', () => asOwner(app().post('/admin/v1/templates')).send(templateInput())],
+  ['POST /admin/v1/templates', 401, 'no token', () => app().post('/admin/v1/templates').send(templateInput())],
+  ['POST /admin/v1/templates', 403, 'an operator', () => app().post('/admin/v1/templates').set('Authorization', org.admin('operator', 'user_operator')).send(templateInput())],
+  ['POST /admin/v1/templates', 415, 'a text body', () => asOwner(app().post('/admin/v1/templates')).set('Content-Type', 'text/plain').send('name=x')],
+  ['POST /admin/v1/templates', 422, 'an unknown placeholder', () => asOwner(app().post('/admin/v1/templates')).send(templateInput({ text_blocks: [{ text: '{{nope}}', x: 0, y: 0, width: 1 }] }))],
+  ['GET /admin/v1/templates', 200, 'the templates', () => asOwner(app().get('/admin/v1/templates'))],
+  ['GET /admin/v1/templates', 403, 'an operator', () => app().get('/admin/v1/templates').set('Authorization', org.admin('operator', 'user_operator'))],
+  ['GET /admin/v1/templates/{id}', 200, 'a template', async () => asOwner(app().get(`/admin/v1/templates/${(await createTemplate(ctx, org)).id}`))],
+  ['GET /admin/v1/templates/{id}', 404, 'another organization\'s template', async () => asOwner(app().get(`/admin/v1/templates/${(await createTemplate(ctx, newOrg(ctx))).id}`))],
+  ['PATCH /admin/v1/templates/{id}', 200, 'a new version', async () => asOwner(app().patch(`/admin/v1/templates/${(await createTemplate(ctx, org)).id}`)).send({ name: 'Renamed' })],
+  ['PATCH /admin/v1/templates/{id}', 409, 'an archived template', async () => {
+    const template = await createTemplate(ctx, org);
+    await asOwner(app().post(`/admin/v1/templates/${template.id}/archive`)).expect(200);
+    return asOwner(app().patch(`/admin/v1/templates/${template.id}`)).send({ name: 'Renamed' });
+  }],
+  ['PATCH /admin/v1/templates/{id}', 422, 'dropping a custom field in use', async () => asOwner(app().patch(`/admin/v1/templates/${(await createTemplate(ctx, org)).id}`)).send({ custom_fields: [] })],
+  ['POST /admin/v1/templates/{id}/archive', 200, 'a template', async () => asOwner(app().post(`/admin/v1/templates/${(await createTemplate(ctx, org)).id}/archive`))],
+  ['POST /admin/v1/templates/{id}/archive', 404, 'an unknown template', () => asOwner(app().post('/admin/v1/templates/tpl_aaaaaaaaaaaaaaaaaaaa/archive'))],
   ['GET /healthz', 200, 'up', () => app().get('/healthz')],
   ['GET /readyz', 200, 'ready', () => app().get('/readyz')],
   ['GET /metrics', 200, 'metrics', () => app().get('/metrics')],

@@ -40,6 +40,16 @@ describe('certificate service through the gateway', () => {
     await request(gateway.url).get('/admin/v1/api-keys').set('Authorization', org.admin()).expect(404);
   });
 
+  it('serves the public credential page and its JSON form without a key', async () => {
+    const org = newOrg(ctx);
+    const cert = await issueCertificate(ctx, org, { recipient_name: 'Kemi Adebayo' });
+    const json = await request(gateway.url).get(`/credentials/${cert.verification_code}`).set('Accept', 'application/json').expect(200);
+    expect(json.body).toMatchObject({ recipient_name: 'Kemi Adebayo', organization_name: org.orgName, status: 'valid' });
+    const html = await request(gateway.url).get(`/credentials/${cert.verification_code}`).set('Accept', 'text/html').expect(200);
+    expect(html.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(html.text).toContain('Kemi Adebayo');
+  });
+
   it('delivers a signed payment webhook byte for byte, so its signature still verifies', async () => {
     const org = newOrg(ctx);
     const checkout = await request(ctx.app).post('/admin/v1/subscriptions/checkout').set('Authorization', org.admin()).send({ plan: 'starter', gateway: 'gateway-a' }).expect(201);

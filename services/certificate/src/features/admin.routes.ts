@@ -3,7 +3,9 @@ import { requireAdmin, type AdminTokenSettings } from '@platform/service-kit';
 import type { CertificateServices } from '../services';
 import { apiKeyAdminRoutes } from './api-keys/api-keys.routes';
 import { certificateAdminRoutes } from './certificates/certificates.routes';
+import { documentAdminRoutes } from './documents/documents.routes';
 import { subscriptionAdminRoutes } from './payments/payments.routes';
+import { templateAdminRoutes } from './templates/templates.routes';
 
 /** `/admin/v1`: the dashboard's back end, authenticated by its JWT; organizations and users appear on first sight. */
 export function adminRoutes(services: CertificateServices, adminTokens: AdminTokenSettings): Router {
@@ -13,6 +15,8 @@ export function adminRoutes(services: CertificateServices, adminTokens: AdminTok
     next();
   });
   router.use('/api-keys', apiKeyAdminRoutes(services.apiKeys));
+  router.use('/templates', templateAdminRoutes(services.templates));
+  router.use('/certificates', documentAdminRoutes(services.documents));
   router.use('/certificates', certificateAdminRoutes(services.certificates));
   router.use(subscriptionAdminRoutes(services.payments));
   return router;

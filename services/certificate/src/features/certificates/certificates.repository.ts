@@ -13,17 +13,22 @@ export interface CertificateRow {
   created_at: Date;
   updated_at: Date;
   revoked_at: Date | null;
+  template_id: string | null;
+  template_version: number | null;
+  custom_fields: Record<string, string>;
 }
 
 const COLUMNS = [
   'id', 'organization_id', 'verification_code', 'certificate_number', 'recipient_name', 'program_title',
-  'issue_date', 'expires_on', 'status', 'created_at', 'updated_at', 'revoked_at',
+  'issue_date', 'expires_on', 'status', 'created_at', 'updated_at', 'revoked_at', 'template_id', 'template_version', 'custom_fields',
 ];
 
 export function certificatesRepository(db: Knex) {
   return {
     async insertMany(trx: Knex.Transaction, rows: Array<Omit<CertificateRow, 'status' | 'created_at' | 'updated_at' | 'revoked_at'>>): Promise<CertificateRow[]> {
-      return trx('certificates').insert(rows).returning(COLUMNS);
+      return trx('certificates')
+        .insert(rows.map((row) => ({ ...row, custom_fields: JSON.stringify(row.custom_fields) })))
+        .returning(COLUMNS);
     },
     async find(organizationId: string, id: string): Promise<CertificateRow | undefined> {
       return db('certificates').where({ organization_id: organizationId, id }).first(COLUMNS);

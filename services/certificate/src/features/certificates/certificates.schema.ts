@@ -15,12 +15,19 @@ export const newCertificateSchema = z
       .regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/, 'may hold letters, digits and . _ / -')
       .optional(),
     expires_on: isoDate.optional(),
+    template_id: z.string().max(100).optional().meta({ description: 'A template of the organization (`tpl_…`); without one the built-in layout is used.' }),
+    custom_fields: z
+      .record(z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'must be a custom field key'), z.string().max(500))
+      .optional()
+      .meta({ description: "Values for the template's custom fields: every required one, and no other." }),
   })
   .strict()
   .refine((c) => !c.expires_on || c.expires_on >= c.issue_date, { path: ['expires_on'], message: 'must not be before issue_date' })
   .meta({
     id: 'NewCertificate',
-    description: '`certificate_number` is unique in the organization and generated (`CERT-2026-…`) when absent; `expires_on` is not before `issue_date`.',
+    description:
+      '`certificate_number` is unique in the organization and generated (`CERT-2026-…`) when absent; `expires_on` is not before `issue_date`. ' +
+      'With a `template_id`, the certificate keeps the template\'s current version for good and `custom_fields` fills its custom fields.',
     examples: [{ recipient_name: 'Ada Lovelace', program_title: 'Analytical Engines 101', issue_date: '2026-05-01', expires_on: '2028-05-01' }],
   });
 

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { ConflictError, NotFoundError, newId, type Knex } from '@platform/service-kit';
+import { ConflictError, NotFoundError, ValidationError, newId, type Knex } from '@platform/service-kit';
 import { spendCredits } from '../credits/credit-ledger';
+import { customFieldIssues } from '../templates/custom-field-values';
+import type { TemplatesService } from '../templates/templates.service';
 import { certificateStatus } from './certificate-status';
 import type { CertificateRow, CertificatesRepository } from './certificates.repository';
 import type { NewCertificate } from './certificates.schema';
@@ -19,6 +21,9 @@ export function presentCertificate(row: CertificateRow) {
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     revoked_at: row.revoked_at?.toISOString() ?? null,
+    template_id: row.template_id,
+    template_version: row.template_version,
+    custom_fields: row.custom_fields,
   };
 }
 
@@ -26,10 +31,28 @@ function generatedNumber(issueDate: string): string {
   return `CERT-${issueDate.slice(0, 4)}-${randomBytes(5).toString('hex').toUpperCase()}`;
 }
 
+/**
+ * Which template version each certificate is issued with. A `template_id` names an active template of the organization
+ * and the custom field values match it; every problem of every row is one 422 detail (`certificates.3.custom_fields.grade`).
+ */
+async function templateVersionsFor(templates: Pick<TemplatesService, 'forIssue'>, organizationId: string, inputs: NewCertificate[], batch: boolean) {
+  const found = await templates.forIssue(organizationId, inputs.flatMap((input) => (input.template_id ? [input.template_id] : [])));
+  const issues = inputs.flatMap((input, index) => {
+    const prefix = batch ? `certificates.${index}.` : '';
+    const template = input.template_id ? found.get(input.template_id) : null;
+    if (input.template_id && !template) return [{ path: `${prefix}template_id`, message: 'does not name a template of this organization' }];
+    if (template?.status === 'archived') return [{ path: `${prefix}template_id`, message: 'names an archived template' }];
+    return customFieldIssues(template ?? null, input.custom_fields ?? {}, prefix);
+  });
+  if (issues.length) throw new ValidationError(issues);
+  return inputs.map((input) => (input.template_id ? found.get(input.template_id)!.version : null));
+}
+
 /** Issuing costs one credit per certificate; a batch is all or nothing, in one transaction. */
-export function certificatesService(db: Knex, repository: CertificatesRepository) {
-  async function issueAll(organizationId: string, inputs: NewCertificate[]) {
-    const rows = inputs.map((input) => ({
+export function certificatesService(db: Knex, repository: CertificatesRepository, templates: Pick<TemplatesService, 'forIssue'>) {
+  async function issueAll(organizationId: string, inputs: NewCertificate[], batch: boolean) {
+    const versions = await templateVersionsFor(templates, organizationId, inputs, batch);
+    const rows = inputs.map((input, index) => ({
       id: newId('cert'),
       organization_id: organizationId,
       verification_code: newVerificationCode(),
@@ -38,6 +61,9 @@ export function certificatesService(db: Knex, repository: CertificatesRepository
       program_title: input.program_title,
       issue_date: input.issue_date,
       expires_on: input.expires_on ?? null,
+      template_id: input.template_id ?? null,
+      template_version: versions[index]!,
+      custom_fields: input.custom_fields ?? {},
     }));
     try {
       return await db.transaction(async (trx) => {
@@ -54,11 +80,11 @@ export function certificatesService(db: Knex, repository: CertificatesRepository
 
   return {
     async issue(organizationId: string, input: NewCertificate) {
-      const [row] = await issueAll(organizationId, [input]);
+      const [row] = await issueAll(organizationId, [input], false);
       return presentCertificate(row!);
     },
     async issueBatch(organizationId: string, inputs: NewCertificate[]) {
-      return (await issueAll(organizationId, inputs)).map(presentCertificate);
+      return (await issueAll(organizationId, inputs, true)).map(presentCertificate);
     },
     async get(organizationId: string, id: string) {
       const row = await repository.find(organizationId, id);

@@ -1,0 +1,45 @@
+import { NotFoundError } from '@platform/service-kit';
+import { certificateStatus } from '../certificates/certificate-status';
+import { formatVerificationCode, normalizeVerificationCode } from '../certificates/verification-code';
+import { credentialPageUrl, type DocumentsService } from '../documents/documents.service';
+import type { CredentialsRepository } from './credentials.repository';
+
+export type PublicCredential = Awaited<ReturnType<ReturnType<typeof credentialsService>['find']>>;
+
+/** The public credential: anyone with the verification code may read it, so it holds only what the certificate shows. */
+export function credentialsService(repository: CredentialsRepository, documents: DocumentsService, publicBaseUrl: string) {
+  /** A code that cannot be one of ours is not found without a database lookup. */
+  function storedCode(input: string): string {
+    const code = normalizeVerificationCode(input);
+    if (!code) throw new NotFoundError('Certificate not found');
+    return code;
+  }
+
+  return {
+    async find(input: string) {
+      const row = await repository.byVerificationCode(storedCode(input));
+      if (!row) throw new NotFoundError('Certificate not found');
+      const status = certificateStatus(row.status, row.expires_on);
+      const pageUrl = credentialPageUrl(publicBaseUrl, row.verification_code);
+      return {
+        verification_code: formatVerificationCode(row.verification_code),
+        status,
+        valid: status === 'valid',
+        recipient_name: row.recipient_name,
+        program_title: row.program_title,
+        organization_name: row.organization_name,
+        issue_date: row.issue_date,
+        expires_on: row.expires_on,
+        certificate_number: row.certificate_number,
+        revoked_at: row.revoked_at?.toISOString() ?? null,
+        page_url: pageUrl,
+        document: { pdf_url: `${pageUrl}/document.pdf`, png_url: `${pageUrl}/document.png` },
+      };
+    },
+    async document(input: string, format: 'pdf' | 'png') {
+      return documents.forVerificationCode(storedCode(input), format);
+    },
+  };
+}
+
+export type CredentialsService = ReturnType<typeof credentialsService>;

@@ -1,0 +1,83 @@
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import PDFDocument from 'pdfkit';
+import QRCode from 'qrcode';
+import type { PlaceholderValues } from '../templates/template-placeholders';
+import type { TemplateDefinition } from '../templates/templates.schema';
+import { canvasFamily, fontBytes } from './document-fonts';
+import { layoutPage } from './document-layout';
+
+/** What a document is drawn from: the template version, its images, the placeholder values and the public page's URL. */
+export interface DocumentInput {
+  definition: TemplateDefinition;
+  backgroundImage: Buffer | null;
+  logo: Buffer | null;
+  values: PlaceholderValues;
+  verificationUrl: string;
+  title: string;
+}
+
+/** PNG pixels per PDF point: A4 landscape becomes 1684 × 1191 pixels (144 dpi). */
+const PNG_SCALE = 2;
+
+function qrCodePng(url: string): Promise<Buffer> {
+  return QRCode.toBuffer(url, { errorCorrectionLevel: 'M', margin: 2, width: 600, color: { dark: '#000000', light: '#FFFFFF' } });
+}
+
+/** The certificate as a one-page PDF, fonts embedded, with the QR code linking to the public page. */
+export async function renderPdf(input: DocumentInput): Promise<Buffer> {
+  const doc = new PDFDocument({ size: [10, 10], margin: 0, autoFirstPage: false, info: { Title: input.title, Creator: 'Certificate service' } });
+  for (const font of ['sans', 'serif', 'mono'] as const) {
+    doc.registerFont(`${font}`, fontBytes(font, false));
+    doc.registerFont(`${font}-bold`, fontBytes(font, true));
+  }
+  const fontName = (font: string, bold: boolean) => (bold ? `${font}-bold` : font);
+  const layout = layoutPage(input.definition, input.values, (text, font, bold, size) => doc.font(fontName(font, bold)).fontSize(size).widthOfString(text));
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const finished = new Promise<void>((resolve, reject) => {
+    doc.on('end', resolve);
+    doc.on('error', reject);
+  });
+  doc.addPage({ size: [layout.width, layout.height], margin: 0 });
+  doc.rect(0, 0, layout.width, layout.height).fill(layout.background);
+  if (input.backgroundImage) doc.image(input.backgroundImage, 0, 0, { width: layout.width, height: layout.height });
+  if (input.logo) doc.image(input.logo, layout.logo.x, layout.logo.y, { width: layout.logo.width });
+  for (const line of layout.lines) {
+    doc.font(fontName(line.font, line.bold)).fontSize(line.size).fillColor(line.color).text(line.text, line.x, line.y, { lineBreak: false });
+  }
+  doc.image(await qrCodePng(input.verificationUrl), layout.qr.x, layout.qr.y, { width: layout.qr.size });
+  doc.link(layout.qr.x, layout.qr.y, layout.qr.size, layout.qr.size, input.verificationUrl);
+  doc.end();
+  await finished;
+  return Buffer.concat(chunks);
+}
+
+/** The same page as a PNG, drawn directly on a canvas (no browser, no PDF rasteriser). */
+export async function renderPng(input: DocumentInput): Promise<Buffer> {
+  const probe = createCanvas(1, 1).getContext('2d');
+  const cssFont = (font: Parameters<typeof canvasFamily>[0], bold: boolean, size: number) => `${bold ? 'bold ' : ''}${size}px "${canvasFamily(font)}"`;
+  const layout = layoutPage(input.definition, input.values, (text, font, bold, size) => {
+    probe.font = cssFont(font, bold, size);
+    return probe.measureText(text).width;
+  });
+  const canvas = createCanvas(Math.round(layout.width * PNG_SCALE), Math.round(layout.height * PNG_SCALE));
+  const context = canvas.getContext('2d');
+  context.scale(PNG_SCALE, PNG_SCALE);
+  context.fillStyle = layout.background;
+  context.fillRect(0, 0, layout.width, layout.height);
+  if (input.backgroundImage) context.drawImage(await loadImage(input.backgroundImage), 0, 0, layout.width, layout.height);
+  if (input.logo) {
+    const logo = await loadImage(input.logo);
+    context.drawImage(logo, layout.logo.x, layout.logo.y, layout.logo.width, (layout.logo.width * logo.height) / logo.width);
+  }
+  context.textBaseline = 'top';
+  for (const line of layout.lines) {
+    context.font = cssFont(line.font, line.bold, line.size);
+    context.fillStyle = line.color;
+    context.fillText(line.text, line.x, line.y);
+  }
+  // Smoothing would blur the QR code's modules into grey; scanners read hard edges best.
+  context.imageSmoothingEnabled = false;
+  context.drawImage(await loadImage(await qrCodePng(input.verificationUrl)), layout.qr.x, layout.qr.y, layout.qr.size, layout.qr.size);
+  return canvas.toBuffer('image/png');
+}

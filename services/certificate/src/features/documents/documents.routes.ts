@@ -1,0 +1,24 @@
+import { Router } from 'express';
+import { isIdOf, NotFoundError, parseOrThrow } from '@platform/service-kit';
+import { z } from 'zod';
+import { DOCUMENT_CONTENT_TYPES, type DocumentsService } from './documents.service';
+
+export const documentQuery = z
+  .object({ format: z.enum(['pdf', 'png']).default('pdf') })
+  .meta({ id: 'CertificateDocumentQuery', examples: [{ format: 'png' }] });
+
+/** `GET /admin/v1/certificates/{id}/document`: the rendered certificate, as PDF (default) or PNG. */
+export function documentAdminRoutes(documents: DocumentsService): Router {
+  const router = Router();
+  router.get('/:id/document', async (req, res) => {
+    const id = req.params.id;
+    if (!isIdOf('cert', id)) throw new NotFoundError('Certificate not found');
+    const { format } = parseOrThrow(documentQuery, req.query);
+    const content = await documents.forCertificate(req.admin!.org, id, format);
+    res.set('Content-Type', DOCUMENT_CONTENT_TYPES[format]);
+    res.set('Content-Disposition', `inline; filename="certificate.${format}"`);
+    res.set('Cache-Control', 'private, no-cache');
+    res.send(content);
+  });
+  return router;
+}

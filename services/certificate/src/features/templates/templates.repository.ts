@@ -1,0 +1,87 @@
+import type { Knex } from '@platform/service-kit';
+import type { ImageMeta } from './template-images';
+import type { TemplateDefinition } from './templates.schema';
+
+export interface TemplateRow {
+  id: string;
+  organization_id: string;
+  name: string;
+  status: 'active' | 'archived';
+  current_version: number;
+  created_at: Date;
+  updated_at: Date;
+  archived_at: Date | null;
+}
+
+/** A template with its current version's definition and image descriptions (not the image bytes). */
+export interface TemplateWithVersion extends TemplateRow {
+  definition: TemplateDefinition;
+  background_image_meta: ImageMeta | null;
+  logo_meta: ImageMeta | null;
+}
+
+export interface NewVersion {
+  definition: TemplateDefinition;
+  background_image: Buffer | null;
+  background_image_meta: ImageMeta | null;
+  logo: Buffer | null;
+  logo_meta: ImageMeta | null;
+}
+
+const WITH_VERSION = [
+  't.id', 't.organization_id', 't.name', 't.status', 't.current_version', 't.created_at', 't.updated_at', 't.archived_at',
+  'v.definition', 'v.background_image_meta', 'v.logo_meta',
+];
+
+export function templatesRepository(db: Knex) {
+  const withCurrentVersion = (organizationId: string) =>
+    db('templates as t')
+      .join('template_versions as v', (on) => on.on('v.template_id', 't.id').andOn('v.version', 't.current_version'))
+      .where('t.organization_id', organizationId);
+
+  return {
+    async create(template: Pick<TemplateRow, 'id' | 'organization_id' | 'name'>, version: NewVersion): Promise<void> {
+      await db.transaction(async (trx) => {
+        await trx('templates').insert({ ...template, current_version: 1 });
+        await trx('template_versions').insert({ template_id: template.id, version: 1, ...version, definition: JSON.stringify(version.definition) });
+      });
+    },
+    async find(organizationId: string, id: string): Promise<TemplateWithVersion | undefined> {
+      return withCurrentVersion(organizationId).andWhere('t.id', id).first(WITH_VERSION);
+    },
+    async list(organizationId: string, limit: number, after?: string, status?: string): Promise<TemplateWithVersion[]> {
+      const query = withCurrentVersion(organizationId).orderBy('t.id').limit(limit).select(WITH_VERSION);
+      if (after) query.andWhere('t.id', '>', after);
+      if (status) query.andWhere('t.status', status);
+      return query;
+    },
+    /** The images of one version, for an update that keeps them. */
+    async images(id: string, version: number): Promise<Pick<NewVersion, 'background_image' | 'background_image_meta' | 'logo' | 'logo_meta'>> {
+      return db('template_versions').where({ template_id: id, version }).first('background_image', 'background_image_meta', 'logo', 'logo_meta');
+    },
+    /**
+     * Adds the next version and makes it current, only if the template is still active at `expectedVersion`; returns
+     * false when another update or an archive came first.
+     */
+    async addVersion(organizationId: string, id: string, expectedVersion: number, version: NewVersion): Promise<boolean> {
+      return db.transaction(async (trx) => {
+        const updated = await trx('templates')
+          .where({ organization_id: organizationId, id, current_version: expectedVersion, status: 'active' })
+          .update({ current_version: expectedVersion + 1, name: version.definition.name, updated_at: trx.fn.now() })
+          .returning('id');
+        if (!updated.length) return false;
+        await trx('template_versions').insert({ template_id: id, version: expectedVersion + 1, ...version, definition: JSON.stringify(version.definition) });
+        return true;
+      });
+    },
+    async archive(organizationId: string, id: string): Promise<boolean> {
+      const updated = await db('templates')
+        .where({ organization_id: organizationId, id })
+        .update({ status: 'archived', archived_at: db.raw('coalesce(archived_at, now())'), updated_at: db.fn.now() })
+        .returning('id');
+      return updated.length > 0;
+    },
+  };
+}
+
+export type TemplatesRepository = ReturnType<typeof templatesRepository>;

@@ -1,0 +1,46 @@
+import express, { Router, type RequestHandler } from 'express';
+import { hasBody, isIdOf, isJsonType, NotFoundError, parseOrThrow, requireRole, UnsupportedMediaTypeError } from '@platform/service-kit';
+import { newTemplateSchema, templateListQuery, templatePatchSchema } from './templates.schema';
+import type { TemplatesService } from './templates.service';
+
+/** Templates carry base64 images, so their JSON bodies may be up to 3 MB (other admin bodies: 100 kB). */
+const TEMPLATE_BODY_LIMIT = '3mb';
+
+/** Mounted on `/admin/v1/templates` before the app's 100 kB JSON parser, and after authentication. */
+export function templateBodyParsers(): RequestHandler[] {
+  return [
+    (req, _res, next) => (hasBody(req) && !isJsonType(req) ? next(new UnsupportedMediaTypeError()) : next()),
+    express.json({ limit: TEMPLATE_BODY_LIMIT, strict: true }),
+  ];
+}
+
+/** `/admin/v1/templates`: owners and members design, version and archive their organization's certificate templates. */
+export function templateAdminRoutes(service: TemplatesService): Router {
+  const router = Router();
+  router.use(requireRole('owner', 'member'));
+
+  router.post('/', async (req, res) => {
+    const input = parseOrThrow(newTemplateSchema, req.body ?? {});
+    res.status(201).json(await service.create(req.admin!.org, input));
+  });
+  router.get('/', async (req, res) => {
+    const query = parseOrThrow(templateListQuery, req.query);
+    res.json(await service.list(req.admin!.org, query.limit, query.starting_after, query.status));
+  });
+  router.get('/:id', async (req, res) => {
+    res.json(await service.get(req.admin!.org, templateId(req.params.id)));
+  });
+  router.patch('/:id', async (req, res) => {
+    const id = templateId(req.params.id);
+    res.json(await service.update(req.admin!.org, id, parseOrThrow(templatePatchSchema, req.body ?? {})));
+  });
+  router.post('/:id/archive', async (req, res) => {
+    res.json(await service.archive(req.admin!.org, templateId(req.params.id)));
+  });
+  return router;
+}
+
+function templateId(value: unknown): string {
+  if (typeof value !== 'string' || !isIdOf('tpl', value)) throw new NotFoundError('Template not found');
+  return value;
+}
