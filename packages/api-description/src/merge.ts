@@ -157,11 +157,19 @@ export function addGatewayResponses(document: OpenApiDocument): OpenApiDocument 
     ...result.components.schemas,
     GatewayError: {
       type: 'object',
-      required: ['error', 'code'],
-      properties: { error: { type: 'string' }, code: { type: 'string', enum: ['upstream_unavailable', 'upstream_timeout'] } },
+      description: 'A Problem Details document (RFC 9457) answered by the gateway itself.',
+      required: ['type', 'title', 'status', 'detail', 'error', 'code'],
+      properties: {
+        type: { type: 'string', format: 'uri' },
+        title: { type: 'string' },
+        status: { type: 'integer', enum: [502, 504] },
+        detail: { type: 'string' },
+        error: { type: 'string' },
+        code: { type: 'string', enum: ['upstream_unavailable', 'upstream_timeout'] },
+      },
     },
   };
-  const body = { 'application/json': { schema: { $ref: '#/components/schemas/GatewayError' } } };
+  const body = { 'application/problem+json': { schema: { $ref: '#/components/schemas/GatewayError' } } };
   result.components.responses = {
     ...result.components.responses,
     UpstreamUnavailable: { description: 'The service behind this route is down (`upstream_unavailable`); retry later.', content: body },

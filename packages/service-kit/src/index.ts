@@ -19,3 +19,7 @@ export * from './ids';
 export * from './security-headers';
 export * from './openapi';
 export * from './secret-strength';
+export * from './problem-details';
+export * from './partner-messages';
+export * from './method-not-allowed';
+export * from './etag';

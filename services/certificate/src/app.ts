@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, notFoundHandler, openApiRoute, requireAdmin, type Knex, type Logger } from '@platform/service-kit';
+import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, openApiRoute, requireAdmin, type Knex, type Logger } from '@platform/service-kit';
 import type { CertificateConfig } from './config';
 import { adminRoutes } from './features/admin.routes';
 import { batchBodyParsers } from './features/certificates/certificates.routes';
@@ -28,6 +28,7 @@ export function createApp(deps: CertificateDeps, services: CertificateServices =
   app.use('/admin/v1/certificates/batch', batchBodyParsers());
   app.use(jsonBodies());
   app.use('/admin/v1', adminRoutes(services, config.JWT_SECRET));
+  app.use(methodNotAllowedHandler(knownRoutesOf(certificateOpenApi().paths)));
   app.use(notFoundHandler());
   app.use(errorHandler(logger));
   return app;

@@ -5,6 +5,8 @@ import {
   errorHandler,
   healthRoutes,
   jsonBodies,
+  knownRoutesOf,
+  methodNotAllowedHandler,
   notFoundHandler,
   requireAdmin,
   type Knex,
@@ -68,6 +70,7 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   });
   app.use('/api/v1/webhooks', partnerKey, requireScope('webhooks:manage'), webhookEndpointRoutes({ service: webhooks, partnerIdOf }));
 
+  app.use(methodNotAllowedHandler(knownRoutesOf(mobilityOpenApi().paths)));
   app.use(notFoundHandler());
   app.use(errorHandler(logger));
   return app;
