@@ -70,7 +70,7 @@ describe('pnpm start', () => {
     expect(await redisKeys(`${redisPrefix}:ratelimit:*`)).toHaveLength(1);
     const unknown = await fetch(`http://127.0.0.1:${ports.GATEWAY_PORT}/no/such/path`);
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ error: 'Route not found', code: 'route_not_found' });
+    expect(await unknown.json()).toMatchObject({ error: 'Route not found', code: 'route_not_found' });
   });
 
   it('stops every process on SIGTERM and exits 0', async () => {

@@ -46,7 +46,7 @@ describe('API key expiry', () => {
     expect((await credits(created.body.token).expect(401)).body).toEqual(INVALID);
     expect((await keys(org).list().expect(200)).body.data[0]).toMatchObject({ id: created.body.id, status: 'expired' });
     const rotate = await keys(org).rotate(created.body.id).expect(409);
-    expect(rotate.body).toEqual({ error: 'An expired API key cannot be rotated', code: 'api_key_expired' });
+    expect(rotate.body).toMatchObject({ error: 'An expired API key cannot be rotated', code: 'api_key_expired' });
   });
 
   it.each([['in the past', new Date(Date.now() - 60_000).toISOString()], ['not a time', 'tomorrow'], ['without a zone', '2030-01-01T00:00:00'], ['a number', 1893456000]])(
