@@ -47,7 +47,7 @@ describe('gateway routing', () => {
       const before = certificate.requests.length + mobility.requests.length;
       const res = await fetch(gateway.url + path);
       expect(res.status).toBe(404);
-      expect(res.headers.get('content-type')).toMatch(/application\/json/);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(await res.json()).toMatchObject({ error: 'Route not found', code: 'route_not_found' });
       expect(certificate.requests.length + mobility.requests.length).toBe(before);
     },

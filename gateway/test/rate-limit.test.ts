@@ -66,7 +66,7 @@ describe('gateway rate limits', () => {
     const before = certificate.requests.length;
     const limited = await fetch(`${b.url}/api/v1/credits`, { headers: auth });
     expect(limited.status).toBe(429);
-    expect(limited.headers.get('content-type')).toMatch(/application\/json/);
+    expect(limited.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(await limited.json()).toMatchObject({ error: 'Rate limit exceeded', code: 'rate_limited' });
     const retryAfter = Number(limited.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);

@@ -65,7 +65,7 @@ describe('gateway against slow clients', () => {
     const before = certificate.requests.length;
     const answer = await slowBody(gateway);
     expect(answer.status).toBe(408);
-    expect(answer.headers['content-type']).toMatch(/application\/json/);
+    expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(JSON.parse(answer.text)).toMatchObject({ error: 'The request body did not arrive within 200 ms', code: 'request_timeout' });
     expect(certificate.requests.length).toBe(before);
   });

@@ -64,7 +64,7 @@ describe('ride and estimate input', () => {
         const res = await request(ctx.app).post(path).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(JSON.stringify(body));
         expect(res.status).toBeGreaterThanOrEqual(400);
         expect(res.status).toBeLessThan(500);
-        expect(res.headers['content-type']).toMatch(/application\/json/);
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
         expect(res.body).toEqual(expect.objectContaining({ error: expect.any(String), code: expect.any(String) }));
       }
       const broken = await request(ctx.app).post(path).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send('{"pickup":');
