@@ -110,6 +110,8 @@ export interface paths {
          * @description Distance is the great-circle distance times a road factor; duration comes from each tier's average speed; the fare is
          *     base + per km + per minute with a minimum fare. Passing the estimate's `id` to `POST /api/v1/rides` within its validity
          *     (5 minutes) locks the fare. Over 200 km or bad coordinates: 422.
+         *
+         *     **Required scope:** `estimates:read`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
          */
         post: operations["createEstimate"];
         delete?: never;
@@ -127,7 +129,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Request a ride; dispatch offers it to the nearest available driver of the tier */
+        /**
+         * Request a ride; dispatch offers it to the nearest available driver of the tier
+         * @description **Required scope:** `rides:write`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         post: operations["requestRide"];
         delete?: never;
         options?: never;
@@ -142,7 +147,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A ride with its driver and the vehicle's live position */
+        /**
+         * A ride with its driver and the vehicle's live position
+         * @description **Required scope:** `rides:read`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         get: operations["getRide"];
         put?: never;
         post?: never;
@@ -161,7 +169,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a ride that has not ended */
+        /**
+         * Cancel a ride that has not ended
+         * @description **Required scope:** `rides:write`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         post: operations["cancelRide"];
         delete?: never;
         options?: never;
@@ -182,6 +193,8 @@ export interface paths {
          * Request a courier delivery
          * @description `security_pin` (4-8 digits) is what the recipient tells the courier; when absent one is generated and returned in
          *     this answer only. Only a hash of it is stored.
+         *
+         *     **Required scope:** `deliveries:write`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
          */
         post: operations["requestDelivery"];
         delete?: never;
@@ -197,7 +210,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A delivery with its courier, live position and proof of delivery (never the PIN) */
+        /**
+         * A delivery with its courier, live position and proof of delivery (never the PIN)
+         * @description **Required scope:** `deliveries:read`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         get: operations["getDelivery"];
         put?: never;
         post?: never;
@@ -216,7 +232,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a delivery before pick-up */
+        /**
+         * Cancel a delivery before pick-up
+         * @description **Required scope:** `deliveries:write`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         post: operations["cancelDelivery"];
         delete?: never;
         options?: never;
@@ -231,13 +250,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The partner's endpoints, without secrets */
+        /**
+         * The partner's endpoints, without secrets
+         * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
          * Register an endpoint for outgoing events
          * @description `url` must be `https://` and must not resolve to a loopback, private or link-local address (422). `events` defaults
          *     to every event type. The signing `secret` appears in this answer only.
+         *
+         *     **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -256,7 +280,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove an endpoint; nothing more is sent to it */
+        /**
+         * Remove an endpoint; nothing more is sent to it
+         * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
@@ -270,7 +297,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The delivery log of an endpoint, with every attempt */
+        /**
+         * The delivery log of an endpoint, with every attempt
+         * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -289,7 +319,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a failed delivery again */
+        /**
+         * Send a failed delivery again
+         * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         post: operations["retryWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -535,12 +568,31 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /**
+         * @description Every error answer is a Problem Details document (RFC 9457, `application/problem+json`). `code` is stable and
+         *     documented; `type` is its documentation URL; `error` repeats `detail` for clients written against `{error, code}`.
+         */
         Error: {
-            /** @description Text for a person. */
+            /**
+             * Format: uri
+             * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
+             */
+            type: string;
+            /** @description The HTTP status's reason phrase. */
+            title: string;
+            /** @description The HTTP status of this answer. */
+            status: number;
+            /** @description Text for a person about this occurrence. */
+            detail: string;
+            /** @description The same text as `detail`, kept for clients written before Problem Details. */
             error: string;
-            /** @description A stable snake_case code for programs. */
-            code: string;
+            code: components["schemas"]["ErrorCode"];
         };
+        /**
+         * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
+         * @enum {string}
+         */
+        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout";
         Credits: {
             /** @description The organization's name. */
             organization: string;
@@ -566,6 +618,18 @@ export interface components {
         VerificationNotFound: {
             /** @constant */
             valid: false;
+            /**
+             * Format: uri
+             * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
+             */
+            type: string;
+            /** @description The HTTP status's reason phrase. */
+            title: string;
+            /** @description The HTTP status of this answer. */
+            status: number;
+            /** @description Text for a person about this occurrence. */
+            detail: string;
+            /** @description The same text as `detail`, kept for clients written before Problem Details. */
             error: string;
             /** @constant */
             code: "not_found";
@@ -605,6 +669,18 @@ export interface components {
             };
         };
         ValidationError: {
+            /**
+             * Format: uri
+             * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
+             */
+            type: string;
+            /** @description The HTTP status's reason phrase. */
+            title: string;
+            /** @description The HTTP status of this answer. */
+            status: number;
+            /** @description Text for a person about this occurrence. */
+            detail: string;
+            /** @description The same text as `detail`, kept for clients written before Problem Details. */
             error: string;
             /** @constant */
             code: "validation_failed";
@@ -1026,23 +1102,39 @@ export interface components {
             events?: ("ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled")[];
             description?: string | null;
         };
+        /** @description A Problem Details document (RFC 9457) answered by the gateway itself. */
         GatewayError: {
+            /** Format: uri */
+            type: string;
+            title: string;
+            /** @enum {integer} */
+            status: 502 | 504;
+            detail: string;
             error: string;
             /** @enum {string} */
             code: "upstream_unavailable" | "upstream_timeout";
         };
     };
     responses: {
+        /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /**
          * @description The API key is missing (`missing_api_key`, "Missing API key") or invalid, revoked, rotated away or deleted
          *     (`invalid_api_key`, "Invalid or revoked API key").
          */
         CertificateInvalidApiKey: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description The body is over the limit (`payload_too_large`). */
@@ -1051,7 +1143,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description Received; activated, ignored, already activated, unknown reference, payment failed, or (gateway B without a secret hash) recorded only. */
@@ -1072,7 +1164,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description Missing or wrong signature or hash (`invalid_signature`); nothing changes. */
@@ -1083,11 +1175,15 @@ export interface components {
             content: {
                 /**
                  * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/invalid_signature",
+                 *       "title": "Unauthorized",
+                 *       "status": 401,
+                 *       "detail": "Invalid webhook signature",
                  *       "error": "Invalid webhook signature",
                  *       "code": "invalid_signature"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /**
@@ -1101,7 +1197,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description A wrong PIN (`invalid_pin`, with the tries left) or a PIN locked after 5 wrong tries (`pin_locked`). */
@@ -1110,7 +1206,19 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": {
+                "application/problem+json": {
+                    /**
+                     * Format: uri
+                     * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
+                     */
+                    type: string;
+                    /** @description The HTTP status's reason phrase. */
+                    title: string;
+                    /** @description The HTTP status of this answer. */
+                    status: number;
+                    /** @description Text for a person about this occurrence. */
+                    detail: string;
+                    /** @description The same text as `detail`, kept for clients written before Problem Details. */
                     error: string;
                     /** @enum {string} */
                     code: "invalid_pin" | "pin_locked";
@@ -1124,7 +1232,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
@@ -1133,7 +1241,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description The body is not valid JSON (`invalid_json`). */
@@ -1142,31 +1250,37 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
         MobilityInvalidApiKey: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
-        /** @description The key lacks the endpoint's scope. */
+        /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
         InsufficientScope: {
             headers: {
+                "X-Accepted-Scopes": components["headers"]["X-Accepted-Scopes"];
                 [name: string]: unknown;
             };
             content: {
                 /**
                  * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                 *       "title": "Forbidden",
+                 *       "status": 403,
+                 *       "detail": "Missing required scope: rides:write",
                  *       "error": "Missing required scope: rides:write",
                  *       "code": "insufficient_scope"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description The driver JWT is missing, invalid, expired or not a driver's. */
@@ -1175,7 +1289,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
@@ -1184,7 +1298,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description The state machine does not allow this move; the text names the current status. */
@@ -1195,11 +1309,15 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "error": "Ride is completed and cannot be cancelled",
-                 *       "code": "invalid_transition"
+                 *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
+                 *       "title": "Conflict",
+                 *       "status": 409,
+                 *       "detail": "Cannot cancel a ride that is completed",
+                 *       "error": "Cannot cancel a ride that is completed",
+                 *       "code": "invalid_ride_status"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description The body is not JSON (`unsupported_media_type`). */
@@ -1208,7 +1326,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
@@ -1219,6 +1337,10 @@ export interface components {
             content: {
                 /**
                  * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                 *       "title": "Unprocessable Entity",
+                 *       "status": 422,
+                 *       "detail": "Request validation failed",
                  *       "error": "Request validation failed",
                  *       "code": "validation_failed",
                  *       "details": [
@@ -1229,7 +1351,7 @@ export interface components {
                  *       ]
                  *     }
                  */
-                "application/json": components["schemas"]["ValidationError"];
+                "application/problem+json": components["schemas"]["ValidationError"];
             };
         };
         /** @description The updated ride. */
@@ -1256,7 +1378,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["GatewayError"];
+                "application/problem+json": components["schemas"]["GatewayError"];
             };
         };
         /** @description The service behind this route did not answer in time (`upstream_timeout`). */
@@ -1265,11 +1387,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["GatewayError"];
+                "application/problem+json": components["schemas"]["GatewayError"];
             };
         };
     };
     parameters: {
+        /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
+        IfNoneMatch: string;
         /** @description The same key with the same body within 24 hours answers the first result again; with another body, 409. */
         IdempotencyKey: string;
         /** @description A ride id (`ride_…`). */
@@ -1283,8 +1407,14 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+        "WWW-Authenticate": string;
+        /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
+        ETag: string;
         /** @description The caller's `X-Request-Id` when it is sane, else a generated UUID. */
         "X-Request-Id": string;
+        /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+        "X-Accepted-Scopes": string;
     };
     pathItems: never;
 }
@@ -1327,7 +1457,10 @@ export interface operations {
     verifyCertificate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The verification code printed on the certificate, e.g. `ABCDEF-GHJKMN-PQRSTU`. */
                 code: string;
@@ -1339,6 +1472,7 @@ export interface operations {
             /** @description The certificate; `valid` is true only when `certificate_status` is `valid`. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1357,6 +1491,7 @@ export interface operations {
                     "application/json": components["schemas"]["Verification"];
                 };
             };
+            304: components["responses"]["NotModified"];
             401: components["responses"]["CertificateInvalidApiKey"];
             /** @description No certificate with this code in the key's organization. */
             404: {
@@ -1367,11 +1502,15 @@ export interface operations {
                     /**
                      * @example {
                      *       "valid": false,
+                     *       "type": "https://docs.partner-platform.example/errors/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Certificate not found",
                      *       "error": "Certificate not found",
                      *       "code": "not_found"
                      *     }
                      */
-                    "application/json": components["schemas"]["VerificationNotFound"];
+                    "application/problem+json": components["schemas"]["VerificationNotFound"];
                 };
             };
             502: components["responses"]["UpstreamUnavailable"];
@@ -1548,7 +1687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
@@ -1560,7 +1699,10 @@ export interface operations {
     getRide: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description A ride id (`ride_…`). */
                 id: components["parameters"]["RideId"];
@@ -1572,12 +1714,14 @@ export interface operations {
             /** @description The ride. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Ride"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["MalformedRequest"];
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
@@ -1675,7 +1819,10 @@ export interface operations {
     getDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description A delivery id (`dlv_…`). */
                 id: components["parameters"]["DeliveryId"];
@@ -1687,12 +1834,14 @@ export interface operations {
             /** @description The delivery. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Delivery"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["MalformedRequest"];
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
@@ -1906,7 +2055,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
@@ -2290,3 +2439,76 @@ export interface operations {
         };
     };
 }
+
+/** Every documented error `code`: the services' and the gateway's own. */
+export const ERROR_CODES = [
+    'bad_request',
+    'invalid_json',
+    'request_aborted',
+    'payload_too_large',
+    'unsupported_media_type',
+    'route_not_found',
+    'method_not_allowed',
+    'not_found',
+    'validation_failed',
+    'missing_api_key',
+    'invalid_api_key',
+    'insufficient_scope',
+    'missing_token',
+    'invalid_token',
+    'insufficient_role',
+    'api_key_revoked',
+    'api_key_expired',
+    'database_busy',
+    'internal_error',
+    'insufficient_credits',
+    'certificate_number_taken',
+    'invalid_signature',
+    'malformed_webhook',
+    'verification_unavailable',
+    'gateway_not_configured',
+    'idempotency_key_reused',
+    'invalid_ride_status',
+    'invalid_delivery_status',
+    'offer_closed',
+    'invalid_pin',
+    'pin_locked',
+    'endpoint_disabled',
+    'delivery_not_failed',
+    'rate_limited',
+    'too_many_in_flight',
+    'request_timeout',
+    'upstream_unavailable',
+    'upstream_timeout',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Every webhook event type. */
+export const WEBHOOK_EVENT_TYPES = [
+    'ride.accepted',
+    'ride.arrived',
+    'ride.in_progress',
+    'ride.completed',
+    'ride.cancelled',
+    'ride.no_drivers_available',
+    'delivery.courier_assigned',
+    'delivery.picked_up',
+    'delivery.delivered',
+    'delivery.failed',
+    'delivery.cancelled',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** A webhook body, discriminated by `type`: `ride.*` events carry a ride, `delivery.*` events a delivery. */
+export type WebhookPayload =
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'ride.accepted'; data: components['schemas']['Ride'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'ride.arrived'; data: components['schemas']['Ride'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'ride.in_progress'; data: components['schemas']['Ride'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'ride.completed'; data: components['schemas']['Ride'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'ride.cancelled'; data: components['schemas']['Ride'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'ride.no_drivers_available'; data: components['schemas']['Ride'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'delivery.courier_assigned'; data: components['schemas']['Delivery'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'delivery.picked_up'; data: components['schemas']['Delivery'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'delivery.delivered'; data: components['schemas']['Delivery'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'delivery.failed'; data: components['schemas']['Delivery'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'delivery.cancelled'; data: components['schemas']['Delivery'] });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { listen, sendJson, startFakeServer, type RunningServer } from '@platform/test-kit';
 import { createTestContext, type TestContext } from '@platform/certificate/test/helpers/context';
 import { createApiKey, issueCertificate, newOrg } from '@platform/certificate/test/factories/admin';
-import { createPartnerClient, type Ride } from '../src';
+import { createPartnerClient, type Ride } from '@platform/client';
 import { startGateway } from '@platform/gateway/test/helpers';
 
 let ctx: TestContext;
