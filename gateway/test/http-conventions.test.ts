@@ -16,19 +16,23 @@ beforeAll(async () => {
     if (req.url === '/api/v1/rides/ride_1') {
       if (req.headers['if-none-match'] === ETAG) {
         res.writeHead(304, { ETag: ETAG });
-        return res.end();
+        res.end();
+        return;
       }
       res.setHeader('ETag', ETAG);
       return sendJson(res, 200, { id: 'ride_1', status: 'pending' });
     }
     if (req.url === '/api/v1/rides/large') return sendJson(res, 200, LARGE);
     if (req.url === '/api/v1/rides/stream') {
-      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
-      return res.end(`data: ${'y'.repeat(4000)}\n\n`);
+      const event = `data: ${'y'.repeat(4000)}\n\n`;
+      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Content-Length': Buffer.byteLength(event) }); // long enough, but a stream
+      res.end(event);
+      return;
     }
     if (req.url === '/api/v1/rides/encoded') {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'identity-ish', 'Content-Length': 2000 });
-      return res.end('z'.repeat(2000));
+      res.end('z'.repeat(2000));
+      return;
     }
     sendJson(res, 200, { ok: true });
   });
