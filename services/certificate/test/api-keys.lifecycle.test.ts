@@ -8,7 +8,14 @@ beforeAll(() => {
 });
 afterAll(() => ctx.close());
 
-const INVALID = { error: 'Invalid or revoked API key', code: 'invalid_api_key' };
+const INVALID = {
+  type: 'https://docs.partner-platform.example/errors/invalid_api_key',
+  title: 'Unauthorized',
+  status: 401,
+  detail: 'Invalid or revoked API key',
+  error: 'Invalid or revoked API key',
+  code: 'invalid_api_key',
+};
 const credits = (token: string) => request(ctx.app).get('/api/v1/credits').set('Authorization', `Bearer ${token}`);
 const keys = (org: TestOrg) => ({
   create: (body: Record<string, unknown>) => request(ctx.app).post('/admin/v1/api-keys').set('Authorization', org.admin()).send(body),
