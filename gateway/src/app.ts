@@ -1,10 +1,10 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { createMetrics, notFoundHandler, requestContext, requestIdFor, requestLogger, runChecks, type Logger, type Metrics, type Redis } from '@platform/service-kit';
+import { createMetrics, errorHandler, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, requestContext, requestIdFor, requestLogger, runChecks, type Logger, type Metrics, type Redis } from '@platform/service-kit';
 import { addressBucket, clientAddress } from './client-address';
 import type { GatewayConfig } from './config';
-import { docsRoutes, loadGatewayDescription } from './docs';
+import { docsRoutes, loadGatewayDescription, RENDERER_PATH } from './docs';
 import { InFlightCounter } from './in-flight';
 import { answerJson } from './json-answer';
 import { createUpstreamProxy } from './proxy';
@@ -38,6 +38,9 @@ export interface Gateway {
 }
 
 const HSTS = 'max-age=31536000; includeSubDomains';
+
+/** The gateway's own public pages and the methods they answer (another method: 405 with `Allow`). */
+const OWN_PAGES = { '/healthz': { get: {} }, '/openapi.json': { get: {} }, '/docs': { get: {} }, [RENDERER_PATH]: { get: {} } };
 
 /** The gateway's public request listener (see `createGateway`). */
 export function createApp(deps: GatewayDeps): RequestListener {
@@ -138,7 +141,9 @@ function ownPagesApp(config: GatewayDeps['config'], logger: Logger, metrics: Met
     res.json({ status: 'ok' });
   });
   app.use(docsRoutes(description));
+  app.use(methodNotAllowedHandler(knownRoutesOf(OWN_PAGES)));
   app.use(notFoundHandler());
+  app.use(errorHandler(logger));
   return app;
 }
 

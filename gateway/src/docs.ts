@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
+import { negotiateEncoding, PrecompressedBody } from './compression';
 import type { OpenApiDocument } from '@platform/api-description';
 
 export { loadGatewayDescription } from './openapi';
@@ -11,12 +13,15 @@ export function rendererBundleFile(): string {
   return path.join(path.dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
 }
 
-// Fonts come from the system (the default ones load from a CDN); no telemetry, no hosted agent.
+// Nothing on the page leaves the gateway: fonts come from the system (the default ones load from a CDN), no telemetry,
+// no hosted agent or MCP server, no button that opens Scalar's hosted client.
 const RENDERER_CONFIGURATION = {
   url: '/openapi.json',
   withDefaultFonts: false,
   telemetry: false,
   agent: { disabled: true },
+  mcp: { disabled: true },
+  hideClientButton: true,
   showDeveloperTools: 'never',
 };
 
@@ -36,19 +41,30 @@ const DOCS_PAGE = `<!doctype html>
 </html>
 `;
 
-/** `GET /openapi.json`, `GET /docs` and the renderer bundle, answered by the gateway itself. */
+/**
+ * `GET /openapi.json`, `GET /docs` and the renderer bundle, answered by the gateway itself. Each is compressed (brotli,
+ * else gzip) when the client accepts it; the compressed forms are made once and kept.
+ */
 export function docsRoutes(document: OpenApiDocument): Router {
   const router = Router();
-  const json = JSON.stringify(document);
-  const bundle = rendererBundleFile();
-  router.get('/openapi.json', (_req, res) => {
-    res.type('application/json').send(json);
+  const description = new PrecompressedBody(Buffer.from(JSON.stringify(document)));
+  const page = new PrecompressedBody(Buffer.from(DOCS_PAGE));
+  const bundle = new PrecompressedBody(readFileSync(rendererBundleFile()));
+  router.get('/openapi.json', (req, res, next) => {
+    sendStatic(req, res, description, { 'Content-Type': 'application/json; charset=utf-8' }).catch(next);
   });
-  router.get('/docs', (_req, res) => {
-    res.type('html').send(DOCS_PAGE);
+  router.get('/docs', (req, res, next) => {
+    sendStatic(req, res, page, { 'Content-Type': 'text/html; charset=utf-8' }).catch(next);
   });
-  router.get(RENDERER_PATH, (_req, res, next) => {
-    res.sendFile(bundle, { headers: { 'Content-Type': 'application/javascript; charset=utf-8' }, maxAge: '1h', dotfiles: 'allow' /* pnpm keeps it under node_modules/.pnpm */ }, (error) => error && next(error));
+  router.get(RENDERER_PATH, (req, res, next) => {
+    sendStatic(req, res, bundle, { 'Content-Type': 'application/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=3600' }).catch(next);
   });
   return router;
+}
+
+async function sendStatic(req: Request, res: Response, body: PrecompressedBody, headers: Record<string, string>): Promise<void> {
+  const encoding = negotiateEncoding(req.headers['accept-encoding']);
+  const bytes = encoding ? await body.encodedAs(encoding) : body.identity;
+  res.set({ ...headers, Vary: 'Accept-Encoding', ...(encoding ? { 'Content-Encoding': encoding } : {}) });
+  res.send(bytes);
 }

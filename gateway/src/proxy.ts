@@ -1,5 +1,6 @@
 import { Agent, request, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { Logger } from '@platform/service-kit';
+import { compressedHeaders, compressibleAnswer, compressorFor, negotiateEncoding } from './compression';
 import { answerJson } from './json-answer';
 
 /** Headers that describe one hop, not the message: never forwarded either way (RFC 9110 §7.6.1), nor any header `Connection` names. */
@@ -62,9 +63,19 @@ export function createUpstreamProxy(name: string, target: string, options: Upstr
       answered = true;
       const status = answer.statusCode ?? 502;
       call.onStatus?.(status);
-      res.writeHead(status, answer.statusMessage, responseHeaders(answer.headers));
-      answer.pipe(res);
       answer.once('error', () => res.destroy());
+      if (req.method === 'HEAD' || !compressibleAnswer(status, answer.headers)) {
+        res.writeHead(status, answer.statusMessage, responseHeaders(answer.headers));
+        answer.pipe(res);
+        return;
+      }
+      // A JSON answer over 1 kB the client accepts compressed is compressed as it streams through.
+      const encoding = negotiateEncoding(req.headers['accept-encoding']);
+      res.writeHead(status, answer.statusMessage, compressedHeaders(responseHeaders(answer.headers), encoding));
+      if (!encoding) return void answer.pipe(res);
+      const compressor = compressorFor(encoding);
+      compressor.once('error', () => res.destroy());
+      answer.pipe(compressor).pipe(res);
     });
     upstream.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(deadline);

@@ -18,7 +18,7 @@ describe('gateway internal port', () => {
   it.each(['/metrics', '/readyz'])('does not serve %s on the public port (JSON 404)', async (path) => {
     const res = await fetch(gateway.url + path);
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: 'Route not found', code: 'route_not_found' });
+    expect(await res.json()).toMatchObject({ error: 'Route not found', code: 'route_not_found' });
   });
 
   it('serves /metrics, /readyz and /healthz on the internal port, with proxied requests counted by route', async () => {

@@ -52,8 +52,8 @@ describe('gateway routing', () => {
       const before = certificate.requests.length + mobility.requests.length;
       const res = await fetch(gateway.url + path);
       expect(res.status).toBe(404);
-      expect(res.headers.get('content-type')).toMatch(/application\/json/);
-      expect(await res.json()).toEqual({ error: 'Route not found', code: 'route_not_found' });
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await res.json()).toMatchObject({ error: 'Route not found', code: 'route_not_found' });
       expect(certificate.requests.length + mobility.requests.length).toBe(before);
     },
   );
@@ -88,7 +88,7 @@ describe('gateway routing', () => {
     try {
       const res = await fetch(`${gateway.url}/api/v1/rides/ride_1`);
       expect(res.status).toBe(504);
-      expect(await res.json()).toEqual({ error: 'The mobility service did not answer in time', code: 'upstream_timeout' });
+      expect(await res.json()).toMatchObject({ error: 'The mobility service did not answer in time', code: 'upstream_timeout' });
     } finally {
       mobility.setReply((req, res) => sendJson(res, 200, { upstream: 'mobility', path: req.url }));
     }
@@ -104,7 +104,7 @@ describe('gateway with one upstream down', () => {
     try {
       const failed = await fetch(`${partial.url}/api/v1/credits`);
       expect(failed.status).toBe(502);
-      expect(await failed.json()).toEqual({ error: 'The certificate service is unavailable', code: 'upstream_unavailable' });
+      expect(await failed.json()).toMatchObject({ error: 'The certificate service is unavailable', code: 'upstream_unavailable' });
       const ok = await fetch(`${partial.url}/api/v1/estimates`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
       expect(ok.status).toBe(200);
       const ready = await fetch(`${partial.internalUrl}/readyz`);

@@ -66,8 +66,8 @@ describe('gateway rate limits', () => {
     const before = certificate.requests.length;
     const limited = await fetch(`${b.url}/api/v1/credits`, { headers: auth });
     expect(limited.status).toBe(429);
-    expect(limited.headers.get('content-type')).toMatch(/application\/json/);
-    expect(await limited.json()).toEqual({ error: 'Rate limit exceeded', code: 'rate_limited' });
+    expect(limited.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await limited.json()).toMatchObject({ error: 'Rate limit exceeded', code: 'rate_limited' });
     const retryAfter = Number(limited.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
@@ -107,7 +107,7 @@ describe('gateway rate limits', () => {
     }
     const limited = await fetch(`${a.url}/webhooks/payments/gateway-b`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer yet_another' }, body: '{}' });
     expect(limited.status).toBe(429);
-    expect(await limited.json()).toEqual({ error: 'Rate limit exceeded', code: 'rate_limited' });
+    expect(await limited.json()).toMatchObject({ error: 'Rate limit exceeded', code: 'rate_limited' });
   });
 
   it('limits the public credential page per client address, even when each request carries a different well-formed key', async () => {
@@ -173,7 +173,7 @@ describe('gateway rate limits', () => {
       }
       expect(statuses).toEqual([...Array(LIMIT).fill(401), ...Array(12 - LIMIT).fill(429)]);
       const limited = await fetch(`${gateway.url}/api/v1/rides/ride_1`, { headers: { Authorization: `Bearer ${generateApiToken('mk_')}` } });
-      expect(await limited.json()).toEqual({ error: 'Rate limit exceeded', code: 'rate_limited' });
+      expect(await limited.json()).toMatchObject({ error: 'Rate limit exceeded', code: 'rate_limited' });
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     } finally {
       await refusing.close();

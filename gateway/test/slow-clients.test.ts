@@ -65,8 +65,8 @@ describe('gateway against slow clients', () => {
     const before = certificate.requests.length;
     const answer = await slowBody(gateway);
     expect(answer.status).toBe(408);
-    expect(answer.headers['content-type']).toMatch(/application\/json/);
-    expect(JSON.parse(answer.text)).toEqual({ error: 'The request body did not arrive within 200 ms', code: 'request_timeout' });
+    expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(answer.text)).toMatchObject({ error: 'The request body did not arrive within 200 ms', code: 'request_timeout' });
     expect(certificate.requests.length).toBe(before);
   });
 
@@ -80,7 +80,7 @@ describe('gateway against slow clients', () => {
       body: Buffer.alloc(100 * 1024 + 1, 0x20),
     });
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.text)).toEqual({ error: 'The request body is larger than 102400 bytes', code: 'payload_too_large' });
+    expect(JSON.parse(res.text)).toMatchObject({ error: 'The request body is larger than 102400 bytes', code: 'payload_too_large' });
     expect(certificate.requests.length).toBe(before);
   });
 
@@ -105,7 +105,7 @@ describe('gateway against slow clients', () => {
     // The three held requests are counted once the gateway has read their headers.
     for (let attempt = 0; attempt < 100 && capped?.status !== 429; attempt++) capped = await send(gateway.url, { path: '/api/v1/credits' });
     expect(capped!.status).toBe(429);
-    expect(JSON.parse(capped!.text)).toEqual({ error: 'Too many requests in flight from this address', code: 'too_many_in_flight' });
+    expect(JSON.parse(capped!.text)).toMatchObject({ error: 'Too many requests in flight from this address', code: 'too_many_in_flight' });
     const other = await send(gateway.url, { path: '/api/v1/credits', localAddress: SECOND_CLIENT });
     expect(other.status).toBe(200);
   });
@@ -131,7 +131,7 @@ describe('gateway against slow clients', () => {
       expect(streaming).toBe(200);
       const waiting = await send(gateway.url, { path: '/api/v1/estimates' });
       expect(waiting.status).toBe(504);
-      expect(JSON.parse(waiting.text)).toEqual({ error: 'The mobility service did not answer in time', code: 'upstream_timeout' });
+      expect(JSON.parse(waiting.text)).toMatchObject({ error: 'The mobility service did not answer in time', code: 'upstream_timeout' });
     } finally {
       streams.forEach(clearInterval);
       mobility.setReply((req, res) => sendJson(res, 200, { upstream: 'mobility', path: req.url }));

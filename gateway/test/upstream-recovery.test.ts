@@ -38,8 +38,8 @@ describe('gateway while an upstream restarts', () => {
     await stop(certificate);
     const down = await fetch(`${gateway.url}/api/v1/credits`);
     expect(down.status).toBe(502);
-    expect(down.headers.get('content-type')).toMatch(/application\/json/);
-    expect(await down.json()).toEqual({ error: 'The certificate service is unavailable', code: 'upstream_unavailable' });
+    expect(down.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await down.json()).toMatchObject({ error: 'The certificate service is unavailable', code: 'upstream_unavailable' });
     const notReady = await fetch(`${gateway.internalUrl}/readyz`);
     expect(notReady.status).toBe(503);
     expect(await notReady.json()).toMatchObject({ checks: { certificate: 'down', mobility: 'up' }, code: 'not_ready' });

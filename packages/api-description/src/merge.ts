@@ -30,8 +30,11 @@ export function mergeDescriptions(services: ServiceDescription[], info: Json): O
     components: {},
   };
   const tags: Json[] = [];
+  const security: Json[] = [];
   for (const service of kept) {
     const renamed = renameComponents(service, clashes);
+    // Each service's top-level security (its API key schemes) is one more alternative of the whole API's.
+    for (const requirement of (renamed.security as Json[] | undefined) ?? []) if (!security.some((known) => isDeepStrictEqual(known, requirement))) security.push(requirement);
     for (const [path, item] of Object.entries(renamed.paths)) {
       if (merged.paths[path]) throw new Error(`${path} is described by two services`);
       merged.paths[path] = item;
@@ -44,6 +47,7 @@ export function mergeDescriptions(services: ServiceDescription[], info: Json): O
     for (const tag of (renamed.tags as Json[] | undefined) ?? []) if (!tags.some((t) => t.name === tag.name)) tags.push(tag);
   }
   merged.tags = tags;
+  if (security.length) merged.security = security;
   return merged;
 }
 
@@ -138,7 +142,13 @@ function renameComponents(service: OpenApiDocument, clashes: Set<string>): OpenA
       Object.fromEntries(Object.entries(entries).map(([name, value]) => [newName(type, name), rewrite(value)])),
     ]),
   );
-  return { ...service, paths: rewrite(service.paths) as OpenApiDocument['paths'], webhooks: rewrite(service.webhooks), components };
+  return {
+    ...service,
+    paths: rewrite(service.paths) as OpenApiDocument['paths'],
+    webhooks: rewrite(service.webhooks),
+    ...(service.security ? { security: rewrite(service.security, 'security') } : {}),
+    components,
+  };
 }
 
 function serviceName(document: OpenApiDocument): string {
@@ -157,11 +167,19 @@ export function addGatewayResponses(document: OpenApiDocument): OpenApiDocument 
     ...result.components.schemas,
     GatewayError: {
       type: 'object',
-      required: ['error', 'code'],
-      properties: { error: { type: 'string' }, code: { type: 'string', enum: ['upstream_unavailable', 'upstream_timeout'] } },
+      description: 'A Problem Details document (RFC 9457) answered by the gateway itself.',
+      required: ['type', 'title', 'status', 'detail', 'error', 'code'],
+      properties: {
+        type: { type: 'string', format: 'uri' },
+        title: { type: 'string' },
+        status: { type: 'integer', enum: [502, 504] },
+        detail: { type: 'string' },
+        error: { type: 'string' },
+        code: { type: 'string', enum: ['upstream_unavailable', 'upstream_timeout'] },
+      },
     },
   };
-  const body = { 'application/json': { schema: { $ref: '#/components/schemas/GatewayError' } } };
+  const body = { 'application/problem+json': { schema: { $ref: '#/components/schemas/GatewayError' } } };
   result.components.responses = {
     ...result.components.responses,
     UpstreamUnavailable: { description: 'The service behind this route is down (`upstream_unavailable`); retry later.', content: body },

@@ -39,19 +39,32 @@ function presentedToken(req: Request, { acceptXApiKeyHeader }: ApiKeyAuthOptions
 export function requireApiKey(authenticate: (token: string) => Promise<ApiKeyPrincipal | undefined>, options: ApiKeyAuthOptions): RequestHandler {
   return async (req, res, next) => {
     const token = presentedToken(req, options);
-    if (token === undefined) return next(new UnauthorizedError(MISSING_KEY_MESSAGE, 'missing_api_key'));
+    if (token === undefined) return next(new UnauthorizedError(MISSING_KEY_MESSAGE, 'missing_api_key', { 'WWW-Authenticate': 'Bearer' }));
     const principal = token === null ? undefined : await authenticate(token);
-    if (!principal) return next(new UnauthorizedError(INVALID_KEY_MESSAGE, 'invalid_api_key'));
+    if (!principal) return next(new UnauthorizedError(INVALID_KEY_MESSAGE, 'invalid_api_key', { 'WWW-Authenticate': 'Bearer error="invalid_token"' }));
     req.apiKey = principal;
     noteApiKey(res, principal.keyId);
     next();
   };
 }
 
-/** 403 `Missing required scope: <scope>` unless the request's key carries the scope. */
+/** The header naming the scope an endpoint needs on its 403 (as GitHub's `X-Accepted-OAuth-Scopes` does). */
+export const ACCEPTED_SCOPES_HEADER = 'X-Accepted-Scopes';
+
+/**
+ * 403 `Missing required scope: <scope>` unless the request's key carries the scope; the answer names the scope in
+ * `X-Accepted-Scopes` and in the RFC 6750 challenge, so a program can tell which scope to ask for.
+ */
 export function requireScope(scope: string): RequestHandler {
   return (req, _res, next) => {
-    if (!req.apiKey?.scopes.includes(scope)) return next(new ForbiddenError(`Missing required scope: ${scope}`, 'insufficient_scope'));
+    if (!req.apiKey?.scopes.includes(scope)) {
+      return next(
+        new ForbiddenError(`Missing required scope: ${scope}`, 'insufficient_scope', {
+          [ACCEPTED_SCOPES_HEADER]: scope,
+          'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
+        }),
+      );
+    }
     next();
   };
 }

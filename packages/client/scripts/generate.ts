@@ -10,6 +10,8 @@ import { mobilityOpenApi } from '@platform/mobility/src/openapi';
 
 export const SCHEMA_FILE = path.join(__dirname, '..', 'src', 'schema.ts');
 
+type Json = Record<string, unknown>;
+
 export async function generateSchemaSource(): Promise<string> {
   // openapi-typescript is ESM-only; a dynamic import loads it from our CommonJS TypeScript.
   const { default: openapiTS, astToString } = await import('openapi-typescript');
@@ -21,7 +23,49 @@ export async function generateSchemaSource(): Promise<string> {
  */
 
 `;
-  return header + astToString(ast);
+  return header + astToString(ast) + documentedNames(description as unknown as Json);
+}
+
+/**
+ * The error codes every error answer may carry (the descriptions' `ErrorCode` and the gateway's own codes) and the
+ * webhook event types, as runtime lists and string unions, plus one webhook payload type per event type whose `data`
+ * is the ride or delivery the event is about (the part of the type before the dot).
+ */
+function documentedNames(description: Json): string {
+  const schemas = ((description.components as Json).schemas ?? {}) as Record<string, Json>;
+  const enumOf = (name: string, at: (schema: Json) => unknown = (schema) => schema.enum): string[] => {
+    const values = schemas[name] ? at(schemas[name]) : undefined;
+    if (!Array.isArray(values)) throw new Error(`the description has no enum at schemas/${name}`);
+    return values as string[];
+  };
+  const codes = [...new Set([...enumOf('ErrorCode'), ...enumOf('GatewayError', (schema) => ((schema.properties as Json).code as Json).enum)])];
+  const events = enumOf('WebhookEventType');
+  // The object an event is about names the schema of its `data`, except where the description says otherwise.
+  const dataSchemaOf: Record<string, string> = { event_pass: 'EventPassRedemption', event_pass_program: 'EventPassProgram' };
+  const payloads = events.map((type) => {
+    const object = type.split('.')[0]!;
+    const schema = dataSchemaOf[object] ?? `${object[0]!.toUpperCase()}${object.slice(1)}`;
+    if (!schemas[schema]) throw new Error(`webhook event ${type} has no schemas/${schema}`);
+    return `    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: '${type}'; data: components['schemas']['${schema}'] })`;
+  });
+  const list = (values: string[]) => values.map((value) => `    '${value}',`).join('\n');
+  return `
+/** Every documented error \`code\`: the services' and the gateway's own. */
+export const ERROR_CODES = [
+${list(codes)}
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Every webhook event type. */
+export const WEBHOOK_EVENT_TYPES = [
+${list(events)}
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** A webhook body, discriminated by \`type\`: \`ride.*\` events carry a ride, \`delivery.*\` a delivery, \`event_pass.*\` a redemption, \`event_pass_program.*\` the program. */
+export type WebhookPayload =
+${payloads.join('\n')};
+`;
 }
 
 async function main(): Promise<void> {

@@ -112,6 +112,8 @@ export interface paths {
          * @description Distance is the great-circle distance times a road factor; duration comes from each tier's average speed; the fare is
          *     base + per km + per minute with a minimum fare. Passing the estimate's `id` to `POST /api/v1/rides` within its validity
          *     (5 minutes) locks the fare. Over 200 km or bad coordinates: 422.
+         *
+         *     **Required scope:** `estimates:read`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
          */
         post: operations["createEstimate"];
         delete?: never;
@@ -129,7 +131,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Request a ride; dispatch offers it to the nearest available driver of the tier */
+        /**
+         * Request a ride; dispatch offers it to the nearest available driver of the tier
+         * @description **Required scope:** `rides:write`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         post: operations["requestRide"];
         delete?: never;
         options?: never;
@@ -144,7 +149,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A ride with its driver and the vehicle's live position */
+        /**
+         * A ride with its driver and the vehicle's live position
+         * @description **Required scope:** `rides:read`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         get: operations["getRide"];
         put?: never;
         post?: never;
@@ -163,7 +171,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a ride that has not ended */
+        /**
+         * Cancel a ride that has not ended
+         * @description **Required scope:** `rides:write`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         post: operations["cancelRide"];
         delete?: never;
         options?: never;
@@ -184,6 +195,8 @@ export interface paths {
          * Request a courier delivery
          * @description `security_pin` (4-8 digits) is what the recipient tells the courier; when absent one is generated and returned in
          *     this answer only. Only a hash of it is stored.
+         *
+         *     **Required scope:** `deliveries:write`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
          */
         post: operations["requestDelivery"];
         delete?: never;
@@ -199,7 +212,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A delivery with its courier, live position and proof of delivery (never the PIN) */
+        /**
+         * A delivery with its courier, live position and proof of delivery (never the PIN)
+         * @description **Required scope:** `deliveries:read`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         get: operations["getDelivery"];
         put?: never;
         post?: never;
@@ -218,7 +234,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a delivery before pick-up */
+        /**
+         * Cancel a delivery before pick-up
+         * @description **Required scope:** `deliveries:write`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         post: operations["cancelDelivery"];
         delete?: never;
         options?: never;
@@ -233,13 +252,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The partner's programs with their usage */
+        /**
+         * The partner's programs with their usage
+         * @description **Required scope:** `event_passes:read`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         get: operations["listEventPassPrograms"];
         put?: never;
         /**
          * Create a program that funds attendees' rides to or from a venue
          * @description `valid_until` must be after `valid_from`. Amounts (`max_fare_per_ride`, `budget`) are minor units of the service's
          *     currency (`NGN`). The program starts `open`.
+         *
+         *     **Required scope:** `event_passes:write`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
          */
         post: operations["createEventPassProgram"];
         delete?: never;
@@ -255,7 +279,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A program with passes issued, rides redeemed, amount spent and reserved, budget left */
+        /**
+         * A program with passes issued, rides redeemed, amount spent and reserved, budget left
+         * @description **Required scope:** `event_passes:read`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         get: operations["getEventPassProgram"];
         put?: never;
         post?: never;
@@ -274,7 +301,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stop new redemptions (rides already under way keep their coverage); closing again answers the same */
+        /**
+         * Stop new redemptions (rides already under way keep their coverage); closing again answers the same
+         * @description **Required scope:** `event_passes:write`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         post: operations["closeEventPassProgram"];
         delete?: never;
         options?: never;
@@ -289,10 +319,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The program's passes with their codes and rides used */
+        /**
+         * The program's passes with their codes and rides used
+         * @description **Required scope:** `event_passes:read`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         get: operations["listEventPasses"];
         put?: never;
-        /** Issue up to 1,000 passes at once (`count`, or one per entry of `attendees`) */
+        /**
+         * Issue up to 1,000 passes at once (`count`, or one per entry of `attendees`)
+         * @description **Required scope:** `event_passes:write`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         post: operations["issueEventPasses"];
         delete?: never;
         options?: never;
@@ -309,7 +345,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke a pass; it takes no new rides (a ride already under way keeps its coverage) */
+        /**
+         * Revoke a pass; it takes no new rides (a ride already under way keeps its coverage)
+         * @description **Required scope:** `event_passes:write`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         post: operations["revokeEventPass"];
         delete?: never;
         options?: never;
@@ -324,13 +363,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The partner's endpoints, without secrets */
+        /**
+         * The partner's endpoints, without secrets
+         * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
          * Register an endpoint for outgoing events
-         * @description `url` must be `https://` and must not resolve to a loopback, private or link-local address (422). `events` defaults
-         *     to every event type. The signing `secret` appears in this answer only.
+         * @description `url` must be `https://` and must not resolve to a loopback, private or link-local address (422; the answer
+         *     does not say which address the host resolved to). `events` defaults to every event type. The signing `secret`
+         *     appears in this answer only; it is stored encrypted. A partner may have at most `WEBHOOK_MAX_ENDPOINTS_PER_PARTNER`
+         *     endpoints (20 by default; disabled ones count until deleted): beyond that 409 `webhook_endpoint_limit_reached`.
+         *     A URL already registered on an enabled endpoint of the partner is 409 `duplicate_webhook_url`.
+         *
+         *     **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -349,7 +396,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove an endpoint; nothing more is sent to it */
+        /**
+         * Remove an endpoint; nothing more is sent to it
+         * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
@@ -363,7 +413,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The delivery log of an endpoint, with every attempt */
+        /**
+         * The delivery log of an endpoint, with every attempt
+         * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -382,7 +435,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a failed delivery again */
+        /**
+         * Send a failed delivery again
+         * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
         post: operations["retryWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -628,13 +684,44 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /**
+         * @description Every error answer is a Problem Details document (RFC 9457, `application/problem+json`). `code` is stable and
+         *     documented; `type` is its documentation URL; `error` repeats `detail` for clients written against `{error, code}`.
+         */
         Error: {
-            /** @description Text for a person. */
+            /**
+             * Format: uri
+             * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
+             */
+            type: string;
+            /** @description The HTTP status's reason phrase. */
+            title: string;
+            /** @description The HTTP status of this answer. */
+            status: number;
+            /** @description Text for a person about this occurrence. */
+            detail: string;
+            /** @description The same text as `detail`, kept for clients written before Problem Details. */
             error: string;
-            /** @description A stable snake_case code for programs. */
-            code: string;
+            code: components["schemas"]["ErrorCode"];
         };
+        /**
+         * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
+         * @enum {string}
+         */
+        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout";
         CertificateValidationError: {
+            /**
+             * Format: uri
+             * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
+             */
+            type: string;
+            /** @description The HTTP status's reason phrase. */
+            title: string;
+            /** @description The HTTP status of this answer. */
+            status: number;
+            /** @description Text for a person about this occurrence. */
+            detail: string;
+            /** @description The same text as `detail`, kept for clients written before Problem Details. */
             error: string;
             /** @constant */
             code: "validation_failed";
@@ -669,6 +756,18 @@ export interface components {
         VerificationNotFound: {
             /** @constant */
             valid: false;
+            /**
+             * Format: uri
+             * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
+             */
+            type: string;
+            /** @description The HTTP status's reason phrase. */
+            title: string;
+            /** @description The HTTP status of this answer. */
+            status: number;
+            /** @description Text for a person about this occurrence. */
+            detail: string;
+            /** @description The same text as `detail`, kept for clients written before Problem Details. */
             error: string;
             /** @constant */
             code: "not_found";
@@ -708,6 +807,18 @@ export interface components {
             };
         };
         MobilityValidationError: {
+            /**
+             * Format: uri
+             * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
+             */
+            type: string;
+            /** @description The HTTP status's reason phrase. */
+            title: string;
+            /** @description The HTTP status of this answer. */
+            status: number;
+            /** @description Text for a person about this occurrence. */
+            detail: string;
+            /** @description The same text as `detail`, kept for clients written before Problem Details. */
             error: string;
             /** @constant */
             code: "validation_failed";
@@ -1304,23 +1415,39 @@ export interface components {
                 name?: string;
             }[];
         };
+        /** @description A Problem Details document (RFC 9457) answered by the gateway itself. */
         GatewayError: {
+            /** Format: uri */
+            type: string;
+            title: string;
+            /** @enum {integer} */
+            status: 502 | 504;
+            detail: string;
             error: string;
             /** @enum {string} */
             code: "upstream_unavailable" | "upstream_timeout";
         };
     };
     responses: {
+        /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /**
          * @description The API key is missing (`missing_api_key`, "Missing API key") or invalid, revoked, rotated away or deleted
          *     (`invalid_api_key`, "Invalid or revoked API key").
          */
         CertificateInvalidApiKey: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description The body is over the limit (`payload_too_large`). */
@@ -1329,7 +1456,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description The body or query is not valid (`validation_failed`); `details` has one entry per problem. */
@@ -1340,6 +1467,10 @@ export interface components {
             content: {
                 /**
                  * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                 *       "title": "Unprocessable Entity",
+                 *       "status": 422,
+                 *       "detail": "Request validation failed",
                  *       "error": "Request validation failed",
                  *       "code": "validation_failed",
                  *       "details": [
@@ -1350,7 +1481,7 @@ export interface components {
                  *       ]
                  *     }
                  */
-                "application/json": components["schemas"]["CertificateValidationError"];
+                "application/problem+json": components["schemas"]["CertificateValidationError"];
             };
         };
         /** @description Received; activated, ignored, already activated, unknown reference, payment failed, or (gateway B without a secret hash) recorded only. */
@@ -1371,7 +1502,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description Missing or wrong signature or hash (`invalid_signature`); nothing changes. */
@@ -1382,11 +1513,15 @@ export interface components {
             content: {
                 /**
                  * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/invalid_signature",
+                 *       "title": "Unauthorized",
+                 *       "status": 401,
+                 *       "detail": "Invalid webhook signature",
                  *       "error": "Invalid webhook signature",
                  *       "code": "invalid_signature"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /**
@@ -1400,7 +1535,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description A wrong PIN (`invalid_pin`, with the tries left) or a PIN locked after 5 wrong tries (`pin_locked`). */
@@ -1409,7 +1544,19 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": {
+                "application/problem+json": {
+                    /**
+                     * Format: uri
+                     * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
+                     */
+                    type: string;
+                    /** @description The HTTP status's reason phrase. */
+                    title: string;
+                    /** @description The HTTP status of this answer. */
+                    status: number;
+                    /** @description Text for a person about this occurrence. */
+                    detail: string;
+                    /** @description The same text as `detail`, kept for clients written before Problem Details. */
                     error: string;
                     /** @enum {string} */
                     code: "invalid_pin" | "pin_locked";
@@ -1423,7 +1570,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
@@ -1432,7 +1579,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description The body is not valid JSON (`invalid_json`). */
@@ -1441,31 +1588,37 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
         MobilityInvalidApiKey: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
-        /** @description The key lacks the endpoint's scope. */
+        /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
         InsufficientScope: {
             headers: {
+                "X-Accepted-Scopes": components["headers"]["X-Accepted-Scopes"];
                 [name: string]: unknown;
             };
             content: {
                 /**
                  * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                 *       "title": "Forbidden",
+                 *       "status": 403,
+                 *       "detail": "Missing required scope: rides:write",
                  *       "error": "Missing required scope: rides:write",
                  *       "code": "insufficient_scope"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /**
@@ -1477,7 +1630,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
@@ -1486,7 +1639,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description The state machine does not allow this move; the text names the current status. */
@@ -1497,11 +1650,15 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "error": "Ride is completed and cannot be cancelled",
-                 *       "code": "invalid_transition"
+                 *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
+                 *       "title": "Conflict",
+                 *       "status": 409,
+                 *       "detail": "Cannot cancel a ride that is completed",
+                 *       "error": "Cannot cancel a ride that is completed",
+                 *       "code": "invalid_ride_status"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description The body is not JSON (`unsupported_media_type`). */
@@ -1510,7 +1667,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
@@ -1521,6 +1678,10 @@ export interface components {
             content: {
                 /**
                  * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                 *       "title": "Unprocessable Entity",
+                 *       "status": 422,
+                 *       "detail": "Request validation failed",
                  *       "error": "Request validation failed",
                  *       "code": "validation_failed",
                  *       "details": [
@@ -1531,7 +1692,7 @@ export interface components {
                  *       ]
                  *     }
                  */
-                "application/json": components["schemas"]["MobilityValidationError"];
+                "application/problem+json": components["schemas"]["MobilityValidationError"];
             };
         };
         /** @description The updated ride. */
@@ -1558,7 +1719,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["GatewayError"];
+                "application/problem+json": components["schemas"]["GatewayError"];
             };
         };
         /** @description The service behind this route did not answer in time (`upstream_timeout`). */
@@ -1567,11 +1728,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["GatewayError"];
+                "application/problem+json": components["schemas"]["GatewayError"];
             };
         };
     };
     parameters: {
+        /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
+        IfNoneMatch: string;
         /** @description The same key with the same body within 24 hours answers the first result again; with another body, 409. */
         IdempotencyKey: string;
         /** @description A ride id (`ride_…`). */
@@ -1587,8 +1750,14 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+        "WWW-Authenticate": string;
+        /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
+        ETag: string;
         /** @description The caller's `X-Request-Id` when it is sane, else a generated UUID. */
         "X-Request-Id": string;
+        /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+        "X-Accepted-Scopes": string;
     };
     pathItems: never;
 }
@@ -1631,7 +1800,10 @@ export interface operations {
     verifyCertificate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The verification code printed on the certificate, e.g. `ABCDEF-GHJKMN-PQRSTU`. */
                 code: string;
@@ -1643,6 +1815,7 @@ export interface operations {
             /** @description The certificate; `valid` is true only when `certificate_status` is `valid`. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1661,6 +1834,7 @@ export interface operations {
                     "application/json": components["schemas"]["Verification"];
                 };
             };
+            304: components["responses"]["NotModified"];
             401: components["responses"]["CertificateInvalidApiKey"];
             /** @description No certificate with this code in the key's organization. */
             404: {
@@ -1671,11 +1845,15 @@ export interface operations {
                     /**
                      * @example {
                      *       "valid": false,
+                     *       "type": "https://docs.partner-platform.example/errors/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Certificate not found",
                      *       "error": "Certificate not found",
                      *       "code": "not_found"
                      *     }
                      */
-                    "application/json": components["schemas"]["VerificationNotFound"];
+                    "application/problem+json": components["schemas"]["VerificationNotFound"];
                 };
             };
             502: components["responses"]["UpstreamUnavailable"];
@@ -1854,7 +2032,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
@@ -1890,7 +2068,10 @@ export interface operations {
     getRide: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description A ride id (`ride_…`). */
                 id: components["parameters"]["RideId"];
@@ -1902,12 +2083,14 @@ export interface operations {
             /** @description The ride. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Ride"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["MalformedRequest"];
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
@@ -2005,7 +2188,10 @@ export interface operations {
     getDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description A delivery id (`dlv_…`). */
                 id: components["parameters"]["DeliveryId"];
@@ -2017,12 +2203,14 @@ export interface operations {
             /** @description The delivery. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Delivery"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["MalformedRequest"];
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
@@ -2297,7 +2485,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
@@ -2406,6 +2594,18 @@ export interface operations {
             400: components["responses"]["InvalidJson"];
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
+            /**
+             * @description `webhook_endpoint_limit_reached`: the partner already has `WEBHOOK_MAX_ENDPOINTS_PER_PARTNER` endpoints;
+             *     `duplicate_webhook_url`: an enabled endpoint of the partner already has this URL.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
@@ -2510,7 +2710,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
@@ -2894,3 +3094,82 @@ export interface operations {
         };
     };
 }
+
+/** Every documented error `code`: the services' and the gateway's own. */
+export const ERROR_CODES = [
+    'bad_request',
+    'invalid_json',
+    'request_aborted',
+    'payload_too_large',
+    'unsupported_media_type',
+    'route_not_found',
+    'method_not_allowed',
+    'not_found',
+    'validation_failed',
+    'missing_api_key',
+    'invalid_api_key',
+    'insufficient_scope',
+    'missing_token',
+    'invalid_token',
+    'insufficient_role',
+    'api_key_revoked',
+    'api_key_expired',
+    'database_busy',
+    'internal_error',
+    'insufficient_credits',
+    'certificate_number_taken',
+    'invalid_signature',
+    'malformed_webhook',
+    'verification_unavailable',
+    'gateway_not_configured',
+    'idempotency_key_reused',
+    'invalid_ride_status',
+    'invalid_delivery_status',
+    'offer_closed',
+    'invalid_pin',
+    'pin_locked',
+    'endpoint_disabled',
+    'delivery_not_failed',
+    'rate_limited',
+    'too_many_in_flight',
+    'request_timeout',
+    'upstream_unavailable',
+    'upstream_timeout',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Every webhook event type. */
+export const WEBHOOK_EVENT_TYPES = [
+    'ride.accepted',
+    'ride.arrived',
+    'ride.in_progress',
+    'ride.completed',
+    'ride.cancelled',
+    'ride.no_drivers_available',
+    'delivery.courier_assigned',
+    'delivery.picked_up',
+    'delivery.delivered',
+    'delivery.failed',
+    'delivery.cancelled',
+    'event_pass.redeemed',
+    'event_pass.released',
+    'event_pass_program.budget_exhausted',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** A webhook body, discriminated by `type`: `ride.*` events carry a ride, `delivery.*` a delivery, `event_pass.*` a redemption, `event_pass_program.*` the program. */
+export type WebhookPayload =
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'ride.accepted'; data: components['schemas']['Ride'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'ride.arrived'; data: components['schemas']['Ride'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'ride.in_progress'; data: components['schemas']['Ride'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'ride.completed'; data: components['schemas']['Ride'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'ride.cancelled'; data: components['schemas']['Ride'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'ride.no_drivers_available'; data: components['schemas']['Ride'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'delivery.courier_assigned'; data: components['schemas']['Delivery'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'delivery.picked_up'; data: components['schemas']['Delivery'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'delivery.delivered'; data: components['schemas']['Delivery'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'delivery.failed'; data: components['schemas']['Delivery'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'delivery.cancelled'; data: components['schemas']['Delivery'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'event_pass.redeemed'; data: components['schemas']['EventPassRedemption'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'event_pass.released'; data: components['schemas']['EventPassRedemption'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'event_pass_program.budget_exhausted'; data: components['schemas']['EventPassProgram'] });

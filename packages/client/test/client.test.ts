@@ -4,7 +4,7 @@ import path from 'node:path';
 import { listen, sendJson, startFakeServer, type RunningServer } from '@platform/test-kit';
 import { createTestContext, type TestContext } from '@platform/certificate/test/helpers/context';
 import { createApiKey, issueCertificate, newOrg } from '@platform/certificate/test/factories/admin';
-import { createPartnerClient, type EventPass, type Ride } from '../src';
+import { createPartnerClient, type EventPass, type Ride } from '@platform/client';
 import { startGateway } from '@platform/gateway/test/helpers';
 
 let ctx: TestContext;
@@ -49,12 +49,12 @@ describe('@platform/client against the real certificate service', () => {
     const missing = await client.GET('/api/v1/verify/{code}', { params: { path: { code: 'ABCDEF-GHJKMN-PQRSTU' } } });
     expect(missing.response.status).toBe(404);
     expect(missing.data).toBeUndefined();
-    expect(missing.error).toEqual({ valid: false, error: 'Certificate not found', code: 'not_found' });
+    expect(missing.error).toMatchObject({ valid: false, error: 'Certificate not found', code: 'not_found' });
 
     const anonymous = createPartnerClient({ baseUrl: certificate.url });
     const refused = await anonymous.GET('/api/v1/credits');
     expect(refused.response.status).toBe(401);
-    expect(refused.error).toEqual({ error: 'Missing API key', code: 'missing_api_key' });
+    expect(refused.error).toMatchObject({ error: 'Missing API key', code: 'missing_api_key' });
   });
 
   it('types the gateway\'s own 502 when the service behind it is down', async () => {

@@ -5,6 +5,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly extra: Record<string, unknown> = {},
+    /** Headers the answer carries with this error (`WWW-Authenticate`, `X-Accepted-Scopes`, `Allow`). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = new.target.name;
@@ -26,8 +28,8 @@ export class BadRequestError extends ApiError {
   }
 }
 export class UnauthorizedError extends ApiError {
-  constructor(message: string, code = 'unauthorized') {
-    super(401, code, message);
+  constructor(message: string, code = 'unauthorized', headers: Record<string, string> = {}) {
+    super(401, code, message, {}, headers);
   }
 }
 export class PaymentRequiredError extends ApiError {
@@ -36,13 +38,18 @@ export class PaymentRequiredError extends ApiError {
   }
 }
 export class ForbiddenError extends ApiError {
-  constructor(message: string, code = 'forbidden') {
-    super(403, code, message);
+  constructor(message: string, code = 'forbidden', headers: Record<string, string> = {}) {
+    super(403, code, message, {}, headers);
   }
 }
 export class NotFoundError extends ApiError {
   constructor(message = 'Not found', extra: Record<string, unknown> = {}) {
     super(404, 'not_found', message, extra);
+  }
+}
+export class MethodNotAllowedError extends ApiError {
+  constructor(method: string, allowed: string[]) {
+    super(405, 'method_not_allowed', `${method} is not allowed here; allowed: ${allowed.join(', ')}`, {}, { Allow: allowed.join(', ') });
   }
 }
 export class ConflictError extends ApiError {

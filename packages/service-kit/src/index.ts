@@ -20,3 +20,7 @@ export * from './security-headers';
 export * from './openapi';
 export * from './secret-strength';
 export * from './listen';
+export * from './problem-details';
+export * from './partner-messages';
+export * from './method-not-allowed';
+export * from './etag';

@@ -70,6 +70,7 @@ export function buildOpenApiDocument(file: string, request: { bodies: z.ZodType[
   }
   expandQuerySchemas(document, request.queries ?? []);
   exampleRequestBodies(document);
+  showRequiredScopes(document);
   const missing = danglingRefs(document);
   if (missing.length) throw new Error(`${file} refers to undefined components: ${missing.join(', ')}`);
   return document;
@@ -116,6 +117,24 @@ function exampleRequestBodies(document: OpenApiDocument): void {
       if (!media || typeof ref !== 'string' || 'example' in media || 'examples' in media) continue;
       const examples = schemas[ref.replace('#/components/schemas/', '')]?.examples as unknown[] | undefined;
       if (examples?.length) media.example = examples[0];
+    }
+  }
+}
+
+/**
+ * An operation whose security names scopes shows them where a reader looks: `x-required-scope` and a sentence at the
+ * end of its description (renderers do not all show the scopes of a bearer requirement).
+ */
+function showRequiredScopes(document: OpenApiDocument): void {
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item) as Json[]) {
+      const requirements = operation?.security as Array<Record<string, string[]>> | undefined;
+      const scopes = [...new Set((requirements ?? []).flatMap((requirement) => Object.values(requirement).flat()))];
+      if (scopes.length === 0) continue;
+      operation['x-required-scope'] = scopes.join(' ');
+      const sentence = `**Required scope:** ${scopes.map((scope) => `\`${scope}\``).join(', ')}. A key without it is answered 403 \`insufficient_scope\` with the scope in \`X-Accepted-Scopes\`.`;
+      const description = typeof operation.description === 'string' ? operation.description.trimEnd() : '';
+      operation.description = description ? `${description}\n\n${sentence}` : sentence;
     }
   }
 }

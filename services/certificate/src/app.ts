@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, notFoundHandler, openApiRoute, adminTokenSettings, requireAdmin, type Knex, type Logger } from '@platform/service-kit';
+import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, openApiRoute, adminTokenSettings, requireAdmin, type Knex, type Logger } from '@platform/service-kit';
 import type { CertificateConfig } from './config';
 import { adminRoutes } from './features/admin.routes';
 import { batchBodyParsers } from './features/certificates/certificates.routes';
@@ -33,6 +33,7 @@ export function createApp(deps: CertificateDeps, services: CertificateServices =
   app.use('/admin/v1/templates', templateBodyParsers()); // base64 images: up to 3 MB
   app.use(jsonBodies());
   app.use('/admin/v1', adminRoutes(services, adminTokens));
+  app.use(methodNotAllowedHandler(knownRoutesOf(certificateOpenApi().paths)));
   app.use(notFoundHandler());
   app.use(errorHandler(logger));
   return app;

@@ -8,7 +8,14 @@ beforeAll(() => {
 });
 afterAll(() => ctx.close());
 
-const INVALID = { error: 'Invalid or revoked API key', code: 'invalid_api_key' };
+const INVALID = {
+  type: 'https://docs.partner-platform.example/errors/invalid_api_key',
+  title: 'Unauthorized',
+  status: 401,
+  detail: 'Invalid or revoked API key',
+  error: 'Invalid or revoked API key',
+  code: 'invalid_api_key',
+};
 const credits = (token: string) => request(ctx.app).get('/api/v1/credits').set('Authorization', `Bearer ${token}`);
 const keys = (org: TestOrg) => ({
   create: (body: Record<string, unknown>) => request(ctx.app).post('/admin/v1/api-keys').set('Authorization', org.admin()).send(body),
@@ -46,7 +53,7 @@ describe('API key expiry', () => {
     expect((await credits(created.body.token).expect(401)).body).toEqual(INVALID);
     expect((await keys(org).list().expect(200)).body.data[0]).toMatchObject({ id: created.body.id, status: 'expired' });
     const rotate = await keys(org).rotate(created.body.id).expect(409);
-    expect(rotate.body).toEqual({ error: 'An expired API key cannot be rotated', code: 'api_key_expired' });
+    expect(rotate.body).toMatchObject({ error: 'An expired API key cannot be rotated', code: 'api_key_expired' });
   });
 
   it.each([['in the past', new Date(Date.now() - 60_000).toISOString()], ['not a time', 'tomorrow'], ['without a zone', '2030-01-01T00:00:00'], ['a number', 1893456000]])(

@@ -35,7 +35,7 @@ describe('credits', () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(10);
     expect(statuses.filter((s) => s === 402)).toHaveLength(10);
     for (const refused of results.filter((r) => r.status === 402)) {
-      expect(refused.body).toEqual({ error: 'Insufficient certificate credits', code: 'insufficient_credits' });
+      expect(refused.body).toMatchObject({ error: 'Insufficient certificate credits', code: 'insufficient_credits' });
     }
     const row = await ctx.db('organizations').where({ id: org.org }).first();
     expect(row.balance).toBe(0);

@@ -29,10 +29,10 @@ const FUZZ_SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : proces
 function expectSaneAnswer(res: request.Response, label: string) {
   if (res.status >= 500) throw new Error(`${label} answered ${res.status}: ${res.text.slice(0, 300)}`);
   if (res.status >= 400 && res.status !== 404) {
-    expect(res.headers['content-type']).toMatch(/application\/json/);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(typeof res.body.error).toBe('string');
   }
-  if (res.status === 404) expect(res.headers['content-type']).toMatch(/application\/json/);
+  if (res.status === 404) expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
 }
 
 const jsonValue = fc.jsonValue({ maxDepth: 3 });

@@ -23,8 +23,25 @@ describe('HTTP conventions every route shares', () => {
 
   it('answers an unknown route with a JSON 404', async () => {
     const res = await request(ctx.app).get('/nope').expect(404);
-    expect(res.headers['content-type']).toMatch(/application\/json/);
-    expect(res.body).toEqual({ error: 'Route not found', code: 'route_not_found' });
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ error: 'Route not found', code: 'route_not_found' });
+  });
+
+  it('answers a known path with a method it does not take as 405 with Allow', async () => {
+    const res = await request(ctx.app).delete('/api/v1/credits').expect(405);
+    expect(res.headers.allow).toBe('GET, HEAD');
+    expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(res.body).toMatchObject({ status: 405, code: 'method_not_allowed', title: 'Method Not Allowed' });
+    const revoke = await request(ctx.app).get('/admin/v1/certificates/cert_x/revoke').set('Authorization', 'Bearer x').expect(401);
+    expect(revoke.body.code).toBe('invalid_token'); // authentication comes first on the admin API
+  });
+
+  it('challenges a missing or bad admin token with WWW-Authenticate: Bearer', async () => {
+    const missing = await request(ctx.app).get('/admin/v1/plans').expect(401);
+    expect(missing.headers['www-authenticate']).toBe('Bearer');
+    const bad = await request(ctx.app).get('/admin/v1/plans').set('Authorization', 'Bearer not-a-jwt').expect(401);
+    expect(bad.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+    expect(bad.body).toMatchObject({ code: 'invalid_token', status: 401, type: 'https://docs.partner-platform.example/errors/invalid_token' });
   });
 
   it('echoes a sane X-Request-Id and generates one otherwise', async () => {
@@ -38,7 +55,7 @@ describe('HTTP conventions every route shares', () => {
     const wrongType = await request(ctx.app).post('/nope').set('Content-Type', 'text/plain').send('hello').expect(415);
     expect(wrongType.body.code).toBe('unsupported_media_type');
     const badJson = await request(ctx.app).post('/nope').set('Content-Type', 'application/json').send('{"a":').expect(400);
-    expect(badJson.body).toEqual({ error: 'Request body is not valid JSON', code: 'invalid_json' });
+    expect(badJson.body).toMatchObject({ error: 'Request body is not valid JSON', code: 'invalid_json' });
     const big = await request(ctx.app)
       .post('/nope')
       .set('Content-Type', 'application/json')
@@ -51,6 +68,6 @@ describe('HTTP conventions every route shares', () => {
     const res = await request(ctx.app).get('/api/v1/verify/%E0%A4%A');
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
-    expect(res.headers['content-type']).toMatch(/application\/json/);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
   });
 });

@@ -89,8 +89,12 @@ describe('the response validator catches drift between the code and the descript
     const validator = certificateResponseValidator();
     expect(validator.validate({ ...credits, status: 418, body: {} })).toEqual([expect.stringContaining('status 418 is not documented')]);
     expect(validator.validate({ ...credits, path: '/api/v1/balance', body: {} })).toEqual(['GET /api/v1/balance is not in the description']);
-    expect(validator.validate({ ...credits, status: 401, body: { error: 'Missing API key' } })).toEqual([
+    const problem = { type: 'https://docs.partner-platform.example/errors/missing_api_key', title: 'Unauthorized', status: 401, detail: 'Missing API key', error: 'Missing API key' };
+    expect(validator.validate({ ...credits, status: 401, contentType: 'application/problem+json', body: problem })).toEqual([
       "GET /api/v1/credits 401: body must have required property 'code'",
+    ]);
+    expect(validator.validate({ ...credits, status: 401, body: { ...problem, code: 'missing_api_key' } })).toEqual([
+      'GET /api/v1/credits 401: content type application/json is not documented (documented: application/problem+json)',
     ]);
     expect(validator.validate({ ...credits, contentType: 'text/html', body: {} })).toEqual([expect.stringContaining('content type text/html is not documented')]);
   });

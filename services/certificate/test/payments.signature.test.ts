@@ -28,7 +28,7 @@ describe('gateway A signature', () => {
     const calls = p.gateways.verifyCalls();
     const body = gatewayAWebhook(reference);
     const res = await p.sendA(body, signature).expect(401);
-    expect(res.body).toEqual({ error: 'Invalid webhook signature', code: 'invalid_signature' });
+    expect(res.body).toMatchObject({ error: 'Invalid webhook signature', code: 'invalid_signature' });
     expect(await p.stateOf(org, reference)).toMatchObject({ balance: 10, plan: 'free', upgrades: 0, payment: { status: 'pending' } });
     expect(p.gateways.verifyCalls()).toBe(calls);
     const receipt = await p.receiptOf(body);
@@ -47,7 +47,7 @@ describe('gateway A signature', () => {
   it('answers malformed JSON with a valid signature with 400, never 500, and keeps the authenticated body', async () => {
     const body = `{"event": "charge.success", "id": "${randomBytes(6).toString('hex')}", "data": `;
     const res = await p.sendA(body, signA(body)).expect(400);
-    expect(res.body).toEqual({ error: 'Request body is not valid JSON', code: 'invalid_json' });
+    expect(res.body).toMatchObject({ error: 'Request body is not valid JSON', code: 'invalid_json' });
     expect(await p.receiptOf(body)).toMatchObject({ outcome: 'malformed', body_size: Buffer.byteLength(body) });
     expect((await p.receiptOf(body)).body.toString('utf8')).toBe(body);
     const wrongShape = JSON.stringify({ event: 'charge.success', data: { reference: 42 } });

@@ -50,6 +50,23 @@ describe('certificate service through the gateway', () => {
     expect(html.text).toContain('Kemi Adebayo');
   });
 
+  it('passes the verification ETag through and answers If-None-Match with 304, and the service’s 405 with Allow', async () => {
+    const org = newOrg(ctx);
+    const key = await createApiKey(ctx, org);
+    const cert = await issueCertificate(ctx, org);
+    const auth = { Authorization: `Bearer ${key.token}` };
+    const first = await fetch(`${gateway.url}/api/v1/verify/${cert.verification_code}`, { headers: auth });
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await fetch(`${gateway.url}/api/v1/verify/${cert.verification_code}`, { headers: { ...auth, 'If-None-Match': etag! } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    const wrongMethod = await fetch(`${gateway.url}/api/v1/credits`, { method: 'DELETE', headers: auth });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD');
+    expect(wrongMethod.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+  });
+
   it('delivers a signed payment webhook byte for byte, so its signature still verifies', async () => {
     const org = newOrg(ctx);
     const checkout = await request(ctx.app).post('/admin/v1/subscriptions/checkout').set('Authorization', org.admin()).send({ plan: 'starter', gateway: 'gateway-a' }).expect(201);

@@ -8,7 +8,15 @@ beforeAll(() => {
 });
 afterAll(() => ctx.close());
 
-const NOT_FOUND = { valid: false, error: 'Certificate not found', code: 'not_found' };
+const NOT_FOUND = {
+  type: 'https://docs.partner-platform.example/errors/not_found',
+  title: 'Not Found',
+  status: 404,
+  detail: 'Certificate not found',
+  valid: false,
+  error: 'Certificate not found',
+  code: 'not_found',
+};
 
 async function orgWithKey() {
   const org = newOrg(ctx);
@@ -18,6 +26,27 @@ async function orgWithKey() {
 }
 
 describe('GET /api/v1/verify/{code}', () => {
+  it('tags the answer with an ETag and answers If-None-Match with 304 until the certificate changes', async () => {
+    const { org, verify } = await orgWithKey();
+    const cert = await issueCertificate(ctx, org);
+    const first = await verify(cert.verification_code).expect(200);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const unchanged = await verify(cert.verification_code).set('If-None-Match', etag).expect(304);
+    expect(unchanged.text).toBe('');
+    await request(ctx.app).post(`/admin/v1/certificates/${cert.id}/revoke`).set('Authorization', org.admin()).expect(200);
+    const revoked = await verify(cert.verification_code).set('If-None-Match', etag).expect(200);
+    expect(revoked.body.certificate_status).toBe('revoked');
+    expect(revoked.headers.etag).not.toBe(etag);
+  });
+
+  it('answers an unknown code as a Problem Details 404 that keeps valid: false', async () => {
+    const { verify } = await orgWithKey();
+    const res = await verify('AAAAAA-BBBBBB-CCCCCC').expect(404);
+    expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(res.body).toEqual(NOT_FOUND);
+  });
+
   it('returns the verification fields for a certificate of the key’s organization', async () => {
     const { org, verify } = await orgWithKey();
     const cert = await issueCertificate(ctx, org, { certificate_number: 'AE-2026-0001', issue_date: '2026-02-28' });
@@ -81,7 +110,7 @@ describe('GET /api/v1/verify/{code}', () => {
     const { org } = await orgWithKey();
     const cert = await issueCertificate(ctx, org);
     const res = await request(ctx.app).get(`/api/v1/verify/${cert.verification_code}`).expect(401);
-    expect(res.body).toEqual({ error: 'Missing API key', code: 'missing_api_key' });
+    expect(res.body).toMatchObject({ error: 'Missing API key', code: 'missing_api_key' });
   });
 });
 

@@ -5,6 +5,8 @@ import {
   errorHandler,
   healthRoutes,
   jsonBodies,
+  knownRoutesOf,
+  methodNotAllowedHandler,
   notFoundHandler,
   adminTokenSettings,
   requireAdmin,
@@ -76,6 +78,7 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   });
   app.use('/api/v1/webhooks', partnerKey, requireScope('webhooks:manage'), webhookEndpointRoutes({ service: webhooks, partnerIdOf }));
 
+  app.use(methodNotAllowedHandler(knownRoutesOf(mobilityOpenApi().paths)));
   app.use(notFoundHandler());
   app.use(errorHandler(logger));
   return app;

@@ -23,7 +23,9 @@ describe('partner API key authentication', () => {
 
   it('answers 401 Missing API key without one', async () => {
     const res = await estimate({}).expect(401);
-    expect(res.body).toEqual({ error: 'Missing API key', code: 'missing_api_key' });
+    expect(res.body).toMatchObject({ error: 'Missing API key', code: 'missing_api_key', status: 401, detail: 'Missing API key' });
+    expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(res.headers['www-authenticate']).toBe('Bearer');
   });
 
   it('refuses malformed, unknown and other-service tokens with the same 401', async () => {
@@ -31,7 +33,8 @@ describe('partner API key authentication', () => {
     const mistyped = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
     for (const bad of ['nope', mistyped, generateApiToken('mk_'), generateApiToken('ck_')]) {
       const res = await estimate({ 'X-API-KEY': bad }).expect(401);
-      expect(res.body).toEqual({ error: 'Invalid or revoked API key', code: 'invalid_api_key' });
+      expect(res.body).toMatchObject({ error: 'Invalid or revoked API key', code: 'invalid_api_key' });
+      expect(res.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
     }
   });
 
@@ -57,7 +60,9 @@ describe('partner API key authentication', () => {
       .set('Authorization', `Bearer ${token}`)
       .send({ pickup: centre, dropoff: centre, tier: 'economy', passenger: { name: 'A', phone: '+2348000000' } })
       .expect(403);
-    expect(res.body).toEqual({ error: 'Missing required scope: rides:write', code: 'insufficient_scope' });
+    expect(res.body).toMatchObject({ error: 'Missing required scope: rides:write', code: 'insufficient_scope', status: 403 });
+    expect(res.headers['x-accepted-scopes']).toBe('rides:write');
+    expect(res.headers['www-authenticate']).toBe('Bearer error="insufficient_scope", scope="rides:write"');
     const noEstimates = await createPartnerKey(ctx, { scopes: ['rides:write'] });
     expect((await estimate({ 'X-API-KEY': noEstimates.token }).expect(403)).body.error).toBe('Missing required scope: estimates:read');
     const noRead = await request(ctx.app).get('/api/v1/rides/ride_00000000000000000000').set('X-API-KEY', noEstimates.token).expect(403);

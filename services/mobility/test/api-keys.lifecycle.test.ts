@@ -12,7 +12,14 @@ afterAll(async () => {
   await ctx.close();
 });
 
-const INVALID = { error: 'Invalid or revoked API key', code: 'invalid_api_key' };
+const INVALID = {
+  type: 'https://docs.partner-platform.example/errors/invalid_api_key',
+  title: 'Unauthorized',
+  status: 401,
+  detail: 'Invalid or revoked API key',
+  error: 'Invalid or revoked API key',
+  code: 'invalid_api_key',
+};
 const centre = randomCentre();
 const estimate = (token: string) => request(ctx.app).post('/api/v1/estimates').set('X-API-KEY', token).send({ pickup: centre, dropoff: offset(centre, 800, 600) });
 const asOwner = (owner: AdminIdentity) => `Bearer ${adminToken(ctx, owner)}`;

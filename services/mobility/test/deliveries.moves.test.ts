@@ -52,7 +52,7 @@ describe('partner cancellation', () => {
     const courier = await onlineCourier(ctx, offset(spot, 100, 0));
     const { id, pin } = await pickedUpDelivery(partner, courier, spot);
     const late = await partner.post(`/api/v1/deliveries/${id}/cancel`).expect(409);
-    expect(late.body).toEqual({ error: 'Cannot cancel a delivery that is picked_up', code: 'invalid_delivery_status' });
+    expect(late.body).toMatchObject({ error: 'Cannot cancel a delivery that is picked_up', code: 'invalid_delivery_status' });
     await courier.app.post(`/deliveries/${id}/deliver`, { pin }).expect(200);
     const done = await partner.post(`/api/v1/deliveries/${id}/cancel`).expect(409);
     expect(done.body.error).toBe('Cannot cancel a delivery that is delivered');

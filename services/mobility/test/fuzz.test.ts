@@ -93,7 +93,7 @@ const routes: Array<{ method: 'get' | 'post' | 'delete'; path: (seg: string) => 
 function expectSaneAnswer(res: request.Response, label: string) {
   if (res.status >= 500) throw new Error(`${label} answered ${res.status}: ${res.text.slice(0, 300)}`);
   if (res.status >= 400) {
-    expect(res.headers['content-type']).toMatch(/application\/json/);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(typeof res.body.error).toBe('string');
     expect(typeof res.body.code).toBe('string');
   }

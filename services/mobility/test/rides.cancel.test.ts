@@ -48,7 +48,7 @@ describe('cancelling a ride', () => {
   it('refuses to cancel a completed or cancelled ride with 409 naming its status', async () => {
     const { ride } = await rideIn('completed');
     const done = await partner.post(`/api/v1/rides/${ride.id}/cancel`).expect(409);
-    expect(done.body).toEqual({ error: 'Cannot cancel a ride that is completed', code: 'invalid_ride_status' });
+    expect(done.body).toMatchObject({ error: 'Cannot cancel a ride that is completed', code: 'invalid_ride_status' });
 
     const pending = (await rideIn('pending')).ride;
     await partner.post(`/api/v1/rides/${pending.id}/cancel`).expect(200);

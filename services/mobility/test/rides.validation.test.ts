@@ -64,7 +64,7 @@ describe('ride and estimate input', () => {
         const res = await request(ctx.app).post(path).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(JSON.stringify(body));
         expect(res.status).toBeGreaterThanOrEqual(400);
         expect(res.status).toBeLessThan(500);
-        expect(res.headers['content-type']).toMatch(/application\/json/);
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
         expect(res.body).toEqual(expect.objectContaining({ error: expect.any(String), code: expect.any(String) }));
       }
       const broken = await request(ctx.app).post(path).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send('{"pickup":');
@@ -91,8 +91,29 @@ describe('ride and estimate input', () => {
     const mine = await partner.post('/api/v1/rides', rideBody(centre)).expect(201);
     const stranger = partnerApi(ctx, (await createPartnerKey(ctx)).token);
     const res = await stranger.get(`/api/v1/rides/${mine.body.id}`).expect(404);
-    expect(res.body).toEqual({ error: 'Ride not found', code: 'not_found' });
+    expect(res.body).toMatchObject({ error: 'Ride not found', code: 'not_found' });
     await stranger.post(`/api/v1/rides/${mine.body.id}/cancel`).expect(404);
     expect((await partner.get(`/api/v1/rides/${mine.body.id}`).expect(200)).body.status).toBe('pending');
+  });
+
+  it('tags a ride with an ETag, answers If-None-Match with 304 while it is unchanged, and with the ride once it changes', async () => {
+    const ride = await partner.post('/api/v1/rides', rideBody(randomCentre())).expect(201);
+    const first = await partner.get(`/api/v1/rides/${ride.body.id}`).expect(200);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const unchanged = await partner.get(`/api/v1/rides/${ride.body.id}`).set('If-None-Match', etag).expect(304);
+    expect(unchanged.text).toBe('');
+    await partner.post(`/api/v1/rides/${ride.body.id}/cancel`).expect(200);
+    const cancelled = await partner.get(`/api/v1/rides/${ride.body.id}`).set('If-None-Match', etag).expect(200);
+    expect(cancelled.body.status).toBe('cancelled');
+    expect(cancelled.headers.etag).not.toBe(etag);
+  });
+
+  it('answers a known path with a method it does not take as 405 with Allow', async () => {
+    const res = await request(ctx.app).put('/api/v1/rides/ride_1').set('Authorization', `Bearer ${token}`).send({}).expect(405);
+    expect(res.headers.allow).toBe('GET, HEAD');
+    expect(res.body).toMatchObject({ status: 405, code: 'method_not_allowed' });
+    const list = await request(ctx.app).get('/api/v1/rides').set('Authorization', `Bearer ${token}`).expect(405);
+    expect(list.headers.allow).toBe('POST');
   });
 });

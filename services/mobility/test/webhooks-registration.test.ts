@@ -85,7 +85,7 @@ describe('POST /api/v1/webhooks', () => {
   ])('refuses %s with 422 on url', async (url) => {
     const partner = newPartnerId();
     const res = await as(partner).post('/api/v1/webhooks', { url }).expect(422);
-    expect(res.body).toEqual({ error: 'Request validation failed', code: 'validation_failed', details: [{ path: 'url', message: expect.any(String) }] });
+    expect(res.body).toMatchObject({ error: 'Request validation failed', code: 'validation_failed', details: [{ path: 'url', message: expect.any(String) }] });
     const list = await as(partner).get('/api/v1/webhooks').expect(200);
     expect(list.body.data).toEqual([]);
   });
@@ -99,7 +99,7 @@ describe('POST /api/v1/webhooks', () => {
   it('answers 401 without a partner, and the service itself refuses until API keys are merged', async () => {
     await request(app).post('/api/v1/webhooks').send({ url: PUBLIC_URL }).expect(401);
     const res = await request(ctx.app).get('/api/v1/webhooks').expect(401);
-    expect(res.body).toEqual({ error: 'Missing API key', code: 'missing_api_key' });
+    expect(res.body).toMatchObject({ error: 'Missing API key', code: 'missing_api_key' });
   });
 
   it('follows the JSON conventions: 415 for a non-JSON body, 400 for bad JSON', async () => {

@@ -57,7 +57,7 @@ describe('the worker process with WORKER_METRICS_PORT', () => {
     expect(await metrics.text()).toContain('webhook_delivery_attempts_total');
     const unknown = await fetch(`${base}/admin`);
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ error: 'Route not found', code: 'route_not_found' });
+    expect(await unknown.json()).toMatchObject({ error: 'Route not found', code: 'route_not_found' });
   });
 
   it('stops listening and exits 0 on SIGTERM', async () => {

@@ -1,6 +1,6 @@
 import express, { Router } from 'express';
 import { z } from 'zod';
-import { parseOrThrow, type Logger } from '@platform/service-kit';
+import { parseOrThrow, sendProblem, type Logger } from '@platform/service-kit';
 import { PLANS } from '../plans/plans';
 import type { PaymentGateway } from './payment-gateway';
 import { receivePaymentWebhook } from './payment-webhooks';
@@ -24,6 +24,8 @@ export function paymentWebhookRoutes({ paymentGateways: gateways, paymentRecords
     if (!gateway) return next();
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const outcome = await receivePaymentWebhook(gateway, rawBody, req.headers, { repository, payments, logger });
+    const { error, code, ...extra } = outcome.body;
+    if (outcome.status >= 400 && typeof error === 'string' && typeof code === 'string') return sendProblem(res, outcome.status, code, error, extra);
     res.status(outcome.status).json(outcome.body);
   });
   return router;

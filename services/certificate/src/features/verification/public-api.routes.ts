@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { INVALID_KEY_MESSAGE, principalOf, type ApiKeyService } from '@platform/api-keys';
-import { UnauthorizedError } from '@platform/service-kit';
+import { NotFoundError, UnauthorizedError, sendJsonWithEtag } from '@platform/service-kit';
 import { requireApiKey } from '../api-keys/api-keys.routes';
 import { certificateStatus } from '../certificates/certificate-status';
 import { normalizeVerificationCode } from '../certificates/verification-code';
@@ -31,12 +31,9 @@ export function publicApiRoutes({ apiKeys, publicApi }: PublicApiDeps): Router {
   router.get('/api/v1/verify/:code', apiKey, async (req, res) => {
     const row = await publicApi.verification(principalOf(req).organizationId, normalizeVerificationCode(req.params.code as string));
     if (!row) throw keyWithoutOrganization();
-    if (!row.certificate_id) {
-      res.status(404).json({ valid: false, error: 'Certificate not found', code: 'not_found' });
-      return;
-    }
+    if (!row.certificate_id) throw new NotFoundError('Certificate not found', { valid: false });
     const status = certificateStatus(row.status!, row.expires_on);
-    res.json({
+    sendJsonWithEtag(req, res, {
       valid: status === 'valid',
       recipient_name: row.recipient_name,
       program_title: row.program_title,

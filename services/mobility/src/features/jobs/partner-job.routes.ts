@@ -1,6 +1,6 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import type { z } from 'zod';
-import { parseOrThrow } from '@platform/service-kit';
+import { parseOrThrow, sendJsonWithEtag } from '@platform/service-kit';
 import { validIdempotencyKey } from '../idempotency/idempotency.service';
 
 export interface PartnerJobRoutesDeps<Input, View> {
@@ -29,7 +29,7 @@ export function partnerJobRoutes<Input, View>(job: PartnerJobRoutesDeps<Input, V
   });
 
   router.get('/:id', job.requireRead, async (req, res) => {
-    res.json(await job.get(job.partnerIdOf(req), job.parseId(req.params.id)));
+    sendJsonWithEtag(req, res, await job.get(job.partnerIdOf(req), job.parseId(req.params.id)));
   });
 
   router.post('/:id/cancel', job.requireWrite, async (req, res) => {
