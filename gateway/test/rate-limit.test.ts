@@ -118,7 +118,7 @@ describe('gateway rate limits', () => {
     }
     const limited = await fetch(`${a.url}/credentials/ABCDEF-GHJKMN-PQRSTU/document.png`);
     expect(limited.status).toBe(429);
-    expect(await limited.json()).toEqual({ error: 'Rate limit exceeded', code: 'rate_limited' });
+    expect(await limited.json()).toMatchObject({ status: 429, error: 'Rate limit exceeded', code: 'rate_limited' });
   });
 
   it('lets requests through and logs a warning when Redis is unreachable', async () => {
