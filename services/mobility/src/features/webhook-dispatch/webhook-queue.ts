@@ -7,6 +7,8 @@ import type { WebhookMessageRef } from './webhook-messages.repository';
 export interface WebhookMessageJobData {
   deliveryId: string;
   endpointId: string;
+  /** The W3C traceparent of the request that caused the event, when there was one: the POST continues its trace. */
+  traceparent?: string;
 }
 
 export type WebhookQueue = Queue<WebhookMessageJobData>;
@@ -42,7 +44,7 @@ export async function enqueueWebhookMessages(queue: WebhookQueue, messages: Webh
     await queue.addBulk(
       messages.slice(i, i + 500).map((d) => ({
         name: 'deliver',
-        data: { deliveryId: d.id, endpointId: d.endpoint_id },
+        data: { deliveryId: d.id, endpointId: d.endpoint_id, ...(d.traceparent ? { traceparent: d.traceparent } : {}) },
         opts: { ...JOB_OPTIONS, jobId: webhookMessageJobId(d.event_id, d.endpoint_id) },
       })),
     );
