@@ -14,7 +14,8 @@ export interface Tracing {
  * stdout. Without it, trace ids are still taken from `traceparent` or generated, propagated and logged. An endpoint
  * that is not an http(s) URL ends start-up with one line naming the variable.
  */
-export async function startTracing(defaultServiceName: string, env: NodeJS.ProcessEnv = process.env): Promise<Tracing> {
+export async function startTracing(defaultServiceName: string): Promise<Tracing> {
+  const env = process.env;
   const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
   if (!endpoint) return { exporting: false, shutdown: async () => undefined };
   if (!isHttpUrl(endpoint)) {
