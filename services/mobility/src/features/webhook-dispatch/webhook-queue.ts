@@ -3,7 +3,7 @@ import type { Redis } from '@platform/service-kit';
 import { QUEUES } from '../../queues';
 import type { WebhookMessageRef } from './webhook-messages.repository';
 
-/** Job data carries ids only: the secret and the body are read from Postgres at send time (no secrets in Redis). */
+/** Job data carries ids and the trace header only: the secret and the body are read from Postgres at send time (no secrets in Redis). */
 export interface WebhookMessageJobData {
   deliveryId: string;
   endpointId: string;
