@@ -2,6 +2,8 @@ import { startGateway, captureLines, type RunningGateway } from '@platform/gatew
 import { createLogger, createRedis, parseTraceparent, type Redis } from '@platform/service-kit';
 import { listen, sendJson, startFakeServer, type RunningServer } from '@platform/test-kit';
 import { createApp } from '../src/app';
+import { createDispatchWorker } from '../src/features/dispatch/dispatch.worker';
+import { buildServices } from '../src/services';
 import { startWebhookDispatch, type WebhookDispatch } from '../src/features/webhook-dispatch/webhook-worker';
 import type { TestContext } from './helpers/context';
 import { createIsolatedContext, waitFor, type IsolatedContext } from './helpers/webhooks';
@@ -22,7 +24,8 @@ const serviceLogs = captureLines();
 const workerLogs = captureLines();
 
 beforeAll(async () => {
-  isolated = await createIsolatedContext();
+  // A short search: the last test waits for a dispatch timeout, the others cancel at once.
+  isolated = await createIsolatedContext({ DISPATCH_TIMEOUT_S: '2' });
   const { db, redis, config } = isolated;
   const app = createApp({ db, redis, config, logger: createLogger('mobility', 'info', serviceLogs.stream) });
   mobility = await listen(app);
@@ -104,5 +107,25 @@ describe('a partner request traced to the webhook POST', () => {
     expect(requestLine(serviceLogs.lines(), 'trace-e2e-3')?.trace_id).toBe(sent?.traceId);
     const traceIds = receiver.requests.map((r) => parseTraceparent(r.headers.traceparent)?.traceId);
     expect(new Set(traceIds).size).toBe(traceIds.length); // three requests, three traces
+  });
+
+  it('sends a webhook no request caused (a dispatch timeout) in a trace of its own', async () => {
+    const { db, redis, config } = isolated;
+    const timersConnection = createRedis(config.REDIS_URL);
+    const services = buildServices({ db, redis, config, logger: createLogger('mobility-worker', 'silent') });
+    const timers = createDispatchWorker(services.dispatcher, timersConnection, config.REDIS_PREFIX, createLogger('mobility-worker', 'silent'));
+    try {
+      const traceId = '0af7651916cd43dd8448eb211c80319c';
+      const ride = await viaGateway('POST', '/api/v1/rides', rideBody(randomCentre()), { traceparent: `00-${traceId}-b7ad6b7169203331-01` }, 201);
+      const post = await waitFor(() => receiver.requests.find((r) => JSON.parse(r.body.toString('utf8')).data.id === ride.id), 'the ride.no_drivers_available webhook');
+      expect(JSON.parse(post.body.toString('utf8')).type).toBe('ride.no_drivers_available');
+      const sent = parseTraceparent(post.headers.traceparent);
+      expect(sent).toBeDefined();
+      expect(sent!.traceId).not.toBe(traceId);
+    } finally {
+      await timers.close();
+      await services.timers.close();
+      timersConnection.disconnect();
+    }
   });
 });
