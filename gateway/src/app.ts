@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { createMetrics, errorHandler, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, requestContext, requestIdFor, requestLogger, runChecks, type Logger, type Metrics, type Redis } from '@platform/service-kit';
+import { createMetrics, errorHandler, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, requestContext, requestIdFor, requestLogger, runChecks, startRequestSpan, type Logger, type Metrics, type Redis, type TraceSpan } from '@platform/service-kit';
 import { addressBucket, clientAddress } from './client-address';
 import type { GatewayConfig } from './config';
 import { docsRoutes, loadGatewayDescription, RENDERER_PATH } from './docs';
@@ -75,12 +75,13 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
     if (!route) return ownPages(req, res);
     const arrivedAt = Date.now();
     const requestId = requestIdFor(req);
+    const span = startRequestSpan(req); // the caller's trace when its traceparent is valid, else a new one
     res.setHeader('X-Request-Id', requestId);
     if (hsts) res.setHeader('Strict-Transport-Security', HSTS);
     const bucket = addressBucket(clientAddress(req, trustHops));
     const subject = rateLimitSubject(req, pathname, bucket);
     const limited: RateLimitedRequest = { subject, addressBucket: bucket, pathname };
-    logWhenDone(logger, req, res, requestId, route.path, subject.kind === 'key' ? subject.id.slice(0, 12) : undefined);
+    logWhenDone(logger, req, res, requestId, span, route.path, subject.kind === 'key' ? subject.id.slice(0, 12) : undefined);
     observe(req as express.Request, Object.assign(res, { locals: { route: route.path } }) as unknown as express.Response, noop);
     if (!inFlight.enter(bucket)) {
       answerJson(res, 429, { error: 'Too many requests in flight from this address', code: 'too_many_in_flight' }, { 'Retry-After': '1' });
@@ -95,6 +96,7 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
           body: outcome.body,
           arrivedAt,
           requestId,
+          span,
           onStatus: limiter && subject.kind === 'key' ? (status) => status === 401 && limiter.noteRefusedKey(limited) : undefined,
         });
       }, noop);
@@ -149,14 +151,15 @@ function ownPagesApp(config: GatewayDeps['config'], logger: Logger, metrics: Met
 
 /**
  * One JSON line per proxied request when its answer is finished or the client went away, with the same fields
- * as the services' request log: request id, method, route (the route table entry, never the raw URL), status
+ * as the services' request log: request id, trace id, method, route (the route table entry, never the raw URL), status
  * (499: the client left before an answer), duration in ms, and a short fingerprint of the API key's hash.
  */
-function logWhenDone(logger: Logger, req: IncomingMessage, res: ServerResponse, requestId: string, route: string, fingerprint: string | undefined): void {
+function logWhenDone(logger: Logger, req: IncomingMessage, res: ServerResponse, requestId: string, span: TraceSpan, route: string, fingerprint: string | undefined): void {
   const start = process.hrtime.bigint();
   res.once('close', () => {
     const line: Record<string, unknown> = {
       request_id: requestId,
+      trace_id: span.context.traceId,
       method: req.method,
       route,
       status: res.headersSent ? res.statusCode : 499,
@@ -165,6 +168,7 @@ function logWhenDone(logger: Logger, req: IncomingMessage, res: ServerResponse, 
     if (fingerprint) line.api_key_fingerprint = fingerprint;
     if (!res.writableFinished) line.aborted = true;
     logger.info(line, 'request');
+    span.end({ statusCode: res.headersSent ? res.statusCode : null, route });
   });
 }
 

@@ -1,5 +1,5 @@
 import { Agent, request, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import type { Logger } from '@platform/service-kit';
+import type { Logger, TraceSpan } from '@platform/service-kit';
 import { compressedHeaders, compressibleAnswer, compressorFor, negotiateEncoding } from './compression';
 import { answerJson } from './json-answer';
 
@@ -12,6 +12,8 @@ export interface ProxyCall {
   /** `Date.now()` when the request arrived: the upstream deadline counts from here, socket wait included. */
   arrivedAt: number;
   requestId: string;
+  /** The gateway's span of this request: the upstream gets its traceparent (same trace, the gateway's span as parent). */
+  span: TraceSpan;
   /** Told the upstream's status once its answer starts. */
   onStatus?: (status: number) => void;
 }
@@ -109,6 +111,9 @@ function forwardedHeaders(req: IncomingMessage, call: ProxyCall): OutgoingHttpHe
   if (call.body) headers['content-length'] = call.body.length;
   else delete headers['content-length'];
   headers['x-request-id'] = call.requestId;
+  headers.traceparent = call.span.traceparent;
+  // tracestate belongs to the caller's traceparent: when that was missing or invalid, the trace is new and it goes too.
+  if (!call.span.continued) delete headers.tracestate;
   const clientIp = req.socket.remoteAddress ?? '';
   const priorFor = req.headers['x-forwarded-for'];
   headers['x-forwarded-for'] = priorFor ? `${String(priorFor)}, ${clientIp}` : clientIp;

@@ -4,6 +4,7 @@ import pino from 'pino';
 import { closeGracefullyOnSignal, createLogger, loadConfigOrExit } from '@platform/service-kit';
 import { createGateway } from './app';
 import { exitOnListenError } from '@platform/service-kit/listen';
+import { startTracing } from '@platform/service-kit/tracing';
 import { gatewayConfigSchema } from './config';
 import { createGatewayServer, createRateLimitRedis } from './server-factory';
 
@@ -19,6 +20,7 @@ for (const variable of ['TLS_CERT_FILE', 'TLS_KEY_FILE'] as const) {
 // Log lines are written asynchronously: under load, lines written while one write is in flight go out together
 // (one syscall, not one per request line); pino flushes what is left when the process exits.
 const logger = createLogger('gateway', config.LOG_LEVEL, pino.destination({ dest: 1, sync: false }));
+const tracing = startTracing('gateway');
 const redis = createRateLimitRedis(config.REDIS_URL);
 let redisWasUp = true;
 redis.on('error', (error: Error) => {
@@ -39,4 +41,4 @@ internalServer.listen(config.METRICS_PORT, () => {
     logger.info({ port: config.PORT, scheme, certificate: config.CERTIFICATE_URL, mobility: config.MOBILITY_URL }, 'gateway listening');
   });
 });
-closeGracefullyOnSignal(logger, [server, internalServer], [async () => redis.quit()]);
+closeGracefullyOnSignal(logger, [server, internalServer], [async () => redis.quit(), async () => (await tracing).shutdown()]);

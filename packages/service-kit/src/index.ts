@@ -10,6 +10,7 @@ export * from './metrics';
 export * from './redis';
 export * from './request-context';
 export * from './request-log';
+export * from './trace-context';
 export * from './shutdown';
 export * from './validation';
 export * from './bootstrap';

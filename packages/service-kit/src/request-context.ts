@@ -1,8 +1,15 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { formatTraceparent, parseTraceparent, startSpan, type TraceContext, type TraceSpan } from './trace-context';
 
-const storage = new AsyncLocalStorage<{ requestId: string }>();
+interface RequestStore {
+  requestId: string;
+  /** This process's span of the request: the caller's trace (a valid `traceparent`) or a new one. */
+  trace: TraceContext;
+}
+
+const storage = new AsyncLocalStorage<RequestStore>();
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -13,17 +20,52 @@ export function requestIdFor(req: IncomingMessage): string {
   return randomUUID();
 }
 
+/**
+ * This process's span of an incoming request: a child of the caller's `traceparent` when it is valid, else the root
+ * of a new trace (an invalid header is dropped, never passed on).
+ */
+export function startRequestSpan(req: IncomingMessage): TraceSpan {
+  return startSpan(req.method ?? 'HTTP', 'server', parseTraceparent(req.headers.traceparent));
+}
+
 export function currentRequestId(): string | undefined {
   return storage.getStore()?.requestId;
 }
 
-/** Express middleware: sets X-Request-Id on the response and keeps it for the logger. */
+/** The trace id of the request being handled, for log lines. */
+export function currentTraceId(): string | undefined {
+  return storage.getStore()?.trace.traceId;
+}
+
+/** The `traceparent` naming the request being handled as the parent: what work it causes later (an outbox event) carries. */
+export function currentTraceparent(): string | undefined {
+  const trace = storage.getStore()?.trace;
+  return trace ? formatTraceparent(trace) : undefined;
+}
+
+/** The request id and trace id of the request being handled, for the logger (one store lookup per line). */
+export function currentLogContext(): { request_id?: string; trace_id?: string } {
+  const store = storage.getStore();
+  return store ? { request_id: store.requestId, trace_id: store.trace.traceId } : {};
+}
+
+/**
+ * Express middleware: sets X-Request-Id on the response, starts the request's span (see `startRequestSpan`) and keeps
+ * both for the logger and for work the request causes.
+ */
 export function requestContext() {
   return (req: IncomingMessage & { id?: string }, res: ServerResponse, next: () => void) => {
     const requestId = requestIdFor(req);
     req.id = requestId;
     req.headers['x-request-id'] = requestId;
     res.setHeader('X-Request-Id', requestId);
-    storage.run({ requestId }, next);
+    const span = startRequestSpan(req);
+    if (span.recording) res.once('close', () => span.end({ statusCode: res.headersSent ? res.statusCode : null, route: routePattern(req) }));
+    storage.run({ requestId, trace: span.context }, next);
   };
+}
+
+function routePattern(req: IncomingMessage): string | undefined {
+  const { route, baseUrl } = req as { route?: { path?: unknown }; baseUrl?: string };
+  return typeof route?.path === 'string' ? `${baseUrl ?? ''}${route.path}` : undefined;
 }

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from './logger';
+import { currentTraceId } from './request-context';
 
 /** What a route may add to its request's log line, through `res.locals`. Never a token, PIN, secret or header. */
 export interface RequestLogLocals {
@@ -17,13 +18,14 @@ export function noteApiKey(res: Response, apiKeyId: string): void {
 }
 
 /**
- * One JSON line per request when its answer is finished (or the client went away): request id, method, route,
- * status, duration in ms and the API key id when known. The URL is logged as its route pattern only, so ids and
+ * One JSON line per request when its answer is finished (or the client went away): request id, trace id, method,
+ * route, status, duration in ms and the API key id when known. The URL is logged as its route pattern only, so ids and
  * query strings never reach the logs; headers are never logged.
  */
 export function requestLogger(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const start = process.hrtime.bigint();
+    const traceId = currentTraceId(); // this runs inside requestContext's store; the finish event may not
     let logged = false;
     const log = () => {
       if (logged) return;
@@ -33,6 +35,7 @@ export function requestLogger(logger: Logger): RequestHandler {
       const line: Record<string, unknown> = {
         ...locals.logFields,
         request_id: (req as Request & { id?: string }).id,
+        trace_id: traceId,
         method: req.method,
         route: routeOf(req, res),
         status: res.headersSent ? res.statusCode : 499, // 499: the client went away before an answer

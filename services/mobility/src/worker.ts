@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { Registry } from 'prom-client';
 import { closeGracefullyOnSignal, createLogger, createRedis, loadConfigOrExit, openServiceDatabase, requireRedis } from '@platform/service-kit';
+import { startTracing } from '@platform/service-kit/tracing';
 import { MOBILITY_SCHEMA, mobilityConfigSchema } from './config';
 import { migrations } from './db/migrations';
 import { createDispatchWorker } from './features/dispatch/dispatch.worker';
@@ -13,6 +14,7 @@ import { createWorkerHealthServer } from './worker-health';
 async function main() {
   const config = loadConfigOrExit(mobilityConfigSchema, 'mobility-worker');
   const logger = createLogger('mobility-worker', config.LOG_LEVEL);
+  const tracing = await startTracing('mobility-worker');
   await requireRedis(config.REDIS_URL);
   // The worker's writes are delivery bookkeeping: committing them asynchronously is much faster, and a Postgres crash
   // can only lose the last fraction of a second of it, which at-least-once delivery absorbs (services/mobility/README.md).
@@ -40,6 +42,7 @@ async function main() {
     async () => connection.quit(),
     async () => redis.quit(),
     () => db.destroy(),
+    () => tracing.shutdown(),
   ]);
 }
 

@@ -1,4 +1,4 @@
-import { newId, type Knex } from '@platform/service-kit';
+import { currentTraceparent, newId, type Knex } from '@platform/service-kit';
 
 export type EventObjectType = 'ride' | 'delivery' | 'event_pass_program';
 
@@ -20,7 +20,10 @@ export interface OutboxEventBody {
   data: Record<string, unknown>;
 }
 
-/** Writes an event inside the caller's transaction, so it commits (or not) with the state change it describes. */
+/**
+ * Writes an event inside the caller's transaction, so it commits (or not) with the state change it describes. Inside
+ * a request the event keeps the request's `traceparent`, so its webhook POST continues the partner's trace.
+ */
 export async function appendOutboxEvent(trx: Knex.Transaction, event: NewOutboxEvent): Promise<OutboxEventBody> {
   const body: OutboxEventBody = { id: newId('evt'), type: event.type, created_at: new Date().toISOString(), data: event.data };
   await trx('outbox_events').insert({
@@ -32,6 +35,7 @@ export async function appendOutboxEvent(trx: Knex.Transaction, event: NewOutboxE
     sequence: event.sequence,
     body: JSON.stringify(body),
     created_at: body.created_at,
+    traceparent: currentTraceparent() ?? null,
   });
   return body;
 }

@@ -30,6 +30,7 @@ interface ClaimedEvent {
   id: string;
   partner_id: string;
   type: string;
+  traceparent: string | null;
 }
 
 /**
@@ -44,7 +45,7 @@ export function createOutboxRelay(deps: OutboxRelayDeps) {
   async function dispatchBatch(): Promise<{ events: number; messages: WebhookMessageRef[] }> {
     const result = await deps.db.transaction(async (trx) => {
       const events: ClaimedEvent[] = await trx('outbox_events')
-        .select('id', 'partner_id', 'type')
+        .select('id', 'partner_id', 'type', 'traceparent')
         .whereNull('dispatched_at')
         .orderBy('created_at')
         .limit(batchSize)
@@ -57,7 +58,10 @@ export function createOutboxRelay(deps: OutboxRelayDeps) {
           .filter((endpoint) => endpoint.partner_id === event.partner_id && endpoint.events.includes(event.type))
           .map((endpoint) => ({ id: newId('whd'), event_id: event.id, endpoint_id: endpoint.id, partner_id: event.partner_id, max_attempts: deps.maxAttempts })),
       );
-      const messages = rows.length ? await insertWebhookMessages(trx, rows) : [];
+      const created = rows.length ? await insertWebhookMessages(trx, rows) : [];
+      // Each job carries its event's traceparent, so the webhook POST continues the trace of the request behind it.
+      const traceparents = new Map(events.map((e) => [e.id, e.traceparent]));
+      const messages = created.map((m) => ({ ...m, traceparent: traceparents.get(m.event_id) ?? null }));
       await trx('outbox_events').whereIn('id', events.map((e) => e.id)).update({ dispatched_at: trx.fn.now() });
       return { events: events.length, messages };
     });

@@ -1,6 +1,6 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { signWebhook } from '@platform/webhook-signature';
-import type { Knex, Logger } from '@platform/service-kit';
+import { parseTraceparent, startSpan, type Knex, type Logger, type TraceSpan } from '@platform/service-kit';
 import { createEndpointSlots } from './endpoint-slots';
 import type { EndpointSecretCipher } from './endpoint-secret-cipher';
 import { disableEndpoint, replaceStoredSecret } from './webhook-targets.repository';
@@ -73,13 +73,17 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
       await unclaimAttempt(deps.db, claimed); // nothing was sent: the attempt does not count
       throw await comeBackLater();
     }
+    // The POST continues the trace of the request that caused the event (a new span in it); an event without one
+    // (a dispatch timeout, say) starts a new trace.
+    const span = startSpan('webhook POST', 'client', parseTraceparent(job.data.traceparent));
     let outcome: SendOutcome;
     try {
-      outcome = await send(deps.sender, claimed, signingSecretOf(deps, claimed));
+      outcome = await send(deps.sender, claimed, signingSecretOf(deps, claimed), span.traceparent);
     } finally {
       slots.release(endpointId);
     }
-    return conclude(deps, claimed, outcome);
+    span.end({ statusCode: outcome.statusCode, error: outcome.error });
+    return conclude(deps, claimed, outcome, span);
   };
 }
 
@@ -97,7 +101,7 @@ function signingSecretOf(deps: ProcessorContext, claimed: ClaimedAttempt): strin
   return secret;
 }
 
-async function send(sender: WebhookSender, claimed: ClaimedAttempt, secret: string): Promise<SendOutcome> {
+async function send(sender: WebhookSender, claimed: ClaimedAttempt, secret: string, traceparent: string): Promise<SendOutcome> {
   const body = JSON.stringify(claimed.body);
   const timestamp = Math.floor(Date.now() / 1000);
   const signatures = signWebhook({ secret, id: claimed.eventId, timestamp, body });
@@ -108,18 +112,20 @@ async function send(sender: WebhookSender, claimed: ClaimedAttempt, secret: stri
     'X-Service-Event-Type': claimed.eventType,
     'X-Service-Timestamp': String(timestamp),
     'X-Service-Delivery-Attempt': String(claimed.attempt),
+    traceparent,
     ...signatures,
   });
 }
 
-async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome: SendOutcome): Promise<WebhookAttemptResult> {
+async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome: SendOutcome, span: TraceSpan): Promise<WebhookAttemptResult> {
   const code = outcome.statusCode;
   const base = { messageId: claimed.messageId, attempt: claimed.attempt, statusCode: code, durationMs: outcome.durationMs, excerpt: outcome.excerpt };
-  const log = deps.logger.child({ messageId: claimed.messageId, endpointId: claimed.endpointId, eventId: claimed.eventId, attempt: claimed.attempt, statusCode: code });
+  const log = deps.logger.child({ messageId: claimed.messageId, endpointId: claimed.endpointId, eventId: claimed.eventId, attempt: claimed.attempt, statusCode: code, trace_id: span.context.traceId });
 
   if (code !== null && code >= 200 && code < 300) {
     await recordSuccess(deps, { ...base, error: null, next: { status: 'succeeded' } }, log);
     deps.metrics?.outcome('succeeded');
+    log.info({ durationMs: outcome.durationMs }, 'webhook attempt succeeded');
     return 'succeeded';
   }
   const error = outcome.error ?? describeStatus(code);

@@ -15,7 +15,10 @@ export interface ClaimedAttempt {
   body: Record<string, unknown>;
 }
 
-export type WebhookMessageRef = Pick<WebhookMessageRow, 'id' | 'event_id' | 'endpoint_id'>;
+export type WebhookMessageRef = Pick<WebhookMessageRow, 'id' | 'event_id' | 'endpoint_id'> & {
+  /** The event's traceparent, for the job (null: the event was not appended inside a request). */
+  traceparent?: string | null;
+};
 
 /** One row per event × endpoint; a pair that already exists is left alone. Returns the rows it created. */
 export async function insertWebhookMessages(trx: Knex.Transaction, rows: Omit<WebhookMessageRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_status_code' | 'last_error' | 'delivered_at' | 'created_at' | 'updated_at'>[]): Promise<WebhookMessageRef[]> {
@@ -123,10 +126,11 @@ export async function failWebhookMessage(db: Knex, messageId: string, reason: st
 
 /** Pending deliveries that should be in the queue by now: the candidates to re-enqueue after Redis lost them. */
 export async function duePendingWebhookMessages(db: Knex, olderThanMs: number, limit: number): Promise<WebhookMessageRef[]> {
-  return db('webhook_deliveries')
-    .select('id', 'event_id', 'endpoint_id')
-    .where({ status: 'pending' })
-    .whereRaw(`next_attempt_at <= now() - (? * interval '1 millisecond')`, [olderThanMs])
-    .orderBy('next_attempt_at')
+  return db('webhook_deliveries as d')
+    .join('outbox_events as ev', 'ev.id', 'd.event_id')
+    .select('d.id', 'd.event_id', 'd.endpoint_id', 'ev.traceparent')
+    .where({ 'd.status': 'pending' })
+    .whereRaw(`d.next_attempt_at <= now() - (? * interval '1 millisecond')`, [olderThanMs])
+    .orderBy('d.next_attempt_at')
     .limit(limit);
 }

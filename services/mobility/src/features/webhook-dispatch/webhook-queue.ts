@@ -3,10 +3,12 @@ import type { Redis } from '@platform/service-kit';
 import { QUEUES } from '../../queues';
 import type { WebhookMessageRef } from './webhook-messages.repository';
 
-/** Job data carries ids only: the secret and the body are read from Postgres at send time (no secrets in Redis). */
+/** Job data carries ids and the trace header only: the secret and the body are read from Postgres at send time (no secrets in Redis). */
 export interface WebhookMessageJobData {
   deliveryId: string;
   endpointId: string;
+  /** The W3C traceparent of the request that caused the event, when there was one: the POST continues its trace. */
+  traceparent?: string;
 }
 
 export type WebhookQueue = Queue<WebhookMessageJobData>;
@@ -42,7 +44,7 @@ export async function enqueueWebhookMessages(queue: WebhookQueue, messages: Webh
     await queue.addBulk(
       messages.slice(i, i + 500).map((d) => ({
         name: 'deliver',
-        data: { deliveryId: d.id, endpointId: d.endpoint_id },
+        data: { deliveryId: d.id, endpointId: d.endpoint_id, ...(d.traceparent ? { traceparent: d.traceparent } : {}) },
         opts: { ...JOB_OPTIONS, jobId: webhookMessageJobId(d.event_id, d.endpoint_id) },
       })),
     );
