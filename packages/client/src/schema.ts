@@ -708,7 +708,7 @@ export interface components {
          * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout";
+        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed";
         CertificateValidationError: {
             /**
              * Format: uri
@@ -915,8 +915,14 @@ export interface components {
             /** @description With an event pass only: `amount` − `covered_by_pass`. */
             rider_pays?: number;
         };
-        /** @description A ride whose `event_pass` does not match its program; `code` names the rule that failed. */
+        /** @description A ride whose `event_pass` does not match its program (Problem Details); `code` names the rule that failed. */
         EventPassRefusal: {
+            /** Format: uri */
+            type: string;
+            title: string;
+            /** @constant */
+            status: 422;
+            detail: string;
             error: string;
             /** @enum {string} */
             code: "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted";
@@ -2048,6 +2054,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/event_pass_venue_mismatch",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The pass needs the drop-off within 500 m of the venue",
                      *       "error": "The pass needs the drop-off within 500 m of the venue",
                      *       "code": "event_pass_venue_mismatch",
                      *       "details": [
@@ -2058,7 +2068,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["MobilityValidationError"] | components["schemas"]["EventPassRefusal"];
+                    "application/problem+json": components["schemas"]["MobilityValidationError"] | components["schemas"]["EventPassRefusal"];
                 };
             };
             502: components["responses"]["UpstreamUnavailable"];
@@ -3135,6 +3145,19 @@ export const ERROR_CODES = [
     'request_timeout',
     'upstream_unavailable',
     'upstream_timeout',
+    'driver_disabled',
+    'duplicate_webhook_url',
+    'webhook_endpoint_limit_reached',
+    'event_pass_not_found',
+    'event_pass_revoked',
+    'event_pass_used_up',
+    'event_pass_program_closed',
+    'event_pass_outside_window',
+    'event_pass_venue_mismatch',
+    'event_pass_tier_not_allowed',
+    'event_pass_budget_exhausted',
+    'template_archived',
+    'template_changed',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
