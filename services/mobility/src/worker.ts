@@ -5,6 +5,7 @@ import { MOBILITY_SCHEMA, mobilityConfigSchema } from './config';
 import { migrations } from './db/migrations';
 import { createDispatchWorker } from './features/dispatch/dispatch.worker';
 import { startWebhookDispatch, WORKER_DB_SETTINGS } from './features/webhook-dispatch/webhook-worker';
+import { appendOutboxEvent } from './features/outbox/outbox.repository';
 import { QUEUES } from './queues';
 import { buildServices } from './services';
 import { createWorkerHealthServer } from './worker-health';
@@ -22,7 +23,7 @@ async function main() {
   const services = buildServices({ db, redis, config, logger });
   const dispatch = createDispatchWorker(services.dispatcher, connection, config.REDIS_PREFIX, logger);
   const registry = new Registry();
-  const webhooks = startWebhookDispatch({ db, connection, config, logger, registry });
+  const webhooks = startWebhookDispatch({ db, connection, config, logger, registry, appendEvent: appendOutboxEvent });
   const servers: Server[] = [];
   if (config.WORKER_METRICS_PORT !== undefined) {
     // Optional (unset: no listener): /healthz for probes and /metrics (webhook_delivery_attempts_total{outcome}).

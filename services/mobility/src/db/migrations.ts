@@ -7,6 +7,7 @@ import * as webhooks from './migrations/0100_webhooks';
 import * as apiKeyLifecycle from './migrations/0101_api_key_lifecycle';
 import * as driverScopeAndDisable from './migrations/0110_driver_scope_and_disable';
 import * as outboxNotify from './migrations/0120_outbox_notify';
+import * as webhookOperations from './migrations/0130_webhook_operations';
 import * as eventPasses from './migrations/0200_event_passes';
 
 /** Every migration of the `mobility` schema, in order. A merged migration is never edited: add a new one. */
@@ -19,5 +20,6 @@ export const migrations: Record<string, Migration> = {
   '0101_api_key_lifecycle': apiKeyLifecycle,
   '0110_driver_scope_and_disable': driverScopeAndDisable,
   '0120_outbox_notify': outboxNotify,
+  '0130_webhook_operations': webhookOperations,
   '0200_event_passes': eventPasses,
 };

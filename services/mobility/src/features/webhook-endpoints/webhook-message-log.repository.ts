@@ -37,3 +37,19 @@ export async function reopenFailedWebhookMessage(db: Knex, id: string): Promise<
     .update({ status: 'pending', max_attempts: db.raw('greatest(max_attempts, attempts + 1)'), next_attempt_at: db.fn.now(), updated_at: db.fn.now() });
   return count > 0;
 }
+
+/** One message for one endpoint, outside the relay (a test event); returns the new row. */
+export async function insertWebhookMessage(trx: Knex.Transaction, row: { id: string; event_id: string; endpoint_id: string; partner_id: string; max_attempts: number }) {
+  await trx('webhook_deliveries').insert(row);
+  const created: WebhookMessageRow & { event_type: string } = await trx('webhook_deliveries as d')
+    .join('outbox_events as ev', 'ev.id', 'd.event_id')
+    .select('d.*', 'ev.type as event_type')
+    .where('d.id', row.id)
+    .first();
+  return created;
+}
+
+/** An event that must reach only the endpoint it names: the relay skips events already marked dispatched. */
+export async function markEventDispatched(trx: Knex.Transaction, eventId: string): Promise<void> {
+  await trx('outbox_events').where({ id: eventId }).update({ dispatched_at: trx.fn.now() });
+}
