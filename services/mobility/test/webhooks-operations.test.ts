@@ -176,3 +176,42 @@ describe('disabling an endpoint that has failed for 5 days', () => {
     await waitFor(async () => (await ctx.db('webhook_endpoints').where({ id: endpoint.id }).first()).failing_since === null, 'the failure clock to clear');
   });
 });
+
+describe('POST /api/v1/webhooks/{id}/recover', () => {
+  it('re-sends what the endpoint did not acknowledge since then (missed while disabled, or failed), and with include_succeeded everything', async () => {
+    const partner = newPartnerId();
+    const server = await receiver();
+    const endpoint = await registerEndpoint(ctx.app, partner, `${server.url}/r`, ['ride.accepted', 'ride.completed']);
+    const since = new Date(Date.now() - 1000).toISOString();
+    const [acknowledged] = await insertEvents(ctx.db, partner, ['ride.accepted']);
+    await waitFor(() => server.requests.length === 1, 'the first event');
+    await waitFor(async () => (await ctx.db('webhook_deliveries').where({ endpoint_id: endpoint.id, status: 'succeeded' })).length === 1, 'it recorded');
+    await api(partner).patch(`/api/v1/webhooks/${endpoint.id}`, { enabled: false }).expect(200);
+    const [missed, unsubscribed] = await insertEvents(ctx.db, partner, ['ride.completed', 'ride.cancelled']);
+    await waitFor(async () => (await ctx.db('outbox_events').where({ id: missed!.id }).first()).dispatched_at !== null, 'the relay to pass the missed event');
+    await api(partner).post(`/api/v1/webhooks/${endpoint.id}/recover`, { since }).expect(409);
+    await api(partner).patch(`/api/v1/webhooks/${endpoint.id}`, { enabled: true }).expect(200);
+
+    const recovered = await api(partner).post(`/api/v1/webhooks/${endpoint.id}/recover`, { since }).expect(202);
+    expect(recovered.body).toMatchObject({ endpoint_id: endpoint.id, include_succeeded: false, queued: 1 });
+    await waitFor(() => server.requests.length === 2, 'the missed event');
+    expect(JSON.parse(server.requests[1]!.body.toString()).id).toBe(missed!.id);
+
+    await waitFor(async () => (await ctx.db('webhook_deliveries').where({ endpoint_id: endpoint.id, status: 'succeeded' })).length === 2, 'both recorded');
+    const all = await api(partner).post(`/api/v1/webhooks/${endpoint.id}/recover`, { since, include_succeeded: true }).expect(202);
+    expect(all.body.queued).toBe(2);
+    await waitFor(() => server.requests.length === 4, 'both again');
+    const ids = server.requests.slice(2).map((r) => JSON.parse(r.body.toString()).id);
+    expect(ids.sort()).toEqual([acknowledged!.id, missed!.id].sort());
+    expect(ids).not.toContain(unsubscribed!.id);
+  });
+
+  it('refuses a bad since with 422 and another partner with 404', async () => {
+    const partner = newPartnerId();
+    const endpoint = await registerEndpoint(ctx.app, partner, `${(await receiver()).url}/bad`);
+    await api(partner).post(`/api/v1/webhooks/${endpoint.id}/recover`, { since: 'yesterday' }).expect(422);
+    await api(partner).post(`/api/v1/webhooks/${endpoint.id}/recover`, { since: new Date(Date.now() + 3600_000).toISOString() }).expect(422);
+    await api(partner).post(`/api/v1/webhooks/${endpoint.id}/recover`, {}).expect(422);
+    await api(newPartnerId()).post(`/api/v1/webhooks/${endpoint.id}/recover`, { since: new Date().toISOString() }).expect(404);
+  });
+});

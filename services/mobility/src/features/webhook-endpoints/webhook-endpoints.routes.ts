@@ -35,6 +35,21 @@ export const updateEndpointSchema = z
     examples: [{ events: ['ride.completed', 'ride.cancelled'], description: 'Production receiver', enabled: true }],
   });
 
+export const recoverSchema = z
+  .object({
+    since: z.iso
+      .datetime({ offset: true, message: 'must be an ISO-8601 date-time' })
+      .transform((value) => new Date(value))
+      .refine((since) => since.getTime() <= Date.now(), 'must not be in the future'),
+    include_succeeded: z.boolean().optional(),
+  })
+  .strict()
+  .meta({
+    id: 'WebhookRecovery',
+    description: 'Re-send every event since `since` (events are kept 30 days, so an earlier time means all of them) that this endpoint receives and did not acknowledge; `include_succeeded: true` re-sends acknowledged ones too.',
+    examples: [{ since: '2026-11-25T08:00:00Z' }],
+  });
+
 export const pageSchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().max(100).optional().meta({ description: 'The `next_cursor` of the previous page.' }),
@@ -64,6 +79,11 @@ export function webhookEndpointRoutes({ service, partnerIdOf }: WebhookEndpointR
 
   router.post('/:id/test', async (req, res) => {
     res.status(202).json(await service.sendTestEvent(partnerIdOf(req), req.params.id));
+  });
+
+  router.post('/:id/recover', async (req, res) => {
+    const input = parseOrThrow(recoverSchema, req.body);
+    res.status(202).json(await service.recover(partnerIdOf(req), req.params.id, input));
   });
 
   router.delete('/:id', async (req, res) => {

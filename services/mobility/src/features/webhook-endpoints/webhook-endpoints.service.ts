@@ -3,7 +3,7 @@ import { generateWebhookSecret } from '@platform/webhook-signature';
 import type { EndpointSecretCipher } from '../webhook-dispatch/endpoint-secret-cipher';
 import { assertSafeTarget, UnsafeTargetError, type TargetPolicy } from '../webhook-dispatch/ssrf-guard';
 import { enqueueWebhookMessages, type WebhookQueue } from '../webhook-dispatch/webhook-queue';
-import { nextEndpointEventSequence, type AppendEndpointEvent } from '../webhook-dispatch/endpoint-events';
+import { ALWAYS_DELIVERED_EVENT_TYPES, nextEndpointEventSequence, type AppendEndpointEvent } from '../webhook-dispatch/endpoint-events';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../webhook-dispatch/retry-schedule';
 import * as endpoints from './webhook-endpoints.repository';
 import type { WebhookEndpointRow } from './webhook-endpoints.repository';
@@ -35,6 +35,11 @@ export interface UpdateEndpointInput {
 
 /** After a rotation the previous secret keeps signing (a second `v1,` signature) this long. */
 export const SECRET_OVERLAP_HOURS = 24;
+
+export interface RecoverInput {
+  since: Date;
+  include_succeeded?: boolean;
+}
 
 export const DISABLED_BY_PARTNER_REASON = 'Disabled by the partner';
 
@@ -161,6 +166,28 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
       });
       await enqueueWebhookMessages(queue, [message]);
       return presentWebhookMessage(message, []);
+    },
+
+    /**
+     * Sends again every event since `since` the endpoint receives and did not acknowledge (with `include_succeeded`,
+     * the acknowledged ones too): after an outage, or after re-enabling. 409 when the endpoint is disabled.
+     */
+    async recover(partnerId: string, id: string, input: RecoverInput) {
+      const messages = await db.transaction(async (trx) => {
+        const endpoint = isIdOf('whe', id) ? await endpoints.lockEndpoint(trx, partnerId, id) : undefined;
+        if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
+        if (endpoint.status !== 'enabled') throw new ConflictError('The webhook endpoint is disabled; enable it before recovering its events', 'endpoint_disabled');
+        return messageLog.recoverWebhookMessages(trx, {
+          partnerId,
+          endpointId: id,
+          types: [...endpoint.events, ...ALWAYS_DELIVERED_EVENT_TYPES],
+          since: input.since,
+          includeSucceeded: input.include_succeeded ?? false,
+          maxAttempts: maxAttempts ?? DEFAULT_RETRY_SCHEDULE_MS.length + 1,
+        });
+      });
+      await enqueueWebhookMessages(queue, messages);
+      return { endpoint_id: id, since: input.since.toISOString(), include_succeeded: input.include_succeeded ?? false, queued: messages.length };
     },
 
     async remove(partnerId: string, id: string): Promise<void> {
