@@ -711,8 +711,10 @@ export interface webhooks {
         put?: never;
         /**
          * An event sent to your endpoint
-         * @description Sent at least once, with exponential backoff on failure; any 2xx is success, 410 disables the endpoint, redirects are
-         *     not followed. Drop an event whose `data.updated_at` / `sequence` is older than one you already processed.
+         * @description Sent at least once; on failure retried after 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h (13 attempts, about 3
+         *     days); any 2xx is success, 410 disables the endpoint, as do 5 days in which every attempt failed (a
+         *     `webhook_endpoint.disabled` event then goes to the partner's other enabled endpoints); redirects are not followed.
+         *     While a secret rotation overlaps (24 h) `webhook-signature` holds one `v1,` signature per secret. Drop an event whose `data.updated_at` / `sequence` is older than one you already processed.
          *
          *     Verify `X-Service-Signature: sha256=<hex HMAC-SHA256 of the exact body bytes>` keyed with the endpoint secret (UTF-8,
          *     exactly as returned), or the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`,
