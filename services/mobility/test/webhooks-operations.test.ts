@@ -162,6 +162,19 @@ describe('disabling an endpoint that has failed for 5 days', () => {
     expect((await ctx.db('webhook_endpoints').where({ id: endpoint.id }).first()).failing_since).toBeNull();
   });
 
+  it('sends webhook_endpoint.disabled to the other endpoints when a 410 disables one too', async () => {
+    const partner = newPartnerId();
+    const [gone, healthy] = [await receiver(410), await receiver()];
+    const endpoint = await registerEndpoint(ctx.app, partner, `${gone.url}/gone`, ['ride.accepted']);
+    await registerEndpoint(ctx.app, partner, `${healthy.url}/up`, ['ride.completed']);
+    await insertEvents(ctx.db, partner, ['ride.accepted']);
+    const notice = await waitFor(() => healthy.requests.find((r) => JSON.parse(r.body.toString()).type === 'webhook_endpoint.disabled'), 'the disabled notice');
+    expect(JSON.parse(notice.body.toString()).data).toMatchObject({ id: endpoint.id, disabled_reason: 'The endpoint answered 410 Gone' });
+    const events = await api(partner).get(`/api/v1/webhooks`).expect(200);
+    expect(events.body.data.find((e: { id: string }) => e.id === endpoint.id).status).toBe('disabled');
+    expect(gone.requests).toHaveLength(1);
+  });
+
   it('keeps an endpoint that failed for less than 5 days, and a 2xx clears its failure clock', async () => {
     const partner = newPartnerId();
     const server = await receiver(500);
