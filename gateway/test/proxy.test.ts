@@ -33,6 +33,7 @@ const routed: Array<[string, string]> = [
   ['/api/v1/rides/ride_123/cancel', 'mobility'],
   ['/api/v1/deliveries', 'mobility'],
   ['/api/v1/webhooks/whe_1/deliveries', 'mobility'],
+  ['/api/v1/events?type=ride.completed&limit=5', 'mobility'],
   ['/api/v1/event-pass-programs', 'mobility'],
   ['/api/v1/event-pass-programs/evp_1/passes?limit=5', 'mobility'],
   ['/api/v1/event-passes/EVT-ABCD-EFGH-JKMNP/revoke', 'mobility'],
@@ -46,7 +47,7 @@ describe('gateway routing', () => {
     expect(await res.json()).toEqual({ upstream, path });
   });
 
-  it.each(['/', '/credentials', '/credentialsx/ABC', '/api/v1/creditsx', '/api/v1/ridesx', '/api/v1/event-passesx', '/api/v1/event-pass-programsx/1', '/admin/v1/api-keys', '/api/v2/credits', '/driver/v2/offers'])(
+  it.each(['/', '/credentials', '/credentialsx/ABC', '/api/v1/creditsx', '/api/v1/ridesx', '/api/v1/event-passesx', '/api/v1/event-pass-programsx/1', '/api/v1/eventsx', '/admin/v1/api-keys', '/api/v2/credits', '/driver/v2/offers'])(
     'answers %s with a JSON 404 and never calls an upstream',
     async (path) => {
       const before = certificate.requests.length + mobility.requests.length;

@@ -403,6 +403,114 @@ export interface paths {
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
+        /**
+         * Change an endpoint's url, events, description, or enable / disable it
+         * @description Only the fields given change; an empty body or an unknown field is 422. A new `url` is checked as at
+         *     registration (422). `enabled: false` disables the endpoint (`disabled_reason: "Disabled by the partner"`);
+         *     `enabled: true` re-enables a disabled one, whatever disabled it (a 410, five days of failures, the partner),
+         *     and restarts its failure clock. An endpoint that would be enabled with the URL of another enabled endpoint of
+         *     the partner: 409 `duplicate_webhook_url`.
+         *
+         *     **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret, with 24 hours of overlap
+         * @description Answers the new `secret`, shown this once. For the next 24 hours (`previous_secret_expires_at`) every delivery's
+         *     `webhook-signature` carries two space-separated `v1,` signatures, one with each secret, so a receiver verifies
+         *     with either; `X-Service-Signature` uses the new secret at once. Rotating again during an overlap drops the
+         *     oldest secret: only the last two sign.
+         *
+         *     **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook.test event to this endpoint alone
+         * @description Queues a `webhook.test` event (`data: {endpoint_id, url, message}`) for this endpoint only, signed, retried and
+         *     logged like any other delivery; it also appears in `GET /api/v1/events`. A disabled endpoint: 409 `endpoint_disabled`.
+         *
+         *     **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-send the events an endpoint missed since a time
+         * @description Every event of the partner since `since` of a type the endpoint receives, that it has not acknowledged, is sent
+         *     again with a fresh set of attempts: events it never got (it was disabled, or subscribed later) and failed
+         *     deliveries; pending ones carry on as they are. With `include_succeeded: true` acknowledged events are sent again
+         *     too (receivers drop duplicates by `webhook-id`). Events are kept 30 days, so that is as far back as it reaches.
+         *     A disabled endpoint: 409 `endpoint_disabled` (enable it first with `PATCH`).
+         *
+         *     **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        post: operations["recoverWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The partner's events of the last 30 days
+         * @description Every event written for the partner in the last 30 days (older ones are deleted, with their delivery logs),
+         *     newest first, whether or not any endpoint received it: each is the body exactly as sent, plus `object_type`
+         *     and `object_id`. Filter by `type` and `object_id`; page with `limit` and `cursor`.
+         *
+         *     **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -666,8 +774,10 @@ export interface webhooks {
         put?: never;
         /**
          * An event sent to your endpoint
-         * @description Sent at least once, with exponential backoff on failure; any 2xx is success, 410 disables the endpoint, redirects are
-         *     not followed. Drop an event whose `data.updated_at` / `sequence` is older than one you already processed.
+         * @description Sent at least once; on failure retried after 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h (13 attempts, about 3
+         *     days); any 2xx is success, 410 disables the endpoint, as do 5 days in which every attempt failed (a
+         *     `webhook_endpoint.disabled` event then goes to the partner's other enabled endpoints); redirects are not followed.
+         *     While a secret rotation overlaps (24 h) `webhook-signature` holds one `v1,` signature per secret. Drop an event whose `data.updated_at` / `sequence` is older than one you already processed.
          *
          *     Verify `X-Service-Signature: sha256=<hex HMAC-SHA256 of the exact body bytes>` keyed with the endpoint secret (UTF-8,
          *     exactly as returned), or the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`,
@@ -1123,6 +1233,11 @@ export interface components {
             /** @enum {string} */
             status: "enabled" | "disabled";
             disabled_reason?: string | null;
+            /**
+             * Format: date-time
+             * @description Until then the rotated-away secret still signs beside the current one (24 h after a rotation); null when no overlap is running.
+             */
+            previous_secret_expires_at?: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1137,6 +1252,11 @@ export interface components {
             /** @enum {string} */
             status: "enabled" | "disabled";
             disabled_reason?: string | null;
+            /**
+             * Format: date-time
+             * @description Until then the rotated-away secret still signs beside the current one (24 h after a rotation); null when no overlap is running.
+             */
+            previous_secret_expires_at?: string | null;
             /** @description `whsec_` + base64 of 32 random bytes. */
             secret: string;
             /** Format: date-time */
@@ -1147,7 +1267,12 @@ export interface components {
         WebhookDelivery: {
             id: string;
             event_id: string;
-            event_type: components["schemas"]["WebhookEventType"];
+            /**
+             * @description One of the subscribable event types, or `webhook.test` / `webhook_endpoint.disabled`.
+             * @example ride.completed
+             * @example webhook.test
+             */
+            event_type: string;
             endpoint_id?: string;
             /**
              * @example pending
@@ -1354,6 +1479,34 @@ export interface components {
             url: string;
             events?: ("ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted")[];
             description?: string | null;
+        };
+        /**
+         * @description Only the fields given change. `enabled: true` re-enables a disabled endpoint; `enabled: false` disables it.
+         * @example {
+         *       "events": [
+         *         "ride.completed",
+         *         "ride.cancelled"
+         *       ],
+         *       "description": "Production receiver",
+         *       "enabled": true
+         *     }
+         */
+        WebhookEndpointUpdate: {
+            url?: string;
+            events?: ("ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted")[];
+            description?: string | null;
+            enabled?: boolean;
+        };
+        /**
+         * @description Re-send every event since `since` (events are kept 30 days, so an earlier time means all of them) that this endpoint receives and did not acknowledge; `include_succeeded: true` re-sends acknowledged ones too.
+         * @example {
+         *       "since": "2026-11-25T08:00:00Z"
+         *     }
+         */
+        WebhookRecovery: {
+            /** Format: date-time */
+            since: string;
+            include_succeeded?: boolean;
         };
         /**
          * @example {
@@ -2646,6 +2799,245 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         "ride.completed",
+                 *         "ride.cancelled"
+                 *       ],
+                 *       "description": "Production receiver",
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as it now is (never the secret). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            /** @description `duplicate_webhook_url`: another enabled endpoint of the partner has this URL. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queued delivery. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            /** @description `endpoint_disabled`: enable the endpoint first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    recoverWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-25T08:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookRecovery"];
+            };
+        };
+        responses: {
+            /** @description How many deliveries were queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpoint_id: string;
+                        /** Format: date-time */
+                        since: string;
+                        include_succeeded: boolean;
+                        queued: number;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            /** @description `endpoint_disabled`: enable the endpoint first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only events of this type, e.g. `ride.completed`.
+                 * @example ride.completed
+                 */
+                type?: string;
+                /** @description Only events about this ride, delivery, program or endpoint. */
+                object_id?: string;
+                /** @example 20 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /**
+                             * @example ride.completed
+                             * @example webhook.test
+                             * @example webhook_endpoint.disabled
+                             */
+                            type: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            data: Record<string, never>;
+                            /**
+                             * @example ride
+                             * @example delivery
+                             * @example event_pass_program
+                             * @example webhook_endpoint
+                             */
+                            object_type: string;
+                            object_id: string;
+                        }[];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };

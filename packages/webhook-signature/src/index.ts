@@ -14,8 +14,11 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 export type RawBody = string | Uint8Array;
 
 export interface SignWebhookInput {
-  /** The endpoint secret exactly as returned at registration (`whsec_…`). */
-  secret: string;
+  /**
+   * The endpoint secret exactly as returned at registration (`whsec_…`), or several while a rotation overlaps: the
+   * first (the newest) signs `X-Service-Signature`, and each one adds a `v1,` entry to `webhook-signature`.
+   */
+  secret: string | readonly string[];
   /** The message id (the event id, `evt_…`): the same on every retry of one event. */
   id: string;
   /** Unix seconds, or a Date. */
@@ -38,14 +41,20 @@ export function generateWebhookSecret(): string {
   return SECRET_PREFIX + randomBytes(32).toString('base64');
 }
 
-/** Both signature headers for one delivery. */
+/**
+ * Both signature headers for one delivery. With several secrets, `webhook-signature` carries one space-separated
+ * `v1,<base64>` per secret (Standard Webhooks receivers accept a message when any of them matches), so a receiver
+ * still holding the old secret and one already holding the new one both verify.
+ */
 export function signWebhook({ secret, id, timestamp, body }: SignWebhookInput): WebhookSignatureHeaders {
+  const secrets = typeof secret === 'string' ? [secret] : [...secret];
+  if (secrets.length === 0) throw new Error('at least one webhook secret is needed to sign');
   const seconds = toUnixSeconds(timestamp);
   return {
-    'X-Service-Signature': `sha256=${serviceSignatureHex(body, secret)}`,
+    'X-Service-Signature': `sha256=${serviceSignatureHex(body, secrets[0]!)}`,
     'webhook-id': id,
     'webhook-timestamp': String(seconds),
-    'webhook-signature': `v1,${standardSignature(secret, id, seconds, body)}`,
+    'webhook-signature': secrets.map((s) => `v1,${standardSignature(s, id, seconds, body)}`).join(' '),
   };
 }
 

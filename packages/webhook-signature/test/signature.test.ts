@@ -119,3 +119,23 @@ describe('generateWebhookSecret', () => {
     expect(verifyServiceSignature(body, headers['X-Service-Signature'], secret)).toBe(true);
   });
 });
+
+describe('signing with several secrets (a rotation overlap)', () => {
+  it('puts one v1 signature per secret in webhook-signature and signs X-Service-Signature with the first', () => {
+    const [newest, previous] = [generateWebhookSecret(), generateWebhookSecret()];
+    const body = '{"id":"evt_1"}';
+    const headers = signWebhook({ secret: [newest, previous], id: 'evt_1', timestamp: 1700000000, body });
+    expect(headers['webhook-signature'].split(' ')).toEqual([
+      `v1,${standardSignature(newest, 'evt_1', 1700000000, body)}`,
+      `v1,${standardSignature(previous, 'evt_1', 1700000000, body)}`,
+    ]);
+    expect(verifyServiceSignature(body, headers['X-Service-Signature'], newest)).toBe(true);
+    expect(verifyServiceSignature(body, headers['X-Service-Signature'], previous)).toBe(false);
+    for (const secret of [newest, previous]) expect(verifyStandardWebhook(body, headers, secret, { now: 1700000000 })).toBe(true);
+    expect(verifyStandardWebhook(body, headers, generateWebhookSecret(), { now: 1700000000 })).toBe(false);
+  });
+
+  it('refuses to sign with no secret at all', () => {
+    expect(() => signWebhook({ secret: [], id: 'evt_1', timestamp: 1, body: '{}' })).toThrow('at least one webhook secret');
+  });
+});

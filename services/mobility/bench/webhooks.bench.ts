@@ -113,7 +113,7 @@ async function pipeline(db: Knex, config: MobilityConfig, partnerId: string, del
   await commitEvents(db, partnerId, eventsToCommit);
   const connection = createRedis(config.REDIS_URL);
   const started = performance.now();
-  const delivery = startWebhookDispatch({ db, connection, config, logger: pino({ level: 'silent' }) });
+  const delivery = startWebhookDispatch({ db, connection, config, logger: pino({ level: 'silent' }), appendEvent: appendOutboxEvent });
   while ((await succeededOf(db, partnerId)) < deliveries) await sleep(20);
   const seconds = (performance.now() - started) / 1000;
   await delivery.close();
@@ -124,7 +124,7 @@ async function pipeline(db: Knex, config: MobilityConfig, partnerId: string, del
 /** Events commit one per transaction at 200/s to a running worker; milliseconds from each commit to its first POST. */
 async function commitToFirstPost(db: Knex, config: MobilityConfig, partnerId: string, receiver: Receiver): Promise<number[]> {
   const connection = createRedis(config.REDIS_URL);
-  const delivery = startWebhookDispatch({ db, connection, config, logger: pino({ level: 'silent' }) });
+  const delivery = startWebhookDispatch({ db, connection, config, logger: pino({ level: 'silent' }), appendEvent: appendOutboxEvent });
   await delivery.worker.waitUntilReady();
   await sleep(500); // the LISTEN connection is up
   const committedAt = new Map<string, number>();

@@ -30,6 +30,10 @@ import { mobilityOpenApi } from './openapi';
 import { registerOperationalMetrics } from './operational-metrics';
 import { buildServices, type MobilityServices } from './services';
 import { createWebhookQueue } from './features/webhook-dispatch/webhook-queue';
+import { retryPolicyFrom } from './features/webhook-dispatch/retry-schedule';
+import { appendOutboxEvent } from './features/outbox/outbox.repository';
+import { eventRoutes } from './features/outbox/events.routes';
+import { createEventsService } from './features/outbox/events.service';
 import { webhookEndpointRoutes } from './features/webhook-endpoints/webhook-endpoints.routes';
 import { createEndpointSecretCipher } from './features/webhook-dispatch/endpoint-secret-cipher';
 import { createWebhookEndpointService } from './features/webhook-endpoints/webhook-endpoints.service';
@@ -74,9 +78,12 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
     policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
     secrets: createEndpointSecretCipher(config),
     maxEndpointsPerPartner: config.WEBHOOK_MAX_ENDPOINTS_PER_PARTNER,
+    appendEvent: appendOutboxEvent,
+    maxAttempts: retryPolicyFrom(config).maxAttempts,
     logger,
   });
   app.use('/api/v1/webhooks', partnerKey, requireScope('webhooks:manage'), webhookEndpointRoutes({ service: webhooks, partnerIdOf }));
+  app.use('/api/v1/events', partnerKey, requireScope('webhooks:manage'), eventRoutes(createEventsService(db), partnerIdOf));
 
   app.use(methodNotAllowedHandler(knownRoutesOf(mobilityOpenApi().paths)));
   app.use(notFoundHandler());

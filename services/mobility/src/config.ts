@@ -26,8 +26,10 @@ export const mobilityConfigSchema = z
     WEBHOOK_MAX_ENDPOINTS_PER_PARTNER: env.positiveInt(20),
     WEBHOOK_ALLOW_HTTP: env.boolean(false),
     WEBHOOK_ALLOW_PRIVATE: env.boolean(false),
-    WEBHOOK_MAX_ATTEMPTS: env.positiveInt(10),
-    WEBHOOK_BACKOFF_MS: env.positiveInt(30000),
+    /** Unset: the retry schedule's 13 attempts over about three days (webhook-dispatch/retry-schedule.ts). */
+    WEBHOOK_MAX_ATTEMPTS: optionalPositiveInt(),
+    /** Unset: the retry schedule; set: waits double from this many milliseconds instead. */
+    WEBHOOK_BACKOFF_MS: optionalPositiveInt(),
     WEBHOOK_TIMEOUT_MS: env.positiveInt(10000),
     // Beyond the contract: worker tuning, documented in services/mobility/README.md.
     WEBHOOK_CONCURRENCY: env.positiveInt(50),
@@ -45,3 +47,8 @@ export const mobilityConfigSchema = z
 export type MobilityConfig = z.infer<typeof mobilityConfigSchema>;
 
 export const MOBILITY_SCHEMA = 'mobility';
+
+/** A whole positive number, or undefined when the variable is unset (the feature's own default then applies). */
+function optionalPositiveInt() {
+  return z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').positive('must be positive').optional();
+}

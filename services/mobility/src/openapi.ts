@@ -8,15 +8,16 @@ import { estimateSchema } from './features/estimates/estimates.routes';
 import { createProgramSchema, eventPassPageSchema, issuePassesSchema } from './features/event-passes/event-passes.routes';
 import { driverListQuerySchema, registerDriverSchema } from './features/fleet/fleet.routes';
 import { createRideSchema } from './features/rides/rides.routes';
-import { pageSchema, registerSchema } from './features/webhook-endpoints/webhook-endpoints.routes';
+import { pageSchema, recoverSchema, registerSchema, updateEndpointSchema } from './features/webhook-endpoints/webhook-endpoints.routes';
+import { eventListQuerySchema } from './features/outbox/events.routes';
 
 /** The hand-written part of the description (operations, responses, prose), kept as source beside `src/`. */
 export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
 
 /** Request bodies and queries: the zod schemas the routes validate with are their only description. */
 export const REQUEST_SCHEMAS = {
-  bodies: [estimateSchema, createRideSchema, createDeliverySchema, deliverSchema, failSchema, availabilitySchema, locationSchema, registerSchema, createKeySchema, rotateApiKeySchema, registerDriverSchema, createProgramSchema, issuePassesSchema],
-  queries: [pageSchema, apiKeyListQuerySchema, driverListQuerySchema, eventPassPageSchema],
+  bodies: [estimateSchema, createRideSchema, createDeliverySchema, deliverSchema, failSchema, availabilitySchema, locationSchema, registerSchema, updateEndpointSchema, recoverSchema, createKeySchema, rotateApiKeySchema, registerDriverSchema, createProgramSchema, issuePassesSchema],
+  queries: [pageSchema, eventListQuerySchema, apiKeyListQuerySchema, driverListQuerySchema, eventPassPageSchema],
 };
 
 let cached: OpenApiDocument | undefined;

@@ -6,6 +6,8 @@ import { MOBILITY_SCHEMA, mobilityConfigSchema } from './config';
 import { migrations } from './db/migrations';
 import { createDispatchWorker } from './features/dispatch/dispatch.worker';
 import { startWebhookDispatch, WORKER_DB_SETTINGS } from './features/webhook-dispatch/webhook-worker';
+import { appendOutboxEvent } from './features/outbox/outbox.repository';
+import { scheduleEventRetention } from './features/webhook-dispatch/event-retention';
 import { QUEUES } from './queues';
 import { buildServices } from './services';
 import { createWorkerHealthServer } from './worker-health';
@@ -24,7 +26,9 @@ async function main() {
   const services = buildServices({ db, redis, config, logger });
   const dispatch = createDispatchWorker(services.dispatcher, connection, config.REDIS_PREFIX, logger);
   const registry = new Registry();
-  const webhooks = startWebhookDispatch({ db, connection, config, logger, registry });
+  const webhooks = startWebhookDispatch({ db, connection, config, logger, registry, appendEvent: appendOutboxEvent });
+  // Events and attempt logs older than 30 days are deleted hourly (one worker at a time: a Postgres advisory lock).
+  const retention = scheduleEventRetention(db, logger);
   const servers: Server[] = [];
   if (config.WORKER_METRICS_PORT !== undefined) {
     // Optional (unset: no listener): /healthz for probes and /metrics (webhook_delivery_attempts_total{outcome}).
@@ -38,6 +42,7 @@ async function main() {
   closeGracefullyOnSignal(logger, servers, [
     () => dispatch.close(),
     () => webhooks.close(),
+    () => retention.stop(),
     () => services.timers.close(),
     async () => connection.quit(),
     async () => redis.quit(),

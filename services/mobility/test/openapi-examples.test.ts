@@ -49,6 +49,9 @@ const SETUPS: Record<string, () => Promise<{ path: string; authorization: string
     const endpoint = await partnerApi(ctx, token).post('/api/v1/webhooks', { url: 'https://93.184.215.14/hooks' }).expect(201);
     return { path: `/api/v1/webhooks/${endpoint.body.id as string}/deliveries`, authorization: `Bearer ${token}` };
   },
+  'PATCH /api/v1/webhooks/{id}': async () => endpointCall(''),
+  'POST /api/v1/webhooks/{id}/recover': async () => endpointCall('/recover'),
+  'GET /api/v1/events ?query': async () => partnerCall('/api/v1/events'),
   'POST /api/v1/event-pass-programs': async () => organizerCall('/api/v1/event-pass-programs'),
   'GET /api/v1/event-pass-programs ?query': async () => organizerCall('/api/v1/event-pass-programs'),
   'POST /api/v1/event-pass-programs/{id}/passes': async () => programCall('passes'),
@@ -71,6 +74,13 @@ const SETUPS: Record<string, () => Promise<{ path: string; authorization: string
 async function partnerCall(path: string) {
   const { token } = await createPartnerKey(ctx);
   return { path, authorization: `Bearer ${token}` };
+}
+
+/** A partner's webhook endpoint, for its sub-resources (`''` for the endpoint itself). */
+async function endpointCall(sub: string) {
+  const { token } = await createPartnerKey(ctx);
+  const endpoint = await partnerApi(ctx, token).post('/api/v1/webhooks', { url: 'https://93.184.215.14/hooks' }).expect(201);
+  return { path: `/api/v1/webhooks/${endpoint.body.id as string}${sub}`, authorization: `Bearer ${token}` };
 }
 
 async function organizerCall(path: string) {
@@ -112,7 +122,7 @@ describe('every request example in the mobility description is accepted', () => 
     const setup = SETUPS[label];
     if (!setup) throw new Error(`no setup for ${label}`);
     const { path, authorization } = await setup();
-    let call = request(ctx.app)[example.method as 'get' | 'post'](path).set('Authorization', authorization);
+    let call = request(ctx.app)[example.method as 'get' | 'post' | 'patch'](path).set('Authorization', authorization);
     if (example.query) call = call.query(example.query);
     if (example.body !== undefined) call = call.send(example.body as object);
     // `.expect` also runs the conformance check: the answer must match the description.

@@ -5,6 +5,7 @@ import { createApp } from '../src/app';
 import { createDispatchWorker } from '../src/features/dispatch/dispatch.worker';
 import { buildServices } from '../src/services';
 import { startWebhookDispatch, type WebhookDispatch } from '../src/features/webhook-dispatch/webhook-worker';
+import { appendOutboxEvent } from '../src/features/outbox/outbox.repository';
 import type { TestContext } from './helpers/context';
 import { createIsolatedContext, waitFor, type IsolatedContext } from './helpers/webhooks';
 import { createPartnerKey } from './factories/auth';
@@ -32,7 +33,7 @@ beforeAll(async () => {
   gateway = await startGateway({ certificate: mobility.url, mobility: mobility.url }, { logger: createLogger('gateway', 'info', gatewayLogs.stream) });
   receiver = await startFakeServer((_req, res) => sendJson(res, 200, { ok: true }));
   workerConnection = createRedis(config.REDIS_URL);
-  dispatch = startWebhookDispatch({ db, connection: workerConnection, config, logger: createLogger('mobility-worker', 'info', workerLogs.stream) });
+  dispatch = startWebhookDispatch({ db, connection: workerConnection, config, logger: createLogger('mobility-worker', 'info', workerLogs.stream), appendEvent: appendOutboxEvent });
   // Keys are made on the admin API, which the gateway does not expose.
   ({ token } = await createPartnerKey({ app, config } as TestContext));
   await viaGateway('POST', '/api/v1/webhooks', { url: `${receiver.url}/hooks` }, {}, 201);

@@ -1,5 +1,6 @@
 import { createEndpointSlots } from '../src/features/webhook-dispatch/endpoint-slots';
 import { retryDelayMs } from '../src/features/webhook-dispatch/webhook-message.processor';
+import { DEFAULT_RETRY_SCHEDULE_MS, retryPolicyFrom } from '../src/features/webhook-dispatch/retry-schedule';
 import { parseRetryAfter } from '../src/features/webhook-dispatch/webhook-sender';
 import { isForbiddenAddress } from '../src/features/webhook-dispatch/ssrf-guard';
 import { createEndpointSecretCipher } from '../src/features/webhook-dispatch/endpoint-secret-cipher';
@@ -15,6 +16,34 @@ describe('retry delay', () => {
 
   it('never waits more than six hours', () => {
     expect(retryDelayMs(30000, 40, () => 1)).toBe(6 * 60 * 60 * 1000);
+  });
+});
+
+describe('default retry schedule', () => {
+  const HOUR = 3600 * 1000;
+  it('waits 5 s, 5 min, 30 min, 2 h, 5 h, then 10 h, for 13 attempts over about three days', () => {
+    const policy = retryPolicyFrom(parseConfig(mobilityConfigSchema, { NODE_ENV: 'test' }));
+    expect(policy.maxAttempts).toBe(13);
+    const waits = Array.from({ length: 12 }, (_, i) => policy.delayAfter(i + 1, () => 0.5));
+    expect(waits).toEqual([5000, 300000, 1800000, 2 * HOUR, 5 * HOUR, ...Array(7).fill(10 * HOUR)]);
+    const lastAttemptAfterMs = waits.reduce((a, b) => a + b, 0);
+    expect(lastAttemptAfterMs).toBe(DEFAULT_RETRY_SCHEDULE_MS.reduce((a, b) => a + b, 0));
+    expect(lastAttemptAfterMs / (24 * HOUR)).toBeGreaterThan(3); // 3 d 5 h 35 min 5 s
+    expect(lastAttemptAfterMs / (24 * HOUR)).toBeLessThan(3.5);
+  });
+
+  it('jitters each wait by ±20 % and repeats the last step past the table', () => {
+    const policy = retryPolicyFrom({ WEBHOOK_MAX_ATTEMPTS: 20 });
+    expect(policy.maxAttempts).toBe(20);
+    expect(policy.delayAfter(1, () => 0)).toBe(4000);
+    expect(policy.delayAfter(1, () => 1)).toBe(6000);
+    expect(policy.delayAfter(19, () => 0.5)).toBe(10 * HOUR);
+  });
+
+  it('doubles from WEBHOOK_BACKOFF_MS instead when it is set', () => {
+    const policy = retryPolicyFrom(parseConfig(mobilityConfigSchema, { NODE_ENV: 'test', WEBHOOK_BACKOFF_MS: '1000', WEBHOOK_MAX_ATTEMPTS: '4' }));
+    expect(policy.maxAttempts).toBe(4);
+    expect([1, 2, 3].map((n) => policy.delayAfter(n, () => 0.5))).toEqual([1000, 2000, 4000]);
   });
 });
 

@@ -7,6 +7,7 @@ import * as webhooks from './migrations/0100_webhooks';
 import * as apiKeyLifecycle from './migrations/0101_api_key_lifecycle';
 import * as driverScopeAndDisable from './migrations/0110_driver_scope_and_disable';
 import * as outboxNotify from './migrations/0120_outbox_notify';
+import * as webhookOperations from './migrations/0130_webhook_operations';
 import * as outboxTraceparent from './migrations/0140_outbox_traceparent';
 import * as eventPasses from './migrations/0200_event_passes';
 
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '0101_api_key_lifecycle': apiKeyLifecycle,
   '0110_driver_scope_and_disable': driverScopeAndDisable,
   '0120_outbox_notify': outboxNotify,
+  '0130_webhook_operations': webhookOperations,
   '0140_outbox_traceparent': outboxTraceparent,
   '0200_event_passes': eventPasses,
 };

@@ -45,6 +45,8 @@ export function webhookTestApp(db: Knex, redis: Redis, config: MobilityConfig, q
     policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
     secrets: createEndpointSecretCipher(config),
     maxEndpointsPerPartner: config.WEBHOOK_MAX_ENDPOINTS_PER_PARTNER,
+    appendEvent: appendOutboxEvent,
+    maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
   });
   const app = createJsonApp();
   app.use(jsonBodies());
@@ -114,7 +116,7 @@ export async function createIsolatedContext(env: Record<string, string> = {}): P
     workerEnv,
     startDelivery() {
       const connection = createRedis(config.REDIS_URL);
-      const delivery = startWebhookDispatch({ db, connection, config, logger: silentLogger });
+      const delivery = startWebhookDispatch({ db, connection, config, logger: silentLogger, appendEvent: appendOutboxEvent });
       started.push({ close: async () => (await delivery.close(), connection.disconnect()) });
       return delivery;
     },

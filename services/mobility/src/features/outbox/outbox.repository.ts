@@ -1,6 +1,6 @@
 import { currentTraceparent, newId, type Knex } from '@platform/service-kit';
 
-export type EventObjectType = 'ride' | 'delivery' | 'event_pass_program';
+export type EventObjectType = 'ride' | 'delivery' | 'event_pass_program' | 'webhook_endpoint';
 
 export interface NewOutboxEvent {
   partnerId: string;

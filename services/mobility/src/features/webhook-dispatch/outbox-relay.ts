@@ -1,4 +1,5 @@
 import { newId, type Knex, type Logger, type Redis } from '@platform/service-kit';
+import { ALWAYS_DELIVERED_EVENT_TYPES } from './endpoint-events';
 import { enabledEndpointsOf } from './webhook-targets.repository';
 import { duePendingWebhookMessages, insertWebhookMessages, type WebhookMessageRef } from './webhook-messages.repository';
 import { webhookMessagesWithoutJob, enqueueWebhookMessages, type WebhookQueue } from './webhook-queue';
@@ -55,7 +56,7 @@ export function createOutboxRelay(deps: OutboxRelayDeps) {
       const endpoints = await enabledEndpointsOf(trx, [...new Set(events.map((e) => e.partner_id))]);
       const rows = events.flatMap((event) =>
         endpoints
-          .filter((endpoint) => endpoint.partner_id === event.partner_id && endpoint.events.includes(event.type))
+          .filter((endpoint) => endpoint.partner_id === event.partner_id && (endpoint.events.includes(event.type) || ALWAYS_DELIVERED_EVENT_TYPES.includes(event.type)))
           .map((endpoint) => ({ id: newId('whd'), event_id: event.id, endpoint_id: endpoint.id, partner_id: event.partner_id, max_attempts: deps.maxAttempts })),
       );
       const created = rows.length ? await insertWebhookMessages(trx, rows) : [];

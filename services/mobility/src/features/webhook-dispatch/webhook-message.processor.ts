@@ -3,7 +3,9 @@ import { signWebhook } from '@platform/webhook-signature';
 import { parseTraceparent, startSpan, type Knex, type Logger, type TraceSpan } from '@platform/service-kit';
 import { createEndpointSlots } from './endpoint-slots';
 import type { EndpointSecretCipher } from './endpoint-secret-cipher';
-import { disableEndpoint, replaceStoredSecret } from './webhook-targets.repository';
+import { replaceStoredSecret } from './webhook-targets.repository';
+import type { AppendEndpointEvent } from './endpoint-events';
+import { disableEndpoint, FAILING_TOO_LONG_REASON } from './endpoint-health';
 import { createStatementBatcher } from './statement-batcher';
 import { claimAttempts, unclaimAttempt, failWebhookMessage, findWebhookMessageForJob, recordAttempts, type AttemptRecord, type ClaimedAttempt } from './webhook-messages.repository';
 import type { WebhookMessageJobData } from './webhook-queue';
@@ -15,12 +17,14 @@ export interface WebhookMessageProcessorDeps {
   sender: WebhookSender;
   logger: Logger;
   metrics?: WebhookAttemptMetrics;
-  /** WEBHOOK_BACKOFF_MS: the first retry waits about this long, each next one twice as long. */
-  backoffMs: number;
+  /** How long to wait after a failed attempt (retry-schedule.ts). */
+  retryDelay: (attempt: number) => number;
   /** Requests one endpoint may have in flight in this process, so a slow endpoint cannot take every worker slot. */
   perEndpointInFlight: number;
   /** Decrypts the stored signing secret. */
   secrets: EndpointSecretCipher;
+  /** Writes `webhook_endpoint.disabled` to the outbox when an endpoint is disabled. */
+  appendEvent: AppendEndpointEvent;
 }
 
 interface ProcessorContext extends WebhookMessageProcessorDeps {
@@ -39,13 +43,11 @@ export class RetryWebhookMessageError extends Error {
   }
 }
 
-const MAX_DELAY_MS = 6 * 60 * 60 * 1000;
+/** A 429's Retry-After is honoured up to this long. */
+const MAX_DELAY_MS = 10 * 60 * 60 * 1000;
 
-/** WEBHOOK_BACKOFF_MS × 2^(attempt-1), ±20 % jitter so retries of a burst spread out. */
-export function retryDelayMs(backoffMs: number, attempt: number, random = Math.random): number {
-  const exponential = backoffMs * 2 ** Math.min(attempt - 1, 30);
-  return Math.min(MAX_DELAY_MS, Math.round(exponential * (0.8 + 0.4 * random())));
-}
+/** WEBHOOK_BACKOFF_MS × 2^(attempt-1), ±20 % jitter, at most 6 h (kept for the WEBHOOK_BACKOFF_MS override). */
+export { exponentialDelayMs as retryDelayMs } from './retry-schedule';
 
 export type WebhookAttemptResult = 'succeeded' | 'skipped';
 
@@ -78,7 +80,7 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
     const span = startSpan('webhook POST', 'client', parseTraceparent(job.data.traceparent));
     let outcome: SendOutcome;
     try {
-      outcome = await send(deps.sender, claimed, signingSecretOf(deps, claimed), span.traceparent);
+      outcome = await send(deps.sender, claimed, signingSecretsOf(deps, claimed), span.traceparent);
     } finally {
       slots.release(endpointId);
     }
@@ -88,10 +90,17 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
 }
 
 /**
- * The plaintext signing secret. A stored value that is still plaintext or under a previous key is rewritten under the
+ * The plaintext signing secrets, newest first: the current one and, during a rotation's 24 h overlap, the previous
+ * one (never re-encrypted here: it expires soon). A stored value that is still plaintext or under a previous key is rewritten under the
  * current key in the background (a failed rewrite is retried on the next use and by the worker's start-up pass).
  */
-function signingSecretOf(deps: ProcessorContext, claimed: ClaimedAttempt): string {
+function signingSecretsOf(deps: ProcessorContext, claimed: ClaimedAttempt): string[] {
+  const current = currentSecretOf(deps, claimed);
+  if (!claimed.previousSecret) return [current];
+  return [current, deps.secrets.decrypt(claimed.endpointId, claimed.previousSecret).secret];
+}
+
+function currentSecretOf(deps: ProcessorContext, claimed: ClaimedAttempt): string {
   const { secret, stale } = deps.secrets.decrypt(claimed.endpointId, claimed.secret);
   if (stale) {
     replaceStoredSecret(deps.db, claimed.endpointId, claimed.secret, deps.secrets.encrypt(claimed.endpointId, secret)).catch((err: unknown) =>
@@ -101,10 +110,10 @@ function signingSecretOf(deps: ProcessorContext, claimed: ClaimedAttempt): strin
   return secret;
 }
 
-async function send(sender: WebhookSender, claimed: ClaimedAttempt, secret: string, traceparent: string): Promise<SendOutcome> {
+async function send(sender: WebhookSender, claimed: ClaimedAttempt, secrets: string[], traceparent: string): Promise<SendOutcome> {
   const body = JSON.stringify(claimed.body);
   const timestamp = Math.floor(Date.now() / 1000);
-  const signatures = signWebhook({ secret, id: claimed.eventId, timestamp, body });
+  const signatures = signWebhook({ secret: secrets, id: claimed.eventId, timestamp, body });
   return sender.send(claimed.url, body, {
     'Content-Type': 'application/json',
     'User-Agent': 'PartnerPlatform-Webhooks/1.0',
@@ -132,23 +141,32 @@ async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome
   if (outcome.forbiddenAddress) log.warn({ forbiddenAddress: outcome.forbiddenAddress }, 'refused to connect: the endpoint resolves to a forbidden address');
   if (code === 410) {
     await deps.record({ ...base, error, next: { status: 'failed' } });
-    await disableEndpoint(deps.db, claimed.endpointId, 'The endpoint answered 410 Gone');
+    await disableEndpoint(deps.db, deps.appendEvent, claimed.endpointId, 'The endpoint answered 410 Gone');
     deps.metrics?.outcome('endpoint_gone');
     log.warn('endpoint answered 410 Gone: disabled');
     throw new UnrecoverableError('endpoint answered 410 Gone');
   }
   if (claimed.attempt >= claimed.maxAttempts) {
     await deps.record({ ...base, error, next: { status: 'failed' } });
+    await disableIfFailingTooLong(deps, claimed, log);
     deps.metrics?.outcome('failed');
     log.warn({ error }, 'webhook message failed: no attempts left');
     throw new UnrecoverableError(`gave up after ${claimed.attempt} attempts: ${error}`);
   }
-  const backoff = retryDelayMs(deps.backoffMs, claimed.attempt);
+  const backoff = deps.retryDelay(claimed.attempt);
   const delayMs = code === 429 && outcome.retryAfterMs !== null ? Math.min(MAX_DELAY_MS, outcome.retryAfterMs) : backoff;
   await deps.record({ ...base, error, next: { status: 'pending', retryInMs: delayMs } });
+  await disableIfFailingTooLong(deps, claimed, log);
   deps.metrics?.outcome('retrying');
   log.info({ error, delayMs }, 'webhook attempt failed: will retry');
   throw new RetryWebhookMessageError(error, delayMs);
+}
+
+/** The 5-day rule: an endpoint with no 2xx since its first failure 5 days ago is disabled (its pending messages then fail unsent). */
+async function disableIfFailingTooLong(deps: ProcessorContext, claimed: ClaimedAttempt, log: Logger): Promise<void> {
+  if (await disableEndpoint(deps.db, deps.appendEvent, claimed.endpointId, FAILING_TOO_LONG_REASON, true)) {
+    log.warn('every attempt to this endpoint has failed for 5 days: disabled');
+  }
 }
 
 /**

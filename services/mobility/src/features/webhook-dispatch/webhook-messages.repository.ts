@@ -10,6 +10,8 @@ export interface ClaimedAttempt {
   url: string;
   /** As stored: encrypted (endpoint-secret-cipher.ts), or plaintext in a row from before encryption. */
   secret: string;
+  /** The rotated-away secret while its 24 h overlap lasts (stored the same way), else null. */
+  previousSecret: string | null;
   eventId: string;
   eventType: string;
   body: Record<string, unknown>;
@@ -42,7 +44,9 @@ export async function claimAttempts(db: Knex, messageIds: string[]): Promise<(Cl
        from webhook_endpoints e, outbox_events ev
       where d.id = any(?::text[]) and d.status = 'pending' and d.attempts < d.max_attempts
         and e.id = d.endpoint_id and e.status = 'enabled' and ev.id = d.event_id
-  returning d.id, d.attempts, d.max_attempts, d.endpoint_id, e.url, e.secret, ev.id as event_id, ev.type, ev.body`,
+  returning d.id, d.attempts, d.max_attempts, d.endpoint_id, e.url, e.secret,
+            case when e.previous_secret_expires_at > now() then e.previous_secret end as previous_secret,
+            ev.id as event_id, ev.type, ev.body`,
     [messageIds],
   );
   const byId = new Map<string, ClaimedAttempt>();
@@ -54,6 +58,7 @@ export async function claimAttempts(db: Knex, messageIds: string[]): Promise<(Cl
       endpointId: row.endpoint_id,
       url: row.url,
       secret: row.secret,
+      previousSecret: row.previous_secret,
       eventId: row.event_id,
       eventType: row.type,
       body: row.body,
@@ -95,6 +100,17 @@ export async function recordAttempts(db: Knex, records: AttemptRecord[]): Promis
     `with input as (
        select * from unnest(?::text[], ?::int[], ?::int[], ?::int[], ?::text[], ?::text[], ?::text[], ?::float8[])
          as t(delivery_id, attempt, status_code, duration_ms, error, excerpt, next_status, retry_ms)
+     ), endpoint_outcomes as (
+       select d.endpoint_id, bool_or(i.next_status = 'succeeded') as any_success
+         from input i join webhook_deliveries d on d.id = i.delivery_id
+        group by d.endpoint_id
+     ), endpoint_health as (
+       -- failing_since: the first failed attempt after the last 2xx (the 5-day disable rule reads it)
+       update webhook_endpoints e
+          set failing_since = case when o.any_success then null else now() end
+         from endpoint_outcomes o
+        where e.id = o.endpoint_id
+          and ((o.any_success and e.failing_since is not null) or (not o.any_success and e.failing_since is null))
      ), logged as (
        insert into webhook_attempts (delivery_id, attempt, status_code, duration_ms, error, response_body_excerpt)
        select delivery_id, attempt, status_code, duration_ms, error, excerpt from input

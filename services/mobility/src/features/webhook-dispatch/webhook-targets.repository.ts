@@ -12,11 +12,6 @@ export async function enabledEndpointsOf(trx: Knex.Transaction, partnerIds: stri
   return trx('webhook_endpoints').select('id', 'partner_id', 'events').whereIn('partner_id', partnerIds).where({ status: 'enabled' }).forShare();
 }
 
-/** An endpoint that answers 410 Gone stops receiving: the partner registers it again to resume. */
-export async function disableEndpoint(db: Knex, id: string, reason: string): Promise<void> {
-  await db('webhook_endpoints').where({ id, status: 'enabled' }).update({ status: 'disabled', disabled_reason: reason, updated_at: db.fn.now() });
-}
-
 /** Rewrites a stored secret (plaintext or under an older key) as re-encrypted, unless it changed meanwhile. */
 export async function replaceStoredSecret(db: Knex, id: string, previous: string, encrypted: string): Promise<void> {
   await db('webhook_endpoints').where({ id, secret: previous }).update({ secret: encrypted });

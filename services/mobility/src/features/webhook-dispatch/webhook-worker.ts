@@ -4,10 +4,12 @@ import type { Knex, Logger, Redis } from '@platform/service-kit';
 import type { MobilityConfig } from '../../config';
 import { QUEUES } from '../../queues';
 import { createEndpointSecretCipher } from './endpoint-secret-cipher';
+import type { AppendEndpointEvent } from './endpoint-events';
 import { reencryptStaleSecrets } from './secret-reencryption';
 import { listenForOutboxCommits } from './outbox-listener';
 import { createOutboxRelay, outboxChannel, startRelayLoop } from './outbox-relay';
-import { createWebhookMessageProcessor, retryDelayMs, RetryWebhookMessageError } from './webhook-message.processor';
+import { createWebhookMessageProcessor, RetryWebhookMessageError } from './webhook-message.processor';
+import { exponentialDelayMs, retryPolicyFrom } from './retry-schedule';
 import { createWebhookAttemptMetrics } from './webhook-metrics';
 import { createWebhookQueue, WEBHOOK_BACKOFF_TYPE, type WebhookMessageJobData } from './webhook-queue';
 import { createWebhookSender } from './webhook-sender';
@@ -25,6 +27,8 @@ export interface WebhookDispatchDeps {
   config: MobilityConfig;
   logger: Logger;
   registry?: Registry;
+  /** The outbox's append, for `webhook_endpoint.disabled` events. */
+  appendEvent: AppendEndpointEvent;
 }
 
 /**
@@ -32,22 +36,24 @@ export interface WebhookDispatchDeps {
  * Concurrency (WEBHOOK_CONCURRENCY) plus a per-request timeout and a per-endpoint cap
  * (WEBHOOK_ENDPOINT_CONCURRENCY requests in flight per endpoint and process) keep one slow endpoint from delaying the others.
  */
-export function startWebhookDispatch({ db, connection, config, logger, registry }: WebhookDispatchDeps) {
+export function startWebhookDispatch({ db, connection, config, logger, registry, appendEvent }: WebhookDispatchDeps) {
   const queue = createWebhookQueue(connection, config.REDIS_PREFIX);
   const secrets = createEndpointSecretCipher(config);
   // Plaintext secrets from before encryption, and rows under a previous key, are rewritten under the current key.
   void reencryptStaleSecrets(db, secrets, logger)
     .then((count) => count > 0 && logger.info({ count }, 'webhook secrets re-encrypted under the current key'))
     .catch((err: unknown) => logger.error({ err }, 'webhook secret re-encryption failed'));
+  const retryPolicy = retryPolicyFrom(config);
   const sender = createWebhookSender({ allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE }, config.WEBHOOK_TIMEOUT_MS);
   const processor = createWebhookMessageProcessor({
     db,
     sender,
     logger,
     metrics: registry ? createWebhookAttemptMetrics(registry) : undefined,
-    backoffMs: config.WEBHOOK_BACKOFF_MS,
+    retryDelay: (attempt) => retryPolicy.delayAfter(attempt),
     perEndpointInFlight: Math.min(config.WEBHOOK_ENDPOINT_CONCURRENCY, config.WEBHOOK_CONCURRENCY),
     secrets,
+    appendEvent,
   });
   const worker = new Worker<WebhookMessageJobData>(QUEUES.webhooks, processor, {
     connection,
@@ -59,13 +65,13 @@ export function startWebhookDispatch({ db, connection, config, logger, registry 
     settings: {
       backoffStrategy: (attemptsMade, type, err) => {
         if (type === WEBHOOK_BACKOFF_TYPE && err instanceof RetryWebhookMessageError) return err.delayMs;
-        return retryDelayMs(Math.min(config.WEBHOOK_BACKOFF_MS, 5000), Math.min(attemptsMade, 6)); // infrastructure errors
+        return exponentialDelayMs(Math.min(config.WEBHOOK_BACKOFF_MS ?? 5000, 5000), Math.min(attemptsMade, 6)); // infrastructure errors
       },
     },
   });
   worker.on('error', (err) => logger.error({ err }, 'webhook worker error'));
 
-  const relay = createOutboxRelay({ db, queue, logger, maxAttempts: config.WEBHOOK_MAX_ATTEMPTS });
+  const relay = createOutboxRelay({ db, queue, logger, maxAttempts: retryPolicy.maxAttempts });
   const loop = startRelayLoop(relay, logger, {
     intervalMs: config.WEBHOOK_RELAY_INTERVAL_MS,
     sweepEveryMs: Math.max(5000, config.WEBHOOK_RELAY_INTERVAL_MS * 10),

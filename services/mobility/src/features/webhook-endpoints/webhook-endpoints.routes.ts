@@ -20,6 +20,36 @@ export const registerSchema = z.object({
   examples: [{ url: 'https://93.184.215.14/hooks/mobility', events: ['ride.completed', 'delivery.delivered'], description: 'Production receiver' }],
 });
 
+export const updateEndpointSchema = z
+  .object({
+    url: z.string().trim().min(1, 'is required').max(2048, 'must be at most 2048 characters').optional(),
+    events: z.array(z.enum(WEBHOOK_EVENT_TYPES, { message: `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` })).min(1, 'must list at least one event').optional(),
+    description: z.string().max(500).nullable().optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, { message: 'must change at least one of url, events, description, enabled' })
+  .meta({
+    id: 'WebhookEndpointUpdate',
+    description: 'Only the fields given change. `enabled: true` re-enables a disabled endpoint; `enabled: false` disables it.',
+    examples: [{ events: ['ride.completed', 'ride.cancelled'], description: 'Production receiver', enabled: true }],
+  });
+
+export const recoverSchema = z
+  .object({
+    since: z.iso
+      .datetime({ offset: true, message: 'must be an ISO-8601 date-time' })
+      .transform((value) => new Date(value))
+      .refine((since) => since.getTime() <= Date.now(), 'must not be in the future'),
+    include_succeeded: z.boolean().optional(),
+  })
+  .strict()
+  .meta({
+    id: 'WebhookRecovery',
+    description: 'Re-send every event since `since` (events are kept 30 days, so an earlier time means all of them) that this endpoint receives and did not acknowledge; `include_succeeded: true` re-sends acknowledged ones too.',
+    examples: [{ since: '2026-11-25T08:00:00Z' }],
+  });
+
 export const pageSchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().max(100).optional().meta({ description: 'The `next_cursor` of the previous page.' }),
@@ -36,6 +66,24 @@ export function webhookEndpointRoutes({ service, partnerIdOf }: WebhookEndpointR
 
   router.get('/', async (req, res) => {
     res.json(await service.list(partnerIdOf(req), parseOrThrow(pageSchema, req.query)));
+  });
+
+  router.patch('/:id', async (req, res) => {
+    const input = parseOrThrow(updateEndpointSchema, req.body ?? {});
+    res.json(await service.update(partnerIdOf(req), req.params.id, input));
+  });
+
+  router.post('/:id/rotate-secret', async (req, res) => {
+    res.json(await service.rotateSecret(partnerIdOf(req), req.params.id));
+  });
+
+  router.post('/:id/test', async (req, res) => {
+    res.status(202).json(await service.sendTestEvent(partnerIdOf(req), req.params.id));
+  });
+
+  router.post('/:id/recover', async (req, res) => {
+    const input = parseOrThrow(recoverSchema, req.body);
+    res.status(202).json(await service.recover(partnerIdOf(req), req.params.id, input));
   });
 
   router.delete('/:id', async (req, res) => {

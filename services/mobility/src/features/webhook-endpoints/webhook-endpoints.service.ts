@@ -3,6 +3,8 @@ import { generateWebhookSecret } from '@platform/webhook-signature';
 import type { EndpointSecretCipher } from '../webhook-dispatch/endpoint-secret-cipher';
 import { assertSafeTarget, UnsafeTargetError, type TargetPolicy } from '../webhook-dispatch/ssrf-guard';
 import { enqueueWebhookMessages, type WebhookQueue } from '../webhook-dispatch/webhook-queue';
+import { ALWAYS_DELIVERED_EVENT_TYPES, nextEndpointEventSequence, type AppendEndpointEvent } from '../webhook-dispatch/endpoint-events';
+import { DEFAULT_RETRY_SCHEDULE_MS } from '../webhook-dispatch/retry-schedule';
 import * as endpoints from './webhook-endpoints.repository';
 import type { WebhookEndpointRow } from './webhook-endpoints.repository';
 import { presentEndpoint, presentWebhookMessage } from './webhook-endpoints.presenter';
@@ -17,8 +19,29 @@ export interface WebhookEndpointServiceDeps {
   secrets: EndpointSecretCipher;
   /** WEBHOOK_MAX_ENDPOINTS_PER_PARTNER. */
   maxEndpointsPerPartner: number;
+  /** The outbox's append, for test events (unset: test events are refused). */
+  appendEvent?: AppendEndpointEvent;
+  /** HTTP attempts a test event gets (WEBHOOK_MAX_ATTEMPTS, else the retry schedule's). */
+  maxAttempts?: number;
   logger?: Logger;
 }
+
+export interface UpdateEndpointInput {
+  url?: string;
+  events?: string[];
+  description?: string | null;
+  enabled?: boolean;
+}
+
+/** After a rotation the previous secret keeps signing (a second `v1,` signature) this long. */
+export const SECRET_OVERLAP_HOURS = 24;
+
+export interface RecoverInput {
+  since: Date;
+  include_succeeded?: boolean;
+}
+
+export const DISABLED_BY_PARTNER_REASON = 'Disabled by the partner';
 
 export interface RegisterEndpointInput {
   url: string;
@@ -33,7 +56,20 @@ export interface Page<T> {
 }
 
 /** Registration, listing, deletion and the delivery log of a partner's webhook endpoints. */
-export function createWebhookEndpointService({ db, queue, policy, secrets, maxEndpointsPerPartner, logger }: WebhookEndpointServiceDeps) {
+export function createWebhookEndpointService({ db, queue, policy, secrets, maxEndpointsPerPartner, appendEvent, maxAttempts, logger }: WebhookEndpointServiceDeps) {
+  async function checkedUrl(partnerId: string, candidate: string): Promise<URL> {
+    try {
+      return await assertSafeTarget(candidate, policy);
+    } catch (error) {
+      if (error instanceof UnsafeTargetError) {
+        // The partner is told only that the host resolves to a forbidden address; the address goes to our log.
+        if (error.forbiddenAddress) logger?.warn({ partnerId, url: candidate, forbiddenAddress: error.forbiddenAddress }, 'webhook URL refused: resolves to a forbidden address');
+        throw new ValidationError([{ path: 'url', message: error.message }]);
+      }
+      throw error;
+    }
+  }
+
   async function requireEndpoint(partnerId: string, id: string): Promise<WebhookEndpointRow> {
     const endpoint = isIdOf('whe', id) ? await endpoints.findEndpoint(db, partnerId, id) : undefined;
     if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
@@ -42,17 +78,7 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
 
   return {
     async register(partnerId: string, input: RegisterEndpointInput) {
-      let url: URL;
-      try {
-        url = await assertSafeTarget(input.url, policy);
-      } catch (error) {
-        if (error instanceof UnsafeTargetError) {
-          // The partner is told only that the host resolves to a forbidden address; the address goes to our log.
-          if (error.forbiddenAddress) logger?.warn({ partnerId, url: input.url, forbiddenAddress: error.forbiddenAddress }, 'webhook URL refused: resolves to a forbidden address');
-          throw new ValidationError([{ path: 'url', message: error.message }]);
-        }
-        throw error;
-      }
+      const url = await checkedUrl(partnerId, input.url);
       const id = newId('whe');
       const secret = generateWebhookSecret();
       const row = await db.transaction(async (trx) => {
@@ -81,6 +107,87 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
     async list(partnerId: string, page: endpoints.PageRequest): Promise<Page<ReturnType<typeof presentEndpoint>>> {
       const rows = await endpoints.listEndpoints(db, partnerId, page);
       return toPage(rows, page.limit, presentEndpoint);
+    },
+
+    /**
+     * Changes url, events, description or enabled. `enabled: true` re-enables a disabled endpoint (its failure clock
+     * restarts); `enabled: false` disables it. The duplicate-URL rule holds for the endpoint as it will be.
+     */
+    async update(partnerId: string, id: string, input: UpdateEndpointInput) {
+      await requireEndpoint(partnerId, id);
+      const url = input.url === undefined ? undefined : await checkedUrl(partnerId, input.url);
+      const row = await db.transaction(async (trx) => {
+        await endpoints.lockPartnerEndpoints(trx, partnerId);
+        const current = await endpoints.lockEndpoint(trx, partnerId, id);
+        if (!current) throw new NotFoundError('Webhook endpoint not found');
+        const changes: endpoints.EndpointChanges = {};
+        if (input.url !== undefined) changes.url = input.url;
+        if (input.events !== undefined) changes.events = [...new Set(input.events)];
+        if (input.description !== undefined) changes.description = input.description;
+        if (input.enabled === true && current.status !== 'enabled') Object.assign(changes, { status: 'enabled', disabled_reason: null, failing_since: null });
+        if (input.enabled === false && current.status !== 'disabled') Object.assign(changes, { status: 'disabled', disabled_reason: DISABLED_BY_PARTNER_REASON });
+        const willBeEnabled = (changes.status ?? current.status) === 'enabled';
+        const target = url ?? new URL(current.url);
+        const others = (await endpoints.listOtherEndpointUrls(trx, partnerId, id)).filter((e) => e.status === 'enabled');
+        if (willBeEnabled && others.some((e) => sameUrl(e.url, target))) {
+          throw new ConflictError('An enabled webhook endpoint with this URL is already registered', 'duplicate_webhook_url');
+        }
+        return endpoints.updateEndpoint(trx, id, changes);
+      });
+      return presentEndpoint(row);
+    },
+
+    /** A new secret, shown once; the old one keeps signing beside it for SECRET_OVERLAP_HOURS. */
+    async rotateSecret(partnerId: string, id: string) {
+      await requireEndpoint(partnerId, id);
+      const secret = generateWebhookSecret();
+      const row = await endpoints.rotateEndpointSecret(db, partnerId, id, secrets.encrypt(id, secret), SECRET_OVERLAP_HOURS);
+      if (!row) throw new NotFoundError('Webhook endpoint not found');
+      return { ...presentEndpoint(row), secret };
+    },
+
+    /** Sends a `webhook.test` event to this endpoint alone (signed and retried like any other); 409 when disabled. */
+    async sendTestEvent(partnerId: string, id: string) {
+      if (!appendEvent) throw new Error('test events need the outbox (appendEvent)');
+      const message = await db.transaction(async (trx) => {
+        const endpoint = isIdOf('whe', id) ? await endpoints.lockEndpoint(trx, partnerId, id) : undefined;
+        if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
+        if (endpoint.status !== 'enabled') throw new ConflictError('The webhook endpoint is disabled; enable it to send a test event', 'endpoint_disabled');
+        const event = await appendEvent(trx, {
+          partnerId,
+          type: 'webhook.test',
+          objectType: 'webhook_endpoint',
+          objectId: id,
+          sequence: await nextEndpointEventSequence(trx, id),
+          data: { endpoint_id: id, url: endpoint.url, message: 'A test event sent from the webhooks API' },
+        });
+        await messageLog.markEventDispatched(trx, event.id);
+        return messageLog.insertWebhookMessage(trx, { id: newId('whd'), event_id: event.id, endpoint_id: id, partner_id: partnerId, max_attempts: maxAttempts ?? DEFAULT_RETRY_SCHEDULE_MS.length + 1 });
+      });
+      await enqueueWebhookMessages(queue, [message]);
+      return presentWebhookMessage(message, []);
+    },
+
+    /**
+     * Sends again every event since `since` the endpoint receives and did not acknowledge (with `include_succeeded`,
+     * the acknowledged ones too): after an outage, or after re-enabling. 409 when the endpoint is disabled.
+     */
+    async recover(partnerId: string, id: string, input: RecoverInput) {
+      const messages = await db.transaction(async (trx) => {
+        const endpoint = isIdOf('whe', id) ? await endpoints.lockEndpoint(trx, partnerId, id) : undefined;
+        if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
+        if (endpoint.status !== 'enabled') throw new ConflictError('The webhook endpoint is disabled; enable it before recovering its events', 'endpoint_disabled');
+        return messageLog.recoverWebhookMessages(trx, {
+          partnerId,
+          endpointId: id,
+          types: [...endpoint.events, ...ALWAYS_DELIVERED_EVENT_TYPES],
+          since: input.since,
+          includeSucceeded: input.include_succeeded ?? false,
+          maxAttempts: maxAttempts ?? DEFAULT_RETRY_SCHEDULE_MS.length + 1,
+        });
+      });
+      await enqueueWebhookMessages(queue, messages);
+      return { endpoint_id: id, since: input.since.toISOString(), include_succeeded: input.include_succeeded ?? false, queued: messages.length };
     },
 
     async remove(partnerId: string, id: string): Promise<void> {

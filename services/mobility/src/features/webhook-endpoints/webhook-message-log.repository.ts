@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import { newId, type Knex } from '@platform/service-kit';
 import type { WebhookAttemptRow, WebhookMessageRow } from '../webhook-dispatch/webhook-message.types';
 
 /** The endpoint API's view of the messages sent to one endpoint: newest first, with the event's type. */
@@ -36,4 +36,58 @@ export async function reopenFailedWebhookMessage(db: Knex, id: string): Promise<
     .where({ id, status: 'failed' })
     .update({ status: 'pending', max_attempts: db.raw('greatest(max_attempts, attempts + 1)'), next_attempt_at: db.fn.now(), updated_at: db.fn.now() });
   return count > 0;
+}
+
+/** One message for one endpoint, outside the relay (a test event); returns the new row. */
+export async function insertWebhookMessage(trx: Knex.Transaction, row: { id: string; event_id: string; endpoint_id: string; partner_id: string; max_attempts: number }) {
+  await trx('webhook_deliveries').insert(row);
+  const created: WebhookMessageRow & { event_type: string } = await trx('webhook_deliveries as d')
+    .join('outbox_events as ev', 'ev.id', 'd.event_id')
+    .select('d.*', 'ev.type as event_type')
+    .where('d.id', row.id)
+    .first();
+  return created;
+}
+
+/** An event that must reach only the endpoint it names: the relay skips events already marked dispatched. */
+export async function markEventDispatched(trx: Knex.Transaction, eventId: string): Promise<void> {
+  await trx('outbox_events').where({ id: eventId }).update({ dispatched_at: trx.fn.now() });
+}
+
+export interface RecoverRequest {
+  partnerId: string;
+  endpointId: string;
+  /** Event types the endpoint receives (its subscriptions plus the always-delivered ones). */
+  types: string[];
+  since: Date;
+  includeSucceeded: boolean;
+  /** Attempts each recovered message gets. */
+  maxAttempts: number;
+}
+
+/**
+ * Makes every event of the partner since `since`, of a type the endpoint receives, pending again for this endpoint:
+ * a message is created where none exists (the endpoint was disabled, or not yet subscribed), a failed one (or, when
+ * asked, a succeeded one) is reopened with a fresh attempt budget. Pending messages are left as they are.
+ */
+export async function recoverWebhookMessages(trx: Knex.Transaction, request: RecoverRequest): Promise<{ id: string; event_id: string; endpoint_id: string }[]> {
+  const missing: { id: string }[] = await trx('outbox_events as ev')
+    .select('ev.id')
+    .where('ev.partner_id', request.partnerId)
+    .where('ev.created_at', '>=', request.since)
+    .whereIn('ev.type', request.types)
+    .whereNotExists(trx('webhook_deliveries as d').select(trx.raw('1')).whereRaw('d.event_id = ev.id').where('d.endpoint_id', request.endpointId));
+  const created: { id: string; event_id: string; endpoint_id: string }[] = [];
+  for (let i = 0; i < missing.length; i += 1000) {
+    const rows = missing.slice(i, i + 1000).map((e) => ({ id: newId('whd'), event_id: e.id, endpoint_id: request.endpointId, partner_id: request.partnerId, max_attempts: request.maxAttempts }));
+    created.push(...(await trx('webhook_deliveries').insert(rows).onConflict(['event_id', 'endpoint_id']).ignore().returning(['id', 'event_id', 'endpoint_id'])));
+  }
+  const reopenable = request.includeSucceeded ? ['failed', 'succeeded'] : ['failed'];
+  const reopened: { id: string; event_id: string; endpoint_id: string }[] = await trx('webhook_deliveries as d')
+    .where('d.endpoint_id', request.endpointId)
+    .whereIn('d.status', reopenable)
+    .whereIn('d.event_id', trx('outbox_events').select('id').where('partner_id', request.partnerId).where('created_at', '>=', request.since).whereIn('type', request.types))
+    .update({ status: 'pending', max_attempts: trx.raw('d.attempts + ?', [request.maxAttempts]), next_attempt_at: trx.fn.now(), updated_at: trx.fn.now() })
+    .returning(['d.id', 'd.event_id', 'd.endpoint_id']);
+  return [...created, ...reopened];
 }

@@ -1,0 +1,34 @@
+import type { Knex } from '@platform/service-kit';
+import { EVENT_RETENTION_DAYS } from '../webhook-dispatch/event-retention';
+
+export interface EventListFilter {
+  partnerId: string;
+  type?: string;
+  objectId?: string;
+  limit: number;
+  /** The id of the last event of the previous page. */
+  cursor?: string;
+}
+
+export interface StoredEvent {
+  id: string;
+  type: string;
+  object_type: string;
+  object_id: string;
+  body: { id: string; type: string; created_at: string; data: Record<string, unknown> };
+  created_at: Date;
+}
+
+/** The partner's events of the retention window, newest first; one row more than asked, to tell whether a page follows. */
+export async function listEvents(db: Knex, filter: EventListFilter): Promise<StoredEvent[]> {
+  const query = db('outbox_events')
+    .select('id', 'type', 'object_type', 'object_id', 'body', 'created_at')
+    .where({ partner_id: filter.partnerId })
+    .whereRaw('created_at > now() - make_interval(days => ?)', [EVENT_RETENTION_DAYS]);
+  if (filter.type) query.where({ type: filter.type });
+  if (filter.objectId) query.where({ object_id: filter.objectId });
+  if (filter.cursor) {
+    query.whereRaw('(created_at, id) < (select created_at, id from outbox_events where id = ? and partner_id = ?)', [filter.cursor, filter.partnerId]);
+  }
+  return query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(filter.limit + 1);
+}

@@ -1,0 +1,21 @@
+import type { Knex } from '@platform/service-kit';
+import { listEvents, type EventListFilter, type StoredEvent } from './events.repository';
+
+/** `GET /api/v1/events`: the events a partner's endpoints were (or would have been) sent, as sent. */
+export function createEventsService(db: Knex) {
+  return {
+    async list(filter: EventListFilter) {
+      const rows = await listEvents(db, filter);
+      const shown = rows.slice(0, filter.limit);
+      const hasMore = rows.length > filter.limit;
+      return { data: shown.map(presentEvent), has_more: hasMore, next_cursor: hasMore ? shown[shown.length - 1]!.id : null };
+    },
+  };
+}
+
+export type EventsService = ReturnType<typeof createEventsService>;
+
+/** The event body exactly as delivered, plus which object it is about. */
+function presentEvent(row: StoredEvent) {
+  return { ...row.body, object_type: row.object_type, object_id: row.object_id };
+}
