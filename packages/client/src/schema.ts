@@ -2848,7 +2848,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
@@ -2918,7 +2918,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
@@ -2972,7 +2972,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
