@@ -1,4 +1,5 @@
 export * from './http';
 export * from './run-resources';
+export * from './global-setup';
 export * from './process';
 export * from './openapi';

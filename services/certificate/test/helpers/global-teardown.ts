@@ -1,5 +1,1 @@
-import { dropRunDatabase } from '@platform/test-kit';
-
-export default async function globalTeardown(): Promise<void> {
-  await dropRunDatabase(process.env.TEST_DATABASE_URL);
-}
+export { tearDownRunResources as default } from '@platform/test-kit';
