@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { get } from 'node:http';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
-import { clearRedisPrefix, listen, newRedisPrefix, sendJson, spawnTs, startFakeServer } from '@platform/test-kit';
+import { clearRedisPrefix, listen, newRedisPrefix, sendJson, spawnTs, startFakeServer, waitFor, type WaitOptions } from '@platform/test-kit';
 
 const gatewayDir = path.resolve(__dirname, '..');
 const IN_FLIGHT = 200;
@@ -14,14 +14,7 @@ let upstream: Fake;
 const held: ServerResponse[] = [];
 let gateway: ChildProcess;
 let output = '';
-
-async function until(condition: () => boolean, what: string, timeoutMs = 20000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; gateway output:\n${output.slice(-2000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const gatewayOutput: WaitOptions = { context: () => `gateway output:\n${output.slice(-2000)}` };
 
 /** A new connection (no pooled socket) to the gateway: resolves true when it is refused. */
 function refusesNewConnections(): Promise<boolean> {
@@ -49,7 +42,7 @@ beforeAll(async () => {
   });
   gateway.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   gateway.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await until(() => output.includes('gateway listening'), 'the gateway to listen');
+  await waitFor(() => output.includes('gateway listening'), 'the gateway to listen', gatewayOutput);
 });
 afterAll(async () => {
   if (gateway.exitCode === null) gateway.kill('SIGKILL');
@@ -66,10 +59,10 @@ describe('gateway graceful shutdown', () => {
         return { status: res.status, body: (await res.json()) as unknown };
       }),
     );
-    await until(() => held.length === IN_FLIGHT, `all ${IN_FLIGHT} requests to reach the upstream`);
+    await waitFor(() => held.length === IN_FLIGHT, `all ${IN_FLIGHT} requests to reach the upstream`, gatewayOutput);
 
     gateway.kill('SIGTERM');
-    await until(() => output.includes('shutting down'), 'the gateway to start shutting down');
+    await waitFor(() => output.includes('shutting down'), 'the gateway to start shutting down', gatewayOutput);
     expect(await refusesNewConnections()).toBe(true);
     expect(gateway.exitCode).toBeNull(); // still draining
 

@@ -3,3 +3,4 @@ export * from './run-resources';
 export * from './global-setup';
 export * from './process';
 export * from './openapi';
+export * from './wait';

@@ -2,7 +2,8 @@ import { createTestContext, type TestContext } from './helpers/context';
 import { createPartnerKey } from './factories/auth';
 import { deliveryBody, onlineCourier } from './factories/deliveries';
 import { offset, randomCentre } from './factories/fleet';
-import { eventually, partnerApi } from './factories/rides';
+import { eventually } from '@platform/test-kit';
+import { partnerApi } from './factories/rides';
 
 let ctx: TestContext;
 let partner: ReturnType<typeof partnerApi>;

@@ -1,7 +1,8 @@
 import { createTestContext, type TestContext } from './helpers/context';
 import { createPartnerKey } from './factories/auth';
 import { offset, onlineDriver, randomCentre } from './factories/fleet';
-import { eventually, partnerApi, rideBody } from './factories/rides';
+import { eventually } from '@platform/test-kit';
+import { partnerApi, rideBody } from './factories/rides';
 
 let ctx: TestContext;
 let partner: ReturnType<typeof partnerApi>;

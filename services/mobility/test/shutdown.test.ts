@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { listen, spawnTs } from '@platform/test-kit';
+import { listen, spawnTs, waitFor } from '@platform/test-kit';
 
 const serviceDir = path.resolve(__dirname, '..');
 
@@ -17,14 +17,6 @@ function collect(child: ChildProcess): () => string {
   return () => output;
 }
 
-async function until(condition: () => boolean, what: string, output: () => string, timeoutMs = 20000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${output().slice(-2000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 function env(port = 0) {
   return { DATABASE_URL: process.env.TEST_DATABASE_URL, REDIS_PREFIX: process.env.TEST_REDIS_PREFIX, PORT: String(port), LOG_LEVEL: 'info' };
 }
@@ -36,11 +28,11 @@ describe('mobility processes on SIGTERM', () => {
     const output = collect(api);
     const exited = new Promise<number | null>((resolve) => api.once('exit', (code) => resolve(code)));
     try {
-      await until(() => output().includes('mobility service listening'), 'the API to listen', output);
+      await waitFor(() => output().includes('mobility service listening'), 'the API to listen', { context: () => output().slice(-2000) });
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
       expect(ready.status).toBe(200);
       const logLine = () => output().split('\n').find((l) => l.includes('"route":"/readyz"'));
-      await until(() => logLine() !== undefined, 'the request log line', output);
+      await waitFor(() => logLine() !== undefined, 'the request log line', { context: () => output().slice(-2000) });
       expect(JSON.parse(logLine()!)).toMatchObject({ method: 'GET', route: '/readyz', status: 200, msg: 'request' });
       api.kill('SIGTERM');
       expect(await exited).toBe(0);
@@ -55,7 +47,7 @@ describe('mobility processes on SIGTERM', () => {
     const output = collect(worker);
     const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)));
     try {
-      await until(() => output().includes('worker started'), 'the worker to start', output);
+      await waitFor(() => output().includes('worker started'), 'the worker to start', { context: () => output().slice(-2000) });
       worker.kill('SIGTERM');
       expect(await exited).toBe(0);
       expect(output()).toContain('"msg":"stopped"');

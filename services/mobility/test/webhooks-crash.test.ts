@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { sendJson, spawnTs, startFakeServer } from '@platform/test-kit';
-import { createIsolatedContext, insertEvents, newPartnerId, registerEndpoint, waitFor, type IsolatedContext } from './helpers/webhooks';
+import { sendJson, spawnTs, startFakeServer, waitFor } from '@platform/test-kit';
+import { createIsolatedContext, insertEvents, newPartnerId, registerEndpoint, type IsolatedContext } from './helpers/webhooks';
 
 const serviceDir = path.resolve(__dirname, '..');
 let ctx: IsolatedContext;
@@ -33,14 +33,14 @@ describe('worker crash', () => {
       const received = () => new Set(server.requests.map((r) => r.headers['x-service-event-id'])).size;
 
       worker = startWorker();
-      await waitFor(() => received() >= 100, 'the burst to be under way', 60000);
+      await waitFor(() => received() >= 100, 'the burst to be under way', { timeoutMs: 60000 });
       worker.kill('SIGKILL');
       await exited(worker);
       const atKill = received();
       expect(atKill).toBeLessThan(1000); // killed in the middle, not after the end
 
       worker = startWorker();
-      await waitFor(() => received() === 1000, 'all 1,000 events after the restart', 100000, 100);
+      await waitFor(() => received() === 1000, 'all 1,000 events after the restart', { timeoutMs: 100000, intervalMs: 100 });
       expect(new Set(server.requests.map((r) => r.headers['x-service-event-id']))).toEqual(new Set(events.map((e) => e.id)));
       const rows = await waitFor(async () => {
         const byStatus = await ctx.db('webhook_deliveries').where({ endpoint_id: endpoint.id }).select('status').count<{ status: string; n: string }[]>('* as n').groupBy('status');

@@ -1,11 +1,11 @@
 import request from 'supertest';
 import type { ServerResponse } from 'node:http';
-import { sendJson, startFakeServer, type RecordedRequest } from '@platform/test-kit';
+import { sendJson, startFakeServer, type RecordedRequest, waitFor, waitForDrained } from '@platform/test-kit';
 import { verifyServiceSignature, verifyStandardWebhook } from '@platform/webhook-signature';
 import { WEBHOOK_EVENT_TYPES } from '../src/features/webhook-endpoints/webhook-events';
 import { createOutboxRelay } from '../src/features/webhook-dispatch/outbox-relay';
 import { createEndpointSecretCipher } from '../src/features/webhook-dispatch/endpoint-secret-cipher';
-import { createIsolatedContext, insertEvents, newPartnerId, PARTNER_HEADER, registerEndpoint, silentLogger, sleep, waitFor, type IsolatedContext } from './helpers/webhooks';
+import { createIsolatedContext, insertEvents, newPartnerId, PARTNER_HEADER, registerEndpoint, silentLogger, type IsolatedContext } from './helpers/webhooks';
 
 const PREVIOUS_KEY_ID = 'k2025';
 const PREVIOUS_KEY = 'a previous webhook secret key of at least thirty-two bytes';
@@ -101,7 +101,7 @@ describe('webhook delivery', () => {
     const delivered = await settledDelivery(partner, endpoint.id, 'succeeded');
     expect(delivered).toMatchObject({ event_id: event!.id, attempts: 1, last_status_code: 200, last_error: null });
     expect(delivered.attempt_log).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, error: null, response_body_excerpt: 'ok\\u0000done\\u001b\n' })]);
-    await sleep(300); // a resend would come after the 50 ms backoff
+    await waitForDrained(ctx.queue); // a resend would be queued (after the 50 ms backoff) before the queue drains
     expect(server.requests).toHaveLength(1);
   });
 
@@ -118,7 +118,7 @@ describe('webhook delivery', () => {
 
     await waitFor(() => everything.requests.length === 3 && completedOnly.requests.length === 1, 'deliveries');
     await ctx.startDelivery().relay.runOnce({ sweepOlderThanMs: 0 }); // a second relay finds nothing more to send
-    await sleep(200);
+    await waitForDrained(ctx.queue);
     expect(completedOnly.requests.map((r) => r.headers['x-service-event-id'])).toEqual([events[1]!.id]);
     expect(everything.requests).toHaveLength(3);
     expect(stranger.requests).toHaveLength(0);
@@ -146,7 +146,7 @@ describe('webhook delivery', () => {
     const delivery = ctx.startDelivery();
     await delivery.relay.runOnce({ sweepOlderThanMs: 0 });
     await ctx.queue.add('deliver', { deliveryId: delivered.id, endpointId: endpoint.id });
-    await sleep(300);
+    await waitForDrained(ctx.queue);
     expect(server.requests).toHaveLength(3);
     expect((await deliveriesOf(partner, endpoint.id))[0]!.attempt_log).toHaveLength(3);
   });
@@ -161,7 +161,7 @@ describe('webhook delivery', () => {
     const failed = await settledDelivery(partner, endpoint.id, 'failed');
     expect(failed).toMatchObject({ attempts: 5, last_status_code: 503, last_error: 'HTTP 503', delivered_at: null });
     expect(failed.attempt_log).toHaveLength(5);
-    await sleep(200);
+    await waitForDrained(ctx.queue);
     expect(server.requests).toHaveLength(5);
 
     healthy = true;
@@ -189,7 +189,7 @@ describe('webhook delivery', () => {
 
     await insertEvents(ctx.db, partner, ['ride.completed']);
     await ctx.startDelivery().relay.runOnce();
-    await sleep(200);
+    await waitForDrained(ctx.queue);
     expect(server.requests).toHaveLength(1);
     expect(await deliveriesOf(partner, endpoint.id)).toHaveLength(1);
     const retry = await request(ctx.app).post(`/api/v1/webhooks/${endpoint.id}/deliveries/${failed.id}/retry`).set(PARTNER_HEADER, partner).expect(409);
@@ -261,7 +261,7 @@ describe('webhook delivery', () => {
       const rows = await ctx.db('webhook_deliveries').where({ endpoint_id: endpoint.id }).select('status', 'attempts');
       return rows.length === 300 && rows.every((r) => r.status === 'succeeded') && rows;
     }, 'all 300 deliveries succeeded');
-    await sleep(300);
+    await waitForDrained(ctx.queue);
     expect(new Set(server.requests.map((r) => r.headers['x-service-event-id']))).toEqual(new Set(events.map((e) => e.id)));
     // One job per delivery: a request beyond the first is only ever a logged retry (say, a timeout on a loaded machine).
     const attempts = delivered.reduce((sum, r) => sum + Number(r.attempts), 0);

@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { verifyServiceSignature, verifyStandardWebhook } from '@platform/webhook-signature';
-import { sendJson, startFakeServer } from '@platform/test-kit';
+import { sendJson, startFakeServer, waitFor } from '@platform/test-kit';
 import { createApp } from '../src/app';
 import type { TestContext } from './helpers/context';
-import { createIsolatedContext, silentLogger, waitFor, type IsolatedContext } from './helpers/webhooks';
+import { createIsolatedContext, silentLogger, type IsolatedContext } from './helpers/webhooks';
 import { createPartnerKey } from './factories/auth';
 import { offset, onlineDriver, randomCentre } from './factories/fleet';
 import { partnerApi, rideBody } from './factories/rides';

@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { clearRedisPrefix, sendJson, startFakeServer } from '@platform/test-kit';
+import { clearRedisPrefix, sendJson, startFakeServer, waitFor, waitForDrained } from '@platform/test-kit';
 import { createOutboxRelay, wakeOutboxRelay } from '../src/features/webhook-dispatch/outbox-relay';
 import { createWebhookSender } from '../src/features/webhook-dispatch/webhook-sender';
-import { createIsolatedContext, insertEvents, newPartnerId, PARTNER_HEADER, registerEndpoint, silentLogger, sleep, waitFor, type IsolatedContext } from './helpers/webhooks';
+import { createIsolatedContext, insertEvents, newPartnerId, PARTNER_HEADER, registerEndpoint, silentLogger, type IsolatedContext } from './helpers/webhooks';
 
 let ctx: IsolatedContext;
 const servers: { close(): Promise<void> }[] = [];
@@ -35,7 +35,7 @@ describe('webhook delivery survives losing Redis', () => {
     expect((await ctx.queue.getJobCounts('wait')).wait).toBe(0);
 
     const delivery = ctx.startDelivery();
-    await sleep(300);
+    await waitForDrained(ctx.queue);
     expect(server.requests).toHaveLength(0); // the jobs really are gone
 
     expect(await delivery.relay.runOnce({ sweepOlderThanMs: 0 })).toMatchObject({ dispatchedEvents: 0, requeuedMessages: 50 });

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { sendJson, startFakeServer } from '@platform/test-kit';
-import { createIsolatedContext, insertEvents, newPartnerId, registerEndpoint, waitFor, type IsolatedContext } from './helpers/webhooks';
+import { sendJson, startFakeServer, waitFor } from '@platform/test-kit';
+import { createIsolatedContext, insertEvents, newPartnerId, registerEndpoint, type IsolatedContext } from './helpers/webhooks';
 
 let ctx: IsolatedContext;
 beforeAll(async () => {

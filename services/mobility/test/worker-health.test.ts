@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Registry } from 'prom-client';
-import { listen, spawnTs, type RunningServer } from '@platform/test-kit';
+import { listen, spawnTs, waitFor, type RunningServer } from '@platform/test-kit';
 import { createWorkerHealthServer } from '../src/worker-health';
 import { createTestContext, type TestContext } from './helpers/context';
 
@@ -11,14 +11,6 @@ async function freePort(): Promise<number> {
   const probe = await listen(() => undefined);
   await probe.close();
   return probe.port;
-}
-
-async function until(condition: () => boolean, what: string, output: () => string, timeoutMs = 20000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${output().slice(-2000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('the worker process with WORKER_METRICS_PORT', () => {
@@ -37,7 +29,7 @@ describe('the worker process with WORKER_METRICS_PORT', () => {
     });
     worker.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     worker.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await until(() => output.includes('worker started') && output.includes('worker health and metrics listening'), 'the worker to start', () => output);
+    await waitFor(() => output.includes('worker started') && output.includes('worker health and metrics listening'), 'the worker to start', { context: () => output.slice(-2000) });
   }, 30000);
 
   afterAll(() => {

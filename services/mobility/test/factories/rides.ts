@@ -23,16 +23,3 @@ export function partnerApi(ctx: TestContext, token: string) {
     get: (path: string) => request(ctx.app).get(path).set('Authorization', auth),
   };
 }
-
-/** Polls until `check` passes or `timeoutMs` is over (for worker timers); never asserts on how long it took. */
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 15000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}

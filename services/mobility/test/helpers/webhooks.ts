@@ -160,21 +160,3 @@ export async function registerEndpoint(app: Express, partnerId: string, url: str
   const res = await request(app).post('/api/v1/webhooks').set(PARTNER_HEADER, partnerId).send({ url, ...(events ? { events } : {}) }).expect(201);
   return res.body as { id: string; secret: string; url: string; events: string[] };
 }
-
-type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
-
-/** Polls until `check` returns a truthy value (or throws after `timeoutMs` with the last value seen). */
-export async function waitFor<T>(check: () => Promise<T> | T, what: string, timeoutMs = 20000, intervalMs = 25): Promise<Truthy<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  for (;;) {
-    last = await check();
-    if (last) return last as Truthy<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
