@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { NotFoundError, isIdOf, parseOrThrow, requireRole, type AdminClaims } from '@platform/service-kit';
+import { isIdOf, parseOrThrow, requireRole, type AdminClaims, idParam } from '@platform/service-kit';
 import { MAX_GRACE_SECONDS, type ApiKeyService } from './api-keys.service';
 
 export interface ApiKeyRequestSchemas {
@@ -51,8 +51,7 @@ function admin(req: { admin?: AdminClaims }): AdminClaims {
 
 /** An id of the wrong shape is simply not found. */
 function keyId(value: unknown): string {
-  if (typeof value !== 'string' || !isIdOf('key', value)) throw new NotFoundError('API key not found');
-  return value;
+  return idParam('key', value, 'API key not found');
 }
 
 /** `/admin/v1/api-keys`: any role may list; only owners create, rotate, revoke and delete. The token is shown on create and rotate only. */

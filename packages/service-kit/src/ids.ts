@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { NotFoundError } from './errors';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 
@@ -14,4 +15,10 @@ export function newId(prefix: string): string {
 /** Whether a path parameter has the shape of one of our IDs; anything else is a 404 without a query. */
 export function isIdOf(prefix: string, value: string): boolean {
   return value.length === prefix.length + 21 && value.startsWith(`${prefix}_`) && /^[0-9a-z]{20}$/.test(value.slice(prefix.length + 1));
+}
+
+/** A path parameter that must be one of our IDs: anything of another shape is a 404 with `notFound`, answered without a query. */
+export function idParam(prefix: string, value: unknown, notFound: string): string {
+  if (typeof value !== 'string' || !isIdOf(prefix, value)) throw new NotFoundError(notFound);
+  return value;
 }

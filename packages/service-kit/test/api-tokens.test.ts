@@ -1,5 +1,6 @@
 import { bearerToken, constantTimeEqual } from '../src/api-tokens';
-import { isIdOf, newId } from '../src/ids';
+import { NotFoundError } from '../src/errors';
+import { idParam, isIdOf, newId } from '../src/ids';
 
 describe('request credentials', () => {
   it('read a token from a Bearer header only', () => {
@@ -24,5 +25,13 @@ describe('IDs', () => {
     expect(isIdOf('ride', id)).toBe(true);
     expect(isIdOf('dlv', id)).toBe(false);
     expect(isIdOf('ride', "ride_' or 1=1 --")).toBe(false);
+  });
+
+  it('as path parameters: the id itself, or a 404 naming what was not found for any other shape', () => {
+    const id = newId('dlv');
+    expect(idParam('dlv', id, 'Delivery not found')).toBe(id);
+    for (const bad of [newId('ride'), 'dlv_short', `${id}x`, undefined, ['dlv'], 42]) {
+      expect(() => idParam('dlv', bad, 'Delivery not found')).toThrow(new NotFoundError('Delivery not found'));
+    }
   });
 });

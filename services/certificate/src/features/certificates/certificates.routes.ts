@@ -1,5 +1,5 @@
 import express, { Router, type RequestHandler } from 'express';
-import { isIdOf, isJsonType, NotFoundError, parseOrThrow, UnsupportedMediaTypeError } from '@platform/service-kit';
+import { isJsonType, parseOrThrow, UnsupportedMediaTypeError, idParam } from '@platform/service-kit';
 import { z } from 'zod';
 import { certificatesFromCsv } from './certificates-csv';
 import { batchSchema, newCertificateSchema } from './certificates.schema';
@@ -54,6 +54,5 @@ export function certificateAdminRoutes(service: CertificatesService): Router {
 }
 
 function certificateId(value: unknown): string {
-  if (typeof value !== 'string' || !isIdOf('cert', value)) throw new NotFoundError('Certificate not found');
-  return value;
+  return idParam('cert', value, 'Certificate not found');
 }

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { NotFoundError, isIdOf, parseOrThrow } from '@platform/service-kit';
+import { parseOrThrow, idParam } from '@platform/service-kit';
 import { latLngSchema } from '../../geo';
 import { WEIGHT_TIERS } from '../../pricing';
 import { partnerIdOf, requireScope } from '../api-keys/api-key-auth';
@@ -56,8 +56,7 @@ export const deliverSchema = z.object({
 export const failSchema = z.object({ reason: z.string().trim().min(1).max(500) }).meta({ id: 'DeliveryFailure', examples: [{ reason: 'Recipient not reachable at the door' }] });
 
 export function deliveryId(value: unknown): string {
-  if (typeof value !== 'string' || !isIdOf('dlv', value)) throw new NotFoundError('Delivery not found');
-  return value;
+  return idParam('dlv', value, 'Delivery not found');
 }
 
 /** `/api/v1/deliveries` (mounted behind API key authentication). */

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { NotFoundError, isIdOf, parseOrThrow } from '@platform/service-kit';
+import { parseOrThrow, idParam } from '@platform/service-kit';
 import { latLngSchema } from '../../geo';
 import type { Dispatcher } from '../dispatch/dispatch.service';
 import type { FleetService } from '../fleet/fleet.service';
@@ -17,8 +17,7 @@ export const locationSchema = latLngSchema
   .meta({ id: 'DriverLocation', examples: [{ lat: 6.4541, lng: 3.3947, heading: 90, speed_kph: 32 }] });
 
 function offerId(value: unknown): string {
-  if (typeof value !== 'string' || !isIdOf('ofr', value)) throw new NotFoundError('Offer not found');
-  return value;
+  return idParam('ofr', value, 'Offer not found');
 }
 
 const RIDE_MOVES = { arrived: 'arrive', start: 'start', complete: 'complete', cancel: 'cancel' } as const;

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { NotFoundError, isIdOf } from '@platform/service-kit';
+import { idParam } from '@platform/service-kit';
 import { latLngSchema } from '../../geo';
 import { TIERS } from '../../pricing';
 import { partnerIdOf, requireScope } from '../api-keys/api-key-auth';
@@ -35,8 +35,7 @@ export const createRideSchema = z.object({
 });
 
 export function rideId(value: unknown): string {
-  if (typeof value !== 'string' || !isIdOf('ride', value)) throw new NotFoundError('Ride not found');
-  return value;
+  return idParam('ride', value, 'Ride not found');
 }
 
 /** `/api/v1/rides` (mounted behind API key authentication). */
