@@ -1,4 +1,5 @@
 import { createTestContext, type TestContext } from './helpers/context';
+import { fireTimer } from './helpers/timers';
 import { createPartnerKey } from './factories/auth';
 import { deliveryBody, onlineCourier } from './factories/deliveries';
 import { offset, randomCentre } from './factories/fleet';
@@ -9,7 +10,8 @@ let ctx: TestContext;
 let partner: ReturnType<typeof partnerApi>;
 beforeAll(async () => {
   // Its own queue and index (a sub-prefix of the run's prefix), so this file's worker runs only this file's timers.
-  ctx = createTestContext({ REDIS_PREFIX: `${process.env.TEST_REDIS_PREFIX}.delivery-timers`, DISPATCH_OFFER_TTL_S: '1', DISPATCH_TIMEOUT_S: '5' });
+  // Timers far in the future: each test fires the one it is about (fireTimer), so none fires early on a slow machine.
+  ctx = createTestContext({ REDIS_PREFIX: `${process.env.TEST_REDIS_PREFIX}.delivery-timers`, DISPATCH_OFFER_TTL_S: '60', DISPATCH_TIMEOUT_S: '120' });
   ctx.startDispatchWorker();
   partner = partnerApi(ctx, (await createPartnerKey(ctx)).token);
 });
@@ -20,6 +22,7 @@ describe('delivery dispatch timers (BullMQ worker)', () => {
     const spot = randomCentre();
     const sleepy = await onlineCourier(ctx, offset(spot, 100, 0)); // offered, never answers
     const created = await partner.post('/api/v1/deliveries', deliveryBody(spot)).expect(201);
+    await fireTimer(ctx, 'search-timeout', created.body.id);
     const failed = await eventually(async () => {
       const res = await partner.get(`/api/v1/deliveries/${created.body.id}`).expect(200);
       expect(res.body.status).toBe('failed');
@@ -38,7 +41,9 @@ describe('delivery dispatch timers (BullMQ worker)', () => {
     const sleepy = await onlineCourier(ctx, offset(spot, 100, 0));
     const next = await onlineCourier(ctx, offset(spot, 700, 0));
     const created = await partner.post('/api/v1/deliveries', deliveryBody(spot)).expect(201);
-    expect((await sleepy.app.offers()).map((o) => o.delivery_id)).toEqual([created.body.id]);
+    const offered = await sleepy.app.offers();
+    expect(offered.map((o) => o.delivery_id)).toEqual([created.body.id]);
+    await fireTimer(ctx, 'offer-expiry', offered[0]!.id);
     const [offer] = await eventually(async () => {
       const offers = await next.app.offers();
       expect(offers).toHaveLength(1);

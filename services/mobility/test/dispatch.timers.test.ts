@@ -1,4 +1,5 @@
 import { createTestContext, type TestContext } from './helpers/context';
+import { fireTimer } from './helpers/timers';
 import { createPartnerKey } from './factories/auth';
 import { offset, onlineDriver, randomCentre } from './factories/fleet';
 import { eventually } from '@platform/test-kit';
@@ -8,7 +9,8 @@ let ctx: TestContext;
 let partner: ReturnType<typeof partnerApi>;
 beforeAll(async () => {
   // Its own queue and index (a sub-prefix of the run's prefix), so this file's worker runs only this file's timers.
-  ctx = createTestContext({ REDIS_PREFIX: `${process.env.TEST_REDIS_PREFIX}.timers`, DISPATCH_OFFER_TTL_S: '1', DISPATCH_TIMEOUT_S: '4' });
+  // Timers far in the future: each test fires the one it is about (fireTimer), so none fires early on a slow machine.
+  ctx = createTestContext({ REDIS_PREFIX: `${process.env.TEST_REDIS_PREFIX}.timers`, DISPATCH_OFFER_TTL_S: '60', DISPATCH_TIMEOUT_S: '120' });
   ctx.startDispatchWorker();
   partner = partnerApi(ctx, (await createPartnerKey(ctx)).token);
 });
@@ -22,6 +24,7 @@ describe('dispatch timers (BullMQ worker)', () => {
     const ride = await partner.post('/api/v1/rides', rideBody(centre)).expect(201);
     const [first] = await sleepy.app.offers();
     expect(first!.ride_id).toBe(ride.body.id);
+    await fireTimer(ctx, 'offer-expiry', first!.id);
 
     const [second] = await eventually(async () => {
       const offers = await next.app.offers();
@@ -39,6 +42,7 @@ describe('dispatch timers (BullMQ worker)', () => {
   it('ends the search with no_drivers_available when nobody accepts in time, with its outbox event', async () => {
     const centre = randomCentre();
     const ride = await partner.post('/api/v1/rides', rideBody(centre)).expect(201);
+    await fireTimer(ctx, 'search-timeout', ride.body.id);
     const ended = await eventually(async () => {
       const res = await partner.get(`/api/v1/rides/${ride.body.id}`).expect(200);
       expect(res.body.status).toBe('no_drivers_available');
@@ -52,10 +56,11 @@ describe('dispatch timers (BullMQ worker)', () => {
   });
 
   it('keeps its timers when the API that created the ride is gone (timers live in Redis, not in the API process)', async () => {
-    const api = createTestContext({ REDIS_PREFIX: ctx.config.REDIS_PREFIX, DISPATCH_OFFER_TTL_S: '1', DISPATCH_TIMEOUT_S: '2' });
+    const api = createTestContext({ REDIS_PREFIX: ctx.config.REDIS_PREFIX, DISPATCH_OFFER_TTL_S: '60', DISPATCH_TIMEOUT_S: '120' });
     const otherPartner = partnerApi(api, (await createPartnerKey(api)).token);
     const ride = await otherPartner.post('/api/v1/rides', rideBody(randomCentre())).expect(201);
     await api.close(); // the API "restarts": nothing of it is left but what it wrote to Postgres and Redis
+    await fireTimer(ctx, 'search-timeout', ride.body.id);
     await eventually(async () => {
       const row = await ctx.db('rides').where({ id: ride.body.id }).first();
       expect(row.status).toBe('no_drivers_available');
@@ -66,6 +71,7 @@ describe('dispatch timers (BullMQ worker)', () => {
     const centre = randomCentre();
     const ride = await partner.post('/api/v1/rides', rideBody(centre)).expect(201);
     const late = await onlineDriver(ctx, offset(centre, 300, 0));
+    await fireTimer(ctx, 'search-retry', ride.body.id);
     const [offer] = await eventually(async () => {
       const offers = await late.app.offers();
       expect(offers).toHaveLength(1);
