@@ -1,5 +1,7 @@
 module.exports = {
   ...require('../../jest.preset.cjs'),
+  // Its test files mostly wait on Postgres, Redis, timers and child processes, so two run at once even on two cores.
+  maxWorkers: 2,
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
 };
