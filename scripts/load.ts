@@ -86,7 +86,7 @@ async function mobilityScenarios(system: RunningSystem): Promise<Scenario[]> {
     { name: 'GET /api/v1/rides/{id}', share: 0.15, request: { method: 'GET', path: `/api/v1/rides/${ride.id as string}`, headers } },
   ];
 
-  // Deliveries are built on another branch: use them only when this build serves them.
+  // A build without deliveries (an older image) answers 404: use them only when this build serves them.
   const probe = await send(`${system.gateway}/api/v1/deliveries`, {
     method: 'POST',
     headers,

@@ -96,7 +96,7 @@ describe('POST /api/v1/webhooks', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|::1/);
   });
 
-  it('answers 401 without a partner, and the service itself refuses until API keys are merged', async () => {
+  it('answers 401 without a partner, and the service itself answers 401 Missing API key without a key', async () => {
     await request(app).post('/api/v1/webhooks').send({ url: PUBLIC_URL }).expect(401);
     const res = await request(ctx.app).get('/api/v1/webhooks').expect(401);
     expect(res.body).toMatchObject({ error: 'Missing API key', code: 'missing_api_key' });
