@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { constantTimeEqual } from '@platform/service-kit';
+import { createHash } from 'node:crypto';
+import { constantTimeEqual, randomString } from '@platform/service-kit';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const RANDOM_LENGTH = 30; // 30 base62 characters ≈ 178 bits
@@ -11,7 +11,7 @@ const CHECKSUM_LENGTH = 6;
  * Only the SHA-256 of the token is stored.
  */
 export function generateApiToken(prefix: string): string {
-  const random = randomBase62(RANDOM_LENGTH);
+  const random = randomString(BASE62, RANDOM_LENGTH);
   return `${prefix}${random}${checksum(random)}`;
 }
 
@@ -30,16 +30,6 @@ export function hashApiToken(token: string): string {
 /** The prefix and the last 4 characters of a token, safe to show in lists so an owner can tell keys apart. */
 export function tokenHint(token: string): string {
   return `${token.slice(0, 7)}…${token.slice(-4)}`;
-}
-
-function randomBase62(length: number): string {
-  let out = '';
-  while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248 && out.length < length) out += BASE62[byte % 62]; // 248 = 4 × 62: no modulo bias
-    }
-  }
-  return out;
 }
 
 function checksum(text: string): string {

@@ -1,15 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import { NotFoundError } from './errors';
 
-const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
+const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
+
+/**
+ * `length` characters drawn uniformly from `alphabet` with the system's CSPRNG. Bytes at or above the largest multiple
+ * of the alphabet's size are dropped (rejection sampling), so no character is likelier than another (no modulo bias).
+ */
+export function randomString(alphabet: string, length: number): string {
+  if (alphabet.length < 2 || alphabet.length > 256) throw new RangeError('alphabet must hold 2 to 256 characters');
+  const limit = 256 - (256 % alphabet.length);
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < limit && out.length < length) out += alphabet[byte % alphabet.length];
+    }
+  }
+  return out;
+}
 
 /** Opaque prefixed IDs (`ride_…`, `key_…`): 20 random base36 characters (~103 bits). */
 export function newId(prefix: string): string {
-  let out = '';
-  for (const byte of randomBytes(40)) {
-    if (byte < 252 && out.length < 20) out += ALPHABET[byte % 36];
-  }
-  return `${prefix}_${out}`;
+  return `${prefix}_${randomString(BASE36, 20)}`;
 }
 
 /** Whether a path parameter has the shape of one of our IDs; anything else is a 404 without a query. */

@@ -1,6 +1,6 @@
 import { bearerToken, constantTimeEqual } from '../src/api-tokens';
 import { NotFoundError } from '../src/errors';
-import { idParam, isIdOf, newId } from '../src/ids';
+import { idParam, isIdOf, newId, randomString } from '../src/ids';
 
 describe('request credentials', () => {
   it('read a token from a Bearer header only', () => {
@@ -33,5 +33,12 @@ describe('IDs', () => {
     for (const bad of [newId('ride'), 'dlv_short', `${id}x`, undefined, ['dlv'], 42]) {
       expect(() => idParam('dlv', bad, 'Delivery not found')).toThrow(new NotFoundError('Delivery not found'));
     }
+  });
+
+  it('come from randomString: the asked length, only the alphabet, every symbol used', () => {
+    const drawn = randomString('abc', 3000);
+    expect(drawn).toMatch(/^[abc]{3000}$/);
+    expect(new Set(drawn)).toEqual(new Set(['a', 'b', 'c']));
+    expect(() => randomString('a', 5)).toThrow(RangeError);
   });
 });

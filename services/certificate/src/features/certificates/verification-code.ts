@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomString } from '@platform/service-kit/ids';
 
 /** 31 symbols that are easy to read aloud: no 0/O, 1/I/L. */
 const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
@@ -6,13 +6,7 @@ const LENGTH = 18; // 18 × log2(31) ≈ 89 bits
 const PATTERN = new RegExp(`^[${ALPHABET}]{${LENGTH}}$`);
 
 export function newVerificationCode(): string {
-  let out = '';
-  while (out.length < LENGTH) {
-    for (const byte of randomBytes(32)) {
-      if (byte < 248 && out.length < LENGTH) out += ALPHABET[byte % 31]; // 248 = 8 × 31: no modulo bias
-    }
-  }
-  return out;
+  return randomString(ALPHABET, LENGTH);
 }
 
 /** Groups of six for people (`ABCDEF-GHJKMN-PQRSTU`); lookups accept any case, spaces and dashes. */
