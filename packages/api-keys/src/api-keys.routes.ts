@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { isIdOf, parseOrThrow, requireRole, type AdminClaims, idParam } from '@platform/service-kit';
+import { idParam, pageQuerySchema, parseOrThrow, requireRole, type AdminClaims } from '@platform/service-kit';
 import { MAX_GRACE_SECONDS, type ApiKeyService } from './api-keys.service';
 
 export interface ApiKeyRequestSchemas {
@@ -25,12 +25,7 @@ export const rotateApiKeySchema = z
   });
 
 /** The list query, the same in both services (`x-query-schema: ApiKeyListQuery`). */
-export const apiKeyListQuerySchema = z
-  .object({
-    limit: z.coerce.number().int().min(1).max(100).default(50),
-    cursor: z.string().refine((value) => isIdOf('key', value), 'is not a cursor from this list').optional(),
-  })
-  .meta({ id: 'ApiKeyListQuery', examples: [{ limit: 20 }] });
+export const apiKeyListQuerySchema = pageQuerySchema({ id: 'ApiKeyListQuery', defaultLimit: 50, idPrefix: 'key' });
 
 /**
  * The create body: a name, an optional expiry and, where the service has them, the scopes (at least one).

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, newId } from '@platform/service-kit';
+import { ConflictError, NotFoundError, newId, pageOf, type Page } from '@platform/service-kit';
 import { isExpired, toApiKeyView, type ApiKeyView } from './api-key-view';
 import type { ApiKeyRepository } from './api-keys.repository';
 import { generateApiToken, hashApiToken, isWellFormedApiToken, tokenHint } from './token-format';
@@ -10,11 +10,7 @@ export interface ApiKeyPrincipal {
   scopes: string[];
 }
 
-export interface ApiKeyPage {
-  data: ApiKeyView[];
-  has_more: boolean;
-  next_cursor: string | null;
-}
+export type ApiKeyPage = Page<ApiKeyView>;
 
 export type ApiKeyWithToken = ApiKeyView & { token: string };
 
@@ -77,10 +73,7 @@ export function createApiKeyService(repository: ApiKeyRepository, options: { tok
     },
 
     async list(organizationId, { limit, cursor }) {
-      const rows = await repository.page(organizationId, limit, cursor);
-      const data = rows.slice(0, limit).map((row) => toApiKeyView(row));
-      const hasMore = rows.length > limit;
-      return { data, has_more: hasMore, next_cursor: hasMore ? data[data.length - 1]!.id : null };
+      return pageOf(await repository.page(organizationId, limit, cursor), limit, (row) => toApiKeyView(row));
     },
 
     async rotate(organizationId, id, graceSeconds = 0) {

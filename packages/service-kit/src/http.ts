@@ -9,3 +9,4 @@ export * from './validation';
 export * from './health';
 export * from './metrics';
 export * from './openapi';
+export * from './pagination';

@@ -25,3 +25,4 @@ export * from './problem-details';
 export * from './partner-messages';
 export * from './method-not-allowed';
 export * from './etag';
+export * from './pagination';

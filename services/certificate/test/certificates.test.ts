@@ -142,9 +142,13 @@ describe('certificates: read, list and revoke', () => {
     const first = await request(ctx.app).get('/admin/v1/certificates?limit=2').set('Authorization', org.admin()).expect(200);
     expect(first.body.data).toHaveLength(2);
     expect(first.body.has_more).toBe(true);
-    const second = await request(ctx.app).get(`/admin/v1/certificates?limit=2&starting_after=${first.body.next_cursor}`).set('Authorization', org.admin()).expect(200);
+    const second = await request(ctx.app).get(`/admin/v1/certificates?limit=2&cursor=${first.body.next_cursor}`).set('Authorization', org.admin()).expect(200);
     expect(second.body).toMatchObject({ has_more: false, next_cursor: null });
     expect(second.body.data).toHaveLength(1);
+    expect(first.body.data.map((c: { id: string }) => c.id)).not.toContain(second.body.data[0].id);
+    // `starting_after`, the cursor's first name, is still accepted as an alias.
+    const alias = await request(ctx.app).get(`/admin/v1/certificates?limit=2&starting_after=${first.body.next_cursor}`).set('Authorization', org.admin()).expect(200);
+    expect(alias.body).toEqual(second.body);
     await request(ctx.app).get('/admin/v1/certificates?limit=abc').set('Authorization', org.admin()).expect(422);
   });
 });

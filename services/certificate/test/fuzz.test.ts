@@ -55,6 +55,7 @@ const routes: Array<{ method: 'get' | 'post' | 'delete'; path: (seg: string) => 
   { method: 'post', path: () => '/admin/v1/certificates', auth: 'admin' },
   { method: 'post', path: () => '/admin/v1/certificates/batch', auth: 'admin' },
   { method: 'get', path: (s) => `/admin/v1/certificates?limit=${s}&starting_after=${s}`, auth: 'admin' },
+  { method: 'get', path: (s) => `/admin/v1/certificates?limit=${s}&cursor=${s}`, auth: 'admin' },
   { method: 'post', path: (s) => `/admin/v1/certificates/${s}/revoke`, auth: 'admin' },
   { method: 'post', path: () => '/admin/v1/subscriptions/checkout', auth: 'admin' },
 ];

@@ -1,7 +1,7 @@
 import { createTestContext, type TestContext } from './helpers/context';
 import { organizer, programWithPasses, rideToVenue } from './factories/event-passes';
 import { randomCentre } from './factories/fleet';
-import { eventually } from './factories/rides';
+import { eventually } from '@platform/test-kit';
 
 let ctx: TestContext;
 beforeAll(() => {

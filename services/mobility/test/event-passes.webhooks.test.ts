@@ -2,7 +2,8 @@ import { verifyStandardWebhook } from '@platform/webhook-signature';
 import { sendJson, startFakeServer } from '@platform/test-kit';
 import { createApp } from '../src/app';
 import type { TestContext } from './helpers/context';
-import { createIsolatedContext, silentLogger, waitFor, type IsolatedContext } from './helpers/webhooks';
+import { createIsolatedContext, silentLogger, type IsolatedContext } from './helpers/webhooks';
+import { waitFor } from '@platform/test-kit';
 import { organizer, programWithPasses, rideToVenue } from './factories/event-passes';
 import { randomCentre } from './factories/fleet';
 

@@ -3,7 +3,8 @@ import type { ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { sendJson, startFakeServer, type RecordedRequest } from '@platform/test-kit';
 import { verifyServiceSignature } from '@platform/webhook-signature';
-import { createIsolatedContext, insertEvents, newPartnerId, PARTNER_HEADER, registerEndpoint, waitFor, type IsolatedContext } from './helpers/webhooks';
+import { createIsolatedContext, insertEvents, newPartnerId, PARTNER_HEADER, registerEndpoint, type IsolatedContext } from './helpers/webhooks';
+import { waitFor } from '@platform/test-kit';
 
 let ctx: IsolatedContext;
 const servers: { close(): Promise<void> }[] = [];

@@ -4,6 +4,9 @@ import { createOutboxRelay, wakeOutboxRelay } from '../src/features/webhook-disp
 import { createWebhookSender } from '../src/features/webhook-dispatch/webhook-sender';
 import { createIsolatedContext, insertEvents, newPartnerId, PARTNER_HEADER, registerEndpoint, silentLogger, type IsolatedContext } from './helpers/webhooks';
 
+/** For the one check that something must not happen before a commit: there is no event to wait for. */
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 let ctx: IsolatedContext;
 const servers: { close(): Promise<void> }[] = [];
 beforeAll(async () => {

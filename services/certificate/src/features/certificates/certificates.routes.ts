@@ -1,5 +1,5 @@
 import express, { Router, type RequestHandler } from 'express';
-import { isJsonType, parseOrThrow, UnsupportedMediaTypeError, idParam } from '@platform/service-kit';
+import { idParam, isJsonType, pageQueryFields, parseOrThrow, UnsupportedMediaTypeError } from '@platform/service-kit';
 import { z } from 'zod';
 import { certificatesFromCsv } from './certificates-csv';
 import { batchSchema, newCertificateSchema } from './certificates.schema';
@@ -8,8 +8,9 @@ import type { CertificatesService } from './certificates.service';
 const BATCH_BODY_LIMIT = '5mb';
 export const listQuery = z
   .object({
-    limit: z.coerce.number().int().min(1).max(100).default(50),
-    starting_after: z.string().max(100).optional().meta({ description: 'The `next_cursor` of the previous page.' }),
+    ...pageQueryFields({ defaultLimit: 50 }),
+    // The name this list's cursor had first; kept as an alias of `cursor` (which wins when both are sent).
+    starting_after: z.string().max(100).optional().meta({ description: 'Alias of `cursor`, kept for existing integrations.' }),
   })
   .meta({ id: 'CertificateListQuery', examples: [{ limit: 20 }] });
 
@@ -42,7 +43,7 @@ export function certificateAdminRoutes(service: CertificatesService): Router {
   });
   router.get('/', async (req, res) => {
     const query = parseOrThrow(listQuery, req.query);
-    res.json(await service.list(req.admin!.org, query.limit, query.starting_after));
+    res.json(await service.list(req.admin!.org, { limit: query.limit, cursor: query.cursor ?? query.starting_after }));
   });
   router.get('/:id', async (req, res) => {
     res.json(await service.get(req.admin!.org, certificateId(req.params.id)));

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ConflictError, NotFoundError, ValidationError, newId, type Knex } from '@platform/service-kit';
+import { ConflictError, NotFoundError, ValidationError, newId, pageOf, type Knex, type PageRequest } from '@platform/service-kit';
 import { spendCredits } from '../credits/credit-ledger';
 import { customFieldIssues } from '../templates/custom-field-values';
 import type { TemplatesService } from '../templates/templates.service';
@@ -91,11 +91,8 @@ export function certificatesService(db: Knex, repository: CertificatesRepository
       if (!row) throw new NotFoundError('Certificate not found');
       return presentCertificate(row);
     },
-    async list(organizationId: string, limit: number, after?: string) {
-      const rows = await repository.list(organizationId, limit + 1, after);
-      const page = rows.slice(0, limit);
-      const hasMore = rows.length > limit;
-      return { data: page.map(presentCertificate), has_more: hasMore, next_cursor: hasMore ? page.at(-1)!.id : null };
+    async list(organizationId: string, page: PageRequest) {
+      return pageOf(await repository.list(organizationId, page.limit + 1, page.cursor), page.limit, presentCertificate);
     },
     async revoke(organizationId: string, id: string) {
       const row = await repository.revoke(organizationId, id);

@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { parseOrThrow } from '@platform/service-kit';
+import { pageQuerySchema, parseOrThrow } from '@platform/service-kit';
 import { WEBHOOK_EVENT_TYPES } from './webhook-events';
 import type { WebhookEndpointService } from './webhook-endpoints.service';
 
@@ -50,10 +50,7 @@ export const recoverSchema = z
     examples: [{ since: '2026-11-25T08:00:00Z' }],
   });
 
-export const pageSchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(100).optional().meta({ description: 'The `next_cursor` of the previous page.' }),
-}).meta({ id: 'PageQuery', examples: [{ limit: 20 }] });
+export const pageSchema = pageQuerySchema({ id: 'PageQuery', defaultLimit: 20 });
 
 /** `/api/v1/webhooks`: mounted behind API-key authentication with the `webhooks:manage` scope. */
 export function webhookEndpointRoutes({ service, partnerIdOf }: WebhookEndpointRoutesDeps): Router {

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, ValidationError, isIdOf, newId, type Knex, type Logger } from '@platform/service-kit';
+import { ConflictError, NotFoundError, ValidationError, isIdOf, newId, pageOf, type Knex, type Logger, type Page } from '@platform/service-kit';
 import { generateWebhookSecret } from '@platform/webhook-signature';
 import type { EndpointSecretCipher } from '../webhook-dispatch/endpoint-secret-cipher';
 import { assertSafeTarget, UnsafeTargetError, type TargetPolicy } from '../webhook-dispatch/ssrf-guard';
@@ -47,12 +47,6 @@ export interface RegisterEndpointInput {
   url: string;
   events?: string[];
   description?: string | null;
-}
-
-export interface Page<T> {
-  data: T[];
-  has_more: boolean;
-  next_cursor: string | null;
 }
 
 /** Registration, listing, deletion and the delivery log of a partner's webhook endpoints. */
@@ -106,7 +100,7 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
 
     async list(partnerId: string, page: endpoints.PageRequest): Promise<Page<ReturnType<typeof presentEndpoint>>> {
       const rows = await endpoints.listEndpoints(db, partnerId, page);
-      return toPage(rows, page.limit, presentEndpoint);
+      return pageOf(rows, page.limit, presentEndpoint);
     },
 
     /**
@@ -200,8 +194,7 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
       const rows = await messageLog.listWebhookMessages(db, partnerId, endpointId, page);
       const shown = rows.slice(0, page.limit);
       const attempts = await messageLog.attemptsOf(db, shown.map((d) => d.id));
-      const pageOf = toPage(rows, page.limit, (d) => presentWebhookMessage(d, attempts.filter((a) => a.delivery_id === d.id)));
-      return pageOf;
+      return pageOf(rows, page.limit, (d) => presentWebhookMessage(d, attempts.filter((a) => a.delivery_id === d.id)));
     },
 
     /** Sends a failed message again (one more attempt); 409 when it is not failed or the endpoint is disabled. */
@@ -233,8 +226,3 @@ function sameUrl(stored: string, candidate: URL): boolean {
   }
 }
 
-function toPage<R extends { id: string }, T>(rows: R[], limit: number, present: (row: R) => T): Page<T> {
-  const hasMore = rows.length > limit;
-  const shown = rows.slice(0, limit);
-  return { data: shown.map(present), has_more: hasMore, next_cursor: hasMore ? shown[shown.length - 1]!.id : null };
-}
