@@ -1,16 +1,15 @@
-import { createTestContext, type TestContext } from './helpers/context';
+import { beforeAllWithPartner, type PartnerApi, type TestContext } from './helpers/context';
 import { createPartnerKey } from './factories/auth';
 import { deliveryBody, onlineCourier, pickedUpDelivery } from './factories/deliveries';
 import { offset, randomCentre } from './factories/fleet';
 import { partnerApi } from './factories/rides';
 
 let ctx: TestContext;
-let partner: ReturnType<typeof partnerApi>;
-beforeAll(async () => {
-  ctx = createTestContext();
-  partner = partnerApi(ctx, (await createPartnerKey(ctx)).token);
+let partner: PartnerApi;
+beforeAllWithPartner((context, api) => {
+  ctx = context;
+  partner = api;
 });
-afterAll(() => ctx.close());
 
 const centre = randomCentre();
 

@@ -1,16 +1,14 @@
-import { createTestContext, type TestContext } from './helpers/context';
-import { createPartnerKey } from './factories/auth';
+import { beforeAllWithPartner, type PartnerApi, type TestContext } from './helpers/context';
 import { assignedDelivery, deliveryBody, onlineCourier, pickedUpDelivery } from './factories/deliveries';
 import { offset, onlineDriver, randomCentre } from './factories/fleet';
-import { partnerApi, rideBody } from './factories/rides';
+import { rideBody } from './factories/rides';
 
 let ctx: TestContext;
-let partner: ReturnType<typeof partnerApi>;
-beforeAll(async () => {
-  ctx = createTestContext();
-  partner = partnerApi(ctx, (await createPartnerKey(ctx)).token);
+let partner: PartnerApi;
+beforeAllWithPartner((context, api) => {
+  ctx = context;
+  partner = api;
 });
-afterAll(() => ctx.close());
 
 async function eventTypes(id: string) {
   return (await ctx.db('outbox_events').where({ object_id: id }).orderBy('sequence')).map((e) => `${e.sequence} ${e.type}`);

@@ -1,15 +1,13 @@
-import { createTestContext, type TestContext } from './helpers/context';
-import { createPartnerKey } from './factories/auth';
+import { beforeAllWithPartner, type PartnerApi, type TestContext } from './helpers/context';
 import { offset, onlineDriver, randomCentre, type Point } from './factories/fleet';
-import { partnerApi, rideBody } from './factories/rides';
+import { rideBody } from './factories/rides';
 
 let ctx: TestContext;
-let partner: ReturnType<typeof partnerApi>;
-beforeAll(async () => {
-  ctx = createTestContext();
-  partner = partnerApi(ctx, (await createPartnerKey(ctx)).token);
+let partner: PartnerApi;
+beforeAllWithPartner((context, api) => {
+  ctx = context;
+  partner = api;
 });
-afterAll(() => ctx.close());
 
 /** A ride driven by a fresh driver to `status` (pending rides get an offer but no acceptance). */
 async function rideIn(status: 'pending' | 'accepted' | 'arrived' | 'in_progress' | 'completed', centre: Point = randomCentre()) {

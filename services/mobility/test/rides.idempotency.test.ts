@@ -1,15 +1,14 @@
-import { createTestContext, type TestContext } from './helpers/context';
+import { beforeAllWithPartner, type PartnerApi, type TestContext } from './helpers/context';
 import { createPartnerKey, suffix } from './factories/auth';
 import { randomCentre } from './factories/fleet';
 import { partnerApi, rideBody } from './factories/rides';
 
 let ctx: TestContext;
-let partner: ReturnType<typeof partnerApi>;
-beforeAll(async () => {
-  ctx = createTestContext();
-  partner = partnerApi(ctx, (await createPartnerKey(ctx)).token);
+let partner: PartnerApi;
+beforeAllWithPartner((context, api) => {
+  ctx = context;
+  partner = api;
 });
-afterAll(() => ctx.close());
 
 describe('Idempotency-Key on POST /api/v1/rides', () => {
   it('returns the first answer for the same key and body, and creates one ride', async () => {

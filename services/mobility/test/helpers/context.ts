@@ -7,6 +7,8 @@ import { createApp } from '../../src/app';
 import { MOBILITY_SCHEMA, mobilityConfigSchema, type MobilityConfig } from '../../src/config';
 import { createDispatchWorker } from '../../src/features/dispatch/dispatch.worker';
 import { buildServices, type MobilityServices } from '../../src/services';
+import { createPartnerKey } from '../factories/auth';
+import { partnerApi } from '../factories/rides';
 
 export interface TestContext {
   app: Express;
@@ -53,4 +55,19 @@ export function createTestContext(env: Record<string, string> = {}): TestContext
       await db.destroy();
     },
   };
+}
+
+export type PartnerApi = ReturnType<typeof partnerApi>;
+
+/**
+ * The usual set-up of a partner-API test file: a context and a partner holding a key with every scope, made before the
+ * file's tests and closed after them. `onReady` hands both to the file's variables.
+ */
+export function beforeAllWithPartner(onReady: (ctx: TestContext, partner: PartnerApi) => void, env: Record<string, string> = {}): void {
+  let ctx: TestContext | undefined;
+  beforeAll(async () => {
+    ctx = createTestContext(env);
+    onReady(ctx, partnerApi(ctx, (await createPartnerKey(ctx)).token));
+  });
+  afterAll(() => ctx?.close());
 }
