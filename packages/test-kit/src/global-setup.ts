@@ -32,9 +32,18 @@ export async function tearDownRunResources(): Promise<void> {
   await clearRedisPrefix(process.env.TEST_REDIS_PREFIX);
 }
 
-/** The run's database and Redis prefix, inside a test worker; a clear error when the tests were not started by jest. */
-export function runResources(): { databaseUrl: string; redisPrefix: string | undefined } {
-  const databaseUrl = process.env.TEST_DATABASE_URL;
-  if (!databaseUrl) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (global setup creates the database)');
-  return { databaseUrl, redisPrefix: process.env.TEST_REDIS_PREFIX };
+/** The run's database, inside a test worker; a clear error when the tests were not started by jest. */
+export function runDatabaseUrl(): string {
+  return fromGlobalSetup('TEST_DATABASE_URL');
+}
+
+/** The run's Redis prefix, inside a test worker of a package whose set-up made one. */
+export function runRedisPrefix(): string {
+  return fromGlobalSetup('TEST_REDIS_PREFIX');
+}
+
+function fromGlobalSetup(name: 'TEST_DATABASE_URL' | 'TEST_REDIS_PREFIX'): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the tests through jest (its global set-up creates the run's database and Redis prefix)`);
+  return value;
 }

@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { createDatabase, parseConfig, type Knex } from '@platform/service-kit';
+import { runDatabaseUrl } from '@platform/test-kit';
 import type { Express } from 'express';
 import { createApp } from '../../src/app';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema, type CertificateConfig } from '../../src/config';
@@ -15,8 +16,7 @@ export interface TestContext {
 
 /** The app on this run's database, with config from the given overrides; one per test file. */
 export function createTestContext(env: Record<string, string> = {}): TestContext {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (global setup creates the database)');
+  const url = runDatabaseUrl();
   const config = parseConfig(certificateConfigSchema, { DATABASE_URL: url, NODE_ENV: 'test', ...env });
   const db = createDatabase(url, CERTIFICATE_SCHEMA, 5);
   const services = buildServices({ db, config });

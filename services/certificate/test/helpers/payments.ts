@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createDatabase, createLogger, parseConfig } from '@platform/service-kit';
+import { runDatabaseUrl } from '@platform/test-kit';
 import { createApp } from '../../src/app';
 import { buildServices } from '../../src/services';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema } from '../../src/config';
@@ -23,8 +24,7 @@ export const ERROR_LEVEL = 50;
  */
 export async function startPaymentsContext(env: Record<string, string> = {}) {
   const gateways = await startFakeGateways();
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (global setup creates the database)');
+  const url = runDatabaseUrl();
   // Short so a hanging verify API stays quick, yet long enough for 50 concurrent verify calls on a busy CI machine.
   const config = parseConfig(certificateConfigSchema, { DATABASE_URL: url, NODE_ENV: 'test', ...paymentGatewayEnv(gateways.url, 3000), ...env });
   const db = createDatabase(url, CERTIFICATE_SCHEMA, 5);

@@ -14,7 +14,7 @@ import {
   type Knex,
   type Redis,
 } from '@platform/service-kit';
-import { clearRedisPrefix, createRunDatabase, dropRunDatabase, redisUrl, runSuffix } from '@platform/test-kit';
+import { clearRedisPrefix, createRunDatabase, dropRunDatabase, redisUrl, runSuffix, runRedisPrefix } from '@platform/test-kit';
 import { MOBILITY_SCHEMA, mobilityConfigSchema, type MobilityConfig } from '../../src/config';
 import { migrations } from '../../src/db/migrations';
 import { appendOutboxEvent, type OutboxEventBody } from '../../src/features/outbox/outbox.repository';
@@ -82,8 +82,7 @@ export interface IsolatedContext {
  * database, so files that run relays and workers must not share one with other files running in parallel.
  */
 export async function createIsolatedContext(env: Record<string, string> = {}): Promise<IsolatedContext> {
-  const runPrefix = process.env.TEST_REDIS_PREFIX;
-  if (!runPrefix) throw new Error('TEST_REDIS_PREFIX is not set: run the tests through jest');
+  const runPrefix = runRedisPrefix();
   const databaseUrl = await createRunDatabase('mobility_wh');
   const prefix = `${runPrefix}_${runSuffix()}`; // under the run's prefix, so global teardown clears it too
   const workerEnv = {
