@@ -129,7 +129,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The partner's rides, newest first, optionally of one status and created within a window
+         * @description Newest first by creation time (ties by id). Pass `next_cursor` back as `cursor` for the next page; the filters
+         *     (`status`, `created_after`, `created_before`) must stay the same across pages. A cursor that is not one of the
+         *     caller's rides is a 422.
+         *
+         *     **Required scope:** `rides:read`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        get: operations["listRides"];
         put?: never;
         /**
          * Request a ride; dispatch offers it to the nearest available driver of the tier
@@ -189,7 +197,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The partner's deliveries, newest first, optionally of one status and created within a window
+         * @description Newest first by creation time (ties by id). Pass `next_cursor` back as `cursor` for the next page; the filters
+         *     (`status`, `created_after`, `created_before`) must stay the same across pages. A cursor that is not one of the
+         *     caller's deliveries is a 422.
+         *
+         *     **Required scope:** `deliveries:read`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        get: operations["listDeliveries"];
         put?: never;
         /**
          * Request a courier delivery
@@ -2138,6 +2154,53 @@ export interface operations {
             504: components["responses"]["UpstreamTimeout"];
         };
     };
+    listRides: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only jobs in this status.
+                 * @example pending
+                 */
+                status?: "pending" | "accepted" | "arrived" | "in_progress" | "completed" | "cancelled" | "no_drivers_available";
+                /**
+                 * @description Only jobs created strictly after this time.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: string;
+                /** @description Only jobs created strictly before this time. */
+                created_before?: string;
+                /** @example 20 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Ride"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            422: components["responses"]["MobilityValidationFailed"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
     requestRide: {
         parameters: {
             query?: never;
@@ -2289,6 +2352,53 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
             415: components["responses"]["UnsupportedMediaType"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    listDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only jobs in this status.
+                 * @example pending
+                 */
+                status?: "pending" | "courier_assigned" | "picked_up" | "delivered" | "failed" | "cancelled";
+                /**
+                 * @description Only jobs created strictly after this time.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: string;
+                /** @description Only jobs created strictly before this time. */
+                created_before?: string;
+                /** @example 20 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Delivery"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };

@@ -2,12 +2,12 @@ import path from 'node:path';
 import { buildOpenApiDocument, type OpenApiDocument } from '@platform/service-kit';
 import { apiKeyListQuerySchema, rotateApiKeySchema } from '@platform/api-keys';
 import { createKeySchema } from './features/api-keys/api-keys.routes';
-import { createDeliverySchema, deliverSchema, failSchema } from './features/deliveries/deliveries.routes';
+import { createDeliverySchema, deliverSchema, deliveryListQuerySchema, failSchema } from './features/deliveries/deliveries.routes';
 import { availabilitySchema, locationSchema } from './features/driver-app/driver-app.routes';
 import { estimateSchema } from './features/estimates/estimates.routes';
 import { createProgramSchema, eventPassPageSchema, issuePassesSchema } from './features/event-passes/event-passes.routes';
 import { driverListQuerySchema, registerDriverSchema } from './features/fleet/fleet.routes';
-import { createRideSchema } from './features/rides/rides.routes';
+import { createRideSchema, rideListQuerySchema } from './features/rides/rides.routes';
 import { pageSchema, recoverSchema, registerSchema, updateEndpointSchema } from './features/webhook-endpoints/webhook-endpoints.routes';
 import { eventListQuerySchema } from './features/outbox/events.routes';
 
@@ -17,7 +17,7 @@ export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
 /** Request bodies and queries: the zod schemas the routes validate with are their only description. */
 export const REQUEST_SCHEMAS = {
   bodies: [estimateSchema, createRideSchema, createDeliverySchema, deliverSchema, failSchema, availabilitySchema, locationSchema, registerSchema, updateEndpointSchema, recoverSchema, createKeySchema, rotateApiKeySchema, registerDriverSchema, createProgramSchema, issuePassesSchema],
-  queries: [pageSchema, eventListQuerySchema, apiKeyListQuerySchema, driverListQuerySchema, eventPassPageSchema],
+  queries: [pageSchema, eventListQuerySchema, apiKeyListQuerySchema, driverListQuerySchema, eventPassPageSchema, rideListQuerySchema, deliveryListQuerySchema],
 };
 
 let cached: OpenApiDocument | undefined;

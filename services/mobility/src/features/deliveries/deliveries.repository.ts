@@ -1,7 +1,7 @@
 import type { Knex } from '@platform/service-kit';
 import type { WeightTier } from '../../pricing';
 import type { JobPlaceColumns } from '../jobs/job.types';
-import { findJobRow, insertJobRow, updateJobStatus, type JobLookup, type RowLock } from '../jobs/job-rows';
+import { findJobRow, insertJobRow, listJobRows, updateJobStatus, type JobListFilter, type JobLookup, type RowLock } from '../jobs/job-rows';
 import type { DeliveryStatus } from './delivery-status';
 
 export type DeliveryCancelledBy = 'partner';
@@ -87,4 +87,9 @@ export async function countWrongPin(trx: Knex, id: string, max: number): Promise
     .update({ pin_failed_attempts: trx.raw('pin_failed_attempts + 1') })
     .returning('pin_failed_attempts');
   return (row as { pin_failed_attempts: number } | undefined)?.pin_failed_attempts;
+}
+
+/** `limit + 1` of the partner's deliveries, newest first (undefined when the cursor is not one of theirs). */
+export function listDeliveries(db: Knex, filter: JobListFilter): Promise<DeliveryRow[] | undefined> {
+  return listJobRows<DeliveryRow>(db, 'deliveries', filter);
 }

@@ -6,6 +6,8 @@ import { WEIGHT_TIERS } from '../../pricing';
 import { partnerIdOf, requireScope } from '../api-keys/api-key-auth';
 import { currentDriver } from '../driver-app/driver-auth';
 import { partnerJobRoutes } from '../jobs/partner-job.routes';
+import { jobListQuerySchema } from '../jobs/job-list-query';
+import { DELIVERY_STATUSES } from './delivery-status';
 import type { DeliveryService } from './deliveries.service';
 
 const placeSchema = latLngSchema.extend({
@@ -55,6 +57,8 @@ export const deliverSchema = z.object({
 
 export const failSchema = z.object({ reason: z.string().trim().min(1).max(500) }).meta({ id: 'DeliveryFailure', examples: [{ reason: 'Recipient not reachable at the door' }] });
 
+export const deliveryListQuerySchema = jobListQuerySchema({ id: 'DeliveryListQuery', statuses: DELIVERY_STATUSES, idPrefix: 'dlv' });
+
 export function deliveryId(value: unknown): string {
   return idParam('dlv', value, 'Delivery not found');
 }
@@ -69,6 +73,8 @@ export function deliveryRoutes(deliveries: DeliveryService): Router {
     parseId: deliveryId,
     create: deliveries.createDelivery,
     get: deliveries.getDelivery,
+    listSchema: deliveryListQuerySchema,
+    list: deliveries.listDeliveries,
     cancel: deliveries.cancelByPartner,
   });
 }

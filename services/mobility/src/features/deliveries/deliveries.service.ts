@@ -1,4 +1,4 @@
-import { ApiError, NotFoundError, newId } from '@platform/service-kit';
+import { ApiError, NotFoundError, newId, type Page } from '@platform/service-kit';
 import { deliveryFeeFor, type WeightTier } from '../../pricing';
 import { tripMeters } from '../estimates/estimates.service';
 import type { FleetLocations } from '../fleet/fleet.locations';
@@ -9,7 +9,8 @@ import { MAX_PIN_ATTEMPTS, generatePin, hashPin, pinFingerprint, verifyPin } fro
 import type { DeliveryLifecycle } from './delivery-lifecycle';
 import { nextDeliveryStatus } from './delivery-status';
 import { presentDelivery, type DeliveryView } from './delivery.presenter';
-import { countWrongPin, findDelivery, insertDelivery } from './deliveries.repository';
+import { countWrongPin, findDelivery, insertDelivery, listDeliveries } from './deliveries.repository';
+import { jobListFilter, type JobListQuery } from '../jobs/job-list-query';
 
 export interface Contact {
   name: string;
@@ -82,6 +83,11 @@ export function createDeliveryService({ db, lifecycle, dispatcher, locations, lo
 
     async getDelivery(partnerId: string, id: string): Promise<DeliveryView> {
       return lifecycle.get({ id, partnerId });
+    },
+
+    /** The partner's deliveries, newest first. */
+    async listDeliveries(partnerId: string, query: JobListQuery): Promise<Page<DeliveryView>> {
+      return lifecycle.page(await listDeliveries(db, jobListFilter(partnerId, query)), query.limit);
     },
 
     async cancelByPartner(partnerId: string, id: string): Promise<DeliveryView> {

@@ -1,4 +1,4 @@
-import { NotFoundError, type Knex } from '@platform/service-kit';
+import { NotFoundError, ValidationError, pageOf, type Knex, type Page } from '@platform/service-kit';
 import type { Telemetry } from '../fleet/fleet.locations';
 import type { Driver } from '../fleet/fleet.types';
 import type { DispatchJob, JobHandler, JobKind } from '../dispatch/dispatch.types';
@@ -90,6 +90,16 @@ export function createJobLifecycle<Row extends JobRecord<Status>, Status extends
     return view(db, row);
   }
 
+  /**
+   * One page of a partner's list from its `limit + 1` rows (job-rows listJobRows), each shown as GET shows it; rows
+   * `undefined` means the cursor is not one of the partner's jobs, a 422 rather than an empty page.
+   */
+  async function page(rows: Row[] | undefined, limit: number): Promise<Page<View>> {
+    if (!rows) throw new ValidationError([{ path: 'cursor', message: 'is not a cursor from this list' }]);
+    const shown = pageOf(rows, limit, (row) => row);
+    return { ...shown, data: await Promise.all(shown.data.map((row) => view(db, row))) };
+  }
+
   /** Locks the row for the rest of the transaction; 404 when it is not there (or not the caller's). */
   async function lock(trx: Knex.Transaction, lookup: Lookup): Promise<Row> {
     const row = await spec.find(trx, lookup, { forUpdate: true });
@@ -144,7 +154,7 @@ export function createJobLifecycle<Row extends JobRecord<Status>, Status extends
     };
   }
 
-  return { get, view, lock, changeStatus, endJob, commit, afterCommit, dispatchHandler };
+  return { get, page, view, lock, changeStatus, endJob, commit, afterCommit, dispatchHandler };
 }
 
 export type JobLifecycle<Row extends JobRecord<Status>, Status extends string, Action, Lookup extends { id: string }, Change, View extends Record<string, unknown>> = ReturnType<

@@ -33,3 +33,32 @@ export async function updateJobStatus<Row>(trx: Knex.Transaction, table: string,
     .returning('*');
   return row as Row;
 }
+
+/** A partner's list of one job kind: newest first, optionally of one status and within a creation window. */
+export interface JobListFilter {
+  partnerId: string;
+  status?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+  limit: number;
+  /** The id of the last job of the previous page. */
+  cursor?: string;
+}
+
+/**
+ * `limit + 1` rows of the partner's list, newest first by (created_at, id), after the cursor's row. The order and the
+ * conditions are those of the (partner_id[, status], created_at desc, id desc) indexes (migration 0210), so a page is
+ * one index range however many rows the partner has. A cursor that is not one of the partner's jobs is undefined.
+ */
+export async function listJobRows<Row>(db: Knex, table: string, filter: JobListFilter): Promise<Row[] | undefined> {
+  const query = db(table).where('partner_id', filter.partnerId);
+  if (filter.status) query.andWhere('status', filter.status);
+  if (filter.createdAfter) query.andWhere('created_at', '>', filter.createdAfter);
+  if (filter.createdBefore) query.andWhere('created_at', '<', filter.createdBefore);
+  if (filter.cursor) {
+    const after = await db(table).where({ id: filter.cursor, partner_id: filter.partnerId }).first('created_at', 'id');
+    if (!after) return undefined;
+    query.andWhereRaw('(created_at, id) < (?, ?)', [after.created_at, after.id]);
+  }
+  return (await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(filter.limit + 1)) as Row[];
+}

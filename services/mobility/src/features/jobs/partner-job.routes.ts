@@ -1,6 +1,7 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import type { z } from 'zod';
-import { parseOrThrow, sendJsonWithEtag } from '@platform/service-kit';
+import { parseOrThrow, sendJsonWithEtag, type Page } from '@platform/service-kit';
+import type { JobListQuery } from './job-list-query';
 import { validIdempotencyKey } from '../idempotency/idempotency.service';
 
 export interface PartnerJobRoutesDeps<Input, View> {
@@ -14,9 +15,12 @@ export interface PartnerJobRoutesDeps<Input, View> {
   create(partnerId: string, input: Input, idempotencyKey?: string): Promise<{ status: number; body: unknown; replayed: boolean }>;
   get(partnerId: string, id: string): Promise<View>;
   cancel(partnerId: string, id: string): Promise<View>;
+  /** `GET /`: the partner's jobs, newest first (job-list-query.ts). */
+  listSchema: z.ZodType<JobListQuery>;
+  list(partnerId: string, query: JobListQuery): Promise<Page<View>>;
 }
 
-/** A job's partner routes: create (optional Idempotency-Key), GET by id, cancel. */
+/** A job's partner routes: create (optional Idempotency-Key), list, GET by id, cancel. */
 export function partnerJobRoutes<Input, View>(job: PartnerJobRoutesDeps<Input, View>): Router {
   const router = Router();
 
@@ -26,6 +30,10 @@ export function partnerJobRoutes<Input, View>(job: PartnerJobRoutesDeps<Input, V
     const answer = await job.create(job.partnerIdOf(req), input, key);
     if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(answer.status).json(answer.body);
+  });
+
+  router.get('/', job.requireRead, async (req, res) => {
+    res.json(await job.list(job.partnerIdOf(req), parseOrThrow(job.listSchema, req.query)));
   });
 
   router.get('/:id', job.requireRead, async (req, res) => {

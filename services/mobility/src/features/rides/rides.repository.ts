@@ -1,7 +1,7 @@
 import type { Knex } from '@platform/service-kit';
 import type { Tier } from '../../pricing';
 import type { JobPlaceColumns } from '../jobs/job.types';
-import { findJobRow, insertJobRow, updateJobStatus, type JobLookup, type RowLock } from '../jobs/job-rows';
+import { findJobRow, insertJobRow, listJobRows, updateJobStatus, type JobListFilter, type JobLookup, type RowLock } from '../jobs/job-rows';
 import type { CancelledBy, RideStatus } from './ride-status';
 
 /** The row; its pick-up and drop-off columns are the ones every job table has. */
@@ -42,4 +42,9 @@ export function findRide(db: Knex, lookup: RideLookup, options?: RowLock): Promi
 /** Writes a status change and bumps the ride's event sequence. */
 export function updateRideStatus(trx: Knex.Transaction, id: string, change: { status: RideStatus; driver_id?: string; cancelled_by?: CancelledBy }): Promise<RideRow> {
   return updateJobStatus<RideRow>(trx, 'rides', id, change);
+}
+
+/** `limit + 1` of the partner's rides, newest first (undefined when the cursor is not one of theirs). */
+export function listRides(db: Knex, filter: JobListFilter): Promise<RideRow[] | undefined> {
+  return listJobRows<RideRow>(db, 'rides', filter);
 }

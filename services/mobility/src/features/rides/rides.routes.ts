@@ -5,6 +5,8 @@ import { latLngSchema } from '../../geo';
 import { TIERS } from '../../pricing';
 import { partnerIdOf, requireScope } from '../api-keys/api-key-auth';
 import { partnerJobRoutes } from '../jobs/partner-job.routes';
+import { jobListQuerySchema } from '../jobs/job-list-query';
+import { RIDE_STATUSES } from './ride-status';
 import type { RideService } from './rides.service';
 
 const placeSchema = latLngSchema.extend({
@@ -34,6 +36,8 @@ export const createRideSchema = z.object({
   ],
 });
 
+export const rideListQuerySchema = jobListQuerySchema({ id: 'RideListQuery', statuses: RIDE_STATUSES, idPrefix: 'ride' });
+
 export function rideId(value: unknown): string {
   return idParam('ride', value, 'Ride not found');
 }
@@ -48,6 +52,8 @@ export function rideRoutes(rides: RideService): Router {
     parseId: rideId,
     create: rides.createRide,
     get: rides.getRide,
+    listSchema: rideListQuerySchema,
+    list: rides.listRides,
     cancel: rides.cancelByPartner,
   });
 }

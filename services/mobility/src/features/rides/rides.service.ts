@@ -1,4 +1,4 @@
-import { ValidationError, newId, type Knex } from '@platform/service-kit';
+import { ValidationError, newId, type Knex, type Page } from '@platform/service-kit';
 import { greatCircleMeters } from '../../geo';
 import { fareFor, type Tier } from '../../pricing';
 import { tripMeters, type EstimateService } from '../estimates/estimates.service';
@@ -8,7 +8,8 @@ import { placeColumns, type PlaceInput } from '../jobs/job.types';
 import type { RideLifecycle } from './ride-lifecycle';
 import type { CancelledBy, RideAction } from './ride-status';
 import { presentRide, type RideView } from './ride.presenter';
-import { insertRide, type RideRow } from './rides.repository';
+import { insertRide, listRides, type RideRow } from './rides.repository';
+import { jobListFilter, type JobListQuery } from '../jobs/job-list-query';
 
 export interface CreateRideInput {
   pickup: PlaceInput;
@@ -90,6 +91,11 @@ export function createRideService({ db, lifecycle, dispatcher, estimates, passes
 
     async getRide(partnerId: string, id: string): Promise<RideView> {
       return lifecycle.get({ id, partnerId });
+    },
+
+    /** The partner's rides, newest first. */
+    async listRides(partnerId: string, query: JobListQuery): Promise<Page<RideView>> {
+      return lifecycle.page(await listRides(db, jobListFilter(partnerId, query)), query.limit);
     },
 
     async cancelByPartner(partnerId: string, id: string): Promise<RideView> {
