@@ -221,6 +221,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/deliveries/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a delivery's fee, pickup ETA and drop-off ETA, bookable for 15 minutes
+         * @description **Required scope:** `deliveries:write`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        post: operations["quoteDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/deliveries/{id}": {
         parameters: {
             query?: never;
@@ -834,7 +854,7 @@ export interface components {
          * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed";
+        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch";
         CertificateValidationError: {
             /**
              * Format: uri
@@ -979,11 +999,14 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
             distance_meters: number;
+            /** @description The trip at the economy speed (kept for compatibility; each tier has its own). */
             duration_seconds: number;
             estimates: {
                 tier: components["schemas"]["Tier"];
                 display_name: string;
                 fare: components["schemas"]["Money"];
+                /** @description The trip at this tier's average speed (the duration its fare uses). */
+                duration_seconds: number;
                 /** @description Null when no driver of the tier is near. */
                 pickup_eta_seconds: number | null;
                 available: boolean;
@@ -1176,6 +1199,20 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** @description A fee and ETAs for one pickup, drop-off and weight tier; `quote_id` books the fee until `expires_at` (15 minutes). */
+        DeliveryQuote: {
+            quote_id: string;
+            /** @enum {string} */
+            weight_tier: "small" | "medium" | "large" | "xlarge";
+            fee: components["schemas"]["Money"];
+            distance_meters: number;
+            /** @description The nearest free courier of the weight tier's vehicle to the pickup; null when none is near. */
+            pickup_eta_seconds: number | null;
+            /** @description The pickup ETA plus the trip at the courier vehicle's speed; null when the pickup ETA is. */
+            dropoff_eta_seconds: number | null;
+            /** Format: date-time */
+            expires_at: string;
         };
         /** @description The delivery as `GET` shows it, plus `security_pin` when the service generated it (shown this once). */
         CreatedDelivery: {
@@ -1437,6 +1474,34 @@ export interface components {
             weight_tier: "small" | "medium" | "large" | "xlarge";
             security_pin?: string;
             notes?: string;
+            /** @description A delivery quote (`dq_…`) still valid (15 minutes) for this pickup, drop-off and weight tier: books its fee. */
+            quote_id?: string;
+        };
+        /**
+         * @description Book the quoted fee within 15 minutes with `quote_id` on `POST /api/v1/deliveries`, with the same pickup, drop-off and weight tier.
+         * @example {
+         *       "pickup": {
+         *         "lat": 6.4541,
+         *         "lng": 3.3947
+         *       },
+         *       "dropoff": {
+         *         "lat": 6.4281,
+         *         "lng": 3.4219
+         *       },
+         *       "weight_tier": "small"
+         *     }
+         */
+        NewDeliveryQuote: {
+            pickup: {
+                lat: number;
+                lng: number;
+            };
+            dropoff: {
+                lat: number;
+                lng: number;
+            };
+            /** @enum {string} */
+            weight_tier: "small" | "medium" | "large" | "xlarge";
         };
         /**
          * @example {
@@ -2452,6 +2517,62 @@ export interface operations {
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             409: components["responses"]["IdempotencyConflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description The request is not valid (`validation_failed`), or its `quote_id` cannot book: `delivery_quote_not_found` (not a
+             *     quote of yours), `delivery_quote_expired` (older than 15 minutes), `delivery_quote_mismatch` (the quote was for
+             *     another pickup, drop-off or weight tier).
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["MobilityValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    quoteDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pickup": {
+                 *         "lat": 6.4541,
+                 *         "lng": 3.3947
+                 *       },
+                 *       "dropoff": {
+                 *         "lat": 6.4281,
+                 *         "lng": 3.4219
+                 *       },
+                 *       "weight_tier": "small"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewDeliveryQuote"];
+            };
+        };
+        responses: {
+            /** @description The quote; send its `quote_id` with the same pickup, drop-off and weight tier to `POST /api/v1/deliveries`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryQuote"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
@@ -3660,6 +3781,9 @@ export const ERROR_CODES = [
     'event_pass_budget_exhausted',
     'template_archived',
     'template_changed',
+    'delivery_quote_not_found',
+    'delivery_quote_expired',
+    'delivery_quote_mismatch',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -62,7 +62,7 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   const partnerKey = requireApiKey(services.apiKeys);
   app.use('/api/v1/estimates', partnerKey, estimateRoutes(services.estimates));
   app.use('/api/v1/rides', partnerKey, rideRoutes(services.rides));
-  app.use('/api/v1/deliveries', partnerKey, deliveryRoutes(services.deliveries));
+  app.use('/api/v1/deliveries', partnerKey, deliveryRoutes(services.deliveries, services.deliveryQuotes));
   app.use('/api/v1/event-pass-programs', partnerKey, eventPassProgramRoutes(services.eventPasses));
   app.use('/api/v1/event-passes', partnerKey, eventPassRoutes(services.eventPasses));
 

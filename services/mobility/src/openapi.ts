@@ -2,7 +2,7 @@ import path from 'node:path';
 import { buildOpenApiDocument, type OpenApiDocument } from '@platform/service-kit';
 import { apiKeyListQuerySchema, rotateApiKeySchema } from '@platform/api-keys';
 import { createKeySchema } from './features/api-keys/api-keys.routes';
-import { createDeliverySchema, deliverSchema, deliveryListQuerySchema, failSchema } from './features/deliveries/deliveries.routes';
+import { createDeliverySchema, deliverSchema, deliveryListQuerySchema, deliveryQuoteSchema, failSchema } from './features/deliveries/deliveries.routes';
 import { availabilitySchema, locationSchema } from './features/driver-app/driver-app.routes';
 import { estimateSchema } from './features/estimates/estimates.routes';
 import { createProgramSchema, eventPassPageSchema, issuePassesSchema } from './features/event-passes/event-passes.routes';
@@ -16,7 +16,7 @@ export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
 
 /** Request bodies and queries: the zod schemas the routes validate with are their only description. */
 export const REQUEST_SCHEMAS = {
-  bodies: [estimateSchema, createRideSchema, createDeliverySchema, deliverSchema, failSchema, availabilitySchema, locationSchema, registerSchema, updateEndpointSchema, recoverSchema, createKeySchema, rotateApiKeySchema, registerDriverSchema, createProgramSchema, issuePassesSchema],
+  bodies: [estimateSchema, createRideSchema, createDeliverySchema, deliveryQuoteSchema, deliverSchema, failSchema, availabilitySchema, locationSchema, registerSchema, updateEndpointSchema, recoverSchema, createKeySchema, rotateApiKeySchema, registerDriverSchema, createProgramSchema, issuePassesSchema],
   queries: [pageSchema, eventListQuerySchema, apiKeyListQuerySchema, driverListQuerySchema, eventPassPageSchema, rideListQuerySchema, deliveryListQuerySchema],
 };
 

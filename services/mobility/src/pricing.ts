@@ -13,6 +13,8 @@ export const ROAD_FACTOR = 1.3;
 export const MAX_TRIP_METERS = 200_000;
 /** An estimate locks its fare for rides created within this time. */
 export const ESTIMATE_VALIDITY_SECONDS = 300;
+/** A delivery quote books its fee for deliveries created within this time. */
+export const DELIVERY_QUOTE_VALIDITY_SECONDS = 900;
 
 export interface TierPricing {
   displayName: string;

@@ -2,6 +2,7 @@ import type { MobilityDeps } from './app';
 import { createMobilityApiKeys } from './features/api-keys/api-keys';
 import { createDeliveryLifecycle, deliveryDispatchHandler } from './features/deliveries/delivery-lifecycle';
 import { createDeliveryService } from './features/deliveries/deliveries.service';
+import { createDeliveryQuoteService } from './features/deliveries/delivery-quotes';
 import { Dispatcher } from './features/dispatch/dispatch.service';
 import { DispatchTimers } from './features/dispatch/dispatch.timers';
 import { createDriverRelease } from './features/dispatch/driver-release';
@@ -48,8 +49,9 @@ export function buildServices({ db, redis, config, logger }: MobilityDeps) {
     settings: { radiusMeters: config.DISPATCH_RADIUS_M, offerTtlSeconds: config.DISPATCH_OFFER_TTL_S, searchTimeoutSeconds: config.DISPATCH_TIMEOUT_S },
   });
   const rides = createRideService({ db, lifecycle: rideLifecycle, dispatcher, estimates, passes: eventPasses, logger });
-  const deliveries = createDeliveryService({ db, lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: config.JWT_SECRET });
-  return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries, eventPasses };
+  const deliveryQuotes = createDeliveryQuoteService({ db, locations, dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
+  const deliveries = createDeliveryService({ db, lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: config.JWT_SECRET, quotes: deliveryQuotes });
+  return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries, deliveryQuotes, eventPasses };
 }
 
 export type MobilityServices = ReturnType<typeof buildServices>;

@@ -42,6 +42,7 @@ const SETUPS: Record<string, () => Promise<{ path: string; authorization: string
   'POST /api/v1/estimates': async () => partnerCall('/api/v1/estimates'),
   'POST /api/v1/rides': async () => partnerCall('/api/v1/rides'),
   'POST /api/v1/deliveries': async () => partnerCall('/api/v1/deliveries'),
+  'POST /api/v1/deliveries/quotes': async () => partnerCall('/api/v1/deliveries/quotes'),
   'POST /api/v1/webhooks': async () => partnerCall('/api/v1/webhooks'),
   'GET /api/v1/webhooks ?query': async () => partnerCall('/api/v1/webhooks'),
   'GET /api/v1/webhooks/{id}/deliveries ?query': async () => {

@@ -48,7 +48,7 @@ describe('ride and estimate input', () => {
     expect(new Date(res.body.expires_at).getTime()).toBeGreaterThan(Date.now() + 4 * 60_000);
     expect(res.body.estimates.map((e: { tier: string }) => e.tier)).toEqual(['moto', 'economy', 'comfort', 'xl']);
     for (const e of res.body.estimates) {
-      expect(e).toEqual({ tier: e.tier, display_name: expect.any(String), fare: { amount: expect.any(Number), currency: 'NGN' }, pickup_eta_seconds: null, available: false });
+      expect(e).toEqual({ tier: e.tier, display_name: expect.any(String), fare: { amount: expect.any(Number), currency: 'NGN' }, duration_seconds: expect.any(Number), pickup_eta_seconds: null, available: false });
       expect(Number.isInteger(e.fare.amount)).toBe(true);
     }
     const [moto, economy, comfort, xl] = res.body.estimates.map((e: { fare: { amount: number } }) => e.fare.amount);
@@ -113,7 +113,7 @@ describe('ride and estimate input', () => {
     const res = await request(ctx.app).put('/api/v1/rides/ride_1').set('Authorization', `Bearer ${token}`).send({}).expect(405);
     expect(res.headers.allow).toBe('GET, HEAD');
     expect(res.body).toMatchObject({ status: 405, code: 'method_not_allowed' });
-    const list = await request(ctx.app).get('/api/v1/rides').set('Authorization', `Bearer ${token}`).expect(405);
-    expect(list.headers.allow).toBe('POST');
+    const list = await request(ctx.app).delete('/api/v1/rides').set('Authorization', `Bearer ${token}`).expect(405);
+    expect(list.headers.allow).toBe('GET, POST, HEAD');
   });
 });

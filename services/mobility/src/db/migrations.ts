@@ -11,6 +11,7 @@ import * as webhookOperations from './migrations/0130_webhook_operations';
 import * as outboxTraceparent from './migrations/0140_outbox_traceparent';
 import * as eventPasses from './migrations/0200_event_passes';
 import * as jobListIndexes from './migrations/0210_job_list_indexes';
+import * as deliveryQuotes from './migrations/0211_delivery_quotes';
 
 /** Every migration of the `mobility` schema, in order. A merged migration is never edited: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0140_outbox_traceparent': outboxTraceparent,
   '0200_event_passes': eventPasses,
   '0210_job_list_indexes': jobListIndexes,
+  '0211_delivery_quotes': deliveryQuotes,
 };

@@ -9,6 +9,7 @@ import { partnerJobRoutes } from '../jobs/partner-job.routes';
 import { jobListQuerySchema } from '../jobs/job-list-query';
 import { DELIVERY_STATUSES } from './delivery-status';
 import type { DeliveryService } from './deliveries.service';
+import type { DeliveryQuoteService } from './delivery-quotes';
 
 const placeSchema = latLngSchema.extend({
   // `null` is "no address", the same as leaving it out (rides and deliveries answer `address: null` then).
@@ -28,6 +29,7 @@ export const createDeliverySchema = z.object({
   weight_tier: z.enum(WEIGHT_TIERS),
   security_pin: pinSchema.optional(),
   notes: z.string().trim().min(1).max(1000).optional(),
+  quote_id: z.string().max(100).optional().meta({ description: 'A delivery quote (`dq_…`) still valid (15 minutes) for this pickup, drop-off and weight tier: books its fee.' }),
 }).meta({
   id: 'NewDelivery',
   description: 'Without `security_pin` a PIN is generated and answered once; the courier needs it to hand the parcel over.',
@@ -41,6 +43,16 @@ export const createDeliverySchema = z.object({
       notes: 'Fragile: two glass jars',
     },
   ],
+});
+
+export const deliveryQuoteSchema = z.object({
+  pickup: latLngSchema,
+  dropoff: latLngSchema,
+  weight_tier: z.enum(WEIGHT_TIERS),
+}).meta({
+  id: 'NewDeliveryQuote',
+  description: 'Book the quoted fee within 15 minutes with `quote_id` on `POST /api/v1/deliveries`, with the same pickup, drop-off and weight tier.',
+  examples: [{ pickup: { lat: 6.4541, lng: 3.3947 }, dropoff: { lat: 6.4281, lng: 3.4219 }, weight_tier: 'small' }],
 });
 
 const PHOTO_URL_MAX = 2048;
@@ -64,8 +76,12 @@ export function deliveryId(value: unknown): string {
 }
 
 /** `/api/v1/deliveries` (mounted behind API key authentication). */
-export function deliveryRoutes(deliveries: DeliveryService): Router {
-  return partnerJobRoutes({
+export function deliveryRoutes(deliveries: DeliveryService, quotes: DeliveryQuoteService): Router {
+  const router = Router();
+  router.post('/quotes', requireScope('deliveries:write'), async (req, res) => {
+    res.status(201).json(await quotes.createQuote(partnerIdOf(req), parseOrThrow(deliveryQuoteSchema, req.body)));
+  });
+  return router.use(partnerJobRoutes({
     requireRead: requireScope('deliveries:read'),
     requireWrite: requireScope('deliveries:write'),
     partnerIdOf,
@@ -76,7 +92,7 @@ export function deliveryRoutes(deliveries: DeliveryService): Router {
     listSchema: deliveryListQuerySchema,
     list: deliveries.listDeliveries,
     cancel: deliveries.cancelByPartner,
-  });
+  }));
 }
 
 /** `/driver/v1/deliveries` (mounted behind driver authentication): the courier's moves. */

@@ -7,6 +7,7 @@ import { createAndDispatch, type JobCreationDeps } from '../jobs/job-creation';
 import { placeColumns, type PlaceInput } from '../jobs/job.types';
 import { MAX_PIN_ATTEMPTS, generatePin, hashPin, pinFingerprint, verifyPin } from './delivery-pin';
 import type { DeliveryLifecycle } from './delivery-lifecycle';
+import type { DeliveryQuoteService } from './delivery-quotes';
 import { nextDeliveryStatus } from './delivery-status';
 import { presentDelivery, type DeliveryView } from './delivery.presenter';
 import { countWrongPin, findDelivery, insertDelivery, listDeliveries } from './deliveries.repository';
@@ -25,6 +26,8 @@ export interface CreateDeliveryInput {
   weight_tier: WeightTier;
   security_pin?: string;
   notes?: string;
+  /** A delivery quote of the partner's, still valid, for this pickup, drop-off and weight tier: the delivery pays its fee. */
+  quote_id?: string;
 }
 
 export interface DeliverInput {
@@ -42,9 +45,10 @@ export interface DeliveryServiceDeps extends JobCreationDeps {
   /** Where the courier was when delivering: the proof of delivery's location. */
   locations: Pick<FleetLocations, 'telemetry'>;
   pinFingerprintKey: string;
+  quotes: Pick<DeliveryQuoteService, 'quotedFee'>;
 }
 
-export function createDeliveryService({ db, lifecycle, dispatcher, locations, logger, pinFingerprintKey }: DeliveryServiceDeps) {
+export function createDeliveryService({ db, lifecycle, dispatcher, locations, logger, pinFingerprintKey, quotes }: DeliveryServiceDeps) {
   /** The body the idempotency key is compared on: the PIN only as a keyed fingerprint, never in the clear. */
   function fingerprintBody(input: CreateDeliveryInput): unknown {
     return input.security_pin === undefined ? input : { ...input, security_pin: pinFingerprint(input.security_pin, pinFingerprintKey) };
@@ -60,7 +64,9 @@ export function createDeliveryService({ db, lifecycle, dispatcher, locations, lo
       const pinHash = await hashPin(input.security_pin ?? generated!);
       const request = { kind: 'delivery' as const, partnerId, scope: 'POST /api/v1/deliveries', idempotencyKey, body: fingerprintBody(input) };
       const answer = await createAndDispatch({ db, dispatcher, logger }, request, async (trx) => {
-        const fee = deliveryFeeFor(input.weight_tier, tripMeters(input.pickup, input.dropoff));
+        const meters = tripMeters(input.pickup, input.dropoff);
+        // A quote books its own fee (checked in this transaction); without one the fee is today's price.
+        const fee = input.quote_id ? await quotes.quotedFee(trx, partnerId, input.quote_id, input) : deliveryFeeFor(input.weight_tier, meters);
         const delivery = await insertDelivery(trx, {
           id: newId('dlv'),
           partner_id: partnerId,

@@ -8,6 +8,8 @@ export interface TierEstimate {
   tier: Tier;
   display_name: string;
   fare: Money;
+  /** The trip at this tier's average speed: the duration its fare is priced on. */
+  duration_seconds: number;
   pickup_eta_seconds: number | null;
   available: boolean;
 }
@@ -52,6 +54,7 @@ export function createEstimateService(db: Knex, locations: FleetLocations, optio
         tier,
         display_name: PRICING[tier].displayName,
         fare: fareFor(tier, distanceMeters),
+        duration_seconds: travelSeconds(tier, distanceMeters),
         pickup_eta_seconds: etas[i] ?? null,
         available: etas[i] != null,
       }));

@@ -1,0 +1,32 @@
+import type { Knex } from '@platform/service-kit';
+import type { LatLng } from '../../geo';
+import type { WeightTier } from '../../pricing';
+
+export interface DeliveryQuoteRow {
+  id: string;
+  partner_id: string;
+  pickup_lat: number;
+  pickup_lng: number;
+  dropoff_lat: number;
+  dropoff_lng: number;
+  weight_tier: WeightTier;
+  distance_meters: number;
+  fee_amount: number;
+  fee_currency: string;
+  expires_at: Date;
+  created_at: Date;
+}
+
+export async function insertDeliveryQuote(db: Knex, quote: Omit<DeliveryQuoteRow, 'created_at'>): Promise<DeliveryQuoteRow> {
+  const [row] = await db('delivery_quotes').insert(quote).returning('*');
+  return row as DeliveryQuoteRow;
+}
+
+/** The quote only if it is the partner's: another partner's quote is not found, like an unknown one. */
+export async function findDeliveryQuote(db: Knex, partnerId: string, id: string): Promise<DeliveryQuoteRow | undefined> {
+  return (await db('delivery_quotes').where({ id, partner_id: partnerId }).first()) as DeliveryQuoteRow | undefined;
+}
+
+export function samePlace(row: { lat: number; lng: number }, place: LatLng): boolean {
+  return row.lat === place.lat && row.lng === place.lng;
+}
