@@ -68,11 +68,13 @@ describe('POST /api/v1/deliveries with quote_id', () => {
   ])('answers 422 %s for %s and creates nothing', async (code, _what, booking) => {
     const centre = randomCentre();
     const quote = (await partner.post('/api/v1/deliveries/quotes', quoteBody(centre)).expect(201)).body;
-    const before = await ctx.db('deliveries').count({ n: '*' }).first();
+    // The partner's deliveries (other test files create theirs concurrently in the same database).
+    const partnerId = (await ctx.db('delivery_quotes').where({ id: quote.quote_id }).first()).partner_id as string;
+    const before = await ctx.db('deliveries').where({ partner_id: partnerId }).count({ n: '*' }).first();
     const res = await partner.post('/api/v1/deliveries', { ...booking(centre), quote_id: quote.quote_id }).expect(422);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body.code).toBe(code);
-    expect(await ctx.db('deliveries').count({ n: '*' }).first()).toEqual(before);
+    expect(await ctx.db('deliveries').where({ partner_id: partnerId }).count({ n: '*' }).first()).toEqual(before);
   });
 
   it('answers 422 delivery_quote_expired after 15 minutes', async () => {
