@@ -100,3 +100,14 @@ export function describeUnreachable(kind: 'Postgres' | 'Redis', url: string, err
       : 'start a local server (redis-server --daemonize yes) or run `docker compose -f docker-compose.yml -f docker-compose.dev.yml up -d postgres redis`';
   return `${kind} is not reachable at ${redactUrl(url)} (${reason}): ${how}.`;
 }
+
+/**
+ * Runs `work` in a transaction that holds the transaction-scoped advisory lock `key`, so only one process at a time
+ * runs it; answers `undefined` without running it when another session holds the lock.
+ */
+export async function inTransactionHoldingLock<T>(db: Knex, key: number, work: (trx: Knex.Transaction) => Promise<T>): Promise<T | undefined> {
+  return db.transaction(async (trx) => {
+    const { rows } = await trx.raw('select pg_try_advisory_xact_lock(?) as locked', [key]);
+    return rows[0].locked ? work(trx) : undefined;
+  });
+}

@@ -58,3 +58,23 @@ export function closeServer(server: Server): Promise<void> {
     server.closeIdleConnections();
   });
 }
+
+/**
+ * Runs `job` now and then every `everyMs` (the timer does not keep the process alive); `stop` clears the timer and
+ * waits for a run in progress. `job` handles its own errors.
+ */
+export function runPeriodically(job: () => Promise<void>, everyMs: number): { stop(): Promise<void> } {
+  let running: Promise<void> = Promise.resolve();
+  const run = () => {
+    running = job();
+  };
+  const timer = setInterval(run, everyMs);
+  timer.unref();
+  run();
+  return {
+    async stop(): Promise<void> {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

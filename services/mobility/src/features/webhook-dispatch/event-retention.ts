@@ -1,4 +1,4 @@
-import type { Knex, Logger } from '@platform/service-kit';
+import { inTransactionHoldingLock, runPeriodically, type Knex, type Logger } from '@platform/service-kit';
 
 /** The Postgres advisory lock that lets one worker at a time run the event retention job ("mobi" + 1). */
 export const EVENT_RETENTION_LOCK = 0x6d6f6269_01;
@@ -15,35 +15,26 @@ export type EventRetentionRun =
  * advisory lock (held for its transaction), so workers never run it at the same time.
  */
 export async function deleteExpiredEvents(db: Knex, retentionDays = EVENT_RETENTION_DAYS): Promise<EventRetentionRun> {
-  return db.transaction(async (trx) => {
-    const { rows } = await trx.raw('select pg_try_advisory_xact_lock(?) as locked', [EVENT_RETENTION_LOCK]);
-    if (!rows[0].locked) return { ran: false, reason: 'another worker is running it' };
+  const run = await inTransactionHoldingLock(db, EVENT_RETENTION_LOCK, async (trx) => {
     const cutoff = trx.raw('now() - make_interval(days => ?)', [retentionDays]);
     const expiredEvents = trx('outbox_events').select('id').where('created_at', '<', cutoff).whereNotNull('dispatched_at');
     const deletedAttempts = await trx('webhook_attempts').where('created_at', '<', cutoff).delete();
     const deletedMessages = await trx('webhook_deliveries').whereIn('event_id', expiredEvents).delete(); // their attempts go with them
     const deletedEvents = await trx('outbox_events').where('created_at', '<', cutoff).whereNotNull('dispatched_at').delete();
-    return { ran: true, deleted_events: deletedEvents, deleted_messages: deletedMessages, deleted_attempts: deletedAttempts };
+    return { ran: true, deleted_events: deletedEvents, deleted_messages: deletedMessages, deleted_attempts: deletedAttempts } as const;
   });
+  return run ?? { ran: false, reason: 'another worker is running it' };
 }
 
 /** Runs the retention job at start-up and then hourly in the worker; `stop` waits for a run in progress. */
 export function scheduleEventRetention(db: Knex, logger: Logger, everyMs = EVERY_HOUR_MS, retentionDays = EVENT_RETENTION_DAYS) {
-  let running: Promise<unknown> = Promise.resolve();
-  const run = () => {
-    running = deleteExpiredEvents(db, retentionDays)
-      .then((result) => {
-        if (result.ran && result.deleted_events + result.deleted_attempts > 0) logger.info({ ...result, retention_days: retentionDays }, 'expired webhook events and attempt logs deleted');
-      })
-      .catch((err: unknown) => logger.error({ err }, 'webhook event retention job failed'));
-  };
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  run();
-  return {
-    async stop(): Promise<void> {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return runPeriodically(
+    () =>
+      deleteExpiredEvents(db, retentionDays)
+        .then((result) => {
+          if (result.ran && result.deleted_events + result.deleted_attempts > 0) logger.info({ ...result, retention_days: retentionDays }, 'expired webhook events and attempt logs deleted');
+        })
+        .catch((err: unknown) => logger.error({ err }, 'webhook event retention job failed')),
+    everyMs,
+  );
 }
