@@ -60,10 +60,3 @@ export const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me';
 export function jwtSecretSchema() {
   return z.string().min(16, 'must be at least 16 characters').default(DEV_JWT_SECRET);
 }
-
-export function refuseDevSecretInProduction<T extends { NODE_ENV: string; JWT_SECRET: string }>(config: T): T {
-  if (config.NODE_ENV === 'production' && config.JWT_SECRET === DEV_JWT_SECRET) {
-    throw new ConfigError('Invalid environment variable JWT_SECRET: the development default is refused when NODE_ENV=production (got unset)');
-  }
-  return config;
-}
