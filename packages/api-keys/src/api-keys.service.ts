@@ -1,5 +1,6 @@
 import { ConflictError, NotFoundError, newId, pageOf, type Page } from '@platform/service-kit';
 import { isExpired, toApiKeyView, type ApiKeyView } from './api-key-view';
+import type { ApiKeyAuthCache } from './api-key-cache';
 import type { ApiKeyRepository } from './api-keys.repository';
 import { generateApiToken, hashApiToken, isWellFormedApiToken, tokenHint } from './token-format';
 
@@ -38,8 +39,8 @@ function newToken(prefix: string) {
  * API key life cycle: none → active → (rotate) active | (expires_at passes) expired | (revoke) revoked → (delete) gone.
  * `tokenPrefix` names the service (`ck_`, `mk_`); tokens are shown once and only their hashes are stored.
  */
-export function createApiKeyService(repository: ApiKeyRepository, options: { tokenPrefix: string }): ApiKeyService {
-  const { tokenPrefix } = options;
+export function createApiKeyService(repository: ApiKeyRepository, options: { tokenPrefix: string; cache?: ApiKeyAuthCache }): ApiKeyService {
+  const { tokenPrefix, cache } = options;
   const pendingUsage = new Set<Promise<unknown>>();
 
   async function findOwned(organizationId: string, id: string) {
@@ -49,11 +50,31 @@ export function createApiKeyService(repository: ApiKeyRepository, options: { tok
   }
 
   /** Fire-and-forget: the request never waits for this write, and a failed write is only a missed timestamp. */
-  function recordUse(keyId: string, lastUsedAt: Date | null): void {
+  function recordUse(keyId: string, lastUsedAt: Date | null, tokenHash: string): void {
     if (lastUsedAt && Date.now() - lastUsedAt.getTime() < 60_000) return; // written less than a minute ago: no query at all
+    cache?.noteUse(tokenHash, new Date());
     const write = repository.touchLastUsed(keyId).catch(() => false);
     pendingUsage.add(write);
     void write.finally(() => pendingUsage.delete(write));
+  }
+
+  /**
+   * Runs a change to one key; with a cache, this process drops the key at once and answers only after hearing the
+   * change's notification, which every other process hears from the same commit.
+   */
+  async function changing<T>(keyId: string, change: () => Promise<T>): Promise<T> {
+    if (!cache) return change();
+    const heard = cache.expectNotification(keyId);
+    try {
+      const result = await change();
+      cache.dropKey(keyId);
+      if (result) await heard.wait();
+      else heard.cancel();
+      return result;
+    } catch (error) {
+      heard.cancel();
+      throw error;
+    }
   }
 
   return {
@@ -81,27 +102,36 @@ export function createApiKeyService(repository: ApiKeyRepository, options: { tok
       if (key.status === 'revoked') throw new ConflictError('A revoked API key cannot be rotated', 'api_key_revoked');
       if (isExpired(key)) throw new ConflictError('An expired API key cannot be rotated', 'api_key_expired');
       const { token, hash, hint } = newToken(tokenPrefix);
-      const rotated = await repository.replaceToken(organizationId, id, { hash, hint }, graceSeconds);
+      const rotated = await changing(id, () => repository.replaceToken(organizationId, id, { hash, hint }, graceSeconds));
       if (!rotated) throw new ConflictError('A revoked API key cannot be rotated', 'api_key_revoked'); // revoked or deleted meanwhile
       return { ...toApiKeyView(rotated), token };
     },
 
     async revoke(organizationId, id) {
-      const revoked = await repository.revoke(organizationId, id);
+      const revoked = await changing(id, () => repository.revoke(organizationId, id));
       if (!revoked) throw new NotFoundError('API key not found');
       return toApiKeyView(revoked);
     },
 
     async remove(organizationId, id) {
-      if (!(await repository.remove(organizationId, id))) throw new NotFoundError('API key not found');
+      if (!(await changing(id, () => repository.remove(organizationId, id)))) throw new NotFoundError('API key not found');
     },
 
     async authenticate(token) {
       if (!isWellFormedApiToken(token, tokenPrefix)) return undefined; // refused without a database lookup
-      const key = await repository.findUsableByHash(hashApiToken(token));
+      const tokenHash = hashApiToken(token);
+      const cached = cache?.get(tokenHash);
+      if (cached) {
+        recordUse(cached.principal.keyId, cached.lastUsedAt, tokenHash);
+        return cached.principal;
+      }
+      const generation = cache?.beginLookup() ?? 0;
+      const key = await repository.findUsableByHash(tokenHash);
       if (!key) return undefined;
-      recordUse(key.id, key.lastUsedAt);
-      return { keyId: key.id, organizationId: key.organizationId, scopes: key.scopes ?? [] };
+      const principal = { keyId: key.id, organizationId: key.organizationId, scopes: key.scopes ?? [] };
+      cache?.store(tokenHash, { principal, lastUsedAt: key.lastUsedAt }, [key.expiresAt, key.previousTokenExpiresAt], generation);
+      recordUse(key.id, key.lastUsedAt, tokenHash);
+      return principal;
     },
 
     async flushUsage() {

@@ -4,3 +4,4 @@ export * from './api-key-view';
 export * from './api-keys.service';
 export * from './api-key-auth';
 export * from './api-keys.routes';
+export * from './api-key-cache';

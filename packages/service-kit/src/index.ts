@@ -26,3 +26,4 @@ export * from './partner-messages';
 export * from './method-not-allowed';
 export * from './etag';
 export * from './pagination';
+export * from './pg-listener';

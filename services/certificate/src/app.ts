@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, openApiRoute, adminTokenSettings, requireAdmin, type Knex, type Logger } from '@platform/service-kit';
 import type { CertificateConfig } from './config';
+import type { ApiKeyAuthCache } from '@platform/api-keys';
 import { adminRoutes } from './features/admin.routes';
 import { batchBodyParsers } from './features/certificates/certificates.routes';
 import { credentialRoutes } from './features/credentials/credentials.routes';
@@ -14,6 +15,8 @@ export interface CertificateDeps {
   db: Knex;
   config: CertificateConfig;
   logger: Logger;
+  /** The per-process key cache (the server starts one; apps built without it read every key from Postgres). */
+  apiKeyCache?: ApiKeyAuthCache;
 }
 
 /** The certificate service's HTTP app, without listening; tests build it on their own database. */

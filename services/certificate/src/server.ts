@@ -1,5 +1,6 @@
 import { closeGracefullyOnSignal, exitOnListenError, createLogger, loadConfigOrExit, openServiceDatabase } from '@platform/service-kit';
 import { startTracing } from '@platform/service-kit/tracing';
+import { startApiKeyCache } from '@platform/api-keys';
 import { createApp } from './app';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema } from './config';
 import { migrations } from './db/migrations';
@@ -13,13 +14,15 @@ async function main() {
   const tracing = await startTracing('certificate');
   warnAboutPaymentSettings(config, logger);
   const db = await openServiceDatabase(config.databaseUrl, CERTIFICATE_SCHEMA, migrations, logger);
-  const services = buildServices({ db, config });
-  const app = createApp({ db, config, logger }, services);
+  const keyCache = startApiKeyCache(config, CERTIFICATE_SCHEMA, logger);
+  await keyCache?.listener.ready;
+  const services = buildServices({ db, config, apiKeyCache: keyCache?.cache });
+  const app = createApp({ db, config, logger, apiKeyCache: keyCache?.cache }, services);
   const server = app.listen(config.PORT, () => logger.info({ port: config.PORT }, 'certificate service listening'));
   exitOnListenError(server, 'certificate', config.PORT);
   server.keepAliveTimeout = 65000;
   const retention = scheduleWebhookBodyRetention(db, config.PAYMENT_WEBHOOK_RETENTION_DAYS, logger);
-  closeGracefullyOnSignal(logger, [server], [retention.stop, () => services.apiKeys.flushUsage(), () => db.destroy(), () => tracing.shutdown()]);
+  closeGracefullyOnSignal(logger, [server], [retention.stop, () => services.apiKeys.flushUsage(), async () => keyCache?.listener.close(), () => db.destroy(), () => tracing.shutdown()]);
 }
 
 void main();

@@ -18,8 +18,8 @@ import { templatesService } from './features/templates/templates.service';
 import { publicApiRepository } from './features/verification/public-api.repository';
 
 /** Wires the feature services once per process; the HTTP app and the operator CLI share this. */
-export function buildServices({ db, config }: Pick<CertificateDeps, 'db' | 'config'>) {
-  const apiKeys = createCertificateApiKeys(db);
+export function buildServices({ db, config, apiKeyCache }: Pick<CertificateDeps, 'db' | 'config' | 'apiKeyCache'>) {
+  const apiKeys = createCertificateApiKeys(db, apiKeyCache);
   const organizations = organizationsRepository(db);
   const templates = templatesService(templatesRepository(db));
   const certificates = certificatesService(db, certificatesRepository(db), templates);

@@ -28,6 +28,7 @@ import { ensurePartnerFromClaims } from './features/partners/partners.middleware
 import { rideRoutes } from './features/rides/rides.routes';
 import { mobilityOpenApi } from './openapi';
 import { registerOperationalMetrics } from './operational-metrics';
+import type { ApiKeyAuthCache } from '@platform/api-keys';
 import { buildServices, type MobilityServices } from './services';
 import { createWebhookQueue } from './features/webhook-dispatch/webhook-queue';
 import { retryPolicyFrom } from './features/webhook-dispatch/retry-schedule';
@@ -43,6 +44,8 @@ export interface MobilityDeps {
   redis: Redis;
   config: MobilityConfig;
   logger: Logger;
+  /** The per-process key cache (the API server starts one; apps built without it read every key from Postgres). */
+  apiKeyCache?: ApiKeyAuthCache;
 }
 
 /** The mobility service's HTTP app, without listening; tests build it on their own database and Redis prefix. */

@@ -1,5 +1,6 @@
 import { closeGracefullyOnSignal, exitOnListenError, createLogger, createRedis, loadConfigOrExit, openServiceDatabase, requireRedis } from '@platform/service-kit';
 import { startTracing } from '@platform/service-kit/tracing';
+import { startApiKeyCache } from '@platform/api-keys';
 import { createApp } from './app';
 import { MOBILITY_SCHEMA, mobilityConfigSchema } from './config';
 import { migrations } from './db/migrations';
@@ -11,11 +12,13 @@ async function main() {
   await requireRedis(config.REDIS_URL);
   const db = await openServiceDatabase(config.databaseUrl, MOBILITY_SCHEMA, migrations, logger);
   const redis = createRedis(config.REDIS_URL);
-  const app = createApp({ db, redis, config, logger });
+  const keyCache = startApiKeyCache(config, MOBILITY_SCHEMA, logger);
+  await keyCache?.listener.ready;
+  const app = createApp({ db, redis, config, logger, apiKeyCache: keyCache?.cache });
   const server = app.listen(config.PORT, () => logger.info({ port: config.PORT }, 'mobility service listening'));
   exitOnListenError(server, 'mobility', config.PORT);
   server.keepAliveTimeout = 65000;
-  closeGracefullyOnSignal(logger, [server], [async () => redis.quit(), () => db.destroy(), () => tracing.shutdown()]);
+  closeGracefullyOnSignal(logger, [server], [async () => keyCache?.listener.close(), async () => redis.quit(), () => db.destroy(), () => tracing.shutdown()]);
 }
 
 void main();

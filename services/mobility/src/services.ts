@@ -19,8 +19,8 @@ import { createRideService } from './features/rides/rides.service';
  * Wires the feature services once per process; the HTTP app and the worker share this. Features meet only here: the job
  * life cycles get the fleet, the outbox and the driver release; the dispatcher gets the rides' and deliveries' handlers.
  */
-export function buildServices({ db, redis, config, logger }: MobilityDeps) {
-  const apiKeys = createMobilityApiKeys(db);
+export function buildServices({ db, redis, config, logger, apiKeyCache }: MobilityDeps) {
+  const apiKeys = createMobilityApiKeys(db, apiKeyCache);
   const locations = new FleetLocations(redis, config.REDIS_PREFIX);
   const fleet = createFleetService(db, locations);
   const estimates = createEstimateService(db, locations, { dispatchRadiusMeters: config.DISPATCH_RADIUS_M });

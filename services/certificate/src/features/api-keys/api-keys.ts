@@ -1,16 +1,16 @@
-import { createApiKeyService, createKnexApiKeyRepository, type ApiKeyService } from '@platform/api-keys';
+import { createApiKeyService, createKnexApiKeyRepository, type ApiKeyAuthCache, type ApiKeyService } from '@platform/api-keys';
 import type { Knex } from '@platform/service-kit';
 import { CERTIFICATE_SCHEMA } from '../../config';
 
 export const CERTIFICATE_TOKEN_PREFIX = 'ck_';
 
 /** Certificate's keys: `ck_` tokens without scopes, in `certificate.api_keys`, owned by an organization and a user. */
-export function createCertificateApiKeys(db: Knex): ApiKeyService {
+export function createCertificateApiKeys(db: Knex, cache?: ApiKeyAuthCache): ApiKeyService {
   const repository = createKnexApiKeyRepository(db, {
     schema: CERTIFICATE_SCHEMA,
     table: 'api_keys',
     organizationColumn: 'organization_id',
     creatorColumn: 'user_id',
   });
-  return createApiKeyService(repository, { tokenPrefix: CERTIFICATE_TOKEN_PREFIX });
+  return createApiKeyService(repository, { tokenPrefix: CERTIFICATE_TOKEN_PREFIX, cache });
 }

@@ -1,4 +1,4 @@
-import { createApiKeyService, createKnexApiKeyRepository, type ApiKeyService } from '@platform/api-keys';
+import { createApiKeyService, createKnexApiKeyRepository, type ApiKeyAuthCache, type ApiKeyService } from '@platform/api-keys';
 import type { Knex } from '@platform/service-kit';
 import { MOBILITY_SCHEMA } from '../../config';
 
@@ -7,7 +7,7 @@ export const MOBILITY_SCOPES = ['estimates:read', 'rides:write', 'rides:read', '
 export type Scope = (typeof MOBILITY_SCOPES)[number];
 
 /** Mobility's keys: `mk_` tokens with scopes, in `mobility.api_keys`, owned by a partner (`partner_id`). */
-export function createMobilityApiKeys(db: Knex): ApiKeyService {
+export function createMobilityApiKeys(db: Knex, cache?: ApiKeyAuthCache): ApiKeyService {
   const repository = createKnexApiKeyRepository(db, {
     schema: MOBILITY_SCHEMA,
     table: 'api_keys',
@@ -15,5 +15,5 @@ export function createMobilityApiKeys(db: Knex): ApiKeyService {
     creatorColumn: 'created_by',
     scopesColumn: 'scopes',
   });
-  return createApiKeyService(repository, { tokenPrefix: MOBILITY_TOKEN_PREFIX });
+  return createApiKeyService(repository, { tokenPrefix: MOBILITY_TOKEN_PREFIX, cache });
 }
