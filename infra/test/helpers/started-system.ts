@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { clearRedisPrefix, createRunDatabase, dropRunDatabase, listen, newRedisPrefix } from '@platform/test-kit';
+
+export const repositoryRoot = path.resolve(__dirname, '../../..');
+
+export interface SystemPorts {
+  GATEWAY_PORT: string;
+  GATEWAY_METRICS_PORT: string;
+  CERTIFICATE_PORT: string;
+  MOBILITY_PORT: string;
+}
+
+export interface StartedSystem {
+  /** The gateway's public base URL, e.g. http://127.0.0.1:41234 */
+  gatewayUrl: string;
+  ports: SystemPorts;
+  databaseUrl: string;
+  redisPrefix: string;
+  output(): string;
+  /** SIGINT to the whole process group, then waits for every port to close; drops the database and Redis keys. */
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<string> {
+  const probe = await listen(() => undefined);
+  await probe.close();
+  return String(probe.port);
+}
+
+/**
+ * Runs `pnpm start` as the README does (compiled output, plain node) on free ports, a fresh database and its own Redis
+ * prefix, and resolves once it prints that the platform is up. `env` adds or overrides variables.
+ */
+export async function startSystem(name: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000): Promise<StartedSystem> {
+  const ports: SystemPorts = { GATEWAY_PORT: await freePort(), GATEWAY_METRICS_PORT: await freePort(), CERTIFICATE_PORT: await freePort(), MOBILITY_PORT: await freePort() };
+  const databaseUrl = await createRunDatabase(name);
+  await dropRunDatabase(databaseUrl); // `pnpm start` creates it
+  const redisPrefix = newRedisPrefix(name);
+  const nodeOptions = (process.env.NODE_OPTIONS ?? '').replace(/--conditions[= ]source\b/g, '').trim();
+  const child: ChildProcess = spawn('pnpm', ['start'], {
+    cwd: repositoryRoot,
+    env: { ...process.env, NODE_OPTIONS: nodeOptions, LOG_LEVEL: 'warn', ...ports, DATABASE_URL: databaseUrl, REDIS_PREFIX: redisPrefix, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const deadline = Date.now() + timeoutMs;
+  while (!output.includes('Partner platform is up')) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+      throw new Error(`pnpm start did not come up:\n${output.slice(-4000)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  return {
+    gatewayUrl: `http://127.0.0.1:${ports.GATEWAY_PORT}`,
+    ports,
+    databaseUrl,
+    redisPrefix,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        process.kill(-child.pid!, 'SIGINT');
+        const killer = setTimeout(() => child.exitCode === null && process.kill(-child.pid!, 'SIGKILL'), 30_000);
+        await exited;
+        clearTimeout(killer);
+      }
+      await dropRunDatabase(databaseUrl).catch(() => undefined);
+      await clearRedisPrefix(redisPrefix);
+    },
+  };
+}
