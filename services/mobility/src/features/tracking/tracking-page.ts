@@ -22,6 +22,7 @@ svg{display:block;width:100%;max-width:280px;height:auto;margin:8px auto}
 .dropoff{fill:#1f2933}
 .courier{fill:#1d4ed8;stroke:#fff;stroke-width:3}
 .scale{font-size:11px;fill:#52606d}
+.legend{font-size:.85rem;color:#52606d;margin:0 0 6px}
 ol{margin:0;padding-left:20px}
 time{font-variant-numeric:tabular-nums;color:#52606d}
 footer{font-size:.85rem;color:#52606d}
@@ -87,11 +88,11 @@ function mapSvg(tracking: PublicTracking): string {
     dot = { cx: (east * k).toFixed(1), cy: (-north * k).toFixed(1), visibility: 'visible' };
     label = `Courier ${distanceText(tracking.distance_meters)} from the drop-off area`;
   }
-  return `<svg id="map" viewBox="-100 -100 200 200" role="img" aria-label="${escapeHtml(label)}">
+  return `<svg id="map" viewBox="-100 -114 200 214" role="img" aria-label="${escapeHtml(label)}">
 <circle class="ring" cx="0" cy="0" r="90"/>
 <circle class="dropoff" cx="0" cy="0" r="6"/>
 <circle id="courier-dot" class="courier" cx="${dot.cx}" cy="${dot.cy}" r="8" visibility="${dot.visibility}"/>
-<text id="map-scale" class="scale" x="0" y="-94" text-anchor="middle">${distanceText(ring)}</text>
+<text id="map-scale" class="scale" x="0" y="-96" text-anchor="middle">${distanceText(ring)}</text>
 </svg>`;
 }
 
@@ -122,6 +123,7 @@ export function trackingPageHtml(tracking: PublicTracking, statusUrl: string): s
 <section aria-labelledby="map-heading">
 <h2 id="map-heading">Where it is</h2>
 ${mapSvg(tracking)}
+<p class="legend">Dark dot: the drop-off area. Blue dot: your courier. The circle's radius is marked above it.</p>
 <p id="distance">${e(distance)}</p>
 </section>
 <section aria-labelledby="timeline-heading">
