@@ -84,7 +84,7 @@ async function visit(url: string): Promise<{ page: Page; requested: Array<{ url:
 const textOf = (page: Page, selector: string) => page.$eval(selector, (element) => (element as unknown as { innerText: string }).innerText);
 /** Waits until the page, by itself, shows `text` in `selector`. */
 const waitForText = (page: Page, selector: string, text: string) =>
-  page.waitForFunction((s, t) => (document.querySelector(s) as unknown as { innerText: string } | null)?.innerText.includes(t), {}, selector, text);
+  page.waitForFunction(`document.querySelector(${JSON.stringify(selector)})?.innerText.includes(${JSON.stringify(text)})`);
 const dotOf = (page: Page) => page.$eval('#courier-dot', (dot) => ({ cx: dot.getAttribute('cx'), cy: dot.getAttribute('cy'), visibility: dot.getAttribute('visibility') }));
 
 describe('the public tracking page in a browser', () => {
@@ -104,7 +104,7 @@ describe('the public tracking page in a browser', () => {
     // Landmarks and a live region for the status.
     expect(await page.$$eval('header, main, footer', (elements) => elements.map((element) => element.tagName))).toEqual(['HEADER', 'MAIN', 'FOOTER']);
     expect(await page.$eval('#status', (element) => [element.getAttribute('role'), element.getAttribute('aria-live')])).toEqual(['status', 'polite']);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     await page.screenshot({ path: path.join(ARTIFACTS, 'tracking-pending.png'), fullPage: true });
 
     // The courier accepts: the open page shows it on its next poll.
