@@ -175,6 +175,23 @@ describe('GET /track/{token} (the page)', () => {
     await request(ctx.app).get('/track/assets/tracking.js').set('If-None-Match', script.headers.etag as string).expect(304);
   });
 
+  it('escapes what the fleet typed: a courier name or vehicle with markup is shown as text', async () => {
+    const spot = randomCentre();
+    const courier = await onlineCourier(ctx, offset(spot, 300, 0), {
+      name: '<img src=x onerror=alert(1)> Smith',
+      vehicle: { make: 'Honda"><script>alert(2)</script>', model: 'CG125', plate: 'MC-XSS01', color: 'red' },
+    });
+    const created = await partner.post('/api/v1/deliveries', deliveryBody(spot)).expect(201);
+    const offer = (await courier.app.offers()).find((o) => o.delivery_id === created.body.id);
+    await courier.app.post(`/offers/${offer!.id}/accept`).expect(200);
+    const token = (created.body.tracking_url as string).split('/track/')[1]!;
+    const res = await trackingPage(token).expect(200);
+    expect(res.text).toContain('&lt;img');
+    expect(res.text).toContain('Honda&quot;&gt;&lt;script&gt;');
+    expect(res.text).not.toContain('<img');
+    expect(res.text.match(/<script/g)).toHaveLength(1); // only the page's own script tag
+  });
+
   it('answers an unknown or malformed token with a 404 page that loads nothing', async () => {
     for (const token of ['AAAAAAAAAAAAAAAAAAAAAAAA', 'short', '..%2F..%2Fetc']) {
       const res = await trackingPage(token).expect(404);
