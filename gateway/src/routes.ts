@@ -17,13 +17,14 @@ const ROUTE_TABLE: Array<{ path: string; kind: 'segment' | 'prefix'; upstream: U
   { path: '/api/v1/event-pass-programs', kind: 'segment', upstream: 'mobility' },
   { path: '/api/v1/event-passes', kind: 'segment', upstream: 'mobility' },
   { path: '/driver/v1/', kind: 'prefix', upstream: 'mobility' },
+  { path: '/track/', kind: 'prefix', upstream: 'mobility' },
 ];
 
 /**
  * Paths that take no API key: their rate limit is the client address's, whatever key a request carries (a made-up
  * well-formed key would otherwise buy a fresh budget, as the upstream never refuses a key it does not read).
  */
-export const KEYLESS_PREFIXES = ['/webhooks/payments/', '/credentials/'];
+export const KEYLESS_PREFIXES = ['/webhooks/payments/', '/credentials/', '/track/'];
 
 /** Which upstream serves a request path (the query string already removed), or null for a 404. */
 export function upstreamFor(pathname: string): Upstream | null {

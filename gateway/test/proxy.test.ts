@@ -38,6 +38,9 @@ const routed: Array<[string, string]> = [
   ['/api/v1/event-pass-programs/evp_1/passes?limit=5', 'mobility'],
   ['/api/v1/event-passes/EVT-ABCD-EFGH-JKMNP/revoke', 'mobility'],
   ['/driver/v1/offers', 'mobility'],
+  ['/track/q3X9kP2mZ7vR4tYw8bN6cD1e', 'mobility'],
+  ['/track/q3X9kP2mZ7vR4tYw8bN6cD1e/status', 'mobility'],
+  ['/track/assets/tracking.js', 'mobility'],
 ];
 
 describe('gateway routing', () => {
@@ -47,7 +50,7 @@ describe('gateway routing', () => {
     expect(await res.json()).toEqual({ upstream, path });
   });
 
-  it.each(['/', '/credentials', '/credentialsx/ABC', '/api/v1/creditsx', '/api/v1/ridesx', '/api/v1/event-passesx', '/api/v1/event-pass-programsx/1', '/api/v1/eventsx', '/admin/v1/api-keys', '/api/v2/credits', '/driver/v2/offers'])(
+  it.each(['/', '/credentials', '/credentialsx/ABC', '/api/v1/creditsx', '/api/v1/ridesx', '/api/v1/event-passesx', '/api/v1/event-pass-programsx/1', '/api/v1/eventsx', '/admin/v1/api-keys', '/api/v2/credits', '/driver/v2/offers', '/track', '/trackx/abc'])(
     'answers %s with a JSON 404 and never calls an upstream',
     async (path) => {
       const before = certificate.requests.length + mobility.requests.length;

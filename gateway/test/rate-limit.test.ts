@@ -121,6 +121,17 @@ describe('gateway rate limits', () => {
     expect(await limited.json()).toMatchObject({ status: 429, error: 'Rate limit exceeded', code: 'rate_limited' });
   });
 
+  it('limits the public tracking page per client address, even when each request carries a different well-formed key', async () => {
+    const [a, b] = await twoGateways();
+    for (let i = 0; i < LIMIT; i++) {
+      const res = await fetch(`${(i % 2 ? b : a).url}/track/q3X9kP2mZ7vR4tYw8bN6cD1e/status`, { headers: { Authorization: `Bearer ${generateApiToken('mk_')}` } });
+      expect(res.status).toBe(200);
+    }
+    const limited = await fetch(`${a.url}/track/q3X9kP2mZ7vR4tYw8bN6cD1e`);
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toMatchObject({ status: 429, error: 'Rate limit exceeded', code: 'rate_limited' });
+  });
+
   it('lets requests through and logs a warning when Redis is unreachable', async () => {
     const deadRedis = createRateLimitRedis('redis://127.0.0.1:1', { retryStrategy: () => null });
     deadRedis.on('error', () => undefined);

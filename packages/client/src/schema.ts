@@ -1194,6 +1194,14 @@ export interface components {
             failure_reason?: string | null;
             /** @enum {string|null} */
             cancelled_by?: "partner" | null;
+            /**
+             * Format: uri
+             * @description The public tracking page to send the recipient (`{PUBLIC_BASE_URL}/track/{token}`, no key needed): status, courier's
+             *     first name and vehicle, live position. The same link in every answer and event; `null` only for deliveries made
+             *     before tracking existed.
+             * @example https://api.partner-platform.example/track/q3X9kP2mZ7vR4tYw8bN6cD1e
+             */
+            tracking_url: string | null;
             sequence?: number;
             /** Format: date-time */
             created_at: string;
@@ -1232,6 +1240,14 @@ export interface components {
             failure_reason?: string | null;
             /** @enum {string|null} */
             cancelled_by?: "partner" | null;
+            /**
+             * Format: uri
+             * @description The public tracking page to send the recipient (`{PUBLIC_BASE_URL}/track/{token}`, no key needed): status, courier's
+             *     first name and vehicle, live position. The same link in every answer and event; `null` only for deliveries made
+             *     before tracking existed.
+             * @example https://api.partner-platform.example/track/q3X9kP2mZ7vR4tYw8bN6cD1e
+             */
+            tracking_url: string | null;
             sequence?: number;
             security_pin?: string;
             /** Format: date-time */

@@ -26,6 +26,7 @@ import { eventPassProgramRoutes, eventPassRoutes } from './features/event-passes
 import { fleetAdminRoutes } from './features/fleet/fleet.routes';
 import { ensurePartnerFromClaims } from './features/partners/partners.middleware';
 import { rideRoutes } from './features/rides/rides.routes';
+import { trackingRoutes } from './features/tracking/tracking.routes';
 import { mobilityOpenApi } from './openapi';
 import { registerOperationalMetrics } from './operational-metrics';
 import type { ApiKeyAuthCache } from '@platform/api-keys';
@@ -56,6 +57,7 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use(healthRoutes({ postgres: () => db.raw('select 1'), redis: () => redis.ping() }));
   app.get('/metrics', metrics.handler());
   app.get('/openapi.json', openApiRoute(mobilityOpenApi()));
+  app.use(trackingRoutes(services.tracking)); // public: no key, no body
   app.use(jsonBodies());
 
   app.use('/admin/v1', requireAdmin(adminTokenSettings(config)), ensurePartnerFromClaims(db));

@@ -42,8 +42,15 @@ export const mobilityConfigSchema = z
     DISPATCH_RADIUS_M: env.positiveInt(5000),
     DISPATCH_OFFER_TTL_S: env.positiveInt(15),
     DISPATCH_TIMEOUT_S: env.positiveInt(120),
+    /** Where the public reaches the gateway: delivery `tracking_url`s are `{PUBLIC_BASE_URL}/track/{token}`. */
+    PUBLIC_BASE_URL: env.url('http://127.0.0.1:8080'),
+    /**
+     * Keys the HMAC that derives each delivery's tracking token from its id (so GET can show the link again while only
+     * the token's SHA-256 is stored). Unset: derived from JWT_SECRET. Changing it breaks the links of existing deliveries.
+     */
+    TRACKING_TOKEN_SECRET: z.string().min(1).optional(),
   })
-  .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'WEBHOOK_SECRET_KEY']))
+  .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'WEBHOOK_SECRET_KEY', 'TRACKING_TOKEN_SECRET']))
   .transform((config) => ({ ...config, databaseUrl: config.MOBILITY_DATABASE_URL ?? config.DATABASE_URL }));
 
 export type MobilityConfig = z.infer<typeof mobilityConfigSchema>;

@@ -14,6 +14,8 @@ import type { JobLifecyclePorts } from './features/jobs/job-lifecycle';
 import { appendOutboxEvent } from './features/outbox/outbox.repository';
 import { createRideLifecycle, rideDispatchHandler } from './features/rides/ride-lifecycle';
 import { createRideService } from './features/rides/rides.service';
+import { createTrackingLinks } from './features/tracking/tracking-token';
+import { createTrackingService } from './features/tracking/tracking.service';
 
 /**
  * Wires the feature services once per process; the HTTP app and the worker share this. Features meet only here: the job
@@ -38,7 +40,9 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     onStatusChange: (trx, change) => (change.objectType === 'ride' ? eventPasses.settleRide(trx, change) : Promise.resolve()),
   };
   const rideLifecycle = createRideLifecycle(db, jobPorts);
-  const deliveryLifecycle = createDeliveryLifecycle(db, jobPorts);
+  // Each delivery's public tracking link (`tracking_url`); the tracking page reads deliveries only by that token.
+  const trackingLinks = createTrackingLinks({ secret: config.TRACKING_TOKEN_SECRET ?? config.JWT_SECRET, publicBaseUrl: config.PUBLIC_BASE_URL });
+  const deliveryLifecycle = createDeliveryLifecycle(db, jobPorts, trackingLinks);
   const dispatcher = new Dispatcher({
     db,
     locations,
@@ -50,8 +54,9 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   });
   const rides = createRideService({ db, lifecycle: rideLifecycle, dispatcher, estimates, passes: eventPasses, logger });
   const deliveryQuotes = createDeliveryQuoteService({ db, locations, dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
-  const deliveries = createDeliveryService({ db, lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: config.JWT_SECRET, quotes: deliveryQuotes });
-  return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries, deliveryQuotes, eventPasses };
+  const deliveries = createDeliveryService({ db, lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: config.JWT_SECRET, quotes: deliveryQuotes, tracking: trackingLinks });
+  const tracking = createTrackingService({ db, findDriver: fleet.findDriver, telemetry: (driverId) => locations.telemetry(driverId) });
+  return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries, deliveryQuotes, eventPasses, trackingLinks, tracking };
 }
 
 export type MobilityServices = ReturnType<typeof buildServices>;

@@ -123,9 +123,11 @@ async function fillTable(table: string, template: Record<string, unknown>, partn
   const prefix = table === 'rides' ? 'ride' : 'dlv';
   const statuses = table === 'rides' ? ['completed', 'cancelled', 'pending'] : ['delivered', 'cancelled', 'pending'];
   const rows = [];
+  // Each delivery's tracking token is its own (a unique column), and its timeline is JSON: the copies get neither.
+  const { tracking_token_hash: _token, status_timeline: _timeline, ...copied } = template;
   for (let p = 0; p < partners; p++) {
     for (let i = 0; i < perPartner; i++) {
-      rows.push({ ...template, id: `${prefix}_plan${p}x${i}`, partner_id: `ptn_plan${p}`, status: statuses[i % 3], created_at: new Date(Date.now() - (p * perPartner + i) * 60_000) });
+      rows.push({ ...copied, id: `${prefix}_plan${p}x${i}`, partner_id: `ptn_plan${p}`, status: statuses[i % 3], created_at: new Date(Date.now() - (p * perPartner + i) * 60_000) });
     }
   }
   await ctx.db.batchInsert(table, rows, 250);

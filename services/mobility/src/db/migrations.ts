@@ -12,6 +12,7 @@ import * as outboxTraceparent from './migrations/0140_outbox_traceparent';
 import * as eventPasses from './migrations/0200_event_passes';
 import * as jobListIndexes from './migrations/0210_job_list_indexes';
 import * as deliveryQuotes from './migrations/0211_delivery_quotes';
+import * as deliveryTracking from './migrations/0240_delivery_tracking';
 import * as apiKeyChangeNotify from './migrations/0260_api_key_change_notify';
 
 /** Every migration of the `mobility` schema, in order. A merged migration is never edited: add a new one. */
@@ -29,5 +30,6 @@ export const migrations: Record<string, Migration> = {
   '0200_event_passes': eventPasses,
   '0210_job_list_indexes': jobListIndexes,
   '0211_delivery_quotes': deliveryQuotes,
+  '0240_delivery_tracking': deliveryTracking,
   '0260_api_key_change_notify': apiKeyChangeNotify,
 };

@@ -29,9 +29,19 @@ export interface DeliveryRow extends JobPlaceColumns {
   delivered_lat: number | null;
   delivered_lng: number | null;
   delivered_at: Date | null;
+  /** SHA-256 (hex) of the public tracking token; null for deliveries made before tracking existed. */
+  tracking_token_hash: string | null;
+  /** Every status change after `pending`, oldest first (appended by updateDeliveryStatus). */
+  status_timeline: DeliveryTimelineEntry[];
   sequence: number;
   created_at: Date;
   updated_at: Date;
+}
+
+/** One status change as stored: `at` is Postgres' JSON rendering of the transaction's time. */
+export interface DeliveryTimelineEntry {
+  status: DeliveryStatus;
+  at: string;
 }
 
 export type NewDeliveryRow = Pick<
@@ -53,6 +63,7 @@ export type NewDeliveryRow = Pick<
   | 'fee_amount'
   | 'fee_currency'
   | 'pin_hash'
+  | 'tracking_token_hash'
 >;
 
 /** Columns a status change may set besides the status. */
@@ -71,9 +82,10 @@ export function findDelivery(db: Knex, lookup: DeliveryLookup, options?: RowLock
   return findJobRow<DeliveryRow>(db, 'deliveries', lookup.id, { partner_id: lookup.partnerId, courier_id: lookup.courierId }, options);
 }
 
-/** Writes a status change and bumps the delivery's event sequence. */
+/** Writes a status change, appends it to the delivery's timeline and bumps its event sequence. */
 export function updateDeliveryStatus(trx: Knex.Transaction, id: string, change: DeliveryChange & { status: DeliveryStatus }): Promise<DeliveryRow> {
-  return updateJobStatus<DeliveryRow>(trx, 'deliveries', id, change);
+  const timeline = trx.raw(`status_timeline || jsonb_build_array(jsonb_build_object('status', ?::text, 'at', now()))`, [change.status]);
+  return updateJobStatus<DeliveryRow>(trx, 'deliveries', id, { ...change, status_timeline: timeline });
 }
 
 /**

@@ -9,7 +9,7 @@ import { MAX_PIN_ATTEMPTS, generatePin, hashPin, pinFingerprint, verifyPin } fro
 import type { DeliveryLifecycle } from './delivery-lifecycle';
 import type { DeliveryQuoteService } from './delivery-quotes';
 import { nextDeliveryStatus } from './delivery-status';
-import { presentDelivery, type DeliveryView } from './delivery.presenter';
+import { presentDelivery, type DeliveryTrackingLinks, type DeliveryView } from './delivery.presenter';
 import { countWrongPin, findDelivery, insertDelivery, listDeliveries } from './deliveries.repository';
 import { jobListFilter, type JobListQuery } from '../jobs/job-list-query';
 
@@ -46,9 +46,10 @@ export interface DeliveryServiceDeps extends JobCreationDeps {
   locations: Pick<FleetLocations, 'telemetry'>;
   pinFingerprintKey: string;
   quotes: Pick<DeliveryQuoteService, 'quotedFee'>;
+  tracking: DeliveryTrackingLinks;
 }
 
-export function createDeliveryService({ db, lifecycle, dispatcher, locations, logger, pinFingerprintKey, quotes }: DeliveryServiceDeps) {
+export function createDeliveryService({ db, lifecycle, dispatcher, locations, logger, pinFingerprintKey, quotes, tracking }: DeliveryServiceDeps) {
   /** The body the idempotency key is compared on: the PIN only as a keyed fingerprint, never in the clear. */
   function fingerprintBody(input: CreateDeliveryInput): unknown {
     return input.security_pin === undefined ? input : { ...input, security_pin: pinFingerprint(input.security_pin, pinFingerprintKey) };
@@ -67,8 +68,9 @@ export function createDeliveryService({ db, lifecycle, dispatcher, locations, lo
         const meters = tripMeters(input.pickup, input.dropoff);
         // A quote books its own fee (checked in this transaction); without one the fee is today's price.
         const fee = input.quote_id ? await quotes.quotedFee(trx, partnerId, input.quote_id, input) : deliveryFeeFor(input.weight_tier, meters);
+        const id = newId('dlv');
         const delivery = await insertDelivery(trx, {
-          id: newId('dlv'),
+          id,
           partner_id: partnerId,
           weight_tier: input.weight_tier,
           ...placeColumns(input),
@@ -80,8 +82,9 @@ export function createDeliveryService({ db, lifecycle, dispatcher, locations, lo
           fee_amount: fee.amount,
           fee_currency: fee.currency,
           pin_hash: pinHash,
+          tracking_token_hash: tracking.hashFor(id),
         });
-        return presentDelivery(delivery, undefined, null);
+        return presentDelivery(delivery, undefined, null, tracking);
       });
       if (answer.replayed) return answer;
       return { ...answer, body: generated ? { ...answer.body, security_pin: generated } : answer.body };

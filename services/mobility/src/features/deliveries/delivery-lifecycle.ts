@@ -3,11 +3,11 @@ import { DELIVERY_PRICING } from '../../pricing';
 import type { DispatchJob } from '../dispatch/dispatch.types';
 import { createJobLifecycle, type JobLifecyclePorts } from '../jobs/job-lifecycle';
 import { NO_COURIERS_AVAILABLE, deliveryEventType, nextDeliveryStatus, type DeliveryAction, type DeliveryStatus } from './delivery-status';
-import { presentDelivery, type DeliveryView } from './delivery.presenter';
+import { presentDelivery, type DeliveryTrackingLinks, type DeliveryView } from './delivery.presenter';
 import { findDelivery, updateDeliveryStatus, type DeliveryChange, type DeliveryLookup, type DeliveryRow } from './deliveries.repository';
 
 /** The delivery's life cycle: its table, its state machine and its GET view, run by the shared job life cycle. */
-export function createDeliveryLifecycle(db: Knex, ports: JobLifecyclePorts) {
+export function createDeliveryLifecycle(db: Knex, ports: JobLifecyclePorts, tracking: DeliveryTrackingLinks) {
   return createJobLifecycle<DeliveryRow, DeliveryStatus, DeliveryAction, DeliveryLookup, DeliveryChange, DeliveryView>(
     db,
     {
@@ -18,7 +18,7 @@ export function createDeliveryLifecycle(db: Knex, ports: JobLifecyclePorts) {
       nextStatus: nextDeliveryStatus,
       eventType: deliveryEventType,
       assigneeOf: (delivery) => delivery.courier_id,
-      present: presentDelivery,
+      present: (delivery, courier, telemetry) => presentDelivery(delivery, courier, telemetry, tracking),
     },
     ports,
   );

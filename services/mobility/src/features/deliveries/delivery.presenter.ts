@@ -4,11 +4,19 @@ import { presentAssignee } from '../jobs/assignee.presenter';
 import { COURIER_ACTIVE_STATUSES } from './delivery-status';
 import type { DeliveryRow } from './deliveries.repository';
 
+/** The delivery's public tracking link (services.ts wires the tracking feature's links in). */
+export interface DeliveryTrackingLinks {
+  /** The stored SHA-256 of a new delivery's tracking token. */
+  hashFor(deliveryId: string): string;
+  /** `{PUBLIC_BASE_URL}/track/{token}`, or null for a delivery made before tracking existed. */
+  urlFor(delivery: Pick<DeliveryRow, 'id' | 'tracking_token_hash'>): string | null;
+}
+
 /**
  * The delivery as GET /api/v1/deliveries/{id} shows it; webhook events carry exactly this. Fields are listed one by one,
  * so the PIN hash and the attempt counter can never leak into an answer.
  */
-export function presentDelivery(delivery: DeliveryRow, courier: Driver | undefined, telemetry: Telemetry | null) {
+export function presentDelivery(delivery: DeliveryRow, courier: Driver | undefined, telemetry: Telemetry | null, tracking: DeliveryTrackingLinks) {
   const active = COURIER_ACTIVE_STATUSES.includes(delivery.status);
   return {
     id: delivery.id,
@@ -36,6 +44,7 @@ export function presentDelivery(delivery: DeliveryRow, courier: Driver | undefin
         : null,
     failure_reason: delivery.failure_reason,
     cancelled_by: delivery.cancelled_by,
+    tracking_url: tracking.urlFor(delivery),
     sequence: delivery.sequence,
     created_at: delivery.created_at.toISOString(),
     updated_at: delivery.updated_at.toISOString(),

@@ -1,0 +1,25 @@
+import type { Tier } from '../../pricing';
+import type { DeliveryStatus } from '../deliveries/delivery-status';
+
+/** The status as the recipient reads it (the live region announces it on every change). */
+export const STATUS_TEXT: Record<DeliveryStatus, string> = {
+  pending: 'We are finding a courier for your parcel.',
+  courier_assigned: 'A courier is on the way to collect your parcel.',
+  picked_up: 'Your parcel is on its way.',
+  delivered: 'Your parcel has been delivered.',
+  failed: 'The delivery could not be completed.',
+  cancelled: 'The delivery was cancelled.',
+};
+
+/** The timeline's short labels. */
+export const TIMELINE_TEXT: Record<DeliveryStatus, string> = {
+  pending: 'Order placed',
+  courier_assigned: 'Courier assigned',
+  picked_up: 'Picked up',
+  delivered: 'Delivered',
+  failed: 'Delivery failed',
+  cancelled: 'Cancelled',
+};
+
+/** The fleet's vehicle tiers in words. */
+export const VEHICLE_TYPE_TEXT: Record<Tier, string> = { moto: 'Motorbike', economy: 'Car', comfort: 'Car', xl: 'Van' };

@@ -1,0 +1,212 @@
+import { createHash } from 'node:crypto';
+import request from 'supertest';
+import { beforeAllWithPartner, type PartnerApi, type TestContext } from './helpers/context';
+import { deliveryBody, onlineCourier } from './factories/deliveries';
+import { offset, randomCentre, type Point } from './factories/fleet';
+
+let ctx: TestContext;
+let partner: PartnerApi;
+beforeAllWithPartner(
+  (context, api) => {
+    ctx = context;
+    partner = api;
+  },
+  { PUBLIC_BASE_URL: 'https://parcels.example.test/' },
+);
+
+const PIN = '90817263';
+const SENDER = { name: 'Shop Owner Adaeze', phone: '+234 803 111 1111' };
+const RECIPIENT = { name: 'Chidi Eze', phone: '+234 804 222 2222' };
+const COURIER_PHONE = '+234 809 555 0199';
+const NOTES = 'Leave with the gatekeeper';
+
+/** A delivery whose secrets are all distinctive strings, and a courier with a full name and a phone of its own. */
+async function trackedDelivery(spot: Point = randomCentre()) {
+  const courier = await onlineCourier(ctx, offset(spot, 300, 0), { name: 'Musa Ibrahim Okafor', phone: COURIER_PHONE });
+  const body = deliveryBody(spot, { security_pin: PIN, sender: SENDER, recipient: RECIPIENT, notes: NOTES, pickup: { ...spot, address: '5 Warehouse Lane, Apapa' } });
+  const created = await partner.post('/api/v1/deliveries', body).expect(201);
+  const url = created.body.tracking_url as string;
+  const token = url.slice(url.lastIndexOf('/') + 1);
+  const forbidden = [PIN, SENDER.name, SENDER.phone, RECIPIENT.phone, COURIER_PHONE, '5 Warehouse Lane', 'Apapa', NOTES, 'Ibrahim', 'Okafor', created.body.id as string];
+  return { id: created.body.id as string, created, url, token, courier, spot, forbidden };
+}
+
+type Tracked = Awaited<ReturnType<typeof trackedDelivery>>;
+
+const status = (token: string) => request(ctx.app).get(`/track/${token}/status`);
+const trackingPage = (token: string) => request(ctx.app).get(`/track/${token}`);
+
+/** Neither the JSON nor the page holds any of the delivery's secrets or private details, anywhere. */
+async function expectNothingPrivate(delivery: Tracked) {
+  const json = await status(delivery.token).expect(200);
+  const html = await trackingPage(delivery.token).expect(200);
+  const partnerId = (await ctx.db('deliveries').where({ id: delivery.id }).first('partner_id')).partner_id as string;
+  for (const text of [JSON.stringify(json.body), html.text]) {
+    for (const secret of [...delivery.forbidden, partnerId]) expect(text).not.toContain(secret);
+  }
+  return { json: json.body, html: html.text };
+}
+
+async function acceptOffer(delivery: Tracked) {
+  const offer = (await delivery.courier.app.offers()).find((o) => o.delivery_id === delivery.id);
+  await delivery.courier.app.post(`/offers/${offer!.id}/accept`).expect(200);
+}
+
+describe('tracking_url on every delivery answer', () => {
+  it('is the public base URL + /track/ + an unguessable token, the same in create, GET, list and the webhook event; only its SHA-256 is stored', async () => {
+    const delivery = await trackedDelivery();
+    expect(delivery.url).toMatch(/^https:\/\/parcels\.example\.test\/track\/[A-Za-z0-9_-]{24}$/);
+    expect((await partner.get(`/api/v1/deliveries/${delivery.id}`).expect(200)).body.tracking_url).toBe(delivery.url);
+    const listed = (await partner.get('/api/v1/deliveries?limit=100').expect(200)).body.data.find((d: { id: string }) => d.id === delivery.id);
+    expect(listed.tracking_url).toBe(delivery.url);
+
+    const row = await ctx.db('deliveries').where({ id: delivery.id }).first();
+    expect(row.tracking_token_hash).toBe(createHash('sha256').update(delivery.token).digest('hex'));
+    expect(JSON.stringify(row)).not.toContain(delivery.token);
+
+    await acceptOffer(delivery);
+    const [event] = await ctx.db('outbox_events').where({ object_id: delivery.id, type: 'delivery.courier_assigned' });
+    expect(event.body.data.tracking_url).toBe(delivery.url);
+
+    const other = await trackedDelivery();
+    expect(other.token).not.toBe(delivery.token);
+  });
+
+  it('is null for a delivery made before tracking existed (no stored token), whose old link finds nothing', async () => {
+    const delivery = await trackedDelivery();
+    await ctx.db('deliveries').where({ id: delivery.id }).update({ tracking_token_hash: null });
+    expect((await partner.get(`/api/v1/deliveries/${delivery.id}`).expect(200)).body.tracking_url).toBeNull();
+    await status(delivery.token).expect(404);
+  });
+});
+
+describe('GET /track/{token}/status', () => {
+  it('follows the delivery from search to hand-over, showing only what the recipient may see', async () => {
+    const delivery = await trackedDelivery();
+
+    const pending = await status(delivery.token).expect(200);
+    expect(pending.headers['cache-control']).toBe('no-store');
+    expect(pending.headers['content-type']).toMatch(/^application\/json/);
+    expect(pending.body).toMatchObject({ status: 'pending', final: false, courier: null, courier_location: null, distance_meters: null, eta_seconds: null, poll_after_ms: 3000 });
+    expect(pending.body.timeline).toEqual([{ status: 'pending', at: delivery.created.body.created_at }]);
+    await expectNothingPrivate(delivery);
+
+    await acceptOffer(delivery);
+    const assigned = (await expectNothingPrivate(delivery)).json;
+    expect(assigned).toMatchObject({
+      status: 'courier_assigned',
+      courier: { first_name: 'Musa', vehicle: { type: 'moto', make: 'Honda', model: 'CG125', color: 'red', plate: expect.stringMatching(/^MC-/) } },
+      courier_location: { lat: offset(delivery.spot, 300, 0).lat, lng: offset(delivery.spot, 300, 0).lng },
+      eta_seconds: null,
+    });
+    expect(assigned.distance_meters).toBeGreaterThan(1000);
+    expect(assigned.timeline.map((entry: { status: string }) => entry.status)).toEqual(['pending', 'courier_assigned']);
+
+    await delivery.courier.app.post(`/deliveries/${delivery.id}/pickup`).expect(200);
+    const dropoff = offset(delivery.spot, 2000, 1500);
+    const near = offset(dropoff, 400, 0);
+    await delivery.courier.app.post('/location', { ...near, heading: 180, speed_kph: 30 }).expect(200);
+    const carried = (await expectNothingPrivate(delivery)).json;
+    expect(carried).toMatchObject({ status: 'picked_up', final: false, courier_location: { lat: near.lat, lng: near.lng, heading: 180 } });
+    expect(carried.distance_meters).toBeGreaterThan(350);
+    expect(carried.distance_meters).toBeLessThan(450);
+    expect(carried.eta_seconds).toBeGreaterThan(0);
+    expect(carried.dropoff_area).toEqual({ lat: Math.round(dropoff.lat * 1000) / 1000, lng: Math.round(dropoff.lng * 1000) / 1000 });
+
+    await delivery.courier.app.post(`/deliveries/${delivery.id}/deliver`, { pin: PIN }).expect(200);
+    const delivered = (await expectNothingPrivate(delivery)).json;
+    expect(delivered).toMatchObject({ status: 'delivered', final: true, courier_location: null, distance_meters: null, eta_seconds: null, poll_after_ms: null, courier: { first_name: 'Musa' } });
+    expect(delivered.timeline.map((entry: { status: string }) => entry.status)).toEqual(['pending', 'courier_assigned', 'picked_up', 'delivered']);
+    for (const entry of delivered.timeline) expect(new Date(entry.at).toISOString()).toBe(entry.at);
+  });
+
+  it('shows a cancelled delivery as final, with no courier', async () => {
+    const delivery = await trackedDelivery();
+    await partner.post(`/api/v1/deliveries/${delivery.id}/cancel`).expect(200);
+    const res = await status(delivery.token).expect(200);
+    expect(res.body).toMatchObject({ status: 'cancelled', final: true, courier: null, courier_location: null, poll_after_ms: null });
+  });
+
+  it.each([
+    ['an unknown token of the right shape', 'AAAAAAAAAAAAAAAAAAAAAAAA'],
+    ['a token too short', 'abc'],
+    ['a token with other characters', 'AAAAAAAAAAAAAAAAAAAAAA%2B%2B'],
+    ['a delivery id', 'dlv_00000000000000000000'],
+  ])('answers %s with a problem+json 404 and changes nothing', async (_case, token) => {
+    const before = await ctx.db('deliveries').count<{ count: string }[]>('* as count');
+    const res = await status(token).expect(404);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ code: 'not_found', error: 'Tracking link not found' });
+    expect(await ctx.db('deliveries').count<{ count: string }[]>('* as count')).toEqual(before);
+  });
+
+  it('needs no key, and ignores one', async () => {
+    const delivery = await trackedDelivery();
+    await status(delivery.token).set('Authorization', 'Bearer mk_not_a_real_key').expect(200);
+  });
+});
+
+describe('GET /track/{token} (the page)', () => {
+  it('is a self-contained HTML page under a strict CSP that draws the current state', async () => {
+    const delivery = await trackedDelivery();
+    await acceptOffer(delivery);
+    const res = await trackingPage(delivery.token).expect(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    const csp = res.headers['content-security-policy'] as string;
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|https?:/);
+    expect(res.text).toContain('<main id="tracking"');
+    expect(res.text).toContain('role="status"');
+    expect(res.text).toContain('A courier is on the way to collect your parcel.');
+    expect(res.text).toContain('Musa · red Honda CG125 (Motorbike)');
+    expect(res.text).toContain(`data-status-url="/track/${delivery.token}/status"`);
+    expect(res.text).toContain('<script src="/track/assets/tracking.js" defer></script>');
+    // Nothing from anywhere else: no absolute URL at all in the page.
+    expect(res.text).not.toMatch(/(https?:)?\/\/[a-z0-9]/i);
+
+    const script = await request(ctx.app).get('/track/assets/tracking.js').expect(200);
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(script.text).toContain('poll_after_ms');
+    expect(script.text).not.toMatch(/https?:\/\//);
+    await request(ctx.app).get('/track/assets/tracking.js').set('If-None-Match', script.headers.etag as string).expect(304);
+  });
+
+  it('escapes what the fleet typed: a courier name or vehicle with markup is shown as text', async () => {
+    const spot = randomCentre();
+    const courier = await onlineCourier(ctx, offset(spot, 300, 0), {
+      name: '<img src=x onerror=alert(1)> Smith',
+      vehicle: { make: 'Honda"><script>alert(2)</script>', model: 'CG125', plate: 'MC-XSS01', color: 'red' },
+    });
+    const created = await partner.post('/api/v1/deliveries', deliveryBody(spot)).expect(201);
+    const offer = (await courier.app.offers()).find((o) => o.delivery_id === created.body.id);
+    await courier.app.post(`/offers/${offer!.id}/accept`).expect(200);
+    const token = (created.body.tracking_url as string).split('/track/')[1]!;
+    const res = await trackingPage(token).expect(200);
+    expect(res.text).toContain('&lt;img');
+    expect(res.text).toContain('Honda&quot;&gt;&lt;script&gt;');
+    expect(res.text).not.toContain('<img');
+    expect(res.text.match(/<script/g)).toHaveLength(1); // only the page's own script tag
+  });
+
+  it('answers an unknown or malformed token with a 404 page that loads nothing', async () => {
+    for (const token of ['AAAAAAAAAAAAAAAAAAAAAAAA', 'short', '..%2F..%2Fetc']) {
+      const res = await trackingPage(token).expect(404);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+      expect(res.text).toContain('Tracking link not found');
+      expect(res.text).not.toContain('<script');
+    }
+  });
+
+  it('leaves out the script once the delivery is final', async () => {
+    const delivery = await trackedDelivery();
+    await partner.post(`/api/v1/deliveries/${delivery.id}/cancel`).expect(200);
+    const res = await trackingPage(delivery.token).expect(200);
+    expect(res.text).toContain('The delivery was cancelled.');
+    expect(res.text).not.toContain('<script');
+  });
+});
