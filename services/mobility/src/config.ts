@@ -47,7 +47,7 @@ export const mobilityConfigSchema = z
     DRIVER_SIGNIN_MAX_FAILURES: env.positiveInt(10),
     DRIVER_SIGNIN_WINDOW_S: env.positiveInt(900),
     /** Proxies in front of the service whose `X-Forwarded-For` is trusted for the client address: the gateway (1). */
-    TRUST_PROXY_HOPS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0).max(10).default(1),
+    DRIVER_SIGNIN_TRUST_PROXY_HOPS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0).max(10).default(1),
   })
   .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'WEBHOOK_SECRET_KEY']))
   .transform((config) => ({ ...config, databaseUrl: config.MOBILITY_DATABASE_URL ?? config.DATABASE_URL }));

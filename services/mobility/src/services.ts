@@ -63,7 +63,7 @@ export function buildServices({ db, redis, config, logger }: MobilityDeps) {
   const signInThrottle = createSignInThrottle(redis, config.REDIS_PREFIX, {
     maxFailures: config.DRIVER_SIGNIN_MAX_FAILURES,
     windowSeconds: config.DRIVER_SIGNIN_WINDOW_S,
-    trustProxyHops: config.TRUST_PROXY_HOPS,
+    trustProxyHops: config.DRIVER_SIGNIN_TRUST_PROXY_HOPS,
   });
   return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries, deliveryQuotes, eventPasses, driverSessions, signInThrottle };
 }
