@@ -22,7 +22,7 @@ import { courierDeliveryRoutes, deliveryRoutes } from './features/deliveries/del
 import { requireDriver } from './features/driver-app/driver-auth';
 import { driverAppRoutes } from './features/driver-app/driver-app.routes';
 import { activationCodeAdminRoutes, driverSessionRoutes } from './features/driver-sessions/driver-sessions.routes';
-import { issueDriverActivationCode } from './features/driver-sessions/driver-sessions.service';
+import { firstActivationCode } from './features/driver-sessions/driver-sessions.service';
 import { estimateRoutes } from './features/estimates/estimates.routes';
 import { eventPassProgramRoutes, eventPassRoutes } from './features/event-passes/event-passes.routes';
 import { fleetAdminRoutes } from './features/fleet/fleet.routes';
@@ -62,10 +62,7 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use(
     '/admin/v1/drivers',
     // A registration answers the driver's first activation code, issued in the registering transaction.
-    fleetAdminRoutes(services.fleet, (driverId) => services.dispatcher.declineOpenOffers(driverId), async (trx, driver) => {
-      const code = await issueDriverActivationCode(trx, driver);
-      return { activation_code: code.activation_code, activation_code_expires_at: code.expires_at };
-    }),
+    fleetAdminRoutes(services.fleet, (driverId) => services.dispatcher.declineOpenOffers(driverId), firstActivationCode),
   );
   app.use('/admin/v1/drivers', activationCodeAdminRoutes(services.driverSessions));
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { signJwt } from '@platform/service-kit';
+import { deleteSpentDriverCredentials } from '../src/features/driver-sessions/credential-retention';
 import { createTestContext, type TestContext } from './helpers/context';
 import { adminToken, driverToken, newAdmin, suffix, type AdminIdentity } from './factories/auth';
 
@@ -226,5 +227,34 @@ describe('admin drivers: reading and codes are tenant isolated', () => {
     expect(fleetDriver.body.serves_all_partners).toBe(true);
     await admin(platform).post(`/${fleetDriver.id}/activation-codes`).expect(201);
     expect((await admin(platform).get('').expect(200)).body.data.map((d: { id: string }) => d.id)).toEqual([fleetDriver.id]);
+  });
+});
+
+describe('clean-up of spent credentials (worker job)', () => {
+  it('deletes expired refresh tokens, long-ended sessions and long-expired codes, and keeps what still works', async () => {
+    const active = await register();
+    const session = await signIn(active.code).expect(201);
+    const rotated = await refresh(session.body.refresh_token).expect(200);
+    await ctx.db('driver_refresh_tokens').where({ token_hash: sha256(session.body.refresh_token) }).update({ expires_at: ctx.db.raw("now() - interval '2 days'") });
+
+    const ended = await register();
+    const endedSession = await signIn(ended.code).expect(201);
+    await signOut(endedSession.body.access_token).expect(204);
+    const endedSid = claimsOf(endedSession.body.access_token).sid as string;
+    await ctx.db('driver_sessions').where({ id: endedSid }).update({ revoked_at: ctx.db.raw("now() - interval '31 days'") });
+
+    const stale = await register();
+    await ctx.db('driver_activation_codes').where({ driver_id: stale.id }).update({ expires_at: ctx.db.raw("now() - interval '31 days'") });
+    const fresh = await register();
+
+    expect(await deleteSpentDriverCredentials(ctx.db)).toMatchObject({ ran: true });
+    expect(await ctx.db('driver_refresh_tokens').where({ token_hash: sha256(session.body.refresh_token) })).toHaveLength(0);
+    expect(await ctx.db('driver_sessions').where({ id: endedSid })).toHaveLength(0);
+    expect(await ctx.db('driver_refresh_tokens').where({ token_hash: sha256(endedSession.body.refresh_token) })).toHaveLength(0);
+    expect(await ctx.db('driver_activation_codes').where({ driver_id: stale.id })).toHaveLength(0);
+
+    await offers(rotated.body.access_token).expect(200);
+    await refresh(rotated.body.refresh_token).expect(200);
+    await signIn(fresh.code).expect(201);
   });
 });

@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError, UnauthorizedError, isIdOf, newId, type Knex } from '@platform/service-kit';
-import { toDriverView, type DriverView, type FleetService } from '../fleet/fleet.service';
+import { toDriverView, type DriverView, type FleetService, type OnDriverRegistered } from '../fleet/fleet.service';
 import type { Driver } from '../fleet/fleet.types';
 import {
   insertActivationCode,
@@ -59,6 +59,15 @@ export async function issueDriverActivationCode(conn: Knex, driver: Pick<Driver,
   });
   return { activation_code: code, expires_at: row.expires_at.toISOString() };
 }
+
+/**
+ * The registration hook (`fleet.registerDriver(admin, input, firstActivationCode)`): the new driver's first code, issued in
+ * the registering transaction, merged into the answer as `activation_code` and `activation_code_expires_at`.
+ */
+export const firstActivationCode: OnDriverRegistered = async (trx, driver) => {
+  const code = await issueDriverActivationCode(trx, driver);
+  return { activation_code: code.activation_code, activation_code_expires_at: code.expires_at };
+};
 
 const invalidCode = () => new UnauthorizedError('Activation code is invalid or has already been used', 'invalid_activation_code');
 const invalidRefresh = (why: string) => new UnauthorizedError(why, 'invalid_refresh_token');
