@@ -3595,6 +3595,7 @@ export interface operations {
             400: components["responses"]["MalformedRequest"];
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
