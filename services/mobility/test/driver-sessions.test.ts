@@ -148,6 +148,13 @@ describe('activation codes', () => {
     await signIn(second.body.activation_code).expect(201);
   });
 
+  it('two fresh codes issued at once leave exactly one that signs in', async () => {
+    const driver = await register();
+    const [a, b] = await Promise.all([admin(driver.operator).post(`/${driver.id}/activation-codes`).expect(201), admin(driver.operator).post(`/${driver.id}/activation-codes`).expect(201)]);
+    const results = [await signIn(a.body.activation_code), await signIn(b.body.activation_code)];
+    expect(results.map((res) => res.status).sort()).toEqual([201, 401]);
+  });
+
   it('signing in again ends the earlier session (one signed-in device per driver)', async () => {
     const driver = await register();
     const phone = await signIn(driver.code).expect(201);

@@ -22,6 +22,11 @@ export interface RefreshTokenRow {
   session_revoked_at: Date | null;
 }
 
+/** Serializes code issues for one driver until the caller's transaction ends (two at once would leave two live codes). */
+export async function lockDriverCodes(trx: Knex.Transaction, driverId: string): Promise<void> {
+  await trx.raw("select pg_advisory_xact_lock(hashtext('driver-activation-codes:' || ?))", [driverId]);
+}
+
 /** Marks the driver's unused codes as replaced, so only the newest one signs in. */
 export async function supersedeOpenCodes(db: Knex, driverId: string): Promise<void> {
   await db('driver_activation_codes').where({ driver_id: driverId }).whereNull('used_at').whereNull('superseded_at').update({ superseded_at: db.fn.now() });

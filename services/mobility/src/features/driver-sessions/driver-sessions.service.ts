@@ -6,6 +6,7 @@ import {
   insertRefreshToken,
   insertSession,
   isSessionActive,
+  lockDriverCodes,
   lockActivationCode,
   lockRefreshToken,
   markCodeUsed,
@@ -48,6 +49,8 @@ export interface DriverSessionTokens {
  * CLI can call it (through `buildServices(...).driverSessions.issueActivationCode`, or directly with a database handle).
  */
 export async function issueDriverActivationCode(conn: Knex, driver: Pick<Driver, 'id' | 'organizationId'>): Promise<IssuedActivationCode> {
+  if (!(conn as Knex.Transaction).isTransaction) return conn.transaction((trx) => issueDriverActivationCode(trx, driver));
+  await lockDriverCodes(conn as Knex.Transaction, driver.id);
   const code = newActivationCode();
   await supersedeOpenCodes(conn, driver.id);
   const row = await insertActivationCode(conn, {
@@ -109,8 +112,10 @@ export function createDriverSessionService(db: Knex, fleet: Pick<FleetService, '
       if (!driver || (organizationId !== undefined && driver.organizationId !== organizationId)) throw new NotFoundError('Driver not found');
       if (driver.disabledAt) throw new ConflictError('This driver is disabled; a disabled driver cannot sign in', 'driver_disabled');
       return db.transaction(async (trx) => {
+        // The code first: superseding waits for a sign-in in progress with the old code, so the session it opened is seen here.
+        const issued = await issueDriverActivationCode(trx, driver);
         await revokeDriverSessions(trx, driver.id, 'new_activation_code');
-        return issueDriverActivationCode(trx, driver);
+        return issued;
       });
     },
 
