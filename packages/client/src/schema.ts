@@ -590,6 +590,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/driver/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a one-time activation code
+         * @description Exchanges the activation code an operator handed over for a new session: an access token for `/driver/v1`
+         *     (`expires_in` seconds, at most 3600) and a refresh token. The code is spent (case, spaces and dashes are ignored;
+         *     O reads as 0, I and L as 1). Signing in ends the driver's earlier session, if any. An address that has sent
+         *     `DRIVER_SIGNIN_MAX_FAILURES` (10) wrong, spent or expired codes within `DRIVER_SIGNIN_WINDOW_S` (15 minutes) gets
+         *     429 until the window ends. The answer is `Cache-Control: no-store`.
+         */
+        post: operations["signInDriver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/driver/v1/sessions/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a refresh token for a new access and refresh token
+         * @description Rotation: the refresh token sent is spent and a new one is answered with a new access token (the session stays the
+         *     same). Presenting a spent refresh token again revokes the whole session — its access token and its newest refresh
+         *     token too — and answers 401 `refresh_token_reused`; the driver signs in again with a fresh activation code. There
+         *     is no grace period: an app that lost a refresh answer must sign in again. The answer is `Cache-Control: no-store`.
+         */
+        post: operations["refreshDriverSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/driver/v1/sessions/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out (end the session of the access token sent)
+         * @description The session's access token is refused from the next request on (401 `session_revoked`), and its refresh token too.
+         *     A token minted without a session (no `sid`, for example by an operator with `signDriverToken`) has none to end: 404.
+         */
+        delete: operations["signOutDriver"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/driver/v1/availability": {
         parameters: {
             query?: never;
@@ -854,7 +922,7 @@ export interface components {
          * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch";
+        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked";
         CertificateValidationError: {
             /**
              * Format: uri
@@ -1279,6 +1347,22 @@ export interface components {
             /** Format: date-time */
             updated_at?: string;
         };
+        DriverSession: {
+            /** @description A driver JWT (`sub`, `role`, `sid`, `aud` driver, `iss`, `exp`) for `Authorization: Bearer` on `/driver/v1`. */
+            access_token: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+            /** @description Seconds the access token is valid (`DRIVER_ACCESS_TOKEN_TTL_S`). */
+            expires_in: number;
+            /** @description Spent by one refresh; stored only as a SHA-256 hash. */
+            refresh_token: string;
+            /**
+             * Format: date-time
+             * @description `DRIVER_REFRESH_TOKEN_TTL_S` (30 days) after this answer.
+             */
+            refresh_token_expires_at: string;
+            driver: components["schemas"]["DriverProfile"];
+        };
         Offer: {
             id: string;
             /** @enum {string} */
@@ -1671,6 +1755,22 @@ export interface components {
                 name?: string;
             }[];
         };
+        /**
+         * @example {
+         *       "activation_code": "K7QF-3M9X-TR2D"
+         *     }
+         */
+        DriverSignIn: {
+            activation_code: string;
+        };
+        /**
+         * @example {
+         *       "refresh_token": "drt_4fQ9sV2mXk8LpR7tW3nB6yC1dZ5hJ0gE2aU9iO4eT7s"
+         *     }
+         */
+        DriverSessionRefresh: {
+            refresh_token: string;
+        };
         /** @description A Problem Details document (RFC 9457) answered by the gateway itself. */
         GatewayError: {
             /** Format: uri */
@@ -1879,7 +1979,8 @@ export interface components {
         };
         /**
          * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
-         *     a driver's (`invalid_token`); or its driver has been disabled (`driver_disabled`).
+         *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
+         *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
          */
         InvalidDriverToken: {
             headers: {
@@ -3367,6 +3468,154 @@ export interface operations {
             504: components["responses"]["UpstreamTimeout"];
         };
     };
+    signInDriver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "activation_code": "K7QF-3M9X-TR2D"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DriverSignIn"];
+            };
+        };
+        responses: {
+            /** @description The new session's tokens and the driver. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DriverSession"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            /**
+             * @description The code is unknown, already used or replaced by a newer one (`invalid_activation_code`), older than 24 hours
+             *     (`activation_code_expired`), or its driver is disabled (`driver_disabled`). Nothing changes.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/invalid_activation_code",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Activation code is invalid or has already been used",
+                     *       "error": "Activation code is invalid or has already been used",
+                     *       "code": "invalid_activation_code"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
+            /** @description Too many failed sign-ins from this address (`rate_limited`); `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds until the address may try again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    refreshDriverSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "refresh_token": "drt_4fQ9sV2mXk8LpR7tW3nB6yC1dZ5hJ0gE2aU9iO4eT7s"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DriverSessionRefresh"];
+            };
+        };
+        responses: {
+            /** @description The session's new tokens and the driver. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DriverSession"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            /**
+             * @description The refresh token is unknown or expired (`invalid_refresh_token`), was already spent (`refresh_token_reused`:
+             *     the session is now revoked), belongs to a session that has ended (`session_revoked`), or its driver is
+             *     disabled (`driver_disabled`).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/refresh_token_reused",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Refresh token was already used; the session has been revoked, sign in again",
+                     *       "error": "Refresh token was already used; the session has been revoked, sign in again",
+                     *       "code": "refresh_token_reused"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    signOutDriver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["InvalidDriverToken"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
     setDriverAvailability: {
         parameters: {
             query?: never;
@@ -3800,6 +4049,11 @@ export const ERROR_CODES = [
     'delivery_quote_not_found',
     'delivery_quote_expired',
     'delivery_quote_mismatch',
+    'invalid_activation_code',
+    'activation_code_expired',
+    'invalid_refresh_token',
+    'refresh_token_reused',
+    'session_revoked',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -26,6 +26,7 @@ const BEARER_CHALLENGES: Record<string, string> = {
   missing_api_key: 'Bearer',
   invalid_token: 'Bearer error="invalid_token"',
   invalid_api_key: 'Bearer error="invalid_token"',
+  session_revoked: 'Bearer error="invalid_token"',
 };
 
 /** Maps every thrown value to a Problem Details answer (RFC 9457); only unexpected errors are logged at error level. */

@@ -21,6 +21,8 @@ import { partnerIdOf, requireApiKey, requireScope } from './features/api-keys/ap
 import { courierDeliveryRoutes, deliveryRoutes } from './features/deliveries/deliveries.routes';
 import { requireDriver } from './features/driver-app/driver-auth';
 import { driverAppRoutes } from './features/driver-app/driver-app.routes';
+import { activationCodeAdminRoutes, driverSessionRoutes } from './features/driver-sessions/driver-sessions.routes';
+import { firstActivationCode } from './features/driver-sessions/driver-sessions.service';
 import { estimateRoutes } from './features/estimates/estimates.routes';
 import { eventPassProgramRoutes, eventPassRoutes } from './features/event-passes/event-passes.routes';
 import { fleetAdminRoutes } from './features/fleet/fleet.routes';
@@ -62,7 +64,12 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
 
   app.use('/admin/v1', requireAdmin(adminTokenSettings(config)), ensurePartnerFromClaims(db));
   app.use('/admin/v1/api-keys', apiKeyAdminRoutes(services.apiKeys));
-  app.use('/admin/v1/drivers', fleetAdminRoutes(services.fleet, (driverId) => services.dispatcher.declineOpenOffers(driverId)));
+  app.use(
+    '/admin/v1/drivers',
+    // A registration answers the driver's first activation code, issued in the registering transaction.
+    fleetAdminRoutes(services.fleet, (driverId) => services.dispatcher.declineOpenOffers(driverId), firstActivationCode),
+  );
+  app.use('/admin/v1/drivers', activationCodeAdminRoutes(services.driverSessions));
 
   const partnerKey = requireApiKey(services.apiKeys);
   app.use('/api/v1/estimates', partnerKey, estimateRoutes(services.estimates));
@@ -71,7 +78,8 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use('/api/v1/event-pass-programs', partnerKey, eventPassProgramRoutes(services.eventPasses));
   app.use('/api/v1/event-passes', partnerKey, eventPassRoutes(services.eventPasses));
 
-  const driverAuth = requireDriver(services.fleet, { secret: config.JWT_SECRET, issuer: config.JWT_ISSUER });
+  const driverAuth = requireDriver(services.fleet, { secret: config.JWT_SECRET, issuer: config.JWT_ISSUER }, services.driverSessions);
+  app.use('/driver/v1/sessions', driverSessionRoutes(services.driverSessions, services.signInThrottle, driverAuth));
   app.use('/driver/v1/deliveries', driverAuth, courierDeliveryRoutes(services.deliveries));
   app.use('/driver/v1', driverAuth, driverAppRoutes(services.fleet, services.dispatcher, services.rides));
 

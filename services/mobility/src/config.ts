@@ -49,6 +49,14 @@ export const mobilityConfigSchema = z
      * the token's SHA-256 is stored). Unset: derived from JWT_SECRET. Changing it breaks the links of existing deliveries.
      */
     TRACKING_TOKEN_SECRET: z.string().min(1).optional(),
+    /** Driver sign-in (issue 15): access tokens live at most one hour; each refresh token 30 days from its issue. */
+    DRIVER_ACCESS_TOKEN_TTL_S: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').positive('must be positive').max(3600, 'must be at most 3600 (one hour)').default(3600),
+    DRIVER_REFRESH_TOKEN_TTL_S: env.positiveInt(30 * 24 * 60 * 60),
+    /** Failed sign-ins (wrong, used or expired activation codes) one client address may make per window; then 429. */
+    DRIVER_SIGNIN_MAX_FAILURES: env.positiveInt(10),
+    DRIVER_SIGNIN_WINDOW_S: env.positiveInt(900),
+    /** Proxies in front of the service whose `X-Forwarded-For` is trusted for the client address: the gateway (1). */
+    DRIVER_SIGNIN_TRUST_PROXY_HOPS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0).max(10).default(1),
   })
   .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'WEBHOOK_SECRET_KEY', 'TRACKING_TOKEN_SECRET']))
   .transform((config) => ({ ...config, databaseUrl: config.MOBILITY_DATABASE_URL ?? config.DATABASE_URL }));

@@ -4,6 +4,7 @@ import { apiKeyListQuerySchema, rotateApiKeySchema } from '@platform/api-keys';
 import { createKeySchema } from './features/api-keys/api-keys.routes';
 import { createDeliverySchema, deliverSchema, deliveryListQuerySchema, deliveryQuoteSchema, failSchema } from './features/deliveries/deliveries.routes';
 import { availabilitySchema, locationSchema } from './features/driver-app/driver-app.routes';
+import { refreshSchema, signInSchema } from './features/driver-sessions/driver-sessions.routes';
 import { estimateSchema } from './features/estimates/estimates.routes';
 import { createProgramSchema, eventPassPageSchema, issuePassesSchema } from './features/event-passes/event-passes.routes';
 import { driverListQuerySchema, registerDriverSchema } from './features/fleet/fleet.routes';
@@ -16,7 +17,7 @@ export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
 
 /** Request bodies and queries: the zod schemas the routes validate with are their only description. */
 export const REQUEST_SCHEMAS = {
-  bodies: [estimateSchema, createRideSchema, createDeliverySchema, deliveryQuoteSchema, deliverSchema, failSchema, availabilitySchema, locationSchema, registerSchema, updateEndpointSchema, recoverSchema, createKeySchema, rotateApiKeySchema, registerDriverSchema, createProgramSchema, issuePassesSchema],
+  bodies: [estimateSchema, createRideSchema, createDeliverySchema, deliveryQuoteSchema, deliverSchema, failSchema, availabilitySchema, locationSchema, registerSchema, updateEndpointSchema, recoverSchema, createKeySchema, rotateApiKeySchema, registerDriverSchema, createProgramSchema, issuePassesSchema, signInSchema, refreshSchema],
   queries: [pageSchema, eventListQuerySchema, apiKeyListQuerySchema, driverListQuerySchema, eventPassPageSchema, rideListQuerySchema, deliveryListQuerySchema],
 };
 

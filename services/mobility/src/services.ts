@@ -7,6 +7,8 @@ import { Dispatcher } from './features/dispatch/dispatch.service';
 import { DispatchTimers } from './features/dispatch/dispatch.timers';
 import { createDriverRelease } from './features/dispatch/driver-release';
 import { createEstimateService } from './features/estimates/estimates.service';
+import { createDriverSessionService } from './features/driver-sessions/driver-sessions.service';
+import { createSignInThrottle } from './features/driver-sessions/signin-throttle';
 import { createEventPassService } from './features/event-passes/event-passes.service';
 import { FleetLocations } from './features/fleet/fleet.locations';
 import { createFleetService } from './features/fleet/fleet.service';
@@ -56,7 +58,19 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   const deliveryQuotes = createDeliveryQuoteService({ db, locations, dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
   const deliveries = createDeliveryService({ db, lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: config.JWT_SECRET, quotes: deliveryQuotes, tracking: trackingLinks });
   const tracking = createTrackingService({ db, findDriver: fleet.findDriver, telemetry: (driverId) => locations.telemetry(driverId) });
-  return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries, deliveryQuotes, eventPasses, trackingLinks, tracking };
+  // Driver sign-in: `driverSessions.issueActivationCode(organizationId | undefined, driverId)` is also what an operator CLI calls.
+  const driverSessions = createDriverSessionService(db, fleet, {
+    jwtSecret: config.JWT_SECRET,
+    jwtIssuer: config.JWT_ISSUER,
+    accessTokenTtlSeconds: config.DRIVER_ACCESS_TOKEN_TTL_S,
+    refreshTokenTtlSeconds: config.DRIVER_REFRESH_TOKEN_TTL_S,
+  });
+  const signInThrottle = createSignInThrottle(redis, config.REDIS_PREFIX, {
+    maxFailures: config.DRIVER_SIGNIN_MAX_FAILURES,
+    windowSeconds: config.DRIVER_SIGNIN_WINDOW_S,
+    trustProxyHops: config.DRIVER_SIGNIN_TRUST_PROXY_HOPS,
+  });
+  return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries, deliveryQuotes, eventPasses, trackingLinks, tracking, driverSessions, signInThrottle };
 }
 
 export type MobilityServices = ReturnType<typeof buildServices>;

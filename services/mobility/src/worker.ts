@@ -8,6 +8,7 @@ import { createDispatchWorker } from './features/dispatch/dispatch.worker';
 import { startWebhookDispatch, WORKER_DB_SETTINGS } from './features/webhook-dispatch/webhook-worker';
 import { appendOutboxEvent } from './features/outbox/outbox.repository';
 import { scheduleEventRetention } from './features/webhook-dispatch/event-retention';
+import { scheduleDriverCredentialRetention } from './features/driver-sessions/credential-retention';
 import { QUEUES } from './queues';
 import { buildServices } from './services';
 import { createWorkerHealthServer } from './worker-health';
@@ -29,6 +30,8 @@ async function main() {
   const webhooks = startWebhookDispatch({ db, connection, config, logger, registry, appendEvent: appendOutboxEvent });
   // Events and attempt logs older than 30 days are deleted hourly (one worker at a time: a Postgres advisory lock).
   const retention = scheduleEventRetention(db, logger);
+  // Spent driver refresh tokens, ended sessions and expired activation codes are deleted hourly too (driver-sessions).
+  const credentialRetention = scheduleDriverCredentialRetention(db, logger);
   const servers: Server[] = [];
   if (config.WORKER_METRICS_PORT !== undefined) {
     // Optional (unset: no listener): /healthz for probes and /metrics (webhook_delivery_attempts_total{outcome}).
@@ -43,6 +46,7 @@ async function main() {
     () => dispatch.close(),
     () => webhooks.close(),
     () => retention.stop(),
+    () => credentialRetention.stop(),
     () => services.timers.close(),
     async () => connection.quit(),
     async () => redis.quit(),

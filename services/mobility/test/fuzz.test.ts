@@ -50,6 +50,8 @@ const shapedBody = fc.record(
     estimate_id: fc.string(),
     reason: fc.string(),
     photo_url: fc.string(),
+    activation_code: fc.oneof(fc.stringMatching(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/), fc.string()),
+    refresh_token: fc.oneof(fc.stringMatching(/^drt_[0-9A-Za-z]{43}$/), fc.string()),
   },
   { requiredKeys: [] },
 );
@@ -88,6 +90,11 @@ const routes: Array<{ method: 'get' | 'post' | 'delete'; path: (seg: string) => 
   { method: 'post', path: (s) => `/admin/v1/api-keys/${s}/rotate`, auth: 'admin' },
   { method: 'delete', path: (s) => `/admin/v1/api-keys/${s}`, auth: 'admin' },
   { method: 'post', path: () => '/admin/v1/drivers', auth: 'admin' },
+  { method: 'get', path: (s) => `/admin/v1/drivers/${s}`, auth: 'admin' },
+  { method: 'post', path: (s) => `/admin/v1/drivers/${s}/activation-codes`, auth: 'admin' },
+  { method: 'post', path: () => '/driver/v1/sessions', auth: 'driver' },
+  { method: 'post', path: () => '/driver/v1/sessions/refresh', auth: 'driver' },
+  { method: 'delete', path: () => '/driver/v1/sessions/current', auth: 'driver' },
 ];
 
 function expectSaneAnswer(res: request.Response, label: string) {

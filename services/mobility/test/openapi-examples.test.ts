@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { mobilityOpenApi } from '../src/openapi';
 import { createTestContext, type TestContext } from './helpers/context';
@@ -59,6 +60,18 @@ const SETUPS: Record<string, () => Promise<{ path: string; authorization: string
   'GET /api/v1/event-pass-programs ?query': async () => organizerCall('/api/v1/event-pass-programs'),
   'POST /api/v1/event-pass-programs/{id}/passes': async () => programCall('passes'),
   'GET /api/v1/event-pass-programs/{id}/passes ?query': async () => programCall('passes'),
+  'POST /driver/v1/sessions': async () => {
+    await activationCodeFor(exampleBody('/driver/v1/sessions').activation_code as string);
+    return { path: '/driver/v1/sessions', authorization: 'Bearer unused' };
+  },
+  'POST /driver/v1/sessions/refresh': async () => {
+    const code = await activationCodeFor('HXRT-7K2M-QW4P');
+    const session = await request(ctx.app).post('/driver/v1/sessions').send({ activation_code: code }).expect(201);
+    const sessionId = (await ctx.db('driver_refresh_tokens').where({ token_hash: sha256(session.body.refresh_token as string) }).first()).session_id as string;
+    const token = exampleBody('/driver/v1/sessions/refresh').refresh_token as string;
+    await ctx.db('driver_refresh_tokens').insert({ token_hash: sha256(token), session_id: sessionId, expires_at: new Date(Date.now() + 3600_000) });
+    return { path: '/driver/v1/sessions/refresh', authorization: 'Bearer unused' };
+  },
   'POST /driver/v1/availability': async () => driverCall('/driver/v1/availability'),
   'POST /driver/v1/location': async () => driverCall('/driver/v1/location'),
   'POST /driver/v1/deliveries/{id}/deliver': async () => pickedUp('deliver', { security_pin: '4821' }),
@@ -73,6 +86,21 @@ const SETUPS: Record<string, () => Promise<{ path: string; authorization: string
   'POST /admin/v1/drivers': async () => ({ path: '/admin/v1/drivers', authorization: `Bearer ${adminToken(ctx, newAdmin({ role: 'operator' }))}` }),
   'GET /admin/v1/drivers ?query': async () => ({ path: '/admin/v1/drivers', authorization: `Bearer ${adminToken(ctx, newAdmin({ role: 'operator' }))}` }),
 };
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+function exampleBody(path: string): Json {
+  const operation = (mobilityOpenApi().paths[path] as Record<string, Json>).post!;
+  return (((operation.requestBody as Json).content as Record<string, Json>)['application/json']!.example) as Json;
+}
+
+/** Makes `code` (the description's example) a registered driver's valid activation code, as an operator's would be. */
+async function activationCodeFor(code: string): Promise<string> {
+  const driver = await registerDriver(ctx);
+  const row = await ctx.db('driver_activation_codes').where({ driver_id: driver.id }).first();
+  await ctx.db('driver_activation_codes').where({ id: row.id }).update({ code_hash: sha256(code.replace(/-/g, '')) });
+  return code;
+}
 
 async function partnerCall(path: string) {
   const { token } = await createPartnerKey(ctx);

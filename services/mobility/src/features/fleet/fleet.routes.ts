@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { isIdOf, parseOrThrow, requireRole } from '@platform/service-kit';
 import { TIERS } from '../../pricing';
-import type { FleetService } from './fleet.service';
+import type { FleetService, OnDriverRegistered } from './fleet.service';
 
 const text = z.string().trim().min(1).max(200);
 
@@ -25,18 +25,23 @@ export const driverListQuerySchema = z
   .meta({ id: 'DriverListQuery', examples: [{ limit: 20 }] });
 
 /** Who manages the fleet: operators and owners of the organization, and platform operators (whose drivers serve every partner). */
-const fleetManager = requireRole('operator', 'owner', 'platform_operator');
+export const fleetManager = requireRole('operator', 'owner', 'platform_operator');
 
 /** `/admin/v1/drivers`: the organization's drivers and couriers. */
-export function fleetAdminRoutes(fleet: FleetService, passOnOpenOffers: (driverId: string) => Promise<void>): Router {
+export function fleetAdminRoutes(fleet: FleetService, passOnOpenOffers: (driverId: string) => Promise<void>, onRegistered?: OnDriverRegistered): Router {
   const router = Router();
   router.post('/', fleetManager, async (req, res) => {
     const body = parseOrThrow(registerDriverSchema, req.body);
-    res.status(201).json(await fleet.registerDriver(req.admin!, body));
+    // The answer carries the driver's first activation code (issued in the same transaction): no-store.
+    res.status(201).set('Cache-Control', 'no-store').json(await fleet.registerDriver(req.admin!, body, onRegistered));
   });
 
   router.get('/', fleetManager, async (req, res) => {
     res.json(await fleet.listDrivers(req.admin!.org, parseOrThrow(driverListQuerySchema, req.query)));
+  });
+
+  router.get('/:id', fleetManager, async (req, res) => {
+    res.json(await fleet.getDriver(req.admin!.org, req.params.id as string));
   });
 
   router.post('/:id/disable', fleetManager, async (req, res) => {

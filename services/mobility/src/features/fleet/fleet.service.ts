@@ -58,11 +58,26 @@ export interface NewDriverInput {
   vehicle: Vehicle;
 }
 
+/**
+ * What else happens, in the registering transaction, when a driver is registered; its answer is merged into the
+ * registration's (the first activation code, wired in app.ts from the driver-sessions feature).
+ */
+export type OnDriverRegistered = (trx: Knex.Transaction, driver: Driver) => Promise<Record<string, unknown>>;
+
 export function createFleetService(db: Knex, locations: FleetLocations) {
   return {
     /** A platform operator's drivers serve every partner; any other role's drivers serve only its organization. */
-    async registerDriver(admin: Pick<AdminClaims, 'org' | 'role'>, input: NewDriverInput): Promise<DriverView> {
-      const driver = await insertDriver(db, { id: newId('drv'), organizationId: admin.org, servesAllPartners: admin.role === 'platform_operator', ...input });
+    async registerDriver(admin: Pick<AdminClaims, 'org' | 'role'>, input: NewDriverInput, onRegistered?: OnDriverRegistered): Promise<DriverView & Record<string, unknown>> {
+      return db.transaction(async (trx) => {
+        const driver = await insertDriver(trx, { id: newId('drv'), organizationId: admin.org, servesAllPartners: admin.role === 'platform_operator', ...input });
+        return { ...toDriverView(driver), ...(onRegistered ? await onRegistered(trx, driver) : {}) };
+      });
+    },
+
+    /** One of the organization's drivers; another organization's, or an id of another shape, is a 404. */
+    async getDriver(organizationId: string, id: string): Promise<DriverView> {
+      const driver = isIdOf('drv', id) ? await findDriver(db, id) : undefined;
+      if (!driver || driver.organizationId !== organizationId) throw new NotFoundError('Driver not found');
       return toDriverView(driver);
     },
 

@@ -1,0 +1,67 @@
+import { isIPv6 } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { ApiError, type Redis } from '@platform/service-kit';
+
+export interface SignInThrottleSettings {
+  /** Failed sign-ins one address may make per window before it is refused with 429. */
+  maxFailures: number;
+  windowSeconds: number;
+  /** Trusted proxies in front of the service (the gateway: 1); the client is the `X-Forwarded-For` entry that many hops back. */
+  trustProxyHops: number;
+}
+
+/** 429 `rate_limited` with `Retry-After`: the address has spent its failed sign-ins for this window. */
+export class TooManySignInsError extends ApiError {
+  constructor(retryAfterSeconds: number) {
+    super(429, 'rate_limited', 'Too many failed sign-in attempts from this address; try again later', {}, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
+/**
+ * Slows down guessing of activation codes: failed sign-ins are counted per client address (IPv6: its /64) in a fixed
+ * window in Redis; once `maxFailures` are spent, every sign-in from that address is refused until the window ends.
+ * Successful sign-ins cost nothing, so a depot of drivers behind one address is not locked out by its own drivers.
+ */
+export function createSignInThrottle(redis: Redis, prefix: string, settings: SignInThrottleSettings) {
+  const keyOf = (req: IncomingMessage) => `${prefix}:driver-signin:failures:${addressBucket(clientAddress(req, settings.trustProxyHops))}`;
+  return {
+    /** Throws 429 when the address has no failed attempts left in this window. */
+    async check(req: IncomingMessage): Promise<void> {
+      const key = keyOf(req);
+      const [[, count], [, ttl]] = (await redis.multi().get(key).ttl(key).exec()) as [[null, string | null], [null, number]];
+      if (Number(count ?? 0) >= settings.maxFailures) throw new TooManySignInsError(ttl > 0 ? ttl : settings.windowSeconds);
+    },
+    /** Counts one failed attempt; the window starts at the address's first failure. */
+    async recordFailure(req: IncomingMessage): Promise<void> {
+      const key = keyOf(req);
+      await redis.multi().set(key, '0', 'EX', settings.windowSeconds, 'NX').incr(key).exec();
+    },
+  };
+}
+
+export type SignInThrottle = ReturnType<typeof createSignInThrottle>;
+
+/** The socket's peer, or with `trustHops` proxies in front, the `X-Forwarded-For` entry that many hops back from the right. */
+export function clientAddress(req: IncomingMessage, trustHops: number): string {
+  let address = req.socket.remoteAddress ?? 'unknown';
+  if (trustHops > 0) {
+    const header = req.headers['x-forwarded-for'];
+    const forwarded = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((entry) => entry.trim()).filter(Boolean);
+    if (forwarded.length > 0) address = forwarded[Math.max(0, forwarded.length - trustHops)]!;
+  }
+  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+}
+
+/** An IPv4 address itself; an IPv6 address's /64 (one subscriber usually holds a whole /64). */
+export function addressBucket(address: string): string {
+  if (!isIPv6(address)) return address;
+  const zoneless = address.split('%')[0]!;
+  const [head = '', tail = ''] = zoneless.split('::');
+  const headGroups = head ? head.split(':') : [];
+  const tailGroups = zoneless.includes('::') ? (tail ? tail.split(':') : []) : [];
+  const groups = zoneless.includes('::') ? [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups] : headGroups;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
+}
