@@ -17,7 +17,7 @@ import {
 } from '@platform/service-kit';
 import type { MobilityConfig } from './config';
 import { apiKeyAdminRoutes } from './features/api-keys/api-keys.routes';
-import { partnerIdOf, requireApiKey, requireScope } from './features/api-keys/api-key-auth';
+import { accountOf, requireApiKey, requireScope } from './features/api-keys/api-key-auth';
 import { courierDeliveryRoutes, deliveryRoutes } from './features/deliveries/deliveries.routes';
 import { requireDriver } from './features/driver-app/driver-auth';
 import { driverAppRoutes } from './features/driver-app/driver-app.routes';
@@ -82,8 +82,8 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
     maxAttempts: retryPolicyFrom(config).maxAttempts,
     logger,
   });
-  app.use('/api/v1/webhooks', partnerKey, requireScope('webhooks:manage'), webhookEndpointRoutes({ service: webhooks, partnerIdOf }));
-  app.use('/api/v1/events', partnerKey, requireScope('webhooks:manage'), eventRoutes(createEventsService(db), partnerIdOf));
+  app.use('/api/v1/webhooks', partnerKey, requireScope('webhooks:manage'), webhookEndpointRoutes({ service: webhooks, accountOf }));
+  app.use('/api/v1/events', partnerKey, requireScope('webhooks:manage'), eventRoutes(createEventsService(db), accountOf));
 
   app.use(methodNotAllowedHandler(knownRoutesOf(mobilityOpenApi().paths)));
   app.use(notFoundHandler());

@@ -12,6 +12,7 @@ import * as outboxTraceparent from './migrations/0140_outbox_traceparent';
 import * as eventPasses from './migrations/0200_event_passes';
 import * as jobListIndexes from './migrations/0210_job_list_indexes';
 import * as deliveryQuotes from './migrations/0211_delivery_quotes';
+import * as sandboxLivemode from './migrations/0230_sandbox_livemode';
 
 /** Every migration of the `mobility` schema, in order. A merged migration is never edited: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0200_event_passes': eventPasses,
   '0210_job_list_indexes': jobListIndexes,
   '0211_delivery_quotes': deliveryQuotes,
+  '0230_sandbox_livemode': sandboxLivemode,
 };

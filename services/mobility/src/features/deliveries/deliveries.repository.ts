@@ -29,6 +29,8 @@ export interface DeliveryRow extends JobPlaceColumns {
   delivered_lat: number | null;
   delivered_lng: number | null;
   delivered_at: Date | null;
+  /** false: a test-mode delivery (sandbox). */
+  livemode: boolean;
   sequence: number;
   created_at: Date;
   updated_at: Date;
@@ -53,6 +55,7 @@ export type NewDeliveryRow = Pick<
   | 'fee_amount'
   | 'fee_currency'
   | 'pin_hash'
+  | 'livemode'
 >;
 
 /** Columns a status change may set besides the status. */
@@ -68,7 +71,7 @@ export type DeliveryLookup = JobLookup<'courierId'>;
 
 /** One delivery, optionally only if it belongs to the partner or is assigned to the courier; `forUpdate` locks the row. */
 export function findDelivery(db: Knex, lookup: DeliveryLookup, options?: RowLock): Promise<DeliveryRow | undefined> {
-  return findJobRow<DeliveryRow>(db, 'deliveries', lookup.id, { partner_id: lookup.partnerId, courier_id: lookup.courierId }, options);
+  return findJobRow<DeliveryRow>(db, 'deliveries', lookup.id, { partner_id: lookup.partnerId, livemode: lookup.livemode, courier_id: lookup.courierId }, options);
 }
 
 /** Writes a status change and bumps the delivery's event sequence. */

@@ -36,6 +36,7 @@ export function presentDelivery(delivery: DeliveryRow, courier: Driver | undefin
         : null,
     failure_reason: delivery.failure_reason,
     cancelled_by: delivery.cancelled_by,
+    livemode: delivery.livemode,
     sequence: delivery.sequence,
     created_at: delivery.created_at.toISOString(),
     updated_at: delivery.updated_at.toISOString(),
