@@ -17,7 +17,7 @@ import {
 } from '@platform/service-kit';
 import type { MobilityConfig } from './config';
 import { apiKeyAdminRoutes } from './features/api-keys/api-keys.routes';
-import { accountOf, requireApiKey, requireScope } from './features/api-keys/api-key-auth';
+import { accountOf, requireApiKey, requireLiveKey, requireScope } from './features/api-keys/api-key-auth';
 import { courierDeliveryRoutes, deliveryRoutes } from './features/deliveries/deliveries.routes';
 import { requireDriver } from './features/driver-app/driver-auth';
 import { driverAppRoutes } from './features/driver-app/driver-app.routes';
@@ -26,6 +26,7 @@ import { eventPassProgramRoutes, eventPassRoutes } from './features/event-passes
 import { fleetAdminRoutes } from './features/fleet/fleet.routes';
 import { ensurePartnerFromClaims } from './features/partners/partners.middleware';
 import { rideRoutes } from './features/rides/rides.routes';
+import { sandboxRoutes } from './features/sandbox/sandbox.routes';
 import { mobilityOpenApi } from './openapi';
 import { registerOperationalMetrics } from './operational-metrics';
 import { buildServices, type MobilityServices } from './services';
@@ -63,8 +64,11 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use('/api/v1/estimates', partnerKey, estimateRoutes(services.estimates));
   app.use('/api/v1/rides', partnerKey, rideRoutes(services.rides));
   app.use('/api/v1/deliveries', partnerKey, deliveryRoutes(services.deliveries, services.deliveryQuotes));
-  app.use('/api/v1/event-pass-programs', partnerKey, eventPassProgramRoutes(services.eventPasses));
-  app.use('/api/v1/event-passes', partnerKey, eventPassRoutes(services.eventPasses));
+  app.use('/api/v1/sandbox', partnerKey, sandboxRoutes(services.sandbox));
+  // Event passes are live only: a test key gets 403 test_mode_not_supported (and a test ride cannot take a pass).
+  const liveOnly = requireLiveKey('Event passes');
+  app.use('/api/v1/event-pass-programs', partnerKey, liveOnly, eventPassProgramRoutes(services.eventPasses));
+  app.use('/api/v1/event-passes', partnerKey, liveOnly, eventPassRoutes(services.eventPasses));
 
   const driverAuth = requireDriver(services.fleet, { secret: config.JWT_SECRET, issuer: config.JWT_ISSUER });
   app.use('/driver/v1/deliveries', driverAuth, courierDeliveryRoutes(services.deliveries));

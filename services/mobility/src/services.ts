@@ -14,6 +14,7 @@ import type { JobLifecyclePorts } from './features/jobs/job-lifecycle';
 import { appendOutboxEvent } from './features/outbox/outbox.repository';
 import { createRideLifecycle, rideDispatchHandler } from './features/rides/ride-lifecycle';
 import { createRideService } from './features/rides/rides.service';
+import { createSandboxService } from './features/sandbox/sandbox.service';
 
 /**
  * Wires the feature services once per process; the HTTP app and the worker share this. Features meet only here: the job
@@ -51,7 +52,9 @@ export function buildServices({ db, redis, config, logger }: MobilityDeps) {
   const rides = createRideService({ db, lifecycle: rideLifecycle, dispatcher, estimates, passes: eventPasses, logger });
   const deliveryQuotes = createDeliveryQuoteService({ db, locations, dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
   const deliveries = createDeliveryService({ db, lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: config.JWT_SECRET, quotes: deliveryQuotes });
-  return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries, deliveryQuotes, eventPasses };
+  // Test mode: moves test jobs through the same life cycles the dispatcher and drivers use.
+  const sandbox = createSandboxService({ rides: rideLifecycle, deliveries: deliveryLifecycle });
+  return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries, deliveryQuotes, eventPasses, sandbox };
 }
 
 export type MobilityServices = ReturnType<typeof buildServices>;

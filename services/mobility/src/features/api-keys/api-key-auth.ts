@@ -38,3 +38,11 @@ export function requireTestKey(): RequestHandler {
     next();
   };
 }
+
+/** 403 `test_mode_not_supported` for a test-mode key, on features that have no test data (event passes). */
+export function requireLiveKey(feature: string): RequestHandler {
+  return (req, _res, next) => {
+    if (!principalOf(req).livemode) return next(new ForbiddenError(`${feature} have no test mode; use a live key`, 'test_mode_not_supported'));
+    next();
+  };
+}

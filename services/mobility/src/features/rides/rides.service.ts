@@ -67,6 +67,7 @@ export function createRideService({ db, lifecycle, dispatcher, estimates, passes
   return {
     async createRide(account: PartnerAccount, input: CreateRideInput, idempotencyKey?: string): Promise<{ status: number; body: RideView; replayed: boolean }> {
       const { partnerId, livemode } = account;
+      if (!livemode && input.event_pass) throw new ValidationError([{ path: 'event_pass', message: 'event passes have no test mode; send the ride without one' }]);
       const request = { kind: 'ride' as const, partnerId, livemode, scope: 'POST /api/v1/rides', idempotencyKey, body: input };
       return createAndDispatch({ db, dispatcher, logger }, request, async (trx) => {
         // Inside the idempotent unit: a replay answers the first result even after its estimate expired.
