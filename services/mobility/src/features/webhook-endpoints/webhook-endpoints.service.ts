@@ -102,7 +102,6 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
     },
 
     async list(account: PartnerAccount, page: endpoints.PageRequest): Promise<Page<ReturnType<typeof presentEndpoint>>> {
-      const { partnerId } = account;
       const rows = await endpoints.listEndpoints(db, account, page);
       return pageOf(rows, page.limit, presentEndpoint);
     },
@@ -138,7 +137,6 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
 
     /** A new secret, shown once; the old one keeps signing beside it for SECRET_OVERLAP_HOURS. */
     async rotateSecret(account: PartnerAccount, id: string) {
-      const { partnerId } = account;
       await requireEndpoint(account, id);
       const secret = generateWebhookSecret();
       const row = await endpoints.rotateEndpointSecret(db, account, id, secrets.encrypt(id, secret), SECRET_OVERLAP_HOURS);
@@ -194,7 +192,6 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
     },
 
     async remove(account: PartnerAccount, id: string): Promise<void> {
-      const { partnerId } = account;
       const removed = isIdOf('whe', id) && (await endpoints.deleteEndpoint(db, account, id));
       if (!removed) throw new NotFoundError('Webhook endpoint not found');
     },
