@@ -106,6 +106,12 @@ describe('live and test data never meet', () => {
     expect((await test.get('/api/v1/webhooks').expect(200)).body.data.map((e: Json) => e.id)).toEqual([testEndpoint.id]);
     await request(ctx.app).delete(`/api/v1/webhooks/${liveEndpoint.id}`).set('Authorization', `Bearer ${testToken}`).expect(404);
     await live.get(`/api/v1/webhooks/${testEndpoint.id}/deliveries`).expect(404);
+    // Recovering a test endpoint never pulls in live events (and the reverse).
+    const liveRide = (await live.post('/api/v1/rides', rideBody(randomCentre())).expect(201)).body;
+    await live.post(`/api/v1/rides/${liveRide.id}/cancel`).expect(200);
+    const since = new Date(Date.now() - 60_000).toISOString();
+    expect((await test.post(`/api/v1/webhooks/${testEndpoint.id}/recover`, { since, include_succeeded: true }).expect(202)).body.queued).toBe(0);
+    expect((await test.get(`/api/v1/webhooks/${testEndpoint.id}/deliveries`).expect(200)).body.data).toEqual([]);
     expect((await live.get('/api/v1/webhooks').expect(200)).body.data.map((e: Json) => e.id)).toEqual([liveEndpoint.id]);
   });
 

@@ -180,6 +180,7 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
         if (endpoint.status !== 'enabled') throw new ConflictError('The webhook endpoint is disabled; enable it before recovering its events', 'endpoint_disabled');
         return messageLog.recoverWebhookMessages(trx, {
           partnerId,
+          livemode: endpoint.livemode,
           endpointId: id,
           types: [...endpoint.events, ...ALWAYS_DELIVERED_EVENT_TYPES],
           since: input.since,
