@@ -15,7 +15,8 @@ export interface RateLimitOptions {
 
 const WINDOW_MS = 60000;
 const WARN_EVERY_MS = 10000;
-const API_TOKEN_PREFIXES = ['ck_', 'mk_'];
+// `mk_test_` (mobility's test-mode keys) has its own length, so `mk_` alone would not recognise it.
+const API_TOKEN_PREFIXES = ['ck_', 'mk_', 'mk_test_'];
 /** A JWT's shape (three base64url parts): drivers' tokens, which the gateway cannot verify. */
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 

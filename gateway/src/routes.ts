@@ -16,6 +16,7 @@ const ROUTE_TABLE: Array<{ path: string; kind: 'segment' | 'prefix'; upstream: U
   { path: '/api/v1/events', kind: 'segment', upstream: 'mobility' },
   { path: '/api/v1/event-pass-programs', kind: 'segment', upstream: 'mobility' },
   { path: '/api/v1/event-passes', kind: 'segment', upstream: 'mobility' },
+  { path: '/api/v1/sandbox', kind: 'segment', upstream: 'mobility' },
   { path: '/driver/v1/', kind: 'prefix', upstream: 'mobility' },
   { path: '/track/', kind: 'prefix', upstream: 'mobility' },
 ];

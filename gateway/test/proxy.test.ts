@@ -37,6 +37,8 @@ const routed: Array<[string, string]> = [
   ['/api/v1/event-pass-programs', 'mobility'],
   ['/api/v1/event-pass-programs/evp_1/passes?limit=5', 'mobility'],
   ['/api/v1/event-passes/EVT-ABCD-EFGH-JKMNP/revoke', 'mobility'],
+  ['/api/v1/sandbox/rides/ride_1/advance', 'mobility'],
+  ['/api/v1/sandbox/deliveries/dlv_1/advance', 'mobility'],
   ['/driver/v1/offers', 'mobility'],
   ['/track/q3X9kP2mZ7vR4tYw8bN6cD1e', 'mobility'],
   ['/track/q3X9kP2mZ7vR4tYw8bN6cD1e/status', 'mobility'],
@@ -50,7 +52,7 @@ describe('gateway routing', () => {
     expect(await res.json()).toEqual({ upstream, path });
   });
 
-  it.each(['/', '/credentials', '/credentialsx/ABC', '/api/v1/creditsx', '/api/v1/ridesx', '/api/v1/event-passesx', '/api/v1/event-pass-programsx/1', '/api/v1/eventsx', '/admin/v1/api-keys', '/api/v2/credits', '/driver/v2/offers', '/track', '/trackx/abc'])(
+  it.each(['/', '/credentials', '/credentialsx/ABC', '/api/v1/creditsx', '/api/v1/ridesx', '/api/v1/event-passesx', '/api/v1/event-pass-programsx/1', '/api/v1/eventsx', '/admin/v1/api-keys', '/api/v2/credits', '/driver/v2/offers', '/track', '/trackx/abc', '/api/v1/sandboxx/rides'])(
     'answers %s with a JSON 404 and never calls an upstream',
     async (path) => {
       const before = certificate.requests.length + mobility.requests.length;

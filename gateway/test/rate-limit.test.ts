@@ -85,6 +85,10 @@ describe('gateway rate limits', () => {
     const other = await fetch(`${a.url}/api/v1/rides/ride_1`, { headers: { 'X-API-KEY': OTHER_KEY } });
     expect(other.status).toBe(200);
     expect(rateHeaders(other).remaining).toBe(String(LIMIT - 1));
+    // A test-mode key (mk_test_…) is a well-formed key too, with its own budget.
+    const testKey = await fetch(`${a.url}/api/v1/rides/ride_1`, { headers: { Authorization: `Bearer ${generateApiToken('mk_test_')}` } });
+    expect(testKey.status).toBe(200);
+    expect(rateHeaders(testKey).remaining).toBe(String(LIMIT - 1));
     const anonymous = await fetch(`${a.url}/api/v1/rides/ride_1`);
     expect(anonymous.status).toBe(200);
     expect(rateHeaders(anonymous).remaining).toBe(String(LIMIT - 1));

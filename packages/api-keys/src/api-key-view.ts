@@ -7,6 +7,8 @@ export interface ApiKeyView {
   /** `expired` once `expires_at` has passed on a key that was never revoked. */
   status: 'active' | 'revoked' | 'expired';
   scopes?: string[];
+  /** false for a test-mode key (`mk_test_…`); only where the service has a test mode. */
+  livemode?: boolean;
   token_hint: string;
   created_at: string;
   updated_at: string;
@@ -30,6 +32,7 @@ export function toApiKeyView(key: ApiKeyRecord, now = new Date()): ApiKeyView {
     name: key.name,
     status: key.status === 'active' && isExpired(key, now) ? 'expired' : key.status,
     ...(key.scopes ? { scopes: key.scopes } : {}),
+    ...(key.livemode !== undefined ? { livemode: key.livemode } : {}),
     token_hint: key.tokenHint,
     created_at: key.createdAt.toISOString(),
     updated_at: key.updatedAt.toISOString(),

@@ -13,6 +13,8 @@ export interface ApiKeyTable {
   creatorColumn: string;
   /** The `text[]` column of scopes, for services whose keys carry scopes. */
   scopesColumn?: string;
+  /** The boolean column telling live keys (true) from test-mode keys (false), for services with a test mode. */
+  livemodeColumn?: string;
 }
 
 export interface ApiKeyRecord {
@@ -21,6 +23,8 @@ export interface ApiKeyRecord {
   createdBy: string;
   name: string;
   scopes: string[] | undefined;
+  /** false for a test-mode key; undefined where the service has no test mode. */
+  livemode: boolean | undefined;
   tokenHint: string;
   status: ApiKeyStatus;
   createdAt: Date;
@@ -39,6 +43,8 @@ export interface NewApiKey {
   createdBy: string;
   name: string;
   scopes?: string[];
+  /** false: a test-mode key (only where the table has a livemode column). */
+  livemode?: boolean;
   tokenHash: string;
   tokenHint: string;
   expiresAt?: Date;
@@ -47,6 +53,7 @@ export interface NewApiKey {
 /** Every lookup by id names the organization: a key of another organization is simply not found. */
 export interface ApiKeyRepository {
   readonly hasScopes: boolean;
+  readonly hasLivemode: boolean;
   insert(key: NewApiKey): Promise<ApiKeyRecord>;
   /** Newest first; `afterId` is the last key of the previous page. Reads `limit + 1` rows so the caller knows if more follow. */
   page(organizationId: string, limit: number, afterId?: string): Promise<ApiKeyRecord[]>;
@@ -64,11 +71,12 @@ export interface ApiKeyRepository {
 type Row = Record<string, unknown>;
 
 export function createKnexApiKeyRepository(db: Knex, where: ApiKeyTable): ApiKeyRepository {
-  const { organizationColumn: orgColumn, creatorColumn, scopesColumn } = where;
+  const { organizationColumn: orgColumn, creatorColumn, scopesColumn, livemodeColumn } = where;
   const table = () => (where.schema ? db.withSchema(where.schema).table(where.table) : db.table(where.table));
   const columns = [
     'id', orgColumn, creatorColumn, 'name', 'token_hint', 'status', 'created_at', 'updated_at', 'rotated_at', 'revoked_at',
     'last_used_at', 'expires_at', 'previous_token_expires_at', ...(scopesColumn ? [scopesColumn] : []),
+    ...(livemodeColumn ? [livemodeColumn] : []),
   ];
 
   function toRecord(row: Row): ApiKeyRecord {
@@ -78,6 +86,7 @@ export function createKnexApiKeyRepository(db: Knex, where: ApiKeyTable): ApiKey
       createdBy: row[creatorColumn] as string,
       name: row.name as string,
       scopes: scopesColumn ? (row[scopesColumn] as string[]) : undefined,
+      livemode: livemodeColumn ? (row[livemodeColumn] as boolean) : undefined,
       tokenHint: row.token_hint as string,
       status: row.status as ApiKeyStatus,
       createdAt: row.created_at as Date,
@@ -93,6 +102,7 @@ export function createKnexApiKeyRepository(db: Knex, where: ApiKeyTable): ApiKey
 
   return {
     hasScopes: scopesColumn !== undefined,
+    hasLivemode: livemodeColumn !== undefined,
     async insert(key) {
       const rows: Row[] = await table()
         .insert({
@@ -101,6 +111,7 @@ export function createKnexApiKeyRepository(db: Knex, where: ApiKeyTable): ApiKey
           [creatorColumn]: key.createdBy,
           name: key.name,
           ...(scopesColumn ? { [scopesColumn]: key.scopes ?? [] } : {}),
+          ...(livemodeColumn ? { [livemodeColumn]: key.livemode ?? true } : {}),
           token_hash: key.tokenHash,
           token_hint: key.tokenHint,
           expires_at: key.expiresAt ?? null,

@@ -31,11 +31,19 @@ export const apiKeyListQuerySchema = pageQuerySchema({ id: 'ApiKeyListQuery', de
  * The create body: a name, an optional expiry and, where the service has them, the scopes (at least one).
  * `strict` refuses unknown fields (the certificate service always did).
  */
-export function createApiKeyBodySchema({ scopes, strict }: { scopes?: readonly [string, ...string[]]; strict?: boolean } = {}) {
+export function createApiKeyBodySchema({ scopes, strict, testMode }: { scopes?: readonly [string, ...string[]]; strict?: boolean; testMode?: boolean } = {}) {
   const shape = {
     name,
     expires_at: expiresAt.optional(),
     ...(scopes ? { scopes: z.array(z.enum(scopes)).min(1, 'at least one scope is required') } : {}),
+    ...(testMode
+      ? {
+          mode: z
+            .enum(['live', 'test'])
+            .default('live')
+            .meta({ description: '`test` creates a test-mode key (`mk_test_…`): everything it creates is test data, never dispatched to real drivers.' }),
+        }
+      : {}),
   };
   return strict ? z.object(shape).strict() : z.object(shape);
 }
@@ -55,9 +63,10 @@ export function apiKeyAdminRoutes(service: ApiKeyService, { createBody }: ApiKey
   const ownerOnly = requireRole('owner');
 
   router.post('/', ownerOnly, async (req, res) => {
-    const body = parseOrThrow(createBody, req.body ?? {}) as { name: string; expires_at?: Date; scopes?: string[] };
+    const body = parseOrThrow(createBody, req.body ?? {}) as { name: string; expires_at?: Date; scopes?: string[]; mode?: 'live' | 'test' };
     const { org, sub } = admin(req);
-    res.status(201).json(await service.create({ organizationId: org, userId: sub, name: body.name, scopes: body.scopes, expiresAt: body.expires_at }));
+    const livemode = body.mode === undefined ? undefined : body.mode === 'live';
+    res.status(201).json(await service.create({ organizationId: org, userId: sub, name: body.name, scopes: body.scopes, expiresAt: body.expires_at, livemode }));
   });
 
   router.get('/', async (req, res) => {

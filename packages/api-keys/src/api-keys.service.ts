@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, newId, pageOf, type Page } from '@platform/service-kit';
+import { ConflictError, NotFoundError, ValidationError, newId, pageOf, type Page } from '@platform/service-kit';
 import { isExpired, toApiKeyView, type ApiKeyView } from './api-key-view';
 import type { ApiKeyAuthCache } from './api-key-cache';
 import type { ApiKeyRepository } from './api-keys.repository';
@@ -9,6 +9,8 @@ export interface ApiKeyPrincipal {
   keyId: string;
   organizationId: string;
   scopes: string[];
+  /** false when the token is a test-mode key's: everything it creates and sees is test data. Always true without a test mode. */
+  livemode: boolean;
 }
 
 export type ApiKeyPage = Page<ApiKeyView>;
@@ -16,7 +18,8 @@ export type ApiKeyPage = Page<ApiKeyView>;
 export type ApiKeyWithToken = ApiKeyView & { token: string };
 
 export interface ApiKeyService {
-  create(input: { organizationId: string; userId: string; name: string; scopes?: string[]; expiresAt?: Date }): Promise<ApiKeyWithToken>;
+  /** `livemode: false` creates a test-mode key (only where the service has a test token prefix). */
+  create(input: { organizationId: string; userId: string; name: string; scopes?: string[]; expiresAt?: Date; livemode?: boolean }): Promise<ApiKeyWithToken>;
   list(organizationId: string, page: { limit: number; cursor?: string }): Promise<ApiKeyPage>;
   /** A new token; the old one keeps working for `graceSeconds` (0: refused from the next request on). */
   rotate(organizationId: string, id: string, graceSeconds?: number): Promise<ApiKeyWithToken>;
@@ -35,12 +38,32 @@ function newToken(prefix: string) {
   return { token, hash: hashApiToken(token), hint: tokenHint(token) };
 }
 
+export interface ApiKeyServiceOptions {
+  /** Names the service (`ck_`, `mk_`). */
+  tokenPrefix: string;
+  /** The prefix of test-mode tokens (`mk_test_`); a service without it has no test mode. Needs a repository with a livemode column. */
+  testTokenPrefix?: string;
+  /** The per-process authentication cache (see `ApiKeyAuthCache`); without it every request reads its key. */
+  cache?: ApiKeyAuthCache;
+}
+
 /**
  * API key life cycle: none → active → (rotate) active | (expires_at passes) expired | (revoke) revoked → (delete) gone.
- * `tokenPrefix` names the service (`ck_`, `mk_`); tokens are shown once and only their hashes are stored.
+ * `tokenPrefix` names the service (`ck_`, `mk_`); a test-mode key's tokens carry `testTokenPrefix` (`mk_test_`) instead,
+ * keep that prefix across rotations, and authenticate as `livemode: false`. Tokens are shown once; only hashes are stored.
  */
-export function createApiKeyService(repository: ApiKeyRepository, options: { tokenPrefix: string; cache?: ApiKeyAuthCache }): ApiKeyService {
-  const { tokenPrefix, cache } = options;
+export function createApiKeyService(repository: ApiKeyRepository, options: ApiKeyServiceOptions): ApiKeyService {
+  const { tokenPrefix, testTokenPrefix, cache } = options;
+  if (testTokenPrefix !== undefined && !repository.hasLivemode) throw new Error('a test token prefix needs a repository with a livemode column');
+  const prefixFor = (livemode: boolean | undefined) => (livemode === false && testTokenPrefix ? testTokenPrefix : tokenPrefix);
+
+  /** The mode a token's prefix claims, or undefined when the token is malformed (checked without a database lookup). */
+  function modeOfToken(token: string): boolean | undefined {
+    // The test prefix first: `mk_test_…` also starts with `mk_` (the lengths differ, so it could never pass as live anyway).
+    if (testTokenPrefix && isWellFormedApiToken(token, testTokenPrefix)) return false;
+    if (isWellFormedApiToken(token, tokenPrefix)) return true;
+    return undefined;
+  }
   const pendingUsage = new Set<Promise<unknown>>();
 
   async function findOwned(organizationId: string, id: string) {
@@ -78,14 +101,16 @@ export function createApiKeyService(repository: ApiKeyRepository, options: { tok
   }
 
   return {
-    async create({ organizationId, userId, name, scopes, expiresAt }) {
-      const { token, hash, hint } = newToken(tokenPrefix);
+    async create({ organizationId, userId, name, scopes, expiresAt, livemode }) {
+      if (livemode === false && !testTokenPrefix) throw new ValidationError([{ path: 'mode', message: 'this service has no test mode' }]);
+      const { token, hash, hint } = newToken(prefixFor(livemode));
       const key = await repository.insert({
         id: newId('key'),
         organizationId,
         createdBy: userId,
         name,
         scopes: scopes ? [...new Set(scopes)] : undefined,
+        ...(repository.hasLivemode ? { livemode: livemode ?? true } : {}),
         tokenHash: hash,
         tokenHint: hint,
         expiresAt,
@@ -101,7 +126,7 @@ export function createApiKeyService(repository: ApiKeyRepository, options: { tok
       const key = await findOwned(organizationId, id);
       if (key.status === 'revoked') throw new ConflictError('A revoked API key cannot be rotated', 'api_key_revoked');
       if (isExpired(key)) throw new ConflictError('An expired API key cannot be rotated', 'api_key_expired');
-      const { token, hash, hint } = newToken(tokenPrefix);
+      const { token, hash, hint } = newToken(prefixFor(key.livemode));
       const rotated = await changing(id, () => repository.replaceToken(organizationId, id, { hash, hint }, graceSeconds));
       if (!rotated) throw new ConflictError('A revoked API key cannot be rotated', 'api_key_revoked'); // revoked or deleted meanwhile
       return { ...toApiKeyView(rotated), token };
@@ -118,7 +143,8 @@ export function createApiKeyService(repository: ApiKeyRepository, options: { tok
     },
 
     async authenticate(token) {
-      if (!isWellFormedApiToken(token, tokenPrefix)) return undefined; // refused without a database lookup
+      const livemode = modeOfToken(token);
+      if (livemode === undefined) return undefined; // refused without a database lookup
       const tokenHash = hashApiToken(token);
       const cached = cache?.get(tokenHash);
       if (cached) {
@@ -127,8 +153,9 @@ export function createApiKeyService(repository: ApiKeyRepository, options: { tok
       }
       const generation = cache?.beginLookup() ?? 0;
       const key = await repository.findUsableByHash(tokenHash);
-      if (!key) return undefined;
-      const principal = { keyId: key.id, organizationId: key.organizationId, scopes: key.scopes ?? [] };
+      // The token's prefix and the key's stored mode agree for every token this service issued; refuse anything else.
+      if (!key || (key.livemode ?? true) !== livemode) return undefined;
+      const principal = { keyId: key.id, organizationId: key.organizationId, scopes: key.scopes ?? [], livemode };
       cache?.store(tokenHash, { principal, lastUsedAt: key.lastUsedAt }, [key.expiresAt, key.previousTokenExpiresAt], generation);
       recordUse(key.id, key.lastUsedAt, tokenHash);
       return principal;

@@ -53,7 +53,31 @@ describe('the API-key package on a caller-named table', () => {
     const row = await rowOf(key.id);
     expect(row).toMatchObject({ tenant: 'tenant_a', author: 'ann', permissions: ['read', 'write'] });
     expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(await service.authenticate(key.token)).toEqual({ keyId: key.id, organizationId: 'tenant_a', scopes: ['read', 'write'] });
+    expect(await service.authenticate(key.token)).toEqual({ keyId: key.id, organizationId: 'tenant_a', scopes: ['read', 'write'], livemode: true });
+    expect(key).not.toHaveProperty('livemode'); // this table has no test mode
+    await expect(service.create({ organizationId: 'tenant_a', userId: 'ann', name: 'test', scopes: ['read'], livemode: false })).rejects.toMatchObject({ status: 422 });
+  });
+
+  it('issues test-mode tokens under the test prefix where the table has a livemode column, across rotation', async () => {
+    await db.schema.withSchema('partner_keys').alterTable('keys', (t) => {
+      t.boolean('live').notNullable().defaultTo(true);
+    });
+    const moded = createApiKeyService(
+      createKnexApiKeyRepository(db, { schema: 'partner_keys', table: 'keys', organizationColumn: 'tenant', creatorColumn: 'author', scopesColumn: 'permissions', livemodeColumn: 'live' }),
+      { tokenPrefix: 'tk_', testTokenPrefix: 'tk_test_' },
+    );
+    const test = await moded.create({ organizationId: 'tenant_m', userId: 'ann', name: 'sandbox', scopes: ['read'], livemode: false });
+    expect(test).toMatchObject({ livemode: false, token: expect.stringMatching(/^tk_test_[0-9A-Za-z]{36}$/) });
+    expect(await rowOf(test.id)).toMatchObject({ live: false });
+    expect(await moded.authenticate(test.token)).toMatchObject({ keyId: test.id, livemode: false });
+    const live = await moded.create({ organizationId: 'tenant_m', userId: 'ann', name: 'prod', scopes: ['read'] });
+    expect(live).toMatchObject({ livemode: true, token: expect.stringMatching(/^tk_[0-9A-Za-z]{36}$/) });
+    expect(await moded.authenticate(live.token)).toMatchObject({ keyId: live.id, livemode: true });
+    const rotated = await moded.rotate('tenant_m', test.id);
+    expect(rotated.token).toMatch(/^tk_test_/);
+    expect(await moded.authenticate(test.token)).toBeUndefined();
+    expect(await moded.authenticate(rotated.token)).toMatchObject({ livemode: false });
+    await moded.flushUsage();
   });
 
   it('writes last_used_at only when it is empty or over a minute old', async () => {

@@ -281,6 +281,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sandbox/rides/{id}/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a test ride to a later status, firing every event on the way
+         * @description Test-mode keys only (a live key gets 403 `livemode_key_not_allowed`). `to` is the next status or any status further
+         *     along `pending` → `accepted` → `arrived` → `in_progress` → `completed` (or `no_drivers_available` from `pending`).
+         *     The ride passes through every status in between, one transition at a time, each through the same life cycle a real
+         *     driver's move uses and each firing its usual webhook event (`ride.accepted`, `ride.arrived`, …) with
+         *     `"livemode": false`, all in one transaction. Accepting assigns the fixed "Sandbox Driver" (never a real driver).
+         *     Cancel with the usual `POST /api/v1/rides/{id}/cancel`.
+         *
+         *     **Required scope:** `rides:write`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        post: operations["sandboxAdvanceRide"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/deliveries/{id}/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a test delivery to a later status, firing every event on the way
+         * @description Test-mode keys only (a live key gets 403 `livemode_key_not_allowed`). `to` is the next status or any status further
+         *     along `pending` → `courier_assigned` → `picked_up` → `delivered`, or `failed` (from `pending`: reason
+         *     `no_couriers_available`; later: `sandbox_simulated_failure`). Every transition in between happens in order through
+         *     the delivery's own life cycle, firing its usual event with `"livemode": false`. Assigning gives the fixed
+         *     "Sandbox Courier"; `delivered` needs no PIN (the proof of delivery names "Sandbox Recipient").
+         *     Cancel with the usual `POST /api/v1/deliveries/{id}/cancel`.
+         *
+         *     **Required scope:** `deliveries:write`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        post: operations["sandboxAdvanceDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/event-pass-programs": {
         parameters: {
             query?: never;
@@ -922,7 +976,7 @@ export interface components {
          * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked";
+        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported";
         CertificateValidationError: {
             /**
              * Format: uri
@@ -1116,6 +1170,8 @@ export interface components {
             /** @enum {string|null} */
             cancelled_by: "partner" | "driver" | "system" | null;
             estimate_id?: string | null;
+            /** @description false for test-mode data (created with an `mk_test_` key): never dispatched to real drivers, moved only by the sandbox. */
+            livemode: boolean;
             /** @description Grows with every change of the ride; events carry it. */
             sequence?: number;
             /** Format: date-time */
@@ -1270,6 +1326,8 @@ export interface components {
              * @example https://api.partner-platform.example/track/q3X9kP2mZ7vR4tYw8bN6cD1e
              */
             tracking_url: string | null;
+            /** @description false for test-mode data (created with an `mk_test_` key): never dispatched to real drivers, moved only by the sandbox. */
+            livemode: boolean;
             sequence?: number;
             /** Format: date-time */
             created_at: string;
@@ -1289,6 +1347,8 @@ export interface components {
             dropoff_eta_seconds: number | null;
             /** Format: date-time */
             expires_at: string;
+            /** @description false for a test-mode quote: only a test-mode delivery can book it. */
+            livemode: boolean;
         };
         /** @description The delivery as `GET` shows it, plus `security_pin` when the service generated it (shown this once). */
         CreatedDelivery: {
@@ -1316,6 +1376,8 @@ export interface components {
              * @example https://api.partner-platform.example/track/q3X9kP2mZ7vR4tYw8bN6cD1e
              */
             tracking_url: string | null;
+            /** @description false for test-mode data (created with an `mk_test_` key): never dispatched to real drivers, moved only by the sandbox. */
+            livemode: boolean;
             sequence?: number;
             security_pin?: string;
             /** Format: date-time */
@@ -1386,6 +1448,8 @@ export interface components {
             /** @enum {string} */
             status: "enabled" | "disabled";
             disabled_reason?: string | null;
+            /** @description false for an endpoint registered with a test-mode key: it receives test events only (and a live endpoint live events only). */
+            livemode: boolean;
             /**
              * Format: date-time
              * @description Until then the rotated-away secret still signs beside the current one (24 h after a rotation); null when no overlap is running.
@@ -1405,6 +1469,8 @@ export interface components {
             /** @enum {string} */
             status: "enabled" | "disabled";
             disabled_reason?: string | null;
+            /** @description false for an endpoint registered with a test-mode key: it receives test events only (and a live endpoint live events only). */
+            livemode?: boolean;
             /**
              * Format: date-time
              * @description Until then the rotated-away secret still signs beside the current one (24 h after a rotation); null when no overlap is running.
@@ -1458,6 +1524,8 @@ export interface components {
             type: components["schemas"]["WebhookEventType"];
             /** Format: date-time */
             created_at: string;
+            /** @description false for an event about test-mode data; such events go only to test-mode endpoints. */
+            livemode: boolean;
             /**
              * @description The ride or delivery exactly as `GET` returns it, with `updated_at` and `sequence`; for `event_pass.*` the
              *     redemption (ride, pass, covered amount); for `event_pass_program.budget_exhausted` the program as `GET` returns it.
@@ -1771,6 +1839,32 @@ export interface components {
         DriverSessionRefresh: {
             refresh_token: string;
         };
+        /**
+         * @description Test mode only. Moves a test ride to `to` (`accepted`, `arrived`, `in_progress`, `completed`, or `no_drivers_available` from `pending`).
+         * @example {
+         *       "to": "completed"
+         *     }
+         */
+        SandboxRideAdvance: {
+            /**
+             * @description The next status, or any status further along: every transition in between happens too, in order.
+             * @enum {string}
+             */
+            to: "pending" | "accepted" | "arrived" | "in_progress" | "completed" | "cancelled" | "no_drivers_available";
+        };
+        /**
+         * @description Test mode only. Moves a test delivery to `to` (`courier_assigned`, `picked_up`, `delivered` without a PIN, or `failed`).
+         * @example {
+         *       "to": "delivered"
+         *     }
+         */
+        SandboxDeliveryAdvance: {
+            /**
+             * @description The next status, or any status further along: every transition in between happens too, in order.
+             * @enum {string}
+             */
+            to: "pending" | "courier_assigned" | "picked_up" | "delivered" | "failed" | "cancelled";
+        };
         /** @description A Problem Details document (RFC 9457) answered by the gateway itself. */
         GatewayError: {
             /** Format: uri */
@@ -2050,6 +2144,67 @@ export interface components {
                  *     }
                  */
                 "application/problem+json": components["schemas"]["MobilityValidationError"];
+            };
+        };
+        /** @description The sandbox cannot move the job to `to` from where it is (`sandbox_transition_not_allowed`): it is already there or past it, the status is a side branch not reachable from here, or the job has ended. `current_status` and `allowed_targets` say where it is and where it can go. */
+        SandboxTransitionRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/sandbox_transition_not_allowed",
+                 *       "title": "Conflict",
+                 *       "status": 409,
+                 *       "detail": "Cannot move a ride that is arrived to accepted; it can be moved to in_progress, completed",
+                 *       "error": "Cannot move a ride that is arrived to accepted; it can be moved to in_progress, completed",
+                 *       "code": "sandbox_transition_not_allowed",
+                 *       "current_status": "arrived",
+                 *       "allowed_targets": [
+                 *         "in_progress",
+                 *         "completed"
+                 *       ]
+                 *     }
+                 */
+                "application/problem+json": {
+                    /**
+                     * Format: uri
+                     * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
+                     */
+                    type: string;
+                    /** @description The HTTP status's reason phrase. */
+                    title: string;
+                    /** @description The HTTP status of this answer. */
+                    status: number;
+                    /** @description Text for a person about this occurrence. */
+                    detail: string;
+                    /** @description The same text as `detail`, kept for clients written before Problem Details. */
+                    error: string;
+                    /** @constant */
+                    code: "sandbox_transition_not_allowed";
+                    current_status: string;
+                    allowed_targets: string[];
+                };
+            };
+        };
+        /** @description The key lacks the scope (`insufficient_scope`), or it is a live key (`livemode_key_not_allowed`): only test-mode keys (`mk_test_…`) may use the sandbox. */
+        SandboxForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/livemode_key_not_allowed",
+                 *       "title": "Forbidden",
+                 *       "status": 403,
+                 *       "detail": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
+                 *       "error": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
+                 *       "code": "livemode_key_not_allowed"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description The updated ride. */
@@ -2757,6 +2912,72 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
             415: components["responses"]["UnsupportedMediaType"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    sandboxAdvanceRide: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A ride id (`ride_…`). */
+                id: components["parameters"]["RideId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "to": "completed"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxRideAdvance"];
+            };
+        };
+        responses: {
+            200: components["responses"]["RideMoved"];
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["SandboxForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["SandboxTransitionRefused"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    sandboxAdvanceDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A delivery id (`dlv_…`). */
+                id: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "to": "delivered"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxDeliveryAdvance"];
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryMoved"];
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["SandboxForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["SandboxTransitionRefused"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4054,6 +4275,9 @@ export const ERROR_CODES = [
     'invalid_refresh_token',
     'refresh_token_reused',
     'session_revoked',
+    'livemode_key_not_allowed',
+    'sandbox_transition_not_allowed',
+    'test_mode_not_supported',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

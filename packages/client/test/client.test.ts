@@ -73,7 +73,7 @@ describe('@platform/client against the real certificate service', () => {
     const ride: Ride = {
       id: 'ride_1', status: 'pending', tier: 'economy', pickup: { lat: 6.45, lng: 3.4, address: null }, dropoff: { lat: 6.5, lng: 3.37, address: null },
       fare: { amount: 250000, currency: 'NGN' }, passenger: { name: 'Ada', phone: '+2348000000000' }, driver: null, vehicle_location: null,
-      cancelled_by: null, created_at: '2026-11-26T10:00:00.000Z', updated_at: '2026-11-26T10:00:00.000Z',
+      cancelled_by: null, livemode: true, created_at: '2026-11-26T10:00:00.000Z', updated_at: '2026-11-26T10:00:00.000Z',
     };
     mobility.setReply((_req, res) => sendJson(res, 201, ride));
     const client = createPartnerClient({ baseUrl: gateway.url, apiKey: 'mk_test' });

@@ -26,6 +26,19 @@ describe('API keys (admin API)', () => {
     expect(stored.token_hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('has no test mode: refuses `mode` with 422 and creates nothing', async () => {
+    const org = newOrg(ctx);
+    for (const mode of ['test', 'live']) {
+      const res = await request(ctx.app).post('/admin/v1/api-keys').set('Authorization', org.admin()).send({ name: 'staging', mode }).expect(422);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body.code).toBe('validation_failed');
+    }
+    const list = await request(ctx.app).get('/admin/v1/api-keys').set('Authorization', org.admin()).expect(200);
+    expect(list.body.data).toEqual([]);
+    const created = await request(ctx.app).post('/admin/v1/api-keys').set('Authorization', org.admin()).send({ name: 'production' }).expect(201);
+    expect(created.body).not.toHaveProperty('livemode');
+  });
+
   it('lets only owners create, rotate, revoke and delete keys', async () => {
     const org = newOrg(ctx);
     const key = await createApiKey(ctx, org);

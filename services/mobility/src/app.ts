@@ -17,7 +17,7 @@ import {
 } from '@platform/service-kit';
 import type { MobilityConfig } from './config';
 import { apiKeyAdminRoutes } from './features/api-keys/api-keys.routes';
-import { partnerIdOf, requireApiKey, requireScope } from './features/api-keys/api-key-auth';
+import { accountOf, requireApiKey, requireLiveKey, requireScope } from './features/api-keys/api-key-auth';
 import { courierDeliveryRoutes, deliveryRoutes } from './features/deliveries/deliveries.routes';
 import { requireDriver } from './features/driver-app/driver-auth';
 import { driverAppRoutes } from './features/driver-app/driver-app.routes';
@@ -29,6 +29,7 @@ import { fleetAdminRoutes } from './features/fleet/fleet.routes';
 import { ensurePartnerFromClaims } from './features/partners/partners.middleware';
 import { rideRoutes } from './features/rides/rides.routes';
 import { trackingRoutes } from './features/tracking/tracking.routes';
+import { sandboxRoutes } from './features/sandbox/sandbox.routes';
 import { mobilityOpenApi } from './openapi';
 import { registerOperationalMetrics } from './operational-metrics';
 import type { ApiKeyAuthCache } from '@platform/api-keys';
@@ -75,8 +76,11 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use('/api/v1/estimates', partnerKey, estimateRoutes(services.estimates));
   app.use('/api/v1/rides', partnerKey, rideRoutes(services.rides));
   app.use('/api/v1/deliveries', partnerKey, deliveryRoutes(services.deliveries, services.deliveryQuotes));
-  app.use('/api/v1/event-pass-programs', partnerKey, eventPassProgramRoutes(services.eventPasses));
-  app.use('/api/v1/event-passes', partnerKey, eventPassRoutes(services.eventPasses));
+  app.use('/api/v1/sandbox', partnerKey, sandboxRoutes(services.sandbox));
+  // Event passes are live only: a test key gets 403 test_mode_not_supported (and a test ride cannot take a pass).
+  const liveOnly = requireLiveKey('Event passes');
+  app.use('/api/v1/event-pass-programs', partnerKey, liveOnly, eventPassProgramRoutes(services.eventPasses));
+  app.use('/api/v1/event-passes', partnerKey, liveOnly, eventPassRoutes(services.eventPasses));
 
   const driverAuth = requireDriver(services.fleet, { secret: config.JWT_SECRET, issuer: config.JWT_ISSUER }, services.driverSessions);
   app.use('/driver/v1/sessions', driverSessionRoutes(services.driverSessions, services.signInThrottle, driverAuth));
@@ -95,8 +99,8 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
     maxAttempts: retryPolicyFrom(config).maxAttempts,
     logger,
   });
-  app.use('/api/v1/webhooks', partnerKey, requireScope('webhooks:manage'), webhookEndpointRoutes({ service: webhooks, partnerIdOf }));
-  app.use('/api/v1/events', partnerKey, requireScope('webhooks:manage'), eventRoutes(createEventsService(db), partnerIdOf));
+  app.use('/api/v1/webhooks', partnerKey, requireScope('webhooks:manage'), webhookEndpointRoutes({ service: webhooks, accountOf }));
+  app.use('/api/v1/events', partnerKey, requireScope('webhooks:manage'), eventRoutes(createEventsService(db), accountOf));
 
   app.use(methodNotAllowedHandler(knownRoutesOf(mobilityOpenApi().paths)));
   app.use(notFoundHandler());

@@ -11,13 +11,14 @@ import { driverListQuerySchema, registerDriverSchema } from './features/fleet/fl
 import { createRideSchema, rideListQuerySchema } from './features/rides/rides.routes';
 import { pageSchema, recoverSchema, registerSchema, updateEndpointSchema } from './features/webhook-endpoints/webhook-endpoints.routes';
 import { eventListQuerySchema } from './features/outbox/events.routes';
+import { advanceDeliverySchema, advanceRideSchema } from './features/sandbox/sandbox.routes';
 
 /** The hand-written part of the description (operations, responses, prose), kept as source beside `src/`. */
 export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
 
 /** Request bodies and queries: the zod schemas the routes validate with are their only description. */
 export const REQUEST_SCHEMAS = {
-  bodies: [estimateSchema, createRideSchema, createDeliverySchema, deliveryQuoteSchema, deliverSchema, failSchema, availabilitySchema, locationSchema, registerSchema, updateEndpointSchema, recoverSchema, createKeySchema, rotateApiKeySchema, registerDriverSchema, createProgramSchema, issuePassesSchema, signInSchema, refreshSchema],
+  bodies: [estimateSchema, createRideSchema, createDeliverySchema, deliveryQuoteSchema, deliverSchema, failSchema, availabilitySchema, locationSchema, registerSchema, updateEndpointSchema, recoverSchema, createKeySchema, rotateApiKeySchema, registerDriverSchema, createProgramSchema, issuePassesSchema, signInSchema, refreshSchema, advanceRideSchema, advanceDeliverySchema],
   queries: [pageSchema, eventListQuerySchema, apiKeyListQuerySchema, driverListQuerySchema, eventPassPageSchema, rideListQuerySchema, deliveryListQuerySchema],
 };
 

@@ -42,12 +42,12 @@ export function registerOperationalMetrics(registry: client.Registry, db: Knex, 
   });
   new client.Gauge({
     name: 'dispatch_rides_last_hour',
-    help: 'Rides created in the last hour by status: how dispatch is going (accepted, no_drivers_available, …)',
+    help: 'Live rides created in the last hour by status: how dispatch is going (accepted, no_drivers_available, …); test-mode rides are never dispatched and not counted',
     labelNames: ['status'] as const,
     registers: [registry],
     async collect() {
       this.reset();
-      const rows = (await db('rides').where('created_at', '>', db.raw("now() - interval '1 hour'")).select('status').count({ count: '*' }).groupBy('status')) as Array<{
+      const rows = (await db('rides').where('livemode', true).andWhere('created_at', '>', db.raw("now() - interval '1 hour'")).select('status').count({ count: '*' }).groupBy('status')) as Array<{
         status: string;
         count: string;
       }>;

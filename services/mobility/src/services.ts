@@ -18,6 +18,7 @@ import { createRideLifecycle, rideDispatchHandler } from './features/rides/ride-
 import { createRideService } from './features/rides/rides.service';
 import { createTrackingLinks } from './features/tracking/tracking-token';
 import { createTrackingService } from './features/tracking/tracking.service';
+import { createSandboxService } from './features/sandbox/sandbox.service';
 
 /**
  * Wires the feature services once per process; the HTTP app and the worker share this. Features meet only here: the job
@@ -70,7 +71,9 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     windowSeconds: config.DRIVER_SIGNIN_WINDOW_S,
     trustProxyHops: config.DRIVER_SIGNIN_TRUST_PROXY_HOPS,
   });
-  return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries, deliveryQuotes, eventPasses, trackingLinks, tracking, driverSessions, signInThrottle };
+  // Test mode: moves test jobs through the same life cycles the dispatcher and drivers use.
+  const sandbox = createSandboxService({ rides: rideLifecycle, deliveries: deliveryLifecycle });
+  return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries, deliveryQuotes, eventPasses, trackingLinks, tracking, driverSessions, signInThrottle, sandbox };
 }
 
 export type MobilityServices = ReturnType<typeof buildServices>;

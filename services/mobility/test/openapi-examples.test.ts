@@ -3,10 +3,10 @@ import request from 'supertest';
 import { mobilityOpenApi } from '../src/openapi';
 import { createTestContext, type TestContext } from './helpers/context';
 import { adminToken, createPartnerKey, driverToken, newAdmin } from './factories/auth';
-import { onlineCourier, pickedUpDelivery } from './factories/deliveries';
+import { deliveryBody, onlineCourier, pickedUpDelivery } from './factories/deliveries';
 import { ORGANIZER_SCOPES, programBody } from './factories/event-passes';
 import { randomCentre, registerDriver } from './factories/fleet';
-import { partnerApi } from './factories/rides';
+import { partnerApi, rideBody } from './factories/rides';
 
 type Json = Record<string, unknown>;
 
@@ -71,6 +71,16 @@ const SETUPS: Record<string, () => Promise<{ path: string; authorization: string
     const token = exampleBody('/driver/v1/sessions/refresh').refresh_token as string;
     await ctx.db('driver_refresh_tokens').insert({ token_hash: sha256(token), session_id: sessionId, expires_at: new Date(Date.now() + 3600_000) });
     return { path: '/driver/v1/sessions/refresh', authorization: 'Bearer unused' };
+  },
+  'POST /api/v1/sandbox/rides/{id}/advance': async () => {
+    const { token } = await createPartnerKey(ctx, { mode: 'test' });
+    const ride = await partnerApi(ctx, token).post('/api/v1/rides', rideBody(randomCentre())).expect(201);
+    return { path: `/api/v1/sandbox/rides/${ride.body.id as string}/advance`, authorization: `Bearer ${token}` };
+  },
+  'POST /api/v1/sandbox/deliveries/{id}/advance': async () => {
+    const { token } = await createPartnerKey(ctx, { mode: 'test' });
+    const delivery = await partnerApi(ctx, token).post('/api/v1/deliveries', deliveryBody(randomCentre())).expect(201);
+    return { path: `/api/v1/sandbox/deliveries/${delivery.body.id as string}/advance`, authorization: `Bearer ${token}` };
   },
   'POST /driver/v1/availability': async () => driverCall('/driver/v1/availability'),
   'POST /driver/v1/location': async () => driverCall('/driver/v1/location'),

@@ -13,6 +13,7 @@ import * as eventPasses from './migrations/0200_event_passes';
 import * as jobListIndexes from './migrations/0210_job_list_indexes';
 import * as deliveryQuotes from './migrations/0211_delivery_quotes';
 import * as driverSessions from './migrations/0220_driver_sessions';
+import * as sandboxLivemode from './migrations/0230_sandbox_livemode';
 import * as deliveryTracking from './migrations/0240_delivery_tracking';
 import * as apiKeyChangeNotify from './migrations/0260_api_key_change_notify';
 
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '0210_job_list_indexes': jobListIndexes,
   '0211_delivery_quotes': deliveryQuotes,
   '0220_driver_sessions': driverSessions,
+  '0230_sandbox_livemode': sandboxLivemode,
   '0240_delivery_tracking': deliveryTracking,
   '0260_api_key_change_notify': apiKeyChangeNotify,
 };

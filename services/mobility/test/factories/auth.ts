@@ -30,12 +30,12 @@ export function driverToken(ctx: TestContext, driverId: string): string {
 const ALL_SCOPES = ['estimates:read', 'rides:write', 'rides:read', 'deliveries:write', 'deliveries:read', 'webhooks:manage'];
 
 /** A partner (new organization unless given) with a key holding `scopes` (all six by default). */
-export async function createPartnerKey(ctx: TestContext, options: { scopes?: string[]; owner?: AdminIdentity } = {}) {
+export async function createPartnerKey(ctx: TestContext, options: { scopes?: string[]; owner?: AdminIdentity; mode?: 'live' | 'test' } = {}) {
   const owner = options.owner ?? newAdmin();
   const res = await request(ctx.app)
     .post('/admin/v1/api-keys')
     .set('Authorization', `Bearer ${adminToken(ctx, owner)}`)
-    .send({ name: `key ${suffix()}`, scopes: options.scopes ?? ALL_SCOPES })
+    .send({ name: `key ${suffix()}`, scopes: options.scopes ?? ALL_SCOPES, ...(options.mode ? { mode: options.mode } : {}) })
     .expect(201);
   return { owner, token: res.body.token as string, keyId: res.body.id as string };
 }

@@ -18,7 +18,7 @@ import { clearRedisPrefix, createRunDatabase, dropRunDatabase, redisUrl, runSuff
 import { MOBILITY_SCHEMA, mobilityConfigSchema, type MobilityConfig } from '../../src/config';
 import { migrations } from '../../src/db/migrations';
 import { appendOutboxEvent, type OutboxEventBody } from '../../src/features/outbox/outbox.repository';
-import { partnerIdOf } from '../../src/features/api-keys/api-key-auth';
+import { accountOf } from '../../src/features/api-keys/api-key-auth';
 import { createEndpointSecretCipher } from '../../src/features/webhook-dispatch/endpoint-secret-cipher';
 import { createWebhookQueue, type WebhookQueue } from '../../src/features/webhook-dispatch/webhook-queue';
 import { startWebhookDispatch, type WebhookDispatch } from '../../src/features/webhook-dispatch/webhook-worker';
@@ -54,10 +54,10 @@ export function webhookTestApp(db: Knex, redis: Redis, config: MobilityConfig, q
     '/api/v1/webhooks',
     (req, _res, next) => {
       const partner = req.header(PARTNER_HEADER);
-      if (partner) req.apiKey = { keyId: 'key_test', organizationId: partner, scopes: ['webhooks:manage'] };
+      if (partner) req.apiKey = { keyId: 'key_test', organizationId: partner, scopes: ['webhooks:manage'], livemode: true };
       next();
     },
-    webhookEndpointRoutes({ service, partnerIdOf }),
+    webhookEndpointRoutes({ service, accountOf }),
   );
   app.use(notFoundHandler());
   app.use(errorHandler(silentLogger));

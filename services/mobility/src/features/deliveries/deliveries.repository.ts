@@ -33,6 +33,8 @@ export interface DeliveryRow extends JobPlaceColumns {
   tracking_token_hash: string | null;
   /** Every status change after `pending`, oldest first (appended by updateDeliveryStatus). */
   status_timeline: DeliveryTimelineEntry[];
+  /** false: a test-mode delivery (sandbox). */
+  livemode: boolean;
   sequence: number;
   created_at: Date;
   updated_at: Date;
@@ -64,6 +66,7 @@ export type NewDeliveryRow = Pick<
   | 'fee_currency'
   | 'pin_hash'
   | 'tracking_token_hash'
+  | 'livemode'
 >;
 
 /** Columns a status change may set besides the status. */
@@ -79,7 +82,7 @@ export type DeliveryLookup = JobLookup<'courierId'>;
 
 /** One delivery, optionally only if it belongs to the partner or is assigned to the courier; `forUpdate` locks the row. */
 export function findDelivery(db: Knex, lookup: DeliveryLookup, options?: RowLock): Promise<DeliveryRow | undefined> {
-  return findJobRow<DeliveryRow>(db, 'deliveries', lookup.id, { partner_id: lookup.partnerId, courier_id: lookup.courierId }, options);
+  return findJobRow<DeliveryRow>(db, 'deliveries', lookup.id, { partner_id: lookup.partnerId, livemode: lookup.livemode, courier_id: lookup.courierId }, options);
 }
 
 /** Writes a status change, appends it to the delivery's timeline and bumps its event sequence. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parseOrThrow, idParam } from '@platform/service-kit';
 import { latLngSchema } from '../../geo';
 import { WEIGHT_TIERS } from '../../pricing';
-import { partnerIdOf, requireScope } from '../api-keys/api-key-auth';
+import { accountOf, requireScope } from '../api-keys/api-key-auth';
 import { currentDriver } from '../driver-app/driver-auth';
 import { partnerJobRoutes } from '../jobs/partner-job.routes';
 import { jobListQuerySchema } from '../jobs/job-list-query';
@@ -79,12 +79,12 @@ export function deliveryId(value: unknown): string {
 export function deliveryRoutes(deliveries: DeliveryService, quotes: DeliveryQuoteService): Router {
   const router = Router();
   router.post('/quotes', requireScope('deliveries:write'), async (req, res) => {
-    res.status(201).json(await quotes.createQuote(partnerIdOf(req), parseOrThrow(deliveryQuoteSchema, req.body)));
+    res.status(201).json(await quotes.createQuote(accountOf(req), parseOrThrow(deliveryQuoteSchema, req.body)));
   });
   return router.use(partnerJobRoutes({
     requireRead: requireScope('deliveries:read'),
     requireWrite: requireScope('deliveries:write'),
-    partnerIdOf,
+    accountOf,
     createSchema: createDeliverySchema,
     parseId: deliveryId,
     create: deliveries.createDelivery,

@@ -1,5 +1,6 @@
 import { ApiError, NotFoundError, newId, type Page } from '@platform/service-kit';
 import { deliveryFeeFor, type WeightTier } from '../../pricing';
+import type { PartnerAccount } from '../api-keys/api-key-auth';
 import { tripMeters } from '../estimates/estimates.service';
 import type { FleetLocations } from '../fleet/fleet.locations';
 import type { Driver } from '../fleet/fleet.types';
@@ -60,18 +61,20 @@ export function createDeliveryService({ db, lifecycle, dispatcher, locations, lo
      * Creates a pending delivery and starts the search. The stored idempotent answer never holds the PIN, so a replay
      * answers the delivery without `security_pin`.
      */
-    async createDelivery(partnerId: string, input: CreateDeliveryInput, idempotencyKey?: string): Promise<{ status: number; body: CreatedDelivery; replayed: boolean }> {
+    async createDelivery(account: PartnerAccount, input: CreateDeliveryInput, idempotencyKey?: string): Promise<{ status: number; body: CreatedDelivery; replayed: boolean }> {
+      const { partnerId, livemode } = account;
       const generated = input.security_pin === undefined ? generatePin() : undefined;
       const pinHash = await hashPin(input.security_pin ?? generated!);
-      const request = { kind: 'delivery' as const, partnerId, scope: 'POST /api/v1/deliveries', idempotencyKey, body: fingerprintBody(input) };
+      const request = { kind: 'delivery' as const, partnerId, livemode, scope: 'POST /api/v1/deliveries', idempotencyKey, body: fingerprintBody(input) };
       const answer = await createAndDispatch({ db, dispatcher, logger }, request, async (trx) => {
         const meters = tripMeters(input.pickup, input.dropoff);
         // A quote books its own fee (checked in this transaction); without one the fee is today's price.
-        const fee = input.quote_id ? await quotes.quotedFee(trx, partnerId, input.quote_id, input) : deliveryFeeFor(input.weight_tier, meters);
+        const fee = input.quote_id ? await quotes.quotedFee(trx, account, input.quote_id, input) : deliveryFeeFor(input.weight_tier, meters);
         const id = newId('dlv');
         const delivery = await insertDelivery(trx, {
           id,
           partner_id: partnerId,
+          livemode,
           weight_tier: input.weight_tier,
           ...placeColumns(input),
           sender_name: input.sender.name,
@@ -90,17 +93,17 @@ export function createDeliveryService({ db, lifecycle, dispatcher, locations, lo
       return { ...answer, body: generated ? { ...answer.body, security_pin: generated } : answer.body };
     },
 
-    async getDelivery(partnerId: string, id: string): Promise<DeliveryView> {
-      return lifecycle.get({ id, partnerId });
+    async getDelivery({ partnerId, livemode }: PartnerAccount, id: string): Promise<DeliveryView> {
+      return lifecycle.get({ id, partnerId, livemode });
     },
 
     /** The partner's deliveries, newest first. */
-    async listDeliveries(partnerId: string, query: JobListQuery): Promise<Page<DeliveryView>> {
-      return lifecycle.page(await listDeliveries(db, jobListFilter(partnerId, query)), query.limit);
+    async listDeliveries(account: PartnerAccount, query: JobListQuery): Promise<Page<DeliveryView>> {
+      return lifecycle.page(await listDeliveries(db, jobListFilter(account, query)), query.limit);
     },
 
-    async cancelByPartner(partnerId: string, id: string): Promise<DeliveryView> {
-      return lifecycle.commit(async (trx) => lifecycle.endJob(trx, await lifecycle.lock(trx, { id, partnerId }), 'cancel', { cancelled_by: 'partner' }));
+    async cancelByPartner({ partnerId, livemode }: PartnerAccount, id: string): Promise<DeliveryView> {
+      return lifecycle.commit(async (trx) => lifecycle.endJob(trx, await lifecycle.lock(trx, { id, partnerId, livemode }), 'cancel', { cancelled_by: 'partner' }));
     },
 
     async pickUp(courier: Driver, id: string): Promise<DeliveryView> {

@@ -6,6 +6,9 @@ import { NO_COURIERS_AVAILABLE, deliveryEventType, nextDeliveryStatus, type Deli
 import { presentDelivery, type DeliveryTrackingLinks, type DeliveryView } from './delivery.presenter';
 import { findDelivery, updateDeliveryStatus, type DeliveryChange, type DeliveryLookup, type DeliveryRow } from './deliveries.repository';
 
+/** Columns a delivery's status change may set besides the status. */
+export type { DeliveryChange };
+
 /** The delivery's life cycle: its table, its state machine and its GET view, run by the shared job life cycle. */
 export function createDeliveryLifecycle(db: Knex, ports: JobLifecyclePorts, tracking: DeliveryTrackingLinks) {
   return createJobLifecycle<DeliveryRow, DeliveryStatus, DeliveryAction, DeliveryLookup, DeliveryChange, DeliveryView>(

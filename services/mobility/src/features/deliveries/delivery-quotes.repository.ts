@@ -14,6 +14,8 @@ export interface DeliveryQuoteRow {
   fee_amount: number;
   fee_currency: string;
   expires_at: Date;
+  /** false: a test-mode quote, bookable only by a test-mode delivery. */
+  livemode: boolean;
   created_at: Date;
 }
 
@@ -22,9 +24,9 @@ export async function insertDeliveryQuote(db: Knex, quote: Omit<DeliveryQuoteRow
   return row as DeliveryQuoteRow;
 }
 
-/** The quote only if it is the partner's: another partner's quote is not found, like an unknown one. */
-export async function findDeliveryQuote(db: Knex, partnerId: string, id: string): Promise<DeliveryQuoteRow | undefined> {
-  return (await db('delivery_quotes').where({ id, partner_id: partnerId }).first()) as DeliveryQuoteRow | undefined;
+/** The quote only if it is the partner's, in the same mode: another partner's (or mode's) quote is not found, like an unknown one. */
+export async function findDeliveryQuote(db: Knex, partnerId: string, livemode: boolean, id: string): Promise<DeliveryQuoteRow | undefined> {
+  return (await db('delivery_quotes').where({ id, partner_id: partnerId, livemode }).first()) as DeliveryQuoteRow | undefined;
 }
 
 export function samePlace(row: { lat: number; lng: number }, place: LatLng): boolean {

@@ -1,6 +1,7 @@
 import { ApiError, isIdOf, newId, type Knex } from '@platform/service-kit';
 import type { LatLng } from '../../geo';
 import { DELIVERY_PRICING, DELIVERY_QUOTE_VALIDITY_SECONDS, ROAD_FACTOR, deliveryFeeFor, travelSeconds, type WeightTier } from '../../pricing';
+import type { PartnerAccount } from '../api-keys/api-key-auth';
 import { tripMeters } from '../estimates/estimates.service';
 import type { FleetLocations } from '../fleet/fleet.locations';
 import { findDeliveryQuote, insertDeliveryQuote, samePlace, type DeliveryQuoteRow } from './delivery-quotes.repository';
@@ -21,6 +22,7 @@ export interface DeliveryQuoteView {
   /** Pickup ETA plus the trip at the courier vehicle's speed; null when the pickup ETA is. */
   dropoff_eta_seconds: number | null;
   expires_at: string;
+  livemode: boolean;
 }
 
 /** A booking's quote problem: always a 422 whose code names the rule. */
@@ -30,7 +32,7 @@ function quoteError(code: string, message: string): ApiError {
 
 export function createDeliveryQuoteService({ db, locations, dispatchRadiusMeters }: { db: Knex; locations: Pick<FleetLocations, 'nearestOfEachTier'>; dispatchRadiusMeters: number }) {
   return {
-    async createQuote(partnerId: string, input: DeliveryQuoteInput): Promise<DeliveryQuoteView> {
+    async createQuote({ partnerId, livemode }: PartnerAccount, input: DeliveryQuoteInput): Promise<DeliveryQuoteView> {
       const distanceMeters = tripMeters(input.pickup, input.dropoff);
       const courierTier = DELIVERY_PRICING[input.weight_tier].courierTier;
       const nearest = (await locations.nearestOfEachTier('courier', [courierTier], partnerId, input.pickup, dispatchRadiusMeters)).get(courierTier);
@@ -39,6 +41,7 @@ export function createDeliveryQuoteService({ db, locations, dispatchRadiusMeters
       const row = await insertDeliveryQuote(db, {
         id: newId('dq'),
         partner_id: partnerId,
+        livemode,
         pickup_lat: input.pickup.lat,
         pickup_lng: input.pickup.lng,
         dropoff_lat: input.dropoff.lat,
@@ -57,6 +60,7 @@ export function createDeliveryQuoteService({ db, locations, dispatchRadiusMeters
         pickup_eta_seconds: pickupEta,
         dropoff_eta_seconds: pickupEta === null ? null : pickupEta + travelSeconds(courierTier, distanceMeters),
         expires_at: row.expires_at.toISOString(),
+        livemode: row.livemode,
       };
     },
 
@@ -64,8 +68,8 @@ export function createDeliveryQuoteService({ db, locations, dispatchRadiusMeters
      * The fee a booking with `quoteId` pays: the quote must be the partner's (else `delivery_quote_not_found`), unexpired
      * (`delivery_quote_expired`) and for the booking's exact pickup, drop-off and weight tier (`delivery_quote_mismatch`).
      */
-    async quotedFee(conn: Knex, partnerId: string, quoteId: string, booking: DeliveryQuoteInput): Promise<{ amount: number; currency: string }> {
-      const quote: DeliveryQuoteRow | undefined = isIdOf('dq', quoteId) ? await findDeliveryQuote(conn, partnerId, quoteId) : undefined;
+    async quotedFee(conn: Knex, { partnerId, livemode }: PartnerAccount, quoteId: string, booking: DeliveryQuoteInput): Promise<{ amount: number; currency: string }> {
+      const quote: DeliveryQuoteRow | undefined = isIdOf('dq', quoteId) ? await findDeliveryQuote(conn, partnerId, livemode, quoteId) : undefined;
       if (!quote) throw quoteError('delivery_quote_not_found', 'No delivery quote of yours has this id');
       if (quote.expires_at.getTime() <= Date.now()) throw quoteError('delivery_quote_expired', `The quote expired at ${quote.expires_at.toISOString()}; request a new one`);
       const matches =

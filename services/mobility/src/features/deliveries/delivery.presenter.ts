@@ -45,6 +45,7 @@ export function presentDelivery(delivery: DeliveryRow, courier: Driver | undefin
     failure_reason: delivery.failure_reason,
     cancelled_by: delivery.cancelled_by,
     tracking_url: tracking.urlFor(delivery),
+    livemode: delivery.livemode,
     sequence: delivery.sequence,
     created_at: delivery.created_at.toISOString(),
     updated_at: delivery.updated_at.toISOString(),

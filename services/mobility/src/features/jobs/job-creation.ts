@@ -12,6 +12,8 @@ export interface JobCreationDeps {
 export interface JobCreationRequest {
   kind: JobKind;
   partnerId: string;
+  /** false: a test-mode job, created without any dispatch (the sandbox moves it). */
+  livemode: boolean;
   /** The endpoint, as the idempotency scope (`POST /api/v1/rides`). */
   scope: string;
   idempotencyKey?: string;
@@ -20,7 +22,7 @@ export interface JobCreationRequest {
 }
 
 /**
- * Creates a pending job and starts its search: the row and its dispatch timers in one transaction (with the
+ * Creates a pending job and starts its search (a test-mode job gets no search at all: nobody is ever offered it): the row and its dispatch timers in one transaction (with the
  * Idempotency-Key row when there is one), then a first offer after commit. A replay answers the stored first answer
  * and dispatches nothing.
  */
@@ -31,13 +33,15 @@ export async function createAndDispatch<View extends { id: string }>(
 ): Promise<{ status: number; body: View; replayed: boolean }> {
   const create = async (trx: Knex.Transaction) => {
     const body = await insert(trx);
-    await dispatcher.scheduleSearch(request.kind, body.id);
+    if (request.livemode) await dispatcher.scheduleSearch(request.kind, body.id);
     return { status: 201, body };
   };
+  // A test key's Idempotency-Keys are its own: the same key sent in live mode is another request.
+  const scope = request.livemode ? request.scope : `${request.scope} (test mode)`;
   const answer = request.idempotencyKey
-    ? await runIdempotent(db, { partnerId: request.partnerId, scope: request.scope, key: request.idempotencyKey, body: request.body }, create)
+    ? await runIdempotent(db, { partnerId: request.partnerId, scope, key: request.idempotencyKey, body: request.body }, create)
     : { ...(await db.transaction(create)), replayed: false };
-  if (!answer.replayed) {
+  if (!answer.replayed && request.livemode) {
     try {
       await dispatcher.offerNext(request.kind, answer.body.id);
     } catch (err) {

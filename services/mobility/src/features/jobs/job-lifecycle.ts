@@ -9,11 +9,15 @@ export interface JobRecord<Status extends string> {
   partner_id: string;
   status: Status;
   sequence: number;
+  /** false for test-mode (sandbox) jobs: never dispatched, only moved by the sandbox. */
+  livemode: boolean;
 }
 
 /** The outbox event a status change appends in its own transaction. */
 export interface JobEvent {
   partnerId: string;
+  /** The job's mode: test events go to test endpoints only, live ones to live endpoints only. */
+  livemode: boolean;
   type: string;
   objectType: 'ride' | 'delivery';
   objectId: string;
@@ -112,7 +116,7 @@ export function createJobLifecycle<Row extends JobRecord<Status>, Status extends
     const status = spec.nextStatus(row.status, action);
     const updated = await spec.updateStatus(trx, row.id, { ...extra, status });
     const data = await view(trx, updated);
-    await ports.appendEvent(trx, { partnerId: updated.partner_id, type: spec.eventType(status), objectType: spec.objectType, objectId: updated.id, sequence: updated.sequence, data });
+    await ports.appendEvent(trx, { partnerId: updated.partner_id, livemode: updated.livemode, type: spec.eventType(status), objectType: spec.objectType, objectId: updated.id, sequence: updated.sequence, data });
     await ports.onStatusChange?.(trx, { objectType: spec.objectType, id: updated.id, status });
     return data;
   }
@@ -142,7 +146,8 @@ export function createJobLifecycle<Row extends JobRecord<Status>, Status extends
       kind: rules.kind,
       async lockSearching(trx, id) {
         const row = await spec.find(trx, { id } as Lookup, { forUpdate: true });
-        return row && row.status === rules.searchingStatus ? rules.toDispatchJob(row) : null;
+        // Test-mode jobs are never offered to drivers, whatever timer or retry reaches them.
+        return row && row.livemode && row.status === rules.searchingStatus ? rules.toDispatchJob(row) : null;
       },
       async assign(trx, id, driverId) {
         const { action, change } = rules.assign(driverId);

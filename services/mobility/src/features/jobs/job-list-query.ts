@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQueryFields } from '@platform/service-kit';
+import type { PartnerAccount } from '../api-keys/api-key-auth';
 import type { JobListFilter } from './job-rows';
 
 // Kept a string here (no transform), so the description shows the query's example; jobListFilter makes it a Date.
@@ -20,7 +21,7 @@ export function jobListQuerySchema<S extends readonly [string, ...string[]]>(opt
 
 export type JobListQuery = z.infer<ReturnType<typeof jobListQuerySchema>>;
 
-/** The row filter of a parsed list query for the partner. */
-export function jobListFilter(partnerId: string, query: JobListQuery): JobListFilter {
-  return { partnerId, status: query.status, createdAfter: dateOf(query.created_after), createdBefore: dateOf(query.created_before), limit: query.limit, cursor: query.cursor };
+/** The row filter of a parsed list query for the partner, in the key's mode (live or test). */
+export function jobListFilter({ partnerId, livemode }: PartnerAccount, query: JobListQuery): JobListFilter {
+  return { partnerId, livemode, status: query.status, createdAfter: dateOf(query.created_after), createdBefore: dateOf(query.created_before), limit: query.limit, cursor: query.cursor };
 }

@@ -1,7 +1,7 @@
 import type { Knex } from '@platform/service-kit';
 
 /** Which job row: by id, optionally only the partner's, or only the one assigned to `Assignee` (driverId, courierId). */
-export type JobLookup<Assignee extends string> = { id: string; partnerId?: string } & Partial<Record<Assignee, string>>;
+export type JobLookup<Assignee extends string> = { id: string; partnerId?: string; livemode?: boolean } & Partial<Record<Assignee, string>>;
 
 export interface RowLock {
   /** Lock the row FOR UPDATE until the transaction ends. */
@@ -18,9 +18,9 @@ export async function insertJobRow<Row>(db: Knex, table: string, row: Record<str
  * The lookup every job table (rides, deliveries) shares. `scope` narrows the row to its partner or its assignee;
  * an undefined value is no condition, so a lookup by id alone finds any row.
  */
-export async function findJobRow<Row>(db: Knex, table: string, id: string, scope: Record<string, string | undefined>, options: RowLock = {}): Promise<Row | undefined> {
+export async function findJobRow<Row>(db: Knex, table: string, id: string, scope: Record<string, string | boolean | undefined>, options: RowLock = {}): Promise<Row | undefined> {
   const query = db(table).where({ id });
-  for (const [column, value] of Object.entries(scope)) if (value) query.andWhere(column, value);
+  for (const [column, value] of Object.entries(scope)) if (value !== undefined && value !== '') query.andWhere(column, value);
   if (options.forUpdate) query.forUpdate();
   return (await query.first()) as Row | undefined;
 }
@@ -37,6 +37,8 @@ export async function updateJobStatus<Row>(trx: Knex.Transaction, table: string,
 /** A partner's list of one job kind: newest first, optionally of one status and within a creation window. */
 export interface JobListFilter {
   partnerId: string;
+  /** Live or test data: a key sees only the jobs of its own mode. */
+  livemode: boolean;
   status?: string;
   createdAfter?: Date;
   createdBefore?: Date;
@@ -51,12 +53,12 @@ export interface JobListFilter {
  * one index range however many rows the partner has. A cursor that is not one of the partner's jobs is undefined.
  */
 export async function listJobRows<Row>(db: Knex, table: string, filter: JobListFilter): Promise<Row[] | undefined> {
-  const query = db(table).where('partner_id', filter.partnerId);
+  const query = db(table).where('partner_id', filter.partnerId).andWhere('livemode', filter.livemode);
   if (filter.status) query.andWhere('status', filter.status);
   if (filter.createdAfter) query.andWhere('created_at', '>', filter.createdAfter);
   if (filter.createdBefore) query.andWhere('created_at', '<', filter.createdBefore);
   if (filter.cursor) {
-    const after = await db(table).where({ id: filter.cursor, partner_id: filter.partnerId }).first('created_at', 'id');
+    const after = await db(table).where({ id: filter.cursor, partner_id: filter.partnerId, livemode: filter.livemode }).first('created_at', 'id');
     if (!after) return undefined;
     query.andWhereRaw('(created_at, id) < (?, ?)', [after.created_at, after.id]);
   }

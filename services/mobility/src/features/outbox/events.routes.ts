@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { parseOrThrow } from '@platform/service-kit';
 import type { EventsService } from './events.service';
+import type { PartnerAccount } from '../api-keys/api-key-auth';
 
 export const eventListQuerySchema = z
   .object({
@@ -13,11 +14,12 @@ export const eventListQuerySchema = z
   .meta({ id: 'EventListQuery', examples: [{ type: 'ride.completed', limit: 20 }] });
 
 /** `/api/v1/events`: mounted behind API-key authentication with the `webhooks:manage` scope. */
-export function eventRoutes(service: EventsService, partnerIdOf: (req: Request) => string): Router {
+export function eventRoutes(service: EventsService, accountOf: (req: Request) => PartnerAccount): Router {
   const router = Router();
   router.get('/', async (req, res) => {
     const query = parseOrThrow(eventListQuerySchema, req.query);
-    res.json(await service.list({ partnerId: partnerIdOf(req), type: query.type, objectId: query.object_id, limit: query.limit, cursor: query.cursor }));
+    const { partnerId, livemode } = accountOf(req);
+    res.json(await service.list({ partnerId, livemode, type: query.type, objectId: query.object_id, limit: query.limit, cursor: query.cursor }));
   });
   return router;
 }

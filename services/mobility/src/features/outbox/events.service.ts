@@ -17,5 +17,6 @@ export type EventsService = ReturnType<typeof createEventsService>;
 
 /** The event body exactly as delivered, plus which object it is about. */
 function presentEvent(row: StoredEvent) {
-  return { ...row.body, object_type: row.object_type, object_id: row.object_id };
+  // Events stored before test mode existed carry no `livemode` in their body; the column says (they are all live).
+  return { ...row.body, livemode: row.livemode, object_type: row.object_type, object_id: row.object_id };
 }

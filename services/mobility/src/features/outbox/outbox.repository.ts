@@ -4,6 +4,8 @@ export type EventObjectType = 'ride' | 'delivery' | 'event_pass_program' | 'webh
 
 export interface NewOutboxEvent {
   partnerId: string;
+  /** The mode of the object the event is about (default live): test events go to test endpoints only. */
+  livemode?: boolean;
   type: string;
   objectType: EventObjectType;
   objectId: string;
@@ -17,6 +19,8 @@ export interface OutboxEventBody {
   id: string;
   type: string;
   created_at: string;
+  /** false for test-mode (sandbox) data. */
+  livemode: boolean;
   data: Record<string, unknown>;
 }
 
@@ -25,10 +29,12 @@ export interface OutboxEventBody {
  * a request the event keeps the request's `traceparent`, so its webhook POST continues the partner's trace.
  */
 export async function appendOutboxEvent(trx: Knex.Transaction, event: NewOutboxEvent): Promise<OutboxEventBody> {
-  const body: OutboxEventBody = { id: newId('evt'), type: event.type, created_at: new Date().toISOString(), data: event.data };
+  const livemode = event.livemode ?? true;
+  const body: OutboxEventBody = { id: newId('evt'), type: event.type, created_at: new Date().toISOString(), livemode, data: event.data };
   await trx('outbox_events').insert({
     id: body.id,
     partner_id: event.partnerId,
+    livemode,
     type: event.type,
     object_type: event.objectType,
     object_id: event.objectId,

@@ -20,6 +20,7 @@ export function presentRide(ride: RideRow, driver: Driver | undefined, telemetry
     vehicle_location: active && telemetry ? { lat: telemetry.lat, lng: telemetry.lng, heading: telemetry.heading, updated_at: telemetry.updated_at } : null,
     cancelled_by: ride.cancelled_by,
     estimate_id: ride.estimate_id,
+    livemode: ride.livemode,
     sequence: ride.sequence,
     created_at: ride.created_at.toISOString(),
     updated_at: ride.updated_at.toISOString(),

@@ -20,6 +20,8 @@ export interface RideRow extends JobPlaceColumns {
   /** The event pass covering part of the fare, and how much of it (minor units). */
   event_pass_id: string | null;
   pass_covered_amount: number | null;
+  /** false: a test-mode ride (sandbox). */
+  livemode: boolean;
   sequence: number;
   created_at: Date;
   updated_at: Date;
@@ -34,9 +36,9 @@ export function insertRide(db: Knex, ride: NewRideRow): Promise<RideRow> {
 
 export type RideLookup = JobLookup<'driverId'>;
 
-/** One ride, optionally only if it belongs to the partner or is assigned to the driver; `forUpdate` locks the row. */
+/** One ride, optionally only if it belongs to the partner (in a mode) or is assigned to the driver; `forUpdate` locks the row. */
 export function findRide(db: Knex, lookup: RideLookup, options?: RowLock): Promise<RideRow | undefined> {
-  return findJobRow<RideRow>(db, 'rides', lookup.id, { partner_id: lookup.partnerId, driver_id: lookup.driverId }, options);
+  return findJobRow<RideRow>(db, 'rides', lookup.id, { partner_id: lookup.partnerId, livemode: lookup.livemode, driver_id: lookup.driverId }, options);
 }
 
 /** Writes a status change and bumps the ride's event sequence. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { idParam } from '@platform/service-kit';
 import { latLngSchema } from '../../geo';
 import { TIERS } from '../../pricing';
-import { partnerIdOf, requireScope } from '../api-keys/api-key-auth';
+import { accountOf, requireScope } from '../api-keys/api-key-auth';
 import { partnerJobRoutes } from '../jobs/partner-job.routes';
 import { jobListQuerySchema } from '../jobs/job-list-query';
 import { RIDE_STATUSES } from './ride-status';
@@ -47,7 +47,7 @@ export function rideRoutes(rides: RideService): Router {
   return partnerJobRoutes({
     requireRead: requireScope('rides:read'),
     requireWrite: requireScope('rides:write'),
-    partnerIdOf,
+    accountOf,
     createSchema: createRideSchema,
     parseId: rideId,
     create: rides.createRide,

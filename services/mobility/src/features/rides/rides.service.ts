@@ -1,4 +1,5 @@
 import { ValidationError, newId, type Knex, type Page } from '@platform/service-kit';
+import type { PartnerAccount } from '../api-keys/api-key-auth';
 import { greatCircleMeters } from '../../geo';
 import { fareFor, type Tier } from '../../pricing';
 import { tripMeters, type EstimateService } from '../estimates/estimates.service';
@@ -64,8 +65,10 @@ export function createRideService({ db, lifecycle, dispatcher, estimates, passes
   }
 
   return {
-    async createRide(partnerId: string, input: CreateRideInput, idempotencyKey?: string): Promise<{ status: number; body: RideView; replayed: boolean }> {
-      const request = { kind: 'ride' as const, partnerId, scope: 'POST /api/v1/rides', idempotencyKey, body: input };
+    async createRide(account: PartnerAccount, input: CreateRideInput, idempotencyKey?: string): Promise<{ status: number; body: RideView; replayed: boolean }> {
+      const { partnerId, livemode } = account;
+      if (!livemode && input.event_pass) throw new ValidationError([{ path: 'event_pass', message: 'event passes have no test mode; send the ride without one' }]);
+      const request = { kind: 'ride' as const, partnerId, livemode, scope: 'POST /api/v1/rides', idempotencyKey, body: input };
       return createAndDispatch({ db, dispatcher, logger }, request, async (trx) => {
         // Inside the idempotent unit: a replay answers the first result even after its estimate expired.
         const { fare, estimateId } = await fareOf(partnerId, input, tripMeters(input.pickup, input.dropoff));
@@ -77,6 +80,7 @@ export function createRideService({ db, lifecycle, dispatcher, estimates, passes
           event_pass_id: coverage?.passId ?? null,
           pass_covered_amount: coverage?.covered ?? null,
           partner_id: partnerId,
+          livemode,
           tier: input.tier,
           ...placeColumns(input),
           fare_amount: fare.amount,
@@ -89,17 +93,17 @@ export function createRideService({ db, lifecycle, dispatcher, estimates, passes
       });
     },
 
-    async getRide(partnerId: string, id: string): Promise<RideView> {
-      return lifecycle.get({ id, partnerId });
+    async getRide({ partnerId, livemode }: PartnerAccount, id: string): Promise<RideView> {
+      return lifecycle.get({ id, partnerId, livemode });
     },
 
     /** The partner's rides, newest first. */
-    async listRides(partnerId: string, query: JobListQuery): Promise<Page<RideView>> {
-      return lifecycle.page(await listRides(db, jobListFilter(partnerId, query)), query.limit);
+    async listRides(account: PartnerAccount, query: JobListQuery): Promise<Page<RideView>> {
+      return lifecycle.page(await listRides(db, jobListFilter(account, query)), query.limit);
     },
 
-    async cancelByPartner(partnerId: string, id: string): Promise<RideView> {
-      return lifecycle.commit(async (trx) => cancel(trx, await lifecycle.lock(trx, { id, partnerId }), 'partner'));
+    async cancelByPartner({ partnerId, livemode }: PartnerAccount, id: string): Promise<RideView> {
+      return lifecycle.commit(async (trx) => cancel(trx, await lifecycle.lock(trx, { id, partnerId, livemode }), 'partner'));
     },
 
     /** A move by the assigned driver: arrive, start, complete or cancel; completing or cancelling frees the driver. */

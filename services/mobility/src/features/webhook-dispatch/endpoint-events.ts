@@ -3,6 +3,8 @@ import type { Knex } from '@platform/service-kit';
 /** An event about a webhook endpoint itself (`webhook.test`, `webhook_endpoint.disabled`), written to the outbox. */
 export interface EndpointEvent {
   partnerId: string;
+  /** The endpoint's mode: a test endpoint's events go to test endpoints only. */
+  livemode: boolean;
   type: 'webhook.test' | 'webhook_endpoint.disabled';
   objectType: 'webhook_endpoint';
   objectId: string;

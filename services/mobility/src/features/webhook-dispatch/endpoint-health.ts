@@ -8,7 +8,7 @@ export const FAILING_TOO_LONG_REASON = `Every delivery attempt failed for ${FAIL
 
 /**
  * Disables an enabled endpoint and, in the same transaction, writes a `webhook_endpoint.disabled` event, which the
- * relay sends to the partner's other enabled endpoints. `onlyIfFailingTooLong` applies the 5-day rule; without it
+ * relay sends to the partner's other enabled endpoints of the same mode (live or test). `onlyIfFailingTooLong` applies the 5-day rule; without it
  * (a 410 Gone) the endpoint is disabled at once. Returns whether this call disabled it.
  */
 export async function disableEndpoint(db: Knex, appendEvent: AppendEndpointEvent, endpointId: string, reason: string, onlyIfFailingTooLong = false): Promise<boolean> {
@@ -17,10 +17,11 @@ export async function disableEndpoint(db: Knex, appendEvent: AppendEndpointEvent
     if (onlyIfFailingTooLong) query.whereRaw('failing_since <= now() - make_interval(days => ?)', [FAILING_DAYS_BEFORE_DISABLE]);
     const [row] = await query
       .update({ status: 'disabled', disabled_reason: reason, updated_at: trx.fn.now() })
-      .returning(['id', 'partner_id', 'url', 'events', 'description', 'status', 'disabled_reason', 'failing_since', 'updated_at']);
+      .returning(['id', 'partner_id', 'livemode', 'url', 'events', 'description', 'status', 'disabled_reason', 'failing_since', 'updated_at']);
     if (!row) return false;
     await appendEvent(trx, {
       partnerId: row.partner_id,
+      livemode: row.livemode,
       type: 'webhook_endpoint.disabled',
       objectType: 'webhook_endpoint',
       objectId: row.id,

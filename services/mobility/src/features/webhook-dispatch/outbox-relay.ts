@@ -30,6 +30,7 @@ export interface RelayRunResult {
 interface ClaimedEvent {
   id: string;
   partner_id: string;
+  livemode: boolean;
   type: string;
   traceparent: string | null;
 }
@@ -37,7 +38,7 @@ interface ClaimedEvent {
 /**
  * Moves committed outbox events to the delivery queue: claims a batch of undispatched events (FOR UPDATE SKIP LOCKED,
  * so several relays share the work without waiting on each other), writes one delivery row per subscribed endpoint,
- * marks the events dispatched, and after commit enqueues one job per delivery. A crash after commit leaves the rows
+ * marks the events dispatched (live events go to live endpoints only, test events to test endpoints only), and after commit enqueues one job per delivery. A crash after commit leaves the rows
  * pending, and the sweep enqueues them later: Postgres, not Redis, is what makes delivery at least once.
  */
 export function createOutboxRelay(deps: OutboxRelayDeps) {
@@ -46,7 +47,7 @@ export function createOutboxRelay(deps: OutboxRelayDeps) {
   async function dispatchBatch(): Promise<{ events: number; messages: WebhookMessageRef[] }> {
     const result = await deps.db.transaction(async (trx) => {
       const events: ClaimedEvent[] = await trx('outbox_events')
-        .select('id', 'partner_id', 'type', 'traceparent')
+        .select('id', 'partner_id', 'livemode', 'type', 'traceparent')
         .whereNull('dispatched_at')
         .orderBy('created_at')
         .limit(batchSize)
@@ -56,7 +57,7 @@ export function createOutboxRelay(deps: OutboxRelayDeps) {
       const endpoints = await enabledEndpointsOf(trx, [...new Set(events.map((e) => e.partner_id))]);
       const rows = events.flatMap((event) =>
         endpoints
-          .filter((endpoint) => endpoint.partner_id === event.partner_id && (endpoint.events.includes(event.type) || ALWAYS_DELIVERED_EVENT_TYPES.includes(event.type)))
+          .filter((endpoint) => endpoint.partner_id === event.partner_id && endpoint.livemode === event.livemode && (endpoint.events.includes(event.type) || ALWAYS_DELIVERED_EVENT_TYPES.includes(event.type)))
           .map((endpoint) => ({ id: newId('whd'), event_id: event.id, endpoint_id: endpoint.id, partner_id: event.partner_id, max_attempts: deps.maxAttempts })),
       );
       const created = rows.length ? await insertWebhookMessages(trx, rows) : [];

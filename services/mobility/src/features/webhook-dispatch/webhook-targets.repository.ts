@@ -4,12 +4,13 @@ import type { Knex } from '@platform/service-kit';
 export interface WebhookTarget {
   id: string;
   partner_id: string;
+  livemode: boolean;
   events: string[];
 }
 
 /** Enabled endpoints of these partners; FOR SHARE so an endpoint is not deleted under the relay's feet. */
 export async function enabledEndpointsOf(trx: Knex.Transaction, partnerIds: string[]): Promise<WebhookTarget[]> {
-  return trx('webhook_endpoints').select('id', 'partner_id', 'events').whereIn('partner_id', partnerIds).where({ status: 'enabled' }).forShare();
+  return trx('webhook_endpoints').select('id', 'partner_id', 'livemode', 'events').whereIn('partner_id', partnerIds).where({ status: 'enabled' }).forShare();
 }
 
 /** Rewrites a stored secret (plaintext or under an older key) as re-encrypted, unless it changed meanwhile. */

@@ -10,6 +10,7 @@ export function presentEndpoint(row: WebhookEndpointRow) {
     description: row.description,
     status: row.status,
     disabled_reason: row.disabled_reason,
+    livemode: row.livemode,
     previous_secret_expires_at: row.previous_secret_expires_at && new Date(row.previous_secret_expires_at) > new Date() ? iso(row.previous_secret_expires_at) : null,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),

@@ -5,6 +5,8 @@ export type EndpointStatus = 'enabled' | 'disabled';
 export interface WebhookEndpointRow {
   id: string;
   partner_id: string;
+  /** false: a test-mode endpoint, which receives test events only. */
+  livemode: boolean;
   url: string;
   events: string[];
   description: string | null;
@@ -21,6 +23,14 @@ export interface WebhookEndpointRow {
   updated_at: Date;
 }
 
+/** Whose endpoints: a partner's, in one mode (a test key sees and manages only test endpoints, and the reverse). */
+export interface EndpointOwner {
+  partnerId: string;
+  livemode: boolean;
+}
+
+const owned = ({ partnerId, livemode }: EndpointOwner) => ({ partner_id: partnerId, livemode });
+
 export interface PageRequest {
   limit: number;
   /** The id of the last item of the previous page. */
@@ -35,14 +45,14 @@ export async function lockPartnerEndpoints(trx: Knex.Transaction, partnerId: str
   await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`webhook_endpoints:${partnerId}`]);
 }
 
-/** Every endpoint of the partner (at most the cap), for the count and the duplicate check. */
-export async function endpointUrlsOf(trx: Knex.Transaction, partnerId: string): Promise<{ url: string; status: EndpointStatus }[]> {
-  return trx('webhook_endpoints').select('url', 'status').where({ partner_id: partnerId });
+/** Every endpoint of the partner in this mode (at most the cap), for the count and the duplicate check. */
+export async function endpointUrlsOf(trx: Knex.Transaction, owner: EndpointOwner): Promise<{ url: string; status: EndpointStatus }[]> {
+  return trx('webhook_endpoints').select('url', 'status').where(owned(owner));
 }
 
 /** The partner's other endpoints, for the duplicate-URL rule of an update. */
-export async function listOtherEndpointUrls(trx: Knex.Transaction, partnerId: string, id: string): Promise<{ url: string; status: EndpointStatus }[]> {
-  return trx('webhook_endpoints').select('url', 'status').where({ partner_id: partnerId }).whereNot({ id });
+export async function listOtherEndpointUrls(trx: Knex.Transaction, owner: EndpointOwner, id: string): Promise<{ url: string; status: EndpointStatus }[]> {
+  return trx('webhook_endpoints').select('url', 'status').where(owned(owner)).whereNot({ id });
 }
 
 export async function insertEndpoint(db: Knex, row: Omit<WebhookEndpointRow, 'created_at' | 'updated_at' | 'disabled_reason' | 'status' | 'previous_secret' | 'previous_secret_expires_at' | 'failing_since'>): Promise<WebhookEndpointRow> {
@@ -51,27 +61,27 @@ export async function insertEndpoint(db: Knex, row: Omit<WebhookEndpointRow, 'cr
 }
 
 /** Newest first; one row more than asked, so the caller knows whether there is a next page. */
-export async function listEndpoints(db: Knex, partnerId: string, page: PageRequest): Promise<WebhookEndpointRow[]> {
-  const query = db('webhook_endpoints').where({ partner_id: partnerId });
+export async function listEndpoints(db: Knex, owner: EndpointOwner, page: PageRequest): Promise<WebhookEndpointRow[]> {
+  const query = db('webhook_endpoints').where(owned(owner));
   if (page.cursor) {
-    query.whereRaw('(created_at, id) < (select created_at, id from webhook_endpoints where id = ? and partner_id = ?)', [page.cursor, partnerId]);
+    query.whereRaw('(created_at, id) < (select created_at, id from webhook_endpoints where id = ? and partner_id = ? and livemode = ?)', [page.cursor, owner.partnerId, owner.livemode]);
   }
   return query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit + 1);
 }
 
-export async function findEndpoint(db: Knex, partnerId: string, id: string): Promise<WebhookEndpointRow | undefined> {
-  return db('webhook_endpoints').where({ id, partner_id: partnerId }).first();
+export async function findEndpoint(db: Knex, owner: EndpointOwner, id: string): Promise<WebhookEndpointRow | undefined> {
+  return db('webhook_endpoints').where({ id, ...owned(owner) }).first();
 }
 
 /** Deletes the endpoint with its deliveries and attempt log; false when the partner has no such endpoint. */
-export async function deleteEndpoint(db: Knex, partnerId: string, id: string): Promise<boolean> {
-  const count = await db('webhook_endpoints').where({ id, partner_id: partnerId }).delete();
+export async function deleteEndpoint(db: Knex, owner: EndpointOwner, id: string): Promise<boolean> {
+  const count = await db('webhook_endpoints').where({ id, ...owned(owner) }).delete();
   return count > 0;
 }
 
 /** The endpoint's row, locked until the transaction ends. */
-export async function lockEndpoint(trx: Knex.Transaction, partnerId: string, id: string): Promise<WebhookEndpointRow | undefined> {
-  return trx('webhook_endpoints').where({ id, partner_id: partnerId }).forUpdate().first();
+export async function lockEndpoint(trx: Knex.Transaction, owner: EndpointOwner, id: string): Promise<WebhookEndpointRow | undefined> {
+  return trx('webhook_endpoints').where({ id, ...owned(owner) }).forUpdate().first();
 }
 
 export type EndpointChanges = Partial<Pick<WebhookEndpointRow, 'url' | 'events' | 'description' | 'status' | 'disabled_reason' | 'failing_since'>>;
@@ -82,9 +92,9 @@ export async function updateEndpoint(trx: Knex.Transaction, id: string, changes:
 }
 
 /** The current secret becomes the previous one (signing beside the new one for `overlapHours`); the new one is current. */
-export async function rotateEndpointSecret(db: Knex, partnerId: string, id: string, encryptedSecret: string, overlapHours: number): Promise<WebhookEndpointRow | undefined> {
+export async function rotateEndpointSecret(db: Knex, owner: EndpointOwner, id: string, encryptedSecret: string, overlapHours: number): Promise<WebhookEndpointRow | undefined> {
   const [row] = await db('webhook_endpoints')
-    .where({ id, partner_id: partnerId })
+    .where({ id, ...owned(owner) })
     .update({
       previous_secret: db.ref('secret'),
       previous_secret_expires_at: db.raw('now() + make_interval(hours => ?)', [overlapHours]),

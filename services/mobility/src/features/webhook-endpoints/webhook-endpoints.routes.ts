@@ -3,11 +3,12 @@ import { z } from 'zod';
 import { pageQuerySchema, parseOrThrow } from '@platform/service-kit';
 import { WEBHOOK_EVENT_TYPES } from './webhook-events';
 import type { WebhookEndpointService } from './webhook-endpoints.service';
+import type { PartnerAccount } from '../api-keys/api-key-auth';
 
 export interface WebhookEndpointRoutesDeps {
   service: WebhookEndpointService;
-  /** Which partner the (already authenticated) request acts for. */
-  partnerIdOf: (req: Request) => string;
+  /** Which partner, in which mode (live or test), the (already authenticated) request acts for. */
+  accountOf: (req: Request) => PartnerAccount;
 }
 
 export const registerSchema = z.object({
@@ -53,47 +54,47 @@ export const recoverSchema = z
 export const pageSchema = pageQuerySchema({ id: 'PageQuery', defaultLimit: 20 });
 
 /** `/api/v1/webhooks`: mounted behind API-key authentication with the `webhooks:manage` scope. */
-export function webhookEndpointRoutes({ service, partnerIdOf }: WebhookEndpointRoutesDeps): Router {
+export function webhookEndpointRoutes({ service, accountOf }: WebhookEndpointRoutesDeps): Router {
   const router = Router();
 
   router.post('/', async (req, res) => {
     const input = parseOrThrow(registerSchema, req.body);
-    res.status(201).json(await service.register(partnerIdOf(req), input));
+    res.status(201).json(await service.register(accountOf(req), input));
   });
 
   router.get('/', async (req, res) => {
-    res.json(await service.list(partnerIdOf(req), parseOrThrow(pageSchema, req.query)));
+    res.json(await service.list(accountOf(req), parseOrThrow(pageSchema, req.query)));
   });
 
   router.patch('/:id', async (req, res) => {
     const input = parseOrThrow(updateEndpointSchema, req.body ?? {});
-    res.json(await service.update(partnerIdOf(req), req.params.id, input));
+    res.json(await service.update(accountOf(req), req.params.id, input));
   });
 
   router.post('/:id/rotate-secret', async (req, res) => {
-    res.json(await service.rotateSecret(partnerIdOf(req), req.params.id));
+    res.json(await service.rotateSecret(accountOf(req), req.params.id));
   });
 
   router.post('/:id/test', async (req, res) => {
-    res.status(202).json(await service.sendTestEvent(partnerIdOf(req), req.params.id));
+    res.status(202).json(await service.sendTestEvent(accountOf(req), req.params.id));
   });
 
   router.post('/:id/recover', async (req, res) => {
     const input = parseOrThrow(recoverSchema, req.body);
-    res.status(202).json(await service.recover(partnerIdOf(req), req.params.id, input));
+    res.status(202).json(await service.recover(accountOf(req), req.params.id, input));
   });
 
   router.delete('/:id', async (req, res) => {
-    await service.remove(partnerIdOf(req), req.params.id);
+    await service.remove(accountOf(req), req.params.id);
     res.status(204).end();
   });
 
   router.get('/:id/deliveries', async (req, res) => {
-    res.json(await service.listWebhookMessages(partnerIdOf(req), req.params.id, parseOrThrow(pageSchema, req.query)));
+    res.json(await service.listWebhookMessages(accountOf(req), req.params.id, parseOrThrow(pageSchema, req.query)));
   });
 
   router.post('/:id/deliveries/:messageId/retry', async (req, res) => {
-    res.status(202).json(await service.retryWebhookMessage(partnerIdOf(req), req.params.id, req.params.messageId));
+    res.status(202).json(await service.retryWebhookMessage(accountOf(req), req.params.id, req.params.messageId));
   });
 
   return router;

@@ -10,6 +10,7 @@ import type { WebhookEndpointRow } from './webhook-endpoints.repository';
 import { presentEndpoint, presentWebhookMessage } from './webhook-endpoints.presenter';
 import { WEBHOOK_EVENT_TYPES } from './webhook-events';
 import * as messageLog from './webhook-message-log.repository';
+import type { PartnerAccount } from '../api-keys/api-key-auth';
 
 export interface WebhookEndpointServiceDeps {
   db: Knex;
@@ -64,20 +65,21 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
     }
   }
 
-  async function requireEndpoint(partnerId: string, id: string): Promise<WebhookEndpointRow> {
-    const endpoint = isIdOf('whe', id) ? await endpoints.findEndpoint(db, partnerId, id) : undefined;
+  async function requireEndpoint(account: PartnerAccount, id: string): Promise<WebhookEndpointRow> {
+    const endpoint = isIdOf('whe', id) ? await endpoints.findEndpoint(db, account, id) : undefined;
     if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
     return endpoint;
   }
 
   return {
-    async register(partnerId: string, input: RegisterEndpointInput) {
+    async register(account: PartnerAccount, input: RegisterEndpointInput) {
+      const { partnerId } = account;
       const url = await checkedUrl(partnerId, input.url);
       const id = newId('whe');
       const secret = generateWebhookSecret();
       const row = await db.transaction(async (trx) => {
         await endpoints.lockPartnerEndpoints(trx, partnerId);
-        const existing = await endpoints.endpointUrlsOf(trx, partnerId);
+        const existing = await endpoints.endpointUrlsOf(trx, account);
         // Disabled endpoints count too: delete one to free its place. The same URL may be registered again only
         // while its old endpoint is disabled (that is how a partner resumes after a 410).
         if (existing.some((e) => e.status === 'enabled' && sameUrl(e.url, url))) {
@@ -89,6 +91,7 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
         return endpoints.insertEndpoint(trx, {
           id,
           partner_id: partnerId,
+          livemode: account.livemode,
           url: input.url,
           events: input.events ? [...new Set(input.events)] : [...WEBHOOK_EVENT_TYPES],
           description: input.description ?? null,
@@ -98,8 +101,8 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
       return { ...presentEndpoint(row), secret };
     },
 
-    async list(partnerId: string, page: endpoints.PageRequest): Promise<Page<ReturnType<typeof presentEndpoint>>> {
-      const rows = await endpoints.listEndpoints(db, partnerId, page);
+    async list(account: PartnerAccount, page: endpoints.PageRequest): Promise<Page<ReturnType<typeof presentEndpoint>>> {
+      const rows = await endpoints.listEndpoints(db, account, page);
       return pageOf(rows, page.limit, presentEndpoint);
     },
 
@@ -107,12 +110,13 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
      * Changes url, events, description or enabled. `enabled: true` re-enables a disabled endpoint (its failure clock
      * restarts); `enabled: false` disables it. The duplicate-URL rule holds for the endpoint as it will be.
      */
-    async update(partnerId: string, id: string, input: UpdateEndpointInput) {
-      await requireEndpoint(partnerId, id);
+    async update(account: PartnerAccount, id: string, input: UpdateEndpointInput) {
+      const { partnerId } = account;
+      await requireEndpoint(account, id);
       const url = input.url === undefined ? undefined : await checkedUrl(partnerId, input.url);
       const row = await db.transaction(async (trx) => {
         await endpoints.lockPartnerEndpoints(trx, partnerId);
-        const current = await endpoints.lockEndpoint(trx, partnerId, id);
+        const current = await endpoints.lockEndpoint(trx, account, id);
         if (!current) throw new NotFoundError('Webhook endpoint not found');
         const changes: endpoints.EndpointChanges = {};
         if (input.url !== undefined) changes.url = input.url;
@@ -122,7 +126,7 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
         if (input.enabled === false && current.status !== 'disabled') Object.assign(changes, { status: 'disabled', disabled_reason: DISABLED_BY_PARTNER_REASON });
         const willBeEnabled = (changes.status ?? current.status) === 'enabled';
         const target = url ?? new URL(current.url);
-        const others = (await endpoints.listOtherEndpointUrls(trx, partnerId, id)).filter((e) => e.status === 'enabled');
+        const others = (await endpoints.listOtherEndpointUrls(trx, account, id)).filter((e) => e.status === 'enabled');
         if (willBeEnabled && others.some((e) => sameUrl(e.url, target))) {
           throw new ConflictError('An enabled webhook endpoint with this URL is already registered', 'duplicate_webhook_url');
         }
@@ -132,23 +136,25 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
     },
 
     /** A new secret, shown once; the old one keeps signing beside it for SECRET_OVERLAP_HOURS. */
-    async rotateSecret(partnerId: string, id: string) {
-      await requireEndpoint(partnerId, id);
+    async rotateSecret(account: PartnerAccount, id: string) {
+      await requireEndpoint(account, id);
       const secret = generateWebhookSecret();
-      const row = await endpoints.rotateEndpointSecret(db, partnerId, id, secrets.encrypt(id, secret), SECRET_OVERLAP_HOURS);
+      const row = await endpoints.rotateEndpointSecret(db, account, id, secrets.encrypt(id, secret), SECRET_OVERLAP_HOURS);
       if (!row) throw new NotFoundError('Webhook endpoint not found');
       return { ...presentEndpoint(row), secret };
     },
 
     /** Sends a `webhook.test` event to this endpoint alone (signed and retried like any other); 409 when disabled. */
-    async sendTestEvent(partnerId: string, id: string) {
+    async sendTestEvent(account: PartnerAccount, id: string) {
+      const { partnerId } = account;
       if (!appendEvent) throw new Error('test events need the outbox (appendEvent)');
       const message = await db.transaction(async (trx) => {
-        const endpoint = isIdOf('whe', id) ? await endpoints.lockEndpoint(trx, partnerId, id) : undefined;
+        const endpoint = isIdOf('whe', id) ? await endpoints.lockEndpoint(trx, account, id) : undefined;
         if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
         if (endpoint.status !== 'enabled') throw new ConflictError('The webhook endpoint is disabled; enable it to send a test event', 'endpoint_disabled');
         const event = await appendEvent(trx, {
           partnerId,
+          livemode: endpoint.livemode,
           type: 'webhook.test',
           objectType: 'webhook_endpoint',
           objectId: id,
@@ -166,13 +172,15 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
      * Sends again every event since `since` the endpoint receives and did not acknowledge (with `include_succeeded`,
      * the acknowledged ones too): after an outage, or after re-enabling. 409 when the endpoint is disabled.
      */
-    async recover(partnerId: string, id: string, input: RecoverInput) {
+    async recover(account: PartnerAccount, id: string, input: RecoverInput) {
+      const { partnerId } = account;
       const messages = await db.transaction(async (trx) => {
-        const endpoint = isIdOf('whe', id) ? await endpoints.lockEndpoint(trx, partnerId, id) : undefined;
+        const endpoint = isIdOf('whe', id) ? await endpoints.lockEndpoint(trx, account, id) : undefined;
         if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
         if (endpoint.status !== 'enabled') throw new ConflictError('The webhook endpoint is disabled; enable it before recovering its events', 'endpoint_disabled');
         return messageLog.recoverWebhookMessages(trx, {
           partnerId,
+          livemode: endpoint.livemode,
           endpointId: id,
           types: [...endpoint.events, ...ALWAYS_DELIVERED_EVENT_TYPES],
           since: input.since,
@@ -184,13 +192,14 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
       return { endpoint_id: id, since: input.since.toISOString(), include_succeeded: input.include_succeeded ?? false, queued: messages.length };
     },
 
-    async remove(partnerId: string, id: string): Promise<void> {
-      const removed = isIdOf('whe', id) && (await endpoints.deleteEndpoint(db, partnerId, id));
+    async remove(account: PartnerAccount, id: string): Promise<void> {
+      const removed = isIdOf('whe', id) && (await endpoints.deleteEndpoint(db, account, id));
       if (!removed) throw new NotFoundError('Webhook endpoint not found');
     },
 
-    async listWebhookMessages(partnerId: string, endpointId: string, page: endpoints.PageRequest) {
-      await requireEndpoint(partnerId, endpointId);
+    async listWebhookMessages(account: PartnerAccount, endpointId: string, page: endpoints.PageRequest) {
+      const { partnerId } = account;
+      await requireEndpoint(account, endpointId);
       const rows = await messageLog.listWebhookMessages(db, partnerId, endpointId, page);
       const shown = rows.slice(0, page.limit);
       const attempts = await messageLog.attemptsOf(db, shown.map((d) => d.id));
@@ -198,8 +207,9 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
     },
 
     /** Sends a failed message again (one more attempt); 409 when it is not failed or the endpoint is disabled. */
-    async retryWebhookMessage(partnerId: string, endpointId: string, messageId: string) {
-      const endpoint = await requireEndpoint(partnerId, endpointId);
+    async retryWebhookMessage(account: PartnerAccount, endpointId: string, messageId: string) {
+      const { partnerId } = account;
+      const endpoint = await requireEndpoint(account, endpointId);
       const found = isIdOf('whd', messageId) ? await messageLog.findWebhookMessage(db, partnerId, endpointId, messageId) : undefined;
       if (!found) throw new NotFoundError('Webhook delivery not found');
       if (endpoint.status !== 'enabled') throw new ConflictError('The webhook endpoint is disabled; register it again to receive events', 'endpoint_disabled');

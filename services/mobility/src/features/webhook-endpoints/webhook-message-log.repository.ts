@@ -56,6 +56,8 @@ export async function markEventDispatched(trx: Knex.Transaction, eventId: string
 
 export interface RecoverRequest {
   partnerId: string;
+  /** The endpoint's mode: a test endpoint recovers test events only, a live one live events only. */
+  livemode: boolean;
   endpointId: string;
   /** Event types the endpoint receives (its subscriptions plus the always-delivered ones). */
   types: string[];
@@ -74,6 +76,7 @@ export async function recoverWebhookMessages(trx: Knex.Transaction, request: Rec
   const missing: { id: string }[] = await trx('outbox_events as ev')
     .select('ev.id')
     .where('ev.partner_id', request.partnerId)
+    .where('ev.livemode', request.livemode)
     .where('ev.created_at', '>=', request.since)
     .whereIn('ev.type', request.types)
     .whereNotExists(trx('webhook_deliveries as d').select(trx.raw('1')).whereRaw('d.event_id = ev.id').where('d.endpoint_id', request.endpointId));
@@ -86,7 +89,7 @@ export async function recoverWebhookMessages(trx: Knex.Transaction, request: Rec
   const reopened: { id: string; event_id: string; endpoint_id: string }[] = await trx('webhook_deliveries as d')
     .where('d.endpoint_id', request.endpointId)
     .whereIn('d.status', reopenable)
-    .whereIn('d.event_id', trx('outbox_events').select('id').where('partner_id', request.partnerId).where('created_at', '>=', request.since).whereIn('type', request.types))
+    .whereIn('d.event_id', trx('outbox_events').select('id').where({ partner_id: request.partnerId, livemode: request.livemode }).where('created_at', '>=', request.since).whereIn('type', request.types))
     .update({ status: 'pending', max_attempts: trx.raw('d.attempts + ?', [request.maxAttempts]), next_attempt_at: trx.fn.now(), updated_at: trx.fn.now() })
     .returning(['d.id', 'd.event_id', 'd.endpoint_id']);
   return [...created, ...reopened];

@@ -1,0 +1,51 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { parseOrThrow } from '@platform/service-kit';
+import { accountOf, requireScope, requireTestKey } from '../api-keys/api-key-auth';
+import { deliveryId } from '../deliveries/deliveries.routes';
+import { DELIVERY_STATUSES } from '../deliveries/delivery-status';
+import { rideId } from '../rides/rides.routes';
+import { RIDE_STATUSES } from '../rides/ride-status';
+import type { SandboxService } from './sandbox.service';
+
+export const advanceRideSchema = z
+  .object({
+    to: z.enum(RIDE_STATUSES).meta({ description: 'The next status, or any status further along: every transition in between happens too, in order.' }),
+  })
+  .strict()
+  .meta({
+    id: 'SandboxRideAdvance',
+    description: 'Test mode only. Moves a test ride to `to` (`accepted`, `arrived`, `in_progress`, `completed`, or `no_drivers_available` from `pending`).',
+    examples: [{ to: 'completed' }],
+  });
+
+export const advanceDeliverySchema = z
+  .object({
+    to: z.enum(DELIVERY_STATUSES).meta({ description: 'The next status, or any status further along: every transition in between happens too, in order.' }),
+  })
+  .strict()
+  .meta({
+    id: 'SandboxDeliveryAdvance',
+    description: 'Test mode only. Moves a test delivery to `to` (`courier_assigned`, `picked_up`, `delivered` without a PIN, or `failed`).',
+    examples: [{ to: 'delivered' }],
+  });
+
+/** `/api/v1/sandbox` (mounted behind API key authentication): test-mode keys only, with the job's write scope. */
+export function sandboxRoutes(sandbox: SandboxService): Router {
+  const router = Router();
+  const testKey = requireTestKey();
+
+  router.post('/rides/:id/advance', requireScope('rides:write'), testKey, async (req, res) => {
+    const id = rideId(req.params.id);
+    const { to } = parseOrThrow(advanceRideSchema, req.body ?? {});
+    res.json(await sandbox.advanceRide(accountOf(req), id, to));
+  });
+
+  router.post('/deliveries/:id/advance', requireScope('deliveries:write'), testKey, async (req, res) => {
+    const id = deliveryId(req.params.id);
+    const { to } = parseOrThrow(advanceDeliverySchema, req.body ?? {});
+    res.json(await sandbox.advanceDelivery(accountOf(req), id, to));
+  });
+
+  return router;
+}
