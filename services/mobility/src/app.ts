@@ -18,14 +18,14 @@ import {
 import type { MobilityConfig } from './config';
 import { apiKeyAdminRoutes } from './features/api-keys/api-keys.routes';
 import { partnerIdOf, requireApiKey, requireScope } from './features/api-keys/api-key-auth';
-import { courierDeliveryRoutes, deliveryRoutes } from './features/deliveries/deliveries.routes';
+import { courierDeliveryRoutes, deliveryRoutes, deliveryStreamRoutes } from './features/deliveries/deliveries.routes';
 import { requireDriver } from './features/driver-app/driver-auth';
 import { driverAppRoutes } from './features/driver-app/driver-app.routes';
 import { estimateRoutes } from './features/estimates/estimates.routes';
 import { eventPassProgramRoutes, eventPassRoutes } from './features/event-passes/event-passes.routes';
 import { fleetAdminRoutes } from './features/fleet/fleet.routes';
 import { ensurePartnerFromClaims } from './features/partners/partners.middleware';
-import { rideRoutes } from './features/rides/rides.routes';
+import { rideRoutes, rideStreamRoutes } from './features/rides/rides.routes';
 import { mobilityOpenApi } from './openapi';
 import { registerOperationalMetrics } from './operational-metrics';
 import { buildServices, type MobilityServices } from './services';
@@ -62,13 +62,15 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   const partnerKey = requireApiKey(services.apiKeys);
   app.use('/api/v1/estimates', partnerKey, estimateRoutes(services.estimates));
   app.use('/api/v1/rides', partnerKey, rideRoutes(services.rides));
+  app.use('/api/v1/rides', partnerKey, rideStreamRoutes(services.rides, services.telemetry));
   app.use('/api/v1/deliveries', partnerKey, deliveryRoutes(services.deliveries, services.deliveryQuotes));
+  app.use('/api/v1/deliveries', partnerKey, deliveryStreamRoutes(services.deliveries, services.telemetry));
   app.use('/api/v1/event-pass-programs', partnerKey, eventPassProgramRoutes(services.eventPasses));
   app.use('/api/v1/event-passes', partnerKey, eventPassRoutes(services.eventPasses));
 
   const driverAuth = requireDriver(services.fleet, { secret: config.JWT_SECRET, issuer: config.JWT_ISSUER });
   app.use('/driver/v1/deliveries', driverAuth, courierDeliveryRoutes(services.deliveries));
-  app.use('/driver/v1', driverAuth, driverAppRoutes(services.fleet, services.dispatcher, services.rides));
+  app.use('/driver/v1', driverAuth, driverAppRoutes(services.fleet, services.dispatcher, services.rides, services.telemetry));
 
   const webhookQueue = createWebhookQueue(redis, config.REDIS_PREFIX);
   registerOperationalMetrics(metrics.registry, db, [webhookQueue, services.timers.queue]);

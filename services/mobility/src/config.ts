@@ -40,6 +40,9 @@ export const mobilityConfigSchema = z
     DISPATCH_RADIUS_M: env.positiveInt(5000),
     DISPATCH_OFFER_TTL_S: env.positiveInt(15),
     DISPATCH_TIMEOUT_S: env.positiveInt(120),
+    /** Open job event streams (`GET …/{id}/stream`) one API process holds, and one API key may hold in one process; more are 429. */
+    STREAM_MAX_PER_PROCESS: env.positiveInt(2000),
+    STREAM_MAX_PER_KEY: env.positiveInt(50),
   })
   .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'WEBHOOK_SECRET_KEY']))
   .transform((config) => ({ ...config, databaseUrl: config.MOBILITY_DATABASE_URL ?? config.DATABASE_URL }));

@@ -1,6 +1,7 @@
 import { closeGracefullyOnSignal, exitOnListenError, createLogger, createRedis, loadConfigOrExit, openServiceDatabase, requireRedis } from '@platform/service-kit';
 import { startTracing } from '@platform/service-kit/tracing';
 import { createApp } from './app';
+import { buildServices } from './services';
 import { MOBILITY_SCHEMA, mobilityConfigSchema } from './config';
 import { migrations } from './db/migrations';
 
@@ -11,7 +12,11 @@ async function main() {
   await requireRedis(config.REDIS_URL);
   const db = await openServiceDatabase(config.databaseUrl, MOBILITY_SCHEMA, migrations, logger);
   const redis = createRedis(config.REDIS_URL);
-  const app = createApp({ db, redis, config, logger });
+  const deps = { db, redis, config, logger };
+  const services = buildServices(deps);
+  const app = createApp(deps, services);
+  // Registered before the graceful close: open event streams end first, so draining does not wait for them.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void services.telemetry.close());
   const server = app.listen(config.PORT, () => logger.info({ port: config.PORT }, 'mobility service listening'));
   exitOnListenError(server, 'mobility', config.PORT);
   server.keepAliveTimeout = 65000;

@@ -14,6 +14,7 @@ import type { JobLifecyclePorts } from './features/jobs/job-lifecycle';
 import { appendOutboxEvent } from './features/outbox/outbox.repository';
 import { createRideLifecycle, rideDispatchHandler } from './features/rides/ride-lifecycle';
 import { createRideService } from './features/rides/rides.service';
+import { createJobTelemetry } from './features/telemetry/job-telemetry.service';
 
 /**
  * Wires the feature services once per process; the HTTP app and the worker share this. Features meet only here: the job
@@ -27,6 +28,7 @@ export function buildServices({ db, redis, config, logger }: MobilityDeps) {
   const timers = new DispatchTimers(redis, config.REDIS_PREFIX);
   const release = createDriverRelease(db, fleet, locations, logger);
   const eventPasses = createEventPassService({ db, appendEvent: appendOutboxEvent });
+  const telemetry = createJobTelemetry({ db, redis, prefix: config.REDIS_PREFIX, logger, limits: { perProcess: config.STREAM_MAX_PER_PROCESS, perKey: config.STREAM_MAX_PER_KEY } });
   const jobPorts: JobLifecyclePorts = {
     appendEvent: appendOutboxEvent,
     findDriver: fleet.findDriver,
@@ -36,6 +38,7 @@ export function buildServices({ db, redis, config, logger }: MobilityDeps) {
     afterDriverFreed: release.afterDriverFreed,
     // A ride's pass reservation is spent or released in the same transaction as its status change.
     onStatusChange: (trx, change) => (change.objectType === 'ride' ? eventPasses.settleRide(trx, change) : Promise.resolve()),
+    statusCommitted: telemetry.statusCommitted,
   };
   const rideLifecycle = createRideLifecycle(db, jobPorts);
   const deliveryLifecycle = createDeliveryLifecycle(db, jobPorts);
@@ -51,7 +54,7 @@ export function buildServices({ db, redis, config, logger }: MobilityDeps) {
   const rides = createRideService({ db, lifecycle: rideLifecycle, dispatcher, estimates, passes: eventPasses, logger });
   const deliveryQuotes = createDeliveryQuoteService({ db, locations, dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
   const deliveries = createDeliveryService({ db, lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: config.JWT_SECRET, quotes: deliveryQuotes });
-  return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries, deliveryQuotes, eventPasses };
+  return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries, deliveryQuotes, eventPasses, telemetry };
 }
 
 export type MobilityServices = ReturnType<typeof buildServices>;
