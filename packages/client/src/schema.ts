@@ -290,7 +290,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/deliverys/{id}/stream": {
+    "/api/v1/deliveries/{id}/stream": {
         parameters: {
             query?: never;
             header?: never;
