@@ -43,6 +43,9 @@ export const mobilityConfigSchema = z
     /** Open job event streams (`GET …/{id}/stream`) one API process holds, and one API key may hold in one process; more are 429. */
     STREAM_MAX_PER_PROCESS: env.positiveInt(2000),
     STREAM_MAX_PER_KEY: env.positiveInt(50),
+    /** A job's location webhook goes out when this long has passed since its last one, or the driver moved LOCATION_EVENT_DISTANCE_M. */
+    LOCATION_EVENT_INTERVAL_S: env.positiveInt(10),
+    LOCATION_EVENT_DISTANCE_M: env.positiveInt(200),
   })
   .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'WEBHOOK_SECRET_KEY']))
   .transform((config) => ({ ...config, databaseUrl: config.MOBILITY_DATABASE_URL ?? config.DATABASE_URL }));

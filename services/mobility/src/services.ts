@@ -28,7 +28,14 @@ export function buildServices({ db, redis, config, logger }: MobilityDeps) {
   const timers = new DispatchTimers(redis, config.REDIS_PREFIX);
   const release = createDriverRelease(db, fleet, locations, logger);
   const eventPasses = createEventPassService({ db, appendEvent: appendOutboxEvent });
-  const telemetry = createJobTelemetry({ db, redis, prefix: config.REDIS_PREFIX, logger, limits: { perProcess: config.STREAM_MAX_PER_PROCESS, perKey: config.STREAM_MAX_PER_KEY } });
+  const telemetry = createJobTelemetry({
+    db,
+    redis,
+    prefix: config.REDIS_PREFIX,
+    logger,
+    limits: { perProcess: config.STREAM_MAX_PER_PROCESS, perKey: config.STREAM_MAX_PER_KEY },
+    locationEvents: { minIntervalMs: config.LOCATION_EVENT_INTERVAL_S * 1000, minMeters: config.LOCATION_EVENT_DISTANCE_M },
+  });
   const jobPorts: JobLifecyclePorts = {
     appendEvent: appendOutboxEvent,
     findDriver: fleet.findDriver,

@@ -3,7 +3,7 @@ import type { Telemetry } from '../fleet/fleet.locations';
 import { ChannelHub } from './channel-hub';
 import { jobChannel, jobObjectTypeOf, type JobMessage, type JobObjectType, type JobView } from './job-channels';
 import { appendLocationEventIfSubscribed } from './location-events.repository';
-import { createLocationThrottle } from './location-throttle';
+import { createLocationThrottle, type LocationThrottleRule } from './location-throttle';
 import { StreamLimits } from './stream-limits';
 
 export const LOCATION_EVENT_TYPE: Record<JobObjectType, string> = { ride: 'ride.location_updated', delivery: 'delivery.courier_location_updated' };
@@ -14,15 +14,16 @@ export interface JobTelemetryDeps {
   prefix: string;
   logger: Logger;
   limits: { perProcess: number; perKey: number };
+  locationEvents: LocationThrottleRule;
 }
 
 /**
  * Live job telemetry of one process: publishes status changes (after commit) and positions on the job's Redis
  * channel for the event streams, gates location webhooks per job, and holds the shared subscriber and stream caps.
  */
-export function createJobTelemetry({ db, redis, prefix, logger, limits }: JobTelemetryDeps) {
+export function createJobTelemetry({ db, redis, prefix, logger, limits, locationEvents }: JobTelemetryDeps) {
   const hub = new ChannelHub(redis, logger);
-  const throttle = createLocationThrottle(redis, prefix);
+  const throttle = createLocationThrottle(redis, prefix, locationEvents);
   const shutdown = new AbortController();
   const publish = (jobId: string, message: JobMessage) => hub.publish(jobChannel(prefix, jobId), JSON.stringify(message));
 

@@ -1,17 +1,19 @@
 import type { Redis } from '@platform/service-kit';
 import type { LatLng } from '../../geo';
 
-/** A job's location webhook goes out at most this often while the driver stays within LOCATION_EVENT_MIN_METERS… */
-export const LOCATION_EVENT_MIN_INTERVAL_MS = 10_000;
-/** …or as soon as the driver is this far (great-circle) from the point of the job's last location webhook. */
-export const LOCATION_EVENT_MIN_METERS = 200;
+export interface LocationThrottleRule {
+  /** A job's location webhook goes out at most this often while the driver stays within `minMeters`… */
+  minIntervalMs: number;
+  /** …or as soon as the driver is this far (great-circle) from the point of the job's last location webhook. */
+  minMeters: number;
+}
 /** The last emitted point outlives the longest pause between two reports of a job; then the next report emits. */
 const LAST_POINT_TTL_S = 3600;
 
 /**
  * Atomic check-and-set of a job's last emitted point, so concurrent reports of the same job (two API processes) let
  * at most one of them through. Time is Redis's own clock, the same for every process. Answers 1 when the report
- * should emit (no earlier point, 10 s passed, or 200 m moved) and records it as the new last point; else 0.
+ * should emit (no earlier point, the interval passed, or the distance moved) and records it as the new last point; else 0.
  */
 const THROTTLE_SCRIPT = `
 local t = redis.call('TIME')
@@ -35,14 +37,14 @@ return 1
 type ThrottleCommand = (key: string, lat: number, lng: number, minIntervalMs: number, minMeters: number, ttlSeconds: number) => Promise<number>;
 
 /** The per-job gate of location webhooks, in Redis under `${prefix}:telemetry:last-event:<job id>`. */
-export function createLocationThrottle(redis: Redis, prefix: string) {
+export function createLocationThrottle(redis: Redis, prefix: string, rule: LocationThrottleRule) {
   const commands = redis as unknown as { telemetryLocationThrottle?: ThrottleCommand };
   if (!commands.telemetryLocationThrottle) redis.defineCommand('telemetryLocationThrottle', { numberOfKeys: 1, lua: THROTTLE_SCRIPT });
   const throttle = commands.telemetryLocationThrottle!.bind(redis);
   return {
     /** Whether this report of the job's position should become a webhook event (and if so, it is now the last point). */
     async shouldEmit(jobId: string, at: LatLng): Promise<boolean> {
-      const emit = await throttle(`${prefix}:telemetry:last-event:${jobId}`, at.lat, at.lng, LOCATION_EVENT_MIN_INTERVAL_MS, LOCATION_EVENT_MIN_METERS, LAST_POINT_TTL_S);
+      const emit = await throttle(`${prefix}:telemetry:last-event:${jobId}`, at.lat, at.lng, rule.minIntervalMs, rule.minMeters, LAST_POINT_TTL_S);
       return emit === 1;
     },
   };
