@@ -29,7 +29,7 @@ export interface UpstreamOptions {
  * A proxy to one upstream on node:http with a keep-alive agent. The body (read in full at the gateway) is sent
  * untouched (payment signatures are over the raw bytes); the answer is piped back as it comes. A refused upstream
  * is a 502 JSON; no answer within `timeoutMs` of the request's arrival (waiting for a pooled socket included), or an
- * answer that stalls that long, a 504 JSON. A client that hangs up first is not an upstream failure and is not logged as one.
+ * answer that stalls that long, a 504 JSON (a `text/event-stream` answer, once started, may stay quiet as long as it likes). A client that hangs up first is not an upstream failure and is not logged as one.
  */
 export function createUpstreamProxy(name: string, target: string, options: UpstreamOptions, logger: Logger): UpstreamProxy {
   const base = new URL(target);
@@ -66,6 +66,15 @@ export function createUpstreamProxy(name: string, target: string, options: Upstr
       const status = answer.statusCode ?? 502;
       call.onStatus?.(status);
       answer.once('error', () => res.destroy());
+      if (isEventStream(answer.headers)) {
+        // A Server-Sent Events stream lives as long as its job: UPSTREAM_TIMEOUT_MS bounds only the start of an answer,
+        // so the idle timer goes; each event is passed on as it arrives (never compressed, never held back).
+        upstream.setTimeout(0);
+        res.writeHead(status, answer.statusMessage, responseHeaders(answer.headers));
+        res.flushHeaders();
+        answer.pipe(res);
+        return;
+      }
       if (req.method === 'HEAD' || !compressibleAnswer(status, answer.headers)) {
         res.writeHead(status, answer.statusMessage, responseHeaders(answer.headers));
         answer.pipe(res);
@@ -92,6 +101,10 @@ export function createUpstreamProxy(name: string, target: string, options: Upstr
     });
     upstream.end(call.body);
   };
+}
+
+function isEventStream(headers: IncomingHttpHeaders): boolean {
+  return (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() === 'text/event-stream';
 }
 
 /** Names a `Connection` header lists: hop-by-hop for this message only. */
