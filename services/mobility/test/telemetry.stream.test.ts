@@ -1,4 +1,6 @@
 import { createServer } from 'node:http';
+import pino from 'pino';
+import { createApp as createGateway } from '@platform/gateway';
 import request from 'supertest';
 import { listen, openEventStream, waitFor, type RunningServer } from '@platform/test-kit';
 import { beforeAllWithPartner, type PartnerApi, type TestContext } from './helpers/context';
@@ -11,6 +13,7 @@ let ctx: TestContext;
 let partner: PartnerApi;
 let partnerToken: string;
 let service: RunningServer;
+let gateway: RunningServer;
 
 beforeAllWithPartner(
   (context, api) => {
@@ -23,8 +26,13 @@ beforeAll(async () => {
   partnerToken = (await createPartnerKey(ctx)).token;
   partner = partnerApi(ctx, partnerToken);
   service = await listen(createServer(ctx.app));
+  const app = createGateway({ config: { CERTIFICATE_URL: 'http://127.0.0.1:9', MOBILITY_URL: service.url, UPSTREAM_TIMEOUT_MS: 5000 }, logger: pino({ level: 'silent' }) });
+  gateway = await listen(createServer(app));
 });
-afterAll(() => service.close());
+afterAll(async () => {
+  await gateway.close();
+  await service.close();
+});
 
 const stream = (path: string, token = partnerToken) => openEventStream(`${service.url}${path}`, { Authorization: `Bearer ${token}` });
 const channelOf = (jobId: string) => ctx.services.telemetry.channelOf(jobId);
@@ -152,6 +160,25 @@ describe('GET /api/v1/rides/{id}/stream', () => {
     await third.event(0);
     for (const client of [second, third, otherKeyStream]) client.close();
     await waitFor(async () => (await redisSubscribers(ride.id)) === 0, 'the subscription to be released');
+  });
+});
+
+describe('a job stream through the gateway', () => {
+  it('arrives event by event, uncompressed, and a client hang-up at the gateway releases the service\'s subscription', async () => {
+    const { ride, driver, centre } = await acceptedRide();
+    const client = await openEventStream(`${gateway.url}/api/v1/rides/${ride.id}/stream`, { Authorization: `Bearer ${partnerToken}`, 'Accept-Encoding': 'gzip, br' });
+    expect(client.status).toBe(200);
+    expect(client.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(client.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse((await client.event(0)).data)).toMatchObject({ id: ride.id, status: 'accepted' });
+    await driver.app.post('/location', offset(centre, 120, 80)).expect(200);
+    expect((await client.event(1)).event).toBe('location');
+    await driver.app.post(`/rides/${ride.id}/arrived`).expect(200);
+    expect(JSON.parse((await client.event(2)).data)).toMatchObject({ status: 'arrived' });
+
+    client.close();
+    await waitFor(async () => ctx.services.telemetry.hub.listenerCount(channelOf(ride.id)) === 0 && (await redisSubscribers(ride.id)) === 0, 'the subscription to be released');
+    await waitFor(() => ctx.services.telemetry.streamLimits.open === 0, 'the stream slot to be free');
   });
 });
 
