@@ -95,7 +95,7 @@ describe('Server-Sent Events through the gateway', () => {
       const res = await fetch(`${slowGateway.url}/api/v1/rides/ride_abc/stream`, { headers: { Accept: 'text/event-stream' } });
       expect(res.status).toBe(504);
       expect(res.headers.get('content-type')).toMatch(/json/);
-      expect((await res.json()).code).toBe('upstream_timeout');
+      expect(((await res.json()) as { code: string }).code).toBe('upstream_timeout');
     } finally {
       await slowGateway.close();
       await silent.close();
