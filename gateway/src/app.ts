@@ -19,6 +19,7 @@ type OptionalSettings =
   | 'TLS_CERT_FILE'
   | 'GATEWAY_OPENAPI_FILE'
   | 'UPSTREAM_MAX_SOCKETS'
+  | 'UPSTREAM_MAX_STREAM_SOCKETS'
   | 'MAX_BODY_BYTES'
   | 'BODY_TIMEOUT_MS'
   | 'MAX_IN_FLIGHT_PER_CLIENT';
@@ -35,6 +36,8 @@ export interface Gateway {
   public: RequestListener;
   /** The internal port (`METRICS_PORT`): `/metrics`, `/readyz`, `/healthz`. */
   internal: RequestListener;
+  /** Ends the event streams in progress, so a draining gateway does not wait for jobs to finish. */
+  closeStreams(): void;
 }
 
 const HSTS = 'max-age=31536000; includeSubDomains';
@@ -54,7 +57,11 @@ export function createApp(deps: GatewayDeps): RequestListener {
 export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
   const metrics = createMetrics('gateway');
   const upstreamUrls: Record<Upstream, string> = { certificate: config.CERTIFICATE_URL, mobility: config.MOBILITY_URL };
-  const upstreamOptions = { timeoutMs: config.UPSTREAM_TIMEOUT_MS, maxSockets: config.UPSTREAM_MAX_SOCKETS ?? 256 };
+  const upstreamOptions = {
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    maxSockets: config.UPSTREAM_MAX_SOCKETS ?? 256,
+    maxStreamSockets: config.UPSTREAM_MAX_STREAM_SOCKETS ?? 2048,
+  };
   const proxies = {
     certificate: createUpstreamProxy('certificate', config.CERTIFICATE_URL, upstreamOptions, logger),
     mobility: createUpstreamProxy('mobility', config.MOBILITY_URL, upstreamOptions, logger),
@@ -124,7 +131,8 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
   });
   internal.get('/metrics', metrics.handler());
   internal.use(notFoundHandler());
-  return { public: proxyRequest, internal };
+  const closeStreams = () => Object.values(proxies).forEach((proxy) => proxy.closeStreams());
+  return { public: proxyRequest, internal, closeStreams };
 }
 
 /** The gateway's own public pages on Express: `/healthz`, the API description and reference, and JSON 404s. */

@@ -18,11 +18,16 @@ export interface ProxyCall {
   onStatus?: (status: number) => void;
 }
 
-export type UpstreamProxy = (req: IncomingMessage, res: ServerResponse, call: ProxyCall) => void;
+export type UpstreamProxy = ((req: IncomingMessage, res: ServerResponse, call: ProxyCall) => void) & {
+  /** Ends every event stream in progress (shutdown: EventSource clients reconnect to another instance). */
+  closeStreams(): void;
+};
 
 export interface UpstreamOptions {
   timeoutMs: number;
   maxSockets: number;
+  /** Sockets for event-stream requests, a pool of their own (see `isStreamRequest`). */
+  maxStreamSockets: number;
 }
 
 /**
@@ -34,14 +39,17 @@ export interface UpstreamOptions {
 export function createUpstreamProxy(name: string, target: string, options: UpstreamOptions, logger: Logger): UpstreamProxy {
   const base = new URL(target);
   const agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets, keepAliveMsecs: 10000 });
+  // A stream holds its socket until the job ends: hundreds of open streams must not leave other requests waiting for one.
+  const streamAgent = new Agent({ keepAlive: false, maxSockets: options.maxStreamSockets });
   const port = base.port ? Number(base.port) : 80;
   const timeoutBody = { error: `The ${name} service did not answer in time`, code: 'upstream_timeout' };
   const unavailableBody = { error: `The ${name} service is unavailable`, code: 'upstream_unavailable' };
 
-  return (req, res, call) => {
+  const openStreams = new Set<() => void>();
+  const proxy = (req: IncomingMessage, res: ServerResponse, call: ProxyCall): void => {
     let answered = false; // the upstream's answer started, or the gateway answered itself
     let clientGone = false;
-    const upstream = request({ host: base.hostname, port, method: req.method, path: req.url, headers: forwardedHeaders(req, call), agent });
+    const upstream = request({ host: base.hostname, port, method: req.method, path: req.url, headers: forwardedHeaders(req, call), agent: isStreamRequest(req) ? streamAgent : agent });
     const fail = (reason: string, timedOut: boolean) => {
       if (clientGone) return;
       logger.warn({ request_id: call.requestId, upstream: name, err: reason, timedOut }, 'upstream failed');
@@ -73,6 +81,13 @@ export function createUpstreamProxy(name: string, target: string, options: Upstr
         res.writeHead(status, answer.statusMessage, responseHeaders(answer.headers));
         res.flushHeaders();
         answer.pipe(res);
+        const close = () => {
+          answer.unpipe(res);
+          res.end();
+          upstream.destroy();
+        };
+        openStreams.add(close);
+        res.once('close', () => openStreams.delete(close));
         return;
       }
       if (req.method === 'HEAD' || !compressibleAnswer(status, answer.headers)) {
@@ -101,6 +116,18 @@ export function createUpstreamProxy(name: string, target: string, options: Upstr
     });
     upstream.end(call.body);
   };
+  return Object.assign(proxy, {
+    closeStreams() {
+      for (const close of [...openStreams]) close();
+    },
+  });
+}
+
+/** A request for a Server-Sent Events stream: a `GET …/stream` path, or one that accepts `text/event-stream` (EventSource sends it). */
+function isStreamRequest(req: IncomingMessage): boolean {
+  if (req.method !== 'GET') return false;
+  const path = (req.url ?? '').split('?')[0]!;
+  return path.endsWith('/stream') || String(req.headers.accept ?? '').toLowerCase().includes('text/event-stream');
 }
 
 function isEventStream(headers: IncomingHttpHeaders): boolean {

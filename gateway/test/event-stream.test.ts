@@ -1,9 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
+import { createServer } from 'node:http';
+import pino from 'pino';
 import { listen, openEventStream, sendJson, waitFor, type RunningServer } from '@platform/test-kit';
+import { createGateway } from '../src/app';
 import { startGateway, type RunningGateway } from './helpers';
 
-const UPSTREAM_TIMEOUT_MS = 300;
+// Short enough that the silence test outlasts it; long enough that a loaded machine still starts answers in time.
+const UPSTREAM_TIMEOUT_MS = 1000;
 
 /** A fake mobility service whose event streams the test drives by hand: each open stream waits for `send` calls. */
 interface OpenUpstreamStream {
@@ -35,7 +39,8 @@ beforeAll(async () => {
     res.once('close', () => (stream.closed = true));
     streams.push(stream);
   });
-  gateway = await startGateway({ certificate: 'http://127.0.0.1:9', mobility: upstream.url }, UPSTREAM_TIMEOUT_MS);
+  // One pooled socket for ordinary requests: open streams must not take it.
+  gateway = await startGateway({ certificate: 'http://127.0.0.1:9', mobility: upstream.url }, { timeoutMs: UPSTREAM_TIMEOUT_MS, config: { UPSTREAM_MAX_SOCKETS: 1 } });
 });
 afterAll(async () => {
   await gateway.close();
@@ -72,7 +77,7 @@ describe('Server-Sent Events through the gateway', () => {
     const { client, stream } = await openThroughGateway('/api/v1/deliveries/dlv_abc/stream');
     stream.send('status', { status: 'pending' });
     await client.event(0);
-    await delay(UPSTREAM_TIMEOUT_MS * 3); // a quiet job: no event, no heartbeat
+    await delay(UPSTREAM_TIMEOUT_MS * 2); // a quiet job: no event, no heartbeat
     stream.send('status', { status: 'cancelled' });
     expect(JSON.parse((await client.event(1)).data)).toEqual({ status: 'cancelled' });
     expect(stream.closed).toBe(false);
@@ -86,6 +91,40 @@ describe('Server-Sent Events through the gateway', () => {
     await client.event(0);
     client.close();
     await waitFor(() => stream.closed, 'the upstream stream to be closed');
+  });
+
+  it('keeps open streams out of the ordinary upstream pool', async () => {
+    const first = await openThroughGateway('/api/v1/rides/ride_one/stream');
+    const second = await openThroughGateway('/api/v1/rides/ride_two/stream');
+    first.stream.send('status', { status: 'accepted' });
+    second.stream.send('status', { status: 'accepted' });
+    await Promise.all([first.client.event(0), second.client.event(0)]);
+    for (let i = 0; i < 3; i += 1) {
+      const res = await fetch(`${gateway.url}/api/v1/rides/ride_one`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ ok: true });
+    }
+    first.client.close();
+    second.client.close();
+    await waitFor(() => first.stream.closed && second.stream.closed, 'both upstream streams to be closed');
+  });
+
+  it('ends open streams when the gateway shuts down (closeStreams, run on SIGTERM before draining)', async () => {
+    const draining = createGateway({ config: { CERTIFICATE_URL: 'http://127.0.0.1:9', MOBILITY_URL: upstream.url, UPSTREAM_TIMEOUT_MS }, logger: pino({ level: 'silent' }) });
+    const server = await listen(createServer(draining.public));
+    try {
+      const before = streams.length;
+      const client = await openEventStream(`${server.url}/api/v1/rides/ride_drain/stream`);
+      const stream = await waitFor(() => streams[before], 'the upstream to receive the stream request');
+      stream.send('status', { status: 'accepted' });
+      await client.event(0);
+      draining.closeStreams();
+      await client.ended;
+      await waitFor(() => stream.closed, 'the upstream stream to be closed');
+      expect(client.events).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
   });
 
   it('still answers 504 when the upstream does not start its answer in time', async () => {
