@@ -3,7 +3,7 @@ import pino from 'pino';
 import { createApp as createGateway } from '@platform/gateway';
 import request from 'supertest';
 import { listen, openEventStream, waitFor, type RunningServer } from '@platform/test-kit';
-import { beforeAllWithPartner, type PartnerApi, type TestContext } from './helpers/context';
+import { beforeAllWithPartner, createTestContext, type PartnerApi, type TestContext } from './helpers/context';
 import { createPartnerKey } from './factories/auth';
 import { deliveryBody } from './factories/deliveries';
 import { offset, onlineDriver, randomCentre } from './factories/fleet';
@@ -160,6 +160,26 @@ describe('GET /api/v1/rides/{id}/stream', () => {
     await third.event(0);
     for (const client of [second, third, otherKeyStream]) client.close();
     await waitFor(async () => (await redisSubscribers(ride.id)) === 0, 'the subscription to be released');
+  });
+});
+
+describe('shutdown', () => {
+  it('ends every open stream when the process shuts down, so draining does not wait for jobs to finish', async () => {
+    const ride = (await partner.post('/api/v1/rides', rideBody(randomCentre())).expect(201)).body;
+    const stopping = createTestContext(); // a second process on the same database and Redis prefix
+    const server = await listen(createServer(stopping.app));
+    try {
+      const client = await openEventStream(`${server.url}/api/v1/rides/${ride.id}/stream`, { Authorization: `Bearer ${partnerToken}` });
+      await client.event(0);
+      await stopping.services.telemetry.close(); // what SIGTERM runs before the server drains
+      await client.ended;
+      expect(client.events).toHaveLength(1);
+      expect(stopping.services.telemetry.streamLimits.open).toBe(0);
+      expect(await redisSubscribers(ride.id)).toBe(0);
+    } finally {
+      await server.close();
+      await stopping.close();
+    }
   });
 });
 

@@ -69,7 +69,13 @@ export class ChannelHub {
     if (!this.subscriber) {
       const subscriber = this.redis.duplicate();
       subscriber.on('message', (channel: string, message: string) => {
-        for (const listener of this.listeners.get(channel) ?? []) listener(message);
+        for (const listener of this.listeners.get(channel) ?? []) {
+          try {
+            listener(message);
+          } catch (err) {
+            this.logger.warn({ err }, 'a job channel listener failed'); // one bad message or client must not stop the others
+          }
+        }
       });
       subscriber.on('error', (err: unknown) => this.logger.warn({ err }, 'job channel subscriber error'));
       this.subscriber = subscriber;

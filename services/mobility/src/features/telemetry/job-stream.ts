@@ -3,6 +3,8 @@ import type { ChannelHub } from './channel-hub';
 import type { Telemetry } from '../fleet/fleet.locations';
 import type { JobMessage, JobView } from './job-channels';
 
+/** A client this far behind (bytes written but not yet taken by its socket) is too slow to follow: its stream ends. */
+const MAX_BUFFERED_BYTES = 256 * 1024;
 
 export interface JobStreamOptions {
   hub: ChannelHub;
@@ -109,6 +111,7 @@ class StreamSession {
   private write(event: string, data: unknown): void {
     this.eventId += 1;
     this.res.write(`id: ${this.eventId}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    if (this.res.writableLength > MAX_BUFFERED_BYTES) this.end();
   }
 
   /** Frees everything the stream held; ends the answer unless the client already hung up. */
