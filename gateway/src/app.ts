@@ -94,7 +94,14 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
       answerJson(res, 429, { error: 'Too many requests in flight from this address', code: 'too_many_in_flight' }, { 'Retry-After': '1' });
       return;
     }
-    res.once('close', () => inFlight.leave(bucket));
+    // An event stream leaves the count once it started: it lasts as long as its job, and a partner watching many jobs
+    // from one address must not be refused its ordinary requests.
+    let counted = true;
+    const leaveInFlight = () => {
+      if (counted) inFlight.leave(bucket);
+      counted = false;
+    };
+    res.once('close', leaveInFlight);
     const forward = () => {
       readBody(req, bodyLimits, arrivedAt).then((outcome) => {
         if (!outcome.ok) return answerJson(res, outcome.status, { error: outcome.error, code: outcome.code }, { Connection: 'close' });
@@ -105,6 +112,7 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
           requestId,
           span,
           onStatus: limiter && subject.kind === 'key' ? (status) => status === 401 && limiter.noteRefusedKey(limited) : undefined,
+          onEventStream: leaveInFlight,
         });
       }, noop);
     };

@@ -16,6 +16,8 @@ export interface ProxyCall {
   span: TraceSpan;
   /** Told the upstream's status once its answer starts. */
   onStatus?: (status: number) => void;
+  /** Told when the answer turned out to be an event stream (long-lived by design, not a request stuck in flight). */
+  onEventStream?: () => void;
 }
 
 export type UpstreamProxy = ((req: IncomingMessage, res: ServerResponse, call: ProxyCall) => void) & {
@@ -78,6 +80,7 @@ export function createUpstreamProxy(name: string, target: string, options: Upstr
         // A Server-Sent Events stream lives as long as its job: UPSTREAM_TIMEOUT_MS bounds only the start of an answer,
         // so the idle timer goes; each event is passed on as it arrives (never compressed, never held back).
         upstream.setTimeout(0);
+        call.onEventStream?.();
         res.writeHead(status, answer.statusMessage, responseHeaders(answer.headers));
         res.flushHeaders();
         answer.pipe(res);

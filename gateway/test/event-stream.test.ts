@@ -39,8 +39,11 @@ beforeAll(async () => {
     res.once('close', () => (stream.closed = true));
     streams.push(stream);
   });
-  // One pooled socket for ordinary requests: open streams must not take it.
-  gateway = await startGateway({ certificate: 'http://127.0.0.1:9', mobility: upstream.url }, { timeoutMs: UPSTREAM_TIMEOUT_MS, config: { UPSTREAM_MAX_SOCKETS: 1 } });
+  // One pooled socket and one request in flight per address for ordinary requests: open streams must take neither.
+  gateway = await startGateway(
+    { certificate: 'http://127.0.0.1:9', mobility: upstream.url },
+    { timeoutMs: UPSTREAM_TIMEOUT_MS, config: { UPSTREAM_MAX_SOCKETS: 1, MAX_IN_FLIGHT_PER_CLIENT: 1 } },
+  );
 });
 afterAll(async () => {
   await gateway.close();
@@ -93,7 +96,7 @@ describe('Server-Sent Events through the gateway', () => {
     await waitFor(() => stream.closed, 'the upstream stream to be closed');
   });
 
-  it('keeps open streams out of the ordinary upstream pool', async () => {
+  it('keeps open streams out of the ordinary upstream pool and the per-address in-flight count', async () => {
     const first = await openThroughGateway('/api/v1/rides/ride_one/stream');
     const second = await openThroughGateway('/api/v1/rides/ride_two/stream');
     first.stream.send('status', { status: 'accepted' });
