@@ -19,6 +19,7 @@ type OptionalSettings =
   | 'TLS_CERT_FILE'
   | 'GATEWAY_OPENAPI_FILE'
   | 'UPSTREAM_MAX_SOCKETS'
+  | 'UPSTREAM_MAX_STREAM_SOCKETS'
   | 'MAX_BODY_BYTES'
   | 'BODY_TIMEOUT_MS'
   | 'MAX_IN_FLIGHT_PER_CLIENT';
@@ -35,6 +36,8 @@ export interface Gateway {
   public: RequestListener;
   /** The internal port (`METRICS_PORT`): `/metrics`, `/readyz`, `/healthz`. */
   internal: RequestListener;
+  /** Ends the event streams in progress, so a draining gateway does not wait for jobs to finish. */
+  closeStreams(): void;
 }
 
 const HSTS = 'max-age=31536000; includeSubDomains';
@@ -54,7 +57,11 @@ export function createApp(deps: GatewayDeps): RequestListener {
 export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
   const metrics = createMetrics('gateway');
   const upstreamUrls: Record<Upstream, string> = { certificate: config.CERTIFICATE_URL, mobility: config.MOBILITY_URL };
-  const upstreamOptions = { timeoutMs: config.UPSTREAM_TIMEOUT_MS, maxSockets: config.UPSTREAM_MAX_SOCKETS ?? 256 };
+  const upstreamOptions = {
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    maxSockets: config.UPSTREAM_MAX_SOCKETS ?? 256,
+    maxStreamSockets: config.UPSTREAM_MAX_STREAM_SOCKETS ?? 2048,
+  };
   const proxies = {
     certificate: createUpstreamProxy('certificate', config.CERTIFICATE_URL, upstreamOptions, logger),
     mobility: createUpstreamProxy('mobility', config.MOBILITY_URL, upstreamOptions, logger),
@@ -87,7 +94,14 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
       answerJson(res, 429, { error: 'Too many requests in flight from this address', code: 'too_many_in_flight' }, { 'Retry-After': '1' });
       return;
     }
-    res.once('close', () => inFlight.leave(bucket));
+    // An event stream leaves the count once it started: it lasts as long as its job, and a partner watching many jobs
+    // from one address must not be refused its ordinary requests.
+    let counted = true;
+    const leaveInFlight = () => {
+      if (counted) inFlight.leave(bucket);
+      counted = false;
+    };
+    res.once('close', leaveInFlight);
     const forward = () => {
       readBody(req, bodyLimits, arrivedAt).then((outcome) => {
         if (!outcome.ok) return answerJson(res, outcome.status, { error: outcome.error, code: outcome.code }, { Connection: 'close' });
@@ -98,6 +112,7 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
           requestId,
           span,
           onStatus: limiter && subject.kind === 'key' ? (status) => status === 401 && limiter.noteRefusedKey(limited) : undefined,
+          onEventStream: leaveInFlight,
         });
       }, noop);
     };
@@ -124,7 +139,8 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
   });
   internal.get('/metrics', metrics.handler());
   internal.use(notFoundHandler());
-  return { public: proxyRequest, internal };
+  const closeStreams = () => Object.values(proxies).forEach((proxy) => proxy.closeStreams());
+  return { public: proxyRequest, internal, closeStreams };
 }
 
 /** The gateway's own public pages on Express: `/healthz`, the API description and reference, and JSON 404s. */

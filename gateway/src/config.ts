@@ -11,6 +11,8 @@ export const gatewayConfigSchema = z
     UPSTREAM_TIMEOUT_MS: env.positiveInt(30000),
     /** Keep-alive sockets per upstream. */
     UPSTREAM_MAX_SOCKETS: env.positiveInt(256),
+    /** Event streams (`…/stream`) hold their upstream socket for as long as the job lasts: their own pool, so they never starve the rest. */
+    UPSTREAM_MAX_STREAM_SOCKETS: env.positiveInt(2048),
     /** `/metrics` and `/readyz` are served here only (an internal port, never exposed publicly); `/healthz` on both. */
     METRICS_PORT: env.port(9464),
     /** Largest request body accepted (413 above it); bodies are read in full at the gateway before an upstream socket is taken. */

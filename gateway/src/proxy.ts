@@ -16,32 +16,42 @@ export interface ProxyCall {
   span: TraceSpan;
   /** Told the upstream's status once its answer starts. */
   onStatus?: (status: number) => void;
+  /** Told when the answer turned out to be an event stream (long-lived by design, not a request stuck in flight). */
+  onEventStream?: () => void;
 }
 
-export type UpstreamProxy = (req: IncomingMessage, res: ServerResponse, call: ProxyCall) => void;
+export type UpstreamProxy = ((req: IncomingMessage, res: ServerResponse, call: ProxyCall) => void) & {
+  /** Ends every event stream in progress (shutdown: EventSource clients reconnect to another instance). */
+  closeStreams(): void;
+};
 
 export interface UpstreamOptions {
   timeoutMs: number;
   maxSockets: number;
+  /** Sockets for event-stream requests, a pool of their own (see `isStreamRequest`). */
+  maxStreamSockets: number;
 }
 
 /**
  * A proxy to one upstream on node:http with a keep-alive agent. The body (read in full at the gateway) is sent
  * untouched (payment signatures are over the raw bytes); the answer is piped back as it comes. A refused upstream
  * is a 502 JSON; no answer within `timeoutMs` of the request's arrival (waiting for a pooled socket included), or an
- * answer that stalls that long, a 504 JSON. A client that hangs up first is not an upstream failure and is not logged as one.
+ * answer that stalls that long, a 504 JSON (a `text/event-stream` answer, once started, may stay quiet as long as it likes). A client that hangs up first is not an upstream failure and is not logged as one.
  */
 export function createUpstreamProxy(name: string, target: string, options: UpstreamOptions, logger: Logger): UpstreamProxy {
   const base = new URL(target);
   const agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets, keepAliveMsecs: 10000 });
+  // A stream holds its socket until the job ends: hundreds of open streams must not leave other requests waiting for one.
+  const streamAgent = new Agent({ keepAlive: false, maxSockets: options.maxStreamSockets });
   const port = base.port ? Number(base.port) : 80;
   const timeoutBody = { error: `The ${name} service did not answer in time`, code: 'upstream_timeout' };
   const unavailableBody = { error: `The ${name} service is unavailable`, code: 'upstream_unavailable' };
 
-  return (req, res, call) => {
+  const openStreams = new Set<() => void>();
+  const proxy = (req: IncomingMessage, res: ServerResponse, call: ProxyCall): void => {
     let answered = false; // the upstream's answer started, or the gateway answered itself
     let clientGone = false;
-    const upstream = request({ host: base.hostname, port, method: req.method, path: req.url, headers: forwardedHeaders(req, call), agent });
+    const upstream = request({ host: base.hostname, port, method: req.method, path: req.url, headers: forwardedHeaders(req, call), agent: isStreamRequest(req) ? streamAgent : agent });
     const fail = (reason: string, timedOut: boolean) => {
       if (clientGone) return;
       logger.warn({ request_id: call.requestId, upstream: name, err: reason, timedOut }, 'upstream failed');
@@ -66,6 +76,23 @@ export function createUpstreamProxy(name: string, target: string, options: Upstr
       const status = answer.statusCode ?? 502;
       call.onStatus?.(status);
       answer.once('error', () => res.destroy());
+      if (isEventStream(answer.headers)) {
+        // A Server-Sent Events stream lives as long as its job: UPSTREAM_TIMEOUT_MS bounds only the start of an answer,
+        // so the idle timer goes; each event is passed on as it arrives (never compressed, never held back).
+        upstream.setTimeout(0);
+        call.onEventStream?.();
+        res.writeHead(status, answer.statusMessage, responseHeaders(answer.headers));
+        res.flushHeaders();
+        answer.pipe(res);
+        const close = () => {
+          answer.unpipe(res);
+          res.end();
+          upstream.destroy();
+        };
+        openStreams.add(close);
+        res.once('close', () => openStreams.delete(close));
+        return;
+      }
       if (req.method === 'HEAD' || !compressibleAnswer(status, answer.headers)) {
         res.writeHead(status, answer.statusMessage, responseHeaders(answer.headers));
         answer.pipe(res);
@@ -92,6 +119,22 @@ export function createUpstreamProxy(name: string, target: string, options: Upstr
     });
     upstream.end(call.body);
   };
+  return Object.assign(proxy, {
+    closeStreams() {
+      for (const close of [...openStreams]) close();
+    },
+  });
+}
+
+/** A request for a Server-Sent Events stream: a `GET …/stream` path, or one that accepts `text/event-stream` (EventSource sends it). */
+function isStreamRequest(req: IncomingMessage): boolean {
+  if (req.method !== 'GET') return false;
+  const path = (req.url ?? '').split('?')[0]!;
+  return path.endsWith('/stream') || String(req.headers.accept ?? '').toLowerCase().includes('text/event-stream');
+}
+
+function isEventStream(headers: IncomingHttpHeaders): boolean {
+  return (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() === 'text/event-stream';
 }
 
 /** Names a `Connection` header lists: hop-by-hop for this message only. */

@@ -41,4 +41,6 @@ internalServer.listen(config.METRICS_PORT, () => {
     logger.info({ port: config.PORT, scheme, certificate: config.CERTIFICATE_URL, mobility: config.MOBILITY_URL }, 'gateway listening');
   });
 });
+// Registered before the graceful close: open event streams end first, so draining does not wait for them.
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => gateway.closeStreams());
 closeGracefullyOnSignal(logger, [server, internalServer], [async () => redis.quit(), async () => (await tracing).shutdown()]);

@@ -113,7 +113,8 @@ describe('gateway against slow clients', () => {
   it('answers 504 JSON when a request waits for an upstream socket past its deadline, counted from its arrival', async () => {
     const streams: Array<ReturnType<typeof setInterval>> = [];
     mobility.setReply((req, res) => {
-      if (!req.url.startsWith('/api/v1/rides/stream')) return sendJson(res, 200, { upstream: 'mobility', path: req.url });
+      // A long answer that is not an event stream (`…/stream` paths have a socket pool of their own).
+      if (!req.url.startsWith('/api/v1/rides/long-answer')) return sendJson(res, 200, { upstream: 'mobility', path: req.url });
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       const timer = setInterval(() => res.write('.'), 50); // busy, never idle: its socket is never free
       streams.push(timer);
@@ -121,7 +122,7 @@ describe('gateway against slow clients', () => {
     });
     try {
       const gateway = await gatewayWith({ timeoutMs: 400, config: { UPSTREAM_MAX_SOCKETS: 1 } });
-      const stream = open(gateway.url, { path: '/api/v1/rides/stream' });
+      const stream = open(gateway.url, { path: '/api/v1/rides/long-answer' });
       openRequests.push(stream);
       stream.once('error', () => undefined);
       const streaming = await new Promise<number>((resolve) => {

@@ -41,10 +41,16 @@ function documentedNames(description: Json): string {
   const codes = [...new Set([...enumOf('ErrorCode'), ...enumOf('GatewayError', (schema) => ((schema.properties as Json).code as Json).enum)])];
   const events = enumOf('WebhookEventType');
   // The object an event is about names the schema of its `data`, except where the description says otherwise.
-  const dataSchemaOf: Record<string, string> = { event_pass: 'EventPassRedemption', event_pass_program: 'EventPassProgram' };
+  // Keys are an event type (exact) or the object before the dot; the exact type wins (location events carry a position, not the job).
+  const dataSchemaOf: Record<string, string> = {
+    event_pass: 'EventPassRedemption',
+    event_pass_program: 'EventPassProgram',
+    'ride.location_updated': 'RideLocationUpdate',
+    'delivery.courier_location_updated': 'DeliveryLocationUpdate',
+  };
   const payloads = events.map((type) => {
     const object = type.split('.')[0]!;
-    const schema = dataSchemaOf[object] ?? `${object[0]!.toUpperCase()}${object.slice(1)}`;
+    const schema = dataSchemaOf[type] ?? dataSchemaOf[object] ?? `${object[0]!.toUpperCase()}${object.slice(1)}`;
     if (!schemas[schema]) throw new Error(`webhook event ${type} has no schemas/${schema}`);
     return `    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: '${type}'; data: components['schemas']['${schema}'] })`;
   });

@@ -170,6 +170,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/rides/{id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Server-Sent Events of the ride's status and position until it ends
+         * @description A `text/event-stream` (`Cache-Control: no-cache`, `X-Accel-Buffering: no`). The first event is the ride as
+         *     `GET` shows it (`event: status`); then `event: status` with the ride after each status change and
+         *     `event: location` with the driver's position (`Telemetry`, at most one a second, the newest kept)
+         *     while one is assigned. Every event has an `id:` line (counting from 1 in each stream) and a JSON `data:` line;
+         *     a `: heartbeat` comment goes out every 15 s. After the status event of a terminal status the server ends the
+         *     stream (a ride already ended answers its snapshot and ends at once). A reconnecting client gets a fresh
+         *     snapshot (`Last-Event-ID` is not replayed). One API key may hold `STREAM_MAX_PER_KEY` (50) open streams per
+         *     server process, a process `STREAM_MAX_PER_PROCESS` (2000); more are 429 `too_many_streams`.
+         *
+         *     **Required scope:** `rides:read`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        get: operations["streamRide"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/rides/{id}/cancel": {
         parameters: {
             query?: never;
@@ -253,6 +282,35 @@ export interface paths {
          * @description **Required scope:** `deliveries:read`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
          */
         get: operations["getDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deliveries/{id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Server-Sent Events of the delivery's status and position until it ends
+         * @description A `text/event-stream` (`Cache-Control: no-cache`, `X-Accel-Buffering: no`). The first event is the delivery as
+         *     `GET` shows it (`event: status`); then `event: status` with the delivery after each status change and
+         *     `event: location` with the courier's position (`Telemetry`, at most one a second, the newest kept)
+         *     while one is assigned. Every event has an `id:` line (counting from 1 in each stream) and a JSON `data:` line;
+         *     a `: heartbeat` comment goes out every 15 s. After the status event of a terminal status the server ends the
+         *     stream (a delivery already ended answers its snapshot and ends at once). A reconnecting client gets a fresh
+         *     snapshot (`Last-Event-ID` is not replayed). One API key may hold `STREAM_MAX_PER_KEY` (50) open streams per
+         *     server process, a process `STREAM_MAX_PER_PROCESS` (2000); more are 429 `too_many_streams`.
+         *
+         *     **Required scope:** `deliveries:read`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        get: operations["streamDelivery"];
         put?: never;
         post?: never;
         delete?: never;
@@ -976,7 +1034,7 @@ export interface components {
          * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported";
+        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams";
         CertificateValidationError: {
             /**
              * Format: uri
@@ -1438,8 +1496,48 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
         };
-        /** @enum {string} */
-        WebhookEventType: "ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted";
+        /**
+         * @description `ride.location_updated` and `delivery.courier_location_updated` are opt-in: an endpoint registered without
+         *     `events` gets every other type, and these only when it lists them.
+         * @enum {string}
+         */
+        WebhookEventType: "ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated";
+        /**
+         * @description The position of the driver (`ride.location_updated`) or courier (`delivery.courier_location_updated`) on an active
+         *     job: sent at most once per job every 10 s, or as soon as the driver is 200 m or more (great-circle) from the
+         *     position of the job's previous location event, whichever comes first; the first report after assignment is sent at once.
+         *     `sequence` is the job's event sequence (shared with its status events), so a receiver can drop an older one.
+         */
+        JobLocationUpdate: {
+            /** @description The ride or delivery id. */
+            id: string;
+            /** @enum {string} */
+            object: "ride" | "delivery";
+            /** @description The job's status when the position was reported (`RideStatus` or `DeliveryStatus`). */
+            status: string;
+            sequence: number;
+            position: {
+                lat: number;
+                lng: number;
+                heading: number | null;
+                speed_kph: number | null;
+            };
+            /**
+             * Format: date-time
+             * @description When the service received the position.
+             */
+            recorded_at: string;
+        };
+        RideLocationUpdate: components["schemas"]["JobLocationUpdate"] & {
+            id?: string;
+            /** @constant */
+            object?: "ride";
+        };
+        DeliveryLocationUpdate: components["schemas"]["JobLocationUpdate"] & {
+            id?: string;
+            /** @constant */
+            object?: "delivery";
+        };
         WebhookEndpoint: {
             id: string;
             url: string;
@@ -1528,9 +1626,10 @@ export interface components {
             livemode: boolean;
             /**
              * @description The ride or delivery exactly as `GET` returns it, with `updated_at` and `sequence`; for `event_pass.*` the
-             *     redemption (ride, pass, covered amount); for `event_pass_program.budget_exhausted` the program as `GET` returns it.
+             *     redemption (ride, pass, covered amount); for `event_pass_program.budget_exhausted` the program as `GET` returns it;
+             *     for `ride.location_updated` / `delivery.courier_location_updated` the job's position (`JobLocationUpdate`).
              */
-            data: components["schemas"]["Ride"] | components["schemas"]["Delivery"] | components["schemas"]["EventPassRedemption"] | components["schemas"]["EventPassProgram"];
+            data: components["schemas"]["Ride"] | components["schemas"]["Delivery"] | components["schemas"]["EventPassRedemption"] | components["schemas"]["EventPassProgram"] | components["schemas"]["RideLocationUpdate"] | components["schemas"]["DeliveryLocationUpdate"];
         };
         /**
          * @example {
@@ -1714,7 +1813,7 @@ export interface components {
             speed_kph?: number;
         };
         /**
-         * @description `url` must be `https://` and must not resolve to a loopback, private or link-local address; `events` defaults to every event type.
+         * @description `url` must be `https://` and must not resolve to a loopback, private or link-local address; `events` defaults to every event type except the opt-in location events (`ride.location_updated`, `delivery.courier_location_updated`), which an endpoint receives only when it lists them.
          * @example {
          *       "url": "https://93.184.215.14/hooks/mobility",
          *       "events": [
@@ -1726,7 +1825,7 @@ export interface components {
          */
         NewWebhookEndpoint: {
             url: string;
-            events?: ("ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted")[];
+            events?: ("ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated")[];
             description?: string | null;
         };
         /**
@@ -1742,7 +1841,7 @@ export interface components {
          */
         WebhookEndpointUpdate: {
             url?: string;
-            events?: ("ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted")[];
+            events?: ("ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated")[];
             description?: string | null;
             enabled?: boolean;
         };
@@ -2207,6 +2306,17 @@ export interface components {
                 "application/problem+json": components["schemas"]["Error"];
             };
         };
+        /** @description The API key (or the server process) holds as many open event streams as it may (`too_many_streams`); close one or retry after `Retry-After` seconds. */
+        TooManyStreams: {
+            headers: {
+                /** @description Seconds to wait. */
+                "Retry-After"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
         /** @description The updated ride. */
         RideMoved: {
             headers: {
@@ -2662,6 +2772,51 @@ export interface operations {
             504: components["responses"]["UpstreamTimeout"];
         };
     };
+    streamRide: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A ride id (`ride_…`). */
+                id: components["parameters"]["RideId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    /** @description `no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description `no`: proxies must pass each event on at once. */
+                    "X-Accel-Buffering"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 3000
+                     *
+                     *     id: 1
+                     *     event: status
+                     *     data: {"id":"ride_…","status":"accepted",…}
+                     *
+                     *     id: 2
+                     *     event: location
+                     *     data: {"lat":6.4541,"lng":3.3947,"heading":90,"speed_kph":32,"updated_at":"2026-01-01T10:00:00.000Z"}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyStreams"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
     cancelRide: {
         parameters: {
             query?: never;
@@ -2881,6 +3036,51 @@ export interface operations {
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    streamDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A delivery id (`dlv_…`). */
+                id: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    /** @description `no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description `no`: proxies must pass each event on at once. */
+                    "X-Accel-Buffering"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 3000
+                     *
+                     *     id: 1
+                     *     event: status
+                     *     data: {"id":"dlv_…","status":"courier_assigned",…}
+                     *
+                     *     id: 2
+                     *     event: location
+                     *     data: {"lat":6.4541,"lng":3.3947,"heading":90,"speed_kph":32,"updated_at":"2026-01-01T10:00:00.000Z"}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyStreams"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4278,6 +4478,7 @@ export const ERROR_CODES = [
     'livemode_key_not_allowed',
     'sandbox_transition_not_allowed',
     'test_mode_not_supported',
+    'too_many_streams',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -4297,6 +4498,8 @@ export const WEBHOOK_EVENT_TYPES = [
     'event_pass.redeemed',
     'event_pass.released',
     'event_pass_program.budget_exhausted',
+    'ride.location_updated',
+    'delivery.courier_location_updated',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -4315,4 +4518,6 @@ export type WebhookPayload =
     | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'delivery.cancelled'; data: components['schemas']['Delivery'] })
     | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'event_pass.redeemed'; data: components['schemas']['EventPassRedemption'] })
     | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'event_pass.released'; data: components['schemas']['EventPassRedemption'] })
-    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'event_pass_program.budget_exhausted'; data: components['schemas']['EventPassProgram'] });
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'event_pass_program.budget_exhausted'; data: components['schemas']['EventPassProgram'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'ride.location_updated'; data: components['schemas']['RideLocationUpdate'] })
+    | (Omit<components['schemas']['WebhookEvent'], 'type' | 'data'> & { type: 'delivery.courier_location_updated'; data: components['schemas']['DeliveryLocationUpdate'] });

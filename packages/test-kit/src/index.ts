@@ -4,3 +4,4 @@ export * from './global-setup';
 export * from './process';
 export * from './openapi';
 export * from './wait';
+export * from './event-stream';

@@ -18,7 +18,7 @@ import {
 import type { MobilityConfig } from './config';
 import { apiKeyAdminRoutes } from './features/api-keys/api-keys.routes';
 import { accountOf, requireApiKey, requireLiveKey, requireScope } from './features/api-keys/api-key-auth';
-import { courierDeliveryRoutes, deliveryRoutes } from './features/deliveries/deliveries.routes';
+import { courierDeliveryRoutes, deliveryRoutes, deliveryStreamRoutes } from './features/deliveries/deliveries.routes';
 import { requireDriver } from './features/driver-app/driver-auth';
 import { driverAppRoutes } from './features/driver-app/driver-app.routes';
 import { activationCodeAdminRoutes, driverSessionRoutes } from './features/driver-sessions/driver-sessions.routes';
@@ -27,7 +27,7 @@ import { estimateRoutes } from './features/estimates/estimates.routes';
 import { eventPassProgramRoutes, eventPassRoutes } from './features/event-passes/event-passes.routes';
 import { fleetAdminRoutes } from './features/fleet/fleet.routes';
 import { ensurePartnerFromClaims } from './features/partners/partners.middleware';
-import { rideRoutes } from './features/rides/rides.routes';
+import { rideRoutes, rideStreamRoutes } from './features/rides/rides.routes';
 import { trackingRoutes } from './features/tracking/tracking.routes';
 import { sandboxRoutes } from './features/sandbox/sandbox.routes';
 import { mobilityOpenApi } from './openapi';
@@ -75,7 +75,9 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   const partnerKey = requireApiKey(services.apiKeys);
   app.use('/api/v1/estimates', partnerKey, estimateRoutes(services.estimates));
   app.use('/api/v1/rides', partnerKey, rideRoutes(services.rides));
+  app.use('/api/v1/rides', partnerKey, rideStreamRoutes(services.rides, services.telemetry));
   app.use('/api/v1/deliveries', partnerKey, deliveryRoutes(services.deliveries, services.deliveryQuotes));
+  app.use('/api/v1/deliveries', partnerKey, deliveryStreamRoutes(services.deliveries, services.telemetry));
   app.use('/api/v1/sandbox', partnerKey, sandboxRoutes(services.sandbox));
   // Event passes are live only: a test key gets 403 test_mode_not_supported (and a test ride cannot take a pass).
   const liveOnly = requireLiveKey('Event passes');
@@ -85,7 +87,7 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   const driverAuth = requireDriver(services.fleet, { secret: config.JWT_SECRET, issuer: config.JWT_ISSUER }, services.driverSessions);
   app.use('/driver/v1/sessions', driverSessionRoutes(services.driverSessions, services.signInThrottle, driverAuth));
   app.use('/driver/v1/deliveries', driverAuth, courierDeliveryRoutes(services.deliveries));
-  app.use('/driver/v1', driverAuth, driverAppRoutes(services.fleet, services.dispatcher, services.rides));
+  app.use('/driver/v1', driverAuth, driverAppRoutes(services.fleet, services.dispatcher, services.rides, services.telemetry));
 
   const webhookQueue = createWebhookQueue(redis, config.REDIS_PREFIX);
   registerOperationalMetrics(metrics.registry, db, [webhookQueue, services.timers.queue]);

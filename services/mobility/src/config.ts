@@ -57,6 +57,12 @@ export const mobilityConfigSchema = z
     DRIVER_SIGNIN_WINDOW_S: env.positiveInt(900),
     /** Proxies in front of the service whose `X-Forwarded-For` is trusted for the client address: the gateway (1). */
     DRIVER_SIGNIN_TRUST_PROXY_HOPS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0).max(10).default(1),
+    /** Open job event streams (`GET …/{id}/stream`) one API process holds, and one API key may hold in one process; more are 429. */
+    STREAM_MAX_PER_PROCESS: env.positiveInt(2000),
+    STREAM_MAX_PER_KEY: env.positiveInt(50),
+    /** A job's location webhook goes out when this long has passed since its last one, or the driver moved LOCATION_EVENT_DISTANCE_M. */
+    LOCATION_EVENT_INTERVAL_S: env.positiveInt(10),
+    LOCATION_EVENT_DISTANCE_M: env.positiveInt(200),
   })
   .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'WEBHOOK_SECRET_KEY', 'TRACKING_TOKEN_SECRET']))
   .transform((config) => ({ ...config, databaseUrl: config.MOBILITY_DATABASE_URL ?? config.DATABASE_URL }));

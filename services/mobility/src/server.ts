@@ -2,6 +2,7 @@ import { closeGracefullyOnSignal, exitOnListenError, createLogger, createRedis, 
 import { startTracing } from '@platform/service-kit/tracing';
 import { startApiKeyCache } from '@platform/api-keys';
 import { createApp } from './app';
+import { buildServices } from './services';
 import { MOBILITY_SCHEMA, mobilityConfigSchema } from './config';
 import { migrations } from './db/migrations';
 
@@ -14,7 +15,11 @@ async function main() {
   const redis = createRedis(config.REDIS_URL);
   const keyCache = startApiKeyCache(config, MOBILITY_SCHEMA, logger);
   await keyCache?.listener.ready;
-  const app = createApp({ db, redis, config, logger, apiKeyCache: keyCache?.cache });
+  const deps = { db, redis, config, logger, apiKeyCache: keyCache?.cache };
+  const services = buildServices(deps);
+  const app = createApp(deps, services);
+  // Registered before the graceful close: open event streams end first, so draining does not wait for them.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void services.telemetry.close());
   const server = app.listen(config.PORT, () => logger.info({ port: config.PORT }, 'mobility service listening'));
   exitOnListenError(server, 'mobility', config.PORT);
   server.keepAliveTimeout = 65000;

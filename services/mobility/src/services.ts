@@ -19,6 +19,7 @@ import { createRideService } from './features/rides/rides.service';
 import { createTrackingLinks } from './features/tracking/tracking-token';
 import { createTrackingService } from './features/tracking/tracking.service';
 import { createSandboxService } from './features/sandbox/sandbox.service';
+import { createJobTelemetry } from './features/telemetry/job-telemetry.service';
 
 /**
  * Wires the feature services once per process; the HTTP app and the worker share this. Features meet only here: the job
@@ -32,6 +33,14 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   const timers = new DispatchTimers(redis, config.REDIS_PREFIX);
   const release = createDriverRelease(db, fleet, locations, logger);
   const eventPasses = createEventPassService({ db, appendEvent: appendOutboxEvent });
+  const telemetry = createJobTelemetry({
+    db,
+    redis,
+    prefix: config.REDIS_PREFIX,
+    logger,
+    limits: { perProcess: config.STREAM_MAX_PER_PROCESS, perKey: config.STREAM_MAX_PER_KEY },
+    locationEvents: { minIntervalMs: config.LOCATION_EVENT_INTERVAL_S * 1000, minMeters: config.LOCATION_EVENT_DISTANCE_M },
+  });
   const jobPorts: JobLifecyclePorts = {
     appendEvent: appendOutboxEvent,
     findDriver: fleet.findDriver,
@@ -41,6 +50,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     afterDriverFreed: release.afterDriverFreed,
     // A ride's pass reservation is spent or released in the same transaction as its status change.
     onStatusChange: (trx, change) => (change.objectType === 'ride' ? eventPasses.settleRide(trx, change) : Promise.resolve()),
+    statusCommitted: telemetry.statusCommitted,
   };
   const rideLifecycle = createRideLifecycle(db, jobPorts);
   // Each delivery's public tracking link (`tracking_url`); the tracking page reads deliveries only by that token.
@@ -73,7 +83,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   });
   // Test mode: moves test jobs through the same life cycles the dispatcher and drivers use.
   const sandbox = createSandboxService({ rides: rideLifecycle, deliveries: deliveryLifecycle });
-  return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries, deliveryQuotes, eventPasses, trackingLinks, tracking, driverSessions, signInThrottle, sandbox };
+  return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries, deliveryQuotes, eventPasses, trackingLinks, tracking, driverSessions, signInThrottle, sandbox, telemetry };
 }
 
 export type MobilityServices = ReturnType<typeof buildServices>;

@@ -50,6 +50,7 @@ export function createTestContext(env: Record<string, string> = {}): TestContext
         connection.disconnect();
       }
       await services.timers.close();
+      await services.telemetry.close();
       redis.disconnect();
       await db.destroy();
     },

@@ -7,7 +7,9 @@ import { accountOf, requireScope } from '../api-keys/api-key-auth';
 import { currentDriver } from '../driver-app/driver-auth';
 import { partnerJobRoutes } from '../jobs/partner-job.routes';
 import { jobListQuerySchema } from '../jobs/job-list-query';
-import { DELIVERY_STATUSES } from './delivery-status';
+import { jobStreamRoutes } from '../telemetry/job-stream.routes';
+import type { JobTelemetry } from '../telemetry/job-telemetry.service';
+import { DELIVERY_STATUSES, isTerminalDelivery, type DeliveryStatus } from './delivery-status';
 import type { DeliveryService } from './deliveries.service';
 import type { DeliveryQuoteService } from './delivery-quotes';
 
@@ -93,6 +95,18 @@ export function deliveryRoutes(deliveries: DeliveryService, quotes: DeliveryQuot
     list: deliveries.listDeliveries,
     cancel: deliveries.cancelByPartner,
   }));
+}
+
+/** `GET /api/v1/deliveries/{id}/stream` (deliveries:read): the delivery's Server-Sent Events until it ends. */
+export function deliveryStreamRoutes(deliveries: DeliveryService, telemetry: JobTelemetry): Router {
+  return jobStreamRoutes({
+    requireRead: requireScope('deliveries:read'),
+    accountOf,
+    parseId: deliveryId,
+    get: deliveries.getDelivery,
+    isTerminal: (status) => isTerminalDelivery(status as DeliveryStatus),
+    telemetry,
+  });
 }
 
 /** `/driver/v1/deliveries` (mounted behind driver authentication): the courier's moves. */

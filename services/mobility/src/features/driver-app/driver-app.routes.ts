@@ -6,6 +6,7 @@ import type { Dispatcher } from '../dispatch/dispatch.service';
 import type { FleetService } from '../fleet/fleet.service';
 import { rideId } from '../rides/rides.routes';
 import type { RideService } from '../rides/rides.service';
+import type { JobTelemetry } from '../telemetry/job-telemetry.service';
 import { currentDriver } from './driver-auth';
 
 export const availabilitySchema = z.object({ available: z.boolean() }).meta({ id: 'Availability', examples: [{ available: true }] });
@@ -23,7 +24,7 @@ function offerId(value: unknown): string {
 const RIDE_MOVES = { arrived: 'arrive', start: 'start', complete: 'complete', cancel: 'cancel' } as const;
 
 /** `/driver/v1` (mounted behind driver authentication). */
-export function driverAppRoutes(fleet: FleetService, dispatcher: Dispatcher, rides: RideService): Router {
+export function driverAppRoutes(fleet: FleetService, dispatcher: Dispatcher, rides: RideService, telemetry: Pick<JobTelemetry, 'positionReported'>): Router {
   const router = Router();
 
   router.post('/availability', async (req, res) => {
@@ -35,7 +36,11 @@ export function driverAppRoutes(fleet: FleetService, dispatcher: Dispatcher, rid
 
   router.post('/location', async (req, res) => {
     const report = parseOrThrow(locationSchema, req.body);
-    res.json(await fleet.reportLocation(currentDriver(req), report));
+    const driver = currentDriver(req);
+    const recorded = await fleet.reportLocation(driver, report);
+    // The job's live streams and its (throttled, opt-in) location webhook; nothing at all for a driver without a job.
+    await telemetry.positionReported(driver, recorded);
+    res.json(recorded);
   });
 
   router.get('/offers', async (req, res) => {

@@ -53,6 +53,8 @@ export interface JobLifecyclePorts {
   afterDriverFreed(driverId: string): Promise<void>;
   /** Runs in the status change's transaction, after its event (event passes settle a ride's reservation here). */
   onStatusChange?(trx: Knex.Transaction, change: { objectType: 'ride' | 'delivery'; id: string; status: string }): Promise<void>;
+  /** After the status change's transaction committed (never after a rollback): the job as GET shows it, for live streams. */
+  statusCommitted?(view: Record<string, unknown> & { id: string; status: string; sequence: number }): Promise<void>;
 }
 
 /** How the dispatcher moves one kind of job: the status it searches in, and the changes accept and time-out make. */
@@ -118,6 +120,8 @@ export function createJobLifecycle<Row extends JobRecord<Status>, Status extends
     const data = await view(trx, updated);
     await ports.appendEvent(trx, { partnerId: updated.partner_id, livemode: updated.livemode, type: spec.eventType(status), objectType: spec.objectType, objectId: updated.id, sequence: updated.sequence, data });
     await ports.onStatusChange?.(trx, { objectType: spec.objectType, id: updated.id, status });
+    const committed = ports.statusCommitted;
+    if (committed) void whenCommitted(trx).then(() => committed({ ...data, id: updated.id, status, sequence: updated.sequence }), () => undefined);
     return data;
   }
 
@@ -165,3 +169,10 @@ export function createJobLifecycle<Row extends JobRecord<Status>, Status extends
 export type JobLifecycle<Row extends JobRecord<Status>, Status extends string, Action, Lookup extends { id: string }, Change, View extends Record<string, unknown>> = ReturnType<
   typeof createJobLifecycle<Row, Status, Action, Lookup, Change, View>
 >;
+
+/** Settles when the outermost transaction `trx` belongs to commits (rejects when it rolls back). */
+function whenCommitted(trx: Knex.Transaction): Promise<unknown> {
+  let root = trx;
+  while (root.parentTransaction) root = root.parentTransaction;
+  return root.executionPromise;
+}

@@ -6,7 +6,9 @@ import { TIERS } from '../../pricing';
 import { accountOf, requireScope } from '../api-keys/api-key-auth';
 import { partnerJobRoutes } from '../jobs/partner-job.routes';
 import { jobListQuerySchema } from '../jobs/job-list-query';
-import { RIDE_STATUSES } from './ride-status';
+import { jobStreamRoutes } from '../telemetry/job-stream.routes';
+import type { JobTelemetry } from '../telemetry/job-telemetry.service';
+import { RIDE_STATUSES, isTerminal, type RideStatus } from './ride-status';
 import type { RideService } from './rides.service';
 
 const placeSchema = latLngSchema.extend({
@@ -55,5 +57,17 @@ export function rideRoutes(rides: RideService): Router {
     listSchema: rideListQuerySchema,
     list: rides.listRides,
     cancel: rides.cancelByPartner,
+  });
+}
+
+/** `GET /api/v1/rides/{id}/stream` (rides:read): the ride's Server-Sent Events until it ends. */
+export function rideStreamRoutes(rides: RideService, telemetry: JobTelemetry): Router {
+  return jobStreamRoutes({
+    requireRead: requireScope('rides:read'),
+    accountOf,
+    parseId: rideId,
+    get: rides.getRide,
+    isTerminal: (status) => isTerminal(status as RideStatus),
+    telemetry,
   });
 }

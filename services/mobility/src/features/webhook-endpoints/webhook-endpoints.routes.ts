@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { pageQuerySchema, parseOrThrow } from '@platform/service-kit';
-import { WEBHOOK_EVENT_TYPES } from './webhook-events';
+import { SUBSCRIBABLE_EVENT_TYPES } from './webhook-events';
 import type { WebhookEndpointService } from './webhook-endpoints.service';
 import type { PartnerAccount } from '../api-keys/api-key-auth';
 
@@ -13,18 +13,18 @@ export interface WebhookEndpointRoutesDeps {
 
 export const registerSchema = z.object({
   url: z.string().trim().min(1, 'is required').max(2048, 'must be at most 2048 characters'),
-  events: z.array(z.enum(WEBHOOK_EVENT_TYPES, { message: `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` })).min(1, 'must list at least one event').optional(),
+  events: z.array(z.enum(SUBSCRIBABLE_EVENT_TYPES, { message: `must be one of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}` })).min(1, 'must list at least one event').optional(),
   description: z.string().max(500).nullable().optional(),
 }).meta({
   id: 'NewWebhookEndpoint',
-  description: '`url` must be `https://` and must not resolve to a loopback, private or link-local address; `events` defaults to every event type.',
+  description: '`url` must be `https://` and must not resolve to a loopback, private or link-local address; `events` defaults to every event type except the opt-in location events (`ride.location_updated`, `delivery.courier_location_updated`), which an endpoint receives only when it lists them.',
   examples: [{ url: 'https://93.184.215.14/hooks/mobility', events: ['ride.completed', 'delivery.delivered'], description: 'Production receiver' }],
 });
 
 export const updateEndpointSchema = z
   .object({
     url: z.string().trim().min(1, 'is required').max(2048, 'must be at most 2048 characters').optional(),
-    events: z.array(z.enum(WEBHOOK_EVENT_TYPES, { message: `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` })).min(1, 'must list at least one event').optional(),
+    events: z.array(z.enum(SUBSCRIBABLE_EVENT_TYPES, { message: `must be one of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}` })).min(1, 'must list at least one event').optional(),
     description: z.string().max(500).nullable().optional(),
     enabled: z.boolean().optional(),
   })

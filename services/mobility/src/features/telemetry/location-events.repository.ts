@@ -1,0 +1,54 @@
+import { currentTraceparent, type Knex } from '@platform/service-kit';
+import { ACTIVE_STATUSES } from '../rides/ride-status';
+import { COURIER_ACTIVE_STATUSES } from '../deliveries/delivery-status';
+import type { JobObjectType } from './job-channels';
+
+const JOBS = {
+  ride: { table: 'rides', assignee: 'driver_id', statuses: ACTIVE_STATUSES },
+  delivery: { table: 'deliveries', assignee: 'courier_id', statuses: COURIER_ACTIVE_STATUSES },
+} as const;
+
+export interface LocationEventInput {
+  objectType: JobObjectType;
+  jobId: string;
+  driverId: string;
+  type: string;
+  /** The event body without the job's `status`, `sequence` and `livemode`, which the statement fills in from the row. */
+  body: { id: string; type: string; created_at: string; data: Record<string, unknown> };
+}
+
+/**
+ * One statement, atomic on its own: when the job is still the driver's, still active, and its partner has an enabled
+ * endpoint of the job's mode listing the event type, bump the job's sequence and append the event to the outbox with the job's status
+ * and new sequence. Answers whether an event was written; nobody subscribed costs this one statement and nothing else.
+ */
+export async function appendLocationEventIfSubscribed(db: Knex, input: LocationEventInput): Promise<boolean> {
+  const job = JOBS[input.objectType];
+  const statuses = job.statuses.map(() => '?').join(', ');
+  const result = await db.raw(
+    `with job as (
+       update ${job.table} set sequence = sequence + 1
+        where id = ? and ${job.assignee} = ? and status in (${statuses})
+          and exists (select 1 from webhook_endpoints e where e.partner_id = ${job.table}.partner_id and e.livemode = ${job.table}.livemode and e.status = 'enabled' and ? = any(e.events))
+       returning id, partner_id, livemode, status, sequence
+     )
+     insert into outbox_events (id, partner_id, livemode, type, object_type, object_id, sequence, body, created_at, traceparent)
+     select ?, job.partner_id, job.livemode, ?, ?, job.id, job.sequence,
+            jsonb_set(jsonb_set(jsonb_set(?::jsonb, '{data,status}', to_jsonb(job.status)), '{data,sequence}', to_jsonb(job.sequence)), '{livemode}', to_jsonb(job.livemode)), ?, ?
+       from job`,
+    [
+      input.jobId,
+      input.driverId,
+      ...job.statuses,
+      input.type,
+      input.body.id,
+      input.type,
+      input.objectType,
+      JSON.stringify(input.body),
+      input.body.created_at,
+      currentTraceparent() ?? null,
+    ],
+  );
+  return (result as { rowCount: number }).rowCount > 0;
+}
+
