@@ -9,7 +9,7 @@
  * and the server runs as, the system user `postgres`, created the way the package's `createPostgresUser` option
  * does (groupadd/useradd) when it is missing.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
@@ -75,11 +75,27 @@ export function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
+/**
+ * As root, the `postgres` user must be able to run the binaries and write the cluster: a checkout under /root (mode
+ * 700) is out of its reach. One line naming what to change rather than initdb's own message.
+ */
+function checkReach(bin: Binaries, dataDir: string, runAs: RunAs): void {
+  if (runAs.uid === undefined) return;
+  const as = { uid: runAs.uid, gid: runAs.gid, stdio: 'ignore' as const };
+  if (spawnSync(bin.postgres, ['--version'], as).status !== 0) {
+    throw new Error(`the postgres user cannot run ${bin.postgres} (Postgres refuses to run as root): make the checkout's folders readable by others (chmod o+rx) or start as another user`);
+  }
+  if (spawnSync('test', ['-w', dataDir], as).status !== 0) {
+    throw new Error(`the postgres user cannot write ${dataDir} (Postgres refuses to run as root): chmod o+x its parent folders or set PLATFORM_EMBEDDED_POSTGRES_DIR to a folder it can reach`);
+  }
+}
+
 /** Creates the cluster in `dataDir` unless one is there already (its PG_VERSION file). */
 async function initialise(bin: Binaries, dataDir: string, runAs: RunAs): Promise<void> {
-  if (existsSync(path.join(dataDir, 'PG_VERSION'))) return;
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  if (runAs.uid !== undefined) chownSync(dataDir, runAs.uid, runAs.gid!);
+  if (runAs.uid !== undefined && !existsSync(path.join(dataDir, 'PG_VERSION'))) chownSync(dataDir, runAs.uid, runAs.gid!);
+  checkReach(bin, dataDir, runAs);
+  if (existsSync(path.join(dataDir, 'PG_VERSION'))) return;
   const initdb = run(bin.initdb, [`--pgdata=${dataDir}`, '--auth=trust', '--username=postgres', '--encoding=UTF8', '--locale=C', '--no-instructions'], runAs);
   const output = collect(initdb);
   const code = await exited(initdb);

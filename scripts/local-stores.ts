@@ -16,6 +16,8 @@ import { redisServerOnPath, startLocalRedis } from './local-redis';
 import { freePortPreferring } from './port-check';
 
 export type Store = { url: string; server?: LocalServer } | { failure: string };
+/** Told about a server the moment it runs, so that a Ctrl-C during the rest of the start-up stops it too. */
+export type OnStarted = (name: string, server: LocalServer) => void;
 
 /** Connection refused: nothing listens at the address (as opposed to a server that answers with an error). */
 function nothingAnswers(error: unknown): boolean {
@@ -32,7 +34,7 @@ function lastLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).trim().split('\n').pop() ?? '';
 }
 
-export async function resolvePostgres(env: NodeJS.ProcessEnv, root: string): Promise<Store> {
+export async function resolvePostgres(env: NodeJS.ProcessEnv, root: string, onStarted: OnStarted): Promise<Store> {
   const configured = env.DATABASE_URL ?? env.CERTIFICATE_DATABASE_URL ?? env.MOBILITY_DATABASE_URL;
   const defaultUrl = env.PLATFORM_DEFAULT_DATABASE_URL ?? DEFAULT_DATABASE_URL;
   const databaseUrl = env.DATABASE_URL ?? defaultUrl;
@@ -45,19 +47,19 @@ export async function resolvePostgres(env: NodeJS.ProcessEnv, root: string): Pro
   }
   const dataDir = env.PLATFORM_EMBEDDED_POSTGRES_DIR ?? path.join(root, '.data', 'postgres');
   const database = decodeURIComponent(new URL(defaultUrl).pathname.replace(/^\//, '')) || 'partner_platform';
-  let server: LocalServer | undefined;
+  let server: LocalServer;
   try {
     server = await startEmbeddedPostgres(dataDir, await freePortPreferring(portOf(defaultUrl, 5432)), database);
+    onStarted('embedded Postgres', server); // stopped by the starter from here on, also when the next line fails
     await ensureDatabase(server.url);
   } catch (error) {
-    await server?.stop();
     return { failure: `No Postgres answers at ${redactUrl(defaultUrl)} and ${lastLine(error)}; set DATABASE_URL to a running server instead.` };
   }
   console.log(`No Postgres answers at ${redactUrl(defaultUrl)} and DATABASE_URL is not set: started an embedded Postgres at ${server.url} (data in ${dataDir.startsWith(root + path.sep) ? path.relative(root, dataDir) : dataDir}).`);
   return { url: server.url, server };
 }
 
-export async function resolveRedis(env: NodeJS.ProcessEnv): Promise<Store> {
+export async function resolveRedis(env: NodeJS.ProcessEnv, onStarted: OnStarted): Promise<Store> {
   const defaultUrl = env.PLATFORM_DEFAULT_REDIS_URL ?? DEFAULT_REDIS_URL;
   const redisUrl = env.REDIS_URL ?? defaultUrl;
   try {
@@ -75,6 +77,7 @@ export async function resolveRedis(env: NodeJS.ProcessEnv): Promise<Store> {
   let server: LocalServer;
   try {
     server = await startLocalRedis(redisServer, await freePortPreferring(portOf(defaultUrl, 6379)));
+    onStarted('redis-server', server);
   } catch (error) {
     return { failure: `No Redis answers at ${redactUrl(defaultUrl)} and ${lastLine(error)}; set REDIS_URL to a running server instead.` };
   }

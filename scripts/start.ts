@@ -69,8 +69,9 @@ const allParts = (redisUrl: string): Part[] => [
 const partsFor = (redisUrl: string) => allParts(redisUrl).filter((p) => !withoutWorker || p.name !== 'worker');
 
 const children = new Map<string, ChildProcess>();
-/** The Postgres and Redis this starter runs itself, stopped after every child. */
-const localServers: Array<{ name: string; server: LocalServer }> = [];
+/** The Postgres and Redis this starter runs itself, stopped after every child; `starting` settles once none is starting. */
+const localServers: LocalServer[] = [];
+let starting: Promise<unknown> = Promise.resolve();
 let stopping = false;
 
 function run(part: Part, entry = part.entry): ChildProcess {
@@ -142,7 +143,8 @@ function stopAll(code: number): Promise<never> {
     const force = setTimeout(() => running.forEach((child) => isRunning(child) && child.kill('SIGKILL')), 15000);
     await Promise.all(exits);
     clearTimeout(force);
-    await Promise.all(localServers.map(({ server }) => server.stop()));
+    await starting;
+    await Promise.all(localServers.map((server) => server.stop()));
     process.exit(code);
   })();
   return stopped;
@@ -180,27 +182,27 @@ async function main() {
     console.error(taken);
     process.exit(1);
   }
-  const postgres = await resolvePostgres(env, root);
+  const onStarted = (name: string, server: LocalServer) => {
+    localServers.push(server);
+    watchLocalServer(name, server);
+  };
+  const postgresFound = resolvePostgres(env, root, onStarted);
+  starting = postgresFound.catch(() => undefined);
+  const postgres = await postgresFound;
   if ('failure' in postgres) {
     console.error(postgres.failure);
-    process.exit(1);
+    await stopAll(1);
   }
-  if (postgres.server) {
-    localServers.push({ name: 'embedded Postgres', server: postgres.server });
-    env.DATABASE_URL = postgres.url; // every child (migrations, services) uses it
-    watchLocalServer('embedded Postgres', postgres.server);
-  }
-  if (stopping) return;
-  const redis = await resolveRedis(env);
+  if (stopping || 'failure' in postgres) return;
+  if (postgres.server) env.DATABASE_URL = postgres.url; // every child (migrations, services) uses it
+  const redisFound = resolveRedis(env, onStarted);
+  starting = redisFound.catch(() => undefined);
+  const redis = await redisFound;
   if ('failure' in redis) {
     console.error(redis.failure);
     await stopAll(1);
   }
   if (stopping || 'failure' in redis) return;
-  if (redis.server) {
-    localServers.push({ name: 'redis-server', server: redis.server });
-    watchLocalServer('redis-server', redis.server);
-  }
   const parts = partsFor(redis.url);
   await migrate(parts[0]!);
   await migrate(parts[1]!);

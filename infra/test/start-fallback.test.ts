@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { signAdminToken } from '@platform/service-kit/auth';
+import { createRedis } from '@platform/service-kit/redis';
 import { createRunDatabase, dropRunDatabase, listen, newRedisPrefix, clearRedisPrefix } from '@platform/test-kit';
 import { freePorts, pnpmStart, untilAllStopped, waitForOutput, type Ports, type Started } from './helpers/pnpm-start';
 
@@ -75,6 +76,16 @@ describe('pnpm start with nothing at the default Postgres and Redis addresses an
   afterAll(async () => {
     if (started.pnpm.exitCode === null) process.kill(-started.pnpm.pid!, 'SIGKILL');
     await untilAllStopped(ports);
+    // After a failed test the starter may not have stopped its own servers: stop them here rather than leave them running.
+    const pidFile = path.join(dataDir, 'postmaster.pid');
+    const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : 0;
+    if (pid > 0 && (await accepts(postgresPort))) process.kill(pid, 'SIGINT');
+    if (await accepts(redisPort)) {
+      const redis = createRedis(`redis://127.0.0.1:${redisPort}`, { maxRetriesPerRequest: 0, retryStrategy: () => null });
+      await redis.call('shutdown', 'nosave').catch(() => undefined);
+      redis.disconnect();
+    }
+    await untilClosed([postgresPort, redisPort]);
     rmSync(path.dirname(dataDir), { recursive: true, force: true });
   }, 60000);
 
