@@ -4,6 +4,7 @@
  * local-stores.ts), creates the database if missing, applies both services' migrations, starts both services, the worker and the
  * gateway with plain node, prints where each listens, and stops them all, each drained once, on Ctrl-C, SIGTERM or
  * SIGHUP, when `pnpm` itself goes away, or when one of them dies (an embedded Postgres or Redis is stopped last).
+ * `--replicas <n>` / REPLICAS=n runs n of the gateway, each service and the worker (see replicas.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
