@@ -10,7 +10,7 @@
  * does (groupadd/useradd) when it is missing.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
 import path from 'node:path';
@@ -99,7 +99,29 @@ async function initialise(bin: Binaries, dataDir: string, runAs: RunAs): Promise
   const initdb = run(bin.initdb, [`--pgdata=${dataDir}`, '--auth=trust', '--username=postgres', '--encoding=UTF8', '--locale=C', '--no-instructions'], runAs);
   const output = collect(initdb);
   const code = await exited(initdb);
-  if (code !== 0) throw new Error(`initdb failed (exit ${code}): ${output().trim().split('\n').pop()}`);
+  if (code !== 0) throw new Error(`initdb failed (exit ${code}): ${output().trim().split('\n').pop()}; set DATABASE_URL to a running server instead`);
+}
+
+/**
+ * A server of an earlier `pnpm start` still running on this cluster (the starter was killed outright, so it could not
+ * stop it): its PID and port from `postmaster.pid`, when that process is alive and is a postgres.
+ */
+function leftRunning(dataDir: string): { pid: number; port: string } | undefined {
+  let lines: string[];
+  try {
+    lines = readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(lines[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return undefined; // stale: Postgres itself removes it
+  }
+  const command = existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, 'utf8') : 'postgres';
+  return command.includes('postgres') ? { pid, port: lines[3] ?? '?' } : undefined;
 }
 
 async function accepts(url: string): Promise<boolean> {
@@ -121,6 +143,12 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, datab
   const bin = await binaries();
   const runAs = unprivilegedUser();
   await initialise(bin, dataDir, runAs);
+  const earlier = leftRunning(dataDir);
+  if (earlier) {
+    throw new Error(
+      `an embedded Postgres of an earlier run still holds ${dataDir} (PID ${earlier.pid}, port ${earlier.port}): stop it with \`kill ${earlier.pid}\` or use it with DATABASE_URL=postgres://postgres@127.0.0.1:${earlier.port}/${database}`,
+    );
+  }
   const server = run(bin.postgres, ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='], runAs);
   const output = collect(server);
   const url = `postgres://postgres@127.0.0.1:${port}/${database}`;
@@ -130,7 +158,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, datab
     if (server.exitCode !== null || server.signalCode !== null || Date.now() > deadline) {
       if (server.exitCode === null) server.kill('SIGKILL');
       const last = output().trim().split('\n').filter(Boolean).pop() ?? 'no output';
-      throw new Error(`the embedded Postgres did not start: ${last}`);
+      throw new Error(`the embedded Postgres did not start: ${last}; set DATABASE_URL to a running server instead`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -53,7 +53,7 @@ export async function resolvePostgres(env: NodeJS.ProcessEnv, root: string, onSt
     onStarted('embedded Postgres', server); // stopped by the starter from here on, also when the next line fails
     await ensureDatabase(server.url);
   } catch (error) {
-    return { failure: `No Postgres answers at ${redactUrl(defaultUrl)} and ${lastLine(error)}; set DATABASE_URL to a running server instead.` };
+    return { failure: `No Postgres answers at ${redactUrl(defaultUrl)} and ${lastLine(error)}.` };
   }
   console.log(`No Postgres answers at ${redactUrl(defaultUrl)} and DATABASE_URL is not set: started an embedded Postgres at ${server.url} (data in ${dataDir.startsWith(root + path.sep) ? path.relative(root, dataDir) : dataDir}).`);
   return { url: server.url, server };
