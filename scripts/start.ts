@@ -36,6 +36,13 @@ const mobilityUrl = env.MOBILITY_URL ?? `http://127.0.0.1:${ports.mobility}`;
 const redisUrl = env.REDIS_URL ?? DEFAULT_REDIS_URL;
 const redisPrefix = env.REDIS_PREFIX ?? 'platform';
 
+/**
+ * Development only: local receivers (`pnpm platform webhooks listen`, a partner's laptop) are http:// on 127.0.0.1, which
+ * the mobility service refuses unless told. With NODE_ENV=production nothing is allowed here; an explicit setting wins.
+ */
+const developmentWebhookTargets: NodeJS.ProcessEnv =
+  env.NODE_ENV === 'production' ? {} : { WEBHOOK_ALLOW_HTTP: env.WEBHOOK_ALLOW_HTTP ?? 'true', WEBHOOK_ALLOW_PRIVATE: env.WEBHOOK_ALLOW_PRIVATE ?? 'true' };
+
 interface Part {
   name: string;
   dir: string;
@@ -53,10 +60,10 @@ const allParts: Part[] = [
     name: 'mobility',
     dir: 'services/mobility',
     entry: 'dist/server.js',
-    env: { PORT: ports.mobility, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix },
+    env: { PORT: ports.mobility, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix, ...developmentWebhookTargets },
     health: `http://127.0.0.1:${ports.mobility}/healthz`,
   },
-  { name: 'worker', dir: 'services/mobility', entry: 'dist/worker.js', env: { REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix } },
+  { name: 'worker', dir: 'services/mobility', entry: 'dist/worker.js', env: { REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix, ...developmentWebhookTargets } },
   {
     name: 'gateway',
     dir: 'gateway',
