@@ -223,6 +223,7 @@ async function main() {
       `  mobility     http://127.0.0.1:${ports.mobility}   (admin API at /admin/v1)`,
       withoutWorker ? '  worker       not started (START_WITHOUT_WORKER=true)' : '  worker       BullMQ (webhook deliveries, dispatch timers)',
       `  API docs     http://127.0.0.1:${ports.gateway}/docs   (description: /openapi.json)`,
+      '  operator CLI pnpm platform --help   (organizations, keys, drivers, tokens, webhooks listen)',
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),
