@@ -8,7 +8,7 @@ import { createDatabase, type Knex } from '@platform/service-kit/db';
 import { DEV_JWT_SECRET, verifyJwt, DEFAULT_JWT_ISSUER } from '@platform/service-kit';
 import { platform, platformJson } from './helpers/platform-cli';
 
-jest.setTimeout(120000);
+jest.setTimeout(300000);
 
 let databaseUrl: string;
 let env: NodeJS.ProcessEnv;

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { clearRedisPrefix, createRunDatabase, dropRunDatabase, listen, newRedisPrefix, redisUrl } from '@platform/test-kit';
 import { platformJson, root } from './helpers/platform-cli';
 
-jest.setTimeout(240000);
+jest.setTimeout(300000);
 
 let databaseUrl: string;
 let redisPrefix: string;

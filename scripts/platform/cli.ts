@@ -97,9 +97,13 @@ function findCommand(commands: CommandSpec[], args: string[]): { spec: CommandSp
 export async function runCli(commands: CommandSpec[], args: string[]): Promise<number> {
   const found = findCommand(commands, args);
   if (!found) {
-    if (args.length === 0 || args[0] === '--help' || args[0] === '-h' || args[0] === 'help') {
+    if (args[0] === '--help' || args[0] === '-h' || args[0] === 'help') {
       process.stdout.write(`${overallUsage(commands)}\n`);
-      return args.length === 0 ? 2 : 0;
+      return 0;
+    }
+    if (args.length === 0) {
+      process.stderr.write(`${overallUsage(commands)}\n`);
+      return 2;
     }
     const words = args.filter((a) => !a.startsWith('-')).slice(0, 2).join(' ');
     process.stderr.write(`unknown command: ${words || args[0]}\n\n${overallUsage(commands)}\n`);
