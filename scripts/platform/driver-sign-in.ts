@@ -2,7 +2,7 @@
  * Driver sign-in codes come from driver sign-in (built on another branch): `POST /admin/v1/drivers` will answer
  * `activation_code`, and `POST /admin/v1/drivers/{id}/activation-codes` issues a new one. Until that lands on main, this
  * is the one place `pnpm platform drivers code` calls.
- * TODO(driver sign-in branch): issue the code through the mobility service's activation-code feature.
+ * TODO(branch `driver-signin`, issue 15 item 2): issue the code through the mobility service's activation-code feature.
  */
 import { CommandError } from './cli';
 

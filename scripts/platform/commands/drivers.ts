@@ -33,7 +33,11 @@ export const driversRegister: CommandSpec = {
         { name: stringFlag(flags, 'name'), phone: stringFlag(flags, 'phone') ?? DEFAULTS.phone, kind, tier: stringFlag(flags, 'tier') ?? DEFAULTS[kind].tier, vehicle: { make, model, plate, color } },
       ),
     );
-    out.result(driver, [`Registered ${driver.kind} ${driver.id} (${driver.name}, ${driver.tier}, ${driver.vehicle.make} ${driver.vehicle.model} ${driver.vehicle.plate}) in ${organization.id}`]);
+    const lines = [`Registered ${driver.kind} ${driver.id} (${driver.name}, ${driver.tier}, ${driver.vehicle.make} ${driver.vehicle.model} ${driver.vehicle.plate}) in ${organization.id}`];
+    // Once driver sign-in is merged, registering answers the driver's first sign-in code (shown only here).
+    const { activation_code: code } = driver as { activation_code?: unknown };
+    if (typeof code === 'string') lines.push('Sign-in code for the driver app (shown only now):', code);
+    out.result(driver, lines);
   },
 };
 

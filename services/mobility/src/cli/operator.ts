@@ -26,8 +26,8 @@ export interface MobilityKeyInput {
 }
 
 /**
- * Whether `packages/api-keys` accepts `mode: "live" | "test"` yet. TODO(sandbox branch): set to true when test-mode keys
- * (`mk_test_…`) land on main; `createKey` already passes `mode` through the create schema.
+ * Whether `packages/api-keys` accepts `mode: "live" | "test"` yet. TODO(branch `sandbox`, issue 15 item 3): set to true when test-mode
+ * keys (`mk_test_…`) land on main; `createKey` already passes `mode` through the create schema to `apiKeys.create`.
  */
 export const TEST_MODE_KEYS_AVAILABLE = false;
 
