@@ -35,7 +35,8 @@ export const webhooksListen: CommandSpec = {
     'needs webhooks:manage), prints its signing secret once, then one line per delivery:',
     '  <time> <event type> <object id> ✓ signature verified      (answered 200)',
     '  <time> <event type> <object id> ✗ signature refused       (answered 400: the platform retries it)',
-    '--url is the API base (the gateway by default; the mobility service, http://127.0.0.1:3002, works too).',
+    '--url is the API base: the gateway by default (http://127.0.0.1:$GATEWAY_PORT, 8080 as with `pnpm start`);',
+    'the mobility service itself (http://127.0.0.1:3002) works too.',
     '--events filters event types (default: all); --port picks the local port (default: any free one).',
     '--exit-after n exits 0 after n verified deliveries. Ctrl-C deletes the endpoint and exits 0.',
     'With --json every line is a JSON object (first the endpoint with its secret, then one per delivery).',
@@ -54,7 +55,7 @@ function parseOptions(flags: Record<string, string | boolean | undefined>): Opti
   if (!key.startsWith('mk_')) throw new UsageError('--key must be a mobility key (mk_…) with the webhooks:manage scope');
   let apiUrl: URL;
   try {
-    apiUrl = new URL(stringFlag(flags, 'url') ?? 'http://127.0.0.1:8080');
+    apiUrl = new URL(stringFlag(flags, 'url') ?? `http://127.0.0.1:${process.env.GATEWAY_PORT ?? '8080'}`);
   } catch {
     throw new UsageError('--url must be an absolute URL such as http://127.0.0.1:8080');
   }
