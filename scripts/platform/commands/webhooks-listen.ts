@@ -37,6 +37,7 @@ export const webhooksListen: CommandSpec = {
     '  <time> <event type> <object id> ✗ signature refused       (answered 400: the platform retries it)',
     '--url is the API base: the gateway by default (http://127.0.0.1:$GATEWAY_PORT, 8080 as with `pnpm start`);',
     'the mobility service itself (http://127.0.0.1:3002) works too.',
+    '--key may come from PLATFORM_API_KEY instead (pnpm echoes a script\'s flags unless run as `pnpm -s`).',
     '--events filters event types (default: all); --port picks the local port (default: any free one).',
     '--exit-after n exits 0 after n verified deliveries. Ctrl-C deletes the endpoint and exits 0.',
     'With --json every line is a JSON object (first the endpoint with its secret, then one per delivery).',
@@ -44,14 +45,15 @@ export const webhooksListen: CommandSpec = {
     'WEBHOOK_ALLOW_PRIVATE); production never does.',
   ],
   flags: { key: 'string', url: 'string', events: 'string', port: 'string', 'exit-after': 'string' },
-  required: ['key'],
   async run({ flags, out }) {
     await listen(parseOptions(flags), out);
   },
 };
 
 function parseOptions(flags: Record<string, string | boolean | undefined>): Options {
-  const key = stringFlag(flags, 'key')!;
+  // From the environment too: `pnpm platform …` (without -s) echoes its command line, flags included.
+  const key = stringFlag(flags, 'key') ?? process.env.PLATFORM_API_KEY;
+  if (!key) throw new UsageError('--key is required (or set PLATFORM_API_KEY)');
   if (!key.startsWith('mk_')) throw new UsageError('--key must be a mobility key (mk_…) with the webhooks:manage scope');
   let apiUrl: URL;
   try {
