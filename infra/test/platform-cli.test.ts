@@ -18,7 +18,7 @@ let mobility: Knex;
 beforeAll(async () => {
   databaseUrl = await createRunDatabase('platform_cli');
   // JWT_SECRET unset: the development default, as `pnpm start` uses.
-  env = { DATABASE_URL: databaseUrl, JWT_SECRET: undefined, JWT_ISSUER: undefined, NODE_ENV: 'development' };
+  env = { DATABASE_URL: databaseUrl, JWT_SECRET: undefined, JWT_ISSUER: undefined, PLATFORM_API_KEY: undefined, NODE_ENV: 'development' };
   certificate = createDatabase(databaseUrl, 'certificate', 2);
   mobility = createDatabase(databaseUrl, 'mobility', 2);
 });
@@ -189,7 +189,8 @@ describe('pnpm platform', () => {
     const missing = await platform(['webhooks', 'listen'], env);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--key is required');
-    const unreachable = await platform(['webhooks', 'listen', '--key', 'mk_abc', '--url', 'http://127.0.0.1:1'], env);
+    // The key from PLATFORM_API_KEY: it gets as far as calling the API.
+    const unreachable = await platform(['webhooks', 'listen', '--url', 'http://127.0.0.1:1'], { ...env, PLATFORM_API_KEY: 'mk_abc' });
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toContain('cannot reach http://127.0.0.1:1');
   });
