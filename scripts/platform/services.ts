@@ -3,8 +3,8 @@
  * and development defaults as `pnpm start`; pending migrations applied), and the one organization lookup every command
  * shares: an organization exists when the certificate service knows it or mobility has seen it as a partner.
  */
-import { loadCertificateConfig, openCertificateOperator, type CertificateOperator } from '@platform/certificate/src/cli/commands';
-import { loadMobilityConfig, openMobilityOperator, type MobilityOperator } from '@platform/mobility/src/cli/operator';
+import { loadCertificateConfig, openCertificateOperator, type CertificateOperator } from '../../services/certificate/src/cli/commands';
+import { loadMobilityConfig, openMobilityOperator, type MobilityOperator } from '../../services/mobility/src/cli/operator';
 import { CommandError } from './cli';
 
 export async function withCertificate<T>(work: (certificate: CertificateOperator) => Promise<T>): Promise<T> {

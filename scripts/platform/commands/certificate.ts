@@ -1,5 +1,5 @@
 /** The certificate service's own operator commands (services/certificate/src/cli), reachable from the platform CLI. */
-import { CERTIFICATE_FLAGS, certificateCommands, MissingFlagError } from '@platform/certificate/src/cli/commands';
+import { CERTIFICATE_FLAGS, certificateCommands, MissingFlagError } from '../../../services/certificate/src/cli/commands';
 import { UsageError, type CommandSpec } from '../cli';
 import { withCertificate } from '../services';
 

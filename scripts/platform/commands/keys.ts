@@ -1,4 +1,4 @@
-import { MOBILITY_SCOPES, TEST_MODE_KEYS_AVAILABLE } from '@platform/mobility/src/cli/operator';
+import { MOBILITY_SCOPES, TEST_MODE_KEYS_AVAILABLE } from '../../../services/mobility/src/cli/operator';
 import { CommandError, UsageError, commaList, stringFlag, type CommandSpec } from '../cli';
 import { requireOrganization, withCertificate, withMobility } from '../services';
 

@@ -1,7 +1,7 @@
 import { ADMIN_ROLES, signAdminToken, signDriverToken, type AdminClaims } from '@platform/service-kit';
 import { CommandError, UsageError, parseDuration, stringFlag, type CommandSpec } from '../cli';
 import { requireOrganization, withMobility } from '../services';
-import { loadCertificateConfig } from '@platform/certificate/src/cli/commands';
+import { loadCertificateConfig } from '../../../services/certificate/src/cli/commands';
 
 export const tokenAdmin: CommandSpec = {
   name: 'token admin',
