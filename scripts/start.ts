@@ -41,6 +41,13 @@ const certificateUrl = env.CERTIFICATE_URL ?? indexes.map((i) => `http://127.0.0
 const mobilityUrl = env.MOBILITY_URL ?? indexes.map((i) => `http://127.0.0.1:${replicaPort(ports.mobility, i)}`).join(',');
 const redisPrefix = env.REDIS_PREFIX ?? 'platform';
 
+/**
+ * Development only: local receivers (`pnpm platform webhooks listen`, a partner's laptop) are http:// on 127.0.0.1, which
+ * the mobility service refuses unless told. With NODE_ENV=production nothing is allowed here; an explicit setting wins.
+ */
+const developmentWebhookTargets: NodeJS.ProcessEnv =
+  env.NODE_ENV === 'production' ? {} : { WEBHOOK_ALLOW_HTTP: env.WEBHOOK_ALLOW_HTTP ?? 'true', WEBHOOK_ALLOW_PRIVATE: env.WEBHOOK_ALLOW_PRIVATE ?? 'true' };
+
 interface Part {
   name: string;
   dir: string;
@@ -63,10 +70,10 @@ const replicaParts = (redisUrl: string, i: number): Part[] => {
       name: replicaName('mobility', i),
       dir: 'services/mobility',
       entry: 'dist/server.js',
-      env: { PORT: mobility, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix },
+      env: { PORT: mobility, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix, ...developmentWebhookTargets },
       health: `http://127.0.0.1:${mobility}/healthz`,
     },
-    { name: replicaName('worker', i), dir: 'services/mobility', entry: 'dist/worker.js', env: { REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix } },
+    { name: replicaName('worker', i), dir: 'services/mobility', entry: 'dist/worker.js', env: { REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix, ...developmentWebhookTargets } },
     {
       name: replicaName('gateway', i),
       dir: 'gateway',
@@ -272,6 +279,7 @@ async function main() {
       ...(postgres.server ? [`  postgres     ${postgres.url}   (embedded, stopped with the rest)`] : []),
       ...(redis.server ? [`  redis        ${redis.url}   (redis-server, nothing saved, stopped with the rest)`] : []),
       `  API docs     http://127.0.0.1:${ports.gateway}/docs   (description: /openapi.json)`,
+      '  operator CLI pnpm platform --help   (organizations, keys, drivers, tokens, webhooks listen)',
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),

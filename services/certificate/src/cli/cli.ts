@@ -1,91 +1,50 @@
 /**
- * Operator CLI: give a new organization its first owner key and issue certificates without the dashboard.
+ * The certificate service's own operator CLI (also reachable as `pnpm platform certificate …`):
  *   pnpm --filter @platform/certificate cli create-key --org acme --org-name "Acme Academy" --user alice [--name "first key"]
  *   pnpm --filter @platform/certificate cli issue --org acme --recipient "Ada Lovelace" --program "Engines" --date 2026-05-01 [--number N] [--expires 2030-01-01]
  *   pnpm --filter @platform/certificate cli credits --org acme
  *   pnpm --filter @platform/certificate cli retention
  */
 import { parseArgs } from 'node:util';
-import { createLogger, loadConfigOrExit, openServiceDatabase, parseOrThrow, ValidationError } from '@platform/service-kit';
-import { CERTIFICATE_SCHEMA, certificateConfigSchema } from '../config';
-import { migrations } from '../db/migrations';
-import { newCertificateSchema } from '../features/certificates/certificates.schema';
-import { buildServices, type CertificateServices } from '../services';
-
-const USAGE = `usage:
-  cli create-key --org <id> [--org-name <name>] --user <id> [--name <key name>]
-  cli issue --org <id> --recipient <name> --program <title> --date <YYYY-MM-DD> [--number <n>] [--expires <YYYY-MM-DD>]
-  cli credits --org <id>
-  cli retention   (deletes payment-webhook bodies older than PAYMENT_WEBHOOK_RETENTION_DAYS, once)`;
-
-type Options = Record<string, string | undefined>;
-
-const commands: Record<string, (services: CertificateServices, o: Options) => Promise<unknown>> = {
-  'create-key': async ({ organizations, apiKeys }, o) => {
-    await organizations.ensureWithUser({ org: required(o, 'org'), org_name: o['org-name'], sub: required(o, 'user') });
-    return apiKeys.create({ organizationId: o.org!, userId: o.user!, name: o.name ?? 'first key' });
-  },
-  issue: async ({ organizations, certificates }, o) => {
-    const input = parseOrThrow(newCertificateSchema, {
-      recipient_name: required(o, 'recipient'),
-      program_title: required(o, 'program'),
-      issue_date: required(o, 'date'),
-      ...(o.number ? { certificate_number: o.number } : {}),
-      ...(o.expires ? { expires_on: o.expires } : {}),
-    });
-    const organization = await organizations.find(required(o, 'org'));
-    if (!organization) throw new Error(`organization ${o.org} does not exist: create a key for it first`);
-    return certificates.issue(o.org!, input);
-  },
-  credits: async ({ organizations }, o) => organizations.find(required(o, 'org')),
-  retention: async ({ runWebhookBodyRetention }) => runWebhookBodyRetention(),
-};
-
-function required(options: Options, name: string): string {
-  const value = options[name];
-  if (!value) throw new Error(`--${name} is required\n${USAGE}`);
-  return value;
-}
+import { ValidationError } from '@platform/service-kit';
+import { CERTIFICATE_FLAGS, CERTIFICATE_USAGE, certificateCommands, loadCertificateConfig, MissingFlagError, openCertificateOperator, type Options } from './commands';
 
 /** The command line, or exit with the usage: 0 for --help, 2 with one line for anything it does not know. */
 function parseCommandLine(): { positionals: string[]; values: Options } {
   const args = process.argv.slice(2);
   if (args.includes('--help') || args.includes('-h')) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${CERTIFICATE_USAGE}\n`);
     process.exit(0);
   }
   try {
     const { positionals, values } = parseArgs({
       args,
       allowPositionals: true,
-      options: Object.fromEntries(
-        ['org', 'org-name', 'user', 'name', 'recipient', 'program', 'date', 'number', 'expires'].map((n) => [n, { type: 'string' as const }]),
-      ),
+      options: Object.fromEntries(CERTIFICATE_FLAGS.map((n) => [n, { type: 'string' as const }])),
     });
     return { positionals, values: values as Options };
   } catch (error) {
-    process.stderr.write(`${(error as Error).message.split('.')[0]}\n${USAGE}\n`);
+    process.stderr.write(`${(error as Error).message.split('.')[0]}\n${CERTIFICATE_USAGE}\n`);
     process.exit(2);
   }
 }
 
 async function main() {
   const { positionals, values } = parseCommandLine();
-  const command = commands[positionals[0] ?? ''];
+  const command = certificateCommands[positionals[0] ?? ''];
   if (!command) {
-    process.stderr.write(`${USAGE}\n`);
+    process.stderr.write(`${CERTIFICATE_USAGE}\n`);
     process.exit(2);
   }
-  const config = loadConfigOrExit(certificateConfigSchema, 'certificate-cli');
-  const db = await openServiceDatabase(config.databaseUrl, CERTIFICATE_SCHEMA, migrations, createLogger('certificate-cli', 'warn'), 2);
+  const operator = await openCertificateOperator(loadCertificateConfig('certificate-cli'));
   try {
-    process.stdout.write(`${JSON.stringify(await command(buildServices({ db, config }), values as Options), null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(await command(operator.services, values), null, 2)}\n`);
   } catch (error) {
     const message = error instanceof ValidationError ? JSON.stringify(error.toBody()) : (error as Error).message;
-    process.stderr.write(`${message}\n`);
-    process.exitCode = 1;
+    process.stderr.write(error instanceof MissingFlagError ? `${message}\n${CERTIFICATE_USAGE}\n` : `${message}\n`);
+    process.exitCode = error instanceof MissingFlagError ? 2 : 1;
   } finally {
-    await db.destroy();
+    await operator.close();
   }
 }
 

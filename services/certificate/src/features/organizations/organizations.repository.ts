@@ -35,6 +35,11 @@ export function organizationsRepository(db: Knex) {
         await trx('users').insert({ id: claims.sub, organization_id: claims.org }).onConflict(['organization_id', 'id']).ignore();
       });
     },
+    /** The organization's first user: its owner when the organization was made by `pnpm platform org create`. */
+    async firstUser(organizationId: string): Promise<string | undefined> {
+      const row = await db('users').where({ organization_id: organizationId }).orderBy([{ column: 'created_at' }, { column: 'id' }]).first('id');
+      return row?.id as string | undefined;
+    },
     async find(id: string): Promise<OrganizationRow | undefined> {
       return db('organizations').where({ id }).first('id', 'name', 'balance');
     },

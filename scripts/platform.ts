@@ -1,0 +1,16 @@
+/**
+ * `pnpm platform <command>`: the one operator CLI for the platform (README "Operator CLI"). It works against the running
+ * system's databases (the services' own config: DATABASE_URL, JWT_SECRET, … with `pnpm start`'s defaults) and, for
+ * `webhooks listen`, its public API. `pnpm platform --help` lists the commands.
+ */
+import { runCli, type CommandSpec } from './platform/cli';
+import { certificateSpecs } from './platform/commands/certificate';
+import { driversCode, driversRegister } from './platform/commands/drivers';
+import { keysCreate } from './platform/commands/keys';
+import { orgCreate } from './platform/commands/org';
+import { tokenAdmin, tokenDriver } from './platform/commands/token';
+import { webhooksListen } from './platform/commands/webhooks-listen';
+
+const commands: CommandSpec[] = [orgCreate, keysCreate, driversRegister, driversCode, tokenAdmin, tokenDriver, webhooksListen, ...certificateSpecs];
+
+void runCli(commands, process.argv.slice(2)).then((code) => process.exit(code));

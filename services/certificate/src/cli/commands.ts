@@ -1,0 +1,76 @@
+/**
+ * The certificate service's operator commands, shared by its own entry (`cli.ts`, `node dist/cli/cli.js`) and the
+ * platform CLI (`pnpm platform certificate …`, scripts/platform.ts).
+ */
+import { createLogger, loadConfigOrExit, newId, openServiceDatabase, parseOrThrow, type Knex } from '@platform/service-kit';
+import { CERTIFICATE_SCHEMA, certificateConfigSchema, type CertificateConfig } from '../config';
+import { migrations } from '../db/migrations';
+import { newCertificateSchema } from '../features/certificates/certificates.schema';
+import { buildServices, type CertificateServices } from '../services';
+
+export const CERTIFICATE_USAGE = `usage:
+  cli create-key --org <id> [--org-name <name>] --user <id> [--name <key name>]
+  cli issue --org <id> --recipient <name> --program <title> --date <YYYY-MM-DD> [--number <n>] [--expires <YYYY-MM-DD>]
+  cli credits --org <id>
+  cli retention   (deletes payment-webhook bodies older than PAYMENT_WEBHOOK_RETENTION_DAYS, once)`;
+
+/** Every flag the commands read (all take a value). */
+export const CERTIFICATE_FLAGS = ['org', 'org-name', 'user', 'name', 'recipient', 'program', 'date', 'number', 'expires'] as const;
+
+export type Options = Record<string, string | undefined>;
+
+/** A missing flag: the entry points print it with their usage and exit 2. */
+export class MissingFlagError extends Error {}
+
+export const certificateCommands: Record<string, (services: CertificateServices, o: Options) => Promise<unknown>> = {
+  'create-key': async ({ organizations, apiKeys }, o) => {
+    await organizations.ensureWithUser({ org: required(o, 'org'), org_name: o['org-name'], sub: required(o, 'user') });
+    return apiKeys.create({ organizationId: o.org!, userId: o.user!, name: o.name ?? 'first key' });
+  },
+  issue: async ({ organizations, certificates }, o) => {
+    const input = parseOrThrow(newCertificateSchema, {
+      recipient_name: required(o, 'recipient'),
+      program_title: required(o, 'program'),
+      issue_date: required(o, 'date'),
+      ...(o.number ? { certificate_number: o.number } : {}),
+      ...(o.expires ? { expires_on: o.expires } : {}),
+    });
+    const organization = await organizations.find(required(o, 'org'));
+    if (!organization) throw new Error(`organization ${o.org} does not exist: create a key for it first`);
+    return certificates.issue(o.org!, input);
+  },
+  credits: async ({ organizations }, o) => organizations.find(required(o, 'org')),
+  retention: async ({ runWebhookBodyRetention }) => runWebhookBodyRetention(),
+};
+
+function required(options: Options, name: string): string {
+  const value = options[name];
+  if (!value) throw new MissingFlagError(`--${name} is required`);
+  return value;
+}
+
+export function loadCertificateConfig(processName: string): CertificateConfig {
+  return loadConfigOrExit(certificateConfigSchema, processName);
+}
+
+/** The certificate database (migrated, as the server does on start) and its services; `close()` when done. */
+export async function openCertificateOperator(config: CertificateConfig, processName = 'certificate-cli') {
+  const db: Knex = await openServiceDatabase(config.databaseUrl, CERTIFICATE_SCHEMA, migrations, createLogger(processName, 'warn'), 2);
+  const services = buildServices({ db, config });
+  return {
+    config,
+    services,
+    /** A new organization (free plan credits granted once) with its first user, the owner; both ids are generated. */
+    async createOrganization(name: string): Promise<{ organizationId: string; ownerId: string }> {
+      const organizationId = newId('org');
+      const ownerId = newId('usr');
+      await services.organizations.ensureWithUser({ org: organizationId, org_name: name, sub: ownerId });
+      return { organizationId, ownerId };
+    },
+    async close(): Promise<void> {
+      await db.destroy();
+    },
+  };
+}
+
+export type CertificateOperator = Awaited<ReturnType<typeof openCertificateOperator>>;
