@@ -23,15 +23,15 @@ export function membersService(repo: AccountsRepository, settings: { invitationT
     },
 
     async changeRole(organizationId: string, accountId: string, role: MemberRole) {
-      return db.transaction(async (trx) => {
+      await db.transaction(async (trx) => {
         const members = await repo.lockMemberships(trx, organizationId);
         const target = members.find((m) => m.account_id === accountId);
         if (!target) throw memberNotFound();
         if (target.role === 'owner' && role !== 'owner' && members.filter((m) => m.role === 'owner').length === 1) throw lastOwner();
         await repo.setRole(trx, organizationId, accountId, role);
-        const row = (await repo.members(organizationId)).find((m) => m.account_id === accountId)!;
-        return { ...row, created_at: new Date(row.created_at).toISOString() };
       });
+      const row = (await repo.members(organizationId)).find((m) => m.account_id === accountId)!;
+      return { ...row, created_at: new Date(row.created_at).toISOString() };
     },
 
     /** Owners remove anyone; anyone may remove themselves (leave). The last owner can do neither. */
