@@ -14,6 +14,8 @@ export interface ProxyCall {
   requestId: string;
   /** The gateway's span of this request: the upstream gets its traceparent (same trace, the gateway's span as parent). */
   span: TraceSpan;
+  /** The upstream request target when it differs from the client's (`/dashboard/api/…` rewrites). */
+  path?: string;
   /** Told the upstream's status once its answer starts. */
   onStatus?: (status: number) => void;
 }
@@ -41,7 +43,7 @@ export function createUpstreamProxy(name: string, target: string, options: Upstr
   return (req, res, call) => {
     let answered = false; // the upstream's answer started, or the gateway answered itself
     let clientGone = false;
-    const upstream = request({ host: base.hostname, port, method: req.method, path: req.url, headers: forwardedHeaders(req, call), agent });
+    const upstream = request({ host: base.hostname, port, method: req.method, path: call.path ?? req.url, headers: forwardedHeaders(req, call), agent });
     const fail = (reason: string, timedOut: boolean) => {
       if (clientGone) return;
       logger.warn({ request_id: call.requestId, upstream: name, err: reason, timedOut }, 'upstream failed');
