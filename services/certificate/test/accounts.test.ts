@@ -1,5 +1,5 @@
 import request from 'supertest';
-import jwt from 'jsonwebtoken';
+import { verifyJwt } from '@platform/service-kit';
 import { createTestContext, type TestContext } from './helpers/context';
 import { ORIGIN, PASSWORD, refreshCookieOf, signUp, uniqueEmail } from './factories/accounts';
 import { expectToMatchDescription } from './helpers/openapi';
@@ -29,12 +29,12 @@ describe('sign-up', () => {
     expect(res.body.organization.id).toMatch(/^org_[0-9a-z]{20}$/);
     expect(res.body.memberships).toEqual([{ organization_id: res.body.organization.id, organization_name: 'Analytical Academy', role: 'owner' }]);
 
-    const cookie = ([] as string[]).concat(res.headers['set-cookie']).find((line) => line.startsWith('pp_refresh='))!;
+    const cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((line) => line.startsWith('pp_refresh='))!;
     const attributes = cookie.split(';').map((part) => part.trim());
     expect(attributes).toEqual(expect.arrayContaining(['HttpOnly', 'Secure', 'SameSite=Strict', 'Path=/dashboard/api/auth', `Max-Age=${30 * 86400}`]));
     expect(attributes[0]).toMatch(/^pp_refresh=[A-Za-z0-9_-]{43}$/);
 
-    const claims = jwt.verify(res.body.access_token, ctx.config.JWT_SECRET, { audience: 'admin', issuer: ctx.config.JWT_ISSUER }) as jwt.JwtPayload;
+    const claims = verifyJwt(res.body.access_token, { secret: ctx.config.JWT_SECRET, issuer: ctx.config.JWT_ISSUER }, 'admin');
     expect(claims).toMatchObject({ sub: res.body.account.id, org: res.body.organization.id, org_name: 'Analytical Academy', role: 'owner', aud: 'admin' });
     expect(claims.exp! - claims.iat!).toBeLessThanOrEqual(900);
 
@@ -161,7 +161,7 @@ describe('refresh, rotation and sign-out', () => {
 
     const reused = await post('/sessions/refresh').set('Cookie', account.cookie).expect(401);
     expect(reused.body.code).toBe('refresh_token_reused');
-    expect(([] as string[]).concat(reused.headers['set-cookie'])).toEqual([expect.stringMatching(/^pp_refresh=; Max-Age=0;/)]);
+    expect(([] as string[]).concat(reused.headers['set-cookie'] ?? [])).toEqual([expect.stringMatching(/^pp_refresh=; Max-Age=0;/)]);
     // The thief's copy and the owner's newer cookie are both dead now.
     const after = await post('/sessions/refresh').set('Cookie', second).expect(401);
     expect(after.body.code).toBe('invalid_refresh_token');
@@ -178,7 +178,7 @@ describe('refresh, rotation and sign-out', () => {
     expect(created.body.memberships).toHaveLength(2);
     const back = await post('/sessions/refresh').set('Cookie', account.cookie).send({ organization_id: account.organizationId }).expect(200);
     expect(back.body.organization.id).toBe(account.organizationId);
-    const claims = jwt.decode(back.body.access_token) as jwt.JwtPayload;
+    const claims = verifyJwt(back.body.access_token, { secret: ctx.config.JWT_SECRET, issuer: ctx.config.JWT_ISSUER }, 'admin');
     expect(claims.org).toBe(account.organizationId);
     const stranger = await signUp(ctx);
     const refused = await post('/sessions/refresh').set('Cookie', refreshCookieOf(back)!).send({ organization_id: stranger.organizationId }).expect(403);
@@ -189,7 +189,7 @@ describe('refresh, rotation and sign-out', () => {
   it('signs out: 204, the cookie is cleared and the refresh token no longer works', async () => {
     const account = await signUp(ctx);
     const res = await request(ctx.app).delete('/accounts/v1/sessions/current').set('Origin', ORIGIN).set('Cookie', account.cookie).expect(204);
-    expect(([] as string[]).concat(res.headers['set-cookie'])[0]).toMatch(/^pp_refresh=; Max-Age=0; Path=\/dashboard\/api\/auth; HttpOnly; Secure; SameSite=Strict$/);
+    expect(([] as string[]).concat(res.headers['set-cookie'] ?? [])[0]).toMatch(/^pp_refresh=; Max-Age=0; Path=\/dashboard\/api\/auth; HttpOnly; Secure; SameSite=Strict$/);
     expect((await post('/sessions/refresh').set('Cookie', account.cookie).expect(401)).body.code).toBe('invalid_refresh_token');
   });
 

@@ -4,11 +4,14 @@
  *   pnpm --filter @platform/certificate cli issue --org acme --recipient "Ada Lovelace" --program "Engines" --date 2026-05-01 [--number N] [--expires 2030-01-01]
  *   pnpm --filter @platform/certificate cli credits --org acme
  *   pnpm --filter @platform/certificate cli retention
+ *   pnpm --filter @platform/certificate cli accounts create-owner --email ada@example.com --password '…' --org-name "Acme Academy" [--name "Ada Lovelace"]
+ *     (or the password in OWNER_PASSWORD, which keeps it out of the process list and shell history)
  */
 import { parseArgs } from 'node:util';
-import { createLogger, loadConfigOrExit, openServiceDatabase, parseOrThrow, ValidationError } from '@platform/service-kit';
+import { ApiError, createLogger, loadConfigOrExit, openServiceDatabase, parseOrThrow } from '@platform/service-kit';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema } from '../config';
 import { migrations } from '../db/migrations';
+import { signUpSchema } from '../features/accounts/accounts.schema';
 import { newCertificateSchema } from '../features/certificates/certificates.schema';
 import { buildServices, type CertificateServices } from '../services';
 
@@ -16,7 +19,8 @@ const USAGE = `usage:
   cli create-key --org <id> [--org-name <name>] --user <id> [--name <key name>]
   cli issue --org <id> --recipient <name> --program <title> --date <YYYY-MM-DD> [--number <n>] [--expires <YYYY-MM-DD>]
   cli credits --org <id>
-  cli retention   (deletes payment-webhook bodies older than PAYMENT_WEBHOOK_RETENTION_DAYS, once)`;
+  cli retention   (deletes payment-webhook bodies older than PAYMENT_WEBHOOK_RETENTION_DAYS, once)
+  cli accounts create-owner --email <email> [--password <password> | OWNER_PASSWORD=…] --org-name <name> [--name <person>]`;
 
 type Options = Record<string, string | undefined>;
 
@@ -39,7 +43,22 @@ const commands: Record<string, (services: CertificateServices, o: Options) => Pr
   },
   credits: async ({ organizations }, o) => organizations.find(required(o, 'org')),
   retention: async ({ runWebhookBodyRetention }) => runWebhookBodyRetention(),
+  'accounts create-owner': (services, o) => createFirstOwner(services, o),
 };
+
+/**
+ * The operator's first owner: a dashboard account (email and password, at least 10 characters) owning a new
+ * organization. Exported for the platform CLI; answers the account and organization, or throws (email taken: 409).
+ */
+export async function createFirstOwner({ accounts }: Pick<CertificateServices, 'accounts'>, o: Options) {
+  const input = parseOrThrow(signUpSchema, {
+    email: required(o, 'email'),
+    password: o.password ?? process.env.OWNER_PASSWORD ?? required(o, 'password'),
+    name: o.name ?? required(o, 'email').split('@')[0],
+    organization_name: required(o, 'org-name'),
+  });
+  return accounts.createOwner({ ...input, organization_name: input.organization_name! });
+}
 
 function required(options: Options, name: string): string {
   const value = options[name];
@@ -59,7 +78,7 @@ function parseCommandLine(): { positionals: string[]; values: Options } {
       args,
       allowPositionals: true,
       options: Object.fromEntries(
-        ['org', 'org-name', 'user', 'name', 'recipient', 'program', 'date', 'number', 'expires'].map((n) => [n, { type: 'string' as const }]),
+        ['org', 'org-name', 'user', 'name', 'recipient', 'program', 'date', 'number', 'expires', 'email', 'password'].map((n) => [n, { type: 'string' as const }]),
       ),
     });
     return { positionals, values: values as Options };
@@ -71,7 +90,7 @@ function parseCommandLine(): { positionals: string[]; values: Options } {
 
 async function main() {
   const { positionals, values } = parseCommandLine();
-  const command = commands[positionals[0] ?? ''];
+  const command = commands[positionals[0] ?? ''] ?? commands[positionals.slice(0, 2).join(' ')];
   if (!command) {
     process.stderr.write(`${USAGE}\n`);
     process.exit(2);
@@ -81,7 +100,7 @@ async function main() {
   try {
     process.stdout.write(`${JSON.stringify(await command(buildServices({ db, config }), values as Options), null, 2)}\n`);
   } catch (error) {
-    const message = error instanceof ValidationError ? JSON.stringify(error.toBody()) : (error as Error).message;
+    const message = error instanceof ApiError ? JSON.stringify(error.toBody()) : (error as Error).message;
     process.stderr.write(`${message}\n`);
     process.exitCode = 1;
   } finally {
@@ -89,4 +108,4 @@ async function main() {
   }
 }
 
-void main();
+if (require.main === module) void main();
