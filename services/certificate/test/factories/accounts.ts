@@ -12,7 +12,7 @@ export interface SignedUp {
   accessToken: string | null;
   /** `pp_refresh=<token>` for a Cookie header. */
   cookie: string;
-  body: Record<string, any>;
+  body: Record<string, unknown>;
 }
 
 export function uniqueEmail(label = 'user'): string {
