@@ -48,7 +48,19 @@ interface Part {
 const withoutWorker = env.START_WITHOUT_WORKER === 'true';
 
 const allParts: Part[] = [
-  { name: 'certificate', dir: 'services/certificate', entry: 'dist/server.js', env: { PORT: ports.certificate }, health: `http://127.0.0.1:${ports.certificate}/healthz` },
+  {
+    name: 'certificate',
+    dir: 'services/certificate',
+    entry: 'dist/server.js',
+    // Behind the gateway: one more trusted hop than the gateway's for the sign-in throttle's client address, and the
+    // dashboard's origins on the gateway's port for the account routes' Origin check.
+    env: {
+      PORT: ports.certificate,
+      TRUST_PROXY_HOPS: String(Number(env.TRUST_PROXY_HOPS ?? '0') + 1),
+      DASHBOARD_ORIGINS: env.DASHBOARD_ORIGINS ?? `http://localhost:${ports.gateway},http://127.0.0.1:${ports.gateway}`,
+    },
+    health: `http://127.0.0.1:${ports.certificate}/healthz`,
+  },
   {
     name: 'mobility',
     dir: 'services/mobility',
