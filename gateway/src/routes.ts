@@ -53,7 +53,8 @@ export function rewrittenUrl(route: Route, url: string): string | null {
  * Paths that take no API key: their rate limit is the client address's, whatever key a request carries (a made-up
  * well-formed key would otherwise buy a fresh budget, as the upstream never refuses a key it does not read).
  */
-export const KEYLESS_PREFIXES = ['/webhooks/payments/', '/credentials/'];
+// The dashboard's sign-in routes too: a made-up JWT-shaped Bearer must not buy sign-up or sign-in attempts a budget of their own.
+export const KEYLESS_PREFIXES = ['/webhooks/payments/', '/credentials/', '/dashboard/api/auth/'];
 
 /** Which upstream serves a request path (the query string already removed), or null for a 404. */
 export function upstreamFor(pathname: string): Upstream | null {

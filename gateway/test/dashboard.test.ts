@@ -5,7 +5,7 @@ import { request as httpRequest } from 'node:http';
 import { parse } from 'yaml';
 import { DEV_JWT_SECRET, signAdminToken, signDriverToken, signJwt } from '@platform/service-kit';
 import { sendJson, startFakeServer } from '@platform/test-kit';
-import { startGateway, type RunningGateway } from './helpers';
+import { startGateway, testRedis, type RunningGateway } from './helpers';
 
 type Fake = Awaited<ReturnType<typeof startFakeServer>>;
 
@@ -135,6 +135,26 @@ describe('dashboard auth prefix', () => {
     const forwarded = certificate.requests.at(-1)!;
     expect(forwarded.headers.cookie).toBe('pp_refresh=abc');
     expect(forwarded.headers.origin).toBe('http://127.0.0.1:8080');
+  });
+});
+
+describe('dashboard auth rate limit', () => {
+  it('counts /dashboard/api/auth/… per client address, whatever Bearer it carries', async () => {
+    const redis = testRedis('gateway_dashboard_auth');
+    const limited = await startGateway({ certificate: certificate.url, mobility: mobility.url }, { redis, perMinute: 3 });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const madeUp = signAdminToken({ sub: `acc_${i}`, org: 'org_x', role: 'owner' }, `made-up-secret-${i}-0123456789`);
+        const res = await fetch(`${limited.url}/dashboard/api/auth/sessions`, { method: 'POST', headers: { Authorization: `Bearer ${madeUp}`, 'Content-Type': 'application/json' }, body: '{}' });
+        statuses.push(res.status);
+        await res.arrayBuffer();
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    } finally {
+      await limited.close();
+      await redis.close();
+    }
   });
 });
 
