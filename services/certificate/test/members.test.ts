@@ -144,4 +144,45 @@ describe('members', () => {
     await admin('delete', `/members/${third.accountId}`, third).expect(204);
     expect((await admin('get', '/members', owner).expect(200)).body.data.map((m: { account_id: string }) => m.account_id)).toEqual([owner.accountId]);
   });
+
+  it('two owners removing each other at the same moment leave exactly one owner', async () => {
+    const { owner, member } = await team('owner');
+    const [a, b] = await Promise.all([
+      admin('delete', `/members/${member.accountId}`, owner),
+      admin('delete', `/members/${owner.accountId}`, member),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([204, 409]);
+    const owners = await ctx.db('memberships').where({ organization_id: owner.organizationId, role: 'owner' });
+    expect(owners).toHaveLength(1);
+  });
+});
+
+describe('expiry', () => {
+  it('an expired invitation is 404 and joins nobody', async () => {
+    const owner = await signUp(ctx);
+    const invitation = await invite(owner);
+    await ctx.db('invitations').where({ id: invitation.id }).update({ expires_at: ctx.db.raw("now() - interval '1 second'") });
+    expect((await request(ctx.app).get(`/accounts/v1/invitations/${invitation.token}`).expect(404)).body.code).toBe('invitation_not_found');
+    expect((await admin('get', '/invitations', owner).expect(200)).body.data).toEqual([]);
+    const joiner = await signUp(ctx);
+    await request(ctx.app).post(`/accounts/v1/invitations/${invitation.token}/accept`).set('Origin', ORIGIN).set('Authorization', bearer(joiner)).expect(404);
+    expect(await ctx.db('memberships').where({ organization_id: owner.organizationId, account_id: joiner.accountId }).first()).toBeUndefined();
+  });
+
+  it('an expired refresh session is refused with invalid_refresh_token', async () => {
+    const account = await signUp(ctx);
+    await ctx.db('refresh_sessions').where({ account_id: account.accountId }).update({ expires_at: ctx.db.raw("now() - interval '1 second'") });
+    const res = await request(ctx.app).post('/accounts/v1/sessions/refresh').set('Origin', ORIGIN).set('Cookie', account.cookie).expect(401);
+    expect(res.body.code).toBe('invalid_refresh_token');
+  });
+
+  it('two refreshes racing with one cookie: one rotates, the other is reuse and signs the family out', async () => {
+    const account = await signUp(ctx);
+    const refresh = (cookie: string) => request(ctx.app).post('/accounts/v1/sessions/refresh').set('Origin', ORIGIN).set('Cookie', cookie);
+    const [a, b] = await Promise.all([refresh(account.cookie), refresh(account.cookie)]);
+    expect([a.status, b.status].sort()).toEqual([200, 401]);
+    const winner = a.status === 200 ? a : b;
+    expect((a.status === 401 ? a : b).body.code).toBe('refresh_token_reused');
+    await refresh(refreshCookieOf(winner)!).expect(401);
+  });
 });
