@@ -36,6 +36,8 @@ const gatewayMetricsPort = env.GATEWAY_METRICS_PORT ?? (env.GATEWAY_PORT ? Strin
 const replicas = replicaCount(process.argv.slice(2), env);
 const count = typeof replicas === 'number' ? replicas : 1;
 const indexes = Array.from({ length: count }, (_, i) => i);
+/** Where the dashboard is opened: every gateway replica's port, by name and by address (the account routes check `Origin`). */
+const dashboardOrigins = indexes.flatMap((i) => [`http://localhost:${replicaPort(ports.gateway, i)}`, `http://127.0.0.1:${replicaPort(ports.gateway, i)}`]).join(',');
 // Every gateway replica takes every service replica in turn (round robin over the comma-separated list).
 const certificateUrl = env.CERTIFICATE_URL ?? indexes.map((i) => `http://127.0.0.1:${replicaPort(ports.certificate, i)}`).join(',');
 const mobilityUrl = env.MOBILITY_URL ?? indexes.map((i) => `http://127.0.0.1:${replicaPort(ports.mobility, i)}`).join(',');
@@ -65,7 +67,19 @@ const replicaParts = (redisUrl: string, i: number): Part[] => {
   const mobility = replicaPort(ports.mobility, i);
   const gateway = replicaPort(ports.gateway, i);
   return [
-    { name: replicaName('certificate', i), dir: 'services/certificate', entry: 'dist/server.js', env: { PORT: certificate }, health: `http://127.0.0.1:${certificate}/healthz` },
+    {
+      name: replicaName('certificate', i),
+      dir: 'services/certificate',
+      entry: 'dist/server.js',
+      // Behind the gateway: one more trusted hop than the gateway's for the sign-in throttle's client address, and the
+      // dashboard's origins on the gateway's port for the account routes' Origin check (every gateway replica's).
+      env: {
+        PORT: certificate,
+        TRUST_PROXY_HOPS: String(Number(env.TRUST_PROXY_HOPS ?? '0') + 1),
+        DASHBOARD_ORIGINS: env.DASHBOARD_ORIGINS ?? dashboardOrigins,
+      },
+      health: `http://127.0.0.1:${certificate}/healthz`,
+    },
     {
       name: replicaName('mobility', i),
       dir: 'services/mobility',

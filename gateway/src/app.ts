@@ -1,17 +1,19 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { createMetrics, errorHandler, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, requestContext, requestIdFor, requestLogger, runChecks, startRequestSpan, type Logger, type Metrics, type Redis, type TraceSpan } from '@platform/service-kit';
+import { adminTokenSettings, createMetrics, DEFAULT_ADMIN_TOKEN_MAX_TTL_S, DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, errorHandler, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, requestContext, requestIdFor, requestLogger, runChecks, startRequestSpan, type Logger, type Metrics, type Redis, type TraceSpan } from '@platform/service-kit';
 import { addressBucket, clientAddress } from './client-address';
 import type { GatewayConfig } from './config';
 import { docsRoutes, loadGatewayDescription, RENDERER_PATH } from './docs';
+import { dashboardTokenRefusal } from './dashboard-auth';
+import { dashboardStatic, DEFAULT_DASHBOARD_DIR } from './dashboard-static';
 import { InFlightCounter } from './in-flight';
 import { answerJson } from './json-answer';
 import { createUpstreamProxy } from './proxy';
 import { rateLimit, rateLimitSubject, type RateLimitedRequest } from './rate-limit';
 import { readBody } from './request-body';
 import { upstreamList } from './upstream-list';
-import { pathOf, routeFor, type Upstream } from './routes';
+import { isDashboardPage, pathOf, rewrittenUrl, routeFor, type Upstream } from './routes';
 
 type OptionalSettings =
   | 'REDIS_PREFIX'
@@ -23,7 +25,11 @@ type OptionalSettings =
   | 'UPSTREAM_MAX_STREAM_SOCKETS'
   | 'MAX_BODY_BYTES'
   | 'BODY_TIMEOUT_MS'
-  | 'MAX_IN_FLIGHT_PER_CLIENT';
+  | 'MAX_IN_FLIGHT_PER_CLIENT'
+  | 'JWT_SECRET'
+  | 'JWT_ISSUER'
+  | 'ADMIN_TOKEN_MAX_TTL_S'
+  | 'DASHBOARD_DIR';
 
 export interface GatewayDeps {
   config: Pick<GatewayConfig, 'CERTIFICATE_URL' | 'MOBILITY_URL' | 'UPSTREAM_TIMEOUT_MS'> & Partial<Pick<GatewayConfig, OptionalSettings>>;
@@ -76,16 +82,33 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
   const hsts = Boolean(config.TLS_CERT_FILE);
   const observe = metrics.httpMiddleware();
   const ownPages = ownPagesApp(config, logger, metrics, hsts);
+  const dashboardPages = dashboardStatic(config.DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR);
+  const adminTokens = adminTokenSettings({
+    JWT_SECRET: config.JWT_SECRET ?? DEV_JWT_SECRET,
+    JWT_ISSUER: config.JWT_ISSUER ?? DEFAULT_JWT_ISSUER,
+    ADMIN_TOKEN_MAX_TTL_S: config.ADMIN_TOKEN_MAX_TTL_S ?? DEFAULT_ADMIN_TOKEN_MAX_TTL_S,
+  });
 
   const proxyRequest = (req: IncomingMessage, res: ServerResponse) => {
     const pathname = pathOf(req.url ?? '/');
+    if (isDashboardPage(pathname)) return serveDashboardPage(req, res, pathname);
     const route = routeFor(pathname);
     if (!route) return ownPages(req, res);
+    const upstreamPath = rewrittenUrl(route, req.url ?? '/');
+    if (upstreamPath === null) return ownPages(req, res); // a dot segment in a rewritten path: the JSON 404
     const arrivedAt = Date.now();
     const requestId = requestIdFor(req);
     const span = startRequestSpan(req); // the caller's trace when its traceparent is valid, else a new one
     res.setHeader('X-Request-Id', requestId);
     if (hsts) res.setHeader('Strict-Transport-Security', HSTS);
+    if (route.adminToken) {
+      const refusal = dashboardTokenRefusal(req, adminTokens);
+      if (refusal) {
+        logWhenDone(logger, req, res, requestId, span, route.path, undefined);
+        answerJson(res, 401, refusal, { 'WWW-Authenticate': refusal.code === 'missing_token' ? 'Bearer' : 'Bearer error="invalid_token"' });
+        return;
+      }
+    }
     const bucket = addressBucket(clientAddress(req, trustHops));
     const subject = rateLimitSubject(req, pathname, bucket);
     const limited: RateLimitedRequest = { subject, addressBucket: bucket, pathname };
@@ -112,6 +135,7 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
           arrivedAt,
           requestId,
           span,
+          path: upstreamPath,
           onStatus: limiter && subject.kind === 'key' ? (status) => status === 401 && limiter.noteRefusedKey(limited) : undefined,
           onEventStream: leaveInFlight,
         });
@@ -119,6 +143,16 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
     };
     if (limiter) limiter.check(limited, res, forward);
     else forward();
+  };
+
+  /** The dashboard's static files, logged like proxied requests (route `/dashboard`). */
+  const serveDashboardPage = (req: IncomingMessage, res: ServerResponse, pathname: string) => {
+    const requestId = requestIdFor(req);
+    const span = startRequestSpan(req);
+    res.setHeader('X-Request-Id', requestId);
+    if (hsts) res.setHeader('Strict-Transport-Security', HSTS);
+    logWhenDone(logger, req, res, requestId, span, '/dashboard', undefined);
+    dashboardPages(req, res, pathname);
   };
 
   const internal = express();

@@ -1,11 +1,18 @@
 import { z } from 'zod';
-import { DEFAULT_REDIS_URL, env } from '@platform/service-kit';
+import { DEFAULT_REDIS_URL, env, jwtSecretSchema, jwtSettingsConfig, requireStrongSecretsInProduction } from '@platform/service-kit';
+import { DEFAULT_DASHBOARD_DIR } from './dashboard-static';
 import { DEFAULT_GATEWAY_OPENAPI_FILE } from './openapi';
 import { upstreamListSchema } from './upstream-list';
 
 export const gatewayConfigSchema = z
   .object({
+    NODE_ENV: env.nodeEnv(),
     PORT: env.port(8080),
+    /** Verifies the dashboard's admin tokens before `/dashboard/api/certificate|mobility/…` is proxied (the services' own secret). */
+    JWT_SECRET: jwtSecretSchema(),
+    ...jwtSettingsConfig,
+    /** The built dashboard (`packages/dashboard/dist`) served at `/dashboard`. */
+    DASHBOARD_DIR: z.string().min(1).default(DEFAULT_DASHBOARD_DIR),
     /** One URL, or several separated by commas: replicas of the service, taken in turn (round robin). */
     CERTIFICATE_URL: upstreamListSchema('http://127.0.0.1:3001'),
     MOBILITY_URL: upstreamListSchema('http://127.0.0.1:3002'),
@@ -37,6 +44,7 @@ export const gatewayConfigSchema = z
      */
     GATEWAY_OPENAPI_FILE: z.string().min(1).default(DEFAULT_GATEWAY_OPENAPI_FILE),
   })
+  .superRefine(requireStrongSecretsInProduction(['JWT_SECRET']))
   .superRefine((config, ctx) => {
     if ((config.TLS_CERT_FILE === undefined) !== (config.TLS_KEY_FILE === undefined)) {
       const [missing, other] = config.TLS_CERT_FILE === undefined ? ['TLS_CERT_FILE', 'TLS_KEY_FILE'] : ['TLS_KEY_FILE', 'TLS_CERT_FILE'];

@@ -15,6 +15,8 @@ export interface ProxyCall {
   requestId: string;
   /** The gateway's span of this request: the upstream gets its traceparent (same trace, the gateway's span as parent). */
   span: TraceSpan;
+  /** The upstream request target when it differs from the client's (`/dashboard/api/…` rewrites). */
+  path?: string;
   /** Told the upstream's status once its answer starts. */
   onStatus?: (status: number) => void;
   /** Told when the answer turned out to be an event stream (long-lived by design, not a request stuck in flight). */
@@ -79,7 +81,7 @@ export function createUpstreamProxy(name: string, targets: string[], options: Up
     const first = nextReplica();
     const send = (attempt: number) => {
       const { host, port } = bases[(first + attempt) % bases.length]!;
-      const attemptRequest = request({ host, port, method: req.method, path: req.url, headers: forwardedHeaders(req, call), agent: isStreamRequest(req) ? streamAgent : agent });
+      const attemptRequest = request({ host, port, method: req.method, path: call.path ?? req.url, headers: forwardedHeaders(req, call), agent: isStreamRequest(req) ? streamAgent : agent });
       upstream = attemptRequest;
       attemptRequest.setTimeout(options.timeoutMs, giveUp);
       attemptRequest.once('response', (answer) => {

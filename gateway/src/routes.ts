@@ -4,7 +4,7 @@ export type Upstream = 'certificate' | 'mobility';
  * CONTRACT section 1. `segment` matches the path itself or anything below it as whole segments
  * (`/api/v1/rides`, `/api/v1/rides/ride_1/cancel`, not `/api/v1/ridesx`); `prefix` needs the trailing slash.
  */
-const ROUTE_TABLE: Array<{ path: string; kind: 'segment' | 'prefix'; upstream: Upstream }> = [
+const ROUTE_TABLE: Array<Route & { kind: 'segment' | 'prefix' }> = [
   { path: '/api/v1/credits', kind: 'segment', upstream: 'certificate' },
   { path: '/api/v1/verify/', kind: 'prefix', upstream: 'certificate' },
   { path: '/webhooks/payments/', kind: 'prefix', upstream: 'certificate' },
@@ -19,13 +19,44 @@ const ROUTE_TABLE: Array<{ path: string; kind: 'segment' | 'prefix'; upstream: U
   { path: '/api/v1/sandbox', kind: 'segment', upstream: 'mobility' },
   { path: '/driver/v1/', kind: 'prefix', upstream: 'mobility' },
   { path: '/track/', kind: 'prefix', upstream: 'mobility' },
+  // The dashboard's back ends (issue 19): the browser's same-origin paths, rewritten to the services' own prefixes.
+  { path: '/dashboard/api/auth/', kind: 'prefix', upstream: 'certificate', rewriteTo: '/accounts/v1/' },
+  { path: '/dashboard/api/certificate/', kind: 'prefix', upstream: 'certificate', rewriteTo: '/admin/v1/', adminToken: true },
+  { path: '/dashboard/api/mobility/', kind: 'prefix', upstream: 'mobility', rewriteTo: '/admin/v1/', adminToken: true },
 ];
+
+export interface Route {
+  path: string;
+  upstream: Upstream;
+  /** The upstream's path prefix that replaces `path` (the query string is kept). */
+  rewriteTo?: string;
+  /** Proxied only with a valid admin (dashboard) token; refused with 401 at the gateway otherwise. */
+  adminToken?: boolean;
+}
+
+/** `/dashboard` and everything below it that is not `/dashboard/api/…`: the dashboard's static files. */
+export function isDashboardPage(pathname: string): boolean {
+  return (pathname === '/dashboard' || pathname.startsWith('/dashboard/')) && !(pathname === '/dashboard/api' || pathname.startsWith('/dashboard/api/'));
+}
+
+/**
+ * The upstream request target for a rewritten route: its prefix swapped, the rest (query included) untouched. A
+ * path with a dot segment (`..`, `.`, encoded or not) or a backslash could climb out of the prefix: null (404).
+ */
+export function rewrittenUrl(route: Route, url: string): string | null {
+  if (!route.rewriteTo) return url;
+  const rest = url.slice(route.path.length);
+  const restPath = pathOf(rest);
+  if (/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(restPath) || /\\|%5c|%2f/i.test(restPath)) return null;
+  return route.rewriteTo + rest;
+}
 
 /**
  * Paths that take no API key: their rate limit is the client address's, whatever key a request carries (a made-up
  * well-formed key would otherwise buy a fresh budget, as the upstream never refuses a key it does not read).
  */
-export const KEYLESS_PREFIXES = ['/webhooks/payments/', '/credentials/', '/track/'];
+// The dashboard's sign-in routes too: a made-up JWT-shaped Bearer must not buy sign-up or sign-in attempts a budget of their own.
+export const KEYLESS_PREFIXES = ['/webhooks/payments/', '/credentials/', '/track/', '/dashboard/api/auth/'];
 
 /** Which upstream serves a request path (the query string already removed), or null for a 404. */
 export function upstreamFor(pathname: string): Upstream | null {
@@ -33,7 +64,7 @@ export function upstreamFor(pathname: string): Upstream | null {
 }
 
 /** The route table entry for a request path, or null for a 404; its `path` labels logs and metrics. */
-export function routeFor(pathname: string): { path: string; upstream: Upstream } | null {
+export function routeFor(pathname: string): Route | null {
   for (const route of ROUTE_TABLE) {
     if (route.kind === 'prefix' ? pathname.startsWith(route.path) : pathname === route.path || pathname.startsWith(`${route.path}/`)) {
       return route;

@@ -2,6 +2,8 @@ import type { Express } from 'express';
 import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, openApiRoute, adminTokenSettings, requireAdmin, type Knex, type Logger } from '@platform/service-kit';
 import type { CertificateConfig } from './config';
 import type { ApiKeyAuthCache } from '@platform/api-keys';
+import { accountRoutes } from './features/accounts/accounts.routes';
+import { requireDashboardOrigin } from './features/accounts/origin-check';
 import { adminRoutes } from './features/admin.routes';
 import { batchBodyParsers } from './features/certificates/certificates.routes';
 import { credentialRoutes } from './features/credentials/credentials.routes';
@@ -31,10 +33,12 @@ export function createApp(deps: CertificateDeps, services: CertificateServices =
   app.get('/openapi.json', openApiRoute(certificateOpenApi()));
   app.use('/webhooks/payments', paymentWebhookRoutes(services, logger));
   const adminTokens = adminTokenSettings(config);
+  app.use('/accounts/v1', requireDashboardOrigin(config.DASHBOARD_ORIGINS)); // refuse cross-site writes before reading a body
   app.use('/admin/v1', requireAdmin(adminTokens)); // authenticate before any body parser reads up to 5 MB
   app.use('/admin/v1/certificates/batch', batchBodyParsers());
   app.use('/admin/v1/templates', templateBodyParsers()); // base64 images: up to 3 MB
   app.use(jsonBodies());
+  app.use('/accounts/v1', accountRoutes(services.accounts, { adminTokens, refreshTtlDays: config.REFRESH_TOKEN_TTL_DAYS, trustProxyHops: config.TRUST_PROXY_HOPS }));
   app.use('/admin/v1', adminRoutes(services, adminTokens));
   app.use(methodNotAllowedHandler(knownRoutesOf(certificateOpenApi().paths)));
   app.use(notFoundHandler());

@@ -26,6 +26,21 @@ export const certificateConfigSchema = z
     PAYMENT_WEBHOOK_RETENTION_DAYS: env.positiveInt(30),
     /** Where partners and the public reach the gateway: credential page links, QR codes and Open Graph images use it. */
     PUBLIC_BASE_URL: env.url('http://127.0.0.1:8080'),
+    /** Origins the dashboard is served from: every POST/PATCH/DELETE of `/accounts/v1` must name one in `Origin`. */
+    DASHBOARD_ORIGINS: z
+      .string()
+      .default('http://localhost:8080,http://127.0.0.1:8080')
+      .transform((text) => text.split(',').map((origin) => origin.trim()).filter(Boolean))
+      .pipe(z.array(z.url().refine((url) => new URL(url).origin === url, 'each must be an origin: scheme://host[:port], no path')).min(1, 'must name at least one origin')),
+    /** A dashboard sign-in lasts this many days after its last refresh. */
+    REFRESH_TOKEN_TTL_DAYS: env.positiveInt(30),
+    INVITATION_TTL_DAYS: env.positiveInt(7),
+    /** Sign-in throttle: failures per account (email) and per client address within one window of this many seconds. */
+    SIGN_IN_WINDOW_S: env.positiveInt(900),
+    SIGN_IN_MAX_FAILURES_PER_ACCOUNT: env.positiveInt(10),
+    SIGN_IN_MAX_FAILURES_PER_ADDRESS: env.positiveInt(50),
+    /** Proxies in front of the service (the gateway: 1): the throttle reads the client address from `X-Forwarded-For` that many hops back. */
+    TRUST_PROXY_HOPS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(0),
   })
   .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'GATEWAY_A_SECRET_KEY', 'GATEWAY_B_SECRET_KEY', 'GATEWAY_B_SECRET_HASH']))
   .transform((config) => ({ ...config, databaseUrl: config.CERTIFICATE_DATABASE_URL ?? config.DATABASE_URL }));

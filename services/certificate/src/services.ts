@@ -1,4 +1,8 @@
 import type { CertificateDeps } from './app';
+import { accountsRepository } from './features/accounts/accounts.repository';
+import { accountsService } from './features/accounts/accounts.service';
+import { membersService } from './features/accounts/members.service';
+import { signInThrottle } from './features/accounts/sign-in-throttle';
 import { createCertificateApiKeys } from './features/api-keys/api-keys';
 import { certificatesRepository } from './features/certificates/certificates.repository';
 import { certificatesService } from './features/certificates/certificates.service';
@@ -34,7 +38,21 @@ export function buildServices({ db, config, apiKeyCache }: Pick<CertificateDeps,
   const publicApi = publicApiRepository(db);
   /** Deletes stored payment-webhook bodies past their retention, once (the server also runs it hourly). */
   const runWebhookBodyRetention = () => deleteExpiredWebhookBodies(db, config.PAYMENT_WEBHOOK_RETENTION_DAYS);
-  return { apiKeys, organizations, templates, certificates, documents, credentials, paymentRecords, payments, paymentGateways, publicApi, runWebhookBodyRetention };
+  const accountRecords = accountsRepository(db);
+  const throttle = signInThrottle(db, {
+    windowSeconds: config.SIGN_IN_WINDOW_S,
+    maxFailuresPerAccount: config.SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
+    maxFailuresPerAddress: config.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
+  });
+  const accounts = accountsService(accountRecords, throttle, (claims, trx) => organizations.ensureWithUser(claims, trx), {
+    jwtSecret: config.JWT_SECRET,
+    jwtIssuer: config.JWT_ISSUER,
+    refreshTtlDays: config.REFRESH_TOKEN_TTL_DAYS,
+    invitationTtlDays: config.INVITATION_TTL_DAYS,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+  });
+  const members = membersService(accountRecords, { invitationTtlDays: config.INVITATION_TTL_DAYS, publicBaseUrl: config.PUBLIC_BASE_URL });
+  return { accounts, members, apiKeys, organizations, templates, certificates, documents, credentials, paymentRecords, payments, paymentGateways, publicApi, runWebhookBodyRetention };
 }
 
 export type CertificateServices = ReturnType<typeof buildServices>;

@@ -45,3 +45,22 @@ describe('operator CLI', () => {
     expect(usage.stderr).toContain('usage:');
   });
 });
+
+describe('operator CLI: first owner', () => {
+  it('creates an owner account and organization; the owner signs in to the dashboard with it', async () => {
+    const email = `owner.${randomBytes(4).toString('hex')}@example.com`;
+    const created = await runCli(['accounts', 'create-owner', '--email', email, '--password', 'a long enough password', '--org-name', 'CLI Owners']);
+    expect(created.code).toBe(0);
+    const output = JSON.parse(created.stdout);
+    expect(output).toMatchObject({ account: { email }, organization: { name: 'CLI Owners', role: 'owner' } });
+    const session = await request(ctx.app).post('/accounts/v1/sessions').set('Origin', 'http://127.0.0.1:8080').send({ email, password: 'a long enough password' }).expect(200);
+    expect(session.body.organization).toEqual({ id: output.organization.id, name: 'CLI Owners', role: 'owner' });
+
+    const again = await runCli(['accounts', 'create-owner', '--email', email.toUpperCase(), '--password', 'another password!', '--org-name', 'Twice']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('email_taken');
+    const short = await runCli(['accounts', 'create-owner', '--email', `x${email}`, '--password', 'short', '--org-name', 'Short']);
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain('password');
+  });
+});

@@ -5,6 +5,7 @@ import { issueCertificate, newOrg } from './factories/admin';
 import { createTemplate } from './factories/templates';
 import { GATEWAY_B_HASH, paymentGatewayEnv, signA, startFakeGateways } from './factories/payment-gateways';
 import { expectToMatchDescription } from './helpers/openapi';
+import { ORIGIN, signUp } from './factories/accounts';
 
 type Json = Record<string, unknown>;
 
@@ -54,8 +55,35 @@ describe('every request example in the description is accepted', () => {
     }
     if (path.includes('/templates/{id}')) path = path.replace('{id}', (await createTemplate(ctx, org)).id);
     if (path.includes('/certificates/{id}')) path = path.replace('{id}', (await issueCertificate(ctx, org)).id);
+    let authorization = org.admin();
+    let cookie: string | undefined;
+    if (example.path.startsWith('/accounts/') || /\/admin\/v1\/(members|invitations)/.test(example.path)) {
+      // Account routes: a signed-up owner; the sign-in example's account exists; invitations and members are real ones.
+      const owner = await signUp(ctx);
+      authorization = `Bearer ${owner.accessToken}`;
+      cookie = owner.cookie;
+      if (example.path === '/accounts/v1/signup') await ctx.db('accounts').whereRaw('lower(email) = lower(?)', [(example.body as Json).email as string]).delete();
+      if (example.path === '/accounts/v1/sessions' && !(await ctx.db('accounts').whereRaw('lower(email) = lower(?)', [(example.body as Json).email as string]).first())) {
+        await signUp(ctx, { ...(example.body as Json), name: 'Grace Hopper' });
+      }
+      if (path.includes('{token}')) {
+        const invitation = await request(ctx.app).post('/admin/v1/invitations').set('Authorization', authorization).send({ role: 'member' }).expect(201);
+        path = path.replace('{token}', invitation.body.token as string);
+        if (example.path.endsWith('/accept')) {
+          const joiner = await signUp(ctx);
+          authorization = `Bearer ${joiner.accessToken}`;
+          cookie = joiner.cookie;
+        }
+      }
+      if (path.includes('{account_id}')) {
+        const invitation = await request(ctx.app).post('/admin/v1/invitations').set('Authorization', authorization).send({ role: 'member' }).expect(201);
+        const member = await signUp(ctx, { organization_name: undefined, invitation_token: invitation.body.token });
+        path = path.replace('{account_id}', member.accountId);
+      }
+    }
     let call = request(ctx.app)[example.method as 'get' | 'post'](path);
-    if (example.path.startsWith('/admin/')) call = call.set('Authorization', org.admin());
+    if (example.path.startsWith('/admin/') || example.path.startsWith('/accounts/')) call = call.set('Authorization', authorization);
+    if (example.path.startsWith('/accounts/')) call = call.set('Origin', ORIGIN).set('Cookie', cookie!);
     if (example.query) call = call.query(example.query);
     if (example.contentType) {
       const raw = typeof example.body === 'string' ? example.body : JSON.stringify(example.body);

@@ -4,6 +4,7 @@ import { createTestContext, type TestContext } from './helpers/context';
 import { certificateResponseValidator, expectToMatchDescription } from './helpers/openapi';
 import { certificateInput, createApiKey, issueCertificate, newOrg, type TestOrg } from './factories/admin';
 import { createTemplate, templateInput } from './factories/templates';
+import { ORIGIN, PASSWORD, signUp, uniqueEmail } from './factories/accounts';
 import { GATEWAY_B_HASH, gatewayAWebhook, gatewayBWebhook, paymentGatewayEnv, signA, startFakeGateways } from './factories/payment-gateways';
 
 /**
@@ -50,6 +51,17 @@ const sendA = (body: string, signature?: string) => {
 const sendB = (body: string, hash = GATEWAY_B_HASH) => app().post('/webhooks/payments/gateway-b').set('Content-Type', 'application/json').set('X-Webhook-Hash', hash).send(body);
 
 type Scenario = [operation: string, status: number, label: string, act: () => Promise<Response>];
+
+const accounts = (method: 'get' | 'post' | 'delete', path: string) => app()[method](`/accounts/v1${path}`).set('Origin', ORIGIN);
+const bearerOf = (account: { accessToken: string | null }) => `Bearer ${account.accessToken}`;
+async function invitationFrom(owner: { accessToken: string | null }, body: Record<string, unknown> = { role: 'member' }) {
+  return (await app().post('/admin/v1/invitations').set('Authorization', bearerOf(owner)).send(body).expect(201)).body as { id: string; token: string };
+}
+async function ownerWithMember() {
+  const owner = await signUp(ctx);
+  const member = await signUp(ctx, { organization_name: undefined, invitation_token: (await invitationFrom(owner)).token });
+  return { owner, member };
+}
 
 const scenarios: Scenario[] = [
   ['GET /api/v1/credits', 200, 'the balance', () => withKey(app().get('/api/v1/credits'))],
@@ -195,6 +207,90 @@ const scenarios: Scenario[] = [
   ['PATCH /admin/v1/templates/{id}', 422, 'dropping a custom field in use', async () => asOwner(app().patch(`/admin/v1/templates/${(await createTemplate(ctx, org)).id}`)).send({ custom_fields: [] })],
   ['POST /admin/v1/templates/{id}/archive', 200, 'a template', async () => asOwner(app().post(`/admin/v1/templates/${(await createTemplate(ctx, org)).id}/archive`))],
   ['POST /admin/v1/templates/{id}/archive', 404, 'an unknown template', () => asOwner(app().post('/admin/v1/templates/tpl_aaaaaaaaaaaaaaaaaaaa/archive'))],
+  ['POST /accounts/v1/signup', 201, 'a new owner', () => accounts('post', '/signup').send({ email: uniqueEmail(), password: PASSWORD, name: 'Ada', organization_name: 'Routes Academy' })],
+  ['POST /accounts/v1/signup', 409, 'a taken email', async () => accounts('post', '/signup').send({ email: (await signUp(ctx)).email, password: PASSWORD, name: 'Ada' })],
+  ['POST /accounts/v1/signup', 403, 'a foreign Origin', () => app().post('/accounts/v1/signup').set('Origin', 'https://evil.example').send({ email: uniqueEmail(), password: PASSWORD, name: 'Ada' })],
+  ['POST /accounts/v1/signup', 404, 'an unknown invitation', () => accounts('post', '/signup').send({ email: uniqueEmail(), password: PASSWORD, name: 'Ada', invitation_token: 'x'.repeat(43) })],
+  ['POST /accounts/v1/signup', 415, 'a form body', () => accounts('post', '/signup').type('form').send('email=a')],
+  ['POST /accounts/v1/signup', 422, 'a short password', () => accounts('post', '/signup').send({ email: uniqueEmail(), password: 'short', name: 'Ada' })],
+  ['POST /accounts/v1/sessions', 200, 'the right password', async () => accounts('post', '/sessions').send({ email: (await signUp(ctx)).email, password: PASSWORD })],
+  ['POST /accounts/v1/sessions', 401, 'a wrong password', async () => accounts('post', '/sessions').send({ email: (await signUp(ctx)).email, password: 'not the password' })],
+  ['POST /accounts/v1/sessions', 403, 'another organization', async () => accounts('post', '/sessions').send({ email: (await signUp(ctx)).email, password: PASSWORD, organization_id: 'org_someone_else' })],
+  ['POST /accounts/v1/sessions', 422, 'no password', () => accounts('post', '/sessions').send({ email: uniqueEmail() })],
+  ['POST /accounts/v1/sessions', 429, 'too many failures', async () => {
+    const email = uniqueEmail('throttled');
+    await ctx.db('sign_in_failures').insert({ subject: `account:${email}`, failures: 10, window_started_at: ctx.db.fn.now() });
+    return accounts('post', '/sessions').send({ email, password: PASSWORD });
+  }],
+  ['POST /accounts/v1/sessions/refresh', 200, 'a live cookie', async () => accounts('post', '/sessions/refresh').set('Cookie', (await signUp(ctx)).cookie)],
+  ['POST /accounts/v1/sessions/refresh', 401, 'no cookie', () => accounts('post', '/sessions/refresh')],
+  ['POST /accounts/v1/sessions/refresh', 403, 'an organization of others', async () => accounts('post', '/sessions/refresh').set('Cookie', (await signUp(ctx)).cookie).send({ organization_id: 'org_x' })],
+  ['POST /accounts/v1/sessions/refresh', 422, 'an unknown field', async () => accounts('post', '/sessions/refresh').set('Cookie', (await signUp(ctx)).cookie).send({ org: 'x' })],
+  ['DELETE /accounts/v1/sessions/current', 204, 'a signed-in browser', async () => accounts('delete', '/sessions/current').set('Cookie', (await signUp(ctx)).cookie)],
+  ['DELETE /accounts/v1/sessions/current', 403, 'no Origin', async () => app().delete('/accounts/v1/sessions/current').set('Cookie', (await signUp(ctx)).cookie)],
+  ['POST /accounts/v1/organizations', 201, 'a new organization', async () => accounts('post', '/organizations').set('Authorization', bearerOf(await signUp(ctx))).send({ name: 'Second' })],
+  ['POST /accounts/v1/organizations', 401, 'no token or cookie', () => accounts('post', '/organizations').send({ name: 'Second' })],
+  ['POST /accounts/v1/organizations', 422, 'no name', async () => accounts('post', '/organizations').set('Authorization', bearerOf(await signUp(ctx))).send({})],
+  ['GET /accounts/v1/invitations/{token}', 200, 'a pending invitation', async () => app().get(`/accounts/v1/invitations/${(await invitationFrom(await signUp(ctx))).token}`)],
+  ['GET /accounts/v1/invitations/{token}', 404, 'an unknown token', () => app().get(`/accounts/v1/invitations/${'y'.repeat(43)}`)],
+  ['POST /accounts/v1/invitations/{token}/accept', 200, 'a signed-in account', async () => {
+    const invitation = await invitationFrom(await signUp(ctx));
+    return accounts('post', `/invitations/${invitation.token}/accept`).set('Authorization', bearerOf(await signUp(ctx)));
+  }],
+  ['POST /accounts/v1/invitations/{token}/accept', 403, 'another email', async () => {
+    const invitation = await invitationFrom(await signUp(ctx), { role: 'member', email: uniqueEmail('invited') });
+    return accounts('post', `/invitations/${invitation.token}/accept`).set('Authorization', bearerOf(await signUp(ctx)));
+  }],
+  ['POST /accounts/v1/invitations/{token}/accept', 404, 'a used invitation', async () => {
+    const invitation = await invitationFrom(await signUp(ctx));
+    await signUp(ctx, { organization_name: undefined, invitation_token: invitation.token });
+    return accounts('post', `/invitations/${invitation.token}/accept`).set('Authorization', bearerOf(await signUp(ctx)));
+  }],
+  ['POST /accounts/v1/invitations/{token}/accept', 401, 'no token or cookie', async () => accounts('post', `/invitations/${(await invitationFrom(await signUp(ctx))).token}/accept`)],
+  ['GET /admin/v1/members', 200, 'the members', async () => app().get('/admin/v1/members').set('Authorization', bearerOf((await ownerWithMember()).member))],
+  ['GET /admin/v1/members', 401, 'no token', () => app().get('/admin/v1/members')],
+  ['PATCH /admin/v1/members/{account_id}', 200, 'a new role', async () => {
+    const { owner, member } = await ownerWithMember();
+    return app().patch(`/admin/v1/members/${member.accountId}`).set('Authorization', bearerOf(owner)).send({ role: 'operator' });
+  }],
+  ['PATCH /admin/v1/members/{account_id}', 409, 'the last owner', async () => {
+    const owner = await signUp(ctx);
+    return app().patch(`/admin/v1/members/${owner.accountId}`).set('Authorization', bearerOf(owner)).send({ role: 'member' });
+  }],
+  ['PATCH /admin/v1/members/{account_id}', 403, 'a member', async () => {
+    const { owner, member } = await ownerWithMember();
+    return app().patch(`/admin/v1/members/${owner.accountId}`).set('Authorization', bearerOf(member)).send({ role: 'member' });
+  }],
+  ['PATCH /admin/v1/members/{account_id}', 404, 'an unknown member', async () => app().patch('/admin/v1/members/acc_aaaaaaaaaaaaaaaaaaaa').set('Authorization', bearerOf(await signUp(ctx))).send({ role: 'member' })],
+  ['PATCH /admin/v1/members/{account_id}', 422, 'an unknown role', async () => {
+    const owner = await signUp(ctx);
+    return app().patch(`/admin/v1/members/${owner.accountId}`).set('Authorization', bearerOf(owner)).send({ role: 'king' });
+  }],
+  ['DELETE /admin/v1/members/{account_id}', 204, 'a member', async () => {
+    const { owner, member } = await ownerWithMember();
+    return app().delete(`/admin/v1/members/${member.accountId}`).set('Authorization', bearerOf(owner));
+  }],
+  ['DELETE /admin/v1/members/{account_id}', 409, 'the last owner', async () => {
+    const owner = await signUp(ctx);
+    return app().delete(`/admin/v1/members/${owner.accountId}`).set('Authorization', bearerOf(owner));
+  }],
+  ['POST /admin/v1/invitations', 201, 'a link', async () => app().post('/admin/v1/invitations').set('Authorization', bearerOf(await signUp(ctx))).send({ role: 'operator' })],
+  ['POST /admin/v1/invitations', 403, 'a member', async () => app().post('/admin/v1/invitations').set('Authorization', bearerOf((await ownerWithMember()).member)).send({ role: 'member' })],
+  ['POST /admin/v1/invitations', 422, 'no role', async () => app().post('/admin/v1/invitations').set('Authorization', bearerOf(await signUp(ctx))).send({})],
+  ['GET /admin/v1/invitations', 200, 'the pending links', async () => {
+    const owner = await signUp(ctx);
+    await invitationFrom(owner);
+    return app().get('/admin/v1/invitations').set('Authorization', bearerOf(owner));
+  }],
+  ['GET /admin/v1/invitations', 401, 'no token', () => app().get('/admin/v1/invitations')],
+  ['DELETE /admin/v1/invitations/{id}', 204, 'a pending link', async () => {
+    const owner = await signUp(ctx);
+    return app().delete(`/admin/v1/invitations/${(await invitationFrom(owner)).id}`).set('Authorization', bearerOf(owner));
+  }],
+  ['DELETE /admin/v1/invitations/{id}', 404, 'another organization\'s link', async () => {
+    const theirs = await invitationFrom(await signUp(ctx));
+    return app().delete(`/admin/v1/invitations/${theirs.id}`).set('Authorization', bearerOf(await signUp(ctx)));
+  }],
   ['GET /healthz', 200, 'up', () => app().get('/healthz')],
   ['GET /readyz', 200, 'ready', () => app().get('/readyz')],
   ['GET /metrics', 200, 'metrics', () => app().get('/metrics')],

@@ -84,4 +84,23 @@ describe('certificate service through the gateway', () => {
     expect((await ctx.db('payments').where({ reference }).first()).status).toBe('succeeded');
     expect((await ctx.db('organizations').where({ id: org.org }).first()).balance).toBe(110);
   });
+
+  it('signs up through /dashboard/api/auth and uses the access token on /dashboard/api/certificate; without it the admin API is refused', async () => {
+    const email = `gw.${Date.now()}@example.com`;
+    const signup = await request(gateway.url)
+      .post('/dashboard/api/auth/signup')
+      .set('Origin', 'http://127.0.0.1:8080')
+      .send({ email, password: 'correct horse battery', name: 'Ada', organization_name: 'Gateway Academy' })
+      .expect(201);
+    expect(String(signup.headers['set-cookie'])).toContain('Path=/dashboard/api/auth');
+    const token = signup.body.access_token as string;
+    await request(gateway.url).get('/dashboard/api/certificate/api-keys').expect(401);
+    const keys = await request(gateway.url).post('/dashboard/api/certificate/api-keys').set('Authorization', `Bearer ${token}`).send({ name: 'via dashboard' }).expect(201);
+    expect(keys.body.token).toMatch(/^ck_/);
+    const members = await request(gateway.url).get('/dashboard/api/certificate/members').set('Authorization', `Bearer ${token}`).expect(200);
+    expect(members.body.data).toEqual([expect.objectContaining({ email, role: 'owner' })]);
+    const cookie = String(signup.headers['set-cookie']).split(';')[0]!;
+    const refreshed = await request(gateway.url).post('/dashboard/api/auth/sessions/refresh').set('Origin', 'http://127.0.0.1:8080').set('Cookie', cookie).expect(200);
+    expect(refreshed.body.organization.name).toBe('Gateway Academy');
+  });
 });

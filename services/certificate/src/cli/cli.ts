@@ -4,10 +4,14 @@
  *   pnpm --filter @platform/certificate cli issue --org acme --recipient "Ada Lovelace" --program "Engines" --date 2026-05-01 [--number N] [--expires 2030-01-01]
  *   pnpm --filter @platform/certificate cli credits --org acme
  *   pnpm --filter @platform/certificate cli retention
+ *   pnpm --filter @platform/certificate cli accounts create-owner --email ada@example.com --password '…' --org-name "Acme Academy" [--name "Ada Lovelace"]
+ *     (or the password in OWNER_PASSWORD, which keeps it out of the process list and shell history)
  */
 import { parseArgs } from 'node:util';
-import { ValidationError } from '@platform/service-kit';
+import { ApiError } from '@platform/service-kit';
 import { CERTIFICATE_FLAGS, CERTIFICATE_USAGE, certificateCommands, loadCertificateConfig, MissingFlagError, openCertificateOperator, type Options } from './commands';
+
+export { createFirstOwner } from './commands';
 
 /** The command line, or exit with the usage: 0 for --help, 2 with one line for anything it does not know. */
 function parseCommandLine(): { positionals: string[]; values: Options } {
@@ -31,7 +35,7 @@ function parseCommandLine(): { positionals: string[]; values: Options } {
 
 async function main() {
   const { positionals, values } = parseCommandLine();
-  const command = certificateCommands[positionals[0] ?? ''];
+  const command = certificateCommands[positionals[0] ?? ''] ?? certificateCommands[positionals.slice(0, 2).join(' ')];
   if (!command) {
     process.stderr.write(`${CERTIFICATE_USAGE}\n`);
     process.exit(2);
@@ -40,7 +44,7 @@ async function main() {
   try {
     process.stdout.write(`${JSON.stringify(await command(operator.services, values), null, 2)}\n`);
   } catch (error) {
-    const message = error instanceof ValidationError ? JSON.stringify(error.toBody()) : (error as Error).message;
+    const message = error instanceof ApiError ? JSON.stringify(error.toBody()) : (error as Error).message;
     process.stderr.write(error instanceof MissingFlagError ? `${message}\n${CERTIFICATE_USAGE}\n` : `${message}\n`);
     process.exitCode = error instanceof MissingFlagError ? 2 : 1;
   } finally {
@@ -48,4 +52,4 @@ async function main() {
   }
 }
 
-void main();
+if (require.main === module) void main();

@@ -5,6 +5,7 @@
 import { createLogger, loadConfigOrExit, newId, openServiceDatabase, parseOrThrow, type Knex } from '@platform/service-kit';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema, type CertificateConfig } from '../config';
 import { migrations } from '../db/migrations';
+import { signUpSchema } from '../features/accounts/accounts.schema';
 import { newCertificateSchema } from '../features/certificates/certificates.schema';
 import { buildServices, type CertificateServices } from '../services';
 
@@ -12,10 +13,11 @@ export const CERTIFICATE_USAGE = `usage:
   cli create-key --org <id> [--org-name <name>] --user <id> [--name <key name>]
   cli issue --org <id> --recipient <name> --program <title> --date <YYYY-MM-DD> [--number <n>] [--expires <YYYY-MM-DD>]
   cli credits --org <id>
-  cli retention   (deletes payment-webhook bodies older than PAYMENT_WEBHOOK_RETENTION_DAYS, once)`;
+  cli retention   (deletes payment-webhook bodies older than PAYMENT_WEBHOOK_RETENTION_DAYS, once)
+  cli accounts create-owner --email <email> [--password <password> | OWNER_PASSWORD=…] --org-name <name> [--name <person>]`;
 
 /** Every flag the commands read (all take a value). */
-export const CERTIFICATE_FLAGS = ['org', 'org-name', 'user', 'name', 'recipient', 'program', 'date', 'number', 'expires'] as const;
+export const CERTIFICATE_FLAGS = ['org', 'org-name', 'user', 'name', 'recipient', 'program', 'date', 'number', 'expires', 'email', 'password'] as const;
 
 export type Options = Record<string, string | undefined>;
 
@@ -41,7 +43,22 @@ export const certificateCommands: Record<string, (services: CertificateServices,
   },
   credits: async ({ organizations }, o) => organizations.find(required(o, 'org')),
   retention: async ({ runWebhookBodyRetention }) => runWebhookBodyRetention(),
+  'accounts create-owner': (services, o) => createFirstOwner(services, o),
 };
+
+/**
+ * The operator's first owner: a dashboard account (email and password, at least 10 characters) owning a new
+ * organization. Exported for the platform CLI; answers the account and organization, or throws (email taken: 409).
+ */
+export async function createFirstOwner({ accounts }: Pick<CertificateServices, 'accounts'>, o: Options) {
+  const input = parseOrThrow(signUpSchema, {
+    email: required(o, 'email'),
+    password: o.password ?? process.env.OWNER_PASSWORD ?? required(o, 'password'),
+    name: o.name ?? required(o, 'email').split('@')[0],
+    organization_name: required(o, 'org-name'),
+  });
+  return accounts.createOwner({ ...input, organization_name: input.organization_name! });
+}
 
 function required(options: Options, name: string): string {
   const value = options[name];

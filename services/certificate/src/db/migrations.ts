@@ -5,6 +5,7 @@ import * as apiKeyLifecycle from './migrations/0003_api_key_lifecycle';
 import * as usersPerOrganization from './migrations/0010_users_per_organization';
 import * as paymentWebhookBodies from './migrations/0011_payment_webhook_bodies';
 import * as certificateTemplates from './migrations/0020_certificate_templates';
+import * as accounts from './migrations/0030_accounts';
 import * as apiKeyChangeNotify from './migrations/0040_api_key_change_notify';
 
 /** Every migration of the `certificate` schema, in order. A merged migration is never edited: add a new one. */
@@ -15,5 +16,6 @@ export const migrations: Record<string, Migration> = {
   '0010_users_per_organization': usersPerOrganization,
   '0011_payment_webhook_bodies': paymentWebhookBodies,
   '0020_certificate_templates': certificateTemplates,
+  '0030_accounts': accounts,
   '0040_api_key_change_notify': apiKeyChangeNotify,
 };

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { requireAdmin, type AdminTokenSettings } from '@platform/service-kit';
 import type { CertificateServices } from '../services';
+import { memberAdminRoutes } from './accounts/accounts.routes';
 import { apiKeyAdminRoutes } from './api-keys/api-keys.routes';
 import { certificateAdminRoutes } from './certificates/certificates.routes';
 import { documentAdminRoutes } from './documents/documents.routes';
@@ -19,5 +20,6 @@ export function adminRoutes(services: CertificateServices, adminTokens: AdminTok
   router.use('/certificates', documentAdminRoutes(services.documents));
   router.use('/certificates', certificateAdminRoutes(services.certificates));
   router.use(subscriptionAdminRoutes(services.payments));
+  router.use(memberAdminRoutes(services.members));
   return router;
 }

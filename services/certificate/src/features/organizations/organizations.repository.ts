@@ -19,8 +19,9 @@ export function organizationsRepository(db: Knex) {
      * Organizations and users come into being the first time a dashboard token names them. A new organization gets
      * the free plan's credits once, as a ledger row, in the same transaction.
      */
-    async ensureWithUser(claims: OrganizationClaims): Promise<void> {
-      await db.transaction(async (trx) => {
+    async ensureWithUser(claims: OrganizationClaims, outer?: Knex): Promise<void> {
+      // Inside the caller's transaction when given one (a savepoint), so an account's new organization commits with its membership.
+      await (outer ?? db).transaction(async (trx) => {
         const created = await trx('organizations')
           .insert({ id: claims.org, name: claims.org_name ?? claims.org, balance: FREE_PLAN.credits })
           .onConflict('id')

@@ -1,0 +1,234 @@
+import { ApiError, ConflictError, ForbiddenError, newId, signAdminToken, UnauthorizedError, type Knex } from '@platform/service-kit';
+import type { AccountRow, AccountsRepository, MemberRole, MembershipView } from './accounts.repository';
+import { hashPassword, verifyPassword } from './passwords';
+import { newSecretToken, tokenHash } from './secret-tokens';
+import type { SignInThrottle } from './sign-in-throttle';
+
+/** Access tokens (admin JWTs) live 15 minutes: a membership change reaches them at the next refresh. */
+export const ACCESS_TOKEN_TTL_S = 900;
+
+export interface AccountsSettings {
+  jwtSecret: string;
+  jwtIssuer: string;
+  refreshTtlDays: number;
+  invitationTtlDays: number;
+  /** Where people open the dashboard: invite links are `<base>/dashboard/invite/<token>`. */
+  publicBaseUrl: string;
+}
+
+/** Creates an organization (with its free credits and the `users` row of `sub`) inside the caller's transaction. */
+export type EnsureOrganization = (claims: { org: string; org_name?: string; sub: string }, trx: Knex) => Promise<void>;
+
+export interface Session {
+  access_token: string | null;
+  token_type: 'Bearer';
+  expires_in: number;
+  account: { id: string; email: string; name: string };
+  organization: { id: string; name: string; role: MemberRole } | null;
+  memberships: MembershipView[];
+}
+
+/** A session answer and, when a sign-in happened or rotated, the refresh token for the cookie. */
+export interface SessionGrant {
+  session: Session;
+  refreshToken?: string;
+}
+
+export interface SignUpInput {
+  email: string;
+  password: string;
+  name: string;
+  organization_name?: string;
+  invitation_token?: string;
+}
+
+const invalidRefresh = () => new UnauthorizedError('The refresh token is missing, expired or revoked; sign in again', 'invalid_refresh_token');
+function notFoundInvitation(): never {
+  throw new ApiError(404, 'invitation_not_found', 'Invitation not found, expired or already used');
+}
+
+export function accountsService(repo: AccountsRepository, throttle: SignInThrottle, ensureOrganization: EnsureOrganization, settings: AccountsSettings) {
+  const db = repo.db;
+
+  function accessToken(account: AccountRow, organization: MembershipView): string {
+    return signAdminToken(
+      { sub: account.id, org: organization.organization_id, org_name: organization.organization_name, role: organization.role },
+      settings.jwtSecret,
+      { issuer: settings.jwtIssuer, ttlSeconds: ACCESS_TOKEN_TTL_S },
+    );
+  }
+
+  /** The organization a session names: the one asked for (403 when not a member), else the session's, else the oldest membership. */
+  function pickOrganization(memberships: MembershipView[], wanted: string | undefined, current: string | null): MembershipView | null {
+    if (wanted !== undefined) {
+      const found = memberships.find((m) => m.organization_id === wanted);
+      if (!found) throw new ForbiddenError('You are not a member of that organization', 'not_a_member');
+      return found;
+    }
+    return memberships.find((m) => m.organization_id === current) ?? memberships[0] ?? null;
+  }
+
+  function sessionOf(account: AccountRow, memberships: MembershipView[], organization: MembershipView | null): Session {
+    return {
+      access_token: organization ? accessToken(account, organization) : null,
+      token_type: 'Bearer',
+      expires_in: ACCESS_TOKEN_TTL_S,
+      account: { id: account.id, email: account.email, name: account.name },
+      organization: organization ? { id: organization.organization_id, name: organization.organization_name, role: organization.role } : null,
+      memberships,
+    };
+  }
+
+  /** A new refresh session (its own family unless `familyId` continues one); returns the cookie's token. */
+  async function startRefreshSession(trx: Knex, accountId: string, organizationId: string | null, familyId = newId('rsf')): Promise<string> {
+    const token = newSecretToken();
+    await repo.insertRefreshSession(trx, {
+      id: newId('rs'),
+      account_id: accountId,
+      family_id: familyId,
+      organization_id: organizationId,
+      token_hash: tokenHash(token),
+      expires_at: new Date(Date.now() + settings.refreshTtlDays * 86400_000),
+    });
+    return token;
+  }
+
+  /** The account a live (current, unexpired) refresh token belongs to, and its session. */
+  async function liveSession(refreshToken: string | undefined) {
+    if (!refreshToken) return undefined;
+    const row = await repo.findRefreshSession(tokenHash(refreshToken));
+    if (!row || row.revoked_at || row.rotated_at || row.expires_at.getTime() <= Date.now()) return undefined;
+    return row;
+  }
+
+  async function grantFor(accountId: string, organizationId: string, refreshToken: string | undefined): Promise<Session> {
+    const account = (await repo.findAccount(accountId))!;
+    const memberships = await repo.memberships(accountId);
+    const live = await liveSession(refreshToken);
+    // The browser's session follows the organization just joined or created, so its next refresh stays there.
+    if (live && live.account_id === accountId) await repo.setSessionOrganization(live.id, organizationId);
+    return sessionOf(account, memberships, pickOrganization(memberships, organizationId, null));
+  }
+
+  async function joinByInvitation(trx: Knex, token: string, account: { id: string; email: string }) {
+    const invitation = await repo.findUsableInvitation(tokenHash(token), trx);
+    if (!invitation) notFoundInvitation();
+    if (invitation.email && invitation.email.toLowerCase() !== account.email.toLowerCase()) {
+      throw new ForbiddenError('This invitation is for another email address', 'invitation_email_mismatch');
+    }
+    if (!(await repo.useInvitation(trx, invitation.id, account.id))) notFoundInvitation();
+    await ensureOrganization({ org: invitation.organization_id, sub: account.id }, trx);
+    await repo.addMembership(trx, invitation.organization_id, account.id, invitation.role);
+    return invitation.organization_id;
+  }
+
+  async function signUp(input: SignUpInput): Promise<SessionGrant> {
+      const account: AccountRow = { id: newId('acc'), email: input.email, name: input.name, password_hash: await hashPassword(input.password) };
+      return db.transaction(async (trx) => {
+        if (!(await repo.insertAccount(trx, account))) throw new ConflictError('An account with this email already exists', 'email_taken');
+        let organizationId: string | null = null;
+        if (input.organization_name !== undefined) {
+          organizationId = newId('org');
+          await ensureOrganization({ org: organizationId, org_name: input.organization_name, sub: account.id }, trx);
+          await repo.addMembership(trx, organizationId, account.id, 'owner');
+        }
+        if (input.invitation_token !== undefined) organizationId = await joinByInvitation(trx, input.invitation_token, account);
+        const memberships = await repo.memberships(account.id, trx);
+        const organization = pickOrganization(memberships, organizationId ?? undefined, null);
+        const refreshToken = await startRefreshSession(trx, account.id, organization?.organization_id ?? null);
+        return { session: sessionOf(account, memberships, organization), refreshToken };
+      });
+  }
+
+  return {
+    signUp,
+
+    async signIn(input: { email: string; password: string; organization_id?: string }, address: string): Promise<SessionGrant> {
+      await throttle.check(input.email, address);
+      const account = await repo.findAccountByEmail(input.email);
+      if (!(await verifyPassword(input.password, account?.password_hash)) || !account) {
+        await throttle.recordFailure(input.email, address);
+        throw new UnauthorizedError('Wrong email or password', 'invalid_credentials');
+      }
+      await throttle.clearAccount(input.email);
+      const memberships = await repo.memberships(account.id);
+      const organization = pickOrganization(memberships, input.organization_id, null);
+      const refreshToken = await startRefreshSession(db, account.id, organization?.organization_id ?? null);
+      return { session: sessionOf(account, memberships, organization), refreshToken };
+    },
+
+    /** Rotates the refresh token: the presented one is spent; presenting a spent one again revokes its whole family. */
+    async refresh(refreshToken: string | undefined, wanted: string | undefined): Promise<SessionGrant> {
+      if (!refreshToken) throw invalidRefresh();
+      const row = await repo.findRefreshSession(tokenHash(refreshToken));
+      if (!row || row.revoked_at || row.expires_at.getTime() <= Date.now()) throw invalidRefresh();
+      const reused = async () => {
+        await repo.revokeFamily(row.family_id);
+        return new UnauthorizedError('This refresh token was already used; every session of this sign-in is now signed out', 'refresh_token_reused');
+      };
+      if (row.rotated_at) throw await reused();
+      const outcome = await db.transaction(async (trx) => {
+        if (!(await repo.claimForRotation(trx, row.id))) return undefined;
+        const account = (await repo.findAccount(row.account_id, trx))!;
+        const memberships = await repo.memberships(account.id, trx);
+        const organization = pickOrganization(memberships, wanted, row.organization_id);
+        const next = await startRefreshSession(trx, account.id, organization?.organization_id ?? null, row.family_id);
+        return { session: sessionOf(account, memberships, organization), refreshToken: next };
+      });
+      if (!outcome) throw await reused();
+      return outcome;
+    },
+
+    /** Ends the sign-in the cookie belongs to (its whole family); unknown tokens are ignored. */
+    async signOut(refreshToken: string | undefined): Promise<void> {
+      if (!refreshToken) return;
+      const row = await repo.findRefreshSession(tokenHash(refreshToken));
+      if (row) await repo.revokeFamily(row.family_id);
+    },
+
+    /** The account a dashboard request acts for: its access token's `sub`, or else its live refresh cookie. */
+    async accountIdFor(accessTokenSub: string | undefined, refreshToken: string | undefined): Promise<string> {
+      if (accessTokenSub !== undefined) {
+        if (!(await repo.findAccount(accessTokenSub))) throw new UnauthorizedError('The token does not name an account', 'invalid_token');
+        return accessTokenSub;
+      }
+      const live = await liveSession(refreshToken);
+      if (!live) throw new UnauthorizedError('Missing bearer token', 'missing_token');
+      return live.account_id;
+    },
+
+    async createOrganization(accountId: string, name: string, refreshToken: string | undefined): Promise<Session> {
+      const organizationId = newId('org');
+      await db.transaction(async (trx) => {
+        await ensureOrganization({ org: organizationId, org_name: name, sub: accountId }, trx);
+        await repo.addMembership(trx, organizationId, accountId, 'owner');
+      });
+      return grantFor(accountId, organizationId, refreshToken);
+    },
+
+    async describeInvitation(token: string) {
+      const invitation = await repo.findUsableInvitation(tokenHash(token));
+      if (!invitation) notFoundInvitation();
+      return {
+        organization_name: invitation.organization_name,
+        role: invitation.role,
+        ...(invitation.email ? { email: invitation.email } : {}),
+        expires_at: invitation.expires_at.toISOString(),
+      };
+    },
+
+    async acceptInvitation(accountId: string, token: string, refreshToken: string | undefined): Promise<Session> {
+      const account = (await repo.findAccount(accountId))!;
+      const organizationId = await db.transaction((trx) => joinByInvitation(trx, token, account));
+      return grantFor(accountId, organizationId, refreshToken);
+    },
+
+    /** The operator command's first owner: a new account and a new organization it owns (409 when the email is taken). */
+    async createOwner(input: { email: string; password: string; name: string; organization_name: string }) {
+      const { session } = await signUp(input);
+      return { account: session.account, organization: session.organization };
+    },
+  };
+}
+
+export type AccountsService = ReturnType<typeof accountsService>;

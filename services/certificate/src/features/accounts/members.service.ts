@@ -1,0 +1,76 @@
+import { ApiError, ConflictError, ForbiddenError, newId, NotFoundError, type AdminClaims } from '@platform/service-kit';
+import type { AccountsRepository, InvitationRow, MemberRole } from './accounts.repository';
+import { newSecretToken, tokenHash } from './secret-tokens';
+
+const memberNotFound = () => new NotFoundError('Member not found');
+const lastOwner = () => new ConflictError('An organization keeps at least one owner: make someone else owner first', 'last_owner');
+
+function invitationView(row: InvitationRow) {
+  return { id: row.id, role: row.role, email: row.email, created_at: row.created_at.toISOString(), expires_at: row.expires_at.toISOString() };
+}
+
+/**
+ * `/admin/v1/members` and `/admin/v1/invitations`: who belongs to the token's organization. A change reaches the
+ * member's access tokens at their next refresh (they live 15 minutes); a removed member's refresh sessions for the
+ * organization are revoked at once.
+ */
+export function membersService(repo: AccountsRepository, settings: { invitationTtlDays: number; publicBaseUrl: string }) {
+  const db = repo.db;
+  return {
+    async list(organizationId: string) {
+      const rows = await repo.members(organizationId);
+      return { data: rows.map((row) => ({ ...row, created_at: new Date(row.created_at).toISOString() })) };
+    },
+
+    async changeRole(organizationId: string, accountId: string, role: MemberRole) {
+      await db.transaction(async (trx) => {
+        const members = await repo.lockMemberships(trx, organizationId);
+        const target = members.find((m) => m.account_id === accountId);
+        if (!target) throw memberNotFound();
+        if (target.role === 'owner' && role !== 'owner' && members.filter((m) => m.role === 'owner').length === 1) throw lastOwner();
+        await repo.setRole(trx, organizationId, accountId, role);
+      });
+      const row = (await repo.members(organizationId)).find((m) => m.account_id === accountId)!;
+      return { ...row, created_at: new Date(row.created_at).toISOString() };
+    },
+
+    /** Owners remove anyone; anyone may remove themselves (leave). The last owner can do neither. */
+    async remove(admin: AdminClaims, accountId: string): Promise<void> {
+      if (admin.role !== 'owner' && admin.sub !== accountId) throw new ForbiddenError('This action needs the owner role', 'insufficient_role');
+      await db.transaction(async (trx) => {
+        const members = await repo.lockMemberships(trx, admin.org);
+        const target = members.find((m) => m.account_id === accountId);
+        if (!target) throw memberNotFound();
+        if (target.role === 'owner' && members.filter((m) => m.role === 'owner').length === 1) throw lastOwner();
+        await repo.removeMembership(trx, admin.org, accountId);
+        await repo.revokeSessionsIn(trx, admin.org, accountId);
+      });
+    },
+
+    /** A link the owner copies (no mail is sent): the token is in this answer only; 7 days by default. */
+    async invite(organizationId: string, createdBy: string, input: { role: MemberRole; email?: string }) {
+      const token = newSecretToken();
+      const row = await repo.insertInvitation({
+        id: newId('inv'),
+        organization_id: organizationId,
+        token_hash: tokenHash(token),
+        role: input.role,
+        email: input.email ?? null,
+        created_by: createdBy,
+        expires_at: new Date(Date.now() + settings.invitationTtlDays * 86400_000),
+      });
+      const inviteUrl = `${settings.publicBaseUrl.replace(/\/+$/, '')}/dashboard/invite/${token}`;
+      return { ...invitationView(row), token, invite_url: inviteUrl };
+    },
+
+    async pendingInvitations(organizationId: string) {
+      return { data: (await repo.pendingInvitations(organizationId)).map(invitationView) };
+    },
+
+    async deleteInvitation(organizationId: string, id: string): Promise<void> {
+      if (!(await repo.deleteInvitation(organizationId, id))) throw new ApiError(404, 'not_found', 'Invitation not found');
+    },
+  };
+}
+
+export type MembersService = ReturnType<typeof membersService>;

@@ -1,0 +1,202 @@
+import request from 'supertest';
+import { verifyJwt } from '@platform/service-kit';
+import { createTestContext, type TestContext } from './helpers/context';
+import { ORIGIN, PASSWORD, refreshCookieOf, signUp, uniqueEmail } from './factories/accounts';
+import { expectToMatchDescription } from './helpers/openapi';
+
+let ctx: TestContext;
+beforeAll(() => {
+  ctx = createTestContext({ TRUST_PROXY_HOPS: '1' });
+});
+afterAll(() => ctx.close());
+
+const post = (path: string) => request(ctx.app).post(`/accounts/v1${path}`).set('Origin', ORIGIN);
+const accountsWithEmail = async (email: string) => Number((await ctx.db('accounts').whereRaw('lower(email) = lower(?)', [email]).count({ n: '*' }))[0]!.n);
+
+describe('sign-up', () => {
+  it('creates the account, its organization and an owner membership, sets the refresh cookie and returns a 15-minute admin token', async () => {
+    const email = uniqueEmail('owner');
+    const res = await post('/signup').send({ email, password: PASSWORD, name: 'Ada Lovelace', organization_name: 'Analytical Academy' }).expect(201);
+    expectToMatchDescription(res);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 900,
+      account: { email, name: 'Ada Lovelace' },
+      organization: { name: 'Analytical Academy', role: 'owner' },
+    });
+    expect(res.body.account.id).toMatch(/^acc_[0-9a-z]{20}$/);
+    expect(res.body.organization.id).toMatch(/^org_[0-9a-z]{20}$/);
+    expect(res.body.memberships).toEqual([{ organization_id: res.body.organization.id, organization_name: 'Analytical Academy', role: 'owner' }]);
+
+    const cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((line) => line.startsWith('pp_refresh='))!;
+    const attributes = cookie.split(';').map((part) => part.trim());
+    expect(attributes).toEqual(expect.arrayContaining(['HttpOnly', 'Secure', 'SameSite=Strict', 'Path=/dashboard/api/auth', `Max-Age=${30 * 86400}`]));
+    expect(attributes[0]).toMatch(/^pp_refresh=[A-Za-z0-9_-]{43}$/);
+
+    const claims = verifyJwt(res.body.access_token, { secret: ctx.config.JWT_SECRET, issuer: ctx.config.JWT_ISSUER }, 'admin');
+    expect(claims).toMatchObject({ sub: res.body.account.id, org: res.body.organization.id, org_name: 'Analytical Academy', role: 'owner', aud: 'admin' });
+    expect(claims.exp! - claims.iat!).toBeLessThanOrEqual(900);
+
+    // The token works on the admin API: the organization has its free credits and the owner can make a key.
+    await request(ctx.app).post('/admin/v1/api-keys').set('Authorization', `Bearer ${res.body.access_token}`).send({ name: 'first' }).expect(201);
+    const organization = await ctx.db('organizations').where({ id: res.body.organization.id }).first();
+    expect(organization).toMatchObject({ name: 'Analytical Academy', balance: 10 });
+    const stored = await ctx.db('accounts').where({ id: res.body.account.id }).first();
+    expect(stored.password_hash).toMatch(/^scrypt\$/);
+    expect(stored.password_hash).not.toContain(PASSWORD);
+  });
+
+  it('without an organization answers a session without a token; such an account can create one with its cookie', async () => {
+    const res = await post('/signup').send({ email: uniqueEmail(), password: PASSWORD, name: 'Solo' }).expect(201);
+    expect(res.body).toMatchObject({ access_token: null, organization: null, memberships: [] });
+    const cookie = refreshCookieOf(res)!;
+    const created = await post('/organizations').set('Cookie', cookie).send({ name: 'Solo Academy' }).expect(201);
+    expectToMatchDescription(created);
+    expect(created.body.organization).toMatchObject({ name: 'Solo Academy', role: 'owner' });
+    // The browser's session now follows the new organization.
+    const refreshed = await post('/sessions/refresh').set('Cookie', cookie).expect(200);
+    expect(refreshed.body.organization.id).toBe(created.body.organization.id);
+  });
+
+  it('refuses a taken email whatever its case, and changes nothing', async () => {
+    const first = await signUp(ctx);
+    const res = await post('/signup').send({ email: first.email.toUpperCase(), password: PASSWORD, name: 'Twin', organization_name: 'Twin Academy' }).expect(409);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body.code).toBe('email_taken');
+    expect(await accountsWithEmail(first.email)).toBe(1);
+    expect(await ctx.db('organizations').where({ name: 'Twin Academy' }).first()).toBeUndefined();
+  });
+
+  it.each([
+    ['a short password', { password: 'short' }, 'password'],
+    ['a bad email', { email: 'not-an-email' }, 'email'],
+    ['no name', { name: '' }, 'name'],
+    ['an unknown field', { admin: true }, '(body)'],
+  ])('refuses %s with 422 and creates nothing', async (_label, override, path) => {
+    const email = uniqueEmail('bad');
+    const res = await post('/signup').send({ email, password: PASSWORD, name: 'X', ...override }).expect(422);
+    expect(res.body.code).toBe('validation_failed');
+    expect(res.body.details.map((d: { path: string }) => d.path)).toContain(path);
+    expect(await accountsWithEmail(email)).toBe(0);
+  });
+
+  it.each([
+    ['no Origin', undefined],
+    ['a foreign Origin', 'https://evil.example'],
+  ])('refuses a state-changing request with %s (403 origin_not_allowed) and creates nothing', async (_label, origin) => {
+    const email = uniqueEmail('csrf');
+    const call = request(ctx.app).post('/accounts/v1/signup');
+    if (origin) call.set('Origin', origin);
+    const res = await call.send({ email, password: PASSWORD, name: 'X', organization_name: 'Y' }).expect(403);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body.code).toBe('origin_not_allowed');
+    expect(await accountsWithEmail(email)).toBe(0);
+    const signedUp = await signUp(ctx);
+    await request(ctx.app).delete('/accounts/v1/sessions/current').set('Cookie', signedUp.cookie).expect(403);
+    await post('/sessions/refresh').set('Cookie', signedUp.cookie).expect(200); // the session was not signed out
+  });
+});
+
+describe('sign-in', () => {
+  it('answers a session with a cookie for the right password, and the same 401 for a wrong password or an unknown email', async () => {
+    const account = await signUp(ctx);
+    const ok = await post('/sessions').send({ email: account.email.toUpperCase(), password: PASSWORD }).expect(200);
+    expectToMatchDescription(ok);
+    expect(ok.body.organization.id).toBe(account.organizationId);
+    expect(refreshCookieOf(ok)).toMatch(/^pp_refresh=/);
+
+    const wrong = await post('/sessions').send({ email: account.email, password: 'wrong password!' }).expect(401);
+    const unknown = await post('/sessions').send({ email: uniqueEmail('nobody'), password: 'wrong password!' }).expect(401);
+    expect(wrong.body).toEqual(unknown.body);
+    expect(wrong.body.code).toBe('invalid_credentials');
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('refuses an organization the account is not a member of', async () => {
+    const account = await signUp(ctx);
+    const other = await signUp(ctx);
+    const res = await post('/sessions').send({ email: account.email, password: PASSWORD, organization_id: other.organizationId }).expect(403);
+    expect(res.body.code).toBe('not_a_member');
+  });
+
+  it('throttles an account after 10 failures in the window: the 11th attempt is 429 with Retry-After even with the right password', async () => {
+    const account = await signUp(ctx);
+    for (let i = 0; i < 10; i++) {
+      await post('/sessions').set('X-Forwarded-For', `198.51.100.${i}`).send({ email: account.email, password: `wrong password ${i}` }).expect(401);
+    }
+    const res = await post('/sessions').set('X-Forwarded-For', '198.51.100.99').send({ email: account.email, password: PASSWORD }).expect(429);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body.code).toBe('too_many_attempts');
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(900);
+    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('throttles a client address after its maximum of failures across accounts (SIGN_IN_MAX_FAILURES_PER_ADDRESS), without locking others out', async () => {
+    const strict = createTestContext({ TRUST_PROXY_HOPS: '1', SIGN_IN_MAX_FAILURES_PER_ADDRESS: '3' });
+    try {
+      const address = `203.0.113.${Math.floor(Math.random() * 250)}`;
+      const victim = await signUp(ctx);
+      for (let i = 0; i < 3; i++) {
+        await request(strict.app).post('/accounts/v1/sessions').set('Origin', ORIGIN).set('X-Forwarded-For', address).send({ email: uniqueEmail('spray'), password: 'guess guess guess' }).expect(401);
+      }
+      const res = await request(strict.app).post('/accounts/v1/sessions').set('Origin', ORIGIN).set('X-Forwarded-For', address).send({ email: victim.email, password: PASSWORD }).expect(429);
+      expect(res.body.code).toBe('too_many_attempts');
+      await request(strict.app).post('/accounts/v1/sessions').set('Origin', ORIGIN).set('X-Forwarded-For', '192.0.2.7').send({ email: victim.email, password: PASSWORD }).expect(200);
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('refresh, rotation and sign-out', () => {
+  it('rotates the cookie on every refresh; presenting a spent one revokes the whole sign-in', async () => {
+    const account = await signUp(ctx);
+    const first = await post('/sessions/refresh').set('Cookie', account.cookie).expect(200);
+    expectToMatchDescription(first);
+    const second = refreshCookieOf(first)!;
+    expect(second).not.toBe(account.cookie);
+    expect(first.body.organization.id).toBe(account.organizationId);
+
+    const reused = await post('/sessions/refresh').set('Cookie', account.cookie).expect(401);
+    expect(reused.body.code).toBe('refresh_token_reused');
+    expect(([] as string[]).concat(reused.headers['set-cookie'] ?? [])).toEqual([expect.stringMatching(/^pp_refresh=; Max-Age=0;/)]);
+    // The thief's copy and the owner's newer cookie are both dead now.
+    const after = await post('/sessions/refresh').set('Cookie', second).expect(401);
+    expect(after.body.code).toBe('invalid_refresh_token');
+  });
+
+  it('answers 401 invalid_refresh_token without a cookie or with an unknown one', async () => {
+    expect((await post('/sessions/refresh').expect(401)).body.code).toBe('invalid_refresh_token');
+    expect((await post('/sessions/refresh').set('Cookie', 'pp_refresh=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA').expect(401)).body.code).toBe('invalid_refresh_token');
+  });
+
+  it('switches organization on refresh when the account is a member, and refuses one it is not', async () => {
+    const account = await signUp(ctx);
+    const created = await post('/organizations').set('Authorization', `Bearer ${account.accessToken}`).send({ name: 'Second Academy' }).expect(201);
+    expect(created.body.memberships).toHaveLength(2);
+    const back = await post('/sessions/refresh').set('Cookie', account.cookie).send({ organization_id: account.organizationId }).expect(200);
+    expect(back.body.organization.id).toBe(account.organizationId);
+    const claims = verifyJwt(back.body.access_token, { secret: ctx.config.JWT_SECRET, issuer: ctx.config.JWT_ISSUER }, 'admin');
+    expect(claims.org).toBe(account.organizationId);
+    const stranger = await signUp(ctx);
+    const refused = await post('/sessions/refresh').set('Cookie', refreshCookieOf(back)!).send({ organization_id: stranger.organizationId }).expect(403);
+    expect(refused.body.code).toBe('not_a_member');
+    await post('/sessions/refresh').set('Cookie', refreshCookieOf(back)!).expect(200); // a refused switch spends nothing
+  });
+
+  it('signs out: 204, the cookie is cleared and the refresh token no longer works', async () => {
+    const account = await signUp(ctx);
+    const res = await request(ctx.app).delete('/accounts/v1/sessions/current').set('Origin', ORIGIN).set('Cookie', account.cookie).expect(204);
+    expect(([] as string[]).concat(res.headers['set-cookie'] ?? [])[0]).toMatch(/^pp_refresh=; Max-Age=0; Path=\/dashboard\/api\/auth; HttpOnly; Secure; SameSite=Strict$/);
+    expect((await post('/sessions/refresh').set('Cookie', account.cookie).expect(401)).body.code).toBe('invalid_refresh_token');
+  });
+
+  it('refuses to create an organization without a token or cookie, or with a token that names no account', async () => {
+    expect((await post('/organizations').send({ name: 'X' }).expect(401)).body.code).toBe('missing_token');
+    const { signAdminToken } = await import('@platform/service-kit');
+    const foreign = signAdminToken({ sub: 'acc_aaaaaaaaaaaaaaaaaaaa', org: 'org_x', role: 'owner' }, ctx.config.JWT_SECRET, { issuer: ctx.config.JWT_ISSUER });
+    expect((await post('/organizations').set('Authorization', `Bearer ${foreign}`).send({ name: 'X' }).expect(401)).body.code).toBe('invalid_token');
+  });
+});

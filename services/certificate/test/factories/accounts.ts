@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import type { TestContext } from '../helpers/context';
+
+export const ORIGIN = 'http://127.0.0.1:8080';
+export const PASSWORD = 'correct horse battery';
+
+export interface SignedUp {
+  email: string;
+  accountId: string;
+  organizationId: string | null;
+  accessToken: string | null;
+  /** `pp_refresh=<token>` for a Cookie header. */
+  cookie: string;
+  body: Record<string, unknown>;
+}
+
+export function uniqueEmail(label = 'user'): string {
+  return `${label}.${randomBytes(5).toString('hex')}@example.com`;
+}
+
+/** The refresh cookie a response set, as a `Cookie` header value (undefined when none). */
+export function refreshCookieOf(res: request.Response): string | undefined {
+  const setCookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+  const cookie = setCookie.find((line) => line.startsWith('pp_refresh='));
+  return cookie?.split(';')[0];
+}
+
+export async function signUp(ctx: TestContext, body: Record<string, unknown> = {}): Promise<SignedUp> {
+  const email = (body.email as string | undefined) ?? uniqueEmail();
+  const res = await request(ctx.app)
+    .post('/accounts/v1/signup')
+    .set('Origin', ORIGIN)
+    .send({ email, password: PASSWORD, name: 'Ada Lovelace', organization_name: 'Analytical Academy', ...body })
+    .expect(201);
+  return {
+    email,
+    accountId: res.body.account.id,
+    organizationId: res.body.organization?.id ?? null,
+    accessToken: res.body.access_token,
+    cookie: refreshCookieOf(res)!,
+    body: res.body,
+  };
+}
