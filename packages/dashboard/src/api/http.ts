@@ -1,0 +1,127 @@
+/**
+ * The one way the dashboard calls its back end: same-origin JSON over fetch, cookies included (the refresh cookie),
+ * the access token as a Bearer header, and every non-2xx answer turned into an ApiError carrying the problem+json body.
+ */
+
+/** Where each back end is reached through the gateway, below the app's own base path. */
+export const API_BASE = {
+  auth: '/dashboard/api/auth',
+  certificate: '/dashboard/api/certificate',
+  mobility: '/dashboard/api/mobility',
+} as const;
+export type Service = keyof typeof API_BASE;
+
+/** A field error as the services report it: `details[]` ({path, message}) or `errors[]` ({field|path, message}). */
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+export interface Problem {
+  status: number;
+  code?: string;
+  title?: string;
+  detail: string;
+  fields: FieldProblem[];
+  /** Anything else the body carried (for example a batch upload's rejected rows). */
+  body: unknown;
+}
+
+export class ApiError extends Error {
+  constructor(readonly problem: Problem) {
+    super(problem.detail);
+    this.name = 'ApiError';
+  }
+  get status(): number {
+    return this.problem.status;
+  }
+  get code(): string | undefined {
+    return this.problem.code;
+  }
+}
+
+let accessToken: string | null = null;
+/** The access token lives in memory only (never in storage), set by the session on sign-in and each refresh. */
+export function setAccessToken(token: string | null): void {
+  accessToken = token;
+}
+export function getAccessToken(): string | null {
+  return accessToken;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  query?: Record<string, string | number | undefined | null>;
+  /** A JSON body, or a string sent with `contentType`. */
+  body?: unknown;
+  contentType?: string;
+  signal?: AbortSignal;
+}
+
+export function apiUrl(service: Service, path: string, query?: RequestOptions['query']): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
+  const search = params.toString();
+  return `${API_BASE[service]}${path}${search ? `?${search}` : ''}`;
+}
+
+/** Calls `path` of `service`; resolves with the parsed JSON body (undefined for 204), rejects with ApiError. */
+export async function request<T>(service: Service, path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(service, path, options);
+  if (response.status === 204) return undefined as T;
+  const type = response.headers.get('content-type') ?? '';
+  return (type.includes('json') ? await response.json() : await response.text()) as T;
+}
+
+/** Calls `path` and resolves with the raw answer (for downloads), rejecting with ApiError like request(). */
+export async function send(service: Service, path: string, options: RequestOptions = {}): Promise<Response> {
+  const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
+  if (accessToken) headers.authorization = `Bearer ${accessToken}`;
+  let body: BodyInit | undefined;
+  if (options.body !== undefined) {
+    headers['content-type'] = options.contentType ?? 'application/json';
+    body = typeof options.body === 'string' && options.contentType ? options.body : JSON.stringify(options.body);
+  }
+  const response = await fetch(apiUrl(service, path, options.query), {
+    method: options.method ?? 'GET',
+    headers,
+    body,
+    credentials: 'same-origin',
+    signal: options.signal,
+  });
+  if (!response.ok) throw new ApiError(await readProblem(response));
+  return response;
+}
+
+export async function readProblem(response: Response): Promise<Problem> {
+  let body: unknown = null;
+  try {
+    const text = await response.text();
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = null;
+  }
+  const record = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const detail = [record.detail, record.error, record.title].find((value) => typeof value === 'string' && value) as string | undefined;
+  return {
+    status: response.status,
+    code: typeof record.code === 'string' ? record.code : undefined,
+    title: typeof record.title === 'string' ? record.title : undefined,
+    detail: detail ?? `The request failed (HTTP ${response.status}).`,
+    fields: fieldProblems(record),
+    body,
+  };
+}
+
+function fieldProblems(record: Record<string, unknown>): FieldProblem[] {
+  const list = [record.details, record.errors].find(Array.isArray) as unknown[] | undefined;
+  if (!list) return [];
+  return list.flatMap((item) => {
+    if (!item || typeof item !== 'object') return [];
+    const entry = item as Record<string, unknown>;
+    const path = [entry.path, entry.field, entry.pointer].find((value) => typeof value === 'string' || Array.isArray(value));
+    const message = [entry.message, entry.detail].find((value) => typeof value === 'string') as string | undefined;
+    if (!message) return [];
+    return [{ path: Array.isArray(path) ? path.join('.') : String(path ?? '').replace(/^\//, '').replace(/\//g, '.'), message }];
+  });
+}
