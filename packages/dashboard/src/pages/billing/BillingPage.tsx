@@ -65,9 +65,16 @@ export function BillingPage() {
               Complete the payment with the gateway; this page shows the new plan as soon as the payment is confirmed.
             </p>
           )}
-          <button type="button" onClick={dismiss}>
-            {activated ? 'Close' : 'Stop waiting'}
-          </button>
+          <div className="actions">
+            {!activated && (
+              <button type="button" onClick={() => credits.refetch()}>
+                Check now
+              </button>
+            )}
+            <button type="button" onClick={dismiss}>
+              {activated ? 'Close' : 'Stop waiting'}
+            </button>
+          </div>
         </div>
       )}
       <QueryState isLoading={plans.isLoading} error={plans.error} what="plans" />
