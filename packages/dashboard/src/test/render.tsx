@@ -8,7 +8,7 @@ import { App } from '../App';
 export function renderApp(path: string) {
   setAccessToken(null);
   window.history.pushState({}, '', `/dashboard${path}`);
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   return { user, ...render(<App />) };
 }
 
