@@ -24,5 +24,7 @@ export default defineConfig({
     globals: true,
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
+    // Two shared cores: a generous ceiling so a slow machine never fails a flow test; nothing asserts timing.
+    testTimeout: 30_000,
   },
 });
