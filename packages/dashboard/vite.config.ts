@@ -26,5 +26,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     // Two shared cores: a generous ceiling so a slow machine never fails a flow test; nothing asserts timing.
     testTimeout: 30_000,
+    // Other packages' suites run beside this one (pnpm -r test, three at a time) on two cores.
+    maxWorkers: 2,
   },
 });

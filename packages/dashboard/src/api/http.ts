@@ -49,6 +49,15 @@ export function getAccessToken(): string | null {
   return accessToken;
 }
 
+/**
+ * Renews the access token after an admin call answered 401 (the timer may have missed expiry, e.g. after the laptop
+ * slept); set by the session. Resolves with whether a new token is in place.
+ */
+let renewAccess: (() => Promise<boolean>) | null = null;
+export function setAccessRenewal(renew: (() => Promise<boolean>) | null): void {
+  renewAccess = renew;
+}
+
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   query?: Record<string, string | number | undefined | null>;
@@ -73,8 +82,25 @@ export async function request<T>(service: Service, path: string, options: Reques
   return (type.includes('json') ? await response.json() : await response.text()) as T;
 }
 
-/** Calls `path` and resolves with the raw answer (for downloads), rejecting with ApiError like request(). */
+/**
+ * Calls `path` and resolves with the raw answer (for downloads), rejecting with ApiError like request(). An admin call
+ * refused with 401 is sent once more after the session renewed its token.
+ */
 export async function send(service: Service, path: string, options: RequestOptions = {}): Promise<Response> {
+  const sentWith = accessToken;
+  const response = await sendOnce(service, path, options);
+  if (response.status !== 401 || service === 'auth') return checked(response);
+  // Renewed meanwhile (another call got there first): just send again; otherwise renew once, then send again.
+  const renewed = (accessToken !== null && accessToken !== sentWith) || (renewAccess !== null && (await renewAccess().catch(() => false)));
+  return checked(renewed ? await sendOnce(service, path, options) : response);
+}
+
+async function checked(response: Response): Promise<Response> {
+  if (!response.ok) throw new ApiError(await readProblem(response));
+  return response;
+}
+
+function sendOnce(service: Service, path: string, options: RequestOptions): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
   if (accessToken) headers.authorization = `Bearer ${accessToken}`;
   let body: BodyInit | undefined;
@@ -82,15 +108,13 @@ export async function send(service: Service, path: string, options: RequestOptio
     headers['content-type'] = options.contentType ?? 'application/json';
     body = typeof options.body === 'string' && options.contentType ? options.body : JSON.stringify(options.body);
   }
-  const response = await fetch(apiUrl(service, path, options.query), {
+  return fetch(apiUrl(service, path, options.query), {
     method: options.method ?? 'GET',
     headers,
     body,
     credentials: 'same-origin',
     signal: options.signal,
   });
-  if (!response.ok) throw new ApiError(await readProblem(response));
-  return response;
 }
 
 export async function readProblem(response: Response): Promise<Problem> {

@@ -22,6 +22,41 @@ describe('session', () => {
     expect(api.calls('GET /dashboard/api/certificate/api-keys')[0]!.headers.authorization).toBe('Bearer access-token-1');
   });
 
+  it('refreshes once on load even when React runs the effect twice (a second refresh would present a rotated cookie)', async () => {
+    const api = fakeApi({ 'POST /dashboard/api/auth/sessions/refresh': { body: session() } });
+    renderApp('/', { strict: true });
+    expect(await screen.findByRole('heading', { name: 'Acme Learning' })).toBeTruthy();
+    expect(api.calls('POST /dashboard/api/auth/sessions/refresh')).toHaveLength(1);
+  });
+
+  it('renews an expired access token once when the admin API answers 401, and repeats the call', async () => {
+    let refreshes = 0;
+    const api = fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': () => ({ body: session({ access_token: `access-token-${++refreshes}` }) }),
+      'GET /dashboard/api/certificate/api-keys': (request) =>
+        request.headers.authorization === 'Bearer access-token-2'
+          ? { body: { data: [], has_more: false, next_cursor: null } }
+          : problem(401, 'invalid_token', 'The token has expired'),
+    });
+    renderApp('/api-keys/certificate');
+    expect(await screen.findByText('No keys yet.')).toBeTruthy();
+    expect(api.calls('GET /dashboard/api/certificate/api-keys').map((call) => call.headers.authorization)).toEqual([
+      'Bearer access-token-1',
+      'Bearer access-token-2',
+    ]);
+  });
+
+  it('sends to sign-in when the session cannot be renewed after a 401', async () => {
+    let refreshes = 0;
+    fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': () =>
+        ++refreshes === 1 ? { body: session() } : problem(401, 'refresh_token_reused', 'This session has ended'),
+      'GET /dashboard/api/certificate/api-keys': problem(401, 'invalid_token', 'The token has expired'),
+    });
+    renderApp('/api-keys/certificate');
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
+  });
+
   it('sends a visitor to sign in, and back to the page they asked for after signing in', async () => {
     const api = fakeApi({
       'POST /dashboard/api/auth/sessions/refresh': problem(401, 'invalid_refresh_token', 'No refresh token'),

@@ -5,7 +5,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Session } from '../api/accounts';
-import { setAccessToken } from '../api/http';
+import { setAccessRenewal, setAccessToken } from '../api/http';
 import * as api from './session-api';
 
 /** How long before expiry the token is renewed. */
@@ -27,7 +27,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const queryClient = useQueryClient();
 
+  const current = useRef<Session | null | undefined>(undefined);
   const adopt = useCallback((next: Session | null) => {
+    current.current = next;
     setAccessToken(next?.access_token ?? null);
     setSession(next);
     clearTimeout(timer.current);
@@ -38,6 +40,22 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       }, delay);
     }
   }, []);
+
+  useEffect(() => {
+    // An admin call refused with 401: renew in the current organization once, or end the session.
+    setAccessRenewal(async () => {
+      if (!current.current?.access_token) return false;
+      try {
+        const next = await api.refreshSession(current.current.organization?.id);
+        adopt(next);
+        return Boolean(next.access_token);
+      } catch {
+        adopt(null);
+        return false;
+      }
+    });
+    return () => setAccessRenewal(null);
+  }, [adopt]);
 
   useEffect(() => {
     let live = true;

@@ -1,15 +1,17 @@
 /** Renders the whole app at a path under /dashboard, as the browser would open it. */
 import { render } from '@testing-library/react';
+import { StrictMode } from 'react';
 import userEvent from '@testing-library/user-event';
 import type { Session } from '../api/accounts';
 import { setAccessToken } from '../api/http';
 import { App } from '../App';
 
-export function renderApp(path: string) {
+/** `strict`: as main.tsx renders it in development, effects run twice. */
+export function renderApp(path: string, { strict = false } = {}) {
   setAccessToken(null);
   window.history.pushState({}, '', `/dashboard${path}`);
   const user = userEvent.setup({ delay: null });
-  return { user, ...render(<App />) };
+  return { user, ...render(strict ? <StrictMode><App /></StrictMode> : <App />) };
 }
 
 export function session(overrides: Partial<Session> = {}): Session {
