@@ -5,5 +5,5 @@ afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
-  sessionStorage.clear();
+  if (typeof sessionStorage !== 'undefined') sessionStorage.clear();
 });
