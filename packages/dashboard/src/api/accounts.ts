@@ -69,3 +69,13 @@ export const ASSIGNABLE_ROLES: Role[] = ['owner', 'member', 'operator'];
 
 /** The password rule of sign-up. */
 export const MIN_PASSWORD_LENGTH = 10;
+
+/** The accounts routes (below /accounts/v1, gateway /dashboard/api/auth). */
+export type AccountsRoute =
+  | '/signup'
+  | '/sessions'
+  | '/sessions/refresh'
+  | '/sessions/current'
+  | '/organizations'
+  | `/invitations/${string}`
+  | `/invitations/${string}/accept`;

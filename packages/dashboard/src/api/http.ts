@@ -3,6 +3,27 @@
  * the access token as a Bearer header, and every non-2xx answer turned into an ApiError carrying the problem+json body.
  */
 
+import type { AccountsRoute } from './accounts';
+import type { paths as CertificatePaths } from './certificate.schema';
+import type { paths as MobilityPaths } from './mobility.schema';
+import type { PlannedCertificateRoute, PlannedMobilityRoute } from './types';
+
+/** `/api-keys/{id}/rotate` → `/api-keys/${string}/rotate`: what a concrete path of that route looks like. */
+type Concrete<P extends string> = P extends `${infer Head}{${string}}${infer Tail}` ? `${Head}${string}${Concrete<Tail>}` : P;
+/** The admin routes a generated description documents, below `/admin/v1`. */
+type AdminRoutes<P> = P extends `/admin/v1${infer Route}` ? Concrete<Route> : never;
+
+/**
+ * The paths the dashboard may call on each back end: the documented admin routes, plus the routes it needs that
+ * the descriptions do not have yet (listed by name in types.ts and accounts.ts), so a typo or a removed route fails
+ * the type check.
+ */
+export interface Routes {
+  auth: AccountsRoute;
+  certificate: AdminRoutes<keyof CertificatePaths> | PlannedCertificateRoute;
+  mobility: AdminRoutes<keyof MobilityPaths> | PlannedMobilityRoute;
+}
+
 /** Where each back end is reached through the gateway, below the app's own base path. */
 export const API_BASE = {
   auth: '/dashboard/api/auth',
@@ -67,7 +88,7 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-export function apiUrl(service: Service, path: string, query?: RequestOptions['query']): string {
+export function apiUrl<S extends Service>(service: S, path: Routes[S], query?: RequestOptions['query']): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
   const search = params.toString();
@@ -75,7 +96,7 @@ export function apiUrl(service: Service, path: string, query?: RequestOptions['q
 }
 
 /** Calls `path` of `service`; resolves with the parsed JSON body (undefined for 204), rejects with ApiError. */
-export async function request<T>(service: Service, path: string, options: RequestOptions = {}): Promise<T> {
+export async function request<T, S extends Service = Service>(service: S, path: Routes[S], options: RequestOptions = {}): Promise<T> {
   const response = await send(service, path, options);
   if (response.status === 204) return undefined as T;
   const type = response.headers.get('content-type') ?? '';
@@ -86,7 +107,7 @@ export async function request<T>(service: Service, path: string, options: Reques
  * Calls `path` and resolves with the raw answer (for downloads), rejecting with ApiError like request(). An admin call
  * refused with 401 is sent once more after the session renewed its token.
  */
-export async function send(service: Service, path: string, options: RequestOptions = {}): Promise<Response> {
+export async function send<S extends Service>(service: S, path: Routes[S], options: RequestOptions = {}): Promise<Response> {
   const sentWith = accessToken;
   const response = await sendOnce(service, path, options);
   if (response.status !== 401 || service === 'auth') return checked(response);
@@ -100,7 +121,7 @@ async function checked(response: Response): Promise<Response> {
   return response;
 }
 
-function sendOnce(service: Service, path: string, options: RequestOptions): Promise<Response> {
+function sendOnce<S extends Service>(service: S, path: Routes[S], options: RequestOptions): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
   if (accessToken) headers.authorization = `Bearer ${accessToken}`;
   let body: BodyInit | undefined;

@@ -48,3 +48,19 @@ export interface StatusChange {
   status: string;
   at: string;
 }
+
+/** Certificate admin routes the dashboard calls that the description does not document yet. */
+export type PlannedCertificateRoute = '/credits' | '/credits/ledger' | '/members' | `/members/${string}` | '/invitations' | `/invitations/${string}`;
+
+/** Mobility admin routes the dashboard calls that the description does not document yet (the partner API's, under /admin/v1). */
+export type PlannedMobilityRoute =
+  | '/rides'
+  | `/rides/${string}`
+  | '/deliveries'
+  | `/deliveries/${string}`
+  | '/events'
+  | '/webhooks'
+  | `/webhooks/${string}`
+  | '/event-pass-programs'
+  | `/event-pass-programs/${string}`
+  | `/drivers/${string}/sign-in-codes`;

@@ -19,7 +19,7 @@ export const EVENT_TYPES: readonly WebhookEventType[] = [
   'event_pass_program.budget_exhausted',
 ];
 
-const at = (id: string, rest = '') => `/webhooks/${encodeURIComponent(id)}${rest}`;
+const at = (id: string, rest = ''): `/webhooks/${string}` => `/webhooks/${encodeURIComponent(id)}${rest}`;
 
 export const listEndpoints = () => request<Page<WebhookEndpoint>>('mobility', '/webhooks');
 export const getEndpoint = (id: string) => request<WebhookEndpoint>('mobility', at(id));
