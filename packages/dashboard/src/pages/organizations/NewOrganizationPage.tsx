@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useSession } from '../../auth/session';
 import { createOrganization } from '../../auth/session-api';
 import { TextField } from '../../ui/fields';
@@ -22,7 +22,12 @@ export function NewOrganizationPage() {
     mutation.mutate();
   };
   return (
-    <section className={session?.organization ? undefined : 'auth-page'}>
+    <main id="main" className="auth-page">
+      {session?.organization && (
+        <p>
+          <Link to="/">← Back to {session.organization.name}</Link>
+        </p>
+      )}
       <h1>Create an organization</h1>
       {!session?.organization && <p>Your account belongs to no organization yet: create one (you become its owner) or ask an owner for an invitation.</p>}
       <form onSubmit={submit} noValidate aria-label="Create an organization">
@@ -32,6 +37,6 @@ export function NewOrganizationPage() {
           Create organization
         </button>
       </form>
-    </section>
+    </main>
   );
 }

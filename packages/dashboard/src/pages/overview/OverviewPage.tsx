@@ -17,6 +17,7 @@ export function OverviewPage() {
         <li><Link to="/rides">Rides</Link> and <Link to="/deliveries">deliveries</Link></li>
         <li><Link to="/webhooks">Webhook endpoints</Link></li>
         <li><Link to="/members">Members and invitations</Link></li>
+        <li><Link to="/organizations/new">Create another organization</Link></li>
       </ul>
     </section>
   );

@@ -8,6 +8,7 @@ import { formatDate } from '../../ui/format';
 import { QueryState } from '../../ui/QueryState';
 import { SecretBox } from '../../ui/SecretBox';
 import { DeliveryLog } from './DeliveryLog';
+import { RecoverForm } from './RecoverForm';
 import { deleteEndpoint, getEndpoint, rotateSecret, sendTest, updateEndpoint } from './webhooks-api';
 
 export function EndpointPage() {
@@ -65,6 +66,7 @@ export function EndpointPage() {
           </div>
           {test.isSuccess && <p role="status">Test event queued.</p>}
           <FormError error={toggle.error ?? test.error ?? rotate.error ?? remove.error} />
+          <RecoverForm endpointId={id} onQueued={() => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', id] })} />
           <DeliveryLog endpointId={id} />
         </>
       )}

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeApi, problem } from '../../test/fake-api';
 import { renderApp, session } from '../../test/render';
@@ -50,6 +50,35 @@ describe('webhooks', () => {
     expect(within(screen.getByTestId('delivery-dlv_2')).queryByRole('button', { name: 'Retry' })).toBeNull();
     await user.click(within(failed).getByRole('button', { name: 'Retry' }));
     expect(api.calls('POST /dashboard/api/mobility/webhooks/whe_1/deliveries/dlv_1/retry')).toHaveLength(1);
+  });
+
+  it('disables the endpoint and re-sends the events it missed since a time', async () => {
+    let status = 'enabled';
+    const api = fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': { body: session() },
+      'GET /dashboard/api/mobility/webhooks/whe_1': () => ({ body: { ...endpoint, status } }),
+      'PATCH /dashboard/api/mobility/webhooks/whe_1': (request) => {
+        status = (request.body as { enabled: boolean }).enabled ? 'enabled' : 'disabled';
+        return { body: { ...endpoint, status } };
+      },
+      'GET /dashboard/api/mobility/webhooks/whe_1/deliveries': { body: { data: [] } },
+      'POST /dashboard/api/mobility/webhooks/whe_1/recover': (request) => ({
+        body: { endpoint_id: 'whe_1', ...(request.body as object), queued: 4 },
+      }),
+    });
+    const { user } = renderApp('/webhooks/whe_1');
+    await user.click(await screen.findByRole('button', { name: 'Disable' }));
+    expect((await screen.findByRole('button', { name: 'Enable' })).textContent).toBe('Enable');
+    expect(screen.getByTestId('endpoint-status').textContent).toBe('disabled');
+    expect(api.calls('PATCH /dashboard/api/mobility/webhooks/whe_1')[0]!.body).toEqual({ enabled: false });
+
+    fireEvent.change(screen.getByLabelText('Since'), { target: { value: '2026-11-25T08:00' } });
+    await user.click(screen.getByRole('button', { name: 'Re-send' }));
+    expect((await screen.findByText('4 events queued.')).textContent).toBe('4 events queued.');
+    expect(api.calls('POST /dashboard/api/mobility/webhooks/whe_1/recover')[0]!.body).toEqual({
+      since: new Date('2026-11-25T08:00').toISOString(),
+      include_succeeded: false,
+    });
   });
 
   it('says so when the mobility service has no admin webhook routes yet', async () => {

@@ -31,3 +31,5 @@ export const sendTest = (id: string) => request<unknown>('mobility', at(id, '/te
 export const listDeliveries = (id: string, cursor?: string) => request<Page<WebhookDelivery>>('mobility', at(id, '/deliveries'), { query: { limit: 20, cursor } });
 export const retryDelivery = (id: string, deliveryId: string) =>
   request<WebhookDelivery>('mobility', at(id, `/deliveries/${encodeURIComponent(deliveryId)}/retry`), { method: 'POST' });
+export const recoverEvents = (id: string, body: MobilitySchemas['WebhookRecovery']) =>
+  request<{ queued: number }>('mobility', at(id, '/recover'), { method: 'POST', body });
