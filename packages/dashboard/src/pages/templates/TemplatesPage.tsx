@@ -1,14 +1,12 @@
-/** Templates: list (a page at a time) and archive. Designing a template (layout, images) is left to the API for now. */
+/** Templates: create from a few choices, list (a page at a time), archive. Finer layouts go through the API. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { request } from '../../api/http';
-import type { Page, Template } from '../../api/types';
 import { FormError } from '../../ui/FormError';
 import { formatDate } from '../../ui/format';
 import { QueryState } from '../../ui/QueryState';
+import { NewTemplateForm } from './NewTemplateForm';
+import { archiveTemplate, listTemplates } from './templates-api';
 
-const listTemplates = (cursor?: string) => request<Page<Template>>('certificate', '/templates', { query: { limit: 20, cursor } });
-const archiveTemplate = (id: string) => request<Template>('certificate', `/templates/${encodeURIComponent(id)}/archive`, { method: 'POST' });
 
 export function TemplatesPage() {
   const queryClient = useQueryClient();
@@ -20,6 +18,7 @@ export function TemplatesPage() {
     <section>
       <h1>Templates</h1>
       <p className="hint">Use a template's ID in the issue form or a CSV's <code>template_id</code> column.</p>
+      <NewTemplateForm onCreated={() => { setCursors([undefined]); void queryClient.invalidateQueries({ queryKey: ['templates'] }); }} />
       <QueryState isLoading={page.isLoading} error={page.error} what="templates" />
       <FormError error={archive.error} />
       {page.data && (
