@@ -1,5 +1,6 @@
 /** The signed-in frame: header (organization switcher, sign out), navigation, and the page. */
-import { NavLink, Outlet, useNavigate } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../auth/session';
 import { OrganizationSwitcher } from './OrganizationSwitcher';
 
@@ -20,6 +21,14 @@ const SECTIONS: { to: string; label: string }[] = [
 export function Layout() {
   const { session, signOut } = useSession();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const main = useRef<HTMLElement>(null);
+  const firstPage = useRef(true);
+  // After moving to another page, keyboard and screen-reader users continue at its content, not at the link they left.
+  useEffect(() => {
+    if (firstPage.current) firstPage.current = false;
+    else main.current?.focus({ preventScroll: false });
+  }, [pathname]);
   const leave = async () => {
     await signOut().catch(() => undefined);
     navigate('/sign-in');
@@ -48,7 +57,7 @@ export function Layout() {
           ))}
         </ul>
       </nav>
-      <main id="main" tabIndex={-1}>
+      <main id="main" tabIndex={-1} ref={main}>
         <Outlet />
       </main>
     </div>
