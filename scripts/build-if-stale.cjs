@@ -11,6 +11,8 @@ for (const group of ['packages', 'services']) {
   for (const name of fs.readdirSync(path.join(root, group))) units.push({ dir: path.join(root, group, name), sources: ['src'] });
 }
 units.push({ dir: path.join(root, 'gateway'), sources: ['src'] });
+// The dashboard is built by Vite, not tsc: its index.html, rewritten by every build, marks when it was built.
+const dashboard = { dir: path.join(root, 'packages', 'dashboard'), sources: ['src', 'index.html', 'vite.config.ts'], marker: path.join('dist', 'index.html') };
 
 function newestChange(file) {
   const stat = fs.statSync(file, { throwIfNoEntry: false });
@@ -20,11 +22,10 @@ function newestChange(file) {
 }
 
 function buildInfo(unit) {
-  return path.join(unit.dir, 'dist', '.tsbuildinfo');
+  return path.join(unit.dir, unit.marker ?? path.join('dist', '.tsbuildinfo'));
 }
 
-const stale = units
-  .filter((unit) => fs.existsSync(path.join(unit.dir, 'tsconfig.build.json')))
+const stale = [...units.filter((unit) => fs.existsSync(path.join(unit.dir, 'tsconfig.build.json'))), ...(fs.existsSync(dashboard.dir) ? [dashboard] : [])]
   .filter((unit) => {
     const built = fs.statSync(buildInfo(unit), { throwIfNoEntry: false })?.mtimeMs ?? 0;
     const inputs = [...unit.sources, 'package.json', 'tsconfig.build.json'].map((name) => newestChange(path.join(unit.dir, name)));

@@ -1,0 +1,84 @@
+/** Providers and routes. The app lives under /dashboard/ (Vite base and router basename). */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useState } from 'react';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { ApiError } from './api/http';
+import { SessionProvider } from './auth/session';
+import { RequireOrganization, RequireSession, VisitorsOnly } from './layout/guards';
+import { Layout } from './layout/Layout';
+import { ApiKeysPage } from './pages/api-keys/ApiKeysPage';
+import { BillingPage } from './pages/billing/BillingPage';
+import { CertificatesPage } from './pages/certificates/CertificatesPage';
+import { DriversPage } from './pages/drivers/DriversPage';
+import { EventPassesPage } from './pages/event-passes/EventPassesPage';
+import { AcceptInvitationPage } from './pages/invite/AcceptInvitationPage';
+import { MembersPage } from './pages/members/MembersPage';
+import { NewOrganizationPage } from './pages/organizations/NewOrganizationPage';
+import { OverviewPage } from './pages/overview/OverviewPage';
+import { SignInPage } from './pages/sign-in/SignInPage';
+import { SignUpPage } from './pages/sign-up/SignUpPage';
+import { TemplatesPage } from './pages/templates/TemplatesPage';
+import { TripDetailPage } from './pages/trips/TripDetailPage';
+import { TripsPage } from './pages/trips/TripsPage';
+import { EndpointPage } from './pages/webhooks/EndpointPage';
+import { WebhooksPage } from './pages/webhooks/WebhooksPage';
+
+export const BASENAME = '/dashboard';
+
+/** 4xx answers are final; only network failures and 5xx are worth one more try. */
+function retry(failures: number, error: unknown): boolean {
+  if (error instanceof ApiError && error.status < 500) return false;
+  return failures < 1;
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({ defaultOptions: { queries: { retry, refetchOnWindowFocus: false }, mutations: { retry: false } } });
+}
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<VisitorsOnly />}>
+        <Route path="/sign-in" element={<SignInPage />} />
+        <Route path="/sign-up" element={<SignUpPage />} />
+      </Route>
+      <Route path="/invite/:token" element={<AcceptInvitationPage />} />
+      <Route element={<RequireSession />}>
+        <Route path="/organizations/new" element={<NewOrganizationPage />} />
+        <Route element={<RequireOrganization />}>
+          <Route element={<Layout />}>
+            <Route index element={<OverviewPage />} />
+            <Route path="/api-keys/:service" element={<ApiKeysPage />} />
+            <Route path="/api-keys" element={<Navigate to="/api-keys/certificate" replace />} />
+            <Route path="/certificates" element={<CertificatesPage />} />
+            <Route path="/templates" element={<TemplatesPage />} />
+            <Route path="/billing" element={<BillingPage />} />
+            <Route path="/rides" element={<TripsPage kind="rides" key="rides" />} />
+            <Route path="/rides/:id" element={<TripDetailPage kind="rides" />} />
+            <Route path="/deliveries" element={<TripsPage kind="deliveries" key="deliveries" />} />
+            <Route path="/deliveries/:id" element={<TripDetailPage kind="deliveries" />} />
+            <Route path="/webhooks" element={<WebhooksPage />} />
+            <Route path="/webhooks/:id" element={<EndpointPage />} />
+            <Route path="/drivers" element={<DriversPage />} />
+            <Route path="/event-passes" element={<EventPassesPage />} />
+            <Route path="/members" element={<MembersPage />} />
+          </Route>
+        </Route>
+      </Route>
+      <Route path="*" element={<Navigate to="/" replace />} />
+    </Routes>
+  );
+}
+
+export function App() {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter basename={BASENAME}>
+        <SessionProvider>
+          <AppRoutes />
+        </SessionProvider>
+      </BrowserRouter>
+    </QueryClientProvider>
+  );
+}

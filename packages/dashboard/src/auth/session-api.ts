@@ -1,0 +1,31 @@
+/** The accounts routes the session uses (gateway /dashboard/api/auth → certificate /accounts/v1). */
+import type { InvitationPreview, Session, SignIn, SignUp } from '../api/accounts';
+import { request } from '../api/http';
+
+export const signUp = (body: SignUp) => request<Session>('auth', '/signup', { method: 'POST', body });
+export const signIn = (body: SignIn) => request<Session>('auth', '/sessions', { method: 'POST', body });
+/**
+ * Exchanges the refresh cookie for a new access token (and a rotated cookie); switches organization when given.
+ * One refresh at a time: the cookie rotates on every refresh and presenting a rotated one revokes the whole session,
+ * so a second caller (React's development double effects, a 401 retry racing the timer) shares the one in flight.
+ */
+let inFlight: { organizationId?: string; answer: Promise<Session> } | null = null;
+export function refreshSession(organizationId?: string): Promise<Session> {
+  if (inFlight && inFlight.organizationId === organizationId) return inFlight.answer;
+  const previous = inFlight?.answer.catch(() => undefined) ?? Promise.resolve();
+  const answer = previous.then(() =>
+    request<Session>('auth', '/sessions/refresh', { method: 'POST', body: organizationId ? { organization_id: organizationId } : {} }),
+  );
+  const entry = { organizationId, answer };
+  inFlight = entry;
+  const clear = () => {
+    if (inFlight === entry) inFlight = null;
+  };
+  answer.then(clear, clear);
+  return answer;
+}
+export const signOut = () => request<void>('auth', '/sessions/current', { method: 'DELETE' });
+export const createOrganization = (name: string) => request<Session>('auth', '/organizations', { method: 'POST', body: { name } });
+export const getInvitation = (token: string) => request<InvitationPreview>('auth', `/invitations/${encodeURIComponent(token)}`);
+export const acceptInvitation = (token: string) =>
+  request<Session>('auth', `/invitations/${encodeURIComponent(token)}/accept`, { method: 'POST', body: {} });

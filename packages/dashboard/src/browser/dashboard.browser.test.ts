@@ -1,0 +1,78 @@
+// @vitest-environment node
+/**
+ * The built app in Debian's chromium (puppeteer-core, never a downloaded browser) at 360 px wide: the /dashboard/ base
+ * path, sign-up with the refresh cookie (Secure, HttpOnly, SameSite=Strict, Path=/dashboard/api/auth) surviving a
+ * reload, the Origin header on state changes, and a key's token shown once, without the page scrolling sideways.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGateway, type FakeGateway } from './fake-gateway';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+let outDir: string;
+let gateway: FakeGateway;
+let browser: Browser;
+
+beforeAll(async () => {
+  outDir = mkdtempSync(path.join(tmpdir(), 'dashboard-build-'));
+  await build({ root, configFile: path.join(root, 'vite.config.ts'), logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+  gateway = await startFakeGateway(outDir);
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run'],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await gateway?.close();
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+});
+
+const fill = async (page: Page, label: string, value: string) => {
+  const id = await page.$eval(`xpath/.//label[normalize-space(.)="${label}"]`, (element) => (element as HTMLLabelElement).htmlFor);
+  await page.type(`[id="${id}"]`, value);
+};
+const clickButton = (page: Page, name: string) => page.locator(`::-p-aria([name="${name}"][role="button"])`).click();
+const heading = (page: Page, name: string) => page.waitForSelector(`::-p-aria([name="${name}"][role="heading"])`);
+const overflowsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+
+describe('dashboard in a browser at 360 px', () => {
+  it('signs up, stays signed in across a reload through the refresh cookie, and shows a new key token once', async () => {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 360, height: 740 });
+    await page.goto(`${gateway.origin}/dashboard/sign-up`);
+    await heading(page, 'Sign up');
+    await fill(page, 'Your name', 'Ada');
+    await fill(page, 'Email', 'ada@example.com');
+    await fill(page, 'Password', 'correct horse battery');
+    await fill(page, 'Organization name', 'Acme Learning');
+    await clickButton(page, 'Sign up');
+    await heading(page, 'Acme Learning');
+    expect(await overflowsSideways(page)).toBe(false);
+
+    const [cookie] = await browser.cookies();
+    expect(cookie).toMatchObject({ name: 'pp_refresh', httpOnly: true, secure: true, sameSite: 'Strict', path: '/dashboard/api/auth' });
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+
+    await page.goto(`${gateway.origin}/dashboard/api-keys/mobility`);
+    await heading(page, 'Mobility API keys');
+    await fill(page, 'Key name', 'Browser key');
+    await page.locator('::-p-aria([name="rides:read"][role="checkbox"])').click();
+    await clickButton(page, 'Create key');
+    const token = await page.waitForSelector('[data-testid="api-key-token"]');
+    expect(await token!.evaluate((element) => element.textContent)).toBe('mk_test_browser_token');
+    expect(await overflowsSideways(page)).toBe(false);
+
+    expect(gateway.origins.every((origin) => origin === gateway.origin)).toBe(true);
+    await page.close();
+  });
+});

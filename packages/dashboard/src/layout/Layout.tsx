@@ -1,0 +1,65 @@
+/** The signed-in frame: header (organization switcher, sign out), navigation, and the page. */
+import { useEffect, useRef } from 'react';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { useSession } from '../auth/session';
+import { OrganizationSwitcher } from './OrganizationSwitcher';
+
+const SECTIONS: { to: string; label: string }[] = [
+  { to: '/certificates', label: 'Certificates' },
+  { to: '/templates', label: 'Templates' },
+  { to: '/api-keys/certificate', label: 'Certificate API keys' },
+  { to: '/billing', label: 'Credits & plan' },
+  { to: '/rides', label: 'Rides' },
+  { to: '/deliveries', label: 'Deliveries' },
+  { to: '/webhooks', label: 'Webhooks' },
+  { to: '/api-keys/mobility', label: 'Mobility API keys' },
+  { to: '/drivers', label: 'Drivers' },
+  { to: '/event-passes', label: 'Event passes' },
+  { to: '/members', label: 'Members' },
+];
+
+export function Layout() {
+  const { session, signOut } = useSession();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const main = useRef<HTMLElement>(null);
+  const firstPage = useRef(true);
+  // After moving to another page, keyboard and screen-reader users continue at its content, not at the link they left.
+  useEffect(() => {
+    if (firstPage.current) firstPage.current = false;
+    else main.current?.focus({ preventScroll: false });
+  }, [pathname]);
+  const leave = async () => {
+    await signOut().catch(() => undefined);
+    navigate('/sign-in');
+  };
+  return (
+    <div className="layout">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <strong className="brand">Partner dashboard</strong>
+        <OrganizationSwitcher />
+        <span className="account" data-testid="account-email">
+          {session?.account.email}
+        </span>
+        <button type="button" onClick={leave}>
+          Sign out
+        </button>
+      </header>
+      <nav aria-label="Sections" className="sidebar">
+        <ul>
+          {SECTIONS.map((section) => (
+            <li key={section.to}>
+              <NavLink to={section.to}>{section.label}</NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" tabIndex={-1} ref={main}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+import { useMutation } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import type { ApiKey, ApiKeyWithToken } from '../../api/types';
+import { FormError } from '../../ui/FormError';
+import { formatDate } from '../../ui/format';
+import { deleteKey, revokeKey, rotateKey, type KeyService } from './api-keys-api';
+
+interface Props {
+  service: KeyService;
+  apiKey: ApiKey;
+  canManage: boolean;
+  onRotated: (key: ApiKeyWithToken) => void;
+  onChanged: () => void;
+}
+
+/** One key: its state, last use, and (for owners) rotate with an optional overlap, revoke, delete. */
+export function KeyRow({ service, apiKey, canManage, onRotated, onChanged }: Props) {
+  const graceId = useId();
+  const [grace, setGrace] = useState('0');
+  const rotate = useMutation({ mutationFn: () => rotateKey(service, apiKey.id, Number(grace) || 0), onSuccess: onRotated });
+  const revoke = useMutation({ mutationFn: () => revokeKey(service, apiKey.id), onSuccess: onChanged });
+  const remove = useMutation({ mutationFn: () => deleteKey(service, apiKey.id), onSuccess: onChanged });
+  const active = apiKey.status === 'active';
+  return (
+    <tr data-testid={`api-key-${apiKey.id}`}>
+      <td>
+        <strong>{apiKey.name}</strong>
+        <div className="muted">…{apiKey.token_hint}</div>
+      </td>
+      <td>
+        <span className={`badge badge-${apiKey.status}`}>{apiKey.status}</span>
+        {apiKey.mode && <span className="badge">{apiKey.mode}</span>}
+      </td>
+      <td>{apiKey.scopes?.join(', ') ?? '—'}</td>
+      <td>{formatDate(apiKey.last_used_at)}</td>
+      <td>{formatDate(apiKey.created_at)}</td>
+      <td>
+        {canManage ? (
+          <div className="actions">
+            {active && (
+              <>
+                <label htmlFor={graceId}>Overlap</label>
+                <select id={graceId} value={grace} onChange={(event) => setGrace(event.target.value)}>
+                  <option value="0">none: old token stops now</option>
+                  <option value="3600">1 hour</option>
+                  <option value="86400">24 hours</option>
+                  <option value="604800">7 days</option>
+                </select>
+                <button type="button" onClick={() => rotate.mutate()} disabled={rotate.isPending}>
+                  Rotate
+                </button>
+                <button type="button" onClick={() => window.confirm(`Revoke ${apiKey.name}? Its token stops working at once.`) && revoke.mutate()}>
+                  Revoke
+                </button>
+              </>
+            )}
+            <button type="button" className="danger" onClick={() => window.confirm(`Delete ${apiKey.name}?`) && remove.mutate()}>
+              Delete
+            </button>
+            <FormError error={rotate.error ?? revoke.error ?? remove.error} />
+          </div>
+        ) : (
+          <span className="muted">Owners only</span>
+        )}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,94 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fakeApi, problem } from '../../test/fake-api';
+import { renderApp, session } from '../../test/render';
+
+const certificate = (n: number, overrides: Record<string, unknown> = {}) => ({
+  id: `cert_${n}`,
+  verification_code: `CODE-${n}`,
+  certificate_number: `N-${n}`,
+  recipient_name: `Recipient ${n}`,
+  program_title: n % 2 ? 'Engines' : 'Compilers',
+  issue_date: '2026-05-01',
+  expires_on: null,
+  status: 'valid',
+  created_at: '2026-11-20T10:00:00Z',
+  updated_at: '2026-11-20T10:00:00Z',
+  revoked_at: null,
+  template_id: null,
+  template_version: null,
+  custom_fields: {},
+  ...overrides,
+});
+
+const BAD = 'recipient_name,program_title,issue_date\nAda,Engines,2026-05-01\nGrace,Compilers,31/12/2026\n';
+const GOOD = 'recipient_name,program_title,issue_date\nAda,Engines,2026-05-01\nGrace,Compilers,2026-12-31\n';
+
+describe('certificates', () => {
+  it('shows a rejected CSV row beside its error, then issues the fixed file', async () => {
+    const api = fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': { body: session() },
+      'GET /dashboard/api/certificate/certificates': { body: { data: [], has_more: false, next_cursor: null } },
+      'POST /dashboard/api/certificate/certificates/batch': (request) =>
+        String(request.body).includes('31/12/2026')
+          ? problem(422, 'validation_failed', 'The request is invalid', [{ path: 'certificates.1.issue_date', message: 'must be a date (YYYY-MM-DD)' }])
+          : { status: 201, body: { data: [certificate(1), certificate(2)], has_more: false, next_cursor: null } },
+    });
+    const { user } = renderApp('/certificates');
+    const input = await screen.findByLabelText('CSV file');
+    await user.upload(input, new File([BAD], 'graduates.csv', { type: 'text/csv' }));
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    const row = await screen.findByTestId('rejected-row-3');
+    expect(within(row).getByText('31/12/2026')).toBeTruthy();
+    expect(within(row).getByText('must be a date (YYYY-MM-DD)')).toBeTruthy();
+    expect(screen.getByTestId('batch-errors').textContent).toContain('Nothing was issued');
+    expect(api.calls('POST /dashboard/api/certificate/certificates/batch')[0]).toMatchObject({ body: BAD, headers: { 'content-type': 'text/csv' } });
+
+    await user.upload(input, new File([GOOD], 'graduates.csv', { type: 'text/csv' }));
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    expect((await screen.findByTestId('batch-result')).textContent).toBe('Issued 2 certificates.');
+    expect(screen.queryByTestId('batch-errors')).toBeNull();
+  });
+
+  it('issues one certificate, leaving out empty optional fields, and shows a refused field', async () => {
+    const api = fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': { body: session() },
+      'GET /dashboard/api/certificate/certificates': { body: { data: [], has_more: false, next_cursor: null } },
+      'POST /dashboard/api/certificate/certificates': (request) =>
+        (request.body as { program_title?: string }).program_title
+          ? { status: 201, body: certificate(7) }
+          : problem(422, 'validation_failed', 'The request is invalid', [{ path: 'program_title', message: 'is required' }]),
+    });
+    const { user } = renderApp('/certificates');
+    await user.type(await screen.findByLabelText('Recipient name'), 'Ada');
+    await user.type(screen.getByLabelText('Issue date'), '2026-05-01');
+    await user.click(screen.getByRole('button', { name: 'Issue certificate' }));
+    expect((await screen.findByTestId('error-program_title')).textContent).toBe('is required');
+    await user.type(screen.getByLabelText('Program title'), 'Engines');
+    await user.click(screen.getByRole('button', { name: 'Issue certificate' }));
+    expect((await screen.findByTestId('issued-certificate')).textContent).toContain('CODE-7');
+    expect(api.calls('POST /dashboard/api/certificate/certificates')[1]!.body).toEqual({ recipient_name: 'Ada', program_title: 'Engines', issue_date: '2026-05-01' });
+  });
+
+  it('pages through with the cursor, filters a page, and links the public page', async () => {
+    const api = fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': { body: session() },
+      'GET /dashboard/api/certificate/certificates': (request) =>
+        request.query.get('cursor') === 'c2'
+          ? { body: { data: [certificate(3)], has_more: false, next_cursor: null } }
+          : { body: { data: [certificate(1), certificate(2)], has_more: true, next_cursor: 'c2' } },
+    });
+    const { user } = renderApp('/certificates');
+    expect(await screen.findByTestId('certificate-cert_1')).toBeTruthy();
+    await user.type(screen.getByLabelText('Search this page'), 'compilers');
+    expect(screen.queryByTestId('certificate-cert_1')).toBeNull();
+    expect(screen.getByTestId('certificate-cert_2')).toBeTruthy();
+    await user.clear(screen.getByLabelText('Search this page'));
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    const row = await screen.findByTestId('certificate-cert_3');
+    expect(within(row).getByRole('link', { name: 'Public page' }).getAttribute('href')).toBe('/credentials/CODE-3');
+    expect(api.calls('GET /dashboard/api/certificate/certificates').at(-1)!.query.get('cursor')).toBe('c2');
+    await user.click(screen.getByRole('button', { name: 'Previous page' }));
+    expect(await screen.findByTestId('certificate-cert_1')).toBeTruthy();
+  });
+});

@@ -1,0 +1,49 @@
+import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { Certificate, NewCertificate } from '../../api/types';
+import { TextField } from '../../ui/fields';
+import { FormError } from '../../ui/FormError';
+import { issueCertificate } from './certificates-api';
+
+const EMPTY = { recipient_name: '', program_title: '', issue_date: '', certificate_number: '', expires_on: '', template_id: '' };
+const FIELDS = Object.keys(EMPTY);
+
+/** Issues one certificate for one credit; empty optional fields are left out. */
+export function IssueCertificateForm({ onIssued }: { onIssued: (certificate: Certificate) => void }) {
+  const [form, setForm] = useState(EMPTY);
+  const mutation = useMutation({
+    mutationFn: () => {
+      const body = Object.fromEntries(Object.entries(form).filter(([, value]) => value.trim() !== '')) as unknown as NewCertificate;
+      return issueCertificate(body);
+    },
+    onSuccess: (certificate) => {
+      setForm(EMPTY);
+      onIssued(certificate);
+    },
+  });
+  const set = (field: keyof typeof EMPTY) => (event: { target: { value: string } }) => setForm({ ...form, [field]: event.target.value });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    mutation.mutate();
+  };
+  return (
+    <form onSubmit={submit} noValidate aria-label="Issue a certificate" className="card">
+      <h2>Issue a certificate</h2>
+      <FormError error={mutation.error} fields={FIELDS} />
+      <TextField label="Recipient name" name="recipient_name" required value={form.recipient_name} error={mutation.error} onChange={set('recipient_name')} />
+      <TextField label="Program title" name="program_title" required value={form.program_title} error={mutation.error} onChange={set('program_title')} />
+      <TextField label="Issue date" name="issue_date" type="date" required value={form.issue_date} error={mutation.error} onChange={set('issue_date')} />
+      <TextField label="Certificate number (optional)" name="certificate_number" value={form.certificate_number} error={mutation.error} onChange={set('certificate_number')} />
+      <TextField label="Expires on (optional)" name="expires_on" type="date" value={form.expires_on} error={mutation.error} onChange={set('expires_on')} />
+      <TextField label="Template ID (optional)" name="template_id" value={form.template_id} error={mutation.error} onChange={set('template_id')} />
+      <button type="submit" disabled={mutation.isPending}>
+        Issue certificate
+      </button>
+      {mutation.isSuccess && (
+        <p role="status" data-testid="issued-certificate">
+          Issued {mutation.data.certificate_number}, verification code <code>{mutation.data.verification_code}</code>.
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { parseCsv, rejectedRows } from './csv';
+
+describe('parseCsv', () => {
+  it('reads quoted cells, doubled quotes, CRLF and skips blank lines', () => {
+    expect(parseCsv('\uFEFFa,b\r\n"x, y","say ""hi"""\r\n\r\n1,2\n')).toEqual([
+      ['a', 'b'],
+      ['x, y', 'say "hi"'],
+      ['1', '2'],
+    ]);
+  });
+});
+
+describe('rejectedRows', () => {
+  const csv = 'recipient_name,program_title,issue_date\nAda,Engines,2026-05-01\nGrace,Compilers,not-a-date\nAlan,,2026-05-02\n';
+
+  it('puts each error beside its row (line 1 is the header) with the row cells', () => {
+    const { rows, general } = rejectedRows(csv, [
+      { path: 'certificates.1.issue_date', message: 'must be a date (YYYY-MM-DD)' },
+      { path: 'certificates.2.program_title', message: 'is required' },
+      { path: '(csv)', message: 'has an unknown column' },
+    ]);
+    expect(rows).toEqual([
+      { line: 3, cells: { recipient_name: 'Grace', program_title: 'Compilers', issue_date: 'not-a-date' }, errors: [{ column: 'issue_date', message: 'must be a date (YYYY-MM-DD)' }] },
+      { line: 4, cells: { recipient_name: 'Alan', program_title: '', issue_date: '2026-05-02' }, errors: [{ column: 'program_title', message: 'is required' }] },
+    ]);
+    expect(general).toEqual([{ path: '(csv)', message: 'has an unknown column' }]);
+  });
+});

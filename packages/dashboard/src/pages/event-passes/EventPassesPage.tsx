@@ -1,0 +1,67 @@
+/** Event pass programs: list with usage, and close a program. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { request } from '../../api/http';
+import type { EventPassProgram, Page } from '../../api/types';
+import { FormError } from '../../ui/FormError';
+import { formatDate, formatMoney } from '../../ui/format';
+import { QueryState } from '../../ui/QueryState';
+
+const listPrograms = () => request<Page<EventPassProgram>>('mobility', '/event-pass-programs', { query: { limit: 100 } });
+const closeProgram = (id: string) => request<EventPassProgram>('mobility', `/event-pass-programs/${encodeURIComponent(id)}/close`, { method: 'POST' });
+
+export function EventPassesPage() {
+  const queryClient = useQueryClient();
+  const programs = useQuery({ queryKey: ['event-pass-programs'], queryFn: listPrograms });
+  const close = useMutation({ mutationFn: closeProgram, onSuccess: () => queryClient.invalidateQueries({ queryKey: ['event-pass-programs'] }) });
+  return (
+    <section>
+      <h1>Event pass programs</h1>
+      <QueryState isLoading={programs.isLoading} error={programs.error} what="event pass programs" />
+      <FormError error={close.error} />
+      {programs.data && (
+        <div className="table-wrap">
+          <table>
+            <caption>Programs</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Status</th>
+                <th scope="col">Valid</th>
+                <th scope="col">Budget left</th>
+                <th scope="col">Passes / rides</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {programs.data.data.length === 0 && (
+                <tr>
+                  <td colSpan={6}>No programs yet.</td>
+                </tr>
+              )}
+              {programs.data.data.map((program) => (
+                <tr key={program.id}>
+                  <td>{program.name}</td>
+                  <td>{program.status}</td>
+                  <td>
+                    {formatDate(program.valid_from)} – {formatDate(program.valid_until)}
+                  </td>
+                  <td>{formatMoney({ amount: program.usage.budget_left, currency: program.currency })}</td>
+                  <td>
+                    {program.usage.passes_issued} / {program.usage.rides_redeemed}
+                  </td>
+                  <td>
+                    {program.status === 'open' && (
+                      <button type="button" onClick={() => window.confirm(`Close ${program.name}?`) && close.mutate(program.id)}>
+                        Close
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

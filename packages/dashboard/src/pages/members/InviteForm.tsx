@@ -1,0 +1,35 @@
+import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { ASSIGNABLE_ROLES, type Invitation, type Role } from '../../api/accounts';
+import { SelectField, TextField } from '../../ui/fields';
+import { FormError } from '../../ui/FormError';
+import { createInvitation } from './members-api';
+
+export function InviteForm({ onInvited }: { onInvited: (invitation: Invitation) => void }) {
+  const [role, setRole] = useState<Role>('member');
+  const [email, setEmail] = useState('');
+  const mutation = useMutation({
+    mutationFn: () => createInvitation({ role, ...(email ? { email } : {}) }),
+    onSuccess: (invitation) => {
+      setEmail('');
+      onInvited(invitation);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    mutation.mutate();
+  };
+  return (
+    <form onSubmit={submit} noValidate aria-label="Invite a member" className="card">
+      <h2>Invite</h2>
+      <FormError error={mutation.error} fields={['role', 'email']} />
+      <SelectField label="Role" name="role" value={role} error={mutation.error} onChange={(event) => setRole(event.target.value as Role)}
+        options={ASSIGNABLE_ROLES.map((value) => ({ value, label: value }))} />
+      <TextField label="Email (optional)" name="email" type="email" value={email} error={mutation.error} hint="Only this address can accept, when given."
+        onChange={(event) => setEmail(event.target.value)} />
+      <button type="submit" disabled={mutation.isPending}>
+        Create invitation link
+      </button>
+    </form>
+  );
+}

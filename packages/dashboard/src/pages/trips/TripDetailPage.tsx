@@ -1,0 +1,105 @@
+/** One ride or delivery: its fields and its status history. */
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import type { Delivery, Ride } from '../../api/types';
+import { formatDate, formatMoney } from '../../ui/format';
+import { QueryState } from '../../ui/QueryState';
+import { getTrip, listTripEvents, type TripKind } from './trips-api';
+
+const place = (value: { lat: number; lng: number; address?: string | null }) => value.address ?? `${value.lat}, ${value.lng}`;
+
+export function TripDetailPage({ kind }: { kind: TripKind }) {
+  const { id = '' } = useParams();
+  const trip = useQuery({ queryKey: [kind, 'one', id], queryFn: () => getTrip(kind, id) });
+  const history = useQuery({ queryKey: ['events', id], queryFn: () => listTripEvents(id) });
+  const data = trip.data;
+  return (
+    <section>
+      <p>
+        <Link to={`/${kind}`}>← All {kind}</Link>
+      </p>
+      <h1>{kind === 'rides' ? 'Ride' : 'Delivery'} {id}</h1>
+      <QueryState isLoading={trip.isLoading} error={trip.error} what={kind === 'rides' ? 'the ride' : 'the delivery'} />
+      {data && (
+        <dl className="details" data-testid="trip-details">
+          <dt>Status</dt>
+          <dd>{data.status}</dd>
+          <dt>Pickup</dt>
+          <dd>{place(data.pickup)}</dd>
+          <dt>Drop-off</dt>
+          <dd>{place(data.dropoff)}</dd>
+          {kind === 'rides' ? <RideFields ride={data as Ride} /> : <DeliveryFields delivery={data as Delivery} />}
+          <dt>Created</dt>
+          <dd>{formatDate(data.created_at)}</dd>
+          <dt>Updated</dt>
+          <dd>{formatDate(data.updated_at)}</dd>
+        </dl>
+      )}
+      <h2>Status history</h2>
+      <QueryState isLoading={history.isLoading} error={history.error} what="the status history" />
+      {history.data && (
+        <ol data-testid="status-history">
+          {history.data.length === 0 && <li>No status change yet.</li>}
+          {history.data.map((event) => (
+            <li key={event.id}>
+              <time dateTime={event.created_at}>{formatDate(event.created_at)}</time> — {event.data?.status ?? event.type}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function RideFields({ ride }: { ride: Ride }) {
+  return (
+    <>
+      <dt>Tier</dt>
+      <dd>{ride.tier}</dd>
+      <dt>Fare</dt>
+      <dd>{formatMoney(ride.fare as unknown as { amount: number; currency: string })}</dd>
+      <dt>Passenger</dt>
+      <dd>{ride.passenger.name}</dd>
+      <dt>Driver</dt>
+      <dd>{ride.driver ? `${ride.driver.name} (${ride.driver.vehicle.plate})` : '—'}</dd>
+      {ride.cancelled_by && (
+        <>
+          <dt>Cancelled by</dt>
+          <dd>{ride.cancelled_by}</dd>
+        </>
+      )}
+    </>
+  );
+}
+
+function DeliveryFields({ delivery }: { delivery: Delivery }) {
+  return (
+    <>
+      <dt>Weight tier</dt>
+      <dd>{delivery.weight_tier}</dd>
+      <dt>Fee</dt>
+      <dd>{formatMoney(delivery.fee)}</dd>
+      <dt>Sender → recipient</dt>
+      <dd>
+        {delivery.sender.name} → {delivery.recipient.name}
+      </dd>
+      <dt>Courier</dt>
+      <dd>{delivery.courier ? `${delivery.courier.name} (${delivery.courier.vehicle.plate})` : '—'}</dd>
+      {delivery.proof_of_delivery && (
+        <>
+          <dt>Delivered</dt>
+          <dd>
+            {formatDate(delivery.proof_of_delivery.delivered_at)}
+            {delivery.proof_of_delivery.received_by ? `, received by ${delivery.proof_of_delivery.received_by}` : ''}
+          </dd>
+        </>
+      )}
+      {delivery.failure_reason && (
+        <>
+          <dt>Failure</dt>
+          <dd>{delivery.failure_reason}</dd>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+/** /rides and /deliveries: newest first, filtered by status, a page at a time. */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { SelectField } from '../../ui/fields';
+import { formatDate, formatMoney } from '../../ui/format';
+import { QueryState } from '../../ui/QueryState';
+import { listTrips, STATUSES, type Trip, type TripKind } from './trips-api';
+
+const TITLES: Record<TripKind, string> = { rides: 'Rides', deliveries: 'Deliveries' };
+
+function amountOf(trip: Trip) {
+  return 'fare' in trip ? formatMoney(trip.fare as { amount: number; currency: string }) : formatMoney(trip.fee);
+}
+
+export function TripsPage({ kind }: { kind: TripKind }) {
+  const [status, setStatus] = useState('');
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const cursor = cursors[cursors.length - 1];
+  const page = useQuery({ queryKey: [kind, status, cursor], queryFn: () => listTrips(kind, status || undefined, cursor), placeholderData: keepPreviousData });
+  return (
+    <section>
+      <h1>{TITLES[kind]}</h1>
+      <SelectField label="Status" name="status" value={status} onChange={(event) => { setStatus(event.target.value); setCursors([undefined]); }}
+        options={[{ value: '', label: 'Any' }, ...STATUSES[kind].map((value) => ({ value, label: value }))]} />
+      <QueryState isLoading={page.isLoading} error={page.error} what={kind} />
+      {page.data && (
+        <>
+          <div className="table-wrap">
+            <table>
+              <caption>{TITLES[kind]}, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">ID</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">{kind === 'rides' ? 'Fare' : 'Fee'}</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.data.data.length === 0 && (
+                  <tr>
+                    <td colSpan={4}>Nothing here yet.</td>
+                  </tr>
+                )}
+                {page.data.data.map((trip) => (
+                  <tr key={trip.id}>
+                    <td>
+                      <Link to={`/${kind}/${encodeURIComponent(trip.id)}`}>{trip.id}</Link>
+                    </td>
+                    <td>{trip.status}</td>
+                    <td>{amountOf(trip)}</td>
+                    <td>{formatDate(trip.created_at)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <nav aria-label={`${TITLES[kind]} pages`} className="pager">
+            <button type="button" disabled={cursors.length < 2} onClick={() => setCursors(cursors.slice(0, -1))}>
+              Previous page
+            </button>
+            <button type="button" disabled={!page.data.has_more} onClick={() => setCursors([...cursors, page.data.next_cursor ?? undefined])}>
+              Next page
+            </button>
+          </nav>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { CreatedWebhookEndpoint, WebhookEventType } from '../../api/types';
+import { CheckboxGroup, TextField } from '../../ui/fields';
+import { FormError } from '../../ui/FormError';
+import { createEndpoint, EVENT_TYPES } from './webhooks-api';
+
+/** Registers an endpoint; no event chosen means every event. */
+export function CreateEndpointForm({ onCreated }: { onCreated: (endpoint: CreatedWebhookEndpoint) => void }) {
+  const [url, setUrl] = useState('');
+  const [description, setDescription] = useState('');
+  const [events, setEvents] = useState<string[]>([]);
+  const mutation = useMutation({
+    mutationFn: () =>
+      createEndpoint({ url, ...(events.length ? { events: events as WebhookEventType[] } : {}), ...(description ? { description } : {}) }),
+    onSuccess: (endpoint) => {
+      setUrl('');
+      setDescription('');
+      setEvents([]);
+      onCreated(endpoint);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    mutation.mutate();
+  };
+  return (
+    <form onSubmit={submit} noValidate aria-label="Register a webhook endpoint" className="card">
+      <h2>Register an endpoint</h2>
+      <FormError error={mutation.error} fields={['url', 'events', 'description']} />
+      <TextField label="URL" name="url" type="url" required placeholder="https://example.com/webhooks" value={url} error={mutation.error}
+        onChange={(event) => setUrl(event.target.value)} />
+      <TextField label="Description (optional)" name="description" value={description} error={mutation.error} onChange={(event) => setDescription(event.target.value)} />
+      <CheckboxGroup label="Events" name="events" options={EVENT_TYPES} value={events} onChange={setEvents} error={mutation.error}
+        hint="None chosen: every event." />
+      <button type="submit" disabled={mutation.isPending}>
+        Register endpoint
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,75 @@
+/** One endpoint: enable/disable, send a test, rotate the secret, delete, and its delivery log with retry. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import type { CreatedWebhookEndpoint } from '../../api/types';
+import { FormError } from '../../ui/FormError';
+import { formatDate } from '../../ui/format';
+import { QueryState } from '../../ui/QueryState';
+import { SecretBox } from '../../ui/SecretBox';
+import { DeliveryLog } from './DeliveryLog';
+import { RecoverForm } from './RecoverForm';
+import { deleteEndpoint, getEndpoint, rotateSecret, sendTest, updateEndpoint } from './webhooks-api';
+
+export function EndpointPage() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [secret, setSecret] = useState<CreatedWebhookEndpoint | null>(null);
+  const endpoint = useQuery({ queryKey: ['webhooks', id], queryFn: () => getEndpoint(id) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+  const toggle = useMutation({ mutationFn: (enabled: boolean) => updateEndpoint(id, { enabled }), onSuccess: refresh });
+  const test = useMutation({ mutationFn: () => sendTest(id), onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', id] }) });
+  const rotate = useMutation({ mutationFn: () => rotateSecret(id), onSuccess: (next) => { setSecret(next); void refresh(); } });
+  const remove = useMutation({ mutationFn: () => deleteEndpoint(id), onSuccess: () => { void refresh(); navigate('/webhooks'); } });
+  const data = endpoint.data;
+  return (
+    <section>
+      <p>
+        <Link to="/webhooks">← All endpoints</Link>
+      </p>
+      <h1>Webhook endpoint</h1>
+      <QueryState isLoading={endpoint.isLoading} error={endpoint.error} what="the endpoint" />
+      {secret && <SecretBox label="New signing secret" value={secret.secret} testId="webhook-secret" onDismiss={() => setSecret(null)} />}
+      {data && (
+        <>
+          <dl className="details">
+            <dt>URL</dt>
+            <dd>{data.url}</dd>
+            <dt>Status</dt>
+            <dd data-testid="endpoint-status">
+              {data.status}
+              {data.disabled_reason ? ` (${data.disabled_reason})` : ''}
+            </dd>
+            <dt>Events</dt>
+            <dd>{data.events.join(', ')}</dd>
+            {data.previous_secret_expires_at && (
+              <>
+                <dt>Previous secret valid until</dt>
+                <dd>{formatDate(data.previous_secret_expires_at)}</dd>
+              </>
+            )}
+          </dl>
+          <div className="actions">
+            <button type="button" onClick={() => toggle.mutate(data.status !== 'enabled')}>
+              {data.status === 'enabled' ? 'Disable' : 'Enable'}
+            </button>
+            <button type="button" onClick={() => test.mutate()} disabled={data.status !== 'enabled'}>
+              Send test event
+            </button>
+            <button type="button" onClick={() => window.confirm('Rotate the signing secret? The old one keeps working for 24 hours.') && rotate.mutate()}>
+              Rotate secret
+            </button>
+            <button type="button" className="danger" onClick={() => window.confirm('Delete this endpoint?') && remove.mutate()}>
+              Delete
+            </button>
+          </div>
+          {test.isSuccess && <p role="status">Test event queued.</p>}
+          <FormError error={toggle.error ?? test.error ?? rotate.error ?? remove.error} />
+          <RecoverForm endpointId={id} onQueued={() => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', id] })} />
+          <DeliveryLog endpointId={id} />
+        </>
+      )}
+    </section>
+  );
+}

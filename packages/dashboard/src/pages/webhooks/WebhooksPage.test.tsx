@@ -1,0 +1,89 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fakeApi, problem } from '../../test/fake-api';
+import { renderApp, session } from '../../test/render';
+
+const endpoint = { id: 'whe_1', url: 'https://partner.example/hooks', events: ['ride.completed'], status: 'enabled', created_at: '2026-11-26T10:00:00Z' };
+const delivery = (id: string, status: string) => ({
+  id,
+  event_id: `evt_${id}`,
+  event_type: 'ride.completed',
+  status,
+  attempts: 2,
+  last_status_code: status === 'failed' ? 500 : 200,
+  created_at: '2026-11-26T10:01:00Z',
+  attempt_log: [{ attempt: 1, status_code: 500, duration_ms: 12, error: null }],
+});
+
+describe('webhooks', () => {
+  it('registers an endpoint, shows its secret once, and opens its delivery log with a retry of a failed delivery', async () => {
+    const endpoints: (typeof endpoint)[] = [];
+    const api = fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': { body: session() },
+      'GET /dashboard/api/mobility/webhooks': () => ({ body: { data: endpoints } }),
+      'POST /dashboard/api/mobility/webhooks': (request) => {
+        if (!(request.body as { url: string }).url.startsWith('https://'))
+          return problem(422, 'validation_failed', 'The request is invalid', [{ path: 'url', message: 'must be an https:// URL' }]);
+        endpoints.push(endpoint);
+        return { status: 201, body: { ...endpoint, secret: 'whsec_c2VjcmV0' } };
+      },
+      'GET /dashboard/api/mobility/webhooks/whe_1': { body: endpoint },
+      'GET /dashboard/api/mobility/webhooks/whe_1/deliveries': { body: { data: [delivery('dlv_1', 'failed'), delivery('dlv_2', 'succeeded')], has_more: false } },
+      'POST /dashboard/api/mobility/webhooks/whe_1/deliveries/dlv_1/retry': { body: delivery('dlv_1', 'pending') },
+    });
+    const { user } = renderApp('/webhooks');
+    await user.type(await screen.findByLabelText('URL'), 'http://localhost/hooks');
+    await user.click(screen.getByRole('button', { name: 'Register endpoint' }));
+    expect((await screen.findByTestId('error-url')).textContent).toBe('must be an https:// URL');
+    expect(screen.queryByTestId('webhook-secret')).toBeNull();
+
+    await user.clear(screen.getByLabelText('URL'));
+    await user.type(screen.getByLabelText('URL'), 'https://partner.example/hooks');
+    await user.click(screen.getByRole('checkbox', { name: 'ride.completed' }));
+    await user.click(screen.getByRole('button', { name: 'Register endpoint' }));
+    expect((await screen.findByTestId('webhook-secret')).textContent).toBe('whsec_c2VjcmV0');
+    expect(api.calls('POST /dashboard/api/mobility/webhooks')[1]!.body).toEqual({ url: 'https://partner.example/hooks', events: ['ride.completed'] });
+
+    await user.click(screen.getByRole('link', { name: 'Open the new endpoint and its delivery log' }));
+    const failed = await screen.findByTestId('delivery-dlv_1');
+    expect(within(failed).getByText('failed')).toBeTruthy();
+    expect(within(screen.getByTestId('delivery-dlv_2')).queryByRole('button', { name: 'Retry' })).toBeNull();
+    await user.click(within(failed).getByRole('button', { name: 'Retry' }));
+    expect(api.calls('POST /dashboard/api/mobility/webhooks/whe_1/deliveries/dlv_1/retry')).toHaveLength(1);
+  });
+
+  it('disables the endpoint and re-sends the events it missed since a time', async () => {
+    let status = 'enabled';
+    const api = fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': { body: session() },
+      'GET /dashboard/api/mobility/webhooks/whe_1': () => ({ body: { ...endpoint, status } }),
+      'PATCH /dashboard/api/mobility/webhooks/whe_1': (request) => {
+        status = (request.body as { enabled: boolean }).enabled ? 'enabled' : 'disabled';
+        return { body: { ...endpoint, status } };
+      },
+      'GET /dashboard/api/mobility/webhooks/whe_1/deliveries': { body: { data: [] } },
+      'POST /dashboard/api/mobility/webhooks/whe_1/recover': (request) => ({
+        body: { endpoint_id: 'whe_1', ...(request.body as object), queued: 4 },
+      }),
+    });
+    const { user } = renderApp('/webhooks/whe_1');
+    await user.click(await screen.findByRole('button', { name: 'Disable' }));
+    expect((await screen.findByRole('button', { name: 'Enable' })).textContent).toBe('Enable');
+    expect(screen.getByTestId('endpoint-status').textContent).toBe('disabled');
+    expect(api.calls('PATCH /dashboard/api/mobility/webhooks/whe_1')[0]!.body).toEqual({ enabled: false });
+
+    fireEvent.change(screen.getByLabelText('Since'), { target: { value: '2026-11-25T08:00' } });
+    await user.click(screen.getByRole('button', { name: 'Re-send' }));
+    expect((await screen.findByText('4 events queued.')).textContent).toBe('4 events queued.');
+    expect(api.calls('POST /dashboard/api/mobility/webhooks/whe_1/recover')[0]!.body).toEqual({
+      since: new Date('2026-11-25T08:00').toISOString(),
+      include_succeeded: false,
+    });
+  });
+
+  it('says so when the mobility service has no admin webhook routes yet', async () => {
+    fakeApi({ 'POST /dashboard/api/auth/sessions/refresh': { body: session() } });
+    renderApp('/webhooks');
+    expect(await screen.findByText('The service does not offer webhook endpoints to the dashboard yet.')).toBeTruthy();
+  });
+});

@@ -1,0 +1,67 @@
+/** Webhook endpoints: list and register (the signing secret is shown once). */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import type { CreatedWebhookEndpoint } from '../../api/types';
+import { formatDate } from '../../ui/format';
+import { QueryState } from '../../ui/QueryState';
+import { SecretBox } from '../../ui/SecretBox';
+import { CreateEndpointForm } from './CreateEndpointForm';
+import { listEndpoints } from './webhooks-api';
+
+export function WebhooksPage() {
+  const queryClient = useQueryClient();
+  const [created, setCreated] = useState<CreatedWebhookEndpoint | null>(null);
+  const endpoints = useQuery({ queryKey: ['webhooks'], queryFn: listEndpoints });
+  const onCreated = (endpoint: CreatedWebhookEndpoint) => {
+    setCreated(endpoint);
+    void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+  };
+  return (
+    <section>
+      <h1>Webhooks</h1>
+      {created && (
+        <>
+          <SecretBox label={`Signing secret of ${created.url}`} value={created.secret} testId="webhook-secret" onDismiss={() => setCreated(null)} />
+          <p>
+            <Link to={`/webhooks/${encodeURIComponent(created.id)}`}>Open the new endpoint and its delivery log</Link>
+          </p>
+        </>
+      )}
+      <CreateEndpointForm onCreated={onCreated} />
+      <QueryState isLoading={endpoints.isLoading} error={endpoints.error} what="webhook endpoints" />
+      {endpoints.data && (
+        <div className="table-wrap">
+          <table>
+            <caption>Endpoints</caption>
+            <thead>
+              <tr>
+                <th scope="col">URL</th>
+                <th scope="col">Status</th>
+                <th scope="col">Events</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {endpoints.data.data.length === 0 && (
+                <tr>
+                  <td colSpan={4}>No endpoints yet.</td>
+                </tr>
+              )}
+              {endpoints.data.data.map((endpoint) => (
+                <tr key={endpoint.id} data-testid={`webhook-${endpoint.id}`}>
+                  <td>
+                    <Link to={`/webhooks/${encodeURIComponent(endpoint.id)}`}>{endpoint.url}</Link>
+                  </td>
+                  <td>{endpoint.status}</td>
+                  <td>{endpoint.events.length === 0 ? 'all' : endpoint.events.join(', ')}</td>
+                  <td>{formatDate(endpoint.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

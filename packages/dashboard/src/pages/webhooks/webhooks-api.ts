@@ -1,0 +1,35 @@
+/** Webhook endpoints through the mobility admin API (admin twins of the partner API's /api/v1/webhooks routes). */
+import { request } from '../../api/http';
+import type { CreatedWebhookEndpoint, MobilitySchemas, Page, WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../../api/types';
+
+export const EVENT_TYPES: readonly WebhookEventType[] = [
+  'ride.accepted',
+  'ride.arrived',
+  'ride.in_progress',
+  'ride.completed',
+  'ride.cancelled',
+  'ride.no_drivers_available',
+  'delivery.courier_assigned',
+  'delivery.picked_up',
+  'delivery.delivered',
+  'delivery.failed',
+  'delivery.cancelled',
+  'event_pass.redeemed',
+  'event_pass.released',
+  'event_pass_program.budget_exhausted',
+];
+
+const at = (id: string, rest = ''): `/webhooks/${string}` => `/webhooks/${encodeURIComponent(id)}${rest}`;
+
+export const listEndpoints = () => request<Page<WebhookEndpoint>>('mobility', '/webhooks');
+export const getEndpoint = (id: string) => request<WebhookEndpoint>('mobility', at(id));
+export const createEndpoint = (body: MobilitySchemas['NewWebhookEndpoint']) => request<CreatedWebhookEndpoint>('mobility', '/webhooks', { method: 'POST', body });
+export const updateEndpoint = (id: string, body: MobilitySchemas['WebhookEndpointUpdate']) => request<WebhookEndpoint>('mobility', at(id), { method: 'PATCH', body });
+export const deleteEndpoint = (id: string) => request<void>('mobility', at(id), { method: 'DELETE' });
+export const rotateSecret = (id: string) => request<CreatedWebhookEndpoint>('mobility', at(id, '/rotate-secret'), { method: 'POST' });
+export const sendTest = (id: string) => request<unknown>('mobility', at(id, '/test'), { method: 'POST' });
+export const listDeliveries = (id: string, cursor?: string) => request<Page<WebhookDelivery>>('mobility', at(id, '/deliveries'), { query: { limit: 20, cursor } });
+export const retryDelivery = (id: string, deliveryId: string) =>
+  request<WebhookDelivery>('mobility', at(id, `/deliveries/${encodeURIComponent(deliveryId)}/retry`), { method: 'POST' });
+export const recoverEvents = (id: string, body: MobilitySchemas['WebhookRecovery']) =>
+  request<{ queued: number }>('mobility', at(id, '/recover'), { method: 'POST', body });

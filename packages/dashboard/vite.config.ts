@@ -1,0 +1,32 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+/** The gateway the dev server forwards /dashboard/api to (the back end serves everything else in production). */
+const gateway = process.env.DASHBOARD_GATEWAY_URL ?? 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  base: '/dashboard/',
+  plugins: [react()],
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
+  server: {
+    port: 5173,
+    strictPort: false,
+    // The accounts routes accept state changes only from an allowed Origin: present the gateway's own.
+    proxy: {
+      '/dashboard/api': {
+        target: gateway,
+        configure: (proxy) => proxy.on('proxyReq', (request) => request.setHeader('origin', new URL(gateway).origin)),
+      },
+    },
+  },
+  test: {
+    environment: 'jsdom',
+    globals: true,
+    setupFiles: ['./src/test/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    // Two shared cores: a generous ceiling so a slow machine never fails a flow test; nothing asserts timing.
+    testTimeout: 30_000,
+    // Other packages' suites run beside this one (pnpm -r test, three at a time) on two cores.
+    maxWorkers: 2,
+  },
+});
