@@ -54,11 +54,13 @@ export function createJobTelemetry({ db, redis, prefix, logger, limits, location
     }
   }
 
+  // Named here so the declaration emitter writes the global `AbortSignal` (an inferred one cannot be named in d.ts).
+  const shutdownSignal: AbortSignal = shutdown.signal;
   return {
     hub,
     streamLimits: new StreamLimits(limits),
     /** Aborted by `close`: open streams end so the process can drain. */
-    shutdownSignal: shutdown.signal,
+    shutdownSignal,
     channelOf: (jobId: string) => jobChannel(prefix, jobId),
     statusCommitted,
     positionReported,
