@@ -35,7 +35,7 @@ export const driversRegister: CommandSpec = {
       ),
     );
     const lines = [`Registered ${driver.kind} ${driver.id} (${driver.name}, ${driver.tier}, ${driver.vehicle.make} ${driver.vehicle.model} ${driver.vehicle.plate}) in ${organization.id}`];
-    // Once driver sign-in is merged, registering answers the driver's first sign-in code (shown only here).
+    // Registering answers the driver's first sign-in code (shown only here).
     const { activation_code: code } = driver as { activation_code?: unknown };
     if (typeof code === 'string') lines.push('Sign-in code for the driver app (shown only now):', code);
     out.result(driver, lines, driver.id);
