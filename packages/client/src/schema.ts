@@ -541,7 +541,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One endpoint (never its secret)
+         * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
         /**
@@ -3540,6 +3544,35 @@ export interface operations {
             };
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["MobilityValidationFailed"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
