@@ -58,7 +58,7 @@ export function createJobTelemetry({ db, redis, prefix, logger, limits, location
     hub,
     streamLimits: new StreamLimits(limits),
     /** Aborted by `close`: open streams end so the process can drain. */
-    shutdownSignal: shutdown.signal,
+    shutdownSignal: shutdown.signal as AbortSignal, // named, so the declaration emit can write it (TS4058)
     channelOf: (jobId: string) => jobChannel(prefix, jobId),
     statusCommitted,
     positionReported,
