@@ -87,7 +87,7 @@ async function type(on: Page, selector: string, value: string): Promise<void> {
 /** Follows a link of the section navigation (client-side, as a user clicks it) and waits for the page's heading. */
 async function openSection(href: string, heading: string): Promise<void> {
   await (await page.waitForSelector(`nav[aria-label="Sections"] a[href="/dashboard${href}"]`, WAIT))!.click();
-  await page.waitForFunction((text) => [...document.querySelectorAll('main h1')].some((h1) => h1.textContent === text), WAIT, heading);
+  await page.waitForFunction((text) => Array.from(document.querySelectorAll('main h1')).some((h1) => h1.textContent === text), WAIT, heading);
 }
 
 async function gatewayFetch(pathname: string, init: RequestInit = {}) {
@@ -153,7 +153,7 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     writeFileSync(bad, 'recipient_name,program_title,issue_date\nAda Lovelace,Engines 101,2026-05-01\nGrace Hopper,Compilers,not-a-date\n');
     writeFileSync(good, 'recipient_name,program_title,issue_date\nAda Lovelace,Engines 101,2026-05-01\nGrace Hopper,Compilers,2026-05-02\n');
 
-    const input = await page.waitForSelector('[data-testid="batch-file"]', WAIT);
+    const input = await page.waitForSelector('input[data-testid="batch-file"]', WAIT);
     await input!.uploadFile(bad);
     await page.click('form[aria-label="Upload certificates CSV"] button[type="submit"]');
     const row = await textOf(page, '[data-testid="batch-errors"] [data-testid="rejected-row-3"]');
@@ -165,12 +165,12 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     // All or nothing: the rejected upload issued nothing.
     expect(await page.evaluate(() => document.querySelectorAll('[data-testid^="certificate-"]').length)).toBe(0);
 
-    const again = await page.waitForSelector('[data-testid="batch-file"]', WAIT);
+    const again = await page.waitForSelector('input[data-testid="batch-file"]', WAIT);
     await again!.uploadFile(good);
     await page.click('form[aria-label="Upload certificates CSV"] button[type="submit"]');
     expect(await textOf(page, '[data-testid="batch-result"]')).toContain('Issued 2 certificates');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid^="certificate-"]').length === 2, WAIT);
-    const listed = await page.evaluate(() => [...document.querySelectorAll('[data-testid^="certificate-"]')].map((row) => (row as HTMLElement).innerText).join('\n'));
+    const listed = await page.evaluate(() => Array.from(document.querySelectorAll('[data-testid^="certificate-"]')).map((row) => (row as HTMLElement).innerText).join('\n'));
     expect(listed).toContain('Ada Lovelace');
     expect(listed).toContain('Grace Hopper');
     expect(await page.$('[data-testid="batch-errors"]')).toBeNull();
