@@ -4,7 +4,6 @@
  * the previous ones (the organization signed up first is used throughout). Every page is kept as a screenshot at
  * desktop width and at 360 px in test-artifacts/dashboard/.
  */
-import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -232,17 +231,27 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
 
     // The owner is the only owner: demoting or leaving is refused with last_owner, shown beside the owner's row.
     const ownerRow = `[data-testid="member-${OWNER.email}"]`;
+    const memberAnswer = (method: string) =>
+      page.waitForResponse((response) => response.request().method() === method && /\/dashboard\/api\/certificate\/members\/acc_/.test(response.url()), WAIT);
     page.once('dialog', (dialog) => void dialog.accept());
+    const leaving = memberAnswer('DELETE');
     await page.click(`${ownerRow} button.danger`);
+    const left = await leaving;
+    expect(left.status()).toBe(409);
+    expect(await left.json()).toMatchObject({ code: 'last_owner' });
     const refusal = await textOf(page, `${ownerRow} [role="alert"]`);
     expect(refusal).toMatch(/owner/i);
+    const demoting = memberAnswer('PATCH');
     await page.select(`${ownerRow} select`, 'member');
+    const demoted = await demoting;
+    expect(demoted.status()).toBe(409);
+    expect(await demoted.json()).toMatchObject({ code: 'last_owner' });
     await page.waitForFunction((selector) => (document.querySelector(selector) as HTMLElement | null)?.innerText.match(/owner/i), WAIT, `${ownerRow} [role="alert"]`);
+    await snap('members-last-owner');
     await page.reload({ waitUntil: 'networkidle0' });
     await page.waitForSelector(ownerRow, WAIT);
     expect(await page.$eval(`${ownerRow} select`, (select) => (select as HTMLSelectElement).value)).toBe('owner');
     expect(await textOf(page, '[data-testid="account-email"]')).toBe(OWNER.email);
-    await snap('members-last-owner');
   }, 180_000);
 });
 
@@ -273,8 +282,3 @@ describe('the admin API through the gateway', () => {
     }
   }, 60_000);
 });
-
-/** Signs Gateway A's webhook as the gateway does (HMAC-SHA512 of the raw body with the secret key). */
-export function signGatewayA(body: string): string {
-  return createHmac('sha512', GATEWAY_A_SECRET).update(body).digest('hex');
-}
