@@ -47,7 +47,7 @@ describe('infra/Dockerfile', () => {
     expect(runtime.lines.filter((l) => /^RUN\b/.test(l))).toEqual([]);
     const copies = runtime.lines.filter((l) => l.startsWith('COPY'));
     for (const copy of copies) {
-      expect(copy).toMatch(/^COPY --from=build \/app\/(gateway|certificate|mobility) \/app\/\1$|^COPY infra\/healthcheck\.cjs /);
+      expect(copy).toMatch(/^COPY --from=build \/app\/(gateway|certificate|mobility|dashboard) \/app\/\1$|^COPY infra\/healthcheck\.cjs /);
     }
     expect(runtime.lines.some((l) => /^HEALTHCHECK .*node.*healthcheck\.cjs/.test(l))).toBe(true);
     expect(runtime.lines).toContain('CMD ["node", "/app/gateway/dist/server.js"]');
