@@ -69,6 +69,8 @@ async function snap(name: string, on: Page = page): Promise<void> {
   await on.setViewport({ width: 360, height: 740 });
   await on.waitForFunction(() => window.innerWidth === 360, WAIT);
   await screenshot(on, SUITE, `${name}-360`);
+  // The layout works from 360 px: nothing makes the page scroll sideways (wide tables scroll inside their own box).
+  expect({ page: name, width: await on.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ page: name, width: 360 });
   await on.setViewport(viewport);
   await on.waitForFunction((width) => window.innerWidth === width, WAIT, viewport.width);
 }
