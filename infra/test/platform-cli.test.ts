@@ -190,6 +190,39 @@ describe('pnpm platform', () => {
     expect(unknownDriver.stderr).toContain('driver drv_doesnotexist not found');
   });
 
+  it('--quiet (-q) prints only the id or secret a command made, for X=$(…) in scripts; refused with --json or where it means nothing', async () => {
+    const quiet = async (args: string[]) => {
+      const result = await platform(args, env);
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(result.stdout).toMatch(/^\S+\n$/);
+      return result.stdout.trim();
+    };
+    const organizationId = await quiet(['org', 'create', '--name', 'Quiet Org', '--owner-email', 'q@example.com', '--quiet']);
+    expect(organizationId).toMatch(/^org_[0-9a-z]{20}$/);
+    expect(await certificate('organizations').where({ id: organizationId }).first('name')).toEqual({ name: 'Quiet Org' });
+
+    const token = await quiet(['keys', 'create', '--service', 'mobility', '--org', organizationId, '--test', '-q']);
+    expect(token).toMatch(/^mk_test_/);
+    expect(await mobility('api_keys').where({ token_hash: hash(token) }).first('livemode', 'partner_id')).toEqual({ livemode: false, partner_id: organizationId });
+    const driverId = await quiet(['drivers', 'register', '--org', organizationId, '--name', 'Quiet Driver', '-q']);
+    expect(await mobility('drivers').where({ id: driverId }).first('name')).toEqual({ name: 'Quiet Driver' });
+    expect(await quiet(['drivers', 'code', driverId, '-q'])).toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+    const settings = { secret: DEV_JWT_SECRET, issuer: DEFAULT_JWT_ISSUER };
+    expect(verifyJwt(await quiet(['token', 'admin', '--org', organizationId, '-q']), settings, 'admin')).toMatchObject({ org: organizationId, role: 'owner' });
+    expect(verifyJwt(await quiet(['token', 'driver', driverId, '-q']), settings, 'driver')).toMatchObject({ sub: driverId });
+
+    const organizations = await certificate('organizations').count<{ count: string }[]>('* as count');
+    const both = await platform(['org', 'create', '--name', 'Both', '--owner-email', 'b@example.com', '--quiet', '--json'], env);
+    expect(both).toMatchObject({ code: 2, stdout: '' });
+    expect(both.stderr).toContain('--json and --quiet exclude each other');
+    expect(await certificate('organizations').count<{ count: string }[]>('* as count')).toEqual(organizations);
+    const listen = await platform(['webhooks', 'listen', '--key', 'mk_abc', '--quiet'], env);
+    expect(listen).toMatchObject({ code: 2, stdout: '' });
+    expect(listen.stderr).toContain("Unknown option '--quiet'");
+    const help = await platform(['keys', 'create', '--help'], env);
+    expect(help.stdout).toContain('--quiet (-q) prints only the token (ck_…, mk_… or mk_test_…)');
+  });
+
   it('webhooks listen refuses a key that is not a mobility key (exit 2) and an API it cannot reach (exit 1)', async () => {
     const notMobility = await platform(['webhooks', 'listen', '--key', 'ck_abc'], env);
     expect(notMobility.code).toBe(2);

@@ -2,7 +2,8 @@
  * The small framework under `pnpm platform`: each command declares its flags, positionals and usage; this parses the
  * command line strictly (an unknown command or flag, or a missing required one, is a usage error: usage on stderr,
  * exit 2), runs the command, and maps its failures to exit 1 with one line on stderr. Output is for people by default;
- * `--json` prints one JSON object on stdout instead.
+ * `--json` prints one JSON object on stdout instead; `--quiet` (commands that make one thing) prints only its id or secret,
+ * for `X=$(pnpm -s platform … --quiet)` in scripts.
  */
 import { parseArgs } from 'node:util';
 import { ValidationError } from '@platform/service-kit';
@@ -18,6 +19,8 @@ export interface CommandSpec {
   /** More lines for `<command> --help`. */
   details?: string[];
   flags: Record<string, FlagType>;
+  /** What `--quiet` prints instead of the usual lines (e.g. `the organization id`); commands without it have no --quiet. */
+  quiet?: string;
   required?: string[];
   /** Names of the positional arguments, all required. */
   positionals?: string[];
@@ -37,34 +40,44 @@ export class CommandError extends Error {}
 
 export interface Output {
   json: boolean;
-  /** Prints the command's result once: the object as one JSON line with --json, else the human lines. */
-  result(value: object, human: string[]): void;
+  /**
+   * Prints the command's result once: the object as one JSON line with --json, `quiet` alone with --quiet (the command's
+   * `quiet` description says what it is), else the human lines.
+   */
+  result(value: object, human: string[], quiet?: string): void;
   /** A progress or event line (stdout; with --json, a JSON line of `value`). */
   line(value: object, human: string): void;
   /** A note for people only (stderr, so it never mixes with --json output). */
   note(text: string): void;
 }
 
-export function createOutput(json: boolean): Output {
+export type OutputMode = 'human' | 'json' | 'quiet';
+
+export function createOutput(mode: OutputMode): Output {
+  const json = mode === 'json';
   return {
     json,
-    result(value, human) {
-      process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${human.join('\n')}\n`);
+    result(value, human, quiet) {
+      const text = json ? JSON.stringify(value) : mode === 'quiet' && quiet !== undefined ? quiet : human.join('\n');
+      process.stdout.write(`${text}\n`);
     },
     line(value, human) {
       process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${human}\n`);
     },
     note(text) {
-      if (!json) process.stderr.write(`${text}\n`);
+      if (mode === 'human') process.stderr.write(`${text}\n`);
     },
   };
 }
 
 const GLOBAL_FLAGS = { json: { type: 'boolean' as const }, help: { type: 'boolean' as const, short: 'h' } };
+const QUIET_FLAG = { quiet: { type: 'boolean' as const, short: 'q' } };
 
 export function commandUsage(spec: CommandSpec): string {
-  const lines = [`usage: pnpm platform ${spec.name} ${spec.synopsis} [--json]`.replace(/\s+\[--json\]$/, ' [--json]'), '', `  ${spec.summary}`];
+  const output = spec.quiet ? '[--json | --quiet]' : '[--json]';
+  const lines = [`usage: pnpm platform ${spec.name} ${spec.synopsis} ${output}`.replace(/\s+/g, ' '), '', `  ${spec.summary}`];
   if (spec.details?.length) lines.push('', ...spec.details.map((line) => `  ${line}`));
+  if (spec.quiet) lines.push('', `  --quiet (-q) prints only ${spec.quiet}, for scripts: X=$(pnpm -s platform ${spec.name} … --quiet).`);
   return lines.join('\n');
 }
 
@@ -78,7 +91,8 @@ export function overallUsage(commands: CommandSpec[]): string {
     'commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    '`pnpm platform <command> --help` describes one command. --json prints one JSON object on stdout.',
+    '`pnpm platform <command> --help` describes one command. --json prints one JSON object on stdout; --quiet (-q),',
+    'on commands that make one thing, only its id or secret.',
     'Exit codes: 0 done, 1 the command failed (message on stderr), 2 wrong usage (usage on stderr).',
   ].join('\n');
 }
@@ -116,7 +130,7 @@ export async function runCli(commands: CommandSpec[], args: string[]): Promise<n
       args: rest,
       strict: true,
       allowPositionals: true,
-      options: { ...GLOBAL_FLAGS, ...Object.fromEntries(Object.entries(spec.flags).map(([name, type]) => [name, { type }])) },
+      options: { ...GLOBAL_FLAGS, ...(spec.quiet ? QUIET_FLAG : {}), ...Object.fromEntries(Object.entries(spec.flags).map(([name, type]) => [name, { type }])) },
     });
   } catch (error) {
     return usageFailure(spec, (error as Error).message.split('. ')[0]!);
@@ -129,11 +143,12 @@ export async function runCli(commands: CommandSpec[], args: string[]): Promise<n
   const expected = spec.positionals ?? [];
   if (parsed.positionals.length < expected.length) return usageFailure(spec, `missing <${expected[parsed.positionals.length]}>`);
   if (parsed.positionals.length > expected.length) return usageFailure(spec, `unexpected argument: ${parsed.positionals[expected.length]}`);
+  if (flags.json && flags.quiet) return usageFailure(spec, '--json and --quiet exclude each other: pick one');
   const missing = (spec.required ?? []).find((name) => flags[name] === undefined || flags[name] === '');
   if (missing) return usageFailure(spec, `--${missing} is required`);
 
   try {
-    await spec.run({ flags, positionals: parsed.positionals, out: createOutput(Boolean(flags.json)) });
+    await spec.run({ flags, positionals: parsed.positionals, out: createOutput(flags.json ? 'json' : flags.quiet ? 'quiet' : 'human') });
     return 0;
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(spec, error.message);

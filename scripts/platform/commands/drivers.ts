@@ -19,6 +19,7 @@ export const driversRegister: CommandSpec = {
     '(POST /admin/v1/drivers): the driver serves this organization only, and starts offline.',
   ],
   flags: { org: 'string', name: 'string', courier: 'boolean', phone: 'string', tier: 'string', vehicle: 'string' },
+  quiet: 'the driver id (drv_…)',
   required: ['org', 'name'],
   async run({ flags, out }) {
     const kind = flags.courier === true ? 'courier' : 'driver';
@@ -34,10 +35,10 @@ export const driversRegister: CommandSpec = {
       ),
     );
     const lines = [`Registered ${driver.kind} ${driver.id} (${driver.name}, ${driver.tier}, ${driver.vehicle.make} ${driver.vehicle.model} ${driver.vehicle.plate}) in ${organization.id}`];
-    // Once driver sign-in is merged, registering answers the driver's first sign-in code (shown only here).
+    // Registering answers the driver's first sign-in code (shown only here).
     const { activation_code: code } = driver as { activation_code?: unknown };
     if (typeof code === 'string') lines.push('Sign-in code for the driver app (shown only now):', code);
-    out.result(driver, lines);
+    out.result(driver, lines, driver.id);
   },
 };
 
@@ -47,12 +48,13 @@ export const driversCode: CommandSpec = {
   synopsis: '<driver-id>',
   details: ['The code is printed once; the driver app exchanges it for its token.'],
   flags: {},
+  quiet: 'the sign-in code',
   positionals: ['driver-id'],
   async run({ positionals, out }) {
     const driverId = positionals[0]!;
     const driver = await withMobility((mobility) => mobility.findDriver(driverId));
     if (!driver) throw new CommandError(`driver ${driverId} not found`);
     const code = await issueActivationCode(driver.id);
-    out.result(code, [`Sign-in code for ${driver.id} (shown only now; expires ${code.expires_at}):`, code.activation_code]);
+    out.result(code, [`Sign-in code for ${driver.id} (shown only now; expires ${code.expires_at}):`, code.activation_code], code.activation_code);
   },
 };

@@ -15,6 +15,7 @@ export const keysCreate: CommandSpec = {
     'The key is created by the organization\'s owner. Only a hash of the token is stored: copy it now.',
   ],
   flags: { service: 'string', org: 'string', name: 'string', scopes: 'string', test: 'boolean' },
+  quiet: 'the token (ck_…, mk_… or mk_test_…)',
   required: ['service', 'org'],
   async run({ flags, out }) {
     const service = stringFlag(flags, 'service');
@@ -39,6 +40,6 @@ export const keysCreate: CommandSpec = {
       `Created ${service} key ${key.id} "${key.name}" for ${organization.id}${key.scopes ? ` (scopes: ${key.scopes.join(', ')})` : ''}`,
       'Token (shown only now; only its hash is stored):',
       key.token,
-    ]);
+    ], key.token);
   },
 };

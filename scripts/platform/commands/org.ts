@@ -14,6 +14,7 @@ export const orgCreate: CommandSpec = {
     'display name of users; they are printed back for your records only.',
   ],
   flags: { name: 'string', 'owner-email': 'string', 'owner-name': 'string' },
+  quiet: 'the organization id (org_…)',
   required: ['name', 'owner-email'],
   async run({ flags, out }) {
     const name = stringFlag(flags, 'name')!.trim();
@@ -25,6 +26,7 @@ export const orgCreate: CommandSpec = {
     out.result(
       { organization: { id: organizationId, name }, owner: { id: ownerId, email: ownerEmail, name: ownerName ?? null, role: 'owner' } },
       [`Created organization ${organizationId} (${name})`, `Owner ${ownerId} <${ownerEmail}>${ownerName ? ` ${ownerName}` : ''}`],
+      organizationId,
     );
   },
 };

@@ -13,6 +13,7 @@ export const tokenAdmin: CommandSpec = {
     'Use it as `Authorization: Bearer <token>` against http://127.0.0.1:3001/admin/v1 and http://127.0.0.1:3002/admin/v1.',
   ],
   flags: { org: 'string', role: 'string', user: 'string', ttl: 'string' },
+  quiet: 'the token',
   required: ['org'],
   async run({ flags, out }) {
     const role = (stringFlag(flags, 'role') ?? 'owner') as AdminClaims['role'];
@@ -29,7 +30,7 @@ export const tokenAdmin: CommandSpec = {
     out.result({ token, expires_at: expiresAt, claims: { ...claims, aud: 'admin', iss: config.JWT_ISSUER } }, [
       `Admin token for ${organization.id} (role ${role}, user ${sub}), valid until ${expiresAt}:`,
       token,
-    ]);
+    ], token);
   },
 };
 
@@ -39,6 +40,7 @@ export const tokenDriver: CommandSpec = {
   synopsis: '<driver-id> [--ttl 1h]',
   details: ['Signed HS256 with JWT_SECRET, sub the driver id, role driver, aud driver. --ttl defaults to 1h (at most 24h).'],
   flags: { ttl: 'string' },
+  quiet: 'the token',
   positionals: ['driver-id'],
   async run({ flags, positionals, out }) {
     const ttlSeconds = parseDuration(stringFlag(flags, 'ttl') ?? '1h', 'ttl');
@@ -49,6 +51,6 @@ export const tokenDriver: CommandSpec = {
     if (driver.status === 'disabled') throw new CommandError(`driver ${driverId} is disabled: the driver app refuses its tokens`);
     const token = signDriverToken(driver.id, config.JWT_SECRET, { issuer: config.JWT_ISSUER, ttlSeconds });
     const expiresAt = new Date(Date.now() + ttlSeconds * 1000).toISOString();
-    out.result({ token, expires_at: expiresAt, driver_id: driver.id }, [`Driver token for ${driver.id} (${driver.name}), valid until ${expiresAt}:`, token]);
+    out.result({ token, expires_at: expiresAt, driver_id: driver.id }, [`Driver token for ${driver.id} (${driver.name}), valid until ${expiresAt}:`, token], token);
   },
 };

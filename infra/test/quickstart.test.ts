@@ -1,0 +1,136 @@
+/**
+ * The README's quick start, run as written: the commands are read from the "Quick start" section's code block (so the
+ * README and this test cannot drift), the start line runs as `pnpm start` from an empty database, and every other line
+ * runs in order in one bash (shell variables carry ids from one command to the next) with the environment a terminal
+ * would have, pointed at this run's system: its database, its Redis prefix and free ports instead of :8080.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createDatabase } from '@platform/service-kit/db';
+import { repositoryRoot, startSystem, type StartedSystem } from './helpers/started-system';
+
+jest.setTimeout(600000);
+
+interface Command {
+  text: string;
+  /** The text a trailing comment asks to wait for before the next command (`# wait for its "Ready." line`). */
+  waitFor?: string;
+}
+
+/** The logical command lines of the README's quick-start block: comments and blank lines dropped, `\` continuations joined. */
+function quickStartCommands(): Command[] {
+  const readme = fs.readFileSync(path.join(repositoryRoot, 'README.md'), 'utf8');
+  const section = /^## Quick start\n([\s\S]*?)^## /m.exec(readme)?.[1];
+  if (!section) throw new Error('README.md has no "## Quick start" section');
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!block) throw new Error('the quick start has no ```sh block');
+  const commands: Command[] = [];
+  let pending = '';
+  for (const line of block.split('\n')) {
+    if (!pending && (line.trim() === '' || line.trim().startsWith('#'))) continue;
+    pending += line;
+    if (line.endsWith('\\')) {
+      pending += '\n';
+      continue;
+    }
+    const waitFor = /&\s+#.*wait for [^"]*"([^"]+)"/.exec(pending)?.[1];
+    // A command sent to the background must say what to wait for, or the next one would race it.
+    if (/[^&]&\s*(#.*)?$/.test(pending) && !waitFor) throw new Error(`the background command needs a '# wait for its "…" line' comment: ${pending}`);
+    commands.push({ text: pending, ...(waitFor ? { waitFor } : {}) });
+    pending = '';
+  }
+  return commands;
+}
+
+let system: StartedSystem | undefined;
+let shell: ChildProcess | undefined;
+
+afterAll(async () => {
+  // The shell and its background listener lead their own process group; whatever still runs is stopped with it.
+  if (shell?.pid) {
+    try {
+      process.kill(-shell.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+  await system?.stop();
+});
+
+describe('README quick start', () => {
+  it('takes a new partner from an empty database to a completed ride and a verified ride.completed webhook, in at most ten commands', async () => {
+    const commands = quickStartCommands();
+    const [start, ...rest] = commands;
+    // At most ten commands, counting each part of an `a && b` line.
+    expect(commands.reduce((count, command) => count + command.text.split('&&').length, 0)).toBeLessThanOrEqual(10);
+
+    // Terminal 1. The install steps are what this checkout already did; `pnpm start` runs as written (compiled output),
+    // on a database that does not exist yet.
+    expect(start!.text.split('&&').map((part) => part.trim())).toEqual(['npm i -g pnpm@10.34.8', 'pnpm install', 'pnpm start']);
+    system = await startSystem('quickstart'); // drops its database first: `pnpm start` creates it
+    const port = system.ports.GATEWAY_PORT;
+
+    // Terminal 2: one bash, fed one command at a time; the API address is this run's gateway instead of :8080.
+    const nodeOptions = (process.env.NODE_OPTIONS ?? '').replace(/--conditions[= ]source\b/g, '').trim();
+    shell = spawn('bash', [], {
+      cwd: repositoryRoot,
+      env: { ...process.env, NODE_OPTIONS: nodeOptions, LOG_LEVEL: 'warn', DATABASE_URL: system.databaseUrl, REDIS_PREFIX: system.redisPrefix, ...system.ports },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let stdout = '';
+    let stderr = '';
+    const exited = new Promise<number | null>((resolve) => shell!.once('exit', (code) => resolve(code)));
+    shell.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    shell.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const until = async (check: () => boolean, what: string, timeoutMs = 120000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!check()) {
+        if (Date.now() > deadline || shell!.exitCode !== null) throw new Error(`gave up waiting for ${what}\nstdout:\n${stdout}\nstderr:\n${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+
+    for (const [index, command] of rest.entries()) {
+      const text = command.text.replaceAll('localhost:8080', `localhost:${port}`);
+      expect(text).not.toMatch(/:8080\b/); // any other spelling of the default address would reach another system
+      const marker = `<<quick start command ${index} exited `;
+      shell.stdin!.write(`${text}\nprintf '\\n%s%s>>\\n' '${marker}' "$?"\n`);
+      await until(() => stdout.includes(marker), `command ${index}: ${command.text}`);
+      expect(stdout.slice(stdout.indexOf(marker) + marker.length)).toMatch(/^0>>/);
+      if (command.waitFor) await until(() => stdout.includes(command.waitFor!), `"${command.waitFor}" after: ${command.text}`);
+    }
+
+    // The listener printed the verified ride.completed delivery, deleted its endpoint and exited (--exit-after 1).
+    await until(() => /ride\.completed ride_\w+ ✓ signature verified/.test(stdout) && stderr.includes('Deleted endpoint'), 'the verified ride.completed line');
+    shell.stdin!.write(`printf '<<vars %s %s %s>>\\n' "$ORG" "$KEY" "$RIDE"\nwait\nexit\n`);
+    expect(await exited).toBe(0);
+
+    const [, organizationId, key, rideId] = /<<vars (org_\S+) (mk_test_\S+) (ride_\S+)>>/.exec(stdout)!;
+    expect(stdout).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\S+ ride\\.completed ${rideId} ✓ signature verified$`, 'm'));
+    expect(stdout).not.toMatch(/signature refused/);
+    expect(stdout).toMatch(/^Signing secret \(shown only now\): whsec_/m);
+    // The README's last command showed the completed ride.
+    expect(stdout).toMatch(new RegExp(`"id":"${rideId}"[^\\n]*"status":"completed"|"status":"completed"[^\\n]*"id":"${rideId}"`));
+
+    const headers = { authorization: `Bearer ${key}` };
+    const ride = await fetch(`${system.gatewayUrl}/api/v1/rides/${rideId}`, { headers });
+    expect(ride.status).toBe(200);
+    expect(await ride.json()).toMatchObject({ id: rideId, status: 'completed', livemode: false });
+    const endpoints = await fetch(`${system.gatewayUrl}/api/v1/webhooks`, { headers });
+    expect(((await endpoints.json()) as { data: unknown[] }).data).toEqual([]);
+
+    // It started from an empty database: the quick start's organization and ride are the only ones.
+    const certificate = createDatabase(system.databaseUrl, 'certificate', 1);
+    const mobility = createDatabase(system.databaseUrl, 'mobility', 1);
+    try {
+      expect(await certificate('organizations').pluck('id')).toEqual([organizationId]);
+      expect(await mobility('rides').select('id', 'partner_id', 'status', 'livemode')).toEqual([{ id: rideId, partner_id: organizationId, status: 'completed', livemode: false }]);
+    } finally {
+      await certificate.destroy();
+      await mobility.destroy();
+    }
+
+  });
+});
