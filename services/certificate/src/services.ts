@@ -6,6 +6,7 @@ import { signInThrottle } from './features/accounts/sign-in-throttle';
 import { createCertificateApiKeys } from './features/api-keys/api-keys';
 import { certificatesRepository } from './features/certificates/certificates.repository';
 import { certificatesService } from './features/certificates/certificates.service';
+import { creditsRepository } from './features/credits/credits.repository';
 import { credentialsRepository } from './features/credentials/credentials.repository';
 import { credentialsService } from './features/credentials/credentials.service';
 import { documentsRepository } from './features/documents/documents.repository';
@@ -36,6 +37,7 @@ export function buildServices({ db, config, apiKeyCache }: Pick<CertificateDeps,
     ['gateway-b', gatewayB(config)],
   ]);
   const publicApi = publicApiRepository(db);
+  const credits = creditsRepository(db);
   /** Deletes stored payment-webhook bodies past their retention, once (the server also runs it hourly). */
   const runWebhookBodyRetention = () => deleteExpiredWebhookBodies(db, config.PAYMENT_WEBHOOK_RETENTION_DAYS);
   const accountRecords = accountsRepository(db);
@@ -52,7 +54,7 @@ export function buildServices({ db, config, apiKeyCache }: Pick<CertificateDeps,
     publicBaseUrl: config.PUBLIC_BASE_URL,
   });
   const members = membersService(accountRecords, { invitationTtlDays: config.INVITATION_TTL_DAYS, publicBaseUrl: config.PUBLIC_BASE_URL });
-  return { accounts, members, apiKeys, organizations, templates, certificates, documents, credentials, paymentRecords, payments, paymentGateways, publicApi, runWebhookBodyRetention };
+  return { accounts, members, apiKeys, organizations, templates, certificates, documents, credentials, paymentRecords, payments, paymentGateways, publicApi, credits, runWebhookBodyRetention };
 }
 
 export type CertificateServices = ReturnType<typeof buildServices>;

@@ -168,6 +168,10 @@ const scenarios: Scenario[] = [
     return asOwner(app().post(`/admin/v1/certificates/${(await issueCertificate(ctx, other)).id}/revoke`));
   }],
   ['GET /admin/v1/plans', 200, 'the catalogue', () => asOwner(app().get('/admin/v1/plans'))],
+  ['GET /admin/v1/credits', 200, 'the balance', () => asOwner(app().get('/admin/v1/credits'))],
+  ['GET /admin/v1/credits', 401, 'no token', () => app().get('/admin/v1/credits')],
+  ['GET /admin/v1/credits/ledger', 200, 'the ledger', () => asOwner(app().get('/admin/v1/credits/ledger?limit=5'))],
+  ['GET /admin/v1/credits/ledger', 422, 'a bad cursor', () => asOwner(app().get('/admin/v1/credits/ledger?cursor=abc'))],
   ['GET /admin/v1/plans', 401, 'no token', () => app().get('/admin/v1/plans')],
   ['POST /admin/v1/subscriptions/checkout', 201, 'a paid plan', () => asOwner(app().post('/admin/v1/subscriptions/checkout')).send({ plan: 'pro', gateway: 'gateway-b' })],
   ['POST /admin/v1/subscriptions/checkout', 404, 'an unknown plan', () => asOwner(app().post('/admin/v1/subscriptions/checkout')).send({ plan: 'platinum', gateway: 'gateway-a' })],

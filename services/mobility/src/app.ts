@@ -10,6 +10,7 @@ import {
   notFoundHandler,
   adminTokenSettings,
   requireAdmin,
+  requireRole,
   type Knex,
   type Logger,
   openApiRoute,
@@ -18,7 +19,7 @@ import {
 import type { MobilityConfig } from './config';
 import { apiKeyAdminRoutes } from './features/api-keys/api-keys.routes';
 import { accountOf, requireApiKey, requireLiveKey, requireScope } from './features/api-keys/api-key-auth';
-import { courierDeliveryRoutes, deliveryRoutes, deliveryStreamRoutes } from './features/deliveries/deliveries.routes';
+import { courierDeliveryRoutes, deliveryAdminRoutes, deliveryRoutes, deliveryStreamRoutes } from './features/deliveries/deliveries.routes';
 import { requireDriver } from './features/driver-app/driver-auth';
 import { driverAppRoutes } from './features/driver-app/driver-app.routes';
 import { activationCodeAdminRoutes, driverSessionRoutes } from './features/driver-sessions/driver-sessions.routes';
@@ -27,7 +28,8 @@ import { estimateRoutes } from './features/estimates/estimates.routes';
 import { eventPassProgramRoutes, eventPassRoutes } from './features/event-passes/event-passes.routes';
 import { fleetAdminRoutes } from './features/fleet/fleet.routes';
 import { ensurePartnerFromClaims } from './features/partners/partners.middleware';
-import { rideRoutes, rideStreamRoutes } from './features/rides/rides.routes';
+import { adminAccountOf, adminPartnerIdOf } from './features/partners/admin-account';
+import { rideAdminRoutes, rideRoutes, rideStreamRoutes } from './features/rides/rides.routes';
 import { trackingRoutes } from './features/tracking/tracking.routes';
 import { sandboxRoutes } from './features/sandbox/sandbox.routes';
 import { mobilityOpenApi } from './openapi';
@@ -63,6 +65,20 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use(trackingRoutes(services.tracking)); // public: no key, no body
   app.use(jsonBodies());
 
+  const webhookQueue = createWebhookQueue(redis, config.REDIS_PREFIX);
+  registerOperationalMetrics(metrics.registry, db, [webhookQueue, services.timers.queue]);
+  const webhooks = createWebhookEndpointService({
+    db,
+    queue: webhookQueue,
+    policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
+    secrets: createEndpointSecretCipher(config),
+    maxEndpointsPerPartner: config.WEBHOOK_MAX_ENDPOINTS_PER_PARTNER,
+    appendEvent: appendOutboxEvent,
+    maxAttempts: retryPolicyFrom(config).maxAttempts,
+    logger,
+  });
+  const events = createEventsService(db);
+
   app.use('/admin/v1', requireAdmin(adminTokenSettings(config)), ensurePartnerFromClaims(db));
   app.use('/admin/v1/api-keys', apiKeyAdminRoutes(services.apiKeys));
   app.use(
@@ -71,6 +87,14 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
     fleetAdminRoutes(services.fleet, (driverId) => services.dispatcher.declineOpenOffers(driverId), firstActivationCode),
   );
   app.use('/admin/v1/drivers', activationCodeAdminRoutes(services.driverSessions));
+  // The partner API's reads and webhook management for the dashboard, as the token's organization (live data unless
+  // `?livemode=false` / `?mode=test`); any role reads, owners and operators change.
+  const adminChange = requireRole('owner', 'operator');
+  app.use('/admin/v1/rides', rideAdminRoutes(services.rides, adminAccountOf));
+  app.use('/admin/v1/deliveries', deliveryAdminRoutes(services.deliveries, adminAccountOf));
+  app.use('/admin/v1/events', eventRoutes(events, adminAccountOf));
+  app.use('/admin/v1/webhooks', webhookEndpointRoutes({ service: webhooks, accountOf: adminAccountOf, requireChange: adminChange }));
+  app.use('/admin/v1/event-pass-programs', eventPassProgramRoutes(services.eventPasses, { read: (_req, _res, next) => next(), write: adminChange, partnerIdOf: adminPartnerIdOf }));
 
   const partnerKey = requireApiKey(services.apiKeys);
   app.use('/api/v1/estimates', partnerKey, estimateRoutes(services.estimates));
@@ -89,20 +113,8 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use('/driver/v1/deliveries', driverAuth, courierDeliveryRoutes(services.deliveries));
   app.use('/driver/v1', driverAuth, driverAppRoutes(services.fleet, services.dispatcher, services.rides, services.telemetry));
 
-  const webhookQueue = createWebhookQueue(redis, config.REDIS_PREFIX);
-  registerOperationalMetrics(metrics.registry, db, [webhookQueue, services.timers.queue]);
-  const webhooks = createWebhookEndpointService({
-    db,
-    queue: webhookQueue,
-    policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
-    secrets: createEndpointSecretCipher(config),
-    maxEndpointsPerPartner: config.WEBHOOK_MAX_ENDPOINTS_PER_PARTNER,
-    appendEvent: appendOutboxEvent,
-    maxAttempts: retryPolicyFrom(config).maxAttempts,
-    logger,
-  });
   app.use('/api/v1/webhooks', partnerKey, requireScope('webhooks:manage'), webhookEndpointRoutes({ service: webhooks, accountOf }));
-  app.use('/api/v1/events', partnerKey, requireScope('webhooks:manage'), eventRoutes(createEventsService(db), accountOf));
+  app.use('/api/v1/events', partnerKey, requireScope('webhooks:manage'), eventRoutes(events, accountOf));
 
   app.use(methodNotAllowedHandler(knownRoutesOf(mobilityOpenApi().paths)));
   app.use(notFoundHandler());

@@ -95,7 +95,36 @@ const SETUPS: Record<string, () => Promise<{ path: string; authorization: string
   },
   'POST /admin/v1/drivers': async () => ({ path: '/admin/v1/drivers', authorization: `Bearer ${adminToken(ctx, newAdmin({ role: 'operator' }))}` }),
   'GET /admin/v1/drivers ?query': async () => ({ path: '/admin/v1/drivers', authorization: `Bearer ${adminToken(ctx, newAdmin({ role: 'operator' }))}` }),
+  'GET /admin/v1/rides ?query': async () => adminCall('/admin/v1/rides'),
+  'GET /admin/v1/deliveries ?query': async () => adminCall('/admin/v1/deliveries'),
+  'GET /admin/v1/events ?query': async () => adminCall('/admin/v1/events'),
+  'POST /admin/v1/webhooks': async () => adminCall('/admin/v1/webhooks'),
+  'GET /admin/v1/webhooks ?query': async () => adminCall('/admin/v1/webhooks'),
+  'PATCH /admin/v1/webhooks/{id}': async () => adminEndpointCall(''),
+  'POST /admin/v1/webhooks/{id}/recover': async () => adminEndpointCall('/recover'),
+  'GET /admin/v1/webhooks/{id}/deliveries ?query': async () => adminEndpointCall('/deliveries'),
+  'POST /admin/v1/event-pass-programs': async () => adminCall('/admin/v1/event-pass-programs'),
+  'GET /admin/v1/event-pass-programs ?query': async () => adminCall('/admin/v1/event-pass-programs'),
+  'POST /admin/v1/event-pass-programs/{id}/passes': async () => adminProgramCall('passes'),
+  'GET /admin/v1/event-pass-programs/{id}/passes ?query': async () => adminProgramCall('passes'),
 };
+
+/** The dashboard's admin twins of the partner routes, as an organization's operator. */
+function adminCall(path: string) {
+  return { path, authorization: `Bearer ${adminToken(ctx, newAdmin({ role: 'operator' }))}` };
+}
+
+async function adminEndpointCall(sub: string) {
+  const { authorization } = adminCall('');
+  const endpoint = await request(ctx.app).post('/admin/v1/webhooks').set('Authorization', authorization).send({ url: 'https://93.184.215.14/hooks' }).expect(201);
+  return { path: `/admin/v1/webhooks/${endpoint.body.id as string}${sub}`, authorization };
+}
+
+async function adminProgramCall(sub: string) {
+  const { authorization } = adminCall('');
+  const program = await request(ctx.app).post('/admin/v1/event-pass-programs').set('Authorization', authorization).send(programBody(randomCentre())).expect(201);
+  return { path: `/admin/v1/event-pass-programs/${program.body.id as string}/${sub}`, authorization };
+}
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 

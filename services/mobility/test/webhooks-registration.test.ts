@@ -124,6 +124,20 @@ describe('GET /api/v1/webhooks', () => {
   });
 });
 
+describe('GET /api/v1/webhooks/{id}', () => {
+  it("answers one endpoint without its secret; another partner's, or a malformed id, is a 404", async () => {
+    const partner = newPartnerId();
+    const created = await as(partner).post('/api/v1/webhooks', { url: PUBLIC_URL, events: ['ride.completed'] }).expect(201);
+    const res = await as(partner).get(`/api/v1/webhooks/${created.body.id}`).expect(200);
+    expect(res.body).toEqual(expect.objectContaining({ id: created.body.id, url: PUBLIC_URL, events: ['ride.completed'], status: 'enabled' }));
+    expect(res.body).not.toHaveProperty('secret');
+    expect(JSON.stringify(res.body)).not.toContain(created.body.secret);
+    const other = await as(newPartnerId()).get(`/api/v1/webhooks/${created.body.id}`).expect(404);
+    expect(other.headers['content-type']).toMatch(/application\/problem\+json/);
+    await as(partner).get('/api/v1/webhooks/whe_nope').expect(404);
+  });
+});
+
 describe('DELETE /api/v1/webhooks/{id}', () => {
   it('deletes the endpoint: 204, then 404; another partner gets 404 and keeps nothing from it', async () => {
     const owner = newPartnerId();

@@ -614,6 +614,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's credit balance and the caller's plan (any role)
+         * @description The dashboard's twin of `GET /api/v1/credits`: the same answer, with the plan of the signed-in user (the token's
+         *     `sub`) within the token's organization instead of the key creator's.
+         */
+        get: operations["getAdminCredits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/credits/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's credit ledger, newest first (any role)
+         * @description Every change of the balance: the free plan's grant, each certificate issued (`reference` is the certificate id), each
+         *     plan upgrade (`reference` is the payment reference). `balance_after` is the balance right after the entry. Newest
+         *     first; pass `next_cursor` back as `cursor` for the next page (a cursor of another shape is a 422).
+         */
+        get: operations["listCreditLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/plans": {
         parameters: {
             query?: never;
@@ -853,6 +896,27 @@ export interface components {
              * @example business
              */
             plan: string;
+        };
+        CreditLedgerEntry: {
+            /**
+             * @description The entry id (also the cursor).
+             * @example 1042
+             */
+            id: string;
+            /** @description Credits added (positive) or spent (negative). */
+            amount: number;
+            /**
+             * @example free_plan_grant
+             * @example certificate_issued
+             * @example plan_upgrade
+             */
+            reason: string;
+            /** @description What the entry is about: the certificate id, the payment reference or the organization id. */
+            reference: string | null;
+            /** @description The balance right after this entry. */
+            balance_after: number;
+            /** Format: date-time */
+            created_at: string;
         };
         Verification: {
             valid: boolean;
@@ -3062,6 +3126,65 @@ export interface operations {
             401: components["responses"]["InvalidAdminToken"];
             403: components["responses"]["TemplateRole"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    getAdminCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance and plan. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "organization": "Lagos Academy",
+                     *       "balance": 12,
+                     *       "plan": "free"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Credits"];
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+        };
+    };
+    listCreditLedger: {
+        parameters: {
+            query?: {
+                /** @example 50 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreditLedgerEntry"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     listPlans: {

@@ -6,7 +6,6 @@
 import type { AccountsRoute } from './accounts';
 import type { paths as CertificatePaths } from './certificate.schema';
 import type { paths as MobilityPaths } from './mobility.schema';
-import type { PlannedCertificateRoute, PlannedMobilityRoute } from './types';
 
 /** `/api-keys/{id}/rotate` → `/api-keys/${string}/rotate`: what a concrete path of that route looks like. */
 type Concrete<P extends string> = P extends `${infer Head}{${string}}${infer Tail}` ? `${Head}${string}${Concrete<Tail>}` : P;
@@ -14,14 +13,13 @@ type Concrete<P extends string> = P extends `${infer Head}{${string}}${infer Tai
 type AdminRoutes<P> = P extends `/admin/v1${infer Route}` ? Concrete<Route> : never;
 
 /**
- * The paths the dashboard may call on each back end: the documented admin routes, plus the routes it needs that
- * the descriptions do not have yet (listed by name in types.ts and accounts.ts), so a typo or a removed route fails
- * the type check.
+ * The paths the dashboard may call on each back end: the documented admin routes (and the account routes listed by
+ * name in accounts.ts), so a typo or a removed route fails the type check.
  */
 export interface Routes {
   auth: AccountsRoute;
-  certificate: AdminRoutes<keyof CertificatePaths> | PlannedCertificateRoute;
-  mobility: AdminRoutes<keyof MobilityPaths> | PlannedMobilityRoute;
+  certificate: AdminRoutes<keyof CertificatePaths>;
+  mobility: AdminRoutes<keyof MobilityPaths>;
 }
 
 /** Where each back end is reached through the gateway, below the app's own base path. */

@@ -447,7 +447,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One endpoint (never its secret)
+         * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
         /**
@@ -1034,6 +1038,333 @@ export interface paths {
          *     accepted stays assigned to it; cancel that ride or delivery to release it. Disabling a disabled driver changes nothing.
          */
         post: operations["disableDriver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/rides": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The partner's rides, newest first, optionally of one status and created within a window
+         * @description Newest first by creation time (ties by id). Pass `next_cursor` back as `cursor` for the next page; the filters
+         *     (`status`, `created_after`, `created_before`) must stay the same across pages. A cursor that is not one of the
+         *     caller's rides is a 422.
+         */
+        get: operations["adminListRides"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/rides/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A ride with its driver and the vehicle's live position */
+        get: operations["adminGetRide"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The partner's deliveries, newest first, optionally of one status and created within a window
+         * @description Newest first by creation time (ties by id). Pass `next_cursor` back as `cursor` for the next page; the filters
+         *     (`status`, `created_after`, `created_before`) must stay the same across pages. A cursor that is not one of the
+         *     caller's deliveries is a 422.
+         */
+        get: operations["adminListDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A delivery with its courier, live position and proof of delivery (never the PIN) */
+        get: operations["adminGetDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The partner's events of the last 30 days
+         * @description Every event written for the partner in the last 30 days (older ones are deleted, with their delivery logs),
+         *     newest first, whether or not any endpoint received it: each is the body exactly as sent, plus `object_type`
+         *     and `object_id`. Filter by `type` and `object_id`; page with `limit` and `cursor`.
+         */
+        get: operations["adminListEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The partner's endpoints, without secrets */
+        get: operations["adminListWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register an endpoint for outgoing events
+         * @description `url` must be `https://` and must not resolve to a loopback, private or link-local address (422; the answer
+         *     does not say which address the host resolved to). `events` defaults to every event type. The signing `secret`
+         *     appears in this answer only; it is stored encrypted. A partner may have at most `WEBHOOK_MAX_ENDPOINTS_PER_PARTNER`
+         *     endpoints (20 by default; disabled ones count until deleted): beyond that 409 `webhook_endpoint_limit_reached`.
+         *     A URL already registered on an enabled endpoint of the partner is 409 `duplicate_webhook_url`.
+         */
+        post: operations["adminCreateWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One endpoint (never its secret) */
+        get: operations["adminGetWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /** Remove an endpoint; nothing more is sent to it */
+        delete: operations["adminDeleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an endpoint's url, events, description, or enable / disable it
+         * @description Only the fields given change; an empty body or an unknown field is 422. A new `url` is checked as at
+         *     registration (422). `enabled: false` disables the endpoint (`disabled_reason: "Disabled by the partner"`);
+         *     `enabled: true` re-enables a disabled one, whatever disabled it (a 410, five days of failures, the partner),
+         *     and restarts its failure clock. An endpoint that would be enabled with the URL of another enabled endpoint of
+         *     the partner: 409 `duplicate_webhook_url`.
+         */
+        patch: operations["adminUpdateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/admin/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret, with 24 hours of overlap
+         * @description Answers the new `secret`, shown this once. For the next 24 hours (`previous_secret_expires_at`) every delivery's
+         *     `webhook-signature` carries two space-separated `v1,` signatures, one with each secret, so a receiver verifies
+         *     with either; `X-Service-Signature` uses the new secret at once. Rotating again during an overlap drops the
+         *     oldest secret: only the last two sign.
+         */
+        post: operations["adminRotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook.test event to this endpoint alone
+         * @description Queues a `webhook.test` event (`data: {endpoint_id, url, message}`) for this endpoint only, signed, retried and
+         *     logged like any other delivery; it also appears in `GET /api/v1/events`. A disabled endpoint: 409 `endpoint_disabled`.
+         */
+        post: operations["adminSendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/webhooks/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-send the events an endpoint missed since a time
+         * @description Every event of the partner since `since` of a type the endpoint receives, that it has not acknowledged, is sent
+         *     again with a fresh set of attempts: events it never got (it was disabled, or subscribed later) and failed
+         *     deliveries; pending ones carry on as they are. With `include_succeeded: true` acknowledged events are sent again
+         *     too (receivers drop duplicates by `webhook-id`). Events are kept 30 days, so that is as far back as it reaches.
+         *     A disabled endpoint: 409 `endpoint_disabled` (enable it first with `PATCH`).
+         */
+        post: operations["adminRecoverWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The delivery log of an endpoint, with every attempt */
+        get: operations["adminListWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/webhooks/{id}/deliveries/{delivery_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a failed delivery again */
+        post: operations["adminRetryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/event-pass-programs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The partner's programs with their usage */
+        get: operations["adminListEventPassPrograms"];
+        put?: never;
+        /**
+         * Create a program that funds attendees' rides to or from a venue
+         * @description `valid_until` must be after `valid_from`. Amounts (`max_fare_per_ride`, `budget`) are minor units of the service's
+         *     currency (`NGN`). The program starts `open`.
+         */
+        post: operations["adminCreateEventPassProgram"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/event-pass-programs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A program with passes issued, rides redeemed, amount spent and reserved, budget left */
+        get: operations["adminGetEventPassProgram"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/event-pass-programs/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop new redemptions (rides already under way keep their coverage); closing again answers the same */
+        post: operations["adminCloseEventPassProgram"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/event-pass-programs/{id}/passes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The program's passes with their codes and rides used */
+        get: operations["adminListEventPasses"];
+        put?: never;
+        /** Issue up to 1,000 passes at once (`count`, or one per entry of `attendees`) */
+        post: operations["adminIssueEventPasses"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2641,6 +2972,10 @@ export interface components {
         OfferId: string;
         /** @description An event pass program id (`evp_…`). */
         EventPassProgramId: string;
+        /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+        AdminLivemode: "true" | "false";
+        /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+        AdminMode: "live" | "test";
         /** @description A webhook endpoint id (`whe_…`). */
         WebhookEndpointId: string;
     };
@@ -3595,6 +3930,33 @@ export interface operations {
             };
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
         };
     };
     deleteWebhookEndpoint: {
@@ -4714,6 +5076,891 @@ export interface operations {
             403: components["responses"]["InsufficientRole"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    adminListRides: {
+        parameters: {
+            query?: {
+                /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                livemode?: components["parameters"]["AdminLivemode"];
+                /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                mode?: components["parameters"]["AdminMode"];
+                /**
+                 * @description Only jobs in this status.
+                 * @example pending
+                 */
+                status?: "pending" | "accepted" | "arrived" | "in_progress" | "completed" | "cancelled" | "no_drivers_available";
+                /**
+                 * @description Only jobs created strictly after this time.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: string;
+                /** @description Only jobs created strictly before this time. */
+                created_before?: string;
+                /** @example 20 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Ride"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["InvalidAdminToken"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    adminGetRide: {
+        parameters: {
+            query?: {
+                /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                livemode?: components["parameters"]["AdminLivemode"];
+                /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                mode?: components["parameters"]["AdminMode"];
+            };
+            header?: {
+                /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description A ride id (`ride_…`). */
+                id: components["parameters"]["RideId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ride. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ride"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["InvalidAdminToken"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    adminListDeliveries: {
+        parameters: {
+            query?: {
+                /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                livemode?: components["parameters"]["AdminLivemode"];
+                /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                mode?: components["parameters"]["AdminMode"];
+                /**
+                 * @description Only jobs in this status.
+                 * @example pending
+                 */
+                status?: "pending" | "courier_assigned" | "picked_up" | "delivered" | "failed" | "cancelled";
+                /**
+                 * @description Only jobs created strictly after this time.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: string;
+                /** @description Only jobs created strictly before this time. */
+                created_before?: string;
+                /** @example 20 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Delivery"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["InvalidAdminToken"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    adminGetDelivery: {
+        parameters: {
+            query?: {
+                /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                livemode?: components["parameters"]["AdminLivemode"];
+                /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                mode?: components["parameters"]["AdminMode"];
+            };
+            header?: {
+                /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description A delivery id (`dlv_…`). */
+                id: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["InvalidAdminToken"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    adminListEvents: {
+        parameters: {
+            query?: {
+                /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                livemode?: components["parameters"]["AdminLivemode"];
+                /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                mode?: components["parameters"]["AdminMode"];
+                /**
+                 * @description Only events of this type, e.g. `ride.completed`.
+                 * @example ride.completed
+                 */
+                type?: string;
+                /** @description Only events about this ride, delivery, program or endpoint. */
+                object_id?: string;
+                /** @example 20 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /**
+                             * @example ride.completed
+                             * @example webhook.test
+                             * @example webhook_endpoint.disabled
+                             */
+                            type: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            data: Record<string, never>;
+                            /**
+                             * @example ride
+                             * @example delivery
+                             * @example event_pass_program
+                             * @example webhook_endpoint
+                             */
+                            object_type: string;
+                            object_id: string;
+                        }[];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["InvalidAdminToken"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    adminListWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                livemode?: components["parameters"]["AdminLivemode"];
+                /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                mode?: components["parameters"]["AdminMode"];
+                /** @example 20 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["InvalidAdminToken"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    adminCreateWebhookEndpoint: {
+        parameters: {
+            query?: {
+                /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                livemode?: components["parameters"]["AdminLivemode"];
+                /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                mode?: components["parameters"]["AdminMode"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://93.184.215.14/hooks/mobility",
+                 *       "events": [
+                 *         "ride.completed",
+                 *         "delivery.delivered"
+                 *       ],
+                 *       "description": "Production receiver"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewWebhookEndpoint"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its signing secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["InsufficientRole"];
+            /**
+             * @description `webhook_endpoint_limit_reached`: the partner already has `WEBHOOK_MAX_ENDPOINTS_PER_PARTNER` endpoints;
+             *     `duplicate_webhook_url`: an enabled endpoint of the partner already has this URL.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    adminGetWebhookEndpoint: {
+        parameters: {
+            query?: {
+                /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                livemode?: components["parameters"]["AdminLivemode"];
+                /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                mode?: components["parameters"]["AdminMode"];
+            };
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["InvalidAdminToken"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    adminDeleteWebhookEndpoint: {
+        parameters: {
+            query?: {
+                /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                livemode?: components["parameters"]["AdminLivemode"];
+                /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                mode?: components["parameters"]["AdminMode"];
+            };
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["InsufficientRole"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    adminUpdateWebhookEndpoint: {
+        parameters: {
+            query?: {
+                /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                livemode?: components["parameters"]["AdminLivemode"];
+                /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                mode?: components["parameters"]["AdminMode"];
+            };
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         "ride.completed",
+                 *         "ride.cancelled"
+                 *       ],
+                 *       "description": "Production receiver",
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as it now is (never the secret). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["InsufficientRole"];
+            404: components["responses"]["NotFound"];
+            /** @description `duplicate_webhook_url`: another enabled endpoint of the partner has this URL. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    adminRotateWebhookSecret: {
+        parameters: {
+            query?: {
+                /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                livemode?: components["parameters"]["AdminLivemode"];
+                /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                mode?: components["parameters"]["AdminMode"];
+            };
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["InsufficientRole"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    adminSendWebhookTestEvent: {
+        parameters: {
+            query?: {
+                /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                livemode?: components["parameters"]["AdminLivemode"];
+                /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                mode?: components["parameters"]["AdminMode"];
+            };
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queued delivery. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["InsufficientRole"];
+            404: components["responses"]["NotFound"];
+            /** @description `endpoint_disabled`: enable the endpoint first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    adminRecoverWebhookEvents: {
+        parameters: {
+            query?: {
+                /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                livemode?: components["parameters"]["AdminLivemode"];
+                /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                mode?: components["parameters"]["AdminMode"];
+            };
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-25T08:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookRecovery"];
+            };
+        };
+        responses: {
+            /** @description How many deliveries were queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpoint_id: string;
+                        /** Format: date-time */
+                        since: string;
+                        include_succeeded: boolean;
+                        queued: number;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["InsufficientRole"];
+            404: components["responses"]["NotFound"];
+            /** @description `endpoint_disabled`: enable the endpoint first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    adminListWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                livemode?: components["parameters"]["AdminLivemode"];
+                /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                mode?: components["parameters"]["AdminMode"];
+                /** @example 20 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["InvalidAdminToken"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    adminRetryWebhookDelivery: {
+        parameters: {
+            query?: {
+                /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                livemode?: components["parameters"]["AdminLivemode"];
+                /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                mode?: components["parameters"]["AdminMode"];
+            };
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: components["parameters"]["WebhookEndpointId"];
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued for another attempt. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["InsufficientRole"];
+            404: components["responses"]["NotFound"];
+            /** @description Only a failed delivery can be retried. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    adminListEventPassPrograms: {
+        parameters: {
+            query?: {
+                /** @example 100 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, oldest id first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventPassProgram"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["InvalidAdminToken"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    adminCreateEventPassProgram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Lagos Tech Fest 2026",
+                 *       "venue": {
+                 *         "lat": 6.4281,
+                 *         "lng": 3.4219,
+                 *         "radius_m": 500,
+                 *         "address": "Eko Convention Centre, Victoria Island"
+                 *       },
+                 *       "valid_from": "2026-01-01T00:00:00Z",
+                 *       "valid_until": "2036-01-01T00:00:00Z",
+                 *       "applies_to": "both",
+                 *       "tiers": [
+                 *         "economy",
+                 *         "comfort"
+                 *       ],
+                 *       "max_fare_per_ride": 500000,
+                 *       "budget": 50000000,
+                 *       "rides_per_pass": 2
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewEventPassProgram"];
+            };
+        };
+        responses: {
+            /** @description The program, with its usage (all zero). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPassProgram"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["InsufficientRole"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    adminGetEventPassProgram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An event pass program id (`evp_…`). */
+                id: components["parameters"]["EventPassProgramId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The program. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPassProgram"];
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["InvalidAdminToken"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    adminCloseEventPassProgram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An event pass program id (`evp_…`). */
+                id: components["parameters"]["EventPassProgramId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The program, `closed`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPassProgram"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["InsufficientRole"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    adminListEventPasses: {
+        parameters: {
+            query?: {
+                /** @example 100 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description An event pass program id (`evp_…`). */
+                id: components["parameters"]["EventPassProgramId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, by pass id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventPass"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["InvalidAdminToken"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    adminIssueEventPasses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An event pass program id (`evp_…`). */
+                id: components["parameters"]["EventPassProgramId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "attendees": [
+                 *         {
+                 *           "reference": "TICKET-0001",
+                 *           "name": "Ada Obi"
+                 *         },
+                 *         {
+                 *           "reference": "TICKET-0002"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["IssueEventPasses"];
+            };
+        };
+        responses: {
+            /** @description The new passes with their codes (the organizer can list them again later). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventPass"][];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["InsufficientRole"];
+            404: components["responses"]["NotFound"];
+            /** @description The program is closed (`event_pass_program_closed`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getTrackingPage: {

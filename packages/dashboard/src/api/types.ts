@@ -31,36 +31,12 @@ export interface Page<T> {
   next_cursor?: string | null;
 }
 
-/**
- * Routes the dashboard needs that the admin descriptions do not have yet (the partner API has them under
- * /api/v1 with an API key; their admin twins reuse the same schemas). Pages using them say so when the service
- * answers 404 `route_not_found`.
- */
-export interface LedgerEntry {
-  id: string;
-  amount: number;
-  reason: string;
-  balance_after?: number;
-  created_at: string;
-}
+/** One change of the organization's credit balance (`GET /admin/v1/credits/ledger`). */
+export type LedgerEntry = CertificateSchemas['CreditLedgerEntry'];
+/** A fresh one-time code a driver signs in with (`POST /admin/v1/drivers/{id}/activation-codes`). */
+export type ActivationCode = MobilitySchemas['ActivationCode'];
 
 export interface StatusChange {
   status: string;
   at: string;
 }
-
-/** Certificate admin routes the dashboard calls that the description does not document yet. */
-export type PlannedCertificateRoute = '/credits' | '/credits/ledger' | '/members' | `/members/${string}` | '/invitations' | `/invitations/${string}`;
-
-/** Mobility admin routes the dashboard calls that the description does not document yet (the partner API's, under /admin/v1). */
-export type PlannedMobilityRoute =
-  | '/rides'
-  | `/rides/${string}`
-  | '/deliveries'
-  | `/deliveries/${string}`
-  | '/events'
-  | '/webhooks'
-  | `/webhooks/${string}`
-  | '/event-pass-programs'
-  | `/event-pass-programs/${string}`
-  | `/drivers/${string}/sign-in-codes`;

@@ -3,6 +3,7 @@ import { requireAdmin, type AdminTokenSettings } from '@platform/service-kit';
 import type { CertificateServices } from '../services';
 import { memberAdminRoutes } from './accounts/accounts.routes';
 import { apiKeyAdminRoutes } from './api-keys/api-keys.routes';
+import { creditAdminRoutes } from './credits/credits.routes';
 import { certificateAdminRoutes } from './certificates/certificates.routes';
 import { documentAdminRoutes } from './documents/documents.routes';
 import { subscriptionAdminRoutes } from './payments/payments.routes';
@@ -19,6 +20,7 @@ export function adminRoutes(services: CertificateServices, adminTokens: AdminTok
   router.use('/templates', templateAdminRoutes(services.templates));
   router.use('/certificates', documentAdminRoutes(services.documents));
   router.use('/certificates', certificateAdminRoutes(services.certificates));
+  router.use('/credits', creditAdminRoutes(services.credits));
   router.use(subscriptionAdminRoutes(services.payments));
   router.use(memberAdminRoutes(services.members));
   return router;

@@ -18,7 +18,7 @@ describe('credits and plan', () => {
     const api = fakeApi({
       'POST /dashboard/api/auth/sessions/refresh': { body: session() },
       'GET /dashboard/api/certificate/credits': () => ({ body: { organization: 'Acme Learning', balance: plan === 'free' ? 3 : 503, plan } }),
-      'GET /dashboard/api/certificate/credits/ledger': { body: { data: [{ id: 'led_1', amount: -1, reason: 'certificate issued', balance_after: 3, created_at: '2026-11-20T10:00:00Z' }] } },
+      'GET /dashboard/api/certificate/credits/ledger': { body: { data: [{ id: '41', amount: -1, reason: 'certificate_issued', reference: 'cert_1', balance_after: 3, created_at: '2026-11-20T10:00:00Z' }] } },
       'GET /dashboard/api/certificate/plans': { body: plans },
       'POST /dashboard/api/certificate/subscriptions/checkout': (request) => ({
         status: 201,

@@ -103,8 +103,8 @@ export function BillingPage() {
                 <tr key={entry.id}>
                   <td>{formatDate(entry.created_at)}</td>
                   <td>{entry.amount > 0 ? `+${entry.amount}` : entry.amount}</td>
-                  <td>{entry.reason}</td>
-                  <td>{entry.balance_after ?? '—'}</td>
+                  <td>{entry.reason.replace(/_/g, ' ')}</td>
+                  <td>{entry.balance_after}</td>
                 </tr>
               ))}
             </tbody>

@@ -15,7 +15,7 @@ describe('drivers', () => {
         (request.body as { vehicle: { plate: string } }).vehicle.plate
           ? { status: 201, body: driver }
           : problem(422, 'validation_failed', 'The request is invalid', [{ path: 'vehicle.plate', message: 'is required' }]),
-      'POST /dashboard/api/mobility/drivers/drv_1/sign-in-codes': { status: 201, body: { code: '482913', expires_at: '2026-11-26T10:10:00Z' } },
+      'POST /dashboard/api/mobility/drivers/drv_1/activation-codes': { status: 201, body: { activation_code: 'HXRT-7K2M-QW4P', expires_at: '2026-11-27T10:10:00Z' } },
       'POST /dashboard/api/mobility/drivers/drv_1/disable': { body: { ...driver, status: 'disabled' } },
     });
     const { user } = renderApp('/drivers');
@@ -34,7 +34,7 @@ describe('drivers', () => {
     });
     const row = screen.getByTestId('driver-drv_1');
     await user.click(within(row).getByRole('button', { name: 'Sign-in code' }));
-    expect((await screen.findByTestId('driver-sign-in-code')).textContent).toBe('482913');
+    expect((await screen.findByTestId('driver-sign-in-code')).textContent).toBe('HXRT-7K2M-QW4P');
     await user.click(within(row).getByRole('button', { name: 'Disable' }));
     expect(api.calls('POST /dashboard/api/mobility/drivers/drv_1/disable')).toHaveLength(1);
   });

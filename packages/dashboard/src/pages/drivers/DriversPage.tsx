@@ -1,19 +1,20 @@
 /** Drivers (operators): register, hand out a sign-in code, disable. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { ActivationCode } from '../../api/types';
 import { useRole } from '../../auth/session';
 import { FormError } from '../../ui/FormError';
 import { formatDate } from '../../ui/format';
 import { QueryState } from '../../ui/QueryState';
 import { SecretBox } from '../../ui/SecretBox';
-import { disableDriver, issueSignInCode, listDrivers, type SignInCode } from './drivers-api';
+import { disableDriver, issueSignInCode, listDrivers } from './drivers-api';
 import { RegisterDriverForm } from './RegisterDriverForm';
 
 export function DriversPage() {
   const role = useRole();
   const canManage = role === 'operator' || role === 'platform_operator' || role === 'owner';
   const queryClient = useQueryClient();
-  const [code, setCode] = useState<(SignInCode & { name: string }) | null>(null);
+  const [code, setCode] = useState<(ActivationCode & { name: string }) | null>(null);
   const drivers = useQuery({ queryKey: ['drivers'], queryFn: listDrivers });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['drivers'] });
   const disable = useMutation({ mutationFn: disableDriver, onSuccess: refresh });
@@ -26,7 +27,7 @@ export function DriversPage() {
       <h1>Drivers</h1>
       {canManage ? <RegisterDriverForm onRegistered={refresh} /> : <p className="notice">Operators manage the fleet.</p>}
       {code && (
-        <SecretBox label={`Sign-in code for ${code.name} (valid until ${formatDate(code.expires_at)})`} value={code.code} testId="driver-sign-in-code"
+        <SecretBox label={`Sign-in code for ${code.name} (valid until ${formatDate(code.expires_at)})`} value={code.activation_code} testId="driver-sign-in-code"
           onDismiss={() => setCode(null)} />
       )}
       <FormError error={disable.error ?? signIn.error} />

@@ -1,11 +1,11 @@
-import { Router } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { parseOrThrow, idParam } from '@platform/service-kit';
 import { latLngSchema } from '../../geo';
 import { WEIGHT_TIERS } from '../../pricing';
-import { accountOf, requireScope } from '../api-keys/api-key-auth';
+import { accountOf, requireScope, type PartnerAccount } from '../api-keys/api-key-auth';
 import { currentDriver } from '../driver-app/driver-auth';
-import { partnerJobRoutes } from '../jobs/partner-job.routes';
+import { jobReadRoutes, partnerJobRoutes } from '../jobs/partner-job.routes';
 import { jobListQuerySchema } from '../jobs/job-list-query';
 import { jobStreamRoutes } from '../telemetry/job-stream.routes';
 import type { JobTelemetry } from '../telemetry/job-telemetry.service';
@@ -95,6 +95,12 @@ export function deliveryRoutes(deliveries: DeliveryService, quotes: DeliveryQuot
     list: deliveries.listDeliveries,
     cancel: deliveries.cancelByPartner,
   }));
+}
+
+/** `/admin/v1/deliveries`: the organization's deliveries (list and one delivery), for any admin role, in the mode `accountOf` reads. */
+export function deliveryAdminRoutes(deliveries: DeliveryService, accountOf: (req: Request) => PartnerAccount): Router {
+  const anyRole: RequestHandler = (_req, _res, next) => next();
+  return jobReadRoutes({ requireRead: anyRole, accountOf, parseId: deliveryId, get: deliveries.getDelivery, listSchema: deliveryListQuerySchema, list: deliveries.listDeliveries });
 }
 
 /** `GET /api/v1/deliveries/{id}/stream` (deliveries:read): the delivery's Server-Sent Events until it ends. */

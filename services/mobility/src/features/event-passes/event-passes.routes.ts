@@ -1,9 +1,9 @@
-import { Router } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { NotFoundError, isIdOf, parseOrThrow } from '@platform/service-kit';
 import { latLngSchema } from '../../geo';
 import { TIERS } from '../../pricing';
-import { partnerIdOf, requireScope } from '../api-keys/api-key-auth';
+import { partnerIdOf as partnerIdOfKey, requireScope } from '../api-keys/api-key-auth';
 import { APPLIES_TO } from './event-pass-rules';
 import type { EventPassService } from './event-passes.service';
 
@@ -68,11 +68,20 @@ function programId(value: unknown): string {
   return value;
 }
 
-/** `/api/v1/event-pass-programs` (mounted behind API key authentication). */
-export function eventPassProgramRoutes(passes: EventPassService): Router {
+export interface EventPassProgramAccess {
+  /** The checks for reading and for changing (the partner API's scopes, or the admin API's roles). */
+  read: RequestHandler;
+  write: RequestHandler;
+  /** The organization the request acts for. */
+  partnerIdOf: (req: Request) => string;
+}
+
+/** `/api/v1/event-pass-programs` (mounted behind API key authentication), or its admin twin with the admin access rules. */
+export function eventPassProgramRoutes(
+  passes: EventPassService,
+  { read, write, partnerIdOf }: EventPassProgramAccess = { read: requireScope('event_passes:read'), write: requireScope('event_passes:write'), partnerIdOf: partnerIdOfKey },
+): Router {
   const router = Router();
-  const read = requireScope('event_passes:read');
-  const write = requireScope('event_passes:write');
 
   router.post('/', write, async (req, res) => {
     res.status(201).json(await passes.createProgram(partnerIdOf(req), parseOrThrow(createProgramSchema, req.body)));
@@ -99,7 +108,7 @@ export function eventPassProgramRoutes(passes: EventPassService): Router {
 export function eventPassRoutes(passes: EventPassService): Router {
   const router = Router();
   router.post('/:code/revoke', requireScope('event_passes:write'), async (req, res) => {
-    res.json(await passes.revokePass(partnerIdOf(req), String(req.params.code)));
+    res.json(await passes.revokePass(partnerIdOfKey(req), String(req.params.code)));
   });
   return router;
 }

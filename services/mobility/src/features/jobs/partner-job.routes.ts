@@ -22,6 +22,20 @@ export interface PartnerJobRoutesDeps<Input, View> {
   list(account: PartnerAccount, query: JobListQuery): Promise<Page<View>>;
 }
 
+export type JobReadRoutesDeps<View> = Pick<PartnerJobRoutesDeps<unknown, View>, 'requireRead' | 'accountOf' | 'parseId' | 'get' | 'listSchema' | 'list'>;
+
+/** A job's reads: the list (`GET /`) and one job (`GET /{id}`, with an ETag); the partner API's and the admin API's. */
+export function jobReadRoutes<View>(job: JobReadRoutesDeps<View>): Router {
+  const router = Router();
+  router.get('/', job.requireRead, async (req, res) => {
+    res.json(await job.list(job.accountOf(req), parseOrThrow(job.listSchema, req.query)));
+  });
+  router.get('/:id', job.requireRead, async (req, res) => {
+    sendJsonWithEtag(req, res, await job.get(job.accountOf(req), job.parseId(req.params.id)));
+  });
+  return router;
+}
+
 /** A job's partner routes: create (optional Idempotency-Key), list, GET by id, cancel. */
 export function partnerJobRoutes<Input, View>(job: PartnerJobRoutesDeps<Input, View>): Router {
   const router = Router();
@@ -34,13 +48,7 @@ export function partnerJobRoutes<Input, View>(job: PartnerJobRoutesDeps<Input, V
     res.status(answer.status).json(answer.body);
   });
 
-  router.get('/', job.requireRead, async (req, res) => {
-    res.json(await job.list(job.accountOf(req), parseOrThrow(job.listSchema, req.query)));
-  });
-
-  router.get('/:id', job.requireRead, async (req, res) => {
-    sendJsonWithEtag(req, res, await job.get(job.accountOf(req), job.parseId(req.params.id)));
-  });
+  router.use(jobReadRoutes(job));
 
   router.post('/:id/cancel', job.requireWrite, async (req, res) => {
     res.json(await job.cancel(job.accountOf(req), job.parseId(req.params.id)));

@@ -1,10 +1,10 @@
-import type { Router } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 import { z } from 'zod';
 import { idParam } from '@platform/service-kit';
 import { latLngSchema } from '../../geo';
 import { TIERS } from '../../pricing';
-import { accountOf, requireScope } from '../api-keys/api-key-auth';
-import { partnerJobRoutes } from '../jobs/partner-job.routes';
+import { accountOf, requireScope, type PartnerAccount } from '../api-keys/api-key-auth';
+import { jobReadRoutes, partnerJobRoutes } from '../jobs/partner-job.routes';
 import { jobListQuerySchema } from '../jobs/job-list-query';
 import { jobStreamRoutes } from '../telemetry/job-stream.routes';
 import type { JobTelemetry } from '../telemetry/job-telemetry.service';
@@ -58,6 +58,12 @@ export function rideRoutes(rides: RideService): Router {
     list: rides.listRides,
     cancel: rides.cancelByPartner,
   });
+}
+
+/** `/admin/v1/rides`: the organization's rides (list and one ride), for any admin role, in the mode `accountOf` reads. */
+export function rideAdminRoutes(rides: RideService, accountOf: (req: Request) => PartnerAccount): Router {
+  const anyRole: RequestHandler = (_req, _res, next) => next();
+  return jobReadRoutes({ requireRead: anyRole, accountOf, parseId: rideId, get: rides.getRide, listSchema: rideListQuerySchema, list: rides.listRides });
 }
 
 /** `GET /api/v1/rides/{id}/stream` (rides:read): the ride's Server-Sent Events until it ends. */

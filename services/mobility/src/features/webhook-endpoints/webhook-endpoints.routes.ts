@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { pageQuerySchema, parseOrThrow } from '@platform/service-kit';
 import { SUBSCRIBABLE_EVENT_TYPES } from './webhook-events';
@@ -9,6 +9,8 @@ export interface WebhookEndpointRoutesDeps {
   service: WebhookEndpointService;
   /** Which partner, in which mode (live or test), the (already authenticated) request acts for. */
   accountOf: (req: Request) => PartnerAccount;
+  /** Who may change endpoints (create, update, delete, rotate, test, recover, retry); reads are open to every caller. */
+  requireChange?: RequestHandler;
 }
 
 export const registerSchema = z.object({
@@ -54,8 +56,10 @@ export const recoverSchema = z
 export const pageSchema = pageQuerySchema({ id: 'PageQuery', defaultLimit: 20 });
 
 /** `/api/v1/webhooks`: mounted behind API-key authentication with the `webhooks:manage` scope. */
-export function webhookEndpointRoutes({ service, accountOf }: WebhookEndpointRoutesDeps): Router {
+export function webhookEndpointRoutes({ service, accountOf, requireChange = (_req, _res, next) => next() }: WebhookEndpointRoutesDeps): Router {
   const router = Router();
+  // Reads (GET) are open to every caller that got here; every other method is a change.
+  router.use((req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : requireChange(req, res, next)));
 
   router.post('/', async (req, res) => {
     const input = parseOrThrow(registerSchema, req.body);
@@ -64,6 +68,10 @@ export function webhookEndpointRoutes({ service, accountOf }: WebhookEndpointRou
 
   router.get('/', async (req, res) => {
     res.json(await service.list(accountOf(req), parseOrThrow(pageSchema, req.query)));
+  });
+
+  router.get('/:id', async (req, res) => {
+    res.json(await service.get(accountOf(req), req.params.id));
   });
 
   router.patch('/:id', async (req, res) => {

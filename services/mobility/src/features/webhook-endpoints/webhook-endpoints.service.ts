@@ -106,6 +106,11 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
       return pageOf(rows, page.limit, presentEndpoint);
     },
 
+    /** One endpoint (never its secret); another partner's or mode's: 404. */
+    async get(account: PartnerAccount, id: string) {
+      return presentEndpoint(await requireEndpoint(account, id));
+    },
+
     /**
      * Changes url, events, description or enabled. `enabled: true` re-enables a disabled endpoint (its failure clock
      * restarts); `enabled: false` disables it. The duplicate-URL rule holds for the endpoint as it will be.

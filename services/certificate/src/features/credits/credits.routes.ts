@@ -1,0 +1,37 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { NotFoundError, pageOf, parseOrThrow } from '@platform/service-kit';
+import type { CreditsRepository, LedgerRow } from './credits.repository';
+
+export const ledgerQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    cursor: z.string().regex(/^[1-9][0-9]{0,17}$/, 'is not a cursor from this list').optional().meta({ description: 'The `next_cursor` of the previous page.' }),
+  })
+  .meta({ id: 'CreditLedgerQuery', examples: [{ limit: 50 }] });
+
+function presentEntry(row: LedgerRow) {
+  return {
+    id: row.id,
+    amount: row.delta,
+    reason: row.reason,
+    reference: row.reference,
+    balance_after: Number(row.balance_after),
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/** `/admin/v1/credits`: the organization's balance with the caller's plan, and its credit ledger; any role reads. */
+export function creditAdminRoutes(credits: CreditsRepository): Router {
+  const router = Router();
+  router.get('/', async (req, res) => {
+    const row = await credits.balance(req.admin!.org, req.admin!.sub);
+    if (!row) throw new NotFoundError('Organization not found');
+    res.json({ organization: row.organization_name, balance: row.balance, plan: row.plan });
+  });
+  router.get('/ledger', async (req, res) => {
+    const page = parseOrThrow(ledgerQuery, req.query);
+    res.json(pageOf(await credits.ledger(req.admin!.org, page), page.limit, presentEntry));
+  });
+  return router;
+}

@@ -1,0 +1,29 @@
+import type { Request } from 'express';
+import { z } from 'zod';
+import { parseOrThrow } from '@platform/service-kit';
+import type { PartnerAccount } from '../api-keys/api-key-auth';
+
+/**
+ * `?livemode=false` or `?mode=test` on an admin route: the dashboard shows the organization's test data (what its
+ * `mk_test_…` keys made) instead of live data (the default). Both given and disagreeing: 422.
+ */
+export const adminModeQuerySchema = z
+  .object({
+    livemode: z.enum(['true', 'false']).optional().meta({ description: '`false` shows test-mode data (made with `mk_test_…` keys); live data by default.' }),
+    mode: z.enum(['live', 'test']).optional().meta({ description: 'The same as `livemode`: `test` shows test-mode data.' }),
+  })
+  .refine((query) => query.livemode === undefined || query.mode === undefined || (query.livemode === 'true') === (query.mode === 'live'), {
+    path: ['mode'],
+    message: 'must agree with livemode',
+  });
+
+/** The partner an admin request acts for (the token's organization), in the mode its query asks for; behind `requireAdmin`. */
+export function adminAccountOf(req: Request): PartnerAccount {
+  const query = parseOrThrow(adminModeQuerySchema, req.query);
+  return { partnerId: req.admin!.org, livemode: !(query.livemode === 'false' || query.mode === 'test') };
+}
+
+/** The admin request's organization (features without test data: event pass programs). */
+export function adminPartnerIdOf(req: Request): string {
+  return req.admin!.org;
+}
