@@ -4,11 +4,13 @@
  * the previous ones (the organization signed up first is used throughout). Every page is kept as a screenshot at
  * desktop width and at 360 px in test-artifacts/dashboard/.
  */
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
-import { sendJson, startFakeServer } from '@platform/test-kit';
+import { sendJson, startFakeServer, type RecordedRequest } from '@platform/test-kit';
+import { verifyStandardWebhook } from '@platform/webhook-signature';
 import { launchBrowser, refuseForeignRequests, screenshot } from '../helpers/browser';
 import { startSystem, type StartedSystem } from '../helpers/started-system';
 
@@ -31,7 +33,34 @@ async function startFakePaymentGateway() {
   });
 }
 
+/** Signs Gateway A's webhook as the gateway does (HMAC-SHA512 of the raw body with the secret key). */
+function signGatewayA(body: string): string {
+  return createHmac('sha512', GATEWAY_A_SECRET).update(body).digest('hex');
+}
+
+/** The partner's webhook receiver: a loopback HTTP server answering 200; `receivedOne` resolves with the first POST. */
+let waiting: ((request: RecordedRequest) => void) | undefined;
+const received: RecordedRequest[] = [];
+async function startReceiver() {
+  return startFakeServer((request, res) => {
+    received.push(request);
+    waiting?.(request);
+    sendJson(res, 200, { ok: true });
+  });
+}
+function receivedOne(): Promise<RecordedRequest> {
+  if (received.length > 0) return Promise.resolve(received[0]!);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no webhook delivery arrived within 60 s')), 60_000);
+    waiting = (request) => {
+      clearTimeout(timer);
+      resolve(request);
+    };
+  });
+}
+
 let system: StartedSystem;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let browser: Browser;
 let paymentGateway: Awaited<ReturnType<typeof startFakePaymentGateway>>;
 let page: Page;
@@ -40,6 +69,7 @@ let files: string;
 
 beforeAll(async () => {
   paymentGateway = await startFakePaymentGateway();
+  receiver = await startReceiver();
   files = mkdtempSync(path.join(os.tmpdir(), 'dashboard-e2e-'));
   [system, browser] = await Promise.all([
     startSystem('e2e_dashboard', { GATEWAY_A_SECRET_KEY: GATEWAY_A_SECRET, GATEWAY_A_BASE_URL: paymentGateway.url }),
@@ -54,6 +84,7 @@ afterAll(async () => {
   await browser?.close();
   await system?.stop();
   await paymentGateway?.close();
+  await receiver?.close();
   if (files) rmSync(files, { recursive: true, force: true });
 }, 60_000);
 
@@ -177,6 +208,124 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     expect(await page.$('[data-testid="batch-errors"]')).toBeNull();
     await snap('certificates-issued');
   }, 120_000);
+
+  it('upgrades the plan through Gateway A: checkout in the page, the signed payment webhook, the activation shown', async () => {
+    await openSection('/billing', 'Credits & plan');
+    expect(await textOf(page, '[data-testid="current-plan"]')).toBe('free');
+    const before = Number(await textOf(page, '[data-testid="credit-balance"]'));
+    await page.waitForSelector('form[aria-label="Upgrade plan"] select[name="plan"] option[value="starter"]', WAIT);
+    await snap('billing');
+    await page.select('form[aria-label="Upgrade plan"] select[name="plan"]', 'starter');
+    await page.select('form[aria-label="Upgrade plan"] select[name="gateway"]', 'gateway-a');
+    const checkoutAnswer = page.waitForResponse((response) => response.url().endsWith('/dashboard/api/certificate/subscriptions/checkout'), WAIT);
+    await page.click('form[aria-label="Upgrade plan"] button[type="submit"]');
+    const payment = (await (await checkoutAnswer).json()) as { reference: string; amount: { amount: number; currency: string } };
+    expect(await textOf(page, '[data-testid="checkout-reference"]')).toBe(payment.reference);
+    await snap('billing-checkout-pending');
+
+    // The customer pays on the gateway's page (the fake gateway now knows the charge), and the gateway calls the webhook.
+    charges.set(payment.reference, { amount: payment.amount.amount, currency: payment.amount.currency });
+    const body = JSON.stringify({
+      event: 'charge.success',
+      data: { id: 4099260516, reference: payment.reference, amount: payment.amount.amount, currency: payment.amount.currency, status: 'success', paid_at: new Date().toISOString() },
+    });
+    const forged = await fetch(`${system.gatewayUrl}/webhooks/payments/gateway-a`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Gateway-Signature': 'ab'.repeat(64) },
+      body,
+    });
+    expect(forged.status).toBeGreaterThanOrEqual(400);
+    expect(forged.status).toBeLessThan(500);
+    const delivered = await fetch(`${system.gatewayUrl}/webhooks/payments/gateway-a`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Gateway-Signature': signGatewayA(body) },
+      body,
+    });
+    expect(delivered.status).toBe(200);
+    expect(await delivered.json()).toEqual({ received: true });
+
+    // The page polls the plan until the payment is confirmed (or "Check now").
+    await page.waitForFunction(() => document.querySelector('[data-testid="current-plan"]')?.textContent === 'starter', { timeout: 60_000 });
+    expect(await textOf(page, '[data-testid="checkout-status"]')).toContain('is active');
+    expect(Number(await textOf(page, '[data-testid="credit-balance"]'))).toBe(before + 100);
+    // The ledger shows the upgrade's grant (and the two certificates issued above).
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('main tr')).some((row) => /\+100/.test(row.textContent ?? '') && /plan.upgrade/.test(row.textContent ?? '')), WAIT);
+    await snap('billing-activated');
+    const credits = await gatewayFetch('/api/v1/credits', { headers: { Authorization: `Bearer ${certificateKey}` } });
+    expect(credits.body).toMatchObject({ plan: 'starter', balance: Number(await textOf(page, '[data-testid="credit-balance"]')) });
+  }, 120_000);
+
+  it('creates a mobility key, registers a webhook endpoint, and a ride cancelled with the key shows as a delivery in its log', async () => {
+    await openSection('/api-keys/mobility', 'Mobility API keys');
+    await type(page, 'form[aria-label="Create an API key"] input[name="name"]', 'Dispatch server');
+    for (const scope of ['rides:write', 'rides:read']) await page.click(`form[aria-label="Create an API key"] input[name="scopes"][value="${scope}"]`);
+    // Live: the dashboard's rides and webhook pages show live data (a test key's rides and events are the sandbox's).
+    await page.select('form[aria-label="Create an API key"] select[name="mode"]', 'live');
+    await page.click('form[aria-label="Create an API key"] button[type="submit"]');
+    const mobilityKey = await textOf(page, '[data-testid="api-key-token"]');
+    expect(mobilityKey).toMatch(/^mk_/);
+    expect(mobilityKey).not.toMatch(/^mk_test_/);
+    await page.waitForFunction(() => document.querySelector('main table')?.textContent?.includes('Dispatch server'), WAIT);
+    await snap('api-keys-mobility-created');
+
+    await openSection('/webhooks', 'Webhooks');
+    await snap('webhooks');
+    const url = `${receiver.url}/hooks/rides`;
+    await type(page, 'form[aria-label="Register a webhook endpoint"] input[name="url"]', url);
+    await type(page, 'form[aria-label="Register a webhook endpoint"] input[name="description"]', 'Our dispatch server');
+    await page.click('form[aria-label="Register a webhook endpoint"] input[name="events"][value="ride.cancelled"]');
+    await page.click('form[aria-label="Register a webhook endpoint"] button[type="submit"]');
+    const secret = await textOf(page, '[data-testid="webhook-secret"]');
+    expect(secret).toMatch(/^whsec_/);
+    await page.waitForFunction((text) => document.querySelector('main table')?.textContent?.includes(text), WAIT, url);
+    await snap('webhooks-registered');
+
+    // The partner's server uses the key: a ride, then its cancellation.
+    const ride = await gatewayFetch('/api/v1/rides', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${mobilityKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ pickup: { lat: 6.4541, lng: 3.3947 }, dropoff: { lat: 6.4654, lng: 3.4064 }, tier: 'economy', passenger: { name: 'Ada Obi', phone: '+2348020000000' } }),
+    });
+    expect(ride.status).toBe(201);
+    const rideId = String(ride.body.id);
+    const cancelled = await gatewayFetch(`/api/v1/rides/${encodeURIComponent(rideId)}/cancel`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${mobilityKey}` },
+    });
+    expect(cancelled.status).toBe(200);
+
+    // The receiver gets the signed ride.cancelled event.
+    const delivery = await receivedOne();
+    expect(delivery.url).toBe('/hooks/rides');
+    expect(verifyStandardWebhook(delivery.body, delivery.headers, secret)).toBe(true);
+    const event = JSON.parse(delivery.body.toString('utf8')) as { type: string; data: unknown };
+    expect(event.type).toBe('ride.cancelled');
+    expect(JSON.stringify(event.data)).toContain(rideId);
+
+    // The endpoint's page: its delivery log lists that delivery as succeeded (refreshed until the worker has recorded it).
+    await (await page.waitForSelector(`main table a::-p-text("${url}")`, WAIT))!.click();
+    await page.waitForSelector('[data-testid="delivery-log"]', WAIT);
+    const succeeded = () =>
+      page.evaluate(() =>
+        Array.from(document.querySelectorAll('[data-testid^="delivery-"]:not([data-testid="delivery-log"])')).some(
+          (row) => (row as HTMLElement).innerText.includes('ride.cancelled') && (row as HTMLElement).innerText.includes('succeeded'),
+        ),
+      );
+    for (let attempt = 0; attempt < 60 && !(await succeeded()); attempt++) {
+      const refreshed = page.waitForResponse((response) => /\/dashboard\/api\/mobility\/webhooks\/[^/]+\/deliveries/.test(response.url()), WAIT);
+      await (await page.waitForSelector('main button::-p-text(Refresh)', WAIT))!.click();
+      await refreshed;
+    }
+    expect(await succeeded()).toBe(true);
+    expect(await textOf(page, '[data-testid="delivery-log"]')).toContain('200');
+    await snap('webhook-endpoint-delivery-log');
+
+    // The rides page lists the ride, cancelled.
+    await openSection('/rides', 'Rides');
+    await page.waitForFunction((id) => document.querySelector('main')?.textContent?.includes(id), WAIT, rideId);
+    expect(await page.evaluate((id) => Array.from(document.querySelectorAll('main tr')).find((row) => row.textContent?.includes(id))?.textContent, rideId)).toContain('cancelled');
+    await snap('rides');
+  }, 180_000);
 
   it('invites a member through a link, who signs up with it in another browser; roles change; the last owner stays', async () => {
     await openSection('/members', 'Members');
