@@ -413,6 +413,9 @@ describe('the admin API through the gateway', () => {
       { path: '/dashboard/api/certificate/members', code: 'missing_token' },
       { path: '/dashboard/api/mobility/api-keys', code: 'missing_token' },
       { path: '/dashboard/api/mobility/drivers', code: 'missing_token' },
+      { path: '/dashboard/api/mobility/webhooks', code: 'missing_token' },
+      { path: '/dashboard/api/mobility/rides', code: 'missing_token' },
+      { path: '/dashboard/api/certificate/credits/ledger', code: 'missing_token' },
       { path: '/dashboard/api/certificate/api-keys', headers: { Authorization: 'Bearer not-a-jwt' }, code: 'invalid_token' },
       // A partner API key is no dashboard token.
       { path: '/dashboard/api/certificate/api-keys', headers: { Authorization: `Bearer ${certificateKey}` }, code: 'invalid_token' },
@@ -426,7 +429,7 @@ describe('the admin API through the gateway', () => {
         code: attempt.code,
       });
     }
-    for (const direct of ['/admin/v1/api-keys', '/admin/v1/members', '/admin/v1/drivers']) {
+    for (const direct of ['/admin/v1/api-keys', '/admin/v1/members', '/admin/v1/drivers', '/admin/v1/webhooks', '/admin/v1/credits']) {
       const answer = await gatewayFetch(direct);
       expect(answer.status).toBe(404);
       expect(answer.contentType).toMatch(/^application\/problem\+json/);
