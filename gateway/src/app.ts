@@ -24,6 +24,7 @@ type OptionalSettings =
   | 'UPSTREAM_MAX_SOCKETS'
   | 'UPSTREAM_MAX_STREAM_SOCKETS'
   | 'MAX_BODY_BYTES'
+  | 'DASHBOARD_MAX_BODY_BYTES'
   | 'BODY_TIMEOUT_MS'
   | 'MAX_IN_FLIGHT_PER_CLIENT'
   | 'JWT_SECRET'
@@ -78,6 +79,8 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
     : undefined;
   const inFlight = new InFlightCounter(config.MAX_IN_FLIGHT_PER_CLIENT ?? 256);
   const bodyLimits = { maxBytes: config.MAX_BODY_BYTES ?? 100 * 1024, timeoutMs: config.BODY_TIMEOUT_MS ?? 10000 };
+  // A signed-in dashboard user uploads CSV batches and templates with images: larger bodies, only once the token was accepted.
+  const dashboardBodyLimits = { ...bodyLimits, maxBytes: config.DASHBOARD_MAX_BODY_BYTES ?? 5 * 1024 * 1024 };
   const trustHops = config.TRUST_PROXY_HOPS ?? 0;
   const hsts = Boolean(config.TLS_CERT_FILE);
   const observe = metrics.httpMiddleware();
@@ -127,7 +130,7 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
     };
     res.once('close', leaveInFlight);
     const forward = () => {
-      readBody(req, bodyLimits, arrivedAt).then((outcome) => {
+      readBody(req, route.adminToken ? dashboardBodyLimits : bodyLimits, arrivedAt).then((outcome) => {
         if (!outcome.ok) return answerJson(res, outcome.status, { error: outcome.error, code: outcome.code }, { Connection: 'close' });
         if (res.destroyed) return;
         proxies[route.upstream](req, res, {

@@ -26,6 +26,11 @@ export const gatewayConfigSchema = z
     METRICS_PORT: env.port(9464),
     /** Largest request body accepted (413 above it); bodies are read in full at the gateway before an upstream socket is taken. */
     MAX_BODY_BYTES: env.positiveInt(100 * 1024),
+    /**
+     * Largest body on the dashboard's admin routes (`/dashboard/api/certificate|mobility/…`, read only after the dashboard token
+     * was accepted): the CSV batch upload takes up to 5 MB and a template with images up to 3 MB.
+     */
+    DASHBOARD_MAX_BODY_BYTES: env.positiveInt(5 * 1024 * 1024),
     /** A request's headers and body must have fully arrived within this many ms of its first byte (408 JSON after). */
     BODY_TIMEOUT_MS: env.positiveInt(10000),
     /** Requests one client address (IPv6: its /64) may have in flight at once; more are answered 429 at once. */

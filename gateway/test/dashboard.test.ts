@@ -127,6 +127,40 @@ describe('dashboard admin prefixes', () => {
   );
 });
 
+describe('dashboard body size', () => {
+  const csv = (bytes: number) => Buffer.concat([Buffer.from('recipient_name,program_title,issue_date\n'), Buffer.alloc(bytes, 0x0a)]);
+
+  it('forwards a CSV batch over MAX_BODY_BYTES (up to DASHBOARD_MAX_BODY_BYTES, 5 MiB) with a dashboard token, byte for byte', async () => {
+    const body = csv(2 * 1024 * 1024);
+    const answer = await fetch(`${gateway.url}/dashboard/api/certificate/certificates/batch`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ownerToken()}`, 'Content-Type': 'text/csv' },
+      body,
+    });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ upstream: 'certificate', path: '/admin/v1/certificates/batch' });
+    expect(certificate.requests.at(-1)!.body.equals(body)).toBe(true);
+  });
+
+  it('refuses the large body without a token (401, nothing forwarded), past 5 MiB (413), and on the partner API past 100 kB (413)', async () => {
+    const before = upstreamCalls();
+    const unsigned = await fetch(`${gateway.url}/dashboard/api/certificate/certificates/batch`, { method: 'POST', headers: { 'Content-Type': 'text/csv' }, body: csv(2 * 1024 * 1024) });
+    expect(unsigned.status).toBe(401);
+    expect(await unsigned.json()).toMatchObject({ code: 'missing_token' });
+    const tooLarge = await fetch(`${gateway.url}/dashboard/api/certificate/certificates/batch`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ownerToken()}`, 'Content-Type': 'text/csv' },
+      body: csv(5 * 1024 * 1024),
+    });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await tooLarge.json()).toMatchObject({ code: 'payload_too_large' });
+    const partner = await fetch(`${gateway.url}/api/v1/rides`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: Buffer.alloc(200 * 1024, 0x20) });
+    expect(partner.status).toBe(413);
+    expect(upstreamCalls()).toBe(before);
+  });
+});
+
 describe('dashboard auth prefix', () => {
   it('sends /dashboard/api/auth/… to the certificate service as /accounts/v1/… without a token, cookies and Origin passed through', async () => {
     const res = await fetch(`${gateway.url}/dashboard/api/auth/sessions/refresh`, { method: 'POST', headers: { Cookie: 'pp_refresh=abc', Origin: 'http://127.0.0.1:8080' } });
