@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, openApiRoute, adminTokenSettings, requireAdmin, type Knex, type Logger } from '@platform/service-kit';
+import { createJsonApp, createMetrics, type Metrics, errorHandler, healthRoutes, jsonBodies, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, openApiRoute, adminTokenSettings, requireAdmin, type Knex, type Logger } from '@platform/service-kit';
 import type { CertificateConfig } from './config';
 import type { ApiKeyAuthCache } from '@platform/api-keys';
 import { accountRoutes } from './features/accounts/accounts.routes';
@@ -19,12 +19,14 @@ export interface CertificateDeps {
   logger: Logger;
   /** The per-process key cache (the server starts one; apps built without it read every key from Postgres). */
   apiKeyCache?: ApiKeyAuthCache;
+  /** The request metrics to record into (the server shares one with the public API's fast lane); a new set otherwise. */
+  metrics?: Metrics;
 }
 
 /** The certificate service's HTTP app, without listening; tests build it on their own database. */
 export function createApp(deps: CertificateDeps, services: CertificateServices = buildServices(deps)): Express {
   const { db, config, logger } = deps;
-  const metrics = createMetrics('certificate');
+  const metrics = deps.metrics ?? createMetrics('certificate');
   const app = createJsonApp({ metrics, logger });
   app.use(publicApiRoutes(services));
   app.use(credentialRoutes(services.credentials));

@@ -1,10 +1,12 @@
-import { closeGracefullyOnSignal, exitOnListenError, createLogger, loadConfigOrExit, openServiceDatabase } from '@platform/service-kit';
+import { createServer } from 'node:http';
+import { closeGracefullyOnSignal, exitOnListenError, createLogger, createMetrics, loadConfigOrExit, openServiceDatabase } from '@platform/service-kit';
 import { startTracing } from '@platform/service-kit/tracing';
 import { startApiKeyCache } from '@platform/api-keys';
 import { createApp } from './app';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema } from './config';
 import { migrations } from './db/migrations';
 import { buildServices } from './services';
+import { publicApiFastLane } from './features/verification/public-api.fast-lane';
 import { warnAboutPaymentSettings } from './features/payments/payment-settings-warnings';
 import { scheduleWebhookBodyRetention } from './features/payments/webhook-body-retention';
 
@@ -17,8 +19,11 @@ async function main() {
   const keyCache = startApiKeyCache(config, CERTIFICATE_SCHEMA, logger);
   await keyCache?.listener.ready;
   const services = buildServices({ db, config, apiKeyCache: keyCache?.cache });
-  const app = createApp({ db, config, logger, apiKeyCache: keyCache?.cache }, services);
-  const server = app.listen(config.PORT, () => logger.info({ port: config.PORT }, 'certificate service listening'));
+  const metrics = createMetrics('certificate');
+  const app = createApp({ db, config, logger, apiKeyCache: keyCache?.cache, metrics }, services);
+  // The two hot partner reads skip Express when they succeed; every other request (and outcome) is the app's.
+  const server = createServer(publicApiFastLane({ apiKeys: services.apiKeys, publicApi: services.publicApi, logger, metrics }, app));
+  server.listen(config.PORT, () => logger.info({ port: config.PORT }, 'certificate service listening'));
   exitOnListenError(server, 'certificate', config.PORT);
   server.keepAliveTimeout = 65000;
   const retention = scheduleWebhookBodyRetention(db, config.PAYMENT_WEBHOOK_RETENTION_DAYS, logger);
