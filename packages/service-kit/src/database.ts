@@ -111,3 +111,22 @@ export async function inTransactionHoldingLock<T>(db: Knex, key: number, work: (
     return rows[0].locked ? work(trx) : undefined;
   });
 }
+
+interface PooledPgConnection {
+  query(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * One statement (`$1`, `$2` placeholders) on a connection of the knex pool, without knex's builder and runner: for
+ * the hottest single-query reads only (bench:verify measured knex.raw's wrapper at a noticeable share of a request).
+ * Same pool, same session settings and the same acquire timeout error as `db.raw`.
+ */
+export async function queryRows<T>(db: Knex, text: string, values: unknown[]): Promise<T[]> {
+  const client = db.client as { acquireConnection(): Promise<PooledPgConnection>; releaseConnection(connection: PooledPgConnection): Promise<void> };
+  const connection = await client.acquireConnection();
+  try {
+    return (await connection.query(text, values)).rows as T[];
+  } finally {
+    void client.releaseConnection(connection);
+  }
+}

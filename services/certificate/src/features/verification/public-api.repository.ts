@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import { queryRows, type Knex } from '@platform/service-kit';
 
 export interface CreditsRow {
   organization_name: string;
@@ -17,29 +17,31 @@ export interface VerificationRow {
   expires_on: string | null;
 }
 
-/** The two public reads, each one round trip inside the authenticated key's organization only. */
+/** The two public reads, each one round trip inside the authenticated key's organization only (the hottest reads: `queryRows`, not knex.raw). */
 export function publicApiRepository(db: Knex) {
   return {
     /** The plan is that of the user who created the key. */
     async credits(organizationId: string, keyId: string): Promise<CreditsRow | undefined> {
-      const { rows } = await db.raw(
+      const rows = await queryRows<CreditsRow>(
+        db,
         `select o.name as organization_name, o.balance, coalesce(u.plan, 'free') as plan
            from organizations o
-           left join api_keys k on k.id = ? and k.organization_id = o.id
+           left join api_keys k on k.id = $1 and k.organization_id = o.id
            left join users u on u.organization_id = k.organization_id and u.id = k.user_id
-          where o.id = ?`,
+          where o.id = $2`,
         [keyId, organizationId],
       );
       return rows[0];
     },
     async verification(organizationId: string, code: string | null): Promise<VerificationRow | undefined> {
-      const { rows } = await db.raw(
+      const rows = await queryRows<VerificationRow>(
+        db,
         `select o.name as organization_name,
                 c.id as certificate_id, c.recipient_name, c.program_title, c.issue_date,
                 c.certificate_number, c.status, c.expires_on
            from organizations o
-           left join certificates c on c.organization_id = o.id and c.verification_code = ?
-          where o.id = ?`,
+           left join certificates c on c.organization_id = o.id and c.verification_code = $1
+          where o.id = $2`,
         [code ?? '', organizationId],
       );
       return rows[0];
