@@ -1,8 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { adminTokenSettings, createMetrics, DEFAULT_ADMIN_TOKEN_MAX_TTL_S, DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, errorHandler, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, requestContext, requestIdFor, requestLogger, runChecks, startRequestSpan, type Logger, type Metrics, type Redis, type TraceSpan } from '@platform/service-kit';
-import { addressBucket, clientAddress } from './client-address';
+import { addressBucket, adminTokenSettings, clientAddress, createMetrics, DEFAULT_ADMIN_TOKEN_MAX_TTL_S, DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, errorHandler, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, requestContext, requestIdFor, requestLogger, runChecks, startRequestSpan, type Logger, type Metrics, type Redis, type TraceSpan } from '@platform/service-kit';
 import type { GatewayConfig } from './config';
 import { docsRoutes, loadGatewayDescription, RENDERER_PATH } from './docs';
 import { dashboardTokenRefusal } from './dashboard-auth';

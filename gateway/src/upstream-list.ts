@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isHttpUrl } from '@platform/service-kit/config';
 
 /** The URLs of one upstream's replicas: `CERTIFICATE_URL=http://127.0.0.1:3001,http://127.0.0.1:3011`. */
 export function upstreamList(value: string): string[] {
@@ -8,14 +9,6 @@ export function upstreamList(value: string): string[] {
     .filter(Boolean);
 }
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 /** An upstream variable: one http(s) URL, or several separated by commas (replicas the gateway takes in turn). */
 export function upstreamListSchema(fallback: string) {

@@ -60,3 +60,13 @@ export const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me';
 export function jwtSecretSchema() {
   return z.string().min(16, 'must be at least 16 characters').default(DEV_JWT_SECRET);
 }
+
+/** Whether `value` parses as an absolute http: or https: URL. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

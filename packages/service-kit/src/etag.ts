@@ -7,7 +7,7 @@ export function etagOf(body: string): string {
 }
 
 /** RFC 9110 §13.1.2: `If-None-Match` holds `*` or a list of entity tags; comparison is weak (a `W/` prefix is ignored). */
-function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);

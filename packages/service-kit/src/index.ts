@@ -27,3 +27,5 @@ export * from './method-not-allowed';
 export * from './etag';
 export * from './pagination';
 export * from './pg-listener';
+export * from './client-address';
+export * from './html';

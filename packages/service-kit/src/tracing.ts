@@ -1,3 +1,4 @@
+import { isHttpUrl } from './config';
 import { stopOpenTelemetryTracer, useOpenTelemetryTracer } from './trace-context';
 
 /** What a process keeps from `startTracing`: a closer that flushes the spans not yet exported. */
@@ -43,11 +44,3 @@ export async function startTracing(defaultServiceName: string): Promise<Tracing>
   };
 }
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}

@@ -1,8 +1,7 @@
 import { Router, type Request, type Response } from 'express';
-import { ApiError, isIdOf, NotFoundError, parseOrThrow, requireAdmin, requireRole, type AdminTokenSettings } from '@platform/service-kit';
+import { ApiError, clientAddress, isIdOf, NotFoundError, parseOrThrow, requireAdmin, requireRole, type AdminTokenSettings } from '@platform/service-kit';
 import { newInvitationSchema, memberPatchSchema, newOrganizationSchema, refreshSchema, signInSchema, signUpSchema } from './accounts.schema';
 import type { AccountsService, SessionGrant } from './accounts.service';
-import { clientAddress } from './client-address';
 import type { MembersService } from './members.service';
 import { clearRefreshCookie, refreshTokenOf, setRefreshCookie } from './session-cookie';
 
@@ -34,7 +33,7 @@ export function accountRoutes(service: AccountsService, settings: AccountRouteSe
   });
   router.post('/sessions', async (req, res) => {
     const input = parseOrThrow(signInSchema, req.body ?? {});
-    answer(res, 200, await service.signIn(input, clientAddress(req, settings.trustProxyHops)));
+    answer(res, 200, await service.signIn(input, clientAddress(req, settings.trustProxyHops).slice(0, 100)));
   });
   router.post('/sessions/refresh', async (req, res) => {
     const input = parseOrThrow(refreshSchema, req.body ?? {});

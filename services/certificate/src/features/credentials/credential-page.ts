@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { escapeHtml } from '@platform/service-kit';
 import type { PublicCredential } from './credentials.service';
 
 /** The page's only style sheet, inline; the CSP allows exactly this text by its hash, and nothing from elsewhere. */
@@ -28,9 +29,6 @@ export const CREDENTIAL_PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 /** The status in plain words: a revoked or expired certificate says so before anything else. */
 export function statusSentence(credential: PublicCredential): string {

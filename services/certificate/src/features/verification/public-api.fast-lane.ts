@@ -1,9 +1,9 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { ApiKeyPrincipal, ApiKeyService } from '@platform/api-keys';
-import { bearerToken, etagOf, helmetHeaders, requestIdFor, startRequestSpan, type Logger, type Metrics } from '@platform/service-kit';
-import { certificateStatus } from '../certificates/certificate-status';
+import { bearerToken, etagOf, helmetHeaders, matchesIfNoneMatch, requestIdFor, startRequestSpan, type Logger, type Metrics } from '@platform/service-kit';
 import { normalizeVerificationCode } from '../certificates/verification-code';
 import type { PublicApiRepository } from './public-api.repository';
+import { creditsView, verificationView } from './public-api.views';
 
 export interface PublicApiFastLaneDeps {
   apiKeys: ApiKeyService;
@@ -69,31 +69,15 @@ async function answer({ apiKeys, publicApi }: PublicApiFastLaneDeps, req: Incomi
   if (target.kind === 'credits') {
     const row = await publicApi.credits(principal.organizationId, principal.keyId);
     if (!row) return undefined;
-    const body = JSON.stringify({ organization: row.organization_name, balance: row.balance, plan: row.plan });
+    const body = JSON.stringify(creditsView(row));
     return { status: 200, route: CREDITS_ROUTE, principal, body };
   }
   const row = await publicApi.verification(principal.organizationId, normalizeVerificationCode(target.code));
   if (!row?.certificate_id) return undefined;
-  const status = certificateStatus(row.status!, row.expires_on);
-  const body = JSON.stringify({
-    valid: status === 'valid',
-    recipient_name: row.recipient_name,
-    program_title: row.program_title,
-    organization_name: row.organization_name,
-    issue_date: row.issue_date,
-    certificate_number: row.certificate_number,
-    certificate_status: status,
-  });
+  const body = JSON.stringify(verificationView(row));
   const etag = etagOf(body);
   if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) return { status: 304, route: VERIFY_ROUTE, principal, etag };
   return { status: 200, route: VERIFY_ROUTE, principal, etag, body };
-}
-
-/** Same comparison as service-kit's `sendJsonWithEtag` (RFC 9110 weak comparison, `*` matches). */
-function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
 }
 
 function send(

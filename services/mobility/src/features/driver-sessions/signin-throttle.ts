@@ -1,6 +1,5 @@
-import { isIPv6 } from 'node:net';
 import type { IncomingMessage } from 'node:http';
-import { ApiError, type Redis } from '@platform/service-kit';
+import { ApiError, addressBucket, clientAddress, type Redis } from '@platform/service-kit';
 
 export interface SignInThrottleSettings {
   /** Failed sign-ins one address may make per window before it is refused with 429. */
@@ -40,28 +39,3 @@ export function createSignInThrottle(redis: Redis, prefix: string, settings: Sig
 }
 
 export type SignInThrottle = ReturnType<typeof createSignInThrottle>;
-
-/** The socket's peer, or with `trustHops` proxies in front, the `X-Forwarded-For` entry that many hops back from the right. */
-export function clientAddress(req: IncomingMessage, trustHops: number): string {
-  let address = req.socket.remoteAddress ?? 'unknown';
-  if (trustHops > 0) {
-    const header = req.headers['x-forwarded-for'];
-    const forwarded = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((entry) => entry.trim()).filter(Boolean);
-    if (forwarded.length > 0) address = forwarded[Math.max(0, forwarded.length - trustHops)]!;
-  }
-  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
-}
-
-/** An IPv4 address itself; an IPv6 address's /64 (one subscriber usually holds a whole /64). */
-export function addressBucket(address: string): string {
-  if (!isIPv6(address)) return address;
-  const zoneless = address.split('%')[0]!;
-  const [head = '', tail = ''] = zoneless.split('::');
-  const headGroups = head ? head.split(':') : [];
-  const tailGroups = zoneless.includes('::') ? (tail ? tail.split(':') : []) : [];
-  const groups = zoneless.includes('::') ? [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups] : headGroups;
-  return `${groups
-    .slice(0, 4)
-    .map((group) => parseInt(group, 16).toString(16))
-    .join(':')}::/64`;
-}

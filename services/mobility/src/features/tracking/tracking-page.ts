@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { escapeHtml } from '@platform/service-kit';
 import type { PublicTracking } from './tracking.presenter';
 import { STATUS_TEXT, TIMELINE_TEXT, VEHICLE_TYPE_TEXT } from './tracking-text';
 
@@ -44,9 +45,6 @@ export const TRACKING_PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 function page(body: string, script: boolean): string {
   return `<!doctype html>

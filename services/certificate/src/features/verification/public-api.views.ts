@@ -1,0 +1,21 @@
+import { certificateStatus } from '../certificates/certificate-status';
+import type { CreditsRow, VerificationRow } from './public-api.repository';
+
+/** `GET /api/v1/credits`'s answer: the Express route and the fast lane send exactly this. */
+export function creditsView(row: CreditsRow) {
+  return { organization: row.organization_name, balance: row.balance, plan: row.plan };
+}
+
+/** `GET /api/v1/verify/{code}`'s answer for a found certificate: the Express route and the fast lane send exactly this. */
+export function verificationView(row: VerificationRow) {
+  const status = certificateStatus(row.status!, row.expires_on);
+  return {
+    valid: status === 'valid',
+    recipient_name: row.recipient_name,
+    program_title: row.program_title,
+    organization_name: row.organization_name,
+    issue_date: row.issue_date,
+    certificate_number: row.certificate_number,
+    certificate_status: status,
+  };
+}
