@@ -10,9 +10,10 @@
  * does (groupadd/useradd) when it is missing.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { arch, platform } from 'node:os';
+import { arch, platform, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from 'pg';
@@ -73,6 +74,31 @@ export function collect(child: ChildProcess): () => string {
 export function exited(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/**
+ * As root, when the `postgres` user cannot reach the binaries where pnpm installed them (a checkout under a mode-700
+ * folder: /root, a `mktemp -d` clone), a copy of the package's `native` folder (bin, lib, share; symlinks kept) in a
+ * world-readable folder under the system's temporary directory, made once per installed package and reused.
+ */
+function reachableBinaries(bin: Binaries, runAs: RunAs): Binaries {
+  if (runAs.uid === undefined) return bin;
+  const runs = (postgres: string) => spawnSync(postgres, ['--version'], { uid: runAs.uid, gid: runAs.gid, stdio: 'ignore' }).status === 0;
+  if (runs(bin.postgres)) return bin;
+  const nativeDir = path.dirname(path.dirname(bin.postgres));
+  const parent = path.join(tmpdir(), 'partner-platform-embedded-postgres');
+  const copy = path.join(parent, createHash('sha256').update(nativeDir).digest('hex').slice(0, 16));
+  const inCopy = (file: string) => path.join(copy, path.relative(nativeDir, file));
+  if (!existsSync(inCopy(bin.postgres))) {
+    mkdirSync(parent, { recursive: true });
+    chmodSync(parent, 0o755);
+    const staging = `${copy}.${process.pid}`;
+    cpSync(nativeDir, staging, { recursive: true, verbatimSymlinks: true });
+    chmodSync(staging, 0o755);
+    rmSync(copy, { recursive: true, force: true });
+    renameSync(staging, copy);
+  }
+  return { postgres: inCopy(bin.postgres), initdb: inCopy(bin.initdb) };
 }
 
 /**
@@ -140,8 +166,8 @@ async function accepts(url: string): Promise<boolean> {
 
 /** Starts Postgres on 127.0.0.1:`port` with its cluster in `dataDir` and answers once it accepts connections. */
 export async function startEmbeddedPostgres(dataDir: string, port: number, database: string): Promise<LocalServer> {
-  const bin = await binaries();
   const runAs = unprivilegedUser();
+  const bin = reachableBinaries(await binaries(), runAs);
   await initialise(bin, dataDir, runAs);
   const earlier = leftRunning(dataDir);
   if (earlier) {
