@@ -1,18 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { listen } from '@platform/test-kit';
+import { spawnablePorts } from '@platform/test-kit';
 
 const root = path.resolve(__dirname, '../../..');
 export type Ports = { GATEWAY_PORT: string; GATEWAY_METRICS_PORT: string; CERTIFICATE_PORT: string; MOBILITY_PORT: string };
 
-// Free ports picked at run time: fixed ones collide when several checkouts run their tests on one machine.
+// Ports picked at run time, below the kernel's ephemeral range (see spawnablePort): fixed ones collide when several checkouts
+// run their tests on one machine, and ephemeral ones can be taken by a parallel suite's outgoing connection before pnpm start binds them.
 export async function freePorts(): Promise<Ports> {
-  const pick = async () => {
-    const probe = await listen(() => undefined);
-    await probe.close();
-    return String(probe.port);
-  };
-  return { GATEWAY_PORT: await pick(), GATEWAY_METRICS_PORT: await pick(), CERTIFICATE_PORT: await pick(), MOBILITY_PORT: await pick() };
+  const [gateway, metrics, certificate, mobility] = (await spawnablePorts(4)).map(String) as [string, string, string, string];
+  return { GATEWAY_PORT: gateway, GATEWAY_METRICS_PORT: metrics, CERTIFICATE_PORT: certificate, MOBILITY_PORT: mobility };
 }
 
 export interface Started {

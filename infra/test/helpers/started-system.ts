@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { clearRedisPrefix, createRunDatabase, dropRunDatabase, listen, newRedisPrefix } from '@platform/test-kit';
+import { clearRedisPrefix, createRunDatabase, dropRunDatabase, newRedisPrefix, spawnablePort } from '@platform/test-kit';
 
 export const repositoryRoot = path.resolve(__dirname, '../../..');
 
@@ -22,10 +22,9 @@ export interface StartedSystem {
   stop(): Promise<void>;
 }
 
+/** A port below the kernel's ephemeral range, free now (see spawnablePort in test-kit). */
 export async function freePort(): Promise<string> {
-  const probe = await listen(() => undefined);
-  await probe.close();
-  return String(probe.port);
+  return String(await spawnablePort());
 }
 
 /**

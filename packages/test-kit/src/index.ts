@@ -5,3 +5,4 @@ export * from './process';
 export * from './openapi';
 export * from './wait';
 export * from './event-stream';
+export * from './ports';

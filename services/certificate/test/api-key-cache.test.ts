@@ -4,7 +4,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { listenForApiKeyChanges, ApiKeyAuthCache } from '@platform/api-keys';
 import { createDatabase, parseConfig, type Knex } from '@platform/service-kit';
-import { listen, runDatabaseUrl, spawnTs, waitFor } from '@platform/test-kit';
+import { runDatabaseUrl, spawnTs, spawnablePort, waitFor } from '@platform/test-kit';
 import { createApp } from '../src/app';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema } from '../src/config';
 import { buildServices } from '../src/services';
@@ -13,12 +13,6 @@ import { createTestContext, type TestContext } from './helpers/context';
 
 const serviceDir = path.resolve(__dirname, '..');
 
-async function freePort(): Promise<number> {
-  const probe = await listen(() => undefined);
-  await probe.close();
-  return probe.port;
-}
-
 interface ServerProcess {
   base: string;
   child: ChildProcess;
@@ -26,7 +20,7 @@ interface ServerProcess {
 }
 
 async function startServer(): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = await spawnablePort();
   const child = spawnTs(serviceDir, 'src/server.ts', { DATABASE_URL: runDatabaseUrl(), PORT: String(port), NODE_ENV: 'test', LOG_LEVEL: 'warn' });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

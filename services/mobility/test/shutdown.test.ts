@@ -1,14 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { listen, spawnTs, waitFor } from '@platform/test-kit';
+import { spawnTs, spawnablePort, waitFor } from '@platform/test-kit';
 
 const serviceDir = path.resolve(__dirname, '..');
-
-async function freePort(): Promise<number> {
-  const probe = await listen(() => undefined);
-  await probe.close();
-  return probe.port;
-}
 
 function collect(child: ChildProcess): () => string {
   let output = '';
@@ -23,7 +17,7 @@ function env(port = 0) {
 
 describe('mobility processes on SIGTERM', () => {
   it('the API logs one line per request, closes its pools and exits 0', async () => {
-    const port = await freePort();
+    const port = await spawnablePort();
     const api = spawnTs(serviceDir, 'src/server.ts', env(port));
     const output = collect(api);
     const exited = new Promise<number | null>((resolve) => api.once('exit', (code) => resolve(code)));

@@ -1,17 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Registry } from 'prom-client';
-import { listen, spawnTs, waitFor, type RunningServer } from '@platform/test-kit';
+import { listen, spawnTs, spawnablePort, type RunningServer, waitFor } from '@platform/test-kit';
 import { createWorkerHealthServer } from '../src/worker-health';
 import { createTestContext, type TestContext } from './helpers/context';
 
 const serviceDir = path.resolve(__dirname, '..');
-
-async function freePort(): Promise<number> {
-  const probe = await listen(() => undefined);
-  await probe.close();
-  return probe.port;
-}
 
 describe('the worker process with WORKER_METRICS_PORT', () => {
   let worker: ChildProcess;
@@ -19,7 +13,7 @@ describe('the worker process with WORKER_METRICS_PORT', () => {
   let base: string;
 
   beforeAll(async () => {
-    const port = await freePort();
+    const port = await spawnablePort();
     base = `http://127.0.0.1:${port}`;
     worker = spawnTs(serviceDir, 'src/worker.ts', {
       DATABASE_URL: process.env.TEST_DATABASE_URL,

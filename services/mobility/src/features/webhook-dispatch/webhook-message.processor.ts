@@ -140,8 +140,9 @@ async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome
   const error = outcome.error ?? describeStatus(code);
   if (outcome.forbiddenAddress) log.warn({ forbiddenAddress: outcome.forbiddenAddress }, 'refused to connect: the endpoint resolves to a forbidden address');
   if (code === 410) {
-    await deps.record({ ...base, error, next: { status: 'failed' } });
+    // The endpoint is disabled before the delivery reads as failed, so whoever sees the failed delivery also sees why.
     await disableEndpoint(deps.db, deps.appendEvent, claimed.endpointId, 'The endpoint answered 410 Gone');
+    await deps.record({ ...base, error, next: { status: 'failed' } });
     deps.metrics?.outcome('endpoint_gone');
     log.warn('endpoint answered 410 Gone: disabled');
     throw new UnrecoverableError('endpoint answered 410 Gone');
