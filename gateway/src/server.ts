@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
-import pino from 'pino';
-import { closeGracefullyOnSignal, createLogger, loadConfigOrExit } from '@platform/service-kit';
+import { bufferedStdout, closeGracefullyOnSignal, createLogger, loadConfigOrExit } from '@platform/service-kit';
 import { createGateway } from './app';
 import { exitOnListenError } from '@platform/service-kit/listen';
 import { startTracing } from '@platform/service-kit/tracing';
@@ -17,9 +16,8 @@ for (const variable of ['TLS_CERT_FILE', 'TLS_KEY_FILE'] as const) {
     process.exit(1);
   }
 }
-// Log lines are written asynchronously: under load, lines written while one write is in flight go out together
-// (one syscall, not one per request line); pino flushes what is left when the process exits.
-const logger = createLogger('gateway', config.LOG_LEVEL, pino.destination({ dest: 1, sync: false }));
+// Log lines go out in batches (one write per 4 KiB or 100 ms, not one per request line); pino flushes what is left at exit.
+const logger = createLogger('gateway', config.LOG_LEVEL, bufferedStdout());
 const tracing = startTracing('gateway');
 const redis = createRateLimitRedis(config.REDIS_URL);
 let redisWasUp = true;

@@ -10,11 +10,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generateApiToken } from '@platform/api-keys';
-import { load, printTable, startProcess, type LoadResult } from './lib';
+import { canPin, load, pinnedCommand, pinSelfToFirstCore, printTable, startProcess, type LoadResult } from './lib';
 
-const PORTS = { upstream: 24001, gateway: 24080, metrics: 24081, nginx: 24090 };
+const PORTS = { upstream: 24001, gateway: 24080, metrics: 24081, nginx: 24090, bare: 24095 };
 const PATH = '/api/v1/verify/ABCD-EFGH-JKLM';
 const CONNECTIONS = 20;
+/** The proxy under test (nginx's worker, then the gateway) runs alone on this core; see pinnedCommand. */
+const MEASURED_CPU = 1;
 
 function nginxBinary(): string | undefined {
   for (const candidate of ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx']) {
@@ -53,7 +55,8 @@ http {
 async function startNginx(binary: string, dir: string): Promise<{ master: ChildProcess; worker: number }> {
   const file = path.join(dir, 'nginx.conf');
   writeFileSync(file, nginxConfig(dir));
-  const master = spawn(binary, ['-c', file, '-p', dir, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const [command, args] = pinnedCommand(binary, ['-c', file, '-p', dir, '-g', 'daemon off;'], MEASURED_CPU);
+  const master = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit'] });
   const deadline = Date.now() + 10000;
   while (Date.now() < deadline) {
     try {
@@ -75,9 +78,10 @@ async function measurePid(label: string, url: string, headers: Record<string, st
 
 async function main() {
   const children: ChildProcess[] = [];
+  pinSelfToFirstCore();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-'));
   try {
-    const upstream = await startProcess('scripts/bench/fake-upstream.ts', { PORT: String(PORTS.upstream) }, `http://127.0.0.1:${PORTS.upstream}/`);
+    const upstream = await startProcess('scripts/bench/fake-upstream.ts', { PORT: String(PORTS.upstream) }, `http://127.0.0.1:${PORTS.upstream}/`, 0);
     children.push(upstream);
     const gateway = await startProcess(
       'gateway/src/server.ts',
@@ -92,6 +96,7 @@ async function main() {
         LOG_LEVEL: 'info',
       },
       `http://127.0.0.1:${PORTS.gateway}/healthz`,
+      MEASURED_CPU,
     );
     children.push(gateway);
     const headers = { authorization: `Bearer ${generateApiToken('ck_')}` };
@@ -106,14 +111,23 @@ async function main() {
     } else {
       console.log('nginx is not installed (Debian: apt-get install -y nginx-light): the nginx anchor is SKIPPED, only the gateway is measured.');
     }
+    const bare = await startProcess('scripts/bench/bare-proxy.ts', { PORT: String(PORTS.bare), UPSTREAM_PORT: String(PORTS.upstream) }, `http://127.0.0.1:${PORTS.bare}/`, MEASURED_CPU);
+    children.push(bare);
+    const floor = await measurePid('bare node:http proxy (no limiter, ids, log or metrics)', `http://127.0.0.1:${PORTS.bare}${PATH}`, headers, bare.pid!);
+    rows.push(floor);
+    bare.kill('SIGTERM');
     const measured = await measurePid('gateway', `http://127.0.0.1:${PORTS.gateway}${PATH}`, headers, gateway.pid!);
     rows.push(measured);
     const ratios: Array<[string, number, number]> = [];
     if (nginx) ratios.push(['gateway / nginx requests/s', measured.requestsPerSecond / nginx.requestsPerSecond, 0.9]);
-    printTable(`bench:gateway (${os.cpus().length} cores, ${CONNECTIONS} connections, 5 s each; CPU: the proxy process only)`, rows, ratios);
+    printTable(`bench:gateway (${os.cpus().length} cores, ${CONNECTIONS} connections, 5 s each; CPU: the proxy process only${canPin() ? '; the proxy pinned to a core of its own, load generator and upstream on the other' : ''})`, rows, ratios);
     if (nginx?.cpuMicrosPerRequest && measured.cpuMicrosPerRequest) {
       const ratio = measured.cpuMicrosPerRequest / nginx.cpuMicrosPerRequest;
       console.log(`gateway CPU / nginx CPU per request: ${ratio.toFixed(2)} (target ≤ 2) ${ratio <= 2 ? 'OK' : 'ABOVE TARGET'}`);
+      if (floor.cpuMicrosPerRequest) console.log(`bare node:http proxy CPU / nginx CPU per request: ${(floor.cpuMicrosPerRequest / nginx.cpuMicrosPerRequest).toFixed(2)} (what node:http alone costs)`);
+    }
+    if (floor.cpuMicrosPerRequest && measured.cpuMicrosPerRequest) {
+      console.log(`gateway CPU / bare node:http proxy CPU per request: ${(measured.cpuMicrosPerRequest / floor.cpuMicrosPerRequest).toFixed(2)} (the gateway's own work)`);
     }
   } finally {
     children.forEach((child) => child.kill('SIGTERM'));

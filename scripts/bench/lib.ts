@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
@@ -27,8 +28,9 @@ export function processCpuMs(pid: number | undefined): number {
 }
 
 /** Starts a TypeScript entry point as its own process and waits until `readyUrl` answers (or it prints `ready`). */
-export async function startProcess(entry: string, env: NodeJS.ProcessEnv, readyUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', path.join(root, entry)], {
+export async function startProcess(entry: string, env: NodeJS.ProcessEnv, readyUrl: string, cpu?: number): Promise<ChildProcess> {
+  const [command, args] = pinnedCommand(process.execPath, ['--conditions=source', '--import', 'tsx', path.join(root, entry)], cpu);
+  const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -73,4 +75,26 @@ export function printTable(title: string, rows: LoadResult[], ratios: Array<[str
   for (const [name, ratio, target] of ratios) {
     console.log(`${name}: ${ratio.toFixed(2)} (target ≥ ${target}) ${ratio >= target ? 'OK' : 'BELOW TARGET'}`);
   }
+}
+
+/**
+ * On a machine with two or more cores, a measured server gets a core of its own (CPU 1) and everything else (the load
+ * generator, the upstream) is kept on CPU 0: otherwise they trade places on both cores and the per-request CPU time of
+ * the measured process swings by half from one run to the next. `taskset` (util-linux) does the pinning; without it,
+ * or on one core, nothing is pinned.
+ */
+export function pinnedCommand(command: string, args: string[], cpu: number | undefined): [string, string[]] {
+  if (cpu === undefined || !canPin()) return [command, args];
+  return ['taskset', ['-c', String(cpu), command, ...args]];
+}
+
+let pinning: boolean | undefined;
+export function canPin(): boolean {
+  if (pinning === undefined) pinning = os.cpus().length >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+  return pinning;
+}
+
+/** Keeps this process (autocannon runs in it) on CPU 0, away from the measured server's core. */
+export function pinSelfToFirstCore(): void {
+  if (canPin()) spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)]);
 }

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { closeGracefullyOnSignal, exitOnListenError, createLogger, createMetrics, loadConfigOrExit, openServiceDatabase } from '@platform/service-kit';
+import { closeGracefullyOnSignal, exitOnListenError, bufferedStdout, createLogger, createMetrics, loadConfigOrExit, openServiceDatabase } from '@platform/service-kit';
 import { startTracing } from '@platform/service-kit/tracing';
 import { startApiKeyCache } from '@platform/api-keys';
 import { createApp } from './app';
@@ -12,7 +12,7 @@ import { scheduleWebhookBodyRetention } from './features/payments/webhook-body-r
 
 async function main() {
   const config = loadConfigOrExit(certificateConfigSchema, 'certificate');
-  const logger = createLogger('certificate', config.LOG_LEVEL);
+  const logger = createLogger('certificate', config.LOG_LEVEL, bufferedStdout());
   const tracing = await startTracing('certificate');
   warnAboutPaymentSettings(config, logger);
   const db = await openServiceDatabase(config.databaseUrl, CERTIFICATE_SCHEMA, migrations, logger);

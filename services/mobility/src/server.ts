@@ -1,4 +1,4 @@
-import { closeGracefullyOnSignal, exitOnListenError, createLogger, createRedis, loadConfigOrExit, openServiceDatabase, requireRedis } from '@platform/service-kit';
+import { closeGracefullyOnSignal, exitOnListenError, bufferedStdout, createLogger, createRedis, loadConfigOrExit, openServiceDatabase, requireRedis } from '@platform/service-kit';
 import { startTracing } from '@platform/service-kit/tracing';
 import { startApiKeyCache } from '@platform/api-keys';
 import { createApp } from './app';
@@ -8,7 +8,7 @@ import { migrations } from './db/migrations';
 
 async function main() {
   const config = loadConfigOrExit(mobilityConfigSchema, 'mobility');
-  const logger = createLogger('mobility', config.LOG_LEVEL);
+  const logger = createLogger('mobility', config.LOG_LEVEL, bufferedStdout());
   const tracing = await startTracing('mobility');
   await requireRedis(config.REDIS_URL);
   const db = await openServiceDatabase(config.databaseUrl, MOBILITY_SCHEMA, migrations, logger);

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { Registry } from 'prom-client';
-import { closeGracefullyOnSignal, createLogger, createRedis, loadConfigOrExit, openServiceDatabase, requireRedis } from '@platform/service-kit';
+import { closeGracefullyOnSignal, bufferedStdout, createLogger, createRedis, loadConfigOrExit, openServiceDatabase, requireRedis } from '@platform/service-kit';
 import { startTracing } from '@platform/service-kit/tracing';
 import { MOBILITY_SCHEMA, mobilityConfigSchema } from './config';
 import { migrations } from './db/migrations';
@@ -16,7 +16,7 @@ import { createWorkerHealthServer } from './worker-health';
 /** The BullMQ worker process: outbound webhook deliveries (with the outbox relay) and dispatch timers. */
 async function main() {
   const config = loadConfigOrExit(mobilityConfigSchema, 'mobility-worker');
-  const logger = createLogger('mobility-worker', config.LOG_LEVEL);
+  const logger = createLogger('mobility-worker', config.LOG_LEVEL, bufferedStdout());
   const tracing = await startTracing('mobility-worker');
   await requireRedis(config.REDIS_URL);
   // The worker's writes are delivery bookkeeping: committing them asynchronously is much faster, and a Postgres crash
