@@ -29,7 +29,9 @@ export function processCpuMs(pid: number | undefined): number {
 
 /** Starts a TypeScript entry point as its own process and waits until `readyUrl` answers (or it prints `ready`). */
 export async function startProcess(entry: string, env: NodeJS.ProcessEnv, readyUrl: string, cpu?: number): Promise<ChildProcess> {
-  const [command, args] = pinnedCommand(process.execPath, ['--conditions=source', '--import', 'tsx', path.join(root, entry)], cpu);
+  // BENCH_CPU_PROFILE=<part of an entry's path>: that process writes a V8 CPU profile into bench/profiles when it exits.
+  const profile = process.env.BENCH_CPU_PROFILE && entry.includes(process.env.BENCH_CPU_PROFILE) ? ['--cpu-prof', `--cpu-prof-dir=${path.join(root, 'bench/profiles')}`] : [];
+  const [command, args] = pinnedCommand(process.execPath, [...profile, '--conditions=source', '--import', 'tsx', path.join(root, entry)], cpu);
   const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },

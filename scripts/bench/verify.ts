@@ -30,7 +30,8 @@ async function main() {
       issue_date: '2026-05-01',
     });
     const env = { DATABASE_URL: databaseUrl };
-    const service = await startProcess('services/certificate/src/server.ts', { ...env, PORT: String(PORTS.service) }, `http://127.0.0.1:${PORTS.service}/healthz`);
+    // The service and the bare baseline each get CPU 1 to themselves while measured (see pinnedCommand); the rest floats.
+    const service = await startProcess('services/certificate/src/server.ts', { ...env, PORT: String(PORTS.service) }, `http://127.0.0.1:${PORTS.service}/healthz`, 1);
     children.push(service);
     const gatewayProcess = await startProcess(
         'gateway/src/server.ts',
@@ -39,7 +40,7 @@ async function main() {
         `http://127.0.0.1:${PORTS.gateway}/healthz`,
     );
     children.push(gatewayProcess);
-    const bareProcess = await startProcess('scripts/bench/bare-verify-server.ts', { ...env, PORT: String(PORTS.bare) }, `http://127.0.0.1:${PORTS.bare}/`);
+    const bareProcess = await startProcess('scripts/bench/bare-verify-server.ts', { ...env, PORT: String(PORTS.bare) }, `http://127.0.0.1:${PORTS.bare}/`, 1);
     children.push(bareProcess);
 
     const path = `/api/v1/verify/${certificate.verification_code}`;
@@ -54,6 +55,8 @@ async function main() {
     if (bare.cpuMicrosPerRequest && direct.cpuMicrosPerRequest && gateway.cpuMicrosPerRequest) {
       // On a CPU-bound machine throughput is inversely proportional to CPU per request, so these ratios predict the
       // requests/s ratios without the noise of whatever else the machine is running.
+      const cpuRatio = direct.cpuMicrosPerRequest / bare.cpuMicrosPerRequest;
+      console.log(`service CPU / bare CPU per verify: ${cpuRatio.toFixed(2)} (target ≤ 1.5) ${cpuRatio <= 1.5 ? 'OK' : 'ABOVE TARGET'}`);
       console.log(`CPU-based: service / bare baseline ${(bare.cpuMicrosPerRequest / direct.cpuMicrosPerRequest).toFixed(2)}; ` +
         `gateway / direct ${(direct.cpuMicrosPerRequest / (direct.cpuMicrosPerRequest + gateway.cpuMicrosPerRequest)).toFixed(2)} (service CPU / (service + gateway CPU))`);
     }
