@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { isPortFree } from '@platform/service-kit/listen';
 
 export interface PortClaim {
   name: string;
@@ -6,14 +7,6 @@ export interface PortClaim {
   port: number;
 }
 
-/** True when nothing listens on `port`: we can bind it the way our servers do (all interfaces, IPv4 and IPv6). */
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, () => probe.close(() => resolve(true)));
-  });
-}
 
 /**
  * One line naming the first port another program already holds, or undefined when all are free. Starting on a taken
@@ -21,7 +14,7 @@ function isFree(port: number): Promise<boolean> {
  */
 export async function describeTakenPort(claims: PortClaim[]): Promise<string | undefined> {
   for (const claim of claims) {
-    if (!(await isFree(claim.port))) {
+    if (!(await isPortFree(claim.port))) {
       return `Port ${claim.port} (${claim.name}) is already in use by another program: stop it or choose another port with ${claim.variable}.`;
     }
   }
@@ -30,7 +23,7 @@ export async function describeTakenPort(claims: PortClaim[]): Promise<string | u
 
 /** `preferred` when nothing listens on it, else a free port the system picks. */
 export async function freePortPreferring(preferred: number): Promise<number> {
-  if (await isFree(preferred)) return preferred;
+  if (await isPortFree(preferred)) return preferred;
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

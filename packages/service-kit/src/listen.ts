@@ -1,4 +1,4 @@
-import type { Server } from 'node:net';
+import { createServer, type Server } from 'node:net';
 
 /**
  * A port another program holds (or one we may not bind) ends the process with one line naming it and exit 1, never a
@@ -14,5 +14,14 @@ export function exitOnListenError(server: Server, name: string, port: number | s
           : `cannot listen on port ${port} (${error.code ?? error.message})`;
     process.stderr.write(`${name}: ${reason}.\n`);
     process.exit(1);
+  });
+}
+
+/** True when nothing listens on `port`: it can be bound the way our servers bind (all interfaces, IPv4 and IPv6). */
+export function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, () => probe.close(() => resolve(true)));
   });
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { isPortFree } from '@platform/service-kit/listen';
 
 /**
  * Ports for processes a test spawns. A port the kernel hands out for `listen(0)` comes from its ephemeral range, the same range
@@ -11,7 +11,7 @@ export async function spawnablePort(): Promise<number> {
   const [low, high] = portWindow();
   for (let tries = 0; tries < 200; tries++) {
     const port = low + Math.floor(Math.random() * (high - low));
-    if (await isFree(port)) return port;
+    if (await isPortFree(port)) return port;
   }
   throw new Error(`no free port between ${low} and ${high}`);
 }
@@ -32,12 +32,4 @@ function portWindow(): [number, number] {
   }
   const high = Math.min(ephemeralLow, 32768);
   return [Math.max(10000, high - 12000), high];
-}
-
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, () => probe.close(() => resolve(true)));
-  });
 }

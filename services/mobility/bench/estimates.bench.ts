@@ -48,7 +48,8 @@ async function main() {
       body: JSON.stringify({ pickup: PICKUP, dropoff: { lat: 6.4281, lng: 3.4219 } }),
       connections: 10,
     });
-    const answer = (await fetch(request(PORTS.service).url, { method: 'POST', headers: request(PORTS.service).headers, body: request(PORTS.service).body }).then((r) => r.json())) as { estimates?: { available: boolean }[] };
+    const probe = request(PORTS.service);
+    const answer = (await fetch(probe.url, { method: probe.method, headers: probe.headers, body: probe.body }).then((r) => r.json())) as { estimates?: { available: boolean }[] };
     if (!answer.estimates?.every((e) => e.available)) throw new Error(`the seeded drivers were not found: ${JSON.stringify(answer)}`);
     const rows: LoadResult[] = [];
     const baseline = await load('bare node:http + pg + ioredis, same I/O (baseline)', request(PORTS.bare), [bare]);

@@ -1,27 +1,19 @@
 import { verifyStandardWebhook } from '@platform/webhook-signature';
-import { sendJson, startFakeServer } from '@platform/test-kit';
-import { createApp } from '../src/app';
 import type { TestContext } from './helpers/context';
-import { createIsolatedContext, silentLogger, type IsolatedContext } from './helpers/webhooks';
+import { startDeliveringApp, stopDeliveringApp, type DeliveringApp } from './helpers/delivering-app';
 import { waitFor } from '@platform/test-kit';
 import { organizer, programWithPasses, rideToVenue } from './factories/event-passes';
 import { randomCentre } from './factories/fleet';
 
-let isolated: IsolatedContext;
 let ctx: TestContext;
-let receiver: Awaited<ReturnType<typeof startFakeServer>>;
+let receiver: DeliveringApp['receiver'];
 
+let started: DeliveringApp | undefined;
 beforeAll(async () => {
-  isolated = await createIsolatedContext();
-  const { db, redis, config } = isolated;
-  ctx = { app: createApp({ db, redis, config, logger: silentLogger }), db, redis, config, close: async () => undefined } as TestContext;
-  receiver = await startFakeServer((_req, res) => sendJson(res, 200, { ok: true }));
-  isolated.startDelivery();
+  started = await startDeliveringApp();
+  ({ ctx, receiver } = started);
 });
-afterAll(async () => {
-  await receiver.close();
-  await isolated.close();
-});
+afterAll(() => stopDeliveringApp(started));
 
 describe('event pass webhooks', () => {
   it('delivers event_pass.redeemed, event_pass.released and budget_exhausted (once), signed, to an endpoint subscribed to them', async () => {

@@ -1,8 +1,7 @@
 import request from 'supertest';
-import { sendJson, startFakeServer, waitFor } from '@platform/test-kit';
-import { createApp } from '../src/app';
+import { waitFor } from '@platform/test-kit';
 import type { TestContext } from './helpers/context';
-import { createIsolatedContext, silentLogger, type IsolatedContext } from './helpers/webhooks';
+import { startDeliveringApp, stopDeliveringApp, type DeliveringApp } from './helpers/delivering-app';
 import { adminToken, createPartnerKey, newAdmin } from './factories/auth';
 import { deliveryBody, onlineCourier } from './factories/deliveries';
 import { ORGANIZER_SCOPES, programBody } from './factories/event-passes';
@@ -11,21 +10,15 @@ import { partnerApi, rideBody } from './factories/rides';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-let isolated: IsolatedContext;
 let ctx: TestContext;
-let receiver: Awaited<ReturnType<typeof startFakeServer>>;
+let receiver: DeliveringApp['receiver'];
 
+let started: DeliveringApp | undefined;
 beforeAll(async () => {
-  isolated = await createIsolatedContext();
-  const { db, redis, config } = isolated;
-  ctx = { app: createApp({ db, redis, config, logger: silentLogger }), db, redis, config, close: async () => undefined } as TestContext;
-  receiver = await startFakeServer((_req, res) => sendJson(res, 200, { ok: true }));
-  isolated.startDelivery();
+  started = await startDeliveringApp();
+  ({ ctx, receiver } = started);
 });
-afterAll(async () => {
-  await receiver.close();
-  await isolated.close();
-});
+afterAll(() => stopDeliveringApp(started));
 
 /** A live key and a test key of the same partner (owner). */
 async function partnerKeys(scopes?: string[]) {

@@ -1,28 +1,21 @@
 import request from 'supertest';
 import { verifyServiceSignature, verifyStandardWebhook } from '@platform/webhook-signature';
-import { sendJson, startFakeServer, waitFor } from '@platform/test-kit';
-import { createApp } from '../src/app';
+import { waitFor } from '@platform/test-kit';
 import type { TestContext } from './helpers/context';
-import { createIsolatedContext, silentLogger, type IsolatedContext } from './helpers/webhooks';
+import { startDeliveringApp, stopDeliveringApp, type DeliveringApp } from './helpers/delivering-app';
 import { createPartnerKey } from './factories/auth';
 import { offset, onlineDriver, randomCentre } from './factories/fleet';
 import { partnerApi, rideBody } from './factories/rides';
 
-let isolated: IsolatedContext;
 let ctx: TestContext;
-let receiver: Awaited<ReturnType<typeof startFakeServer>>;
+let receiver: DeliveringApp['receiver'];
 
+let started: DeliveringApp | undefined;
 beforeAll(async () => {
-  isolated = await createIsolatedContext();
-  const { db, redis, config } = isolated;
-  ctx = { app: createApp({ db, redis, config, logger: silentLogger }), db, redis, config, close: async () => undefined } as TestContext;
-  receiver = await startFakeServer((_req, res) => sendJson(res, 200, { ok: true }));
-  isolated.startDelivery();
+  started = await startDeliveringApp();
+  ({ ctx, receiver } = started);
 });
-afterAll(async () => {
-  await receiver.close();
-  await isolated.close();
-});
+afterAll(() => stopDeliveringApp(started));
 
 describe('outgoing webhooks through the real API', () => {
   it('needs a key with webhooks:manage', async () => {
