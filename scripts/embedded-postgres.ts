@@ -77,6 +77,37 @@ export function exited(child: ChildProcess): Promise<number | null> {
 }
 
 /**
+ * Waits until `answers()` is true. A process that exits (or never started) or does not answer within `timeoutMs` is
+ * killed and ends start-up with one line: `failure` given the last line it printed.
+ */
+export async function untilServing(server: ChildProcess, answers: () => Promise<boolean>, timeoutMs: number, failure: (lastLine: string) => string): Promise<void> {
+  const output = collect(server);
+  const deadline = Date.now() + timeoutMs;
+  while (!(await answers())) {
+    if (server.exitCode !== null || server.signalCode !== null || server.pid === undefined || Date.now() > deadline) {
+      if (server.exitCode === null && server.pid !== undefined) server.kill('SIGKILL');
+      throw new Error(failure(output().trim().split('\n').filter(Boolean).pop() ?? 'no output'));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** A started store: `stop()` sends `signal`, and SIGKILL if it is still running 15 s later. */
+export function localServer(url: string, server: ChildProcess, signal: NodeJS.Signals): LocalServer {
+  return {
+    url,
+    process: server,
+    async stop() {
+      if (server.exitCode !== null || server.signalCode !== null) return;
+      server.kill(signal);
+      const force = setTimeout(() => server.kill('SIGKILL'), 15000);
+      await exited(server);
+      clearTimeout(force);
+    },
+  };
+}
+
+/**
  * As root, when the `postgres` user cannot reach the binaries where pnpm installed them (a checkout under a mode-700
  * folder: /root, a `mktemp -d` clone), a copy of the package's `native` folder (bin, lib, share; symlinks kept) in a
  * world-readable folder under the system's temporary directory, made once per installed package and reused.
@@ -176,27 +207,8 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, datab
     );
   }
   const server = run(bin.postgres, ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='], runAs);
-  const output = collect(server);
-  const url = `postgres://postgres@127.0.0.1:${port}/${database}`;
   const admin = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const deadline = Date.now() + 60000;
-  while (!(await accepts(admin))) {
-    if (server.exitCode !== null || server.signalCode !== null || Date.now() > deadline) {
-      if (server.exitCode === null) server.kill('SIGKILL');
-      const last = output().trim().split('\n').filter(Boolean).pop() ?? 'no output';
-      throw new Error(`the embedded Postgres did not start: ${last}; set DATABASE_URL to a running server instead`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return {
-    url,
-    process: server,
-    async stop() {
-      if (server.exitCode !== null || server.signalCode !== null) return;
-      server.kill('SIGINT'); // fast shutdown: the services are already stopped
-      const force = setTimeout(() => server.kill('SIGKILL'), 15000);
-      await exited(server);
-      clearTimeout(force);
-    },
-  };
+  await untilServing(server, () => accepts(admin), 60000, (last) => `the embedded Postgres did not start: ${last}; set DATABASE_URL to a running server instead`);
+  // SIGINT is Postgres's fast shutdown: the services are already stopped.
+  return localServer(`postgres://postgres@127.0.0.1:${port}/${database}`, server, 'SIGINT');
 }

@@ -8,7 +8,7 @@ import { accessSync, constants } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pingRedis } from '@platform/service-kit/redis';
-import { collect, exited, type LocalServer } from './embedded-postgres';
+import { localServer, untilServing, type LocalServer } from './embedded-postgres';
 
 /** The `redis-server` executable on PATH, or undefined. */
 export function redisServerOnPath(): string | undefined {
@@ -31,31 +31,8 @@ export async function startLocalRedis(redisServer: string, port: number): Promis
     detached: true,
   });
   server.on('error', () => undefined); // reported below as "did not start"
-  const output = collect(server);
   const url = `redis://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30000;
-  for (;;) {
-    try {
-      await pingRedis(url, 1000);
-      break;
-    } catch {
-      if (server.exitCode !== null || server.signalCode !== null || server.pid === undefined || Date.now() > deadline) {
-        if (server.exitCode === null && server.pid !== undefined) server.kill('SIGKILL');
-        const last = output().trim().split('\n').filter(Boolean).pop() ?? 'no output';
-        throw new Error(`redis-server did not start: ${last}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  return {
-    url,
-    process: server,
-    async stop() {
-      if (server.exitCode !== null || server.signalCode !== null) return;
-      server.kill('SIGTERM');
-      const force = setTimeout(() => server.kill('SIGKILL'), 15000);
-      await exited(server);
-      clearTimeout(force);
-    },
-  };
+  const answers = () => pingRedis(url, 1000).then(() => true, () => false);
+  await untilServing(server, answers, 30000, (last) => `redis-server did not start: ${last}`);
+  return localServer(url, server, 'SIGTERM');
 }
