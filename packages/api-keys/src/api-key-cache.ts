@@ -15,19 +15,33 @@ export interface ApiKeyCacheOptions {
 }
 
 const DEFAULT_OPTIONS: ApiKeyCacheOptions = { ttlMs: 60_000, maxEntries: 10_000 };
-/** How long a change waits for its own notification to come back before answering. */
-const ECHO_TIMEOUT_MS = 2000;
+/** How long a change waits for every listening process to acknowledge it before answering anyway. */
+const ACK_TIMEOUT_MS = 2000;
+
+/** Finds the backends of every process whose cache listens (this one's included), after a change committed. */
+export type ListeningPeers = () => Promise<number[]>;
+
+interface AckWaiter {
+  /** Backend pids that acknowledged the key's change since the waiter was registered. */
+  acked: Set<number>;
+  /** Re-checks whether every expected pid has acknowledged. */
+  check(): void;
+  /** Stops waiting (this process can no longer hear acknowledgements). */
+  release(): void;
+}
 
 /**
  * Per-process cache of authenticated keys by token hash. It is trusted only while its LISTEN connection is up: every
- * change to a key (rotate, revoke, delete, expiry, scopes) notifies its id and every process drops the key's entries;
- * while the connection is down nothing is cached or served from the cache. An entry read while a notification
- * arrived is not stored (it may predate the change).
+ * change to a key (rotate, revoke, delete, expiry, scopes) notifies its id and every process drops the key's entries,
+ * then acknowledges on a second channel; while the connection is down nothing is cached or served from the cache. An
+ * entry read while a notification arrived is not stored (it may predate the change). A process that changes a key
+ * answers only once every listening process has acknowledged (bounded), so the very next request anywhere is refused.
  */
 export class ApiKeyAuthCache {
   private readonly entries = new Map<string, CachedKey>();
   private readonly options: ApiKeyCacheOptions;
-  private readonly echoWaiters = new Map<string, Set<() => void>>();
+  private readonly ackWaiters = new Map<string, Set<AckWaiter>>();
+  private listeningPeers: ListeningPeers | undefined;
   private listening = false;
   /** Bumped by every notification and connection change; a lookup that saw it move does not store its answer. */
   private generation = 0;
@@ -42,6 +56,11 @@ export class ApiKeyAuthCache {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** How a change finds the processes it must hear back from (set by `listenForApiKeyChanges`). */
+  useListeningPeers(peers: ListeningPeers): void {
+    this.listeningPeers = peers;
   }
 
   /** The generation to hand back to `store` once a database lookup is done. */
@@ -82,42 +101,63 @@ export class ApiKeyAuthCache {
     for (const [hash, entry] of this.entries) if (entry.principal.keyId === keyId) this.entries.delete(hash);
   }
 
-  /** A notification named this key: drop it and wake whoever waits to hear it. */
+  /** A notification named this key: drop it (the listener then acknowledges). */
   invalidateKey(keyId: string): void {
     this.dropKey(keyId);
-    const waiters = this.echoWaiters.get(keyId);
-    if (waiters) {
-      this.echoWaiters.delete(keyId);
-      for (const wake of waiters) wake();
+  }
+
+  /** The process behind backend `pid` acknowledged that it dropped this key. */
+  noteAcknowledgement(keyId: string, pid: number): void {
+    const waiters = this.ackWaiters.get(keyId);
+    if (!waiters) return;
+    for (const waiter of waiters) {
+      waiter.acked.add(pid);
+      waiter.check();
     }
   }
 
   /**
-   * Call before changing a key: `wait()` after the change committed resolves once this process has heard the change's
-   * notification (bounded), so the other processes, who hear it from the same commit, have dropped the key too by the
-   * time the caller gets its answer. `cancel()` when the change did not happen.
+   * Call before changing a key: `wait()` after the change committed resolves once every process listening at that
+   * moment (this one too) has acknowledged dropping the key, or after ACK_TIMEOUT_MS when one never does (it died or
+   * lost its connection, which empties its cache anyway). `cancel()` when the change did not happen.
    */
-  expectNotification(keyId: string): { wait(): Promise<void>; cancel(): void } {
+  expectAcknowledgements(keyId: string): { wait(): Promise<void>; cancel(): void } {
     if (!this.listening) return { wait: () => Promise.resolve(), cancel: () => undefined };
-    let wake!: () => void;
-    const heard = new Promise<void>((resolve) => (wake = resolve));
-    const waiters = this.echoWaiters.get(keyId) ?? new Set<() => void>();
-    waiters.add(wake);
-    this.echoWaiters.set(keyId, waiters);
+    let expected: number[] | undefined;
+    let done!: () => void;
+    const allAcked = new Promise<void>((resolve) => (done = resolve));
+    const waiter: AckWaiter = {
+      acked: new Set(),
+      check: () => {
+        if (expected && expected.every((pid) => waiter.acked.has(pid))) done();
+      },
+      release: () => done(),
+    };
+    const waiters = this.ackWaiters.get(keyId) ?? new Set<AckWaiter>();
+    waiters.add(waiter);
+    this.ackWaiters.set(keyId, waiters);
     const forget = () => {
-      waiters.delete(wake);
-      if (waiters.size === 0 && this.echoWaiters.get(keyId) === waiters) this.echoWaiters.delete(keyId);
+      waiters.delete(waiter);
+      if (waiters.size === 0 && this.ackWaiters.get(keyId) === waiters) this.ackWaiters.delete(keyId);
     };
     return {
       wait: async () => {
         let timer: NodeJS.Timeout | undefined;
-        await Promise.race([heard, new Promise<void>((resolve) => (timer = setTimeout(resolve, ECHO_TIMEOUT_MS)))]);
+        const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ACK_TIMEOUT_MS)));
+        (this.listeningPeers?.() ?? Promise.resolve([])).then(
+          (pids) => {
+            expected = pids;
+            waiter.check();
+          },
+          () => done(), // the LISTEN connection is down: this cache is empty and can hear no acknowledgement
+        );
+        await Promise.race([allAcked, timeout]);
         clearTimeout(timer);
         forget();
       },
       cancel: () => {
         forget();
-        wake();
+        done();
       },
     };
   }
@@ -127,8 +167,8 @@ export class ApiKeyAuthCache {
     this.entries.clear();
     this.listening = listening;
     if (!listening) {
-      for (const waiters of this.echoWaiters.values()) for (const wake of waiters) wake();
-      this.echoWaiters.clear();
+      // Acknowledgements can no longer arrive; this cache is empty, so its own changes need not wait for them.
+      for (const waiters of this.ackWaiters.values()) for (const waiter of waiters) waiter.release();
     }
   }
 }
@@ -138,18 +178,55 @@ export function apiKeyChangesChannel(schema: string): string {
   return `${schema}_api_keys_changed`;
 }
 
-/** Connects a cache to its service's key-change notifications. */
+/** The channel each listening process acknowledges a change on: `<key id>:<its backend pid>`. */
+export function apiKeyAcksChannel(schema: string): string {
+  return `${schema}_api_keys_acked`;
+}
+
+/** The `application_name` of every cache's LISTEN connection, by which a change finds the processes to hear back from. */
+export function apiKeyCacheApplicationName(schema: string): string {
+  return `${schema}_api_key_cache`;
+}
+
+/**
+ * Connects a cache to its service's key-change notifications: drops a notified key, acknowledges it, and collects the
+ * acknowledgements its own changes wait for. Every process of a service must connect as the same database role, so
+ * each can see the others' listening connections in `pg_stat_activity`.
+ */
 export function listenForApiKeyChanges(databaseUrl: string, schema: string, cache: ApiKeyAuthCache, logger: Logger): ChannelListener {
-  return listenToChannel(
+  const changes = apiKeyChangesChannel(schema);
+  const acks = apiKeyAcksChannel(schema);
+  const applicationName = apiKeyCacheApplicationName(schema);
+  const listener = listenToChannel(
     databaseUrl,
-    apiKeyChangesChannel(schema),
+    [changes, acks],
     {
-      onNotify: (keyId) => cache.invalidateKey(keyId),
+      onNotify: (payload, channel) => {
+        if (channel === changes) {
+          cache.invalidateKey(payload);
+          listener.query("select pg_notify($1, $2 || ':' || pg_backend_pid())", [acks, payload]).catch((err: unknown) => {
+            logger.warn({ err }, 'could not acknowledge an API-key change');
+          });
+          return;
+        }
+        const separator = payload.lastIndexOf(':');
+        const pid = Number(payload.slice(separator + 1));
+        if (separator > 0 && Number.isInteger(pid)) cache.noteAcknowledgement(payload.slice(0, separator), pid);
+      },
       onListening: () => cache.setListening(true),
       onLost: () => cache.setListening(false),
     },
     logger,
+    { applicationName },
   );
+  cache.useListeningPeers(async () => {
+    const { rows } = await listener.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = current_database() and application_name = $1',
+      [applicationName],
+    );
+    return rows.map((row) => row.pid);
+  });
+  return listener;
 }
 
 /** A listening cache for an API process, or none when `API_KEY_CACHE_TTL_S` is 0. */

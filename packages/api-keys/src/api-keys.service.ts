@@ -82,20 +82,20 @@ export function createApiKeyService(repository: ApiKeyRepository, options: ApiKe
   }
 
   /**
-   * Runs a change to one key; with a cache, this process drops the key at once and answers only after hearing the
-   * change's notification, which every other process hears from the same commit.
+   * Runs a change to one key; with a cache, this process drops the key at once and answers only after every process
+   * listening for key changes (this one too) has acknowledged dropping it, so the very next request anywhere is refused.
    */
   async function changing<T>(keyId: string, change: () => Promise<T>): Promise<T> {
     if (!cache) return change();
-    const heard = cache.expectNotification(keyId);
+    const acknowledged = cache.expectAcknowledgements(keyId);
     try {
       const result = await change();
       cache.dropKey(keyId);
-      if (result) await heard.wait();
-      else heard.cancel();
+      if (result) await acknowledged.wait();
+      else acknowledged.cancel();
       return result;
     } catch (error) {
-      heard.cancel();
+      acknowledged.cancel();
       throw error;
     }
   }

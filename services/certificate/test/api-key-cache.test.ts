@@ -2,7 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import pino from 'pino';
 import request from 'supertest';
-import { listenForApiKeyChanges, ApiKeyAuthCache } from '@platform/api-keys';
+import pg from 'pg';
+import { apiKeyAcksChannel, apiKeyCacheApplicationName, apiKeyChangesChannel, listenForApiKeyChanges, ApiKeyAuthCache } from '@platform/api-keys';
 import { createDatabase, parseConfig, type Knex } from '@platform/service-kit';
 import { runDatabaseUrl, spawnTs, spawnablePort, waitFor } from '@platform/test-kit';
 import { createApp } from '../src/app';
@@ -140,8 +141,8 @@ describe('API-key cache in one process', () => {
     const key = await newKey();
     await creditsIn(key.token).expect(200);
     await db.raw(
-      `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = ? and pid <> pg_backend_pid()`,
-      [`LISTEN ${CERTIFICATE_SCHEMA}_api_keys_changed`],
+      `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = ? and pid <> pg_backend_pid()`,
+      [apiKeyCacheApplicationName(CERTIFICATE_SCHEMA)],
     );
     await waitFor(() => !cache.isLive, 'the cache to notice its lost connection');
     await revokeSilently(key.id);
@@ -150,5 +151,37 @@ describe('API-key cache in one process', () => {
     const other = await newKey();
     await creditsIn(other.token).expect(200);
     expect(cache.size).toBeGreaterThan(0);
+  });
+
+  it('answers a revoke only after every other listening process has acknowledged dropping the key', async () => {
+    const key = await newKey();
+    await creditsIn(key.token).expect(200);
+    // A stand-in for a slow replica: it listens under the caches' application name, but acknowledges only when told to.
+    const peer = new pg.Client({ connectionString: config.databaseUrl, application_name: apiKeyCacheApplicationName(CERTIFICATE_SCHEMA) });
+    await peer.connect();
+    const heard: Array<{ channel: string; payload?: string }> = [];
+    peer.on('notification', ({ channel, payload }) => heard.push({ channel, payload }));
+    try {
+      await peer.query(`LISTEN ${apiKeyChangesChannel(CERTIFICATE_SCHEMA)}`);
+      await peer.query(`LISTEN ${apiKeyAcksChannel(CERTIFICATE_SCHEMA)}`);
+      let answered = false;
+      const revoke = request(app)
+        .post(`/admin/v1/api-keys/${key.id}/revoke`)
+        .set('Authorization', org.admin())
+        .then((res) => {
+          answered = true;
+          return res;
+        });
+      const ownAck = (payload?: string) => payload?.startsWith(`${key.id}:`) === true;
+      await waitFor(() => heard.some((n) => n.channel === apiKeyAcksChannel(CERTIFICATE_SCHEMA) && ownAck(n.payload)), "the service's own acknowledgement");
+      expect(heard.some((n) => n.channel === apiKeyChangesChannel(CERTIFICATE_SCHEMA) && n.payload === key.id)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(answered).toBe(false); // still waiting for the stand-in replica
+      await peer.query("select pg_notify($1, $2 || ':' || pg_backend_pid())", [apiKeyAcksChannel(CERTIFICATE_SCHEMA), key.id]);
+      expect((await revoke).status).toBe(200);
+      await creditsIn(key.token).expect(401);
+    } finally {
+      await peer.end();
+    }
   });
 });
