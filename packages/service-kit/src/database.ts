@@ -118,7 +118,7 @@ interface PooledPgConnection {
 
 /**
  * One statement (`$1`, `$2` placeholders) on a connection of the knex pool, without knex's builder and runner: for
- * the hottest single-query reads only (bench:verify measured knex.raw's wrapper at a noticeable share of a request).
+ * the hottest single statements only (bench:verify and bench:estimates measured knex's wrapper at a noticeable share of a request).
  * Same pool, same session settings and the same acquire timeout error as `db.raw`.
  */
 export async function queryRows<T>(db: Knex, text: string, values: unknown[]): Promise<T[]> {

@@ -29,3 +29,4 @@ export * from './pagination';
 export * from './pg-listener';
 export * from './client-address';
 export * from './html';
+export * from './fast-lane';

@@ -13,6 +13,7 @@ import {
   requireRole,
   type Knex,
   type Logger,
+  type Metrics,
   openApiRoute,
   type Redis,
 } from '@platform/service-kit';
@@ -52,12 +53,14 @@ export interface MobilityDeps {
   logger: Logger;
   /** The per-process key cache (the API server starts one; apps built without it read every key from Postgres). */
   apiKeyCache?: ApiKeyAuthCache;
+  /** The request metrics to record into (the server shares one with the estimates fast lane); a new set otherwise. */
+  metrics?: Metrics;
 }
 
 /** The mobility service's HTTP app, without listening; tests build it on their own database and Redis prefix. */
 export function createApp(deps: MobilityDeps, services: MobilityServices = buildServices(deps)): Express {
   const { db, redis, config, logger } = deps;
-  const metrics = createMetrics('mobility');
+  const metrics = deps.metrics ?? createMetrics('mobility');
   const app = createJsonApp({ metrics, logger });
   app.use(healthRoutes({ postgres: () => db.raw('select 1'), redis: () => redis.ping() }));
   app.get('/metrics', metrics.handler());

@@ -1,10 +1,12 @@
-import { closeGracefullyOnSignal, exitOnListenError, bufferedStdout, createLogger, createRedis, loadConfigOrExit, openServiceDatabase, requireRedis } from '@platform/service-kit';
+import { createServer } from 'node:http';
+import { closeGracefullyOnSignal, exitOnListenError, bufferedStdout, createLogger, createMetrics, createRedis, loadConfigOrExit, openServiceDatabase, requireRedis } from '@platform/service-kit';
 import { startTracing } from '@platform/service-kit/tracing';
 import { startApiKeyCache } from '@platform/api-keys';
 import { createApp } from './app';
 import { buildServices } from './services';
 import { MOBILITY_SCHEMA, mobilityConfigSchema } from './config';
 import { migrations } from './db/migrations';
+import { estimatesFastLane } from './features/estimates/estimates.fast-lane';
 
 async function main() {
   const config = loadConfigOrExit(mobilityConfigSchema, 'mobility');
@@ -15,12 +17,15 @@ async function main() {
   const redis = createRedis(config.REDIS_URL);
   const keyCache = startApiKeyCache(config, MOBILITY_SCHEMA, logger);
   await keyCache?.listener.ready;
-  const deps = { db, redis, config, logger, apiKeyCache: keyCache?.cache };
+  const metrics = createMetrics('mobility');
+  const deps = { db, redis, config, logger, apiKeyCache: keyCache?.cache, metrics };
   const services = buildServices(deps);
   const app = createApp(deps, services);
+  // The hottest partner write skips Express when it succeeds; every other request (and outcome) is the app's.
+  const server = createServer(estimatesFastLane({ apiKeys: services.apiKeys, estimates: services.estimates, logger, metrics }, app));
   // Registered before the graceful close: open event streams end first, so draining does not wait for them.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void services.telemetry.close());
-  const server = app.listen(config.PORT, () => logger.info({ port: config.PORT }, 'mobility service listening'));
+  server.listen(config.PORT, () => logger.info({ port: config.PORT }, 'mobility service listening'));
   exitOnListenError(server, 'mobility', config.PORT);
   server.keepAliveTimeout = 65000;
   closeGracefullyOnSignal(logger, [server], [async () => keyCache?.listener.close(), async () => redis.quit(), () => db.destroy(), () => tracing.shutdown()]);

@@ -1,6 +1,6 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { ApiKeyPrincipal, ApiKeyService } from '@platform/api-keys';
-import { bearerToken, etagOf, helmetHeaders, matchesIfNoneMatch, requestIdFor, startRequestSpan, type Logger, type Metrics } from '@platform/service-kit';
+import type { IncomingMessage, RequestListener } from 'node:http';
+import type { ApiKeyService } from '@platform/api-keys';
+import { bearerToken, etagOf, fastLaneWriter, matchesIfNoneMatch, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
 import { normalizeVerificationCode } from '../certificates/verification-code';
 import type { PublicApiRepository } from './public-api.repository';
 import { creditsView, verificationView } from './public-api.views';
@@ -15,15 +15,6 @@ export interface PublicApiFastLaneDeps {
 const VERIFY_PREFIX = '/api/v1/verify/';
 const VERIFY_ROUTE = '/api/v1/verify/:code';
 const CREDITS_ROUTE = '/api/v1/credits';
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-interface Answer {
-  status: 200 | 304;
-  route: string;
-  principal: ApiKeyPrincipal;
-  etag?: string;
-  body?: string;
-}
 
 /**
  * The partner API's two hot reads, `GET /api/v1/verify/{code}` and `GET /api/v1/credits`, answered without Express:
@@ -33,13 +24,13 @@ interface Answer {
  * `app` untouched, before anything is written, and Express answers it as always.
  */
 export function publicApiFastLane(deps: PublicApiFastLaneDeps, app: RequestListener): RequestListener {
-  const security = Object.entries(helmetHeaders({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  const send = fastLaneWriter(deps);
   return (req, res) => {
     const start = process.hrtime.bigint();
     const target = eligible(req);
     if (!target) return app(req, res);
     answer(deps, req, target).then(
-      (result) => (result ? send(deps, req, res, result, start, security) : app(req, res)),
+      (result) => (result ? send(req, res, result, start) : app(req, res)),
       () => app(req, res), // a failed lookup: Express runs it again and answers (and logs) the error as always
     );
   };
@@ -63,64 +54,19 @@ function eligible(req: IncomingMessage): Target | undefined {
   return { kind: 'verify', code };
 }
 
-async function answer({ apiKeys, publicApi }: PublicApiFastLaneDeps, req: IncomingMessage, target: Target): Promise<Answer | undefined> {
+async function answer({ apiKeys, publicApi }: PublicApiFastLaneDeps, req: IncomingMessage, target: Target): Promise<FastLaneAnswer | undefined> {
   const principal = await apiKeys.authenticate(bearerToken(req.headers.authorization)!);
   if (!principal) return undefined;
   if (target.kind === 'credits') {
     const row = await publicApi.credits(principal.organizationId, principal.keyId);
     if (!row) return undefined;
     const body = JSON.stringify(creditsView(row));
-    return { status: 200, route: CREDITS_ROUTE, principal, body };
+    return { status: 200, route: CREDITS_ROUTE, apiKeyId: principal.keyId, body };
   }
   const row = await publicApi.verification(principal.organizationId, normalizeVerificationCode(target.code));
   if (!row?.certificate_id) return undefined;
   const body = JSON.stringify(verificationView(row));
   const etag = etagOf(body);
-  if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) return { status: 304, route: VERIFY_ROUTE, principal, etag };
-  return { status: 200, route: VERIFY_ROUTE, principal, etag, body };
-}
-
-function send(
-  { logger, metrics }: PublicApiFastLaneDeps,
-  req: IncomingMessage,
-  res: ServerResponse,
-  result: Answer,
-  start: bigint,
-  security: [string, string][],
-): void {
-  // What requestContext, requestLogger, securityHeaders and the metrics middleware do on the Express path, in that order.
-  const requestId = requestIdFor(req);
-  req.headers['x-request-id'] = requestId;
-  res.setHeader('X-Request-Id', requestId);
-  const span = startRequestSpan(req);
-  if (span.recording) res.once('close', () => span.end({ statusCode: res.headersSent ? res.statusCode : null, route: result.route }));
-  let logged = false;
-  const log = () => {
-    if (logged) return;
-    logged = true;
-    const line: Record<string, unknown> = {
-      request_id: requestId,
-      trace_id: span.context.traceId,
-      method: req.method,
-      route: result.route,
-      status: res.headersSent ? res.statusCode : 499,
-      duration_ms: Math.round(Number(process.hrtime.bigint() - start) / 1e5) / 10,
-      api_key_id: result.principal.keyId,
-    };
-    if (!res.writableFinished) line.aborted = true;
-    logger.info(line, 'request');
-  };
-  res.once('finish', log);
-  res.once('close', log);
-  for (const [name, value] of security) res.setHeader(name, value);
-  res.once('finish', () => metrics.observe(req.method!, result.route, res.statusCode, Number(process.hrtime.bigint() - start) / 1e9));
-  if (result.etag) res.setHeader('ETag', result.etag);
-  res.statusCode = result.status;
-  if (result.body === undefined) {
-    res.end();
-    return;
-  }
-  res.setHeader('Content-Type', JSON_TYPE);
-  res.setHeader('Content-Length', Buffer.byteLength(result.body));
-  res.end(result.body);
+  if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) return { status: 304, route: VERIFY_ROUTE, apiKeyId: principal.keyId, etag };
+  return { status: 200, route: VERIFY_ROUTE, apiKeyId: principal.keyId, etag, body };
 }

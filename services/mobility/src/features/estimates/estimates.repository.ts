@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import { queryRows, type Knex } from '@platform/service-kit';
 import type { LatLng } from '../../geo';
 import type { Tier } from '../../pricing';
 
@@ -17,18 +17,22 @@ export interface StoredEstimate {
   expiresAt: Date;
 }
 
+const INSERT_ESTIMATE = `insert into estimates (id, partner_id, pickup_lat, pickup_lng, dropoff_lat, dropoff_lng, distance_meters, fares, expires_at)
+                         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
+
+/** One insert per estimate, the partner API's most frequent write: a plain statement without knex's query builder. */
 export async function insertEstimate(db: Knex, estimate: StoredEstimate): Promise<void> {
-  await db('estimates').insert({
-    id: estimate.id,
-    partner_id: estimate.partnerId,
-    pickup_lat: estimate.pickup.lat,
-    pickup_lng: estimate.pickup.lng,
-    dropoff_lat: estimate.dropoff.lat,
-    dropoff_lng: estimate.dropoff.lng,
-    distance_meters: estimate.distanceMeters,
-    fares: JSON.stringify(estimate.fares),
-    expires_at: estimate.expiresAt,
-  });
+  await queryRows(db, INSERT_ESTIMATE, [
+    estimate.id,
+    estimate.partnerId,
+    estimate.pickup.lat,
+    estimate.pickup.lng,
+    estimate.dropoff.lat,
+    estimate.dropoff.lng,
+    estimate.distanceMeters,
+    JSON.stringify(estimate.fares),
+    estimate.expiresAt,
+  ]);
 }
 
 export async function findEstimate(db: Knex, partnerId: string, id: string): Promise<StoredEstimate | undefined> {

@@ -1,0 +1,67 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from './logger';
+import type { Metrics } from './metrics';
+import { requestIdFor, startRequestSpan } from './request-context';
+import { helmetHeaders } from './security-headers';
+
+/** A successful answer a fast lane writes itself, with what its Express route would log and count. */
+export interface FastLaneAnswer {
+  status: number;
+  /** The route pattern, as the Express route logs and labels it (`/api/v1/verify/:code`). */
+  route: string;
+  /** The API key that authenticated the request, for the log line. */
+  apiKeyId: string;
+  etag?: string;
+  /** The JSON text; none for a 304. */
+  body?: string;
+}
+
+export type FastLaneWriter = (req: IncomingMessage, res: ServerResponse, answer: FastLaneAnswer, start: bigint) => void;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Writes a fast lane's answer with everything the Express front (`createJsonApp`) adds, in its order: the request id
+ * (given or new) in `X-Request-Id`, the trace span, one JSON request log line, helmet's headers and the request metric;
+ * then the body as `res.json` sends it. A fast lane (a `RequestListener` in front of the app that answers a hot route's
+ * success without Express) uses it so a partner, a log reader and a dashboard cannot tell the two paths apart.
+ */
+export function fastLaneWriter({ logger, metrics }: { logger: Logger; metrics: Metrics }): FastLaneWriter {
+  const security = Object.entries(helmetHeaders({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  return (req, res, answer, start) => {
+    const requestId = requestIdFor(req);
+    req.headers['x-request-id'] = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    const span = startRequestSpan(req);
+    if (span.recording) res.once('close', () => span.end({ statusCode: res.headersSent ? res.statusCode : null, route: answer.route }));
+    let logged = false;
+    const log = () => {
+      if (logged) return;
+      logged = true;
+      const line: Record<string, unknown> = {
+        request_id: requestId,
+        trace_id: span.context.traceId,
+        method: req.method,
+        route: answer.route,
+        status: res.headersSent ? res.statusCode : 499,
+        duration_ms: Math.round(Number(process.hrtime.bigint() - start) / 1e5) / 10,
+        api_key_id: answer.apiKeyId,
+      };
+      if (!res.writableFinished) line.aborted = true;
+      logger.info(line, 'request');
+    };
+    res.once('finish', log);
+    res.once('close', log);
+    for (const [name, value] of security) res.setHeader(name, value);
+    res.once('finish', () => metrics.observe(req.method!, answer.route, res.statusCode, Number(process.hrtime.bigint() - start) / 1e9));
+    if (answer.etag) res.setHeader('ETag', answer.etag);
+    res.statusCode = answer.status;
+    if (answer.body === undefined) {
+      res.end();
+      return;
+    }
+    res.setHeader('Content-Type', JSON_TYPE);
+    res.setHeader('Content-Length', Buffer.byteLength(answer.body));
+    res.end(answer.body);
+  };
+}

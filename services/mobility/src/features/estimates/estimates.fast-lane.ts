@@ -1,0 +1,75 @@
+import type { IncomingMessage, RequestListener } from 'node:http';
+import type { ApiKeyService } from '@platform/api-keys';
+import { bearerToken, fastLaneWriter, handOverBody, parseStrictJson, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
+import { estimateSchema } from './estimates.routes';
+import type { EstimateService } from './estimates.service';
+
+export interface EstimatesFastLaneDeps {
+  apiKeys: ApiKeyService;
+  estimates: EstimateService;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+const ESTIMATES_PATH = '/api/v1/estimates';
+/** The Express route's pattern as its log line and metrics name it (a router's `/` mounted at the path). */
+const ESTIMATES_ROUTE = '/api/v1/estimates/';
+const REQUIRED_SCOPE = 'estimates:read';
+/** Larger bodies (an estimate's is about 80 bytes) stay with Express and its 100 kB limit. */
+const MAX_FAST_BODY_BYTES = 8192;
+
+/**
+ * `POST /api/v1/estimates`, the partner API's hottest write, answered without Express when it succeeds: the same key
+ * check (the per-process cache), scope, schema, fares, GEOSEARCH and insert, and the same bytes, headers, request log
+ * line and metrics as the Express route. Whatever is not a plain success (no or bad key, missing scope, an unusual
+ * body or content type, bad JSON, a failed validation, a trip over the limit, a Redis or Postgres error) goes to `app`
+ * before anything is written; once the body has been read, its bytes go along (`handOverBody`).
+ */
+export function estimatesFastLane(deps: EstimatesFastLaneDeps, app: RequestListener): RequestListener {
+  const send = fastLaneWriter(deps);
+  return (req, res) => {
+    const start = process.hrtime.bigint();
+    const token = eligibleToken(req);
+    if (token === undefined) return app(req, res);
+    answer(deps, req, token).then(
+      (result) => (result ? send(req, res, result, start) : app(req, res)),
+      () => app(req, res), // a failed step: Express runs it again and answers (and logs) the error as always
+    );
+  };
+}
+
+/** The token of a request the lane may answer: a JSON POST to exactly the path with a small, plain body. */
+function eligibleToken(req: IncomingMessage): string | undefined {
+  if (req.method !== 'POST' || req.url !== ESTIMATES_PATH) return undefined;
+  const { headers } = req;
+  const type = headers['content-type']?.toLowerCase().replace(/\s+/g, '');
+  if (type !== 'application/json' && type !== 'application/json;charset=utf-8') return undefined;
+  if (headers['content-encoding'] !== undefined || headers['transfer-encoding'] !== undefined) return undefined;
+  const length = Number(headers['content-length']);
+  if (!Number.isInteger(length) || length < 1 || length > MAX_FAST_BODY_BYTES) return undefined;
+  const bearer = bearerToken(headers.authorization);
+  if (bearer) return bearer;
+  const apiKey = headers['x-api-key'];
+  return typeof apiKey === 'string' && apiKey.trim() ? apiKey.trim() : undefined;
+}
+
+async function answer({ apiKeys, estimates }: EstimatesFastLaneDeps, req: IncomingMessage, token: string): Promise<FastLaneAnswer | undefined> {
+  const principal = await apiKeys.authenticate(token);
+  if (!principal || !principal.scopes.includes(REQUIRED_SCOPE)) return undefined;
+  const bytes = await readBody(req);
+  handOverBody(req, bytes); // from here on, a fallback needs the bytes the stream no longer has
+  const parsed = estimateSchema.safeParse(parseStrictJson(bytes));
+  if (!parsed.success) return undefined;
+  const view = await estimates.createEstimate(principal.organizationId, parsed.data.pickup, parsed.data.dropoff);
+  return { status: 200, route: ESTIMATES_ROUTE, apiKeyId: principal.keyId, body: JSON.stringify(view) };
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.once('error', reject);
+    req.once('aborted', () => reject(new Error('request aborted')));
+  });
+}
