@@ -186,7 +186,9 @@ function ownPagesApp(config: GatewayDeps['config'], logger: Logger, metrics: Met
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(requestContext());
+  // No AsyncLocalStorage in the gateway: one `run` would make every proxied request pay Node 20's propagation hook on
+  // each promise and socket (bench:gateway); these pages' log lines take their ids from the request instead.
+  app.use(requestContext({ asyncStore: false }));
   // Read once at start-up: a broken description stops the gateway here rather than on the first /docs request.
   const description = loadGatewayDescription(config.GATEWAY_OPENAPI_FILE);
   if (hsts) app.use(strictTransportSecurity());

@@ -54,4 +54,16 @@ describe('gateway trace context (W3C traceparent)', () => {
     expect(first.forwarded!.traceId).not.toBe(second.forwarded!.traceId);
     expect(first.line).toMatchObject({ trace_id: first.forwarded!.traceId });
   });
+
+  it('logs the gateway’s own pages with the caller’s trace id and request id too', async () => {
+    for (const [path, status] of [['/healthz', 200], ['/no-such-page', 404]] as const) {
+      const requestId = `gw-own-${status}`;
+      const res = await fetch(`${gateway.url}${path}`, { headers: { 'X-Request-Id': requestId, traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01` } });
+      expect(res.status).toBe(status);
+      expect(res.headers.get('x-request-id')).toBe(requestId);
+      await res.arrayBuffer();
+      const line = logs.lines().find((l) => l.msg === 'request' && l.request_id === requestId);
+      expect(line).toMatchObject({ trace_id: TRACE_ID, status });
+    }
+  });
 });

@@ -49,19 +49,37 @@ export function currentLogContext(): { request_id?: string; trace_id?: string } 
   return store ? { request_id: store.requestId, trace_id: store.trace.traceId } : {};
 }
 
+const REQUEST_TRACE = Symbol('request trace');
+
+/** The trace id `requestContext` gave this request (also without the async store). */
+export function traceIdOfRequest(req: IncomingMessage): string | undefined {
+  return (req as IncomingMessage & { [REQUEST_TRACE]?: TraceContext })[REQUEST_TRACE]?.traceId;
+}
+
+export interface RequestContextOptions {
+  /**
+   * Keep the request id and trace in an AsyncLocalStorage for everything the request causes (log lines, outbox events).
+   * Default true. On Node 20 the first `run` of an AsyncLocalStorage makes every later promise and async resource of
+   * the process pay a propagation hook, so a process whose hot path never reads the store (the gateway) turns it off.
+   */
+  asyncStore?: boolean;
+}
+
 /**
  * Express middleware: sets X-Request-Id on the response, starts the request's span (see `startRequestSpan`) and keeps
  * both for the logger and for work the request causes.
  */
-export function requestContext() {
+export function requestContext({ asyncStore = true }: RequestContextOptions = {}) {
   return (req: IncomingMessage & { id?: string }, res: ServerResponse, next: () => void) => {
     const requestId = requestIdFor(req);
     req.id = requestId;
     req.headers['x-request-id'] = requestId;
     res.setHeader('X-Request-Id', requestId);
     const span = startRequestSpan(req);
+    (req as IncomingMessage & { [REQUEST_TRACE]?: TraceContext })[REQUEST_TRACE] = span.context;
     if (span.recording) res.once('close', () => span.end({ statusCode: res.headersSent ? res.statusCode : null, route: routePattern(req) }));
-    storage.run({ requestId, trace: span.context }, next);
+    if (asyncStore) storage.run({ requestId, trace: span.context }, next);
+    else next();
   };
 }
 

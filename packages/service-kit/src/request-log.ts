@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from './logger';
-import { currentTraceId } from './request-context';
+import { currentTraceId, traceIdOfRequest } from './request-context';
 
 /** What a route may add to its request's log line, through `res.locals`. Never a token, PIN, secret or header. */
 export interface RequestLogLocals {
@@ -25,7 +25,7 @@ export function noteApiKey(res: Response, apiKeyId: string): void {
 export function requestLogger(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const start = process.hrtime.bigint();
-    const traceId = currentTraceId(); // this runs inside requestContext's store; the finish event may not
+    const traceId = currentTraceId() ?? traceIdOfRequest(req); // read now: the finish event may run outside requestContext's store
     let logged = false;
     const log = () => {
       if (logged) return;
