@@ -8,6 +8,7 @@
  *   4. commit → first POST latency while events commit at 200/s, one per transaction (BENCH_LATENCY_EVENTS, 600).
  * Needs local Postgres and Redis. The machine is shared, so figures are noisy: compare each with its own baseline.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
@@ -32,13 +33,17 @@ interface Receiver {
   url: string;
   /** When the first POST of each event id arrived (performance.now()). */
   firstSeen: Map<string, number>;
+  /** POSTs received so far. */
+  received(): number;
   close(): void;
 }
 
 async function startReceiver(answerAfterMs = 0): Promise<Receiver> {
   const firstSeen = new Map<string, number>();
+  let received = 0;
   const server = createServer((req: IncomingMessage, res) => {
     const id = req.headers['webhook-id'];
+    received += 1;
     if (typeof id === 'string' && !firstSeen.has(id)) firstSeen.set(id, performance.now());
     req.resume();
     req.on('end', () => {
@@ -54,6 +59,7 @@ async function startReceiver(answerAfterMs = 0): Promise<Receiver> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     firstSeen,
+    received: () => received,
     close() {
       server.closeAllConnections();
       server.close();
@@ -61,26 +67,78 @@ async function startReceiver(answerAfterMs = 0): Promise<Receiver> {
   };
 }
 
-/** The raw loop: `count` signed POSTs over `urls`, `parallel` at a time. Answers POSTs per second. */
-async function rawLoop(urls: string[], count: number, parallel: number): Promise<number> {
+/** Busy jiffies of the whole machine (every process: this one, Postgres, Redis) from /proc/stat; 0 where there is none. */
+function machineBusyMs(): number {
+  try {
+    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+    const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
+    return ((user! + nice! + system! + irq! + softirq! + steal!) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU milliseconds used so far by every process whose command name starts with `name` (`postgres`, `redis-server`). */
+function processesBusyMs(name: string): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (!command.startsWith(name)) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, USER_HZ 100
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
+}
+
+/** Runs `work` (which handles `count` messages); answers its rate and the CPU each message cost this process, Postgres, Redis and the machine. */
+async function measured(count: number, work: () => Promise<void>) {
+  const cpu = process.cpuUsage();
+  const machine = machineBusyMs();
+  const postgres = processesBusyMs('postgres');
+  const redis = processesBusyMs('redis-server');
+  const started = performance.now();
+  await work();
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  const per = (ms: number) => (ms * 1000) / count;
+  return {
+    rate: count / seconds,
+    processUs: (used.user + used.system) / count,
+    postgresUs: per(processesBusyMs('postgres') - postgres),
+    redisUs: per(processesBusyMs('redis-server') - redis),
+    machineUs: per(machineBusyMs() - machine),
+  };
+}
+
+type Measured = Awaited<ReturnType<typeof measured>>;
+
+/** The raw loop: `count` signed POSTs over `urls`, `parallel` at a time. */
+async function rawLoop(urls: string[], count: number, parallel: number): Promise<Measured> {
   const sender = createWebhookSender({ allowHttp: true, allowPrivate: true }, 10000);
   const secret = generateWebhookSecret();
   const body = JSON.stringify({ id: 'evt_x', type: 'ride.cancelled', created_at: new Date().toISOString(), data: sampleRide(0) });
   let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      while (next < count) {
-        const url = urls[next % urls.length]!;
-        next += 1;
-        const headers = signWebhook({ secret, id: newId('evt'), timestamp: Math.floor(Date.now() / 1000), body });
-        const outcome = await sender.send(url, body, { 'Content-Type': 'application/json', ...headers });
-        if (outcome.statusCode !== 200) throw new Error(`raw POST failed: ${outcome.error ?? outcome.statusCode}`);
-      }
-    }),
-  );
+  const result = await measured(count, async () => {
+    await Promise.all(
+      Array.from({ length: parallel }, async () => {
+        while (next < count) {
+          const url = urls[next % urls.length]!;
+          next += 1;
+          const headers = signWebhook({ secret, id: newId('evt'), timestamp: Math.floor(Date.now() / 1000), body });
+          const outcome = await sender.send(url, body, { 'Content-Type': 'application/json', ...headers });
+          if (outcome.statusCode !== 200) throw new Error(`raw POST failed: ${outcome.error ?? outcome.statusCode}`);
+        }
+      }),
+    );
+  });
   sender.close();
-  return count / ((performance.now() - started) / 1000);
+  return result;
 }
 
 async function addEndpoints(db: Knex, config: MobilityConfig, partnerId: string, urls: string[]): Promise<void> {
@@ -108,17 +166,30 @@ async function succeededOf(db: Knex, partnerId: string): Promise<number> {
   return Number(row?.n);
 }
 
-/** Commits the events, then starts a worker and times it until every delivery has succeeded. Deliveries per second. */
-async function pipeline(db: Knex, config: MobilityConfig, partnerId: string, deliveries: number, eventsToCommit: number): Promise<number> {
+/**
+ * Commits the events, then starts a worker and times it until every delivery has succeeded. The receiver's count says
+ * when the last POST arrived; only from then on is Postgres asked (every 20 ms) whether every attempt is recorded, so
+ * the bench's own polling does not load the database it measures.
+ */
+async function pipeline(db: Knex, config: MobilityConfig, partnerId: string, receiver: Receiver, deliveries: number, eventsToCommit: number): Promise<Measured> {
   await commitEvents(db, partnerId, eventsToCommit);
   const connection = createRedis(config.REDIS_URL);
-  const started = performance.now();
-  const delivery = startWebhookDispatch({ db, connection, config, logger: pino({ level: 'silent' }), appendEvent: appendOutboxEvent });
-  while ((await succeededOf(db, partnerId)) < deliveries) await sleep(20);
-  const seconds = (performance.now() - started) / 1000;
-  await delivery.close();
+  let delivery: ReturnType<typeof startWebhookDispatch> | undefined;
+  const receivedBefore = receiver.received();
+  const result = await measured(deliveries, async () => {
+    delivery = startWebhookDispatch({ db, connection, config, logger: pino({ level: 'silent' }), appendEvent: appendOutboxEvent });
+    while (receiver.received() - receivedBefore < deliveries) await sleep(5);
+    while ((await succeededOf(db, partnerId)) < deliveries) await sleep(20);
+  });
+  await delivery?.close();
   connection.disconnect();
-  return deliveries / seconds;
+  return result;
+}
+
+/** CPU per message: this process (worker, relay and receiver; the raw loop and receiver) and the whole machine. */
+function cpuOf(pipe: Measured, raw: Measured): string {
+  const us = (n: number) => `${Math.round(n)} µs`;
+  return `CPU per delivery: this process ${us(pipe.processUs)} (raw ${us(raw.processUs)}), Postgres ${us(pipe.postgresUs)}, Redis ${us(pipe.redisUs)}, machine ${us(pipe.machineUs)} (raw ${us(raw.machineUs)})`;
 }
 
 /** Events commit one per transaction at 200/s to a running worker; milliseconds from each commit to its first POST. */
@@ -184,24 +255,26 @@ async function main() {
     const oneUrl = `${fast.url}/one`;
     await addEndpoints(db, config, 'org_bench_one', [oneUrl]);
     const rawOne = await rawLoop([oneUrl], EVENTS, ENDPOINT_CONCURRENCY);
-    const pipeOne = await pipeline(db, config, 'org_bench_one', EVENTS, EVENTS);
-    console.log(`1 endpoint, instant receiver:  pipeline ${rate(pipeOne)} vs raw loop ${rate(rawOne)} (${ENDPOINT_CONCURRENCY} at a time): ratio ${(pipeOne / rawOne).toFixed(2)} [${EVENTS} events]`);
+    const pipeOne = await pipeline(db, config, 'org_bench_one', fast, EVENTS, EVENTS);
+    console.log(`1 endpoint, instant receiver:  pipeline ${rate(pipeOne.rate)} vs raw loop ${rate(rawOne.rate)} (${ENDPOINT_CONCURRENCY} at a time): ratio ${(pipeOne.rate / rawOne.rate).toFixed(2)} [${EVENTS} events]`);
+    console.log(`                               ${cpuOf(pipeOne, rawOne)}`);
 
     // 2. 100 endpoints of one partner: each event goes to all of them.
     const hundred = Array.from({ length: 100 }, (_v, i) => `${fast.url}/e${i}`);
     await addEndpoints(db, config, 'org_bench_hundred', hundred);
     const deliveries = Math.max(100, Math.floor(EVENTS / 100) * 100);
     const rawHundred = await rawLoop(hundred, deliveries, CONCURRENCY);
-    const pipeHundred = await pipeline(db, config, 'org_bench_hundred', deliveries, deliveries / 100);
-    console.log(`100 endpoints, one partner:    pipeline ${rate(pipeHundred)} vs raw loop ${rate(rawHundred)} (${CONCURRENCY} at a time): ratio ${(pipeHundred / rawHundred).toFixed(2)} [${deliveries} deliveries]`);
+    const pipeHundred = await pipeline(db, config, 'org_bench_hundred', fast, deliveries, deliveries / 100);
+    console.log(`100 endpoints, one partner:    pipeline ${rate(pipeHundred.rate)} vs raw loop ${rate(rawHundred.rate)} (${CONCURRENCY} at a time): ratio ${(pipeHundred.rate / rawHundred.rate).toFixed(2)} [${deliveries} deliveries]`);
+    console.log(`                               ${cpuOf(pipeHundred, rawHundred)}`);
 
     // 3. One endpoint whose receiver takes 100 ms: the ceiling is ENDPOINT_CONCURRENCY / 0.1 s.
     const slowUrl = `${slow.url}/slow`;
     await addEndpoints(db, config, 'org_bench_slow', [slowUrl]);
     const rawSlow = await rawLoop([slowUrl], SLOW_EVENTS, ENDPOINT_CONCURRENCY);
-    const pipeSlow = await pipeline(db, config, 'org_bench_slow', SLOW_EVENTS, SLOW_EVENTS);
+    const pipeSlow = await pipeline(db, config, 'org_bench_slow', slow, SLOW_EVENTS, SLOW_EVENTS);
     const ceiling = ENDPOINT_CONCURRENCY / (SLOW_ANSWER_MS / 1000);
-    console.log(`1 endpoint, 100 ms receiver:   pipeline ${rate(pipeSlow)} vs raw loop ${rate(rawSlow)} (${ENDPOINT_CONCURRENCY} at a time), ceiling ${rate(ceiling)}: ${(pipeSlow / ceiling).toFixed(2)} of the ceiling [${SLOW_EVENTS} events]`);
+    console.log(`1 endpoint, 100 ms receiver:   pipeline ${rate(pipeSlow.rate)} vs raw loop ${rate(rawSlow.rate)} (${ENDPOINT_CONCURRENCY} at a time), ceiling ${rate(ceiling)}: ${(pipeSlow.rate / ceiling).toFixed(2)} of the ceiling [${SLOW_EVENTS} events]`);
 
     // 4. Commit → first POST while events commit at 200/s.
     const latencyUrl = `${fast.url}/latency`;
