@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
-import { bearerToken, fastLaneWriter, handOverBody, parseStrictJson, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
+import { fastLaneWriter, handOverBody, parseStrictJson, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
+import { presentedToken } from '../api-keys/api-key-auth';
 import { estimateSchema } from './estimates.routes';
 import type { EstimateService } from './estimates.service';
 
@@ -47,10 +48,7 @@ function eligibleToken(req: IncomingMessage): string | undefined {
   if (headers['content-encoding'] !== undefined || headers['transfer-encoding'] !== undefined) return undefined;
   const length = Number(headers['content-length']);
   if (!Number.isInteger(length) || length < 1 || length > MAX_FAST_BODY_BYTES) return undefined;
-  const bearer = bearerToken(headers.authorization);
-  if (bearer) return bearer;
-  const apiKey = headers['x-api-key'];
-  return typeof apiKey === 'string' && apiKey.trim() ? apiKey.trim() : undefined;
+  return presentedToken(req);
 }
 
 async function answer({ apiKeys, estimates }: EstimatesFastLaneDeps, req: IncomingMessage, token: string): Promise<FastLaneAnswer | undefined> {

@@ -1,0 +1,81 @@
+import type { IncomingMessage, RequestListener } from 'node:http';
+import type { ApiKeyService } from '@platform/api-keys';
+import { etagOf, fastLaneWriter, isIdOf, matchesIfNoneMatch, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
+import type { MobilityServices } from '../../services';
+import { presentedToken, type PartnerAccount } from '../api-keys/api-key-auth';
+
+/** One `GET /api/v1/<jobs>/{id}` the lane answers: rides and deliveries. */
+export interface JobRead {
+  /** `/api/v1/rides/` */
+  pathPrefix: string;
+  /** The Express route's pattern, for the log line and metrics (`/api/v1/rides/:id`). */
+  route: string;
+  /** The id's prefix (`ride`): another shape is Express's 404, answered without a query. */
+  idPrefix: string;
+  scope: string;
+  /** The service's own read (the Express route's): throws for a job the account does not have. */
+  get(account: PartnerAccount, id: string): Promise<unknown>;
+}
+
+/** The two reads the mobility server's lane answers, through the same service calls as their Express routes. */
+export function partnerJobReads(services: Pick<MobilityServices, 'rides' | 'deliveries'>): JobRead[] {
+  return [
+    { pathPrefix: '/api/v1/rides/', route: '/api/v1/rides/:id', idPrefix: 'ride', scope: 'rides:read', get: services.rides.getRide },
+    { pathPrefix: '/api/v1/deliveries/', route: '/api/v1/deliveries/:id', idPrefix: 'dlv', scope: 'deliveries:read', get: services.deliveries.getDelivery },
+  ];
+}
+
+export interface JobReadsFastLaneDeps {
+  apiKeys: ApiKeyService;
+  reads: JobRead[];
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/**
+ * `GET /api/v1/rides/{id}` and `GET /api/v1/deliveries/{id}`, the partner API's most frequent reads (partners poll
+ * them), answered without Express when they succeed: the same key check (the per-process cache), scope, service read
+ * and view, and the same bytes, ETag/304, headers, request log line and metrics as the Express route. Anything else
+ * (no or bad key, missing scope, an unknown job, a query string, HEAD, `If-Modified-Since`, a database error) goes to
+ * `app` before anything is written.
+ */
+export function jobReadsFastLane(deps: JobReadsFastLaneDeps, app: RequestListener): RequestListener {
+  const send = fastLaneWriter(deps);
+  return (req, res) => {
+    const start = process.hrtime.bigint();
+    const target = eligible(deps.reads, req);
+    if (!target) return app(req, res);
+    answer(deps, req, target).then(
+      (result) => (result ? send(req, res, result, start) : app(req, res)),
+      () => app(req, res), // not found, or a failed read: Express runs it again and answers (and logs) it as always
+    );
+  };
+}
+
+interface Target {
+  read: JobRead;
+  id: string;
+  token: string;
+}
+
+function eligible(reads: JobRead[], req: IncomingMessage): Target | undefined {
+  if (req.method !== 'GET' || req.headers['if-modified-since'] !== undefined) return undefined;
+  const url = req.url ?? '';
+  const read = reads.find((candidate) => url.startsWith(candidate.pathPrefix));
+  if (!read) return undefined;
+  const id = url.slice(read.pathPrefix.length);
+  // Only our own id shape: a query string, a deeper path (`/stream`), a trailing slash or percent-encoding stay with Express.
+  if (!isIdOf(read.idPrefix, id)) return undefined;
+  const token = presentedToken(req);
+  return token ? { read, id, token } : undefined;
+}
+
+async function answer({ apiKeys }: JobReadsFastLaneDeps, req: IncomingMessage, { read, id, token }: Target): Promise<FastLaneAnswer | undefined> {
+  const principal = await apiKeys.authenticate(token);
+  if (!principal || !principal.scopes.includes(read.scope)) return undefined;
+  const view = await read.get({ partnerId: principal.organizationId, livemode: principal.livemode }, id);
+  const body = JSON.stringify(view);
+  const etag = etagOf(body);
+  if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) return { status: 304, route: read.route, apiKeyId: principal.keyId, etag };
+  return { status: 200, route: read.route, apiKeyId: principal.keyId, etag, body };
+}
