@@ -6,3 +6,4 @@ export * from './openapi';
 export * from './wait';
 export * from './event-stream';
 export * from './ports';
+export * from './fast-lane-parity';

@@ -1,7 +1,4 @@
-import { createServer, type RequestListener } from 'node:http';
-import { Writable } from 'node:stream';
-import request from 'supertest';
-import { createLogger, createMetrics, type Metrics } from '@platform/service-kit';
+import { comparableHeaders, comparableLine, runFastLaneParity, type ParityCase } from '@platform/test-kit';
 import { createApp } from '../src/app';
 import { jobReadsFastLane, partnerJobReads } from '../src/features/jobs/job-reads.fast-lane';
 import { createTestContext, type TestContext } from './helpers/context';
@@ -15,36 +12,6 @@ beforeAll(() => {
   ctx = createTestContext();
 });
 afterAll(() => ctx.close());
-
-/** One way of serving the app: its own logger (lines kept), metrics and a count of requests that reached Express. */
-function served(withFastLane: boolean) {
-  const lines: Record<string, unknown>[] = [];
-  const logger = createLogger('mobility', 'info', new Writable({ write: (chunk: Buffer, _e, done) => (lines.push(JSON.parse(chunk.toString())), done()) }));
-  const metrics: Metrics = createMetrics('mobility');
-  const app = createApp({ db: ctx.db, redis: ctx.redis, config: ctx.config, logger, metrics }, ctx.services);
-  let expressRequests = 0;
-  const countingApp: RequestListener = (req, res) => {
-    expressRequests += 1;
-    app(req, res);
-  };
-  const server = createServer(withFastLane ? jobReadsFastLane({ apiKeys: ctx.services.apiKeys, reads: partnerJobReads(ctx.services), logger, metrics }, countingApp) : countingApp);
-  return { server, lines, metrics, expressRequests: () => expressRequests };
-}
-
-type Served = ReturnType<typeof served>;
-
-async function logLineCount(target: Served, count: number): Promise<void> {
-  while (target.lines.filter((line) => line.msg === 'request').length < count) await new Promise((resolve) => setImmediate(resolve));
-}
-
-interface Case {
-  name: string;
-  method?: 'get' | 'head';
-  path: string;
-  headers?: Record<string, string>;
-  /** Whether the fast lane answers it itself (otherwise Express does, in both servers). */
-  fast: boolean;
-}
 
 describe('the ride and delivery reads fast lane', () => {
   it('answers exactly as the Express app does, and leaves every other request to it', async () => {
@@ -60,7 +27,7 @@ describe('the ride and delivery reads fast lane', () => {
     const etag = (await partnerApi(ctx, key.token).get(`/api/v1/rides/${ride.id}`).expect(200)).headers.etag as string;
     const ridePath = `/api/v1/rides/${ride.id}`;
 
-    const cases: Case[] = [
+    const cases: ParityCase[] = [
       { name: 'a ride', path: ridePath, headers: auth, fast: true },
       { name: 'X-API-KEY instead of Bearer', path: ridePath, headers: { 'X-API-KEY': key.token }, fast: true },
       { name: 'If-None-Match hit', path: ridePath, headers: { ...auth, 'If-None-Match': etag }, fast: true },
@@ -78,47 +45,25 @@ describe('the ride and delivery reads fast lane', () => {
       { name: 'not a ride id', path: '/api/v1/rides/nope', headers: auth, fast: false },
       { name: 'a delivery id on the rides path', path: `/api/v1/rides/${delivery.id}`, headers: auth, fast: false },
       { name: 'query string', path: `${ridePath}?expand=all`, headers: auth, fast: false },
+      { name: 'trailing slash', path: `${ridePath}/`, headers: auth, fast: false },
       { name: 'If-Modified-Since', path: ridePath, headers: { ...auth, 'If-Modified-Since': new Date().toUTCString() }, fast: false },
+      { name: 'HEAD', method: 'HEAD', path: ridePath, headers: auth, fast: false },
     ];
 
-    const plain = served(false);
-    const fast = served(true);
-    for (const [index, testCase] of cases.entries()) {
-      const send = (target: Served) => request(target.server)[testCase.method ?? 'get'](testCase.path).set(testCase.headers ?? {});
-      const fastBefore = fast.expressRequests();
-      const expected = await send(plain);
-      const actual = await send(fast);
-      await logLineCount(plain, index + 1);
-      await logLineCount(fast, index + 1);
-      const label = `${testCase.name}: ${testCase.method ?? 'get'} ${testCase.path}`;
-      expect({ label, status: actual.status, body: actual.text }).toEqual({ label, status: expected.status, body: expected.text });
-      const generatedId = !testCase.headers?.['X-Request-Id'];
-      expect({ label, headers: comparableHeaders(actual.headers, generatedId) }).toEqual({ label, headers: comparableHeaders(expected.headers, generatedId) });
-      const expectedLine = plain.lines.filter((line) => line.msg === 'request')[index]!;
-      const actualLine = fast.lines.filter((line) => line.msg === 'request')[index]!;
-      expect(actualLine.request_id).toBe(actual.headers['x-request-id']);
-      expect({ label, line: comparableLine(actualLine, generatedId) }).toEqual({ label, line: comparableLine(expectedLine, generatedId) });
-      expect({ label, reachedExpress: fast.expressRequests() > fastBefore }).toEqual({ label, reachedExpress: !testCase.fast });
+    const run = await runFastLaneParity(
+      'mobility',
+      (logger, metrics) => createApp({ db: ctx.db, redis: ctx.redis, config: ctx.config, logger, metrics }, ctx.services),
+      (deps, app) => jobReadsFastLane({ ...deps, apiKeys: ctx.services.apiKeys, reads: partnerJobReads(ctx.services) }, app),
+      cases,
+    );
+    for (const { label, testCase, plain, lane, reachedExpress } of run.observations) {
+      expect({ label, status: lane.status, body: lane.text }).toEqual({ label, status: plain.status, body: plain.text });
+      expect({ label, headers: comparableHeaders(lane, testCase) }).toEqual({ label, headers: comparableHeaders(plain, testCase) });
+      expect({ label, line: comparableLine(lane, testCase) }).toEqual({ label, line: comparableLine(plain, testCase) });
+      expect({ label, reachedExpress }).toEqual({ label, reachedExpress: !testCase.fast });
     }
-    const counts = async (metrics: Metrics) =>
-      (await metrics.registry.metrics()).split('\n').filter((line) => line.startsWith('http_request_duration_seconds_count')).sort();
-    expect(await counts(fast.metrics)).toEqual(await counts(plain.metrics));
-    expect(await counts(fast.metrics)).toContainEqual(expect.stringContaining('route="/api/v1/rides/:id",status="304"'));
-    expect(await counts(fast.metrics)).toContainEqual(expect.stringContaining('route="/api/v1/deliveries/:id",status="200"'));
+    expect(run.requestCounts.lane).toEqual(run.requestCounts.plain);
+    expect(run.requestCounts.lane).toContainEqual(expect.stringContaining('route="/api/v1/rides/:id",status="304"'));
+    expect(run.requestCounts.lane).toContainEqual(expect.stringContaining('route="/api/v1/deliveries/:id",status="200"'));
   });
 });
-
-function comparableHeaders(headers: Record<string, string>, generatedId: boolean): Record<string, string> {
-  const { date: _date, ...rest } = headers;
-  if (generatedId) delete rest['x-request-id'];
-  return rest;
-}
-
-/** The line without what differs from run to run: time, duration, process fields, the new trace id and a generated request id. */
-function comparableLine(line: Record<string, unknown>, generatedId: boolean): Record<string, unknown> {
-  const { time: _time, duration_ms: duration, trace_id: traceId, pid: _pid, hostname: _hostname, ...rest } = line;
-  expect(typeof duration).toBe('number');
-  expect(traceId).toMatch(/^[0-9a-f]{32}$/);
-  if (generatedId) delete rest.request_id;
-  return rest;
-}
