@@ -3,6 +3,7 @@ import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 import { requestIdFor, startRequestSpan } from './request-context';
 import { helmetHeaders } from './security-headers';
+import type { RequestLogLocals } from './request-log';
 
 /** A successful answer a fast lane writes itself, with what its Express route would log and count. */
 export interface FastLaneAnswer {
@@ -14,6 +15,30 @@ export interface FastLaneAnswer {
   etag?: string;
   /** The JSON text; none for a 304. */
   body?: string;
+}
+
+const HANDED_OVER_ERROR = Symbol('handed-over error');
+
+/**
+ * A fast lane whose work failed (a pool timeout, a lost connection, a validation the service threw) leaves the request
+ * to Express with the error instead of letting the route run the same work again: `createJsonApp` passes it straight
+ * to the app's error handler, which answers exactly as it would have for the route (the route pattern goes along for
+ * the log line and metrics, with the API key once it was accepted). So a busy database is one acquire timeout and one 503, as without the lane.
+ */
+export function handOverError(req: IncomingMessage, res: ServerResponse, error: unknown, log: { route: string; apiKeyId?: string }): void {
+  (req as IncomingMessage & { [HANDED_OVER_ERROR]?: unknown })[HANDED_OVER_ERROR] = error;
+  const locals: RequestLogLocals = { route: log.route };
+  if (log.apiKeyId) locals.apiKeyId = log.apiKeyId;
+  (res as ServerResponse & { locals?: RequestLogLocals }).locals = locals;
+}
+
+/** Express middleware (in `createJsonApp`): a request a fast lane handed over with an error goes to the error handler. */
+export function handedOverErrors() {
+  return (req: IncomingMessage, _res: ServerResponse, next: (error?: unknown) => void) => {
+    const error = (req as IncomingMessage & { [HANDED_OVER_ERROR]?: unknown })[HANDED_OVER_ERROR];
+    if (error === undefined) return next();
+    next(error);
+  };
 }
 
 export type FastLaneWriter = (req: IncomingMessage, res: ServerResponse, answer: FastLaneAnswer, start: bigint) => void;

@@ -6,6 +6,7 @@ import type { Logger } from './logger';
 import { securityHeaders } from './security-headers';
 import type { Metrics } from './metrics';
 import { requestLogger } from './request-log';
+import { handedOverErrors } from './fast-lane';
 
 export interface JsonAppOptions {
   metrics?: Metrics;
@@ -28,6 +29,7 @@ export function createJsonApp(options: JsonAppOptions = {}): Express {
   if (options.logger) app.use(requestLogger(options.logger));
   app.use(securityHeaders());
   if (options.metrics) app.use(options.metrics.httpMiddleware());
+  app.use(handedOverErrors());
   return app;
 }
 

@@ -49,6 +49,32 @@ export function currentLogContext(): { request_id?: string; trace_id?: string } 
   return store ? { request_id: store.requestId, trace_id: store.trace.traceId } : {};
 }
 
+const MATCHED_ROUTE = Symbol('matched route');
+
+/**
+ * Remembers the full pattern of the route that matches this request (`/api/v1/rides/:id`) at the moment Express
+ * matches it. Read later, `req.baseUrl` no longer holds the router's mount path once an error has left the router,
+ * so an error's log line and metric would name `/:id` only. Called by `requestContext`, before any router runs.
+ */
+export function rememberMatchedRoute(req: IncomingMessage): void {
+  let route: unknown;
+  Object.defineProperty(req, 'route', {
+    configurable: true,
+    enumerable: true,
+    get: () => route,
+    set: (value: unknown) => {
+      route = value;
+      const path = (value as { path?: unknown } | undefined)?.path;
+      if (typeof path === 'string') (req as IncomingMessage & { [MATCHED_ROUTE]?: string })[MATCHED_ROUTE] = `${(req as IncomingMessage & { baseUrl?: string }).baseUrl ?? ''}${path}`;
+    },
+  });
+}
+
+/** The full pattern of the route that matched this request, once one did. */
+export function matchedRouteOf(req: IncomingMessage): string | undefined {
+  return (req as IncomingMessage & { [MATCHED_ROUTE]?: string })[MATCHED_ROUTE];
+}
+
 const REQUEST_TRACE = Symbol('request trace');
 
 /** The trace id `requestContext` gave this request (also without the async store). */
@@ -75,6 +101,7 @@ export function requestContext({ asyncStore = true }: RequestContextOptions = {}
     req.id = requestId;
     req.headers['x-request-id'] = requestId;
     res.setHeader('X-Request-Id', requestId);
+    rememberMatchedRoute(req);
     const span = startRequestSpan(req);
     (req as IncomingMessage & { [REQUEST_TRACE]?: TraceContext })[REQUEST_TRACE] = span.context;
     if (span.recording) res.once('close', () => span.end({ statusCode: res.headersSent ? res.statusCode : null, route: routePattern(req) }));
@@ -84,6 +111,5 @@ export function requestContext({ asyncStore = true }: RequestContextOptions = {}
 }
 
 function routePattern(req: IncomingMessage): string | undefined {
-  const { route, baseUrl } = req as { route?: { path?: unknown }; baseUrl?: string };
-  return typeof route?.path === 'string' ? `${baseUrl ?? ''}${route.path}` : undefined;
+  return matchedRouteOf(req);
 }

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from './logger';
-import { currentTraceId, traceIdOfRequest } from './request-context';
+import { currentTraceId, matchedRouteOf, traceIdOfRequest } from './request-context';
 
 /** What a route may add to its request's log line, through `res.locals`. Never a token, PIN, secret or header. */
 export interface RequestLogLocals {
@@ -53,6 +53,8 @@ export function requestLogger(logger: Logger): RequestHandler {
 
 /** The route pattern (`/api/v1/rides/:id`), the route set in `res.locals.route`, or `unmatched`. */
 export function routeOf(req: Request, res: Response): string {
+  const matched = matchedRouteOf(req);
+  if (matched !== undefined) return matched;
   const routePath = (req.route as { path?: unknown } | undefined)?.path;
   if (typeof routePath === 'string') return `${req.baseUrl}${routePath}`;
   const given = (res.locals as RequestLogLocals | undefined)?.route;

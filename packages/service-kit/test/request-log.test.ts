@@ -1,5 +1,6 @@
+import { Router } from 'express';
 import request from 'supertest';
-import { createJsonApp, createLogger, errorHandler, jsonBodies, noteApiKey, notFoundHandler, UnauthorizedError } from '../src';
+import { createJsonApp, createLogger, createMetrics, errorHandler, jsonBodies, noteApiKey, NotFoundError, notFoundHandler, UnauthorizedError } from '../src';
 
 const TOKEN = 'ck_live_TopSecretValueThatMustNotBeLogged42';
 
@@ -54,4 +55,20 @@ describe('request log lines', () => {
     expect(text()).not.toContain('987654');
   });
 
+  it('names the full route pattern of an error thrown inside a mounted router, in the log line and the metric', async () => {
+    const chunks: string[] = [];
+    const logger = createLogger('test-service', 'info', { write: (line: string) => void chunks.push(line) });
+    const metrics = createMetrics('test-service');
+    const app = createJsonApp({ logger, metrics });
+    const rides = Router();
+    rides.get('/:id', async () => {
+      throw new NotFoundError('Ride not found');
+    });
+    app.use('/api/v1/rides', rides);
+    app.use(errorHandler(logger));
+    await request(app).get('/api/v1/rides/ride_1').expect(404);
+    const line = chunks.join('').split('\n').filter(Boolean).map((text) => JSON.parse(text) as Record<string, unknown>).find((l) => l.msg === 'request');
+    expect(line).toMatchObject({ route: '/api/v1/rides/:id', status: 404 });
+    expect(await metrics.registry.metrics()).toContain('route="/api/v1/rides/:id",status="404"');
+  });
 });

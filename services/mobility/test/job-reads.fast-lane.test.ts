@@ -1,4 +1,11 @@
-import { comparableHeaders, comparableLine, runFastLaneParity, type ParityCase } from '@platform/test-kit';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { createDatabase, createMetrics } from '@platform/service-kit';
+import { comparableHeaders, comparableLine, runDatabaseUrl, runFastLaneParity, type ParityCase } from '@platform/test-kit';
+import { MOBILITY_SCHEMA } from '../src/config';
+import { buildServices } from '../src/services';
 import { createApp } from '../src/app';
 import { jobReadsFastLane, partnerJobReads } from '../src/features/jobs/job-reads.fast-lane';
 import { createTestContext, type TestContext } from './helpers/context';
@@ -65,5 +72,43 @@ describe('the ride and delivery reads fast lane', () => {
     expect(run.requestCounts.lane).toEqual(run.requestCounts.plain);
     expect(run.requestCounts.lane).toContainEqual(expect.stringContaining('route="/api/v1/rides/:id",status="304"'));
     expect(run.requestCounts.lane).toContainEqual(expect.stringContaining('route="/api/v1/deliveries/:id",status="200"'));
+  });
+
+  it('answers a read that fails with the error handler once, without reading again through Express', async () => {
+    const key = await createPartnerKey(ctx);
+    const ride = (await partnerApi(ctx, key.token).post('/api/v1/rides', rideBody(randomCentre())).expect(201)).body as { id: string };
+    // A second set of services whose statements give up after 300 ms, so a locked table makes the lane's read fail for real.
+    const impatientDb = createDatabase(runDatabaseUrl(), MOBILITY_SCHEMA, 2, { statement_timeout: '300' });
+    const logger = pino({ level: 'silent' });
+    const services = buildServices({ db: impatientDb, redis: ctx.redis, config: ctx.config, logger });
+    // Every read of a ride, by the lane or by the Express route, is counted.
+    let reads = 0;
+    const getRide = services.rides.getRide;
+    services.rides.getRide = (...args) => ((reads += 1), getRide(...args));
+    let expressRequests = 0;
+    const app = createApp({ db: impatientDb, redis: ctx.redis, config: ctx.config, logger }, services);
+    const lane = jobReadsFastLane({ apiKeys: services.apiKeys, reads: partnerJobReads(services), logger, metrics: createMetrics('mobility') }, (req, res) => {
+      expressRequests += 1;
+      app(req, res);
+    });
+    const locker = await ctx.db.transaction();
+    try {
+      await locker.raw('lock table rides in access exclusive mode');
+      // Sent with fetch: a 500 is, rightly, in no route's description, and the supertest hook would refuse it.
+      const server = createServer(lane).listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/rides/${ride.id}`, { headers: { Authorization: `Bearer ${key.token}` } });
+      server.close();
+      expect(res.status).toBe(500);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await res.json()).toMatchObject({ code: 'internal_error' });
+      expect({ reads, expressRequests }).toEqual({ reads: 1, expressRequests: 1 });
+    } finally {
+      await locker.rollback();
+      await services.timers.close();
+      await services.telemetry.close();
+      await impatientDb.destroy();
+    }
+    await partnerApi(ctx, key.token).get(`/api/v1/rides/${ride.id}`).expect(200);
   });
 });

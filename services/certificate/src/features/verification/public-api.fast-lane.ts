@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
-import { bearerToken, etagOf, fastLaneWriter, matchesIfNoneMatch, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
+import { bearerToken, etagOf, fastLaneWriter, handOverError, matchesIfNoneMatch, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
 import { normalizeVerificationCode } from '../certificates/verification-code';
 import type { PublicApiRepository } from './public-api.repository';
 import { creditsView, verificationView } from './public-api.views';
@@ -20,8 +20,9 @@ const CREDITS_ROUTE = '/api/v1/credits';
  * The partner API's two hot reads, `GET /api/v1/verify/{code}` and `GET /api/v1/credits`, answered without Express:
  * the same key check (the per-process cache), the same query and the same bytes, headers, request log line and metrics
  * as the Express routes, at a fraction of the CPU. Only a successful answer (200, or 304 to a matching If-None-Match)
- * is written here; everything else (no or bad key, unknown code, a query string, HEAD, a database error, ...) reaches
- * `app` untouched, before anything is written, and Express answers it as always.
+ * is written here; everything else (no or bad key, unknown code, a query string, HEAD, ...) reaches `app` untouched,
+ * before anything is written, and Express answers it as always; a failed lookup (a database error) goes to the app's
+ * error handler with its error.
  */
 export function publicApiFastLane(deps: PublicApiFastLaneDeps, app: RequestListener): RequestListener {
   const send = fastLaneWriter(deps);
@@ -29,9 +30,14 @@ export function publicApiFastLane(deps: PublicApiFastLaneDeps, app: RequestListe
     const start = process.hrtime.bigint();
     const target = eligible(req);
     if (!target) return app(req, res);
-    answer(deps, req, target).then(
+    const accepted: { apiKeyId?: string } = {};
+    answer(deps, req, target, accepted).then(
       (result) => (result ? send(req, res, result, start) : app(req, res)),
-      () => app(req, res), // a failed lookup: Express runs it again and answers (and logs) the error as always
+      (error: unknown) => {
+        // A failed lookup is answered by the app's error handler without running the lookup again (see handOverError).
+        handOverError(req, res, error, { route: target.kind === 'credits' ? CREDITS_ROUTE : VERIFY_ROUTE, ...accepted });
+        app(req, res);
+      },
     );
   };
 }
@@ -54,9 +60,11 @@ function eligible(req: IncomingMessage): Target | undefined {
   return { kind: 'verify', code };
 }
 
-async function answer({ apiKeys, publicApi }: PublicApiFastLaneDeps, req: IncomingMessage, target: Target): Promise<FastLaneAnswer | undefined> {
+/** `accepted` learns the key once it is accepted, for the log line of an error handed over after that. */
+async function answer({ apiKeys, publicApi }: PublicApiFastLaneDeps, req: IncomingMessage, target: Target, accepted: { apiKeyId?: string }): Promise<FastLaneAnswer | undefined> {
   const principal = await apiKeys.authenticate(bearerToken(req.headers.authorization)!);
   if (!principal) return undefined;
+  accepted.apiKeyId = principal.keyId;
   if (target.kind === 'credits') {
     const row = await publicApi.credits(principal.organizationId, principal.keyId);
     if (!row) return undefined;

@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
-import { fastLaneWriter, handOverBody, parseStrictJson, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
+import { fastLaneWriter, handOverBody, handOverError, parseStrictJson, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
 import { presentedToken } from '../api-keys/api-key-auth';
 import { estimateSchema } from './estimates.routes';
 import type { EstimateService } from './estimates.service';
@@ -23,8 +23,9 @@ const MAX_FAST_BODY_BYTES = 8192;
  * `POST /api/v1/estimates`, the partner API's hottest write, answered without Express when it succeeds: the same key
  * check (the per-process cache), scope, schema, fares, GEOSEARCH and insert, and the same bytes, headers, request log
  * line and metrics as the Express route. Whatever is not a plain success (no or bad key, missing scope, an unusual
- * body or content type, bad JSON, a failed validation, a trip over the limit, a Redis or Postgres error) goes to `app`
- * before anything is written; once the body has been read, its bytes go along (`handOverBody`).
+ * body or content type, bad JSON, a failed validation) goes to `app` before anything is written; once the body has
+ * been read, its bytes go along (`handOverBody`). A step that fails (a trip over the limit, a Redis or Postgres
+ * error) goes to the app's error handler with its error (`handOverError`).
  */
 export function estimatesFastLane(deps: EstimatesFastLaneDeps, app: RequestListener): RequestListener {
   const send = fastLaneWriter(deps);
@@ -32,9 +33,15 @@ export function estimatesFastLane(deps: EstimatesFastLaneDeps, app: RequestListe
     const start = process.hrtime.bigint();
     const token = eligibleToken(req);
     if (token === undefined) return app(req, res);
-    answer(deps, req, token).then(
+    const accepted: { apiKeyId?: string } = {};
+    answer(deps, req, token, accepted).then(
       (result) => (result ? send(req, res, result, start) : app(req, res)),
-      () => app(req, res), // a failed step: Express runs it again and answers (and logs) the error as always
+      (error: unknown) => {
+        // A failed step (a trip over the limit, Redis or Postgres) is answered by the app's error handler without
+        // running the step again: nothing is inserted twice, and a busy pool is one 503 (see handOverError).
+        handOverError(req, res, error, { route: ESTIMATES_ROUTE, ...accepted });
+        app(req, res);
+      },
     );
   };
 }
@@ -51,9 +58,11 @@ function eligibleToken(req: IncomingMessage): string | undefined {
   return presentedToken(req);
 }
 
-async function answer({ apiKeys, estimates }: EstimatesFastLaneDeps, req: IncomingMessage, token: string): Promise<FastLaneAnswer | undefined> {
+/** `accepted` learns the key once it is accepted, for the log line of an error handed over after that. */
+async function answer({ apiKeys, estimates }: EstimatesFastLaneDeps, req: IncomingMessage, token: string, accepted: { apiKeyId?: string }): Promise<FastLaneAnswer | undefined> {
   const principal = await apiKeys.authenticate(token);
   if (!principal || !principal.scopes.includes(REQUIRED_SCOPE)) return undefined;
+  accepted.apiKeyId = principal.keyId;
   const bytes = await readBody(req);
   handOverBody(req, bytes); // from here on, a fallback needs the bytes the stream no longer has
   const parsed = estimateSchema.safeParse(parseStrictJson(bytes));
@@ -68,6 +77,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     req.once('error', reject);
-    req.once('aborted', () => reject(new Error('request aborted')));
+    // body-parser's error for the same event, so the error handler answers (and logs) it as it would have.
+    req.once('aborted', () => reject(Object.assign(new Error('request aborted'), { status: 400, type: 'request.aborted' })));
   });
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
-import { etagOf, fastLaneWriter, isIdOf, matchesIfNoneMatch, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
+import { etagOf, fastLaneWriter, handOverError, isIdOf, matchesIfNoneMatch, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
 import type { MobilityServices } from '../../services';
 import { presentedToken, type PartnerAccount } from '../api-keys/api-key-auth';
 
@@ -36,8 +36,8 @@ export interface JobReadsFastLaneDeps {
  * `GET /api/v1/rides/{id}` and `GET /api/v1/deliveries/{id}`, the partner API's most frequent reads (partners poll
  * them), answered without Express when they succeed: the same key check (the per-process cache), scope, service read
  * and view, and the same bytes, ETag/304, headers, request log line and metrics as the Express route. Anything else
- * (no or bad key, missing scope, an unknown job, a query string, HEAD, `If-Modified-Since`, a database error) goes to
- * `app` before anything is written.
+ * (no or bad key, missing scope, a query string, HEAD, `If-Modified-Since`) goes to `app` before anything is written;
+ * a read that fails (an unknown or foreign job's 404, a database error) goes to the app's error handler with its error.
  */
 export function jobReadsFastLane(deps: JobReadsFastLaneDeps, app: RequestListener): RequestListener {
   const send = fastLaneWriter(deps);
@@ -45,9 +45,14 @@ export function jobReadsFastLane(deps: JobReadsFastLaneDeps, app: RequestListene
     const start = process.hrtime.bigint();
     const target = eligible(deps.reads, req);
     if (!target) return app(req, res);
-    answer(deps, req, target).then(
+    const accepted: { apiKeyId?: string } = {};
+    answer(deps, req, target, accepted).then(
       (result) => (result ? send(req, res, result, start) : app(req, res)),
-      () => app(req, res), // not found, or a failed read: Express runs it again and answers (and logs) it as always
+      (error: unknown) => {
+        // Not found, or a failed read: the app's error handler answers it without reading again (see handOverError).
+        handOverError(req, res, error, { route: target.read.route, ...accepted });
+        app(req, res);
+      },
     );
   };
 }
@@ -70,9 +75,11 @@ function eligible(reads: JobRead[], req: IncomingMessage): Target | undefined {
   return token ? { read, id, token } : undefined;
 }
 
-async function answer({ apiKeys }: JobReadsFastLaneDeps, req: IncomingMessage, { read, id, token }: Target): Promise<FastLaneAnswer | undefined> {
+/** `accepted` learns the key once it is accepted, for the log line of an error handed over after that. */
+async function answer({ apiKeys }: JobReadsFastLaneDeps, req: IncomingMessage, { read, id, token }: Target, accepted: { apiKeyId?: string }): Promise<FastLaneAnswer | undefined> {
   const principal = await apiKeys.authenticate(token);
   if (!principal || !principal.scopes.includes(read.scope)) return undefined;
+  accepted.apiKeyId = principal.keyId;
   const view = await read.get({ partnerId: principal.organizationId, livemode: principal.livemode }, id);
   const body = JSON.stringify(view);
   const etag = etagOf(body);
