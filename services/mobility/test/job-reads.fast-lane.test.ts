@@ -77,8 +77,9 @@ describe('the ride and delivery reads fast lane', () => {
   it('answers a read that fails with the error handler once, without reading again through Express', async () => {
     const key = await createPartnerKey(ctx);
     const ride = (await partnerApi(ctx, key.token).post('/api/v1/rides', rideBody(randomCentre())).expect(201)).body as { id: string };
-    // A second set of services whose statements give up after 300 ms, so a locked table makes the lane's read fail for real.
-    const impatientDb = createDatabase(runDatabaseUrl(), MOBILITY_SCHEMA, 2, { statement_timeout: '300' });
+    // A second set of services that waits at most 300 ms for a lock, so a locked table makes the lane's read of it fail for real
+    // (the key lookup takes no lock a test holds, so only the ride read can fail).
+    const impatientDb = createDatabase(runDatabaseUrl(), MOBILITY_SCHEMA, 2, { lock_timeout: '300' });
     const logger = pino({ level: 'silent' });
     const services = buildServices({ db: impatientDb, redis: ctx.redis, config: ctx.config, logger });
     // Every read of a ride, by the lane or by the Express route, is counted.
