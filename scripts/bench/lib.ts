@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -22,6 +22,33 @@ export function processCpuMs(pid: number | undefined): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU time (ms) of every process whose command name starts with `name` (`postgres`, `redis-server`), from /proc. */
+export function namedProcessesCpuMs(name: string): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let command: string;
+    try {
+      command = readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
+    } catch {
+      continue; // the process ended meanwhile
+    }
+    if (command.startsWith(name)) total += processCpuMs(Number(entry));
+  }
+  return total;
+}
+
+/** Busy CPU time (ms) of the whole machine, every process and the kernel's interrupt work, from /proc/stat (0 elsewhere). */
+export function machineCpuMs(): number {
+  try {
+    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+    const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
+    return ((user! + nice! + system! + irq! + softirq! + steal!) * 1000) / 100; // USER_HZ is 100 on Linux
   } catch {
     return 0;
   }

@@ -8,7 +8,6 @@
  *   4. commit → first POST latency while events commit at 200/s, one per transaction (BENCH_LATENCY_EVENTS, 600).
  * Needs local Postgres and Redis. The machine is shared, so figures are noisy: compare each with its own baseline.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
@@ -21,6 +20,7 @@ import { appendOutboxEvent } from '../src/features/outbox/outbox.repository';
 import { createEndpointSecretCipher } from '../src/features/webhook-dispatch/endpoint-secret-cipher';
 import { createWebhookSender } from '../src/features/webhook-dispatch/webhook-sender';
 import { startWebhookDispatch, WORKER_DB_SETTINGS } from '../src/features/webhook-dispatch/webhook-worker';
+import { machineCpuMs, namedProcessesCpuMs } from '../../../scripts/bench/lib';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5000);
 const SLOW_EVENTS = Number(process.env.BENCH_SLOW_EVENTS ?? 500);
@@ -67,41 +67,12 @@ async function startReceiver(answerAfterMs = 0): Promise<Receiver> {
   };
 }
 
-/** Busy jiffies of the whole machine (every process: this one, Postgres, Redis) from /proc/stat; 0 where there is none. */
-function machineBusyMs(): number {
-  try {
-    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
-    const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
-    return ((user! + nice! + system! + irq! + softirq! + steal!) * 1000) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return 0;
-  }
-}
-
-/** CPU milliseconds used so far by every process whose command name starts with `name` (`postgres`, `redis-server`). */
-function processesBusyMs(name: string): number {
-  let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      if (!command.startsWith(name)) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, USER_HZ 100
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return total;
-}
-
 /** Runs `work` (which handles `count` messages); answers its rate and the CPU each message cost this process, Postgres, Redis and the machine. */
 async function measured(count: number, work: () => Promise<void>) {
   const cpu = process.cpuUsage();
-  const machine = machineBusyMs();
-  const postgres = processesBusyMs('postgres');
-  const redis = processesBusyMs('redis-server');
+  const machine = machineCpuMs();
+  const postgres = namedProcessesCpuMs('postgres');
+  const redis = namedProcessesCpuMs('redis-server');
   const started = performance.now();
   await work();
   const seconds = (performance.now() - started) / 1000;
@@ -110,9 +81,9 @@ async function measured(count: number, work: () => Promise<void>) {
   return {
     rate: count / seconds,
     processUs: (used.user + used.system) / count,
-    postgresUs: per(processesBusyMs('postgres') - postgres),
-    redisUs: per(processesBusyMs('redis-server') - redis),
-    machineUs: per(machineBusyMs() - machine),
+    postgresUs: per(namedProcessesCpuMs('postgres') - postgres),
+    redisUs: per(namedProcessesCpuMs('redis-server') - redis),
+    machineUs: per(machineCpuMs() - machine),
   };
 }
 
