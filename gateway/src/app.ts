@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { addressBucket, adminTokenSettings, clientAddress, createMetrics, DEFAULT_ADMIN_TOKEN_MAX_TTL_S, DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, errorHandler, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, requestContext, requestIdFor, requestLogger, runChecks, startRequestSpan, type Logger, type Metrics, type Redis, type TraceSpan } from '@platform/service-kit';
+import { addressBucket, adminTokenSettings, clientAddress, createMetrics, DEFAULT_ADMIN_TOKEN_MAX_TTL_S, DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, errorHandler, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, requestContext, requestIdFor, requestLogger, requestLogLine, runChecks, startRequestSpan, type Logger, type Metrics, type Redis, type TraceSpan } from '@platform/service-kit';
 import type { GatewayConfig } from './config';
 import { docsRoutes, loadGatewayDescription, RENDERER_PATH } from './docs';
 import { dashboardTokenRefusal } from './dashboard-auth';
@@ -213,17 +213,8 @@ function ownPagesApp(config: GatewayDeps['config'], logger: Logger, metrics: Met
 function logWhenDone(logger: Logger, req: IncomingMessage, res: ServerResponse, requestId: string, span: TraceSpan, route: string, fingerprint: string | undefined): void {
   const start = process.hrtime.bigint();
   res.once('close', () => {
-    const line: Record<string, unknown> = {
-      request_id: requestId,
-      trace_id: span.context.traceId,
-      method: req.method,
-      route,
-      status: res.headersSent ? res.statusCode : 499,
-      duration_ms: Math.round(Number(process.hrtime.bigint() - start) / 1e5) / 10,
-    };
-    if (fingerprint) line.api_key_fingerprint = fingerprint;
-    if (!res.writableFinished) line.aborted = true;
-    logger.info(line, 'request');
+    const ids = { request_id: requestId, trace_id: span.context.traceId, method: req.method, route };
+    logger.info(requestLogLine(res, start, ids, { api_key_fingerprint: fingerprint }), 'request');
     span.end({ statusCode: res.headersSent ? res.statusCode : null, route });
   });
 }

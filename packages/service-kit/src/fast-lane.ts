@@ -3,7 +3,7 @@ import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 import { requestIdFor, startRequestSpan } from './request-context';
 import { helmetHeaders } from './security-headers';
-import type { RequestLogLocals } from './request-log';
+import { requestLogLine, type RequestLogLocals } from './request-log';
 
 /** A successful answer a fast lane writes itself, with what its Express route would log and count. */
 export interface FastLaneAnswer {
@@ -63,17 +63,8 @@ export function fastLaneWriter({ logger, metrics }: { logger: Logger; metrics: M
     const log = () => {
       if (logged) return;
       logged = true;
-      const line: Record<string, unknown> = {
-        request_id: requestId,
-        trace_id: span.context.traceId,
-        method: req.method,
-        route: answer.route,
-        status: res.headersSent ? res.statusCode : 499,
-        duration_ms: Math.round(Number(process.hrtime.bigint() - start) / 1e5) / 10,
-        api_key_id: answer.apiKeyId,
-      };
-      if (!res.writableFinished) line.aborted = true;
-      logger.info(line, 'request');
+      const ids = { request_id: requestId, trace_id: span.context.traceId, method: req.method, route: answer.route };
+      logger.info(requestLogLine(res, start, ids, { api_key_id: answer.apiKeyId }), 'request');
     };
     res.once('finish', () => {
       log();

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from './logger';
 import { currentTraceId, matchedRouteOf, traceIdOfRequest } from './request-context';
@@ -6,10 +7,33 @@ import { currentTraceId, matchedRouteOf, traceIdOfRequest } from './request-cont
 export interface RequestLogLocals {
   /** The id (`key_…`) of the API key that authenticated the request, once known. */
   apiKeyId?: string;
-  /** The route to log and label metrics with when no Express route matched (the gateway sets its route table entry). */
+  /** The route to log and label metrics with when no Express route matched (the gateway's route table entry, a fast lane's handed-over route). */
   route?: string;
-  /** Further safe fields for the log line (the gateway adds a short fingerprint of the key's hash). */
-  logFields?: Record<string, unknown>;
+}
+
+/** What identifies a request in its log line. */
+export interface RequestLineIds {
+  request_id: string | undefined;
+  trace_id: string | undefined;
+  method: string | undefined;
+  /** The route pattern, never the raw URL. */
+  route: string;
+}
+
+/**
+ * The request log line every process writes (services, fast lanes, gateway): the ids, the status (499 when the client
+ * went away before an answer), the duration in ms since `start`, the caller's extra fields (only defined ones), and
+ * `aborted` when the answer was not finished.
+ */
+export function requestLogLine(res: ServerResponse, start: bigint, ids: RequestLineIds, extra: Record<string, string | undefined> = {}): Record<string, unknown> {
+  const line: Record<string, unknown> = {
+    ...ids,
+    status: res.headersSent ? res.statusCode : 499,
+    duration_ms: Math.round(Number(process.hrtime.bigint() - start) / 1e5) / 10,
+  };
+  for (const [name, value] of Object.entries(extra)) if (value) line[name] = value;
+  if (!res.writableFinished) line.aborted = true;
+  return line;
 }
 
 /** Marks the request as made with this API key, for its log line. */
@@ -30,20 +54,8 @@ export function requestLogger(logger: Logger): RequestHandler {
     const log = () => {
       if (logged) return;
       logged = true;
-      const locals = res.locals as RequestLogLocals;
-      const durationMs = Math.round(Number(process.hrtime.bigint() - start) / 1e5) / 10;
-      const line: Record<string, unknown> = {
-        ...locals.logFields,
-        request_id: (req as Request & { id?: string }).id,
-        trace_id: traceId,
-        method: req.method,
-        route: routeOf(req, res),
-        status: res.headersSent ? res.statusCode : 499, // 499: the client went away before an answer
-        duration_ms: durationMs,
-      };
-      if (locals.apiKeyId) line.api_key_id = locals.apiKeyId;
-      if (!res.writableFinished) line.aborted = true;
-      logger.info(line, 'request');
+      const ids = { request_id: (req as Request & { id?: string }).id, trace_id: traceId, method: req.method, route: routeOf(req, res) };
+      logger.info(requestLogLine(res, start, ids, { api_key_id: (res.locals as RequestLogLocals).apiKeyId }), 'request');
     };
     res.once('finish', log);
     res.once('close', log);
