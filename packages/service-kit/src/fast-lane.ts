@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 import { requestIdFor, startRequestSpan } from './request-context';
@@ -25,7 +25,7 @@ const HANDED_OVER_ERROR = Symbol('handed-over error');
  * to the app's error handler, which answers exactly as it would have for the route (the route pattern goes along for
  * the log line and metrics, with the API key once it was accepted). So a busy database is one acquire timeout and one 503, as without the lane.
  */
-export function handOverError(req: IncomingMessage, res: ServerResponse, error: unknown, log: { route: string; apiKeyId?: string }): void {
+function handOverError(req: IncomingMessage, res: ServerResponse, error: unknown, log: { route: string; apiKeyId?: string }): void {
   (req as IncomingMessage & { [HANDED_OVER_ERROR]?: unknown })[HANDED_OVER_ERROR] = error;
   const locals: RequestLogLocals = { route: log.route };
   if (log.apiKeyId) locals.apiKeyId = log.apiKeyId;
@@ -41,17 +41,16 @@ export function handedOverErrors() {
   };
 }
 
-export type FastLaneWriter = (req: IncomingMessage, res: ServerResponse, answer: FastLaneAnswer, start: bigint) => void;
+type FastLaneWriter = (req: IncomingMessage, res: ServerResponse, answer: FastLaneAnswer, start: bigint) => void;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Writes a fast lane's answer with everything the Express front (`createJsonApp`) adds, in its order: the request id
  * (given or new) in `X-Request-Id`, the trace span, one JSON request log line, helmet's headers and the request metric;
- * then the body as `res.json` sends it. A fast lane (a `RequestListener` in front of the app that answers a hot route's
- * success without Express) uses it so a partner, a log reader and a dashboard cannot tell the two paths apart.
+ * then the body as `res.json` sends it, so a partner, a log reader and a dashboard cannot tell the two paths apart.
  */
-export function fastLaneWriter({ logger, metrics }: { logger: Logger; metrics: Metrics }): FastLaneWriter {
+function fastLaneWriter({ logger, metrics }: { logger: Logger; metrics: Metrics }): FastLaneWriter {
   // helmet's headers as a flat [name, value, ...] list, worked out once; writeHead takes the whole list in one call.
   const security = Object.entries(helmetHeaders({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false })).flat();
   return (req, res, answer, start) => {
@@ -82,5 +81,40 @@ export function fastLaneWriter({ logger, metrics }: { logger: Logger; metrics: M
     headers.push('Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(answer.body)));
     res.writeHead(answer.status, headers);
     res.end(answer.body);
+  };
+}
+
+/** What one fast lane knows: which requests it may take, and how it answers them. */
+export interface FastLaneSpec<Target> {
+  /** What the request asks for when the lane may answer it; undefined leaves it to the app untouched. */
+  eligible(req: IncomingMessage): Target | undefined;
+  /** The Express route pattern of the target, for the log line of a handed-over error. */
+  route(target: Target): string;
+  /**
+   * The answer, or undefined to leave the request to the app (only before anything that must not run twice); a
+   * rejection goes to the app's error handler. `accepted` learns the key once it is accepted, for that error's log line.
+   */
+  answer(req: IncomingMessage, target: Target, accepted: { apiKeyId?: string }): Promise<FastLaneAnswer | undefined>;
+}
+
+/**
+ * A `RequestListener` in front of `app` that answers a hot route's success without Express (`fastLaneWriter`), leaves
+ * every other request to `app` before anything is written, and hands a failed step to the app's error handler
+ * (`handOverError`) instead of letting the route run it again.
+ */
+export function fastLane<Target>(deps: { logger: Logger; metrics: Metrics }, spec: FastLaneSpec<Target>, app: RequestListener): RequestListener {
+  const send = fastLaneWriter(deps);
+  return (req, res) => {
+    const start = process.hrtime.bigint();
+    const target = spec.eligible(req);
+    if (target === undefined) return app(req, res);
+    const accepted: { apiKeyId?: string } = {};
+    spec.answer(req, target, accepted).then(
+      (result) => (result ? send(req, res, result, start) : app(req, res)),
+      (error: unknown) => {
+        handOverError(req, res, error, { route: spec.route(target), ...accepted });
+        app(req, res);
+      },
+    );
   };
 }

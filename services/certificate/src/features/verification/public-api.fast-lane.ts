@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
-import { bearerToken, etagOf, fastLaneWriter, handOverError, matchesIfNoneMatch, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
+import { bearerToken, etagOf, fastLane, matchesIfNoneMatch, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
 import { normalizeVerificationCode } from '../certificates/verification-code';
 import type { PublicApiRepository } from './public-api.repository';
 import { creditsView, verificationView } from './public-api.views';
@@ -25,21 +25,7 @@ const CREDITS_ROUTE = '/api/v1/credits';
  * error handler with its error.
  */
 export function publicApiFastLane(deps: PublicApiFastLaneDeps, app: RequestListener): RequestListener {
-  const send = fastLaneWriter(deps);
-  return (req, res) => {
-    const start = process.hrtime.bigint();
-    const target = eligible(req);
-    if (!target) return app(req, res);
-    const accepted: { apiKeyId?: string } = {};
-    answer(deps, req, target, accepted).then(
-      (result) => (result ? send(req, res, result, start) : app(req, res)),
-      (error: unknown) => {
-        // A failed lookup is answered by the app's error handler without running the lookup again (see handOverError).
-        handOverError(req, res, error, { route: target.kind === 'credits' ? CREDITS_ROUTE : VERIFY_ROUTE, ...accepted });
-        app(req, res);
-      },
-    );
-  };
+  return fastLane(deps, { eligible, route: (target) => (target.kind === 'credits' ? CREDITS_ROUTE : VERIFY_ROUTE), answer: (req, target, accepted) => answer(deps, req, target, accepted) }, app);
 }
 
 type Target = { kind: 'credits' } | { kind: 'verify'; code: string };

@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
-import { fastLaneWriter, handOverBody, handOverError, parseStrictJson, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
+import { fastLane, handOverBody, parseStrictJson, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
 import { presentedToken } from '../api-keys/api-key-auth';
 import { estimateSchema } from './estimates.routes';
 import type { EstimateService } from './estimates.service';
@@ -25,25 +25,10 @@ const MAX_FAST_BODY_BYTES = 8192;
  * line and metrics as the Express route. Whatever is not a plain success (no or bad key, missing scope, an unusual
  * body or content type, bad JSON, a failed validation) goes to `app` before anything is written; once the body has
  * been read, its bytes go along (`handOverBody`). A step that fails (a trip over the limit, a Redis or Postgres
- * error) goes to the app's error handler with its error (`handOverError`).
+ * error) goes to the app's error handler with its error (service-kit `fastLane`).
  */
 export function estimatesFastLane(deps: EstimatesFastLaneDeps, app: RequestListener): RequestListener {
-  const send = fastLaneWriter(deps);
-  return (req, res) => {
-    const start = process.hrtime.bigint();
-    const token = eligibleToken(req);
-    if (token === undefined) return app(req, res);
-    const accepted: { apiKeyId?: string } = {};
-    answer(deps, req, token, accepted).then(
-      (result) => (result ? send(req, res, result, start) : app(req, res)),
-      (error: unknown) => {
-        // A failed step (a trip over the limit, Redis or Postgres) is answered by the app's error handler without
-        // running the step again: nothing is inserted twice, and a busy pool is one 503 (see handOverError).
-        handOverError(req, res, error, { route: ESTIMATES_ROUTE, ...accepted });
-        app(req, res);
-      },
-    );
-  };
+  return fastLane(deps, { eligible: eligibleToken, route: () => ESTIMATES_ROUTE, answer: (req, token, accepted) => answer(deps, req, token, accepted) }, app);
 }
 
 /** The token of a request the lane may answer: a JSON POST to exactly the path with a small, plain body. */

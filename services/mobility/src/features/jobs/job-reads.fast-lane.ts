@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
-import { etagOf, fastLaneWriter, handOverError, isIdOf, matchesIfNoneMatch, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
+import { etagOf, fastLane, isIdOf, matchesIfNoneMatch, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
 import type { MobilityServices } from '../../services';
 import { presentedToken, type PartnerAccount } from '../api-keys/api-key-auth';
 
@@ -40,21 +40,7 @@ export interface JobReadsFastLaneDeps {
  * a read that fails (an unknown or foreign job's 404, a database error) goes to the app's error handler with its error.
  */
 export function jobReadsFastLane(deps: JobReadsFastLaneDeps, app: RequestListener): RequestListener {
-  const send = fastLaneWriter(deps);
-  return (req, res) => {
-    const start = process.hrtime.bigint();
-    const target = eligible(deps.reads, req);
-    if (!target) return app(req, res);
-    const accepted: { apiKeyId?: string } = {};
-    answer(deps, req, target, accepted).then(
-      (result) => (result ? send(req, res, result, start) : app(req, res)),
-      (error: unknown) => {
-        // Not found, or a failed read: the app's error handler answers it without reading again (see handOverError).
-        handOverError(req, res, error, { route: target.read.route, ...accepted });
-        app(req, res);
-      },
-    );
-  };
+  return fastLane(deps, { eligible: (req) => eligible(deps.reads, req), route: (target) => target.read.route, answer: (req, target, accepted) => answer(deps, req, target, accepted) }, app);
 }
 
 interface Target {
