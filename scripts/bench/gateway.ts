@@ -10,13 +10,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generateApiToken } from '@platform/api-keys';
-import { canPin, load, pinnedCommand, pinSelfToFirstCore, printTable, startProcess, type LoadResult } from './lib';
+import { canPin, load, MEASURED_CPU, pinnedCommand, pinSelfToFirstCore, printTable, startProcess, type LoadResult } from './lib';
 
 const PORTS = { upstream: 24001, gateway: 24080, metrics: 24081, nginx: 24090, bare: 24095 };
 const PATH = '/api/v1/verify/ABCD-EFGH-JKLM';
 const CONNECTIONS = 20;
-/** The proxy under test (nginx's worker, then the gateway) runs alone on this core; see pinnedCommand. */
-const MEASURED_CPU = 1;
 
 function nginxBinary(): string | undefined {
   for (const candidate of ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx']) {

@@ -106,8 +106,11 @@ export function printTable(title: string, rows: LoadResult[], ratios: Array<[str
   }
 }
 
+/** The core a measured server runs alone on (`pinnedCommand`); the bench itself stays on CPU 0 (`pinSelfToFirstCore`). */
+export const MEASURED_CPU = 1;
+
 /**
- * On a machine with two or more cores, a measured server gets a core of its own (CPU 1) and everything else (the load
+ * On a machine with two or more cores, a measured server gets a core of its own (MEASURED_CPU) and everything else (the load
  * generator, the upstream) is kept on CPU 0: otherwise they trade places on both cores and the per-request CPU time of
  * the measured process swings by half from one run to the next. `taskset` (util-linux) does the pinning; without it,
  * or on one core, nothing is pinned.

@@ -8,7 +8,7 @@ import { parseConfig } from '@platform/service-kit/config';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema } from '../../services/certificate/src/config';
 import { migrations } from '../../services/certificate/src/db/migrations';
 import { buildServices } from '../../services/certificate/src/services';
-import { load, printTable, startProcess } from './lib';
+import { load, MEASURED_CPU, printTable, startProcess } from './lib';
 
 const PORTS = { service: 23001, gateway: 23080, bare: 23099 };
 
@@ -30,8 +30,8 @@ async function main() {
       issue_date: '2026-05-01',
     });
     const env = { DATABASE_URL: databaseUrl };
-    // The service and the bare baseline each get CPU 1 to themselves while measured (see pinnedCommand); the rest floats.
-    const service = await startProcess('services/certificate/src/server.ts', { ...env, PORT: String(PORTS.service) }, `http://127.0.0.1:${PORTS.service}/healthz`, 1);
+    // The service and the bare baseline each get MEASURED_CPU to themselves while measured (see pinnedCommand); the rest floats.
+    const service = await startProcess('services/certificate/src/server.ts', { ...env, PORT: String(PORTS.service) }, `http://127.0.0.1:${PORTS.service}/healthz`, MEASURED_CPU);
     children.push(service);
     const gatewayProcess = await startProcess(
         'gateway/src/server.ts',
@@ -40,7 +40,7 @@ async function main() {
         `http://127.0.0.1:${PORTS.gateway}/healthz`,
     );
     children.push(gatewayProcess);
-    const bareProcess = await startProcess('scripts/bench/bare-verify-server.ts', { ...env, PORT: String(PORTS.bare) }, `http://127.0.0.1:${PORTS.bare}/`, 1);
+    const bareProcess = await startProcess('scripts/bench/bare-verify-server.ts', { ...env, PORT: String(PORTS.bare) }, `http://127.0.0.1:${PORTS.bare}/`, MEASURED_CPU);
     children.push(bareProcess);
 
     const path = `/api/v1/verify/${certificate.verification_code}`;

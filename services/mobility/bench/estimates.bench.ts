@@ -8,12 +8,11 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { DEFAULT_DATABASE_URL, DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, createRedis, dropDatabase, signAdminToken } from '@platform/service-kit';
-import { load, pinSelfToFirstCore, printTable, startProcess, type LoadResult } from '../../../scripts/bench/lib';
+import { load, MEASURED_CPU, pinSelfToFirstCore, printTable, startProcess, type LoadResult } from '../../../scripts/bench/lib';
 import { TIERS } from '../src/pricing';
 import { clearPrefix } from '../scripts/redis-cleanup';
 
 const PORTS = { service: 25001, bare: 25099 };
-const MEASURED_CPU = 1;
 const PICKUP = { lat: 6.5244, lng: 3.3792 };
 
 async function main() {
