@@ -15,9 +15,6 @@ beforeAll(() => {
 });
 afterAll(() => ctx.close());
 
-const buildApp = (logger: Parameters<typeof createApp>[0]['logger'], metrics: NonNullable<Parameters<typeof createApp>[0]['metrics']>) =>
-  createApp({ db: ctx.db, redis: ctx.redis, config: ctx.config, logger, metrics }, ctx.services);
-
 describe('the estimates fast lane', () => {
   it('answers exactly as the Express app does, stores one estimate per answer, and leaves every other request to it', async () => {
     const centre = randomCentre();
@@ -57,7 +54,12 @@ describe('the estimates fast lane', () => {
     const { partner_id: partnerId } = (await ctx.db('api_keys').where({ id: key.keyId }).first('partner_id')) as { partner_id: string };
     const estimatesOfPartner = async () => Number((await ctx.db('estimates').where({ partner_id: partnerId }).count({ n: '*' }))[0]!.n);
     const estimatesBefore = await estimatesOfPartner();
-    const run = await runFastLaneParity('mobility', buildApp, (deps, app) => estimatesFastLane({ ...deps, apiKeys: ctx.services.apiKeys, estimates: ctx.services.estimates }, app), cases);
+    const run = await runFastLaneParity(
+      'mobility',
+      (logger, metrics) => createApp({ db: ctx.db, redis: ctx.redis, config: ctx.config, logger, metrics }, ctx.services),
+      (deps, app) => estimatesFastLane({ ...deps, apiKeys: ctx.services.apiKeys, estimates: ctx.services.estimates }, app),
+      cases,
+    );
     let answered = 0;
     for (const { label, testCase, plain, lane, reachedExpress } of run.observations) {
       if (plain.status === 200) answered += 2;
