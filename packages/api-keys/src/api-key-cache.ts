@@ -95,15 +95,10 @@ export class ApiKeyAuthCache {
     if (entry) entry.lastUsedAt = at;
   }
 
-  /** Drops every entry of one key (a key has at most two token hashes: current and previous). */
+  /** Drops every entry of one key (a key has at most two token hashes: current and previous): on a change made here, and on each notification. */
   dropKey(keyId: string): void {
     this.generation++;
     for (const [hash, entry] of this.entries) if (entry.principal.keyId === keyId) this.entries.delete(hash);
-  }
-
-  /** A notification named this key: drop it (the listener then acknowledges). */
-  invalidateKey(keyId: string): void {
-    this.dropKey(keyId);
   }
 
   /** The process behind backend `pid` acknowledged that it dropped this key. */
@@ -203,7 +198,7 @@ export function listenForApiKeyChanges(databaseUrl: string, schema: string, cach
     {
       onNotify: (payload, channel) => {
         if (channel === changes) {
-          cache.invalidateKey(payload);
+          cache.dropKey(payload);
           listener.query("select pg_notify($1, $2 || ':' || pg_backend_pid())", [acks, payload]).catch((err: unknown) => {
             logger.warn({ err }, 'could not acknowledge an API-key change');
           });
