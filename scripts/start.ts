@@ -116,8 +116,11 @@ const localServers: LocalServer[] = [];
 let starting: Promise<unknown> = Promise.resolve();
 let stopping = false;
 
+/** `PLATFORM_CPU_PROFILE=worker` (a part's name: gateway, certificate, mobility, worker): that process writes a V8 CPU profile into bench/profiles when it stops. */
+const profiled = (part: Part) => (process.env.PLATFORM_CPU_PROFILE && part.name === process.env.PLATFORM_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(root, 'bench/profiles')}`] : []);
+
 function run(part: Part, entry = part.entry): ChildProcess {
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...profiled(part), entry], {
     cwd: path.join(root, part.dir),
     env: compiledEnv({ ...env, ...part.env }),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -77,8 +77,13 @@ export async function startProcess(entry: string, env: NodeJS.ProcessEnv, readyU
   throw new Error(`${entry} did not start`);
 }
 
+/** One second of load: JIT, pools, keep-alive sockets. */
+export async function warmUp(options: autocannon.Options): Promise<void> {
+  await autocannon({ ...options, duration: 1 });
+}
+
 export async function load(label: string, options: autocannon.Options, servers: ChildProcess[] = []): Promise<LoadResult> {
-  await autocannon({ ...options, duration: 1 }); // warm-up: JIT, pools, keep-alive sockets
+  await warmUp(options);
   const cpuBefore = servers.reduce((sum, child) => sum + processCpuMs(child.pid), 0);
   const result = await autocannon({ connections: 10, duration: 5, ...options });
   const cpuMs = servers.reduce((sum, child) => sum + processCpuMs(child.pid), 0) - cpuBefore;
@@ -124,6 +129,22 @@ let pinning: boolean | undefined;
 export function canPin(): boolean {
   if (pinning === undefined) pinning = os.cpus().length >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
   return pinning;
+}
+
+/**
+ * Measures each target `rounds` times, alternating (a, b, a, b, ...), and keeps each target's round with the median CPU per
+ * request: a burst of other work on the machine then moves one round, not the comparison. Prints every round's figure.
+ */
+export async function alternatingRounds(rounds: number, targets: Array<() => Promise<LoadResult>>): Promise<LoadResult[]> {
+  const runs: LoadResult[][] = targets.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, target] of targets.entries()) runs[i]!.push(await target());
+  }
+  return runs.map((results) => {
+    const sorted = [...results].sort((x, y) => (x.cpuMicrosPerRequest ?? 0) - (y.cpuMicrosPerRequest ?? 0));
+    console.log(`${results[0]!.label}: CPU µs/request per round ${results.map((r) => r.cpuMicrosPerRequest?.toFixed(0) ?? '-').join(', ')}; median kept`);
+    return sorted[Math.floor((sorted.length - 1) / 2)]!;
+  });
 }
 
 /** Keeps this process (autocannon runs in it) on CPU 0, away from the measured server's core. */

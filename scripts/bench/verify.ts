@@ -8,11 +8,16 @@ import { parseConfig } from '@platform/service-kit/config';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema } from '../../services/certificate/src/config';
 import { migrations } from '../../services/certificate/src/db/migrations';
 import { buildServices } from '../../services/certificate/src/services';
-import { load, MEASURED_CPU, printTable, startProcess } from './lib';
+import { alternatingRounds, load, warmUp, type LoadResult, MEASURED_CPU, pinSelfToFirstCore, printTable, startProcess } from './lib';
+
+/** Rounds of bare and direct, alternating; each keeps its median round (BENCH_ROUNDS, 3). */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const RATE = process.env.BENCH_VERIFY_RATE ? { overallRate: Number(process.env.BENCH_VERIFY_RATE) } : {};
 
 const PORTS = { service: 23001, gateway: 23080, bare: 23099 };
 
 async function main() {
+  pinSelfToFirstCore(); // autocannon stays off the measured server's core
   const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/partner_platform');
   base.pathname = `/bench_verify_${Date.now().toString(36)}`;
   const databaseUrl = base.toString();
@@ -45,8 +50,14 @@ async function main() {
 
     const path = `/api/v1/verify/${certificate.verification_code}`;
     const headers = { authorization: `Bearer ${token}` };
-    const bare = await load('bare node:http + pg (baseline)', { url: `http://127.0.0.1:${PORTS.bare}${path}`, headers }, [bareProcess]);
-    const direct = await load('certificate service, direct', { url: `http://127.0.0.1:${PORTS.service}${path}`, headers }, [service]);
+    const bareTarget = { url: `http://127.0.0.1:${PORTS.bare}${path}`, headers, ...RATE };
+    const directTarget = { url: `http://127.0.0.1:${PORTS.service}${path}`, headers, ...RATE };
+    const measureBare = () => load('bare node:http + pg (baseline)', bareTarget, [bareProcess]);
+    const measureDirect = () => load('certificate service, direct', directTarget, [service]);
+    // Both warm (JIT, pools) before the first measured round.
+    await warmUp(bareTarget);
+    await warmUp(directTarget);
+    const [bare, direct] = (await alternatingRounds(ROUNDS, [measureBare, measureDirect])) as [LoadResult, LoadResult];
     const gateway = await load('through the gateway (CPU: gateway process only)', { url: `http://127.0.0.1:${PORTS.gateway}${path}`, headers }, [gatewayProcess]);
     printTable(`bench:verify (${require('node:os').cpus().length} cores, 10 connections, 5 s each)`, [bare, direct, gateway], [
       ['gateway / direct', gateway.requestsPerSecond / direct.requestsPerSecond, 0.8],

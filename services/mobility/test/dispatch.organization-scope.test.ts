@@ -41,6 +41,30 @@ describe("dispatch offers a partner's jobs only to its own drivers and the platf
     expect((await driverOfB.app.offers()).map((o) => o.ride_id)).toEqual([rideOfB.body.id]);
   });
 
+  it('a search retry answers as the locked search would: nothing while only foreign drivers are near or an offer is open, an offer once an own driver comes near, nothing after a cancel', async () => {
+    const centre = randomCentre();
+    const [a, b] = [await organization(), await organization()];
+    const driverOfB = await onlineDriver(ctx, offset(centre, 50, 0), {}, b.operator);
+    const ride = await a.api.post('/api/v1/rides', rideBody(centre)).expect(201);
+
+    expect(await ctx.services.dispatcher.retrySearch('ride', ride.body.id)).toBeUndefined();
+    expect(await offeredDriverIds(ride.body.id)).toEqual([]);
+
+    const driverOfA = await onlineDriver(ctx, offset(centre, 300, 0), {}, a.operator);
+    expect(await ctx.services.dispatcher.retrySearch('ride', ride.body.id)).toMatchObject({ job_id: ride.body.id, driver_id: driverOfA.id, status: 'pending' });
+
+    // The offer is open and A's only driver holds it: another retry changes nothing.
+    expect(await ctx.services.dispatcher.retrySearch('ride', ride.body.id)).toBeUndefined();
+    expect(await offeredDriverIds(ride.body.id)).toEqual([driverOfA.id]);
+    expect((await driverOfA.app.offers()).map((o) => o.ride_id)).toEqual([ride.body.id]);
+
+    await a.api.post(`/api/v1/rides/${ride.body.id}/cancel`).expect(200);
+    await onlineDriver(ctx, offset(centre, 100, 0), {}, a.operator);
+    expect(await ctx.services.dispatcher.retrySearch('ride', ride.body.id)).toBeUndefined();
+    expect(await offeredDriverIds(ride.body.id)).toEqual([driverOfA.id]);
+    expect(await driverOfB.app.offers()).toEqual([]);
+  });
+
   it("never offers organization A's delivery to organization B's courier", async () => {
     const centre = randomCentre();
     const [a, b] = [await organization(), await organization()];

@@ -96,6 +96,29 @@ export class Dispatcher {
     return outcome.offer;
   }
 
+  /**
+   * The search-retry timer: `offerNext` after a first look (`nobodyInRange`), since a job still waiting at its retry
+   * usually has nobody in range yet.
+   */
+  async retrySearch(kind: JobKind, id: string): Promise<OfferRow | undefined> {
+    if (await this.nobodyInRange(kind, id)) return undefined;
+    return this.offerNext(kind, id);
+  }
+
+  /**
+   * A first look without a transaction, for a job waiting for a driver to come near: true (settled,
+   * retry scheduled when due) when the job has stopped searching, or when nobody is in range at all and no offer is open,
+   * which are the answers the locked search would reach, for one read and one GEOSEARCH instead of a transaction of five
+   * statements. Anything else goes on to the locked search, which checks everything again.
+   */
+  private async nobodyInRange(kind: JobKind, id: string): Promise<boolean> {
+    const job = await this.handler(kind).findSearching(this.db, id);
+    if (!job) return true;
+    if (await this.locations.anyNearby(job.fleetKind, job.tier, job.partnerId, job.pickup, this.settings.radiusMeters)) return false;
+    if (!(await hasPendingOffer(this.db, id))) await this.timers.searchRetry(kind, id, this.retryDelayMs);
+    return true;
+  }
+
   /** Candidates come from the partner's and the platform's indexes only; the claim re-checks both in Postgres. */
   private async offerToNearestFree(trx: Knex.Transaction, job: DispatchJob): Promise<{ offer: OfferRow; scope: IndexScope } | undefined> {
     const asked = await askedDriverIds(trx, job.id);

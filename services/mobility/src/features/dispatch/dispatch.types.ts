@@ -26,6 +26,8 @@ export interface JobHandler {
   kind: JobKind;
   /** Locks the job and returns it while it is still searching for a driver, else null. */
   lockSearching(trx: Knex.Transaction, id: string): Promise<DispatchJob | null>;
+  /** The same answer as `lockSearching`, read without a lock or a transaction (a first look; the locked read decides). */
+  findSearching(db: Knex, id: string): Promise<DispatchJob | null>;
   /** The accept transition: assigns the driver and returns the job as its GET shows it. */
   assign(trx: Knex.Transaction, id: string, driverId: string): Promise<Record<string, unknown>>;
   /** Nobody accepted within the search timeout. */

@@ -81,6 +81,14 @@ export class FleetLocations {
     await this.redis.zrem(this.indexKey(kind, tier, scope), driverId);
   }
 
+  /** Whether any indexed driver a partner's job may be offered is within `radiusMeters` of `at` (one round trip, no sorting). */
+  async anyNearby(kind: FleetKind, tier: Tier, partnerId: string, at: LatLng, radiusMeters: number): Promise<boolean> {
+    const pipeline = this.redis.pipeline();
+    for (const scope of scopesServing(partnerId)) pipeline.geosearch(this.indexKey(kind, tier, scope), 'FROMLONLAT', at.lng, at.lat, 'BYRADIUS', radiusMeters, 'm', 'COUNT', 1, 'ANY');
+    const results = (await pipeline.exec()) ?? [];
+    return results.some((result) => rowsOf(result).length > 0);
+  }
+
   /**
    * Indexed drivers a partner's job may be offered within `radiusMeters` of `at`, nearest first: the `count` nearest of
    * the partner's index and of the platform's, merged (both searched in one round trip). Searches a small circle first

@@ -146,12 +146,15 @@ export function createJobLifecycle<Row extends JobRecord<Status>, Status extends
 
   /** The dispatcher's handler for this kind of job; services.ts hands it to the dispatcher when it is built. */
   function dispatchHandler(rules: DispatchRules<Row, Status, Action, Change>): JobHandler {
+    // Test-mode jobs are never offered to drivers, whatever timer or retry reaches them.
+    const searchingJob = (row: Row | undefined) => (row && row.livemode && row.status === rules.searchingStatus ? rules.toDispatchJob(row) : null);
     return {
       kind: rules.kind,
       async lockSearching(trx, id) {
-        const row = await spec.find(trx, { id } as Lookup, { forUpdate: true });
-        // Test-mode jobs are never offered to drivers, whatever timer or retry reaches them.
-        return row && row.livemode && row.status === rules.searchingStatus ? rules.toDispatchJob(row) : null;
+        return searchingJob(await spec.find(trx, { id } as Lookup, { forUpdate: true }));
+      },
+      async findSearching(conn, id) {
+        return searchingJob(await spec.find(conn, { id } as Lookup));
       },
       async assign(trx, id, driverId) {
         const { action, change } = rules.assign(driverId);
