@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isWellFormedApiToken } from '@platform/api-keys';
-import { bearerToken, type Logger, type Redis } from '@platform/service-kit';
+import { bearerToken, sha256, type Logger, type Redis } from '@platform/service-kit';
 import { answerJson } from './json-answer';
 import { LocalBudget } from './local-budget';
 import { KEYLESS_PREFIXES } from './routes';
@@ -152,7 +151,7 @@ export function rateLimit({ redis, prefix, perMinute, logger }: RateLimitOptions
 export function rateLimitSubject(req: IncomingMessage, pathname: string, addressBucket: string): RateLimitSubject {
   if (!KEYLESS_PREFIXES.some((prefix) => pathname.startsWith(prefix))) {
     const token = bearerToken(req.headers.authorization) ?? singleHeader(req.headers['x-api-key']);
-    if (token && isPlausibleToken(token)) return { kind: 'key', id: createHash('sha256').update(token).digest('hex') };
+    if (token && isPlausibleToken(token)) return { kind: 'key', id: sha256(token) };
   }
   return { kind: 'ip', id: addressBucket };
 }

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { constantTimeEqual, randomString } from '@platform/service-kit';
+import { constantTimeEqual, randomString, sha256 } from '@platform/service-kit';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const RANDOM_LENGTH = 30; // 30 base62 characters ≈ 178 bits
@@ -24,7 +23,7 @@ export function isWellFormedApiToken(token: string, prefix: string): boolean {
 }
 
 export function hashApiToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return sha256(token);
 }
 
 /** The prefix and the last 4 characters of a token, safe to show in lists so an owner can tell keys apart. */

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from './hash';
 import type { Request, Response } from 'express';
 
 /** A strong validator of the exact JSON bytes answered: two answers with the same ETag are byte for byte the same. */
 export function etagOf(body: string): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+  return `"${sha256(body, 'base64url').slice(0, 32)}"`;
 }
 
 /** RFC 9110 §13.1.2: `If-None-Match` holds `*` or a list of entity tags; comparison is weak (a `W/` prefix is ignored). */

@@ -62,6 +62,7 @@ function fastLaneWriter({ logger, metrics }: { logger: Logger; metrics: Metrics 
     const log = () => {
       if (logged) return;
       logged = true;
+      if (!logger.isLevelEnabled('info')) return; // the line is not built when it would not be written
       const ids = { request_id: requestId, trace_id: span.context.traceId, method: req.method, route: answer.route };
       logger.info(requestLogLine(res, start, ids, { api_key_id: answer.apiKeyId }), 'request');
     };

@@ -17,6 +17,7 @@ export * from './bootstrap';
 export * from './admin-auth';
 export * from './api-tokens';
 export * from './ids';
+export * from './hash';
 export * from './security-headers';
 export * from './openapi';
 export * from './secret-strength';
