@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { etagOf, matchesIfNoneMatch } from './etag';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 import { requestIdFor, startRequestSpan } from './request-context';
@@ -15,6 +16,17 @@ export interface FastLaneAnswer {
   etag?: string;
   /** The JSON text; none for a 304. */
   body?: string;
+}
+
+/**
+ * A lane's answer to a GET of a single object, as `sendJsonWithEtag` answers it through Express: the JSON with its ETag,
+ * or a 304 without a body when `If-None-Match` names that ETag.
+ */
+export function answerWithEtag(req: IncomingMessage, log: { route: string; apiKeyId: string }, value: unknown): FastLaneAnswer {
+  const body = JSON.stringify(value);
+  const etag = etagOf(body);
+  if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) return { status: 304, ...log, etag };
+  return { status: 200, ...log, etag, body };
 }
 
 const HANDED_OVER_ERROR = Symbol('handed-over error');

@@ -104,12 +104,8 @@ export function requestContext({ asyncStore = true }: RequestContextOptions = {}
     rememberMatchedRoute(req);
     const span = startRequestSpan(req);
     (req as IncomingMessage & { [REQUEST_TRACE]?: TraceContext })[REQUEST_TRACE] = span.context;
-    if (span.recording) res.once('close', () => span.end({ statusCode: res.headersSent ? res.statusCode : null, route: routePattern(req) }));
+    if (span.recording) res.once('close', () => span.end({ statusCode: res.headersSent ? res.statusCode : null, route: matchedRouteOf(req) }));
     if (asyncStore) storage.run({ requestId, trace: span.context }, next);
     else next();
   };
-}
-
-function routePattern(req: IncomingMessage): string | undefined {
-  return matchedRouteOf(req);
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
-import { bearerToken, etagOf, fastLane, matchesIfNoneMatch, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
+import { answerWithEtag, bearerToken, fastLane, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
 import { normalizeVerificationCode } from '../certificates/verification-code';
 import type { PublicApiRepository } from './public-api.repository';
 import { creditsView, verificationView } from './public-api.views';
@@ -59,8 +59,5 @@ async function answer({ apiKeys, publicApi }: PublicApiFastLaneDeps, req: Incomi
   }
   const row = await publicApi.verification(principal.organizationId, normalizeVerificationCode(target.code));
   if (!row?.certificate_id) return undefined;
-  const body = JSON.stringify(verificationView(row));
-  const etag = etagOf(body);
-  if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) return { status: 304, route: VERIFY_ROUTE, apiKeyId: principal.keyId, etag };
-  return { status: 200, route: VERIFY_ROUTE, apiKeyId: principal.keyId, etag, body };
+  return answerWithEtag(req, { route: VERIFY_ROUTE, apiKeyId: principal.keyId }, verificationView(row));
 }

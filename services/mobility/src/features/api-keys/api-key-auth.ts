@@ -1,12 +1,15 @@
 import type { RequestHandler } from 'express';
 import type { IncomingMessage } from 'node:http';
-import { ForbiddenError, bearerToken } from '@platform/service-kit';
-import { principalOf, requireApiKey as sharedRequireApiKey, requireScope as sharedRequireScope, type ApiKeyService } from '@platform/api-keys';
+import { ForbiddenError } from '@platform/service-kit';
+import { presentedToken as sharedPresentedToken, principalOf, requireApiKey as sharedRequireApiKey, requireScope as sharedRequireScope, type ApiKeyService } from '@platform/api-keys';
 import type { Scope } from './api-keys';
+
+/** Mobility reads `Authorization: Bearer <token>` first, else `X-API-KEY: <token>`. */
+const AUTH_OPTIONS = { acceptXApiKeyHeader: true };
 
 /** Public API authentication: `Authorization: Bearer <token>` first, else `X-API-KEY: <token>`. */
 export function requireApiKey(service: ApiKeyService): RequestHandler {
-  return sharedRequireApiKey((token) => service.authenticate(token), { acceptXApiKeyHeader: true });
+  return sharedRequireApiKey((token) => service.authenticate(token), AUTH_OPTIONS);
 }
 
 export function requireScope(scope: Scope): RequestHandler {
@@ -14,14 +17,11 @@ export function requireScope(scope: Scope): RequestHandler {
 }
 
 /**
- * The token a request presents the way `requireApiKey` reads it (`Authorization: Bearer` first, else `X-API-KEY`),
- * for the fast lanes; undefined when there is none (the lanes then leave the request to Express and its 401).
+ * The token a request presents, read as `requireApiKey` reads it, for the fast lanes; undefined when there is none
+ * (the lanes then leave the request to Express and its 401).
  */
 export function presentedToken(req: IncomingMessage): string | undefined {
-  const bearer = bearerToken(req.headers.authorization);
-  if (bearer) return bearer;
-  const apiKey = req.headers['x-api-key'];
-  return typeof apiKey === 'string' && apiKey.trim() ? apiKey.trim() : undefined;
+  return sharedPresentedToken(req, AUTH_OPTIONS) ?? undefined;
 }
 
 /** The authenticated partner's id; only call behind `requireApiKey`. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
-import { etagOf, fastLane, isIdOf, matchesIfNoneMatch, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
+import { answerWithEtag, fastLane, isIdOf, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
 import type { MobilityServices } from '../../services';
 import { presentedToken, type PartnerAccount } from '../api-keys/api-key-auth';
 
@@ -67,8 +67,5 @@ async function answer({ apiKeys }: JobReadsFastLaneDeps, req: IncomingMessage, {
   if (!principal || !principal.scopes.includes(read.scope)) return undefined;
   accepted.apiKeyId = principal.keyId;
   const view = await read.get({ partnerId: principal.organizationId, livemode: principal.livemode }, id);
-  const body = JSON.stringify(view);
-  const etag = etagOf(body);
-  if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) return { status: 304, route: read.route, apiKeyId: principal.keyId, etag };
-  return { status: 200, route: read.route, apiKeyId: principal.keyId, etag, body };
+  return answerWithEtag(req, { route: read.route, apiKeyId: principal.keyId }, view);
 }
