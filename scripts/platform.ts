@@ -1,5 +1,5 @@
 /**
- * `pnpm platform <command>`: the one operator CLI for the platform (README "Operator CLI"). It works against the running
+ * `pnpm platform <command>`: the one operator CLI for the platform (docs/operations.md, "Operator CLI"). It works against the running
  * system's databases (the services' own config: DATABASE_URL, JWT_SECRET, … with `pnpm start`'s defaults) and, for
  * `webhooks listen`, its public API. `pnpm platform --help` lists the commands.
  */

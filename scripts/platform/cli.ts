@@ -86,7 +86,7 @@ export function overallUsage(commands: CommandSpec[]): string {
   return [
     'usage: pnpm platform <command> [flags] [--json]',
     '',
-    'Operator commands for a running platform (the same DATABASE_URL, JWT_SECRET, … as `pnpm start`; see README "Operator CLI").',
+    'Operator commands for a running platform (the same DATABASE_URL, JWT_SECRET, … as `pnpm start`; see docs/operations.md, "Operator CLI").',
     '',
     'commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
