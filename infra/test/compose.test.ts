@@ -40,9 +40,12 @@ const apps = [
   { name: 'gateway', command: 'node /app/gateway/dist/server.js', source: 'gateway/src/server.ts', schema: gatewayConfigSchema },
 ] as const;
 
-/** A process's environment as compose would interpolate it with JWT_SECRET exported. */
-function interpolated(name: string, jwtSecret: string): Record<string, string> {
-  const env = { ...compose.services[name]!.environment! };
+/** A process's environment as compose would interpolate it with JWT_SECRET (and `exported`) in the shell's environment. */
+function interpolated(name: string, jwtSecret: string, exported: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [variable, value] of Object.entries(compose.services[name]!.environment!)) {
+    env[variable] = value.replace(/\$\{(\w+):?-([^}]*)\}/g, (_whole, from: string, fallback: string) => exported[from] || fallback);
+  }
   env.JWT_SECRET = jwtSecret;
   return env;
 }
@@ -99,6 +102,19 @@ describe('docker-compose.yml', () => {
     if (name !== 'gateway') {
       expect(() => parseConfig(schema, interpolated(name, 'compose-development-secret-change-me'))).toThrow(/^Invalid environment variable JWT_SECRET: /);
     }
+  });
+
+  it.each(apps.filter((app) => app.name !== 'gateway'))('gives $name its public address from the environment, http://localhost:8080 by default', ({ name, schema }) => {
+    const strong = randomBytes(32).toString('base64');
+    const byDefault = parseConfig(schema, interpolated(name, strong)) as { PUBLIC_BASE_URL: string; DASHBOARD_ORIGINS?: string[] };
+    expect(byDefault.PUBLIC_BASE_URL).toBe('http://localhost:8080');
+    if (name === 'certificate') expect(byDefault.DASHBOARD_ORIGINS).toEqual(['http://localhost:8080']);
+    const exported = { PUBLIC_BASE_URL: 'https://platform.example.org', DASHBOARD_ORIGINS: 'https://platform.example.org', ALLOW_LOOPBACK_PUBLIC_URLS: 'false' };
+    const behindHostName = parseConfig(schema, interpolated(name, strong, exported)) as { PUBLIC_BASE_URL: string; DASHBOARD_ORIGINS?: string[] };
+    expect(behindHostName.PUBLIC_BASE_URL).toBe('https://platform.example.org');
+    if (name === 'certificate') expect(behindHostName.DASHBOARD_ORIGINS).toEqual(['https://platform.example.org']);
+    // Loopback is allowed only while the file says so (it publishes the gateway on 127.0.0.1 only).
+    expect(() => parseConfig(schema, interpolated(name, strong, { ALLOW_LOOPBACK_PUBLIC_URLS: 'false' }))).toThrow(/^Invalid environment variable PUBLIC_BASE_URL: must be the public address of the gateway/);
   });
 
   it.each(apps)('checks $name with a health check on the port it listens on', ({ name, schema }) => {

@@ -31,3 +31,4 @@ export * from './pg-listener';
 export * from './client-address';
 export * from './html';
 export * from './fast-lane';
+export * from './public-address';

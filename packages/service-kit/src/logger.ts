@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { currentLogContext } from './request-context';
+import { messageWithoutSql, serializeErrorWithoutSql } from './log-errors';
 
 export type { Logger };
 
@@ -25,7 +26,10 @@ export function bufferedStdout(): DestinationStream {
   return destination;
 }
 
-/** JSON logs on stdout; every line written inside a request carries its request id and trace id. Secrets are redacted by path. */
+/**
+ * JSON logs on stdout; every line written inside a request carries its request id and trace id. Secrets are redacted by
+ * path; errors (under `err` or `error`) are written without the SQL a database error carries (log-errors.ts).
+ */
 export function createLogger(name: string, level: string = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     name,
@@ -33,10 +37,22 @@ export function createLogger(name: string, level: string = process.env.LOG_LEVEL
     base: { service: name },
     timestamp: pino.stdTimeFunctions.isoTime,
     mixin: currentLogContext,
+    serializers: { err: serializeErrorWithoutSql, error: serializeErrorWithoutSql },
+    hooks: { logMethod: withoutSqlInMessage },
     redact: {
       paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'headers.authorization', 'headers["x-api-key"]', '*.token', '*.secret', '*.security_pin', '*.pin', 'token', 'secret'],
       censor: '[redacted]',
     },
   };
   return destination ? pino(options, destination) : pino(options);
+}
+
+/** `log.error(err)` and `log.error({ err })` without a message take the error's message as `msg`: without its SQL too. */
+function withoutSqlInMessage(this: Logger, args: Parameters<pino.LogFn>, method: pino.LogFn): void {
+  const [first] = args as unknown[];
+  if (args.length === 1 && first !== null && typeof first === 'object') {
+    const err = first instanceof Error ? first : (first as { err?: unknown }).err;
+    if (err instanceof Error) return method.apply(this, [first, messageWithoutSql(err)]);
+  }
+  return method.apply(this, args);
 }

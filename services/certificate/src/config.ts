@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_DATABASE_URL, env, jwtSecretSchema, jwtSettingsConfig, requireStrongSecretsInProduction } from '@platform/service-kit';
+import { DEFAULT_DATABASE_URL, env, jwtSecretSchema, jwtSettingsConfig, publicAddressConfig, requirePublicAddressesInProduction, requireStrongSecretsInProduction } from '@platform/service-kit';
 
 export const certificateConfigSchema = z
   .object({
@@ -26,6 +26,8 @@ export const certificateConfigSchema = z
     PAYMENT_WEBHOOK_RETENTION_DAYS: env.positiveInt(30),
     /** Where partners and the public reach the gateway: credential page links, QR codes and Open Graph images use it. */
     PUBLIC_BASE_URL: env.url('http://127.0.0.1:8080'),
+    /** Loopback PUBLIC_BASE_URL / DASHBOARD_ORIGINS are refused in production unless this says the platform is reached on this machine only. */
+    ...publicAddressConfig,
     /** Origins the dashboard is served from: every POST/PATCH/DELETE of `/accounts/v1` must name one in `Origin`. */
     DASHBOARD_ORIGINS: z
       .string()
@@ -43,6 +45,7 @@ export const certificateConfigSchema = z
     TRUST_PROXY_HOPS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(0),
   })
   .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'GATEWAY_A_SECRET_KEY', 'GATEWAY_B_SECRET_KEY', 'GATEWAY_B_SECRET_HASH']))
+  .superRefine(requirePublicAddressesInProduction(['PUBLIC_BASE_URL', 'DASHBOARD_ORIGINS']))
   .transform((config) => ({ ...config, databaseUrl: config.CERTIFICATE_DATABASE_URL ?? config.DATABASE_URL }));
 
 export type CertificateConfig = z.infer<typeof certificateConfigSchema>;

@@ -117,7 +117,14 @@ describe('gateway B secret hash', () => {
 describe('start-up warning about GATEWAY_B_SECRET_HASH', () => {
   const serviceDir = path.resolve(__dirname, '..');
   // No Postgres on port 1: the process logs its start-up warnings, then exits; nothing else runs.
-  const production = { NODE_ENV: 'production', JWT_SECRET: 'a-production-secret-of-32-chars!', DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', PORT: '0' };
+  const production = {
+    NODE_ENV: 'production',
+    JWT_SECRET: 'a-production-secret-of-32-chars!',
+    DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+    PORT: '0',
+    PUBLIC_BASE_URL: 'https://api.example.com',
+    DASHBOARD_ORIGINS: 'https://api.example.com',
+  };
   const WARNING = 'GATEWAY_B_SECRET_HASH is unset: gateway B webhooks cannot be authenticated, so they are recorded but never change a payment';
 
   it('warns in production when the hash is unset, and not when it is set', async () => {

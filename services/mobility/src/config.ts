@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, env, jwtSecretSchema, jwtSettingsConfig, requireStrongSecretsInProduction } from '@platform/service-kit';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, env, jwtSecretSchema, jwtSettingsConfig, publicAddressConfig, requirePublicAddressesInProduction, requireStrongSecretsInProduction } from '@platform/service-kit';
 
 export const mobilityConfigSchema = z
   .object({
@@ -44,6 +44,8 @@ export const mobilityConfigSchema = z
     DISPATCH_TIMEOUT_S: env.positiveInt(120),
     /** Where the public reaches the gateway: delivery `tracking_url`s are `{PUBLIC_BASE_URL}/track/{token}`. */
     PUBLIC_BASE_URL: env.url('http://127.0.0.1:8080'),
+    /** A loopback PUBLIC_BASE_URL is refused in production unless this says the platform is reached on this machine only. */
+    ...publicAddressConfig,
     /**
      * Keys the HMAC that derives each delivery's tracking token from its id (so GET can show the link again while only
      * the token's SHA-256 is stored). Unset: derived from JWT_SECRET. Changing it breaks the links of existing deliveries.
@@ -65,6 +67,7 @@ export const mobilityConfigSchema = z
     LOCATION_EVENT_DISTANCE_M: env.positiveInt(200),
   })
   .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'WEBHOOK_SECRET_KEY', 'TRACKING_TOKEN_SECRET']))
+  .superRefine(requirePublicAddressesInProduction(['PUBLIC_BASE_URL']))
   .transform((config) => ({ ...config, databaseUrl: config.MOBILITY_DATABASE_URL ?? config.DATABASE_URL }));
 
 export type MobilityConfig = z.infer<typeof mobilityConfigSchema>;

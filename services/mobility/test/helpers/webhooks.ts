@@ -12,6 +12,7 @@ import {
   notFoundHandler,
   parseConfig,
   type Knex,
+  type Logger,
   type Redis,
 } from '@platform/service-kit';
 import { clearRedisPrefix, createRunDatabase, dropRunDatabase, redisUrl, runSuffix, runRedisPrefix } from '@platform/test-kit';
@@ -73,7 +74,8 @@ export interface IsolatedContext {
   databaseUrl: string;
   /** The environment a worker child process needs to run on this context's database and prefix. */
   workerEnv: Record<string, string>;
-  startDelivery(): WebhookDispatch;
+  /** Starts a relay and a worker on this context (silent unless given a logger). */
+  startDelivery(logger?: Logger): WebhookDispatch;
   close(): Promise<void>;
 }
 
@@ -113,9 +115,9 @@ export async function createIsolatedContext(env: Record<string, string> = {}): P
     app: webhookTestApp(db, redis, config, queue),
     databaseUrl,
     workerEnv,
-    startDelivery() {
+    startDelivery(logger = silentLogger) {
       const connection = createRedis(config.REDIS_URL);
-      const delivery = startWebhookDispatch({ db, connection, config, logger: silentLogger, appendEvent: appendOutboxEvent });
+      const delivery = startWebhookDispatch({ db, connection, config, logger, appendEvent: appendOutboxEvent });
       started.push({ close: async () => (await delivery.close(), connection.disconnect()) });
       return delivery;
     },

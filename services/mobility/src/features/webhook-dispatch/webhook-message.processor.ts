@@ -28,8 +28,8 @@ export interface WebhookMessageProcessorDeps {
 }
 
 interface ProcessorContext extends WebhookMessageProcessorDeps {
-  /** Logs an attempt and moves its delivery on (batched with concurrent jobs). */
-  record: (record: AttemptRecord) => Promise<void>;
+  /** Logs an attempt and moves its delivery on (batched with concurrent jobs); false when the delivery is gone (its endpoint was deleted). */
+  record: (record: AttemptRecord) => Promise<boolean>;
 }
 
 /** Thrown to ask BullMQ for another try after `delayMs` (read by the worker's backoff strategy). */
@@ -132,7 +132,7 @@ async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome
   const log = deps.logger.child({ messageId: claimed.messageId, endpointId: claimed.endpointId, eventId: claimed.eventId, attempt: claimed.attempt, statusCode: code, trace_id: span.context.traceId });
 
   if (code !== null && code >= 200 && code < 300) {
-    await recordSuccess(deps, { ...base, error: null, next: { status: 'succeeded' } }, log);
+    if (!(await recordSuccess(deps, { ...base, error: null, next: { status: 'succeeded' } }, log))) return endpointDeleted(deps, log);
     deps.metrics?.outcome('succeeded');
     log.info({ durationMs: outcome.durationMs }, 'webhook attempt succeeded');
     return 'succeeded';
@@ -142,13 +142,13 @@ async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome
   if (code === 410) {
     // The endpoint is disabled before the delivery reads as failed, so whoever sees the failed delivery also sees why.
     await disableEndpoint(deps.db, deps.appendEvent, claimed.endpointId, 'The endpoint answered 410 Gone');
-    await deps.record({ ...base, error, next: { status: 'failed' } });
+    if (!(await deps.record({ ...base, error, next: { status: 'failed' } }))) return endpointDeleted(deps, log);
     deps.metrics?.outcome('endpoint_gone');
     log.warn('endpoint answered 410 Gone: disabled');
     throw new UnrecoverableError('endpoint answered 410 Gone');
   }
   if (claimed.attempt >= claimed.maxAttempts) {
-    await deps.record({ ...base, error, next: { status: 'failed' } });
+    if (!(await deps.record({ ...base, error, next: { status: 'failed' } }))) return endpointDeleted(deps, log);
     await disableIfFailingTooLong(deps, claimed, log);
     deps.metrics?.outcome('failed');
     log.warn({ error }, 'webhook message failed: no attempts left');
@@ -156,7 +156,7 @@ async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome
   }
   const backoff = deps.retryDelay(claimed.attempt);
   const delayMs = code === 429 && outcome.retryAfterMs !== null ? Math.min(MAX_DELAY_MS, outcome.retryAfterMs) : backoff;
-  await deps.record({ ...base, error, next: { status: 'pending', retryInMs: delayMs } });
+  if (!(await deps.record({ ...base, error, next: { status: 'pending', retryInMs: delayMs } }))) return endpointDeleted(deps, log);
   await disableIfFailingTooLong(deps, claimed, log);
   deps.metrics?.outcome('retrying');
   log.info({ error, delayMs }, 'webhook attempt failed: will retry');
@@ -171,19 +171,31 @@ async function disableIfFailingTooLong(deps: ProcessorContext, claimed: ClaimedA
 }
 
 /**
+ * The endpoint was deleted while the request was on the wire, and its messages and attempt log with it: there is
+ * nothing left to record or to retry, and nothing went wrong. The job completes; one info line says so.
+ */
+function endpointDeleted(deps: ProcessorContext, log: Logger): WebhookAttemptResult {
+  deps.metrics?.outcome('endpoint_deleted');
+  log.info('webhook endpoint deleted while its message was in flight: the message went with it, nothing to record');
+  return 'skipped';
+}
+
+/**
  * Any 2xx is a success, whatever the answer's body: the job completes even when the bookkeeping fails, because
  * throwing here would make BullMQ send the event again. A failed write is logged and tried once more without the
  * excerpt (the most likely culprit); if even that fails the row stays pending and only the relay's sweep may resend.
+ * Answers false when the message is gone (its endpoint was deleted): not a failure.
  */
-async function recordSuccess(deps: ProcessorContext, record: AttemptRecord, log: Logger): Promise<void> {
+async function recordSuccess(deps: ProcessorContext, record: AttemptRecord, log: Logger): Promise<boolean> {
   try {
-    await deps.record(record);
+    return await deps.record(record);
   } catch (err) {
     log.error({ err }, 'could not record a 2xx answer; recording it without the answer excerpt');
     try {
-      await deps.record({ ...record, excerpt: null });
+      return await deps.record({ ...record, excerpt: null });
     } catch (again) {
-      log.error({ err: again }, 'could not record a 2xx answer at all: the delivery stays pending');
+      log.error({ err: again }, 'could not record a 2xx answer at all: the message stays pending, the relay sweep may send it again');
+      return true;
     }
   }
 }

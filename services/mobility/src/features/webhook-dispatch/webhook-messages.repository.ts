@@ -110,13 +110,35 @@ export interface AttemptRecord {
   next: { status: 'succeeded' } | { status: 'failed' } | { status: 'pending'; retryInMs: number };
 }
 
-/** Logs each attempt and moves its delivery on: one statement for the whole batch. */
-export async function recordAttempts(db: Knex, records: AttemptRecord[]): Promise<void[]> {
+/** Postgres codes of a recording that lost a race with a deleted endpoint: worth one more try on a fresh snapshot. */
+const LOST_A_RACE = new Set(['23503' /* foreign_key_violation */, '40P01' /* deadlock_detected */]);
+const RECORD_TRIES = 3;
+
+/**
+ * Logs each attempt and moves its delivery on: one statement for the whole batch. Answers, in order, whether the
+ * delivery was still there: an endpoint deleted while its request was on the wire takes its deliveries with it, and
+ * then there is nothing to record (false). The statement skips deliveries that are gone; one deleted between its
+ * snapshot and its write is a foreign-key violation on `webhook_attempts`, and a fresh try no longer sees it.
+ */
+export async function recordAttempts(db: Knex, records: AttemptRecord[]): Promise<boolean[]> {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await recordAttemptsOnce(db, records);
+    } catch (err) {
+      if (tries >= RECORD_TRIES || !LOST_A_RACE.has((err as { code?: string }).code ?? '')) throw err;
+    }
+  }
+}
+
+async function recordAttemptsOnce(db: Knex, records: AttemptRecord[]): Promise<boolean[]> {
   const column = <T>(pick: (r: AttemptRecord) => T) => records.map(pick);
-  await db.raw(
-    `with input as (
+  const result = await db.raw(
+    `with given as (
        select * from unnest(?::text[], ?::int[], ?::int[], ?::int[], ?::text[], ?::text[], ?::text[], ?::float8[])
          as t(delivery_id, attempt, status_code, duration_ms, error, excerpt, next_status, retry_ms)
+     ), input as (
+       -- deliveries deleted with their endpoint are not recorded
+       select g.* from given g where exists (select 1 from webhook_deliveries d where d.id = g.delivery_id)
      ), endpoint_outcomes as (
        select d.endpoint_id, bool_or(i.next_status = 'succeeded') as any_success
          from input i join webhook_deliveries d on d.id = i.delivery_id
@@ -131,13 +153,15 @@ export async function recordAttempts(db: Knex, records: AttemptRecord[]): Promis
      ), logged as (
        insert into webhook_attempts (delivery_id, attempt, status_code, duration_ms, error, response_body_excerpt)
        select delivery_id, attempt, status_code, duration_ms, error, excerpt from input
+     ), moved as (
+       update webhook_deliveries d
+          set status = i.next_status, last_status_code = i.status_code, last_error = i.error, updated_at = now(),
+              delivered_at = case when i.next_status = 'succeeded' then now() else d.delivered_at end,
+              next_attempt_at = now() + (i.retry_ms * interval '1 millisecond')
+         from input i
+        where d.id = i.delivery_id and ${IS_PENDING}
      )
-     update webhook_deliveries d
-        set status = i.next_status, last_status_code = i.status_code, last_error = i.error, updated_at = now(),
-            delivered_at = case when i.next_status = 'succeeded' then now() else d.delivered_at end,
-            next_attempt_at = now() + (i.retry_ms * interval '1 millisecond')
-       from input i
-      where d.id = i.delivery_id and ${IS_PENDING}`,
+     select delivery_id from input`,
     [
       column((r) => r.messageId),
       column((r) => r.attempt),
@@ -149,7 +173,8 @@ export async function recordAttempts(db: Knex, records: AttemptRecord[]): Promis
       column((r) => (r.next.status === 'pending' ? r.next.retryInMs : 0)),
     ] as unknown as Knex.RawBinding[], // each binding is one array parameter (node-postgres sends it as a Postgres array)
   );
-  return records.map(() => undefined);
+  const present = new Set((result.rows as { delivery_id: string }[]).map((row) => row.delivery_id));
+  return records.map((r) => present.has(r.messageId));
 }
 
 /** Marks a pending delivery failed without sending (its endpoint was disabled, or its attempts are used up). */

@@ -1,6 +1,6 @@
 import { Counter, type Registry } from 'prom-client';
 
-export type WebhookAttemptOutcome = 'succeeded' | 'retrying' | 'failed' | 'endpoint_gone';
+export type WebhookAttemptOutcome = 'succeeded' | 'retrying' | 'failed' | 'endpoint_gone' | 'endpoint_deleted';
 
 export interface WebhookAttemptMetrics {
   outcome(outcome: WebhookAttemptOutcome): void;
