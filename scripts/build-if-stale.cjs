@@ -1,5 +1,6 @@
 // Runs `pnpm build` when a package's compiled output is missing or older than its sources, so `pnpm start` after an
 // edit runs the edited code and a second `pnpm start` does not wait for tsc. Plain CommonJS: it runs before any build.
+require('./node-version.cjs').requireSupportedNode();
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');

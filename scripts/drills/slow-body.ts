@@ -84,8 +84,7 @@ export async function slowBodyDrill(basePort: number): Promise<DrillResult> {
     const verifyUrl = new URL(`/api/v1/verify/${cert.verification_code as string}`, gateway);
     const auth = `Bearer ${key.token as string}`;
 
-    let release: () => void = () => undefined;
-    const stop = new Promise<void>((resolve) => (release = resolve));
+    const { promise: stop, resolve: release } = Promise.withResolvers<void>();
     const slow = Array.from({ length: SLOW_CLIENTS }, () => slowBody(gateway, stop));
     await sleep(500); // every slow request has sent its headers
 

@@ -119,8 +119,7 @@ export class ApiKeyAuthCache {
   expectAcknowledgements(keyId: string): { wait(): Promise<void>; cancel(): void } {
     if (!this.listening) return { wait: () => Promise.resolve(), cancel: () => undefined };
     let expected: number[] | undefined;
-    let done!: () => void;
-    const allAcked = new Promise<void>((resolve) => (done = resolve));
+    const { promise: allAcked, resolve: done } = Promise.withResolvers<void>();
     const waiter: AckWaiter = {
       acked: new Set(),
       check: () => {

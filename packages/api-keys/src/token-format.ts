@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import { constantTimeEqual, randomString, sha256 } from '@platform/service-kit';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -32,23 +33,11 @@ export function tokenHint(token: string): string {
 }
 
 function checksum(text: string): string {
-  let value = crc32(Buffer.from(text));
+  let value = crc32(text); // Node's zlib CRC32 of the UTF-8 bytes (IEEE polynomial, as in zip and PNG)
   let out = '';
   for (let i = 0; i < CHECKSUM_LENGTH; i++) {
     out = BASE62[value % 62] + out;
     value = Math.floor(value / 62);
   }
   return out;
-}
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
 }

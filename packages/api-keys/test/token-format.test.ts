@@ -11,6 +11,13 @@ describe('API tokens', () => {
     expect(isWellFormedApiToken(token + 'x', 'ck_')).toBe(false);
   });
 
+  it('keep accepting tokens issued before: the checksum of a known token is unchanged', () => {
+    // Issued with the earlier hand-written CRC32 table; zlib.crc32 must give the same 6 characters.
+    expect(isWellFormedApiToken('ck_Zr4Kq9TtW2bYc7LmN0pQxVd3HsFgJ13uhmsn', 'ck_')).toBe(true);
+    expect(isWellFormedApiToken('mk_0000000000000000000000000000002C8GjS', 'mk_')).toBe(true);
+    expect(isWellFormedApiToken('ck_Zr4Kq9TtW2bYc7LmN0pQxVd3HsFgJ13uhmso', 'ck_')).toBe(false);
+  });
+
   it('are unique and stored only as a SHA-256 hash; the hint shows the prefix and the last 4 characters', () => {
     const tokens = new Set(Array.from({ length: 1000 }, () => generateApiToken('mk_')));
     expect(tokens.size).toBe(1000);

@@ -78,8 +78,7 @@ function wholeNumber(flags: Record<string, string | boolean | undefined>, name: 
 async function listen(options: Options, out: Output): Promise<void> {
   let endpoint: Endpoint | undefined;
   let verified = 0;
-  let finish: () => void = () => undefined;
-  const finished = new Promise<void>((resolve) => (finish = resolve));
+  const { promise: finished, resolve: finish } = Promise.withResolvers<void>();
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
