@@ -5,7 +5,6 @@
 import type * as CertificateCli from '#certificate-cli';
 import type * as MobilityCli from '#mobility-cli';
 
-/* eslint-disable @typescript-eslint/no-require-imports -- a synchronous load on demand, kept out of start-up */
+// A synchronous load on demand, kept out of start-up.
 export const certificateCli = (): typeof CertificateCli => require('#certificate-cli') as typeof CertificateCli;
 export const mobilityCli = (): typeof MobilityCli => require('#mobility-cli') as typeof MobilityCli;
-/* eslint-enable @typescript-eslint/no-require-imports */
