@@ -9,7 +9,7 @@
  * build-if-stale sees the same modification times and does not rebuild) and symbolic links to this checkout for the rest
  * (node_modules, packages, services, gateway, …: code the starter only runs). `.git` and `.data` are left out.
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, chmodSync, symlinkSync } from 'node:fs';
+import { chmodSync, cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -25,6 +25,14 @@ export interface CheckoutCopy {
   remove(): void;
 }
 
+/** cpSync keeps the files' times, not the folders' (each file copied in changes its folder's): set them afterwards. */
+function keepFolderTimes(from: string, to: string): void {
+  const stat = lstatSync(from);
+  if (!stat.isDirectory()) return;
+  for (const name of readdirSync(from)) keepFolderTimes(path.join(from, name), path.join(to, name));
+  utimesSync(to, stat.atime, stat.mtime);
+}
+
 export function copyCheckout(parentMode: number): CheckoutCopy {
   const parent = mkdtempSync(path.join(tmpdir(), 'checkout-'));
   chmodSync(parent, parentMode);
@@ -35,8 +43,10 @@ export function copyCheckout(parentMode: number): CheckoutCopy {
     if (LEFT_OUT.has(entry.name)) continue;
     const from = path.join(repositoryRoot, entry.name);
     const to = path.join(root, entry.name);
-    if (entry.isFile() || COPIED.has(entry.name)) cpSync(from, to, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
-    else symlinkSync(from, to);
+    if (entry.isFile() || COPIED.has(entry.name)) {
+      cpSync(from, to, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
+      keepFolderTimes(from, to);
+    } else symlinkSync(from, to);
   }
   return { root, parent, remove: () => rmSync(parent, { recursive: true, force: true }) };
 }
