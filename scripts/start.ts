@@ -7,24 +7,15 @@
  * `--replicas <n>` / REPLICAS=n runs n of the gateway, each service and the worker (see replicas.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { compiledEnv } from './compiled-env';
 import type { LocalServer } from './embedded-postgres';
 import { resolvePostgres, resolveRedis } from './local-stores';
 import { describeTakenPort } from './port-check';
 import { replicaCount, replicaName, replicaPort } from './replicas';
+import { removeRunningState, runningStateFile, workspaceRoot, writeRunningState } from './running-state';
 
-/** The workspace root: this file runs as scripts/start.ts under tsx and as dist/scripts/start.js once built. */
-function workspaceRoot(dir: string): string {
-  while (!existsSync(path.join(dir, 'pnpm-workspace.yaml'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('pnpm-workspace.yaml not found above the starter');
-    dir = parent;
-  }
-  return dir;
-}
-
+// The checkout this starter belongs to (scripts/start.ts under tsx, dist/scripts/start.js once built): `.data` is there.
 const root = workspaceRoot(__dirname);
 const env = process.env;
 const ports = {
@@ -180,6 +171,7 @@ let stopped: Promise<never> | undefined;
 function stopAll(code: number): Promise<never> {
   stopped ??= (async () => {
     stopping = true;
+    removeRunningState(root);
     const running = [...children.values()].filter(isRunning);
     const exits = running.map((child) => {
       child.kill('SIGTERM');
@@ -280,6 +272,15 @@ async function main() {
       await stopAll(1);
     }
   }
+  const gatewayUrl = `${env.TLS_CERT_FILE ? 'https' : 'http'}://127.0.0.1:${ports.gateway}`;
+  writeRunningState(root, {
+    pid: process.pid,
+    databaseUrl: env.DATABASE_URL ?? postgres.url,
+    redisUrl: redis.url,
+    redisPrefix,
+    gatewayUrl,
+    ports: { gateway: ports.gateway, certificate: ports.certificate, mobility: ports.mobility, gatewayMetrics: gatewayMetricsPort },
+  });
   console.log(
     [
       '',
@@ -293,10 +294,11 @@ async function main() {
       withoutWorker
         ? '  worker       not started (START_WITHOUT_WORKER=true)'
         : `  worker       BullMQ (webhook deliveries, dispatch timers)${count > 1 ? `, ${count} of them` : ''}`,
-      ...(postgres.server ? [`  postgres     ${postgres.url}   (embedded, stopped with the rest)`] : []),
+      ...(postgres.server ? [`  postgres     ${postgres.url}   (embedded, data in ${postgres.dataDir}, stopped with the rest)`] : []),
       ...(redis.server ? [`  redis        ${redis.url}   (redis-server, nothing saved, stopped with the rest)`] : []),
       `  API docs     http://127.0.0.1:${ports.gateway}/docs   (description: /openapi.json)`,
       '  operator CLI pnpm platform --help   (organizations, keys, drivers, tokens, webhooks listen)',
+      `  addresses    ${path.relative(process.cwd(), runningStateFile(root)) || runningStateFile(root)}   (read by pnpm platform, load and drills; removed on stop)`,
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),

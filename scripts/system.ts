@@ -10,6 +10,7 @@ import { dropDatabase } from '@platform/service-kit/db';
 import { deleteKeysWithPrefix } from '@platform/service-kit/redis';
 import { compiledEnv } from './compiled-env';
 import { describeTakenPort } from './port-check';
+import { readRunningState, workspaceRoot } from './running-state';
 
 export interface RunningSystem {
   gateway: string;
@@ -29,11 +30,13 @@ export interface RunningSystem {
 
 export async function startSystem(label: string, basePort: number, env: NodeJS.ProcessEnv = {}): Promise<RunningSystem> {
   const suffix = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const database = new URL(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL);
+  // With nothing configured, the Postgres and Redis of the running `pnpm start` (its .data/running.json), e.g. embedded ones.
+  const running = readRunningState(workspaceRoot(__dirname));
+  const database = new URL(process.env.DATABASE_URL ?? running?.databaseUrl ?? DEFAULT_DATABASE_URL);
   database.pathname = `/${label}_${suffix}`;
   const ports = { GATEWAY_PORT: String(basePort), CERTIFICATE_PORT: String(basePort + 1), MOBILITY_PORT: String(basePort + 2) };
   const redisPrefix = `${label}_${suffix}`;
-  const systemEnv = compiledEnv({ ...process.env, LOG_LEVEL: 'warn', ...ports, DATABASE_URL: database.toString(), REDIS_URL: process.env.REDIS_URL ?? DEFAULT_REDIS_URL, REDIS_PREFIX: redisPrefix, ...env });
+  const systemEnv = compiledEnv({ ...process.env, LOG_LEVEL: 'warn', ...ports, DATABASE_URL: database.toString(), REDIS_URL: process.env.REDIS_URL ?? running?.redisUrl ?? DEFAULT_REDIS_URL, REDIS_PREFIX: redisPrefix, ...env });
   // Another program on one of these ports would answer the health checks: refuse to start rather than measure it.
   const taken = await describeTakenPort([
     { name: 'gateway', variable: 'the base port', port: basePort },

@@ -75,7 +75,7 @@ describe('pnpm platform webhooks listen', () => {
     const { token: driverToken } = await platformJson<{ token: string }>(['token', 'driver', driver.id], env);
     expect((await fetch(`${api}/driver/v1/offers`, { headers: { authorization: `Bearer ${driverToken}` } })).status).toBe(200);
 
-    const listener = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'scripts/platform.ts', 'webhooks', 'listen', '--key', key, '--url', api, '--events', 'ride.cancelled', '--exit-after', '1'], {
+    const listener = spawn(process.execPath, ['scripts/platform.cjs', 'webhooks', 'listen', '--key', key, '--url', api, '--events', 'ride.cancelled', '--exit-after', '1'], {
       cwd: root,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,14 +1,20 @@
 /**
  * The README's quick start, run as written: the commands are read from the "Quick start" section's code block (so the
- * README and this test cannot drift), the start line runs as `pnpm start` from an empty database, and every other line
- * runs in order in one bash (shell variables carry ids from one command to the next) with the environment a terminal
- * would have, pointed at this run's system: its database, its Redis prefix and free ports instead of :8080.
+ * README and this test cannot drift), the start line runs as `pnpm start` with nothing configured and nothing at the
+ * default Postgres and Redis addresses (so it runs its embedded Postgres and a redis-server, in a checkout of its own:
+ * see copyCheckout), and every other line runs in order in one bash (shell variables carry ids from one command to the
+ * next) in that checkout, with the environment a terminal would have: no DATABASE_URL, REDIS_URL, REDIS_PREFIX or
+ * GATEWAY_PORT, so `pnpm platform` finds the running system through its .data/running.json. Only the curl lines'
+ * :8080 is replaced by this run's free gateway port.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createDatabase } from '@platform/service-kit/db';
-import { repositoryRoot, startSystem, type StartedSystem } from './helpers/started-system';
+import { listen } from '@platform/test-kit';
+import { copyCheckout, type CheckoutCopy } from './helpers/checkout-copy';
+import { freePorts, pnpmStart, untilAllStopped, waitForOutput, type Ports, type Started } from './helpers/pnpm-start';
+import { repositoryRoot } from './helpers/started-system';
 
 jest.setTimeout(600000);
 
@@ -43,7 +49,19 @@ function quickStartCommands(): Command[] {
   return commands;
 }
 
-let system: StartedSystem | undefined;
+/** A port nothing listens on (bound, then closed again): the "default" Postgres and Redis addresses of this run. */
+async function closedPort(): Promise<number> {
+  const probe = await listen(() => undefined);
+  await probe.close();
+  return probe.port;
+}
+
+/** Variables a terminal of the quick start does not have: the CLI must find the running system by itself. */
+const CONFIGURED = ['DATABASE_URL', 'CERTIFICATE_DATABASE_URL', 'MOBILITY_DATABASE_URL', 'REDIS_URL', 'REDIS_PREFIX', 'GATEWAY_PORT', 'PLATFORM_EMBEDDED_POSTGRES_DIR'];
+
+let checkout: CheckoutCopy | undefined;
+let system: Started | undefined;
+let ports: Ports | undefined;
 let shell: ChildProcess | undefined;
 
 afterAll(async () => {
@@ -55,7 +73,15 @@ afterAll(async () => {
       // already gone
     }
   }
-  await system?.stop();
+  // Ctrl-C to `pnpm start`: it stops the services, then its embedded Postgres and redis-server.
+  if (system && system.pnpm.exitCode === null) {
+    process.kill(-system.pnpm.pid!, 'SIGINT');
+    const killer = setTimeout(() => system!.pnpm.exitCode === null && process.kill(-system!.pnpm.pid!, 'SIGKILL'), 30_000);
+    await system.exited;
+    clearTimeout(killer);
+  }
+  if (ports) await untilAllStopped(ports);
+  checkout?.remove();
 });
 
 describe('README quick start', () => {
@@ -68,17 +94,30 @@ describe('README quick start', () => {
     // Terminal 1. The install steps are what this checkout already did; `pnpm start` runs as written (compiled output),
     // on a database that does not exist yet.
     expect(start!.text.split('&&').map((part) => part.trim())).toEqual(['npm i -g pnpm@10.34.8', 'pnpm install', 'pnpm start']);
-    system = await startSystem('quickstart'); // drops its database first: `pnpm start` creates it
-    const port = system.ports.GATEWAY_PORT;
+    checkout = copyCheckout(0o755);
+    ports = await freePorts();
+    const [postgresPort, redisPort] = [await closedPort(), await closedPort()];
+    system = pnpmStart(
+      {
+        ...Object.fromEntries(CONFIGURED.map((name) => [name, undefined])),
+        ...ports,
+        PLATFORM_DEFAULT_DATABASE_URL: `postgres://postgres@127.0.0.1:${postgresPort}/partner_platform`,
+        PLATFORM_DEFAULT_REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      },
+      [],
+      checkout.root,
+    );
+    await waitForOutput(system, 'Partner platform is up', 240_000);
+    expect(system.output()).toContain(`started an embedded Postgres at postgres://postgres@127.0.0.1:${postgresPort}/partner_platform`);
+    const port = ports.GATEWAY_PORT;
+    const gatewayUrl = `http://127.0.0.1:${port}`;
 
-    // Terminal 2: one bash, fed one command at a time; the API address is this run's gateway instead of :8080.
+    // Terminal 2: one bash in the same folder, fed one command at a time; only the curl lines' :8080 is this run's gateway.
     const nodeOptions = (process.env.NODE_OPTIONS ?? '').replace(/--conditions[= ]source\b/g, '').trim();
-    shell = spawn('bash', [], {
-      cwd: repositoryRoot,
-      env: { ...process.env, NODE_OPTIONS: nodeOptions, LOG_LEVEL: 'warn', DATABASE_URL: system.databaseUrl, REDIS_PREFIX: system.redisPrefix, ...system.ports },
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true,
-    });
+    const terminal: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: nodeOptions, LOG_LEVEL: 'warn' };
+    for (const name of CONFIGURED) delete terminal[name];
+    for (const name of Object.keys(ports)) delete terminal[name];
+    shell = spawn('bash', [], { cwd: checkout.root, env: terminal, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     const exited = new Promise<number | null>((resolve) => shell!.once('exit', (code) => resolve(code)));
@@ -98,7 +137,8 @@ describe('README quick start', () => {
       const marker = `<<quick start command ${index} exited `;
       shell.stdin!.write(`${text}\nprintf '\\n%s%s>>\\n' '${marker}' "$?"\n`);
       await until(() => stdout.includes(marker), `command ${index}: ${command.text}`);
-      expect(stdout.slice(stdout.indexOf(marker) + marker.length)).toMatch(/^0>>/);
+      const exit = /^(\d+)>>/.exec(stdout.slice(stdout.indexOf(marker) + marker.length))?.[1];
+      if (exit !== '0') throw new Error(`command ${index} exited ${exit}: ${command.text}\nstderr:\n${stderr}\npnpm start:\n${system.output().slice(-3000)}`);
       if (command.waitFor) await until(() => stdout.includes(command.waitFor!), `"${command.waitFor}" after: ${command.text}`);
     }
 
@@ -115,15 +155,17 @@ describe('README quick start', () => {
     expect(stdout).toMatch(new RegExp(`"id":"${rideId}"[^\\n]*"status":"completed"|"status":"completed"[^\\n]*"id":"${rideId}"`));
 
     const headers = { authorization: `Bearer ${key}` };
-    const ride = await fetch(`${system.gatewayUrl}/api/v1/rides/${rideId}`, { headers });
+    const ride = await fetch(`${gatewayUrl}/api/v1/rides/${rideId}`, { headers });
     expect(ride.status).toBe(200);
     expect(await ride.json()).toMatchObject({ id: rideId, status: 'completed', livemode: false });
-    const endpoints = await fetch(`${system.gatewayUrl}/api/v1/webhooks`, { headers });
+    const endpoints = await fetch(`${gatewayUrl}/api/v1/webhooks`, { headers });
     expect(((await endpoints.json()) as { data: unknown[] }).data).toEqual([]);
 
-    // It started from an empty database: the quick start's organization and ride are the only ones.
-    const certificate = createDatabase(system.databaseUrl, 'certificate', 1);
-    const mobility = createDatabase(system.databaseUrl, 'mobility', 1);
+    // It started from an empty database (a new embedded cluster): the quick start's organization and ride are the only ones.
+    const { databaseUrl } = JSON.parse(fs.readFileSync(path.join(checkout.root, '.data', 'running.json'), 'utf8')) as { databaseUrl: string };
+    expect(databaseUrl).toBe(`postgres://postgres@127.0.0.1:${postgresPort}/partner_platform`);
+    const certificate = createDatabase(databaseUrl, 'certificate', 1);
+    const mobility = createDatabase(databaseUrl, 'mobility', 1);
     try {
       expect(await certificate('organizations').pluck('id')).toEqual([organizationId]);
       expect(await mobility('rides').select('id', 'partner_id', 'status', 'livemode')).toEqual([{ id: rideId, partner_id: organizationId, status: 'completed', livemode: false }]);

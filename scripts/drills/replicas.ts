@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import autocannon from 'autocannon';
 import { DEFAULT_REDIS_URL } from '@platform/service-kit/config';
+import { readRunningState, workspaceRoot } from '../running-state';
 import { createRedis } from '@platform/service-kit/redis';
 import { startSystem, type RunningSystem } from '../system';
 import type { DrillResult } from './drill';
@@ -41,7 +42,7 @@ async function sharedRateLimit(system: RunningSystem, views: RunningSystem[]): P
     await res.arrayBuffer();
   }
   await sleep(500); // hits granted in-process reach Redis every 50 ms
-  const redis = createRedis(process.env.REDIS_URL ?? DEFAULT_REDIS_URL);
+  const redis = createRedis(process.env.REDIS_URL ?? readRunningState(workspaceRoot(__dirname))?.redisUrl ?? DEFAULT_REDIS_URL);
   try {
     const token = partner.slice('Bearer '.length);
     const counted = Number(await redis.get(`${system.redisPrefix}:ratelimit:key:${createHash('sha256').update(token).digest('hex')}`));

@@ -6,7 +6,7 @@
  * for `X=$(pnpm -s platform … --quiet)` in scripts.
  */
 import { parseArgs } from 'node:util';
-import { ValidationError } from '@platform/service-kit';
+import { ValidationError } from '@platform/service-kit/errors';
 
 export type FlagType = 'string' | 'boolean';
 
@@ -17,8 +17,9 @@ export interface CommandSpec {
   /** The synopsis after the command name, e.g. `--name <n> --owner-email <e> [--owner-name <n>]`. */
   synopsis: string;
   /** More lines for `<command> --help`. */
-  details?: string[];
-  flags: Record<string, FlagType>;
+  details?: string[] | (() => string[]);
+  /** A function when working them out loads a service (kept for when the command runs). */
+  flags: Record<string, FlagType> | (() => Record<string, FlagType>);
   /** What `--quiet` prints instead of the usual lines (e.g. `the organization id`); commands without it have no --quiet. */
   quiet?: string;
   required?: string[];
@@ -76,7 +77,8 @@ const QUIET_FLAG = { quiet: { type: 'boolean' as const, short: 'q' } };
 export function commandUsage(spec: CommandSpec): string {
   const output = spec.quiet ? '[--json | --quiet]' : '[--json]';
   const lines = [`usage: pnpm platform ${spec.name} ${spec.synopsis} ${output}`.replace(/\s+/g, ' '), '', `  ${spec.summary}`];
-  if (spec.details?.length) lines.push('', ...spec.details.map((line) => `  ${line}`));
+  const details = typeof spec.details === 'function' ? spec.details() : spec.details;
+  if (details?.length) lines.push('', ...details.map((line) => `  ${line}`));
   if (spec.quiet) lines.push('', `  --quiet (-q) prints only ${spec.quiet}, for scripts: X=$(pnpm -s platform ${spec.name} … --quiet).`);
   return lines.join('\n');
 }
@@ -130,7 +132,7 @@ export async function runCli(commands: CommandSpec[], args: string[]): Promise<n
       args: rest,
       strict: true,
       allowPositionals: true,
-      options: { ...GLOBAL_FLAGS, ...(spec.quiet ? QUIET_FLAG : {}), ...Object.fromEntries(Object.entries(spec.flags).map(([name, type]) => [name, { type }])) },
+      options: { ...GLOBAL_FLAGS, ...(spec.quiet ? QUIET_FLAG : {}), ...Object.fromEntries(Object.entries(typeof spec.flags === 'function' ? spec.flags() : spec.flags).map(([name, type]) => [name, { type }])) },
     });
   } catch (error) {
     return usageFailure(spec, (error as Error).message.split('. ')[0]!);

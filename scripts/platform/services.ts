@@ -3,11 +3,13 @@
  * and development defaults as `pnpm start`; pending migrations applied), and the one organization lookup every command
  * shares: an organization exists when the certificate service knows it or mobility has seen it as a partner.
  */
-import { loadCertificateConfig, openCertificateOperator, type CertificateOperator } from '../../services/certificate/src/cli/commands';
-import { loadMobilityConfig, openMobilityOperator, type MobilityOperator } from '../../services/mobility/src/cli/operator';
+import type { CertificateOperator } from '#certificate-cli';
+import type { MobilityOperator } from '#mobility-cli';
 import { CommandError } from './cli';
+import { certificateCli, mobilityCli } from './service-modules';
 
 export async function withCertificate<T>(work: (certificate: CertificateOperator) => Promise<T>): Promise<T> {
+  const { openCertificateOperator, loadCertificateConfig } = certificateCli();
   const certificate = await openCertificateOperator(loadCertificateConfig('platform'), 'platform');
   try {
     return await work(certificate);
@@ -17,6 +19,7 @@ export async function withCertificate<T>(work: (certificate: CertificateOperator
 }
 
 export async function withMobility<T>(work: (mobility: MobilityOperator) => Promise<T>): Promise<T> {
+  const { openMobilityOperator, loadMobilityConfig } = mobilityCli();
   const mobility = await openMobilityOperator(loadMobilityConfig());
   try {
     return await work(mobility);

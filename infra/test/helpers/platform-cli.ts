@@ -10,14 +10,14 @@ export interface CliResult {
 }
 
 /**
- * Runs `pnpm platform …` as its package script does (`tsx --conditions=source scripts/platform.ts`), without pnpm's
- * banner: the test reads stdout as a script would.
+ * Runs `pnpm platform …` as its package script does (`node scripts/platform.cjs`: the compiled CLI, built first when
+ * stale), without pnpm's banner: the test reads stdout as a script would.
  */
 export function platform(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   // An undefined value removes the variable.
   const childEnv = Object.fromEntries(Object.entries({ ...process.env, LOG_LEVEL: 'warn', ...env }).filter(([, value]) => value !== undefined));
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--conditions=source', '--import', 'tsx', 'scripts/platform.ts', ...args], { cwd: root, env: childEnv, timeout: 60000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, ['scripts/platform.cjs', ...args], { cwd: root, env: childEnv, timeout: 60000 }, (error, stdout, stderr) =>
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });

@@ -1,6 +1,6 @@
 /** The certificate service's own operator commands (services/certificate/src/cli), reachable from the platform CLI. */
-import { CERTIFICATE_FLAGS, certificateCommands, MissingFlagError } from '../../../services/certificate/src/cli/commands';
 import { UsageError, type CommandSpec } from '../cli';
+import { certificateCli } from '../service-modules';
 import { withCertificate } from '../services';
 
 const COMMANDS: { name: string; summary: string; synopsis: string }[] = [
@@ -14,8 +14,9 @@ export const certificateSpecs: CommandSpec[] = COMMANDS.map(({ name, summary, sy
   summary,
   synopsis,
   details: ['Prints the result as JSON (the same as `node services/certificate/dist/cli/cli.js ' + name + '`).'],
-  flags: Object.fromEntries(CERTIFICATE_FLAGS.map((flag) => [flag, 'string' as const])),
+  flags: () => Object.fromEntries(certificateCli().CERTIFICATE_FLAGS.map((flag) => [flag, 'string' as const])),
   async run({ flags, out }) {
+    const { certificateCommands, MissingFlagError } = certificateCli();
     const result = await withCertificate(async ({ services }) => {
       try {
         return await certificateCommands[name]!(services, flags as Record<string, string | undefined>);

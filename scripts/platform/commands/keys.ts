@@ -1,5 +1,5 @@
-import { MOBILITY_SCOPES } from '../../../services/mobility/src/cli/operator';
 import { CommandError, UsageError, commaList, stringFlag, type CommandSpec } from '../cli';
+import { mobilityCli } from '../service-modules';
 import { requireOrganization, withCertificate, withMobility } from '../services';
 
 /** Who a key names as its creator when the organization has no certificate user (it was only ever seen by mobility). */
@@ -9,8 +9,8 @@ export const keysCreate: CommandSpec = {
   name: 'keys create',
   summary: 'create an API key for the certificate (ck_…) or mobility (mk_…) service; the token is printed once',
   synopsis: '--service certificate|mobility --org <id> [--name <name>] [--scopes a,b] [--test]',
-  details: [
-    `--scopes (mobility only; default: all of them): ${MOBILITY_SCOPES.join(', ')}.`,
+  details: () => [
+    `--scopes (mobility only; default: all of them): ${mobilityCli().MOBILITY_SCOPES.join(', ')}.`,
     '--name defaults to "CLI key". --test makes a test-mode key (mk_test_…) for the sandbox (mobility only).',
     'The key is created by the organization\'s owner. Only a hash of the token is stored: copy it now.',
   ],
@@ -34,7 +34,7 @@ export const keysCreate: CommandSpec = {
             return services.apiKeys.create({ organizationId: organization.id, userId, name });
           })
         : await withMobility((mobility) =>
-            mobility.createKey({ organizationId: organization.id, organizationName: organization.name, userId, name, scopes: scopes ?? [...MOBILITY_SCOPES], ...(test ? { mode: 'test' as const } : {}) }),
+            mobility.createKey({ organizationId: organization.id, organizationName: organization.name, userId, name, scopes: scopes ?? [...mobilityCli().MOBILITY_SCOPES], ...(test ? { mode: 'test' as const } : {}) }),
           );
     out.result({ service, organization: organization.id, ...key }, [
       `Created ${service} key ${key.id} "${key.name}" for ${organization.id}${key.scopes ? ` (scopes: ${key.scopes.join(', ')})` : ''}`,

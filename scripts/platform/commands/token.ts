@@ -1,7 +1,7 @@
-import { ADMIN_ROLES, signAdminToken, signDriverToken, type AdminClaims } from '@platform/service-kit';
+import { ADMIN_ROLES, signAdminToken, signDriverToken, type AdminClaims } from '@platform/service-kit/auth';
 import { CommandError, UsageError, parseDuration, stringFlag, type CommandSpec } from '../cli';
+import { certificateCli } from '../service-modules';
 import { requireOrganization, withMobility } from '../services';
-import { loadCertificateConfig } from '../../../services/certificate/src/cli/commands';
 
 export const tokenAdmin: CommandSpec = {
   name: 'token admin',
@@ -18,7 +18,7 @@ export const tokenAdmin: CommandSpec = {
   async run({ flags, out }) {
     const role = (stringFlag(flags, 'role') ?? 'owner') as AdminClaims['role'];
     if (!ADMIN_ROLES.includes(role)) throw new UsageError(`--role must be one of ${ADMIN_ROLES.join(', ')}`);
-    const config = loadCertificateConfig('platform');
+    const config = certificateCli().loadCertificateConfig('platform');
     const ttlSeconds = parseDuration(stringFlag(flags, 'ttl') ?? '15m', 'ttl');
     if (ttlSeconds > config.ADMIN_TOKEN_MAX_TTL_S) throw new UsageError(`--ttl must be at most ${config.ADMIN_TOKEN_MAX_TTL_S} seconds (ADMIN_TOKEN_MAX_TTL_S): the services refuse longer admin tokens`);
     const organization = await requireOrganization(stringFlag(flags, 'org')!);

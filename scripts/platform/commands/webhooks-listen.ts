@@ -7,6 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyStandardWebhook } from '@platform/webhook-signature';
+import { readRunningState, workspaceRoot } from '../../running-state';
 import { CommandError, UsageError, commaList, stringFlag, type CommandSpec, type Output } from '../cli';
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -35,7 +36,8 @@ export const webhooksListen: CommandSpec = {
     'needs webhooks:manage), prints its signing secret once, then one line per delivery:',
     '  <time> <event type> <object id> ✓ signature verified      (answered 200)',
     '  <time> <event type> <object id> ✗ signature refused       (answered 400: the platform retries it)',
-    '--url is the API base: the gateway by default (http://127.0.0.1:$GATEWAY_PORT, 8080 as with `pnpm start`);',
+    '--url is the API base: by default the gateway of the running `pnpm start` (its .data/running.json), else',
+    'http://127.0.0.1:$GATEWAY_PORT (8080 when unset);',
     'the mobility service itself (http://127.0.0.1:3002) works too.',
     '--key may come from PLATFORM_API_KEY instead (pnpm echoes a script\'s flags unless run as `pnpm -s`).',
     '--events filters event types (default: all); --port picks the local port (default: any free one).',
@@ -57,7 +59,7 @@ function parseOptions(flags: Record<string, string | boolean | undefined>): Opti
   if (!key.startsWith('mk_')) throw new UsageError('--key must be a mobility key (mk_…) with the webhooks:manage scope');
   let apiUrl: URL;
   try {
-    apiUrl = new URL(stringFlag(flags, 'url') ?? `http://127.0.0.1:${process.env.GATEWAY_PORT ?? '8080'}`);
+    apiUrl = new URL(stringFlag(flags, 'url') ?? defaultApiUrl());
   } catch {
     throw new UsageError('--url must be an absolute URL such as http://127.0.0.1:8080');
   }
@@ -65,6 +67,12 @@ function parseOptions(flags: Record<string, string | boolean | undefined>): Opti
   const port = wholeNumber(flags, 'port', 0, 65535) ?? 0;
   const exitAfter = wholeNumber(flags, 'exit-after', 1, 1_000_000);
   return { key, apiUrl, events: commaList(flags.events), port, exitAfter };
+}
+
+/** An explicit GATEWAY_PORT, else the gateway `pnpm start` recorded in this checkout, else :8080. */
+function defaultApiUrl(): string {
+  if (process.env.GATEWAY_PORT) return `http://127.0.0.1:${process.env.GATEWAY_PORT}`;
+  return readRunningState(workspaceRoot(__dirname))?.gatewayUrl ?? 'http://127.0.0.1:8080';
 }
 
 function wholeNumber(flags: Record<string, string | boolean | undefined>, name: string, min: number, max: number): number | undefined {
