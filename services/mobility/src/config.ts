@@ -60,6 +60,13 @@ export const mobilityConfigSchema = z
     /** Open job event streams (`GET …/{id}/stream`) one API process holds, and one API key may hold in one process; more are 429. */
     STREAM_MAX_PER_PROCESS: env.positiveInt(2000),
     STREAM_MAX_PER_KEY: env.positiveInt(50),
+    /** Open job event streams all keys of one organization may hold together in one process (issue 25). */
+    STREAM_MAX_PER_ORGANIZATION: env.positiveInt(200),
+    /** Live and test API keys one organization may hold (active, unexpired); creating one more is 409 `api_key_limit_reached`. */
+    API_KEY_MAX_LIVE_PER_PARTNER: env.positiveInt(50),
+    API_KEY_MAX_TEST_PER_PARTNER: env.positiveInt(50),
+    /** A test-mode (sandbox) job nobody moved for this long is ended by the worker's sweep (cancelled, reason sandbox_expired). */
+    SANDBOX_JOB_TTL_S: env.positiveInt(24 * 60 * 60),
     /** A job's location webhook goes out when this long has passed since its last one, or the driver moved LOCATION_EVENT_DISTANCE_M. */
     LOCATION_EVENT_INTERVAL_S: env.positiveInt(10),
     LOCATION_EVENT_DISTANCE_M: env.positiveInt(200),

@@ -1,5 +1,5 @@
 import type { MobilityDeps } from './app';
-import { createMobilityApiKeys } from './features/api-keys/api-keys';
+import { apiKeyCapsOf, createMobilityApiKeys } from './features/api-keys/api-keys';
 import { createDeliveryLifecycle, deliveryDispatchHandler } from './features/deliveries/delivery-lifecycle';
 import { createDeliveryService } from './features/deliveries/deliveries.service';
 import { createDeliveryQuoteService } from './features/deliveries/delivery-quotes';
@@ -26,7 +26,7 @@ import { createJobTelemetry } from './features/telemetry/job-telemetry.service';
  * life cycles get the fleet, the outbox and the driver release; the dispatcher gets the rides' and deliveries' handlers.
  */
 export function buildServices({ db, redis, config, logger, apiKeyCache }: MobilityDeps) {
-  const apiKeys = createMobilityApiKeys(db, apiKeyCache);
+  const apiKeys = createMobilityApiKeys(db, apiKeyCapsOf(config), apiKeyCache);
   const locations = new FleetLocations(redis, config.REDIS_PREFIX);
   const fleet = createFleetService(db, locations);
   const estimates = createEstimateService(db, locations, { dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
@@ -38,7 +38,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     redis,
     prefix: config.REDIS_PREFIX,
     logger,
-    limits: { perProcess: config.STREAM_MAX_PER_PROCESS, perKey: config.STREAM_MAX_PER_KEY },
+    limits: { perProcess: config.STREAM_MAX_PER_PROCESS, perKey: config.STREAM_MAX_PER_KEY, perOrganization: config.STREAM_MAX_PER_ORGANIZATION },
     locationEvents: { minIntervalMs: config.LOCATION_EVENT_INTERVAL_S * 1000, minMeters: config.LOCATION_EVENT_DISTANCE_M },
   });
   const jobPorts: JobLifecyclePorts = {
@@ -82,7 +82,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     trustProxyHops: config.DRIVER_SIGNIN_TRUST_PROXY_HOPS,
   });
   // Test mode: moves test jobs through the same life cycles the dispatcher and drivers use.
-  const sandbox = createSandboxService({ rides: rideLifecycle, deliveries: deliveryLifecycle });
+  const sandbox = createSandboxService({ db, rides: rideLifecycle, deliveries: deliveryLifecycle });
   return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries, deliveryQuotes, eventPasses, trackingLinks, tracking, driverSessions, signInThrottle, sandbox, telemetry };
 }
 
