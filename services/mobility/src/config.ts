@@ -26,6 +26,8 @@ export const mobilityConfigSchema = z
     WEBHOOK_SECRET_KEYS_PREVIOUS: z.string().regex(/^([A-Za-z0-9_-]{1,32}:[^,]+)(,[A-Za-z0-9_-]{1,32}:[^,]+)*$/, 'must be comma-separated id:key pairs').optional(),
     /** Endpoints one partner may register (issue 14: every endpoint is one more POST per event). */
     WEBHOOK_MAX_ENDPOINTS_PER_PARTNER: env.positiveInt(20),
+    /** At most one `POST …/recover` per endpoint per this many seconds (429 `rate_limited` otherwise; 0: no spacing). */
+    WEBHOOK_RECOVER_MIN_INTERVAL_S: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0).max(86400).default(60),
     WEBHOOK_ALLOW_HTTP: env.boolean(false),
     WEBHOOK_ALLOW_PRIVATE: env.boolean(false),
     /** Unset: the retry schedule's 13 attempts over about three days (webhook-dispatch/retry-schedule.ts). */

@@ -10,7 +10,7 @@ let ctx: IsolatedContext;
 const servers: { close(): Promise<void> }[] = [];
 
 beforeAll(async () => {
-  ctx = await createIsolatedContext({ WEBHOOK_MAX_ATTEMPTS: '3', WEBHOOK_BACKOFF_MS: '50' });
+  ctx = await createIsolatedContext({ WEBHOOK_MAX_ATTEMPTS: '3', WEBHOOK_BACKOFF_MS: '50', WEBHOOK_RECOVER_MIN_INTERVAL_S: '0' }) // recovers back to back; spacing is tested in webhooks-recover.test.ts;
   ctx.startDelivery();
 });
 afterAll(async () => {

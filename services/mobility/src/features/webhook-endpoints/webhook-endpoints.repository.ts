@@ -104,3 +104,16 @@ export async function rotateEndpointSecret(db: Knex, owner: EndpointOwner, id: s
     .returning('*');
   return row as WebhookEndpointRow | undefined;
 }
+
+/** Seconds until the endpoint may be recovered again (0: now), given at most one recover per `minIntervalSeconds`. */
+export async function secondsUntilNextRecover(trx: Knex.Transaction, id: string, minIntervalSeconds: number): Promise<number> {
+  const { rows } = await trx.raw<{ rows: { wait: string | null }[] }>(
+    'select ceil(extract(epoch from (last_recovered_at + make_interval(secs => ?) - now()))) as wait from webhook_endpoints where id = ?',
+    [minIntervalSeconds, id],
+  );
+  return Math.max(0, Number(rows[0]?.wait ?? 0));
+}
+
+export async function markRecovered(trx: Knex.Transaction, id: string): Promise<void> {
+  await trx('webhook_endpoints').where({ id }).update({ last_recovered_at: trx.fn.now() });
+}
