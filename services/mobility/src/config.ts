@@ -51,6 +51,8 @@ export const mobilityConfigSchema = z
      * the token's SHA-256 is stored). Unset: derived from JWT_SECRET. Changing it breaks the links of existing deliveries.
      */
     TRACKING_TOKEN_SECRET: z.string().min(1).optional(),
+    /** A delivery's public tracking page answers 410 ("this delivery has ended") this long after its final status. */
+    TRACKING_LINK_TTL_S: env.positiveInt(24 * 60 * 60),
     /** Driver sign-in (issue 15): access tokens live at most one hour; each refresh token 30 days from its issue. */
     DRIVER_ACCESS_TOKEN_TTL_S: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').positive('must be positive').max(3600, 'must be at most 3600 (one hour)').default(3600),
     DRIVER_REFRESH_TOKEN_TTL_S: env.positiveInt(30 * 24 * 60 * 60),
