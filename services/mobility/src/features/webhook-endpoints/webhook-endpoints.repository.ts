@@ -91,13 +91,16 @@ export async function updateEndpoint(trx: Knex.Transaction, id: string, changes:
   return row as WebhookEndpointRow;
 }
 
-/** The current secret becomes the previous one (signing beside the new one for `overlapHours`); the new one is current. */
+/**
+ * The current secret becomes the previous one (signing beside the new one for `overlapHours`); the new one is current.
+ * `overlapHours` 0: no previous secret is kept at all (expire now).
+ */
 export async function rotateEndpointSecret(db: Knex, owner: EndpointOwner, id: string, encryptedSecret: string, overlapHours: number): Promise<WebhookEndpointRow | undefined> {
   const [row] = await db('webhook_endpoints')
     .where({ id, ...owned(owner) })
     .update({
-      previous_secret: db.ref('secret'),
-      previous_secret_expires_at: db.raw('now() + make_interval(hours => ?)', [overlapHours]),
+      previous_secret: overlapHours > 0 ? db.ref('secret') : null,
+      previous_secret_expires_at: overlapHours > 0 ? db.raw('now() + make_interval(hours => ?)', [overlapHours]) : null,
       secret: encryptedSecret,
       updated_at: db.fn.now(),
     })

@@ -143,10 +143,11 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
     },
 
     /** A new secret, shown once; the old one keeps signing beside it for SECRET_OVERLAP_HOURS. */
-    async rotateSecret(account: PartnerAccount, id: string) {
+    /** A new secret; the previous one keeps signing for SECRET_OVERLAP_HOURS, or stops at once with `expirePreviousNow`. */
+    async rotateSecret(account: PartnerAccount, id: string, { expirePreviousNow = false }: { expirePreviousNow?: boolean } = {}) {
       await requireEndpoint(account, id);
       const secret = generateWebhookSecret();
-      const row = await endpoints.rotateEndpointSecret(db, account, id, secrets.encrypt(id, secret), SECRET_OVERLAP_HOURS);
+      const row = await endpoints.rotateEndpointSecret(db, account, id, secrets.encrypt(id, secret), expirePreviousNow ? 0 : SECRET_OVERLAP_HOURS);
       if (!row) throw new NotFoundError('Webhook endpoint not found');
       return { ...presentEndpoint(row), secret };
     },
