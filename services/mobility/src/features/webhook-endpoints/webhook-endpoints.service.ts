@@ -1,7 +1,7 @@
 import { ApiError, ConflictError, NotFoundError, ValidationError, isIdOf, newId, pageOf, type Knex, type Logger, type Page } from '@platform/service-kit';
 import { generateWebhookSecret } from '@platform/webhook-signature';
 import type { EndpointSecretCipher } from '../webhook-dispatch/endpoint-secret-cipher';
-import { assertSafeTarget, UnsafeTargetError, type TargetPolicy } from '../webhook-dispatch/ssrf-guard';
+import { assertSafeTarget, UnsafeTargetError, WEBHOOK_URL_REFUSED, type TargetPolicy } from '../webhook-dispatch/ssrf-guard';
 import { enqueueWebhookMessages, type WebhookQueue } from '../webhook-dispatch/webhook-queue';
 import { ALWAYS_DELIVERED_EVENT_TYPES, nextEndpointEventSequence, type AppendEndpointEvent } from '../webhook-dispatch/endpoint-events';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../webhook-dispatch/retry-schedule';
@@ -59,9 +59,9 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
       return await assertSafeTarget(candidate, policy);
     } catch (error) {
       if (error instanceof UnsafeTargetError) {
-        // The partner is told only that the host resolves to a forbidden address; the address goes to our log.
-        if (error.forbiddenAddress) logger?.warn({ partnerId, url: candidate, forbiddenAddress: error.forbiddenAddress }, 'webhook URL refused: resolves to a forbidden address');
-        throw new ValidationError([{ path: 'url', message: error.message }]);
+        // One answer for every refusal (issue 25); which rule refused it, and any forbidden address, go to our log.
+        logger?.warn({ partnerId, url: candidate, reason: error.reason, kind: error.kind, ...(error.forbiddenAddress ? { forbiddenAddress: error.forbiddenAddress } : {}) }, 'webhook URL refused');
+        throw new ValidationError([{ path: 'url', message: WEBHOOK_URL_REFUSED }]);
       }
       throw error;
     }
