@@ -48,9 +48,12 @@ export const mobilityConfigSchema = z
     PUBLIC_BASE_URL: env.url('http://127.0.0.1:8080'),
     /**
      * Keys the HMAC that derives each delivery's tracking token from its id (so GET can show the link again while only
-     * the token's SHA-256 is stored). Unset: derived from JWT_SECRET. Changing it breaks the links of existing deliveries.
+     * the token's SHA-256 is stored). Required in production; unset elsewhere: a public development value of its own
+     * (job-secrets.ts), never JWT_SECRET. Changing it breaks the links of existing deliveries.
      */
     TRACKING_TOKEN_SECRET: z.string().min(1).optional(),
+    /** Keys the HMAC of a security PIN stored with an Idempotency-Key's request. Required in production, like TRACKING_TOKEN_SECRET. */
+    PIN_FINGERPRINT_SECRET: z.string().min(1).optional(),
     /** A delivery's public tracking page answers 410 ("this delivery has ended") this long after its final status. */
     TRACKING_LINK_TTL_S: env.positiveInt(24 * 60 * 60),
     /** Driver sign-in (issue 15): access tokens live at most one hour; each refresh token 30 days from its issue. */
@@ -75,7 +78,7 @@ export const mobilityConfigSchema = z
     LOCATION_EVENT_INTERVAL_S: env.positiveInt(10),
     LOCATION_EVENT_DISTANCE_M: env.positiveInt(200),
   })
-  .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'WEBHOOK_SECRET_KEY', 'TRACKING_TOKEN_SECRET']))
+  .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'WEBHOOK_SECRET_KEY', 'TRACKING_TOKEN_SECRET', 'PIN_FINGERPRINT_SECRET']))
   .transform((config) => ({ ...config, databaseUrl: config.MOBILITY_DATABASE_URL ?? config.DATABASE_URL }));
 
 export type MobilityConfig = z.infer<typeof mobilityConfigSchema>;

@@ -1,4 +1,5 @@
 import type { MobilityDeps } from './app';
+import { jobSecretsFrom } from './job-secrets';
 import { apiKeyCapsOf, createMobilityApiKeys } from './features/api-keys/api-keys';
 import { createDeliveryLifecycle, deliveryDispatchHandler } from './features/deliveries/delivery-lifecycle';
 import { createDeliveryService } from './features/deliveries/deliveries.service';
@@ -54,7 +55,9 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   };
   const rideLifecycle = createRideLifecycle(db, jobPorts);
   // Each delivery's public tracking link (`tracking_url`); the tracking page reads deliveries only by that token.
-  const trackingLinks = createTrackingLinks({ secret: config.TRACKING_TOKEN_SECRET ?? config.JWT_SECRET, publicBaseUrl: config.PUBLIC_BASE_URL });
+  // Their own keys (required in production), never JWT_SECRET: job-secrets.ts.
+  const jobSecrets = jobSecretsFrom(config);
+  const trackingLinks = createTrackingLinks({ secret: jobSecrets.trackingTokenKey, publicBaseUrl: config.PUBLIC_BASE_URL });
   const deliveryLifecycle = createDeliveryLifecycle(db, jobPorts, trackingLinks);
   const dispatcher = new Dispatcher({
     db,
@@ -67,7 +70,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   });
   const rides = createRideService({ db, lifecycle: rideLifecycle, dispatcher, estimates, passes: eventPasses, logger });
   const deliveryQuotes = createDeliveryQuoteService({ db, locations, dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
-  const deliveries = createDeliveryService({ db, lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: config.JWT_SECRET, quotes: deliveryQuotes, tracking: trackingLinks });
+  const deliveries = createDeliveryService({ db, lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: jobSecrets.pinFingerprintKey, quotes: deliveryQuotes, tracking: trackingLinks });
   const tracking = createTrackingService({ db, findDriver: fleet.findDriver, telemetry: (driverId) => locations.telemetry(driverId), linkTtlSeconds: config.TRACKING_LINK_TTL_S });
   // Driver sign-in: `driverSessions.issueActivationCode(organizationId | undefined, driverId)` is also what an operator CLI calls.
   const driverSessions = createDriverSessionService(db, fleet, {
