@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { ConfigError, DEV_JWT_SECRET, env, jwtSecretSchema, parseConfig } from '../src/config';
-import { KNOWN_PLACEHOLDER_SECRETS, requireStrongSecretsInProduction, secretWeakness } from '../src/secret-strength';
+import { estimatedEntropyBits, KNOWN_PLACEHOLDER_SECRETS, requireStrongSecretsInProduction, secretWeakness } from '../src/secret-strength';
 
 const schema = z
   .object({ NODE_ENV: env.nodeEnv(), JWT_SECRET: jwtSecretSchema(), PAYMENT_KEY: z.string().optional() })
@@ -12,10 +12,22 @@ const strong = () => randomBytes(32).toString('base64url');
 describe('secretWeakness', () => {
   it('accepts 32 random bytes and refuses anything shorter than 32 bytes', () => {
     expect(secretWeakness(strong())).toBeUndefined();
-    expect(secretWeakness('a'.repeat(32))).toBeUndefined();
     expect(secretWeakness('a'.repeat(31))).toBe('must be at least 32 bytes');
-    // 16 two-byte characters are 32 bytes.
-    expect(secretWeakness('é'.repeat(16))).toBeUndefined();
+    // 16 two-byte characters are 32 bytes: long enough (only the entropy rule judges them then).
+    expect(secretWeakness('é'.repeat(16))).not.toBe('must be at least 32 bytes');
+  });
+
+  it('refuses low-entropy values of any length (issue 25), and accepts random hex and base64', () => {
+    for (const value of ['a'.repeat(32), 'a'.repeat(200), 'ab'.repeat(16), 'abcd'.repeat(8), `${'a'.repeat(40)}b`]) {
+      expect(secretWeakness(value)).toBe('a low-entropy value (too few different characters to be random) is refused');
+    }
+    for (let i = 0; i < 200; i += 1) {
+      expect(secretWeakness(randomBytes(32).toString('hex'))).toBeUndefined();
+      expect(secretWeakness(randomBytes(16).toString('hex'))).toBeUndefined();
+      expect(secretWeakness(randomBytes(32).toString('base64'))).toBeUndefined();
+    }
+    expect(estimatedEntropyBits('a'.repeat(32))).toBe(0);
+    expect(estimatedEntropyBits('ab'.repeat(16))).toBe(32);
   });
 
   it.each([...KNOWN_PLACEHOLDER_SECRETS, `${strong()}-change-me`, `CHANGEME-${strong()}`, `replace-with-${strong()}`])('refuses the placeholder %s', (value) => {
@@ -39,6 +51,7 @@ describe('requireStrongSecretsInProduction', () => {
     ['JWT_SECRET', 'replace-with-at-least-32-random-characters', 'a placeholder from the repository is refused'],
     ['JWT_SECRET', 'compose-development-secret-change-me', 'a placeholder from the repository is refused'],
     ['PAYMENT_KEY', 'sk_live_short', 'must be at least 32 bytes'],
+    ['JWT_SECRET', 'a'.repeat(32), 'a low-entropy value (too few different characters to be random) is refused'],
   ])('refuses %s=%s in production without printing it', (name, value, reason) => {
     const given = { NODE_ENV: 'production', JWT_SECRET: strong(), PAYMENT_KEY: strong(), [name]: value };
     expect(() => parseConfig(schema, given)).toThrow(new ConfigError(`Invalid environment variable ${name}: ${reason} when NODE_ENV=production (got a hidden value)`));

@@ -76,6 +76,7 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
     policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
     secrets: createEndpointSecretCipher(config),
     maxEndpointsPerPartner: config.WEBHOOK_MAX_ENDPOINTS_PER_PARTNER,
+    recoverMinIntervalSeconds: config.WEBHOOK_RECOVER_MIN_INTERVAL_S,
     appendEvent: appendOutboxEvent,
     maxAttempts: retryPolicyFrom(config).maxAttempts,
     logger,

@@ -26,6 +26,8 @@ export const mobilityConfigSchema = z
     WEBHOOK_SECRET_KEYS_PREVIOUS: z.string().regex(/^([A-Za-z0-9_-]{1,32}:[^,]+)(,[A-Za-z0-9_-]{1,32}:[^,]+)*$/, 'must be comma-separated id:key pairs').optional(),
     /** Endpoints one partner may register (issue 14: every endpoint is one more POST per event). */
     WEBHOOK_MAX_ENDPOINTS_PER_PARTNER: env.positiveInt(20),
+    /** At most one `POST …/recover` per endpoint per this many seconds (429 `rate_limited` otherwise; 0: no spacing). */
+    WEBHOOK_RECOVER_MIN_INTERVAL_S: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0).max(86400).default(60),
     WEBHOOK_ALLOW_HTTP: env.boolean(false),
     WEBHOOK_ALLOW_PRIVATE: env.boolean(false),
     /** Unset: the retry schedule's 13 attempts over about three days (webhook-dispatch/retry-schedule.ts). */
@@ -48,9 +50,14 @@ export const mobilityConfigSchema = z
     ...publicAddressConfig,
     /**
      * Keys the HMAC that derives each delivery's tracking token from its id (so GET can show the link again while only
-     * the token's SHA-256 is stored). Unset: derived from JWT_SECRET. Changing it breaks the links of existing deliveries.
+     * the token's SHA-256 is stored). Required in production; unset elsewhere: a public development value of its own
+     * (job-secrets.ts), never JWT_SECRET. Changing it breaks the links of existing deliveries.
      */
     TRACKING_TOKEN_SECRET: z.string().min(1).optional(),
+    /** Keys the HMAC of a security PIN stored with an Idempotency-Key's request. Required in production, like TRACKING_TOKEN_SECRET. */
+    PIN_FINGERPRINT_SECRET: z.string().min(1).optional(),
+    /** A delivery's public tracking page answers 410 ("this delivery has ended") this long after its final status. */
+    TRACKING_LINK_TTL_S: env.positiveInt(24 * 60 * 60),
     /** Driver sign-in (issue 15): access tokens live at most one hour; each refresh token 30 days from its issue. */
     DRIVER_ACCESS_TOKEN_TTL_S: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').positive('must be positive').max(3600, 'must be at most 3600 (one hour)').default(3600),
     DRIVER_REFRESH_TOKEN_TTL_S: env.positiveInt(30 * 24 * 60 * 60),
@@ -62,11 +69,18 @@ export const mobilityConfigSchema = z
     /** Open job event streams (`GET …/{id}/stream`) one API process holds, and one API key may hold in one process; more are 429. */
     STREAM_MAX_PER_PROCESS: env.positiveInt(2000),
     STREAM_MAX_PER_KEY: env.positiveInt(50),
+    /** Open job event streams all keys of one organization may hold together in one process (issue 25). */
+    STREAM_MAX_PER_ORGANIZATION: env.positiveInt(200),
+    /** Live and test API keys one organization may hold (active, unexpired); creating one more is 409 `api_key_limit_reached`. */
+    API_KEY_MAX_LIVE_PER_PARTNER: env.positiveInt(50),
+    API_KEY_MAX_TEST_PER_PARTNER: env.positiveInt(50),
+    /** A test-mode (sandbox) job nobody moved for this long is ended by the worker's sweep (cancelled, reason sandbox_expired). */
+    SANDBOX_JOB_TTL_S: env.positiveInt(24 * 60 * 60),
     /** A job's location webhook goes out when this long has passed since its last one, or the driver moved LOCATION_EVENT_DISTANCE_M. */
     LOCATION_EVENT_INTERVAL_S: env.positiveInt(10),
     LOCATION_EVENT_DISTANCE_M: env.positiveInt(200),
   })
-  .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'WEBHOOK_SECRET_KEY', 'TRACKING_TOKEN_SECRET']))
+  .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'WEBHOOK_SECRET_KEY', 'TRACKING_TOKEN_SECRET', 'PIN_FINGERPRINT_SECRET']))
   .superRefine(requirePublicAddressesInProduction(['PUBLIC_BASE_URL']))
   .transform((config) => ({ ...config, databaseUrl: config.MOBILITY_DATABASE_URL ?? config.DATABASE_URL }));
 

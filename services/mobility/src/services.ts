@@ -1,5 +1,6 @@
 import type { MobilityDeps } from './app';
-import { createMobilityApiKeys } from './features/api-keys/api-keys';
+import { jobSecretsFrom } from './job-secrets';
+import { apiKeyCapsOf, createMobilityApiKeys } from './features/api-keys/api-keys';
 import { createDeliveryLifecycle, deliveryDispatchHandler } from './features/deliveries/delivery-lifecycle';
 import { createDeliveryService } from './features/deliveries/deliveries.service';
 import { createDeliveryQuoteService } from './features/deliveries/delivery-quotes';
@@ -26,7 +27,7 @@ import { createJobTelemetry } from './features/telemetry/job-telemetry.service';
  * life cycles get the fleet, the outbox and the driver release; the dispatcher gets the rides' and deliveries' handlers.
  */
 export function buildServices({ db, redis, config, logger, apiKeyCache }: MobilityDeps) {
-  const apiKeys = createMobilityApiKeys(db, apiKeyCache);
+  const apiKeys = createMobilityApiKeys(db, apiKeyCapsOf(config), apiKeyCache);
   const locations = new FleetLocations(redis, config.REDIS_PREFIX);
   const fleet = createFleetService(db, locations);
   const estimates = createEstimateService(db, locations, { dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
@@ -38,7 +39,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     redis,
     prefix: config.REDIS_PREFIX,
     logger,
-    limits: { perProcess: config.STREAM_MAX_PER_PROCESS, perKey: config.STREAM_MAX_PER_KEY },
+    limits: { perProcess: config.STREAM_MAX_PER_PROCESS, perKey: config.STREAM_MAX_PER_KEY, perOrganization: config.STREAM_MAX_PER_ORGANIZATION },
     locationEvents: { minIntervalMs: config.LOCATION_EVENT_INTERVAL_S * 1000, minMeters: config.LOCATION_EVENT_DISTANCE_M },
   });
   const jobPorts: JobLifecyclePorts = {
@@ -54,7 +55,9 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   };
   const rideLifecycle = createRideLifecycle(db, jobPorts);
   // Each delivery's public tracking link (`tracking_url`); the tracking page reads deliveries only by that token.
-  const trackingLinks = createTrackingLinks({ secret: config.TRACKING_TOKEN_SECRET ?? config.JWT_SECRET, publicBaseUrl: config.PUBLIC_BASE_URL });
+  // Their own keys (required in production), never JWT_SECRET: job-secrets.ts.
+  const jobSecrets = jobSecretsFrom(config);
+  const trackingLinks = createTrackingLinks({ secret: jobSecrets.trackingTokenKey, publicBaseUrl: config.PUBLIC_BASE_URL });
   const deliveryLifecycle = createDeliveryLifecycle(db, jobPorts, trackingLinks);
   const dispatcher = new Dispatcher({
     db,
@@ -67,8 +70,8 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   });
   const rides = createRideService({ db, lifecycle: rideLifecycle, dispatcher, estimates, passes: eventPasses, logger });
   const deliveryQuotes = createDeliveryQuoteService({ db, locations, dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
-  const deliveries = createDeliveryService({ db, lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: config.JWT_SECRET, quotes: deliveryQuotes, tracking: trackingLinks });
-  const tracking = createTrackingService({ db, findDriver: fleet.findDriver, telemetry: (driverId) => locations.telemetry(driverId) });
+  const deliveries = createDeliveryService({ db, lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: jobSecrets.pinFingerprintKey, quotes: deliveryQuotes, tracking: trackingLinks });
+  const tracking = createTrackingService({ db, findDriver: fleet.findDriver, telemetry: (driverId) => locations.telemetry(driverId), linkTtlSeconds: config.TRACKING_LINK_TTL_S });
   // Driver sign-in: `driverSessions.issueActivationCode(organizationId | undefined, driverId)` is also what an operator CLI calls.
   const driverSessions = createDriverSessionService(db, fleet, {
     jwtSecret: config.JWT_SECRET,
@@ -82,7 +85,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     trustProxyHops: config.DRIVER_SIGNIN_TRUST_PROXY_HOPS,
   });
   // Test mode: moves test jobs through the same life cycles the dispatcher and drivers use.
-  const sandbox = createSandboxService({ rides: rideLifecycle, deliveries: deliveryLifecycle });
+  const sandbox = createSandboxService({ db, rides: rideLifecycle, deliveries: deliveryLifecycle });
   return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries, deliveryQuotes, eventPasses, trackingLinks, tracking, driverSessions, signInThrottle, sandbox, telemetry };
 }
 

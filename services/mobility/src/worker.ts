@@ -9,6 +9,7 @@ import { startWebhookDispatch, WORKER_DB_SETTINGS } from './features/webhook-dis
 import { appendOutboxEvent } from './features/outbox/outbox.repository';
 import { scheduleEventRetention } from './features/webhook-dispatch/event-retention';
 import { scheduleDriverCredentialRetention } from './features/driver-sessions/credential-retention';
+import { scheduleSandboxExpiry } from './features/sandbox/sandbox-expiry';
 import { QUEUES } from './queues';
 import { buildServices } from './services';
 import { createWorkerHealthServer } from './worker-health';
@@ -32,6 +33,8 @@ async function main() {
   const retention = scheduleEventRetention(db, logger);
   // Spent driver refresh tokens, ended sessions and expired activation codes are deleted hourly too (driver-sessions).
   const credentialRetention = scheduleDriverCredentialRetention(db, logger);
+  // Test-mode jobs nobody moved for SANDBOX_JOB_TTL_S are ended (cancelled, or failed after pick-up) every five minutes.
+  const sandboxExpiry = scheduleSandboxExpiry(() => services.sandbox.expireIdle(config.SANDBOX_JOB_TTL_S), logger);
   const servers: Server[] = [];
   if (config.WORKER_METRICS_PORT !== undefined) {
     // Optional (unset: no listener): /healthz for probes and /metrics (webhook_delivery_attempts_total{outcome}).
@@ -47,6 +50,7 @@ async function main() {
     () => webhooks.close(),
     () => retention.stop(),
     () => credentialRetention.stop(),
+    () => sandboxExpiry.stop(),
     () => services.timers.close(),
     async () => connection.quit(),
     async () => redis.quit(),

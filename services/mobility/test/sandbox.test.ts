@@ -27,6 +27,8 @@ async function partnerKeys(scopes?: string[]) {
   return { live: partnerApi(ctx, live.token), test: partnerApi(ctx, test.token), liveToken: live.token, testToken: test.token, owner: live.owner };
 }
 
+const ALL_SCOPES_FOR_ESTIMATES = ['estimates:read', 'rides:write', 'rides:read', 'deliveries:write', 'deliveries:read', 'webhooks:manage'] as const;
+
 const eventsAt = (path: string) => receiver.requests.filter((r) => r.url === path).map((r) => JSON.parse(r.body.toString('utf8')) as Json);
 
 describe('test-mode keys', () => {
@@ -117,6 +119,28 @@ describe('live and test data never meet', () => {
     expect(second.headers['idempotent-replayed']).toBeUndefined();
     expect(second.body.id).not.toBe(first.body.id);
     expect(second.body.livemode).toBe(false);
+  });
+
+  it('estimates and quotes with the sandbox driver only: a test key never sees the live fleet\'s pickup ETAs', async () => {
+    const centre = randomCentre();
+    const { test, live } = await partnerKeys([...ALL_SCOPES_FOR_ESTIMATES]);
+    await onlineDriver(ctx, offset(centre, 2500, 0)); // economy, 2.5 km away: a long live ETA
+    await onlineCourier(ctx, offset(centre, 2400, 0));
+    const estimate = { pickup: centre, dropoff: offset(centre, 3000, 2000) };
+    const byTier = (res: { body: Json }) => Object.fromEntries((res.body.estimates as Json[]).map((e) => [e.tier, e]));
+
+    const liveTiers = byTier(await live.post('/api/v1/estimates', estimate).expect(200));
+    expect(liveTiers.economy).toMatchObject({ available: true });
+    expect(liveTiers.xl).toMatchObject({ available: false, pickup_eta_seconds: null });
+    const testTiers = byTier(await test.post('/api/v1/estimates', estimate).expect(200));
+    for (const tier of ['moto', 'economy', 'comfort', 'xl']) expect(testTiers[tier]).toMatchObject({ available: true, pickup_eta_seconds: 180 });
+    expect(testTiers.economy.pickup_eta_seconds).not.toBe(liveTiers.economy.pickup_eta_seconds);
+
+    const quote = { pickup: centre, dropoff: offset(centre, 3000, 2000), weight_tier: 'small' };
+    const liveQuote = (await live.post('/api/v1/deliveries/quotes', quote).expect(201)).body;
+    const testQuote = (await test.post('/api/v1/deliveries/quotes', quote).expect(201)).body;
+    expect(liveQuote.pickup_eta_seconds).toBeGreaterThan(180);
+    expect(testQuote.pickup_eta_seconds).toBe(180);
   });
 
   it('never offers a test ride or delivery to a nearby online driver or courier', async () => {

@@ -112,10 +112,10 @@ describe('the public tracking page in a browser', () => {
     await courier.app.post(`/offers/${offer!.id}/accept`).expect(200);
     await waitForText(page, '#status', 'A courier is on the way to collect your parcel.');
     expect(await textOf(page, '#courier')).toMatch(/^Musa · red Honda CG125 \(Motorbike\) · MC-/);
+    // On the way to the pick-up the courier's position is not shown: it would disclose the pick-up point (issue 25).
     const assignedDot = await dotOf(page);
-    expect(assignedDot.visibility).toBe('visible');
-    const assignedDistance = await textOf(page, '#distance');
-    expect(assignedDistance).toMatch(/km from the drop-off area$/);
+    expect(assignedDot.visibility).toBe('hidden');
+    expect(await textOf(page, '#distance')).toBe('Position not available yet.');
 
     // Picked up, then the courier reports a position 400 m from the drop-off.
     await courier.app.post(`/deliveries/${id}/pickup`).expect(200);

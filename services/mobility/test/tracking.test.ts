@@ -96,10 +96,11 @@ describe('GET /track/{token}/status', () => {
     expect(assigned).toMatchObject({
       status: 'courier_assigned',
       courier: { first_name: 'Musa', vehicle: { type: 'moto', make: 'Honda', model: 'CG125', color: 'red', plate: expect.stringMatching(/^MC-/) } },
-      courier_location: { lat: offset(delivery.spot, 300, 0).lat, lng: offset(delivery.spot, 300, 0).lng },
+      // Heading to the pick-up: its position would disclose the pick-up point, so none is shown until pick-up.
+      courier_location: null,
+      distance_meters: null,
       eta_seconds: null,
     });
-    expect(assigned.distance_meters).toBeGreaterThan(1000);
     expect(assigned.timeline.map((entry: { status: string }) => entry.status)).toEqual(['pending', 'courier_assigned']);
 
     await delivery.courier.app.post(`/deliveries/${delivery.id}/pickup`).expect(200);
@@ -118,6 +119,32 @@ describe('GET /track/{token}/status', () => {
     expect(delivered).toMatchObject({ status: 'delivered', final: true, courier_location: null, distance_meters: null, eta_seconds: null, poll_after_ms: null, courier: { first_name: 'Musa' } });
     expect(delivered.timeline.map((entry: { status: string }) => entry.status)).toEqual(['pending', 'courier_assigned', 'picked_up', 'delivered']);
     for (const entry of delivered.timeline) expect(new Date(entry.at).toISOString()).toBe(entry.at);
+  });
+
+  it('expires the page TRACKING_LINK_TTL_S after a final status: 410 JSON and an HTML "this delivery has ended" page', async () => {
+    const delivery = await trackedDelivery();
+    await partner.post(`/api/v1/deliveries/${delivery.id}/cancel`).expect(200);
+    await ctx.db('deliveries').where({ id: delivery.id }).update({ updated_at: ctx.db.raw("now() - interval '23 hours'") });
+    await status(delivery.token).expect(200);
+
+    await ctx.db('deliveries').where({ id: delivery.id }).update({ updated_at: ctx.db.raw("now() - interval '25 hours'") });
+    const json = await status(delivery.token).expect(410);
+    expect(json.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(json.body.code).toBe('tracking_link_expired');
+    expect(JSON.stringify(json.body)).not.toContain('cancelled');
+    const html = await trackingPage(delivery.token).expect(410);
+    expect(html.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(html.headers['cache-control']).toBe('no-store');
+    expect(html.text).toContain('This delivery has ended');
+    expect(html.text).not.toContain('<script');
+    expect(html.text).not.toContain('The delivery was cancelled');
+    expect(html.text).not.toContain('Musa');
+  });
+
+  it('never expires the page of a delivery still under way, however old', async () => {
+    const delivery = await trackedDelivery();
+    await ctx.db('deliveries').where({ id: delivery.id }).update({ updated_at: ctx.db.raw("now() - interval '30 days'") });
+    expect((await status(delivery.token).expect(200)).body.status).toBe('pending');
   });
 
   it('shows a cancelled delivery as final, with no courier', async () => {

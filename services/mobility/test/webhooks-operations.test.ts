@@ -10,7 +10,7 @@ let ctx: IsolatedContext;
 const servers: { close(): Promise<void> }[] = [];
 
 beforeAll(async () => {
-  ctx = await createIsolatedContext({ WEBHOOK_MAX_ATTEMPTS: '3', WEBHOOK_BACKOFF_MS: '50' });
+  ctx = await createIsolatedContext({ WEBHOOK_MAX_ATTEMPTS: '3', WEBHOOK_BACKOFF_MS: '50', WEBHOOK_RECOVER_MIN_INTERVAL_S: '0' }) // recovers back to back; spacing is tested in webhooks-recover.test.ts;
   ctx.startDelivery();
 });
 afterAll(async () => {
@@ -114,6 +114,33 @@ describe('POST /api/v1/webhooks/{id}/rotate-secret', () => {
     expect(headers['webhook-signature']!.split(' ')).toHaveLength(1);
     expect(new Webhook(rotated.body.secret).verify(delivered.body.toString(), headers)).toBeTruthy();
     expect(() => new Webhook(endpoint.secret).verify(delivered.body.toString(), headers)).toThrow();
+  });
+});
+
+describe('POST /api/v1/webhooks/{id}/rotate-secret with expire_previous_now', () => {
+  it('stops the previous secret signing at once: the next delivery carries the new signature only', async () => {
+    const partner = newPartnerId();
+    const server = await receiver();
+    const endpoint = await registerEndpoint(ctx.app, partner, `${server.url}/expire-now`);
+    const rotated = await api(partner).post(`/api/v1/webhooks/${endpoint.id}/rotate-secret`, { expire_previous_now: true }).expect(200);
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    expect(rotated.body.previous_secret_expires_at).toBeNull();
+
+    await insertEvents(ctx.db, partner, ['ride.accepted']);
+    const delivered = await waitFor(() => server.requests[0], 'the delivery after an expire-now rotation');
+    const headers = headersOf(delivered);
+    expect(headers['webhook-signature']!.split(' ')).toHaveLength(1);
+    expect(new Webhook(rotated.body.secret).verify(delivered.body.toString(), headers)).toBeTruthy();
+    expect(() => new Webhook(endpoint.secret).verify(delivered.body.toString(), headers)).toThrow();
+  });
+
+  it('refuses a body that is not {expire_previous_now: boolean} with 422 and keeps the secret', async () => {
+    const partner = newPartnerId();
+    const endpoint = await registerEndpoint(ctx.app, partner, `${(await receiver()).url}/bad-rotate`);
+    await api(partner).post(`/api/v1/webhooks/${endpoint.id}/rotate-secret`, { expire_previous_now: 'yes' }).expect(422);
+    await api(partner).post(`/api/v1/webhooks/${endpoint.id}/rotate-secret`, { expire_now: true }).expect(422);
+    const row = await ctx.db('webhook_endpoints').where({ id: endpoint.id }).first();
+    expect(row.previous_secret).toBeNull();
   });
 });
 

@@ -90,10 +90,15 @@ describe('POST /api/v1/webhooks', () => {
     expect(list.body.data).toEqual([]);
   });
 
-  it('says a host resolves to a forbidden address without revealing the address', async () => {
-    const res = await as(newPartnerId()).post('/api/v1/webhooks', { url: 'https://localhost/hooks' }).expect(422);
-    expect(res.body.details).toEqual([{ path: 'url', message: 'must not resolve to a loopback, private, link-local or reserved address (localhost does)' }]);
-    expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|::1/);
+  it('answers every refusal with one message, so a host that does not resolve reads like a forbidden one (issue 25)', async () => {
+    const answers = [];
+    for (const url of ['https://localhost/hooks', 'https://no-such-host.invalid/hooks', 'https://10.0.0.1/hooks', 'http://93.184.215.14/hooks', 'https://user:pass@93.184.215.14/hooks']) {
+      const res = await as(newPartnerId()).post('/api/v1/webhooks', { url }).expect(422);
+      expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|::1|localhost|no-such-host|resolve\b(?! only)/);
+      answers.push(res.body);
+    }
+    const expected = { error: 'Request validation failed', code: 'validation_failed', details: [{ path: 'url', message: 'must be a public https:// URL without credentials whose host resolves only to public addresses' }] };
+    for (const body of answers) expect(body).toMatchObject(expected);
   });
 
   it('answers 401 without a partner, and the service itself answers 401 Missing API key without a key', async () => {

@@ -125,11 +125,14 @@ describe('delivery-time address check', () => {
     const sender = createWebhookSender({ allowHttp: true, allowPrivate: false }, 1000);
     try {
       const byName = await sender.send(`http://localhost:${port}/hooks`, '{}', { 'Content-Type': 'application/json' });
-      // The error goes to the partner-visible attempt log: it says the host resolves to a forbidden address, not which one.
-      expect(byName).toMatchObject({ statusCode: null, error: `refused to connect to localhost: it resolves to a forbidden address` });
+      // The error goes to the partner-visible attempt log: one text for every refusal, never the address.
+      expect(byName).toMatchObject({ statusCode: null, error: 'refused to connect to localhost: the webhook URL was refused' });
       expect(byName.forbiddenAddress).toMatch(/^(127\.0\.0\.1|::1)$/); // for the worker's log only
       const byAddress = await sender.send(`http://127.0.0.1:${port}/hooks`, '{}', { 'Content-Type': 'application/json' });
-      expect(byAddress).toMatchObject({ statusCode: null, error: 'refused to connect to the forbidden address 127.0.0.1' });
+      expect(byAddress).toMatchObject({ statusCode: null, error: 'refused to connect to 127.0.0.1: the webhook URL was refused' });
+      // A host that does not resolve reads the same as a forbidden one (issue 25).
+      const unresolvable = await sender.send('http://no-such-host.invalid/hooks', '{}', { 'Content-Type': 'application/json' });
+      expect(unresolvable).toMatchObject({ statusCode: null, error: 'refused to connect to no-such-host.invalid: the webhook URL was refused' });
       const plainHttp = await createWebhookSender({ allowHttp: false, allowPrivate: true }, 1000).send(`http://127.0.0.1:${port}/`, '{}', {});
       expect(plainHttp).toMatchObject({ statusCode: null, error: 'must be an https:// URL' });
       expect(server.requests).toHaveLength(0);

@@ -488,7 +488,9 @@ export interface paths {
          * @description Answers the new `secret`, shown this once. For the next 24 hours (`previous_secret_expires_at`) every delivery's
          *     `webhook-signature` carries two space-separated `v1,` signatures, one with each secret, so a receiver verifies
          *     with either; `X-Service-Signature` uses the new secret at once. Rotating again during an overlap drops the
-         *     oldest secret: only the last two sign.
+         *     oldest secret: only the last two sign. `{"expire_previous_now": true}` (Stripe's "expire now", for a leaked
+         *     secret) ends the previous secret at once instead: from the next delivery on only the new secret signs, and
+         *     `previous_secret_expires_at` is `null`. The body is optional.
          *
          *     **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
          */
@@ -537,7 +539,10 @@ export interface paths {
          *     again with a fresh set of attempts: events it never got (it was disabled, or subscribed later) and failed
          *     deliveries; pending ones carry on as they are. With `include_succeeded: true` acknowledged events are sent again
          *     too (receivers drop duplicates by `webhook-id`). Events are kept 30 days, so that is as far back as it reaches.
-         *     A disabled endpoint: 409 `endpoint_disabled` (enable it first with `PATCH`).
+         *     A disabled endpoint: 409 `endpoint_disabled` (enable it first with `PATCH`). Recovers coalesce: while events an
+         *     earlier recover queued are still pending, another is 409 `recover_in_progress`, and an endpoint is recovered at most
+         *     once a minute (`WEBHOOK_RECOVER_MIN_INTERVAL_S`): sooner is 429 `rate_limited` with `Retry-After`. An event already
+         *     queued for the endpoint is never queued again.
          *
          *     **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
          */
@@ -1209,7 +1214,9 @@ export interface paths {
          * @description Answers the new `secret`, shown this once. For the next 24 hours (`previous_secret_expires_at`) every delivery's
          *     `webhook-signature` carries two space-separated `v1,` signatures, one with each secret, so a receiver verifies
          *     with either; `X-Service-Signature` uses the new secret at once. Rotating again during an overlap drops the
-         *     oldest secret: only the last two sign.
+         *     oldest secret: only the last two sign. `{"expire_previous_now": true}` (Stripe's "expire now", for a leaked
+         *     secret) ends the previous secret at once instead: from the next delivery on only the new secret signs, and
+         *     `previous_secret_expires_at` is `null`. The body is optional.
          */
         post: operations["adminRotateWebhookSecret"];
         delete?: never;
@@ -1254,7 +1261,10 @@ export interface paths {
          *     again with a fresh set of attempts: events it never got (it was disabled, or subscribed later) and failed
          *     deliveries; pending ones carry on as they are. With `include_succeeded: true` acknowledged events are sent again
          *     too (receivers drop duplicates by `webhook-id`). Events are kept 30 days, so that is as far back as it reaches.
-         *     A disabled endpoint: 409 `endpoint_disabled` (enable it first with `PATCH`).
+         *     A disabled endpoint: 409 `endpoint_disabled` (enable it first with `PATCH`). Recovers coalesce: while events an
+         *     earlier recover queued are still pending, another is 409 `recover_in_progress`, and an endpoint is recovered at most
+         *     once a minute (`WEBHOOK_RECOVER_MIN_INTERVAL_S`): sooner is 429 `rate_limited` with `Retry-After`. An event already
+         *     queued for the endpoint is never queued again.
          */
         post: operations["adminRecoverWebhookEvents"];
         delete?: never;
@@ -1384,7 +1394,9 @@ export interface paths {
          *     connect-src 'self'`, the inline style allowed by its hash): nothing is loaded from anywhere but this origin. Its
          *     script (`/track/assets/tracking.js`) polls `/track/{token}/status` every 3 seconds and updates the page in place
          *     until the delivery is delivered, failed or cancelled; the status line is a live region. `Cache-Control: no-store`,
-         *     `Referrer-Policy: no-referrer`, `X-Robots-Tag: noindex`. An unknown or malformed token is a 404 page.
+         *     `Referrer-Policy: no-referrer`, `X-Robots-Tag: noindex`. An unknown or malformed token is a 404 page. The courier's
+         *     position is shown only while the parcel is carried (`picked_up`), never on the way to the pick-up. The link expires
+         *     `TRACKING_LINK_TTL_S` (24 h) after the delivery's final status: then a 410 page that only says the delivery has ended.
          */
         get: operations["getTrackingPage"];
         put?: never;
@@ -1557,7 +1569,7 @@ export interface components {
          * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built";
+        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built";
         ValidationError: {
             /**
              * Format: uri
@@ -1664,7 +1676,7 @@ export interface components {
                 fare: components["schemas"]["Money"];
                 /** @description The trip at this tier's average speed (the duration its fare uses). */
                 duration_seconds: number;
-                /** @description Null when no driver of the tier is near. */
+                /** @description Null when no driver of the tier is near. A test-mode key sees the sandbox driver only: always available, 180 s for every tier. */
                 pickup_eta_seconds: number | null;
                 available: boolean;
             }[];
@@ -1849,10 +1861,13 @@ export interface components {
             courier: null | components["schemas"]["AssignedDriver"];
             courier_location: null | components["schemas"]["Telemetry"];
             proof_of_delivery: null | components["schemas"]["ProofOfDelivery"];
-            /** @description Why the delivery failed: the courier's reason, or `no_couriers_available`. */
+            /** @description Why the delivery failed: the courier's reason, `no_couriers_available`, or `sandbox_expired` (a picked-up test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S`). */
             failure_reason?: string | null;
-            /** @enum {string|null} */
-            cancelled_by?: "partner" | null;
+            /**
+             * @description `system`: a test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S` (24 h) was ended by the sandbox sweep.
+             * @enum {string|null}
+             */
+            cancelled_by?: "partner" | "system" | null;
             /**
              * Format: uri
              * @description The public tracking page to send the recipient (`{PUBLIC_BASE_URL}/track/{token}`, no key needed): status, courier's
@@ -1936,7 +1951,7 @@ export interface components {
                     plate: string;
                 };
             };
-            /** @description The courier's latest position while assigned or carrying the parcel; `null` otherwise. */
+            /** @description The courier's latest position while carrying the parcel (`picked_up`); `null` otherwise, including on the way to the pick-up (it would disclose the pick-up point). */
             courier_location: null | {
                 lat: number;
                 lng: number;
@@ -1965,7 +1980,7 @@ export interface components {
             weight_tier: "small" | "medium" | "large" | "xlarge";
             fee: components["schemas"]["Money"];
             distance_meters: number;
-            /** @description The nearest free courier of the weight tier's vehicle to the pickup; null when none is near. */
+            /** @description The nearest free courier of the weight tier's vehicle to the pickup; null when none is near. A test-mode key sees the sandbox courier only: 180 s. */
             pickup_eta_seconds: number | null;
             /** @description The pickup ETA plus the trip at the courier vehicle's speed; null when the pickup ETA is. */
             dropoff_eta_seconds: number | null;
@@ -1988,10 +2003,13 @@ export interface components {
             courier: null | components["schemas"]["AssignedDriver"];
             courier_location: null | components["schemas"]["Telemetry"];
             proof_of_delivery: null | components["schemas"]["ProofOfDelivery"];
-            /** @description Why the delivery failed: the courier's reason, or `no_couriers_available`. */
+            /** @description Why the delivery failed: the courier's reason, `no_couriers_available`, or `sandbox_expired` (a picked-up test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S`). */
             failure_reason?: string | null;
-            /** @enum {string|null} */
-            cancelled_by?: "partner" | null;
+            /**
+             * @description `system`: a test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S` (24 h) was ended by the sandbox sweep.
+             * @enum {string|null}
+             */
+            cancelled_by?: "partner" | "system" | null;
             /**
              * Format: uri
              * @description The public tracking page to send the recipient (`{PUBLIC_BASE_URL}/track/{token}`, no key needed): status, courier's
@@ -2479,6 +2497,19 @@ export interface components {
             include_succeeded?: boolean;
         };
         /**
+         * @description Optional (no body: the 24-hour overlap). As Stripe's "expire now": `expire_previous_now: true` ends the previous secret immediately.
+         * @example {
+         *       "expire_previous_now": true
+         *     }
+         */
+        WebhookSecretRotation: {
+            /**
+             * @description `true` stops the previous secret signing at once (a leaked secret); default `false` keeps it signing beside the new one for 24 hours.
+             * @default false
+             */
+            expire_previous_now: boolean;
+        };
+        /**
          * @example {
          *       "name": "Production server",
          *       "scopes": [
@@ -2923,7 +2954,18 @@ export interface components {
                 "application/problem+json": components["schemas"]["Error"];
             };
         };
-        /** @description The API key (or the server process) holds as many open event streams as it may (`too_many_streams`); close one or retry after `Retry-After` seconds. */
+        /** @description The endpoint was recovered less than `WEBHOOK_RECOVER_MIN_INTERVAL_S` (60) seconds ago (`rate_limited`); retry after `Retry-After` seconds. */
+        RecoverTooSoon: {
+            headers: {
+                /** @description Seconds until the endpoint may be recovered again. */
+                "Retry-After"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The API key, its organization's keys together, or the server process hold as many open event streams as they may (`too_many_streams`); close one or retry after `Retry-After` seconds. */
         TooManyStreams: {
             headers: {
                 /** @description Seconds to wait. */
@@ -4047,7 +4089,16 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "expire_previous_now": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookSecretRotation"];
+            };
+        };
         responses: {
             /** @description The endpoint with its new secret. */
             200: {
@@ -4063,6 +4114,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     sendWebhookTestEvent: {
@@ -4142,7 +4194,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
-            /** @description `endpoint_disabled`: enable the endpoint first. */
+            /** @description `endpoint_disabled`: enable the endpoint first; `recover_in_progress`: events an earlier recover queued are still pending. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4153,6 +4205,7 @@ export interface operations {
             };
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RecoverTooSoon"];
         };
     };
     listEvents: {
@@ -4810,6 +4863,25 @@ export interface operations {
             400: components["responses"]["InvalidJson"];
             401: components["responses"]["InvalidAdminToken"];
             403: components["responses"]["InsufficientRole"];
+            /** @description `api_key_limit_reached`: the organization already holds `API_KEY_MAX_LIVE_PER_PARTNER` (50) usable live keys, or `API_KEY_MAX_TEST_PER_PARTNER` (50) test keys, of the mode asked for; revoked and expired keys do not count. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/api_key_limit_reached",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Your organization already has 50 live API keys (at most 50); revoke or delete one first",
+                     *       "error": "Your organization already has 50 live API keys (at most 50); revoke or delete one first",
+                     *       "code": "api_key_limit_reached"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
         };
@@ -5534,7 +5606,16 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "expire_previous_now": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookSecretRotation"];
+            };
+        };
         responses: {
             /** @description The endpoint with its new secret. */
             200: {
@@ -5550,6 +5631,7 @@ export interface operations {
             403: components["responses"]["InsufficientRole"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     adminSendWebhookTestEvent: {
@@ -5639,7 +5721,7 @@ export interface operations {
             401: components["responses"]["InvalidAdminToken"];
             403: components["responses"]["InsufficientRole"];
             404: components["responses"]["NotFound"];
-            /** @description `endpoint_disabled`: enable the endpoint first. */
+            /** @description `endpoint_disabled`: enable the endpoint first; `recover_in_progress`: events an earlier recover queued are still pending. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5650,6 +5732,7 @@ export interface operations {
             };
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RecoverTooSoon"];
         };
     };
     adminListWebhookDeliveries: {
@@ -5993,6 +6076,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description The delivery ended more than `TRACKING_LINK_TTL_S` (24 h) ago; a page saying "This delivery has ended" and nothing of it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
         };
     };
     getTrackingStatus: {
@@ -6018,6 +6110,15 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            /** @description The delivery ended more than `TRACKING_LINK_TTL_S` (24 h) ago (`tracking_link_expired`); nothing of it is shown. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getTrackingScript: {

@@ -6,7 +6,7 @@
 import { createLogger, createRedis, loadConfigOrExit, openServiceDatabase, parseOrThrow, type AdminClaims, type Knex } from '@platform/service-kit';
 import { MOBILITY_SCHEMA, mobilityConfigSchema, type MobilityConfig } from '../config';
 import { migrations } from '../db/migrations';
-import { createMobilityApiKeys, MOBILITY_SCOPES } from '../features/api-keys/api-keys';
+import { apiKeyCapsOf, createMobilityApiKeys, MOBILITY_SCOPES } from '../features/api-keys/api-keys';
 import { createKeySchema } from '../features/api-keys/api-keys.routes';
 import { FleetLocations } from '../features/fleet/fleet.locations';
 import { createFleetService, toDriverView, type DriverView } from '../features/fleet/fleet.service';
@@ -34,7 +34,7 @@ export async function openMobilityOperator(config: MobilityConfig = loadMobility
   const db: Knex = await openServiceDatabase(config.databaseUrl, MOBILITY_SCHEMA, migrations, createLogger('platform', 'warn'), 2);
   // Never connected: the fleet service needs its locations only for dispatch, which the CLI does not do.
   const redis = createRedis(config.REDIS_URL, { lazyConnect: true });
-  const apiKeys = createMobilityApiKeys(db);
+  const apiKeys = createMobilityApiKeys(db, apiKeyCapsOf(config));
   const fleet = createFleetService(db, new FleetLocations(redis, config.REDIS_PREFIX));
   const driverSessions = createDriverSessionService(db, fleet, {
     jwtSecret: config.JWT_SECRET,

@@ -46,6 +46,7 @@ export function webhookTestApp(db: Knex, redis: Redis, config: MobilityConfig, q
     policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
     secrets: createEndpointSecretCipher(config),
     maxEndpointsPerPartner: config.WEBHOOK_MAX_ENDPOINTS_PER_PARTNER,
+    recoverMinIntervalSeconds: config.WEBHOOK_RECOVER_MIN_INTERVAL_S,
     appendEvent: appendOutboxEvent,
     maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
   });

@@ -4,7 +4,7 @@ import type { JobPlaceColumns } from '../jobs/job.types';
 import { findJobRow, insertJobRow, listJobRows, updateJobStatus, type JobListFilter, type JobLookup, type RowLock } from '../jobs/job-rows';
 import type { DeliveryStatus } from './delivery-status';
 
-export type DeliveryCancelledBy = 'partner';
+export type DeliveryCancelledBy = 'partner' | 'system';
 
 /** The row; its pick-up and drop-off columns are the ones every job table has. */
 export interface DeliveryRow extends JobPlaceColumns {

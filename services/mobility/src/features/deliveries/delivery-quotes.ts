@@ -2,7 +2,7 @@ import { ApiError, isIdOf, newId, type Knex } from '@platform/service-kit';
 import type { LatLng } from '../../geo';
 import { DELIVERY_PRICING, DELIVERY_QUOTE_VALIDITY_SECONDS, ROAD_FACTOR, deliveryFeeFor, travelSeconds, type WeightTier } from '../../pricing';
 import type { PartnerAccount } from '../api-keys/api-key-auth';
-import { tripMeters } from '../estimates/estimates.service';
+import { SANDBOX_PICKUP_ETA_SECONDS, tripMeters } from '../estimates/estimates.service';
 import type { FleetLocations } from '../fleet/fleet.locations';
 import { findDeliveryQuote, insertDeliveryQuote, samePlace, type DeliveryQuoteRow } from './delivery-quotes.repository';
 
@@ -35,8 +35,9 @@ export function createDeliveryQuoteService({ db, locations, dispatchRadiusMeters
     async createQuote({ partnerId, livemode }: PartnerAccount, input: DeliveryQuoteInput): Promise<DeliveryQuoteView> {
       const distanceMeters = tripMeters(input.pickup, input.dropoff);
       const courierTier = DELIVERY_PRICING[input.weight_tier].courierTier;
-      const nearest = (await locations.nearestOfEachTier('courier', [courierTier], partnerId, input.pickup, dispatchRadiusMeters)).get(courierTier);
-      const pickupEta = nearest ? travelSeconds(courierTier, nearest.meters * ROAD_FACTOR) : null;
+      // Test mode sees the sandbox courier only, never the live fleet.
+      const nearest = livemode ? (await locations.nearestOfEachTier('courier', [courierTier], partnerId, input.pickup, dispatchRadiusMeters)).get(courierTier) : undefined;
+      const pickupEta = !livemode ? SANDBOX_PICKUP_ETA_SECONDS : nearest ? travelSeconds(courierTier, nearest.meters * ROAD_FACTOR) : null;
       const fee = deliveryFeeFor(input.weight_tier, distanceMeters);
       const row = await insertDeliveryQuote(db, {
         id: newId('dq'),

@@ -52,7 +52,7 @@ async function answer({ apiKeys, estimates }: EstimatesFastLaneDeps, req: Incomi
   handOverBody(req, bytes); // from here on, a fallback needs the bytes the stream no longer has
   const parsed = estimateSchema.safeParse(parseStrictJson(bytes));
   if (!parsed.success) return undefined;
-  const view = await estimates.createEstimate(principal.organizationId, parsed.data.pickup, parsed.data.dropoff);
+  const view = await estimates.createEstimate({ partnerId: principal.organizationId, livemode: principal.livemode }, parsed.data.pickup, parsed.data.dropoff);
   return { status: 200, route: ESTIMATES_ROUTE, apiKeyId: principal.keyId, body: JSON.stringify(view) };
 }
 

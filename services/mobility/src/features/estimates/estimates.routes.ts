@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { parseOrThrow } from '@platform/service-kit';
 import { latLngSchema } from '../../geo';
-import { partnerIdOf, requireScope } from '../api-keys/api-key-auth';
+import { accountOf, requireScope } from '../api-keys/api-key-auth';
 import type { EstimateService } from './estimates.service';
 
 export const estimateSchema = z
@@ -14,7 +14,7 @@ export function estimateRoutes(estimates: EstimateService): Router {
   const router = Router();
   router.post('/', requireScope('estimates:read'), async (req, res) => {
     const body = parseOrThrow(estimateSchema, req.body);
-    res.json(await estimates.createEstimate(partnerIdOf(req), body.pickup, body.dropoff));
+    res.json(await estimates.createEstimate(accountOf(req), body.pickup, body.dropoff));
   });
   return router;
 }

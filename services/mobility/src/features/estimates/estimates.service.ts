@@ -22,6 +22,18 @@ export interface EstimateView {
   estimates: TierEstimate[];
 }
 
+/**
+ * Test mode sees the sandbox driver (and courier) only, never the live fleet (issue 25): it is always free, and its
+ * pick-up ETA is this fixed value for every tier, wherever the pick-up is.
+ */
+export const SANDBOX_PICKUP_ETA_SECONDS = 180;
+
+/** Whose estimate: the key's partner and mode (a test key's sees the sandbox driver only). */
+export interface EstimateAccount {
+  partnerId: string;
+  livemode: boolean;
+}
+
 /** Road distance between two points; over the limit is a 422 on `dropoff`. */
 export function tripMeters(pickup: LatLng, dropoff: LatLng): number {
   const meters = Math.round(greatCircleMeters(pickup, dropoff) * ROAD_FACTOR);
@@ -32,8 +44,9 @@ export function tripMeters(pickup: LatLng, dropoff: LatLng): number {
 }
 
 export function createEstimateService(db: Knex, locations: FleetLocations, options: { dispatchRadiusMeters: number }) {
-  /** The nearest free driver of each tier, turned into an ETA at the tier's speed; null when nobody is in range. */
-  async function pickupEtas(partnerId: string, pickup: LatLng): Promise<(number | null)[]> {
+  /** The nearest free driver of each tier, turned into an ETA at the tier's speed; null when nobody is in range (test mode: the sandbox driver's). */
+  async function pickupEtas({ partnerId, livemode }: EstimateAccount, pickup: LatLng): Promise<(number | null)[]> {
+    if (!livemode) return TIERS.map(() => SANDBOX_PICKUP_ETA_SECONDS);
     const nearest = await locations.nearestOfEachTier('driver', TIERS, partnerId, pickup, options.dispatchRadiusMeters); // drivers this partner may be offered
     return TIERS.map((tier) => {
       const found = nearest.get(tier);
@@ -47,9 +60,10 @@ export function createEstimateService(db: Knex, locations: FleetLocations, optio
       return findEstimate(db, partnerId, id);
     },
 
-    async createEstimate(partnerId: string, pickup: LatLng, dropoff: LatLng): Promise<EstimateView> {
+    async createEstimate(account: EstimateAccount, pickup: LatLng, dropoff: LatLng): Promise<EstimateView> {
+      const { partnerId } = account;
       const distanceMeters = tripMeters(pickup, dropoff);
-      const etas = await pickupEtas(partnerId, pickup);
+      const etas = await pickupEtas(account, pickup);
       const estimates = TIERS.map((tier, i) => ({
         tier,
         display_name: PRICING[tier].displayName,

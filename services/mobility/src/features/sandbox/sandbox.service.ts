@@ -3,6 +3,7 @@ import type { PartnerAccount } from '../api-keys/api-key-auth';
 import type { DeliveryLifecycle } from '../deliveries/delivery-lifecycle';
 import type { JobOutcome, JobRecord } from '../jobs/job-lifecycle';
 import type { RideLifecycle } from '../rides/ride-lifecycle';
+import { expireIdleSandboxJobs } from './sandbox-expiry';
 import { DELIVERY_SANDBOX_MOVES, RIDE_SANDBOX_MOVES, sandboxPath, sandboxTargets, type SandboxMove } from './sandbox-moves';
 
 /** What the sandbox needs of a job's life cycle: the same lock, status change and end every other move goes through. */
@@ -55,15 +56,18 @@ function advancer<Row extends JobRecord<Status>, Status extends string, Action, 
 }
 
 export interface SandboxServiceDeps {
+  db: Knex;
   rides: RideLifecycle;
   deliveries: DeliveryLifecycle;
 }
 
 /** `POST /api/v1/sandbox/{rides|deliveries}/{id}/advance`: the sandbox stands in for the driver, courier and dispatcher. */
-export function createSandboxService({ rides, deliveries }: SandboxServiceDeps) {
+export function createSandboxService({ db, rides, deliveries }: SandboxServiceDeps) {
   return {
     advanceRide: advancer('ride', rides, RIDE_SANDBOX_MOVES),
     advanceDelivery: advancer('delivery', deliveries, DELIVERY_SANDBOX_MOVES),
+    /** Ends the test jobs nobody moved for `idleSeconds` (the worker's sweep, `SANDBOX_JOB_TTL_S`). */
+    expireIdle: (idleSeconds: number) => expireIdleSandboxJobs({ db, rides, deliveries }, idleSeconds),
   };
 }
 

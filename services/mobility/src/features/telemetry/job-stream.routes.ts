@@ -31,7 +31,7 @@ export function jobStreamRoutes(deps: JobStreamRouteDeps): Router {
   router.get('/:id/stream', deps.requireRead, async (req, res) => {
     const id = deps.parseId(req.params.id);
     const account = deps.accountOf(req);
-    const releaseSlot = deps.telemetry.streamLimits.acquire(principalOf(req).keyId);
+    const releaseSlot = deps.telemetry.streamLimits.acquire(principalOf(req));
     await streamJob(res, {
       hub: deps.telemetry.hub,
       channel: deps.telemetry.channelOf(id),

@@ -4,7 +4,7 @@ import { ChannelHub } from './channel-hub';
 import { jobChannel, jobObjectTypeOf, type JobMessage, type JobObjectType, type JobView } from './job-channels';
 import { appendLocationEventIfSubscribed } from './location-events.repository';
 import { createLocationThrottle, type LocationThrottleRule } from './location-throttle';
-import { StreamLimits } from './stream-limits';
+import { StreamLimits, type StreamCaps } from './stream-limits';
 
 export const LOCATION_EVENT_TYPE: Record<JobObjectType, string> = { ride: 'ride.location_updated', delivery: 'delivery.courier_location_updated' };
 
@@ -13,7 +13,7 @@ export interface JobTelemetryDeps {
   redis: Redis;
   prefix: string;
   logger: Logger;
-  limits: { perProcess: number; perKey: number };
+  limits: StreamCaps;
   locationEvents: LocationThrottleRule;
 }
 

@@ -146,3 +146,14 @@ export function trackingNotFoundHtml(): string {
     false,
   );
 }
+
+/** The 410 page of a delivery that ended more than TRACKING_LINK_TTL_S ago: says so, shows nothing of it, loads nothing. */
+export function trackingEndedHtml(): string {
+  return page(
+    `<main id="tracking">
+<h1>This delivery has ended</h1>
+<p>This tracking link is no longer active. If you have a question about your delivery, contact the sender.</p>
+</main>`,
+    false,
+  );
+}

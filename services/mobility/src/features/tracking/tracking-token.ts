@@ -10,7 +10,7 @@ export function trackingTokenHash(token: string): string {
 }
 
 export interface TrackingLinkSettings {
-  /** TRACKING_TOKEN_SECRET, or JWT_SECRET when it is unset (a label keeps the two uses of one secret apart). */
+  /** TRACKING_TOKEN_SECRET (job-secrets.ts: its own development value when unset, required in production). */
   secret: string;
   /** PUBLIC_BASE_URL: where the public reaches the gateway. */
   publicBaseUrl: string;

@@ -2,20 +2,27 @@ import { greatCircleMeters } from '../../geo';
 import { ROAD_FACTOR, travelSeconds } from '../../pricing';
 import type { Telemetry } from '../fleet/fleet.locations';
 import type { Driver } from '../fleet/fleet.types';
-import { COURIER_ACTIVE_STATUSES, isTerminalDelivery, type DeliveryStatus } from '../deliveries/delivery-status';
+import { isTerminalDelivery, type DeliveryStatus } from '../deliveries/delivery-status';
 import type { TrackedDeliveryRow } from './tracking.repository';
+
+/**
+ * The statuses in which the page shows the courier's position: between pick-up and drop-off only (the delivery state
+ * machine has `picked_up` there; there is no separate in-transit status). While `courier_assigned` the courier is heading
+ * to the pick-up, so the position would disclose the sender's address at hand-over.
+ */
+export const TRACKED_POSITION_STATUSES: readonly DeliveryStatus[] = ['picked_up'];
 
 /** How the page polls: every 3 s until the delivery is final. */
 export const TRACKING_POLL_MS = 3000;
 
 /**
  * What the public tracking page and its JSON show, and nothing else: the status and its timeline, the courier's first
- * name and vehicle, the courier's position while on the job, how far it is from the drop-off area (rounded to about
+ * name and vehicle, the courier's position while carrying the parcel, how far it is from the drop-off area (rounded to about
  * 100 m) and, once the parcel is on its way, an ETA. Never the PIN, a phone number, the sender, the pick-up, an id or notes.
  */
 export function presentTracking(row: TrackedDeliveryRow, courier: Driver | undefined, telemetry: Telemetry | null) {
   const status = row.status as DeliveryStatus;
-  const active = COURIER_ACTIVE_STATUSES.includes(status);
+  const active = TRACKED_POSITION_STATUSES.includes(status);
   const position = active && telemetry ? { lat: telemetry.lat, lng: telemetry.lng, heading: telemetry.heading, updated_at: telemetry.updated_at } : null;
   const dropoff = { lat: row.dropoff_lat, lng: row.dropoff_lng };
   const meters = position ? Math.round(greatCircleMeters(position, dropoff)) : null;

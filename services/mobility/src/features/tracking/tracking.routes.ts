@@ -1,6 +1,6 @@
 import { Router, type Response } from 'express';
 import { ApiError } from '@platform/service-kit';
-import { TRACKING_PAGE_CSP, TRACKING_SCRIPT_PATH, trackingNotFoundHtml, trackingPageHtml } from './tracking-page';
+import { TRACKING_PAGE_CSP, TRACKING_SCRIPT_PATH, trackingEndedHtml, trackingNotFoundHtml, trackingPageHtml } from './tracking-page';
 import { TRACKING_SCRIPT, TRACKING_SCRIPT_ETAG } from './tracking-script';
 import type { TrackingService } from './tracking.service';
 
@@ -33,8 +33,8 @@ export function trackingRoutes(tracking: TrackingService): Router {
       const view = await tracking.track(req.params.token);
       sendHtml(res, 200, trackingPageHtml(view, `/track/${encodeURIComponent(req.params.token)}/status`));
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 404) throw error;
-      sendHtml(res, 404, trackingNotFoundHtml());
+      if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 410)) throw error;
+      sendHtml(res, error.status, error.status === 410 ? trackingEndedHtml() : trackingNotFoundHtml());
     }
   });
 

@@ -13,14 +13,30 @@ export interface TargetPolicy {
   allowPrivate: boolean;
 }
 
+/**
+ * The one answer to every refusal of a webhook URL at registration (issue 25): a bad scheme, credentials, a host that
+ * does not resolve and one that resolves to a forbidden address all read the same, so the answer cannot be used to
+ * map which internal names exist. What exactly was wrong goes to our log (`reason`, `forbiddenAddress`).
+ */
+export const WEBHOOK_URL_REFUSED = 'must be a public https:// URL without credentials whose host resolves only to public addresses';
+
+/** The one attempt-log text for a connection refused by the guard (forbidden address or a host that does not resolve). */
+export function refusedConnection(host: string): string {
+  return `refused to connect to ${host}: the webhook URL was refused`;
+}
+
 export class UnsafeTargetError extends Error {
+  /** One code for every refusal; `reason` (our logs only) says which rule refused it. */
+  readonly code = 'webhook_url_refused';
+
   constructor(
-    message: string,
-    readonly code = 'unsafe_target',
+    /** Why, for our logs: may name the host's resolution; the partner sees WEBHOOK_URL_REFUSED or refusedConnection instead. */
+    readonly reason: string,
+    readonly kind = 'unsafe_target',
     /** The forbidden address the host resolved to: for our logs only, never for the partner's answer or log. */
     readonly forbiddenAddress?: string,
   ) {
-    super(message);
+    super(reason);
     this.name = 'UnsafeTargetError';
   }
 }
@@ -144,15 +160,16 @@ export function guardedLookup(policy: TargetPolicy): LookupFunction {
           const bad = addresses.find((a) => isForbiddenAddress(a.address));
           if (bad) {
             // The attempt log is partner-visible: name the host, keep the address for our own logs.
-            const error = new UnsafeTargetError(`refused to connect to ${hostname}: it resolves to a forbidden address`, 'unsafe_target', bad.address);
+            const error = new UnsafeTargetError(refusedConnection(hostname), 'unsafe_target', bad.address);
             return callback(error, wantAll ? [] : undefined);
           }
         }
-        if (addresses.length === 0) return callback(new UnsafeTargetError(`host ${hostname} does not resolve`, 'unresolvable_host'));
+        if (addresses.length === 0) return callback(new UnsafeTargetError(refusedConnection(hostname), 'unresolvable_host'));
         if (wantAll) return callback(null, addresses);
         callback(null, addresses[0]!.address, addresses[0]!.family);
       },
-      (error: unknown) => callback(error),
+      // A host that does not resolve reads as any other refusal (the DNS error would tell names apart).
+      () => callback(new UnsafeTargetError(refusedConnection(hostname), 'unresolvable_host')),
     );
   }) as unknown as LookupFunction;
 }

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { guardedLookup, hostOf, isForbiddenAddress, parseTargetUrl, UnsafeTargetError, type TargetPolicy } from './ssrf-guard';
+import { guardedLookup, hostOf, isForbiddenAddress, parseTargetUrl, refusedConnection, UnsafeTargetError, type TargetPolicy } from './ssrf-guard';
 
 export const RESPONSE_EXCERPT_BYTES = 1024;
 const MAX_RESPONSE_READ_BYTES = 64 * 1024;
@@ -42,7 +42,7 @@ export function createWebhookSender(policy: TargetPolicy, timeoutMs: number): We
         url = parseTargetUrl(rawUrl, policy);
         const host = hostOf(url);
         // A literal IP skips the agent's lookup, so it is checked here.
-        if (isIP(host) && !policy.allowPrivate && isForbiddenAddress(host)) throw new Error(`refused to connect to the forbidden address ${host}`);
+        if (isIP(host) && !policy.allowPrivate && isForbiddenAddress(host)) throw new Error(refusedConnection(host));
       } catch (error) {
         return { statusCode: null, durationMs: elapsed(), error: (error as Error).message, excerpt: null, retryAfterMs: null };
       }

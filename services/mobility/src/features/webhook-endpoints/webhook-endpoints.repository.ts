@@ -91,16 +91,32 @@ export async function updateEndpoint(trx: Knex.Transaction, id: string, changes:
   return row as WebhookEndpointRow;
 }
 
-/** The current secret becomes the previous one (signing beside the new one for `overlapHours`); the new one is current. */
+/**
+ * The current secret becomes the previous one (signing beside the new one for `overlapHours`); the new one is current.
+ * `overlapHours` 0: no previous secret is kept at all (expire now).
+ */
 export async function rotateEndpointSecret(db: Knex, owner: EndpointOwner, id: string, encryptedSecret: string, overlapHours: number): Promise<WebhookEndpointRow | undefined> {
   const [row] = await db('webhook_endpoints')
     .where({ id, ...owned(owner) })
     .update({
-      previous_secret: db.ref('secret'),
-      previous_secret_expires_at: db.raw('now() + make_interval(hours => ?)', [overlapHours]),
+      previous_secret: overlapHours > 0 ? db.ref('secret') : null,
+      previous_secret_expires_at: overlapHours > 0 ? db.raw('now() + make_interval(hours => ?)', [overlapHours]) : null,
       secret: encryptedSecret,
       updated_at: db.fn.now(),
     })
     .returning('*');
   return row as WebhookEndpointRow | undefined;
+}
+
+/** Seconds until the endpoint may be recovered again (0: now), given at most one recover per `minIntervalSeconds`. */
+export async function secondsUntilNextRecover(trx: Knex.Transaction, id: string, minIntervalSeconds: number): Promise<number> {
+  const { rows } = await trx.raw<{ rows: { wait: string | null }[] }>(
+    'select ceil(extract(epoch from (last_recovered_at + make_interval(secs => ?) - now()))) as wait from webhook_endpoints where id = ?',
+    [minIntervalSeconds, id],
+  );
+  return Math.max(0, Number(rows[0]?.wait ?? 0));
+}
+
+export async function markRecovered(trx: Knex.Transaction, id: string): Promise<void> {
+  await trx('webhook_endpoints').where({ id }).update({ last_recovered_at: trx.fn.now() });
 }

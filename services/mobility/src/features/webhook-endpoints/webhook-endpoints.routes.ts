@@ -53,6 +53,20 @@ export const recoverSchema = z
     examples: [{ since: '2026-11-25T08:00:00Z' }],
   });
 
+export const rotateSecretSchema = z
+  .object({
+    expire_previous_now: z
+      .boolean()
+      .default(false)
+      .meta({ description: '`true` stops the previous secret signing at once (a leaked secret); default `false` keeps it signing beside the new one for 24 hours.' }),
+  })
+  .strict()
+  .meta({
+    id: 'WebhookSecretRotation',
+    description: 'Optional (no body: the 24-hour overlap). As Stripe\'s "expire now": `expire_previous_now: true` ends the previous secret immediately.',
+    examples: [{ expire_previous_now: true }],
+  });
+
 export const pageSchema = pageQuerySchema({ id: 'PageQuery', defaultLimit: 20 });
 
 /** `/api/v1/webhooks`: mounted behind API-key authentication with the `webhooks:manage` scope. */
@@ -80,7 +94,8 @@ export function webhookEndpointRoutes({ service, accountOf, requireChange = (_re
   });
 
   router.post('/:id/rotate-secret', async (req, res) => {
-    res.json(await service.rotateSecret(accountOf(req), req.params.id));
+    const { expire_previous_now } = parseOrThrow(rotateSecretSchema, req.body ?? {});
+    res.json(await service.rotateSecret(accountOf(req), req.params.id, { expirePreviousNow: expire_previous_now }));
   });
 
   router.post('/:id/test', async (req, res) => {

@@ -1,7 +1,7 @@
-import { ConflictError, NotFoundError, ValidationError, isIdOf, newId, pageOf, type Knex, type Logger, type Page } from '@platform/service-kit';
+import { ApiError, ConflictError, NotFoundError, ValidationError, isIdOf, newId, pageOf, type Knex, type Logger, type Page } from '@platform/service-kit';
 import { generateWebhookSecret } from '@platform/webhook-signature';
 import type { EndpointSecretCipher } from '../webhook-dispatch/endpoint-secret-cipher';
-import { assertSafeTarget, UnsafeTargetError, type TargetPolicy } from '../webhook-dispatch/ssrf-guard';
+import { assertSafeTarget, UnsafeTargetError, WEBHOOK_URL_REFUSED, type TargetPolicy } from '../webhook-dispatch/ssrf-guard';
 import { enqueueWebhookMessages, type WebhookQueue } from '../webhook-dispatch/webhook-queue';
 import { ALWAYS_DELIVERED_EVENT_TYPES, nextEndpointEventSequence, type AppendEndpointEvent } from '../webhook-dispatch/endpoint-events';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../webhook-dispatch/retry-schedule';
@@ -24,6 +24,8 @@ export interface WebhookEndpointServiceDeps {
   appendEvent?: AppendEndpointEvent;
   /** HTTP attempts a test event gets (WEBHOOK_MAX_ATTEMPTS, else the retry schedule's). */
   maxAttempts?: number;
+  /** WEBHOOK_RECOVER_MIN_INTERVAL_S: at most one recover per endpoint per this many seconds (default 60). */
+  recoverMinIntervalSeconds?: number;
   logger?: Logger;
 }
 
@@ -51,15 +53,15 @@ export interface RegisterEndpointInput {
 }
 
 /** Registration, listing, deletion and the delivery log of a partner's webhook endpoints. */
-export function createWebhookEndpointService({ db, queue, policy, secrets, maxEndpointsPerPartner, appendEvent, maxAttempts, logger }: WebhookEndpointServiceDeps) {
+export function createWebhookEndpointService({ db, queue, policy, secrets, maxEndpointsPerPartner, appendEvent, maxAttempts, recoverMinIntervalSeconds = 60, logger }: WebhookEndpointServiceDeps) {
   async function checkedUrl(partnerId: string, candidate: string): Promise<URL> {
     try {
       return await assertSafeTarget(candidate, policy);
     } catch (error) {
       if (error instanceof UnsafeTargetError) {
-        // The partner is told only that the host resolves to a forbidden address; the address goes to our log.
-        if (error.forbiddenAddress) logger?.warn({ partnerId, url: candidate, forbiddenAddress: error.forbiddenAddress }, 'webhook URL refused: resolves to a forbidden address');
-        throw new ValidationError([{ path: 'url', message: error.message }]);
+        // One answer for every refusal (issue 25); which rule refused it, and any forbidden address, go to our log.
+        logger?.warn({ partnerId, url: candidate, reason: error.reason, kind: error.kind, ...(error.forbiddenAddress ? { forbiddenAddress: error.forbiddenAddress } : {}) }, 'webhook URL refused');
+        throw new ValidationError([{ path: 'url', message: WEBHOOK_URL_REFUSED }]);
       }
       throw error;
     }
@@ -141,10 +143,11 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
     },
 
     /** A new secret, shown once; the old one keeps signing beside it for SECRET_OVERLAP_HOURS. */
-    async rotateSecret(account: PartnerAccount, id: string) {
+    /** A new secret; the previous one keeps signing for SECRET_OVERLAP_HOURS, or stops at once with `expirePreviousNow`. */
+    async rotateSecret(account: PartnerAccount, id: string, { expirePreviousNow = false }: { expirePreviousNow?: boolean } = {}) {
       await requireEndpoint(account, id);
       const secret = generateWebhookSecret();
-      const row = await endpoints.rotateEndpointSecret(db, account, id, secrets.encrypt(id, secret), SECRET_OVERLAP_HOURS);
+      const row = await endpoints.rotateEndpointSecret(db, account, id, secrets.encrypt(id, secret), expirePreviousNow ? 0 : SECRET_OVERLAP_HOURS);
       if (!row) throw new NotFoundError('Webhook endpoint not found');
       return { ...presentEndpoint(row), secret };
     },
@@ -175,7 +178,8 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
 
     /**
      * Sends again every event since `since` the endpoint receives and did not acknowledge (with `include_succeeded`,
-     * the acknowledged ones too): after an outage, or after re-enabling. 409 when the endpoint is disabled.
+     * the acknowledged ones too): after an outage, or after re-enabling. 409 when the endpoint is disabled or an earlier
+     * recover's messages are still pending (`recover_in_progress`); 429 within the interval of the last one.
      */
     async recover(account: PartnerAccount, id: string, input: RecoverInput) {
       const { partnerId } = account;
@@ -183,6 +187,13 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
         const endpoint = isIdOf('whe', id) ? await endpoints.lockEndpoint(trx, account, id) : undefined;
         if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
         if (endpoint.status !== 'enabled') throw new ConflictError('The webhook endpoint is disabled; enable it before recovering its events', 'endpoint_disabled');
+        // Recovers coalesce (issue 25): one at a time per endpoint, and at most one per interval.
+        if (await messageLog.recoverInProgress(trx, id)) {
+          throw new ConflictError('A recover of this webhook endpoint is still in progress; wait until its events are sent', 'recover_in_progress');
+        }
+        const wait = await endpoints.secondsUntilNextRecover(trx, id, recoverMinIntervalSeconds);
+        if (wait > 0) throw new ApiError(429, 'rate_limited', `This webhook endpoint was recovered less than ${recoverMinIntervalSeconds} s ago; try again in ${wait} s`, {}, { 'Retry-After': String(wait) });
+        await endpoints.markRecovered(trx, id);
         return messageLog.recoverWebhookMessages(trx, {
           partnerId,
           livemode: endpoint.livemode,

@@ -70,7 +70,8 @@ export interface RecoverRequest {
 /**
  * Makes every event of the partner since `since`, of a type the endpoint receives, pending again for this endpoint:
  * a message is created where none exists (the endpoint was disabled, or not yet subscribed), a failed one (or, when
- * asked, a succeeded one) is reopened with a fresh attempt budget. Pending messages are left as they are.
+ * asked, a succeeded one) is reopened with a fresh attempt budget. Pending messages are left as they are (never queued
+ * twice). Each message it queues is marked `recovered_at`: the recover is in progress while one of them is pending.
  */
 export async function recoverWebhookMessages(trx: Knex.Transaction, request: RecoverRequest): Promise<{ id: string; event_id: string; endpoint_id: string }[]> {
   const missing: { id: string }[] = await trx('outbox_events as ev')
@@ -83,14 +84,21 @@ export async function recoverWebhookMessages(trx: Knex.Transaction, request: Rec
   const created: { id: string; event_id: string; endpoint_id: string }[] = [];
   for (let i = 0; i < missing.length; i += 1000) {
     const rows = missing.slice(i, i + 1000).map((e) => ({ id: newId('whd'), event_id: e.id, endpoint_id: request.endpointId, partner_id: request.partnerId, max_attempts: request.maxAttempts }));
-    created.push(...(await trx('webhook_deliveries').insert(rows).onConflict(['event_id', 'endpoint_id']).ignore().returning(['id', 'event_id', 'endpoint_id'])));
+    const marked = rows.map((row) => ({ ...row, recovered_at: trx.fn.now() }));
+    created.push(...(await trx('webhook_deliveries').insert(marked).onConflict(['event_id', 'endpoint_id']).ignore().returning(['id', 'event_id', 'endpoint_id'])));
   }
   const reopenable = request.includeSucceeded ? ['failed', 'succeeded'] : ['failed'];
   const reopened: { id: string; event_id: string; endpoint_id: string }[] = await trx('webhook_deliveries as d')
     .where('d.endpoint_id', request.endpointId)
     .whereIn('d.status', reopenable)
     .whereIn('d.event_id', trx('outbox_events').select('id').where({ partner_id: request.partnerId, livemode: request.livemode }).where('created_at', '>=', request.since).whereIn('type', request.types))
-    .update({ status: 'pending', max_attempts: trx.raw('d.attempts + ?', [request.maxAttempts]), next_attempt_at: trx.fn.now(), updated_at: trx.fn.now() })
+    .update({ status: 'pending', max_attempts: trx.raw('d.attempts + ?', [request.maxAttempts]), next_attempt_at: trx.fn.now(), updated_at: trx.fn.now(), recovered_at: trx.fn.now() })
     .returning(['d.id', 'd.event_id', 'd.endpoint_id']);
   return [...created, ...reopened];
+}
+
+/** True while a message an earlier recover queued for this endpoint is still pending (issue 25: recovers coalesce). */
+export async function recoverInProgress(trx: Knex.Transaction, endpointId: string): Promise<boolean> {
+  const row = await trx('webhook_deliveries').where({ endpoint_id: endpointId, status: 'pending' }).whereNotNull('recovered_at').first('id');
+  return Boolean(row);
 }
