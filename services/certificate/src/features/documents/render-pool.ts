@@ -42,9 +42,16 @@ interface Slot {
  */
 function startWorker(): Worker {
   const file = path.join(__dirname, `document-render.worker${path.extname(__filename)}`);
-  if (file.endsWith('.js')) return new Worker(file);
-  return new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(file)});`, { eval: true });
+  const limits = { resourceLimits: RESOURCE_LIMITS };
+  if (file.endsWith('.js')) return new Worker(file, limits);
+  return new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(file)});`, { eval: true, ...limits });
 }
+
+/**
+ * A render needs a few MB of JavaScript heap (the images and the canvas live in native memory); a small heap makes the
+ * worker collect its garbage (pdfkit's decoded PNG buffers) early instead of growing towards the container's limit.
+ */
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 };
 
 /**
  * A bounded pool of render worker threads: a render never runs on the event loop that answers requests, at most
