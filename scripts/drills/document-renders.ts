@@ -17,8 +17,17 @@ import { adminAuth, must, sleep, summarize, suffix } from './lib';
 const RENDERS = Number(process.env.DRILL_RENDERS ?? 20);
 const P99_TARGET_MS = 250;
 
-/** The canvas library is the certificate service's dependency; images are drawn with it. */
-const canvas = createRequire(path.resolve(__dirname, '../../services/certificate/package.json'))('@napi-rs/canvas') as typeof import('@napi-rs/canvas');
+/** What the drill uses of the canvas library, a dependency of the certificate service (not of the scripts). */
+interface Canvas2d {
+  fillStyle: string;
+  strokeStyle: string;
+  lineWidth: number;
+  fillRect(x: number, y: number, width: number, height: number): void;
+  strokeRect(x: number, y: number, width: number, height: number): void;
+}
+const canvas = createRequire(path.resolve(__dirname, '../../services/certificate/package.json'))('@napi-rs/canvas') as {
+  createCanvas(width: number, height: number): { getContext(kind: '2d'): Canvas2d; toBuffer(type: 'image/jpeg' | 'image/png'): Buffer };
+};
 
 function image(width: number, height: number, type: 'image/jpeg' | 'image/png'): string {
   const surface = canvas.createCanvas(width, height);
@@ -29,7 +38,7 @@ function image(width: number, height: number, type: 'image/jpeg' | 'image/png'):
   context.strokeStyle = '#8A5A00';
   context.lineWidth = width / 50;
   context.strokeRect(width / 20, height / 20, (width * 9) / 10, (height * 9) / 10);
-  return (type === 'image/jpeg' ? surface.toBuffer('image/jpeg') : surface.toBuffer('image/png')).toString('base64');
+  return surface.toBuffer(type).toString('base64');
 }
 
 /** The certificate container's memory limit in bytes, read from the manifest. */
