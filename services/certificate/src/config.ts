@@ -24,6 +24,18 @@ export const certificateConfigSchema = z
     GATEWAY_B_HASH_HEADER: z.string().default('x-webhook-hash'),
     PAYMENT_VERIFY_TIMEOUT_MS: env.positiveInt(10000),
     PAYMENT_WEBHOOK_RETENTION_DAYS: env.positiveInt(30),
+    /** Worker threads that render documents (PDF, PNG) off the event loop; each holds one render's memory at a time. */
+    DOCUMENT_RENDER_WORKERS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(1, 'must be 1 or more').max(16, 'must be at most 16').default(1),
+    /** Renders waiting for a worker; more are refused (503 `too_many_in_flight`). */
+    DOCUMENT_RENDER_QUEUE: env.positiveInt(32),
+    /** Renders of one organization's documents in flight at once for the public document URLs; more are refused (503). */
+    DOCUMENT_RENDERS_PER_ORGANIZATION: env.positiveInt(2),
+    /** How long a public document request waits for a render before answering 202 with `Retry-After` (0: never waits). */
+    DOCUMENT_RENDER_WAIT_MS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').max(30000, 'must be at most 30000').default(2000),
+    /** A render still running after this long is abandoned (its worker is replaced). */
+    DOCUMENT_RENDER_TIMEOUT_MS: env.positiveInt(60000),
+    /** The pixels a template's images may decode to, all together (width × height of the background plus the logo). */
+    TEMPLATE_MAX_DECODED_PIXELS: env.positiveInt(20_000_000),
     /** Where partners and the public reach the gateway: credential page links, QR codes and Open Graph images use it. */
     PUBLIC_BASE_URL: env.url('http://127.0.0.1:8080'),
     /** Loopback PUBLIC_BASE_URL / DASHBOARD_ORIGINS are refused in production unless this says the platform is reached on this machine only. */

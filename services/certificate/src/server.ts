@@ -27,7 +27,7 @@ async function main() {
   exitOnListenError(server, 'certificate', config.PORT);
   server.keepAliveTimeout = 65000;
   const retention = scheduleWebhookBodyRetention(db, config.PAYMENT_WEBHOOK_RETENTION_DAYS, logger);
-  closeGracefullyOnSignal(logger, [server], [retention.stop, () => services.apiKeys.flushUsage(), async () => keyCache?.listener.close(), () => db.destroy(), () => tracing.shutdown()]);
+  closeGracefullyOnSignal(logger, [server], [retention.stop, () => services.documents.close(), () => services.apiKeys.flushUsage(), async () => keyCache?.listener.close(), () => db.destroy(), () => tracing.shutdown()]);
 }
 
 void main();

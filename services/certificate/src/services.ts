@@ -11,6 +11,7 @@ import { credentialsRepository } from './features/credentials/credentials.reposi
 import { credentialsService } from './features/credentials/credentials.service';
 import { documentsRepository } from './features/documents/documents.repository';
 import { documentsService } from './features/documents/documents.service';
+import { createRenderPool } from './features/documents/render-pool';
 import { organizationsRepository } from './features/organizations/organizations.repository';
 import { gatewayA } from './features/payments/gateway-a';
 import { gatewayB } from './features/payments/gateway-b';
@@ -26,10 +27,12 @@ import { publicApiRepository } from './features/verification/public-api.reposito
 export function buildServices({ db, config, apiKeyCache }: Pick<CertificateDeps, 'db' | 'config' | 'apiKeyCache'>) {
   const apiKeys = createCertificateApiKeys(db, apiKeyCache);
   const organizations = organizationsRepository(db);
-  const templates = templatesService(templatesRepository(db));
+  const templates = templatesService(templatesRepository(db), { maxDecodedPixels: config.TEMPLATE_MAX_DECODED_PIXELS });
   const certificates = certificatesService(db, certificatesRepository(db), templates);
-  const documents = documentsService(documentsRepository(db), config.PUBLIC_BASE_URL);
-  const credentials = credentialsService(credentialsRepository(db), documents, config.PUBLIC_BASE_URL);
+  // Workers start on the first render, so the CLI (which renders nothing) starts none.
+  const renderPool = createRenderPool({ workers: config.DOCUMENT_RENDER_WORKERS, maxQueued: config.DOCUMENT_RENDER_QUEUE, timeoutMs: config.DOCUMENT_RENDER_TIMEOUT_MS });
+  const documents = documentsService(documentsRepository(db), config.PUBLIC_BASE_URL, { pool: renderPool, perOrganization: config.DOCUMENT_RENDERS_PER_ORGANIZATION });
+  const credentials = credentialsService(credentialsRepository(db), documents, { publicBaseUrl: config.PUBLIC_BASE_URL, documentWaitMs: config.DOCUMENT_RENDER_WAIT_MS });
   const paymentRecords = paymentsRepository(db);
   const payments = paymentsService(db, paymentRecords);
   const paymentGateways = new Map<string, PaymentGateway>([
@@ -54,7 +57,7 @@ export function buildServices({ db, config, apiKeyCache }: Pick<CertificateDeps,
     publicBaseUrl: config.PUBLIC_BASE_URL,
   });
   const members = membersService(accountRecords, { invitationTtlDays: config.INVITATION_TTL_DAYS, publicBaseUrl: config.PUBLIC_BASE_URL });
-  return { accounts, members, apiKeys, organizations, templates, certificates, documents, credentials, paymentRecords, payments, paymentGateways, publicApi, credits, runWebhookBodyRetention };
+  return { accounts, members, apiKeys, organizations, templates, certificates, documents, renderPool, credentials, paymentRecords, payments, paymentGateways, publicApi, credits, runWebhookBodyRetention };
 }
 
 export type CertificateServices = ReturnType<typeof buildServices>;

@@ -297,7 +297,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The certificate's document as PDF, for anyone with the code */
+        /**
+         * The certificate's document as PDF, for anyone with the code
+         * @description Rendered in a worker thread (never on the request path) the first time it is asked for, then stored. A document
+         *     not ready within `DOCUMENT_RENDER_WAIT_MS` (2 s) is a 202 with `Retry-After`: ask again then. A revoked or expired
+         *     certificate's document carries a red band saying `REVOKED` or `EXPIRED` (real text in the PDF); a revoke makes a
+         *     new document, and caches keep one at most 60 s (`Cache-Control: public, max-age=60`, revalidated by `ETag`).
+         */
         get: operations["getPublicCredentialPdf"];
         put?: never;
         post?: never;
@@ -314,7 +320,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The certificate's document as PNG (the page's preview and its Open Graph image) */
+        /**
+         * The certificate's document as PNG (the page's preview and its Open Graph image)
+         * @description Rendered, stored, marked and cached as the PDF is (202 with `Retry-After` while it is being rendered).
+         */
         get: operations["getPublicCredentialPng"];
         put?: never;
         post?: never;
@@ -539,7 +548,9 @@ export interface paths {
         /**
          * The certificate rendered as PDF (default) or PNG, with a QR code of its public page
          * @description Rendered from the template version the certificate was issued with (a built-in layout without a template),
-         *     without a browser. The first render of each format is stored and served from then on.
+         *     without a browser, in a worker thread of the render pool; the request waits for it. The first render of each
+         *     format and certificate status is stored and served from then on (a revoked or expired certificate's document is a
+         *     new one, with a band saying `REVOKED` or `EXPIRED`). A full render queue is a 503 `too_many_in_flight`.
          */
         get: operations["getCertificateDocument"];
         put?: never;
@@ -564,6 +575,8 @@ export interface paths {
          * Create a certificate template (version 1)
          * @description Owners and members. The body may be up to 3 MB, as images travel in it as base64: a PNG or JPEG of at most 1 MiB
          *     and 4000 pixels a side, whose content (magic bytes, size, decoding) is checked; the declared type does not count.
+         *     The images of a template may decode to at most `TEMPLATE_MAX_DECODED_PIXELS` (20,000,000) pixels together (width ×
+         *     height of the background plus the logo): more is a 422 naming the image uploaded (`logo.data` when both are).
          *     Fonts come from a fixed list (`sans`, `serif`, `mono`: DejaVu Sans, Serif and Sans Mono). An unknown placeholder
          *     is a 422 naming the text block.
          */
@@ -592,7 +605,8 @@ export interface paths {
          * Change a template; the result is its next version
          * @description The fields given replace those of the current version, and the result must pass the rules of a new template.
          *     Certificates already issued keep the version they were issued with (and their documents). An archived template
-         *     cannot be changed (409 `template_archived`); an update racing another one is a 409 `template_changed`.
+         *     cannot be changed (409 `template_archived`); an update racing another one is a 409 `template_changed`. An image
+         *     uploaded here counts, with the image kept, against `TEMPLATE_MAX_DECODED_PIXELS` (422 when over).
          */
         patch: operations["updateTemplate"];
         trace?: never;
@@ -1740,6 +1754,62 @@ export interface components {
                 "application/problem+json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The document is being rendered and was not ready within `DOCUMENT_RENDER_WAIT_MS`; ask again after `Retry-After`
+         *     seconds (the render goes on meanwhile and is stored). `Cache-Control: no-store`.
+         */
+        DocumentRendering: {
+            headers: {
+                /** @description Seconds to wait before asking again (1 to 30, from the length of the render queue). */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "rendering",
+                 *       "retry_after": 2
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    status: "rendering";
+                    /** @description The same number of seconds as `Retry-After`. */
+                    retry_after: number;
+                };
+            };
+        };
+        /** @description `If-None-Match` named the current document's `ETag`: the copy held is still right. */
+        DocumentNotModified: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /**
+         * @description Not rendered now, nothing queued (`too_many_in_flight`): the certificate's organization already has
+         *     `DOCUMENT_RENDERS_PER_ORGANIZATION` documents being rendered, or the render queue is full. Ask again after `Retry-After`.
+         */
+        DocumentRendersBusy: {
+            headers: {
+                /** @description Seconds to wait before asking again. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/too_many_in_flight",
+                 *       "title": "Service Unavailable",
+                 *       "status": 503,
+                 *       "detail": "Too many of this organization's documents are being rendered; retry after 2 s",
+                 *       "error": "Too many of this organization's documents are being rendered; retry after 2 s",
+                 *       "code": "too_many_in_flight"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
         /** @description No such record in the caller's organization (`not_found`); an id of the wrong shape is a 404 too. */
         NotFound: {
             headers: {
@@ -1903,6 +1973,10 @@ export interface components {
         "WWW-Authenticate": string;
         /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
         ETag: string;
+        /** @description A strong validator of the document's bytes; a revoke changes it. Send it back in `If-None-Match` for a 304. */
+        DocumentETag: string;
+        /** @description `public, max-age=60`: a cache keeps a document at most a minute, so a revoke shows within one. */
+        DocumentCacheControl: string;
         /** @description The caller's `X-Request-Id` when it is sane, else a generated UUID. */
         "X-Request-Id": string;
     };
@@ -2458,16 +2532,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A one-page PDF rendered from the template version the certificate was issued with (a revoked certificate's document is still served; its page says it is revoked). */
+            /** @description A one-page PDF rendered from the template version the certificate was issued with, marked `REVOKED` or `EXPIRED` when it no longer is valid. */
             200: {
                 headers: {
+                    ETag: components["headers"]["DocumentETag"];
+                    "Cache-Control": components["headers"]["DocumentCacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/pdf": unknown;
                 };
             };
+            202: components["responses"]["DocumentRendering"];
+            304: components["responses"]["DocumentNotModified"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["DocumentRendersBusy"];
         };
     };
     getPublicCredentialPng: {
@@ -2485,13 +2564,18 @@ export interface operations {
             /** @description The same page as the PDF, 144 dpi. */
             200: {
                 headers: {
+                    ETag: components["headers"]["DocumentETag"];
+                    "Cache-Control": components["headers"]["DocumentCacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "image/png": unknown;
                 };
             };
+            202: components["responses"]["DocumentRendering"];
+            304: components["responses"]["DocumentNotModified"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["DocumentRendersBusy"];
         };
     };
     receiveGatewayAWebhook: {

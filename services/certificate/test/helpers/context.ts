@@ -17,11 +17,13 @@ export interface TestContext {
 /** The app on this run's database, with config from the given overrides; one per test file. */
 export function createTestContext(env: Record<string, string> = {}): TestContext {
   const url = runDatabaseUrl();
-  const config = parseConfig(certificateConfigSchema, { DATABASE_URL: url, NODE_ENV: 'test', ...env });
+  // Tests that read a document expect it on the first request; the ones about 202 set a short wait themselves.
+  const config = parseConfig(certificateConfigSchema, { DATABASE_URL: url, NODE_ENV: 'test', DOCUMENT_RENDER_WAIT_MS: '30000', ...env });
   const db = createDatabase(url, CERTIFICATE_SCHEMA, 5);
   const services = buildServices({ db, config });
   const app = createApp({ db, config, logger: pino({ level: 'silent' }) }, services);
   const close = async () => {
+    await services.documents.close(); // the render workers
     await services.apiKeys.flushUsage(); // no last_used_at write outlives the pool
     await db.destroy();
   };

@@ -7,7 +7,7 @@ import type { CredentialsRepository } from './credentials.repository';
 export type PublicCredential = Awaited<ReturnType<ReturnType<typeof credentialsService>['find']>>;
 
 /** The public credential: anyone with the verification code may read it, so it holds only what the certificate shows. */
-export function credentialsService(repository: CredentialsRepository, documents: DocumentsService, publicBaseUrl: string) {
+export function credentialsService(repository: CredentialsRepository, documents: DocumentsService, { publicBaseUrl, documentWaitMs }: { publicBaseUrl: string; documentWaitMs: number }) {
   /** A code that cannot be one of ours is not found without a database lookup. */
   function storedCode(input: string): string {
     const code = normalizeVerificationCode(input);
@@ -36,8 +36,9 @@ export function credentialsService(repository: CredentialsRepository, documents:
         document: { pdf_url: `${pageUrl}/document.pdf`, png_url: `${pageUrl}/document.png` },
       };
     },
+    /** The document, or (not rendered yet within `documentWaitMs`) when to ask again. */
     async document(input: string, format: 'pdf' | 'png') {
-      return documents.forVerificationCode(storedCode(input), format);
+      return documents.forVerificationCode(storedCode(input), format, documentWaitMs);
     },
   };
 }
