@@ -4,7 +4,7 @@ import helmet from 'helmet';
 import { addressBucket, adminTokenSettings, clientAddress, createMetrics, DEFAULT_ADMIN_TOKEN_MAX_TTL_S, DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, errorHandler, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, requestContext, requestIdFor, requestLogger, requestLogLine, runChecks, startRequestSpan, type Logger, type Metrics, type Redis, type TraceSpan } from '@platform/service-kit';
 import type { GatewayConfig } from './config';
 import { docsRoutes, loadGatewayDescription, RENDERER_PATH } from './docs';
-import { dashboardTokenRefusal } from './dashboard-auth';
+import { dashboardTokenRefusal, signedJwtCheck } from './dashboard-auth';
 import { dashboardStatic, DEFAULT_DASHBOARD_DIR } from './dashboard-static';
 import { InFlightCounter } from './in-flight';
 import { answerJson } from './json-answer';
@@ -90,6 +90,7 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
     JWT_ISSUER: config.JWT_ISSUER ?? DEFAULT_JWT_ISSUER,
     ADMIN_TOKEN_MAX_TTL_S: config.ADMIN_TOKEN_MAX_TTL_S ?? DEFAULT_ADMIN_TOKEN_MAX_TTL_S,
   });
+  const isSignedJwt = signedJwtCheck(adminTokens);
 
   const proxyRequest = (req: IncomingMessage, res: ServerResponse) => {
     const pathname = pathOf(req.url ?? '/');
@@ -103,16 +104,19 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
     const span = startRequestSpan(req); // the caller's trace when its traceparent is valid, else a new one
     res.setHeader('X-Request-Id', requestId);
     if (hsts) res.setHeader('Strict-Transport-Security', HSTS);
+    const bucket = addressBucket(clientAddress(req, trustHops));
     if (route.adminToken) {
       const refusal = dashboardTokenRefusal(req, adminTokens);
       if (refusal) {
         logWhenDone(logger, req, res, requestId, span, route.path, undefined);
-        answerJson(res, 401, refusal, { 'WWW-Authenticate': refusal.code === 'missing_token' ? 'Bearer' : 'Bearer error="invalid_token"' });
+        const refuse = () => answerJson(res, 401, refusal, { 'WWW-Authenticate': refusal.code === 'missing_token' ? 'Bearer' : 'Bearer error="invalid_token"' });
+        // A refused token spends its address's budget, like a key the service refuses: 429 once it is spent.
+        if (limiter) limiter.check({ subject: { kind: 'ip', id: bucket }, addressBucket: bucket, pathname }, res, refuse);
+        else refuse();
         return;
       }
     }
-    const bucket = addressBucket(clientAddress(req, trustHops));
-    const subject = rateLimitSubject(req, pathname, bucket);
+    const subject = rateLimitSubject(req, pathname, bucket, isSignedJwt);
     const limited: RateLimitedRequest = { subject, addressBucket: bucket, pathname };
     logWhenDone(logger, req, res, requestId, span, route.path, subject.kind === 'key' ? subject.id.slice(0, 12) : undefined);
     observe(req as express.Request, Object.assign(res, { locals: { route: route.path } }) as unknown as express.Response, noop);

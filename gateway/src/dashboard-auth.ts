@@ -24,3 +24,18 @@ export function dashboardTokenRefusal(req: IncomingMessage, settings: AdminToken
     return { error: 'Invalid or expired token', code: 'invalid_token' };
   }
 }
+
+/** Whether a token is a JWT our secret signed for the driver app or the dashboard, with our issuer, not expired. */
+export function signedJwtCheck(settings: AdminTokenSettings): (token: string) => boolean {
+  return (token) => {
+    for (const audience of ['driver', 'admin'] as const) {
+      try {
+        verifyJwt(token, settings, audience);
+        return true;
+      } catch {
+        // the other audience, or not ours
+      }
+    }
+    return false;
+  };
+}
