@@ -6,6 +6,7 @@ import type { GatewayConfig } from './config';
 import { docsRoutes, loadGatewayDescription, RENDERER_PATH } from './docs';
 import { checkDashboardToken, signedJwtCheck, type DashboardClaims } from './dashboard-auth';
 import { dashboardBodyCap, dashboardBodySize, streamDashboardBody } from './dashboard-body';
+import { DashboardSessions } from './dashboard-sessions';
 import { dashboardStatic, DEFAULT_DASHBOARD_DIR } from './dashboard-static';
 import { InFlightCounter } from './in-flight';
 import { answerJson } from './json-answer';
@@ -29,6 +30,7 @@ type OptionalSettings =
   | 'DASHBOARD_TEMPLATE_MAX_BODY_BYTES'
   | 'DASHBOARD_UPLOAD_BYTES_PER_ACCOUNT'
   | 'DASHBOARD_UPLOAD_BYTES_PER_PROCESS'
+  | 'DASHBOARD_SESSION_CACHE_MS'
   | 'BODY_TIMEOUT_MS'
   | 'MAX_IN_FLIGHT_PER_CLIENT'
   | 'JWT_SECRET'
@@ -50,6 +52,8 @@ export interface Gateway {
   internal: RequestListener;
   /** Ends the event streams in progress, so a draining gateway does not wait for jobs to finish. */
   closeStreams(): void;
+  /** Closes the session cache's Redis subscription (after the servers closed). */
+  close(): void;
 }
 
 const HSTS = 'max-age=31536000; includeSubDomains';
@@ -103,6 +107,14 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
     ADMIN_TOKEN_MAX_TTL_S: config.ADMIN_TOKEN_MAX_TTL_S ?? DEFAULT_ADMIN_TOKEN_MAX_TTL_S,
   });
   const isSignedJwt = signedJwtCheck(adminTokens);
+  const sessions = new DashboardSessions({
+    certificateUrls: upstreamUrls.certificate,
+    cacheMs: config.DASHBOARD_SESSION_CACHE_MS ?? 10000,
+    timeoutMs: Math.min(config.UPSTREAM_TIMEOUT_MS, 5000),
+    redis,
+    prefix: config.REDIS_PREFIX ?? 'platform',
+    logger,
+  });
 
   const proxyRequest = (req: IncomingMessage, res: ServerResponse) => {
     const pathname = pathOf(req.url ?? '/');
@@ -158,7 +170,20 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
         onEventStream: leaveInFlight,
       });
     const forward = () => {
-      if (admin) return forwardDashboard(req, res, admin, dashboardBodyCap(route.upstream, req.method, upstreamPath, dashboardCaps), arrivedAt, send);
+      if (admin) {
+        const claims = admin;
+        const go = () => forwardDashboard(req, res, claims, dashboardBodyCap(route.upstream, req.method, upstreamPath, dashboardCaps), arrivedAt, send);
+        // A token naming a sign-in is proxied only while that sign-in is live (signed out or removed: 401 at once).
+        if (!claims.sid) return go();
+        sessions.check({ ...claims, sid: claims.sid }, String(req.headers.authorization)).then((verdict) => {
+          if (res.destroyed) return;
+          if (verdict === 'live') return go();
+          if (verdict === 'unavailable') return answerJson(res, 503, { error: 'The dashboard session could not be checked; retry shortly', code: 'session_check_unavailable' }, { 'Retry-After': '1' });
+          if (limiter) limiter.noteRefusedKey(limited); // a refused credential: charged to the address
+          answerJson(res, 401, { error: 'This sign-in has ended; sign in again', code: 'session_ended' }, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+        }, noop);
+        return;
+      }
       readBody(req, bodyLimits, arrivedAt).then((outcome) => {
         if (!outcome.ok) return answerJson(res, outcome.status, { error: outcome.error, code: outcome.code }, { Connection: 'close' });
         if (res.destroyed) return;
@@ -220,7 +245,7 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
   internal.get('/metrics', metrics.handler());
   internal.use(notFoundHandler());
   const closeStreams = () => Object.values(proxies).forEach((proxy) => proxy.closeStreams());
-  return { public: proxyRequest, internal, closeStreams };
+  return { public: proxyRequest, internal, closeStreams, close: () => sessions.close() };
 }
 
 /** The gateway's own public pages on Express: `/healthz`, the API description and reference, and JSON 404s. */

@@ -38,6 +38,11 @@ export const gatewayConfigSchema = z
     DASHBOARD_UPLOAD_BYTES_PER_ACCOUNT: env.positiveInt(16 * 1024 * 1024),
     /** Dashboard upload bytes one gateway process forwards at once, all accounts together: 503 past it. */
     DASHBOARD_UPLOAD_BYTES_PER_PROCESS: env.positiveInt(64 * 1024 * 1024),
+    /**
+     * How long the answer to a dashboard token's session check (is its sign-in live, its membership unchanged?) is
+     * trusted, while the gateway's Redis subscription to ended sessions is up (0: every admin request asks).
+     */
+    DASHBOARD_SESSION_CACHE_MS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(10000),
     /** A request's headers and body must have fully arrived within this many ms of its first byte (408 JSON after). */
     BODY_TIMEOUT_MS: env.positiveInt(10000),
     /** Requests one client address (IPv6: its /64) may have in flight at once; more are answered 429 at once. */
