@@ -68,6 +68,9 @@ const replicaParts = (redisUrl: string, i: number): Part[] => {
         PORT: certificate,
         TRUST_PROXY_HOPS: String(Number(env.TRUST_PROXY_HOPS ?? '0') + 1),
         DASHBOARD_ORIGINS: env.DASHBOARD_ORIGINS ?? dashboardOrigins,
+        // Ended dashboard sessions reach every gateway at once through the gateways' Redis (same prefix).
+        REDIS_URL: redisUrl,
+        REDIS_PREFIX: redisPrefix,
       },
       health: `http://127.0.0.1:${certificate}/healthz`,
     },

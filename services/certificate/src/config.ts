@@ -48,6 +48,14 @@ export const certificateConfigSchema = z
       .pipe(z.array(z.url().refine((url) => new URL(url).origin === url, 'each must be an origin: scheme://host[:port], no path')).min(1, 'must name at least one origin')),
     /** A dashboard sign-in lasts this many days after its last refresh. */
     REFRESH_TOKEN_TTL_DAYS: env.positiveInt(30),
+    /** A dashboard sign-in ends this many seconds after it began, however often it was refreshed (default 30 days × 3 = 90 days). */
+    SESSION_MAX_LIFETIME_S: env.positiveInt(90 * 86400),
+    /**
+     * Where the gateways listen for ended dashboard sessions (sign-out, member removal): with it they refuse a signed-out
+     * access token at once; without it at their next session check (DASHBOARD_SESSION_CACHE_MS at the gateway).
+     */
+    REDIS_URL: env.optionalUrl(),
+    REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be letters, digits, _ . or -').default('platform'),
     INVITATION_TTL_DAYS: env.positiveInt(7),
     /** Sign-in throttle: failures per account (email) and per client address within one window of this many seconds. */
     SIGN_IN_WINDOW_S: env.positiveInt(900),

@@ -24,7 +24,7 @@ import { templatesService } from './features/templates/templates.service';
 import { publicApiRepository } from './features/verification/public-api.repository';
 
 /** Wires the feature services once per process; the HTTP app and the operator CLI share this. */
-export function buildServices({ db, config, apiKeyCache }: Pick<CertificateDeps, 'db' | 'config' | 'apiKeyCache'>) {
+export function buildServices({ db, config, apiKeyCache, sessionEvents }: Pick<CertificateDeps, 'db' | 'config' | 'apiKeyCache' | 'sessionEvents'>) {
   const apiKeys = createCertificateApiKeys(db, apiKeyCache);
   const organizations = organizationsRepository(db);
   const templates = templatesService(templatesRepository(db), { maxDecodedPixels: config.TEMPLATE_MAX_DECODED_PIXELS });
@@ -53,10 +53,12 @@ export function buildServices({ db, config, apiKeyCache }: Pick<CertificateDeps,
     jwtSecret: config.JWT_SECRET,
     jwtIssuer: config.JWT_ISSUER,
     refreshTtlDays: config.REFRESH_TOKEN_TTL_DAYS,
+    sessionMaxLifetimeSeconds: config.SESSION_MAX_LIFETIME_S,
+    sessionEvents,
     invitationTtlDays: config.INVITATION_TTL_DAYS,
     publicBaseUrl: config.PUBLIC_BASE_URL,
   });
-  const members = membersService(accountRecords, { invitationTtlDays: config.INVITATION_TTL_DAYS, publicBaseUrl: config.PUBLIC_BASE_URL });
+  const members = membersService(accountRecords, { invitationTtlDays: config.INVITATION_TTL_DAYS, publicBaseUrl: config.PUBLIC_BASE_URL, sessionEvents });
   return { accounts, members, apiKeys, organizations, templates, certificates, documents, renderPool, credentials, paymentRecords, payments, paymentGateways, publicApi, credits, runWebhookBodyRetention };
 }
 

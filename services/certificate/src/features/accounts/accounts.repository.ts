@@ -97,6 +97,17 @@ export function accountsRepository(db: Knex) {
     async setSessionOrganization(id: string, organizationId: string): Promise<void> {
       await db('refresh_sessions').where({ id }).whereNull('revoked_at').update({ organization_id: organizationId });
     },
+    /** When a sign-in began (its family's first session) and whether any of its sessions is still live. */
+    async familyState(familyId: string, trx: Knex = db): Promise<{ account_id: string; started_at: Date; live: boolean } | undefined> {
+      const row = await trx('refresh_sessions')
+        .where({ family_id: familyId })
+        .first(
+          trx.raw('min(account_id) as account_id'),
+          trx.raw('min(created_at) as started_at'),
+          trx.raw('coalesce(bool_or(revoked_at is null and expires_at > now()), false) as live'),
+        );
+      return row?.account_id ? (row as { account_id: string; started_at: Date; live: boolean }) : undefined;
+    },
     async revokeFamily(familyId: string, trx: Knex = db): Promise<void> {
       await trx('refresh_sessions').where({ family_id: familyId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
     },

@@ -1,19 +1,27 @@
-import { ApiError, ConflictError, ForbiddenError, newId, signAdminToken, UnauthorizedError, type Knex } from '@platform/service-kit';
+import { ApiError, ConflictError, ForbiddenError, newId, signAdminToken, UnauthorizedError, type AdminClaims, type Knex } from '@platform/service-kit';
 import type { AccountRow, AccountsRepository, MemberRole, MembershipView } from './accounts.repository';
 import { hashPassword, verifyPassword } from './passwords';
 import { newSecretToken, tokenHash } from './secret-tokens';
+import { NO_SESSION_EVENTS, type SessionEvents } from './session-events';
 import type { SignInThrottle } from './sign-in-throttle';
 
-/** Access tokens (admin JWTs) live 15 minutes: a membership change reaches them at the next refresh. */
+/**
+ * Access tokens (admin JWTs) live 15 minutes. They name their sign-in (`sid`, the refresh-session family): the gateway
+ * checks on each dashboard request that it is still live and the membership still there (see `sessionIsLive`).
+ */
 export const ACCESS_TOKEN_TTL_S = 900;
 
 export interface AccountsSettings {
   jwtSecret: string;
   jwtIssuer: string;
   refreshTtlDays: number;
+  /** A sign-in ends this long after it began, however often it was refreshed (SESSION_MAX_LIFETIME_S). */
+  sessionMaxLifetimeSeconds: number;
   invitationTtlDays: number;
   /** Where people open the dashboard: invite links are `<base>/dashboard/invite/<token>`. */
   publicBaseUrl: string;
+  /** Tells the gateways a sign-in ended (sign-out, reuse, past its lifetime); none: they learn at their next check. */
+  sessionEvents?: SessionEvents;
 }
 
 /** Creates an organization (with its free credits and the `users` row of `sub`) inside the caller's transaction. */
@@ -43,16 +51,24 @@ export interface SignUpInput {
 }
 
 const invalidRefresh = () => new UnauthorizedError('The refresh token is missing, expired or revoked; sign in again', 'invalid_refresh_token');
+const sessionTooOld = () => new UnauthorizedError('This sign-in reached its maximum lifetime; sign in again', 'session_expired');
 function notFoundInvitation(): never {
   throw new ApiError(404, 'invitation_not_found', 'Invitation not found, expired or already used');
 }
 
 export function accountsService(repo: AccountsRepository, throttle: SignInThrottle, ensureOrganization: EnsureOrganization, settings: AccountsSettings) {
   const db = repo.db;
+  const events = settings.sessionEvents ?? NO_SESSION_EVENTS;
+  const maxLifetimeMs = settings.sessionMaxLifetimeSeconds * 1000;
+  const endFamily = async (familyId: string) => {
+    await repo.revokeFamily(familyId);
+    await events.ended({ kind: 'session', sid: familyId });
+  };
 
-  function accessToken(account: AccountRow, organization: MembershipView): string {
+  function accessToken(account: AccountRow, organization: MembershipView, sid: string | undefined): string {
     return signAdminToken(
-      { sub: account.id, org: organization.organization_id, org_name: organization.organization_name, role: organization.role },
+      // `sid` is not part of AdminClaims: the services ignore it, the gateway checks it.
+      { sub: account.id, org: organization.organization_id, org_name: organization.organization_name, role: organization.role, ...(sid ? { sid } : {}) } as AdminClaims,
       settings.jwtSecret,
       { issuer: settings.jwtIssuer, ttlSeconds: ACCESS_TOKEN_TTL_S },
     );
@@ -68,9 +84,9 @@ export function accountsService(repo: AccountsRepository, throttle: SignInThrott
     return memberships.find((m) => m.organization_id === current) ?? memberships[0] ?? null;
   }
 
-  function sessionOf(account: AccountRow, memberships: MembershipView[], organization: MembershipView | null): Session {
+  function sessionOf(account: AccountRow, memberships: MembershipView[], organization: MembershipView | null, sid: string | undefined): Session {
     return {
-      access_token: organization ? accessToken(account, organization) : null,
+      access_token: organization ? accessToken(account, organization, sid) : null,
       token_type: 'Bearer',
       expires_in: ACCESS_TOKEN_TTL_S,
       account: { id: account.id, email: account.email, name: account.name },
@@ -79,8 +95,11 @@ export function accountsService(repo: AccountsRepository, throttle: SignInThrott
     };
   }
 
-  /** A new refresh session (its own family unless `familyId` continues one); returns the cookie's token. */
-  async function startRefreshSession(trx: Knex, accountId: string, organizationId: string | null, familyId = newId('rsf')): Promise<string> {
+  /**
+   * A new refresh session (its own family unless `familyId` continues one begun at `startedAt`); returns the cookie's
+   * token. It expires REFRESH_TOKEN_TTL_DAYS from now, but never past the sign-in's maximum lifetime.
+   */
+  async function startRefreshSession(trx: Knex, accountId: string, organizationId: string | null, familyId: string, startedAt = new Date()): Promise<string> {
     const token = newSecretToken();
     await repo.insertRefreshSession(trx, {
       id: newId('rs'),
@@ -88,7 +107,7 @@ export function accountsService(repo: AccountsRepository, throttle: SignInThrott
       family_id: familyId,
       organization_id: organizationId,
       token_hash: tokenHash(token),
-      expires_at: new Date(Date.now() + settings.refreshTtlDays * 86400_000),
+      expires_at: new Date(Math.min(Date.now() + settings.refreshTtlDays * 86400_000, startedAt.getTime() + maxLifetimeMs)),
     });
     return token;
   }
@@ -106,8 +125,9 @@ export function accountsService(repo: AccountsRepository, throttle: SignInThrott
     const memberships = await repo.memberships(accountId);
     const live = await liveSession(refreshToken);
     // The browser's session follows the organization just joined or created, so its next refresh stays there.
-    if (live && live.account_id === accountId) await repo.setSessionOrganization(live.id, organizationId);
-    return sessionOf(account, memberships, pickOrganization(memberships, organizationId, null));
+    const own = live && live.account_id === accountId ? live : undefined;
+    if (own) await repo.setSessionOrganization(own.id, organizationId);
+    return sessionOf(account, memberships, pickOrganization(memberships, organizationId, null), own?.family_id);
   }
 
   async function joinByInvitation(trx: Knex, token: string, account: { id: string; email: string }) {
@@ -135,8 +155,9 @@ export function accountsService(repo: AccountsRepository, throttle: SignInThrott
         if (input.invitation_token !== undefined) organizationId = await joinByInvitation(trx, input.invitation_token, account);
         const memberships = await repo.memberships(account.id, trx);
         const organization = pickOrganization(memberships, organizationId ?? undefined, null);
-        const refreshToken = await startRefreshSession(trx, account.id, organization?.organization_id ?? null);
-        return { session: sessionOf(account, memberships, organization), refreshToken };
+        const familyId = newId('rsf');
+        const refreshToken = await startRefreshSession(trx, account.id, organization?.organization_id ?? null, familyId);
+        return { session: sessionOf(account, memberships, organization, familyId), refreshToken };
       });
   }
 
@@ -153,8 +174,9 @@ export function accountsService(repo: AccountsRepository, throttle: SignInThrott
       await throttle.clearAccount(input.email);
       const memberships = await repo.memberships(account.id);
       const organization = pickOrganization(memberships, input.organization_id, null);
-      const refreshToken = await startRefreshSession(db, account.id, organization?.organization_id ?? null);
-      return { session: sessionOf(account, memberships, organization), refreshToken };
+      const familyId = newId('rsf');
+      const refreshToken = await startRefreshSession(db, account.id, organization?.organization_id ?? null, familyId);
+      return { session: sessionOf(account, memberships, organization, familyId), refreshToken };
     },
 
     /** Rotates the refresh token: the presented one is spent; presenting a spent one again revokes its whole family. */
@@ -162,8 +184,13 @@ export function accountsService(repo: AccountsRepository, throttle: SignInThrott
       if (!refreshToken) throw invalidRefresh();
       const row = await repo.findRefreshSession(tokenHash(refreshToken));
       if (!row || row.revoked_at || row.expires_at.getTime() <= Date.now()) throw invalidRefresh();
+      const family = await repo.familyState(row.family_id);
+      if (!family || family.started_at.getTime() + maxLifetimeMs <= Date.now()) {
+        await endFamily(row.family_id);
+        throw sessionTooOld();
+      }
       const reused = async () => {
-        await repo.revokeFamily(row.family_id);
+        await endFamily(row.family_id);
         return new UnauthorizedError('This refresh token was already used; every session of this sign-in is now signed out', 'refresh_token_reused');
       };
       if (row.rotated_at) throw await reused();
@@ -172,8 +199,8 @@ export function accountsService(repo: AccountsRepository, throttle: SignInThrott
         const account = (await repo.findAccount(row.account_id, trx))!;
         const memberships = await repo.memberships(account.id, trx);
         const organization = pickOrganization(memberships, wanted, row.organization_id);
-        const next = await startRefreshSession(trx, account.id, organization?.organization_id ?? null, row.family_id);
-        return { session: sessionOf(account, memberships, organization), refreshToken: next };
+        const next = await startRefreshSession(trx, account.id, organization?.organization_id ?? null, row.family_id, family.started_at);
+        return { session: sessionOf(account, memberships, organization, row.family_id), refreshToken: next };
       });
       if (!outcome) throw await reused();
       return outcome;
@@ -183,7 +210,19 @@ export function accountsService(repo: AccountsRepository, throttle: SignInThrott
     async signOut(refreshToken: string | undefined): Promise<void> {
       if (!refreshToken) return;
       const row = await repo.findRefreshSession(tokenHash(refreshToken));
-      if (row) await repo.revokeFamily(row.family_id);
+      if (row) await endFamily(row.family_id);
+    },
+
+    /**
+     * Whether a dashboard access token may still act: its sign-in (`sid`) has a live session within its maximum
+     * lifetime, and its account is still a member of its organization with the role it names. The gateway asks this
+     * (through `/internal/v1/dashboard-sessions/check`) before it proxies an admin request, and caches the answer briefly.
+     */
+    async sessionIsLive(claims: { sub: string; org: string; role: string; sid: string }): Promise<boolean> {
+      const family = await repo.familyState(claims.sid);
+      if (!family || !family.live || family.account_id !== claims.sub || family.started_at.getTime() + maxLifetimeMs <= Date.now()) return false;
+      const membership = await repo.membership(claims.org, claims.sub);
+      return membership?.role === claims.role;
     },
 
     /** The account a dashboard request acts for: its access token's `sub`, or else its live refresh cookie. */

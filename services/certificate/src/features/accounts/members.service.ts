@@ -1,6 +1,7 @@
 import { ApiError, ConflictError, ForbiddenError, newId, NotFoundError, type AdminClaims } from '@platform/service-kit';
 import type { AccountsRepository, InvitationRow, MemberRole } from './accounts.repository';
 import { newSecretToken, tokenHash } from './secret-tokens';
+import { NO_SESSION_EVENTS, type SessionEvents } from './session-events';
 
 const memberNotFound = () => new NotFoundError('Member not found');
 const lastOwner = () => new ConflictError('An organization keeps at least one owner: make someone else owner first', 'last_owner');
@@ -10,12 +11,13 @@ function invitationView(row: InvitationRow) {
 }
 
 /**
- * `/admin/v1/members` and `/admin/v1/invitations`: who belongs to the token's organization. A change reaches the
- * member's access tokens at their next refresh (they live 15 minutes); a removed member's refresh sessions for the
- * organization are revoked at once.
+ * `/admin/v1/members` and `/admin/v1/invitations`: who belongs to the token's organization. A removed member's refresh
+ * sessions for the organization are revoked, and a removal or role change reaches the gateways at once (their session
+ * check refuses the member's access tokens still within their 15 minutes).
  */
-export function membersService(repo: AccountsRepository, settings: { invitationTtlDays: number; publicBaseUrl: string }) {
+export function membersService(repo: AccountsRepository, settings: { invitationTtlDays: number; publicBaseUrl: string; sessionEvents?: SessionEvents }) {
   const db = repo.db;
+  const events = settings.sessionEvents ?? NO_SESSION_EVENTS;
   return {
     async list(organizationId: string) {
       const rows = await repo.members(organizationId);
@@ -30,6 +32,7 @@ export function membersService(repo: AccountsRepository, settings: { invitationT
         if (target.role === 'owner' && role !== 'owner' && members.filter((m) => m.role === 'owner').length === 1) throw lastOwner();
         await repo.setRole(trx, organizationId, accountId, role);
       });
+      await events.ended({ kind: 'member', sub: accountId, org: organizationId });
       const row = (await repo.members(organizationId)).find((m) => m.account_id === accountId)!;
       return { ...row, created_at: new Date(row.created_at).toISOString() };
     },
@@ -45,6 +48,7 @@ export function membersService(repo: AccountsRepository, settings: { invitationT
         await repo.removeMembership(trx, admin.org, accountId);
         await repo.revokeSessionsIn(trx, admin.org, accountId);
       });
+      await events.ended({ kind: 'member', sub: accountId, org: admin.org });
     },
 
     /** A link the owner copies (no mail is sent): the token is in this answer only; 7 days by default. */
