@@ -1,5 +1,7 @@
 import { ApiError, ConflictError, ForbiddenError, newId, NotFoundError, type AdminClaims } from '@platform/service-kit';
 import type { AccountsRepository, InvitationRow, MemberRole } from './accounts.repository';
+import type { Mailer } from '../mail/mailer';
+import { accountMails } from './account-mails';
 import { newSecretToken, tokenHash } from './secret-tokens';
 
 const memberNotFound = () => new NotFoundError('Member not found');
@@ -14,8 +16,9 @@ function invitationView(row: InvitationRow) {
  * member's access tokens at their next refresh (they live 15 minutes); a removed member's refresh sessions for the
  * organization are revoked at once.
  */
-export function membersService(repo: AccountsRepository, settings: { invitationTtlDays: number; publicBaseUrl: string }) {
+export function membersService(repo: AccountsRepository, mailer: Mailer, settings: { invitationTtlDays: number; publicBaseUrl: string }) {
   const db = repo.db;
+  const mails = accountMails(settings.publicBaseUrl);
   return {
     async list(organizationId: string) {
       const rows = await repo.members(organizationId);
@@ -47,8 +50,11 @@ export function membersService(repo: AccountsRepository, settings: { invitationT
       });
     },
 
-    /** A link the owner copies (no mail is sent): the token is in this answer only; 7 days by default. */
-    async invite(organizationId: string, createdBy: string, input: { role: MemberRole; email?: string }) {
+    /**
+     * A link (7 days by default), its token in this answer only. With an email it is also mailed there (`mailed: true`),
+     * and only an account that proved that email can use it; without one the owner passes the link on.
+     */
+    async invite(organizationId: string, organizationName: string, createdBy: string, input: { role: MemberRole; email?: string }) {
       const token = newSecretToken();
       const row = await repo.insertInvitation({
         id: newId('inv'),
@@ -60,7 +66,8 @@ export function membersService(repo: AccountsRepository, settings: { invitationT
         expires_at: new Date(Date.now() + settings.invitationTtlDays * 86400_000),
       });
       const inviteUrl = `${settings.publicBaseUrl.replace(/\/+$/, '')}/dashboard/invite/${token}`;
-      return { ...invitationView(row), token, invite_url: inviteUrl };
+      if (input.email) await mailer.send(mails.invitation(input.email, organizationName, inviteUrl, settings.invitationTtlDays));
+      return { ...invitationView(row), token, invite_url: inviteUrl, mailed: Boolean(input.email) };
     },
 
     async pendingInvitations(organizationId: string) {
