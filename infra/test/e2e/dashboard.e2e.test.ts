@@ -128,10 +128,24 @@ async function gatewayFetch(pathname: string, init: RequestInit = {}) {
   return { status: response.status, contentType: response.headers.get('content-type') ?? '', body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
+/**
+ * The path of the newest dashboard link mailed to `to`, read from the local mail catcher `pnpm start` runs (its inbox
+ * address is in the banner; its JSON list at /messages).
+ */
+async function mailedLink(to: string, kind: 'verify-email' | 'reset-password'): Promise<string> {
+  const inbox = /mail inbox\s+(http:\/\/127\.0\.0\.1:\d+\/)/.exec(system.output())?.[1];
+  if (!inbox) throw new Error('pnpm start printed no mail inbox');
+  const messages = (await (await fetch(`${inbox}messages`)).json()) as Array<{ to: string[]; text: string }>;
+  const mail = messages.filter((message) => message.to.includes(to)).at(-1);
+  const path = mail && new RegExp(`/dashboard/${kind}/[A-Za-z0-9_-]+`).exec(mail.text)?.[0];
+  if (!path) throw new Error(`no ${kind} mail for ${to} in ${JSON.stringify(messages)}`);
+  return path;
+}
+
 let certificateKey = '';
 
 describe('the partner dashboard through the gateway, in Chromium', () => {
-  it('signs up with an organization and lands on the overview as its owner', async () => {
+  it('signs up with an organization, confirms the mailed link and lands on the overview as its owner', async () => {
     const answer = await page.goto(`${system.gatewayUrl}/dashboard/sign-up`, { waitUntil: 'networkidle0' });
     expect(answer?.status()).toBe(200);
     await page.waitForSelector('form[aria-label="Sign up"]', WAIT);
@@ -141,6 +155,11 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     await type(page, 'form[aria-label="Sign up"] input[name="password"]', OWNER.password);
     await type(page, 'form[aria-label="Sign up"] input[name="organization_name"]', OWNER.organization);
     await page.click('form[aria-label="Sign up"] button[type="submit"]');
+    // No account yet: the dashboard says to check the inbox (and links development's local one); the mailed link makes it.
+    await page.waitForSelector('[data-testid="check-inbox"]', WAIT);
+    expect(await page.$('[data-testid="mail-inbox-link"]')).not.toBeNull();
+    await snap('sign-up-check-inbox');
+    await page.goto(`${system.gatewayUrl}${await mailedLink(OWNER.email, 'verify-email')}`, { waitUntil: 'networkidle0' });
 
     await page.waitForSelector('[data-testid="account-email"]', WAIT);
     expect(await textOf(page, '[data-testid="account-email"]')).toBe(OWNER.email);
@@ -327,7 +346,7 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     await snap('rides');
   }, 180_000);
 
-  it('invites a member through a link, who signs up with it in another browser; roles change; the last owner stays', async () => {
+  it('invites a member through a link, who signs up with it in another browser and confirms the mailed link; roles change; the last owner stays', async () => {
     await openSection('/members', 'Members');
     await page.waitForSelector(`[data-testid="member-${OWNER.email}"]`, WAIT);
     await snap('members');
@@ -352,6 +371,8 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
       await type(guest, 'form[aria-label="Sign up"] input[name="password"]', INVITEE.password);
       expect(await guest.$('form[aria-label="Sign up"] input[name="organization_name"]')).toBeNull();
       await guest.click('form[aria-label="Sign up"] button[type="submit"]');
+      await guest.waitForSelector('[data-testid="check-inbox"]', WAIT);
+      await guest.goto(`${system.gatewayUrl}${await mailedLink(INVITEE.email, 'verify-email')}`, { waitUntil: 'networkidle0' });
       await guest.waitForFunction((email) => document.querySelector('[data-testid="account-email"]')?.textContent === email, WAIT, INVITEE.email);
       expect(await textOf(guest, '[data-testid="organization-switcher"]')).toContain(OWNER.organization);
       // A member reads keys but cannot create them.

@@ -17,6 +17,7 @@ import { NewOrganizationPage } from './pages/organizations/NewOrganizationPage';
 import { OverviewPage } from './pages/overview/OverviewPage';
 import { SignInPage } from './pages/sign-in/SignInPage';
 import { SignUpPage } from './pages/sign-up/SignUpPage';
+import { VerifyEmailPage } from './pages/sign-up/VerifyEmailPage';
 import { TemplatesPage } from './pages/templates/TemplatesPage';
 import { TripDetailPage } from './pages/trips/TripDetailPage';
 import { TripsPage } from './pages/trips/TripsPage';
@@ -43,6 +44,7 @@ export function AppRoutes() {
         <Route path="/sign-up" element={<SignUpPage />} />
       </Route>
       <Route path="/invite/:token" element={<AcceptInvitationPage />} />
+      <Route path="/verify-email/:token" element={<VerifyEmailPage />} />
       <Route element={<RequireSession />}>
         <Route path="/organizations/new" element={<NewOrganizationPage />} />
         <Route element={<RequireOrganization />}>

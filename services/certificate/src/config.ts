@@ -59,8 +59,23 @@ export const certificateConfigSchema = z
     INVITATION_TTL_DAYS: env.positiveInt(7),
     /** Sign-in throttle: failures per account (email) and per client address within one window of this many seconds. */
     SIGN_IN_WINDOW_S: env.positiveInt(900),
-    SIGN_IN_MAX_FAILURES_PER_ACCOUNT: env.positiveInt(10),
+    /** Wrong passwords one (email, address bucket) pair may try at once; after them each try waits SIGN_IN_BASE_DELAY_S · 1, 2, 4 … (up to SIGN_IN_MAX_DELAY_S). */
+    SIGN_IN_FREE_FAILURES: env.positiveInt(5),
+    SIGN_IN_BASE_DELAY_S: env.positiveInt(1),
+    SIGN_IN_MAX_DELAY_S: env.positiveInt(900),
     SIGN_IN_MAX_FAILURES_PER_ADDRESS: env.positiveInt(50),
+    /** Sign-ups and password-reset requests one address bucket (IPv6: its /64) may make per SIGN_UP_WINDOW_S: each hashes a password or sends a mail. */
+    SIGN_UP_MAX_PER_ADDRESS: env.positiveInt(20),
+    SIGN_UP_WINDOW_S: env.positiveInt(3600),
+    /** Organizations one account may own. */
+    MAX_ORGANIZATIONS_PER_ACCOUNT: env.positiveInt(3),
+    /** Outgoing mail (sign-up verification, password reset, invitations): smtp://user:pass@host:port or smtps://…; unset, mail cannot be sent (503). */
+    SMTP_URL: env.optionalUrl(),
+    MAIL_FROM: z.string().min(3).default('Partner Platform <no-reply@localhost>'),
+    /** Development only: the local mail catcher's inbox (set by `pnpm start`); sign-up answers name it so the dashboard can link to it. */
+    MAIL_INBOX_URL: env.optionalUrl(),
+    EMAIL_TOKEN_TTL_HOURS: env.positiveInt(24),
+    PASSWORD_RESET_TTL_MINUTES: env.positiveInt(60),
     /** Proxies in front of the service (the gateway: 1): the throttle reads the client address from `X-Forwarded-For` that many hops back. */
     TRUST_PROXY_HOPS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(0),
   })

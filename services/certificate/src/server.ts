@@ -16,6 +16,7 @@ async function main() {
   const logger = createLogger('certificate', config.LOG_LEVEL, bufferedStdout());
   const tracing = await startTracing('certificate');
   warnAboutPaymentSettings(config, logger);
+  if (!config.SMTP_URL) logger.warn('SMTP_URL is not set: sign-up, password-reset and invitation mails cannot be sent (503 mail_unavailable)');
   const db = await openServiceDatabase(config.databaseUrl, CERTIFICATE_SCHEMA, migrations, logger);
   const keyCache = startApiKeyCache(config, CERTIFICATE_SCHEMA, logger);
   await keyCache?.listener.ready;

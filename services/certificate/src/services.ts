@@ -1,6 +1,7 @@
 import type { CertificateDeps } from './app';
 import { accountsRepository } from './features/accounts/accounts.repository';
 import { accountsService } from './features/accounts/accounts.service';
+import { emailTokensRepository } from './features/accounts/email-tokens.repository';
 import { membersService } from './features/accounts/members.service';
 import { signInThrottle } from './features/accounts/sign-in-throttle';
 import { createCertificateApiKeys } from './features/api-keys/api-keys';
@@ -12,6 +13,7 @@ import { credentialsService } from './features/credentials/credentials.service';
 import { documentsRepository } from './features/documents/documents.repository';
 import { documentsService } from './features/documents/documents.service';
 import { createRenderPool } from './features/documents/render-pool';
+import { createMailer, type Mailer } from './features/mail/mailer';
 import { organizationsRepository } from './features/organizations/organizations.repository';
 import { gatewayA } from './features/payments/gateway-a';
 import { gatewayB } from './features/payments/gateway-b';
@@ -24,7 +26,10 @@ import { templatesService } from './features/templates/templates.service';
 import { publicApiRepository } from './features/verification/public-api.repository';
 
 /** Wires the feature services once per process; the HTTP app and the operator CLI share this. */
-export function buildServices({ db, config, apiKeyCache, sessionEvents }: Pick<CertificateDeps, 'db' | 'config' | 'apiKeyCache' | 'sessionEvents'>) {
+export function buildServices(
+  { db, config, apiKeyCache, sessionEvents }: Pick<CertificateDeps, 'db' | 'config' | 'apiKeyCache' | 'sessionEvents'>,
+  mailer: Mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
+) {
   const apiKeys = createCertificateApiKeys(db, apiKeyCache);
   const organizations = organizationsRepository(db);
   const templates = templatesService(templatesRepository(db), { maxDecodedPixels: config.TEMPLATE_MAX_DECODED_PIXELS });
@@ -46,19 +51,32 @@ export function buildServices({ db, config, apiKeyCache, sessionEvents }: Pick<C
   const accountRecords = accountsRepository(db);
   const throttle = signInThrottle(db, {
     windowSeconds: config.SIGN_IN_WINDOW_S,
-    maxFailuresPerAccount: config.SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
+    freeFailures: config.SIGN_IN_FREE_FAILURES,
+    baseDelaySeconds: config.SIGN_IN_BASE_DELAY_S,
+    maxDelaySeconds: config.SIGN_IN_MAX_DELAY_S,
     maxFailuresPerAddress: config.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
+    maxSignUpsPerAddress: config.SIGN_UP_MAX_PER_ADDRESS,
+    signUpWindowSeconds: config.SIGN_UP_WINDOW_S,
   });
-  const accounts = accountsService(accountRecords, throttle, (claims, trx) => organizations.ensureWithUser(claims, trx), {
-    jwtSecret: config.JWT_SECRET,
-    jwtIssuer: config.JWT_ISSUER,
-    refreshTtlDays: config.REFRESH_TOKEN_TTL_DAYS,
-    sessionMaxLifetimeSeconds: config.SESSION_MAX_LIFETIME_S,
-    sessionEvents,
-    invitationTtlDays: config.INVITATION_TTL_DAYS,
-    publicBaseUrl: config.PUBLIC_BASE_URL,
-  });
-  const members = membersService(accountRecords, { invitationTtlDays: config.INVITATION_TTL_DAYS, publicBaseUrl: config.PUBLIC_BASE_URL, sessionEvents });
+  // Organizations made by accounts get no free credits of their own: a verified account's one grant goes to its first.
+  const ensureAccountOrganization = (claims: { org: string; org_name?: string; sub: string }, trx: typeof db) => organizations.ensureWithUser(claims, trx, { freeCredits: false });
+  const accounts = accountsService(
+    { repo: accountRecords, tokens: emailTokensRepository(db), throttle, ensureOrganization: ensureAccountOrganization, mailer },
+    {
+      jwtSecret: config.JWT_SECRET,
+      jwtIssuer: config.JWT_ISSUER,
+      refreshTtlDays: config.REFRESH_TOKEN_TTL_DAYS,
+      sessionMaxLifetimeSeconds: config.SESSION_MAX_LIFETIME_S,
+      sessionEvents,
+      invitationTtlDays: config.INVITATION_TTL_DAYS,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      maxOrganizationsPerAccount: config.MAX_ORGANIZATIONS_PER_ACCOUNT,
+      emailTokenTtlHours: config.EMAIL_TOKEN_TTL_HOURS,
+      passwordResetTtlMinutes: config.PASSWORD_RESET_TTL_MINUTES,
+      mailInboxUrl: config.NODE_ENV === 'production' ? undefined : config.MAIL_INBOX_URL,
+    },
+  );
+  const members = membersService(accountRecords, mailer, { invitationTtlDays: config.INVITATION_TTL_DAYS, publicBaseUrl: config.PUBLIC_BASE_URL, sessionEvents });
   return { accounts, members, apiKeys, organizations, templates, certificates, documents, renderPool, credentials, paymentRecords, payments, paymentGateways, publicApi, credits, runWebhookBodyRetention };
 }
 

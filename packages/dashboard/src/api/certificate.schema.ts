@@ -14,13 +14,78 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create an account (and an organization, or join one by invitation) and sign in
-         * @description The password is stored as a scrypt hash. With `organization_name` the account owns a new organization; with
-         *     `invitation_token` it joins the inviting organization with the invited role (the session then names that one).
-         *     Without either the account has no membership yet: `access_token` and `organization` are null until it creates or joins one.
-         *     Sets the `pp_refresh` cookie. Needs an allowed `Origin`.
+         * Ask for an account; a link to confirm the email is mailed
+         * @description No account exists yet: a link (`<PUBLIC_BASE_URL>/dashboard/verify-email/<token>`, once, 24 hours) is mailed to
+         *     `email`, and `POST /accounts/v1/verify-email` with its token makes the account. When the email already has an
+         *     account, that address gets a mail saying someone tried to sign up with it. The answer is the same 202 either way.
+         *     The password is hashed now (scrypt); sign-ups and password-reset requests are limited per client address (IPv6:
+         *     its /64): 429 `too_many_attempts`. An `invitation_token` must be usable and, if it names an email, name this one.
+         *     Needs an allowed `Origin`.
          */
         post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/v1/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the email of a sign-up with its mailed token; the account is made and signed in
+         * @description The account (its email verified), its organization (owned; the account's free credits go there) or the invited
+         *     membership are made now. The token works once. Sets the `pp_refresh` cookie. Needs an allowed `Origin`.
+         */
+        post: operations["verifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/v1/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a link to choose a new password
+         * @description When the email has an account, a link (`<PUBLIC_BASE_URL>/dashboard/reset-password/<token>`, once, 60 minutes)
+         *     is mailed to it. The answer is the same 202 either way. Limited per client address with sign-ups (429). Needs an allowed `Origin`.
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/v1/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with the mailed token; every other sign-in ends, this one starts
+         * @description The token works once. The account's email counts as verified from now on. Every refresh session of the account is
+         *     revoked, and a new one starts here (sets the `pp_refresh` cookie). Needs an allowed `Origin`.
+         */
+        post: operations["confirmPasswordReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -39,9 +104,12 @@ export interface paths {
         /**
          * Sign in with email and password
          * @description The session names `organization_id` when given (403 `not_a_member` otherwise), else the account's oldest membership.
-         *     A wrong password and an unknown email get the same 401. After 10 failures for one email, or 50 from one client
-         *     address, within 15 minutes, every sign-in for it is refused with 429 `too_many_attempts` and `Retry-After` until
-         *     the window ends, even with the right password. Sets the `pp_refresh` cookie. Needs an allowed `Origin`.
+         *     A wrong password and an unknown email get the same 401. Throttling is by client address (IPv6: its /64): after 5
+         *     wrong passwords for one email from one address, each further try from there waits 1, 2, 4 … seconds (up to 15
+         *     minutes) after the last failure, the right password included (429 `too_many_attempts` with `Retry-After`); other
+         *     addresses are not slowed down. 50 failures from one address within 15 minutes refuse every sign-in from it until
+         *     the window ends. A hash made with older scrypt parameters is replaced at a successful sign-in. Sets the
+         *     `pp_refresh` cookie. Needs an allowed `Origin`.
          */
         post: operations["signIn"];
         delete?: never;
@@ -106,7 +174,10 @@ export interface paths {
         /**
          * Create an organization the caller owns, and switch to it
          * @description Authenticated by the access token (any role), or by the refresh cookie when the account has no membership yet
-         *     (it then has no access token). The browser's refresh session follows the new organization. Needs an allowed `Origin`.
+         *     (it then has no access token). The browser's refresh session follows the new organization. The account's email must
+         *     be verified (403 `email_not_verified`); it owns at most `MAX_ORGANIZATIONS_PER_ACCOUNT` (3) organizations (409
+         *     `organization_limit_reached`). The free credits come once per account, to its first organization.
+         *     Needs an allowed `Origin`.
          */
         post: operations["createOrganization"];
         delete?: never;
@@ -144,7 +215,7 @@ export interface paths {
         /**
          * Join the inviting organization with a signed-in account, and switch to it
          * @description Authenticated like `POST /accounts/v1/organizations`. An invitation naming an email is only for the account with
-         *     that email (403 `invitation_email_mismatch`). Already a member: the invitation is used and the role stays.
+         *     that email (403 `invitation_email_mismatch`), once it is verified (403 `email_not_verified`). Already a member: the invitation is used and the role stays.
          *     Needs an allowed `Origin`.
          */
         post: operations["acceptInvitation"];
@@ -203,8 +274,10 @@ export interface paths {
         get: operations["listInvitations"];
         put?: never;
         /**
-         * Create an invitation link (owner); no mail is sent, the owner copies `invite_url`
+         * Create an invitation link (owner); with `email` it is mailed there too
          * @description The token is in this answer only (only its hash is stored); the link works once, for 7 days (`INVITATION_TTL_DAYS`).
+         *     With `email` the link is mailed to that address (`mailed: true`; 503 `mail_unavailable` when mail cannot be sent),
+         *     and only an account that verified that email can use it. Without one the owner passes `invite_url` on.
          */
         post: operations["createInvitation"];
         delete?: never;
@@ -848,6 +921,18 @@ export interface components {
              * @description `<PUBLIC_BASE_URL>/dashboard/invite/<token>`
              */
             invite_url: string;
+            /** @description Whether the link was mailed to `email`. */
+            mailed: boolean;
+        };
+        MailSent: {
+            /** @constant */
+            status: "mail_sent";
+            message: string;
+            /**
+             * Format: uri
+             * @description Development only: the local mail catcher's inbox (`MAIL_INBOX_URL`, set by `pnpm start`).
+             */
+            mail_inbox_url?: string;
         };
         /**
          * @description Every error answer is a Problem Details document (RFC 9457, `application/problem+json`). `code` is stable and
@@ -873,7 +958,7 @@ export interface components {
          * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy";
+        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached";
         ValidationError: {
             /**
              * Format: uri
@@ -1090,6 +1175,8 @@ export interface components {
             recipient_name: string;
             program_title: string;
             organization_name: string;
+            /** @description Whether an operator verified the issuer's name (`cli organizations verify`); false: the name is what the issuer entered. */
+            issuer_verified: boolean;
             /** Format: date */
             issue_date: string;
             /** Format: date */
@@ -1218,7 +1305,7 @@ export interface components {
             };
         };
         /**
-         * @description A new account. With `organization_name` it owns a new organization; with `invitation_token` it joins the inviting one.
+         * @description A new account, made once the link mailed to `email` is used (`POST /verify-email`). With `organization_name` it owns a new organization; with `invitation_token` it joins the inviting one.
          * @example {
          *       "email": "ada@example.com",
          *       "password": "correct horse battery",
@@ -1233,6 +1320,35 @@ export interface components {
             name: string;
             organization_name?: string;
             invitation_token?: string;
+        };
+        /**
+         * @description The token of the link mailed at sign-up.
+         * @example {
+         *       "token": "q0Fz3wXcV8yV2m2pW8bC1aH5QmGk0r8sTqZ7nJ4eLx0"
+         *     }
+         */
+        VerifyEmail: {
+            token: string;
+        };
+        /**
+         * @example {
+         *       "email": "ada@example.com"
+         *     }
+         */
+        PasswordReset: {
+            /** Format: email */
+            email: string;
+        };
+        /**
+         * @description The token of the mailed reset link and the new password.
+         * @example {
+         *       "token": "q0Fz3wXcV8yV2m2pW8bC1aH5QmGk0r8sTqZ7nJ4eLx0",
+         *       "password": "a new correct horse"
+         *     }
+         */
+        PasswordResetConfirm: {
+            token: string;
+            password: string;
         };
         /**
          * @example {
@@ -1618,7 +1734,37 @@ export interface components {
                 "application/problem+json": components["schemas"]["Error"];
             };
         };
-        /** @description Too many failed sign-ins for this email or from this address (`too_many_attempts`); `Retry-After` says when the window ends. */
+        /** @description The mailed link's token is unknown, expired or already used (`token_not_found`). */
+        EmailTokenNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The mail could not be handed to the SMTP server, or no `SMTP_URL` is set (`mail_unavailable`); try again later. */
+        MailUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The account already owns `MAX_ORGANIZATIONS_PER_ACCOUNT` organizations (`organization_limit_reached`). */
+        OrganizationLimit: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Too many failed sign-ins for this email from this address, or from this address at all, or too many sign-ups and
+         *     password resets from this address (`too_many_attempts`); `Retry-After` says when to try again.
+         */
         TooManyAttempts: {
             headers: {
                 /** @description Seconds until sign-in is possible again. */
@@ -2011,7 +2157,45 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed in. */
+            /** @description A mail is on its way (the same answer whether or not the email has an account). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailSent"];
+                };
+            };
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["InvitationNotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["MailUnavailable"];
+        };
+    };
+    verifyEmail: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One of `DASHBOARD_ORIGINS` (default `http://localhost:8080`, `http://127.0.0.1:8080`); anything else is 403 `origin_not_allowed`. */
+                Origin: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "q0Fz3wXcV8yV2m2pW8bC1aH5QmGk0r8sTqZ7nJ4eLx0"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VerifyEmail"];
+            };
+        };
+        responses: {
+            /** @description The account exists and is signed in. */
             201: {
                 headers: {
                     "Set-Cookie": components["headers"]["RefreshCookie"];
@@ -2022,8 +2206,83 @@ export interface operations {
                 };
             };
             403: components["responses"]["AccountForbidden"];
-            404: components["responses"]["InvitationNotFound"];
+            404: components["responses"]["EmailTokenNotFound"];
             409: components["responses"]["EmailTaken"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One of `DASHBOARD_ORIGINS` (default `http://localhost:8080`, `http://127.0.0.1:8080`); anything else is 403 `origin_not_allowed`. */
+                Origin: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordReset"];
+            };
+        };
+        responses: {
+            /** @description A mail is on its way if the email has an account. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailSent"];
+                };
+            };
+            403: components["responses"]["AccountForbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["MailUnavailable"];
+        };
+    };
+    confirmPasswordReset: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One of `DASHBOARD_ORIGINS` (default `http://localhost:8080`, `http://127.0.0.1:8080`); anything else is 403 `origin_not_allowed`. */
+                Origin: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "q0Fz3wXcV8yV2m2pW8bC1aH5QmGk0r8sTqZ7nJ4eLx0",
+                 *       "password": "a new correct horse"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordResetConfirm"];
+            };
+        };
+        responses: {
+            /** @description The new password is set; signed in. */
+            200: {
+                headers: {
+                    "Set-Cookie": components["headers"]["RefreshCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["EmailTokenNotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
         };
@@ -2161,6 +2420,7 @@ export interface operations {
             };
             401: components["responses"]["InvalidAdminToken"];
             403: components["responses"]["AccountForbidden"];
+            409: components["responses"]["OrganizationLimit"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
         };
@@ -2359,6 +2619,7 @@ export interface operations {
             403: components["responses"]["InsufficientRole"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["MailUnavailable"];
         };
     };
     deleteInvitation: {

@@ -1,5 +1,7 @@
 import { ApiError, ConflictError, ForbiddenError, newId, NotFoundError, type AdminClaims } from '@platform/service-kit';
 import type { AccountsRepository, InvitationRow, MemberRole } from './accounts.repository';
+import type { Mailer } from '../mail/mailer';
+import { accountMails } from './account-mails';
 import { newSecretToken, tokenHash } from './secret-tokens';
 import { NO_SESSION_EVENTS, type SessionEvents } from './session-events';
 
@@ -15,9 +17,10 @@ function invitationView(row: InvitationRow) {
  * sessions for the organization are revoked, and a removal or role change reaches the gateways at once (their session
  * check refuses the member's access tokens still within their 15 minutes).
  */
-export function membersService(repo: AccountsRepository, settings: { invitationTtlDays: number; publicBaseUrl: string; sessionEvents?: SessionEvents }) {
+export function membersService(repo: AccountsRepository, mailer: Mailer, settings: { invitationTtlDays: number; publicBaseUrl: string; sessionEvents?: SessionEvents }) {
   const db = repo.db;
   const events = settings.sessionEvents ?? NO_SESSION_EVENTS;
+  const mails = accountMails(settings.publicBaseUrl);
   return {
     async list(organizationId: string) {
       const rows = await repo.members(organizationId);
@@ -51,8 +54,11 @@ export function membersService(repo: AccountsRepository, settings: { invitationT
       await events.ended({ kind: 'member', sub: accountId, org: admin.org });
     },
 
-    /** A link the owner copies (no mail is sent): the token is in this answer only; 7 days by default. */
-    async invite(organizationId: string, createdBy: string, input: { role: MemberRole; email?: string }) {
+    /**
+     * A link (7 days by default), its token in this answer only. With an email it is also mailed there (`mailed: true`),
+     * and only an account that proved that email can use it; without one the owner passes the link on.
+     */
+    async invite(organizationId: string, organizationName: string, createdBy: string, input: { role: MemberRole; email?: string }) {
       const token = newSecretToken();
       const row = await repo.insertInvitation({
         id: newId('inv'),
@@ -64,7 +70,8 @@ export function membersService(repo: AccountsRepository, settings: { invitationT
         expires_at: new Date(Date.now() + settings.invitationTtlDays * 86400_000),
       });
       const inviteUrl = `${settings.publicBaseUrl.replace(/\/+$/, '')}/dashboard/invite/${token}`;
-      return { ...invitationView(row), token, invite_url: inviteUrl };
+      if (input.email) await mailer.send(mails.invitation(input.email, organizationName, inviteUrl, settings.invitationTtlDays));
+      return { ...invitationView(row), token, invite_url: inviteUrl, mailed: Boolean(input.email) };
     },
 
     async pendingInvitations(organizationId: string) {

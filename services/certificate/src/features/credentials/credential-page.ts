@@ -37,6 +37,13 @@ export function statusSentence(credential: PublicCredential): string {
   return `This certificate is valid. It was issued by ${credential.organization_name}.`;
 }
 
+/** Whether the platform checked the issuer's name: anyone can sign up and call their organization anything. */
+export function issuerSentence(credential: PublicCredential): string {
+  return credential.issuer_verified
+    ? 'The platform has verified that this issuer is who its name says.'
+    : 'The platform has not verified this issuer’s name: it is what the issuer entered.';
+}
+
 function page(title: string, head: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
@@ -72,7 +79,7 @@ export function credentialPageHtml(credential: PublicCredential): string {
   const rows: Array<[string, string]> = [
     ['Recipient', credential.recipient_name],
     ['Program', credential.program_title],
-    ['Issued by', credential.organization_name],
+    ['Issued by', `${credential.organization_name} (${credential.issuer_verified ? 'verified issuer' : 'name not verified'})`],
     ['Issue date', credential.issue_date],
     ...(credential.expires_on ? ([['Expires on', credential.expires_on]] as Array<[string, string]>) : []),
     ['Certificate number', credential.certificate_number],
@@ -83,6 +90,7 @@ export function credentialPageHtml(credential: PublicCredential): string {
   const body = `<h1>${e(credential.program_title)}</h1>
 <p>${e(credential.recipient_name)}</p>
 <p class="status ${credential.status}" role="status" data-status="${credential.status}">${e(statusSentence(credential))}</p>
+<p class="issuer" data-issuer-verified="${credential.issuer_verified}">${e(issuerSentence(credential))}</p>
 <dl>
 ${rows.map(([label, value]) => `<dt>${e(label)}</dt><dd>${e(value)}</dd>`).join('\n')}
 </dl>

@@ -28,6 +28,7 @@ export function credentialsService(repository: CredentialsRepository, documents:
         recipient_name: row.recipient_name,
         program_title: row.program_title,
         organization_name: row.organization_name,
+        issuer_verified: row.name_verified_at !== null,
         issue_date: row.issue_date,
         expires_on: row.expires_on,
         certificate_number: row.certificate_number,
