@@ -31,7 +31,7 @@ export function KeyRow({ service, apiKey, canManage, onRotated, onChanged }: Pro
       </td>
       <td>
         <span className={`badge badge-${apiKey.status}`}>{humanLabel(apiKey.status)}</span>
-        <ModeBadge mode={apiKey.mode ?? 'live'} />
+        <ModeBadge mode={apiKey.livemode === false || apiKey.mode === 'test' ? 'test' : 'live'} />
       </td>
       <td>{apiKey.scopes?.join(', ') ?? '—'}</td>
       <td>{formatDate(apiKey.last_used_at)}</td>
