@@ -21,6 +21,7 @@ import { deleteExpiredWebhookBodies } from './features/payments/webhook-body-ret
 import { templatesRepository } from './features/templates/templates.repository';
 import { templatesService } from './features/templates/templates.service';
 import { publicApiRepository } from './features/verification/public-api.repository';
+import { summaryReader } from './features/summary/summary.routes';
 
 /** Wires the feature services once per process; the HTTP app and the operator CLI share this. */
 export function buildServices({ db, config, apiKeyCache }: Pick<CertificateDeps, 'db' | 'config' | 'apiKeyCache'>) {
@@ -54,7 +55,8 @@ export function buildServices({ db, config, apiKeyCache }: Pick<CertificateDeps,
     publicBaseUrl: config.PUBLIC_BASE_URL,
   });
   const members = membersService(accountRecords, { invitationTtlDays: config.INVITATION_TTL_DAYS, publicBaseUrl: config.PUBLIC_BASE_URL });
-  return { accounts, members, apiKeys, organizations, templates, certificates, documents, credentials, paymentRecords, payments, paymentGateways, publicApi, credits, runWebhookBodyRetention };
+  const summary = summaryReader(db);
+  return { accounts, members, apiKeys, organizations, templates, certificates, documents, credentials, paymentRecords, payments, paymentGateways, publicApi, credits, summary, runWebhookBodyRetention };
 }
 
 export type CertificateServices = ReturnType<typeof buildServices>;
