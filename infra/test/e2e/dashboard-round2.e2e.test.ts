@@ -3,13 +3,13 @@
  * with axe-core run on every page visited. One organization signed up first; the tests run in order and build on it.
  * Screenshots go to test-artifacts/dashboard-round2/; the home page's also to docs/images/dashboard-home.png.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { axeViolations } from '../helpers/axe';
 import { launchBrowser, refuseForeignRequests, screenshot } from '../helpers/browser';
-import { startSystem, type StartedSystem } from '../helpers/started-system';
+import { repositoryRoot, startSystem, type StartedSystem } from '../helpers/started-system';
 
 const SUITE = 'dashboard-round2';
 const WAIT = { timeout: 30_000 };
@@ -258,6 +258,37 @@ describe('the dashboard, round 2, in Chromium', () => {
       await page.waitForFunction((id) => document.querySelector('main table')?.textContent?.includes(id), WAIT, liveRide);
       expect(await page.evaluate(() => document.querySelector('main table')!.textContent)).not.toContain(testRide);
       await expectAccessible('rides-live');
+    }, 120_000);
+  });
+
+  describe('home (item 2)', () => {
+    it('shows the numbers, a checklist that ticks itself from real data, per-day charts and the link to /docs', async () => {
+      await visit('/', OWNER.organization);
+      expect(await page.title()).toBe('Overview · Partner dashboard');
+      await page.waitForFunction(() => document.querySelector('[data-testid="certificates-issued"]')?.textContent === '3', WAIT);
+      expect(await textOf('[data-testid="credits-used"]')).toBe('3');
+      expect(await textOf('[data-testid="credits-left"]')).toMatch(/^\d+$/);
+      await page.waitForFunction(() => document.querySelector('[data-testid="rides-today"]')?.textContent === '1', WAIT);
+      expect(await textOf('[data-testid="deliveries-today"]')).toBe('0');
+      expect(await textOf('[data-testid="failing-endpoints"]')).toBe('0');
+      const steps = await page.$$eval('[data-testid="checklist"] li', (items) => Object.fromEntries(items.map((item) => [item.getAttribute('data-testid'), item.getAttribute('data-done')])));
+      // Live mode: the only endpoint is a test one.
+      expect(steps).toMatchObject({ 'step-keyCreated': 'true', 'step-certificateIssued': 'true', 'step-endpointRegistered': 'false' });
+      expect(await page.$eval('main a[href="/docs"]', (link) => link.textContent)).toBe('/docs');
+      // Today's bar in both charts (recharts draws SVG rectangles; no CDN: the afterEach checks every request).
+      await page.waitForSelector('[data-testid="chart-certificates"] svg .recharts-bar-rectangle', WAIT);
+      await page.waitForSelector('[data-testid="chart-credits"] svg .recharts-bar-rectangle', WAIT);
+      await expectAccessible('home');
+      const file = await screenshot(page, SUITE, 'home');
+      const kept = path.join(repositoryRoot, 'docs', 'images', 'dashboard-home.png');
+      mkdirSync(path.dirname(kept), { recursive: true });
+      copyFileSync(file, kept);
+
+      // In test mode the test endpoint counts: the step ticks.
+      await page.click('[data-testid="mode-switch"]');
+      await page.waitForFunction(() => document.querySelector('[data-testid="step-endpointRegistered"]')?.getAttribute('data-done') === 'true', WAIT);
+      await page.click('[data-testid="mode-switch"]');
+      await page.waitForFunction(() => !document.querySelector('[data-testid="test-mode-banner"]'), WAIT);
     }, 120_000);
   });
 });

@@ -7,7 +7,7 @@ export const summaryQuery = z
   .strict()
   .meta({ id: 'CertificateSummaryQuery', examples: [{ days: 30 }] });
 
-interface DayRow {
+export interface DayRow {
   date: string;
   certificates_issued: number;
   credits_used: number;
