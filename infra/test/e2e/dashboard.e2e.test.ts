@@ -230,7 +230,7 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
 
   it('upgrades the plan through Gateway A: checkout in the page, the signed payment webhook, the activation shown', async () => {
     await openSection('/billing', 'Credits & plan');
-    expect(await textOf(page, '[data-testid="current-plan"]')).toBe('free');
+    expect(await textOf(page, '[data-testid="current-plan"]')).toBe('Free');
     const before = Number(await textOf(page, '[data-testid="credit-balance"]'));
     await page.waitForSelector('form[aria-label="Upgrade plan"] select[name="plan"] option[value="starter"]', WAIT);
     await snap('billing');
@@ -264,7 +264,7 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     expect(await delivered.json()).toEqual({ received: true });
 
     // The page polls the plan until the payment is confirmed (or "Check now").
-    await page.waitForFunction(() => document.querySelector('[data-testid="current-plan"]')?.textContent === 'starter', { timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid="current-plan"]')?.textContent === 'Starter', { timeout: 60_000 });
     expect(await textOf(page, '[data-testid="checkout-status"]')).toContain('is active');
     expect(Number(await textOf(page, '[data-testid="credit-balance"]'))).toBe(before + 100);
     // The ledger shows the upgrade's grant (and the two certificates issued above).
@@ -327,7 +327,7 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     const succeeded = () =>
       page.evaluate(() =>
         Array.from(document.querySelectorAll('[data-testid^="delivery-"]:not([data-testid="delivery-log"])')).some(
-          (row) => (row as HTMLElement).innerText.includes('ride.cancelled') && (row as HTMLElement).innerText.includes('succeeded'),
+          (row) => (row as HTMLElement).innerText.includes('ride.cancelled') && (row as HTMLElement).innerText.includes('Succeeded'),
         ),
       );
     for (let attempt = 0; attempt < 60 && !(await succeeded()); attempt++) {
@@ -342,7 +342,7 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     // The rides page lists the ride, cancelled.
     await openSection('/rides', 'Rides');
     await page.waitForFunction((id) => document.querySelector('main')?.textContent?.includes(id), WAIT, rideId);
-    expect(await page.evaluate((id) => Array.from(document.querySelectorAll('main tr')).find((row) => row.textContent?.includes(id))?.textContent, rideId)).toContain('cancelled');
+    expect(await page.evaluate((id) => Array.from(document.querySelectorAll('main tr')).find((row) => row.textContent?.includes(id))?.textContent, rideId)).toContain('Cancelled');
     await snap('rides');
   }, 180_000);
 

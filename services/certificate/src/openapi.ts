@@ -5,6 +5,7 @@ import { emailTokenSchema, memberPatchSchema, newInvitationSchema, newOrganizati
 import { newApiKeySchema } from './features/api-keys/api-keys.routes';
 import { listQuery } from './features/certificates/certificates.routes';
 import { ledgerQuery } from './features/credits/credits.routes';
+import { summaryQuery } from './features/summary/summary.routes';
 import { batchSchema, newCertificateSchema } from './features/certificates/certificates.schema';
 import { documentQuery } from './features/documents/documents.routes';
 import { checkoutBody } from './features/payments/payments.routes';
@@ -16,7 +17,7 @@ export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
 /** Request bodies and queries: the zod schemas the routes validate with are their only description. */
 export const REQUEST_SCHEMAS = {
   bodies: [signUpSchema, emailTokenSchema, passwordResetSchema, passwordResetConfirmSchema, signInSchema, refreshSchema, newOrganizationSchema, memberPatchSchema, newInvitationSchema, newApiKeySchema, rotateApiKeySchema, newCertificateSchema, batchSchema, checkoutBody, newTemplateSchema, templatePatchSchema],
-  queries: [listQuery, apiKeyListQuerySchema, templateListQuery, documentQuery, ledgerQuery],
+  queries: [listQuery, apiKeyListQuerySchema, templateListQuery, documentQuery, ledgerQuery, summaryQuery],
 };
 
 let cached: OpenApiDocument | undefined;

@@ -24,6 +24,7 @@ import { deleteExpiredWebhookBodies } from './features/payments/webhook-body-ret
 import { templatesRepository } from './features/templates/templates.repository';
 import { templatesService } from './features/templates/templates.service';
 import { publicApiRepository } from './features/verification/public-api.repository';
+import { summaryReader } from './features/summary/summary.routes';
 
 /** Wires the feature services once per process; the HTTP app and the operator CLI share this. */
 export function buildServices(
@@ -77,7 +78,8 @@ export function buildServices(
     },
   );
   const members = membersService(accountRecords, mailer, { invitationTtlDays: config.INVITATION_TTL_DAYS, publicBaseUrl: config.PUBLIC_BASE_URL, sessionEvents });
-  return { accounts, members, apiKeys, organizations, templates, certificates, documents, renderPool, credentials, paymentRecords, payments, paymentGateways, publicApi, credits, runWebhookBodyRetention };
+  const summary = summaryReader(db);
+  return { accounts, members, apiKeys, organizations, templates, certificates, documents, renderPool, credentials, paymentRecords, payments, paymentGateways, publicApi, credits, summary, runWebhookBodyRetention };
 }
 
 export type CertificateServices = ReturnType<typeof buildServices>;

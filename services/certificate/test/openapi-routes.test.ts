@@ -172,6 +172,8 @@ const scenarios: Scenario[] = [
   ['GET /admin/v1/credits', 200, 'the balance', () => asOwner(app().get('/admin/v1/credits'))],
   ['GET /admin/v1/credits', 401, 'no token', () => app().get('/admin/v1/credits')],
   ['GET /admin/v1/credits/ledger', 200, 'the ledger', () => asOwner(app().get('/admin/v1/credits/ledger?limit=5'))],
+  ['GET /admin/v1/summary', 200, 'the summary', () => asOwner(app().get('/admin/v1/summary?days=7'))],
+  ['GET /admin/v1/summary', 422, 'a window too long', () => asOwner(app().get('/admin/v1/summary?days=365'))],
   ['GET /admin/v1/credits/ledger', 422, 'a bad cursor', () => asOwner(app().get('/admin/v1/credits/ledger?cursor=abc'))],
   ['GET /admin/v1/plans', 401, 'no token', () => app().get('/admin/v1/plans')],
   ['POST /admin/v1/subscriptions/checkout', 201, 'a paid plan', () => asOwner(app().post('/admin/v1/subscriptions/checkout')).send({ plan: 'pro', gateway: 'gateway-b' })],

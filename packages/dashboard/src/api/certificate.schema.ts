@@ -543,7 +543,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the organization's certificates, a page at a time */
+        /** List the organization's certificates, newest first (created_at, then id), a page at a time */
         get: operations["listCertificates"];
         put?: never;
         /** Issue one certificate for one credit */
@@ -643,7 +643,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the organization's templates, a page at a time */
+        /** List the organization's templates, newest first (created_at, then id), a page at a time */
         get: operations["listTemplates"];
         put?: never;
         /**
@@ -716,6 +716,27 @@ export interface paths {
          *     `sub`) within the token's organization instead of the key creator's.
          */
         get: operations["getAdminCredits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard home's numbers per UTC day (any role)
+         * @description For the token's organization: per UTC day, oldest first and ending today, the certificates issued and the
+         *     credits spent; the certificates issued in all; and the credits spent in this calendar month (UTC).
+         */
+        get: operations["getAdminSummary"];
         put?: never;
         post?: never;
         delete?: never;
@@ -852,6 +873,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        CertificateSummary: {
+            days: {
+                /** Format: date */
+                date: string;
+                certificates_issued: number;
+                credits_used: number;
+            }[];
+            certificates_issued: number;
+            credits_used_this_month: number;
+        };
         /** @enum {string} */
         MemberRole: "owner" | "member" | "operator";
         /** @description A signed-in dashboard session. `access_token` is an admin JWT for `/admin/v1` of both services, valid 15 minutes. */
@@ -3502,6 +3533,47 @@ export interface operations {
                 };
             };
             401: components["responses"]["InvalidAdminToken"];
+        };
+    };
+    getAdminSummary: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How many UTC days, ending today.
+                 * @example 30
+                 */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "days": [
+                     *         {
+                     *           "date": "2026-05-01",
+                     *           "certificates_issued": 2,
+                     *           "credits_used": 2
+                     *         }
+                     *       ],
+                     *       "certificates_issued": 14,
+                     *       "credits_used_this_month": 9
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CertificateSummary"];
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     listCreditLedger: {
