@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { axeViolations } from '../helpers/axe';
 import { launchBrowser, refuseForeignRequests, screenshot } from '../helpers/browser';
+import { mailedLink } from '../helpers/mail-inbox';
 import { repositoryRoot, startSystem, type StartedSystem } from '../helpers/started-system';
 
 const SUITE = 'dashboard-round2';
@@ -99,6 +100,9 @@ describe('the dashboard, round 2, in Chromium', () => {
     await type('form[aria-label="Sign up"] input[name="password"]', OWNER.password);
     await type('form[aria-label="Sign up"] input[name="organization_name"]', OWNER.organization);
     await page.click('form[aria-label="Sign up"] button[type="submit"]');
+    // The account exists once the mailed link is used (the local mail catcher of `pnpm start` holds it).
+    await page.waitForSelector('[data-testid="check-inbox"]', WAIT);
+    await page.goto(`${system.gatewayUrl}${await mailedLink(system, OWNER.email, 'verify-email')}`, { waitUntil: 'networkidle0' });
     await page.waitForFunction((email) => document.querySelector('[data-testid="account-email"]')?.textContent === email, WAIT, OWNER.email);
   }, 120_000);
 

@@ -12,6 +12,7 @@ import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { sendJson, startFakeServer, type RecordedRequest } from '@platform/test-kit';
 import { verifyStandardWebhook } from '@platform/webhook-signature';
 import { launchBrowser, refuseForeignRequests, screenshot } from '../helpers/browser';
+import { mailedLink } from '../helpers/mail-inbox';
 import { startSystem, type StartedSystem } from '../helpers/started-system';
 
 const SUITE = 'dashboard';
@@ -128,20 +129,6 @@ async function gatewayFetch(pathname: string, init: RequestInit = {}) {
   return { status: response.status, contentType: response.headers.get('content-type') ?? '', body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
-/**
- * The path of the newest dashboard link mailed to `to`, read from the local mail catcher `pnpm start` runs (its inbox
- * address is in the banner; its JSON list at /messages).
- */
-async function mailedLink(to: string, kind: 'verify-email' | 'reset-password'): Promise<string> {
-  const inbox = /mail inbox\s+(http:\/\/127\.0\.0\.1:\d+\/)/.exec(system.output())?.[1];
-  if (!inbox) throw new Error('pnpm start printed no mail inbox');
-  const messages = (await (await fetch(`${inbox}messages`)).json()) as Array<{ to: string[]; text: string }>;
-  const mail = messages.filter((message) => message.to.includes(to)).at(-1);
-  const path = mail && new RegExp(`/dashboard/${kind}/[A-Za-z0-9_-]+`).exec(mail.text)?.[0];
-  if (!path) throw new Error(`no ${kind} mail for ${to} in ${JSON.stringify(messages)}`);
-  return path;
-}
-
 let certificateKey = '';
 
 describe('the partner dashboard through the gateway, in Chromium', () => {
@@ -159,7 +146,7 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     await page.waitForSelector('[data-testid="check-inbox"]', WAIT);
     expect(await page.$('[data-testid="mail-inbox-link"]')).not.toBeNull();
     await snap('sign-up-check-inbox');
-    await page.goto(`${system.gatewayUrl}${await mailedLink(OWNER.email, 'verify-email')}`, { waitUntil: 'networkidle0' });
+    await page.goto(`${system.gatewayUrl}${await mailedLink(system, OWNER.email, 'verify-email')}`, { waitUntil: 'networkidle0' });
 
     await page.waitForSelector('[data-testid="account-email"]', WAIT);
     expect(await textOf(page, '[data-testid="account-email"]')).toBe(OWNER.email);
@@ -372,7 +359,7 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
       expect(await guest.$('form[aria-label="Sign up"] input[name="organization_name"]')).toBeNull();
       await guest.click('form[aria-label="Sign up"] button[type="submit"]');
       await guest.waitForSelector('[data-testid="check-inbox"]', WAIT);
-      await guest.goto(`${system.gatewayUrl}${await mailedLink(INVITEE.email, 'verify-email')}`, { waitUntil: 'networkidle0' });
+      await guest.goto(`${system.gatewayUrl}${await mailedLink(system, INVITEE.email, 'verify-email')}`, { waitUntil: 'networkidle0' });
       await guest.waitForFunction((email) => document.querySelector('[data-testid="account-email"]')?.textContent === email, WAIT, INVITEE.email);
       expect(await textOf(guest, '[data-testid="organization-switcher"]')).toContain(OWNER.organization);
       // A member reads keys but cannot create them.
