@@ -17,7 +17,7 @@ async function handle(message: WorkerRequest): Promise<WorkerReply> {
     Atomics.wait(new Int32Array(message.gate), 0, 0);
     return { id: message.id, ok: true, content: new Uint8Array(0) };
   }
-  const input: DocumentInput = { ...message.input, backgroundImage: asBuffer(message.input.backgroundImage), logo: asBuffer(message.input.logo) };
+  const input: DocumentInput = { ...message.input, backgroundImage: asBuffer(message.input.backgroundImage), logo: asBuffer(message.input.logo), signature: asBuffer(message.input.signature) };
   const content = message.format === 'pdf' ? await renderPdf(input) : await renderPng(input);
   return { id: message.id, ok: true, content };
 }

@@ -1,10 +1,11 @@
-import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { createCanvas, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
 import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
+import { readImageSize } from '../templates/template-images';
 import type { PlaceholderValues } from '../templates/template-placeholders';
 import type { TemplateDefinition } from '../templates/templates.schema';
 import { canvasFamily, fontBytes } from './document-fonts';
-import { layoutPage, statusBand } from './document-layout';
+import { layoutPage, statusBand, type LayoutImages, type MeasureText, type PageLayout } from './document-layout';
 import type { DocumentStatus } from './documents.repository';
 
 /** What a document is drawn from: the template version, its images, the placeholder values and the public page's URL. */
@@ -12,6 +13,8 @@ export interface DocumentInput {
   definition: TemplateDefinition;
   backgroundImage: Buffer | null;
   logo: Buffer | null;
+  signature: Buffer | null;
+  /** Placeholder values as printed: dates already written out in the template's date format, the issuer's name. */
   values: PlaceholderValues;
   verificationUrl: string;
   title: string;
@@ -26,15 +29,25 @@ function qrCodePng(url: string): Promise<Buffer> {
   return QRCode.toBuffer(url, { errorCorrectionLevel: 'M', margin: 2, width: 600, color: { dark: '#000000', light: '#FFFFFF' } });
 }
 
-/** The certificate as a one-page PDF, fonts embedded, with the QR code linking to the public page. */
+/** The proportions of the images a document has, read from their headers (both renderers lay out the same page). */
+function imagesOf(input: DocumentInput): LayoutImages {
+  return { logo: input.logo ? readImageSize(input.logo) : null, signature: input.signature ? readImageSize(input.signature) : null };
+}
+
+/** The layout of a document, as both renderers draw it. */
+export function documentLayout(input: DocumentInput, measure: MeasureText): PageLayout {
+  return layoutPage(input.definition, input.values, measure, imagesOf(input));
+}
+
+/** The certificate as a one-page PDF, fonts embedded (its text can be selected and copied), with the QR code linking to the public page. */
 export async function renderPdf(input: DocumentInput): Promise<Buffer> {
-  const doc = new PDFDocument({ size: [10, 10], margin: 0, autoFirstPage: false, info: { Title: input.title, Creator: 'Certificate service' } });
+  const doc = new PDFDocument({ size: [10, 10], margin: 0, autoFirstPage: false, info: { Title: input.title, Author: input.values.issuer_name ?? '', Creator: 'Certificate service' } });
   for (const font of ['sans', 'serif', 'mono'] as const) {
     doc.registerFont(`${font}`, fontBytes(font, false));
     doc.registerFont(`${font}-bold`, fontBytes(font, true));
   }
   const fontName = (font: string, bold: boolean) => (bold ? `${font}-bold` : font);
-  const layout = layoutPage(input.definition, input.values, (text, font, bold, size) => doc.font(fontName(font, bold)).fontSize(size).widthOfString(text));
+  const layout = documentLayout(input, (text, font, bold, size) => doc.font(fontName(font, bold)).fontSize(size).widthOfString(text));
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const finished = new Promise<void>((resolve, reject) => {
@@ -44,8 +57,17 @@ export async function renderPdf(input: DocumentInput): Promise<Buffer> {
   doc.addPage({ size: [layout.width, layout.height], margin: 0 });
   doc.rect(0, 0, layout.width, layout.height).fill(layout.background);
   if (input.backgroundImage) doc.image(input.backgroundImage, 0, 0, { width: layout.width, height: layout.height });
-  if (input.logo) doc.image(input.logo, layout.logo.x, layout.logo.y, { width: layout.logo.width });
-  for (const line of layout.lines) {
+  if (layout.frame) {
+    for (const rect of layout.frame.rects) doc.lineWidth(rect.lineWidth).rect(rect.x, rect.y, rect.width, rect.height).stroke(layout.frame.color);
+  }
+  if (input.logo && layout.logo) doc.image(input.logo, layout.logo.x, layout.logo.y, { width: layout.logo.width, height: layout.logo.height });
+  const signature = layout.signature;
+  if (input.signature && signature) {
+    doc.image(input.signature, signature.image.x, signature.image.y, { width: signature.image.width, height: signature.image.height });
+    const { rule } = signature;
+    doc.lineWidth(0.75).moveTo(rule.x, rule.y).lineTo(rule.x + rule.width, rule.y).stroke(input.definition.colors.accent);
+  }
+  for (const line of [...layout.lines, ...(signature?.label ? [signature.label] : [])]) {
     doc.font(fontName(line.font, line.bold)).fontSize(line.size).fillColor(line.color).text(line.text, line.x, line.y, { lineBreak: false });
   }
   doc.image(await qrCodePng(input.verificationUrl), layout.qr.x, layout.qr.y, { width: layout.qr.size });
@@ -63,11 +85,17 @@ export async function renderPdf(input: DocumentInput): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+function strokeRect(context: SKRSContext2D, rect: { x: number; y: number; width: number; height: number; lineWidth: number }, color: string) {
+  context.strokeStyle = color;
+  context.lineWidth = rect.lineWidth;
+  context.strokeRect(rect.x, rect.y, rect.width, rect.height);
+}
+
 /** The same page as a PNG, drawn directly on a canvas (no browser, no PDF rasteriser). */
 export async function renderPng(input: DocumentInput): Promise<Buffer> {
   const probe = createCanvas(1, 1).getContext('2d');
   const cssFont = (font: Parameters<typeof canvasFamily>[0], bold: boolean, size: number) => `${bold ? 'bold ' : ''}${size}px "${canvasFamily(font)}"`;
-  const layout = layoutPage(input.definition, input.values, (text, font, bold, size) => {
+  const layout = documentLayout(input, (text, font, bold, size) => {
     probe.font = cssFont(font, bold, size);
     return probe.measureText(text).width;
   });
@@ -77,12 +105,16 @@ export async function renderPng(input: DocumentInput): Promise<Buffer> {
   context.fillStyle = layout.background;
   context.fillRect(0, 0, layout.width, layout.height);
   if (input.backgroundImage) context.drawImage(await loadImage(input.backgroundImage), 0, 0, layout.width, layout.height);
-  if (input.logo) {
-    const logo = await loadImage(input.logo);
-    context.drawImage(logo, layout.logo.x, layout.logo.y, layout.logo.width, (layout.logo.width * logo.height) / logo.width);
+  for (const rect of layout.frame?.rects ?? []) strokeRect(context, rect, layout.frame!.color);
+  if (input.logo && layout.logo) context.drawImage(await loadImage(input.logo), layout.logo.x, layout.logo.y, layout.logo.width, layout.logo.height);
+  const signature = layout.signature;
+  if (input.signature && signature) {
+    context.drawImage(await loadImage(input.signature), signature.image.x, signature.image.y, signature.image.width, signature.image.height);
+    context.fillStyle = input.definition.colors.accent;
+    context.fillRect(signature.rule.x, signature.rule.y - 0.375, signature.rule.width, 0.75);
   }
   context.textBaseline = 'top';
-  for (const line of layout.lines) {
+  for (const line of [...layout.lines, ...(signature?.label ? [signature.label] : [])]) {
     context.font = cssFont(line.font, line.bold, line.size);
     context.fillStyle = line.color;
     context.fillText(line.text, line.x, line.y);

@@ -16,12 +16,15 @@ export interface CertificateForDocument {
   template_id: string | null;
   template_version: number | null;
   custom_fields: Record<string, string>;
+  /** The issuing organization's name, printed on every document. */
+  organization_name: string;
 }
 
 export interface TemplateVersionForDocument {
   definition: TemplateDefinition;
   background_image: Buffer | null;
   logo: Buffer | null;
+  signature_image: Buffer | null;
 }
 
 export type DocumentFormat = 'pdf' | 'png';
@@ -36,7 +39,8 @@ export interface DocumentKey {
 }
 
 const CERTIFICATE_COLUMNS = [
-  'id', 'organization_id', 'status', 'expires_on', 'verification_code', 'certificate_number', 'recipient_name', 'program_title', 'issue_date', 'template_id', 'template_version', 'custom_fields',
+  'c.id', 'c.organization_id', 'c.status', 'c.expires_on', 'c.verification_code', 'c.certificate_number', 'c.recipient_name', 'c.program_title', 'c.issue_date',
+  'c.template_id', 'c.template_version', 'c.custom_fields', 'o.name as organization_name',
 ];
 
 function columnsOf(key: DocumentKey) {
@@ -44,15 +48,16 @@ function columnsOf(key: DocumentKey) {
 }
 
 export function documentsRepository(db: Knex) {
+  const certificates = () => db('certificates as c').join('organizations as o', 'o.id', 'c.organization_id');
   return {
     async certificateInOrganization(organizationId: string, id: string): Promise<CertificateForDocument | undefined> {
-      return db('certificates').where({ organization_id: organizationId, id }).first(CERTIFICATE_COLUMNS);
+      return certificates().where({ 'c.organization_id': organizationId, 'c.id': id }).first(CERTIFICATE_COLUMNS);
     },
     async certificateByVerificationCode(code: string): Promise<CertificateForDocument | undefined> {
-      return db('certificates').where({ verification_code: code }).first(CERTIFICATE_COLUMNS);
+      return certificates().where({ 'c.verification_code': code }).first(CERTIFICATE_COLUMNS);
     },
     async templateVersion(templateId: string, version: number): Promise<TemplateVersionForDocument | undefined> {
-      return db('template_versions').where({ template_id: templateId, version }).first('definition', 'background_image', 'logo');
+      return db('template_versions').where({ template_id: templateId, version }).first('definition', 'background_image', 'logo', 'signature_image');
     },
     async cached(key: DocumentKey): Promise<Buffer | undefined> {
       const row = await db('certificate_documents').where(columnsOf(key)).first('content');

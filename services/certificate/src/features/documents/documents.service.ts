@@ -2,6 +2,7 @@ import { ApiError, NotFoundError } from '@platform/service-kit';
 import { certificateStatus } from '../certificates/certificate-status';
 import { formatVerificationCode } from '../certificates/verification-code';
 import { BUILT_IN_TEMPLATE } from './built-in-template';
+import { humanDate } from './document-dates';
 import type { DocumentInput } from './document-renderers';
 import type { CertificateForDocument, DocumentFormat, DocumentKey, DocumentsRepository } from './documents.repository';
 import { RenderQueueFullError, type RenderPool } from './render-pool';
@@ -51,10 +52,12 @@ export function documentsService(repository: DocumentsRepository, publicBaseUrl:
   async function inputOf(certificate: CertificateForDocument, key: DocumentKey): Promise<DocumentInput> {
     const template = certificate.template_id ? await repository.templateVersion(certificate.template_id, key.templateVersion) : undefined;
     const verificationUrl = credentialPageUrl(publicBaseUrl, certificate.verification_code);
+    const definition = template?.definition ?? BUILT_IN_TEMPLATE;
     return {
-      definition: template?.definition ?? BUILT_IN_TEMPLATE,
+      definition,
       backgroundImage: template?.background_image ?? null,
       logo: template?.logo ?? null,
+      signature: template?.signature_image ?? null,
       verificationUrl,
       title: `${certificate.program_title}: ${certificate.recipient_name}`,
       status: key.status,
@@ -62,7 +65,8 @@ export function documentsService(repository: DocumentsRepository, publicBaseUrl:
         ...certificate.custom_fields,
         recipient_name: certificate.recipient_name,
         program_title: certificate.program_title,
-        issue_date: certificate.issue_date,
+        issue_date: humanDate(certificate.issue_date, definition.date_format),
+        issuer_name: certificate.organization_name,
         certificate_number: certificate.certificate_number,
         verification_url: verificationUrl,
       },

@@ -41,6 +41,12 @@ export async function checkImage(path: string, base64: string): Promise<CheckedI
   return { bytes, meta: { ...header, size_bytes: bytes.length } };
 }
 
+/** The pixel size of a PNG or JPEG read from its header (null for anything else), without decoding it. */
+export function readImageSize(bytes: Buffer): { width: number; height: number } | null {
+  const header = readHeader(bytes);
+  return header ? { width: header.width, height: header.height } : null;
+}
+
 function readHeader(bytes: Buffer): Omit<ImageMeta, 'size_bytes'> | null {
   if (bytes.length >= 24 && bytes.subarray(0, 8).equals(PNG_SIGNATURE) && bytes.toString('latin1', 12, 16) === 'IHDR') {
     return { content_type: 'image/png', width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };

@@ -1,5 +1,5 @@
 /** The placeholders every template may use; custom fields a template declares add to them. */
-export const BUILT_IN_PLACEHOLDERS = ['recipient_name', 'program_title', 'issue_date', 'certificate_number', 'verification_url'] as const;
+export const BUILT_IN_PLACEHOLDERS = ['recipient_name', 'program_title', 'issue_date', 'certificate_number', 'verification_url', 'issuer_name'] as const;
 
 export type PlaceholderValues = Record<string, string>;
 

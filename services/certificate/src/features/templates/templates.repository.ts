@@ -18,6 +18,7 @@ export interface TemplateWithVersion extends TemplateRow {
   definition: TemplateDefinition;
   background_image_meta: ImageMeta | null;
   logo_meta: ImageMeta | null;
+  signature_image_meta: ImageMeta | null;
 }
 
 export interface NewVersion {
@@ -26,11 +27,16 @@ export interface NewVersion {
   background_image_meta: ImageMeta | null;
   logo: Buffer | null;
   logo_meta: ImageMeta | null;
+  signature_image: Buffer | null;
+  signature_image_meta: ImageMeta | null;
 }
+
+/** The images a version keeps when an update does not name them. */
+export type VersionImages = Omit<NewVersion, 'definition'>;
 
 const WITH_VERSION = [
   't.id', 't.organization_id', 't.name', 't.status', 't.current_version', 't.created_at', 't.updated_at', 't.archived_at',
-  'v.definition', 'v.background_image_meta', 'v.logo_meta',
+  'v.definition', 'v.background_image_meta', 'v.logo_meta', 'v.signature_image_meta',
 ];
 
 export function templatesRepository(db: Knex) {
@@ -63,8 +69,10 @@ export function templatesRepository(db: Knex) {
       return query;
     },
     /** The images of one version, for an update that keeps them. */
-    async images(id: string, version: number): Promise<Pick<NewVersion, 'background_image' | 'background_image_meta' | 'logo' | 'logo_meta'>> {
-      return db('template_versions').where({ template_id: id, version }).first('background_image', 'background_image_meta', 'logo', 'logo_meta');
+    async images(id: string, version: number): Promise<VersionImages> {
+      return db('template_versions')
+        .where({ template_id: id, version })
+        .first('background_image', 'background_image_meta', 'logo', 'logo_meta', 'signature_image', 'signature_image_meta');
     },
     /**
      * Adds the next version and makes it current, only if the template is still active at `expectedVersion`; returns

@@ -47,6 +47,18 @@ const colors = z
   .strict();
 const qrCode = z.object({ x: fraction, y: fraction, size: z.number().min(0.05).max(0.5) }).strict();
 const logoPlacement = z.object({ x: fraction, y: fraction, width: z.number().min(0.02).max(1) }).strict();
+/** How dates are written on the document: `long` 26 November 2026, `us` November 26, 2026, `iso` 2026-11-26. */
+export const DATE_FORMATS = ['long', 'us', 'iso'] as const;
+export type DateFormat = (typeof DATE_FORMATS)[number];
+const frame = z
+  .object({ style: z.enum(['none', 'single', 'double']), color: hexColor.optional().meta({ description: 'The accent colour when absent.' }) })
+  .strict()
+  .meta({ description: 'A border drawn inside the page edge: none, one line or two.' });
+const signaturePlacement = z
+  .object({ x: fraction, y: fraction, width: z.number().min(0.05).max(0.5) })
+  .strict()
+  .meta({ description: 'Where the signature image goes (its top-left corner and width, fractions of the page); drawn only when the template has one.' });
+const signatureLabel = z.string().trim().min(1).max(100).meta({ description: 'Printed under the signature, e.g. "Amaka Obi, Programme Director".' });
 
 /** Each field's own rule, without defaults: creation adds the defaults, an update names only what changes. */
 const fields = {
@@ -59,6 +71,10 @@ const fields = {
   custom_fields: z.array(customField).max(20),
   qr_code: qrCode,
   logo_placement: logoPlacement,
+  date_format: z.enum(DATE_FORMATS),
+  frame,
+  signature_placement: signaturePlacement,
+  signature_label: signatureLabel,
 };
 
 const DEFAULTS = {
@@ -69,6 +85,9 @@ const DEFAULTS = {
   custom_fields: [],
   qr_code: { x: 0.83, y: 0.7, size: 0.12 },
   logo_placement: { x: 0.05, y: 0.05, width: 0.15 },
+  date_format: 'long',
+  frame: { style: 'none' },
+  signature_placement: { x: 0.08, y: 0.72, width: 0.2 },
 } as const;
 
 /**
@@ -109,6 +128,10 @@ const definitionShape = {
     custom_fields: fields.custom_fields.default([]),
     qr_code: fields.qr_code.default(DEFAULTS.qr_code),
     logo_placement: fields.logo_placement.default(DEFAULTS.logo_placement),
+    date_format: fields.date_format.default(DEFAULTS.date_format),
+    frame: fields.frame.default(DEFAULTS.frame),
+    signature_placement: fields.signature_placement.default(DEFAULTS.signature_placement),
+    signature_label: fields.signature_label.optional(),
 };
 
 export const templateDefinitionSchema = z.object(definitionShape).strict().superRefine(checkPlaceholders);
@@ -122,6 +145,7 @@ export const newTemplateSchema = z
     ...definitionShape,
     background_image: base64Image.optional(),
     logo: base64Image.optional(),
+    signature_image: base64Image.optional(),
   })
   .strict()
   .superRefine(checkPlaceholders)
@@ -129,7 +153,7 @@ export const newTemplateSchema = z
     id: 'NewTemplate',
     description:
       'Positions are fractions of the page. Text blocks may use `{{recipient_name}}`, `{{program_title}}`, `{{issue_date}}`, ' +
-      '`{{certificate_number}}`, `{{verification_url}}` and the `custom_fields` the template declares; any other placeholder is a 422.',
+      '`{{certificate_number}}`, `{{verification_url}}`, `{{issuer_name}}` and the `custom_fields` the template declares; any other placeholder is a 422.',
     examples: [
       {
         name: 'Course completion',
@@ -145,6 +169,11 @@ export const newTemplateSchema = z
           { text: 'Issued {{issue_date}} · {{certificate_number}} · {{verification_url}}', x: 0.05, y: 0.9, width: 0.7, font_size: 10, align: 'left' },
         ],
         logo: { data: EXAMPLE_PNG },
+        date_format: 'long',
+        frame: { style: 'double' },
+        signature_image: { data: EXAMPLE_PNG },
+        signature_placement: { x: 0.08, y: 0.72, width: 0.2 },
+        signature_label: 'Amaka Obi, Programme Director',
       },
     ],
   });
@@ -162,8 +191,13 @@ export const templatePatchSchema = z
     custom_fields: fields.custom_fields.optional(),
     qr_code: fields.qr_code.optional(),
     logo_placement: fields.logo_placement.optional(),
+    date_format: fields.date_format.optional(),
+    frame: fields.frame.optional(),
+    signature_placement: fields.signature_placement.optional(),
+    signature_label: fields.signature_label.nullable().optional(),
     background_image: base64Image.nullable().optional(),
     logo: base64Image.nullable().optional(),
+    signature_image: base64Image.nullable().optional(),
   })
   .strict()
   .refine((patch) => Object.keys(patch).length > 0, { message: 'must change at least one field' })

@@ -1,6 +1,6 @@
 import { ConflictError, newId, NotFoundError, parseOrThrow, ValidationError } from '@platform/service-kit';
 import { checkImage, type ImageMeta } from './template-images';
-import type { NewVersion, TemplatesRepository, TemplateWithVersion } from './templates.repository';
+import type { NewVersion, TemplatesRepository, TemplateWithVersion, VersionImages } from './templates.repository';
 import { templateDefinitionSchema, type NewTemplate, type TemplateDefinition, type TemplatePatch } from './templates.schema';
 
 export function presentTemplate(row: TemplateWithVersion) {
@@ -11,6 +11,7 @@ export function presentTemplate(row: TemplateWithVersion) {
     ...row.definition,
     background_image: row.background_image_meta,
     logo: row.logo_meta,
+    signature_image: row.signature_image_meta ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     archived_at: row.archived_at?.toISOString() ?? null,
@@ -25,21 +26,52 @@ export interface TemplateForIssue {
   customFields: TemplateDefinition['custom_fields'];
 }
 
-async function uploadedImages(input: Pick<TemplatePatch, 'background_image' | 'logo'>) {
-  const background = input.background_image ? await checkImage('background_image.data', input.background_image.data) : input.background_image;
-  const logo = input.logo ? await checkImage('logo.data', input.logo.data) : input.logo;
-  return { background, logo };
+const IMAGE_FIELDS = ['background_image', 'logo', 'signature_image'] as const;
+type ImageField = (typeof IMAGE_FIELDS)[number];
+
+/** Each image of the request checked (undefined: not sent, null: removed). */
+async function uploadedImages(input: Pick<TemplatePatch, ImageField>) {
+  const checked = async (field: ImageField) => {
+    const image = input[field];
+    return image ? checkImage(`${field}.data`, image.data) : image;
+  };
+  return { background_image: await checked('background_image'), logo: await checked('logo'), signature_image: await checked('signature_image') };
+}
+
+/** The images of a new version: those uploaded, or null where removed, else those of the current version. */
+function versionImages(uploaded: Awaited<ReturnType<typeof uploadedImages>>, kept: VersionImages | null): VersionImages {
+  const pick = (field: ImageField) => {
+    const image = uploaded[field];
+    if (image === undefined) return { bytes: kept?.[field] ?? null, meta: kept?.[`${field}_meta`] ?? null };
+    return { bytes: image?.bytes ?? null, meta: image?.meta ?? null };
+  };
+  const [background, logo, signature] = IMAGE_FIELDS.map(pick) as [ReturnType<typeof pick>, ReturnType<typeof pick>, ReturnType<typeof pick>];
+  return {
+    background_image: background.bytes,
+    background_image_meta: background.meta,
+    logo: logo.bytes,
+    logo_meta: logo.meta,
+    signature_image: signature.bytes,
+    signature_image_meta: signature.meta,
+  };
+}
+
+/** The pixel cap counts every image a version keeps; the error names the last image uploaded (the logo before the background). */
+function checkVersionPixels(uploaded: Awaited<ReturnType<typeof uploadedImages>>, images: VersionImages, maxDecodedPixels: number): void {
+  const named = (['signature_image', 'logo', 'background_image'] as const).find((field) => uploaded[field]);
+  if (!named) return;
+  checkDecodedPixels([images.background_image_meta, images.logo_meta, images.signature_image_meta], named, maxDecodedPixels);
 }
 
 /**
  * Rendering decodes every image of a template at full size (4 bytes a pixel), whatever its file size: the images a
  * version keeps may decode to at most `maxDecodedPixels` together. The error names the image uploaded with the request.
  */
-function checkDecodedPixels(images: Array<ImageMeta | null | undefined>, uploaded: 'background_image' | 'logo', maxDecodedPixels: number): void {
+function checkDecodedPixels(images: Array<ImageMeta | null | undefined>, uploaded: ImageField, maxDecodedPixels: number): void {
   const pixels = images.reduce((sum, meta) => sum + (meta ? meta.width * meta.height : 0), 0);
   if (pixels <= maxDecodedPixels) return;
   throw new ValidationError([
-    { path: `${uploaded}.data`, message: `the template's images decode to ${pixels} pixels together (width × height of the background and the logo); at most ${maxDecodedPixels} are allowed` },
+    { path: `${uploaded}.data`, message: `the template's images decode to ${pixels} pixels together (width × height of the background, the logo and the signature); at most ${maxDecodedPixels} are allowed` },
   ]);
 }
 
@@ -56,20 +88,12 @@ export function templatesService(repository: TemplatesRepository, limits: { maxD
 
   return {
     async create(organizationId: string, input: NewTemplate) {
-      const { background_image: _background, logo: _logo, ...definition } = input;
-      const images = await uploadedImages(input);
-      if (images.background || images.logo) checkDecodedPixels([images.background?.meta, images.logo?.meta], images.logo ? 'logo' : 'background_image', limits.maxDecodedPixels);
+      const { background_image: _background, logo: _logo, signature_image: _signature, ...definition } = input;
+      const uploaded = await uploadedImages(input);
+      const images = versionImages(uploaded, null);
+      checkVersionPixels(uploaded, images, limits.maxDecodedPixels);
       const id = newId('tpl');
-      await repository.create(
-        { id, organization_id: organizationId, name: definition.name },
-        {
-          definition,
-          background_image: images.background?.bytes ?? null,
-          background_image_meta: images.background?.meta ?? null,
-          logo: images.logo?.bytes ?? null,
-          logo_meta: images.logo?.meta ?? null,
-        },
-      );
+      await repository.create({ id, organization_id: organizationId, name: definition.name }, { definition, ...images });
       return presentTemplate(await find(organizationId, id));
     },
     async get(organizationId: string, id: string) {
@@ -85,20 +109,15 @@ export function templatesService(repository: TemplatesRepository, limits: { maxD
     async update(organizationId: string, id: string, patch: TemplatePatch) {
       const current = await find(organizationId, id);
       if (current.status === 'archived') throw new ConflictError('An archived template cannot be changed', 'template_archived');
-      const { background_image: _background, logo: _logo, ...changes } = patch;
-      const definition = parseOrThrow(templateDefinitionSchema, { ...current.definition, ...changes });
+      const { background_image: _background, logo: _logo, signature_image: _signature, signature_label, ...changes } = patch;
+      const merged: Record<string, unknown> = { ...current.definition, ...changes };
+      // A label of null removes it; absent keeps the current one.
+      if (signature_label === null) delete merged.signature_label;
+      else if (signature_label !== undefined) merged.signature_label = signature_label;
+      const definition = parseOrThrow(templateDefinitionSchema, merged);
       const uploaded = await uploadedImages(patch);
-      const kept = await repository.images(id, current.current_version);
-      const version: NewVersion = {
-        definition,
-        background_image: uploaded.background === undefined ? kept.background_image : (uploaded.background?.bytes ?? null),
-        background_image_meta: uploaded.background === undefined ? kept.background_image_meta : (uploaded.background?.meta ?? null),
-        logo: uploaded.logo === undefined ? kept.logo : (uploaded.logo?.bytes ?? null),
-        logo_meta: uploaded.logo === undefined ? kept.logo_meta : (uploaded.logo?.meta ?? null),
-      };
-      if (uploaded.background || uploaded.logo) {
-        checkDecodedPixels([version.background_image_meta, version.logo_meta], uploaded.logo ? 'logo' : 'background_image', limits.maxDecodedPixels);
-      }
+      const version: NewVersion = { definition, ...versionImages(uploaded, await repository.images(id, current.current_version)) };
+      checkVersionPixels(uploaded, version, limits.maxDecodedPixels);
       if (!(await repository.addVersion(organizationId, id, current.current_version, version))) {
         throw new ConflictError('The template changed while this update was made; read it again and retry', 'template_changed');
       }
