@@ -124,7 +124,7 @@ describe('the document layout', () => {
   });
 
   it('fits the signature and its label clear of the text, the QR code and the logo', () => {
-    const definition = template({ signature_placement: { x: 0.1, y: 0.62, width: 0.5 }, signature_label: 'Amaka Obi, Programme Director' });
+    const definition = template({ signature_placement: { x: 0.1, y: 0.66, width: 0.5 }, signature_label: 'Amaka Obi, Programme Director' });
     const layout = layoutPage(definition, values, measure, { logo: { width: 400, height: 200 }, signature: { width: 600, height: 300 } });
     expect(layout.signature).not.toBeNull();
     // Shrunk to stay above the issuer line at the bottom of the page.

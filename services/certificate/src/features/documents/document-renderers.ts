@@ -1,7 +1,7 @@
 import { createCanvas, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
 import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
-import { readImageSize } from '../templates/template-images';
+import { readImageSize } from '../templates/image-size';
 import type { PlaceholderValues } from '../templates/template-placeholders';
 import type { TemplateDefinition } from '../templates/templates.schema';
 import { canvasFamily, fontBytes } from './document-fonts';

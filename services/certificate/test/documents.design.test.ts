@@ -1,0 +1,82 @@
+import request from 'supertest';
+import { createTestContext, type TestContext } from './helpers/context';
+import { binary, pdfText, qrCodeIn } from './helpers/documents';
+import { expectToMatchDescription } from './helpers/openapi';
+import { certificateInput, issueCertificate, newOrg, type TestOrg } from './factories/admin';
+import { createTemplate, pngBase64 } from './factories/templates';
+
+const PUBLIC_BASE_URL = 'https://certificates.example.test';
+let ctx: TestContext;
+let org: TestOrg;
+
+beforeAll(() => {
+  ctx = createTestContext({ PUBLIC_BASE_URL });
+  org = newOrg(ctx, { orgName: 'Kano Polytechnic Academy' });
+});
+afterAll(() => ctx.close());
+
+const document = (id: string, format: 'pdf' | 'png' = 'pdf') =>
+  request(ctx.app).get(`/admin/v1/certificates/${id}/document`).query({ format }).set('Authorization', org.admin()).buffer(true).parse(binary).expect(200);
+const issueWith = async (templateId: string, overrides: Record<string, unknown> = {}) =>
+  (await request(ctx.app).post('/admin/v1/certificates').set('Authorization', org.admin()).send(certificateInput({ template_id: templateId, custom_fields: { grade: 'A' }, ...overrides })).expect(201)).body;
+
+describe('the document design', () => {
+  it('the built-in layout prints the issuer and a human date, as selectable text', async () => {
+    const certificate = await issueCertificate(ctx, org, { issue_date: '2026-11-26' });
+    const text = await pdfText((await document(certificate.id)).body as Buffer);
+    expect(text).toContain('Issued by Kano Polytechnic Academy on 26 November 2026');
+    expect(text).not.toContain('2026-11-26');
+  });
+
+  it("a template's layout names the issuer even where its blocks do not, and writes dates in its format", async () => {
+    const template = await createTemplate(ctx, org, {
+      date_format: 'us',
+      text_blocks: [
+        { text: 'Certificate of Completion', x: 0.1, y: 0.1, width: 0.8, font_size: 32, bold: true },
+        { text: '{{recipient_name}} ({{grade}}), {{issue_date}}', x: 0.1, y: 0.3, width: 0.8 },
+      ],
+    });
+    const issued = await issueWith(template.id, { recipient_name: 'Zainab Bello', issue_date: '2026-05-01' });
+    const text = await pdfText((await document(issued.id)).body as Buffer);
+    expect(text).toContain('Zainab Bello (A), May 1, 2026');
+    expect(text).toContain('Issued by Kano Polytechnic Academy');
+  });
+
+  it('draws a signature with its label and a frame, and the QR code still reads', async () => {
+    const template = await createTemplate(ctx, org, {
+      frame: { style: 'double', color: '#8A5A00' },
+      signature_image: { data: pngBase64(300, 100, '#111111') },
+      signature_label: 'Amaka Obi, Programme Director',
+      signature_placement: { x: 0.1, y: 0.66, width: 0.25 },
+      logo: { data: pngBase64(400, 400, '#FF00FF') },
+      logo_placement: { x: 0.05, y: 0.05, width: 0.6 },
+    });
+    expect(template).toMatchObject({ frame: { style: 'double', color: '#8A5A00' }, signature_label: 'Amaka Obi, Programme Director', signature_image: { content_type: 'image/png', width: 300, height: 100 } });
+    const issued = await issueWith(template.id);
+    const text = await pdfText((await document(issued.id)).body as Buffer);
+    expect(text).toContain('Amaka Obi, Programme Director');
+    expect(text).toContain('Certificate of Completion');
+    expect(await qrCodeIn((await document(issued.id, 'png')).body as Buffer)).toBe(`${PUBLIC_BASE_URL}/credentials/${issued.verification_code}`);
+  });
+
+  it('validates the design fields: frame style, date format, signature image; null removes the signature', async () => {
+    const bad = await request(ctx.app)
+      .post('/admin/v1/templates')
+      .set('Authorization', org.admin())
+      .send({ name: 'x', text_blocks: [{ text: 'x', x: 0, y: 0, width: 1 }], frame: { style: 'dotted' }, date_format: 'roman', signature_image: { data: Buffer.from('not an image').toString('base64') } })
+      .expect(422);
+    expect(bad.body.details.map((detail: { path: string }) => detail.path).sort()).toEqual(['date_format', 'frame.style']);
+    const image = await request(ctx.app)
+      .post('/admin/v1/templates')
+      .set('Authorization', org.admin())
+      .send({ name: 'x', text_blocks: [{ text: 'x', x: 0, y: 0, width: 1 }], signature_image: { data: Buffer.from('not an image').toString('base64') } })
+      .expect(422);
+    expect(image.body.details[0].path).toBe('signature_image.data');
+
+    const template = await createTemplate(ctx, org, { signature_image: { data: pngBase64(30, 10) }, signature_label: 'Dean' });
+    const removed = await request(ctx.app).patch(`/admin/v1/templates/${template.id}`).set('Authorization', org.admin()).send({ signature_image: null, signature_label: null }).expect(200);
+    expectToMatchDescription(removed);
+    expect(removed.body).toMatchObject({ version: 2, signature_image: null, date_format: 'long', frame: { style: 'none' } });
+    expect(removed.body).not.toHaveProperty('signature_label');
+  });
+});
