@@ -8,6 +8,7 @@ import { createCertificateApiKeys } from './features/api-keys/api-keys';
 import { certificatesRepository } from './features/certificates/certificates.repository';
 import { certificatesService } from './features/certificates/certificates.service';
 import { creditsRepository } from './features/credits/credits.repository';
+import { credentialBrandingRepository } from './features/credentials/credential-branding';
 import { credentialsRepository } from './features/credentials/credentials.repository';
 import { credentialsService } from './features/credentials/credentials.service';
 import { documentsRepository } from './features/documents/documents.repository';
@@ -38,7 +39,7 @@ export function buildServices(
   // Workers start on the first render, so the CLI (which renders nothing) starts none.
   const renderPool = createRenderPool({ workers: config.DOCUMENT_RENDER_WORKERS, maxQueued: config.DOCUMENT_RENDER_QUEUE, timeoutMs: config.DOCUMENT_RENDER_TIMEOUT_MS });
   const documents = documentsService(documentsRepository(db), config.PUBLIC_BASE_URL, { pool: renderPool, perOrganization: config.DOCUMENT_RENDERS_PER_ORGANIZATION });
-  const credentials = credentialsService(credentialsRepository(db), documents, { publicBaseUrl: config.PUBLIC_BASE_URL, documentWaitMs: config.DOCUMENT_RENDER_WAIT_MS });
+  const credentials = credentialsService(credentialsRepository(db), documents, { publicBaseUrl: config.PUBLIC_BASE_URL, documentWaitMs: config.DOCUMENT_RENDER_WAIT_MS }, credentialBrandingRepository(db));
   const paymentRecords = paymentsRepository(db);
   const payments = paymentsService(db, paymentRecords);
   const paymentGateways = new Map<string, PaymentGateway>([

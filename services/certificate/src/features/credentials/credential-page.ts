@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '@platform/service-kit';
+import { brandingHeaderHtml, brandingStyle, brandingStyleHash, statusBandHtml, type CredentialBranding } from './credential-branding';
 import type { PublicCredential } from './credentials.service';
 
 /** The page's only style sheet, inline; the CSP allows exactly this text by its hash, and nothing from elsewhere. */
@@ -19,15 +20,22 @@ a.download{display:inline-block;margin:12px 0;padding:10px 16px;background:#1d4e
 
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 
-/** No script, no frames, no forms; images and the style sheet come only from this page's own origin. */
-export const CREDENTIAL_PAGE_CSP = [
-  "default-src 'none'",
-  "img-src 'self'",
-  `style-src 'sha256-${STYLE_HASH}'`,
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * No script, no frames, no forms; images and the style sheets come only from this page's own origin (a branded page's
+ * second sheet, the issuer's colours, is allowed by its hash too).
+ */
+export function credentialPageCsp(branding?: CredentialBranding): string {
+  return [
+    "default-src 'none'",
+    "img-src 'self'",
+    `style-src 'sha256-${STYLE_HASH}'${branding ? ` ${brandingStyleHash(branding)}` : ''}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export const CREDENTIAL_PAGE_CSP = credentialPageCsp();
 
 
 /** The status in plain words: a revoked or expired certificate says so before anything else. */
@@ -44,7 +52,7 @@ export function issuerSentence(credential: PublicCredential): string {
     : 'The platform has not verified this issuer’s name: it is what the issuer entered.';
 }
 
-function page(title: string, head: string, body: string): string {
+function page(title: string, head: string, body: string, branded?: { style: string; top: string }): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -52,17 +60,17 @@ function page(title: string, head: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
-${head}<style>${STYLE}</style>
+${head}<style>${STYLE}</style>${branded ? `<style>${branded.style}</style>` : ''}
 </head>
-<body><main>
+<body>${branded?.top ?? ''}<main>
 ${body}
 </main></body>
 </html>
 `;
 }
 
-/** The public credential page; every value from the database is escaped. */
-export function credentialPageHtml(credential: PublicCredential): string {
+/** The public credential page, in the issuer's branding when given; every value from the database is escaped. */
+export function credentialPageHtml(credential: PublicCredential, branding?: CredentialBranding): string {
   const e = escapeHtml;
   const title = `${credential.recipient_name} – ${credential.program_title}`;
   const description = `Certificate issued by ${credential.organization_name} on ${credential.issue_date}. Status: ${credential.status}.`;
@@ -81,7 +89,7 @@ export function credentialPageHtml(credential: PublicCredential): string {
     ['Program', credential.program_title],
     ['Issued by', `${credential.organization_name} (${credential.issuer_verified ? 'verified issuer' : 'name not verified'})`],
     ['Issue date', credential.issue_date],
-    ...(credential.expires_on ? ([['Expires on', credential.expires_on]] as Array<[string, string]>) : []),
+    ['Expires on', credential.expires_on ?? 'Does not expire'],
     ['Certificate number', credential.certificate_number],
     ['Verification code', credential.verification_code],
   ];
@@ -96,7 +104,8 @@ ${rows.map(([label, value]) => `<dt>${e(label)}</dt><dd>${e(value)}</dd>`).join(
 </dl>
 <img class="preview" src="${e(`${path}/document.png`)}" alt="${e(`Certificate for ${credential.recipient_name}`)}">
 <p><a class="download" href="${e(`${path}/document.pdf`)}" download>Download the certificate (PDF)</a></p>`;
-  return page(title, head, body);
+  const branded = branding && { style: brandingStyle(branding), top: brandingHeaderHtml(branding, credential.organization_name, path) + statusBandHtml(credential.status) };
+  return page(title, head, body, branded);
 }
 
 export function notFoundPageHtml(): string {

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { Router, type Response } from 'express';
 import { ApiError, matchesIfNoneMatch, NotFoundError } from '@platform/service-kit';
 import { DOCUMENT_CONTENT_TYPES } from '../documents/documents.service';
-import { CREDENTIAL_PAGE_CSP, credentialPageHtml, notFoundPageHtml } from './credential-page';
+import { CREDENTIAL_PAGE_CSP, credentialPageCsp, credentialPageHtml, notFoundPageHtml } from './credential-page';
 import type { CredentialsService } from './credentials.service';
 
-function sendHtml(res: Response, status: number, html: string) {
-  res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': CREDENTIAL_PAGE_CSP, 'Cache-Control': 'no-cache' }).send(html);
+function sendHtml(res: Response, status: number, html: string, csp = CREDENTIAL_PAGE_CSP) {
+  res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': csp, 'Cache-Control': 'no-cache' }).send(html);
 }
 
 /** Seconds a browser or CDN may keep a public document without asking again. */
@@ -25,11 +25,20 @@ export function credentialRoutes(credentials: CredentialsService): Router {
     try {
       const credential = await credentials.find(req.params.code);
       if (wantsJson) res.set('Cache-Control', 'no-cache').json(credential);
-      else sendHtml(res, 200, credentialPageHtml(credential));
+      else {
+        const branding = await credentials.branding(req.params.code);
+        sendHtml(res, 200, credentialPageHtml(credential, branding), credentialPageCsp(branding));
+      }
     } catch (error) {
       if (wantsJson || !(error instanceof ApiError) || error.status !== 404) throw error;
       sendHtml(res, 404, notFoundPageHtml());
     }
+  });
+
+  // The issuer's logo on the page: same origin (the CSP allows images from nowhere else), cached like the documents.
+  router.get('/credentials/:code/logo', async (req, res) => {
+    const logo = await credentials.logo(req.params.code);
+    res.set({ 'Content-Type': logo.contentType, 'Cache-Control': `public, max-age=${DOCUMENT_MAX_AGE_S}`, 'X-Content-Type-Options': 'nosniff' }).send(logo.content);
   });
 
   router.get('/credentials/:code/document.:format', async (req, res) => {

@@ -2,12 +2,13 @@ import { NotFoundError } from '@platform/service-kit';
 import { certificateStatus } from '../certificates/certificate-status';
 import { formatVerificationCode, normalizeVerificationCode } from '../certificates/verification-code';
 import { credentialPageUrl, type DocumentsService } from '../documents/documents.service';
+import type { CredentialBrandingRepository } from './credential-branding';
 import type { CredentialsRepository } from './credentials.repository';
 
 export type PublicCredential = Awaited<ReturnType<ReturnType<typeof credentialsService>['find']>>;
 
 /** The public credential: anyone with the verification code may read it, so it holds only what the certificate shows. */
-export function credentialsService(repository: CredentialsRepository, documents: DocumentsService, { publicBaseUrl, documentWaitMs }: { publicBaseUrl: string; documentWaitMs: number }) {
+export function credentialsService(repository: CredentialsRepository, documents: DocumentsService, { publicBaseUrl, documentWaitMs }: { publicBaseUrl: string; documentWaitMs: number }, branding: CredentialBrandingRepository) {
   /** A code that cannot be one of ours is not found without a database lookup. */
   function storedCode(input: string): string {
     const code = normalizeVerificationCode(input);
@@ -36,6 +37,16 @@ export function credentialsService(repository: CredentialsRepository, documents:
         page_url: pageUrl,
         document: { pdf_url: `${pageUrl}/document.pdf`, png_url: `${pageUrl}/document.png` },
       };
+    },
+    /** The colours and logo of the template the certificate was issued with, for its page. */
+    async branding(input: string) {
+      return branding.branding(storedCode(input));
+    },
+    /** The logo of that template version, shown on the page from the page's own origin. */
+    async logo(input: string) {
+      const logo = await branding.logo(storedCode(input));
+      if (!logo) throw new NotFoundError('Logo not found');
+      return logo;
     },
     /** The document, or (not rendered yet within `documentWaitMs`) when to ask again. */
     async document(input: string, format: 'pdf' | 'png') {
