@@ -3,7 +3,7 @@ import type { Response } from 'supertest';
 import { createTestContext, type TestContext } from './helpers/context';
 import { certificateResponseValidator, expectToMatchDescription } from './helpers/openapi';
 import { certificateInput, createApiKey, issueCertificate, newOrg, type TestOrg } from './factories/admin';
-import { createTemplate, templateInput } from './factories/templates';
+import { createTemplate, pngBase64, templateInput } from './factories/templates';
 import { ORIGIN, PASSWORD, signUp, uniqueEmail } from './factories/accounts';
 import { linkToken } from './helpers/mailbox';
 import { GATEWAY_B_HASH, gatewayAWebhook, gatewayBWebhook, paymentGatewayEnv, signA, startFakeGateways } from './factories/payment-gateways';
@@ -187,6 +187,12 @@ const scenarios: Scenario[] = [
   ['GET /credentials/{code}/document.pdf', 404, 'an unknown code', () => app().get('/credentials/ABCDEF-GHJKMN-PQRSTU/document.pdf')],
   ['GET /credentials/{code}/document.png', 200, 'a certificate', async () => app().get(`/credentials/${(await issueCertificate(ctx, newOrg(ctx))).verification_code}/document.png`)],
   ['GET /credentials/{code}/document.png', 404, 'an unknown code', () => app().get('/credentials/ABCDEF-GHJKMN-PQRSTU/document.png')],
+  ['GET /credentials/{code}/logo', 200, "a certificate of a template with a logo", async () => {
+    const template = await createTemplate(ctx, org, { logo: { data: pngBase64(20, 10) } });
+    const issued = await asOwner(app().post('/admin/v1/certificates')).send(certificateInput({ template_id: template.id, custom_fields: { grade: 'A' } })).expect(201);
+    return app().get(`/credentials/${issued.body.verification_code}/logo`);
+  }],
+  ['GET /credentials/{code}/logo', 404, 'a certificate without a logo', async () => app().get(`/credentials/${(await issueCertificate(ctx, newOrg(ctx))).verification_code}/logo`)],
   ['GET /admin/v1/certificates/{id}/document', 200, 'as PDF', async () => {
     const who = newOrg(ctx);
     return asOwner(app().get(`/admin/v1/certificates/${(await issueCertificate(ctx, who)).id}/document`), who);
