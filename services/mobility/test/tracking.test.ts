@@ -210,6 +210,8 @@ describe('GET /track/{token} (the page)', () => {
     expect(res.text).toContain(`data-status-url="/track/${delivery.token}/status"`);
     expect(res.text).toContain('<script src="/track/assets/tracking.js" defer></script>');
     // Nothing from anywhere else: no absolute URL at all in the page.
+    expect(res.text).toContain('<link rel="icon" href="/track/assets/icon.svg"');
+    expect((await request(ctx.app).get('/track/assets/icon.svg').expect(200)).headers['content-type']).toMatch(/^image\/svg\+xml/);
     expect(res.text).not.toMatch(/(https?:)?\/\/[a-z0-9]/i);
 
     const script = await request(ctx.app).get('/track/assets/tracking.js').expect(200);

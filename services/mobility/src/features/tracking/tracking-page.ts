@@ -5,6 +5,10 @@ import { ROUTE_BOX } from './tracking-route';
 import { DEFAULT_BRAND_COLOR, STATUS_TEXT, TEST_MARKER_TEXT, TIMELINE_TEXT, VEHICLE_TYPE_TEXT } from './tracking-text';
 
 export const TRACKING_SCRIPT_PATH = '/track/assets/tracking.js';
+export const TRACKING_ICON_PATH = '/track/assets/icon.svg';
+
+/** The page's icon (a browser asks for one; from this origin, not a 404): a parcel. Served as an image, never run. */
+export const TRACKING_ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect x="2" y="4" width="12" height="10" rx="1" fill="#a0703c"/><path d="M2 7h12M8 4v10" stroke="#5c3d1e"/></svg>';
 
 /** The page's only style sheet, inline; the CSP allows exactly this text by its hash. Fluid from 320 px up. */
 const STYLE = `
@@ -80,6 +84,7 @@ function page(body: string, { script, partner }: PageOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
+<link rel="icon" href="${TRACKING_ICON_PATH}" type="image/svg+xml">
 <title>${partner?.name ? `${escapeHtml(partner.name)}: delivery tracking` : 'Delivery tracking'}</title>
 <style>${STYLE}</style>
 ${script ? `<script src="${TRACKING_SCRIPT_PATH}" defer></script>\n` : ''}</head>

@@ -1,6 +1,6 @@
 import { Router, type Response } from 'express';
 import { ApiError } from '@platform/service-kit';
-import { TRACKING_PAGE_CSP, TRACKING_SCRIPT_PATH, trackingEndedHtml, trackingNotFoundHtml, trackingPageHtml } from './tracking-page';
+import { TRACKING_ICON, TRACKING_ICON_PATH, TRACKING_PAGE_CSP, TRACKING_SCRIPT_PATH, trackingEndedHtml, trackingNotFoundHtml, trackingPageHtml } from './tracking-page';
 import { TRACKING_SCRIPT, TRACKING_SCRIPT_ETAG } from './tracking-script';
 import type { StoredImage } from './tracking.repository';
 import type { TrackingService } from './tracking.service';
@@ -29,6 +29,10 @@ export function trackingRoutes(tracking: TrackingService): Router {
     res.set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=300', ETag: TRACKING_SCRIPT_ETAG });
     if (req.headers['if-none-match'] === TRACKING_SCRIPT_ETAG) res.status(304).end();
     else res.send(TRACKING_SCRIPT);
+  });
+
+  router.get(TRACKING_ICON_PATH, (_req, res) => {
+    res.set({ 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400', 'Content-Security-Policy': "default-src 'none'; sandbox" }).send(TRACKING_ICON);
   });
 
   router.get('/track/:token/status', async (req, res) => {
