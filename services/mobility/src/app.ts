@@ -18,6 +18,7 @@ import {
   type Redis,
 } from '@platform/service-kit';
 import type { MobilityConfig } from './config';
+import { brandingAdminRoutes } from './features/branding/branding.routes';
 import { apiKeyAdminRoutes } from './features/api-keys/api-keys.routes';
 import { accountOf, requireApiKey, requireLiveKey, requireScope } from './features/api-keys/api-key-auth';
 import { courierDeliveryRoutes, deliveryAdminRoutes, deliveryRoutes, deliveryStreamRoutes } from './features/deliveries/deliveries.routes';
@@ -98,6 +99,7 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use('/admin/v1/deliveries', deliveryAdminRoutes(services.deliveries, adminAccountOf));
   app.use('/admin/v1/events', eventRoutes(events, adminAccountOf));
   app.use('/admin/v1/webhooks', webhookEndpointRoutes({ service: webhooks, accountOf: adminAccountOf, requireChange: adminChange }));
+  app.use('/admin/v1/partner/branding', brandingAdminRoutes(db, adminChange));
   app.use('/admin/v1/event-pass-programs', eventPassProgramRoutes(services.eventPasses, { read: (_req, _res, next) => next(), write: adminChange, partnerIdOf: adminPartnerIdOf }));
 
   const partnerKey = requireApiKey(services.apiKeys);

@@ -93,6 +93,7 @@ const SETUPS: Record<string, () => Promise<{ path: string; authorization: string
     const key = await request(ctx.app).post('/admin/v1/api-keys').set('Authorization', authorization).send({ name: 'Example key', scopes: ['rides:read'] }).expect(201);
     return { path: `/admin/v1/api-keys/${key.body.id as string}/rotate`, authorization };
   },
+  'PATCH /admin/v1/partner/branding': async () => ({ path: '/admin/v1/partner/branding', authorization: `Bearer ${adminToken(ctx, newAdmin({ role: 'owner' }))}` }),
   'POST /admin/v1/drivers': async () => ({ path: '/admin/v1/drivers', authorization: `Bearer ${adminToken(ctx, newAdmin({ role: 'operator' }))}` }),
   'GET /admin/v1/drivers ?query': async () => ({ path: '/admin/v1/drivers', authorization: `Bearer ${adminToken(ctx, newAdmin({ role: 'operator' }))}` }),
   'GET /admin/v1/rides ?query': async () => adminCall('/admin/v1/rides'),
