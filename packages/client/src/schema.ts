@@ -1796,6 +1796,10 @@ export interface components {
             pin: string;
             received_by?: string;
             photo_url?: string;
+            /** @description A photo of the parcel at the door, at most 48 KiB: stored by the platform and shown on the delivered tracking page from its own origin. */
+            photo?: string;
+            /** @description The recipient's signature as an image, at most 16 KiB: stored and shown like `photo`. */
+            signature?: string;
         };
         /**
          * @example {
@@ -1984,6 +1988,10 @@ export interface components {
          * @example {
          *       "to": "delivered"
          *     }
+         * @example {
+         *       "to": "picked_up",
+         *       "courier_progress": 0.5
+         *     }
          */
         SandboxDeliveryAdvance: {
             /**
@@ -1991,6 +1999,8 @@ export interface components {
              * @enum {string}
              */
             to: "pending" | "courier_assigned" | "picked_up" | "delivered" | "failed" | "cancelled";
+            /** @description With `to: picked_up` only: puts the sandbox courier this far along the route line (0 the pick-up, 1 the drop-off), as its tracking page shows. A delivery already `picked_up` may be advanced to `picked_up` again to move the courier on. */
+            courier_progress?: number;
         };
         /** @description A Problem Details document (RFC 9457) answered by the gateway itself. */
         GatewayError: {

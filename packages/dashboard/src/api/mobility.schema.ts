@@ -892,6 +892,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/partner/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's branding on its tracking pages (any role) */
+        get: operations["getPartnerBranding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set the name, logo and colour recipients see on tracking pages (owner, operator)
+         * @description Only the organization of the token is changed. The logo is sent inline as a `data:` URL and stored as bytes, so
+         *     tracking pages serve it from this origin and never ask another site for anything; its bytes must be the PNG, JPEG
+         *     or WebP they claim to be (SVG is refused). `brand_color` must contrast at least 3:1 with white.
+         */
+        patch: operations["updatePartnerBranding"];
+        trace?: never;
+    };
     "/admin/v1/api-keys": {
         parameters: {
             query?: never;
@@ -1391,7 +1414,10 @@ export interface paths {
         /**
          * The public tracking page of a delivery (HTML)
          * @description No key. A self-contained HTML page under a strict Content-Security-Policy (`default-src 'none'; script-src 'self';
-         *     connect-src 'self'`, the inline style allowed by its hash): nothing is loaded from anywhere but this origin. Its
+         *     connect-src 'self'; img-src 'self'`, the inline style allowed by its hash): nothing is loaded from anywhere but this
+         *     origin. It shows the sending partner's name and logo, a TEST marker for a test-mode delivery, the route from
+         *     pick-up to drop-off drawn as inline SVG (no map tiles) with the courier on it while the parcel is carried, an ETA
+         *     from assignment on and, once delivered, the proof of delivery. Its
          *     script (`/track/assets/tracking.js`) polls `/track/{token}/status` every 3 seconds and updates the page in place
          *     until the delivery is delivered, failed or cancelled; the status line is a live region. `Cache-Control: no-store`,
          *     `Referrer-Policy: no-referrer`, `X-Robots-Tag: noindex`. An unknown or malformed token is a 404 page. The courier's
@@ -1419,6 +1445,46 @@ export interface paths {
          * @description `Cache-Control: no-store`. Poll every `poll_after_ms` until `final` is true.
          */
         get: operations["getTrackingStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/track/{token}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sending partner's logo, as its tracking page shows it
+         * @description The bytes stored with the partner's branding (PNG, JPEG or WebP, checked when set), `Cache-Control: no-store`, valid as long as the link is.
+         */
+        get: operations["getTrackingLogo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/track/{token}/proof/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A proof-of-delivery image (photo or signature) of a delivered delivery
+         * @description The image the courier handed in with the delivery (`photo` or `signature` on `POST /driver/v1/deliveries/{id}/deliver`), served by the platform itself; `Cache-Control: no-store`, valid as long as the link is.
+         */
+        get: operations["getTrackingProofImage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1923,8 +1989,30 @@ export interface components {
          *         "lat": 6.428,
          *         "lng": 3.422
          *       },
+         *       "test": false,
+         *       "partner": {
+         *         "name": "Mama Put Kitchen",
+         *         "logo_url": "/track/q3X9kP2mZ7vR4tYw8bN6cD1e/logo",
+         *         "brand_color": "#0b6e4f"
+         *       },
+         *       "route": {
+         *         "pickup": {
+         *           "x": 24,
+         *           "y": 24
+         *         },
+         *         "dropoff": {
+         *           "x": 296,
+         *           "y": 136
+         *         },
+         *         "courier": {
+         *           "x": 160,
+         *           "y": 80
+         *         },
+         *         "progress": 0.5
+         *       },
          *       "distance_meters": 1840,
          *       "eta_seconds": 287,
+         *       "proof_of_delivery": null,
          *       "poll_after_ms": 3000,
          *       "updated_at": "2026-11-26T09:12:40.000Z"
          *     }
@@ -1933,6 +2021,16 @@ export interface components {
             status: components["schemas"]["DeliveryStatus"];
             /** @description Delivered, failed or cancelled: nothing will change any more; stop polling. */
             final: boolean;
+            /** @description A test-mode (sandbox) delivery, made with an `mk_test_` key: the page shows a TEST marker. */
+            test: boolean;
+            /** @description The sending partner as it set its branding (`PATCH /admin/v1/partner/branding`). */
+            partner: {
+                /** @description Its branding's display name, else the organization's name. */
+                name: string | null;
+                /** @description The logo on this origin (`/track/{token}/logo`); null without one. */
+                logo_url: string | null;
+                brand_color: string | null;
+            };
             /** @description Every status so far, oldest first (`pending` at creation). */
             timeline: {
                 status: components["schemas"]["DeliveryStatus"];
@@ -1961,10 +2059,33 @@ export interface components {
             };
             /** @description The drop-off rounded to 3 decimals (about 100 m). */
             dropoff_area: components["schemas"]["LatLng"];
+            /**
+             * @description The route drawing, in the page's SVG box (`viewBox="0 0 320 160"`, north up): a straight line from the pick-up
+             *     (rounded to about 100 m, never given as coordinates) to the drop-off area, and the courier's position placed on
+             *     that line while it is shown, with how far along it is (0 at the pick-up, 1 at the drop-off).
+             */
+            route: {
+                pickup: components["schemas"]["RoutePoint"];
+                dropoff: components["schemas"]["RoutePoint"];
+                courier: null | components["schemas"]["RoutePoint"];
+                progress: number | null;
+            };
             /** @description Straight-line distance from the courier to the drop-off, while a position is shown. */
             distance_meters: number | null;
-            /** @description Once picked up: the road estimate to the drop-off at the vehicle's average speed. */
+            /**
+             * @description From assignment on, as delivery estimates reckon it (straight-line metres × 1.3 at the courier's vehicle's
+             *     average speed): assigned, the courier's way to the pick-up plus the trip; picked up, the way to the drop-off.
+             *     Null before assignment, once final, or while no courier position is known.
+             */
             eta_seconds: number | null;
+            /** @description Once delivered; the images (when the courier handed them in) are on this origin. */
+            proof_of_delivery: null | {
+                received_by: string | null;
+                /** @description `/track/{token}/proof/photo` */
+                photo_url: string | null;
+                /** @description `/track/{token}/proof/signature` */
+                signature_url: string | null;
+            };
             /** @description When to ask again (3000); `null` once final. */
             poll_after_ms: number | null;
             /**
@@ -1972,6 +2093,41 @@ export interface components {
              * @description The delivery's last status change.
              */
             updated_at: string;
+        };
+        /** @description A point of the tracking page's route drawing, in its SVG box (0-320 × 0-160). */
+        RoutePoint: {
+            x: number;
+            y: number;
+        };
+        /**
+         * @description What the tracking page shows of the organization.
+         * @example {
+         *       "display_name": "Mama Put Kitchen",
+         *       "brand_color": "#0b6e4f",
+         *       "logo": {
+         *         "content_type": "image/png",
+         *         "bytes": 2048,
+         *         "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+         *       },
+         *       "updated_at": "2026-11-26T09:00:00.000Z"
+         *     }
+         */
+        PartnerBranding: {
+            /** @description Shown to recipients; null: the organization's name is shown. */
+            display_name: string | null;
+            brand_color: string | null;
+            /** @description The stored logo (its bytes are served only on tracking pages, from this origin). */
+            logo: null | {
+                /** @enum {string} */
+                content_type: "image/png" | "image/jpeg" | "image/webp";
+                bytes: number;
+                sha256: string;
+            };
+            /**
+             * Format: date-time
+             * @description Null until the branding was first set.
+             */
+            updated_at: string | null;
         };
         /** @description A fee and ETAs for one pickup, drop-off and weight tier; `quote_id` books the fee until `expires_at` (15 minutes). */
         DeliveryQuote: {
@@ -2421,6 +2577,10 @@ export interface components {
             pin: string;
             received_by?: string;
             photo_url?: string;
+            /** @description A photo of the parcel at the door, at most 48 KiB: stored by the platform and shown on the delivered tracking page from its own origin. */
+            photo?: string;
+            /** @description The recipient's signature as an image, at most 16 KiB: stored and shown like `photo`. */
+            signature?: string;
         };
         /**
          * @example {
@@ -2676,6 +2836,10 @@ export interface components {
          * @example {
          *       "to": "delivered"
          *     }
+         * @example {
+         *       "to": "picked_up",
+         *       "courier_progress": 0.5
+         *     }
          */
         SandboxDeliveryAdvance: {
             /**
@@ -2683,6 +2847,22 @@ export interface components {
              * @enum {string}
              */
             to: "pending" | "courier_assigned" | "picked_up" | "delivered" | "failed" | "cancelled";
+            /** @description With `to: picked_up` only: puts the sandbox courier this far along the route line (0 the pick-up, 1 the drop-off), as its tracking page shows. A delivery already `picked_up` may be advanced to `picked_up` again to move the courier on. */
+            courier_progress?: number;
+        };
+        /**
+         * @description Only the fields given change; `null` clears one.
+         * @example {
+         *       "display_name": "Mama Put Kitchen",
+         *       "brand_color": "#0b6e4f"
+         *     }
+         */
+        PartnerBrandingChange: {
+            /** @description The name the recipient sees on the tracking page; `null` shows the organization's name. */
+            display_name?: string | null;
+            /** @description Accent colour of the page (the route line and the header bar), `#rrggbb`, at least 3:1 against white; `null` for the default. */
+            brand_color?: string | null;
+            logo?: string | null;
         };
     };
     responses: {
@@ -4801,6 +4981,71 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    getPartnerBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The branding; every field null until it is set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerBranding"];
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+        };
+    };
+    updatePartnerBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "display_name": "Mama Put Kitchen",
+                 *       "brand_color": "#0b6e4f"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PartnerBrandingChange"];
+            };
+        };
+        responses: {
+            /** @description The branding as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerBranding"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["InsufficientRole"];
+            /** @description The body is larger than 100 kB (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     listMobilityApiKeys: {
         parameters: {
             query?: {
@@ -6111,6 +6356,77 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             /** @description The delivery ended more than `TRACKING_LINK_TTL_S` (24 h) ago (`tracking_link_expired`); nothing of it is shown. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTrackingLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of a delivery's `tracking_url` (24 base64url characters). */
+                token: components["parameters"]["TrackingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The link has expired (`tracking_link_expired`). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTrackingProofImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of a delivery's `tracking_url` (24 base64url characters). */
+                token: components["parameters"]["TrackingToken"];
+                kind: "photo" | "signature";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The link has expired (`tracking_link_expired`). */
             410: {
                 headers: {
                     [name: string]: unknown;
