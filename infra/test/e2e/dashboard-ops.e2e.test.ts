@@ -128,6 +128,7 @@ describe('the dashboard operations pages in Chromium', () => {
     await visit('/api-keys/mobility', 'Mobility API keys');
     await type('form[aria-label="Create an API key"] input[name="name"]', 'Festival app');
     for (const scope of ['rides:write', 'rides:read']) await page.click(`form[aria-label="Create an API key"] input[name="scopes"][value="${scope}"]`);
+    await page.select('form[aria-label="Create an API key"] select[name="mode"]', 'live');
     await page.click('form[aria-label="Create an API key"] button[type="submit"]');
     mobilityKey = await textOf('[data-testid="api-key-token"]');
     expect(mobilityKey).toMatch(/^mk_/);

@@ -66,7 +66,7 @@ export function DeliveryLog({ endpointId }: { endpointId: string }) {
           To <input type="date" name="to" />
         </label>
         <button type="submit">Filter</button>
-        <button type="button" onClick={() => deliveries.refetch()}>
+        <button type="button" onClick={() => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', endpointId] })}>
           Refresh
         </button>
       </form>

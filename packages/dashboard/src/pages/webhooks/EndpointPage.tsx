@@ -25,7 +25,7 @@ export function EndpointPage() {
   const test = useMutation({ mutationFn: () => sendTest(id), onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', id] }) });
   const rotate = useMutation({ mutationFn: () => rotateSecret(id), onSuccess: (next) => { setSecret(next); void refresh(); } });
   const remove = useMutation({ mutationFn: () => deleteEndpoint(id), onSuccess: () => { void refresh(); navigate('/webhooks'); } });
-  const stats = useQuery({ queryKey: ['mobility-summary', id], queryFn: () => getMobilitySummary(30, id) });
+  const stats = useQuery({ queryKey: ['webhook-deliveries', id, 'stats'], queryFn: () => getMobilitySummary(30, id) });
   const data = endpoint.data;
   return (
     <section>
