@@ -390,6 +390,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/event-pass-programs/{id}/passes/{pass_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke one of the program's passes by its id; it takes no new rides (a ride under way keeps its coverage)
+         * @description **Required scope:** `event_passes:write`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        post: operations["revokeEventPassById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/event-passes/{code}/revoke": {
         parameters: {
             query?: never;
@@ -586,7 +606,11 @@ export interface paths {
         };
         /**
          * The delivery log of an endpoint, with every attempt
-         * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         * @description Newest first. Each message carries the request `payload` (the event as sent) and each attempt the headers it was
+         *     sent with and answered with, the status, the first 1 kB of the answer and the duration; `next_attempt_at` is the next
+         *     retry of a pending message. Narrow it with `event_type`, `status`, `created_after` and `created_before`.
+         *
+         *     **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -611,6 +635,26 @@ export interface paths {
          * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
          */
         post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries/{delivery_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a finished delivery (failed or succeeded) once more, as a replay
+         * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        post: operations["replayWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1303,7 +1347,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The delivery log of an endpoint, with every attempt */
+        /**
+         * The delivery log of an endpoint, with every attempt
+         * @description Newest first. Each message carries the request `payload` (the event as sent) and each attempt the headers it was
+         *     sent with and answered with, the status, the first 1 kB of the answer and the duration; `next_attempt_at` is the next
+         *     retry of a pending message. Narrow it with `event_type`, `status`, `created_after` and `created_before`.
+         */
         get: operations["adminListWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -1324,6 +1373,23 @@ export interface paths {
         put?: never;
         /** Send a failed delivery again */
         post: operations["adminRetryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/webhooks/{id}/deliveries/{delivery_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a finished delivery (failed or succeeded) once more, as a replay */
+        post: operations["adminReplayWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1398,6 +1464,45 @@ export interface paths {
         put?: never;
         /** Issue up to 1,000 passes at once (`count`, or one per entry of `attendees`) */
         post: operations["adminIssueEventPasses"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/event-pass-programs/{id}/passes/{pass_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke one of the program's passes by its id; it takes no new rides (a ride under way keeps its coverage) */
+        post: operations["adminRevokeEventPassById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard home's mobility numbers per UTC day (any role)
+         * @description For the token's organization, in one mode (live by default): per UTC day, oldest first and ending today, the rides
+         *     and deliveries created and the webhook attempts made to its endpoints with how many were answered 2xx
+         *     (`endpoint_id` narrows them to one endpoint); `totals` sums the days.
+         */
+        get: operations["getAdminMobilitySummary"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2368,6 +2473,30 @@ export interface components {
             /** Format: date-time */
             updated_at?: string;
         };
+        MobilitySummary: {
+            /** @enum {string} */
+            mode: "live" | "test";
+            endpoint_id: string | null;
+            days: components["schemas"]["MobilitySummaryDay"][];
+            totals: {
+                rides: number;
+                deliveries: number;
+                webhook_attempts: number;
+                webhook_succeeded: number;
+            };
+        };
+        MobilitySummaryDay: {
+            /** Format: date */
+            date: string;
+            /** @description Rides created that UTC day. */
+            rides: number;
+            /** @description Deliveries created that UTC day. */
+            deliveries: number;
+            /** @description HTTP attempts to the organization's endpoints that day. */
+            webhook_attempts: number;
+            /** @description Of those */
+            webhook_succeeded: number;
+        };
         WebhookDelivery: {
             id: string;
             event_id: string;
@@ -2393,6 +2522,8 @@ export interface components {
             delivered_at?: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description The request body every attempt sent: the event exactly as the endpoint received it. */
+            payload?: unknown;
             attempt_log?: {
                 attempt: number;
                 status_code: number | null;
@@ -2400,6 +2531,14 @@ export interface components {
                 error: string | null;
                 /** @description The first 1 kB of the answer. */
                 response_body_excerpt?: string | null;
+                /** @description The headers sent (signatures included); null on attempts logged before headers were kept. */
+                request_headers?: {
+                    [key: string]: string;
+                } | null;
+                /** @description The headers answered (names in lower case, at most 50, values cut at 512 characters); null when no answer came. */
+                response_headers?: {
+                    [key: string]: string;
+                } | null;
                 /** Format: date-time */
                 created_at?: string;
             }[];
@@ -3194,6 +3333,8 @@ export interface components {
         OfferId: string;
         /** @description An event pass program id (`evp_…`). */
         EventPassProgramId: string;
+        /** @description An event pass id (`evpass_…`). */
+        EventPassId: string;
         /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
         AdminLivemode: "true" | "false";
         /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
@@ -4042,6 +4183,36 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    revokeEventPassById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An event pass program id (`evp_…`). */
+                id: components["parameters"]["EventPassProgramId"];
+                /** @description An event pass id (`evpass_…`). */
+                pass_id: components["parameters"]["EventPassId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pass, `revoked`. Revoking again answers the same. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPass"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     revokeEventPass: {
         parameters: {
             query?: never;
@@ -4450,6 +4621,23 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
+                /**
+                 * @description Only messages of this event type.
+                 * @example ride.completed
+                 */
+                event_type?: string;
+                /**
+                 * @description Only messages in this state.
+                 * @example failed
+                 */
+                status?: "pending" | "succeeded" | "failed";
+                /**
+                 * @description Only messages created strictly after this time.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: string;
+                /** @description Only messages created strictly before this time. */
+                created_before?: string;
                 /** @example 20 */
                 limit?: number;
                 /** @description The `next_cursor` of the previous page. */
@@ -4481,6 +4669,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     retryWebhookDelivery: {
@@ -4510,6 +4699,44 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             /** @description Only a failed delivery can be retried. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    replayWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: components["parameters"]["WebhookEndpointId"];
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued for one more attempt. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            /** @description The delivery is still pending (`delivery_pending`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5987,6 +6214,23 @@ export interface operations {
                 livemode?: components["parameters"]["AdminLivemode"];
                 /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
                 mode?: components["parameters"]["AdminMode"];
+                /**
+                 * @description Only messages of this event type.
+                 * @example ride.completed
+                 */
+                event_type?: string;
+                /**
+                 * @description Only messages in this state.
+                 * @example failed
+                 */
+                status?: "pending" | "succeeded" | "failed";
+                /**
+                 * @description Only messages created strictly after this time.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: string;
+                /** @description Only messages created strictly before this time. */
+                created_before?: string;
                 /** @example 20 */
                 limit?: number;
                 /** @description The `next_cursor` of the previous page. */
@@ -6017,6 +6261,7 @@ export interface operations {
             400: components["responses"]["MalformedRequest"];
             401: components["responses"]["InvalidAdminToken"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     adminRetryWebhookDelivery: {
@@ -6051,6 +6296,49 @@ export interface operations {
             403: components["responses"]["InsufficientRole"];
             404: components["responses"]["NotFound"];
             /** @description Only a failed delivery can be retried. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    adminReplayWebhookDelivery: {
+        parameters: {
+            query?: {
+                /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                livemode?: components["parameters"]["AdminLivemode"];
+                /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                mode?: components["parameters"]["AdminMode"];
+            };
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: components["parameters"]["WebhookEndpointId"];
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued for one more attempt. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["InsufficientRole"];
+            404: components["responses"]["NotFound"];
+            /** @description The delivery is still pending (`delivery_pending`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6288,6 +6576,93 @@ export interface operations {
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    adminRevokeEventPassById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An event pass program id (`evp_…`). */
+                id: components["parameters"]["EventPassProgramId"];
+                /** @description An event pass id (`evpass_…`). */
+                pass_id: components["parameters"]["EventPassId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pass, `revoked`. Revoking again answers the same. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPass"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["InsufficientRole"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getAdminMobilitySummary: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How many UTC days, ending today.
+                 * @example 30
+                 */
+                days?: number;
+                /**
+                 * @description `test` counts test-mode data (made with `mk_test_…` keys).
+                 * @example live
+                 */
+                mode?: "live" | "test";
+                /** @description Count the webhook attempts of this endpoint only. */
+                endpoint_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "mode": "live",
+                     *       "endpoint_id": null,
+                     *       "days": [
+                     *         {
+                     *           "date": "2026-05-01",
+                     *           "rides": 4,
+                     *           "deliveries": 1,
+                     *           "webhook_attempts": 6,
+                     *           "webhook_succeeded": 5
+                     *         }
+                     *       ],
+                     *       "totals": {
+                     *         "rides": 4,
+                     *         "deliveries": 1,
+                     *         "webhook_attempts": 6,
+                     *         "webhook_succeeded": 5
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MobilitySummary"];
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["InvalidAdminToken"];
             422: components["responses"]["ValidationFailed"];
         };
     };

@@ -8,7 +8,7 @@ import supertest from 'supertest';
 import { createResponseValidator, observed } from '@platform/test-kit';
 import { mobilityOpenApi } from '../../src/openapi';
 
-const DOCUMENTED = /^\/(api\/v1\/(estimates|rides|deliveries|webhooks|event-pass-programs|event-passes)|driver\/v1\/|track\/|admin\/v1\/(api-keys|drivers|partner\/branding)(\/|$))/;
+const DOCUMENTED = /^\/(api\/v1\/(estimates|rides|deliveries|webhooks|event-pass-programs|event-passes)|driver\/v1\/|track\/|admin\/v1\/(api-keys|drivers|partner\/branding|summary|webhooks|event-pass-programs)(\/|$))/;
 const validator = createResponseValidator(mobilityOpenApi() as Record<string, unknown>, { closeObjects: true });
 
 type Assert = (this: unknown, resError: Error | null, res: Parameters<typeof observed>[0] | undefined, fn: (...args: unknown[]) => void) => void;
