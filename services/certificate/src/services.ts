@@ -9,6 +9,8 @@ import { certificatesService } from './features/certificates/certificates.servic
 import { creditsRepository } from './features/credits/credits.repository';
 import { credentialsRepository } from './features/credentials/credentials.repository';
 import { credentialsService } from './features/credentials/credentials.service';
+import { signingKeyFrom } from './features/credentials/signing-key';
+import { verifiableCredentialsService } from './features/credentials/verifiable-credentials.service';
 import { documentsRepository } from './features/documents/documents.repository';
 import { documentsService } from './features/documents/documents.service';
 import { organizationsRepository } from './features/organizations/organizations.repository';
@@ -29,7 +31,9 @@ export function buildServices({ db, config, apiKeyCache }: Pick<CertificateDeps,
   const templates = templatesService(templatesRepository(db));
   const certificates = certificatesService(db, certificatesRepository(db), templates);
   const documents = documentsService(documentsRepository(db), config.PUBLIC_BASE_URL);
-  const credentials = credentialsService(credentialsRepository(db), documents, config.PUBLIC_BASE_URL);
+  const credentialRecords = credentialsRepository(db);
+  const credentials = credentialsService(credentialRecords, documents, config.PUBLIC_BASE_URL);
+  const verifiableCredentials = verifiableCredentialsService(credentialRecords, signingKeyFrom(config.CREDENTIAL_SIGNING_KEY), config.PUBLIC_BASE_URL);
   const paymentRecords = paymentsRepository(db);
   const payments = paymentsService(db, paymentRecords);
   const paymentGateways = new Map<string, PaymentGateway>([
@@ -54,7 +58,7 @@ export function buildServices({ db, config, apiKeyCache }: Pick<CertificateDeps,
     publicBaseUrl: config.PUBLIC_BASE_URL,
   });
   const members = membersService(accountRecords, { invitationTtlDays: config.INVITATION_TTL_DAYS, publicBaseUrl: config.PUBLIC_BASE_URL });
-  return { accounts, members, apiKeys, organizations, templates, certificates, documents, credentials, paymentRecords, payments, paymentGateways, publicApi, credits, runWebhookBodyRetention };
+  return { accounts, members, apiKeys, organizations, templates, certificates, documents, credentials, verifiableCredentials, paymentRecords, payments, paymentGateways, publicApi, credits, runWebhookBodyRetention };
 }
 
 export type CertificateServices = ReturnType<typeof buildServices>;

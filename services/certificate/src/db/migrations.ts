@@ -7,6 +7,7 @@ import * as paymentWebhookBodies from './migrations/0011_payment_webhook_bodies'
 import * as certificateTemplates from './migrations/0020_certificate_templates';
 import * as accounts from './migrations/0030_accounts';
 import * as apiKeyChangeNotify from './migrations/0040_api_key_change_notify';
+import * as credentialStatusList from './migrations/0060_credential_status_list';
 
 /** Every migration of the `certificate` schema, in order. A merged migration is never edited: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0020_certificate_templates': certificateTemplates,
   '0030_accounts': accounts,
   '0040_api_key_change_notify': apiKeyChangeNotify,
+  '0060_credential_status_list': credentialStatusList,
 };
