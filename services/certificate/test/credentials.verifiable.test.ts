@@ -206,7 +206,7 @@ describe('CREDENTIAL_SIGNING_KEY', () => {
   it('is required in production, must be an Ed25519 private key, and is never echoed', () => {
     expect(() => parseConfig(certificateConfigSchema, production)).toThrow(/CREDENTIAL_SIGNING_KEY: is required when NODE_ENV=production/);
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-    expect(() => parseConfig(certificateConfigSchema, { ...production, CREDENTIAL_SIGNING_KEY: rsa })).toThrow(/must be an Ed25519 key \(got a hidden value\)/);
+    expect(() => parseConfig(certificateConfigSchema, { ...production, CREDENTIAL_SIGNING_KEY: rsa })).toThrow(/must be an Ed25519 key \(EdDSA\) \(got a hidden value\)/);
     expect(() => parseConfig(certificateConfigSchema, { ...production, CREDENTIAL_SIGNING_KEY: 'nonsense' })).toThrow(/^(?!.*nonsense).*PKCS#8 PEM or a private JWK/);
   });
 

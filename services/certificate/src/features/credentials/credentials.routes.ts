@@ -85,13 +85,18 @@ export function credentialRoutes(credentials: CredentialsService, verifiable: Ve
 }
 
 const CREDENTIAL_TEXT_LIMIT = 100_000;
-const verifyRequestSchema = z
+export const verifyRequestSchema = z
   .object({
     credential: z.union([z.string().min(1).max(CREDENTIAL_TEXT_LIMIT), z.record(z.string(), z.unknown())]).optional(),
     code: z.string().min(1).max(64).optional(),
   })
   .strict()
-  .refine((body) => (body.credential === undefined) !== (body.code === undefined), { message: 'send exactly one of credential and code' });
+  .refine((body) => (body.credential === undefined) !== (body.code === undefined), { message: 'send exactly one of credential and code' })
+  .meta({
+    id: 'CredentialVerificationRequest',
+    description: 'Exactly one of `credential` (the JWT, or the enveloped credential as an object or its JSON text) and `code`.',
+    examples: [{ code: 'ABCDEF-GHJKMN-PQRSTU' }, { credential: 'eyJhbGciOiJFZERTQSJ9.eyJpZCI6InVybjpleGFtcGxlIn0.c2lnbmF0dXJl' }],
+  });
 
 /** `POST /credentials/verify` takes the bare JWT as `application/vc+jwt`; mounted before the app's JSON parser. */
 export function credentialVerifyBodyParsers(): RequestHandler[] {
