@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer, type Server } from 'node:http';
-import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import request from 'supertest';
 import { createTestContext, type TestContext } from './helpers/context';
 import { issueCertificate, newOrg, type TestOrg } from './factories/admin';
@@ -17,6 +17,16 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.join(__dirname, 'artifacts');
 /** A cold browser on a busy machine: generous, not a timing claim. */
 const BROWSER_TEST_TIMEOUT_MS = 120_000;
+
+/** The little of the DOM these checks read (the tests are compiled without the DOM library). */
+interface Shown {
+  innerText: string;
+  hidden: boolean;
+  textContent: string | null;
+  value: string;
+  getAttribute(name: string): string | null;
+}
+declare const document: { getElementById(id: string): Shown | null };
 jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 let ctx: TestContext;
@@ -68,7 +78,7 @@ async function resultOf(page: Page): Promise<{ status: string; text: string }> {
     const result = document.getElementById('result');
     return result && !result.hidden && !['none', 'pending'].includes(result.getAttribute('data-status') ?? '');
   });
-  return page.$eval('#result', (element) => ({ status: element.getAttribute('data-status')!, text: (element as HTMLElement).innerText }));
+  return page.$eval('#result', (element) => ({ status: element.getAttribute('data-status')!, text: (element as unknown as Shown).innerText }));
 }
 
 async function downloadedCredential(code: string): Promise<string> {
@@ -87,8 +97,8 @@ async function verifyFile(contents: string, name: string) {
   const { page, requested, consoleErrors } = await visit(`${origin}/credentials/verify`);
   const filePath = path.join(files, name);
   writeFileSync(filePath, contents);
-  const input = (await page.$('#credential-file')) as ElementHandle<HTMLInputElement>;
-  await input.uploadFile(filePath);
+  const input = await page.$('#credential-file');
+  await (input as unknown as { uploadFile(file: string): Promise<void> }).uploadFile(filePath);
   const result = await resultOf(page);
   return { page, requested, consoleErrors, result };
 }
@@ -101,7 +111,7 @@ describe('the verifier page in a browser', () => {
     const valid = await verifyFile(file, 'valid.json');
     expect(valid.result.status).toBe('valid');
     expect(valid.result.text).toMatch(/^Valid: /);
-    const details = await valid.page.$eval('#result-details', (element) => (element as HTMLElement).innerText);
+    const details = await valid.page.$eval('#result-details', (element) => (element as unknown as Shown).innerText);
     expect(details).toContain('Chiamaka Eze');
     expect(details).toContain('Web Accessibility');
     expect(details).toContain('Enugu Coding School');
@@ -136,12 +146,12 @@ describe('the verifier page in a browser', () => {
     const { page, requested } = await visit(`${origin}/credentials/verify?code=${certificate.verification_code.toLowerCase()}`);
     expect(await resultOf(page)).toMatchObject({ status: 'valid' });
     await page.$eval('#code', (input) => {
-      (input as HTMLInputElement).value = '';
+      (input as unknown as Shown).value = '';
     });
     await page.type('#code', 'ABCDEF-GHJKMN-PQRSTU');
     await page.click('form[action="/credentials/verify"] button[type="submit"]');
     await page.waitForFunction(() => document.getElementById('result')?.getAttribute('data-status') === 'unknown');
-    expect(await page.$eval('#result', (element) => (element as HTMLElement).innerText)).toMatch(/No certificate has this verification code/);
+    expect(await page.$eval('#result', (element) => (element as unknown as Shown).innerText)).toMatch(/No certificate has this verification code/);
     expect(leavesOrigin(requested)).toEqual([]);
     await page.close();
   });
@@ -167,7 +177,7 @@ describe('sharing from the credential page in a browser', () => {
       certId: certificate.verification_code,
     });
     expect(await page.$eval('a.share.linkedin', (a) => a.textContent)).toBe('Add to LinkedIn profile');
-    const text = await page.$eval('body', (body) => (body as HTMLElement).innerText);
+    const text = await page.$eval('body', (body) => (body as unknown as Shown).innerText);
     expect(text).toMatch(/Expires on\s+2029-09-30/);
     expect(await page.$eval('#credential-download', (a) => a.getAttribute('href'))).toBe(`/credentials/${certificate.verification_code}/credential.json`);
 
@@ -176,7 +186,7 @@ describe('sharing from the credential page in a browser', () => {
     await page.click('button[data-copy]');
     await page.waitForFunction(() => document.getElementById('copy-status')?.textContent !== '');
     expect(await page.$eval('#copy-status', (element) => element.textContent)).toBe('Link copied.');
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(pageUrl);
+    expect(await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).toBe(pageUrl);
     await page.screenshot({ path: path.join(ARTIFACTS, 'credential-share.png'), fullPage: true });
     expect(leavesOrigin(requested)).toEqual([]);
     expect(cspErrors(consoleErrors)).toEqual([]);
@@ -190,7 +200,7 @@ describe('sharing from the credential page in a browser', () => {
     for (const [certificate, status, sentence] of [[expired, 'expired', 'This certificate expired on 2021-06-30'], [revoked, 'revoked', 'This certificate has been revoked']] as const) {
       const { page, requested } = await visit(`${origin}/credentials/${certificate.verification_code}`);
       expect(await page.$eval('[role="status"]', (element) => element.getAttribute('data-status'))).toBe(status);
-      expect(await page.$eval('[role="status"]', (element) => (element as HTMLElement).innerText)).toContain(sentence);
+      expect(await page.$eval('[role="status"]', (element) => (element as unknown as Shown).innerText)).toContain(sentence);
       expect(await page.$('a.share.linkedin')).toBeNull();
       expect(await page.$('button[data-copy]')).toBeNull();
       await page.screenshot({ path: path.join(ARTIFACTS, `credential-${status}-no-share.png`), fullPage: true });
