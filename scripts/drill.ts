@@ -1,7 +1,7 @@
 /**
  * `pnpm drill`: failure drills against the running system. Each prints what was sent, what arrived and what was
  * lost; the command fails when any drill lost an event or applied a payment or delivery twice.
- * `DRILL_ONLY=<part of a drill's file name>` runs some of them (e.g. `DRILL_ONLY=redis`).
+ * `DRILL_ONLY=<part of a drill's file name>` runs some of them (e.g. `DRILL_ONLY=redis`); `DRILL_BASE_PORT` moves their ports.
  */
 import type { DrillResult } from './drills/drill';
 import { paymentVerifyTimeoutDrill } from './drills/payment-verify-timeout';
@@ -10,6 +10,8 @@ import { workerKilledDrill } from './drills/worker-killed';
 import { redisRestartDrill } from './drills/redis-restart';
 import { poolExhaustedDrill } from './drills/pool-exhausted';
 import { slowBodyDrill } from './drills/slow-body';
+import { documentRendersDrill } from './drills/document-renders';
+import { dashboardUploadsDrill } from './drills/dashboard-uploads';
 
 const drills: Array<{ file: string; run: (basePort: number) => Promise<DrillResult | null> }> = [
   { file: 'payment-verify-timeout', run: paymentVerifyTimeoutDrill },
@@ -18,10 +20,14 @@ const drills: Array<{ file: string; run: (basePort: number) => Promise<DrillResu
   { file: 'redis-restart', run: redisRestartDrill },
   { file: 'pool-exhausted', run: poolExhaustedDrill },
   { file: 'slow-body', run: slowBodyDrill },
+  { file: 'document-renders', run: documentRendersDrill },
+  { file: 'dashboard-uploads', run: dashboardUploadsDrill },
 ];
 
 async function main() {
   const only = process.env.DRILL_ONLY;
+  // DRILL_BASE_PORT: where the drills' ports start (each drill takes ten), when another run holds the default ones.
+  const basePort = Number(process.env.DRILL_BASE_PORT ?? 29080);
   const results: DrillResult[] = [];
   for (const [i, drill] of drills.entries()) {
     if (only && !drill.file.includes(only)) continue;
@@ -29,7 +35,7 @@ async function main() {
     const started = Date.now();
     let result: DrillResult | null;
     try {
-      result = await drill.run(29080 + i * 10);
+      result = await drill.run(basePort + i * 10);
     } catch (error) {
       // A drill that cannot finish counts as a failure: nothing shows the events arrived.
       console.error(error);

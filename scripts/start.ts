@@ -10,6 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { compiledEnv } from './compiled-env';
 import type { LocalServer } from './embedded-postgres';
+import { startLocalMailCatcher } from './local-mail';
 import { resolvePostgres, resolveRedis } from './local-stores';
 import { describeTakenPort } from './port-check';
 import { replicaCount, replicaName, replicaPort } from './replicas';
@@ -68,6 +69,9 @@ const replicaParts = (redisUrl: string, i: number): Part[] => {
         PORT: certificate,
         TRUST_PROXY_HOPS: String(Number(env.TRUST_PROXY_HOPS ?? '0') + 1),
         DASHBOARD_ORIGINS: env.DASHBOARD_ORIGINS ?? dashboardOrigins,
+        // Ended dashboard sessions reach every gateway at once through the gateways' Redis (same prefix).
+        REDIS_URL: redisUrl,
+        REDIS_PREFIX: redisPrefix,
       },
       health: `http://127.0.0.1:${certificate}/healthz`,
     },
@@ -247,6 +251,9 @@ async function main() {
     await stopAll(1);
   }
   if (stopping || 'failure' in redis) return;
+  // Development without SMTP_URL: a local mail catcher receives the certificate service's mails (see local-mail.ts).
+  const mail = !env.SMTP_URL && env.NODE_ENV !== 'production' ? await startLocalMailCatcher() : undefined;
+  if (mail) Object.assign(env, { SMTP_URL: mail.smtpUrl, MAIL_INBOX_URL: mail.inboxUrl });
   const parts = partsFor(redis.url);
   await migrate(servicePart(parts, 'certificate')); // once, whatever the number of replicas
   await migrate(servicePart(parts, 'mobility'));
@@ -296,6 +303,7 @@ async function main() {
         : `  worker       BullMQ (webhook deliveries, dispatch timers)${count > 1 ? `, ${count} of them` : ''}`,
       ...(postgres.server ? [`  postgres     ${postgres.url}   (embedded, data in ${postgres.dataDir}, stopped with the rest)`] : []),
       ...(redis.server ? [`  redis        ${redis.url}   (redis-server, nothing saved, stopped with the rest)`] : []),
+      ...(mail ? [`  mail inbox   ${mail.inboxUrl}   (local mail catcher: sign-up, password-reset and invitation mails)`] : []),
       `  API docs     http://127.0.0.1:${ports.gateway}/docs   (description: /openapi.json)`,
       '  operator CLI pnpm platform --help   (organizations, keys, drivers, tokens, webhooks listen)',
       `  addresses    ${path.relative(process.cwd(), runningStateFile(root)) || runningStateFile(root)}   (read by pnpm platform, load and drills; removed on stop)`,

@@ -4,13 +4,16 @@ import helmet from 'helmet';
 import { addressBucket, adminTokenSettings, clientAddress, createMetrics, DEFAULT_ADMIN_TOKEN_MAX_TTL_S, DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, errorHandler, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, requestContext, requestIdFor, requestLogger, requestLogLine, runChecks, startRequestSpan, type Logger, type Metrics, type Redis, type TraceSpan } from '@platform/service-kit';
 import type { GatewayConfig } from './config';
 import { docsRoutes, loadGatewayDescription, RENDERER_PATH } from './docs';
-import { dashboardTokenRefusal } from './dashboard-auth';
+import { checkDashboardToken, signedJwtCheck, type DashboardClaims } from './dashboard-auth';
+import { dashboardBodyCap, dashboardBodySize, streamDashboardBody } from './dashboard-body';
+import { DashboardSessions } from './dashboard-sessions';
 import { dashboardStatic, DEFAULT_DASHBOARD_DIR } from './dashboard-static';
 import { InFlightCounter } from './in-flight';
 import { answerJson } from './json-answer';
-import { createUpstreamProxy } from './proxy';
+import { createUpstreamProxy, type ProxyCall } from './proxy';
 import { rateLimit, rateLimitSubject, type RateLimitedRequest } from './rate-limit';
 import { readBody } from './request-body';
+import { UploadBudget } from './upload-budget';
 import { upstreamList } from './upstream-list';
 import { isDashboardPage, pathOf, rewrittenUrl, routeFor, type Upstream } from './routes';
 
@@ -24,6 +27,10 @@ type OptionalSettings =
   | 'UPSTREAM_MAX_STREAM_SOCKETS'
   | 'MAX_BODY_BYTES'
   | 'DASHBOARD_MAX_BODY_BYTES'
+  | 'DASHBOARD_TEMPLATE_MAX_BODY_BYTES'
+  | 'DASHBOARD_UPLOAD_BYTES_PER_ACCOUNT'
+  | 'DASHBOARD_UPLOAD_BYTES_PER_PROCESS'
+  | 'DASHBOARD_SESSION_CACHE_MS'
   | 'BODY_TIMEOUT_MS'
   | 'MAX_IN_FLIGHT_PER_CLIENT'
   | 'JWT_SECRET'
@@ -45,6 +52,8 @@ export interface Gateway {
   internal: RequestListener;
   /** Ends the event streams in progress, so a draining gateway does not wait for jobs to finish. */
   closeStreams(): void;
+  /** Closes the session cache's Redis subscription (after the servers closed). */
+  close(): void;
 }
 
 const HSTS = 'max-age=31536000; includeSubDomains';
@@ -59,7 +68,9 @@ export function createApp(deps: GatewayDeps): RequestListener {
 
 /**
  * The gateway. Proxied routes run on bare node:http (no Express on the hot path); Express serves only the gateway's
- * own pages. No body parser runs: bodies are read whole as raw bytes and forwarded byte for byte.
+ * own pages. No body parser runs: partner bodies (100 kB at most) are read whole as raw bytes and forwarded byte for
+ * byte; the dashboard's admin bodies are streamed to the service once the token was accepted, within the route's
+ * cap and the in-flight upload caps.
  */
 export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
   const metrics = createMetrics('gateway');
@@ -78,8 +89,13 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
     : undefined;
   const inFlight = new InFlightCounter(config.MAX_IN_FLIGHT_PER_CLIENT ?? 256);
   const bodyLimits = { maxBytes: config.MAX_BODY_BYTES ?? 100 * 1024, timeoutMs: config.BODY_TIMEOUT_MS ?? 10000 };
-  // A signed-in dashboard user uploads CSV batches and templates with images: larger bodies, only once the token was accepted.
-  const dashboardBodyLimits = { ...bodyLimits, maxBytes: config.DASHBOARD_MAX_BODY_BYTES ?? 5 * 1024 * 1024 };
+  // A signed-in dashboard user uploads CSV batches and templates with images: larger bodies on those routes only, streamed.
+  const dashboardCaps = {
+    batchBytes: config.DASHBOARD_MAX_BODY_BYTES ?? 5 * 1024 * 1024,
+    templateBytes: config.DASHBOARD_TEMPLATE_MAX_BODY_BYTES ?? 3 * 1024 * 1024,
+    defaultBytes: bodyLimits.maxBytes,
+  };
+  const uploads = new UploadBudget(config.DASHBOARD_UPLOAD_BYTES_PER_ACCOUNT ?? 16 * 1024 * 1024, config.DASHBOARD_UPLOAD_BYTES_PER_PROCESS ?? 64 * 1024 * 1024);
   const trustHops = config.TRUST_PROXY_HOPS ?? 0;
   const hsts = Boolean(config.TLS_CERT_FILE);
   const observe = metrics.httpMiddleware();
@@ -89,6 +105,15 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
     JWT_SECRET: config.JWT_SECRET ?? DEV_JWT_SECRET,
     JWT_ISSUER: config.JWT_ISSUER ?? DEFAULT_JWT_ISSUER,
     ADMIN_TOKEN_MAX_TTL_S: config.ADMIN_TOKEN_MAX_TTL_S ?? DEFAULT_ADMIN_TOKEN_MAX_TTL_S,
+  });
+  const isSignedJwt = signedJwtCheck(adminTokens);
+  const sessions = new DashboardSessions({
+    certificateUrls: upstreamUrls.certificate,
+    cacheMs: config.DASHBOARD_SESSION_CACHE_MS ?? 10000,
+    timeoutMs: Math.min(config.UPSTREAM_TIMEOUT_MS, 5000),
+    redis,
+    prefix: config.REDIS_PREFIX ?? 'platform',
+    logger,
   });
 
   const proxyRequest = (req: IncomingMessage, res: ServerResponse) => {
@@ -103,16 +128,22 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
     const span = startRequestSpan(req); // the caller's trace when its traceparent is valid, else a new one
     res.setHeader('X-Request-Id', requestId);
     if (hsts) res.setHeader('Strict-Transport-Security', HSTS);
+    const bucket = addressBucket(clientAddress(req, trustHops));
+    let admin: DashboardClaims | undefined;
     if (route.adminToken) {
-      const refusal = dashboardTokenRefusal(req, adminTokens);
-      if (refusal) {
+      const check = checkDashboardToken(req, adminTokens);
+      if (check.ok) admin = check.claims;
+      else {
+        const refusal = check.refusal;
         logWhenDone(logger, req, res, requestId, span, route.path, undefined);
-        answerJson(res, 401, refusal, { 'WWW-Authenticate': refusal.code === 'missing_token' ? 'Bearer' : 'Bearer error="invalid_token"' });
+        const refuse = () => answerJson(res, 401, refusal, { 'WWW-Authenticate': refusal.code === 'missing_token' ? 'Bearer' : 'Bearer error="invalid_token"' });
+        // A refused token spends its address's budget, like a key the service refuses: 429 once it is spent.
+        if (limiter) limiter.check({ subject: { kind: 'ip', id: bucket }, addressBucket: bucket, pathname }, res, refuse);
+        else refuse();
         return;
       }
     }
-    const bucket = addressBucket(clientAddress(req, trustHops));
-    const subject = rateLimitSubject(req, pathname, bucket);
+    const subject = rateLimitSubject(req, pathname, bucket, isSignedJwt);
     const limited: RateLimitedRequest = { subject, addressBucket: bucket, pathname };
     logWhenDone(logger, req, res, requestId, span, route.path, subject.kind === 'key' ? subject.id.slice(0, 12) : undefined);
     observe(req as express.Request, Object.assign(res, { locals: { route: route.path } }) as unknown as express.Response, noop);
@@ -128,23 +159,59 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
       counted = false;
     };
     res.once('close', leaveInFlight);
+    const send = (body: ProxyCall['body']) =>
+      proxies[route.upstream](req, res, {
+        body,
+        arrivedAt,
+        requestId,
+        span,
+        path: upstreamPath,
+        onStatus: limiter && subject.kind === 'key' ? (status) => status === 401 && limiter.noteRefusedKey(limited) : undefined,
+        onEventStream: leaveInFlight,
+      });
     const forward = () => {
-      readBody(req, route.adminToken ? dashboardBodyLimits : bodyLimits, arrivedAt).then((outcome) => {
+      if (admin) {
+        const claims = admin;
+        const go = () => forwardDashboard(req, res, claims, dashboardBodyCap(route.upstream, req.method, upstreamPath, dashboardCaps), arrivedAt, send);
+        // A token naming a sign-in is proxied only while that sign-in is live (signed out or removed: 401 at once).
+        if (!claims.sid) return go();
+        sessions.check({ ...claims, sid: claims.sid }, String(req.headers.authorization)).then((verdict) => {
+          if (res.destroyed) return;
+          if (verdict === 'live') return go();
+          if (verdict === 'unavailable') return answerJson(res, 503, { error: 'The dashboard session could not be checked; retry shortly', code: 'session_check_unavailable' }, { 'Retry-After': '1' });
+          if (limiter) limiter.noteRefusedKey(limited); // a refused credential: charged to the address
+          answerJson(res, 401, { error: 'This sign-in has ended; sign in again', code: 'session_ended' }, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+        }, noop);
+        return;
+      }
+      readBody(req, bodyLimits, arrivedAt).then((outcome) => {
         if (!outcome.ok) return answerJson(res, outcome.status, { error: outcome.error, code: outcome.code }, { Connection: 'close' });
         if (res.destroyed) return;
-        proxies[route.upstream](req, res, {
-          body: outcome.body,
-          arrivedAt,
-          requestId,
-          span,
-          path: upstreamPath,
-          onStatus: limiter && subject.kind === 'key' ? (status) => status === 401 && limiter.noteRefusedKey(limited) : undefined,
-          onEventStream: leaveInFlight,
-        });
+        send(outcome.body);
       }, noop);
     };
     if (limiter) limiter.check(limited, res, forward);
     else forward();
+  };
+
+  /**
+   * A dashboard admin request: its body streamed to the service (refused 413 over the route's cap), once the account
+   * and the process have room for it among the uploads in flight (429 / 503 with Retry-After otherwise).
+   */
+  const forwardDashboard = (req: IncomingMessage, res: ServerResponse, admin: DashboardClaims, maxBytes: number, arrivedAt: number, send: (body: ProxyCall['body']) => void) => {
+    const outcome = dashboardBodySize(req, maxBytes);
+    if (!outcome.ok) return answerJson(res, outcome.refusal.status, { error: outcome.refusal.message, code: outcome.refusal.code }, { Connection: 'close' });
+    if (!outcome.size) return send(undefined);
+    const reservation = uploads.reserve(admin.sub, outcome.size.reserve);
+    if (!reservation.ok) {
+      const refusal =
+        reservation.scope === 'account'
+          ? { status: 429, error: 'Too many uploads in flight for this account; retry when one is done', code: 'too_many_uploads' }
+          : { status: 503, error: 'The gateway is busy with other uploads; retry shortly', code: 'uploads_busy' };
+      return answerJson(res, refusal.status, { error: refusal.error, code: refusal.code }, { 'Retry-After': '1', Connection: 'close' });
+    }
+    res.once('close', reservation.release);
+    send(streamDashboardBody(req, outcome.size, { maxBytes, timeoutMs: bodyLimits.timeoutMs }, arrivedAt));
   };
 
   /** The dashboard's static files, logged like proxied requests (route `/dashboard`). */
@@ -178,7 +245,7 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
   internal.get('/metrics', metrics.handler());
   internal.use(notFoundHandler());
   const closeStreams = () => Object.values(proxies).forEach((proxy) => proxy.closeStreams());
-  return { public: proxyRequest, internal, closeStreams };
+  return { public: proxyRequest, internal, closeStreams, close: () => sessions.close() };
 }
 
 /** The gateway's own public pages on Express: `/healthz`, the API description and reference, and JSON 404s. */

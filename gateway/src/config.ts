@@ -27,10 +27,22 @@ export const gatewayConfigSchema = z
     /** Largest request body accepted (413 above it); bodies are read in full at the gateway before an upstream socket is taken. */
     MAX_BODY_BYTES: env.positiveInt(100 * 1024),
     /**
-     * Largest body on the dashboard's admin routes (`/dashboard/api/certificate|mobility/…`, read only after the dashboard token
-     * was accepted): the CSV batch upload takes up to 5 MB and a template with images up to 3 MB.
+     * Largest body of the dashboard's CSV/JSON batch upload (`POST /dashboard/api/certificate/certificates/batch`), streamed
+     * to the service once the dashboard token was accepted. Every other admin route keeps MAX_BODY_BYTES (the services' own
+     * JSON limit) but templates: DASHBOARD_TEMPLATE_MAX_BODY_BYTES.
      */
     DASHBOARD_MAX_BODY_BYTES: env.positiveInt(5 * 1024 * 1024),
+    /** Largest template body (with images): `POST /dashboard/api/certificate/templates`, `PATCH …/templates/{id}`. */
+    DASHBOARD_TEMPLATE_MAX_BODY_BYTES: env.positiveInt(3 * 1024 * 1024),
+    /** Dashboard upload bytes one account may have in flight (declared length, or the route's cap when chunked): 429 past it. */
+    DASHBOARD_UPLOAD_BYTES_PER_ACCOUNT: env.positiveInt(16 * 1024 * 1024),
+    /** Dashboard upload bytes one gateway process forwards at once, all accounts together: 503 past it. */
+    DASHBOARD_UPLOAD_BYTES_PER_PROCESS: env.positiveInt(64 * 1024 * 1024),
+    /**
+     * How long the answer to a dashboard token's session check (is its sign-in live, its membership unchanged?) is
+     * trusted, while the gateway's Redis subscription to ended sessions is up (0: every admin request asks).
+     */
+    DASHBOARD_SESSION_CACHE_MS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(10000),
     /** A request's headers and body must have fully arrived within this many ms of its first byte (408 JSON after). */
     BODY_TIMEOUT_MS: env.positiveInt(10000),
     /** Requests one client address (IPv6: its /64) may have in flight at once; more are answered 429 at once. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Router, type Request, type Response } from 'express';
@@ -41,6 +42,31 @@ const DOCS_PAGE = `<!doctype html>
 </html>
 `;
 
+/** A CSP source for an inline element's exact text. */
+function hashSource(text: string): string {
+  return `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+}
+
+/**
+ * The docs' Content-Security-Policy (the dashboard's refresh cookie lives on this origin): scripts only from the
+ * gateway itself (the bundle) plus the page's one inline script element by hash (the renderer's empty configuration
+ * `<script>` data block): no other inline script or `eval` runs. Styles may be inline: the renderer writes `<style>`
+ * elements and `style` attributes at run time (a style cannot run code). Images and fonts may be `data:` URIs bundled
+ * in the renderer; nothing may be fetched from another origin, framed, or posted anywhere.
+ */
+export const DOCS_CSP = [
+  "default-src 'self'",
+  `script-src 'self' ${hashSource('')}`,
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 /**
  * `GET /openapi.json`, `GET /docs` and the renderer bundle, answered by the gateway itself. Each is compressed (brotli,
  * else gzip) when the client accepts it; the compressed forms are made once and kept.
@@ -65,6 +91,6 @@ export function docsRoutes(document: OpenApiDocument): Router {
 async function sendStatic(req: Request, res: Response, body: PrecompressedBody, headers: Record<string, string>): Promise<void> {
   const encoding = negotiateEncoding(req.headers['accept-encoding']);
   const bytes = encoding ? await body.encodedAs(encoding) : body.identity;
-  res.set({ ...headers, Vary: 'Accept-Encoding', ...(encoding ? { 'Content-Encoding': encoding } : {}) });
+  res.set({ ...headers, 'Content-Security-Policy': DOCS_CSP, Vary: 'Accept-Encoding', ...(encoding ? { 'Content-Encoding': encoding } : {}) });
   res.send(bytes);
 }

@@ -2,14 +2,15 @@ import { Agent, request, type ClientRequest, type IncomingHttpHeaders, type Inco
 import type { Logger, TraceSpan } from '@platform/service-kit';
 import { compressedHeaders, compressibleAnswer, compressorFor, negotiateEncoding } from './compression';
 import { answerJson } from './json-answer';
+import { BodyRefusal, type StreamedBody } from './request-body';
 import { roundRobin } from './upstream-list';
 
 /** Headers that describe one hop, not the message: never forwarded either way (RFC 9110 §7.6.1), nor any header `Connection` names. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
 export interface ProxyCall {
-  /** The whole request body, already read at the gateway (undefined: none). */
-  body: Buffer | undefined;
+  /** The whole request body, already read at the gateway, or one streamed as it arrives (undefined: none). */
+  body: Buffer | StreamedBody | undefined;
   /** `Date.now()` when the request arrived: the upstream deadline counts from here, socket wait included. */
   arrivedAt: number;
   requestId: string;
@@ -36,8 +37,8 @@ export interface UpstreamOptions {
 }
 
 /**
- * A proxy to one upstream on node:http with a keep-alive agent. The body (read in full at the gateway) is sent
- * untouched (payment signatures are over the raw bytes); the answer is piped back as it comes. A refused upstream
+ * A proxy to one upstream on node:http with a keep-alive agent. The body (read in full at the gateway, or streamed
+ * on the dashboard's admin routes) is sent untouched (payment signatures are over the raw bytes); the answer is piped back as it comes. A refused upstream
  * is a 502 JSON; no answer within `timeoutMs` of the request's arrival (waiting for a pooled socket included), or an
  * answer that stalls that long, a 504 JSON (a `text/event-stream` answer, once started, may stay quiet as long as it likes). A client that hangs up first is not an upstream failure and is not logged as one.
  *
@@ -127,8 +128,26 @@ export function createUpstreamProxy(name: string, targets: string[], options: Up
         clearTimeout(deadline);
         fail(error.code ?? error.message, false);
       });
-      attemptRequest.end(call.body);
+      if (streamed) {
+        // Not a byte leaves the client before the service's socket is connected: a replica refusing the connection
+        // saw nothing, so the next one still gets the whole body.
+        const start = () => {
+          if (!answered && !clientGone) streamed.stream.pipe(attemptRequest);
+        };
+        attemptRequest.once('socket', (socket) => (socket.connecting ? socket.once('connect', start) : start()));
+      } else attemptRequest.end(call.body);
     };
+    const streamed = call.body && !Buffer.isBuffer(call.body) ? call.body : undefined;
+    // A streamed body stopped at the gateway (over the route's cap, too slow) or cut off by the client: the service's
+    // request is aborted, so it never sees an incomplete body as a whole one.
+    streamed?.stream.once('error', (error) => {
+      clearTimeout(deadline);
+      upstream?.destroy();
+      if (clientGone) return;
+      if (answered || !(error instanceof BodyRefusal)) return void res.destroy();
+      answered = true;
+      answerJson(res, error.status, { error: error.message, code: error.code }, { Connection: 'close' });
+    });
     // The client went away before the answer was complete: stop the upstream work too (not an upstream failure).
     res.once('close', () => {
       if (res.writableFinished) return;
@@ -170,8 +189,10 @@ function forwardedHeaders(req: IncomingMessage, call: ProxyCall): OutgoingHttpHe
     const value = req.headers[name];
     if (value !== undefined && !HOP_BY_HOP.has(name) && !named?.has(name)) headers[name] = value;
   }
-  if (call.body) headers['content-length'] = call.body.length;
-  else delete headers['content-length'];
+  delete headers['content-length'];
+  if (Buffer.isBuffer(call.body)) headers['content-length'] = call.body.length;
+  else if (call.body?.length !== undefined) headers['content-length'] = call.body.length;
+  else if (call.body) headers['transfer-encoding'] = 'chunked';
   headers['x-request-id'] = call.requestId;
   headers.traceparent = call.span.traceparent;
   // tracestate belongs to the caller's traceparent: when that was missing or invalid, the trace is new and it goes too.

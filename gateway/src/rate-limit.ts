@@ -3,7 +3,7 @@ import { isWellFormedApiToken } from '@platform/api-keys';
 import { bearerToken, sha256, type Logger, type Redis } from '@platform/service-kit';
 import { answerJson } from './json-answer';
 import { LocalBudget } from './local-budget';
-import { KEYLESS_PREFIXES } from './routes';
+import { isKeylessPath } from './routes';
 
 export interface RateLimitOptions {
   redis: Redis;
@@ -16,7 +16,7 @@ const WINDOW_MS = 60000;
 const WARN_EVERY_MS = 10000;
 // `mk_test_` (mobility's test-mode keys) has its own length, so `mk_` alone would not recognise it.
 const API_TOKEN_PREFIXES = ['ck_', 'mk_', 'mk_test_'];
-/** A JWT's shape (three base64url parts): drivers' tokens, which the gateway cannot verify. */
+/** A JWT's shape (three base64url parts): drivers' and the dashboard's tokens. */
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 /**
@@ -147,19 +147,28 @@ export function rateLimit({ redis, prefix, perMinute, logger }: RateLimitOptions
   };
 }
 
-/** Whose budget a request spends: its API key's (Bearer or X-API-KEY) when plausible, else its address's; payment webhooks always by address. */
-export function rateLimitSubject(req: IncomingMessage, pathname: string, addressBucket: string): RateLimitSubject {
-  if (!KEYLESS_PREFIXES.some((prefix) => pathname.startsWith(prefix))) {
+/** Whether a JWT-shaped token carries our signature (and issuer, and has not expired): made-up JWTs are junk. */
+export type JwtCheck = (token: string) => boolean;
+
+/**
+ * Whose budget a request spends: its API key's (Bearer or X-API-KEY) when plausible, else its address's; the keyless
+ * routes (payment webhooks, public pages, sign-in and refresh of the dashboard and the driver app) always by address.
+ */
+export function rateLimitSubject(req: IncomingMessage, pathname: string, addressBucket: string, isSignedJwt: JwtCheck): RateLimitSubject {
+  if (!isKeylessPath(pathname)) {
     const token = bearerToken(req.headers.authorization) ?? singleHeader(req.headers['x-api-key']);
-    if (token && isPlausibleToken(token)) return { kind: 'key', id: sha256(token) };
+    if (token && isPlausibleToken(token, isSignedJwt)) return { kind: 'key', id: sha256(token) };
   }
   return { kind: 'ip', id: addressBucket };
 }
 
-/** A well-formed API token (its checksum matches) or a JWT-shaped driver token: anything else cannot be a valid key. */
-export function isPlausibleToken(token: string): boolean {
+/**
+ * A well-formed API token (its checksum matches) or a JWT our secret signed: anything else cannot be a valid key, so
+ * a JWT-shaped made-up token spends its address's budget even on a route that never answers it 401.
+ */
+export function isPlausibleToken(token: string, isSignedJwt: JwtCheck): boolean {
   if (API_TOKEN_PREFIXES.some((prefix) => isWellFormedApiToken(token, prefix))) return true;
-  return token.length <= 4096 && JWT_SHAPE.test(token);
+  return token.length <= 4096 && JWT_SHAPE.test(token) && isSignedJwt(token);
 }
 
 function singleHeader(value: string | string[] | undefined): string | undefined {

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 
 export interface BodyLimits {
   maxBytes: number;
@@ -18,7 +19,7 @@ const NO_BODY: BodyOutcome = { ok: true, body: undefined };
 export function readBody(req: IncomingMessage, limits: BodyLimits, arrivedAt: number): Promise<BodyOutcome> {
   const lengthHeader = req.headers['content-length'];
   if (lengthHeader === undefined && req.headers['transfer-encoding'] === undefined) return Promise.resolve(NO_BODY);
-  if (lengthHeader !== undefined && Number(lengthHeader) > limits.maxBytes) return Promise.resolve(tooLarge(limits.maxBytes));
+  if (lengthHeader !== undefined && Number(lengthHeader) > limits.maxBytes) return Promise.resolve(tooLargeOutcome(limits.maxBytes));
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -32,7 +33,7 @@ export function readBody(req: IncomingMessage, limits: BodyLimits, arrivedAt: nu
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limits.maxBytes) return settle(tooLarge(limits.maxBytes));
+      if (size > limits.maxBytes) return settle(tooLargeOutcome(limits.maxBytes));
       chunks.push(chunk);
     };
     const timer = setTimeout(
@@ -45,6 +46,31 @@ export function readBody(req: IncomingMessage, limits: BodyLimits, arrivedAt: nu
   });
 }
 
-function tooLarge(maxBytes: number): BodyOutcome {
-  return { ok: false, status: 413, error: `The request body is larger than ${maxBytes} bytes`, code: 'payload_too_large' };
+function tooLargeOutcome(maxBytes: number): BodyOutcome {
+  const refusal = tooLarge(maxBytes);
+  return { ok: false, status: 413, error: refusal.message, code: refusal.code };
+}
+
+/** A body the gateway stops while streaming it (too large, too slow): answered with its status as JSON. */
+export class BodyRefusal extends Error {
+  constructor(
+    readonly status: 408 | 413,
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+export function tooLarge(maxBytes: number): BodyRefusal {
+  return new BodyRefusal(413, `The request body is larger than ${maxBytes} bytes`, 'payload_too_large');
+}
+
+/** A body forwarded as it arrives (the dashboard's admin routes) rather than read whole first. */
+export interface StreamedBody {
+  stream: Readable;
+  /** The client's Content-Length (undefined: chunked). */
+  length: number | undefined;
+  /** Bytes this upload counts against the in-flight caps: its length, or its route's cap when chunked. */
+  reserve: number;
 }

@@ -62,6 +62,17 @@ export function rewrittenUrl(route: Route, url: string): string | null {
 // The dashboard's sign-in routes too: a made-up JWT-shaped Bearer must not buy sign-up or sign-in attempts a budget of their own.
 export const KEYLESS_PREFIXES = ['/webhooks/payments/', '/credentials/', '/.well-known/', '/track/', '/dashboard/api/auth/'];
 
+/**
+ * Exact paths that read no credential either: the driver app's sign-in and refresh take a password or refresh token in
+ * the body and answer a bad one 400/401 without reading any Bearer; a made-up key there would buy a budget of its own.
+ */
+const KEYLESS_PATHS = new Set(['/driver/v1/sessions', '/driver/v1/sessions/refresh']);
+
+/** A path whose requests always spend their client address's budget, whatever key they carry. */
+export function isKeylessPath(pathname: string): boolean {
+  return KEYLESS_PATHS.has(pathname) || KEYLESS_PREFIXES.some((prefix) => pathname.startsWith(prefix));
+}
+
 /** Which upstream serves a request path (the query string already removed), or null for a 404. */
 export function upstreamFor(pathname: string): Upstream | null {
   return routeFor(pathname)?.upstream ?? null;

@@ -41,4 +41,4 @@ internalServer.listen(config.METRICS_PORT, () => {
 });
 // Registered before the graceful close: open event streams end first, so draining does not wait for them.
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => gateway.closeStreams());
-closeGracefullyOnSignal(logger, [server, internalServer], [async () => redis.quit(), async () => (await tracing).shutdown()]);
+closeGracefullyOnSignal(logger, [server, internalServer], [async () => gateway.close(), async () => redis.quit(), async () => (await tracing).shutdown()]);

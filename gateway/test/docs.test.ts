@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -47,6 +48,30 @@ describe('API docs served by the gateway', () => {
     expect(html).toContain('data-url="/openapi.json"');
   });
 
+  it('answers /docs, its renderer bundle and /openapi.json with a strict Content-Security-Policy', async () => {
+    const page = await fetch(`${gateway.url}/docs`);
+    const html = await page.text();
+    const bundlePath = [...html.matchAll(/<script src="([^"]+)"/g)].map((match) => match[1]!)[0]!;
+    for (const p of ['/docs', bundlePath, '/openapi.json']) {
+      const res = await fetch(gateway.url + p);
+      await res.arrayBuffer();
+      const policy = directives(res.headers.get('content-security-policy'));
+      expect(policy.get('default-src')).toEqual(["'self'"]);
+      expect(policy.get('object-src')).toEqual(["'none'"]);
+      expect(policy.get('base-uri')).toEqual(["'none'"]);
+      expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
+      expect(policy.get('connect-src')).toEqual(["'self'"]);
+      const scripts = policy.get('script-src')!;
+      expect(scripts[0]).toBe("'self'");
+      expect(scripts.slice(1).every((source) => source.startsWith("'sha256-"))).toBe(true); // no unsafe-inline, no unsafe-eval, no host
+    }
+    // Every inline script of the page is allowed by its hash, and nothing else inline is.
+    const allowed = directives(page.headers.get('content-security-policy')).get('script-src')!;
+    const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => `'sha256-${createHash('sha256').update(match[1]!).digest('base64')}'`);
+    expect(inline.length).toBeGreaterThan(0);
+    expect(allowed.slice(1).sort()).toEqual([...new Set(inline)].sort());
+  });
+
   it('still answers anything else with the JSON 404', async () => {
     const res = await fetch(`${gateway.url}/docs/nope`);
     expect(res.status).toBe(404);
@@ -76,3 +101,8 @@ describe('API docs served by the gateway', () => {
     }
   }, 200000);
 });
+
+function directives(header: string | null): Map<string, string[]> {
+  expect(header).toBeTruthy();
+  return new Map(header!.split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...sources]) => [name!, sources]));
+}

@@ -38,6 +38,7 @@ export async function startGateway(upstreams: { certificate: string; mobility: s
     internalUrl: internalServer.url,
     close: async () => {
       await Promise.all([publicServer.close(), internalServer.close()]);
+      gateway.close();
     },
   };
 }

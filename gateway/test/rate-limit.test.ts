@@ -1,5 +1,5 @@
 import { generateApiToken } from '@platform/api-keys';
-import { createLogger } from '@platform/service-kit';
+import { createLogger, DEV_JWT_SECRET, signAdminToken, signDriverToken } from '@platform/service-kit';
 import { sendJson, startFakeServer } from '@platform/test-kit';
 import { createRateLimitRedis } from '../src/server-factory';
 import { captureLines, startGateway, testRedis } from './helpers';
@@ -193,6 +193,79 @@ describe('gateway rate limits', () => {
     } finally {
       await refusing.close();
     }
+  });
+
+  describe('refused or malformed credentials on routes that never answer 401', () => {
+    const madeUpJwt = (i: number) => signDriverToken(`drv_${i}`, `made-up-secret-${i}-0123456789abcdef`);
+
+    async function gatewayAnswering(status: number) {
+      const upstream = await startFakeServer((_req, res) => sendJson(res, status, { error: 'Validation failed', code: 'validation_failed' }));
+      const shared = { client: redis.client, prefix: `${redis.prefix}_${++prefixCount}` };
+      const gateway = await startGateway({ certificate: upstream.url, mobility: upstream.url }, { redis: shared, perMinute: LIMIT });
+      gateways.push(gateway);
+      return { gateway, upstream };
+    }
+
+    it.each([
+      ['driver sign-in with JWT-shaped junk', '/driver/v1/sessions', (i: number) => `Bearer ${madeUpJwt(i)}`],
+      ['driver refresh with JWT-shaped junk', '/driver/v1/sessions/refresh', (i: number) => `Bearer ${madeUpJwt(i)}`],
+      ['driver sign-in with made-up well-formed keys', '/driver/v1/sessions', () => `Bearer ${generateApiToken('mk_')}`],
+      ['a partner route answering 400 to JWT-shaped junk', '/api/v1/rides', (i: number) => `Bearer ${madeUpJwt(i)}`],
+    ])('%s: the address is limited (429) after %s', async (_label, path, authorization) => {
+      const { gateway, upstream } = await gatewayAnswering(400);
+      try {
+        const statuses: number[] = [];
+        for (let i = 0; i < 12; i++) {
+          const res = await fetch(gateway.url + path, { method: 'POST', headers: { Authorization: authorization(i), 'Content-Type': 'application/json' }, body: '{}' });
+          statuses.push(res.status);
+          await res.arrayBuffer();
+        }
+        expect(statuses).toEqual([...Array(LIMIT).fill(400), ...Array(12 - LIMIT).fill(429)]);
+        expect(upstream.requests).toHaveLength(LIMIT);
+      } finally {
+        await upstream.close();
+      }
+    });
+
+    it('invalid dashboard tokens are charged to the address: 401 until its budget is spent, then 429, and no service sees them', async () => {
+      const { gateway, upstream } = await gatewayAnswering(200);
+      try {
+        const statuses: number[] = [];
+        for (let i = 0; i < 12; i++) {
+          const junk = [`not-a-jwt-${i}`, signAdminToken({ sub: `acc_${i}`, org: 'org_x', role: 'owner' }, `made-up-secret-${i}-0123456789`), madeUpJwt(i)][i % 3]!;
+          const res = await fetch(`${gateway.url}/dashboard/api/certificate/certificates`, { headers: { Authorization: `Bearer ${junk}` } });
+          statuses.push(res.status);
+          await res.arrayBuffer();
+        }
+        expect(statuses).toEqual([...Array(LIMIT).fill(401), ...Array(12 - LIMIT).fill(429)]);
+        expect(upstream.requests).toHaveLength(0);
+        // A good dashboard token from the same address is refused too, like a good key after many bad ones.
+        const good = signAdminToken({ sub: 'acc_1', org: 'org_1', role: 'owner' }, DEV_JWT_SECRET, { ttlSeconds: 900 });
+        const limited = await fetch(`${gateway.url}/dashboard/api/certificate/certificates`, { headers: { Authorization: `Bearer ${good}` } });
+        expect(limited.status).toBe(429);
+        expect(await limited.json()).toMatchObject({ code: 'rate_limited' });
+      } finally {
+        await upstream.close();
+      }
+    });
+
+    it('a driver token signed with our secret keeps a budget of its own', async () => {
+      const { gateway, upstream } = await gatewayAnswering(200);
+      try {
+        const driver = { Authorization: `Bearer ${signDriverToken('drv_1', DEV_JWT_SECRET)}` };
+        const status = async (path: string, headers: Record<string, string> = {}) => {
+          const res = await fetch(gateway.url + path, { headers });
+          await res.arrayBuffer();
+          return res.status;
+        };
+        for (let i = 0; i < LIMIT; i++) expect(await status('/driver/v1/offers', driver)).toBe(200);
+        // The address's own budget is untouched by the driver's requests.
+        expect(await status('/track/trk_1')).toBe(200);
+        expect(await status('/driver/v1/offers', driver)).toBe(429);
+      } finally {
+        await upstream.close();
+      }
+    });
   });
 
   it('buckets IPv6 clients by /64', async () => {

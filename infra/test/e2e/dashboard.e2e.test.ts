@@ -12,6 +12,7 @@ import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { sendJson, startFakeServer, type RecordedRequest } from '@platform/test-kit';
 import { verifyStandardWebhook } from '@platform/webhook-signature';
 import { launchBrowser, refuseForeignRequests, screenshot } from '../helpers/browser';
+import { mailedLink } from '../helpers/mail-inbox';
 import { startSystem, type StartedSystem } from '../helpers/started-system';
 
 const SUITE = 'dashboard';
@@ -131,7 +132,7 @@ async function gatewayFetch(pathname: string, init: RequestInit = {}) {
 let certificateKey = '';
 
 describe('the partner dashboard through the gateway, in Chromium', () => {
-  it('signs up with an organization and lands on the overview as its owner', async () => {
+  it('signs up with an organization, confirms the mailed link and lands on the overview as its owner', async () => {
     const answer = await page.goto(`${system.gatewayUrl}/dashboard/sign-up`, { waitUntil: 'networkidle0' });
     expect(answer?.status()).toBe(200);
     await page.waitForSelector('form[aria-label="Sign up"]', WAIT);
@@ -141,6 +142,11 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     await type(page, 'form[aria-label="Sign up"] input[name="password"]', OWNER.password);
     await type(page, 'form[aria-label="Sign up"] input[name="organization_name"]', OWNER.organization);
     await page.click('form[aria-label="Sign up"] button[type="submit"]');
+    // No account yet: the dashboard says to check the inbox (and links development's local one); the mailed link makes it.
+    await page.waitForSelector('[data-testid="check-inbox"]', WAIT);
+    expect(await page.$('[data-testid="mail-inbox-link"]')).not.toBeNull();
+    await snap('sign-up-check-inbox');
+    await page.goto(`${system.gatewayUrl}${await mailedLink(system, OWNER.email, 'verify-email')}`, { waitUntil: 'networkidle0' });
 
     await page.waitForSelector('[data-testid="account-email"]', WAIT);
     expect(await textOf(page, '[data-testid="account-email"]')).toBe(OWNER.email);
@@ -211,7 +217,7 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
 
   it('upgrades the plan through Gateway A: checkout in the page, the signed payment webhook, the activation shown', async () => {
     await openSection('/billing', 'Credits & plan');
-    expect(await textOf(page, '[data-testid="current-plan"]')).toBe('free');
+    expect(await textOf(page, '[data-testid="current-plan"]')).toBe('Free');
     const before = Number(await textOf(page, '[data-testid="credit-balance"]'));
     await page.waitForSelector('form[aria-label="Upgrade plan"] select[name="plan"] option[value="starter"]', WAIT);
     await snap('billing');
@@ -245,7 +251,7 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     expect(await delivered.json()).toEqual({ received: true });
 
     // The page polls the plan until the payment is confirmed (or "Check now").
-    await page.waitForFunction(() => document.querySelector('[data-testid="current-plan"]')?.textContent === 'starter', { timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid="current-plan"]')?.textContent === 'Starter', { timeout: 60_000 });
     expect(await textOf(page, '[data-testid="checkout-status"]')).toContain('is active');
     expect(Number(await textOf(page, '[data-testid="credit-balance"]'))).toBe(before + 100);
     // The ledger shows the upgrade's grant (and the two certificates issued above).
@@ -308,7 +314,7 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     const succeeded = () =>
       page.evaluate(() =>
         Array.from(document.querySelectorAll('[data-testid^="delivery-"]:not([data-testid="delivery-log"])')).some(
-          (row) => (row as HTMLElement).innerText.includes('ride.cancelled') && (row as HTMLElement).innerText.includes('succeeded'),
+          (row) => (row as HTMLElement).innerText.includes('ride.cancelled') && (row as HTMLElement).innerText.includes('Succeeded'),
         ),
       );
     for (let attempt = 0; attempt < 60 && !(await succeeded()); attempt++) {
@@ -323,11 +329,11 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     // The rides page lists the ride, cancelled.
     await openSection('/rides', 'Rides');
     await page.waitForFunction((id) => document.querySelector('main')?.textContent?.includes(id), WAIT, rideId);
-    expect(await page.evaluate((id) => Array.from(document.querySelectorAll('main tr')).find((row) => row.textContent?.includes(id))?.textContent, rideId)).toContain('cancelled');
+    expect(await page.evaluate((id) => Array.from(document.querySelectorAll('main tr')).find((row) => row.textContent?.includes(id))?.textContent, rideId)).toContain('Cancelled');
     await snap('rides');
   }, 180_000);
 
-  it('invites a member through a link, who signs up with it in another browser; roles change; the last owner stays', async () => {
+  it('invites a member through a link, who signs up with it in another browser and confirms the mailed link; roles change; the last owner stays', async () => {
     await openSection('/members', 'Members');
     await page.waitForSelector(`[data-testid="member-${OWNER.email}"]`, WAIT);
     await snap('members');
@@ -352,6 +358,8 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
       await type(guest, 'form[aria-label="Sign up"] input[name="password"]', INVITEE.password);
       expect(await guest.$('form[aria-label="Sign up"] input[name="organization_name"]')).toBeNull();
       await guest.click('form[aria-label="Sign up"] button[type="submit"]');
+      await guest.waitForSelector('[data-testid="check-inbox"]', WAIT);
+      await guest.goto(`${system.gatewayUrl}${await mailedLink(system, INVITEE.email, 'verify-email')}`, { waitUntil: 'networkidle0' });
       await guest.waitForFunction((email) => document.querySelector('[data-testid="account-email"]')?.textContent === email, WAIT, INVITEE.email);
       expect(await textOf(guest, '[data-testid="organization-switcher"]')).toContain(OWNER.organization);
       // A member reads keys but cannot create them.

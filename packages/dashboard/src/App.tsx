@@ -1,11 +1,15 @@
 /** Providers and routes. The app lives under /dashboard/ (Vite base and router basename). */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { hashKey, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { useEffect } from 'react';
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { ApiError } from './api/http';
 import { SessionProvider } from './auth/session';
 import { RequireOrganization, RequireSession, VisitorsOnly } from './layout/guards';
 import { Layout } from './layout/Layout';
+import { titleFor } from './layout/titles';
+import { getDataMode } from './mode/data-mode';
+import { ModeProvider } from './mode/ModeProvider';
 import { ApiKeysPage } from './pages/api-keys/ApiKeysPage';
 import { BillingPage } from './pages/billing/BillingPage';
 import { CertificatesPage } from './pages/certificates/CertificatesPage';
@@ -13,10 +17,12 @@ import { DriversPage } from './pages/drivers/DriversPage';
 import { EventPassesPage } from './pages/event-passes/EventPassesPage';
 import { AcceptInvitationPage } from './pages/invite/AcceptInvitationPage';
 import { MembersPage } from './pages/members/MembersPage';
+import { NotFoundPage } from './pages/not-found/NotFoundPage';
 import { NewOrganizationPage } from './pages/organizations/NewOrganizationPage';
 import { OverviewPage } from './pages/overview/OverviewPage';
 import { SignInPage } from './pages/sign-in/SignInPage';
 import { SignUpPage } from './pages/sign-up/SignUpPage';
+import { VerifyEmailPage } from './pages/sign-up/VerifyEmailPage';
 import { TemplatesPage } from './pages/templates/TemplatesPage';
 import { TripDetailPage } from './pages/trips/TripDetailPage';
 import { TripsPage } from './pages/trips/TripsPage';
@@ -32,7 +38,22 @@ function retry(failures: number, error: unknown): boolean {
 }
 
 export function createQueryClient(): QueryClient {
-  return new QueryClient({ defaultOptions: { queries: { retry, refetchOnWindowFocus: false }, mutations: { retry: false } } });
+  return new QueryClient({
+    defaultOptions: {
+      // Cached answers are kept apart per live/test mode: switching shows the other mode's data, never the cached one.
+      queries: { retry, refetchOnWindowFocus: false, queryKeyHashFn: (key) => hashKey([getDataMode(), ...key]) },
+      mutations: { retry: false },
+    },
+  });
+}
+
+/** Each page's own `<title>`, from the path. */
+function DocumentTitle() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    document.title = titleFor(pathname);
+  }, [pathname]);
+  return null;
 }
 
 export function AppRoutes() {
@@ -43,6 +64,7 @@ export function AppRoutes() {
         <Route path="/sign-up" element={<SignUpPage />} />
       </Route>
       <Route path="/invite/:token" element={<AcceptInvitationPage />} />
+      <Route path="/verify-email/:token" element={<VerifyEmailPage />} />
       <Route element={<RequireSession />}>
         <Route path="/organizations/new" element={<NewOrganizationPage />} />
         <Route element={<RequireOrganization />}>
@@ -62,10 +84,10 @@ export function AppRoutes() {
             <Route path="/drivers" element={<DriversPage />} />
             <Route path="/event-passes" element={<EventPassesPage />} />
             <Route path="/members" element={<MembersPage />} />
+            <Route path="*" element={<NotFoundPage />} />
           </Route>
         </Route>
       </Route>
-      <Route path="*" element={<Navigate to="/" replace />} />
     </Routes>
   );
 }
@@ -76,7 +98,10 @@ export function App() {
     <QueryClientProvider client={queryClient}>
       <BrowserRouter basename={BASENAME}>
         <SessionProvider>
-          <AppRoutes />
+          <ModeProvider>
+            <DocumentTitle />
+            <AppRoutes />
+          </ModeProvider>
         </SessionProvider>
       </BrowserRouter>
     </QueryClientProvider>

@@ -4,6 +4,8 @@ import type { CertificateConfig } from './config';
 import type { ApiKeyAuthCache } from '@platform/api-keys';
 import { accountRoutes } from './features/accounts/accounts.routes';
 import { requireDashboardOrigin } from './features/accounts/origin-check';
+import { dashboardSessionCheckRoutes } from './features/accounts/session-check.routes';
+import type { SessionEvents } from './features/accounts/session-events';
 import { adminRoutes } from './features/admin.routes';
 import { batchBodyParsers } from './features/certificates/certificates.routes';
 import { credentialRoutes, credentialVerifyBodyParsers, credentialVerifyRoutes } from './features/credentials/credentials.routes';
@@ -21,6 +23,8 @@ export interface CertificateDeps {
   apiKeyCache?: ApiKeyAuthCache;
   /** The request metrics to record into (the server shares one with the public API's fast lane); a new set otherwise. */
   metrics?: Metrics;
+  /** Tells the gateways when a dashboard session ends (the server starts it when REDIS_URL is set). */
+  sessionEvents?: SessionEvents;
 }
 
 /** The certificate service's HTTP app, without listening; tests build it on their own database. */
@@ -42,6 +46,7 @@ export function createApp(deps: CertificateDeps, services: CertificateServices =
   app.use('/credentials/verify', credentialVerifyBodyParsers()); // the bare JWT as application/vc+jwt
   app.use(jsonBodies());
   app.use(credentialVerifyRoutes(services.verifiableCredentials));
+  app.use('/internal/v1/dashboard-sessions', dashboardSessionCheckRoutes(services.accounts, adminTokens)); // the gateway's session check
   app.use('/accounts/v1', accountRoutes(services.accounts, { adminTokens, refreshTtlDays: config.REFRESH_TOKEN_TTL_DAYS, trustProxyHops: config.TRUST_PROXY_HOPS }));
   app.use('/admin/v1', adminRoutes(services, adminTokens));
   app.use(methodNotAllowedHandler(knownRoutesOf(certificateOpenApi().paths)));

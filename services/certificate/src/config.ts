@@ -36,6 +36,18 @@ export const certificateConfigSchema = z
         const problem = value === undefined ? undefined : parseSigningKey(value);
         if (typeof problem === 'string') ctx.addIssue({ code: 'custom', message: problem });
       }),
+    /** Worker threads that render documents (PDF, PNG) off the event loop; each holds one render's memory at a time. */
+    DOCUMENT_RENDER_WORKERS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(1, 'must be 1 or more').max(16, 'must be at most 16').default(1),
+    /** Renders waiting for a worker; more are refused (503 `too_many_in_flight`). */
+    DOCUMENT_RENDER_QUEUE: env.positiveInt(32),
+    /** Renders of one organization's documents in flight at once for the public document URLs; more are refused (503). */
+    DOCUMENT_RENDERS_PER_ORGANIZATION: env.positiveInt(2),
+    /** How long a public document request waits for a render before answering 202 with `Retry-After` (0: never waits). */
+    DOCUMENT_RENDER_WAIT_MS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').max(30000, 'must be at most 30000').default(2000),
+    /** A render still running after this long is abandoned (its worker is replaced). */
+    DOCUMENT_RENDER_TIMEOUT_MS: env.positiveInt(60000),
+    /** The pixels a template's images may decode to, all together (width × height of the background plus the logo). */
+    TEMPLATE_MAX_DECODED_PIXELS: env.positiveInt(20_000_000),
     /** Where partners and the public reach the gateway: credential page links, QR codes and Open Graph images use it. */
     PUBLIC_BASE_URL: env.url('http://127.0.0.1:8080'),
     /** Loopback PUBLIC_BASE_URL / DASHBOARD_ORIGINS are refused in production unless this says the platform is reached on this machine only. */
@@ -48,11 +60,34 @@ export const certificateConfigSchema = z
       .pipe(z.array(z.url().refine((url) => new URL(url).origin === url, 'each must be an origin: scheme://host[:port], no path')).min(1, 'must name at least one origin')),
     /** A dashboard sign-in lasts this many days after its last refresh. */
     REFRESH_TOKEN_TTL_DAYS: env.positiveInt(30),
+    /** A dashboard sign-in ends this many seconds after it began, however often it was refreshed (default 30 days × 3 = 90 days). */
+    SESSION_MAX_LIFETIME_S: env.positiveInt(90 * 86400),
+    /**
+     * Where the gateways listen for ended dashboard sessions (sign-out, member removal): with it they refuse a signed-out
+     * access token at once; without it at their next session check (DASHBOARD_SESSION_CACHE_MS at the gateway).
+     */
+    REDIS_URL: env.optionalUrl(),
+    REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be letters, digits, _ . or -').default('platform'),
     INVITATION_TTL_DAYS: env.positiveInt(7),
     /** Sign-in throttle: failures per account (email) and per client address within one window of this many seconds. */
     SIGN_IN_WINDOW_S: env.positiveInt(900),
-    SIGN_IN_MAX_FAILURES_PER_ACCOUNT: env.positiveInt(10),
+    /** Wrong passwords one (email, address bucket) pair may try at once; after them each try waits SIGN_IN_BASE_DELAY_S · 1, 2, 4 … (up to SIGN_IN_MAX_DELAY_S). */
+    SIGN_IN_FREE_FAILURES: env.positiveInt(5),
+    SIGN_IN_BASE_DELAY_S: env.positiveInt(1),
+    SIGN_IN_MAX_DELAY_S: env.positiveInt(900),
     SIGN_IN_MAX_FAILURES_PER_ADDRESS: env.positiveInt(50),
+    /** Sign-ups and password-reset requests one address bucket (IPv6: its /64) may make per SIGN_UP_WINDOW_S: each hashes a password or sends a mail. */
+    SIGN_UP_MAX_PER_ADDRESS: env.positiveInt(20),
+    SIGN_UP_WINDOW_S: env.positiveInt(3600),
+    /** Organizations one account may own. */
+    MAX_ORGANIZATIONS_PER_ACCOUNT: env.positiveInt(3),
+    /** Outgoing mail (sign-up verification, password reset, invitations): smtp://user:pass@host:port or smtps://…; unset, mail cannot be sent (503). */
+    SMTP_URL: env.optionalUrl(),
+    MAIL_FROM: z.string().min(3).default('Partner Platform <no-reply@localhost>'),
+    /** Development only: the local mail catcher's inbox (set by `pnpm start`); sign-up answers name it so the dashboard can link to it. */
+    MAIL_INBOX_URL: env.optionalUrl(),
+    EMAIL_TOKEN_TTL_HOURS: env.positiveInt(24),
+    PASSWORD_RESET_TTL_MINUTES: env.positiveInt(60),
     /** Proxies in front of the service (the gateway: 1): the throttle reads the client address from `X-Forwarded-For` that many hops back. */
     TRUST_PROXY_HOPS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(0),
   })

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { buildOpenApiDocument, type OpenApiDocument } from '@platform/service-kit';
 import { apiKeyListQuerySchema, rotateApiKeySchema } from '@platform/api-keys';
-import { memberPatchSchema, newInvitationSchema, newOrganizationSchema, refreshSchema, signInSchema, signUpSchema } from './features/accounts/accounts.schema';
+import { emailTokenSchema, memberPatchSchema, newInvitationSchema, newOrganizationSchema, passwordResetConfirmSchema, passwordResetSchema, refreshSchema, signInSchema, signUpSchema } from './features/accounts/accounts.schema';
 import { newApiKeySchema } from './features/api-keys/api-keys.routes';
 import { listQuery } from './features/certificates/certificates.routes';
 import { verifyRequestSchema } from './features/credentials/credentials.routes';
 import { ledgerQuery } from './features/credits/credits.routes';
+import { summaryQuery } from './features/summary/summary.routes';
 import { batchSchema, newCertificateSchema } from './features/certificates/certificates.schema';
 import { documentQuery } from './features/documents/documents.routes';
 import { checkoutBody } from './features/payments/payments.routes';
@@ -16,8 +17,8 @@ export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
 
 /** Request bodies and queries: the zod schemas the routes validate with are their only description. */
 export const REQUEST_SCHEMAS = {
-  bodies: [signUpSchema, signInSchema, refreshSchema, newOrganizationSchema, memberPatchSchema, newInvitationSchema, newApiKeySchema, rotateApiKeySchema, newCertificateSchema, batchSchema, checkoutBody, newTemplateSchema, templatePatchSchema, verifyRequestSchema],
-  queries: [listQuery, apiKeyListQuerySchema, templateListQuery, documentQuery, ledgerQuery],
+  bodies: [signUpSchema, emailTokenSchema, passwordResetSchema, passwordResetConfirmSchema, signInSchema, refreshSchema, newOrganizationSchema, memberPatchSchema, newInvitationSchema, newApiKeySchema, rotateApiKeySchema, newCertificateSchema, batchSchema, checkoutBody, newTemplateSchema, templatePatchSchema, verifyRequestSchema],
+  queries: [listQuery, apiKeyListQuerySchema, templateListQuery, documentQuery, ledgerQuery, summaryQuery],
 };
 
 let cached: OpenApiDocument | undefined;

@@ -6,6 +6,7 @@ import { createApp } from './app';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema } from './config';
 import { migrations } from './db/migrations';
 import { buildServices } from './services';
+import { redisSessionEvents } from './features/accounts/session-events';
 import { publicApiFastLane } from './features/verification/public-api.fast-lane';
 import { warnAboutPaymentSettings } from './features/payments/payment-settings-warnings';
 import { scheduleWebhookBodyRetention } from './features/payments/webhook-body-retention';
@@ -15,19 +16,21 @@ async function main() {
   const logger = createLogger('certificate', config.LOG_LEVEL, bufferedStdout());
   const tracing = await startTracing('certificate');
   warnAboutPaymentSettings(config, logger);
+  if (!config.SMTP_URL) logger.warn('SMTP_URL is not set: sign-up, password-reset and invitation mails cannot be sent (503 mail_unavailable)');
   const db = await openServiceDatabase(config.databaseUrl, CERTIFICATE_SCHEMA, migrations, logger);
   const keyCache = startApiKeyCache(config, CERTIFICATE_SCHEMA, logger);
   await keyCache?.listener.ready;
-  const services = buildServices({ db, config, apiKeyCache: keyCache?.cache });
+  const sessionEvents = config.REDIS_URL ? redisSessionEvents(config.REDIS_URL, config.REDIS_PREFIX, logger) : undefined;
+  const services = buildServices({ db, config, apiKeyCache: keyCache?.cache, sessionEvents });
   const metrics = createMetrics('certificate');
-  const app = createApp({ db, config, logger, apiKeyCache: keyCache?.cache, metrics }, services);
+  const app = createApp({ db, config, logger, apiKeyCache: keyCache?.cache, metrics, sessionEvents }, services);
   // The two hot partner reads skip Express when they succeed; every other request (and outcome) is the app's.
   const server = createServer(publicApiFastLane({ apiKeys: services.apiKeys, publicApi: services.publicApi, logger, metrics }, app));
   server.listen(config.PORT, () => logger.info({ port: config.PORT }, 'certificate service listening'));
   exitOnListenError(server, 'certificate', config.PORT);
   server.keepAliveTimeout = 65000;
   const retention = scheduleWebhookBodyRetention(db, config.PAYMENT_WEBHOOK_RETENTION_DAYS, logger);
-  closeGracefullyOnSignal(logger, [server], [retention.stop, () => services.apiKeys.flushUsage(), async () => keyCache?.listener.close(), () => db.destroy(), () => tracing.shutdown()]);
+  closeGracefullyOnSignal(logger, [server], [retention.stop, () => services.documents.close(), () => services.apiKeys.flushUsage(), async () => keyCache?.listener.close(), async () => sessionEvents?.close(), () => db.destroy(), () => tracing.shutdown()]);
 }
 
 void main();

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { verifyJwt } from '@platform/service-kit';
 import { createTestContext, type TestContext } from './helpers/context';
 import { ORIGIN, PASSWORD, refreshCookieOf, signUp, uniqueEmail } from './factories/accounts';
+import { linkToken } from './helpers/mailbox';
 import { expectToMatchDescription } from './helpers/openapi';
 
 let ctx: TestContext;
@@ -14,9 +15,15 @@ const post = (path: string) => request(ctx.app).post(`/accounts/v1${path}`).set(
 const accountsWithEmail = async (email: string) => Number((await ctx.db('accounts').whereRaw('lower(email) = lower(?)', [email]).count({ n: '*' }))[0]!.n);
 
 describe('sign-up', () => {
-  it('creates the account, its organization and an owner membership, sets the refresh cookie and returns a 15-minute admin token', async () => {
+  it('mails a link; using it creates the account, its organization and an owner membership, sets the refresh cookie and returns a 15-minute admin token', async () => {
     const email = uniqueEmail('owner');
-    const res = await post('/signup').send({ email, password: PASSWORD, name: 'Ada Lovelace', organization_name: 'Analytical Academy' }).expect(201);
+    const asked = await post('/signup').send({ email, password: PASSWORD, name: 'Ada Lovelace', organization_name: 'Analytical Academy' }).expect(202);
+    expectToMatchDescription(asked);
+    expect(asked.body).toMatchObject({ status: 'mail_sent' });
+    expect(await accountsWithEmail(email)).toBe(0); // nothing exists until the email is proven
+    const mail = ctx.mailbox.last(email);
+    expect(mail.subject).toBe('Confirm your email address');
+    const res = await post('/verify-email').send({ token: linkToken(mail, 'verify-email') }).expect(201);
     expectToMatchDescription(res);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body).toMatchObject({
@@ -38,32 +45,35 @@ describe('sign-up', () => {
     expect(claims).toMatchObject({ sub: res.body.account.id, org: res.body.organization.id, org_name: 'Analytical Academy', role: 'owner', aud: 'admin' });
     expect(claims.exp! - claims.iat!).toBeLessThanOrEqual(900);
 
-    // The token works on the admin API: the organization has its free credits and the owner can make a key.
+    // The token works on the admin API: the organization has the account's free credits and the owner can make a key.
     await request(ctx.app).post('/admin/v1/api-keys').set('Authorization', `Bearer ${res.body.access_token}`).send({ name: 'first' }).expect(201);
     const organization = await ctx.db('organizations').where({ id: res.body.organization.id }).first();
     expect(organization).toMatchObject({ name: 'Analytical Academy', balance: 10 });
     const stored = await ctx.db('accounts').where({ id: res.body.account.id }).first();
-    expect(stored.password_hash).toMatch(/^scrypt\$/);
+    expect(stored.password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
     expect(stored.password_hash).not.toContain(PASSWORD);
+    expect(stored.email_verified_at).not.toBeNull();
   });
 
   it('without an organization answers a session without a token; such an account can create one with its cookie', async () => {
-    const res = await post('/signup').send({ email: uniqueEmail(), password: PASSWORD, name: 'Solo' }).expect(201);
+    const res = await signUp(ctx, { organization_name: undefined, name: 'Solo' });
     expect(res.body).toMatchObject({ access_token: null, organization: null, memberships: [] });
-    const cookie = refreshCookieOf(res)!;
-    const created = await post('/organizations').set('Cookie', cookie).send({ name: 'Solo Academy' }).expect(201);
+    const created = await post('/organizations').set('Cookie', res.cookie).send({ name: 'Solo Academy' }).expect(201);
     expectToMatchDescription(created);
     expect(created.body.organization).toMatchObject({ name: 'Solo Academy', role: 'owner' });
     // The browser's session now follows the new organization.
-    const refreshed = await post('/sessions/refresh').set('Cookie', cookie).expect(200);
+    const refreshed = await post('/sessions/refresh').set('Cookie', res.cookie).expect(200);
     expect(refreshed.body.organization.id).toBe(created.body.organization.id);
   });
 
-  it('refuses a taken email whatever its case, and changes nothing', async () => {
+  it('answers a taken email (whatever its case) as any other, mails its owner that someone tried, and changes nothing', async () => {
     const first = await signUp(ctx);
-    const res = await post('/signup').send({ email: first.email.toUpperCase(), password: PASSWORD, name: 'Twin', organization_name: 'Twin Academy' }).expect(409);
-    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(res.body.code).toBe('email_taken');
+    const fresh = await post('/signup').send({ email: uniqueEmail('fresh'), password: PASSWORD, name: 'Fresh' }).expect(202);
+    const res = await post('/signup').send({ email: first.email.toUpperCase(), password: PASSWORD, name: 'Twin', organization_name: 'Twin Academy' }).expect(202);
+    expect(res.body).toEqual(fresh.body);
+    const mail = ctx.mailbox.last(first.email);
+    expect(mail.subject).toBe('Someone tried to sign up with your address');
+    expect(mail.text).not.toMatch(/verify-email/);
     expect(await accountsWithEmail(first.email)).toBe(1);
     expect(await ctx.db('organizations').where({ name: 'Twin Academy' }).first()).toBeUndefined();
   });
@@ -120,17 +130,48 @@ describe('sign-in', () => {
     expect(res.body.code).toBe('not_a_member');
   });
 
-  it('throttles an account after 10 failures in the window: the 11th attempt is 429 with Retry-After even with the right password', async () => {
-    const account = await signUp(ctx);
-    for (let i = 0; i < 10; i++) {
-      await post('/sessions').set('X-Forwarded-For', `198.51.100.${i}`).send({ email: account.email, password: `wrong password ${i}` }).expect(401);
+  it('slows one (email, address) pair down with growing delays after 5 failures, the right password included; another address still signs in', async () => {
+    // Delays of 60, 120, … s so that no answer depends on how fast this machine is.
+    const slow = createTestContext({ TRUST_PROXY_HOPS: '1', SIGN_IN_BASE_DELAY_S: '60' });
+    const attempt = (address: string, email: string, password: string) => request(slow.app).post('/accounts/v1/sessions').set('Origin', ORIGIN).set('X-Forwarded-For', address).send({ email, password });
+    try {
+      const account = await signUp(ctx);
+      const address = `198.51.100.${Math.floor(Math.random() * 250)}`;
+      for (let i = 0; i < 5; i++) await attempt(address, account.email, `wrong password ${i}`).expect(401);
+      const res = await attempt(address, account.email, PASSWORD).expect(429);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body.code).toBe('too_many_attempts');
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
+      expect(res.headers['set-cookie']).toBeUndefined();
+      // Ten wrong passwords from elsewhere do not lock the owner out: the right password from another address works.
+      for (let i = 0; i < 10; i++) await attempt(`192.0.2.${100 + i}`, account.email, `wrong password ${i}`).expect(401);
+      await attempt('192.0.2.44', account.email, PASSWORD).expect(200);
+
+      // The delay doubles with each further failure: let the pair's delay pass (its last failure moved back), fail once more.
+      await slow.db('sign_in_failures').where({ subject: `login:${account.email.toLowerCase()}|${address}` }).update({ last_failed_at: slow.db.raw("now() - interval '5 minutes'") });
+      await attempt(address, account.email, 'wrong again!!').expect(401);
+      const slower = await attempt(address, account.email, PASSWORD).expect(429);
+      expect(Number(slower.headers['retry-after'])).toBeGreaterThan(60);
+      expect(Number(slower.headers['retry-after'])).toBeLessThanOrEqual(120);
+    } finally {
+      await slow.close();
     }
-    const res = await post('/sessions').set('X-Forwarded-For', '198.51.100.99').send({ email: account.email, password: PASSWORD }).expect(429);
-    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(res.body.code).toBe('too_many_attempts');
-    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-    expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(900);
-    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('counts every IPv6 address of one /64 as one address for the per-address cap', async () => {
+    const strict = createTestContext({ TRUST_PROXY_HOPS: '1', SIGN_IN_MAX_FAILURES_PER_ADDRESS: '3' });
+    try {
+      const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:7`;
+      const victim = await signUp(ctx);
+      for (let i = 1; i <= 3; i++) {
+        await request(strict.app).post('/accounts/v1/sessions').set('Origin', ORIGIN).set('X-Forwarded-For', `${prefix}::${i}`).send({ email: uniqueEmail('spray'), password: 'guess guess guess' }).expect(401);
+      }
+      const res = await request(strict.app).post('/accounts/v1/sessions').set('Origin', ORIGIN).set('X-Forwarded-For', `${prefix}:aaaa:bbbb:cccc:dddd`).send({ email: victim.email, password: PASSWORD }).expect(429);
+      expect(res.body.code).toBe('too_many_attempts');
+    } finally {
+      await strict.close();
+    }
   });
 
   it('throttles a client address after its maximum of failures across accounts (SIGN_IN_MAX_FAILURES_PER_ADDRESS), without locking others out', async () => {

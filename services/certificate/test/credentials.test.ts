@@ -31,6 +31,7 @@ describe('the public credential, as JSON', () => {
       recipient_name: 'Adaeze Nwosu',
       program_title: 'Analytical Engines 101',
       organization_name: 'Lagos <Code> Academy',
+      issuer_verified: false,
       issue_date: '2026-05-01',
       expires_on: '2099-01-01',
       certificate_number: certificate.certificate_number,

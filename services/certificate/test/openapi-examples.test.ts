@@ -5,7 +5,9 @@ import { issueCertificate, newOrg } from './factories/admin';
 import { createTemplate } from './factories/templates';
 import { GATEWAY_B_HASH, paymentGatewayEnv, signA, startFakeGateways } from './factories/payment-gateways';
 import { expectToMatchDescription } from './helpers/openapi';
-import { ORIGIN, signUp } from './factories/accounts';
+import { newId } from '@platform/service-kit';
+import { tokenHash } from '../src/features/accounts/secret-tokens';
+import { ORIGIN, signUp, uniqueEmail } from './factories/accounts';
 
 type Json = Record<string, unknown>;
 
@@ -63,6 +65,16 @@ describe('every request example in the description is accepted', () => {
       authorization = `Bearer ${owner.accessToken}`;
       cookie = owner.cookie;
       if (example.path === '/accounts/v1/signup') await ctx.db('accounts').whereRaw('lower(email) = lower(?)', [(example.body as Json).email as string]).delete();
+      // The mailed-token examples: a pending sign-up or a reset of the owner's password under the example's token.
+      if (example.path === '/accounts/v1/verify-email' || example.path === '/accounts/v1/password-reset/confirm') {
+        const hash = tokenHash((example.body as Json).token as string);
+        await ctx.db('email_tokens').where({ token_hash: hash }).delete();
+        const pending = example.path === '/accounts/v1/verify-email';
+        await ctx.db('email_tokens').insert({
+          id: newId('etk'), purpose: pending ? 'sign_up' : 'password_reset', token_hash: hash, email: pending ? uniqueEmail('example') : owner.email,
+          account_id: pending ? null : owner.accountId, sign_up: pending ? JSON.stringify({ name: 'Example', password_hash: 'scrypt$1$1$1$AA$AA' }) : null, expires_at: new Date(Date.now() + 3600_000),
+        });
+      }
       if (example.path === '/accounts/v1/sessions' && !(await ctx.db('accounts').whereRaw('lower(email) = lower(?)', [(example.body as Json).email as string]).first())) {
         await signUp(ctx, { ...(example.body as Json), name: 'Grace Hopper' });
       }

@@ -5,6 +5,7 @@ import { certificateResponseValidator, expectToMatchDescription } from './helper
 import { certificateInput, createApiKey, issueCertificate, newOrg, type TestOrg } from './factories/admin';
 import { createTemplate, templateInput } from './factories/templates';
 import { ORIGIN, PASSWORD, signUp, uniqueEmail } from './factories/accounts';
+import { linkToken } from './helpers/mailbox';
 import { GATEWAY_B_HASH, gatewayAWebhook, gatewayBWebhook, paymentGatewayEnv, signA, startFakeGateways } from './factories/payment-gateways';
 
 /**
@@ -171,6 +172,8 @@ const scenarios: Scenario[] = [
   ['GET /admin/v1/credits', 200, 'the balance', () => asOwner(app().get('/admin/v1/credits'))],
   ['GET /admin/v1/credits', 401, 'no token', () => app().get('/admin/v1/credits')],
   ['GET /admin/v1/credits/ledger', 200, 'the ledger', () => asOwner(app().get('/admin/v1/credits/ledger?limit=5'))],
+  ['GET /admin/v1/summary', 200, 'the summary', () => asOwner(app().get('/admin/v1/summary?days=7'))],
+  ['GET /admin/v1/summary', 422, 'a window too long', () => asOwner(app().get('/admin/v1/summary?days=365'))],
   ['GET /admin/v1/credits/ledger', 422, 'a bad cursor', () => asOwner(app().get('/admin/v1/credits/ledger?cursor=abc'))],
   ['GET /admin/v1/plans', 401, 'no token', () => app().get('/admin/v1/plans')],
   ['POST /admin/v1/subscriptions/checkout', 201, 'a paid plan', () => asOwner(app().post('/admin/v1/subscriptions/checkout')).send({ plan: 'pro', gateway: 'gateway-b' })],
@@ -231,8 +234,8 @@ const scenarios: Scenario[] = [
   ['PATCH /admin/v1/templates/{id}', 422, 'dropping a custom field in use', async () => asOwner(app().patch(`/admin/v1/templates/${(await createTemplate(ctx, org)).id}`)).send({ custom_fields: [] })],
   ['POST /admin/v1/templates/{id}/archive', 200, 'a template', async () => asOwner(app().post(`/admin/v1/templates/${(await createTemplate(ctx, org)).id}/archive`))],
   ['POST /admin/v1/templates/{id}/archive', 404, 'an unknown template', () => asOwner(app().post('/admin/v1/templates/tpl_aaaaaaaaaaaaaaaaaaaa/archive'))],
-  ['POST /accounts/v1/signup', 201, 'a new owner', () => accounts('post', '/signup').send({ email: uniqueEmail(), password: PASSWORD, name: 'Ada', organization_name: 'Routes Academy' })],
-  ['POST /accounts/v1/signup', 409, 'a taken email', async () => accounts('post', '/signup').send({ email: (await signUp(ctx)).email, password: PASSWORD, name: 'Ada' })],
+  ['POST /accounts/v1/signup', 202, 'a new owner', () => accounts('post', '/signup').send({ email: uniqueEmail(), password: PASSWORD, name: 'Ada', organization_name: 'Routes Academy' })],
+  ['POST /accounts/v1/signup', 202, 'a taken email (the same answer)', async () => accounts('post', '/signup').send({ email: (await signUp(ctx)).email, password: PASSWORD, name: 'Ada' })],
   ['POST /accounts/v1/signup', 403, 'a foreign Origin', () => app().post('/accounts/v1/signup').set('Origin', 'https://evil.example').send({ email: uniqueEmail(), password: PASSWORD, name: 'Ada' })],
   ['POST /accounts/v1/signup', 404, 'an unknown invitation', () => accounts('post', '/signup').send({ email: uniqueEmail(), password: PASSWORD, name: 'Ada', invitation_token: 'x'.repeat(43) })],
   ['POST /accounts/v1/signup', 415, 'a form body', () => accounts('post', '/signup').type('form').send('email=a')],
@@ -243,9 +246,24 @@ const scenarios: Scenario[] = [
   ['POST /accounts/v1/sessions', 422, 'no password', () => accounts('post', '/sessions').send({ email: uniqueEmail() })],
   ['POST /accounts/v1/sessions', 429, 'too many failures', async () => {
     const email = uniqueEmail('throttled');
-    await ctx.db('sign_in_failures').insert({ subject: `account:${email}`, failures: 10, window_started_at: ctx.db.fn.now() });
+    await ctx.db('sign_in_failures').insert({ subject: `login:${email}|127.0.0.1`, failures: 30, window_started_at: ctx.db.fn.now(), last_failed_at: ctx.db.fn.now() });
     return accounts('post', '/sessions').send({ email, password: PASSWORD });
   }],
+  ['POST /accounts/v1/verify-email', 201, 'a mailed token', async () => {
+    const email = uniqueEmail('routes');
+    await accounts('post', '/signup').send({ email, password: PASSWORD, name: 'Ada' }).expect(202);
+    return accounts('post', '/verify-email').send({ token: linkToken(ctx.mailbox.last(email), 'verify-email') });
+  }],
+  ['POST /accounts/v1/verify-email', 404, 'an unknown token', () => accounts('post', '/verify-email').send({ token: 'x'.repeat(43) })],
+  ['POST /accounts/v1/verify-email', 422, 'no token', () => accounts('post', '/verify-email').send({})],
+  ['POST /accounts/v1/password-reset', 202, 'any email', () => accounts('post', '/password-reset').send({ email: uniqueEmail('forgot') })],
+  ['POST /accounts/v1/password-reset', 422, 'not an email', () => accounts('post', '/password-reset').send({ email: 'nope' })],
+  ['POST /accounts/v1/password-reset/confirm', 200, 'a mailed token', async () => {
+    const account = await signUp(ctx);
+    await accounts('post', '/password-reset').send({ email: account.email }).expect(202);
+    return accounts('post', '/password-reset/confirm').send({ token: linkToken(ctx.mailbox.last(account.email), 'reset-password'), password: 'another good password' });
+  }],
+  ['POST /accounts/v1/password-reset/confirm', 404, 'an unknown token', () => accounts('post', '/password-reset/confirm').send({ token: 'x'.repeat(43), password: 'another good password' })],
   ['POST /accounts/v1/sessions/refresh', 200, 'a live cookie', async () => accounts('post', '/sessions/refresh').set('Cookie', (await signUp(ctx)).cookie)],
   ['POST /accounts/v1/sessions/refresh', 401, 'no cookie', () => accounts('post', '/sessions/refresh')],
   ['POST /accounts/v1/sessions/refresh', 403, 'an organization of others', async () => accounts('post', '/sessions/refresh').set('Cookie', (await signUp(ctx)).cookie).send({ organization_id: 'org_x' })],

@@ -1,3 +1,4 @@
+import { linkToken } from './helpers/mailbox';
 import { createServer } from 'node:http';
 import pino from 'pino';
 import request from 'supertest';
@@ -87,10 +88,16 @@ describe('certificate service through the gateway', () => {
 
   it('signs up through /dashboard/api/auth and uses the access token on /dashboard/api/certificate; without it the admin API is refused', async () => {
     const email = `gw.${Date.now()}@example.com`;
-    const signup = await request(gateway.url)
+    await request(gateway.url)
       .post('/dashboard/api/auth/signup')
       .set('Origin', 'http://127.0.0.1:8080')
       .send({ email, password: 'correct horse battery', name: 'Ada', organization_name: 'Gateway Academy' })
+      .expect(202);
+    // The mailed link's token, confirmed through the gateway too: the account exists and is signed in.
+    const signup = await request(gateway.url)
+      .post('/dashboard/api/auth/verify-email')
+      .set('Origin', 'http://127.0.0.1:8080')
+      .send({ token: linkToken(ctx.mailbox.last(email), 'verify-email') })
       .expect(201);
     expect(String(signup.headers['set-cookie'])).toContain('Path=/dashboard/api/auth');
     const token = signup.body.access_token as string;

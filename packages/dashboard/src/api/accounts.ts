@@ -28,6 +28,14 @@ export interface SignUp {
   invitation_token?: string;
 }
 
+/** The 202 of sign-up (and password-reset requests): the same whether or not the email has an account. */
+export interface MailSent {
+  status: 'mail_sent';
+  message: string;
+  /** Development only: the local mail catcher's inbox. */
+  mail_inbox_url?: string;
+}
+
 export interface SignIn {
   email: string;
   password: string;
@@ -73,6 +81,7 @@ export const MIN_PASSWORD_LENGTH = 10;
 /** The accounts routes (below /accounts/v1, gateway /dashboard/api/auth). */
 export type AccountsRoute =
   | '/signup'
+  | '/verify-email'
   | '/sessions'
   | '/sessions/refresh'
   | '/sessions/current'

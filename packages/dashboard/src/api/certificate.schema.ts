@@ -14,13 +14,78 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create an account (and an organization, or join one by invitation) and sign in
-         * @description The password is stored as a scrypt hash. With `organization_name` the account owns a new organization; with
-         *     `invitation_token` it joins the inviting organization with the invited role (the session then names that one).
-         *     Without either the account has no membership yet: `access_token` and `organization` are null until it creates or joins one.
-         *     Sets the `pp_refresh` cookie. Needs an allowed `Origin`.
+         * Ask for an account; a link to confirm the email is mailed
+         * @description No account exists yet: a link (`<PUBLIC_BASE_URL>/dashboard/verify-email/<token>`, once, 24 hours) is mailed to
+         *     `email`, and `POST /accounts/v1/verify-email` with its token makes the account. When the email already has an
+         *     account, that address gets a mail saying someone tried to sign up with it. The answer is the same 202 either way.
+         *     The password is hashed now (scrypt); sign-ups and password-reset requests are limited per client address (IPv6:
+         *     its /64): 429 `too_many_attempts`. An `invitation_token` must be usable and, if it names an email, name this one.
+         *     Needs an allowed `Origin`.
          */
         post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/v1/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the email of a sign-up with its mailed token; the account is made and signed in
+         * @description The account (its email verified), its organization (owned; the account's free credits go there) or the invited
+         *     membership are made now. The token works once. Sets the `pp_refresh` cookie. Needs an allowed `Origin`.
+         */
+        post: operations["verifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/v1/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a link to choose a new password
+         * @description When the email has an account, a link (`<PUBLIC_BASE_URL>/dashboard/reset-password/<token>`, once, 60 minutes)
+         *     is mailed to it. The answer is the same 202 either way. Limited per client address with sign-ups (429). Needs an allowed `Origin`.
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/v1/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with the mailed token; every other sign-in ends, this one starts
+         * @description The token works once. The account's email counts as verified from now on. Every refresh session of the account is
+         *     revoked, and a new one starts here (sets the `pp_refresh` cookie). Needs an allowed `Origin`.
+         */
+        post: operations["confirmPasswordReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -39,9 +104,12 @@ export interface paths {
         /**
          * Sign in with email and password
          * @description The session names `organization_id` when given (403 `not_a_member` otherwise), else the account's oldest membership.
-         *     A wrong password and an unknown email get the same 401. After 10 failures for one email, or 50 from one client
-         *     address, within 15 minutes, every sign-in for it is refused with 429 `too_many_attempts` and `Retry-After` until
-         *     the window ends, even with the right password. Sets the `pp_refresh` cookie. Needs an allowed `Origin`.
+         *     A wrong password and an unknown email get the same 401. Throttling is by client address (IPv6: its /64): after 5
+         *     wrong passwords for one email from one address, each further try from there waits 1, 2, 4 … seconds (up to 15
+         *     minutes) after the last failure, the right password included (429 `too_many_attempts` with `Retry-After`); other
+         *     addresses are not slowed down. 50 failures from one address within 15 minutes refuse every sign-in from it until
+         *     the window ends. A hash made with older scrypt parameters is replaced at a successful sign-in. Sets the
+         *     `pp_refresh` cookie. Needs an allowed `Origin`.
          */
         post: operations["signIn"];
         delete?: never;
@@ -62,8 +130,10 @@ export interface paths {
         /**
          * A new access token from the refresh cookie (which is rotated), optionally in another organization
          * @description The `pp_refresh` cookie is spent and a new one set. Presenting a spent cookie again answers 401
-         *     `refresh_token_reused` and signs out every session of that sign-in. Roles and memberships are read afresh here,
-         *     so a change an owner made reaches the member's token at the latest 15 minutes later. Needs an allowed `Origin`.
+         *     `refresh_token_reused` and signs out every session of that sign-in. A sign-in older than its maximum lifetime
+         *     (`SESSION_MAX_LIFETIME_S`, 90 days by default) is not refreshed: 401 `session_expired`. Roles and memberships are
+         *     read afresh here; through the gateway an ended sign-in or membership stops the access token at once (401
+         *     `session_ended`). Needs an allowed `Origin`.
          */
         post: operations["refreshSession"];
         delete?: never;
@@ -104,7 +174,10 @@ export interface paths {
         /**
          * Create an organization the caller owns, and switch to it
          * @description Authenticated by the access token (any role), or by the refresh cookie when the account has no membership yet
-         *     (it then has no access token). The browser's refresh session follows the new organization. Needs an allowed `Origin`.
+         *     (it then has no access token). The browser's refresh session follows the new organization. The account's email must
+         *     be verified (403 `email_not_verified`); it owns at most `MAX_ORGANIZATIONS_PER_ACCOUNT` (3) organizations (409
+         *     `organization_limit_reached`). The free credits come once per account, to its first organization.
+         *     Needs an allowed `Origin`.
          */
         post: operations["createOrganization"];
         delete?: never;
@@ -142,7 +215,7 @@ export interface paths {
         /**
          * Join the inviting organization with a signed-in account, and switch to it
          * @description Authenticated like `POST /accounts/v1/organizations`. An invitation naming an email is only for the account with
-         *     that email (403 `invitation_email_mismatch`). Already a member: the invitation is used and the role stays.
+         *     that email (403 `invitation_email_mismatch`), once it is verified (403 `email_not_verified`). Already a member: the invitation is used and the role stays.
          *     Needs an allowed `Origin`.
          */
         post: operations["acceptInvitation"];
@@ -201,8 +274,10 @@ export interface paths {
         get: operations["listInvitations"];
         put?: never;
         /**
-         * Create an invitation link (owner); no mail is sent, the owner copies `invite_url`
+         * Create an invitation link (owner); with `email` it is mailed there too
          * @description The token is in this answer only (only its hash is stored); the link works once, for 7 days (`INVITATION_TTL_DAYS`).
+         *     With `email` the link is mailed to that address (`mailed: true`; 503 `mail_unavailable` when mail cannot be sent),
+         *     and only an account that verified that email can use it. Without one the owner passes `invite_url` on.
          */
         post: operations["createInvitation"];
         delete?: never;
@@ -275,9 +350,12 @@ export interface paths {
         };
         /**
          * The public credential page (HTML), or its JSON form with `Accept: application/json`
-         * @description No key. A browser gets a server-rendered HTML page (recipient, program, organization, issue date, status in plain
-         *     words, the document preview and a PDF download, Open Graph tags for sharing) under a strict Content-Security-Policy
-         *     that loads nothing from elsewhere. `Accept: application/json` gets the same facts as JSON. Case, spaces and dashes
+         * @description No key. A browser gets a server-rendered HTML page (recipient, program, organization, issue date, expiry, status in
+         *     plain words, the document preview, a PDF and a verifiable-credential download, Open Graph tags for sharing, and for a
+         *     valid certificate "Add to LinkedIn profile" and "Copy link") under a strict Content-Security-Policy that loads
+         *     nothing from elsewhere (its one script is `/credentials/assets/credentials.js`). `Accept: application/json` gets
+         *     the same facts as JSON; `Accept: application/vc+jwt` the signed Open Badges 3.0 credential and
+         *     `Accept: application/vc+ld+json` the same enveloped in JSON (as `credential.json`). Case, spaces and dashes
          *     in the code are ignored. A code that is not found is a 404 in the form asked for. Through the gateway, requests
          *     are rate limited per address. The answer varies on `Accept`.
          */
@@ -297,7 +375,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The certificate's document as PDF, for anyone with the code */
+        /**
+         * The certificate's document as PDF, for anyone with the code
+         * @description Rendered in a worker thread (never on the request path) the first time it is asked for, then stored. A document
+         *     not ready within `DOCUMENT_RENDER_WAIT_MS` (2 s) is a 202 with `Retry-After`: ask again then. A revoked or expired
+         *     certificate's document carries a red band saying `REVOKED` or `EXPIRED` (real text in the PDF); a revoke makes a
+         *     new document, and caches keep one at most 60 s (`Cache-Control: public, max-age=60`, revalidated by `ETag`).
+         */
         get: operations["getPublicCredentialPdf"];
         put?: never;
         post?: never;
@@ -314,8 +398,149 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The certificate's document as PNG (the page's preview and its Open Graph image) */
+        /**
+         * The certificate's document as PNG (the page's preview and its Open Graph image)
+         * @description Rendered, stored, marked and cached as the PDF is (202 with `Retry-After` while it is being rendered).
+         */
         get: operations["getPublicCredentialPng"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credentials/{code}/credential.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The certificate as a signed Open Badges 3.0 verifiable credential (download)
+         * @description An `OpenBadgeCredential` (W3C Verifiable Credential 2.0) secured as a compact JWS (VC-JOSE-COSE: `typ` `vc+jwt`,
+         *     `cty` `vc`, `alg` EdDSA over Ed25519, `kid` the key's id in the issuer's DID document), delivered as a VC 2.0
+         *     `EnvelopedVerifiableCredential` whose `id` is `data:application/vc+jwt,<JWT>`. The JWT's payload is the credential:
+         *     `issuer.id` is the platform's `did:web` (see `/.well-known/did.json`), `issuer.name` the organization,
+         *     `credentialSubject.achievement` the program, `validFrom` the issue date, `validUntil` the expiry, and
+         *     `credentialStatus` a `BitstringStatusListEntry` (revocation) pointing at `/credentials/status/{list}`.
+         *     Revoking changes only the status list bit, never this document. Check it offline with the published key, or at
+         *     `POST /credentials/verify`.
+         */
+        get: operations["getVerifiableCredential"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credentials/status/{list}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A revocation status list (W3C Bitstring Status List), signed by the platform
+         * @description A `BitstringStatusListCredential` signed like the credentials (vc+jwt). `credentialSubject.encodedList` is the
+         *     multibase base64url (`u…`) of the GZIP-compressed bitstring of 131,072 bits; the bit at a credential's
+         *     `statusListIndex` (bit 0 the most significant bit of the first byte) is 1 once the certificate is revoked, from the
+         *     very next request. `Accept: application/vc+jwt` (the default) gets the JWT, `application/vc+ld+json` it enveloped
+         *     in JSON. A list that holds no certificate is 404.
+         */
+        get: operations["getCredentialStatusList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credentials/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The verifier page (HTML)
+         * @description Paste or drop a credential (the `credential.json` download or its JWT), or type a verification code; the page's
+         *     script sends it to `POST /credentials/verify` on the same origin, and nowhere else, and shows valid, revoked,
+         *     expired or tampered with the reason. `?code=` checks a code on load. Same strict Content-Security-Policy as the
+         *     credential page.
+         */
+        get: operations["getCredentialVerifierPage"];
+        put?: never;
+        /**
+         * Verify a credential or a verification code
+         * @description No key. Takes `{"credential": <the JWT, or the enveloped credential (object or its JSON text)>}`, `{"code": "…"}`,
+         *     the downloaded document itself as `application/vc+ld+json`, or the bare JWT as `application/vc+jwt`. Checks the
+         *     signature against the platform's published key, then the revocation bit and the expiry. Answers 200 with
+         *     `status`: `valid`, `revoked`, `expired`, `tampered` (not signed by this platform's key, or changed after signing),
+         *     or `unknown` (a code no certificate has), and the reason in words; 422 when the body names neither.
+         */
+        post: operations["verifyCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credentials/assets/credentials.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The public pages' one script (copy link, the verifier) */
+        get: operations["getCredentialPageScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/did.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The credential issuer's DID document (did:web)
+         * @description The platform is the issuer `did:web:<host of PUBLIC_BASE_URL>` (a port written `%3A`); this document holds its
+         *     Ed25519 public key (`JsonWebKey2020`) for `assertionMethod`. The gateway serves it at the origin's
+         *     `/.well-known/did.json`, where did:web resolvers look.
+         */
+        get: operations["getIssuerDidDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The credential signing key as a JSON Web Key Set */
+        get: operations["getIssuerJwks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -459,7 +684,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the organization's certificates, a page at a time */
+        /** List the organization's certificates, newest first (created_at, then id), a page at a time */
         get: operations["listCertificates"];
         put?: never;
         /** Issue one certificate for one credit */
@@ -539,7 +764,9 @@ export interface paths {
         /**
          * The certificate rendered as PDF (default) or PNG, with a QR code of its public page
          * @description Rendered from the template version the certificate was issued with (a built-in layout without a template),
-         *     without a browser. The first render of each format is stored and served from then on.
+         *     without a browser, in a worker thread of the render pool; the request waits for it. The first render of each
+         *     format and certificate status is stored and served from then on (a revoked or expired certificate's document is a
+         *     new one, with a band saying `REVOKED` or `EXPIRED`). A full render queue is a 503 `too_many_in_flight`.
          */
         get: operations["getCertificateDocument"];
         put?: never;
@@ -557,13 +784,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the organization's templates, a page at a time */
+        /** List the organization's templates, newest first (created_at, then id), a page at a time */
         get: operations["listTemplates"];
         put?: never;
         /**
          * Create a certificate template (version 1)
          * @description Owners and members. The body may be up to 3 MB, as images travel in it as base64: a PNG or JPEG of at most 1 MiB
          *     and 4000 pixels a side, whose content (magic bytes, size, decoding) is checked; the declared type does not count.
+         *     The images of a template may decode to at most `TEMPLATE_MAX_DECODED_PIXELS` (20,000,000) pixels together (width ×
+         *     height of the background plus the logo): more is a 422 naming the image uploaded (`logo.data` when both are).
          *     Fonts come from a fixed list (`sans`, `serif`, `mono`: DejaVu Sans, Serif and Sans Mono). An unknown placeholder
          *     is a 422 naming the text block.
          */
@@ -592,7 +821,8 @@ export interface paths {
          * Change a template; the result is its next version
          * @description The fields given replace those of the current version, and the result must pass the rules of a new template.
          *     Certificates already issued keep the version they were issued with (and their documents). An archived template
-         *     cannot be changed (409 `template_archived`); an update racing another one is a 409 `template_changed`.
+         *     cannot be changed (409 `template_archived`); an update racing another one is a 409 `template_changed`. An image
+         *     uploaded here counts, with the image kept, against `TEMPLATE_MAX_DECODED_PIXELS` (422 when over).
          */
         patch: operations["updateTemplate"];
         trace?: never;
@@ -627,6 +857,27 @@ export interface paths {
          *     `sub`) within the token's organization instead of the key creator's.
          */
         get: operations["getAdminCredits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard home's numbers per UTC day (any role)
+         * @description For the token's organization: per UTC day, oldest first and ending today, the certificates issued and the
+         *     credits spent; the certificates issued in all; and the credits spent in this calendar month (UTC).
+         */
+        get: operations["getAdminSummary"];
         put?: never;
         post?: never;
         delete?: never;
@@ -763,6 +1014,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        CertificateSummary: {
+            days: {
+                /** Format: date */
+                date: string;
+                certificates_issued: number;
+                credits_used: number;
+            }[];
+            certificates_issued: number;
+            credits_used_this_month: number;
+        };
         /** @enum {string} */
         MemberRole: "owner" | "member" | "operator";
         /** @description A signed-in dashboard session. `access_token` is an admin JWT for `/admin/v1` of both services, valid 15 minutes. */
@@ -832,6 +1093,18 @@ export interface components {
              * @description `<PUBLIC_BASE_URL>/dashboard/invite/<token>`
              */
             invite_url: string;
+            /** @description Whether the link was mailed to `email`. */
+            mailed: boolean;
+        };
+        MailSent: {
+            /** @constant */
+            status: "mail_sent";
+            message: string;
+            /**
+             * Format: uri
+             * @description Development only: the local mail catcher's inbox (`MAIL_INBOX_URL`, set by `pnpm start`).
+             */
+            mail_inbox_url?: string;
         };
         /**
          * @description Every error answer is a Problem Details document (RFC 9457, `application/problem+json`). `code` is stable and
@@ -857,7 +1130,7 @@ export interface components {
          * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built";
+        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached";
         ValidationError: {
             /**
              * Format: uri
@@ -1074,6 +1347,8 @@ export interface components {
             recipient_name: string;
             program_title: string;
             organization_name: string;
+            /** @description Whether an operator verified the issuer's name (`cli organizations verify`); false: the name is what the issuer entered. */
+            issuer_verified: boolean;
             /** Format: date */
             issue_date: string;
             /** Format: date */
@@ -1092,6 +1367,57 @@ export interface components {
                 /** Format: uri */
                 png_url: string;
             };
+        };
+        /** @description A VC 2.0 `EnvelopedVerifiableCredential`; `id` is the signed credential as a `data:application/vc+jwt,` URL. */
+        EnvelopedCredential: {
+            "@context": string[];
+            id: string;
+            /** @constant */
+            type: "EnvelopedVerifiableCredential";
+        };
+        CredentialVerification: {
+            /** @enum {string} */
+            status: "valid" | "revoked" | "expired" | "tampered" | "unknown";
+            /** @description True only when `status` is `valid`. */
+            valid: boolean;
+            /** @description The outcome in words for a person. */
+            reason: string;
+            /** @description What the verified credential (or the certificate of the code) says; null when nothing could be trusted. */
+            credential: null | {
+                /** Format: uri */
+                id: string;
+                recipient_name: string | null;
+                achievement: string | null;
+                issuer_name: string | null;
+                /** Format: date-time */
+                valid_from: string | null;
+                /** Format: date-time */
+                valid_until: string | null;
+            };
+        };
+        PublicJwk: {
+            /** @constant */
+            kty: "OKP";
+            /** @constant */
+            crv: "Ed25519";
+            x: string;
+            kid?: string;
+            /** @constant */
+            alg?: "EdDSA";
+            /** @constant */
+            use?: "sig";
+        };
+        DidDocument: {
+            "@context": string[];
+            id: string;
+            verificationMethod: {
+                id: string;
+                /** @constant */
+                type: "JsonWebKey2020";
+                controller: string;
+                publicKeyJwk: components["schemas"]["PublicJwk"];
+            }[];
+            assertionMethod: string[];
         };
         /** @description An organization API key as both services' admin APIs answer it (the certificate and mobility descriptions hold this same schema). Never the token's hash; the token itself only in the answers of create and rotate. */
         ApiKey: {
@@ -1202,7 +1528,7 @@ export interface components {
             };
         };
         /**
-         * @description A new account. With `organization_name` it owns a new organization; with `invitation_token` it joins the inviting one.
+         * @description A new account, made once the link mailed to `email` is used (`POST /verify-email`). With `organization_name` it owns a new organization; with `invitation_token` it joins the inviting one.
          * @example {
          *       "email": "ada@example.com",
          *       "password": "correct horse battery",
@@ -1217,6 +1543,35 @@ export interface components {
             name: string;
             organization_name?: string;
             invitation_token?: string;
+        };
+        /**
+         * @description The token of the link mailed at sign-up.
+         * @example {
+         *       "token": "q0Fz3wXcV8yV2m2pW8bC1aH5QmGk0r8sTqZ7nJ4eLx0"
+         *     }
+         */
+        VerifyEmail: {
+            token: string;
+        };
+        /**
+         * @example {
+         *       "email": "ada@example.com"
+         *     }
+         */
+        PasswordReset: {
+            /** Format: email */
+            email: string;
+        };
+        /**
+         * @description The token of the mailed reset link and the new password.
+         * @example {
+         *       "token": "q0Fz3wXcV8yV2m2pW8bC1aH5QmGk0r8sTqZ7nJ4eLx0",
+         *       "password": "a new correct horse"
+         *     }
+         */
+        PasswordResetConfirm: {
+            token: string;
+            password: string;
         };
         /**
          * @example {
@@ -1560,6 +1915,21 @@ export interface components {
                 data: string;
             } | null;
         };
+        /**
+         * @description Exactly one of `credential` (the JWT, or the enveloped credential as an object or its JSON text) and `code`.
+         * @example {
+         *       "code": "ABCDEF-GHJKMN-PQRSTU"
+         *     }
+         * @example {
+         *       "credential": "eyJhbGciOiJFZERTQSJ9.eyJpZCI6InVybjpleGFtcGxlIn0.c2lnbmF0dXJl"
+         *     }
+         */
+        CredentialVerificationRequest: {
+            credential?: string | {
+                [key: string]: unknown;
+            };
+            code?: string;
+        };
     };
     responses: {
         /**
@@ -1602,7 +1972,37 @@ export interface components {
                 "application/problem+json": components["schemas"]["Error"];
             };
         };
-        /** @description Too many failed sign-ins for this email or from this address (`too_many_attempts`); `Retry-After` says when the window ends. */
+        /** @description The mailed link's token is unknown, expired or already used (`token_not_found`). */
+        EmailTokenNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The mail could not be handed to the SMTP server, or no `SMTP_URL` is set (`mail_unavailable`); try again later. */
+        MailUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The account already owns `MAX_ORGANIZATIONS_PER_ACCOUNT` organizations (`organization_limit_reached`). */
+        OrganizationLimit: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Too many failed sign-ins for this email from this address, or from this address at all, or too many sign-ups and
+         *     password resets from this address (`too_many_attempts`); `Retry-After` says when to try again.
+         */
         TooManyAttempts: {
             headers: {
                 /** @description Seconds until sign-in is possible again. */
@@ -1615,7 +2015,8 @@ export interface components {
         };
         /**
          * @description No refresh cookie, or one unknown, expired, revoked (`invalid_refresh_token`); or one already spent by an earlier
-         *     refresh (`refresh_token_reused`: every session of that sign-in is revoked). `Set-Cookie` clears the cookie.
+         *     refresh (`refresh_token_reused`: every session of that sign-in is revoked); or a sign-in past its maximum lifetime
+         *     (`session_expired`). `Set-Cookie` clears the cookie.
          */
         InvalidRefreshToken: {
             headers: {
@@ -1735,6 +2136,62 @@ export interface components {
                  *       "detail": "An archived template cannot be changed",
                  *       "error": "An archived template cannot be changed",
                  *       "code": "template_archived"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The document is being rendered and was not ready within `DOCUMENT_RENDER_WAIT_MS`; ask again after `Retry-After`
+         *     seconds (the render goes on meanwhile and is stored). `Cache-Control: no-store`.
+         */
+        DocumentRendering: {
+            headers: {
+                /** @description Seconds to wait before asking again (1 to 30, from the length of the render queue). */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "rendering",
+                 *       "retry_after": 2
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    status: "rendering";
+                    /** @description The same number of seconds as `Retry-After`. */
+                    retry_after: number;
+                };
+            };
+        };
+        /** @description `If-None-Match` named the current document's `ETag`: the copy held is still right. */
+        DocumentNotModified: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /**
+         * @description Not rendered now, nothing queued (`too_many_in_flight`): the certificate's organization already has
+         *     `DOCUMENT_RENDERS_PER_ORGANIZATION` documents being rendered, or the render queue is full. Ask again after `Retry-After`.
+         */
+        DocumentRendersBusy: {
+            headers: {
+                /** @description Seconds to wait before asking again. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/too_many_in_flight",
+                 *       "title": "Service Unavailable",
+                 *       "status": 503,
+                 *       "detail": "Too many of this organization's documents are being rendered; retry after 2 s",
+                 *       "error": "Too many of this organization's documents are being rendered; retry after 2 s",
+                 *       "code": "too_many_in_flight"
                  *     }
                  */
                 "application/problem+json": components["schemas"]["Error"];
@@ -1903,6 +2360,10 @@ export interface components {
         "WWW-Authenticate": string;
         /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
         ETag: string;
+        /** @description A strong validator of the document's bytes; a revoke changes it. Send it back in `If-None-Match` for a 304. */
+        DocumentETag: string;
+        /** @description `public, max-age=60`: a cache keeps a document at most a minute, so a revoke shows within one. */
+        DocumentCacheControl: string;
         /** @description The caller's `X-Request-Id` when it is sane, else a generated UUID. */
         "X-Request-Id": string;
     };
@@ -1934,7 +2395,45 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed in. */
+            /** @description A mail is on its way (the same answer whether or not the email has an account). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailSent"];
+                };
+            };
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["InvitationNotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["MailUnavailable"];
+        };
+    };
+    verifyEmail: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One of `DASHBOARD_ORIGINS` (default `http://localhost:8080`, `http://127.0.0.1:8080`); anything else is 403 `origin_not_allowed`. */
+                Origin: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "q0Fz3wXcV8yV2m2pW8bC1aH5QmGk0r8sTqZ7nJ4eLx0"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VerifyEmail"];
+            };
+        };
+        responses: {
+            /** @description The account exists and is signed in. */
             201: {
                 headers: {
                     "Set-Cookie": components["headers"]["RefreshCookie"];
@@ -1945,8 +2444,83 @@ export interface operations {
                 };
             };
             403: components["responses"]["AccountForbidden"];
-            404: components["responses"]["InvitationNotFound"];
+            404: components["responses"]["EmailTokenNotFound"];
             409: components["responses"]["EmailTaken"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One of `DASHBOARD_ORIGINS` (default `http://localhost:8080`, `http://127.0.0.1:8080`); anything else is 403 `origin_not_allowed`. */
+                Origin: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordReset"];
+            };
+        };
+        responses: {
+            /** @description A mail is on its way if the email has an account. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailSent"];
+                };
+            };
+            403: components["responses"]["AccountForbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["MailUnavailable"];
+        };
+    };
+    confirmPasswordReset: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One of `DASHBOARD_ORIGINS` (default `http://localhost:8080`, `http://127.0.0.1:8080`); anything else is 403 `origin_not_allowed`. */
+                Origin: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "q0Fz3wXcV8yV2m2pW8bC1aH5QmGk0r8sTqZ7nJ4eLx0",
+                 *       "password": "a new correct horse"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordResetConfirm"];
+            };
+        };
+        responses: {
+            /** @description The new password is set; signed in. */
+            200: {
+                headers: {
+                    "Set-Cookie": components["headers"]["RefreshCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["EmailTokenNotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
         };
@@ -2084,6 +2658,7 @@ export interface operations {
             };
             401: components["responses"]["InvalidAdminToken"];
             403: components["responses"]["AccountForbidden"];
+            409: components["responses"]["OrganizationLimit"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
         };
@@ -2282,6 +2857,7 @@ export interface operations {
             403: components["responses"]["InsufficientRole"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["MailUnavailable"];
         };
     };
     deleteInvitation: {
@@ -2422,9 +2998,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["PublicCredential"];
                     "text/html": string;
+                    "application/vc+jwt": string;
+                    "application/vc+ld+json": components["schemas"]["EnvelopedCredential"];
                 };
             };
-            /** @description No certificate has this code (`not_found`); an HTML page saying so for a browser. */
+            /** @description No certificate has this code (`not_found`); an HTML page saying so (with a "verify a code" box) for a browser. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2458,16 +3036,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A one-page PDF rendered from the template version the certificate was issued with (a revoked certificate's document is still served; its page says it is revoked). */
+            /** @description A one-page PDF rendered from the template version the certificate was issued with, marked `REVOKED` or `EXPIRED` when it no longer is valid. */
             200: {
                 headers: {
+                    ETag: components["headers"]["DocumentETag"];
+                    "Cache-Control": components["headers"]["DocumentCacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/pdf": unknown;
                 };
             };
+            202: components["responses"]["DocumentRendering"];
+            304: components["responses"]["DocumentNotModified"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["DocumentRendersBusy"];
         };
     };
     getPublicCredentialPng: {
@@ -2485,13 +3068,219 @@ export interface operations {
             /** @description The same page as the PDF, 144 dpi. */
             200: {
                 headers: {
+                    ETag: components["headers"]["DocumentETag"];
+                    "Cache-Control": components["headers"]["DocumentCacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "image/png": unknown;
                 };
             };
+            202: components["responses"]["DocumentRendering"];
+            304: components["responses"]["DocumentNotModified"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["DocumentRendersBusy"];
+        };
+    };
+    getVerifiableCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The certificate's verification code (`ABCDEF-GHJKMN-PQRSTU`; case, spaces and dashes are ignored). */
+                code: components["parameters"]["VerificationCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enveloped credential, as an attachment. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="credential-<code>.json"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vc+ld+json": components["schemas"]["EnvelopedCredential"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getCredentialStatusList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                list: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed status list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vc+jwt": string;
+                    "application/vc+ld+json": components["schemas"]["EnvelopedCredential"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getCredentialVerifierPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    verifyCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "ABCDEF-GHJKMN-PQRSTU"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CredentialVerificationRequest"];
+                /** @example eyJhbGciOiJFZERTQSJ9.eyJpZCI6InVybjpleGFtcGxlIn0.c2lnbmF0dXJl */
+                "application/vc+jwt": string;
+                /**
+                 * @example {
+                 *       "@context": [
+                 *         "https://www.w3.org/ns/credentials/v2"
+                 *       ],
+                 *       "id": "data:application/vc+jwt,eyJhbGciOiJFZERTQSJ9.eyJpZCI6InVybjpleGFtcGxlIn0.c2lnbmF0dXJl",
+                 *       "type": "EnvelopedVerifiableCredential"
+                 *     }
+                 */
+                "application/vc+ld+json": components["schemas"]["EnvelopedCredential"];
+            };
+        };
+        responses: {
+            /** @description What the credential or code turned out to be. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "revoked",
+                     *       "valid": false,
+                     *       "reason": "Lagos Code Academy has revoked this credential (its status list bit is set).",
+                     *       "credential": {
+                     *         "id": "https://certificates.example.com/credentials/ABCDEF-GHJKMN-PQRSTU",
+                     *         "recipient_name": "Ada Lovelace",
+                     *         "achievement": "Analytical Engines 101",
+                     *         "issuer_name": "Lagos Code Academy",
+                     *         "valid_from": "2026-05-01T00:00:00Z",
+                     *         "valid_until": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CredentialVerification"];
+                };
+            };
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getCredentialPageScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JavaScript, served by the platform itself (no third-party code). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+        };
+    };
+    getIssuerDidDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The DID document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/did+json": components["schemas"]["DidDocument"];
+                };
+            };
+        };
+    };
+    getIssuerJwks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One Ed25519 public key (`kid` is its id in the DID document). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/jwk-set+json": {
+                        keys: components["schemas"]["PublicJwk"][];
+                    };
+                };
+            };
         };
     };
     receiveGatewayAWebhook: {
@@ -3154,6 +3943,47 @@ export interface operations {
                 };
             };
             401: components["responses"]["InvalidAdminToken"];
+        };
+    };
+    getAdminSummary: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How many UTC days, ending today.
+                 * @example 30
+                 */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "days": [
+                     *         {
+                     *           "date": "2026-05-01",
+                     *           "certificates_issued": 2,
+                     *           "credits_used": 2
+                     *         }
+                     *       ],
+                     *       "certificates_issued": 14,
+                     *       "credits_used_this_month": 9
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CertificateSummary"];
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     listCreditLedger: {

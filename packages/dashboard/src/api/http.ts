@@ -3,6 +3,7 @@
  * the access token as a Bearer header, and every non-2xx answer turned into an ApiError carrying the problem+json body.
  */
 
+import { modeQueryFor } from '../mode/data-mode';
 import type { AccountsRoute } from './accounts';
 import type { paths as CertificatePaths } from './certificate.schema';
 import type { paths as MobilityPaths } from './mobility.schema';
@@ -127,7 +128,7 @@ function sendOnce<S extends Service>(service: S, path: Routes[S], options: Reque
     headers['content-type'] = options.contentType ?? 'application/json';
     body = typeof options.body === 'string' && options.contentType ? options.body : JSON.stringify(options.body);
   }
-  return fetch(apiUrl(service, path, options.query), {
+  return fetch(apiUrl(service, path, { ...modeQueryFor(service, path), ...options.query }), {
     method: options.method ?? 'GET',
     headers,
     body,

@@ -5,7 +5,7 @@ import type { components as MobilityComponents } from './mobility.schema';
 export type CertificateSchemas = CertificateComponents['schemas'];
 export type MobilitySchemas = MobilityComponents['schemas'];
 
-export type ApiKey = CertificateSchemas['ApiKey'] & { mode?: 'live' | 'test' };
+export type ApiKey = CertificateSchemas['ApiKey'] & { mode?: 'live' | 'test'; livemode?: boolean };
 export type ApiKeyWithToken = ApiKey & { token: string };
 export type MobilityScope = MobilitySchemas['NewMobilityApiKey']['scopes'][number];
 export type Certificate = CertificateSchemas['Certificate'];

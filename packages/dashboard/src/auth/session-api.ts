@@ -1,8 +1,10 @@
 /** The accounts routes the session uses (gateway /dashboard/api/auth → certificate /accounts/v1). */
-import type { InvitationPreview, Session, SignIn, SignUp } from '../api/accounts';
+import type { InvitationPreview, MailSent, Session, SignIn, SignUp } from '../api/accounts';
 import { request } from '../api/http';
 
-export const signUp = (body: SignUp) => request<Session>('auth', '/signup', { method: 'POST', body });
+/** Sign-up mails a link; the account exists (and is signed in) once `verifyEmail` is called with the link's token. */
+export const signUp = (body: SignUp) => request<MailSent>('auth', '/signup', { method: 'POST', body });
+export const verifyEmail = (token: string) => request<Session>('auth', '/verify-email', { method: 'POST', body: { token } });
 export const signIn = (body: SignIn) => request<Session>('auth', '/sessions', { method: 'POST', body });
 /**
  * Exchanges the refresh cookie for a new access token (and a rotated cookie); switches organization when given.

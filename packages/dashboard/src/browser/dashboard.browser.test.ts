@@ -1,7 +1,7 @@
 // @vitest-environment node
 /**
  * The built app in Debian's chromium (puppeteer-core, never a downloaded browser) at 360 px wide: the /dashboard/ base
- * path, sign-up with the refresh cookie (Secure, HttpOnly, SameSite=Strict, Path=/dashboard/api/auth) surviving a
+ * path, sign-up (and its mailed link) with the refresh cookie (Secure, HttpOnly, SameSite=Strict, Path=/dashboard/api/auth) surviving a
  * reload, the Origin header on state changes, and a key's token shown once, without the page scrolling sideways.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -56,6 +56,9 @@ describe('dashboard in a browser at 360 px', () => {
     await fill(page, 'Password', 'correct horse battery');
     await fill(page, 'Organization name', 'Acme Learning');
     await clickButton(page, 'Sign up');
+    await heading(page, 'Check your inbox');
+    // The mailed link: opening it makes the account and signs it in.
+    await page.goto(`${gateway.origin}/dashboard/verify-email/${gateway.lastVerificationToken()}`);
     await heading(page, 'Acme Learning');
     expect(await overflowsSideways(page)).toBe(false);
 

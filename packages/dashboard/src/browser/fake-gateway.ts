@@ -15,6 +15,8 @@ export interface FakeGateway {
   origin: string;
   /** Origin headers seen on state-changing requests. */
   origins: (string | undefined)[];
+  /** The token of the last sign-up's mailed link (the real service mails it). */
+  lastVerificationToken: () => string | undefined;
   close: () => Promise<void>;
 }
 
@@ -24,6 +26,8 @@ export async function startFakeGateway(distDir: string): Promise<FakeGateway> {
   const keys: object[] = [];
   let refreshCount = 0;
   let origin = '';
+  const pending = new Map<string, { email: string; name: string; organization: string }>();
+  let lastVerificationToken: string | undefined;
 
   const json = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     response.writeHead(status, { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json', ...headers });
@@ -61,9 +65,15 @@ export async function startFakeGateway(distDir: string): Promise<FakeGateway> {
     }
     if (route === 'POST /dashboard/api/auth/signup') {
       const body = await readBody(request);
-      const account = { email: body.email!, name: body.name!, organization: body.organization_name! };
-      const answer = sessionAnswer(account);
-      return json(response, 201, answer, rotate(account));
+      lastVerificationToken = `verify${Math.random().toString(36).slice(2)}${'x'.repeat(20)}`;
+      pending.set(lastVerificationToken, { email: body.email!, name: body.name!, organization: body.organization_name! });
+      return json(response, 202, { status: 'mail_sent', message: 'Check your inbox: we sent a link to confirm your email address.' });
+    }
+    if (route === 'POST /dashboard/api/auth/verify-email') {
+      const account = pending.get((await readBody(request)).token ?? '');
+      if (!account) return problem(response, 404, 'token_not_found');
+      pending.clear();
+      return json(response, 201, sessionAnswer(account), rotate(account));
     }
     if (route === 'POST /dashboard/api/auth/sessions/refresh') {
       const token = cookieOf(request);
@@ -109,6 +119,7 @@ export async function startFakeGateway(distDir: string): Promise<FakeGateway> {
   return {
     origin,
     origins,
+    lastVerificationToken: () => lastVerificationToken,
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }

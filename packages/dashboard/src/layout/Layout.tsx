@@ -1,7 +1,9 @@
 /** The signed-in frame: header (organization switcher, sign out), navigation, and the page. */
-import { useEffect, useRef } from 'react';
+import { Fragment, useEffect, useRef } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../auth/session';
+import { useDataMode } from '../mode/ModeProvider';
+import { ModeSwitch, TestModeBanner } from '../mode/ModeSwitch';
 import { OrganizationSwitcher } from './OrganizationSwitcher';
 
 const SECTIONS: { to: string; label: string }[] = [
@@ -22,6 +24,7 @@ export function Layout() {
   const { session, signOut } = useSession();
   const navigate = useNavigate();
   const { pathname } = useLocation();
+  const { mode } = useDataMode();
   const main = useRef<HTMLElement>(null);
   const firstPage = useRef(true);
   // After moving to another page, keyboard and screen-reader users continue at its content, not at the link they left.
@@ -34,13 +37,15 @@ export function Layout() {
     navigate('/sign-in');
   };
   return (
-    <div className="layout">
+    <div className={mode === 'test' ? 'layout test-mode' : 'layout'}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
+      <TestModeBanner />
       <header className="topbar">
         <strong className="brand">Partner dashboard</strong>
         <OrganizationSwitcher />
+        <ModeSwitch />
         <span className="account" data-testid="account-email">
           {session?.account.email}
         </span>
@@ -58,7 +63,10 @@ export function Layout() {
         </ul>
       </nav>
       <main id="main" tabIndex={-1} ref={main}>
-        <Outlet />
+        {/* A switch of mode opens the page afresh in the other mode (its lists and forms act on that mode's data). */}
+        <Fragment key={mode}>
+          <Outlet />
+        </Fragment>
       </main>
     </div>
   );

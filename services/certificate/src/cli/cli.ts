@@ -6,6 +6,7 @@
  *   pnpm --filter @platform/certificate cli retention
  *   pnpm --filter @platform/certificate cli accounts create-owner --email ada@example.com --password '…' --org-name "Acme Academy" [--name "Ada Lovelace"]
  *     (or the password in OWNER_PASSWORD, which keeps it out of the process list and shell history)
+ *   pnpm --filter @platform/certificate cli organizations verify org_…
  */
 import { parseArgs } from 'node:util';
 import { ApiError } from '@platform/service-kit';
@@ -42,7 +43,8 @@ async function main() {
   }
   const operator = await openCertificateOperator(loadCertificateConfig('certificate-cli'));
   try {
-    process.stdout.write(`${JSON.stringify(await command(operator.services, values), null, 2)}\n`);
+    // A two-word command's third word (`organizations verify <org>`) is its argument.
+    process.stdout.write(`${JSON.stringify(await command(operator.services, { ...values, argument: positionals[2] }), null, 2)}\n`);
   } catch (error) {
     const message = error instanceof ApiError ? JSON.stringify(error.toBody()) : (error as Error).message;
     process.stderr.write(error instanceof MissingFlagError ? `${message}\n${CERTIFICATE_USAGE}\n` : `${message}\n`);

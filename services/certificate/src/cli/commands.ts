@@ -14,7 +14,8 @@ export const CERTIFICATE_USAGE = `usage:
   cli issue --org <id> --recipient <name> --program <title> --date <YYYY-MM-DD> [--number <n>] [--expires <YYYY-MM-DD>]
   cli credits --org <id>
   cli retention   (deletes payment-webhook bodies older than PAYMENT_WEBHOOK_RETENTION_DAYS, once)
-  cli accounts create-owner --email <email> [--password <password> | OWNER_PASSWORD=…] --org-name <name> [--name <person>]`;
+  cli accounts create-owner --email <email> [--password <password> | OWNER_PASSWORD=…] --org-name <name> [--name <person>]
+  cli organizations verify <org id>   (the operator checked the name is theirs: credential pages say "verified issuer")`;
 
 /** Every flag the commands read (all take a value). */
 export const CERTIFICATE_FLAGS = ['org', 'org-name', 'user', 'name', 'recipient', 'program', 'date', 'number', 'expires', 'email', 'password'] as const;
@@ -44,6 +45,13 @@ export const certificateCommands: Record<string, (services: CertificateServices,
   credits: async ({ organizations }, o) => organizations.find(required(o, 'org')),
   retention: async ({ runWebhookBodyRetention }) => runWebhookBodyRetention(),
   'accounts create-owner': (services, o) => createFirstOwner(services, o),
+  'organizations verify': async ({ organizations }, o) => {
+    const id = o.org ?? o.argument;
+    if (!id) throw new MissingFlagError('the organization id is required');
+    const verified = await organizations.verifyName(id);
+    if (!verified) throw new Error(`organization ${id} does not exist`);
+    return { id: verified.id, name: verified.name, name_verified_at: verified.name_verified_at.toISOString() };
+  },
 };
 
 /**

@@ -7,6 +7,8 @@ import * as paymentWebhookBodies from './migrations/0011_payment_webhook_bodies'
 import * as certificateTemplates from './migrations/0020_certificate_templates';
 import * as accounts from './migrations/0030_accounts';
 import * as apiKeyChangeNotify from './migrations/0040_api_key_change_notify';
+import * as certificateDocumentStatus from './migrations/0045_certificate_document_status';
+import * as accountVerification from './migrations/0050_account_verification';
 import * as credentialStatusList from './migrations/0060_credential_status_list';
 
 /** Every migration of the `certificate` schema, in order. A merged migration is never edited: add a new one. */
@@ -19,5 +21,7 @@ export const migrations: Record<string, Migration> = {
   '0020_certificate_templates': certificateTemplates,
   '0030_accounts': accounts,
   '0040_api_key_change_notify': apiKeyChangeNotify,
+  '0045_certificate_document_status': certificateDocumentStatus,
+  '0050_account_verification': accountVerification,
   '0060_credential_status_list': credentialStatusList,
 };

@@ -7,6 +7,7 @@ import { creditAdminRoutes } from './credits/credits.routes';
 import { certificateAdminRoutes } from './certificates/certificates.routes';
 import { documentAdminRoutes } from './documents/documents.routes';
 import { subscriptionAdminRoutes } from './payments/payments.routes';
+import { summaryAdminRoutes } from './summary/summary.routes';
 import { templateAdminRoutes } from './templates/templates.routes';
 
 /** `/admin/v1`: the dashboard's back end, authenticated by its JWT; organizations and users appear on first sight. */
@@ -21,6 +22,7 @@ export function adminRoutes(services: CertificateServices, adminTokens: AdminTok
   router.use('/certificates', documentAdminRoutes(services.documents));
   router.use('/certificates', certificateAdminRoutes(services.certificates));
   router.use('/credits', creditAdminRoutes(services.credits));
+  router.use('/summary', summaryAdminRoutes(services.summary));
   router.use(subscriptionAdminRoutes(services.payments));
   router.use(memberAdminRoutes(services.members));
   return router;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import type { TestContext } from '../helpers/context';
+import { linkToken } from '../helpers/mailbox';
 
 export const ORIGIN = 'http://127.0.0.1:8080';
 export const PASSWORD = 'correct horse battery';
@@ -26,13 +27,16 @@ export function refreshCookieOf(res: request.Response): string | undefined {
   return cookie?.split(';')[0];
 }
 
+/** Signs up as a person does: asks (202), reads the mailed link, confirms the email (201, signed in). */
 export async function signUp(ctx: TestContext, body: Record<string, unknown> = {}): Promise<SignedUp> {
   const email = (body.email as string | undefined) ?? uniqueEmail();
-  const res = await request(ctx.app)
+  await request(ctx.app)
     .post('/accounts/v1/signup')
     .set('Origin', ORIGIN)
     .send({ email, password: PASSWORD, name: 'Ada Lovelace', organization_name: 'Analytical Academy', ...body })
-    .expect(201);
+    .expect(202);
+  const token = linkToken(ctx.mailbox.last(email), 'verify-email');
+  const res = await request(ctx.app).post('/accounts/v1/verify-email').set('Origin', ORIGIN).send({ token }).expect(201);
   return {
     email,
     accountId: res.body.account.id,

@@ -1,3 +1,4 @@
+import { startTestMailbox } from './mailbox';
 import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import request from 'supertest';
@@ -42,9 +43,11 @@ export async function startPaymentsContext(env: Record<string, string> = {}) {
     db,
     config,
     services,
+    mailbox: startTestMailbox(),
     close: async () => {
       await services.apiKeys.flushUsage();
       await db.destroy();
+      await ctx.mailbox.close();
     },
   };
 

@@ -3,6 +3,8 @@ import { useId, useState } from 'react';
 import type { ApiKey, ApiKeyWithToken } from '../../api/types';
 import { FormError } from '../../ui/FormError';
 import { formatDate } from '../../ui/format';
+import { humanLabel } from '../../ui/labels';
+import { ModeBadge } from '../../ui/ModeBadge';
 import { deleteKey, revokeKey, rotateKey, type KeyService } from './api-keys-api';
 
 interface Props {
@@ -28,8 +30,8 @@ export function KeyRow({ service, apiKey, canManage, onRotated, onChanged }: Pro
         <div className="muted">…{apiKey.token_hint}</div>
       </td>
       <td>
-        <span className={`badge badge-${apiKey.status}`}>{apiKey.status}</span>
-        {apiKey.mode && <span className="badge">{apiKey.mode}</span>}
+        <span className={`badge badge-${apiKey.status}`}>{humanLabel(apiKey.status)}</span>
+        <ModeBadge mode={apiKey.livemode === false || apiKey.mode === 'test' ? 'test' : 'live'} />
       </td>
       <td>{apiKey.scopes?.join(', ') ?? '—'}</td>
       <td>{formatDate(apiKey.last_used_at)}</td>
@@ -49,7 +51,7 @@ export function KeyRow({ service, apiKey, canManage, onRotated, onChanged }: Pro
                 <button type="button" onClick={() => rotate.mutate()} disabled={rotate.isPending}>
                   Rotate
                 </button>
-                <button type="button" onClick={() => window.confirm(`Revoke ${apiKey.name}? Its token stops working at once.`) && revoke.mutate()}>
+                <button type="button" className="danger" onClick={() => window.confirm(`Revoke ${apiKey.name}? Its token stops working at once.`) && revoke.mutate()}>
                   Revoke
                 </button>
               </>

@@ -26,7 +26,7 @@ describe('credits and plan', () => {
       }),
     });
     const { user } = renderApp('/billing');
-    expect((await screen.findByTestId('current-plan')).textContent).toBe('free');
+    expect((await screen.findByTestId('current-plan')).textContent).toBe('Free');
     expect(screen.getByText('certificate issued')).toBeTruthy();
     await user.selectOptions(await screen.findByLabelText('Plan'), 'growth');
     await user.selectOptions(screen.getByLabelText('Pay with'), 'gateway-b');
@@ -37,7 +37,7 @@ describe('credits and plan', () => {
 
     plan = 'growth'; // the payment webhook arrived
     await user.click(screen.getByRole('button', { name: 'Check now' }));
-    expect((await screen.findByText(/Payment received/)).textContent).toContain('plan growth is active');
+    expect((await screen.findByText(/Payment received/)).textContent).toContain('plan Growth is active');
     expect(screen.getByTestId('credit-balance').textContent).toBe('503');
   });
 
@@ -50,6 +50,6 @@ describe('credits and plan', () => {
       'GET /dashboard/api/certificate/plans': { body: plans },
     });
     renderApp('/billing');
-    expect((await screen.findByText(/Payment received/)).textContent).toContain('plan growth is active');
+    expect((await screen.findByText(/Payment received/)).textContent).toContain('plan Growth is active');
   });
 });

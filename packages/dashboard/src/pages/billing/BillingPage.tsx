@@ -9,6 +9,7 @@ import { formatDate, formatMoney } from '../../ui/format';
 import { QueryState } from '../../ui/QueryState';
 import { getCredits, listLedger, listPlans, pendingCheckout, rememberCheckout, type PendingCheckout } from './billing-api';
 import { UpgradeForm } from './UpgradeForm';
+import { humanLabel } from '../../ui/labels';
 
 const POLL_MS = 3000;
 
@@ -48,7 +49,7 @@ export function BillingPage() {
           </div>
           <div>
             <dt>Plan</dt>
-            <dd data-testid="current-plan">{credits.data.plan}</dd>
+            <dd data-testid="current-plan">{humanLabel(credits.data.plan)}</dd>
           </div>
         </dl>
       )}
@@ -56,11 +57,11 @@ export function BillingPage() {
         <div className={activated ? 'notice success' : 'notice'} role="status" data-testid="checkout-status">
           {activated ? (
             <p>
-              Payment received: plan <strong>{pending.plan}</strong> is active.
+              Payment received: plan <strong>{humanLabel(pending.plan)}</strong> is active.
             </p>
           ) : (
             <p>
-              Checkout <code data-testid="checkout-reference">{pending.reference}</code> for plan <strong>{pending.plan}</strong>
+              Checkout <code data-testid="checkout-reference">{pending.reference}</code> for plan <strong>{humanLabel(pending.plan)}</strong>
               {payment ? ` (${formatMoney(payment.amount)} via ${payment.gateway === 'gateway-a' ? 'Gateway A' : 'Gateway B'})` : ''} started.
               Complete the payment with the gateway; this page shows the new plan as soon as the payment is confirmed.
             </p>

@@ -1,6 +1,7 @@
 /** Certificates: a page at a time (cursor), filtered by the search box, plus issuing one and batch upload. */
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { Pager } from '../../ui/Pager';
 import { QueryState } from '../../ui/QueryState';
 import { BatchUpload } from './BatchUpload';
 import { CertificateRow } from './CertificateRow';
@@ -68,15 +69,8 @@ export function CertificatesPage() {
               </tbody>
             </table>
           </div>
-          <nav aria-label="Certificate pages" className="pager">
-            <button type="button" disabled={cursors.length < 2} onClick={() => setCursors(cursors.slice(0, -1))}>
-              Previous page
-            </button>
-            <span>Page {cursors.length}</span>
-            <button type="button" disabled={!page.data.has_more || !page.data.next_cursor} onClick={() => setCursors([...cursors, page.data.next_cursor ?? undefined])}>
-              Next page
-            </button>
-          </nav>
+          <Pager label="Certificate pages" page={cursors.length} hasPrevious={cursors.length > 1} hasNext={Boolean(page.data.has_more && page.data.next_cursor)}
+            onPrevious={() => setCursors(cursors.slice(0, -1))} onNext={() => setCursors([...cursors, page.data.next_cursor ?? undefined])} />
         </>
       )}
     </section>

@@ -9,6 +9,7 @@ import { QueryState } from '../../ui/QueryState';
 import { SecretBox } from '../../ui/SecretBox';
 import { disableDriver, issueSignInCode, listDrivers } from './drivers-api';
 import { RegisterDriverForm } from './RegisterDriverForm';
+import { humanLabel } from '../../ui/labels';
 
 export function DriversPage() {
   const role = useRole();
@@ -61,7 +62,7 @@ export function DriversPage() {
                     {driver.kind} / {driver.tier}
                   </td>
                   <td>{driver.vehicle ? `${driver.vehicle.make} ${driver.vehicle.model}, ${driver.vehicle.plate}` : '—'}</td>
-                  <td>{driver.status}{driver.available ? ', available' : ''}</td>
+                  <td>{humanLabel(driver.status)}{driver.available ? ', available' : ''}</td>
                   <td>
                     {canManage && driver.status === 'active' && (
                       <div className="actions">

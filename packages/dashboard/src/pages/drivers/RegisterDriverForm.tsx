@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { NewDriver } from '../../api/types';
 import { SelectField, TextField } from '../../ui/fields';
 import { FormError } from '../../ui/FormError';
+import { humanLabel } from '../../ui/labels';
 import { registerDriver } from './drivers-api';
 
 const EMPTY = { name: '', phone: '', kind: 'driver', tier: 'economy', make: '', model: '', plate: '', color: '' };
@@ -39,7 +40,7 @@ export function RegisterDriverForm({ onRegistered }: { onRegistered: () => void 
       <SelectField label="Kind" name="kind" value={form.kind} error={error} onChange={set('kind')}
         options={[{ value: 'driver', label: 'Driver (rides)' }, { value: 'courier', label: 'Courier (deliveries)' }]} />
       <SelectField label="Tier" name="tier" value={form.tier} error={error} onChange={set('tier')}
-        options={['moto', 'economy', 'comfort', 'xl'].map((value) => ({ value, label: value }))} />
+        options={['moto', 'economy', 'comfort', 'xl'].map((value) => ({ value, label: humanLabel(value) }))} />
       <TextField label="Vehicle make" name="vehicle.make" required value={form.make} error={error} onChange={set('make')} />
       <TextField label="Vehicle model" name="vehicle.model" required value={form.model} error={error} onChange={set('model')} />
       <TextField label="Plate" name="vehicle.plate" required value={form.plate} error={error} onChange={set('plate')} />

@@ -5,6 +5,7 @@ import type { EventPassProgram, Page } from '../../api/types';
 import { FormError } from '../../ui/FormError';
 import { formatDate, formatMoney } from '../../ui/format';
 import { QueryState } from '../../ui/QueryState';
+import { humanLabel } from '../../ui/labels';
 
 const listPrograms = () => request<Page<EventPassProgram>>('mobility', '/event-pass-programs', { query: { limit: 100 } });
 const closeProgram = (id: string) => request<EventPassProgram>('mobility', `/event-pass-programs/${encodeURIComponent(id)}/close`, { method: 'POST' });
@@ -41,7 +42,7 @@ export function EventPassesPage() {
               {programs.data.data.map((program) => (
                 <tr key={program.id}>
                   <td>{program.name}</td>
-                  <td>{program.status}</td>
+                  <td>{humanLabel(program.status)}</td>
                   <td>
                     {formatDate(program.valid_from)} – {formatDate(program.valid_until)}
                   </td>
@@ -51,7 +52,7 @@ export function EventPassesPage() {
                   </td>
                   <td>
                     {program.status === 'open' && (
-                      <button type="button" onClick={() => window.confirm(`Close ${program.name}?`) && close.mutate(program.id)}>
+                      <button type="button" className="danger" onClick={() => window.confirm(`Close ${program.name}?`) && close.mutate(program.id)}>
                         Close
                       </button>
                     )}

@@ -1,6 +1,5 @@
 /** /dashboard/invite/<token>: shows the invitation; a signed-in account accepts it, a visitor signs up (or in) to join. */
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useSession } from '../../auth/session';
 import { acceptInvitation, getInvitation } from '../../auth/session-api';
@@ -13,7 +12,6 @@ export function AcceptInvitationPage() {
   const { token = '' } = useParams();
   const { session, adopt } = useSession();
   const navigate = useNavigate();
-  const [joined, setJoined] = useState(false);
   const invitation = useQuery({ queryKey: ['invitation', token], queryFn: () => getInvitation(token), retry: false });
   const accept = useMutation({
     mutationFn: () => acceptInvitation(token),
@@ -39,10 +37,10 @@ export function AcceptInvitationPage() {
                 Accept invitation as {session.account.email}
               </button>
             </>
-          ) : joined ? null : (
+          ) : (
             <>
               <h2>Create your account to join</h2>
-              <SignUpForm invitationToken={token} onDone={() => { setJoined(true); navigate('/'); }} />
+              <SignUpForm invitationToken={token} />
               <p>
                 Already have an account? <Link to="/sign-in" state={{ from: `/invite/${token}` }}>Sign in</Link>, then open this link again.
               </p>

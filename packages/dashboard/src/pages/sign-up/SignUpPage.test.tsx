@@ -14,30 +14,53 @@ async function fillSignUp(user: ReturnType<typeof renderApp>['user']) {
 }
 
 describe('sign up', () => {
-  it('creates the account and organization, then opens the dashboard of that organization', async () => {
+  it('asks for the account, then says to check the inbox (with the local inbox in development)', async () => {
     const api = fakeApi({
       'POST /dashboard/api/auth/sessions/refresh': NO_SESSION,
-      'POST /dashboard/api/auth/signup': { status: 201, body: session() },
+      'POST /dashboard/api/auth/signup': { status: 202, body: { status: 'mail_sent', message: 'Check your inbox.', mail_inbox_url: 'http://127.0.0.1:1080/' } },
     });
     const { user } = renderApp('/sign-up');
     await fillSignUp(user);
-    expect(await screen.findByRole('heading', { name: 'Acme Learning' })).toBeTruthy();
+    const notice = await screen.findByTestId('check-inbox');
+    expect(within(notice).getByRole('heading', { name: 'Check your inbox' })).toBeTruthy();
+    expect(notice.textContent).toContain('ada@example.com');
+    expect(within(notice).getByRole('link', { name: 'local inbox' }).getAttribute('href')).toBe('http://127.0.0.1:1080/');
     expect(api.calls('POST /dashboard/api/auth/signup')[0]!.body).toEqual({
       name: 'Ada',
       email: 'ada@example.com',
       password: 'correct horse battery',
       organization_name: 'Acme Learning',
     });
+  });
+
+  it('opens the mailed link: the email is confirmed and the dashboard of the new organization opens', async () => {
+    const api = fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': NO_SESSION,
+      'POST /dashboard/api/auth/verify-email': { status: 201, body: session() },
+    });
+    renderApp('/verify-email/tok_mailed_1234567890abc');
+    expect(await screen.findByRole('heading', { name: 'Acme Learning' })).toBeTruthy();
+    expect(api.calls('POST /dashboard/api/auth/verify-email')).toHaveLength(1);
+    expect(api.calls('POST /dashboard/api/auth/verify-email')[0]!.body).toEqual({ token: 'tok_mailed_1234567890abc' });
     expect(within(screen.getByRole('banner')).getByText('ada@example.com')).toBeTruthy();
   });
 
-  it('shows a taken email as a form error and a field error tied to its input', async () => {
+  it('says so when the mailed link is used up or expired', async () => {
+    fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': NO_SESSION,
+      'POST /dashboard/api/auth/verify-email': problem(404, 'token_not_found', 'This link is unknown, expired or already used'),
+    });
+    renderApp('/verify-email/tok_old_1234567890abcdef');
+    expect((await screen.findByRole('alert')).textContent).toContain('This link is unknown, expired or already used');
+  });
+
+  it('shows a refusal as a form error and a field error tied to its input', async () => {
     fakeApi({
       'POST /dashboard/api/auth/sessions/refresh': NO_SESSION,
       'POST /dashboard/api/auth/signup': (request) =>
         (request.body as { password: string }).password.length < 10
           ? problem(422, 'validation_failed', 'The request is invalid', [{ path: 'password', message: 'must be at least 10 characters' }])
-          : problem(409, 'email_taken', 'An account with this email exists'),
+          : problem(429, 'too_many_attempts', 'Too many sign-ups from this address'),
     });
     const { user } = renderApp('/sign-up');
     await user.type(await screen.findByLabelText('Your name'), 'Ada');
@@ -52,21 +75,17 @@ describe('sign up', () => {
 
     await user.type(password, ' and longer');
     await user.click(screen.getByRole('button', { name: 'Sign up' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('An account with this email exists');
+    expect((await screen.findByRole('alert')).textContent).toContain('Too many sign-ups from this address');
     expect(screen.getByRole('heading', { name: 'Sign up' })).toBeTruthy();
   });
 
   it('sends an account without organization to create one, and creates it', async () => {
     const api = fakeApi({
       'POST /dashboard/api/auth/sessions/refresh': NO_SESSION,
-      'POST /dashboard/api/auth/signup': { status: 201, body: session({ access_token: null, organization: null, memberships: [] }) },
+      'POST /dashboard/api/auth/verify-email': { status: 201, body: session({ access_token: null, organization: null, memberships: [] }) },
       'POST /dashboard/api/auth/organizations': { status: 201, body: session({ organization: { id: 'org_2', name: 'Second', role: 'owner' } }) },
     });
-    const { user } = renderApp('/sign-up');
-    await user.type(await screen.findByLabelText('Your name'), 'Ada');
-    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
-    await user.type(screen.getByLabelText('Password'), 'correct horse battery');
-    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    const { user } = renderApp('/verify-email/tok_mailed_1234567890abc');
     await user.type(await screen.findByLabelText('Organization name'), 'Second');
     await user.click(screen.getByRole('button', { name: 'Create organization' }));
     expect(await screen.findByRole('heading', { name: 'Second' })).toBeTruthy();

@@ -1,18 +1,19 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { MIN_PASSWORD_LENGTH } from '../../api/accounts';
-import { useSession } from '../../auth/session';
 import { signUp } from '../../auth/session-api';
 import { TextField } from '../../ui/fields';
 import { FormError } from '../../ui/FormError';
+import { CheckInbox } from './CheckInbox';
 
 const FIELDS = ['name', 'email', 'password', 'organization_name'];
 
-/** Sign-up; with an invitation token (from the invitation page) it joins that organization instead of creating one. */
-export function SignUpForm({ invitationToken, onDone }: { invitationToken?: string; onDone?: () => void }) {
-  const { adopt } = useSession();
-  const navigate = useNavigate();
+/**
+ * Sign-up; with an invitation token (from the invitation page) it joins that organization instead of creating one.
+ * The account is made once the emailed link is opened (/verify-email/<token>): until then it shows "check your inbox".
+ */
+export function SignUpForm({ invitationToken }: { invitationToken?: string }) {
   const [form, setForm] = useState({ name: '', email: '', password: '', organization_name: '' });
   const mutation = useMutation({
     mutationFn: () =>
@@ -22,17 +23,13 @@ export function SignUpForm({ invitationToken, onDone }: { invitationToken?: stri
         password: form.password,
         ...(invitationToken ? { invitation_token: invitationToken } : form.organization_name ? { organization_name: form.organization_name } : {}),
       }),
-    onSuccess: (session) => {
-      adopt(session);
-      if (onDone) onDone();
-      else navigate(session.organization ? '/' : '/organizations/new');
-    },
   });
   const set = (field: keyof typeof form) => (event: { target: { value: string } }) => setForm({ ...form, [field]: event.target.value });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     mutation.mutate();
   };
+  if (mutation.data) return <CheckInbox sent={mutation.data} email={form.email} />;
   return (
     <form onSubmit={submit} noValidate aria-label="Sign up">
       <FormError error={mutation.error} fields={FIELDS} />

@@ -3,6 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormError } from '../../ui/FormError';
 import { formatDate } from '../../ui/format';
+import { humanLabel } from '../../ui/labels';
+import { Pager } from '../../ui/Pager';
 import { QueryState } from '../../ui/QueryState';
 import { NewTemplateForm } from './NewTemplateForm';
 import { archiveTemplate, listTemplates } from './templates-api';
@@ -25,7 +27,7 @@ export function TemplatesPage() {
         <>
           <div className="table-wrap">
             <table>
-              <caption>Templates</caption>
+              <caption>Templates, newest first</caption>
               <thead>
                 <tr>
                   <th scope="col">Name</th>
@@ -49,11 +51,11 @@ export function TemplatesPage() {
                       <code>{template.id}</code>
                     </td>
                     <td>{template.version}</td>
-                    <td>{template.status}</td>
+                    <td>{humanLabel(template.status)}</td>
                     <td>{formatDate(template.updated_at)}</td>
                     <td>
                       {template.status === 'active' && (
-                        <button type="button" onClick={() => window.confirm(`Archive ${template.name}?`) && archive.mutate(template.id)}>
+                        <button type="button" className="danger" onClick={() => window.confirm(`Archive ${template.name}?`) && archive.mutate(template.id)}>
                           Archive
                         </button>
                       )}
@@ -63,14 +65,8 @@ export function TemplatesPage() {
               </tbody>
             </table>
           </div>
-          <nav aria-label="Template pages" className="pager">
-            <button type="button" disabled={cursors.length < 2} onClick={() => setCursors(cursors.slice(0, -1))}>
-              Previous page
-            </button>
-            <button type="button" disabled={!page.data.has_more} onClick={() => setCursors([...cursors, page.data.next_cursor ?? undefined])}>
-              Next page
-            </button>
-          </nav>
+          <Pager label="Template pages" hasPrevious={cursors.length > 1} hasNext={Boolean(page.data.has_more)}
+            onPrevious={() => setCursors(cursors.slice(0, -1))} onNext={() => setCursors([...cursors, page.data.next_cursor ?? undefined])} />
         </>
       )}
     </section>

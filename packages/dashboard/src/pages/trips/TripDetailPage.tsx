@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import type { Delivery, Ride } from '../../api/types';
 import { formatDate, formatMoney } from '../../ui/format';
+import { humanLabel, vehicleLine } from '../../ui/labels';
 import { QueryState } from '../../ui/QueryState';
 import { getTrip, listTripEvents, type TripKind } from './trips-api';
 
@@ -23,7 +24,7 @@ export function TripDetailPage({ kind }: { kind: TripKind }) {
       {data && (
         <dl className="details" data-testid="trip-details">
           <dt>Status</dt>
-          <dd>{data.status}</dd>
+          <dd>{humanLabel(data.status)}</dd>
           <dt>Pickup</dt>
           <dd>{place(data.pickup)}</dd>
           <dt>Drop-off</dt>
@@ -42,7 +43,7 @@ export function TripDetailPage({ kind }: { kind: TripKind }) {
           {history.data.length === 0 && <li>No status change yet.</li>}
           {history.data.map((event) => (
             <li key={event.id}>
-              <time dateTime={event.created_at}>{formatDate(event.created_at)}</time> — {event.data?.status ?? event.type}
+              <time dateTime={event.created_at}>{formatDate(event.created_at)}</time> — {event.data?.status ? humanLabel(event.data.status) : event.type}
             </li>
           ))}
         </ol>
@@ -55,17 +56,17 @@ function RideFields({ ride }: { ride: Ride }) {
   return (
     <>
       <dt>Tier</dt>
-      <dd>{ride.tier}</dd>
+      <dd>{humanLabel(ride.tier)}</dd>
       <dt>Fare</dt>
       <dd>{formatMoney(ride.fare as unknown as { amount: number; currency: string })}</dd>
       <dt>Passenger</dt>
       <dd>{ride.passenger.name}</dd>
       <dt>Driver</dt>
-      <dd>{ride.driver ? `${ride.driver.name} (${ride.driver.vehicle.plate})` : '—'}</dd>
+      <dd data-testid="assignee">{ride.driver ? `${ride.driver.name} — ${vehicleLine(ride.driver.vehicle)}` : '—'}</dd>
       {ride.cancelled_by && (
         <>
           <dt>Cancelled by</dt>
-          <dd>{ride.cancelled_by}</dd>
+          <dd>{humanLabel(ride.cancelled_by)}</dd>
         </>
       )}
     </>
@@ -76,7 +77,7 @@ function DeliveryFields({ delivery }: { delivery: Delivery }) {
   return (
     <>
       <dt>Weight tier</dt>
-      <dd>{delivery.weight_tier}</dd>
+      <dd>{humanLabel(delivery.weight_tier)}</dd>
       <dt>Fee</dt>
       <dd>{formatMoney(delivery.fee)}</dd>
       <dt>Sender → recipient</dt>
@@ -84,7 +85,7 @@ function DeliveryFields({ delivery }: { delivery: Delivery }) {
         {delivery.sender.name} → {delivery.recipient.name}
       </dd>
       <dt>Courier</dt>
-      <dd>{delivery.courier ? `${delivery.courier.name} (${delivery.courier.vehicle.plate})` : '—'}</dd>
+      <dd data-testid="assignee">{delivery.courier ? `${delivery.courier.name} — ${vehicleLine(delivery.courier.vehicle)}` : '—'}</dd>
       {delivery.proof_of_delivery && (
         <>
           <dt>Delivered</dt>

@@ -37,9 +37,9 @@ describe('rides', () => {
     await user.selectOptions(await screen.findByLabelText('Status'), 'completed');
     expect(api.calls('GET /dashboard/api/mobility/rides').at(-1)!.query.get('status')).toBe('completed');
     await user.click(await screen.findByRole('link', { name: 'ride_1' }));
-    expect((await screen.findByTestId('trip-details')).textContent).toContain('Bola (LAG-123)');
+    expect((await screen.findByTestId('trip-details')).textContent).toContain('Bola — blue Toyota Corolla, LAG-123');
     const history = await screen.findByTestId('status-history');
-    expect([...history.querySelectorAll('li')].map((item) => item.textContent?.split('— ')[1])).toEqual(['accepted', 'completed']);
+    expect([...history.querySelectorAll('li')].map((item) => item.textContent?.split('— ')[1])).toEqual(['Accepted', 'Completed']);
     expect(api.calls('GET /dashboard/api/mobility/events')[0]!.query.get('object_id')).toBe('ride_1');
   });
 });

@@ -4,6 +4,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { SelectField } from '../../ui/fields';
 import { formatDate, formatMoney } from '../../ui/format';
+import { humanLabel } from '../../ui/labels';
+import { Pager } from '../../ui/Pager';
 import { QueryState } from '../../ui/QueryState';
 import { listTrips, STATUSES, type Trip, type TripKind } from './trips-api';
 
@@ -22,7 +24,7 @@ export function TripsPage({ kind }: { kind: TripKind }) {
     <section>
       <h1>{TITLES[kind]}</h1>
       <SelectField label="Status" name="status" value={status} onChange={(event) => { setStatus(event.target.value); setCursors([undefined]); }}
-        options={[{ value: '', label: 'Any' }, ...STATUSES[kind].map((value) => ({ value, label: value }))]} />
+        options={[{ value: '', label: 'Any' }, ...STATUSES[kind].map((value) => ({ value, label: humanLabel(value) }))]} />
       <QueryState isLoading={page.isLoading} error={page.error} what={kind} />
       {page.data && (
         <>
@@ -48,7 +50,7 @@ export function TripsPage({ kind }: { kind: TripKind }) {
                     <td>
                       <Link to={`/${kind}/${encodeURIComponent(trip.id)}`}>{trip.id}</Link>
                     </td>
-                    <td>{trip.status}</td>
+                    <td>{humanLabel(trip.status)}</td>
                     <td>{amountOf(trip)}</td>
                     <td>{formatDate(trip.created_at)}</td>
                   </tr>
@@ -56,14 +58,8 @@ export function TripsPage({ kind }: { kind: TripKind }) {
               </tbody>
             </table>
           </div>
-          <nav aria-label={`${TITLES[kind]} pages`} className="pager">
-            <button type="button" disabled={cursors.length < 2} onClick={() => setCursors(cursors.slice(0, -1))}>
-              Previous page
-            </button>
-            <button type="button" disabled={!page.data.has_more} onClick={() => setCursors([...cursors, page.data.next_cursor ?? undefined])}>
-              Next page
-            </button>
-          </nav>
+          <Pager label={`${TITLES[kind]} pages`} hasPrevious={cursors.length > 1} hasNext={Boolean(page.data.has_more)}
+            onPrevious={() => setCursors(cursors.slice(0, -1))} onNext={() => setCursors([...cursors, page.data.next_cursor ?? undefined])} />
         </>
       )}
     </section>

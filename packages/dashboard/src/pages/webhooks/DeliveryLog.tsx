@@ -4,6 +4,7 @@ import { FormError } from '../../ui/FormError';
 import { formatDate } from '../../ui/format';
 import { QueryState } from '../../ui/QueryState';
 import { listDeliveries, retryDelivery } from './webhooks-api';
+import { humanLabel } from '../../ui/labels';
 
 /** The endpoint's deliveries, newest first, each with its attempts; a failed one can be sent again. */
 export function DeliveryLog({ endpointId }: { endpointId: string }) {
@@ -59,7 +60,7 @@ function DeliveryRow({ delivery, onRetry }: { delivery: WebhookDelivery; onRetry
         {delivery.event_type}
         <div className="muted">{delivery.event_id}</div>
       </td>
-      <td>{delivery.status}</td>
+      <td>{humanLabel(delivery.status)}</td>
       <td>
         {delivery.attempts}
         {delivery.attempt_log && delivery.attempt_log.length > 0 && (

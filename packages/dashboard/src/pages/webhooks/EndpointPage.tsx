@@ -10,6 +10,7 @@ import { SecretBox } from '../../ui/SecretBox';
 import { DeliveryLog } from './DeliveryLog';
 import { RecoverForm } from './RecoverForm';
 import { deleteEndpoint, getEndpoint, rotateSecret, sendTest, updateEndpoint } from './webhooks-api';
+import { humanLabel } from '../../ui/labels';
 
 export function EndpointPage() {
   const { id = '' } = useParams();
@@ -38,7 +39,7 @@ export function EndpointPage() {
             <dd>{data.url}</dd>
             <dt>Status</dt>
             <dd data-testid="endpoint-status">
-              {data.status}
+              {humanLabel(data.status)}
               {data.disabled_reason ? ` (${data.disabled_reason})` : ''}
             </dd>
             <dt>Events</dt>

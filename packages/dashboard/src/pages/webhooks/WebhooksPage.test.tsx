@@ -46,7 +46,7 @@ describe('webhooks', () => {
 
     await user.click(screen.getByRole('link', { name: 'Open the new endpoint and its delivery log' }));
     const failed = await screen.findByTestId('delivery-dlv_1');
-    expect(within(failed).getByText('failed')).toBeTruthy();
+    expect(within(failed).getByText('Failed')).toBeTruthy();
     expect(within(screen.getByTestId('delivery-dlv_2')).queryByRole('button', { name: 'Retry' })).toBeNull();
     await user.click(within(failed).getByRole('button', { name: 'Retry' }));
     expect(api.calls('POST /dashboard/api/mobility/webhooks/whe_1/deliveries/dlv_1/retry')).toHaveLength(1);
@@ -69,7 +69,7 @@ describe('webhooks', () => {
     const { user } = renderApp('/webhooks/whe_1');
     await user.click(await screen.findByRole('button', { name: 'Disable' }));
     expect((await screen.findByRole('button', { name: 'Enable' })).textContent).toBe('Enable');
-    expect(screen.getByTestId('endpoint-status').textContent).toBe('disabled');
+    expect(screen.getByTestId('endpoint-status').textContent).toBe('Disabled');
     expect(api.calls('PATCH /dashboard/api/mobility/webhooks/whe_1')[0]!.body).toEqual({ enabled: false });
 
     fireEvent.change(screen.getByLabelText('Since'), { target: { value: '2026-11-25T08:00' } });

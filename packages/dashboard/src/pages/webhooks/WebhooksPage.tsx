@@ -8,6 +8,7 @@ import { QueryState } from '../../ui/QueryState';
 import { SecretBox } from '../../ui/SecretBox';
 import { CreateEndpointForm } from './CreateEndpointForm';
 import { listEndpoints } from './webhooks-api';
+import { humanLabel } from '../../ui/labels';
 
 export function WebhooksPage() {
   const queryClient = useQueryClient();
@@ -53,7 +54,7 @@ export function WebhooksPage() {
                   <td>
                     <Link to={`/webhooks/${encodeURIComponent(endpoint.id)}`}>{endpoint.url}</Link>
                   </td>
-                  <td>{endpoint.status}</td>
+                  <td>{humanLabel(endpoint.status)}</td>
                   <td>{endpoint.events.length === 0 ? 'all' : endpoint.events.join(', ')}</td>
                   <td>{formatDate(endpoint.created_at)}</td>
                 </tr>

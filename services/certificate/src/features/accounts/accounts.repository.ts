@@ -8,6 +8,7 @@ export interface AccountRow {
   email: string;
   name: string;
   password_hash: string;
+  email_verified_at?: Date | null;
 }
 
 export interface MembershipView {
@@ -41,16 +42,38 @@ export function accountsRepository(db: Knex) {
   return {
     db,
     async findAccountByEmail(email: string, trx: Knex = db): Promise<AccountRow | undefined> {
-      return trx('accounts').whereRaw('lower(email) = lower(?)', [email]).first('id', 'email', 'name', 'password_hash');
+      return trx('accounts').whereRaw('lower(email) = lower(?)', [email]).first('id', 'email', 'name', 'password_hash', 'email_verified_at');
     },
     async findAccount(id: string, trx: Knex = db): Promise<AccountRow | undefined> {
-      return trx('accounts').where({ id }).first('id', 'email', 'name', 'password_hash');
+      return trx('accounts').where({ id }).first('id', 'email', 'name', 'password_hash', 'email_verified_at');
     },
     /** false when the email is taken (case-insensitively). */
     async insertAccount(trx: Knex, row: AccountRow): Promise<boolean> {
       const inserted = await trx('accounts').insert(row).onConflict(db.raw('(lower(email))')).ignore().returning('id');
       return inserted.length === 1;
     },
+    /** A successful sign-in with an older hash's parameters stores the new hash. */
+    async setPasswordHash(trx: Knex, id: string, passwordHash: string): Promise<void> {
+      await trx('accounts').where({ id }).update({ password_hash: passwordHash, updated_at: trx.fn.now() });
+    },
+    async markEmailVerified(trx: Knex, id: string): Promise<void> {
+      await trx('accounts').where({ id }).whereNull('email_verified_at').update({ email_verified_at: trx.fn.now(), updated_at: trx.fn.now() });
+    },
+    /** Claims the account's one free-credit grant: true once, for a verified account, whatever races. */
+    async claimFreeCredits(trx: Knex, id: string): Promise<boolean> {
+      const rows = await trx('accounts').where({ id }).whereNotNull('email_verified_at').whereNull('free_credits_granted_at').update({ free_credits_granted_at: trx.fn.now() }).returning('id');
+      return rows.length === 1;
+    },
+    /** Organizations the account owns, counted under a lock on the account so two creations cannot both pass the limit. */
+    async lockAndCountOwned(trx: Knex, id: string): Promise<number> {
+      await trx('accounts').where({ id }).forUpdate().first('id');
+      const [row] = await trx('memberships').where({ account_id: id, role: 'owner' }).count({ n: '*' });
+      return Number(row!.n);
+    },
+    async revokeAllSessions(trx: Knex, accountId: string): Promise<void> {
+      await trx('refresh_sessions').where({ account_id: accountId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
+    },
+
     async memberships(accountId: string, trx: Knex = db): Promise<MembershipView[]> {
       return trx('memberships as m')
         .join('organizations as o', 'o.id', 'm.organization_id')
@@ -96,6 +119,17 @@ export function accountsRepository(db: Knex) {
     },
     async setSessionOrganization(id: string, organizationId: string): Promise<void> {
       await db('refresh_sessions').where({ id }).whereNull('revoked_at').update({ organization_id: organizationId });
+    },
+    /** When a sign-in began (its family's first session) and whether any of its sessions is still live. */
+    async familyState(familyId: string, trx: Knex = db): Promise<{ account_id: string; started_at: Date; live: boolean } | undefined> {
+      const row = await trx('refresh_sessions')
+        .where({ family_id: familyId })
+        .first(
+          trx.raw('min(account_id) as account_id'),
+          trx.raw('min(created_at) as started_at'),
+          trx.raw('coalesce(bool_or(revoked_at is null and expires_at > now()), false) as live'),
+        );
+      return row?.account_id ? (row as { account_id: string; started_at: Date; live: boolean }) : undefined;
     },
     async revokeFamily(familyId: string, trx: Knex = db): Promise<void> {
       await trx('refresh_sessions').where({ family_id: familyId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });

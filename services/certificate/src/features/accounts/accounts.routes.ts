@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { ApiError, clientAddress, isIdOf, NotFoundError, parseOrThrow, requireAdmin, requireRole, type AdminTokenSettings } from '@platform/service-kit';
-import { newInvitationSchema, memberPatchSchema, newOrganizationSchema, refreshSchema, signInSchema, signUpSchema } from './accounts.schema';
+import { emailTokenSchema, newInvitationSchema, memberPatchSchema, newOrganizationSchema, passwordResetConfirmSchema, passwordResetSchema, refreshSchema, signInSchema, signUpSchema } from './accounts.schema';
 import type { AccountsService, SessionGrant } from './accounts.service';
 import type { MembersService } from './members.service';
 import { clearRefreshCookie, refreshTokenOf, setRefreshCookie } from './session-cookie';
@@ -28,12 +28,28 @@ export function accountRoutes(service: AccountsService, settings: AccountRouteSe
     return service.accountIdFor(sub, refreshTokenOf(req));
   };
 
+  const addressOf = (req: Request) => clientAddress(req, settings.trustProxyHops).slice(0, 100);
+  const mailSent = (res: Response, body: object) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(202).json(body);
+  };
+
   router.post('/signup', async (req, res) => {
-    answer(res, 201, await service.signUp(parseOrThrow(signUpSchema, req.body ?? {})));
+    mailSent(res, await service.signUp(parseOrThrow(signUpSchema, req.body ?? {}), addressOf(req)));
+  });
+  router.post('/verify-email', async (req, res) => {
+    answer(res, 201, await service.verifyEmail(parseOrThrow(emailTokenSchema, req.body ?? {}).token));
+  });
+  router.post('/password-reset', async (req, res) => {
+    mailSent(res, await service.requestPasswordReset(parseOrThrow(passwordResetSchema, req.body ?? {}).email, addressOf(req)));
+  });
+  router.post('/password-reset/confirm', async (req, res) => {
+    const input = parseOrThrow(passwordResetConfirmSchema, req.body ?? {});
+    answer(res, 200, await service.confirmPasswordReset(input.token, input.password));
   });
   router.post('/sessions', async (req, res) => {
     const input = parseOrThrow(signInSchema, req.body ?? {});
-    answer(res, 200, await service.signIn(input, clientAddress(req, settings.trustProxyHops).slice(0, 100)));
+    answer(res, 200, await service.signIn(input, addressOf(req)));
   });
   router.post('/sessions/refresh', async (req, res) => {
     const input = parseOrThrow(refreshSchema, req.body ?? {});
@@ -86,7 +102,8 @@ export function memberAdminRoutes(service: MembersService): Router {
     res.status(204).end();
   });
   router.post('/invitations', requireRole('owner'), async (req, res) => {
-    res.status(201).json(await service.invite(req.admin!.org, req.admin!.sub, parseOrThrow(newInvitationSchema, req.body ?? {})));
+    const admin = req.admin!;
+    res.status(201).json(await service.invite(admin.org, admin.org_name ?? admin.org, admin.sub, parseOrThrow(newInvitationSchema, req.body ?? {})));
   });
   router.get('/invitations', async (req, res) => {
     res.json(await service.pendingInvitations(req.admin!.org));

@@ -12,9 +12,27 @@ export const signUpSchema = z
   .strict()
   .meta({
     id: 'SignUp',
-    description: 'A new account. With `organization_name` it owns a new organization; with `invitation_token` it joins the inviting one.',
+    description:
+      'A new account, made once the link mailed to `email` is used (`POST /verify-email`). With `organization_name` it owns a new organization; with `invitation_token` it joins the inviting one.',
     examples: [{ email: 'ada@example.com', password: 'correct horse battery', name: 'Ada Lovelace', organization_name: 'Analytical Academy' }],
   });
+
+const mailedToken = z.string().regex(/^[A-Za-z0-9_-]{20,200}$/, 'must be the token of the mailed link');
+
+export const emailTokenSchema = z
+  .object({ token: mailedToken })
+  .strict()
+  .meta({ id: 'VerifyEmail', description: 'The token of the link mailed at sign-up.', examples: [{ token: 'q0Fz3wXcV8yV2m2pW8bC1aH5QmGk0r8sTqZ7nJ4eLx0' }] });
+
+export const passwordResetSchema = z
+  .object({ email })
+  .strict()
+  .meta({ id: 'PasswordReset', examples: [{ email: 'ada@example.com' }] });
+
+export const passwordResetConfirmSchema = z
+  .object({ token: mailedToken, password })
+  .strict()
+  .meta({ id: 'PasswordResetConfirm', description: 'The token of the mailed reset link and the new password.', examples: [{ token: 'q0Fz3wXcV8yV2m2pW8bC1aH5QmGk0r8sTqZ7nJ4eLx0', password: 'a new correct horse' }] });
 
 export const signInSchema = z
   .object({ email: z.string().min(1).max(254), password: z.string().min(1).max(200), organization_id: organizationId.optional() })

@@ -1,22 +1,55 @@
-import { ApiError, ConflictError, ForbiddenError, newId, signAdminToken, UnauthorizedError, type Knex } from '@platform/service-kit';
+import { ApiError, ConflictError, ForbiddenError, newId, signAdminToken, UnauthorizedError, type AdminClaims, type Knex } from '@platform/service-kit';
+import { grantCreditsOnce } from '../credits/credit-ledger';
+import type { Mailer } from '../mail/mailer';
+import { FREE_PLAN } from '../plans/plans';
 import type { AccountRow, AccountsRepository, MemberRole, MembershipView } from './accounts.repository';
-import { hashPassword, verifyPassword } from './passwords';
+import { accountMails } from './account-mails';
+import type { EmailTokensRepository, PendingSignUp } from './email-tokens.repository';
+import { hashPassword, needsRehash, verifyPassword } from './passwords';
 import { newSecretToken, tokenHash } from './secret-tokens';
+import { NO_SESSION_EVENTS, type SessionEvents } from './session-events';
 import type { SignInThrottle } from './sign-in-throttle';
 
-/** Access tokens (admin JWTs) live 15 minutes: a membership change reaches them at the next refresh. */
+/**
+ * Access tokens (admin JWTs) live 15 minutes. They name their sign-in (`sid`, the refresh-session family): the gateway
+ * checks on each dashboard request that it is still live and the membership still there (see `sessionIsLive`).
+ */
 export const ACCESS_TOKEN_TTL_S = 900;
 
 export interface AccountsSettings {
   jwtSecret: string;
   jwtIssuer: string;
   refreshTtlDays: number;
+  /** A sign-in ends this long after it began, however often it was refreshed (SESSION_MAX_LIFETIME_S). */
+  sessionMaxLifetimeSeconds: number;
   invitationTtlDays: number;
   /** Where people open the dashboard: invite links are `<base>/dashboard/invite/<token>`. */
   publicBaseUrl: string;
+  /** Tells the gateways a sign-in ended (sign-out, reuse, past its lifetime); none: they learn at their next check. */
+  sessionEvents?: SessionEvents;
+  maxOrganizationsPerAccount: number;
+  emailTokenTtlHours: number;
+  passwordResetTtlMinutes: number;
+  /** Development's mail catcher inbox: named in the answers that send mail. */
+  mailInboxUrl?: string;
 }
 
-/** Creates an organization (with its free credits and the `users` row of `sub`) inside the caller's transaction. */
+export interface AccountsDeps {
+  repo: AccountsRepository;
+  tokens: EmailTokensRepository;
+  throttle: SignInThrottle;
+  ensureOrganization: EnsureOrganization;
+  mailer: Mailer;
+}
+
+/** The answer of sign-up and password-reset requests: the same whether the email has an account or not. */
+export interface MailSent {
+  status: 'mail_sent';
+  message: string;
+  mail_inbox_url?: string;
+}
+
+/** Creates an organization (without free credits) and the `users` row of `sub` inside the caller's transaction. */
 export type EnsureOrganization = (claims: { org: string; org_name?: string; sub: string }, trx: Knex) => Promise<void>;
 
 export interface Session {
@@ -43,16 +76,28 @@ export interface SignUpInput {
 }
 
 const invalidRefresh = () => new UnauthorizedError('The refresh token is missing, expired or revoked; sign in again', 'invalid_refresh_token');
+const sessionTooOld = () => new UnauthorizedError('This sign-in reached its maximum lifetime; sign in again', 'session_expired');
 function notFoundInvitation(): never {
   throw new ApiError(404, 'invitation_not_found', 'Invitation not found, expired or already used');
 }
+const notVerified = () => new ForbiddenError('Confirm your email address first (a password reset confirms it too)', 'email_not_verified');
+const badEmailToken = () => new ApiError(404, 'token_not_found', 'This link is unknown, expired or already used');
 
-export function accountsService(repo: AccountsRepository, throttle: SignInThrottle, ensureOrganization: EnsureOrganization, settings: AccountsSettings) {
+export function accountsService({ repo, tokens, throttle, ensureOrganization, mailer }: AccountsDeps, settings: AccountsSettings) {
   const db = repo.db;
+  const events = settings.sessionEvents ?? NO_SESSION_EVENTS;
+  const maxLifetimeMs = settings.sessionMaxLifetimeSeconds * 1000;
+  const endFamily = async (familyId: string) => {
+    await repo.revokeFamily(familyId);
+    await events.ended({ kind: 'session', sid: familyId });
+  };
+  const mails = accountMails(settings.publicBaseUrl);
+  const mailSent = (message: string): MailSent => ({ status: 'mail_sent', message, ...(settings.mailInboxUrl ? { mail_inbox_url: settings.mailInboxUrl } : {}) });
 
-  function accessToken(account: AccountRow, organization: MembershipView): string {
+  function accessToken(account: AccountRow, organization: MembershipView, sid: string | undefined): string {
     return signAdminToken(
-      { sub: account.id, org: organization.organization_id, org_name: organization.organization_name, role: organization.role },
+      // `sid` is not part of AdminClaims: the services ignore it, the gateway checks it.
+      { sub: account.id, org: organization.organization_id, org_name: organization.organization_name, role: organization.role, ...(sid ? { sid } : {}) } as AdminClaims,
       settings.jwtSecret,
       { issuer: settings.jwtIssuer, ttlSeconds: ACCESS_TOKEN_TTL_S },
     );
@@ -68,9 +113,9 @@ export function accountsService(repo: AccountsRepository, throttle: SignInThrott
     return memberships.find((m) => m.organization_id === current) ?? memberships[0] ?? null;
   }
 
-  function sessionOf(account: AccountRow, memberships: MembershipView[], organization: MembershipView | null): Session {
+  function sessionOf(account: AccountRow, memberships: MembershipView[], organization: MembershipView | null, sid: string | undefined): Session {
     return {
-      access_token: organization ? accessToken(account, organization) : null,
+      access_token: organization ? accessToken(account, organization, sid) : null,
       token_type: 'Bearer',
       expires_in: ACCESS_TOKEN_TTL_S,
       account: { id: account.id, email: account.email, name: account.name },
@@ -79,8 +124,11 @@ export function accountsService(repo: AccountsRepository, throttle: SignInThrott
     };
   }
 
-  /** A new refresh session (its own family unless `familyId` continues one); returns the cookie's token. */
-  async function startRefreshSession(trx: Knex, accountId: string, organizationId: string | null, familyId = newId('rsf')): Promise<string> {
+  /**
+   * A new refresh session (its own family unless `familyId` continues one begun at `startedAt`); returns the cookie's
+   * token. It expires REFRESH_TOKEN_TTL_DAYS from now, but never past the sign-in's maximum lifetime.
+   */
+  async function startRefreshSession(trx: Knex, accountId: string, organizationId: string | null, familyId: string, startedAt = new Date()): Promise<string> {
     const token = newSecretToken();
     await repo.insertRefreshSession(trx, {
       id: newId('rs'),
@@ -88,7 +136,7 @@ export function accountsService(repo: AccountsRepository, throttle: SignInThrott
       family_id: familyId,
       organization_id: organizationId,
       token_hash: tokenHash(token),
-      expires_at: new Date(Date.now() + settings.refreshTtlDays * 86400_000),
+      expires_at: new Date(Math.min(Date.now() + settings.refreshTtlDays * 86400_000, startedAt.getTime() + maxLifetimeMs)),
     });
     return token;
   }
@@ -106,38 +154,93 @@ export function accountsService(repo: AccountsRepository, throttle: SignInThrott
     const memberships = await repo.memberships(accountId);
     const live = await liveSession(refreshToken);
     // The browser's session follows the organization just joined or created, so its next refresh stays there.
-    if (live && live.account_id === accountId) await repo.setSessionOrganization(live.id, organizationId);
-    return sessionOf(account, memberships, pickOrganization(memberships, organizationId, null));
+    const own = live && live.account_id === accountId ? live : undefined;
+    if (own) await repo.setSessionOrganization(own.id, organizationId);
+    return sessionOf(account, memberships, pickOrganization(memberships, organizationId, null), own?.family_id);
   }
 
-  async function joinByInvitation(trx: Knex, token: string, account: { id: string; email: string }) {
+  /** An invitation naming an email is only for an account that proved it owns that email. */
+  function checkInvitationEmail(invitation: { email: string | null }, account: { email: string; email_verified_at?: Date | null }) {
+    if (!invitation.email) return;
+    if (invitation.email.toLowerCase() !== account.email.toLowerCase()) throw new ForbiddenError('This invitation is for another email address', 'invitation_email_mismatch');
+    if (!account.email_verified_at) throw notVerified();
+  }
+
+  async function joinByInvitation(trx: Knex, token: string, account: { id: string; email: string; email_verified_at?: Date | null }) {
     const invitation = await repo.findUsableInvitation(tokenHash(token), trx);
     if (!invitation) notFoundInvitation();
-    if (invitation.email && invitation.email.toLowerCase() !== account.email.toLowerCase()) {
-      throw new ForbiddenError('This invitation is for another email address', 'invitation_email_mismatch');
-    }
+    checkInvitationEmail(invitation, account);
     if (!(await repo.useInvitation(trx, invitation.id, account.id))) notFoundInvitation();
     await ensureOrganization({ org: invitation.organization_id, sub: account.id }, trx);
     await repo.addMembership(trx, invitation.organization_id, account.id, invitation.role);
     return invitation.organization_id;
   }
 
-  async function signUp(input: SignUpInput): Promise<SessionGrant> {
-      const account: AccountRow = { id: newId('acc'), email: input.email, name: input.name, password_hash: await hashPassword(input.password) };
-      return db.transaction(async (trx) => {
-        if (!(await repo.insertAccount(trx, account))) throw new ConflictError('An account with this email already exists', 'email_taken');
-        let organizationId: string | null = null;
-        if (input.organization_name !== undefined) {
-          organizationId = newId('org');
-          await ensureOrganization({ org: organizationId, org_name: input.organization_name, sub: account.id }, trx);
-          await repo.addMembership(trx, organizationId, account.id, 'owner');
-        }
-        if (input.invitation_token !== undefined) organizationId = await joinByInvitation(trx, input.invitation_token, account);
-        const memberships = await repo.memberships(account.id, trx);
-        const organization = pickOrganization(memberships, organizationId ?? undefined, null);
-        const refreshToken = await startRefreshSession(trx, account.id, organization?.organization_id ?? null);
-        return { session: sessionOf(account, memberships, organization), refreshToken };
+  /** The account's one free-credit grant (verified accounts only) goes to this organization if not made yet. */
+  async function grantFreeCredits(trx: Knex, accountId: string, organizationId: string): Promise<void> {
+    if (await repo.claimFreeCredits(trx, accountId)) await grantCreditsOnce(trx as Knex.Transaction, organizationId, FREE_PLAN.credits, 'free_plan_grant', organizationId);
+  }
+
+  /** A new organization the account owns: at most `maxOrganizationsPerAccount` (409 `organization_limit_reached`). */
+  async function createOwnedOrganization(trx: Knex, accountId: string, name: string): Promise<string> {
+    if ((await repo.lockAndCountOwned(trx, accountId)) >= settings.maxOrganizationsPerAccount) {
+      throw new ConflictError(`An account may own at most ${settings.maxOrganizationsPerAccount} organizations`, 'organization_limit_reached');
+    }
+    const organizationId = newId('org');
+    await ensureOrganization({ org: organizationId, org_name: name, sub: accountId }, trx);
+    await repo.addMembership(trx, organizationId, accountId, 'owner');
+    await grantFreeCredits(trx, accountId, organizationId);
+    return organizationId;
+  }
+
+  /** An account whose email is proven (a used sign-up link, or the operator's word), signed in; 409 when the email is taken. */
+  async function createVerifiedAccount(trx: Knex, email: string, pending: PendingSignUp): Promise<SessionGrant> {
+    const account: AccountRow = { id: newId('acc'), email, name: pending.name, password_hash: pending.password_hash };
+    if (!(await repo.insertAccount(trx, account))) throw new ConflictError('An account with this email already exists', 'email_taken');
+    await repo.markEmailVerified(trx, account.id);
+    account.email_verified_at = new Date();
+    let organizationId: string | null = null;
+    if (pending.organization_name !== undefined) organizationId = await createOwnedOrganization(trx, account.id, pending.organization_name);
+    if (pending.invitation_token !== undefined) organizationId = await joinByInvitation(trx, pending.invitation_token, account);
+    const memberships = await repo.memberships(account.id, trx);
+    const organization = pickOrganization(memberships, organizationId ?? undefined, null);
+    const familyId = newId('rsf');
+    const refreshToken = await startRefreshSession(trx, account.id, organization?.organization_id ?? null, familyId);
+    return { session: sessionOf(account, memberships, organization, familyId), refreshToken };
+  }
+
+  /**
+   * Sign-up makes no account: it mails a link to the address, and the account exists once the link is used. An
+   * address that has an account gets a mail saying someone tried; the answer is the same 202 either way.
+   */
+  async function signUp(input: SignUpInput, address: string): Promise<MailSent> {
+    await throttle.spendSignUp(address);
+    if (input.invitation_token !== undefined) {
+      const invitation = await repo.findUsableInvitation(tokenHash(input.invitation_token));
+      if (!invitation) notFoundInvitation();
+      checkInvitationEmail(invitation, { email: input.email, email_verified_at: new Date() }); // the link will prove the email
+    }
+    const pending: PendingSignUp = {
+      name: input.name,
+      password_hash: await hashPassword(input.password),
+      ...(input.organization_name !== undefined ? { organization_name: input.organization_name } : {}),
+      ...(input.invitation_token !== undefined ? { invitation_token: input.invitation_token } : {}),
+    };
+    if (await repo.findAccountByEmail(input.email)) {
+      await mailer.send(mails.alreadyRegistered(input.email));
+    } else {
+      const token = newSecretToken();
+      await tokens.insert({
+        id: newId('etk'),
+        purpose: 'sign_up',
+        token_hash: tokenHash(token),
+        email: input.email,
+        sign_up: pending,
+        expires_at: new Date(Date.now() + settings.emailTokenTtlHours * 3600_000),
       });
+      await mailer.send(mails.verifyEmail(input.email, token, settings.emailTokenTtlHours));
+    }
+    return mailSent('Check your inbox: we sent a link to confirm your email address.');
   }
 
   return {
@@ -150,11 +253,13 @@ export function accountsService(repo: AccountsRepository, throttle: SignInThrott
         await throttle.recordFailure(input.email, address);
         throw new UnauthorizedError('Wrong email or password', 'invalid_credentials');
       }
-      await throttle.clearAccount(input.email);
+      await throttle.clearPair(input.email, address);
+      if (needsRehash(account.password_hash)) await repo.setPasswordHash(db, account.id, await hashPassword(input.password));
       const memberships = await repo.memberships(account.id);
       const organization = pickOrganization(memberships, input.organization_id, null);
-      const refreshToken = await startRefreshSession(db, account.id, organization?.organization_id ?? null);
-      return { session: sessionOf(account, memberships, organization), refreshToken };
+      const familyId = newId('rsf');
+      const refreshToken = await startRefreshSession(db, account.id, organization?.organization_id ?? null, familyId);
+      return { session: sessionOf(account, memberships, organization, familyId), refreshToken };
     },
 
     /** Rotates the refresh token: the presented one is spent; presenting a spent one again revokes its whole family. */
@@ -162,8 +267,13 @@ export function accountsService(repo: AccountsRepository, throttle: SignInThrott
       if (!refreshToken) throw invalidRefresh();
       const row = await repo.findRefreshSession(tokenHash(refreshToken));
       if (!row || row.revoked_at || row.expires_at.getTime() <= Date.now()) throw invalidRefresh();
+      const family = await repo.familyState(row.family_id);
+      if (!family || family.started_at.getTime() + maxLifetimeMs <= Date.now()) {
+        await endFamily(row.family_id);
+        throw sessionTooOld();
+      }
       const reused = async () => {
-        await repo.revokeFamily(row.family_id);
+        await endFamily(row.family_id);
         return new UnauthorizedError('This refresh token was already used; every session of this sign-in is now signed out', 'refresh_token_reused');
       };
       if (row.rotated_at) throw await reused();
@@ -172,8 +282,8 @@ export function accountsService(repo: AccountsRepository, throttle: SignInThrott
         const account = (await repo.findAccount(row.account_id, trx))!;
         const memberships = await repo.memberships(account.id, trx);
         const organization = pickOrganization(memberships, wanted, row.organization_id);
-        const next = await startRefreshSession(trx, account.id, organization?.organization_id ?? null, row.family_id);
-        return { session: sessionOf(account, memberships, organization), refreshToken: next };
+        const next = await startRefreshSession(trx, account.id, organization?.organization_id ?? null, row.family_id, family.started_at);
+        return { session: sessionOf(account, memberships, organization, row.family_id), refreshToken: next };
       });
       if (!outcome) throw await reused();
       return outcome;
@@ -183,7 +293,19 @@ export function accountsService(repo: AccountsRepository, throttle: SignInThrott
     async signOut(refreshToken: string | undefined): Promise<void> {
       if (!refreshToken) return;
       const row = await repo.findRefreshSession(tokenHash(refreshToken));
-      if (row) await repo.revokeFamily(row.family_id);
+      if (row) await endFamily(row.family_id);
+    },
+
+    /**
+     * Whether a dashboard access token may still act: its sign-in (`sid`) has a live session within its maximum
+     * lifetime, and its account is still a member of its organization with the role it names. The gateway asks this
+     * (through `/internal/v1/dashboard-sessions/check`) before it proxies an admin request, and caches the answer briefly.
+     */
+    async sessionIsLive(claims: { sub: string; org: string; role: string; sid: string }): Promise<boolean> {
+      const family = await repo.familyState(claims.sid);
+      if (!family || !family.live || family.account_id !== claims.sub || family.started_at.getTime() + maxLifetimeMs <= Date.now()) return false;
+      const membership = await repo.membership(claims.org, claims.sub);
+      return membership?.role === claims.role;
     },
 
     /** The account a dashboard request acts for: its access token's `sub`, or else its live refresh cookie. */
@@ -198,11 +320,9 @@ export function accountsService(repo: AccountsRepository, throttle: SignInThrott
     },
 
     async createOrganization(accountId: string, name: string, refreshToken: string | undefined): Promise<Session> {
-      const organizationId = newId('org');
-      await db.transaction(async (trx) => {
-        await ensureOrganization({ org: organizationId, org_name: name, sub: accountId }, trx);
-        await repo.addMembership(trx, organizationId, accountId, 'owner');
-      });
+      const account = (await repo.findAccount(accountId))!;
+      if (!account.email_verified_at) throw notVerified();
+      const organizationId = await db.transaction((trx) => createOwnedOrganization(trx, accountId, name));
       return grantFor(accountId, organizationId, refreshToken);
     },
 
@@ -223,9 +343,53 @@ export function accountsService(repo: AccountsRepository, throttle: SignInThrott
       return grantFor(accountId, organizationId, refreshToken);
     },
 
-    /** The operator command's first owner: a new account and a new organization it owns (409 when the email is taken). */
+    /** Uses a sign-up link: the account (with its organization or invitation) is made and signed in. */
+    async verifyEmail(token: string): Promise<SessionGrant> {
+      return db.transaction(async (trx) => {
+        const row = await tokens.use(trx, 'sign_up', tokenHash(token));
+        if (!row?.sign_up) throw badEmailToken();
+        return createVerifiedAccount(trx, row.email, row.sign_up);
+      });
+    },
+
+    /** Mails a reset link when the email has an account; the answer is the same 202 either way. */
+    async requestPasswordReset(email: string, address: string): Promise<MailSent> {
+      await throttle.spendSignUp(address);
+      const account = await repo.findAccountByEmail(email);
+      if (account) {
+        const token = newSecretToken();
+        const expiresAt = new Date(Date.now() + settings.passwordResetTtlMinutes * 60_000);
+        await tokens.insert({ id: newId('etk'), purpose: 'password_reset', token_hash: tokenHash(token), email: account.email, account_id: account.id, expires_at: expiresAt });
+        await mailer.send(mails.passwordReset(account.email, token, settings.passwordResetTtlMinutes));
+      }
+      return mailSent('If an account has this email, we sent it a link to choose a new password.');
+    },
+
+    /** Uses a reset link: the new password is stored, the email counts as verified, every other sign-in ends; signed in. */
+    async confirmPasswordReset(token: string, password: string): Promise<SessionGrant> {
+      const passwordHash = await hashPassword(password);
+      const grant = await db.transaction(async (trx) => {
+        const row = await tokens.use(trx, 'password_reset', tokenHash(token));
+        if (!row?.account_id) throw badEmailToken();
+        await repo.setPasswordHash(trx, row.account_id, passwordHash);
+        await repo.markEmailVerified(trx, row.account_id);
+        await repo.revokeAllSessions(trx, row.account_id);
+        const account = (await repo.findAccount(row.account_id, trx))!;
+        const memberships = await repo.memberships(account.id, trx);
+        const organization = pickOrganization(memberships, undefined, null);
+        const familyId = newId('rsf');
+        const refreshToken = await startRefreshSession(trx, account.id, organization?.organization_id ?? null, familyId);
+        return { grant: { session: sessionOf(account, memberships, organization, familyId), refreshToken }, memberships };
+      });
+      // The other sign-ins ended with the reset: the gateways drop what they cached of them (as for a removed member).
+      for (const membership of grant.memberships) await events.ended({ kind: 'member', sub: grant.grant.session.account.id, org: membership.organization_id });
+      return grant.grant;
+    },
+
+    /** The operator command's first owner: a verified account (the operator vouches) owning a new organization (409 when the email is taken). */
     async createOwner(input: { email: string; password: string; name: string; organization_name: string }) {
-      const { session } = await signUp(input);
+      const pending: PendingSignUp = { name: input.name, password_hash: await hashPassword(input.password), organization_name: input.organization_name };
+      const { session } = await db.transaction((trx) => createVerifiedAccount(trx, input.email, pending));
       return { account: session.account, organization: session.organization };
     },
   };

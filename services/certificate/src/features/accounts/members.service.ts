@@ -1,6 +1,9 @@
 import { ApiError, ConflictError, ForbiddenError, newId, NotFoundError, type AdminClaims } from '@platform/service-kit';
 import type { AccountsRepository, InvitationRow, MemberRole } from './accounts.repository';
+import type { Mailer } from '../mail/mailer';
+import { accountMails } from './account-mails';
 import { newSecretToken, tokenHash } from './secret-tokens';
+import { NO_SESSION_EVENTS, type SessionEvents } from './session-events';
 
 const memberNotFound = () => new NotFoundError('Member not found');
 const lastOwner = () => new ConflictError('An organization keeps at least one owner: make someone else owner first', 'last_owner');
@@ -10,12 +13,14 @@ function invitationView(row: InvitationRow) {
 }
 
 /**
- * `/admin/v1/members` and `/admin/v1/invitations`: who belongs to the token's organization. A change reaches the
- * member's access tokens at their next refresh (they live 15 minutes); a removed member's refresh sessions for the
- * organization are revoked at once.
+ * `/admin/v1/members` and `/admin/v1/invitations`: who belongs to the token's organization. A removed member's refresh
+ * sessions for the organization are revoked, and a removal or role change reaches the gateways at once (their session
+ * check refuses the member's access tokens still within their 15 minutes).
  */
-export function membersService(repo: AccountsRepository, settings: { invitationTtlDays: number; publicBaseUrl: string }) {
+export function membersService(repo: AccountsRepository, mailer: Mailer, settings: { invitationTtlDays: number; publicBaseUrl: string; sessionEvents?: SessionEvents }) {
   const db = repo.db;
+  const events = settings.sessionEvents ?? NO_SESSION_EVENTS;
+  const mails = accountMails(settings.publicBaseUrl);
   return {
     async list(organizationId: string) {
       const rows = await repo.members(organizationId);
@@ -30,6 +35,7 @@ export function membersService(repo: AccountsRepository, settings: { invitationT
         if (target.role === 'owner' && role !== 'owner' && members.filter((m) => m.role === 'owner').length === 1) throw lastOwner();
         await repo.setRole(trx, organizationId, accountId, role);
       });
+      await events.ended({ kind: 'member', sub: accountId, org: organizationId });
       const row = (await repo.members(organizationId)).find((m) => m.account_id === accountId)!;
       return { ...row, created_at: new Date(row.created_at).toISOString() };
     },
@@ -45,10 +51,14 @@ export function membersService(repo: AccountsRepository, settings: { invitationT
         await repo.removeMembership(trx, admin.org, accountId);
         await repo.revokeSessionsIn(trx, admin.org, accountId);
       });
+      await events.ended({ kind: 'member', sub: accountId, org: admin.org });
     },
 
-    /** A link the owner copies (no mail is sent): the token is in this answer only; 7 days by default. */
-    async invite(organizationId: string, createdBy: string, input: { role: MemberRole; email?: string }) {
+    /**
+     * A link (7 days by default), its token in this answer only. With an email it is also mailed there (`mailed: true`),
+     * and only an account that proved that email can use it; without one the owner passes the link on.
+     */
+    async invite(organizationId: string, organizationName: string, createdBy: string, input: { role: MemberRole; email?: string }) {
       const token = newSecretToken();
       const row = await repo.insertInvitation({
         id: newId('inv'),
@@ -60,7 +70,8 @@ export function membersService(repo: AccountsRepository, settings: { invitationT
         expires_at: new Date(Date.now() + settings.invitationTtlDays * 86400_000),
       });
       const inviteUrl = `${settings.publicBaseUrl.replace(/\/+$/, '')}/dashboard/invite/${token}`;
-      return { ...invitationView(row), token, invite_url: inviteUrl };
+      if (input.email) await mailer.send(mails.invitation(input.email, organizationName, inviteUrl, settings.invitationTtlDays));
+      return { ...invitationView(row), token, invite_url: inviteUrl, mailed: Boolean(input.email) };
     },
 
     async pendingInvitations(organizationId: string) {

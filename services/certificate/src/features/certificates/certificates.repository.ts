@@ -33,9 +33,17 @@ export function certificatesRepository(db: Knex) {
     async find(organizationId: string, id: string): Promise<CertificateRow | undefined> {
       return db('certificates').where({ organization_id: organizationId, id }).first(COLUMNS);
     },
+    /** Newest first (created_at, then id, both descending); `after` is the id of the previous page's last row. */
     async list(organizationId: string, limit: number, after?: string): Promise<CertificateRow[]> {
-      const query = db('certificates').where({ organization_id: organizationId }).orderBy('id').limit(limit).select(COLUMNS);
-      if (after) query.andWhere('id', '>', after);
+      const query = db('certificates')
+        .where({ organization_id: organizationId })
+        .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+        .limit(limit)
+        .select(COLUMNS);
+      if (after) {
+        const cursor = db('certificates').where({ organization_id: organizationId, id: after }).select('created_at', 'id');
+        query.andWhereRaw('(created_at, id) < (?)', [cursor]);
+      }
       return query;
     },
     async revoke(organizationId: string, id: string): Promise<CertificateRow | undefined> {

@@ -31,6 +31,13 @@ function shareActions(credential: PublicCredential): string {
 </div>`;
 }
 
+/** Whether the platform checked the issuer's name: anyone can sign up and call their organization anything. */
+export function issuerSentence(credential: PublicCredential): string {
+  return credential.issuer_verified
+    ? 'The platform has verified that this issuer is who its name says.'
+    : 'The platform has not verified this issuer’s name: it is what the issuer entered.';
+}
+
 /** The public credential page; every value from the database is escaped. */
 export function credentialPageHtml(credential: PublicCredential): string {
   const e = escapeHtml;
@@ -49,7 +56,7 @@ export function credentialPageHtml(credential: PublicCredential): string {
   const rows: Array<[string, string]> = [
     ['Recipient', credential.recipient_name],
     ['Program', credential.program_title],
-    ['Issued by', credential.organization_name],
+    ['Issued by', `${credential.organization_name} (${credential.issuer_verified ? 'verified issuer' : 'name not verified'})`],
     ['Issue date', credential.issue_date],
     [credential.status === 'expired' ? 'Expired on' : 'Expires on', credential.expires_on ?? 'Does not expire'],
     ['Certificate number', credential.certificate_number],
@@ -60,6 +67,7 @@ export function credentialPageHtml(credential: PublicCredential): string {
   const body = `<h1>${e(credential.program_title)}</h1>
 <p>${e(credential.recipient_name)}</p>
 <p class="status ${credential.status}" role="status" data-status="${credential.status}">${e(statusSentence(credential))}</p>
+<p class="issuer" data-issuer-verified="${credential.issuer_verified}">${e(issuerSentence(credential))}</p>
 ${shareActions(credential)}
 <dl>
 ${rows.map(([label, value]) => `<dt>${e(label)}</dt><dd>${e(value)}</dd>`).join('\n')}

@@ -6,6 +6,8 @@ export interface PublicCredentialRow {
   recipient_name: string;
   program_title: string;
   organization_name: string;
+  /** When an operator confirmed the organization's name (`cli organizations verify`); null: only the issuer says so. */
+  name_verified_at: Date | null;
   issue_date: string;
   expires_on: string | null;
   certificate_number: string;
@@ -24,7 +26,7 @@ export function credentialsRepository(db: Knex) {
         .join('organizations as o', 'o.id', 'c.organization_id')
         .where('c.verification_code', code)
         .first(
-          'c.verification_code', 'c.recipient_name', 'c.program_title', 'o.name as organization_name', 'c.issue_date', 'c.expires_on',
+          'c.verification_code', 'c.recipient_name', 'c.program_title', 'o.name as organization_name', 'o.name_verified_at', 'c.issue_date', 'c.expires_on',
           'c.certificate_number', 'c.status', 'c.revoked_at', 'c.created_at', 'c.status_list_position',
         );
       return row ? { ...row, status_list_position: Number(row.status_list_position) } : undefined;

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import express, { Router, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
-import { ApiError, NotFoundError, parseOrThrow, ValidationError } from '@platform/service-kit';
+import { ApiError, matchesIfNoneMatch, NotFoundError, parseOrThrow, ValidationError } from '@platform/service-kit';
 import { DOCUMENT_CONTENT_TYPES } from '../documents/documents.service';
 import { CREDENTIAL_PAGE_CSP, credentialPageHtml, notFoundPageHtml } from './credential-page';
 import type { CredentialsService } from './credentials.service';
@@ -22,6 +23,9 @@ function sendEnveloped(res: Response, jwt: string, filename?: string) {
   if (filename) res.set('Content-Disposition', `attachment; filename="${filename}"`);
   res.send(JSON.stringify(envelope(jwt)));
 }
+
+/** Seconds a browser or CDN may keep a public document without asking again. */
+export const DOCUMENT_MAX_AGE_S = 60;
 
 /**
  * `/credentials/{code}`: the public credential page, no key needed (the gateway limits it per address). A browser gets
@@ -77,9 +81,21 @@ export function credentialRoutes(credentials: CredentialsService, verifiable: Ve
   router.get('/credentials/:code/document.:format', async (req, res) => {
     const format = req.params.format === 'pdf' || req.params.format === 'png' ? req.params.format : null;
     if (!format) throw new NotFoundError('Certificate not found');
-    const content = await credentials.document(req.params.code, format);
-    res.set({ 'Content-Type': DOCUMENT_CONTENT_TYPES[format], 'Cache-Control': 'public, max-age=300', 'Content-Disposition': `inline; filename="certificate.${format}"` });
-    res.send(content);
+    const answer = await credentials.document(req.params.code, format);
+    if (!answer.ready) {
+      // Not rendered yet (the render goes on in the pool): the client asks again; nothing here may be cached.
+      res.status(202).set({ 'Retry-After': String(answer.retryAfterSeconds), 'Cache-Control': 'no-store' });
+      res.json({ status: 'rendering', retry_after: answer.retryAfterSeconds });
+      return;
+    }
+    // Short-lived and revalidated by ETag: a revoke (a new document, with a band) reaches caches within a minute.
+    const etag = `"${createHash('sha256').update(answer.content).digest('base64url').slice(0, 32)}"`;
+    res.set({ ETag: etag, 'Cache-Control': `public, max-age=${DOCUMENT_MAX_AGE_S}`, 'Content-Disposition': `inline; filename="certificate.${format}"` });
+    if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) {
+      res.status(304).end();
+      return;
+    }
+    res.set('Content-Type', DOCUMENT_CONTENT_TYPES[format]).send(answer.content);
   });
   return router;
 }

@@ -7,7 +7,7 @@ import type { CredentialsRepository } from './credentials.repository';
 export type PublicCredential = Awaited<ReturnType<ReturnType<typeof credentialsService>['find']>>;
 
 /** The public credential: anyone with the verification code may read it, so it holds only what the certificate shows. */
-export function credentialsService(repository: CredentialsRepository, documents: DocumentsService, publicBaseUrl: string) {
+export function credentialsService(repository: CredentialsRepository, documents: DocumentsService, { publicBaseUrl, documentWaitMs }: { publicBaseUrl: string; documentWaitMs: number }) {
   /** A code that cannot be one of ours is not found without a database lookup. */
   function storedCode(input: string): string {
     const code = normalizeVerificationCode(input);
@@ -28,6 +28,7 @@ export function credentialsService(repository: CredentialsRepository, documents:
         recipient_name: row.recipient_name,
         program_title: row.program_title,
         organization_name: row.organization_name,
+        issuer_verified: row.name_verified_at !== null,
         issue_date: row.issue_date,
         expires_on: row.expires_on,
         certificate_number: row.certificate_number,
@@ -36,8 +37,9 @@ export function credentialsService(repository: CredentialsRepository, documents:
         document: { pdf_url: `${pageUrl}/document.pdf`, png_url: `${pageUrl}/document.png` },
       };
     },
+    /** The document, or (not rendered yet within `documentWaitMs`) when to ask again. */
     async document(input: string, format: 'pdf' | 'png') {
-      return documents.forVerificationCode(storedCode(input), format);
+      return documents.forVerificationCode(storedCode(input), format, documentWaitMs);
     },
   };
 }

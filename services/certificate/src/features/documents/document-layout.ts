@@ -24,6 +24,37 @@ export interface PageLayout {
   logo: { x: number; y: number; width: number };
 }
 
+/** A band across the top of the page saying the certificate is no longer valid, drawn over everything else. */
+export interface StatusBand {
+  y: number;
+  height: number;
+  color: string;
+  title: { text: string; x: number; y: number; size: number };
+  note: { text: string; x: number; y: number; size: number };
+}
+
+const BAND_TEXT = {
+  revoked: { title: 'REVOKED', note: 'This certificate was revoked by its issuer and is no longer valid.' },
+  expired: { title: 'EXPIRED', note: 'This certificate has expired and is no longer valid.' },
+} as const;
+
+/** The band of a revoked or expired certificate (none for a valid one), centred on the page; text in bold sans. */
+export function statusBand(status: 'valid' | 'revoked' | 'expired', width: number, height: number, measure: (text: string, size: number) => number): StatusBand | null {
+  if (status === 'valid') return null;
+  const { title, note } = BAND_TEXT[status];
+  const bandHeight = Math.max(56, height * 0.11);
+  const titleSize = bandHeight * 0.42;
+  const noteSize = bandHeight * 0.16;
+  const top = bandHeight * 0.12;
+  return {
+    y: 0,
+    height: bandHeight,
+    color: '#B91C1C',
+    title: { text: title, x: (width - measure(title, titleSize)) / 2, y: top, size: titleSize },
+    note: { text: note, x: (width - measure(note, noteSize)) / 2, y: top + titleSize * LINE_HEIGHT, size: noteSize },
+  };
+}
+
 export type MeasureText = (text: string, font: TemplateFont, bold: boolean, size: number) => number;
 
 /** Breaks text into lines no wider than `width` at spaces; a single word wider than the line stays whole. */

@@ -4,7 +4,8 @@ import QRCode from 'qrcode';
 import type { PlaceholderValues } from '../templates/template-placeholders';
 import type { TemplateDefinition } from '../templates/templates.schema';
 import { canvasFamily, fontBytes } from './document-fonts';
-import { layoutPage } from './document-layout';
+import { layoutPage, statusBand } from './document-layout';
+import type { DocumentStatus } from './documents.repository';
 
 /** What a document is drawn from: the template version, its images, the placeholder values and the public page's URL. */
 export interface DocumentInput {
@@ -14,6 +15,8 @@ export interface DocumentInput {
   values: PlaceholderValues;
   verificationUrl: string;
   title: string;
+  /** A revoked or expired certificate's document carries a band saying so. */
+  status: DocumentStatus;
 }
 
 /** PNG pixels per PDF point: A4 landscape becomes 1684 × 1191 pixels (144 dpi). */
@@ -47,6 +50,14 @@ export async function renderPdf(input: DocumentInput): Promise<Buffer> {
   }
   doc.image(await qrCodePng(input.verificationUrl), layout.qr.x, layout.qr.y, { width: layout.qr.size });
   doc.link(layout.qr.x, layout.qr.y, layout.qr.size, layout.qr.size, input.verificationUrl);
+  const band = statusBand(input.status, layout.width, layout.height, (text, size) => doc.font('sans-bold').fontSize(size).widthOfString(text));
+  if (band) {
+    // Real text, not a picture of it: a reader (or a parser) finds the word REVOKED in the PDF.
+    doc.rect(0, band.y, layout.width, band.height).fill(band.color);
+    doc.font('sans-bold').fillColor('#FFFFFF');
+    doc.fontSize(band.title.size).text(band.title.text, band.title.x, band.title.y, { lineBreak: false });
+    doc.fontSize(band.note.size).text(band.note.text, band.note.x, band.note.y, { lineBreak: false });
+  }
   doc.end();
   await finished;
   return Buffer.concat(chunks);
@@ -79,5 +90,18 @@ export async function renderPng(input: DocumentInput): Promise<Buffer> {
   // Smoothing would blur the QR code's modules into grey; scanners read hard edges best.
   context.imageSmoothingEnabled = false;
   context.drawImage(await loadImage(await qrCodePng(input.verificationUrl)), layout.qr.x, layout.qr.y, layout.qr.size, layout.qr.size);
+  const band = statusBand(input.status, layout.width, layout.height, (text, size) => {
+    probe.font = cssFont('sans', true, size);
+    return probe.measureText(text).width;
+  });
+  if (band) {
+    context.fillStyle = band.color;
+    context.fillRect(0, band.y, layout.width, band.height);
+    context.fillStyle = '#FFFFFF';
+    for (const line of [band.title, band.note]) {
+      context.font = cssFont('sans', true, line.size);
+      context.fillText(line.text, line.x, line.y);
+    }
+  }
   return canvas.toBuffer('image/png');
 }

@@ -1,8 +1,10 @@
-import { NotFoundError } from '@platform/service-kit';
+import { ApiError, NotFoundError } from '@platform/service-kit';
+import { certificateStatus } from '../certificates/certificate-status';
 import { formatVerificationCode } from '../certificates/verification-code';
 import { BUILT_IN_TEMPLATE } from './built-in-template';
-import { renderPdf, renderPng } from './document-renderers';
-import type { CertificateForDocument, DocumentFormat, DocumentsRepository } from './documents.repository';
+import type { DocumentInput } from './document-renderers';
+import type { CertificateForDocument, DocumentFormat, DocumentKey, DocumentsRepository } from './documents.repository';
+import { RenderQueueFullError, type RenderPool } from './render-pool';
 
 export const DOCUMENT_CONTENT_TYPES: Record<DocumentFormat, string> = { pdf: 'application/pdf', png: 'image/png' };
 
@@ -11,23 +13,51 @@ export function credentialPageUrl(publicBaseUrl: string, verificationCode: strin
   return `${publicBaseUrl.replace(/\/+$/, '')}/credentials/${formatVerificationCode(verificationCode)}`;
 }
 
+export interface DocumentRenderSettings {
+  pool: RenderPool;
+  /** Renders of one organization's documents in flight at once; the public route refuses more with a 503. */
+  perOrganization: number;
+}
+
+/** A document ready to send, or (the public route) one still being rendered: ask again after `retryAfterSeconds`. */
+export type DocumentAnswer = { ready: true; content: Buffer } | { ready: false; retryAfterSeconds: number };
+
 /**
- * Renders a certificate from the template version it was issued with (the built-in layout, version 0, without one).
- * A document depends only on the certificate and that version, so the first render is stored and served from then on.
+ * Renders a certificate from the template version it was issued with (the built-in layout, version 0, without one),
+ * in a worker thread of the render pool, never on the event loop. A document depends only on the certificate, that
+ * version and the certificate's status (revoked and expired documents say so), so the first render of each is stored
+ * and served from then on; concurrent requests for one document share one render.
  */
-export function documentsService(repository: DocumentsRepository, publicBaseUrl: string) {
-  async function render(certificate: CertificateForDocument, format: DocumentFormat): Promise<Buffer> {
-    const version = certificate.template_version ?? 0;
-    const cached = await repository.cached(certificate.id, version, format);
-    if (cached) return cached;
-    const template = certificate.template_id ? await repository.templateVersion(certificate.template_id, version) : undefined;
+export function documentsService(repository: DocumentsRepository, publicBaseUrl: string, renders: DocumentRenderSettings) {
+  const inFlight = new Map<string, Promise<Buffer>>();
+  const perOrganization = new Map<string, number>();
+
+  /** Seconds until asking again is worth it: one round of the queue ahead, at least 1 and at most 30. */
+  function retryAfterSeconds(): number {
+    const { running, queued, workers } = renders.pool.load();
+    return Math.min(30, 1 + Math.ceil((running + queued) / workers));
+  }
+
+  function busy(message: string): ApiError {
+    const seconds = retryAfterSeconds();
+    return new ApiError(503, 'too_many_in_flight', `${message}; retry after ${seconds} s`, {}, { 'Retry-After': String(seconds) });
+  }
+
+  function keyOf(certificate: CertificateForDocument, format: DocumentFormat): DocumentKey {
+    const status = certificateStatus(certificate.status, certificate.expires_on);
+    return { certificateId: certificate.id, templateVersion: certificate.template_version ?? 0, status, format };
+  }
+
+  async function inputOf(certificate: CertificateForDocument, key: DocumentKey): Promise<DocumentInput> {
+    const template = certificate.template_id ? await repository.templateVersion(certificate.template_id, key.templateVersion) : undefined;
     const verificationUrl = credentialPageUrl(publicBaseUrl, certificate.verification_code);
-    const input = {
+    return {
       definition: template?.definition ?? BUILT_IN_TEMPLATE,
       backgroundImage: template?.background_image ?? null,
       logo: template?.logo ?? null,
       verificationUrl,
       title: `${certificate.program_title}: ${certificate.recipient_name}`,
+      status: key.status,
       values: {
         ...certificate.custom_fields,
         recipient_name: certificate.recipient_name,
@@ -37,23 +67,76 @@ export function documentsService(repository: DocumentsRepository, publicBaseUrl:
         verification_url: verificationUrl,
       },
     };
-    const content = format === 'pdf' ? await renderPdf(input) : await renderPng(input);
-    await repository.store(certificate.id, version, format, content);
-    return content;
+  }
+
+  /**
+   * The render of one document, joined when it is already in flight, else started (and stored when done). With
+   * `budgeted`, an organization with `perOrganization` renders in flight gets a 503 instead; a full queue is a 503 too.
+   */
+  function renderOnce(certificate: CertificateForDocument, key: DocumentKey, budgeted: boolean): Promise<Buffer> {
+    const id = `${key.certificateId}/${key.templateVersion}/${key.status}/${key.format}`;
+    const running = inFlight.get(id);
+    if (running) return running;
+    const organization = certificate.organization_id;
+    const count = perOrganization.get(organization) ?? 0;
+    if (budgeted && count >= renders.perOrganization) throw busy("Too many of this organization's documents are being rendered");
+    if (!renders.pool.hasRoom()) throw busy('Too many documents are being rendered');
+    perOrganization.set(organization, count + 1);
+    const render = (async () => {
+      try {
+        const content = await renders.pool.render(key.format, await inputOf(certificate, key));
+        await repository.store(key, content);
+        return content;
+      } catch (error) {
+        throw error instanceof RenderQueueFullError ? busy('Too many documents are being rendered') : error;
+      } finally {
+        inFlight.delete(id);
+        const left = (perOrganization.get(organization) ?? 1) - 1;
+        if (left > 0) perOrganization.set(organization, left);
+        else perOrganization.delete(organization);
+      }
+    })();
+    // A render whose requester stopped waiting may fail unobserved; the next request for the document starts another.
+    render.catch(() => undefined);
+    inFlight.set(id, render);
+    return render;
+  }
+
+  /** The render's result if it comes within `waitMs`, else null (it goes on, and is stored when done). */
+  async function within(render: Promise<Buffer>, waitMs: number): Promise<Buffer | null> {
+    if (waitMs <= 0) return null;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)));
+    try {
+      return await Promise.race([render, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   return {
+    /** The dashboard's document: waits for the render (no organization budget; a full queue is still a 503). */
     async forCertificate(organizationId: string, id: string, format: DocumentFormat): Promise<Buffer> {
       const certificate = await repository.certificateInOrganization(organizationId, id);
       if (!certificate) throw new NotFoundError('Certificate not found');
-      return render(certificate, format);
+      const key = keyOf(certificate, format);
+      return (await repository.cached(key)) ?? renderOnce(certificate, key, false);
     },
-    /** `code` is the stored form (see `normalizeVerificationCode`). */
-    async forVerificationCode(code: string, format: DocumentFormat): Promise<Buffer> {
+    /**
+     * The public document (`code` is the stored form, see `normalizeVerificationCode`): stored, or rendered within
+     * `waitMs`, else not ready yet (the render goes on in the pool, within the organization's budget).
+     */
+    async forVerificationCode(code: string, format: DocumentFormat, waitMs: number): Promise<DocumentAnswer> {
       const certificate = await repository.certificateByVerificationCode(code);
       if (!certificate) throw new NotFoundError('Certificate not found');
-      return render(certificate, format);
+      const key = keyOf(certificate, format);
+      const cached = await repository.cached(key);
+      if (cached) return { ready: true, content: cached };
+      const content = await within(renderOnce(certificate, key, true), waitMs);
+      return content ? { ready: true, content } : { ready: false, retryAfterSeconds: retryAfterSeconds() };
     },
+    /** Stops the render workers (at shutdown). */
+    close: () => renders.pool.close(),
   };
 }
 

@@ -17,20 +17,22 @@ export function organizationsRepository(db: Knex) {
   return {
     /**
      * Organizations and users come into being the first time a dashboard token names them. A new organization gets
-     * the free plan's credits once, as a ledger row, in the same transaction.
+     * the free plan's credits once, as a ledger row, in the same transaction, unless `freeCredits: false` (an
+     * account's organization: its account's one grant is made by the accounts feature).
      */
-    async ensureWithUser(claims: OrganizationClaims, outer?: Knex): Promise<void> {
+    async ensureWithUser(claims: OrganizationClaims, outer?: Knex, options: { freeCredits?: boolean } = {}): Promise<void> {
+      const credits = options.freeCredits === false ? 0 : FREE_PLAN.credits;
       // Inside the caller's transaction when given one (a savepoint), so an account's new organization commits with its membership.
       await (outer ?? db).transaction(async (trx) => {
         const created = await trx('organizations')
-          .insert({ id: claims.org, name: claims.org_name ?? claims.org, balance: FREE_PLAN.credits })
+          .insert({ id: claims.org, name: claims.org_name ?? claims.org, balance: credits })
           .onConflict('id')
           .ignore()
           .returning('id');
         if (created.length) {
-          await trx('credit_ledger').insert({ organization_id: claims.org, delta: FREE_PLAN.credits, reason: 'free_plan_grant', reference: claims.org });
+          if (credits > 0) await trx('credit_ledger').insert({ organization_id: claims.org, delta: FREE_PLAN.credits, reason: 'free_plan_grant', reference: claims.org });
         } else if (claims.org_name) {
-          await trx('organizations').where({ id: claims.org }).whereNot({ name: claims.org_name }).update({ name: claims.org_name });
+          await trx('organizations').where({ id: claims.org }).whereNot({ name: claims.org_name }).update({ name: claims.org_name, name_verified_at: null }); // a new name is not verified
         }
         // A user is (organization, sub): the same `sub` in another organization is another user with its own plan.
         await trx('users').insert({ id: claims.sub, organization_id: claims.org }).onConflict(['organization_id', 'id']).ignore();
@@ -40,6 +42,11 @@ export function organizationsRepository(db: Knex) {
     async firstUser(organizationId: string): Promise<string | undefined> {
       const row = await db('users').where({ organization_id: organizationId }).orderBy([{ column: 'created_at' }, { column: 'id' }]).first('id');
       return row?.id as string | undefined;
+    },
+    /** The operator's word that the organization's name is really theirs: the public credential page says so. */
+    async verifyName(id: string): Promise<{ id: string; name: string; name_verified_at: Date } | undefined> {
+      const [row] = await db('organizations').where({ id }).update({ name_verified_at: db.raw('coalesce(name_verified_at, now())') }).returning(['id', 'name', 'name_verified_at']);
+      return row;
     },
     async find(id: string): Promise<OrganizationRow | undefined> {
       return db('organizations').where({ id }).first('id', 'name', 'balance');

@@ -49,9 +49,16 @@ export function templatesRepository(db: Knex) {
     async find(organizationId: string, id: string): Promise<TemplateWithVersion | undefined> {
       return withCurrentVersion(organizationId).andWhere('t.id', id).first(WITH_VERSION);
     },
+    /** Newest first (created_at, then id, both descending); `after` is the id of the previous page's last template. */
     async list(organizationId: string, limit: number, after?: string, status?: string): Promise<TemplateWithVersion[]> {
-      const query = withCurrentVersion(organizationId).orderBy('t.id').limit(limit).select(WITH_VERSION);
-      if (after) query.andWhere('t.id', '>', after);
+      const query = withCurrentVersion(organizationId)
+        .orderBy([{ column: 't.created_at', order: 'desc' }, { column: 't.id', order: 'desc' }])
+        .limit(limit)
+        .select(WITH_VERSION);
+      if (after) {
+        const cursor = db('templates').where({ organization_id: organizationId, id: after }).select('created_at', 'id');
+        query.andWhereRaw('(t.created_at, t.id) < (?)', [cursor]);
+      }
       if (status) query.andWhere('t.status', status);
       return query;
     },

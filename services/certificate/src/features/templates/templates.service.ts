@@ -1,5 +1,5 @@
-import { ConflictError, newId, NotFoundError, parseOrThrow } from '@platform/service-kit';
-import { checkImage } from './template-images';
+import { ConflictError, newId, NotFoundError, parseOrThrow, ValidationError } from '@platform/service-kit';
+import { checkImage, type ImageMeta } from './template-images';
 import type { NewVersion, TemplatesRepository, TemplateWithVersion } from './templates.repository';
 import { templateDefinitionSchema, type NewTemplate, type TemplateDefinition, type TemplatePatch } from './templates.schema';
 
@@ -32,10 +32,22 @@ async function uploadedImages(input: Pick<TemplatePatch, 'background_image' | 'l
 }
 
 /**
+ * Rendering decodes every image of a template at full size (4 bytes a pixel), whatever its file size: the images a
+ * version keeps may decode to at most `maxDecodedPixels` together. The error names the image uploaded with the request.
+ */
+function checkDecodedPixels(images: Array<ImageMeta | null | undefined>, uploaded: 'background_image' | 'logo', maxDecodedPixels: number): void {
+  const pixels = images.reduce((sum, meta) => sum + (meta ? meta.width * meta.height : 0), 0);
+  if (pixels <= maxDecodedPixels) return;
+  throw new ValidationError([
+    { path: `${uploaded}.data`, message: `the template's images decode to ${pixels} pixels together (width × height of the background and the logo); at most ${maxDecodedPixels} are allowed` },
+  ]);
+}
+
+/**
  * Templates belong to one organization. Every change is a new version (the old ones stay for the certificates issued
  * with them); an archived template can be read but neither changed nor used to issue.
  */
-export function templatesService(repository: TemplatesRepository) {
+export function templatesService(repository: TemplatesRepository, limits: { maxDecodedPixels: number }) {
   async function find(organizationId: string, id: string) {
     const row = await repository.find(organizationId, id);
     if (!row) throw new NotFoundError('Template not found');
@@ -46,6 +58,7 @@ export function templatesService(repository: TemplatesRepository) {
     async create(organizationId: string, input: NewTemplate) {
       const { background_image: _background, logo: _logo, ...definition } = input;
       const images = await uploadedImages(input);
+      if (images.background || images.logo) checkDecodedPixels([images.background?.meta, images.logo?.meta], images.logo ? 'logo' : 'background_image', limits.maxDecodedPixels);
       const id = newId('tpl');
       await repository.create(
         { id, organization_id: organizationId, name: definition.name },
@@ -83,6 +96,9 @@ export function templatesService(repository: TemplatesRepository) {
         logo: uploaded.logo === undefined ? kept.logo : (uploaded.logo?.bytes ?? null),
         logo_meta: uploaded.logo === undefined ? kept.logo_meta : (uploaded.logo?.meta ?? null),
       };
+      if (uploaded.background || uploaded.logo) {
+        checkDecodedPixels([version.background_image_meta, version.logo_meta], uploaded.logo ? 'logo' : 'background_image', limits.maxDecodedPixels);
+      }
       if (!(await repository.addVersion(organizationId, id, current.current_version, version))) {
         throw new ConflictError('The template changed while this update was made; read it again and retry', 'template_changed');
       }

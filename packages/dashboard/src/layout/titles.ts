@@ -1,0 +1,31 @@
+/** Each page's `<title>`: "<page> · Partner dashboard", from the path (so every route, signed in or not, has its own). */
+const PRODUCT = 'Partner dashboard';
+
+const PAGES: [RegExp, string][] = [
+  [/^\/?$/, 'Overview'],
+  [/^\/sign-in\/?$/, 'Sign in'],
+  [/^\/sign-up\/?$/, 'Sign up'],
+  [/^\/invite\/[^/]+\/?$/, 'Accept invitation'],
+  [/^\/organizations\/new\/?$/, 'New organization'],
+  [/^\/certificates\/?$/, 'Certificates'],
+  [/^\/templates\/?$/, 'Templates'],
+  [/^\/api-keys\/certificate\/?$/, 'Certificate API keys'],
+  [/^\/api-keys\/mobility\/?$/, 'Mobility API keys'],
+  [/^\/api-keys\/?$/, 'API keys'],
+  [/^\/billing\/?$/, 'Credits & plan'],
+  [/^\/rides\/?$/, 'Rides'],
+  [/^\/rides\/[^/]+\/?$/, 'Ride'],
+  [/^\/deliveries\/?$/, 'Deliveries'],
+  [/^\/deliveries\/[^/]+\/?$/, 'Delivery'],
+  [/^\/webhooks\/?$/, 'Webhooks'],
+  [/^\/webhooks\/[^/]+\/?$/, 'Webhook endpoint'],
+  [/^\/drivers\/?$/, 'Drivers'],
+  [/^\/event-passes\/?$/, 'Event passes'],
+  [/^\/members\/?$/, 'Members'],
+];
+
+/** The title for a path below the app's base (`/rides/ride_1` → "Ride · Partner dashboard"). */
+export function titleFor(pathname: string): string {
+  const page = PAGES.find(([pattern]) => pattern.test(pathname))?.[1] ?? 'Page not found';
+  return `${page} · ${PRODUCT}`;
+}

@@ -1,0 +1,38 @@
+import type { MailMessage } from '../mail/mailer';
+
+/** The texts of the mails accounts send; every link opens the dashboard, which POSTs the token (mail scanners only GET). */
+export function accountMails(publicBaseUrl: string) {
+  const dashboard = `${publicBaseUrl.replace(/\/+$/, '')}/dashboard`;
+  return {
+    verifyEmail(to: string, token: string, hours: number): MailMessage {
+      return {
+        to,
+        subject: 'Confirm your email address',
+        text: `Someone (hopefully you) signed up for the Partner Platform with this address.\n\nConfirm it to create your account:\n${dashboard}/verify-email/${token}\n\nThe link works once, for ${hours} hours. If it was not you, ignore this mail: no account is made.\n`,
+      };
+    },
+    alreadyRegistered(to: string): MailMessage {
+      return {
+        to,
+        subject: 'Someone tried to sign up with your address',
+        text: `Someone tried to sign up for the Partner Platform with this address, which already has an account.\n\nIf it was you, sign in: ${dashboard}/sign-in\nForgot your password? Reset it: ${dashboard}/reset-password\n\nIf it was not you, nothing changed and you can ignore this mail.\n`,
+      };
+    },
+    passwordReset(to: string, token: string, minutes: number): MailMessage {
+      return {
+        to,
+        subject: 'Reset your password',
+        text: `Someone (hopefully you) asked to reset the password of this account.\n\nChoose a new password:\n${dashboard}/reset-password/${token}\n\nThe link works once, for ${minutes} minutes, and signs every browser out. If it was not you, ignore this mail.\n`,
+      };
+    },
+    invitation(to: string, organizationName: string, inviteUrl: string, days: number): MailMessage {
+      return {
+        to,
+        subject: `You are invited to ${organizationName}`,
+        text: `You are invited to join ${organizationName} on the Partner Platform.\n\nAccept the invitation (sign in or sign up with this address):\n${inviteUrl}\n\nThe link works once, for ${days} days.\n`,
+      };
+    },
+  };
+}
+
+export type AccountMails = ReturnType<typeof accountMails>;

@@ -1,0 +1,40 @@
+import type { Knex } from '@platform/service-kit';
+
+export type EmailTokenPurpose = 'sign_up' | 'password_reset';
+
+/** What a pending sign-up keeps until its email is confirmed (the password only as its scrypt hash). */
+export interface PendingSignUp {
+  name: string;
+  password_hash: string;
+  organization_name?: string;
+  invitation_token?: string;
+}
+
+export interface EmailTokenRow {
+  id: string;
+  purpose: EmailTokenPurpose;
+  email: string;
+  account_id: string | null;
+  sign_up: PendingSignUp | null;
+}
+
+/** Mailed one-time secrets (`email_tokens`), stored as SHA-256 hashes with an expiry. */
+export function emailTokensRepository(db: Knex) {
+  return {
+    async insert(row: { id: string; purpose: EmailTokenPurpose; token_hash: string; email: string; account_id?: string; sign_up?: PendingSignUp; expires_at: Date }): Promise<void> {
+      await db('email_tokens').insert({ ...row, sign_up: row.sign_up ? JSON.stringify(row.sign_up) : null });
+    },
+    /** Uses a live token of that purpose once (inside the caller's transaction); undefined when unknown, expired or used. */
+    async use(trx: Knex, purpose: EmailTokenPurpose, hash: string): Promise<EmailTokenRow | undefined> {
+      const [row] = await trx('email_tokens')
+        .where({ purpose, token_hash: hash })
+        .whereNull('used_at')
+        .where('expires_at', '>', trx.fn.now())
+        .update({ used_at: trx.fn.now() })
+        .returning(['id', 'purpose', 'email', 'account_id', 'sign_up']);
+      return row as EmailTokenRow | undefined;
+    },
+  };
+}
+
+export type EmailTokensRepository = ReturnType<typeof emailTokensRepository>;

@@ -1,0 +1,184 @@
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { DocumentInput } from './document-renderers';
+import type { DocumentFormat } from './documents.repository';
+
+/** What the service sends a render worker: a document to draw, or (tests, drills) a hold until released. */
+export type WorkerRequest =
+  | { kind: 'render'; id: number; format: DocumentFormat; input: DocumentInput }
+  | { kind: 'hold'; id: number; gate: SharedArrayBuffer };
+export type WorkerReply = { id: number; ok: true; content: Uint8Array } | { id: number; ok: false; error: string };
+
+export interface RenderPoolOptions {
+  /** Worker threads, started on first use. */
+  workers: number;
+  /** Jobs waiting for a free worker; one more is refused with `RenderQueueFullError`. */
+  maxQueued: number;
+  /** A render still running after this long is abandoned: its worker is stopped and replaced. */
+  timeoutMs: number;
+}
+
+export class RenderQueueFullError extends Error {
+  constructor() {
+    super('The document render queue is full');
+  }
+}
+
+interface Job {
+  request: WorkerRequest;
+  resolve(content: Buffer): void;
+  reject(error: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  job: Job | null;
+  timer: NodeJS.Timeout | null;
+}
+
+/**
+ * The worker file: the compiled `.js` beside this one, or under ts-jest/tsx the `.ts` source, loaded through tsx's
+ * require hook (a worker thread does not inherit the parent's TypeScript loader).
+ */
+function startWorker(): Worker {
+  const file = path.join(__dirname, `document-render.worker${path.extname(__filename)}`);
+  const limits = { resourceLimits: RESOURCE_LIMITS };
+  if (file.endsWith('.js')) return new Worker(file, limits);
+  return new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(file)});`, { eval: true, ...limits });
+}
+
+/**
+ * A render needs a few MB of JavaScript heap (the images and the canvas live in native memory); a small heap makes the
+ * worker collect its garbage (pdfkit's decoded PNG buffers) early instead of growing towards the container's limit.
+ */
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 };
+
+/**
+ * A bounded pool of render worker threads: a render never runs on the event loop that answers requests, at most
+ * `workers` run at once, and at most `maxQueued` wait.
+ */
+export function createRenderPool(options: RenderPoolOptions) {
+  const slots: Slot[] = [];
+  const queue: Job[] = [];
+  const gates = new Set<SharedArrayBuffer>();
+  let nextId = 1;
+  let closed = false;
+
+  function open(gate: SharedArrayBuffer) {
+    gates.delete(gate);
+    Atomics.store(new Int32Array(gate), 0, 1);
+    Atomics.notify(new Int32Array(gate), 0);
+  }
+
+  function finish(slot: Slot, outcome: { content: Buffer } | { error: Error }) {
+    const job = slot.job;
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.job = null;
+    slot.timer = null;
+    slot.worker.unref();
+    if (job) {
+      if ('content' in outcome) job.resolve(outcome.content);
+      else job.reject(outcome.error);
+    }
+    dispatch();
+  }
+
+  function replace(slot: Slot, error: Error) {
+    const old = slot.worker;
+    old.removeAllListeners();
+    void old.terminate();
+    slot.worker = spawn(slot);
+    finish(slot, { error });
+  }
+
+  function spawn(slot: Slot): Worker {
+    const worker = startWorker();
+    worker.unref();
+    worker.on('message', (reply: WorkerReply) => {
+      if (slot.job?.request.id !== reply.id) return;
+      if (reply.ok) finish(slot, { content: Buffer.from(reply.content.buffer, reply.content.byteOffset, reply.content.byteLength) });
+      else finish(slot, { error: new Error(`Document render failed: ${reply.error}`) });
+    });
+    worker.on('error', (error) => replace(slot, error));
+    worker.on('exit', (code) => {
+      if (!closed) replace(slot, new Error(`Document render worker exited with code ${code}`));
+    });
+    return worker;
+  }
+
+  function dispatch() {
+    if (closed) return;
+    while (queue.length) {
+      let slot = slots.find((s) => !s.job);
+      if (!slot && slots.length < options.workers) {
+        slot = { worker: undefined as unknown as Worker, job: null, timer: null };
+        slot.worker = spawn(slot);
+        slots.push(slot);
+      }
+      if (!slot) return;
+      const job = queue.shift()!;
+      slot.job = job;
+      slot.worker.ref(); // a render in progress keeps the process up; an idle pool does not
+      if (job.request.kind === 'render') {
+        const busy = slot;
+        busy.timer = setTimeout(() => replace(busy, new Error(`Document render took longer than ${options.timeoutMs} ms`)), options.timeoutMs);
+      }
+      slot.worker.postMessage(job.request);
+    }
+  }
+
+  function submit(request: WorkerRequest): Promise<Buffer> {
+    if (closed) return Promise.reject(new Error('The render pool is closed'));
+    if (queue.length >= options.maxQueued) return Promise.reject(new RenderQueueFullError());
+    return new Promise<Buffer>((resolve, reject) => {
+      queue.push({ request, resolve, reject });
+      dispatch();
+    });
+  }
+
+  return {
+    render(format: DocumentFormat, input: DocumentInput): Promise<Buffer> {
+      return submit({ kind: 'render', id: nextId++, format, input });
+    },
+    /**
+     * Occupies one worker until the returned function is called (tests and drills: a pool that is deliberately busy).
+     * Resolves once a worker has taken the hold.
+     */
+    async hold(): Promise<() => void> {
+      const gate = new SharedArrayBuffer(4);
+      gates.add(gate);
+      const id = nextId++;
+      let refused: unknown;
+      submit({ kind: 'hold', id, gate }).catch((error: unknown) => (refused = error));
+      while (!slots.some((s) => s.job?.request.id === id)) {
+        if (refused) throw refused;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return () => open(gate);
+    },
+    /** Whether one more job would be queued rather than refused. */
+    hasRoom(): boolean {
+      return !closed && queue.length < options.maxQueued;
+    },
+    /** Renders running and waiting, for `Retry-After`. */
+    load(): { running: number; queued: number; workers: number } {
+      return { running: slots.filter((s) => s.job).length, queued: queue.length, workers: options.workers };
+    },
+    async close(): Promise<void> {
+      closed = true;
+      for (const gate of [...gates]) open(gate);
+      for (const job of queue.splice(0)) job.reject(new Error('The render pool is closed'));
+      await Promise.all(
+        slots.map(async (slot) => {
+          if (slot.timer) clearTimeout(slot.timer);
+          slot.job?.reject(new Error('The render pool is closed'));
+          slot.job = null;
+          await slot.worker.terminate();
+        }),
+      );
+      slots.length = 0;
+    },
+  };
+}
+
+export type RenderPool = ReturnType<typeof createRenderPool>;

@@ -1,0 +1,53 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { parseOrThrow, type Knex } from '@platform/service-kit';
+
+export const summaryQuery = z
+  .object({ days: z.coerce.number().int().min(1).max(90).default(30).meta({ description: 'How many UTC days, ending today.' }) })
+  .strict()
+  .meta({ id: 'CertificateSummaryQuery', examples: [{ days: 30 }] });
+
+export interface DayRow {
+  date: string;
+  certificates_issued: number;
+  credits_used: number;
+}
+
+/**
+ * `GET /admin/v1/summary`: the dashboard home's numbers for the caller's organization — per UTC day (oldest first) the
+ * certificates issued and credits spent, the certificates issued in all, and the credits spent this calendar month.
+ */
+export function summaryAdminRoutes(summary: SummaryReader): Router {
+  const router = Router();
+  router.get('/', async (req, res) => {
+    const { days } = parseOrThrow(summaryQuery, req.query);
+    res.json(await summary(req.admin!.org, days));
+  });
+  return router;
+}
+
+export type SummaryReader = ReturnType<typeof summaryReader>;
+
+/** Reads the summary of one organization over the last `days` UTC days. */
+export function summaryReader(db: Knex) {
+  return async (org: string, days: number) => {
+    const { rows } = await db.raw<{ rows: DayRow[] }>(
+      `with day as (
+         select d::date as date, d at time zone 'UTC' as starts
+         from generate_series((now() at time zone 'UTC')::date - (?::int - 1), (now() at time zone 'UTC')::date, interval '1 day') d
+       )
+       select to_char(day.date, 'YYYY-MM-DD') as date,
+         (select count(*) from certificates c where c.organization_id = ? and c.created_at >= day.starts and c.created_at < day.starts + interval '1 day')::int as certificates_issued,
+         (select coalesce(-sum(l.delta), 0) from credit_ledger l where l.organization_id = ? and l.delta < 0 and l.created_at >= day.starts and l.created_at < day.starts + interval '1 day')::int as credits_used
+       from day order by day.date`,
+      [days, org, org],
+    );
+    const totals = await db.raw<{ rows: { certificates_issued: number; credits_used_this_month: number }[] }>(
+      `select (select count(*) from certificates where organization_id = ?)::int as certificates_issued,
+         (select coalesce(-sum(delta), 0) from credit_ledger where organization_id = ? and delta < 0
+            and created_at >= date_trunc('month', now() at time zone 'UTC') at time zone 'UTC')::int as credits_used_this_month`,
+      [org, org],
+    );
+    return { days: rows, ...totals.rows[0]! };
+  };
+}

@@ -1,0 +1,146 @@
+import request from 'supertest';
+import { newId } from '@platform/service-kit';
+import { createTestContext, type TestContext } from './helpers/context';
+import { ORIGIN, PASSWORD, refreshCookieOf, signUp, uniqueEmail } from './factories/accounts';
+import { linkToken } from './helpers/mailbox';
+import { expectToMatchDescription } from './helpers/openapi';
+import { hashPassword } from '../src/features/accounts/passwords';
+
+let ctx: TestContext;
+beforeAll(() => {
+  ctx = createTestContext({ PUBLIC_BASE_URL: 'https://platform.example', MAIL_FROM: 'Platform <accounts@platform.example>' });
+});
+afterAll(() => ctx.close());
+
+const post = (path: string) => request(ctx.app).post(`/accounts/v1${path}`).set('Origin', ORIGIN);
+const bearer = (token: string | null) => `Bearer ${token}`;
+
+describe('email verification (issue 25, item 9)', () => {
+  it('mails a one-time link from MAIL_FROM over SMTP; the account exists only once it is used', async () => {
+    const email = uniqueEmail('verify');
+    await post('/signup').send({ email, password: PASSWORD, name: 'Ada', organization_name: 'Verified Academy' }).expect(202);
+    const mail = ctx.mailbox.last(email);
+    expect(mail.from).toBe('accounts@platform.example');
+    expect(mail.text).toContain('https://platform.example/dashboard/verify-email/');
+    const token = linkToken(mail, 'verify-email');
+    // Only the token's hash is stored, and it expires.
+    const stored = await ctx.db('email_tokens').where({ email, purpose: 'sign_up' }).first();
+    expect(JSON.stringify(stored)).not.toContain(token);
+    expect(new Date(stored.expires_at).getTime()).toBeGreaterThan(Date.now());
+    expect(JSON.stringify(stored.sign_up)).not.toContain(PASSWORD);
+    // Before the link is used nobody can sign in with that email.
+    await post('/sessions').send({ email, password: PASSWORD }).expect(401);
+
+    const verified = await post('/verify-email').send({ token }).expect(201);
+    expect(verified.body.account.email).toBe(email);
+    await post('/sessions').send({ email, password: PASSWORD }).expect(200);
+    const again = await post('/verify-email').send({ token }).expect(404);
+    expectToMatchDescription(again);
+    expect(again.body.code).toBe('token_not_found');
+  });
+
+  it('refuses an expired or malformed token with 4xx JSON', async () => {
+    const email = uniqueEmail('late');
+    await post('/signup').send({ email, password: PASSWORD, name: 'Late' }).expect(202);
+    const token = linkToken(ctx.mailbox.last(email), 'verify-email');
+    await ctx.db('email_tokens').where({ email }).update({ expires_at: ctx.db.raw("now() - interval '1 second'") });
+    expect((await post('/verify-email').send({ token }).expect(404)).body.code).toBe('token_not_found');
+    expect((await post('/verify-email').send({ token: 'short' }).expect(422)).body.code).toBe('validation_failed');
+    expect((await post('/verify-email').send({}).expect(422)).headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+
+  it('a first sign-up does not claim the email: the real owner verifies, the squatter never can', async () => {
+    const email = uniqueEmail('victim');
+    await post('/signup').send({ email, password: 'the squatter password', name: 'Squatter', organization_name: 'Fake Co' }).expect(202);
+    await post('/signup').send({ email, password: PASSWORD, name: 'Owner', organization_name: 'Real Co' }).expect(202);
+    // Both links went to the owner's inbox; the owner uses the second one.
+    const [, own] = ctx.mailbox.to(email);
+    const session = await post('/verify-email').send({ token: linkToken(own!, 'verify-email') }).expect(201);
+    expect(session.body.organization.name).toBe('Real Co');
+    await post('/sessions').send({ email, password: 'the squatter password' }).expect(401);
+  });
+});
+
+describe('password reset', () => {
+  it('answers the same whether the email exists; the mailed link sets a new password, signs every other browser out and verifies the email', async () => {
+    const account = await signUp(ctx);
+    const known = await post('/password-reset').send({ email: account.email.toUpperCase() }).expect(202);
+    expectToMatchDescription(known);
+    const unknownEmail = uniqueEmail('nobody');
+    const unknown = await post('/password-reset').send({ email: unknownEmail }).expect(202);
+    expect(unknown.body).toEqual(known.body);
+    expect(ctx.mailbox.to(unknownEmail)).toEqual([]);
+
+    const mail = ctx.mailbox.last(account.email);
+    expect(mail.subject).toBe('Reset your password');
+    const token = linkToken(mail, 'reset-password');
+    const reset = await post('/password-reset/confirm').send({ token, password: 'a brand new password' }).expect(200);
+    expectToMatchDescription(reset);
+    expect(reset.body.account.id).toBe(account.accountId);
+    expect(refreshCookieOf(reset)).toMatch(/^pp_refresh=/);
+
+    expect((await post('/sessions/refresh').set('Cookie', account.cookie).expect(401)).body.code).toBe('invalid_refresh_token');
+    await post('/sessions').send({ email: account.email, password: PASSWORD }).expect(401);
+    await post('/sessions').send({ email: account.email, password: 'a brand new password' }).expect(200);
+    expect((await post('/password-reset/confirm').send({ token, password: 'yet another password' }).expect(404)).body.code).toBe('token_not_found');
+  });
+
+  it('lets an account made before verification existed prove its email, after which it may create organizations', async () => {
+    const email = uniqueEmail('legacy');
+    const id = newId('acc');
+    await ctx.db('accounts').insert({ id, email, name: 'Legacy', password_hash: await hashPassword(PASSWORD) });
+    const signedIn = await post('/sessions').send({ email, password: PASSWORD }).expect(200);
+    const cookie = refreshCookieOf(signedIn)!;
+    const refused = await post('/organizations').set('Cookie', cookie).send({ name: 'Legacy Co' }).expect(403);
+    expect(refused.body.code).toBe('email_not_verified');
+
+    await post('/password-reset').send({ email }).expect(202);
+    const reset = await post('/password-reset/confirm').send({ token: linkToken(ctx.mailbox.last(email), 'reset-password'), password: 'legacy new password' }).expect(200);
+    const created = await post('/organizations').set('Cookie', refreshCookieOf(reset)!).send({ name: 'Legacy Co' }).expect(201);
+    expect(created.body.organization.name).toBe('Legacy Co');
+  });
+});
+
+describe('invitations by mail', () => {
+  it('mails an invitation for an email; the invitee signs up with it, verifies, and is a member', async () => {
+    const owner = await signUp(ctx, { organization_name: 'Inviting Academy' });
+    const invitee = uniqueEmail('invitee');
+    const created = await request(ctx.app).post('/admin/v1/invitations').set('Authorization', bearer(owner.accessToken)).send({ role: 'operator', email: invitee }).expect(201);
+    expectToMatchDescription(created);
+    expect(created.body.mailed).toBe(true);
+    const invitation = ctx.mailbox.last(invitee);
+    expect(invitation.subject).toBe('You are invited to Inviting Academy');
+    const invitationToken = linkToken(invitation, 'invite');
+
+    // A leaked link is useless with another address: refused before anything is mailed.
+    const leaked = await post('/signup').send({ email: uniqueEmail('thief'), password: PASSWORD, name: 'Thief', invitation_token: invitationToken }).expect(403);
+    expect(leaked.body.code).toBe('invitation_email_mismatch');
+
+    await post('/signup').send({ email: invitee, password: PASSWORD, name: 'Grace', invitation_token: invitationToken }).expect(202);
+    const joined = await post('/verify-email').send({ token: linkToken(ctx.mailbox.last(invitee), 'verify-email') }).expect(201);
+    expect(joined.body.organization).toMatchObject({ id: owner.organizationId, role: 'operator' });
+  });
+
+  it('an unverified account cannot accept an invitation for its email', async () => {
+    const owner = await signUp(ctx);
+    const email = uniqueEmail('unverified');
+    await ctx.db('accounts').insert({ id: newId('acc'), email, name: 'Unverified', password_hash: await hashPassword(PASSWORD) });
+    const cookie = refreshCookieOf(await post('/sessions').send({ email, password: PASSWORD }).expect(200))!;
+    const created = await request(ctx.app).post('/admin/v1/invitations').set('Authorization', bearer(owner.accessToken)).send({ role: 'member', email }).expect(201);
+    const res = await post(`/invitations/${created.body.token}/accept`).set('Cookie', cookie).expect(403);
+    expect(res.body.code).toBe('email_not_verified');
+  });
+});
+
+describe('without SMTP', () => {
+  it('answers 503 mail_unavailable when the SMTP server cannot be reached', async () => {
+    const broken = createTestContext({ SMTP_URL: 'smtp://127.0.0.1:1' });
+    try {
+      const res = await request(broken.app).post('/accounts/v1/signup').set('Origin', ORIGIN).send({ email: uniqueEmail('nomail'), password: PASSWORD, name: 'X' }).expect(503);
+      expect(res.body.code).toBe('mail_unavailable');
+      expect(JSON.stringify(res.body)).not.toContain('127.0.0.1');
+    } finally {
+      await broken.close();
+    }
+  });
+});

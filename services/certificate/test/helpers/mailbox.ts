@@ -1,0 +1,52 @@
+import type { AddressInfo } from 'node:net';
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  to: string[];
+  from: string;
+  subject: string;
+  text: string;
+}
+
+/** A real SMTP server on loopback that keeps what it receives: the service's mails go here through nodemailer. */
+export function startTestMailbox() {
+  const received: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          received.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', subject: mail.subject ?? '', text: mail.text ?? '' });
+          callback();
+        })
+        .catch((error: Error) => callback(error));
+    },
+  });
+  const url = new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`)));
+  return {
+    url,
+    /** Every mail received so far for `address`, oldest first. */
+    to(address: string): ReceivedMail[] {
+      return received.filter((mail) => mail.to.includes(address.toLowerCase()));
+    },
+    /** The newest mail for `address` (the service hands mail over before it answers, so it is there already). */
+    last(address: string): ReceivedMail {
+      const mails = received.filter((mail) => mail.to.includes(address.toLowerCase()));
+      if (mails.length === 0) throw new Error(`no mail for ${address}`);
+      return mails[mails.length - 1]!;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type TestMailbox = ReturnType<typeof startTestMailbox>;
+
+/** The token of a dashboard link in a mail: `…/dashboard/<page>/<token>`. */
+export function linkToken(mail: ReceivedMail, page: 'verify-email' | 'reset-password' | 'invite'): string {
+  const match = new RegExp(`/dashboard/${page}/([A-Za-z0-9_-]{20,200})`).exec(mail.text);
+  if (!match) throw new Error(`no ${page} link in: ${mail.text}`);
+  return match[1]!;
+}
