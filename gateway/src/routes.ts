@@ -2,13 +2,17 @@ export type Upstream = 'certificate' | 'mobility';
 
 /**
  * CONTRACT section 1. `segment` matches the path itself or anything below it as whole segments
- * (`/api/v1/rides`, `/api/v1/rides/ride_1/cancel`, not `/api/v1/ridesx`); `prefix` needs the trailing slash.
+ * (`/api/v1/rides`, `/api/v1/rides/ride_1/cancel`, not `/api/v1/ridesx`); `prefix` needs the trailing slash; `exact` is
+ * that one path only.
  */
-const ROUTE_TABLE: Array<Route & { kind: 'segment' | 'prefix' }> = [
+const ROUTE_TABLE: Array<Route & { kind: 'segment' | 'prefix' | 'exact' }> = [
   { path: '/api/v1/credits', kind: 'segment', upstream: 'certificate' },
   { path: '/api/v1/verify/', kind: 'prefix', upstream: 'certificate' },
   { path: '/webhooks/payments/', kind: 'prefix', upstream: 'certificate' },
   { path: '/credentials/', kind: 'prefix', upstream: 'certificate' },
+  // The verifiable credentials' issuer (issue 29): its did:web document and the same key as a JWKS.
+  { path: '/.well-known/did.json', kind: 'exact', upstream: 'certificate' },
+  { path: '/.well-known/jwks.json', kind: 'exact', upstream: 'certificate' },
   { path: '/api/v1/estimates', kind: 'segment', upstream: 'mobility' },
   { path: '/api/v1/rides', kind: 'segment', upstream: 'mobility' },
   { path: '/api/v1/deliveries', kind: 'segment', upstream: 'mobility' },
@@ -56,7 +60,7 @@ export function rewrittenUrl(route: Route, url: string): string | null {
  * well-formed key would otherwise buy a fresh budget, as the upstream never refuses a key it does not read).
  */
 // The dashboard's sign-in routes too: a made-up JWT-shaped Bearer must not buy sign-up or sign-in attempts a budget of their own.
-export const KEYLESS_PREFIXES = ['/webhooks/payments/', '/credentials/', '/track/', '/dashboard/api/auth/'];
+export const KEYLESS_PREFIXES = ['/webhooks/payments/', '/credentials/', '/.well-known/', '/track/', '/dashboard/api/auth/'];
 
 /**
  * Exact paths that read no credential either: the driver app's sign-in and refresh take a password or refresh token in
@@ -77,7 +81,9 @@ export function upstreamFor(pathname: string): Upstream | null {
 /** The route table entry for a request path, or null for a 404; its `path` labels logs and metrics. */
 export function routeFor(pathname: string): Route | null {
   for (const route of ROUTE_TABLE) {
-    if (route.kind === 'prefix' ? pathname.startsWith(route.path) : pathname === route.path || pathname.startsWith(`${route.path}/`)) {
+    const matches =
+      route.kind === 'prefix' ? pathname.startsWith(route.path) : route.kind === 'exact' ? pathname === route.path : pathname === route.path || pathname.startsWith(`${route.path}/`);
+    if (matches) {
       return route;
     }
   }

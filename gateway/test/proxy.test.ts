@@ -29,6 +29,12 @@ const routed: Array<[string, string]> = [
   ['/webhooks/payments/gateway-a', 'certificate'],
   ['/credentials/ABCDEF-GHJKMN-PQRSTU', 'certificate'],
   ['/credentials/ABCDEF-GHJKMN-PQRSTU/document.png', 'certificate'],
+  ['/credentials/ABCDEF-GHJKMN-PQRSTU/credential.json', 'certificate'],
+  ['/credentials/verify', 'certificate'],
+  ['/credentials/status/1', 'certificate'],
+  ['/credentials/assets/credentials.js', 'certificate'],
+  ['/.well-known/did.json', 'certificate'],
+  ['/.well-known/jwks.json', 'certificate'],
   ['/api/v1/estimates', 'mobility'],
   ['/api/v1/rides/ride_123/cancel', 'mobility'],
   ['/api/v1/deliveries', 'mobility'],
@@ -52,7 +58,7 @@ describe('gateway routing', () => {
     expect(await res.json()).toEqual({ upstream, path });
   });
 
-  it.each(['/', '/credentials', '/credentialsx/ABC', '/api/v1/creditsx', '/api/v1/ridesx', '/api/v1/event-passesx', '/api/v1/event-pass-programsx/1', '/api/v1/eventsx', '/admin/v1/api-keys', '/api/v2/credits', '/driver/v2/offers', '/track', '/trackx/abc', '/api/v1/sandboxx/rides'])(
+  it.each(['/', '/credentials', '/credentialsx/ABC', '/api/v1/creditsx', '/api/v1/ridesx', '/api/v1/event-passesx', '/api/v1/event-pass-programsx/1', '/api/v1/eventsx', '/admin/v1/api-keys', '/api/v2/credits', '/driver/v2/offers', '/track', '/trackx/abc', '/api/v1/sandboxx/rides', '/.well-known/', '/.well-known/did.json/x', '/.well-known/security.txt'])(
     'answers %s with a JSON 404 and never calls an upstream',
     async (path) => {
       const before = certificate.requests.length + mobility.requests.length;

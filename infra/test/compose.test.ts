@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -40,6 +40,9 @@ const apps = [
   { name: 'gateway', command: 'node /app/gateway/dist/server.js', source: 'gateway/src/server.ts', schema: gatewayConfigSchema },
 ] as const;
 
+/** The Ed25519 key an operator exports for the certificate service (compose requires it, with no fallback). */
+const CREDENTIAL_SIGNING_KEY = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+
 /** A process's environment as compose would interpolate it with JWT_SECRET (and `exported`) in the shell's environment. */
 function interpolated(name: string, jwtSecret: string, exported: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
@@ -47,6 +50,7 @@ function interpolated(name: string, jwtSecret: string, exported: Record<string, 
     env[variable] = value.replace(/\$\{(\w+):?-([^}]*)\}/g, (_whole, from: string, fallback: string) => exported[from] || fallback);
   }
   env.JWT_SECRET = jwtSecret;
+  if ('CREDENTIAL_SIGNING_KEY' in env) env.CREDENTIAL_SIGNING_KEY = exported.CREDENTIAL_SIGNING_KEY ?? CREDENTIAL_SIGNING_KEY;
   return env;
 }
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_SHUTDOWN_DEADLINE_MS } from '@platform/service-kit/shutdown';
@@ -24,7 +24,11 @@ const exampleSecrets = find('Secret', 'platform-secrets', examples).stringData!;
 /** The secrets each service refuses in production when shorter than 32 bytes or a placeholder (service-kit secret-strength). */
 const CHECKED_SECRETS = ['JWT_SECRET', 'GATEWAY_A_SECRET_KEY', 'GATEWAY_B_SECRET_KEY', 'GATEWAY_B_SECRET_HASH', 'WEBHOOK_SECRET_KEY', 'TRACKING_TOKEN_SECRET', 'PIN_FINGERPRINT_SECRET'];
 /** The example Secret with every checked secret replaced by 32 random bytes, as an operator would create it. */
-const strongSecrets = { ...exampleSecrets, ...Object.fromEntries(CHECKED_SECRETS.map((name) => [name, randomBytes(32).toString('base64')])) };
+const strongSecrets = {
+  ...exampleSecrets,
+  ...Object.fromEntries(CHECKED_SECRETS.map((name) => [name, randomBytes(32).toString('base64')])),
+  CREDENTIAL_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+};
 
 /** The variables a config schema reads: the keys of the object inside its transforms. */
 function variablesOf(schema: unknown): string[] {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import request from 'supertest';
 import { createDatabase, createLogger, createRedis, migrateLatest, parseConfig, signAdminToken, type Knex, type Redis } from '@platform/service-kit';
@@ -7,6 +7,7 @@ import { createApp as createCertificateApp } from '../../services/certificate/sr
 import { CERTIFICATE_SCHEMA, certificateConfigSchema } from '../../services/certificate/src/config';
 import { migrations as certificateMigrations } from '../../services/certificate/src/db/migrations';
 import { buildServices as buildCertificateServices } from '../../services/certificate/src/services';
+import { linkToken, startTestMailbox } from '../../services/certificate/test/helpers/mailbox';
 import { createApp as createMobilityApp } from '../../services/mobility/src/app';
 import { MOBILITY_SCHEMA, mobilityConfigSchema } from '../../services/mobility/src/config';
 import { migrations as mobilityMigrations } from '../../services/mobility/src/db/migrations';
@@ -29,6 +30,9 @@ function containerOf(kind: string, name: string): Container {
   return manifest.spec.template.spec.containers[0]!;
 }
 
+/** An Ed25519 private key as an operator creates it (`openssl genpkey -algorithm ed25519`): CREDENTIAL_SIGNING_KEY. */
+const signingKey = () => generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+
 /** The container's environment with ConfigMap references resolved and the Secret's keys filled as an operator would. */
 function deployedEnv(kind: string, name: string, database: string): Record<string, string> {
   const env: Record<string, string> = {};
@@ -36,7 +40,7 @@ function deployedEnv(kind: string, name: string, database: string): Record<strin
     const ref = variable.valueFrom;
     if (variable.value !== undefined) env[variable.name] = variable.value;
     else if (ref?.configMapKeyRef) env[variable.name] = configMap[ref.configMapKeyRef.key]!;
-    else if (ref?.secretKeyRef && !ref.secretKeyRef.optional) env[variable.name] = randomBytes(32).toString('base64');
+    else if (ref?.secretKeyRef && !ref.secretKeyRef.optional) env[variable.name] = variable.name === 'CREDENTIAL_SIGNING_KEY' ? signingKey() : randomBytes(32).toString('base64');
   }
   return { ...env, DATABASE_URL: database, REDIS_URL: redisUrl() };
 }
@@ -65,9 +69,11 @@ describe('the certificate service as deployed by infra/k8s', () => {
   let database: string;
   let db: Knex;
   let app: ReturnType<typeof createCertificateApp>;
+  const mailbox = startTestMailbox();
   beforeAll(async () => {
     database = await createRunDatabase('infra_public_certificate');
-    const env = deployedEnv('Deployment', 'certificate', database);
+    // Sign-up mails a confirmation link: the operator's SMTP server (SMTP_URL) is a real one on loopback here.
+    const env = { ...deployedEnv('Deployment', 'certificate', database), SMTP_URL: await mailbox.url };
     const config = parseConfig(certificateConfigSchema, env);
     db = createDatabase(database, CERTIFICATE_SCHEMA, 5);
     await migrateLatest(db, CERTIFICATE_SCHEMA, certificateMigrations);
@@ -77,13 +83,17 @@ describe('the certificate service as deployed by infra/k8s', () => {
   afterAll(async () => {
     await db?.destroy();
     await dropRunDatabase(database);
+    await mailbox.close();
   });
 
   const email = `owner.${randomBytes(4).toString('hex')}@example.com`;
   const password = 'correct horse battery staple';
 
-  it('signs up and signs in from the public origin; refuses a foreign origin and the old loopback default with 403 origin_not_allowed', async () => {
-    await request(app).post('/accounts/v1/signup').set('Origin', PUBLIC_ORIGIN).send({ email, password, name: 'Ada Lovelace', organization_name: 'Analytical Academy' }).expect(201);
+  it('signs up (the mailed link on PUBLIC_BASE_URL) and signs in from the public origin; refuses a foreign origin and the old loopback default with 403 origin_not_allowed', async () => {
+    await request(app).post('/accounts/v1/signup').set('Origin', PUBLIC_ORIGIN).send({ email, password, name: 'Ada Lovelace', organization_name: 'Analytical Academy' }).expect(202);
+    const mail = mailbox.last(email);
+    expect(mail.text).toContain(`${PUBLIC_BASE_URL}/dashboard/verify-email/`);
+    await request(app).post('/accounts/v1/verify-email').set('Origin', PUBLIC_ORIGIN).send({ token: linkToken(mail, 'verify-email') }).expect(201);
     const signedIn = await request(app).post('/accounts/v1/sessions').set('Origin', PUBLIC_ORIGIN).send({ email, password }).expect(200);
     expect(signedIn.body.access_token).toEqual(expect.any(String));
     for (const origin of ['https://evil.example', 'http://127.0.0.1:8080', 'http://localhost:8080']) {
@@ -166,8 +176,9 @@ describe('a production process without a public address', () => {
   });
 
   it('is accepted with public addresses, or loopback when ALLOW_LOOPBACK_PUBLIC_URLS=true says the platform is only reached on this machine', () => {
-    expect(() => parseConfig(certificateConfigSchema, { ...production, PUBLIC_BASE_URL, DASHBOARD_ORIGINS: PUBLIC_ORIGIN })).not.toThrow();
-    expect(() => parseConfig(certificateConfigSchema, { ...production, ALLOW_LOOPBACK_PUBLIC_URLS: 'true' })).not.toThrow();
+    const certificate = { ...production, CREDENTIAL_SIGNING_KEY: signingKey() };
+    expect(() => parseConfig(certificateConfigSchema, { ...certificate, PUBLIC_BASE_URL, DASHBOARD_ORIGINS: PUBLIC_ORIGIN })).not.toThrow();
+    expect(() => parseConfig(certificateConfigSchema, { ...certificate, ALLOW_LOOPBACK_PUBLIC_URLS: 'true' })).not.toThrow();
     expect(() => parseConfig(mobilityConfigSchema, { ...production, PUBLIC_BASE_URL: 'https://127.example.com' })).not.toThrow();
   });
 

@@ -484,6 +484,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/event-pass-programs/{id}/passes/{pass_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke one of the program's passes by its id; it takes no new rides (a ride under way keeps its coverage)
+         * @description **Required scope:** `event_passes:write`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        post: operations["revokeEventPassById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/event-passes/{code}/revoke": {
         parameters: {
             query?: never;
@@ -680,7 +700,11 @@ export interface paths {
         };
         /**
          * The delivery log of an endpoint, with every attempt
-         * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         * @description Newest first. Each message carries the request `payload` (the event as sent) and each attempt the headers it was
+         *     sent with and answered with, the status, the first 1 kB of the answer and the duration; `next_attempt_at` is the next
+         *     retry of a pending message. Narrow it with `event_type`, `status`, `created_after` and `created_before`.
+         *
+         *     **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -705,6 +729,26 @@ export interface paths {
          * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
          */
         post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries/{delivery_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a finished delivery (failed or succeeded) once more, as a replay
+         * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        post: operations["replayWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1621,6 +1665,8 @@ export interface components {
             delivered_at?: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description The request body every attempt sent: the event exactly as the endpoint received it. */
+            payload?: unknown;
             attempt_log?: {
                 attempt: number;
                 status_code: number | null;
@@ -1628,6 +1674,14 @@ export interface components {
                 error: string | null;
                 /** @description The first 1 kB of the answer. */
                 response_body_excerpt?: string | null;
+                /** @description The headers sent (signatures included); null on attempts logged before headers were kept. */
+                request_headers?: {
+                    [key: string]: string;
+                } | null;
+                /** @description The headers answered (names in lower case, at most 50, values cut at 512 characters); null when no answer came. */
+                response_headers?: {
+                    [key: string]: string;
+                } | null;
                 /** Format: date-time */
                 created_at?: string;
             }[];
@@ -1796,6 +1850,10 @@ export interface components {
             pin: string;
             received_by?: string;
             photo_url?: string;
+            /** @description A photo of the parcel at the door, at most 48 KiB: stored by the platform and shown on the delivered tracking page from its own origin. */
+            photo?: string;
+            /** @description The recipient's signature as an image, at most 16 KiB: stored and shown like `photo`. */
+            signature?: string;
         };
         /**
          * @example {
@@ -1984,6 +2042,10 @@ export interface components {
          * @example {
          *       "to": "delivered"
          *     }
+         * @example {
+         *       "to": "picked_up",
+         *       "courier_progress": 0.5
+         *     }
          */
         SandboxDeliveryAdvance: {
             /**
@@ -1991,6 +2053,8 @@ export interface components {
              * @enum {string}
              */
             to: "pending" | "courier_assigned" | "picked_up" | "delivered" | "failed" | "cancelled";
+            /** @description With `to: picked_up` only: puts the sandbox courier this far along the route line (0 the pick-up, 1 the drop-off), as its tracking page shows. A delivery already `picked_up` may be advanced to `picked_up` again to move the courier on. */
+            courier_progress?: number;
         };
         /** @description A Problem Details document (RFC 9457) answered by the gateway itself. */
         GatewayError: {
@@ -2406,6 +2470,8 @@ export interface components {
         OfferId: string;
         /** @description An event pass program id (`evp_…`). */
         EventPassProgramId: string;
+        /** @description An event pass id (`evpass_…`). */
+        EventPassId: string;
         /** @description A webhook endpoint id (`whe_…`). */
         WebhookEndpointId: string;
     };
@@ -3465,6 +3531,38 @@ export interface operations {
             504: components["responses"]["UpstreamTimeout"];
         };
     };
+    revokeEventPassById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An event pass program id (`evp_…`). */
+                id: components["parameters"]["EventPassProgramId"];
+                /** @description An event pass id (`evpass_…`). */
+                pass_id: components["parameters"]["EventPassId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pass, `revoked`. Revoking again answers the same. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPass"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
     revokeEventPass: {
         parameters: {
             query?: never;
@@ -3893,6 +3991,23 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
+                /**
+                 * @description Only messages of this event type.
+                 * @example ride.completed
+                 */
+                event_type?: string;
+                /**
+                 * @description Only messages in this state.
+                 * @example failed
+                 */
+                status?: "pending" | "succeeded" | "failed";
+                /**
+                 * @description Only messages created strictly after this time.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: string;
+                /** @description Only messages created strictly before this time. */
+                created_before?: string;
                 /** @example 20 */
                 limit?: number;
                 /** @description The `next_cursor` of the previous page. */
@@ -3924,6 +4039,7 @@ export interface operations {
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3955,6 +4071,46 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             /** @description Only a failed delivery can be retried. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    replayWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: components["parameters"]["WebhookEndpointId"];
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued for one more attempt. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            /** @description The delivery is still pending (`delivery_pending`). */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -27,6 +27,8 @@ import { TemplatesPage } from './pages/templates/TemplatesPage';
 import { TripDetailPage } from './pages/trips/TripDetailPage';
 import { TripsPage } from './pages/trips/TripsPage';
 import { EndpointPage } from './pages/webhooks/EndpointPage';
+import { EventCatalogPage } from './pages/webhooks/EventCatalogPage';
+import { EventPassProgramPage } from './pages/event-passes/EventPassProgramPage';
 import { WebhooksPage } from './pages/webhooks/WebhooksPage';
 
 export const BASENAME = '/dashboard';
@@ -80,9 +82,11 @@ export function AppRoutes() {
             <Route path="/deliveries" element={<TripsPage kind="deliveries" key="deliveries" />} />
             <Route path="/deliveries/:id" element={<TripDetailPage kind="deliveries" />} />
             <Route path="/webhooks" element={<WebhooksPage />} />
+            <Route path="/webhooks/event-types" element={<EventCatalogPage />} />
             <Route path="/webhooks/:id" element={<EndpointPage />} />
             <Route path="/drivers" element={<DriversPage />} />
             <Route path="/event-passes" element={<EventPassesPage />} />
+            <Route path="/event-passes/:id" element={<EventPassProgramPage />} />
             <Route path="/members" element={<MembersPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Route>

@@ -8,7 +8,7 @@ import { dashboardSessionCheckRoutes } from './features/accounts/session-check.r
 import type { SessionEvents } from './features/accounts/session-events';
 import { adminRoutes } from './features/admin.routes';
 import { batchBodyParsers } from './features/certificates/certificates.routes';
-import { credentialRoutes } from './features/credentials/credentials.routes';
+import { credentialRoutes, credentialVerifyBodyParsers, credentialVerifyRoutes } from './features/credentials/credentials.routes';
 import { templateBodyParsers } from './features/templates/templates.routes';
 import { paymentWebhookRoutes } from './features/payments/payments.routes';
 import { publicApiRoutes } from './features/verification/public-api.routes';
@@ -33,7 +33,7 @@ export function createApp(deps: CertificateDeps, services: CertificateServices =
   const metrics = deps.metrics ?? createMetrics('certificate');
   const app = createJsonApp({ metrics, logger });
   app.use(publicApiRoutes(services));
-  app.use(credentialRoutes(services.credentials));
+  app.use(credentialRoutes(services.credentials, services.verifiableCredentials));
   app.use(healthRoutes({ postgres: () => db.raw('select 1') }));
   app.get('/metrics', metrics.handler());
   app.get('/openapi.json', openApiRoute(certificateOpenApi()));
@@ -43,7 +43,9 @@ export function createApp(deps: CertificateDeps, services: CertificateServices =
   app.use('/admin/v1', requireAdmin(adminTokens)); // authenticate before any body parser reads up to 5 MB
   app.use('/admin/v1/certificates/batch', batchBodyParsers());
   app.use('/admin/v1/templates', templateBodyParsers()); // base64 images: up to 3 MB
+  app.use('/credentials/verify', credentialVerifyBodyParsers()); // the bare JWT as application/vc+jwt
   app.use(jsonBodies());
+  app.use(credentialVerifyRoutes(services.verifiableCredentials));
   app.use('/internal/v1/dashboard-sessions', dashboardSessionCheckRoutes(services.accounts, adminTokens)); // the gateway's session check
   app.use('/accounts/v1', accountRoutes(services.accounts, { adminTokens, refreshTtlDays: config.REFRESH_TOKEN_TTL_DAYS, trustProxyHops: config.TRUST_PROXY_HOPS }));
   app.use('/admin/v1', adminRoutes(services, adminTokens));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseSigningKey } from './features/credentials/signing-key';
 import { DEFAULT_DATABASE_URL, env, jwtSecretSchema, jwtSettingsConfig, publicAddressConfig, requirePublicAddressesInProduction, requireStrongSecretsInProduction } from '@platform/service-kit';
 
 export const certificateConfigSchema = z
@@ -24,6 +25,17 @@ export const certificateConfigSchema = z
     GATEWAY_B_HASH_HEADER: z.string().default('x-webhook-hash'),
     PAYMENT_VERIFY_TIMEOUT_MS: env.positiveInt(10000),
     PAYMENT_WEBHOOK_RETENTION_DAYS: env.positiveInt(30),
+    /**
+     * The Ed25519 private key that signs the verifiable credentials and status lists (PKCS#8 PEM or a private JWK).
+     * Unset outside production: a fixed, published development key (see README). Required in production; never logged.
+     */
+    CREDENTIAL_SIGNING_KEY: z
+      .string()
+      .optional()
+      .superRefine((value, ctx) => {
+        const problem = value === undefined ? undefined : parseSigningKey(value);
+        if (typeof problem === 'string') ctx.addIssue({ code: 'custom', message: problem });
+      }),
     /** Worker threads that render documents (PDF, PNG) off the event loop; each holds one render's memory at a time. */
     DOCUMENT_RENDER_WORKERS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(1, 'must be 1 or more').max(16, 'must be at most 16').default(1),
     /** Renders waiting for a worker; more are refused (503 `too_many_in_flight`). */
@@ -81,6 +93,11 @@ export const certificateConfigSchema = z
   })
   .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'GATEWAY_A_SECRET_KEY', 'GATEWAY_B_SECRET_KEY', 'GATEWAY_B_SECRET_HASH']))
   .superRefine(requirePublicAddressesInProduction(['PUBLIC_BASE_URL', 'DASHBOARD_ORIGINS']))
+  .superRefine((config, ctx) => {
+    if (config.NODE_ENV === 'production' && !config.CREDENTIAL_SIGNING_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['CREDENTIAL_SIGNING_KEY'], message: 'is required when NODE_ENV=production (an Ed25519 private key, PKCS#8 PEM or JWK)' });
+    }
+  })
   .transform((config) => ({ ...config, databaseUrl: config.CERTIFICATE_DATABASE_URL ?? config.DATABASE_URL }));
 
 export type CertificateConfig = z.infer<typeof certificateConfigSchema>;

@@ -4,6 +4,7 @@ import { apiKeyListQuerySchema, rotateApiKeySchema } from '@platform/api-keys';
 import { emailTokenSchema, memberPatchSchema, newInvitationSchema, newOrganizationSchema, passwordResetConfirmSchema, passwordResetSchema, refreshSchema, signInSchema, signUpSchema } from './features/accounts/accounts.schema';
 import { newApiKeySchema } from './features/api-keys/api-keys.routes';
 import { listQuery } from './features/certificates/certificates.routes';
+import { verifyRequestSchema } from './features/credentials/credentials.routes';
 import { ledgerQuery } from './features/credits/credits.routes';
 import { summaryQuery } from './features/summary/summary.routes';
 import { batchSchema, newCertificateSchema } from './features/certificates/certificates.schema';
@@ -16,7 +17,7 @@ export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
 
 /** Request bodies and queries: the zod schemas the routes validate with are their only description. */
 export const REQUEST_SCHEMAS = {
-  bodies: [signUpSchema, emailTokenSchema, passwordResetSchema, passwordResetConfirmSchema, signInSchema, refreshSchema, newOrganizationSchema, memberPatchSchema, newInvitationSchema, newApiKeySchema, rotateApiKeySchema, newCertificateSchema, batchSchema, checkoutBody, newTemplateSchema, templatePatchSchema],
+  bodies: [signUpSchema, emailTokenSchema, passwordResetSchema, passwordResetConfirmSchema, signInSchema, refreshSchema, newOrganizationSchema, memberPatchSchema, newInvitationSchema, newApiKeySchema, rotateApiKeySchema, newCertificateSchema, batchSchema, checkoutBody, newTemplateSchema, templatePatchSchema, verifyRequestSchema],
   queries: [listQuery, apiKeyListQuerySchema, templateListQuery, documentQuery, ledgerQuery, summaryQuery],
 };
 

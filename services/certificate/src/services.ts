@@ -11,6 +11,8 @@ import { creditsRepository } from './features/credits/credits.repository';
 import { credentialBrandingRepository } from './features/credentials/credential-branding';
 import { credentialsRepository } from './features/credentials/credentials.repository';
 import { credentialsService } from './features/credentials/credentials.service';
+import { signingKeyFrom } from './features/credentials/signing-key';
+import { verifiableCredentialsService } from './features/credentials/verifiable-credentials.service';
 import { documentsRepository } from './features/documents/documents.repository';
 import { documentsService } from './features/documents/documents.service';
 import { createRenderPool } from './features/documents/render-pool';
@@ -39,7 +41,9 @@ export function buildServices(
   // Workers start on the first render, so the CLI (which renders nothing) starts none.
   const renderPool = createRenderPool({ workers: config.DOCUMENT_RENDER_WORKERS, maxQueued: config.DOCUMENT_RENDER_QUEUE, timeoutMs: config.DOCUMENT_RENDER_TIMEOUT_MS });
   const documents = documentsService(documentsRepository(db), config.PUBLIC_BASE_URL, { pool: renderPool, perOrganization: config.DOCUMENT_RENDERS_PER_ORGANIZATION });
-  const credentials = credentialsService(credentialsRepository(db), documents, { publicBaseUrl: config.PUBLIC_BASE_URL, documentWaitMs: config.DOCUMENT_RENDER_WAIT_MS }, credentialBrandingRepository(db));
+  const credentialRecords = credentialsRepository(db);
+  const credentials = credentialsService(credentialRecords, documents, { publicBaseUrl: config.PUBLIC_BASE_URL, documentWaitMs: config.DOCUMENT_RENDER_WAIT_MS }, credentialBrandingRepository(db));
+  const verifiableCredentials = verifiableCredentialsService(credentialRecords, signingKeyFrom(config.CREDENTIAL_SIGNING_KEY), config.PUBLIC_BASE_URL);
   const paymentRecords = paymentsRepository(db);
   const payments = paymentsService(db, paymentRecords);
   const paymentGateways = new Map<string, PaymentGateway>([
@@ -80,7 +84,7 @@ export function buildServices(
   );
   const members = membersService(accountRecords, mailer, { invitationTtlDays: config.INVITATION_TTL_DAYS, publicBaseUrl: config.PUBLIC_BASE_URL, sessionEvents });
   const summary = summaryReader(db);
-  return { accounts, members, apiKeys, organizations, templates, certificates, documents, renderPool, credentials, paymentRecords, payments, paymentGateways, publicApi, credits, summary, runWebhookBodyRetention };
+  return { accounts, members, apiKeys, organizations, templates, certificates, documents, renderPool, credentials, verifiableCredentials, paymentRecords, payments, paymentGateways, publicApi, credits, summary, runWebhookBodyRetention };
 }
 
 export type CertificateServices = ReturnType<typeof buildServices>;

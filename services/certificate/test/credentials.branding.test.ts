@@ -35,6 +35,12 @@ describe("the credential page in the issuer's branding", () => {
     expect(res.text).toContain(`<img class="logo" src="${logoPath}" alt="Enugu Coding School logo">`);
     expect(res.text).toContain('<span class="issuer">Enugu Coding School</span>');
     expect(res.text).toContain('<dt>Expires on</dt><dd>2099-12-31</dd>');
+    // The branding sits beside the page's own features: sharing, the verifiable credential and the verifier.
+    expect(res.text).toContain('Add to LinkedIn profile');
+    expect(res.text).toContain(`href="/credentials/${issued.body.verification_code}/credential.json"`);
+    expect(res.text).toContain('<a href="/credentials/verify">the verifier</a>');
+    expect(res.text.match(/<script[^>]*>/g)).toEqual(['<script src="/credentials/assets/credentials.js" defer>']);
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
 
     const served = await request(ctx.app).get(logoPath).buffer(true).parse(binary).expect(200);
     expect(served.headers['content-type']).toBe('image/png');
@@ -55,11 +61,14 @@ describe("the credential page in the issuer's branding", () => {
   it('a revoked or expired certificate carries a visible band saying so', async () => {
     const revoked = await issueCertificate(ctx, org);
     await request(ctx.app).post(`/admin/v1/certificates/${revoked.id}/revoke`).set('Authorization', org.admin()).expect(200);
-    expect((await page(revoked.verification_code)).text).toContain('<div class="band" data-band="revoked">REVOKED</div>');
+    const revokedPage = (await page(revoked.verification_code)).text;
+    expect(revokedPage).toContain('<div class="band" data-band="revoked">REVOKED</div>');
+    expect(revokedPage).not.toContain('Add to LinkedIn profile');
+    expect(revokedPage).toContain('<a href="/credentials/verify">the verifier</a>');
     const expired = await issueCertificate(ctx, org, { issue_date: '2020-01-01', expires_on: '2021-01-01' });
     const text = (await page(expired.verification_code)).text;
     expect(text).toContain('<div class="band" data-band="expired">EXPIRED</div>');
-    expect(text).toContain('<dt>Expires on</dt><dd>2021-01-01</dd>');
+    expect(text).toContain('<dt>Expired on</dt><dd>2021-01-01</dd>');
     const valid = await issueCertificate(ctx, org);
     expect((await page(valid.verification_code)).text).not.toContain('class="band"');
   });

@@ -5,6 +5,7 @@ import { createRedis, type Redis } from '@platform/service-kit';
 import { clearRedisPrefix, listen, newRedisPrefix, redisUrl, waitFor, type RunningServer } from '@platform/test-kit';
 import { redisSessionEvents, sessionEndedChannel, type SessionEvents } from '../src/features/accounts/session-events';
 import { createTestContext, type TestContext } from './helpers/context';
+import { linkToken } from './helpers/mailbox';
 import { ORIGIN, PASSWORD, uniqueEmail } from './factories/accounts';
 
 /**
@@ -52,11 +53,19 @@ interface Session {
   accountId: string;
 }
 
+/** Signs up through the gateway as a person does: asks (202), reads the mailed link, confirms the email (201, signed in). */
 async function signUp(body: Record<string, unknown>): Promise<Session> {
-  const res = await fetch(`${gateway.url}/dashboard/api/auth/signup`, {
+  const email = uniqueEmail();
+  const asked = await fetch(`${gateway.url}/dashboard/api/auth/signup`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Origin: ORIGIN },
-    body: JSON.stringify({ email: uniqueEmail(), password: PASSWORD, name: 'Ada Lovelace', ...body }),
+    body: JSON.stringify({ email, password: PASSWORD, name: 'Ada Lovelace', ...body }),
+  });
+  expect(asked.status).toBe(202);
+  const res = await fetch(`${gateway.url}/dashboard/api/auth/verify-email`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: ORIGIN },
+    body: JSON.stringify({ token: linkToken(ctx.mailbox.last(email), 'verify-email') }),
   });
   expect(res.status).toBe(201);
   const session = (await res.json()) as { access_token: string; account: { id: string } };

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, generateKeyPairSync, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { runTsToEnd } from '@platform/test-kit';
 import { newOrg } from './factories/admin';
@@ -124,6 +124,7 @@ describe('start-up warning about GATEWAY_B_SECRET_HASH', () => {
     PORT: '0',
     PUBLIC_BASE_URL: 'https://api.example.com',
     DASHBOARD_ORIGINS: 'https://api.example.com',
+    CREDENTIAL_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
   };
   const WARNING = 'GATEWAY_B_SECRET_HASH is unset: gateway B webhooks cannot be authenticated, so they are recorded but never change a payment';
 

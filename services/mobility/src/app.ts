@@ -18,6 +18,7 @@ import {
   type Redis,
 } from '@platform/service-kit';
 import type { MobilityConfig } from './config';
+import { brandingAdminRoutes } from './features/branding/branding.routes';
 import { apiKeyAdminRoutes } from './features/api-keys/api-keys.routes';
 import { accountOf, requireApiKey, requireLiveKey, requireScope } from './features/api-keys/api-key-auth';
 import { courierDeliveryRoutes, deliveryAdminRoutes, deliveryRoutes, deliveryStreamRoutes } from './features/deliveries/deliveries.routes';
@@ -33,6 +34,7 @@ import { adminAccountOf, adminPartnerIdOf } from './features/partners/admin-acco
 import { rideAdminRoutes, rideRoutes, rideStreamRoutes } from './features/rides/rides.routes';
 import { trackingRoutes } from './features/tracking/tracking.routes';
 import { sandboxRoutes } from './features/sandbox/sandbox.routes';
+import { mobilitySummaryReader, mobilitySummaryRoutes } from './features/summary/summary.routes';
 import { mobilityOpenApi } from './openapi';
 import { registerOperationalMetrics } from './operational-metrics';
 import type { ApiKeyAuthCache } from '@platform/api-keys';
@@ -98,6 +100,8 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use('/admin/v1/deliveries', deliveryAdminRoutes(services.deliveries, adminAccountOf));
   app.use('/admin/v1/events', eventRoutes(events, adminAccountOf));
   app.use('/admin/v1/webhooks', webhookEndpointRoutes({ service: webhooks, accountOf: adminAccountOf, requireChange: adminChange }));
+  app.use('/admin/v1/partner/branding', brandingAdminRoutes(db, adminChange));
+  app.use('/admin/v1/summary', mobilitySummaryRoutes(mobilitySummaryReader(db)));
   app.use('/admin/v1/event-pass-programs', eventPassProgramRoutes(services.eventPasses, { read: (_req, _res, next) => next(), write: adminChange, partnerIdOf: adminPartnerIdOf }));
 
   const partnerKey = requireApiKey(services.apiKeys);

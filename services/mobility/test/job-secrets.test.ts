@@ -44,7 +44,7 @@ describe('tracking tokens and PIN fingerprints have keys of their own', () => {
   });
 
   it('requires both in production, each checked for strength', () => {
-    const production = { NODE_ENV: 'production', JWT_SECRET: strong(), WEBHOOK_SECRET_KEY: strong() };
+    const production = { NODE_ENV: 'production', JWT_SECRET: strong(), WEBHOOK_SECRET_KEY: strong(), PUBLIC_BASE_URL: 'https://api.example.com' };
     expect(() => jobSecretsFrom(parseConfig(mobilityConfigSchema, { ...production, TRACKING_TOKEN_SECRET: strong() }))).toThrow('PIN_FINGERPRINT_SECRET is required when NODE_ENV=production');
     expect(() => jobSecretsFrom(parseConfig(mobilityConfigSchema, { ...production, PIN_FINGERPRINT_SECRET: strong() }))).toThrow('TRACKING_TOKEN_SECRET is required when NODE_ENV=production');
     expect(() => parseConfig(mobilityConfigSchema, { ...production, PIN_FINGERPRINT_SECRET: 'a'.repeat(32), TRACKING_TOKEN_SECRET: strong() })).toThrow(/^Invalid environment variable PIN_FINGERPRINT_SECRET: a low-entropy value/);

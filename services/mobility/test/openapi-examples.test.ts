@@ -53,6 +53,7 @@ const SETUPS: Record<string, () => Promise<{ path: string; authorization: string
   },
   'PATCH /api/v1/webhooks/{id}': async () => endpointCall(''),
   'POST /api/v1/webhooks/{id}/recover': async () => endpointCall('/recover'),
+  'POST /api/v1/webhooks/{id}/rotate-secret': async () => endpointCall('/rotate-secret'),
   'GET /api/v1/events ?query': async () => partnerCall('/api/v1/events'),
   'GET /api/v1/rides ?query': async () => partnerCall('/api/v1/rides'),
   'GET /api/v1/deliveries ?query': async () => partnerCall('/api/v1/deliveries'),
@@ -93,6 +94,7 @@ const SETUPS: Record<string, () => Promise<{ path: string; authorization: string
     const key = await request(ctx.app).post('/admin/v1/api-keys').set('Authorization', authorization).send({ name: 'Example key', scopes: ['rides:read'] }).expect(201);
     return { path: `/admin/v1/api-keys/${key.body.id as string}/rotate`, authorization };
   },
+  'PATCH /admin/v1/partner/branding': async () => ({ path: '/admin/v1/partner/branding', authorization: `Bearer ${adminToken(ctx, newAdmin({ role: 'owner' }))}` }),
   'POST /admin/v1/drivers': async () => ({ path: '/admin/v1/drivers', authorization: `Bearer ${adminToken(ctx, newAdmin({ role: 'operator' }))}` }),
   'GET /admin/v1/drivers ?query': async () => ({ path: '/admin/v1/drivers', authorization: `Bearer ${adminToken(ctx, newAdmin({ role: 'operator' }))}` }),
   'GET /admin/v1/rides ?query': async () => adminCall('/admin/v1/rides'),
@@ -102,6 +104,7 @@ const SETUPS: Record<string, () => Promise<{ path: string; authorization: string
   'GET /admin/v1/webhooks ?query': async () => adminCall('/admin/v1/webhooks'),
   'PATCH /admin/v1/webhooks/{id}': async () => adminEndpointCall(''),
   'POST /admin/v1/webhooks/{id}/recover': async () => adminEndpointCall('/recover'),
+  'POST /admin/v1/webhooks/{id}/rotate-secret': async () => adminEndpointCall('/rotate-secret'),
   'GET /admin/v1/webhooks/{id}/deliveries ?query': async () => adminEndpointCall('/deliveries'),
   'POST /admin/v1/event-pass-programs': async () => adminCall('/admin/v1/event-pass-programs'),
   'GET /admin/v1/event-pass-programs ?query': async () => adminCall('/admin/v1/event-pass-programs'),

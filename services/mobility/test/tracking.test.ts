@@ -3,6 +3,9 @@ import request from 'supertest';
 import { beforeAllWithPartner, type PartnerApi, type TestContext } from './helpers/context';
 import { deliveryBody, onlineCourier } from './factories/deliveries';
 import { offset, randomCentre, type Point } from './factories/fleet';
+import { adminToken, createPartnerKey } from './factories/auth';
+import { dataUrl, logoPng, photoPng, signaturePng } from './factories/images';
+import { partnerApi } from './factories/rides';
 
 let ctx: TestContext;
 let partner: PartnerApi;
@@ -21,10 +24,10 @@ const COURIER_PHONE = '+234 809 555 0199';
 const NOTES = 'Leave with the gatekeeper';
 
 /** A delivery whose secrets are all distinctive strings, and a courier with a full name and a phone of its own. */
-async function trackedDelivery(spot: Point = randomCentre()) {
+async function trackedDelivery(spot: Point = randomCentre(), api: PartnerApi = partner) {
   const courier = await onlineCourier(ctx, offset(spot, 300, 0), { name: 'Musa Ibrahim Okafor', phone: COURIER_PHONE });
   const body = deliveryBody(spot, { security_pin: PIN, sender: SENDER, recipient: RECIPIENT, notes: NOTES, pickup: { ...spot, address: '5 Warehouse Lane, Apapa' } });
-  const created = await partner.post('/api/v1/deliveries', body).expect(201);
+  const created = await api.post('/api/v1/deliveries', body).expect(201);
   const url = created.body.tracking_url as string;
   const token = url.slice(url.lastIndexOf('/') + 1);
   const forbidden = [PIN, SENDER.name, SENDER.phone, RECIPIENT.phone, COURIER_PHONE, '5 Warehouse Lane', 'Apapa', NOTES, 'Ibrahim', 'Okafor', created.body.id as string];
@@ -99,24 +102,34 @@ describe('GET /track/{token}/status', () => {
       // Heading to the pick-up: its position would disclose the pick-up point, so none is shown until pick-up.
       courier_location: null,
       distance_meters: null,
-      eta_seconds: null,
+      route: { courier: null, progress: null },
     });
+    // The ETA from assignment: the courier's 300 m to the pick-up plus the 2.5 km trip, × 1.3 road factor at a moto's 30 km/h.
+    expect(assigned.eta_seconds).toBeGreaterThan((((300 + 2500) * 1.3) / (30000 / 3600)) * 0.98);
+    expect(assigned.eta_seconds).toBeLessThan((((300 + 2500) * 1.3) / (30000 / 3600)) * 1.02);
+    expect(assigned).toMatchObject({ test: false, proof_of_delivery: null, partner: { logo_url: null, brand_color: null } });
     expect(assigned.timeline.map((entry: { status: string }) => entry.status)).toEqual(['pending', 'courier_assigned']);
 
     await delivery.courier.app.post(`/deliveries/${delivery.id}/pickup`).expect(200);
     const dropoff = offset(delivery.spot, 2000, 1500);
-    const near = offset(dropoff, 400, 0);
+    const near = offset(delivery.spot, 2000 * 0.84, 1500 * 0.84); // on the way, 400 m short of the drop-off
     await delivery.courier.app.post('/location', { ...near, heading: 180, speed_kph: 30 }).expect(200);
     const carried = (await expectNothingPrivate(delivery)).json;
     expect(carried).toMatchObject({ status: 'picked_up', final: false, courier_location: { lat: near.lat, lng: near.lng, heading: 180 } });
     expect(carried.distance_meters).toBeGreaterThan(350);
     expect(carried.distance_meters).toBeLessThan(450);
-    expect(carried.eta_seconds).toBeGreaterThan(0);
+    expect(carried.eta_seconds).toBe(Math.round((carried.distance_meters * 1.3) / (30000 / 3600)));
+    // The courier 400 m short of the drop-off is drawn on the line, 84% of the way from the pick-up (2.5 km away).
+    expect(carried.route.progress).toBeCloseTo(0.84, 1);
+    const drawn = carried.route;
+    expect(drawn.courier.x).toBeCloseTo(drawn.pickup.x + (drawn.dropoff.x - drawn.pickup.x) * drawn.progress, 0);
+    expect(drawn.courier.y).toBeCloseTo(drawn.pickup.y + (drawn.dropoff.y - drawn.pickup.y) * drawn.progress, 0);
     expect(carried.dropoff_area).toEqual({ lat: Math.round(dropoff.lat * 1000) / 1000, lng: Math.round(dropoff.lng * 1000) / 1000 });
 
     await delivery.courier.app.post(`/deliveries/${delivery.id}/deliver`, { pin: PIN }).expect(200);
     const delivered = (await expectNothingPrivate(delivery)).json;
     expect(delivered).toMatchObject({ status: 'delivered', final: true, courier_location: null, distance_meters: null, eta_seconds: null, poll_after_ms: null, courier: { first_name: 'Musa' } });
+    expect(delivered.proof_of_delivery).toEqual({ received_by: null, photo_url: null, signature_url: null });
     expect(delivered.timeline.map((entry: { status: string }) => entry.status)).toEqual(['pending', 'courier_assigned', 'picked_up', 'delivered']);
     for (const entry of delivered.timeline) expect(new Date(entry.at).toISOString()).toBe(entry.at);
   });
@@ -188,6 +201,7 @@ describe('GET /track/{token} (the page)', () => {
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("connect-src 'self'");
+    expect(csp).toContain("img-src 'self'");
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|https?:/);
     expect(res.text).toContain('<main id="tracking"');
     expect(res.text).toContain('role="status"');
@@ -196,6 +210,8 @@ describe('GET /track/{token} (the page)', () => {
     expect(res.text).toContain(`data-status-url="/track/${delivery.token}/status"`);
     expect(res.text).toContain('<script src="/track/assets/tracking.js" defer></script>');
     // Nothing from anywhere else: no absolute URL at all in the page.
+    expect(res.text).toContain('<link rel="icon" href="/track/assets/icon.svg"');
+    expect((await request(ctx.app).get('/track/assets/icon.svg').expect(200)).headers['content-type']).toMatch(/^image\/svg\+xml/);
     expect(res.text).not.toMatch(/(https?:)?\/\/[a-z0-9]/i);
 
     const script = await request(ctx.app).get('/track/assets/tracking.js').expect(200);
@@ -238,5 +254,95 @@ describe('GET /track/{token} (the page)', () => {
     const res = await trackingPage(delivery.token).expect(200);
     expect(res.text).toContain('The delivery was cancelled.');
     expect(res.text).not.toContain('<script');
+  });
+});
+
+describe('the partner, the proof of delivery and the sandbox on the tracking page', () => {
+  it("shows the sending partner's branding: its name, its logo served from this origin, its colour on the route line", async () => {
+    const key = await createPartnerKey(ctx);
+    const admin = adminToken(ctx, key.owner);
+    const logo = logoPng();
+    await request(ctx.app).patch('/admin/v1/partner/branding').set('Authorization', `Bearer ${admin}`).send({ display_name: 'Mama Put <Kitchen>', brand_color: '#0b6e4f', logo: dataUrl(logo) }).expect(200);
+    {
+      const delivery = await trackedDelivery(randomCentre(), partnerApi(ctx, key.token));
+      const json = (await expectNothingPrivate(delivery)).json;
+      expect(json.partner).toEqual({ name: 'Mama Put <Kitchen>', logo_url: `/track/${delivery.token}/logo`, brand_color: '#0b6e4f' });
+      const html = (await trackingPage(delivery.token).expect(200)).text;
+      expect(html).toContain('<p class="sender" id="partner-name">Mama Put &lt;Kitchen&gt;</p>');
+      expect(html).toContain(`<img id="partner-logo" src="/track/${delivery.token}/logo"`);
+      expect(html).toContain('stroke="#0b6e4f"');
+      const image = await request(ctx.app).get(`/track/${delivery.token}/logo`).expect(200);
+      expect(image.headers['content-type']).toBe('image/png');
+      expect(image.headers['cache-control']).toBe('no-store');
+      expect(image.headers['x-content-type-options']).toBe('nosniff');
+      expect(Buffer.compare(image.body as Buffer, logo)).toBe(0);
+      await request(ctx.app).get('/track/AAAAAAAAAAAAAAAAAAAAAAAA/logo').expect(404);
+    }
+  });
+
+  it('shows the photo and signature the courier handed in, from this origin, once delivered, and refuses images that are not', async () => {
+    const delivery = await trackedDelivery();
+    await acceptOffer(delivery);
+    await delivery.courier.app.post(`/deliveries/${delivery.id}/pickup`).expect(200);
+    const photo = photoPng();
+    const signature = signaturePng();
+    const svg = `data:image/svg+xml;base64,${Buffer.from('<svg onload="alert(1)"/>').toString('base64')}`;
+    const refused = await delivery.courier.app.post(`/deliveries/${delivery.id}/deliver`, { pin: PIN, photo: svg }).expect(422);
+    expect(refused.body.code).toBe('validation_failed');
+    await delivery.courier.app.post(`/deliveries/${delivery.id}/deliver`, { pin: PIN, photo: dataUrl(Buffer.from('not a png'), 'image/png') }).expect(422);
+    await request(ctx.app).get(`/track/${delivery.token}/proof/photo`).expect(404); // not delivered yet
+
+    await delivery.courier.app.post(`/deliveries/${delivery.id}/deliver`, { pin: PIN, received_by: 'Chidi', photo: dataUrl(photo), signature: dataUrl(signature) }).expect(200);
+    const json = (await expectNothingPrivate(delivery)).json;
+    expect(json.proof_of_delivery).toEqual({ received_by: 'Chidi', photo_url: `/track/${delivery.token}/proof/photo`, signature_url: `/track/${delivery.token}/proof/signature` });
+    for (const [kind, bytes] of [['photo', photo], ['signature', signature]] as const) {
+      const res = await request(ctx.app).get(`/track/${delivery.token}/proof/${kind}`).expect(200);
+      expect(res.headers['content-type']).toBe('image/png');
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+      expect(Buffer.compare(res.body as Buffer, bytes)).toBe(0);
+    }
+    await request(ctx.app).get(`/track/${delivery.token}/proof/other`).expect(404);
+    const html = (await trackingPage(delivery.token).expect(200)).text;
+    expect(html).toContain(`<img id="proof-photo" src="/track/${delivery.token}/proof/photo"`);
+    expect(html).toContain('Received by Chidi');
+
+    // Once the link expires, so do its images.
+    await ctx.db('deliveries').where({ id: delivery.id }).update({ updated_at: ctx.db.raw("now() - interval '25 hours'") });
+    expect((await request(ctx.app).get(`/track/${delivery.token}/proof/photo`).expect(410)).body.code).toBe('tracking_link_expired');
+  });
+
+  it('marks a sandbox delivery TEST, and the sandbox courier moves along the route line as the delivery is advanced', async () => {
+    const testKey = partnerApi(ctx, (await createPartnerKey(ctx, { mode: 'test' })).token);
+    const spot = randomCentre();
+    const created = await testKey.post('/api/v1/deliveries', deliveryBody(spot)).expect(201);
+    const id = created.body.id as string;
+    const token = (created.body.tracking_url as string).split('/track/')[1]!;
+    const page = (await trackingPage(token).expect(200)).text;
+    expect(page).toContain('id="test-marker"');
+    expect(page).toContain('<strong>TEST</strong>');
+    expect((await status(token).expect(200)).body.test).toBe(true);
+
+    await testKey.post(`/api/v1/sandbox/deliveries/${id}/advance`, { to: 'courier_assigned' }).expect(200);
+    const assigned = (await status(token).expect(200)).body;
+    // A quarter of the trip (2.5 km) before the pick-up: 625 m + 2.5 km at the sandbox courier's car's 25 km/h; no position shown.
+    expect(assigned).toMatchObject({ status: 'courier_assigned', courier_location: null, route: { courier: null }, courier: { vehicle: { type: 'economy' } } });
+    expect(assigned.eta_seconds).toBeGreaterThan((((625 + 2500) * 1.3) / (25000 / 3600)) * 0.98);
+    expect(assigned.eta_seconds).toBeLessThan((((625 + 2500) * 1.3) / (25000 / 3600)) * 1.02);
+
+    await testKey.post(`/api/v1/sandbox/deliveries/${id}/advance`, { to: 'picked_up' }).expect(200);
+    expect((await status(token).expect(200)).body.route.progress).toBeCloseTo(0, 1); // the ends are drawn rounded to about 100 m
+    for (const progress of [0.25, 0.5, 0.75]) {
+      await testKey.post(`/api/v1/sandbox/deliveries/${id}/advance`, { to: 'picked_up', courier_progress: progress }).expect(200);
+      const moved = (await status(token).expect(200)).body;
+      expect(moved.route.progress).toBeCloseTo(progress, 1);
+      expect(moved.distance_meters).toBeGreaterThan(2500 * (1 - progress) - 120);
+      expect(moved.distance_meters).toBeLessThan(2500 * (1 - progress) + 120);
+    }
+    const wrong = await testKey.post(`/api/v1/sandbox/deliveries/${id}/advance`, { to: 'delivered', courier_progress: 0.5 }).expect(422);
+    expect(JSON.stringify(wrong.body)).toContain('courier_progress');
+    await testKey.post(`/api/v1/sandbox/deliveries/${id}/advance`, { to: 'picked_up', courier_progress: 1.5 }).expect(422);
+    await testKey.post(`/api/v1/sandbox/deliveries/${id}/advance`, { to: 'picked_up' }).expect(409);
+    await testKey.post(`/api/v1/sandbox/deliveries/${id}/advance`, { to: 'delivered' }).expect(200);
+    expect((await status(token).expect(200)).body.proof_of_delivery).toEqual({ received_by: 'Sandbox Recipient', photo_url: null, signature_url: null });
   });
 });

@@ -350,9 +350,12 @@ export interface paths {
         };
         /**
          * The public credential page (HTML), or its JSON form with `Accept: application/json`
-         * @description No key. A browser gets a server-rendered HTML page (recipient, program, organization, issue date, status in plain
-         *     words, the document preview and a PDF download, Open Graph tags for sharing) under a strict Content-Security-Policy
-         *     that loads nothing from elsewhere. `Accept: application/json` gets the same facts as JSON. Case, spaces and dashes
+         * @description No key. A browser gets a server-rendered HTML page (recipient, program, organization, issue date, expiry, status in
+         *     plain words, the document preview, a PDF and a verifiable-credential download, Open Graph tags for sharing, and for a
+         *     valid certificate "Add to LinkedIn profile" and "Copy link") under a strict Content-Security-Policy that loads
+         *     nothing from elsewhere (its one script is `/credentials/assets/credentials.js`). `Accept: application/json` gets
+         *     the same facts as JSON; `Accept: application/vc+jwt` the signed Open Badges 3.0 credential and
+         *     `Accept: application/vc+ld+json` the same enveloped in JSON (as `credential.json`). Case, spaces and dashes
          *     in the code are ignored. A code that is not found is a 404 in the form asked for. Through the gateway, requests
          *     are rate limited per address. The answer varies on `Accept`.
          */
@@ -400,6 +403,165 @@ export interface paths {
          * @description Rendered, stored, marked and cached as the PDF is (202 with `Retry-After` while it is being rendered).
          */
         get: operations["getPublicCredentialPng"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credentials/{code}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The issuer's logo on the credential page
+         * @description The logo of the template version the certificate was issued with, served from the page's own origin (the page's
+         *     CSP allows images from nowhere else). 404 when the certificate has no template or its template no logo.
+         */
+        get: operations["getPublicCredentialLogo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credentials/{code}/credential.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The certificate as a signed Open Badges 3.0 verifiable credential (download)
+         * @description An `OpenBadgeCredential` (W3C Verifiable Credential 2.0) secured as a compact JWS (VC-JOSE-COSE: `typ` `vc+jwt`,
+         *     `cty` `vc`, `alg` EdDSA over Ed25519, `kid` the key's id in the issuer's DID document), delivered as a VC 2.0
+         *     `EnvelopedVerifiableCredential` whose `id` is `data:application/vc+jwt,<JWT>`. The JWT's payload is the credential:
+         *     `issuer.id` is the platform's `did:web` (see `/.well-known/did.json`), `issuer.name` the organization,
+         *     `credentialSubject.achievement` the program, `validFrom` the issue date, `validUntil` the expiry, and
+         *     `credentialStatus` a `BitstringStatusListEntry` (revocation) pointing at `/credentials/status/{list}`.
+         *     Revoking changes only the status list bit, never this document. Check it offline with the published key, or at
+         *     `POST /credentials/verify`.
+         */
+        get: operations["getVerifiableCredential"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credentials/status/{list}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A revocation status list (W3C Bitstring Status List), signed by the platform
+         * @description A `BitstringStatusListCredential` signed like the credentials (vc+jwt). `credentialSubject.encodedList` is the
+         *     multibase base64url (`u…`) of the GZIP-compressed bitstring of 131,072 bits; the bit at a credential's
+         *     `statusListIndex` (bit 0 the most significant bit of the first byte) is 1 once the certificate is revoked, from the
+         *     very next request. `Accept: application/vc+jwt` (the default) gets the JWT, `application/vc+ld+json` it enveloped
+         *     in JSON. A list that holds no certificate is 404.
+         */
+        get: operations["getCredentialStatusList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credentials/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The verifier page (HTML)
+         * @description Paste or drop a credential (the `credential.json` download or its JWT), or type a verification code; the page's
+         *     script sends it to `POST /credentials/verify` on the same origin, and nowhere else, and shows valid, revoked,
+         *     expired or tampered with the reason. `?code=` checks a code on load. Same strict Content-Security-Policy as the
+         *     credential page.
+         */
+        get: operations["getCredentialVerifierPage"];
+        put?: never;
+        /**
+         * Verify a credential or a verification code
+         * @description No key. Takes `{"credential": <the JWT, or the enveloped credential (object or its JSON text)>}`, `{"code": "…"}`,
+         *     the downloaded document itself as `application/vc+ld+json`, or the bare JWT as `application/vc+jwt`. Checks the
+         *     signature against the platform's published key, then the revocation bit and the expiry. Answers 200 with
+         *     `status`: `valid`, `revoked`, `expired`, `tampered` (not signed by this platform's key, or changed after signing),
+         *     or `unknown` (a code no certificate has), and the reason in words; 422 when the body names neither.
+         */
+        post: operations["verifyCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credentials/assets/credentials.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The public pages' one script (copy link, the verifier) */
+        get: operations["getCredentialPageScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/did.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The credential issuer's DID document (did:web)
+         * @description The platform is the issuer `did:web:<host of PUBLIC_BASE_URL>` (a port written `%3A`); this document holds its
+         *     Ed25519 public key (`JsonWebKey2020`) for `assertionMethod`. The gateway serves it at the origin's
+         *     `/.well-known/did.json`, where did:web resolvers look.
+         */
+        get: operations["getIssuerDidDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The credential signing key as a JSON Web Key Set */
+        get: operations["getIssuerJwks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -651,7 +813,10 @@ export interface paths {
          * @description Owners and members. The body may be up to 3 MB, as images travel in it as base64: a PNG or JPEG of at most 1 MiB
          *     and 4000 pixels a side, whose content (magic bytes, size, decoding) is checked; the declared type does not count.
          *     The images of a template may decode to at most `TEMPLATE_MAX_DECODED_PIXELS` (20,000,000) pixels together (width ×
-         *     height of the background plus the logo): more is a 422 naming the image uploaded (`logo.data` when both are).
+         *     height of the background, the logo and the signature): more is a 422 naming the image uploaded (`logo.data` when
+         *     the logo and the background are). Documents always name the issuer (a line of their own where no text block
+         *     uses `{{issuer_name}}`), write dates in `date_format`, and fit the logo and the signature clear of the text and
+         *     the QR code (shrunk, or the logo moved to a free corner).
          *     Fonts come from a fixed list (`sans`, `serif`, `mono`: DejaVu Sans, Serif and Sans Mono). An unknown placeholder
          *     is a 422 naming the text block.
          */
@@ -1182,8 +1347,28 @@ export interface components {
                 y: number;
                 width: number;
             };
+            /**
+             * @description How `{{issue_date}}` is written on the document: `long` 26 November 2026, `us` November 26, 2026, `iso` 2026-11-26.
+             * @enum {string}
+             */
+            date_format: "long" | "us" | "iso";
+            /** @description A border inside the page edge, in `color` (the accent colour when absent). */
+            frame: {
+                /** @enum {string} */
+                style: "none" | "single" | "double";
+                color?: string;
+            };
+            /** @description Where the signature image goes (top-left corner and width, fractions of the page), when the template has one. */
+            signature_placement: {
+                x: number;
+                y: number;
+                width: number;
+            };
+            /** @description Printed under the signature (absent when none). */
+            signature_label?: string;
             background_image: components["schemas"]["ImageDescription"];
             logo: components["schemas"]["ImageDescription"];
+            signature_image: components["schemas"]["ImageDescription"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1226,6 +1411,57 @@ export interface components {
                 /** Format: uri */
                 png_url: string;
             };
+        };
+        /** @description A VC 2.0 `EnvelopedVerifiableCredential`; `id` is the signed credential as a `data:application/vc+jwt,` URL. */
+        EnvelopedCredential: {
+            "@context": string[];
+            id: string;
+            /** @constant */
+            type: "EnvelopedVerifiableCredential";
+        };
+        CredentialVerification: {
+            /** @enum {string} */
+            status: "valid" | "revoked" | "expired" | "tampered" | "unknown";
+            /** @description True only when `status` is `valid`. */
+            valid: boolean;
+            /** @description The outcome in words for a person. */
+            reason: string;
+            /** @description What the verified credential (or the certificate of the code) says; null when nothing could be trusted. */
+            credential: null | {
+                /** Format: uri */
+                id: string;
+                recipient_name: string | null;
+                achievement: string | null;
+                issuer_name: string | null;
+                /** Format: date-time */
+                valid_from: string | null;
+                /** Format: date-time */
+                valid_until: string | null;
+            };
+        };
+        PublicJwk: {
+            /** @constant */
+            kty: "OKP";
+            /** @constant */
+            crv: "Ed25519";
+            x: string;
+            kid?: string;
+            /** @constant */
+            alg?: "EdDSA";
+            /** @constant */
+            use?: "sig";
+        };
+        DidDocument: {
+            "@context": string[];
+            id: string;
+            verificationMethod: {
+                id: string;
+                /** @constant */
+                type: "JsonWebKey2020";
+                controller: string;
+                publicKeyJwk: components["schemas"]["PublicJwk"];
+            }[];
+            assertionMethod: string[];
         };
         /** @description An organization API key as both services' admin APIs answer it (the certificate and mobility descriptions hold this same schema). Never the token's hash; the token itself only in the answers of create and rotate. */
         ApiKey: {
@@ -1511,7 +1747,7 @@ export interface components {
             gateway: "gateway-a" | "gateway-b";
         };
         /**
-         * @description Positions are fractions of the page. Text blocks may use `{{recipient_name}}`, `{{program_title}}`, `{{issue_date}}`, `{{certificate_number}}`, `{{verification_url}}` and the `custom_fields` the template declares; any other placeholder is a 422.
+         * @description Positions are fractions of the page. Text blocks may use `{{recipient_name}}`, `{{program_title}}`, `{{issue_date}}`, `{{certificate_number}}`, `{{verification_url}}`, `{{issuer_name}}` and the `custom_fields` the template declares; any other placeholder is a 422.
          * @example {
          *       "name": "Course completion",
          *       "page_size": "A4",
@@ -1562,7 +1798,20 @@ export interface components {
          *       ],
          *       "logo": {
          *         "data": "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAYAAACp8Z5+AAAABHNCSVQICAgIfAhkiAAAAAFzUkdCAK7OHOkAAAAVSURBVAiZY+yKYvjPgASYGNAAYQEAfGYB656F8Q0AAAAASUVORK5CYII="
-         *       }
+         *       },
+         *       "date_format": "long",
+         *       "frame": {
+         *         "style": "double"
+         *       },
+         *       "signature_image": {
+         *         "data": "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAYAAACp8Z5+AAAABHNCSVQICAgIfAhkiAAAAAFzUkdCAK7OHOkAAAAVSURBVAiZY+yKYvjPgASYGNAAYQEAfGYB656F8Q0AAAAASUVORK5CYII="
+         *       },
+         *       "signature_placement": {
+         *         "x": 0.08,
+         *         "y": 0.72,
+         *         "width": 0.2
+         *       },
+         *       "signature_label": "Amaka Obi, Programme Director"
          *     }
          */
         NewTemplate: {
@@ -1646,12 +1895,48 @@ export interface components {
                 y: number;
                 width: number;
             };
+            /**
+             * @default long
+             * @enum {string}
+             */
+            date_format: "long" | "us" | "iso";
+            /**
+             * @description A border drawn inside the page edge: none, one line or two.
+             * @default {
+             *       "style": "none"
+             *     }
+             */
+            frame: {
+                /** @enum {string} */
+                style: "none" | "single" | "double";
+                /** @description The accent colour when absent. */
+                color?: string;
+            };
+            /**
+             * @description Where the signature image goes (its top-left corner and width, fractions of the page); drawn only when the template has one.
+             * @default {
+             *       "x": 0.08,
+             *       "y": 0.72,
+             *       "width": 0.2
+             *     }
+             */
+            signature_placement: {
+                x: number;
+                y: number;
+                width: number;
+            };
+            /** @description Printed under the signature, e.g. "Amaka Obi, Programme Director". */
+            signature_label?: string;
             /** @description A PNG or JPEG image as base64, at most 1 MiB and 4000 pixels on a side; the content decides the type. */
             background_image?: {
                 data: string;
             };
             /** @description A PNG or JPEG image as base64, at most 1 MiB and 4000 pixels on a side; the content decides the type. */
             logo?: {
+                data: string;
+            };
+            /** @description A PNG or JPEG image as base64, at most 1 MiB and 4000 pixels on a side; the content decides the type. */
+            signature_image?: {
                 data: string;
             };
         };
@@ -1716,12 +2001,46 @@ export interface components {
                 y: number;
                 width: number;
             };
+            /** @enum {string} */
+            date_format?: "long" | "us" | "iso";
+            /** @description A border drawn inside the page edge: none, one line or two. */
+            frame?: {
+                /** @enum {string} */
+                style: "none" | "single" | "double";
+                /** @description The accent colour when absent. */
+                color?: string;
+            };
+            /** @description Where the signature image goes (its top-left corner and width, fractions of the page); drawn only when the template has one. */
+            signature_placement?: {
+                x: number;
+                y: number;
+                width: number;
+            };
+            signature_label?: string | null;
             background_image?: {
                 data: string;
             } | null;
             logo?: {
                 data: string;
             } | null;
+            signature_image?: {
+                data: string;
+            } | null;
+        };
+        /**
+         * @description Exactly one of `credential` (the JWT, or the enveloped credential as an object or its JSON text) and `code`.
+         * @example {
+         *       "code": "ABCDEF-GHJKMN-PQRSTU"
+         *     }
+         * @example {
+         *       "credential": "eyJhbGciOiJFZERTQSJ9.eyJpZCI6InVybjpleGFtcGxlIn0.c2lnbmF0dXJl"
+         *     }
+         */
+        CredentialVerificationRequest: {
+            credential?: string | {
+                [key: string]: unknown;
+            };
+            code?: string;
         };
     };
     responses: {
@@ -2791,9 +3110,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["PublicCredential"];
                     "text/html": string;
+                    "application/vc+jwt": string;
+                    "application/vc+ld+json": components["schemas"]["EnvelopedCredential"];
                 };
             };
-            /** @description No certificate has this code (`not_found`); an HTML page saying so for a browser. */
+            /** @description No certificate has this code (`not_found`); an HTML page saying so (with a "verify a code" box) for a browser. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2871,6 +3192,232 @@ export interface operations {
             304: components["responses"]["DocumentNotModified"];
             404: components["responses"]["NotFound"];
             503: components["responses"]["DocumentRendersBusy"];
+        };
+    };
+    getPublicCredentialLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The certificate's verification code (`ABCDEF-GHJKMN-PQRSTU`; case, spaces and dashes are ignored). */
+                code: components["parameters"]["VerificationCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logo as uploaded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": unknown;
+                    "image/jpeg": unknown;
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getVerifiableCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The certificate's verification code (`ABCDEF-GHJKMN-PQRSTU`; case, spaces and dashes are ignored). */
+                code: components["parameters"]["VerificationCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enveloped credential, as an attachment. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="credential-<code>.json"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vc+ld+json": components["schemas"]["EnvelopedCredential"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getCredentialStatusList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                list: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed status list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vc+jwt": string;
+                    "application/vc+ld+json": components["schemas"]["EnvelopedCredential"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getCredentialVerifierPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    verifyCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "ABCDEF-GHJKMN-PQRSTU"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CredentialVerificationRequest"];
+                /** @example eyJhbGciOiJFZERTQSJ9.eyJpZCI6InVybjpleGFtcGxlIn0.c2lnbmF0dXJl */
+                "application/vc+jwt": string;
+                /**
+                 * @example {
+                 *       "@context": [
+                 *         "https://www.w3.org/ns/credentials/v2"
+                 *       ],
+                 *       "id": "data:application/vc+jwt,eyJhbGciOiJFZERTQSJ9.eyJpZCI6InVybjpleGFtcGxlIn0.c2lnbmF0dXJl",
+                 *       "type": "EnvelopedVerifiableCredential"
+                 *     }
+                 */
+                "application/vc+ld+json": components["schemas"]["EnvelopedCredential"];
+            };
+        };
+        responses: {
+            /** @description What the credential or code turned out to be. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "revoked",
+                     *       "valid": false,
+                     *       "reason": "Lagos Code Academy has revoked this credential (its status list bit is set).",
+                     *       "credential": {
+                     *         "id": "https://certificates.example.com/credentials/ABCDEF-GHJKMN-PQRSTU",
+                     *         "recipient_name": "Ada Lovelace",
+                     *         "achievement": "Analytical Engines 101",
+                     *         "issuer_name": "Lagos Code Academy",
+                     *         "valid_from": "2026-05-01T00:00:00Z",
+                     *         "valid_until": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CredentialVerification"];
+                };
+            };
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getCredentialPageScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JavaScript, served by the platform itself (no third-party code). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+        };
+    };
+    getIssuerDidDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The DID document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/did+json": components["schemas"]["DidDocument"];
+                };
+            };
+        };
+    };
+    getIssuerJwks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One Ed25519 public key (`kid` is its id in the DID document). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/jwk-set+json": {
+                        keys: components["schemas"]["PublicJwk"][];
+                    };
+                };
+            };
         };
     };
     receiveGatewayAWebhook: {
@@ -3388,7 +3935,20 @@ export interface operations {
                  *       ],
                  *       "logo": {
                  *         "data": "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAYAAACp8Z5+AAAABHNCSVQICAgIfAhkiAAAAAFzUkdCAK7OHOkAAAAVSURBVAiZY+yKYvjPgASYGNAAYQEAfGYB656F8Q0AAAAASUVORK5CYII="
-                 *       }
+                 *       },
+                 *       "date_format": "long",
+                 *       "frame": {
+                 *         "style": "double"
+                 *       },
+                 *       "signature_image": {
+                 *         "data": "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAYAAACp8Z5+AAAABHNCSVQICAgIfAhkiAAAAAFzUkdCAK7OHOkAAAAVSURBVAiZY+yKYvjPgASYGNAAYQEAfGYB656F8Q0AAAAASUVORK5CYII="
+                 *       },
+                 *       "signature_placement": {
+                 *         "x": 0.08,
+                 *         "y": 0.72,
+                 *         "width": 0.2
+                 *       },
+                 *       "signature_label": "Amaka Obi, Programme Director"
                  *     }
                  */
                 "application/json": components["schemas"]["NewTemplate"];

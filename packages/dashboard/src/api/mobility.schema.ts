@@ -390,6 +390,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/event-pass-programs/{id}/passes/{pass_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke one of the program's passes by its id; it takes no new rides (a ride under way keeps its coverage)
+         * @description **Required scope:** `event_passes:write`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        post: operations["revokeEventPassById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/event-passes/{code}/revoke": {
         parameters: {
             query?: never;
@@ -586,7 +606,11 @@ export interface paths {
         };
         /**
          * The delivery log of an endpoint, with every attempt
-         * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         * @description Newest first. Each message carries the request `payload` (the event as sent) and each attempt the headers it was
+         *     sent with and answered with, the status, the first 1 kB of the answer and the duration; `next_attempt_at` is the next
+         *     retry of a pending message. Narrow it with `event_type`, `status`, `created_after` and `created_before`.
+         *
+         *     **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -611,6 +635,26 @@ export interface paths {
          * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
          */
         post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries/{delivery_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a finished delivery (failed or succeeded) once more, as a replay
+         * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        post: operations["replayWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -890,6 +934,29 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/partner/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's branding on its tracking pages (any role) */
+        get: operations["getPartnerBranding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set the name, logo and colour recipients see on tracking pages (owner, operator)
+         * @description Only the organization of the token is changed. The logo is sent inline as a `data:` URL and stored as bytes, so
+         *     tracking pages serve it from this origin and never ask another site for anything; its bytes must be the PNG, JPEG
+         *     or WebP they claim to be (SVG is refused). `brand_color` must contrast at least 3:1 with white.
+         */
+        patch: operations["updatePartnerBranding"];
         trace?: never;
     };
     "/admin/v1/api-keys": {
@@ -1280,7 +1347,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The delivery log of an endpoint, with every attempt */
+        /**
+         * The delivery log of an endpoint, with every attempt
+         * @description Newest first. Each message carries the request `payload` (the event as sent) and each attempt the headers it was
+         *     sent with and answered with, the status, the first 1 kB of the answer and the duration; `next_attempt_at` is the next
+         *     retry of a pending message. Narrow it with `event_type`, `status`, `created_after` and `created_before`.
+         */
         get: operations["adminListWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -1301,6 +1373,23 @@ export interface paths {
         put?: never;
         /** Send a failed delivery again */
         post: operations["adminRetryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/webhooks/{id}/deliveries/{delivery_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a finished delivery (failed or succeeded) once more, as a replay */
+        post: operations["adminReplayWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1381,6 +1470,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/event-pass-programs/{id}/passes/{pass_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke one of the program's passes by its id; it takes no new rides (a ride under way keeps its coverage) */
+        post: operations["adminRevokeEventPassById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard home's mobility numbers per UTC day (any role)
+         * @description For the token's organization, in one mode (live by default): per UTC day, oldest first and ending today, the rides
+         *     and deliveries created and the webhook attempts made to its endpoints with how many were answered 2xx
+         *     (`endpoint_id` narrows them to one endpoint); `totals` sums the days.
+         */
+        get: operations["getAdminMobilitySummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/track/{token}": {
         parameters: {
             query?: never;
@@ -1391,7 +1519,10 @@ export interface paths {
         /**
          * The public tracking page of a delivery (HTML)
          * @description No key. A self-contained HTML page under a strict Content-Security-Policy (`default-src 'none'; script-src 'self';
-         *     connect-src 'self'`, the inline style allowed by its hash): nothing is loaded from anywhere but this origin. Its
+         *     connect-src 'self'; img-src 'self'`, the inline style allowed by its hash): nothing is loaded from anywhere but this
+         *     origin. It shows the sending partner's name and logo, a TEST marker for a test-mode delivery, the route from
+         *     pick-up to drop-off drawn as inline SVG (no map tiles) with the courier on it while the parcel is carried, an ETA
+         *     from assignment on and, once delivered, the proof of delivery. Its
          *     script (`/track/assets/tracking.js`) polls `/track/{token}/status` every 3 seconds and updates the page in place
          *     until the delivery is delivered, failed or cancelled; the status line is a live region. `Cache-Control: no-store`,
          *     `Referrer-Policy: no-referrer`, `X-Robots-Tag: noindex`. An unknown or malformed token is a 404 page. The courier's
@@ -1419,6 +1550,46 @@ export interface paths {
          * @description `Cache-Control: no-store`. Poll every `poll_after_ms` until `final` is true.
          */
         get: operations["getTrackingStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/track/{token}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sending partner's logo, as its tracking page shows it
+         * @description The bytes stored with the partner's branding (PNG, JPEG or WebP, checked when set), `Cache-Control: no-store`, valid as long as the link is.
+         */
+        get: operations["getTrackingLogo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/track/{token}/proof/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A proof-of-delivery image (photo or signature) of a delivered delivery
+         * @description The image the courier handed in with the delivery (`photo` or `signature` on `POST /driver/v1/deliveries/{id}/deliver`), served by the platform itself; `Cache-Control: no-store`, valid as long as the link is.
+         */
+        get: operations["getTrackingProofImage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1923,8 +2094,30 @@ export interface components {
          *         "lat": 6.428,
          *         "lng": 3.422
          *       },
+         *       "test": false,
+         *       "partner": {
+         *         "name": "Mama Put Kitchen",
+         *         "logo_url": "/track/q3X9kP2mZ7vR4tYw8bN6cD1e/logo",
+         *         "brand_color": "#0b6e4f"
+         *       },
+         *       "route": {
+         *         "pickup": {
+         *           "x": 24,
+         *           "y": 24
+         *         },
+         *         "dropoff": {
+         *           "x": 296,
+         *           "y": 136
+         *         },
+         *         "courier": {
+         *           "x": 160,
+         *           "y": 80
+         *         },
+         *         "progress": 0.5
+         *       },
          *       "distance_meters": 1840,
          *       "eta_seconds": 287,
+         *       "proof_of_delivery": null,
          *       "poll_after_ms": 3000,
          *       "updated_at": "2026-11-26T09:12:40.000Z"
          *     }
@@ -1933,6 +2126,16 @@ export interface components {
             status: components["schemas"]["DeliveryStatus"];
             /** @description Delivered, failed or cancelled: nothing will change any more; stop polling. */
             final: boolean;
+            /** @description A test-mode (sandbox) delivery, made with an `mk_test_` key: the page shows a TEST marker. */
+            test: boolean;
+            /** @description The sending partner as it set its branding (`PATCH /admin/v1/partner/branding`). */
+            partner: {
+                /** @description Its branding's display name, else the organization's name. */
+                name: string | null;
+                /** @description The logo on this origin (`/track/{token}/logo`); null without one. */
+                logo_url: string | null;
+                brand_color: string | null;
+            };
             /** @description Every status so far, oldest first (`pending` at creation). */
             timeline: {
                 status: components["schemas"]["DeliveryStatus"];
@@ -1961,10 +2164,33 @@ export interface components {
             };
             /** @description The drop-off rounded to 3 decimals (about 100 m). */
             dropoff_area: components["schemas"]["LatLng"];
+            /**
+             * @description The route drawing, in the page's SVG box (`viewBox="0 0 320 160"`, north up): a straight line from the pick-up
+             *     (rounded to about 100 m, never given as coordinates) to the drop-off area, and the courier's position placed on
+             *     that line while it is shown, with how far along it is (0 at the pick-up, 1 at the drop-off).
+             */
+            route: {
+                pickup: components["schemas"]["RoutePoint"];
+                dropoff: components["schemas"]["RoutePoint"];
+                courier: null | components["schemas"]["RoutePoint"];
+                progress: number | null;
+            };
             /** @description Straight-line distance from the courier to the drop-off, while a position is shown. */
             distance_meters: number | null;
-            /** @description Once picked up: the road estimate to the drop-off at the vehicle's average speed. */
+            /**
+             * @description From assignment on, as delivery estimates reckon it (straight-line metres × 1.3 at the courier's vehicle's
+             *     average speed): assigned, the courier's way to the pick-up plus the trip; picked up, the way to the drop-off.
+             *     Null before assignment, once final, or while no courier position is known.
+             */
             eta_seconds: number | null;
+            /** @description Once delivered; the images (when the courier handed them in) are on this origin. */
+            proof_of_delivery: null | {
+                received_by: string | null;
+                /** @description `/track/{token}/proof/photo` */
+                photo_url: string | null;
+                /** @description `/track/{token}/proof/signature` */
+                signature_url: string | null;
+            };
             /** @description When to ask again (3000); `null` once final. */
             poll_after_ms: number | null;
             /**
@@ -1972,6 +2198,41 @@ export interface components {
              * @description The delivery's last status change.
              */
             updated_at: string;
+        };
+        /** @description A point of the tracking page's route drawing, in its SVG box (0-320 × 0-160). */
+        RoutePoint: {
+            x: number;
+            y: number;
+        };
+        /**
+         * @description What the tracking page shows of the organization.
+         * @example {
+         *       "display_name": "Mama Put Kitchen",
+         *       "brand_color": "#0b6e4f",
+         *       "logo": {
+         *         "content_type": "image/png",
+         *         "bytes": 2048,
+         *         "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+         *       },
+         *       "updated_at": "2026-11-26T09:00:00.000Z"
+         *     }
+         */
+        PartnerBranding: {
+            /** @description Shown to recipients; null: the organization's name is shown. */
+            display_name: string | null;
+            brand_color: string | null;
+            /** @description The stored logo (its bytes are served only on tracking pages, from this origin). */
+            logo: null | {
+                /** @enum {string} */
+                content_type: "image/png" | "image/jpeg" | "image/webp";
+                bytes: number;
+                sha256: string;
+            };
+            /**
+             * Format: date-time
+             * @description Null until the branding was first set.
+             */
+            updated_at: string | null;
         };
         /** @description A fee and ETAs for one pickup, drop-off and weight tier; `quote_id` books the fee until `expires_at` (15 minutes). */
         DeliveryQuote: {
@@ -2212,6 +2473,30 @@ export interface components {
             /** Format: date-time */
             updated_at?: string;
         };
+        MobilitySummary: {
+            /** @enum {string} */
+            mode: "live" | "test";
+            endpoint_id: string | null;
+            days: components["schemas"]["MobilitySummaryDay"][];
+            totals: {
+                rides: number;
+                deliveries: number;
+                webhook_attempts: number;
+                webhook_succeeded: number;
+            };
+        };
+        MobilitySummaryDay: {
+            /** Format: date */
+            date: string;
+            /** @description Rides created that UTC day. */
+            rides: number;
+            /** @description Deliveries created that UTC day. */
+            deliveries: number;
+            /** @description HTTP attempts to the organization's endpoints that day. */
+            webhook_attempts: number;
+            /** @description Of those */
+            webhook_succeeded: number;
+        };
         WebhookDelivery: {
             id: string;
             event_id: string;
@@ -2237,6 +2522,8 @@ export interface components {
             delivered_at?: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description The request body every attempt sent: the event exactly as the endpoint received it. */
+            payload?: unknown;
             attempt_log?: {
                 attempt: number;
                 status_code: number | null;
@@ -2244,6 +2531,14 @@ export interface components {
                 error: string | null;
                 /** @description The first 1 kB of the answer. */
                 response_body_excerpt?: string | null;
+                /** @description The headers sent (signatures included); null on attempts logged before headers were kept. */
+                request_headers?: {
+                    [key: string]: string;
+                } | null;
+                /** @description The headers answered (names in lower case, at most 50, values cut at 512 characters); null when no answer came. */
+                response_headers?: {
+                    [key: string]: string;
+                } | null;
                 /** Format: date-time */
                 created_at?: string;
             }[];
@@ -2421,6 +2716,10 @@ export interface components {
             pin: string;
             received_by?: string;
             photo_url?: string;
+            /** @description A photo of the parcel at the door, at most 48 KiB: stored by the platform and shown on the delivered tracking page from its own origin. */
+            photo?: string;
+            /** @description The recipient's signature as an image, at most 16 KiB: stored and shown like `photo`. */
+            signature?: string;
         };
         /**
          * @example {
@@ -2676,6 +2975,10 @@ export interface components {
          * @example {
          *       "to": "delivered"
          *     }
+         * @example {
+         *       "to": "picked_up",
+         *       "courier_progress": 0.5
+         *     }
          */
         SandboxDeliveryAdvance: {
             /**
@@ -2683,6 +2986,22 @@ export interface components {
              * @enum {string}
              */
             to: "pending" | "courier_assigned" | "picked_up" | "delivered" | "failed" | "cancelled";
+            /** @description With `to: picked_up` only: puts the sandbox courier this far along the route line (0 the pick-up, 1 the drop-off), as its tracking page shows. A delivery already `picked_up` may be advanced to `picked_up` again to move the courier on. */
+            courier_progress?: number;
+        };
+        /**
+         * @description Only the fields given change; `null` clears one.
+         * @example {
+         *       "display_name": "Mama Put Kitchen",
+         *       "brand_color": "#0b6e4f"
+         *     }
+         */
+        PartnerBrandingChange: {
+            /** @description The name the recipient sees on the tracking page; `null` shows the organization's name. */
+            display_name?: string | null;
+            /** @description Accent colour of the page (the route line and the header bar), `#rrggbb`, at least 3:1 against white; `null` for the default. */
+            brand_color?: string | null;
+            logo?: string | null;
         };
     };
     responses: {
@@ -3014,6 +3333,8 @@ export interface components {
         OfferId: string;
         /** @description An event pass program id (`evp_…`). */
         EventPassProgramId: string;
+        /** @description An event pass id (`evpass_…`). */
+        EventPassId: string;
         /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
         AdminLivemode: "true" | "false";
         /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
@@ -3862,6 +4183,36 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    revokeEventPassById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An event pass program id (`evp_…`). */
+                id: components["parameters"]["EventPassProgramId"];
+                /** @description An event pass id (`evpass_…`). */
+                pass_id: components["parameters"]["EventPassId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pass, `revoked`. Revoking again answers the same. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPass"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     revokeEventPass: {
         parameters: {
             query?: never;
@@ -4270,6 +4621,23 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
+                /**
+                 * @description Only messages of this event type.
+                 * @example ride.completed
+                 */
+                event_type?: string;
+                /**
+                 * @description Only messages in this state.
+                 * @example failed
+                 */
+                status?: "pending" | "succeeded" | "failed";
+                /**
+                 * @description Only messages created strictly after this time.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: string;
+                /** @description Only messages created strictly before this time. */
+                created_before?: string;
                 /** @example 20 */
                 limit?: number;
                 /** @description The `next_cursor` of the previous page. */
@@ -4301,6 +4669,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     retryWebhookDelivery: {
@@ -4330,6 +4699,44 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             /** @description Only a failed delivery can be retried. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    replayWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: components["parameters"]["WebhookEndpointId"];
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued for one more attempt. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            /** @description The delivery is still pending (`delivery_pending`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4797,6 +5204,71 @@ export interface operations {
             401: components["responses"]["InvalidDriverToken"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getPartnerBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The branding; every field null until it is set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerBranding"];
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+        };
+    };
+    updatePartnerBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "display_name": "Mama Put Kitchen",
+                 *       "brand_color": "#0b6e4f"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PartnerBrandingChange"];
+            };
+        };
+        responses: {
+            /** @description The branding as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerBranding"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["InsufficientRole"];
+            /** @description The body is larger than 100 kB (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
         };
@@ -5742,6 +6214,23 @@ export interface operations {
                 livemode?: components["parameters"]["AdminLivemode"];
                 /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
                 mode?: components["parameters"]["AdminMode"];
+                /**
+                 * @description Only messages of this event type.
+                 * @example ride.completed
+                 */
+                event_type?: string;
+                /**
+                 * @description Only messages in this state.
+                 * @example failed
+                 */
+                status?: "pending" | "succeeded" | "failed";
+                /**
+                 * @description Only messages created strictly after this time.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: string;
+                /** @description Only messages created strictly before this time. */
+                created_before?: string;
                 /** @example 20 */
                 limit?: number;
                 /** @description The `next_cursor` of the previous page. */
@@ -5772,6 +6261,7 @@ export interface operations {
             400: components["responses"]["MalformedRequest"];
             401: components["responses"]["InvalidAdminToken"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     adminRetryWebhookDelivery: {
@@ -5806,6 +6296,49 @@ export interface operations {
             403: components["responses"]["InsufficientRole"];
             404: components["responses"]["NotFound"];
             /** @description Only a failed delivery can be retried. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    adminReplayWebhookDelivery: {
+        parameters: {
+            query?: {
+                /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                livemode?: components["parameters"]["AdminLivemode"];
+                /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                mode?: components["parameters"]["AdminMode"];
+            };
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: components["parameters"]["WebhookEndpointId"];
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued for one more attempt. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["InsufficientRole"];
+            404: components["responses"]["NotFound"];
+            /** @description The delivery is still pending (`delivery_pending`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6046,6 +6579,93 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    adminRevokeEventPassById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An event pass program id (`evp_…`). */
+                id: components["parameters"]["EventPassProgramId"];
+                /** @description An event pass id (`evpass_…`). */
+                pass_id: components["parameters"]["EventPassId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pass, `revoked`. Revoking again answers the same. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPass"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["InsufficientRole"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getAdminMobilitySummary: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How many UTC days, ending today.
+                 * @example 30
+                 */
+                days?: number;
+                /**
+                 * @description `test` counts test-mode data (made with `mk_test_…` keys).
+                 * @example live
+                 */
+                mode?: "live" | "test";
+                /** @description Count the webhook attempts of this endpoint only. */
+                endpoint_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "mode": "live",
+                     *       "endpoint_id": null,
+                     *       "days": [
+                     *         {
+                     *           "date": "2026-05-01",
+                     *           "rides": 4,
+                     *           "deliveries": 1,
+                     *           "webhook_attempts": 6,
+                     *           "webhook_succeeded": 5
+                     *         }
+                     *       ],
+                     *       "totals": {
+                     *         "rides": 4,
+                     *         "deliveries": 1,
+                     *         "webhook_attempts": 6,
+                     *         "webhook_succeeded": 5
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MobilitySummary"];
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["InvalidAdminToken"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     getTrackingPage: {
         parameters: {
             query?: never;
@@ -6111,6 +6731,77 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             /** @description The delivery ended more than `TRACKING_LINK_TTL_S` (24 h) ago (`tracking_link_expired`); nothing of it is shown. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTrackingLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of a delivery's `tracking_url` (24 base64url characters). */
+                token: components["parameters"]["TrackingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The link has expired (`tracking_link_expired`). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTrackingProofImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of a delivery's `tracking_url` (24 base64url characters). */
+                token: components["parameters"]["TrackingToken"];
+                kind: "photo" | "signature";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The link has expired (`tracking_link_expired`). */
             410: {
                 headers: {
                     [name: string]: unknown;

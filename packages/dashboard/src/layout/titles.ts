@@ -18,9 +18,11 @@ const PAGES: [RegExp, string][] = [
   [/^\/deliveries\/?$/, 'Deliveries'],
   [/^\/deliveries\/[^/]+\/?$/, 'Delivery'],
   [/^\/webhooks\/?$/, 'Webhooks'],
+  [/^\/webhooks\/event-types\/?$/, 'Event catalog'],
   [/^\/webhooks\/[^/]+\/?$/, 'Webhook endpoint'],
   [/^\/drivers\/?$/, 'Drivers'],
   [/^\/event-passes\/?$/, 'Event passes'],
+  [/^\/event-passes\/[^/]+\/?$/, 'Event pass program'],
   [/^\/members\/?$/, 'Members'],
 ];
 

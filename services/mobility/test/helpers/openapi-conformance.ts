@@ -1,6 +1,6 @@
 /**
  * Every answer of every mobility test that goes through supertest on a documented route (`/api/v1/…`,
- * `/driver/v1/…`, `/track/…`, `/admin/v1/api-keys…`, `/admin/v1/drivers`) is checked against the built description (openapi.yaml plus
+ * `/driver/v1/…`, `/track/…`, `/admin/v1/api-keys…`, `/admin/v1/drivers`, `/admin/v1/partner/branding`) is checked against the built description (openapi.yaml plus
  * the routes' zod request schemas), so the published description cannot drift from the code: a status,
  * content type or field the description does not name fails the test that saw it. Loaded by jest (setupFilesAfterEnv).
  */
@@ -8,7 +8,7 @@ import supertest from 'supertest';
 import { createResponseValidator, observed } from '@platform/test-kit';
 import { mobilityOpenApi } from '../../src/openapi';
 
-const DOCUMENTED = /^\/(api\/v1\/(estimates|rides|deliveries|webhooks|event-pass-programs|event-passes)|driver\/v1\/|track\/|admin\/v1\/(api-keys|drivers)(\/|$))/;
+const DOCUMENTED = /^\/(api\/v1\/(estimates|rides|deliveries|webhooks|event-pass-programs|event-passes)|driver\/v1\/|track\/|admin\/v1\/(api-keys|drivers|partner\/branding|summary|webhooks|event-pass-programs)(\/|$))/;
 const validator = createResponseValidator(mobilityOpenApi() as Record<string, unknown>, { closeObjects: true });
 
 type Assert = (this: unknown, resError: Error | null, res: Parameters<typeof observed>[0] | undefined, fn: (...args: unknown[]) => void) => void;

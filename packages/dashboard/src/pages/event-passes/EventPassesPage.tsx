@@ -1,17 +1,17 @@
-/** Event pass programs: list with usage, and close a program. */
+/** Event pass programs: create one, list them with usage, open one, close one. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { request } from '../../api/http';
-import type { EventPassProgram, Page } from '../../api/types';
+import { Link, useNavigate } from 'react-router';
 import { FormError } from '../../ui/FormError';
 import { formatDate, formatMoney } from '../../ui/format';
 import { QueryState } from '../../ui/QueryState';
 import { humanLabel } from '../../ui/labels';
 
-const listPrograms = () => request<Page<EventPassProgram>>('mobility', '/event-pass-programs', { query: { limit: 100 } });
-const closeProgram = (id: string) => request<EventPassProgram>('mobility', `/event-pass-programs/${encodeURIComponent(id)}/close`, { method: 'POST' });
+import { CreateProgramForm } from './CreateProgramForm';
+import { closeProgram, listPrograms } from './event-passes-api';
 
 export function EventPassesPage() {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const programs = useQuery({ queryKey: ['event-pass-programs'], queryFn: listPrograms });
   const close = useMutation({ mutationFn: closeProgram, onSuccess: () => queryClient.invalidateQueries({ queryKey: ['event-pass-programs'] }) });
   return (
@@ -19,6 +19,7 @@ export function EventPassesPage() {
       <h1>Event pass programs</h1>
       <QueryState isLoading={programs.isLoading} error={programs.error} what="event pass programs" />
       <FormError error={close.error} />
+      <CreateProgramForm onCreated={(program) => navigate(`/event-passes/${encodeURIComponent(program.id)}`)} />
       {programs.data && (
         <div className="table-wrap">
           <table>
@@ -41,7 +42,9 @@ export function EventPassesPage() {
               )}
               {programs.data.data.map((program) => (
                 <tr key={program.id}>
-                  <td>{program.name}</td>
+                  <td>
+                    <Link to={`/event-passes/${encodeURIComponent(program.id)}`}>{program.name}</Link>
+                  </td>
                   <td>{humanLabel(program.status)}</td>
                   <td>
                     {formatDate(program.valid_from)} – {formatDate(program.valid_until)}

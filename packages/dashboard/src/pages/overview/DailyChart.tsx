@@ -7,7 +7,7 @@ export interface Series {
   color: string;
 }
 
-export function DailyChart({ title, data, series, testId }: { title: string; data: Record<string, string | number>[]; series: Series[]; testId: string }) {
+export function DailyChart({ title, data, series, testId, unit = '' }: { title: string; data: Record<string, string | number | null>[]; series: Series[]; testId: string; unit?: string }) {
   return (
     <figure className="card chart" data-testid={testId}>
       <figcaption>
@@ -18,7 +18,7 @@ export function DailyChart({ title, data, series, testId }: { title: string; dat
           <BarChart accessibilityLayer={false} data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis dataKey="date" tickFormatter={(value: string) => value.slice(5)} fontSize={12} />
-            <YAxis allowDecimals={false} fontSize={12} />
+            <YAxis allowDecimals={false} fontSize={12} unit={unit} />
             <Tooltip />
             <Legend />
             {series.map((item) => (
@@ -44,7 +44,7 @@ export function DailyChart({ title, data, series, testId }: { title: string; dat
             <tr key={String(row.date)}>
               <th scope="row">{row.date}</th>
               {series.map((item) => (
-                <td key={item.key}>{row[item.key]}</td>
+                <td key={item.key}>{row[item.key] === null ? '—' : `${row[item.key]}${unit}`}</td>
               ))}
             </tr>
           ))}

@@ -5,13 +5,14 @@ import { getCredits } from '../billing/billing-api';
 import { listCertificates } from '../certificates/certificates-api';
 import { Checklist } from './Checklist';
 import { DailyChart } from './DailyChart';
-import { getSummary, listCertificateKeys, listEndpoints, listMobilityKeys, todaysJobs } from './home-api';
+import { getMobilitySummary, getSummary, listCertificateKeys, listEndpoints, listMobilityKeys, successRates, todaysJobs } from './home-api';
 
 const counted = (page: { data: unknown[]; has_more?: boolean } | undefined) => (page ? `${page.data.length}${page.has_more ? '+' : ''}` : '…');
 
 export function OverviewPage() {
   const { session } = useSession();
   const summary = useQuery({ queryKey: ['summary'], queryFn: () => getSummary(30) });
+  const mobility = useQuery({ queryKey: ['mobility-summary'], queryFn: () => getMobilitySummary(30) });
   const credits = useQuery({ queryKey: ['credits'], queryFn: getCredits });
   const certificateKeys = useQuery({ queryKey: ['api-keys', 'certificate'], queryFn: listCertificateKeys });
   const mobilityKeys = useQuery({ queryKey: ['api-keys', 'mobility'], queryFn: listMobilityKeys });
@@ -57,6 +58,14 @@ export function OverviewPage() {
             series={[{ key: 'certificates_issued', label: 'Certificates issued', color: '#1f5fbf' }]} />
           <DailyChart title="Credits used per day (last 30 days)" testId="chart-credits" data={summary.data.days}
             series={[{ key: 'credits_used', label: 'Credits used', color: '#7a4a00' }]} />
+        </div>
+      )}
+      {mobility.data && (
+        <div className="grid-2">
+          <DailyChart title="Rides and deliveries per day (last 30 days)" testId="chart-trips" data={mobility.data.days}
+            series={[{ key: 'rides', label: 'Rides', color: '#1f5fbf' }, { key: 'deliveries', label: 'Deliveries', color: '#7a4a00' }]} />
+          <DailyChart title="Webhook success rate per day (last 30 days)" testId="chart-webhooks" data={successRates(mobility.data)} unit="%"
+            series={[{ key: 'success_rate', label: 'Answered 2xx', color: '#1b6e3a' }]} />
         </div>
       )}
     </section>

@@ -38,6 +38,9 @@ export function templateBody(form: typeof INITIAL, logo?: string): NewTemplate {
     custom_fields: [],
     qr_code: { x: 0.83, y: 0.7, size: 0.12 },
     logo_placement: { x: 0.05, y: 0.05, width: 0.15 },
+    date_format: 'long',
+    frame: { style: 'none' },
+    signature_placement: { x: 0.08, y: 0.72, width: 0.2 },
     ...(logo ? { logo: { data: logo } } : {}),
   };
 }

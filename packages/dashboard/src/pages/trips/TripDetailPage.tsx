@@ -59,6 +59,15 @@ function RideFields({ ride }: { ride: Ride }) {
       <dd>{humanLabel(ride.tier)}</dd>
       <dt>Fare</dt>
       <dd>{formatMoney(ride.fare as unknown as { amount: number; currency: string })}</dd>
+      {typeof ride.fare.covered_by_pass === 'number' && (
+        <>
+          <dt>Event pass covered</dt>
+          <dd data-testid="pass-covered">
+            {formatMoney({ amount: ride.fare.covered_by_pass, currency: ride.fare.currency })}; the rider pays{' '}
+            {formatMoney({ amount: ride.fare.rider_pays ?? ride.fare.amount - ride.fare.covered_by_pass, currency: ride.fare.currency })}
+          </dd>
+        </>
+      )}
       <dt>Passenger</dt>
       <dd>{ride.passenger.name}</dd>
       <dt>Driver</dt>

@@ -1,31 +1,82 @@
+/** The endpoint's message log as in Svix: filters, each message's payload and every attempt's request and answer, replay. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
 import type { WebhookDelivery } from '../../api/types';
 import { FormError } from '../../ui/FormError';
 import { formatDate } from '../../ui/format';
 import { QueryState } from '../../ui/QueryState';
-import { listDeliveries, retryDelivery } from './webhooks-api';
 import { humanLabel } from '../../ui/labels';
+import { EVENT_TYPES, LOCATION_EVENT_TYPES, listDeliveries, replayDelivery, type MessageFilters } from './webhooks-api';
 
-/** The endpoint's deliveries, newest first, each with its attempts; a failed one can be sent again. */
+type Attempt = NonNullable<WebhookDelivery['attempt_log']>[number];
+
+/** `2026-05-01` (a date input) → the start of that local day, as the API's ISO instant. */
+const dayStart = (value: string, plusDays = 0) => {
+  const date = new Date(`${value}T00:00:00`);
+  date.setDate(date.getDate() + plusDays);
+  return date.toISOString();
+};
+
 export function DeliveryLog({ endpointId }: { endpointId: string }) {
   const queryClient = useQueryClient();
-  const deliveries = useQuery({ queryKey: ['webhook-deliveries', endpointId], queryFn: () => listDeliveries(endpointId) });
-  const retry = useMutation({
-    mutationFn: (deliveryId: string) => retryDelivery(endpointId, deliveryId),
+  const [filters, setFilters] = useState<MessageFilters>({});
+  const deliveries = useQuery({ queryKey: ['webhook-deliveries', endpointId, filters], queryFn: () => listDeliveries(endpointId, filters) });
+  const replay = useMutation({
+    mutationFn: (deliveryId: string) => replayDelivery(endpointId, deliveryId),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', endpointId] }),
   });
+  const apply = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const text = (name: string) => String(form.get(name) ?? '') || undefined;
+    const from = text('from');
+    const to = text('to');
+    setFilters({ event_type: text('event_type'), status: text('status'), created_after: from && dayStart(from), created_before: to && dayStart(to, 1) });
+  };
   return (
     <>
-      <h2>Delivery log</h2>
-      <button type="button" onClick={() => deliveries.refetch()}>
-        Refresh
-      </button>
-      <QueryState isLoading={deliveries.isLoading} error={deliveries.error} what="the delivery log" />
-      <FormError error={retry.error} />
+      <h2>Messages</h2>
+      <form aria-label="Filter messages" className="actions filters" onSubmit={apply}>
+        <label>
+          Event type{' '}
+          <select name="event_type" defaultValue="">
+            <option value="">Any</option>
+            {[...EVENT_TYPES, ...LOCATION_EVENT_TYPES, 'webhook.test'].map((type) => (
+              <option key={type} value={type}>
+                {type}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Status{' '}
+          <select name="status" defaultValue="">
+            <option value="">Any</option>
+            {['pending', 'succeeded', 'failed'].map((status) => (
+              <option key={status} value={status}>
+                {humanLabel(status)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          From <input type="date" name="from" />
+        </label>
+        <label>
+          To <input type="date" name="to" />
+        </label>
+        <button type="submit">Filter</button>
+        <button type="button" onClick={() => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', endpointId] })}>
+          Refresh
+        </button>
+      </form>
+      <QueryState isLoading={deliveries.isLoading} error={deliveries.error} what="the message log" />
+      <FormError error={replay.error} />
+      {replay.isSuccess && <p role="status">Message queued to be sent again.</p>}
       {deliveries.data && (
         <div className="table-wrap">
           <table data-testid="delivery-log">
-            <caption>Deliveries, newest first</caption>
+            <caption>Messages, newest first</caption>
             <thead>
               <tr>
                 <th scope="col">Event</th>
@@ -39,11 +90,11 @@ export function DeliveryLog({ endpointId }: { endpointId: string }) {
             <tbody>
               {deliveries.data.data.length === 0 && (
                 <tr>
-                  <td colSpan={6}>No deliveries yet.</td>
+                  <td colSpan={6}>No messages{Object.values(filters).some(Boolean) ? ' match these filters' : ' yet'}.</td>
                 </tr>
               )}
               {deliveries.data.data.map((delivery) => (
-                <DeliveryRow key={delivery.id} delivery={delivery} onRetry={() => retry.mutate(delivery.id)} />
+                <MessageRow key={delivery.id} delivery={delivery} onReplay={() => replay.mutate(delivery.id)} />
               ))}
             </tbody>
           </table>
@@ -53,41 +104,68 @@ export function DeliveryLog({ endpointId }: { endpointId: string }) {
   );
 }
 
-function DeliveryRow({ delivery, onRetry }: { delivery: WebhookDelivery; onRetry: () => void }) {
+function MessageRow({ delivery, onReplay }: { delivery: WebhookDelivery; onReplay: () => void }) {
   return (
     <tr data-testid={`delivery-${delivery.id}`}>
       <td>
         {delivery.event_type}
         <div className="muted">{delivery.event_id}</div>
+        <details className="message" data-testid="message-details">
+          <summary>Payload and attempts</summary>
+          <p className="label">Request payload</p>
+          <pre className="code" tabIndex={0} aria-label="Request payload" data-testid="message-payload">
+            {JSON.stringify(delivery.payload ?? null, null, 2)}
+          </pre>
+          {delivery.next_attempt_at && <p data-testid="next-retry">Next retry: {formatDate(delivery.next_attempt_at)}</p>}
+          <ol className="attempts">
+            {(delivery.attempt_log ?? []).map((attempt) => (
+              <AttemptDetails key={attempt.attempt} attempt={attempt} />
+            ))}
+          </ol>
+        </details>
       </td>
       <td>{humanLabel(delivery.status)}</td>
-      <td>
-        {delivery.attempts}
-        {delivery.attempt_log && delivery.attempt_log.length > 0 && (
-          <details>
-            <summary>Attempts</summary>
-            <ol>
-              {delivery.attempt_log.map((attempt) => (
-                <li key={attempt.attempt}>
-                  {attempt.status_code ?? 'no answer'}
-                  {attempt.duration_ms !== null ? `, ${attempt.duration_ms} ms` : ''}
-                  {attempt.error ? `: ${attempt.error}` : ''}
-                  {attempt.created_at ? ` (${formatDate(attempt.created_at)})` : ''}
-                </li>
-              ))}
-            </ol>
-          </details>
-        )}
-      </td>
+      <td>{delivery.attempts}</td>
       <td>{delivery.last_status_code ?? delivery.last_error ?? '—'}</td>
       <td>{formatDate(delivery.created_at)}</td>
       <td>
-        {delivery.status === 'failed' && (
-          <button type="button" onClick={onRetry}>
-            Retry
+        {delivery.status !== 'pending' && (
+          <button type="button" onClick={onReplay}>
+            Replay
           </button>
         )}
       </td>
     </tr>
+  );
+}
+
+function Headers({ headers, label }: { headers: Record<string, string> | null | undefined; label: string }) {
+  if (!headers) return <p className="muted">{label}: not recorded</p>;
+  return (
+    <pre className="code" tabIndex={0} aria-label={label}>
+      {Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('\n')}
+    </pre>
+  );
+}
+
+function AttemptDetails({ attempt }: { attempt: Attempt }) {
+  return (
+    <li data-testid={`attempt-${attempt.attempt}`}>
+      <p>
+        <strong>Attempt {attempt.attempt}</strong>: <span data-testid="attempt-status">{attempt.status_code ?? 'no answer'}</span>
+        {attempt.duration_ms !== null ? `, ${attempt.duration_ms} ms` : ''}
+        {attempt.created_at ? `, ${formatDate(attempt.created_at)}` : ''}
+        {attempt.error ? ` (${attempt.error})` : ''}
+      </p>
+      <Headers headers={attempt.request_headers} label={`Request headers of attempt ${attempt.attempt}`} />
+      <Headers headers={attempt.response_headers} label={`Response headers of attempt ${attempt.attempt}`} />
+      {attempt.response_body_excerpt && (
+        <pre className="code" tabIndex={0} aria-label={`Response body of attempt ${attempt.attempt} (first 1 kB)`} data-testid="response-body">
+          {attempt.response_body_excerpt}
+        </pre>
+      )}
+    </li>
   );
 }

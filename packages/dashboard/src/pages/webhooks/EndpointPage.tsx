@@ -11,6 +11,8 @@ import { DeliveryLog } from './DeliveryLog';
 import { RecoverForm } from './RecoverForm';
 import { deleteEndpoint, getEndpoint, rotateSecret, sendTest, updateEndpoint } from './webhooks-api';
 import { humanLabel } from '../../ui/labels';
+import { DailyChart } from '../overview/DailyChart';
+import { getMobilitySummary, successRates } from '../overview/home-api';
 
 export function EndpointPage() {
   const { id = '' } = useParams();
@@ -23,6 +25,7 @@ export function EndpointPage() {
   const test = useMutation({ mutationFn: () => sendTest(id), onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', id] }) });
   const rotate = useMutation({ mutationFn: () => rotateSecret(id), onSuccess: (next) => { setSecret(next); void refresh(); } });
   const remove = useMutation({ mutationFn: () => deleteEndpoint(id), onSuccess: () => { void refresh(); navigate('/webhooks'); } });
+  const stats = useQuery({ queryKey: ['webhook-deliveries', id, 'stats'], queryFn: () => getMobilitySummary(30, id) });
   const data = endpoint.data;
   return (
     <section>
@@ -68,6 +71,13 @@ export function EndpointPage() {
           {test.isSuccess && <p role="status">Test event queued.</p>}
           <FormError error={toggle.error ?? test.error ?? rotate.error ?? remove.error} />
           <RecoverForm endpointId={id} onQueued={() => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', id] })} />
+          {stats.data && (
+            <DailyChart title="Success rate per day (last 30 days)" testId="chart-endpoint-success" data={successRates(stats.data)} unit="%"
+              series={[{ key: 'success_rate', label: 'Answered 2xx', color: '#1b6e3a' }]} />
+          )}
+          <p>
+            <Link to="/webhooks/event-types">Event catalog: every event type, its schema and an example payload</Link>
+          </p>
           <DeliveryLog endpointId={id} />
         </>
       )}

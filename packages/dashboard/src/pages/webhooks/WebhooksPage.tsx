@@ -21,6 +21,9 @@ export function WebhooksPage() {
   return (
     <section>
       <h1>Webhooks</h1>
+      <p>
+        <Link to="/webhooks/event-types">Event catalog</Link>: every event type, its schema and an example payload.
+      </p>
       {created && (
         <>
           <SecretBox label={`Signing secret of ${created.url}`} value={created.secret} testId="webhook-secret" onDismiss={() => setCreated(null)} />

@@ -19,6 +19,9 @@ export const EVENT_TYPES: readonly WebhookEventType[] = [
   'event_pass_program.budget_exhausted',
 ];
 
+/** Sent only to endpoints that list them (a stream of positions). */
+export const LOCATION_EVENT_TYPES: readonly WebhookEventType[] = ['ride.location_updated', 'delivery.courier_location_updated'];
+
 const at = (id: string, rest = ''): `/webhooks/${string}` => `/webhooks/${encodeURIComponent(id)}${rest}`;
 
 export const listEndpoints = () => request<Page<WebhookEndpoint>>('mobility', '/webhooks');
@@ -28,7 +31,18 @@ export const updateEndpoint = (id: string, body: MobilitySchemas['WebhookEndpoin
 export const deleteEndpoint = (id: string) => request<void>('mobility', at(id), { method: 'DELETE' });
 export const rotateSecret = (id: string) => request<CreatedWebhookEndpoint>('mobility', at(id, '/rotate-secret'), { method: 'POST' });
 export const sendTest = (id: string) => request<unknown>('mobility', at(id, '/test'), { method: 'POST' });
-export const listDeliveries = (id: string, cursor?: string) => request<Page<WebhookDelivery>>('mobility', at(id, '/deliveries'), { query: { limit: 20, cursor } });
+/** The message log's filters, as the admin API takes them (empty means any). */
+export interface MessageFilters {
+  event_type?: string;
+  status?: string;
+  created_after?: string;
+  created_before?: string;
+}
+
+export const listDeliveries = (id: string, filters: MessageFilters = {}, cursor?: string) =>
+  request<Page<WebhookDelivery>>('mobility', at(id, '/deliveries'), { query: { limit: 20, cursor, ...filters } });
+export const replayDelivery = (id: string, deliveryId: string) =>
+  request<WebhookDelivery>('mobility', at(id, `/deliveries/${encodeURIComponent(deliveryId)}/replay`), { method: 'POST' });
 export const retryDelivery = (id: string, deliveryId: string) =>
   request<WebhookDelivery>('mobility', at(id, `/deliveries/${encodeURIComponent(deliveryId)}/retry`), { method: 'POST' });
 export const recoverEvents = (id: string, body: MobilitySchemas['WebhookRecovery']) =>

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { escapeHtml, type Knex } from '@platform/service-kit';
 import { BUILT_IN_TEMPLATE } from '../documents/built-in-template';
 import type { ImageMeta } from '../templates/image-size';
@@ -64,18 +63,16 @@ const textOn = (background: string) => (contrast(background, '#FFFFFF') >= contr
 export function brandingStyle(branding: CredentialBranding): string {
   const { accent, background, text } = branding.colors;
   const headerText = contrast(background, text) >= 4.5 ? text : textOn(background);
+  // The outlined button (the verifiable credential download) keeps the default blue when the accent is too light on white.
+  const outlineOnWhite = contrast(accent, '#FFFFFF') >= 4.5 ? accent : '#1D4ED8';
   return `
 header.brand{display:flex;align-items:center;gap:16px;padding:16px 24px;background:${background};color:${headerText};border-top:6px solid ${accent};border-bottom:1px solid #d3d7de}
 header.brand img.logo{max-height:56px;max-width:200px;width:auto;height:auto}
 header.brand .issuer{font-weight:600;font-size:1.1rem}
 a.download{background:${accent};color:${textOn(accent)}}
+a.download.secondary{background:#fff;color:${outlineOnWhite};border-color:${outlineOnWhite}}
 .band{padding:14px 24px;background:#b91c1c;color:#fff;font-weight:700;font-size:1.4rem;letter-spacing:.08em;text-align:center}
 `;
-}
-
-/** The page's CSP sources for a branded page: its own sheet's hash and the branding sheet's. */
-export function brandingStyleHash(branding: CredentialBranding): string {
-  return `'sha256-${createHash('sha256').update(brandingStyle(branding)).digest('base64')}'`;
 }
 
 /** The header: the issuer's logo (served from the page's own origin) and name. */

@@ -1,42 +1,15 @@
-import { createHash } from 'node:crypto';
 import { escapeHtml } from '@platform/service-kit';
-import { brandingHeaderHtml, brandingStyle, brandingStyleHash, statusBandHtml, type CredentialBranding } from './credential-branding';
+import { brandingHeaderHtml, brandingStyle, statusBandHtml, type CredentialBranding } from './credential-branding';
 import type { PublicCredential } from './credentials.service';
+import { CREDENTIAL_PAGE_CSP, page, pageCsp, verifyCodeBox } from './page-shell';
+import { linkedInAddToProfileUrl } from './share-links';
 
-/** The page's only style sheet, inline; the CSP allows exactly this text by its hash, and nothing from elsewhere. */
-const STYLE = `
-body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1f2933}
-main{max-width:960px;margin:0 auto;padding:24px}
-h1{font-size:1.6rem;margin:0 0 4px}
-.status{padding:12px 16px;border-radius:8px;font-weight:600;margin:16px 0}
-.status.valid{background:#e3f9e5;color:#0e5a1c}
-.status.revoked,.status.expired{background:#fde8e8;color:#8a1c1c}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:6px 16px;margin:16px 0}
-dt{font-weight:600}
-dd{margin:0}
-img.preview{width:100%;height:auto;border:1px solid #d3d7de;border-radius:4px;background:#fff}
-a.download{display:inline-block;margin:12px 0;padding:10px 16px;background:#1d4ed8;color:#fff;border-radius:6px;text-decoration:none}
-`;
-
-const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
-
-/**
- * No script, no frames, no forms; images and the style sheets come only from this page's own origin (a branded page's
- * second sheet, the issuer's colours, is allowed by its hash too).
- */
+/** The credential page's CSP: the shared one, plus the hash of the branding sheet when the page is branded. */
 export function credentialPageCsp(branding?: CredentialBranding): string {
-  return [
-    "default-src 'none'",
-    "img-src 'self'",
-    `style-src 'sha256-${STYLE_HASH}'${branding ? ` ${brandingStyleHash(branding)}` : ''}`,
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  return branding ? pageCsp([brandingStyle(branding)]) : CREDENTIAL_PAGE_CSP;
 }
 
-export const CREDENTIAL_PAGE_CSP = credentialPageCsp();
-
+export { CREDENTIAL_PAGE_CSP };
 
 /** The status in plain words: a revoked or expired certificate says so before anything else. */
 export function statusSentence(credential: PublicCredential): string {
@@ -45,28 +18,30 @@ export function statusSentence(credential: PublicCredential): string {
   return `This certificate is valid. It was issued by ${credential.organization_name}.`;
 }
 
+/** Sharing is offered only for a certificate that is valid now: add to LinkedIn, copy the page's link. */
+function shareActions(credential: PublicCredential): string {
+  if (credential.status !== 'valid') return '';
+  const e = escapeHtml;
+  const linkedIn = linkedInAddToProfileUrl({
+    programTitle: credential.program_title,
+    organizationName: credential.organization_name,
+    issueDate: credential.issue_date,
+    expiresOn: credential.expires_on,
+    pageUrl: credential.page_url,
+    credentialId: credential.verification_code,
+  });
+  return `<div class="actions" id="share">
+<a class="share linkedin" href="${e(linkedIn)}" target="_blank" rel="noopener noreferrer">Add to LinkedIn profile</a>
+<button type="button" class="secondary" data-copy="${e(credential.page_url)}">Copy link</button>
+<span id="copy-status" aria-live="polite"></span>
+</div>`;
+}
+
 /** Whether the platform checked the issuer's name: anyone can sign up and call their organization anything. */
 export function issuerSentence(credential: PublicCredential): string {
   return credential.issuer_verified
     ? 'The platform has verified that this issuer is who its name says.'
     : 'The platform has not verified this issuer’s name: it is what the issuer entered.';
-}
-
-function page(title: string, head: string, body: string, branded?: { style: string; top: string }): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
-${head}<style>${STYLE}</style>${branded ? `<style>${branded.style}</style>` : ''}
-</head>
-<body>${branded?.top ?? ''}<main>
-${body}
-</main></body>
-</html>
-`;
 }
 
 /** The public credential page, in the issuer's branding when given; every value from the database is escaped. */
@@ -89,7 +64,7 @@ export function credentialPageHtml(credential: PublicCredential, branding?: Cred
     ['Program', credential.program_title],
     ['Issued by', `${credential.organization_name} (${credential.issuer_verified ? 'verified issuer' : 'name not verified'})`],
     ['Issue date', credential.issue_date],
-    ['Expires on', credential.expires_on ?? 'Does not expire'],
+    [credential.status === 'expired' ? 'Expired on' : 'Expires on', credential.expires_on ?? 'Does not expire'],
     ['Certificate number', credential.certificate_number],
     ['Verification code', credential.verification_code],
   ];
@@ -99,15 +74,22 @@ export function credentialPageHtml(credential: PublicCredential, branding?: Cred
 <p>${e(credential.recipient_name)}</p>
 <p class="status ${credential.status}" role="status" data-status="${credential.status}">${e(statusSentence(credential))}</p>
 <p class="issuer" data-issuer-verified="${credential.issuer_verified}">${e(issuerSentence(credential))}</p>
+${shareActions(credential)}
 <dl>
 ${rows.map(([label, value]) => `<dt>${e(label)}</dt><dd>${e(value)}</dd>`).join('\n')}
 </dl>
 <img class="preview" src="${e(`${path}/document.png`)}" alt="${e(`Certificate for ${credential.recipient_name}`)}">
-<p><a class="download" href="${e(`${path}/document.pdf`)}" download>Download the certificate (PDF)</a></p>`;
+<p><a class="download" href="${e(`${path}/document.pdf`)}" download>Download the certificate (PDF)</a>
+<a class="download secondary" id="credential-download" href="${e(`${path}/credential.json`)}" download>Download the verifiable credential (Open Badges 3.0)</a></p>
+<p class="hint">The verifiable credential is signed by the platform; anyone can check it, offline or at <a href="/credentials/verify">the verifier</a>.</p>`;
   const branded = branding && { style: brandingStyle(branding), top: brandingHeaderHtml(branding, credential.organization_name, path) + statusBandHtml(credential.status) };
   return page(title, head, body, branded);
 }
 
 export function notFoundPageHtml(): string {
-  return page('Certificate not found', '', '<h1>Certificate not found</h1>\n<p>No certificate has this verification code. Check the code or the link you were given.</p>');
+  return page(
+    'Certificate not found',
+    '',
+    `<h1>Certificate not found</h1>\n<p>No certificate has this verification code. Check the code or the link you were given.</p>\n${verifyCodeBox()}`,
+  );
 }

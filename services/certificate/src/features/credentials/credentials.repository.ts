@@ -13,19 +13,41 @@ export interface PublicCredentialRow {
   certificate_number: string;
   status: string;
   revoked_at: Date | null;
+  created_at: Date;
+  /** Where the certificate's revocation bit is in the status lists (assigned at issue). */
+  status_list_position: number;
 }
 
 export function credentialsRepository(db: Knex) {
   return {
     /** `code` is the stored form of a verification code; it is unique across organizations. */
     async byVerificationCode(code: string): Promise<PublicCredentialRow | undefined> {
-      return db('certificates as c')
+      const row = await db('certificates as c')
         .join('organizations as o', 'o.id', 'c.organization_id')
         .where('c.verification_code', code)
         .first(
           'c.verification_code', 'c.recipient_name', 'c.program_title', 'o.name as organization_name', 'o.name_verified_at', 'c.issue_date', 'c.expires_on',
-          'c.certificate_number', 'c.status', 'c.revoked_at',
+          'c.certificate_number', 'c.status', 'c.revoked_at', 'c.created_at', 'c.status_list_position',
         );
+      return row ? { ...row, status_list_position: Number(row.status_list_position) } : undefined;
+    },
+    /** The revoked positions in [from, to): the set bits of one status list. */
+    async revokedPositions(from: number, to: number): Promise<number[]> {
+      const rows: Array<{ status_list_position: string }> = await db('certificates')
+        .where('status', 'revoked')
+        .andWhere('status_list_position', '>=', from)
+        .andWhere('status_list_position', '<', to)
+        .select('status_list_position');
+      return rows.map((row) => Number(row.status_list_position));
+    },
+    /** Whether any certificate has a position in [from, to): a status list that holds nobody does not exist. */
+    async anyPositionIn(from: number, to: number): Promise<boolean> {
+      const row = await db('certificates').where('status_list_position', '>=', from).andWhere('status_list_position', '<', to).first(db.raw('1 as found'));
+      return row !== undefined;
+    },
+    async isRevokedAt(position: number): Promise<boolean> {
+      const row = await db('certificates').where({ status_list_position: position, status: 'revoked' }).first(db.raw('1 as found'));
+      return row !== undefined;
     },
   };
 }

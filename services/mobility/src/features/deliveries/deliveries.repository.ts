@@ -35,6 +35,8 @@ export interface DeliveryRow extends JobPlaceColumns {
   status_timeline: DeliveryTimelineEntry[];
   /** false: a test-mode delivery (sandbox). */
   livemode: boolean;
+  /** Test mode: where the sandbox courier is along the route line (0 pick-up, 1 drop-off, negative before the pick-up). */
+  sandbox_courier_progress: number | null;
   sequence: number;
   created_at: Date;
   updated_at: Date;
@@ -71,7 +73,7 @@ export type NewDeliveryRow = Pick<
 
 /** Columns a status change may set besides the status. */
 export type DeliveryChange = Partial<
-  Pick<DeliveryRow, 'courier_id' | 'failure_reason' | 'cancelled_by' | 'received_by' | 'photo_url' | 'delivered_lat' | 'delivered_lng'>
+  Pick<DeliveryRow, 'courier_id' | 'failure_reason' | 'cancelled_by' | 'received_by' | 'photo_url' | 'delivered_lat' | 'delivered_lng' | 'sandbox_courier_progress'>
 > & { delivered_at?: Knex.Raw };
 
 export function insertDelivery(db: Knex, delivery: NewDeliveryRow): Promise<DeliveryRow> {

@@ -2,6 +2,7 @@ import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { parseOrThrow, idParam } from '@platform/service-kit';
 import { latLngSchema } from '../../geo';
+import { imageDataUrlSchema } from '../../image-data';
 import { WEIGHT_TIERS } from '../../pricing';
 import { accountOf, requireScope, type PartnerAccount } from '../api-keys/api-key-auth';
 import { currentDriver } from '../driver-app/driver-auth';
@@ -58,6 +59,9 @@ export const deliveryQuoteSchema = z.object({
 });
 
 const PHOTO_URL_MAX = 2048;
+/** Proof images come inline in the JSON body (100 kB at most), so both together stay under it once base64-encoded. */
+export const PROOF_PHOTO_MAX_BYTES = 48 * 1024;
+export const PROOF_SIGNATURE_MAX_BYTES = 16 * 1024;
 
 export const deliverSchema = z.object({
   pin: pinSchema,
@@ -67,6 +71,8 @@ export const deliverSchema = z.object({
     .max(PHOTO_URL_MAX)
     .refine((value) => URL.canParse(value) && new URL(value).protocol === 'https:' && new URL(value).hostname !== '', 'must be an https:// URL')
     .optional(),
+  photo: imageDataUrlSchema(PROOF_PHOTO_MAX_BYTES, 'A photo of the parcel at the door, at most 48 KiB: stored by the platform and shown on the delivered tracking page from its own origin.').optional(),
+  signature: imageDataUrlSchema(PROOF_SIGNATURE_MAX_BYTES, 'The recipient\'s signature as an image, at most 16 KiB: stored and shown like `photo`.').optional(),
 }).meta({ id: 'DeliveryHandover', examples: [{ pin: '4821', received_by: 'Tunde Bello', photo_url: 'https://photos.example/pod/4821.jpg' }] });
 
 export const failSchema = z.object({ reason: z.string().trim().min(1).max(500) }).meta({ id: 'DeliveryFailure', examples: [{ reason: 'Recipient not reachable at the door' }] });

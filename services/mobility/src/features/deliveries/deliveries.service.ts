@@ -1,5 +1,7 @@
 import { ApiError, NotFoundError, newId, type Page } from '@platform/service-kit';
+import type { ImageData } from '../../image-data';
 import { deliveryFeeFor, type WeightTier } from '../../pricing';
+import { insertProofImages } from './delivery-proof.repository';
 import type { PartnerAccount } from '../api-keys/api-key-auth';
 import { tripMeters } from '../estimates/estimates.service';
 import type { FleetLocations } from '../fleet/fleet.locations';
@@ -35,6 +37,9 @@ export interface DeliverInput {
   pin: string;
   received_by?: string;
   photo_url?: string;
+  /** Proof images, stored as bytes (the tracking page serves them from the platform's origin). */
+  photo?: ImageData;
+  signature?: ImageData;
 }
 
 /** The create answer: the delivery, plus the generated PIN in the first answer only. */
@@ -132,6 +137,7 @@ export function createDeliveryService({ db, lifecycle, dispatcher, locations, lo
           return { refused: attempts === undefined ? pinLocked() : wrongPin(MAX_PIN_ATTEMPTS - attempts) };
         }
         const at = await locations.telemetry(courier.id);
+        await insertProofImages(trx, delivery.id, { photo: input.photo, signature: input.signature });
         return lifecycle.endJob(trx, delivery, 'deliver', {
           received_by: input.received_by ?? null,
           photo_url: input.photo_url ?? null,

@@ -167,6 +167,14 @@ export function createEventPassService({ db, appendEvent }: EventPassDeps) {
       return presentPass(await repo.revokePass(db, pass.id));
     },
 
+    /** The dashboard's revoke: a pass of this program by its id (the organizer need not have kept the code). */
+    async revokePassById(partnerId: string, programId: string, passId: string): Promise<PassView> {
+      await ownProgram(partnerId, programId);
+      const pass = await repo.findPassById(db, passId);
+      if (!pass || pass.program_id !== programId || pass.partner_id !== partnerId) throw new NotFoundError('Event pass not found');
+      return presentPass(pass.status === 'revoked' ? pass : await repo.revokePass(db, pass.id));
+    },
+
     /**
      * In the ride's transaction: checks every rule, takes one ride from the pass and reserves the covered amount from
      * the budget, both with conditional UPDATEs, so concurrent rides can neither overdraw the budget nor over-use a pass.

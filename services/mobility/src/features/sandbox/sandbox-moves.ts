@@ -9,6 +9,13 @@ import type { RideAction, RideStatus } from '../rides/ride-status';
 export const SANDBOX_DRIVER_ID = 'drv_sandbox_driver';
 export const SANDBOX_COURIER_ID = 'drv_sandbox_courier';
 
+/**
+ * Where the sandbox courier stands along a test delivery's route line (`sandbox_courier_progress`: 0 the pick-up, 1 the
+ * drop-off): assigned, a quarter of the trip's length before the pick-up (its ETA counts the way there); picked up, at
+ * the pick-up, then wherever `courier_progress` moves it.
+ */
+export const SANDBOX_ASSIGNED_PROGRESS = -0.25;
+
 /** The failure reason of a delivery the sandbox moves to `failed` after a courier was assigned. */
 export const SANDBOX_FAILURE_REASON = 'sandbox_simulated_failure';
 
@@ -39,13 +46,13 @@ export const RIDE_SANDBOX_MOVES: readonly SandboxMove<RideStatus, RideAction, Ri
  * courier), and `failed` from pending (nobody accepted), courier_assigned or picked_up (the courier reports a failure).
  */
 export const DELIVERY_SANDBOX_MOVES: readonly SandboxMove<DeliveryStatus, DeliveryAction, DeliveryChange>[] = [
-  { from: 'pending', to: 'courier_assigned', action: 'assign', change: () => ({ courier_id: SANDBOX_COURIER_ID }), ends: false },
-  { from: 'courier_assigned', to: 'picked_up', action: 'pick_up', change: () => ({}), ends: false },
+  { from: 'pending', to: 'courier_assigned', action: 'assign', change: () => ({ courier_id: SANDBOX_COURIER_ID, sandbox_courier_progress: SANDBOX_ASSIGNED_PROGRESS }), ends: false },
+  { from: 'courier_assigned', to: 'picked_up', action: 'pick_up', change: () => ({ sandbox_courier_progress: 0 }), ends: false },
   {
     from: 'picked_up',
     to: 'delivered',
     action: 'deliver',
-    change: (trx) => ({ received_by: 'Sandbox Recipient', photo_url: null, delivered_lat: null, delivered_lng: null, delivered_at: trx.fn.now() }),
+    change: (trx) => ({ received_by: 'Sandbox Recipient', photo_url: null, delivered_lat: null, delivered_lng: null, delivered_at: trx.fn.now(), sandbox_courier_progress: 1 }),
     ends: true,
   },
   { from: 'pending', to: 'failed', action: 'time_out', change: () => ({ failure_reason: NO_COURIERS_AVAILABLE }), ends: true },

@@ -22,12 +22,17 @@ export const advanceRideSchema = z
 export const advanceDeliverySchema = z
   .object({
     to: z.enum(DELIVERY_STATUSES).meta({ description: 'The next status, or any status further along: every transition in between happens too, in order.' }),
+    courier_progress: z.number().min(0).max(1).optional().meta({
+      description:
+        'With `to: picked_up` only: puts the sandbox courier this far along the route line (0 the pick-up, 1 the drop-off), as its tracking page shows. A delivery already `picked_up` may be advanced to `picked_up` again to move the courier on.',
+    }),
   })
   .strict()
+  .refine((body) => body.courier_progress === undefined || body.to === 'picked_up', { path: ['courier_progress'], message: 'only goes with to: picked_up' })
   .meta({
     id: 'SandboxDeliveryAdvance',
     description: 'Test mode only. Moves a test delivery to `to` (`courier_assigned`, `picked_up`, `delivered` without a PIN, or `failed`).',
-    examples: [{ to: 'delivered' }],
+    examples: [{ to: 'delivered' }, { to: 'picked_up', courier_progress: 0.5 }],
   });
 
 /** `/api/v1/sandbox` (mounted behind API key authentication): test-mode keys only, with the job's write scope. */
@@ -43,8 +48,8 @@ export function sandboxRoutes(sandbox: SandboxService): Router {
 
   router.post('/deliveries/:id/advance', requireScope('deliveries:write'), testKey, async (req, res) => {
     const id = deliveryId(req.params.id);
-    const { to } = parseOrThrow(advanceDeliverySchema, req.body ?? {});
-    res.json(await sandbox.advanceDelivery(accountOf(req), id, to));
+    const { to, courier_progress: courierProgress } = parseOrThrow(advanceDeliverySchema, req.body ?? {});
+    res.json(await sandbox.advanceDelivery(accountOf(req), id, to, courierProgress));
   });
 
   return router;

@@ -4,6 +4,8 @@ import type { DeliveryLifecycle } from '../deliveries/delivery-lifecycle';
 import type { JobOutcome, JobRecord } from '../jobs/job-lifecycle';
 import type { RideLifecycle } from '../rides/ride-lifecycle';
 import { expireIdleSandboxJobs } from './sandbox-expiry';
+import type { DeliveryStatus } from '../deliveries/delivery-status';
+import { placeCourier } from './sandbox-courier';
 import { DELIVERY_SANDBOX_MOVES, RIDE_SANDBOX_MOVES, sandboxPath, sandboxTargets, type SandboxMove } from './sandbox-moves';
 
 /** What the sandbox needs of a job's life cycle: the same lock, status change and end every other move goes through. */
@@ -12,7 +14,11 @@ interface MovableJobs<Row, Action, Change, View> {
   changeStatus(trx: Knex.Transaction, row: Row, action: Action, extra: Change): Promise<View>;
   endJob(trx: Knex.Transaction, row: Row, action: Action, extra: Change): Promise<JobOutcome<View>>;
   commit(work: (trx: Knex.Transaction) => Promise<JobOutcome<View>>): Promise<View>;
+  view(conn: Knex, row: Row): Promise<View>;
 }
+
+/** A change of the sandbox's own after the moves (the sandbox courier's place on the route); `to` may then be the status the job is in. */
+type SandboxPlacement<Row> = (trx: Knex.Transaction, row: Row) => Promise<void>;
 
 /** 409 `sandbox_transition_not_allowed`, naming the job's status and every status it can still be moved to. */
 function notReachable(kind: 'ride' | 'delivery', current: string, target: string, allowed: string[]): ApiError {
@@ -33,11 +39,11 @@ function advancer<Row extends JobRecord<Status>, Status extends string, Action, 
   jobs: MovableJobs<Row, Action, Change, View>,
   moves: readonly SandboxMove<Status, Action, Change>[],
 ) {
-  return async (account: PartnerAccount, id: string, to: Status): Promise<View> => {
+  return async (account: PartnerAccount, id: string, to: Status, place?: SandboxPlacement<Row>): Promise<View> => {
     const lookup = { id, partnerId: account.partnerId, livemode: false };
     return jobs.commit(async (trx) => {
       let row = await jobs.lock(trx, lookup);
-      const path = sandboxPath(moves, row.status, to);
+      const path = place && row.status === to ? [] : sandboxPath(moves, row.status, to);
       if (!path) throw notReachable(kind, row.status, to, sandboxTargets(moves, row.status));
       const outcome: JobOutcome<View> = { view: undefined as View, freed: [] };
       for (const move of path) {
@@ -49,6 +55,10 @@ function advancer<Row extends JobRecord<Status>, Status extends string, Action, 
           outcome.view = await jobs.changeStatus(trx, row, move.action, move.change(trx));
         }
         row = await jobs.lock(trx, lookup); // the row as this move left it, for the next one
+      }
+      if (place) {
+        await place(trx, row);
+        outcome.view = await jobs.view(trx, await jobs.lock(trx, lookup));
       }
       return outcome;
     });
@@ -63,9 +73,11 @@ export interface SandboxServiceDeps {
 
 /** `POST /api/v1/sandbox/{rides|deliveries}/{id}/advance`: the sandbox stands in for the driver, courier and dispatcher. */
 export function createSandboxService({ db, rides, deliveries }: SandboxServiceDeps) {
+  const advanceDelivery = advancer('delivery', deliveries, DELIVERY_SANDBOX_MOVES);
   return {
     advanceRide: advancer('ride', rides, RIDE_SANDBOX_MOVES),
-    advanceDelivery: advancer('delivery', deliveries, DELIVERY_SANDBOX_MOVES),
+    advanceDelivery: (account: PartnerAccount, id: string, to: DeliveryStatus, courierProgress?: number) =>
+      advanceDelivery(account, id, to, courierProgress === undefined ? undefined : placeCourier(courierProgress)),
     /** Ends the test jobs nobody moved for `idleSeconds` (the worker's sweep, `SANDBOX_JOB_TTL_S`). */
     expireIdle: (idleSeconds: number) => expireIdleSandboxJobs({ db, rides, deliveries }, idleSeconds),
   };

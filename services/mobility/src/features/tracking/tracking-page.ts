@@ -1,29 +1,44 @@
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '@platform/service-kit';
 import type { PublicTracking } from './tracking.presenter';
-import { STATUS_TEXT, TIMELINE_TEXT, VEHICLE_TYPE_TEXT } from './tracking-text';
+import { ROUTE_BOX } from './tracking-route';
+import { DEFAULT_BRAND_COLOR, STATUS_TEXT, TEST_MARKER_TEXT, TIMELINE_TEXT, VEHICLE_TYPE_TEXT } from './tracking-text';
 
 export const TRACKING_SCRIPT_PATH = '/track/assets/tracking.js';
+export const TRACKING_ICON_PATH = '/track/assets/icon.svg';
+
+/** The page's icon (a browser asks for one; from this origin, not a 404): a parcel. Served as an image, never run. */
+export const TRACKING_ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect x="2" y="4" width="12" height="10" rx="1" fill="#a0703c"/><path d="M2 7h12M8 4v10" stroke="#5c3d1e"/></svg>';
 
 /** The page's only style sheet, inline; the CSP allows exactly this text by its hash. Fluid from 320 px up. */
 const STYLE = `
 *{box-sizing:border-box}
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1f2933;line-height:1.45}
 header,main,footer{max-width:560px;margin:0 auto;padding:12px 16px}
-header p{margin:0;font-weight:700;color:#1d4ed8}
+header{display:flex;align-items:center;gap:12px}
+header img{height:40px;width:auto;max-width:120px;object-fit:contain}
+header p{margin:0}
+.sender{font-weight:700;font-size:1.05rem}
+.kind{font-size:.85rem;color:#52606d}
+.brand-bar{display:block;width:100%;height:6px}
 h1{font-size:1.4rem;margin:4px 0 8px}
 h2{font-size:1rem;margin:20px 0 6px}
 section{background:#fff;border:1px solid #d3d7de;border-radius:8px;padding:12px 16px;margin:12px 0}
+.test-marker{margin:8px 0;padding:8px 12px;border:2px dashed #7c2d12;border-radius:8px;background:#fff7ed;color:#7c2d12;font-weight:600}
+.test-marker strong{display:inline-block;margin-right:6px;padding:0 6px;border-radius:4px;background:#7c2d12;color:#fff;letter-spacing:.08em}
 #status{font-size:1.15rem;font-weight:600;margin:0}
 #status[data-status=delivered]{color:#0e5a1c}
 #status[data-status=failed],#status[data-status=cancelled]{color:#8a1c1c}
-#eta:empty,#distance:empty{display:none}
-svg{display:block;width:100%;max-width:280px;height:auto;margin:8px auto}
-.ring{fill:#eef2ff;stroke:#9aa5b1;stroke-dasharray:4 4}
+#eta:empty,#distance:empty,#received-by:empty{display:none}
+#map{display:block;width:100%;height:auto;margin:8px auto}
+.route-rest{stroke-width:4;stroke-dasharray:2 8;stroke-linecap:round;opacity:.55}
+.route-done{stroke-width:5;stroke-linecap:round}
+.pickup{fill:#fff;stroke:#1f2933;stroke-width:3}
 .dropoff{fill:#1f2933}
-.courier{fill:#1d4ed8;stroke:#fff;stroke-width:3}
-.scale{font-size:11px;fill:#52606d}
+.courier{stroke:#fff;stroke-width:3}
+.place{font-size:12px;fill:#1f2933}
 .legend{font-size:.85rem;color:#52606d;margin:0 0 6px}
+#proof img{display:block;max-width:100%;height:auto;margin:8px 0;border:1px solid #d3d7de;border-radius:4px;background:#fff}
 ol{margin:0;padding-left:20px}
 time{font-variant-numeric:tabular-nums;color:#52606d}
 footer{font-size:.85rem;color:#52606d}
@@ -32,21 +47,36 @@ footer{font-size:.85rem;color:#52606d}
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 
 /**
- * Nothing from elsewhere: the script and the status JSON come from this origin only, the style is allowed by its hash,
- * no images, frames, forms or plugins.
+ * Nothing from elsewhere: the script, the status JSON and the images (the partner's logo, the proof of delivery) come
+ * from this origin only, the style is allowed by its hash; no frames, forms, fonts or plugins.
  */
 export const TRACKING_PAGE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "connect-src 'self'",
+  "img-src 'self'",
   `style-src 'sha256-${STYLE_HASH}'`,
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
 
+interface PageOptions {
+  script: boolean;
+  partner?: PublicTracking['partner'];
+}
 
-function page(body: string, script: boolean): string {
+function headerHtml(partner: PublicTracking['partner'] | undefined): string {
+  const e = escapeHtml;
+  const color = partner?.brand_color ?? DEFAULT_BRAND_COLOR;
+  // The name is text beside the logo, so the logo itself is decorative (empty alt); alone, it says whose it is.
+  const logo = partner?.logo_url ? `<img id="partner-logo" src="${e(partner.logo_url)}" alt="${partner.name ? '' : 'Sender&#39;s logo'}" height="40">` : '';
+  const name = partner?.name ? `<p class="sender" id="partner-name">${e(partner.name)}</p>` : '';
+  return `<svg class="brand-bar" aria-hidden="true" focusable="false" preserveAspectRatio="none" viewBox="0 0 10 1"><rect width="10" height="1" fill="${e(color)}"/></svg>
+<header>${logo}<div>${name}<p class="kind">Delivery tracking</p></div></header>`;
+}
+
+function page(body: string, { script, partner }: PageOptions): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -54,11 +84,12 @@ function page(body: string, script: boolean): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
-<title>Delivery tracking</title>
+<link rel="icon" href="${TRACKING_ICON_PATH}" type="image/svg+xml">
+<title>${partner?.name ? `${escapeHtml(partner.name)}: delivery tracking` : 'Delivery tracking'}</title>
 <style>${STYLE}</style>
 ${script ? `<script src="${TRACKING_SCRIPT_PATH}" defer></script>\n` : ''}</head>
 <body>
-<header><p>Delivery tracking</p></header>
+${headerHtml(partner)}
 ${body}
 </body>
 </html>
@@ -69,29 +100,48 @@ function distanceText(meters: number): string {
   return meters < 1000 ? `${Math.round(meters / 10) * 10} m` : `${(meters / 1000).toFixed(1)} km`;
 }
 
-const RINGS = [200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000];
+/** The drawing's text alternative; the script writes the same words. */
+export function routeLabel(tracking: Pick<PublicTracking, 'route' | 'distance_meters'>): string {
+  const { progress } = tracking.route;
+  if (progress === null || tracking.distance_meters === null) return 'Route from the pick-up to the drop-off; no courier position shown';
+  return `Route from the pick-up to the drop-off; the courier is ${Math.round(progress * 100)}% of the way, ${distanceText(tracking.distance_meters)} from the drop-off area`;
+}
 
-/** The courier's dot relative to the drop-off (the centre), the ring being the next round distance: as the script draws it. */
-function mapSvg(tracking: PublicTracking): string {
-  const p = tracking.courier_location;
-  const d = tracking.dropoff_area;
-  let dot = { cx: '0', cy: '0', visibility: 'hidden' };
-  let ring = RINGS[0]!;
-  let label = 'Drop-off area; no courier position yet';
-  if (p && tracking.distance_meters !== null) {
-    ring = RINGS.find((r) => r >= tracking.distance_meters!) ?? RINGS[RINGS.length - 1]!;
-    const north = (p.lat - d.lat) * 111_320;
-    const east = (p.lng - d.lng) * 111_320 * Math.cos((d.lat * Math.PI) / 180);
-    const k = (Math.min(1, tracking.distance_meters / ring) * 90) / (Math.hypot(north, east) || 1);
-    dot = { cx: (east * k).toFixed(1), cy: (-north * k).toFixed(1), visibility: 'visible' };
-    label = `Courier ${distanceText(tracking.distance_meters)} from the drop-off area`;
-  }
-  return `<svg id="map" viewBox="-100 -114 200 214" role="img" aria-label="${escapeHtml(label)}">
-<circle class="ring" cx="0" cy="0" r="90"/>
-<circle class="dropoff" cx="0" cy="0" r="6"/>
-<circle id="courier-dot" class="courier" cx="${dot.cx}" cy="${dot.cy}" r="8" visibility="${dot.visibility}"/>
-<text id="map-scale" class="scale" x="0" y="-96" text-anchor="middle">${distanceText(ring)}</text>
+/** The route: a straight line from the pick-up (hollow dot) to the drop-off (dark dot), the courier's dot on it. */
+function routeSvg(tracking: PublicTracking): string {
+  const { pickup, dropoff, courier } = tracking.route;
+  const color = escapeHtml(tracking.partner.brand_color ?? DEFAULT_BRAND_COLOR);
+  const at = courier ?? pickup;
+  const labelY = (y: number, other: number) => (y <= other ? Math.max(12, y - 12) : Math.min(ROUTE_BOX.height - 4, y + 20));
+  return `<svg id="map" viewBox="0 0 ${ROUTE_BOX.width} ${ROUTE_BOX.height}" role="img" aria-label="${escapeHtml(routeLabel(tracking))}">
+<line id="route-rest" class="route-rest" stroke="${color}" x1="${at.x}" y1="${at.y}" x2="${dropoff.x}" y2="${dropoff.y}"/>
+<line id="route-done" class="route-done" stroke="${color}" x1="${pickup.x}" y1="${pickup.y}" x2="${at.x}" y2="${at.y}"/>
+<circle id="pickup-dot" class="pickup" cx="${pickup.x}" cy="${pickup.y}" r="7"/>
+<circle id="dropoff-dot" class="dropoff" cx="${dropoff.x}" cy="${dropoff.y}" r="7"/>
+<text class="place" x="${pickup.x}" y="${labelY(pickup.y, dropoff.y)}" text-anchor="middle">Pick-up</text>
+<text class="place" x="${dropoff.x}" y="${labelY(dropoff.y, pickup.y)}" text-anchor="middle">Drop-off</text>
+<circle id="courier-dot" class="courier" fill="${color}" cx="${at.x}" cy="${at.y}" r="9" visibility="${courier ? 'visible' : 'hidden'}"/>
 </svg>`;
+}
+
+function proofHtml(tracking: PublicTracking): string {
+  const e = escapeHtml;
+  const proof = tracking.proof_of_delivery;
+  const images = [
+    proof?.photo_url ? `<img id="proof-photo" src="${e(proof.photo_url)}" alt="Photo taken by the courier at delivery">` : '',
+    proof?.signature_url ? `<img id="proof-signature" src="${e(proof.signature_url)}" alt="The recipient's signature">` : '',
+  ].join('');
+  return `<section id="proof" aria-labelledby="proof-heading"${proof ? '' : ' hidden'}>
+<h2 id="proof-heading">Proof of delivery</h2>
+<p id="received-by">${proof?.received_by ? `Received by ${e(proof.received_by)}` : ''}</p>
+<div id="proof-images">${images}</div>
+</section>`;
+}
+
+export function etaText(seconds: number | null): string {
+  if (seconds === null) return '';
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  return `Arriving in about ${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
 
 /** The tracking page, drawn with the delivery's state now; the script keeps it current. Every value is escaped. */
@@ -102,17 +152,17 @@ export function trackingPageHtml(tracking: PublicTracking, statusUrl: string): s
     ? `${c.first_name} · ${[c.vehicle.color, c.vehicle.make, c.vehicle.model].join(' ')} (${VEHICLE_TYPE_TEXT[c.vehicle.type as keyof typeof VEHICLE_TYPE_TEXT] ?? c.vehicle.type}) · ${c.vehicle.plate}`
     : 'No courier yet.';
   const distance = tracking.distance_meters === null ? (tracking.final ? '' : 'Position not available yet.') : `${distanceText(tracking.distance_meters)} from the drop-off area`;
-  const eta = tracking.eta_seconds === null ? '' : `Arriving in about ${Math.max(1, Math.round(tracking.eta_seconds / 60))} minute${Math.max(1, Math.round(tracking.eta_seconds / 60)) === 1 ? '' : 's'}`;
   const timeline = tracking.timeline
     .map((entry) => `<li><time datetime="${e(entry.at)}">${e(entry.at.slice(11, 16))} UTC</time> ${e(TIMELINE_TEXT[entry.status as keyof typeof TIMELINE_TEXT] ?? entry.status)}</li>`)
     .join('\n');
+  const testMarker = tracking.test ? `<p id="test-marker" class="test-marker" role="note"><strong>TEST</strong> ${e(TEST_MARKER_TEXT.replace(/^TEST /, ''))}</p>\n` : '';
   return page(
     `<main id="tracking" data-status-url="${e(statusUrl)}" data-poll-ms="${tracking.poll_after_ms ?? ''}" data-final="${tracking.final}" data-status="${e(tracking.status)}">
 <h1>Your delivery</h1>
-<section aria-labelledby="status-heading">
+${testMarker}<section aria-labelledby="status-heading">
 <h2 id="status-heading">Status</h2>
 <p id="status" role="status" aria-live="polite" data-status="${e(tracking.status)}">${e(STATUS_TEXT[tracking.status])}</p>
-<p id="eta">${e(eta)}</p>
+<p id="eta">${e(etaText(tracking.eta_seconds))}</p>
 </section>
 <section aria-labelledby="courier-heading">
 <h2 id="courier-heading">Courier</h2>
@@ -120,10 +170,11 @@ export function trackingPageHtml(tracking: PublicTracking, statusUrl: string): s
 </section>
 <section aria-labelledby="map-heading">
 <h2 id="map-heading">Where it is</h2>
-${mapSvg(tracking)}
-<p class="legend">Dark dot: the drop-off area. Blue dot: your courier. The circle's radius is marked above it.</p>
+${routeSvg(tracking)}
+<p class="legend">Hollow dot: the pick-up. Dark dot: the drop-off area. Coloured dot: your courier, shown once your parcel is on its way. The line is straight, not the road.</p>
 <p id="distance">${e(distance)}</p>
 </section>
+${proofHtml(tracking)}
 <section aria-labelledby="timeline-heading">
 <h2 id="timeline-heading">History</h2>
 <ol id="timeline">
@@ -132,7 +183,7 @@ ${timeline}
 </section>
 </main>
 <footer><p>Last updated <span id="updated">${e(tracking.updated_at.slice(11, 16))} UTC</span>. This page refreshes by itself until the delivery is complete.</p></footer>`,
-    !tracking.final,
+    { script: !tracking.final, partner: tracking.partner },
   );
 }
 
@@ -143,7 +194,7 @@ export function trackingNotFoundHtml(): string {
 <h1>Tracking link not found</h1>
 <p>This link does not match a delivery. Check that you copied the whole link from your message.</p>
 </main>`,
-    false,
+    { script: false },
   );
 }
 
@@ -154,6 +205,6 @@ export function trackingEndedHtml(): string {
 <h1>This delivery has ended</h1>
 <p>This tracking link is no longer active. If you have a question about your delivery, contact the sender.</p>
 </main>`,
-    false,
+    { script: false },
   );
 }

@@ -11,7 +11,6 @@ export const TRACKING_SCRIPT = `(function () {
   var STATUS_TEXT = ${JSON.stringify(STATUS_TEXT)};
   var TIMELINE_TEXT = ${JSON.stringify(TIMELINE_TEXT)};
   var VEHICLE_TYPE_TEXT = ${JSON.stringify(VEHICLE_TYPE_TEXT)};
-  var RINGS = [200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000];
   var main = document.getElementById('tracking');
   if (!main) return;
   var statusUrl = main.getAttribute('data-status-url');
@@ -19,6 +18,7 @@ export const TRACKING_SCRIPT = `(function () {
 
   function byId(id) { return document.getElementById(id); }
   function setText(id, value) { var el = byId(id); if (el && el.textContent !== value) el.textContent = value; }
+  function setAttrs(el, attrs) { for (var k in attrs) if (el.getAttribute(k) !== String(attrs[k])) el.setAttribute(k, String(attrs[k])); }
   function distanceText(m) { return m < 1000 ? (Math.round(m / 10) * 10) + ' m' : (m / 1000).toFixed(1) + ' km'; }
   function minutesText(s) { var m = Math.max(1, Math.round(s / 60)); return m + (m === 1 ? ' minute' : ' minutes'); }
   function timeText(iso) { return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }); }
@@ -45,32 +45,36 @@ export const TRACKING_SCRIPT = `(function () {
       li.appendChild(document.createTextNode(' ' + (TIMELINE_TEXT[entry.status] || entry.status)));
       list.appendChild(li);
     });
-    drawMap(t);
+    drawRoute(t);
+    showProof(t.proof_of_delivery);
     setText('updated', timeText(new Date().toISOString()));
   }
 
-  function drawMap(t) {
-    var dot = byId('courier-dot');
-    var map = byId('map');
-    var scale = byId('map-scale');
-    var p = t.courier_location;
-    if (!p || t.distance_meters === null) {
-      dot.setAttribute('visibility', 'hidden');
-      map.setAttribute('aria-label', 'Drop-off area; no courier position yet');
-      return;
-    }
-    var ring = RINGS[RINGS.length - 1];
-    for (var i = 0; i < RINGS.length; i++) if (RINGS[i] >= t.distance_meters) { ring = RINGS[i]; break; }
-    var d = t.dropoff_area;
-    var north = (p.lat - d.lat) * 111320;
-    var east = (p.lng - d.lng) * 111320 * Math.cos(d.lat * Math.PI / 180);
-    var r = Math.sqrt(north * north + east * east) || 1;
-    var k = Math.min(1, t.distance_meters / ring) * 90 / r;
-    dot.setAttribute('cx', (east * k).toFixed(1));
-    dot.setAttribute('cy', (-north * k).toFixed(1));
-    dot.setAttribute('visibility', 'visible');
-    scale.textContent = distanceText(ring);
-    map.setAttribute('aria-label', 'Courier ' + distanceText(t.distance_meters) + ' from the drop-off area');
+  function drawRoute(t) {
+    var r = t.route;
+    var at = r.courier || r.pickup;
+    setAttrs(byId('route-done'), { x1: r.pickup.x, y1: r.pickup.y, x2: at.x, y2: at.y });
+    setAttrs(byId('route-rest'), { x1: at.x, y1: at.y, x2: r.dropoff.x, y2: r.dropoff.y });
+    setAttrs(byId('courier-dot'), { cx: at.x, cy: at.y, visibility: r.courier ? 'visible' : 'hidden' });
+    byId('map').setAttribute('aria-label', r.progress === null || t.distance_meters === null
+      ? 'Route from the pick-up to the drop-off; no courier position shown'
+      : 'Route from the pick-up to the drop-off; the courier is ' + Math.round(r.progress * 100) + '% of the way, ' + distanceText(t.distance_meters) + ' from the drop-off area');
+  }
+
+  function showProof(proof) {
+    var section = byId('proof');
+    if (!proof) { section.hidden = true; return; }
+    setText('received-by', proof.received_by ? 'Received by ' + proof.received_by : '');
+    var images = byId('proof-images');
+    [['proof-photo', proof.photo_url, 'Photo taken by the courier at delivery'], ['proof-signature', proof.signature_url, "The recipient's signature"]].forEach(function (p) {
+      if (!p[1] || byId(p[0])) return;
+      var img = document.createElement('img');
+      img.id = p[0];
+      img.alt = p[2];
+      img.src = p[1];
+      images.appendChild(img);
+    });
+    section.hidden = false;
   }
 
   function schedule(ms) { setTimeout(poll, ms || pollMs); }
@@ -78,6 +82,7 @@ export const TRACKING_SCRIPT = `(function () {
     fetch(statusUrl, { cache: 'no-store', credentials: 'omit', headers: { Accept: 'application/json' } })
       .then(function (res) {
         if (res.status === 404) { setText('status', 'This tracking link is no longer valid.'); return null; }
+        if (res.status === 410) { setText('status', 'This delivery has ended.'); return null; }
         if (!res.ok) throw new Error('HTTP ' + res.status);
         return res.json();
       })

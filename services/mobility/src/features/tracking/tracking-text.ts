@@ -23,3 +23,9 @@ export const TIMELINE_TEXT: Record<DeliveryStatus, string> = {
 
 /** The fleet's vehicle tiers in words. */
 export const VEHICLE_TYPE_TEXT: Record<Tier, string> = { moto: 'Motorbike', economy: 'Car', comfort: 'Car', xl: 'Van' };
+
+/** The route drawing's accent when the partner set none (contrast 6.7:1 on white). */
+export const DEFAULT_BRAND_COLOR = '#1d4ed8';
+
+/** The TEST marker of a sandbox delivery. */
+export const TEST_MARKER_TEXT = 'TEST delivery: made with a test key in the sandbox. No real courier, nothing is delivered.';

@@ -1,34 +1,62 @@
-import { greatCircleMeters } from '../../geo';
+import { greatCircleMeters, type LatLng } from '../../geo';
 import { ROAD_FACTOR, travelSeconds } from '../../pricing';
 import type { Telemetry } from '../fleet/fleet.locations';
 import type { Driver } from '../fleet/fleet.types';
 import { isTerminalDelivery, type DeliveryStatus } from '../deliveries/delivery-status';
-import type { TrackedDeliveryRow } from './tracking.repository';
+import { projectRoute } from './tracking-route';
+import type { ProofKind, TrackedDeliveryRow } from './tracking.repository';
 
 /**
  * The statuses in which the page shows the courier's position: between pick-up and drop-off only (the delivery state
  * machine has `picked_up` there; there is no separate in-transit status). While `courier_assigned` the courier is heading
- * to the pick-up, so the position would disclose the sender's address at hand-over.
+ * to the pick-up: its position is used for the ETA only, never shown.
  */
 export const TRACKED_POSITION_STATUSES: readonly DeliveryStatus[] = ['picked_up'];
+
+/** The statuses with an ETA: from assignment (courier → pick-up → drop-off) until hand-over. */
+export const ETA_STATUSES: readonly DeliveryStatus[] = ['courier_assigned', 'picked_up'];
 
 /** How the page polls: every 3 s until the delivery is final. */
 export const TRACKING_POLL_MS = 3000;
 
+const round3 = (value: number) => Math.round(value * 1000) / 1000;
+const area = (p: LatLng) => ({ lat: round3(p.lat), lng: round3(p.lng) });
+
 /**
- * What the public tracking page and its JSON show, and nothing else: the status and its timeline, the courier's first
- * name and vehicle, the courier's position while carrying the parcel, how far it is from the drop-off area (rounded to about
- * 100 m) and, once the parcel is on its way, an ETA. Never the PIN, a phone number, the sender, the pick-up, an id or notes.
+ * The ETA as delivery estimates reckon it: straight-line metres × ROAD_FACTOR at the courier's tier's average speed
+ * (pricing.ts). Assigned: the courier's way to the pick-up plus the trip; picked up: the courier's way to the drop-off.
  */
-export function presentTracking(row: TrackedDeliveryRow, courier: Driver | undefined, telemetry: Telemetry | null) {
+function etaSeconds(status: DeliveryStatus, courier: Driver | undefined, at: LatLng | null, pickup: LatLng, dropoff: LatLng): number | null {
+  if (!courier || !at || !ETA_STATUSES.includes(status)) return null;
+  const meters = status === 'courier_assigned' ? greatCircleMeters(at, pickup) + greatCircleMeters(pickup, dropoff) : greatCircleMeters(at, dropoff);
+  return travelSeconds(courier.tier, meters * ROAD_FACTOR);
+}
+
+/** The page's own URLs of a delivery's images (served from this origin: the page asks nothing of anyone else). */
+export interface TrackingImageUrls {
+  logo: string;
+  proof(kind: ProofKind): string;
+}
+
+/**
+ * What the public tracking page and its JSON show, and nothing else: the sending partner's name, logo and colour, the
+ * status and its timeline, the courier's first name and vehicle, the route drawn as points in the page's drawing (the
+ * courier on it while carrying the parcel), how far the courier is from the drop-off area (about 100 m), an ETA from
+ * assignment on, whether it is a test delivery and, once delivered, the proof of delivery. Never the PIN, a phone
+ * number, the sender's contact, the pick-up's address or coordinates, an id or notes.
+ */
+export function presentTracking(row: TrackedDeliveryRow, courier: Driver | undefined, telemetry: Telemetry | null, proof: ProofKind[], urls: TrackingImageUrls) {
   const status = row.status as DeliveryStatus;
-  const active = TRACKED_POSITION_STATUSES.includes(status);
-  const position = active && telemetry ? { lat: telemetry.lat, lng: telemetry.lng, heading: telemetry.heading, updated_at: telemetry.updated_at } : null;
+  const shown = TRACKED_POSITION_STATUSES.includes(status) && telemetry ? telemetry : null;
+  const position = shown ? { lat: shown.lat, lng: shown.lng, heading: shown.heading, updated_at: shown.updated_at } : null;
+  const pickup = { lat: row.pickup_lat, lng: row.pickup_lng };
   const dropoff = { lat: row.dropoff_lat, lng: row.dropoff_lng };
   const meters = position ? Math.round(greatCircleMeters(position, dropoff)) : null;
   return {
     status,
     final: isTerminalDelivery(status),
+    test: !row.livemode,
+    partner: { name: row.partner_name, logo_url: row.has_logo ? urls.logo : null, brand_color: row.brand_color },
     timeline: [
       { status: 'pending', at: row.created_at.toISOString() },
       ...row.status_timeline.map((entry) => ({ status: entry.status, at: new Date(entry.at).toISOString() })),
@@ -40,10 +68,18 @@ export function presentTracking(row: TrackedDeliveryRow, courier: Driver | undef
         }
       : null,
     courier_location: position,
-    dropoff_area: { lat: Math.round(dropoff.lat * 1000) / 1000, lng: Math.round(dropoff.lng * 1000) / 1000 },
+    dropoff_area: area(dropoff),
+    route: projectRoute(area(pickup), area(dropoff), position),
     distance_meters: meters,
-    // Only once the parcel is on board: before that the courier still has to reach the (undisclosed) pick-up.
-    eta_seconds: status === 'picked_up' && meters !== null && courier ? travelSeconds(courier.tier, meters * ROAD_FACTOR) : null,
+    eta_seconds: etaSeconds(status, courier, telemetry, pickup, dropoff),
+    proof_of_delivery:
+      status === 'delivered'
+        ? {
+            received_by: row.received_by,
+            photo_url: proof.includes('photo') ? urls.proof('photo') : null,
+            signature_url: proof.includes('signature') ? urls.proof('signature') : null,
+          }
+        : null,
     poll_after_ms: isTerminalDelivery(status) ? null : TRACKING_POLL_MS,
     updated_at: row.updated_at.toISOString(),
   };

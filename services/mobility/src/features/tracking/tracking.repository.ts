@@ -2,22 +2,67 @@ import type { Knex } from '@platform/service-kit';
 
 /**
  * The only columns the public tracking page may ever see; the query names them one by one, so the PIN hash, phone
- * numbers, the sender, the pick-up address, partner ids and notes are never even read.
+ * numbers, the sender, the pick-up address, partner ids and notes are never even read. The id and the pick-up
+ * coordinates are read but never shown: the id finds the proof images, the pick-up is drawn as the route line's start
+ * (rounded to about 100 m and projected into the drawing, never as coordinates).
  */
 export interface TrackedDeliveryRow {
+  id: string;
   status: string;
   courier_id: string | null;
+  pickup_lat: number;
+  pickup_lng: number;
   dropoff_lat: number;
   dropoff_lng: number;
   weight_tier: string;
+  livemode: boolean;
+  received_by: string | null;
+  sandbox_courier_progress: number | null;
   status_timeline: Array<{ status: string; at: string }>;
   created_at: Date;
   updated_at: Date;
+  /** The sending partner's branding (its own display name, else the organization's name). */
+  partner_name: string | null;
+  brand_color: string | null;
+  has_logo: boolean;
 }
 
-/** The delivery whose tracking token has this SHA-256 (a unique index lookup), if any. */
+/** The delivery whose tracking token has this SHA-256 (a unique index lookup), if any, with its partner's branding. */
 export async function findTrackedDelivery(db: Knex, tokenHash: string): Promise<TrackedDeliveryRow | undefined> {
-  return (await db('deliveries')
-    .where({ tracking_token_hash: tokenHash })
-    .first('status', 'courier_id', 'dropoff_lat', 'dropoff_lng', 'weight_tier', 'status_timeline', 'created_at', 'updated_at')) as TrackedDeliveryRow | undefined;
+  return (await db('deliveries as d')
+    .leftJoin('partners as p', 'p.id', 'd.partner_id')
+    .leftJoin('partner_branding as b', 'b.partner_id', 'd.partner_id')
+    .where({ 'd.tracking_token_hash': tokenHash })
+    .first(
+      ...['id', 'status', 'courier_id', 'pickup_lat', 'pickup_lng', 'dropoff_lat', 'dropoff_lng', 'weight_tier', 'livemode', 'received_by', 'sandbox_courier_progress', 'status_timeline', 'created_at', 'updated_at'].map((c) => `d.${c}`),
+      db.raw('coalesce(b.display_name, p.name) as partner_name'),
+      'b.brand_color',
+      db.raw('(b.logo is not null) as has_logo'),
+    )) as TrackedDeliveryRow | undefined;
+}
+
+export type ProofKind = 'photo' | 'signature';
+
+/** Which proof images the courier handed in. */
+export async function trackedProofKinds(db: Knex, deliveryId: string): Promise<ProofKind[]> {
+  return (await db('delivery_proof_images').where({ delivery_id: deliveryId }).orderBy('kind').pluck('kind')) as ProofKind[];
+}
+
+export interface StoredImage {
+  content_type: string;
+  data: Buffer;
+}
+
+export async function findTrackedProofImage(db: Knex, deliveryId: string, kind: ProofKind): Promise<StoredImage | undefined> {
+  return (await db('delivery_proof_images').where({ delivery_id: deliveryId, kind }).first('content_type', 'data')) as StoredImage | undefined;
+}
+
+/** The logo of the partner who sent this delivery. */
+export async function findTrackedLogo(db: Knex, deliveryId: string): Promise<StoredImage | undefined> {
+  const row = (await db('deliveries as d')
+    .join('partner_branding as b', 'b.partner_id', 'd.partner_id')
+    .where('d.id', deliveryId)
+    .whereNotNull('b.logo')
+    .first('b.logo_content_type as content_type', 'b.logo as data')) as StoredImage | undefined;
+  return row;
 }

@@ -2,8 +2,10 @@ import { ApiError, NotFoundError, type Knex } from '@platform/service-kit';
 import type { Telemetry } from '../fleet/fleet.locations';
 import type { Driver } from '../fleet/fleet.types';
 import { isTerminalDelivery, type DeliveryStatus } from '../deliveries/delivery-status';
-import { presentTracking, TRACKED_POSITION_STATUSES, type PublicTracking } from './tracking.presenter';
-import { findTrackedDelivery } from './tracking.repository';
+import { SANDBOX_COURIER_ID } from '../sandbox/sandbox-moves';
+import { ETA_STATUSES, presentTracking, type PublicTracking } from './tracking.presenter';
+import { findTrackedDelivery, findTrackedLogo, findTrackedProofImage, trackedProofKinds, type ProofKind, type StoredImage, type TrackedDeliveryRow } from './tracking.repository';
+import { alongLine } from './tracking-route';
 import { TRACKING_TOKEN_PATTERN, trackingTokenHash } from './tracking-token';
 
 export interface TrackingServiceDeps {
@@ -23,22 +25,64 @@ export class TrackingLinkExpiredError extends ApiError {
   }
 }
 
+/** The page's own address of each image of a delivery, by its token. */
+export function trackingImageUrls(token: string) {
+  const base = `/track/${encodeURIComponent(token)}`;
+  return { logo: `${base}/logo`, proof: (kind: ProofKind) => `${base}/proof/${kind}` };
+}
+
+/**
+ * The sandbox courier is one fixed driver for every test delivery, so it has no position of its own: each test
+ * delivery keeps where the sandbox put it along its route (`sandbox_courier_progress`), and that is its position here.
+ */
+function sandboxTelemetry(row: TrackedDeliveryRow): Telemetry | null {
+  if (row.sandbox_courier_progress === null) return null;
+  const at = alongLine({ lat: row.pickup_lat, lng: row.pickup_lng }, { lat: row.dropoff_lat, lng: row.dropoff_lng }, row.sandbox_courier_progress);
+  return { ...at, heading: null, speed_kph: null, updated_at: row.updated_at.toISOString() };
+}
+
 /** The public view of a delivery by its tracking token. */
 export function createTrackingService({ db, findDriver, telemetry, linkTtlSeconds }: TrackingServiceDeps) {
+  /**
+   * A token of the wrong shape is refused without a lookup; any other is looked up only by its SHA-256, so the
+   * answer's timing says nothing about how close a guess was. Unknown: 404 `not_found`. Final for longer than
+   * `linkTtlSeconds` (its `updated_at` is when it became final): 410 `tracking_link_expired`, showing nothing.
+   */
+  async function resolve(token: string): Promise<TrackedDeliveryRow> {
+    if (!TRACKING_TOKEN_PATTERN.test(token)) throw new NotFoundError(TRACKING_NOT_FOUND);
+    const row = await findTrackedDelivery(db, trackingTokenHash(token));
+    if (!row) throw new NotFoundError(TRACKING_NOT_FOUND);
+    if (isTerminalDelivery(row.status as DeliveryStatus) && Date.now() - row.updated_at.getTime() > linkTtlSeconds * 1000) throw new TrackingLinkExpiredError();
+    return row;
+  }
+
+  async function courierPosition(row: TrackedDeliveryRow): Promise<Telemetry | null> {
+    if (!row.courier_id || !ETA_STATUSES.includes(row.status as DeliveryStatus)) return null;
+    return row.courier_id === SANDBOX_COURIER_ID ? sandboxTelemetry(row) : telemetry(row.courier_id);
+  }
+
   return {
-    /**
-     * A token of the wrong shape is refused without a lookup; any other is looked up only by its SHA-256, so the
-     * answer's timing says nothing about how close a guess was. Unknown: 404 `not_found`. Final for longer than
-     * `linkTtlSeconds` (its `updated_at` is when it became final): 410 `tracking_link_expired`, showing nothing.
-     */
     async track(token: string): Promise<PublicTracking> {
-      if (!TRACKING_TOKEN_PATTERN.test(token)) throw new NotFoundError(TRACKING_NOT_FOUND);
-      const row = await findTrackedDelivery(db, trackingTokenHash(token));
-      if (!row) throw new NotFoundError(TRACKING_NOT_FOUND);
-      if (isTerminalDelivery(row.status as DeliveryStatus) && Date.now() - row.updated_at.getTime() > linkTtlSeconds * 1000) throw new TrackingLinkExpiredError();
+      const row = await resolve(token);
       const courier = row.courier_id ? await findDriver(row.courier_id, db) : undefined;
-      const onTheJob = row.courier_id && TRACKED_POSITION_STATUSES.includes(row.status as DeliveryStatus);
-      return presentTracking(row, courier, onTheJob ? await telemetry(row.courier_id!) : null);
+      const proof = row.status === 'delivered' ? await trackedProofKinds(db, row.id) : [];
+      return presentTracking(row, courier, await courierPosition(row), proof, trackingImageUrls(token));
+    },
+
+    /** The sending partner's logo, while the link is valid; 404 when it has none. */
+    async logo(token: string): Promise<StoredImage> {
+      const row = await resolve(token);
+      const image = row.has_logo ? await findTrackedLogo(db, row.id) : undefined;
+      if (!image) throw new NotFoundError('No logo');
+      return image;
+    },
+
+    /** A proof-of-delivery image of a delivered delivery, while the link is valid; 404 when there is none. */
+    async proofImage(token: string, kind: string): Promise<StoredImage> {
+      const row = await resolve(token);
+      const image = row.status === 'delivered' && (kind === 'photo' || kind === 'signature') ? await findTrackedProofImage(db, row.id, kind) : undefined;
+      if (!image) throw new NotFoundError('No such proof of delivery');
+      return image;
     },
   };
 }

@@ -78,7 +78,7 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
     // The POST continues the trace of the request that caused the event (a new span in it); an event without one
     // (a dispatch timeout, say) starts a new trace.
     const span = startSpan('webhook POST', 'client', parseTraceparent(job.data.traceparent));
-    let outcome: SendOutcome;
+    let outcome: SentAttempt;
     try {
       outcome = await send(deps.sender, claimed, signingSecretsOf(deps, claimed), span.traceparent);
     } finally {
@@ -110,11 +110,11 @@ function currentSecretOf(deps: ProcessorContext, claimed: ClaimedAttempt): strin
   return secret;
 }
 
-async function send(sender: WebhookSender, claimed: ClaimedAttempt, secrets: string[], traceparent: string): Promise<SendOutcome> {
+async function send(sender: WebhookSender, claimed: ClaimedAttempt, secrets: string[], traceparent: string): Promise<SentAttempt> {
   const body = JSON.stringify(claimed.body);
   const timestamp = Math.floor(Date.now() / 1000);
   const signatures = signWebhook({ secret: secrets, id: claimed.eventId, timestamp, body });
-  return sender.send(claimed.url, body, {
+  const headers = {
     'Content-Type': 'application/json',
     'User-Agent': 'PartnerPlatform-Webhooks/1.0',
     'X-Service-Event-Id': claimed.eventId,
@@ -123,12 +123,24 @@ async function send(sender: WebhookSender, claimed: ClaimedAttempt, secrets: str
     'X-Service-Delivery-Attempt': String(claimed.attempt),
     traceparent,
     ...signatures,
-  });
+  };
+  return { ...(await sender.send(claimed.url, body, headers)), requestHeaders: headers };
 }
 
-async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome: SendOutcome, span: TraceSpan): Promise<WebhookAttemptResult> {
+/** What one attempt sent and got back. */
+type SentAttempt = SendOutcome & { requestHeaders: Record<string, string> };
+
+async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome: SentAttempt, span: TraceSpan): Promise<WebhookAttemptResult> {
   const code = outcome.statusCode;
-  const base = { messageId: claimed.messageId, attempt: claimed.attempt, statusCode: code, durationMs: outcome.durationMs, excerpt: outcome.excerpt };
+  const base = {
+    messageId: claimed.messageId,
+    attempt: claimed.attempt,
+    statusCode: code,
+    durationMs: outcome.durationMs,
+    excerpt: outcome.excerpt,
+    requestHeaders: outcome.requestHeaders,
+    responseHeaders: outcome.headers ?? null,
+  };
   const log = deps.logger.child({ messageId: claimed.messageId, endpointId: claimed.endpointId, eventId: claimed.eventId, attempt: claimed.attempt, statusCode: code, trace_id: span.context.traceId });
 
   if (code !== null && code >= 200 && code < 300) {

@@ -27,5 +27,8 @@ export interface WebhookAttemptRow {
   duration_ms: number;
   error: string | null;
   response_body_excerpt: string | null;
+  /** Null on attempts logged before these were kept (and response headers when no answer came). */
+  request_headers?: Record<string, string> | null;
+  response_headers?: Record<string, string> | null;
   created_at: Date;
 }

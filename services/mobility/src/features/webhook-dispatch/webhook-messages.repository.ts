@@ -106,6 +106,9 @@ export interface AttemptRecord {
   durationMs: number;
   error: string | null;
   excerpt: string | null;
+  /** The headers sent and the headers answered (null when no answer came), for the message log. */
+  requestHeaders?: Record<string, string> | null;
+  responseHeaders?: Record<string, string> | null;
   /** The delivery's state after this attempt. */
   next: { status: 'succeeded' } | { status: 'failed' } | { status: 'pending'; retryInMs: number };
 }
@@ -134,8 +137,8 @@ async function recordAttemptsOnce(db: Knex, records: AttemptRecord[]): Promise<b
   const column = <T>(pick: (r: AttemptRecord) => T) => records.map(pick);
   const result = await db.raw(
     `with given as (
-       select * from unnest(?::text[], ?::int[], ?::int[], ?::int[], ?::text[], ?::text[], ?::text[], ?::float8[])
-         as t(delivery_id, attempt, status_code, duration_ms, error, excerpt, next_status, retry_ms)
+       select * from unnest(?::text[], ?::int[], ?::int[], ?::int[], ?::text[], ?::text[], ?::text[], ?::float8[], ?::jsonb[], ?::jsonb[])
+         as t(delivery_id, attempt, status_code, duration_ms, error, excerpt, next_status, retry_ms, request_headers, response_headers)
      ), input as (
        -- deliveries deleted with their endpoint are not recorded
        select g.* from given g where exists (select 1 from webhook_deliveries d where d.id = g.delivery_id)
@@ -151,8 +154,8 @@ async function recordAttemptsOnce(db: Knex, records: AttemptRecord[]): Promise<b
         where e.id = o.endpoint_id
           and ((o.any_success and e.failing_since is not null) or (not o.any_success and e.failing_since is null))
      ), logged as (
-       insert into webhook_attempts (delivery_id, attempt, status_code, duration_ms, error, response_body_excerpt)
-       select delivery_id, attempt, status_code, duration_ms, error, excerpt from input
+       insert into webhook_attempts (delivery_id, attempt, status_code, duration_ms, error, response_body_excerpt, request_headers, response_headers)
+       select delivery_id, attempt, status_code, duration_ms, error, excerpt, request_headers, response_headers from input
      ), moved as (
        update webhook_deliveries d
           set status = i.next_status, last_status_code = i.status_code, last_error = i.error, updated_at = now(),
@@ -171,6 +174,8 @@ async function recordAttemptsOnce(db: Knex, records: AttemptRecord[]): Promise<b
       column((r) => r.excerpt),
       column((r) => r.next.status),
       column((r) => (r.next.status === 'pending' ? r.next.retryInMs : 0)),
+      column((r) => (r.requestHeaders ? JSON.stringify(r.requestHeaders) : null)),
+      column((r) => (r.responseHeaders ? JSON.stringify(r.responseHeaders) : null)),
     ] as unknown as Knex.RawBinding[], // each binding is one array parameter (node-postgres sends it as a Postgres array)
   );
   const present = new Set((result.rows as { delivery_id: string }[]).map((row) => row.delivery_id));

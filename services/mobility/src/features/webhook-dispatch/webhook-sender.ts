@@ -13,6 +13,8 @@ export interface SendOutcome {
   error: string | null;
   /** The first 1 kB of the answer. */
   excerpt: string | null;
+  /** The answer's headers (at most 50, each value at most 512 characters); null when no answer came. */
+  headers?: Record<string, string> | null;
   /** From a `Retry-After` header (seconds or an HTTP date), when present. */
   retryAfterMs: number | null;
   /** The forbidden address a host resolved to, for the worker's log (never the partner-visible `error`). */
@@ -70,7 +72,7 @@ function post(url: URL, body: string, headers: Record<string, string>, agent: ht
       let read = 0;
       const answer = () => {
         const excerpt = safeExcerpt(Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES));
-        finish({ statusCode: res.statusCode ?? null, error: null, excerpt: excerpt || null, retryAfterMs: parseRetryAfter(res.headers['retry-after']) });
+        finish({ statusCode: res.statusCode ?? null, error: null, excerpt: excerpt || null, retryAfterMs: parseRetryAfter(res.headers['retry-after']), headers: cappedHeaders(res.rawHeaders) });
       };
       res.on('data', (chunk: Buffer) => {
         if (read < RESPONSE_EXCERPT_BYTES) chunks.push(chunk);
@@ -93,6 +95,21 @@ function post(url: URL, body: string, headers: Record<string, string>, agent: ht
     });
     req.end(body);
   });
+}
+
+const MAX_RESPONSE_HEADERS = 50;
+const MAX_HEADER_VALUE = 512;
+
+/** An answer's headers as the message log keeps them: names in lower case, repeated ones joined, few and short. */
+export function cappedHeaders(raw: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (!(name in headers) && Object.keys(headers).length >= MAX_RESPONSE_HEADERS) continue;
+    const value = safeExcerpt(Buffer.from(raw[i + 1]!.slice(0, MAX_HEADER_VALUE)));
+    headers[name] = name in headers ? `${headers[name]}, ${value}`.slice(0, MAX_HEADER_VALUE) : value;
+  }
+  return headers;
 }
 
 /**

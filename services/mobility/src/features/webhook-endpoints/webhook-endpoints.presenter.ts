@@ -18,7 +18,7 @@ export function presentEndpoint(row: WebhookEndpointRow) {
 }
 
 /** A message (one event for one endpoint) as the delivery log shows it, with every attempt. */
-export function presentWebhookMessage(row: WebhookMessageRow & { event_type: string }, attempts: WebhookAttemptRow[]) {
+export function presentWebhookMessage(row: WebhookMessageRow & { event_type: string; payload?: unknown }, attempts: WebhookAttemptRow[]) {
   return {
     id: row.id,
     event_id: row.event_id,
@@ -31,6 +31,8 @@ export function presentWebhookMessage(row: WebhookMessageRow & { event_type: str
     last_error: row.last_error,
     delivered_at: row.delivered_at ? iso(row.delivered_at) : null,
     created_at: iso(row.created_at),
+    // The request body every attempt sent: the event exactly as the endpoint received it.
+    payload: row.payload ?? null,
     attempt_log: attempts.map(presentWebhookAttempt),
   };
 }
@@ -43,6 +45,8 @@ export function presentWebhookAttempt(attempt: WebhookAttemptRow) {
     duration_ms: attempt.duration_ms,
     error: attempt.error,
     response_body_excerpt: attempt.response_body_excerpt,
+    request_headers: attempt.request_headers ?? null,
+    response_headers: attempt.response_headers ?? null,
     created_at: iso(attempt.created_at),
   };
 }

@@ -1,6 +1,6 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { pageQuerySchema, parseOrThrow } from '@platform/service-kit';
+import { pageQueryFields, pageQuerySchema, parseOrThrow } from '@platform/service-kit';
 import { SUBSCRIBABLE_EVENT_TYPES } from './webhook-events';
 import type { WebhookEndpointService } from './webhook-endpoints.service';
 import type { PartnerAccount } from '../api-keys/api-key-auth';
@@ -69,6 +69,19 @@ export const rotateSecretSchema = z
 
 export const pageSchema = pageQuerySchema({ id: 'PageQuery', defaultLimit: 20 });
 
+const instant = (description: string) => z.iso.datetime({ offset: true, message: 'must be an ISO-8601 date-time' }).optional().meta({ description });
+
+/** The message log's page, narrowed by event type, status and creation time (the filters stay the same across pages). */
+export const messageListQuerySchema = z
+  .object({
+    event_type: z.string().trim().min(1).max(100).regex(/^[a-z_]+\.[a-z_.]+$/, 'must be an event type such as ride.completed').optional().meta({ description: 'Only messages of this event type.' }),
+    status: z.enum(['pending', 'succeeded', 'failed']).optional().meta({ description: 'Only messages in this state.' }),
+    created_after: instant('Only messages created strictly after this time.'),
+    created_before: instant('Only messages created strictly before this time.'),
+    ...pageQueryFields({ defaultLimit: 20 }),
+  })
+  .meta({ id: 'WebhookMessageListQuery', examples: [{ event_type: 'ride.completed', status: 'failed', created_after: '2026-11-01T00:00:00Z', limit: 20 }] });
+
 /** `/api/v1/webhooks`: mounted behind API-key authentication with the `webhooks:manage` scope. */
 export function webhookEndpointRoutes({ service, accountOf, requireChange = (_req, _res, next) => next() }: WebhookEndpointRoutesDeps): Router {
   const router = Router();
@@ -113,11 +126,26 @@ export function webhookEndpointRoutes({ service, accountOf, requireChange = (_re
   });
 
   router.get('/:id/deliveries', async (req, res) => {
-    res.json(await service.listWebhookMessages(accountOf(req), req.params.id, parseOrThrow(pageSchema, req.query)));
+    const query = parseOrThrow(messageListQuerySchema, req.query);
+    const when = (value: string | undefined) => (value === undefined ? undefined : new Date(value));
+    res.json(
+      await service.listWebhookMessages(accountOf(req), req.params.id, {
+        limit: query.limit,
+        cursor: query.cursor,
+        eventType: query.event_type,
+        status: query.status,
+        createdAfter: when(query.created_after),
+        createdBefore: when(query.created_before),
+      }),
+    );
   });
 
   router.post('/:id/deliveries/:messageId/retry', async (req, res) => {
     res.status(202).json(await service.retryWebhookMessage(accountOf(req), req.params.id, req.params.messageId));
+  });
+
+  router.post('/:id/deliveries/:messageId/replay', async (req, res) => {
+    res.status(202).json(await service.replayWebhookMessage(accountOf(req), req.params.id, req.params.messageId));
   });
 
   return router;

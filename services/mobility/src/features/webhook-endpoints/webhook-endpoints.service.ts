@@ -72,6 +72,24 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
     if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
     return endpoint;
   }
+  async function reopen(account: PartnerAccount, endpointId: string, messageId: string, from: ('failed' | 'succeeded')[]) {
+    const { partnerId } = account;
+    const endpoint = await requireEndpoint(account, endpointId);
+    const found = isIdOf('whd', messageId) ? await messageLog.findWebhookMessage(db, partnerId, endpointId, messageId) : undefined;
+    if (!found) throw new NotFoundError('Webhook delivery not found');
+    if (endpoint.status !== 'enabled') throw new ConflictError('The webhook endpoint is disabled; register it again to receive events', 'endpoint_disabled');
+    if (!(await messageLog.reopenFailedWebhookMessage(db, messageId, from))) {
+      throw from.includes('succeeded')
+        ? new ConflictError(`Only a finished delivery can be replayed (this one is ${found.status})`, 'delivery_pending')
+        : new ConflictError(`Only a failed delivery can be retried (this one is ${found.status})`, 'delivery_not_failed');
+    }
+    // Read back before enqueueing, so the answer shows the delivery as reopened, not a race with the worker.
+    const reopened = (await messageLog.findWebhookMessage(db, partnerId, endpointId, messageId))!;
+    const attempts = await messageLog.attemptsOf(db, [messageId]);
+    await enqueueWebhookMessages(queue, [found]);
+    return presentWebhookMessage(reopened, attempts);
+  }
+
 
   return {
     async register(account: PartnerAccount, input: RegisterEndpointInput) {
@@ -213,7 +231,7 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
       if (!removed) throw new NotFoundError('Webhook endpoint not found');
     },
 
-    async listWebhookMessages(account: PartnerAccount, endpointId: string, page: endpoints.PageRequest) {
+    async listWebhookMessages(account: PartnerAccount, endpointId: string, page: endpoints.PageRequest & messageLog.WebhookMessageFilter) {
       const { partnerId } = account;
       await requireEndpoint(account, endpointId);
       const rows = await messageLog.listWebhookMessages(db, partnerId, endpointId, page);
@@ -224,19 +242,12 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
 
     /** Sends a failed message again (one more attempt); 409 when it is not failed or the endpoint is disabled. */
     async retryWebhookMessage(account: PartnerAccount, endpointId: string, messageId: string) {
-      const { partnerId } = account;
-      const endpoint = await requireEndpoint(account, endpointId);
-      const found = isIdOf('whd', messageId) ? await messageLog.findWebhookMessage(db, partnerId, endpointId, messageId) : undefined;
-      if (!found) throw new NotFoundError('Webhook delivery not found');
-      if (endpoint.status !== 'enabled') throw new ConflictError('The webhook endpoint is disabled; register it again to receive events', 'endpoint_disabled');
-      if (!(await messageLog.reopenFailedWebhookMessage(db, messageId))) {
-        throw new ConflictError(`Only a failed delivery can be retried (this one is ${found.status})`, 'delivery_not_failed');
-      }
-      // Read back before enqueueing, so the answer shows the delivery as reopened, not a race with the worker.
-      const reopened = (await messageLog.findWebhookMessage(db, partnerId, endpointId, messageId))!;
-      const attempts = await messageLog.attemptsOf(db, [messageId]);
-      await enqueueWebhookMessages(queue, [found]);
-      return presentWebhookMessage(reopened, attempts);
+      return reopen(account, endpointId, messageId, ['failed']);
+    },
+
+    /** Sends a finished message (failed or succeeded) once more, as Svix's replay; 409 while it is still pending. */
+    async replayWebhookMessage(account: PartnerAccount, endpointId: string, messageId: string) {
+      return reopen(account, endpointId, messageId, ['failed', 'succeeded']);
     },
   };
 }

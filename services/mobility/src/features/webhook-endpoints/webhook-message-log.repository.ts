@@ -1,16 +1,34 @@
 import { newId, type Knex } from '@platform/service-kit';
 import type { WebhookAttemptRow, WebhookMessageRow } from '../webhook-dispatch/webhook-message.types';
 
-/** The endpoint API's view of the messages sent to one endpoint: newest first, with the event's type. */
-export async function listWebhookMessages(db: Knex, partnerId: string, endpointId: string, page: { limit: number; cursor?: string }) {
+/** A message as the log reads it: with its event's type and body. */
+export type LoggedWebhookMessage = WebhookMessageRow & { event_type: string; payload: unknown };
+
+/** What the message log may be narrowed to (all optional). */
+export interface WebhookMessageFilter {
+  eventType?: string;
+  status?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+}
+
+/** A message's columns, its event's type and its event's body (the request payload every attempt sent). */
+const MESSAGE_COLUMNS = ['d.*', 'ev.type as event_type', 'ev.body as payload'];
+
+/** The endpoint API's view of the messages sent to one endpoint: newest first, with the event's type and body. */
+export async function listWebhookMessages(db: Knex, partnerId: string, endpointId: string, page: { limit: number; cursor?: string } & WebhookMessageFilter) {
   const query = db('webhook_deliveries as d')
     .join('outbox_events as ev', 'ev.id', 'd.event_id')
-    .select('d.*', 'ev.type as event_type')
+    .select(MESSAGE_COLUMNS)
     .where({ 'd.partner_id': partnerId, 'd.endpoint_id': endpointId });
+  if (page.eventType) query.where('ev.type', page.eventType);
+  if (page.status) query.where('d.status', page.status);
+  if (page.createdAfter) query.where('d.created_at', '>', page.createdAfter);
+  if (page.createdBefore) query.where('d.created_at', '<', page.createdBefore);
   if (page.cursor) {
     query.whereRaw('(d.created_at, d.id) < (select created_at, id from webhook_deliveries where id = ? and endpoint_id = ?)', [page.cursor, endpointId]);
   }
-  const rows: (WebhookMessageRow & { event_type: string })[] = await query
+  const rows: LoggedWebhookMessage[] = await query
     .orderBy([{ column: 'd.created_at', order: 'desc' }, { column: 'd.id', order: 'desc' }])
     .limit(page.limit + 1);
   return rows;
@@ -22,18 +40,22 @@ export async function attemptsOf(db: Knex, messageIds: string[]): Promise<Webhoo
 }
 
 export async function findWebhookMessage(db: Knex, partnerId: string, endpointId: string, id: string) {
-  const row: (WebhookMessageRow & { event_type: string }) | undefined = await db('webhook_deliveries as d')
+  const row: LoggedWebhookMessage | undefined = await db('webhook_deliveries as d')
     .join('outbox_events as ev', 'ev.id', 'd.event_id')
-    .select('d.*', 'ev.type as event_type')
+    .select(MESSAGE_COLUMNS)
     .where({ 'd.id': id, 'd.partner_id': partnerId, 'd.endpoint_id': endpointId })
     .first();
   return row;
 }
 
-/** A failed delivery goes back to pending with one more attempt allowed; false when it was not failed. */
-export async function reopenFailedWebhookMessage(db: Knex, id: string): Promise<boolean> {
+/**
+ * A failed delivery (or, to replay it, a finished one: failed or succeeded) goes back to pending with one more attempt
+ * allowed; false when it was not in one of those states.
+ */
+export async function reopenFailedWebhookMessage(db: Knex, id: string, from: ('failed' | 'succeeded')[] = ['failed']): Promise<boolean> {
   const count = await db('webhook_deliveries')
-    .where({ id, status: 'failed' })
+    .where({ id })
+    .whereIn('status', from)
     .update({ status: 'pending', max_attempts: db.raw('greatest(max_attempts, attempts + 1)'), next_attempt_at: db.fn.now(), updated_at: db.fn.now() });
   return count > 0;
 }
@@ -41,9 +63,9 @@ export async function reopenFailedWebhookMessage(db: Knex, id: string): Promise<
 /** One message for one endpoint, outside the relay (a test event); returns the new row. */
 export async function insertWebhookMessage(trx: Knex.Transaction, row: { id: string; event_id: string; endpoint_id: string; partner_id: string; max_attempts: number }) {
   await trx('webhook_deliveries').insert(row);
-  const created: WebhookMessageRow & { event_type: string } = await trx('webhook_deliveries as d')
+  const created: LoggedWebhookMessage = await trx('webhook_deliveries as d')
     .join('outbox_events as ev', 'ev.id', 'd.event_id')
-    .select('d.*', 'ev.type as event_type')
+    .select(MESSAGE_COLUMNS)
     .where('d.id', row.id)
     .first();
   return created;

@@ -1,0 +1,206 @@
+/** One program: its spend bar, issuing passes (form or CSV), the codes with copy and revoke, and closing it. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router';
+import { CopyButton } from '../../ui/CopyButton';
+import { FormError } from '../../ui/FormError';
+import { formatDate, formatMoney } from '../../ui/format';
+import { humanLabel } from '../../ui/labels';
+import { QueryState } from '../../ui/QueryState';
+import { attendeesFromCsv, closeProgram, getProgram, issuePasses, listPasses, revokePass, type Attendee, type Program } from './event-passes-api';
+
+function SpendBar({ program }: { program: Program }) {
+  const { budget, currency, usage } = program;
+  const share = (amount: number) => `${Math.min(100, (amount / budget) * 100)}%`;
+  const money = (amount: number) => formatMoney({ amount, currency });
+  const parts = [
+    { label: 'Total', value: budget, testId: 'spend-total' },
+    { label: 'Spent', value: usage.amount_spent, testId: 'spend-spent' },
+    { label: 'Reserved', value: usage.amount_reserved, testId: 'spend-reserved' },
+    { label: 'Left', value: usage.budget_left, testId: 'spend-left' },
+  ];
+  return (
+    <div className="card" data-testid="spend-bar">
+      <div className="spend" role="img" aria-label={`Spent ${money(usage.amount_spent)}, reserved ${money(usage.amount_reserved)}, left ${money(usage.budget_left)} of ${money(budget)}`}>
+        <span className="spent" style={{ width: share(usage.amount_spent) }} />
+        <span className="reserved" style={{ width: share(usage.amount_reserved) }} />
+      </div>
+      <dl className="legend">
+        {parts.map((part) => (
+          <div key={part.label}>
+            <dt>{part.label}</dt>
+            <dd data-testid={part.testId}>{money(part.value)}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}
+
+function IssueForms({ programId, onIssued }: { programId: string; onIssued: () => void }) {
+  const [csvError, setCsvError] = useState<string | null>(null);
+  const issue = useMutation({ mutationFn: (body: { count: number } | { attendees: Attendee[] }) => issuePasses(programId, body), onSuccess: onIssued });
+  const byForm = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const reference = String(form.get('reference') ?? '').trim();
+    const name = String(form.get('name') ?? '').trim();
+    const count = Number(form.get('count') || 1);
+    issue.mutate(reference || name ? { attendees: [{ ...(reference ? { reference } : {}), ...(name ? { name } : {}) }] } : { count });
+  };
+  const byCsv = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setCsvError(null);
+    const file = (event.currentTarget.elements.namedItem('file') as HTMLInputElement).files?.[0];
+    if (!file) return setCsvError('Choose a CSV file first.');
+    try {
+      issue.mutate({ attendees: attendeesFromCsv(await file.text()) });
+    } catch (error) {
+      setCsvError((error as Error).message);
+    }
+  };
+  return (
+    <div className="grid-2">
+      <form aria-label="Issue passes" className="card" onSubmit={byForm}>
+        <h2>Issue passes</h2>
+        <p className="hint">One pass for an attendee (reference and/or name), or a number of anonymous passes.</p>
+        <div className="field">
+          <label htmlFor="pass-reference">Attendee reference</label>
+          <input id="pass-reference" name="reference" />
+        </div>
+        <div className="field">
+          <label htmlFor="pass-name">Attendee name</label>
+          <input id="pass-name" name="name" />
+        </div>
+        <div className="field">
+          <label htmlFor="pass-count">Or how many anonymous passes</label>
+          <input id="pass-count" name="count" type="number" min="1" max="1000" defaultValue="1" />
+        </div>
+        <button type="submit" disabled={issue.isPending}>
+          Issue
+        </button>
+      </form>
+      <form aria-label="Upload attendees CSV" className="card" onSubmit={byCsv}>
+        <h2>Upload attendees</h2>
+        <p className="hint" id="csv-hint">
+          A CSV with a header row of <code>reference,name</code>; one pass per row (up to 1,000).
+        </p>
+        <div className="field">
+          <label htmlFor="pass-csv">CSV file</label>
+          <input id="pass-csv" name="file" type="file" accept=".csv,text/csv" aria-describedby="csv-hint" data-testid="pass-csv" />
+        </div>
+        {csvError && <p className="form-error" role="alert">{csvError}</p>}
+        <button type="submit" disabled={issue.isPending}>
+          Upload and issue
+        </button>
+      </form>
+      <FormError error={issue.error} />
+      {issue.isSuccess && (
+        <p role="status" data-testid="issued">
+          Issued {issue.data.data.length} pass{issue.data.data.length === 1 ? '' : 'es'}.
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function EventPassProgramPage() {
+  const { id = '' } = useParams();
+  const queryClient = useQueryClient();
+  const program = useQuery({ queryKey: ['event-pass-programs', id], queryFn: () => getProgram(id) });
+  const passes = useQuery({ queryKey: ['event-pass-programs', id, 'passes'], queryFn: () => listPasses(id) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['event-pass-programs'] });
+  const revoke = useMutation({ mutationFn: (passId: string) => revokePass(id, passId), onSuccess: refresh });
+  const close = useMutation({ mutationFn: () => closeProgram(id), onSuccess: refresh });
+  const data = program.data;
+  return (
+    <section>
+      <p>
+        <Link to="/event-passes">← All programs</Link>
+      </p>
+      <h1>{data ? data.name : 'Event pass program'}</h1>
+      <QueryState isLoading={program.isLoading} error={program.error} what="the program" />
+      <FormError error={revoke.error ?? close.error} />
+      {data && (
+        <>
+          <dl className="details">
+            <dt>Status</dt>
+            <dd data-testid="program-status">{humanLabel(data.status)}</dd>
+            <dt>Valid</dt>
+            <dd>
+              {formatDate(data.valid_from)} – {formatDate(data.valid_until)}
+            </dd>
+            <dt>Area</dt>
+            <dd>
+              {data.venue.address ? `${data.venue.address}, ` : ''}within {data.venue.radius_m} m of {data.venue.lat}, {data.venue.lng} ({humanLabel(data.applies_to)})
+            </dd>
+            <dt>Rides per pass</dt>
+            <dd>{data.rides_per_pass}</dd>
+            <dt>Most covered per ride</dt>
+            <dd>{formatMoney({ amount: data.max_fare_per_ride, currency: data.currency })}</dd>
+            <dt>Passes issued / rides redeemed</dt>
+            <dd>
+              {data.usage.passes_issued} / {data.usage.rides_redeemed}
+            </dd>
+          </dl>
+          <SpendBar program={data} />
+          {data.status === 'open' ? (
+            <>
+              <IssueForms programId={id} onIssued={refresh} />
+              <p>
+                <button type="button" className="danger" onClick={() => window.confirm(`Close ${data.name}? Its passes take no new rides.`) && close.mutate()}>
+                  Close program
+                </button>
+              </p>
+            </>
+          ) : (
+            <p className="notice">This program is closed: its passes take no new rides.</p>
+          )}
+        </>
+      )}
+      <QueryState isLoading={passes.isLoading} error={passes.error} what="the passes" />
+      {passes.data && (
+        <div className="table-wrap">
+          <table data-testid="passes">
+            <caption>Passes</caption>
+            <thead>
+              <tr>
+                <th scope="col">Code</th>
+                <th scope="col">Attendee</th>
+                <th scope="col">Status</th>
+                <th scope="col">Rides used / left</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {passes.data.data.length === 0 && (
+                <tr>
+                  <td colSpan={5}>No passes yet.</td>
+                </tr>
+              )}
+              {passes.data.data.map((pass) => (
+                <tr key={pass.id} data-testid={`pass-${pass.id}`}>
+                  <td>
+                    <code data-testid="pass-code">{pass.code}</code> <CopyButton text={pass.code} label={`Copy code ${pass.code}`} />
+                  </td>
+                  <td>{[pass.attendee.reference, pass.attendee.name].filter(Boolean).join(' · ') || '—'}</td>
+                  <td data-testid="pass-status">{humanLabel(pass.status)}</td>
+                  <td>
+                    {pass.rides_used} / {pass.rides_left}
+                  </td>
+                  <td>
+                    {pass.status === 'active' && (
+                      <button type="button" className="danger" onClick={() => window.confirm(`Revoke ${pass.code}?`) && revoke.mutate(pass.id)}>
+                        Revoke
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,52 @@
+/** Every event an endpoint can receive: its `data` schema and an example payload (from the platform's /openapi.json). */
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { QueryState } from '../../ui/QueryState';
+import { catalogOf, type OpenApiDocument } from './event-catalog';
+import { EVENT_TYPES, LOCATION_EVENT_TYPES } from './webhooks-api';
+
+async function loadDescription(): Promise<OpenApiDocument> {
+  const response = await fetch('/openapi.json', { headers: { Accept: 'application/json' } });
+  if (!response.ok) throw new Error(`The API description could not be read (HTTP ${response.status})`);
+  return (await response.json()) as OpenApiDocument;
+}
+
+export function EventCatalogPage() {
+  const description = useQuery({ queryKey: ['openapi'], queryFn: loadDescription, staleTime: Infinity });
+  const entries = description.data ? catalogOf(description.data, [...EVENT_TYPES, ...LOCATION_EVENT_TYPES], LOCATION_EVENT_TYPES) : [];
+  return (
+    <section>
+      <p>
+        <Link to="/webhooks">← Webhooks</Link>
+      </p>
+      <h1>Event catalog</h1>
+      <p>
+        Each event is sent as <code>{'{ id, type, created_at, livemode, data }'}</code>. Location events are opt-in: an endpoint receives them only when it
+        lists them.
+      </p>
+      <QueryState isLoading={description.isLoading} error={description.error} what="the event catalog" />
+      {entries.map((entry) => (
+        <article key={entry.type} className="card" data-testid={`event-${entry.type}`} aria-labelledby={`event-${entry.type}-title`}>
+          <h2 id={`event-${entry.type}-title`}>
+            {entry.type} {entry.optIn && <span className="badge badge-test">Opt-in</span>}
+          </h2>
+          <p className="muted">
+            <code>data</code> is a <code>{entry.schemaName}</code>.
+          </p>
+          <details>
+            <summary>Schema</summary>
+            <pre className="code" tabIndex={0} aria-label={`Schema of ${entry.type}`}>
+              {JSON.stringify(entry.schema, null, 2)}
+            </pre>
+          </details>
+          <details>
+            <summary>Example payload</summary>
+            <pre className="code" tabIndex={0} aria-label={`Example payload of ${entry.type}`} data-testid="example-payload">
+              {JSON.stringify(entry.example, null, 2)}
+            </pre>
+          </details>
+        </article>
+      ))}
+    </section>
+  );
+}

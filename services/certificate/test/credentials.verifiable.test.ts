@@ -1,0 +1,228 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
+import { compactVerify, decodeProtectedHeader, importJWK, jwtVerify, type JWK } from 'jose';
+import request from 'supertest';
+import { parseConfig } from '@platform/service-kit';
+import { certificateConfigSchema } from '../src/config';
+import { createTestContext, type TestContext } from './helpers/context';
+import { expectToMatchDescription } from './helpers/openapi';
+import { issueCertificate, newOrg, type TestOrg } from './factories/admin';
+
+/**
+ * Issue 29: every certificate is an Open Badges 3.0 credential signed by the platform (Ed25519, vc+jwt), its issuer a
+ * did:web served by the platform, its revocation a bit in a signed Bitstring Status List.
+ */
+const PUBLIC_BASE_URL = 'https://certificates.example.test:8443';
+const DID = 'did:web:certificates.example.test%3A8443';
+let ctx: TestContext;
+let org: TestOrg;
+
+beforeAll(() => {
+  ctx = createTestContext({ PUBLIC_BASE_URL });
+  org = newOrg(ctx, { orgName: 'Kano Robotics Institute' });
+});
+afterAll(() => ctx.close());
+
+const app = () => request(ctx.app);
+const revoke = (id: string) => app().post(`/admin/v1/certificates/${id}/revoke`).set('Authorization', org.admin()).expect(200);
+
+async function downloadCredentialJwt(code: string): Promise<string> {
+  const res = await app().get(`/credentials/${code}/credential.json`).expect(200);
+  expect(res.headers['content-type']).toMatch(/^application\/vc\+ld\+json/);
+  expect(res.headers['content-disposition']).toMatch(/^attachment; filename="credential-[A-Z0-9-]+\.json"$/);
+  const document = JSON.parse(res.text) as { '@context': string[]; type: string; id: string };
+  expect(document['@context']).toEqual(['https://www.w3.org/ns/credentials/v2']);
+  expect(document.type).toBe('EnvelopedVerifiableCredential');
+  expect(document.id.startsWith('data:application/vc+jwt,')).toBe(true);
+  return document.id.slice('data:application/vc+jwt,'.length);
+}
+
+/** The status list's bit at `index`: multibase `u` + base64url of the gzipped bitstring, bit 0 the left-most. */
+function bitAt(encodedList: string, index: number): number {
+  expect(encodedList[0]).toBe('u');
+  const bits = gunzipSync(Buffer.from(encodedList.slice(1), 'base64url'));
+  expect(bits.length).toBe(16384);
+  return (bits[index >> 3]! >> (7 - (index & 7))) & 1;
+}
+
+describe('the issuer published by the platform', () => {
+  it('serves a did:web document and a JWKS with the same Ed25519 key', async () => {
+    const did = await app().get('/.well-known/did.json').expect(200);
+    expect(did.headers['content-type']).toMatch(/^application\/did\+json/);
+    const document = JSON.parse(did.text);
+    expect(document.id).toBe(DID);
+    expect(document.verificationMethod).toHaveLength(1);
+    const [method] = document.verificationMethod;
+    expect(method).toMatchObject({ type: 'JsonWebKey2020', controller: DID, publicKeyJwk: { kty: 'OKP', crv: 'Ed25519', x: expect.any(String) } });
+    expect(method.id.startsWith(`${DID}#`)).toBe(true);
+    expect(method.publicKeyJwk.d).toBeUndefined();
+    expect(document.assertionMethod).toEqual([method.id]);
+    const jwks = JSON.parse((await app().get('/.well-known/jwks.json').expect(200)).text);
+    expect(jwks.keys).toEqual([{ ...method.publicKeyJwk, kid: method.id, alg: 'EdDSA', use: 'sig' }]);
+  });
+});
+
+describe('a certificate as an Open Badges 3.0 verifiable credential', () => {
+  it('verifies offline with the published key, has the Open Badges shape, and its status bit flips when revoked', async () => {
+    const certificate = await issueCertificate(ctx, org, { recipient_name: 'Zainab Bello', program_title: 'Control Systems', expires_on: '2099-12-31' });
+    // Fetch the issuer's key once...
+    const didDocument = JSON.parse((await app().get('/.well-known/did.json').expect(200)).text);
+    const publicJwk = didDocument.verificationMethod[0].publicKeyJwk as JWK;
+    const keyId = didDocument.verificationMethod[0].id as string;
+    const jwt = await downloadCredentialJwt(certificate.verification_code);
+
+    // ...then verify with jose alone: no call to the service from here on.
+    const key = await importJWK(publicJwk, 'EdDSA');
+    const { payload, protectedHeader } = await jwtVerify(jwt, key, { issuer: DID, typ: 'vc+jwt', algorithms: ['EdDSA'] });
+    expect(protectedHeader).toEqual({ alg: 'EdDSA', kid: keyId, typ: 'vc+jwt', cty: 'vc' });
+    const page = `${PUBLIC_BASE_URL}/credentials/${certificate.verification_code}`;
+    expect(payload).toMatchObject({
+      '@context': ['https://www.w3.org/ns/credentials/v2', 'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json'],
+      id: page,
+      jti: page,
+      type: expect.arrayContaining(['VerifiableCredential', 'OpenBadgeCredential']),
+      issuer: { id: DID, type: ['Profile'], name: 'Kano Robotics Institute' },
+      validFrom: '2026-05-01T00:00:00Z',
+      validUntil: '2099-12-31T23:59:59Z',
+      credentialSubject: {
+        type: ['AchievementSubject'],
+        identifier: [{ type: 'IdentityObject', identityType: 'name', hashed: false, identityHash: 'Zainab Bello' }],
+        achievement: { type: ['Achievement'], name: 'Control Systems', criteria: { narrative: expect.any(String) }, description: expect.any(String) },
+      },
+      credentialStatus: { type: 'BitstringStatusListEntry', statusPurpose: 'revocation', statusListIndex: expect.stringMatching(/^\d+$/) },
+    });
+    expect(JSON.stringify(payload)).not.toMatch(/cert_[0-9a-z]{20}|org_[0-9a-f]{10}/);
+    // One changed byte in the signed content: the same offline check refuses it.
+    const [head, body, signature] = jwt.split('.');
+    const changed = `${head}.${body!.slice(0, 10)}${body![10] === 'A' ? 'B' : 'A'}${body!.slice(11)}.${signature}`;
+    await expect(compactVerify(changed, key)).rejects.toThrow();
+
+    const status = payload.credentialStatus as { statusListCredential: string; statusListIndex: string; id: string };
+    expect(status.statusListCredential).toBe(`${PUBLIC_BASE_URL}/credentials/status/1`);
+    expect(status.id).toBe(`${status.statusListCredential}#${status.statusListIndex}`);
+    const index = Number(status.statusListIndex);
+    const statusList = async () => {
+      const res = await app().get('/credentials/status/1').set('Accept', 'application/vc+jwt').expect(200);
+      expect(res.headers['content-type']).toMatch(/^application\/vc\+jwt/);
+      const verified = await jwtVerify(res.text, key, { issuer: DID, typ: 'vc+jwt' });
+      expect(verified.payload).toMatchObject({
+        id: status.statusListCredential,
+        type: ['VerifiableCredential', 'BitstringStatusListCredential'],
+        issuer: DID,
+        credentialSubject: { type: 'BitstringStatusList', statusPurpose: 'revocation' },
+      });
+      return (verified.payload.credentialSubject as { encodedList: string }).encodedList;
+    };
+    expect(bitAt(await statusList(), index)).toBe(0);
+    await revoke(certificate.id);
+    expect(bitAt(await statusList(), index)).toBe(1);
+    // The credential itself is unchanged by revocation: the same bytes, still a valid signature.
+    expect(await downloadCredentialJwt(certificate.verification_code)).toBe(jwt);
+  });
+
+  it('is served at the page address by content negotiation, as the JWT or enveloped in JSON', async () => {
+    const certificate = await issueCertificate(ctx, org);
+    const jwt = await downloadCredentialJwt(certificate.verification_code);
+    const asJwt = await app().get(`/credentials/${certificate.verification_code}`).set('Accept', 'application/vc+jwt').expect(200);
+    expect(asJwt.headers['content-type']).toMatch(/^application\/vc\+jwt/);
+    expect(asJwt.text).toBe(jwt);
+    expect(asJwt.headers.vary).toMatch(/Accept/);
+    const asLd = await app().get(`/credentials/${certificate.verification_code}`).set('Accept', 'application/vc+ld+json').expect(200);
+    expect(JSON.parse(asLd.text).id).toBe(`data:application/vc+jwt,${jwt}`);
+    expect(decodeProtectedHeader(jwt).typ).toBe('vc+jwt');
+  });
+
+  it('an unknown code or status list is a 404 problem', async () => {
+    for (const path of ['/credentials/ABCDEF-GHJKMN-PQRSTU/credential.json', '/credentials/status/99999', '/credentials/status/0', '/credentials/status/x']) {
+      const res = await app().get(path).expect(404);
+      expect(res.body.code).toBe('not_found');
+    }
+    const res = await app().get('/credentials/ABCDEF-GHJKMN-PQRSTU').set('Accept', 'application/vc+jwt').expect(404);
+    expect(res.body.code).toBe('not_found');
+  });
+});
+
+describe('POST /credentials/verify', () => {
+  const verify = (body: unknown) => app().post('/credentials/verify').send(body as object).expect(200);
+
+  it('valid, then revoked; a changed byte is tampered', async () => {
+    const certificate = await issueCertificate(ctx, org, { recipient_name: 'Musa Danjuma' });
+    const jwt = await downloadCredentialJwt(certificate.verification_code);
+    const valid = await verify({ credential: jwt });
+    expectToMatchDescription(valid);
+    expect(valid.body).toMatchObject({ status: 'valid', valid: true, reason: expect.any(String), credential: { recipient_name: 'Musa Danjuma', issuer_name: 'Kano Robotics Institute' } });
+    const [head, body, signature] = jwt.split('.');
+    const changed = `${head}.${body!.slice(0, 40)}${body![40] === 'x' ? 'y' : 'x'}${body!.slice(41)}.${signature}`;
+    const tampered = await verify({ credential: changed });
+    expectToMatchDescription(tampered);
+    expect(tampered.body).toMatchObject({ status: 'tampered', valid: false, credential: null });
+    expect(tampered.body.reason).toMatch(/changed/);
+    await revoke(certificate.id);
+    const revoked = await verify({ credential: jwt });
+    expect(revoked.body).toMatchObject({ status: 'revoked', valid: false, reason: expect.stringMatching(/revoked/) });
+  });
+
+  it('takes the downloaded document as it is, the bare JWT, and a code', async () => {
+    const certificate = await issueCertificate(ctx, org);
+    const file = (await app().get(`/credentials/${certificate.verification_code}/credential.json`).expect(200)).text;
+    expect((await verify({ credential: file })).body.status).toBe('valid');
+    expect((await verify({ credential: JSON.parse(file) })).body.status).toBe('valid');
+    const asLd = await app().post('/credentials/verify').set('Content-Type', 'application/vc+ld+json').send(file).expect(200);
+    expect(asLd.body.status).toBe('valid');
+    const jwt = JSON.parse(file).id.slice('data:application/vc+jwt,'.length);
+    const asJwt = await app().post('/credentials/verify').set('Content-Type', 'application/vc+jwt').send(jwt).expect(200);
+    expect(asJwt.body.status).toBe('valid');
+    expect((await verify({ code: certificate.verification_code.toLowerCase() })).body).toMatchObject({ status: 'valid', valid: true });
+    const unknown = await verify({ code: 'ABCDEF-GHJKMN-PQRSTU' });
+    expectToMatchDescription(unknown);
+    expect(unknown.body).toMatchObject({ status: 'unknown', valid: false, credential: null });
+  });
+
+  it('an expired certificate is expired, both as a credential and as a code', async () => {
+    const certificate = await issueCertificate(ctx, org, { issue_date: '2020-01-01', expires_on: '2021-01-01' });
+    const jwt = await downloadCredentialJwt(certificate.verification_code);
+    expect((await verify({ credential: jwt })).body).toMatchObject({ status: 'expired', valid: false, reason: expect.stringMatching(/2021-01-01/) });
+    expect((await verify({ code: certificate.verification_code })).body).toMatchObject({ status: 'expired', valid: false });
+  });
+
+  it('something that is no credential of ours is tampered; a body naming neither is a 422', async () => {
+    const foreign = generateKeyPairSync('ed25519').privateKey;
+    const { CompactSign } = await import('jose');
+    const forged = await new CompactSign(Buffer.from('{"id":"x"}')).setProtectedHeader({ alg: 'EdDSA', kid: 'did:web:elsewhere#1' }).sign(foreign);
+    expect((await verify({ credential: forged })).body).toMatchObject({ status: 'tampered', reason: expect.stringMatching(/key/) });
+    expect((await verify({ credential: 'hello' })).body.status).toBe('tampered');
+    expect((await verify({ credential: { '@context': [], id: 'urn:x' } })).body.status).toBe('tampered');
+    for (const body of [{}, { credential: 'a', code: 'b' }, { other: 1 }]) {
+      const res = await app().post('/credentials/verify').send(body).expect(422);
+      expectToMatchDescription(res);
+    }
+    await app().post('/credentials/verify').set('Content-Type', 'text/plain').send('x').expect(415);
+  });
+});
+
+describe('CREDENTIAL_SIGNING_KEY', () => {
+  const production = { NODE_ENV: 'production', JWT_SECRET: randomBytes(32).toString('hex'), PUBLIC_BASE_URL: 'https://certs.example.com', DASHBOARD_ORIGINS: 'https://dash.example.com' };
+
+  it('is required in production, must be an Ed25519 private key, and is never echoed', () => {
+    expect(() => parseConfig(certificateConfigSchema, production)).toThrow(/CREDENTIAL_SIGNING_KEY: is required when NODE_ENV=production/);
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    expect(() => parseConfig(certificateConfigSchema, { ...production, CREDENTIAL_SIGNING_KEY: rsa })).toThrow(/must be an Ed25519 key \(EdDSA\) \(got a hidden value\)/);
+    expect(() => parseConfig(certificateConfigSchema, { ...production, CREDENTIAL_SIGNING_KEY: 'nonsense' })).toThrow(/^(?!.*nonsense).*PKCS#8 PEM or a private JWK/);
+  });
+
+  it('signs with the configured key, given as PEM or as a JWK', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    for (const configured of [privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), JSON.stringify(privateKey.export({ format: 'jwk' }))]) {
+      const other = createTestContext({ PUBLIC_BASE_URL, CREDENTIAL_SIGNING_KEY: configured });
+      try {
+        const certificate = await issueCertificate(other, newOrg(other));
+        const jwt = (await request(other.app).get(`/credentials/${certificate.verification_code}`).set('Accept', 'application/vc+jwt').expect(200)).text;
+        await expect(compactVerify(jwt, publicKey)).resolves.toBeDefined();
+        const jwks = JSON.parse((await request(other.app).get('/.well-known/jwks.json').expect(200)).text);
+        expect(jwks.keys[0].x).toBe((publicKey.export({ format: 'jwk' }) as { x: string }).x);
+      } finally {
+        await other.close();
+      }
+    }
+  });
+});

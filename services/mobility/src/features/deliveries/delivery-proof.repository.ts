@@ -1,0 +1,11 @@
+import type { Knex } from '@platform/service-kit';
+import type { ImageData } from '../../image-data';
+
+export type ProofKind = 'photo' | 'signature';
+export const PROOF_KINDS: readonly ProofKind[] = ['photo', 'signature'];
+
+/** Stores the images the courier handed in with the delivery (inside the delivering transaction). */
+export async function insertProofImages(trx: Knex.Transaction, deliveryId: string, images: Partial<Record<ProofKind, ImageData>>): Promise<void> {
+  const rows = PROOF_KINDS.filter((kind) => images[kind]).map((kind) => ({ delivery_id: deliveryId, kind, content_type: images[kind]!.contentType, data: images[kind]!.bytes }));
+  if (rows.length) await trx('delivery_proof_images').insert(rows);
+}

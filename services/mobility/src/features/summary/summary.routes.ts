@@ -1,0 +1,62 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { parseOrThrow, type Knex } from '@platform/service-kit';
+
+export const mobilitySummaryQuery = z
+  .object({
+    days: z.coerce.number().int().min(1).max(90).default(30).meta({ description: 'How many UTC days, ending today.' }),
+    mode: z.enum(['live', 'test']).default('live').meta({ description: '`test` counts test-mode data (made with `mk_test_…` keys).' }),
+    endpoint_id: z.string().regex(/^whe_/, 'must be a webhook endpoint id').max(100).optional().meta({ description: 'Count the webhook attempts of this endpoint only.' }),
+  })
+  .strict()
+  .meta({ id: 'MobilitySummaryQuery', examples: [{ days: 30, mode: 'live' }] });
+
+export interface MobilityDayRow {
+  date: string;
+  rides: number;
+  deliveries: number;
+  webhook_attempts: number;
+  webhook_succeeded: number;
+}
+
+/**
+ * `GET /admin/v1/summary`: per UTC day (oldest first, ending today) the rides and deliveries created and the webhook
+ * attempts made (and how many were answered 2xx) for the caller's organization, in one mode.
+ */
+export function mobilitySummaryRoutes(summary: MobilitySummaryReader): Router {
+  const router = Router();
+  router.get('/', async (req, res) => {
+    const query = parseOrThrow(mobilitySummaryQuery, req.query);
+    res.json(await summary(req.admin!.org, { days: query.days, livemode: query.mode === 'live', endpointId: query.endpoint_id }));
+  });
+  return router;
+}
+
+export type MobilitySummaryReader = ReturnType<typeof mobilitySummaryReader>;
+
+export function mobilitySummaryReader(db: Knex) {
+  return async (partnerId: string, { days, livemode, endpointId }: { days: number; livemode: boolean; endpointId?: string }) => {
+    const { rows } = await db.raw<{ rows: MobilityDayRow[] }>(
+      `with day as (
+         select d::date as date, d at time zone 'UTC' as starts
+         from generate_series((now() at time zone 'UTC')::date - (?::int - 1), (now() at time zone 'UTC')::date, interval '1 day') d
+       ), attempts as (
+         select a.created_at, a.status_code
+           from webhook_attempts a
+           join webhook_deliveries d on d.id = a.delivery_id
+           join webhook_endpoints e on e.id = d.endpoint_id
+          where e.partner_id = ? and e.livemode = ? and (?::text is null or e.id = ?::text)
+            and a.created_at >= ((now() at time zone 'UTC')::date - (?::int - 1))::timestamp at time zone 'UTC'
+       )
+       select to_char(day.date, 'YYYY-MM-DD') as date,
+         (select count(*) from rides r where r.partner_id = ? and r.livemode = ? and r.created_at >= day.starts and r.created_at < day.starts + interval '1 day')::int as rides,
+         (select count(*) from deliveries v where v.partner_id = ? and v.livemode = ? and v.created_at >= day.starts and v.created_at < day.starts + interval '1 day')::int as deliveries,
+         (select count(*) from attempts a where a.created_at >= day.starts and a.created_at < day.starts + interval '1 day')::int as webhook_attempts,
+         (select count(*) from attempts a where a.created_at >= day.starts and a.created_at < day.starts + interval '1 day' and a.status_code between 200 and 299)::int as webhook_succeeded
+       from day order by day.date`,
+      [days, partnerId, livemode, endpointId ?? null, endpointId ?? null, days, partnerId, livemode, partnerId, livemode],
+    );
+    const totals = rows.reduce((sum, row) => ({ rides: sum.rides + row.rides, deliveries: sum.deliveries + row.deliveries, webhook_attempts: sum.webhook_attempts + row.webhook_attempts, webhook_succeeded: sum.webhook_succeeded + row.webhook_succeeded }), { rides: 0, deliveries: 0, webhook_attempts: 0, webhook_succeeded: 0 });
+    return { mode: livemode ? 'live' : 'test', endpoint_id: endpointId ?? null, days: rows, totals };
+  };
+}

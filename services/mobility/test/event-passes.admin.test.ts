@@ -1,0 +1,53 @@
+/** The dashboard's event pass actions through the admin API: revoke one pass by its id (issue 28, item 3). */
+import request from 'supertest';
+import { createTestContext, type TestContext } from './helpers/context';
+import { adminToken, newAdmin, type AdminIdentity } from './factories/auth';
+import { randomCentre } from './factories/fleet';
+import { organizer, programBody, rideToVenue } from './factories/event-passes';
+
+let ctx: TestContext;
+beforeAll(() => {
+  ctx = createTestContext();
+});
+afterAll(() => ctx.close());
+
+const admin = (who: AdminIdentity) => ({
+  get: (path: string) => request(ctx.app).get(`/admin/v1${path}`).set('Authorization', `Bearer ${adminToken(ctx, who)}`),
+  post: (path: string, body?: object) => {
+    const req = request(ctx.app).post(`/admin/v1${path}`).set('Authorization', `Bearer ${adminToken(ctx, who)}`);
+    return body ? req.send(body) : req;
+  },
+});
+
+describe('POST /admin/v1/event-pass-programs/{id}/passes/{pass_id}/revoke', () => {
+  it('revokes one pass by id for owners and operators; the pass then takes no ride; twice answers the same', async () => {
+    const venue = randomCentre();
+    const { api, owner } = await organizer(ctx);
+    const program = (await admin(owner).post('/event-pass-programs', programBody(venue)).expect(201)).body;
+    const [pass, kept] = (await admin(owner).post(`/event-pass-programs/${program.id}/passes`, { attendees: [{ reference: 'T-1' }, { reference: 'T-2' }] }).expect(201)).body.data;
+
+    await admin(newAdmin({ org: owner.org, role: 'member' })).post(`/event-pass-programs/${program.id}/passes/${pass.id}/revoke`).expect(403);
+    const revoked = await admin(newAdmin({ org: owner.org, role: 'operator' })).post(`/event-pass-programs/${program.id}/passes/${pass.id}/revoke`).expect(200);
+    expect(revoked.body).toMatchObject({ id: pass.id, code: pass.code, status: 'revoked', rides_left: 0, revoked_at: expect.any(String) });
+    const twice = await admin(owner).post(`/event-pass-programs/${program.id}/passes/${pass.id}/revoke`).expect(200);
+    expect(twice.body.revoked_at).toBe(revoked.body.revoked_at);
+
+    const refused = await api.post('/api/v1/rides', rideToVenue(venue, pass.code)).expect(422);
+    expect(refused.body.code).toBe('event_pass_revoked');
+    await api.post('/api/v1/rides', rideToVenue(venue, kept.code)).expect(201);
+    const listed = (await admin(owner).get(`/event-pass-programs/${program.id}/passes`).expect(200)).body.data;
+    expect(listed.map((p: { id: string; status: string }) => [p.id, p.status])).toEqual(expect.arrayContaining([[pass.id, 'revoked'], [kept.id, 'active']]));
+  });
+
+  it("answers 404 for another organization's pass, a pass of another program, or an id of another shape", async () => {
+    const venue = randomCentre();
+    const { owner } = await organizer(ctx);
+    const first = (await admin(owner).post('/event-pass-programs', programBody(venue)).expect(201)).body;
+    const second = (await admin(owner).post('/event-pass-programs', programBody(venue)).expect(201)).body;
+    const [pass] = (await admin(owner).post(`/event-pass-programs/${first.id}/passes`, { count: 1 }).expect(201)).body.data;
+    await admin(owner).post(`/event-pass-programs/${second.id}/passes/${pass.id}/revoke`).expect(404);
+    await admin(newAdmin()).post(`/event-pass-programs/${first.id}/passes/${pass.id}/revoke`).expect(404);
+    const shape = await admin(owner).post(`/event-pass-programs/${first.id}/passes/not-a-pass/revoke`).expect(404);
+    expect(shape.headers['content-type']).toMatch(/application\/problem\+json/);
+  });
+});
