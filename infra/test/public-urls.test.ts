@@ -33,6 +33,13 @@ function containerOf(kind: string, name: string): Container {
 /** An Ed25519 private key as an operator creates it (`openssl genpkey -algorithm ed25519`): CREDENTIAL_SIGNING_KEY. */
 const signingKey = () => generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 
+/** A Secret key's value as an operator creates it: a signing key, an SMTP relay's URL, else 32 random bytes. */
+function operatorSecret(name: string): string {
+  if (name === 'CREDENTIAL_SIGNING_KEY') return signingKey();
+  if (name === 'SMTP_URL') return `smtp://platform:${randomBytes(16).toString('hex')}@smtp.example.com:587`;
+  return randomBytes(32).toString('base64');
+}
+
 /** The container's environment with ConfigMap references resolved and the Secret's keys filled as an operator would. */
 function deployedEnv(kind: string, name: string, database: string): Record<string, string> {
   const env: Record<string, string> = {};
@@ -40,7 +47,7 @@ function deployedEnv(kind: string, name: string, database: string): Record<strin
     const ref = variable.valueFrom;
     if (variable.value !== undefined) env[variable.name] = variable.value;
     else if (ref?.configMapKeyRef) env[variable.name] = configMap[ref.configMapKeyRef.key]!;
-    else if (ref?.secretKeyRef && !ref.secretKeyRef.optional) env[variable.name] = variable.name === 'CREDENTIAL_SIGNING_KEY' ? signingKey() : randomBytes(32).toString('base64');
+    else if (ref?.secretKeyRef && !ref.secretKeyRef.optional) env[variable.name] = operatorSecret(variable.name);
   }
   return { ...env, DATABASE_URL: database, REDIS_URL: redisUrl() };
 }

@@ -164,7 +164,8 @@ describe('the dashboard operations pages in Chromium', () => {
 
       const csv = path.join(files, 'attendees.csv');
       writeFileSync(csv, 'reference,name\nTICKET-0002,Bola Ade\nTICKET-0003,"Chidi, Jr."\n');
-      await (await page.waitForSelector('[data-testid="pass-csv"]', WAIT))!.uploadFile(csv);
+      const passCsv = await page.waitForSelector('input[data-testid="pass-csv"]', WAIT);
+      await passCsv!.uploadFile(csv);
       await page.click('form[aria-label="Upload attendees CSV"] button[type="submit"]');
       await page.waitForFunction(() => document.querySelector('[data-testid="issued"]')?.textContent === 'Issued 2 passes.', WAIT);
       await page.waitForFunction(() => document.querySelectorAll('[data-testid^="pass-evpass_"]').length === 3, WAIT);

@@ -41,7 +41,8 @@ function isSecretName(name: string): boolean {
 export const env = {
   port: (fallback: number) => z.coerce.number({ message: 'must be a port number' }).int('must be a port number').min(0).max(65535).default(fallback),
   url: (fallback: string) => z.url({ message: 'must be a URL' }).default(fallback),
-  optionalUrl: () => z.url({ message: 'must be a URL' }).optional(),
+  /** Unset or empty (compose's `${VAR:-}`) both mean none. */
+  optionalUrl: () => z.preprocess((value) => (value === '' ? undefined : value), z.url({ message: 'must be a URL' }).optional()),
   positiveInt: (fallback: number) => z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').positive('must be positive').default(fallback),
   boolean: (fallback: boolean) =>
     z
