@@ -2511,7 +2511,7 @@ export interface components {
             deliveries: number;
             /** @description HTTP attempts to the organization's endpoints that day. */
             webhook_attempts: number;
-            /** @description Of those */
+            /** @description Of those, the ones answered 2xx. */
             webhook_succeeded: number;
         };
         WebhookDelivery: {
