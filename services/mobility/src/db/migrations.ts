@@ -16,6 +16,7 @@ import * as driverSessions from './migrations/0220_driver_sessions';
 import * as sandboxLivemode from './migrations/0230_sandbox_livemode';
 import * as deliveryTracking from './migrations/0240_delivery_tracking';
 import * as apiKeyChangeNotify from './migrations/0260_api_key_change_notify';
+import * as webhookClaimLease from './migrations/0270_webhook_claim_lease';
 
 /** Every migration of the `mobility` schema, in order. A merged migration is never edited: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0230_sandbox_livemode': sandboxLivemode,
   '0240_delivery_tracking': deliveryTracking,
   '0260_api_key_change_notify': apiKeyChangeNotify,
+  '0270_webhook_claim_lease': webhookClaimLease,
 };

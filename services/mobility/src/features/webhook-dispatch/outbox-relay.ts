@@ -2,7 +2,7 @@ import { newId, type Knex, type Logger, type Redis } from '@platform/service-kit
 import { ALWAYS_DELIVERED_EVENT_TYPES } from './endpoint-events';
 import { enabledEndpointsOf } from './webhook-targets.repository';
 import { duePendingWebhookMessages, insertWebhookMessages, type WebhookMessageRef } from './webhook-messages.repository';
-import { webhookMessagesWithoutJob, enqueueWebhookMessages, type WebhookQueue } from './webhook-queue';
+import { webhookMessagesWithoutJob, enqueueWebhookBatches, enqueueWebhookMessages, type WebhookQueue } from './webhook-queue';
 
 export interface OutboxRelayDeps {
   db: Knex;
@@ -38,11 +38,12 @@ interface ClaimedEvent {
 /**
  * Moves committed outbox events to the delivery queue: claims a batch of undispatched events (FOR UPDATE SKIP LOCKED,
  * so several relays share the work without waiting on each other), writes one delivery row per subscribed endpoint,
- * marks the events dispatched (live events go to live endpoints only, test events to test endpoints only), and after commit enqueues one job per delivery. A crash after commit leaves the rows
+ * marks the events dispatched (live events go to live endpoints only, test events to test endpoints only), and after commit
+ * enqueues the deliveries, grouped by endpoint into batch jobs (webhook-queue.ts). A crash after commit leaves the rows
  * pending, and the sweep enqueues them later: Postgres, not Redis, is what makes delivery at least once.
  */
 export function createOutboxRelay(deps: OutboxRelayDeps) {
-  const batchSize = deps.batchSize ?? 500;
+  const batchSize = deps.batchSize ?? 2000; // a backlog moves in a few large transactions
 
   async function dispatchBatch(): Promise<{ events: number; messages: WebhookMessageRef[] }> {
     const result = await deps.db.transaction(async (trx) => {
@@ -67,7 +68,7 @@ export function createOutboxRelay(deps: OutboxRelayDeps) {
       await trx('outbox_events').whereIn('id', events.map((e) => e.id)).update({ dispatched_at: trx.fn.now() });
       return { events: events.length, messages };
     });
-    if (result.messages.length) await enqueueWebhookMessages(deps.queue, result.messages);
+    if (result.messages.length) await enqueueWebhookBatches(deps.queue, result.messages);
     return result;
   }
 
