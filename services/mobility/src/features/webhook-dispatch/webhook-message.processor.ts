@@ -286,7 +286,8 @@ async function settleUnclaimable(deps: ProcessorContext, messageId: string): Pro
   } else if (row.attempts >= row.max_attempts) {
     await failWebhookMessage(deps.db, messageId, row.last_error ?? 'no attempts left');
   } else if (row.claimed_until && row.claimed_until.getTime() > Date.now()) {
-    return { kind: 'later', laterInMs: row.claimed_until.getTime() - Date.now() + 100 };
+    // Usually the holder records within milliseconds; a holder that died lets go when its lease ends.
+    return { kind: 'later', laterInMs: Math.min(2000, row.claimed_until.getTime() - Date.now() + 100) };
   }
   return { kind: 'done', result: 'skipped' };
 }
