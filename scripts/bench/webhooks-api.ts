@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { signWebhook, generateWebhookSecret } from '@platform/webhook-signature';
 import { createWebhookSender } from '../../services/mobility/src/features/webhook-dispatch/webhook-sender';
 import { startSystem } from '../system';
-import { callJson, mobilityPartnerKey, outboxEventIds, randomCentre, registerEndpoint, rideBody, sleep } from '../drills/lib';
+import { callJson, mobilityPartnerKey, outboxEventIds, query, randomCentre, registerEndpoint, rideBody, sleep } from '../drills/lib';
 import { machineCpuMs, processCpuMs } from './lib';
 
 const EVENTS = Number(process.env.BENCH_API_EVENTS ?? 1000);
@@ -119,6 +119,7 @@ async function main() {
     const machineBefore = machineCpuMs();
     const workerBefore = processCpuMs(worker.pid);
     const resumed = performance.now();
+    const resumedAt = Date.now();
     worker.kill('SIGCONT');
     const deadline = Date.now() + 120000;
     while (events.some((id) => !receiver.firstSeen.has(id))) {
@@ -130,14 +131,21 @@ async function main() {
     const workerUs = ((processCpuMs(worker.pid) - workerBefore) * 1000) / expected;
     const machineUs = ((machineCpuMs() - machineBefore) * 1000) / expected;
     const pipelineRate = expected / drainSeconds;
+    // When the relay's transactions began (dispatched_at is the transaction's now()), by the database's clock.
+    const [relayed] = await query<{ first: Date; last: Date }>(system, 'select min(dispatched_at) as first, max(dispatched_at) as last from mobility.outbox_events');
+    const relayMs = `${relayed!.first.getTime() - resumedAt}–${relayed!.last.getTime() - resumedAt} ms`;
     const rawRate = await rawLoop(receiver.url.replace('/hooks', '/raw'), expected, IN_FLIGHT);
     const repeats = receiver.received() - receiver.firstSeen.size;
     console.log(`full stack (pnpm start defaults), ${IN_FLIGHT} in flight per endpoint, receiver on loopback`);
     console.log(`| row | deliveries/s | raw signed-POST loop (${IN_FLIGHT} in flight) | ratio |\n|---|---:|---:|---:|`);
     console.log(`| backlog of ${expected} ride.cancelled events made through the gateway, drained after SIGCONT | ${pipelineRate.toFixed(0)} | ${rawRate.toFixed(0)} | ${(pipelineRate / rawRate).toFixed(2)} |`);
     console.log(
-      `produced in ${produceSeconds.toFixed(1)} s (${failures.length} API answers not 2xx); drained in ${drainSeconds.toFixed(2)} s (first POST ${firstPostMs.toFixed(0)} ms after the resume); worker CPU ${workerUs.toFixed(0)} µs and machine ${machineUs.toFixed(0)} µs per delivery; ${repeats} repeated POSTs`,
+      `produced in ${produceSeconds.toFixed(1)} s (${failures.length} API answers not 2xx); drained in ${drainSeconds.toFixed(2)} s (relay transactions began ${relayMs} and the first POST arrived ${firstPostMs.toFixed(0)} ms after the resume); worker CPU ${workerUs.toFixed(0)} µs and machine ${machineUs.toFixed(0)} µs per delivery; ${repeats} repeated POSTs`,
     );
+    for (const line of system.output().split('\n').filter((l) => l.includes('outbox relay moved'))) {
+      const { events: n, transactionMs, enqueueMs } = JSON.parse(line.slice(line.indexOf('{'))) as Record<string, number>;
+      console.log(`relay batch: ${n} events, transaction ${transactionMs} ms, enqueue ${enqueueMs} ms`);
+    }
     console.log('direct-insert figure (rows written by the bench, worker doing nothing else): pnpm bench:webhooks');
   } finally {
     worker.kill('SIGCONT'); // a worker still frozen could not stop

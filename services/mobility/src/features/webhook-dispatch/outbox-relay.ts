@@ -46,6 +46,7 @@ export function createOutboxRelay(deps: OutboxRelayDeps) {
   const batchSize = deps.batchSize ?? 2000; // a backlog moves in a few large transactions
 
   async function dispatchBatch(): Promise<{ events: number; messages: WebhookMessageRef[] }> {
+    const started = performance.now();
     const result = await deps.db.transaction(async (trx) => {
       const events: ClaimedEvent[] = await trx('outbox_events')
         .select('id', 'partner_id', 'livemode', 'type', 'traceparent')
@@ -68,7 +69,13 @@ export function createOutboxRelay(deps: OutboxRelayDeps) {
       await trx('outbox_events').whereIn('id', events.map((e) => e.id)).update({ dispatched_at: trx.fn.now() });
       return { events: events.length, messages };
     });
+    const committed = performance.now();
     if (result.messages.length) await enqueueWebhookBatches(deps.queue, result.messages);
+    if (result.events >= 100) {
+      // A backlog (a worker back after a pause, a burst): one line per large batch, with where its time went.
+      const ms = (from: number, to: number) => Math.round(to - from);
+      deps.logger.info({ events: result.events, messages: result.messages.length, transactionMs: ms(started, committed), enqueueMs: ms(committed, performance.now()) }, 'outbox relay moved a batch of events');
+    }
     return result;
   }
 

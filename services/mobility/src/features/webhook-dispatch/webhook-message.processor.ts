@@ -2,7 +2,7 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { signWebhook } from '@platform/webhook-signature';
 import { parseTraceparent, startSpan, type Knex, type Logger, type TraceSpan } from '@platform/service-kit';
 import { createEndpointSlots } from './endpoint-slots';
-import type { EndpointSecretCipher } from './endpoint-secret-cipher';
+import { withDecryptCache, type EndpointSecretCipher } from './endpoint-secret-cipher';
 import { replaceStoredSecret } from './webhook-targets.repository';
 import type { AppendEndpointEvent } from './endpoint-events';
 import { disableEndpoint, FAILING_TOO_LONG_REASON } from './endpoint-health';
@@ -81,7 +81,11 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
   // Concurrent jobs share their claim and their attempt-log write: one statement per batch, each still awaited
   // before its job completes, so nothing is acknowledged to BullMQ before Postgres has it.
   const claim = createStatementBatcher((ids: string[]) => claimAttempts(options.db, ids, options.claimLeaseMs));
-  const deps: ProcessorContext = { ...options, record: createStatementBatcher((records: AttemptRecord[]) => recordAttempts(options.db, records)) };
+  const deps: ProcessorContext = {
+    ...options,
+    secrets: withDecryptCache(options.secrets),
+    record: createStatementBatcher((records: AttemptRecord[]) => recordAttempts(options.db, records)),
+  };
 
   async function attemptMessage(messageId: string, endpointId: string, traceparent: string | undefined): Promise<MessageStep> {
     // A hanging endpoint's messages go back at once, without touching Postgres.

@@ -83,7 +83,13 @@ export async function claimAttempts(db: Knex, messageIds: string[], leaseMs: num
       body: row.body,
     });
   }
-  return messageIds.map((id) => byId.get(id));
+  // An id asked twice in one batch (two jobs of one process holding the same delivery) is claimed once: the first asker
+  // gets it, the other finds it held.
+  return messageIds.map((id) => {
+    const claimed = byId.get(id);
+    byId.delete(id);
+    return claimed;
+  });
 }
 
 /** Gives back a claimed attempt that was never sent (its endpoint had no free slot), if nothing has moved it on since. */
