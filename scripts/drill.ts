@@ -10,6 +10,7 @@ import { workerKilledDrill } from './drills/worker-killed';
 import { redisRestartDrill } from './drills/redis-restart';
 import { poolExhaustedDrill } from './drills/pool-exhausted';
 import { slowBodyDrill } from './drills/slow-body';
+import { workerFrozenDrill } from './drills/worker-frozen';
 
 const drills: Array<{ file: string; run: (basePort: number) => Promise<DrillResult | null> }> = [
   { file: 'payment-verify-timeout', run: paymentVerifyTimeoutDrill },
@@ -18,6 +19,7 @@ const drills: Array<{ file: string; run: (basePort: number) => Promise<DrillResu
   { file: 'redis-restart', run: redisRestartDrill },
   { file: 'pool-exhausted', run: poolExhaustedDrill },
   { file: 'slow-body', run: slowBodyDrill },
+  { file: 'worker-frozen', run: workerFrozenDrill },
 ];
 
 async function main() {

@@ -4,6 +4,9 @@ import { enabledEndpointsOf } from './webhook-targets.repository';
 import { duePendingWebhookMessages, insertWebhookMessages, type WebhookMessageRef } from './webhook-messages.repository';
 import { webhookMessagesWithoutJob, enqueueWebhookBatches, enqueueWebhookMessages, type WebhookQueue } from './webhook-queue';
 
+/** Events in the first transaction of a relay run (then `batchSize`, 2,000 by default). */
+const FIRST_BATCH_SIZE = 200;
+
 export interface OutboxRelayDeps {
   db: Knex;
   queue: WebhookQueue;
@@ -45,14 +48,14 @@ interface ClaimedEvent {
 export function createOutboxRelay(deps: OutboxRelayDeps) {
   const batchSize = deps.batchSize ?? 2000; // a backlog moves in a few large transactions
 
-  async function dispatchBatch(): Promise<{ events: number; messages: WebhookMessageRef[] }> {
+  async function dispatchBatch(limit: number): Promise<{ events: number; messages: WebhookMessageRef[] }> {
     const started = performance.now();
     const result = await deps.db.transaction(async (trx) => {
       const events: ClaimedEvent[] = await trx('outbox_events')
         .select('id', 'partner_id', 'livemode', 'type', 'traceparent')
         .whereNull('dispatched_at')
         .orderBy('created_at')
-        .limit(batchSize)
+        .limit(limit)
         .forUpdate()
         .skipLocked();
       if (events.length === 0) return { events: 0, messages: [] };
@@ -94,11 +97,12 @@ export function createOutboxRelay(deps: OutboxRelayDeps) {
   /** Drains the outbox (batch after batch) and optionally sweeps; safe to call from several processes at once. */
   async function runOnce(options: RelayRunOptions = {}): Promise<RelayRunResult> {
     const total: RelayRunResult = { dispatchedEvents: 0, enqueuedMessages: 0, requeuedMessages: 0 };
-    for (;;) {
-      const batch = await dispatchBatch();
+    // A backlog's first batch is small, so the worker starts sending while the relay moves the rest in large ones.
+    for (let limit = Math.min(FIRST_BATCH_SIZE, batchSize); ; limit = batchSize) {
+      const batch = await dispatchBatch(limit);
       total.dispatchedEvents += batch.events;
       total.enqueuedMessages += batch.messages.length;
-      if (batch.events < batchSize) break;
+      if (batch.events < limit) break;
     }
     if (options.sweepOlderThanMs !== undefined) total.requeuedMessages = await sweep(options.sweepOlderThanMs);
     return total;
