@@ -1,26 +1,21 @@
 /**
  * At most `limit` requests per endpoint in flight in this process. When an endpoint is at its limit, a job waits for
- * a slot only while that endpoint is visibly moving (a request to it finished, or its first request of a busy spell
- * went out, within the last `movingWindowMs`):
+ * a slot only while that endpoint is visibly moving (a request to it finished within the last `movingWindowMs`):
  * a healthy, busy endpoint keeps its pace, while a hanging one makes the job give its worker slot back at once.
  */
 export function createEndpointSlots(limit: number, movingWindowMs = 1000, maxWaitMs = 1000) {
   const inFlight = new Map<string, number>();
   const lastFinishedAt = new Map<string, number>();
-  /** When the endpoint went from idle to busy: requests that started within the window have not had time to answer. */
-  const busySince = new Map<string, number>();
   const waiters = new Map<string, (() => void)[]>();
 
   function tryTake(endpointId: string): boolean {
     const count = inFlight.get(endpointId) ?? 0;
     if (count >= limit) return false;
-    if (count === 0) busySince.set(endpointId, Date.now());
     inFlight.set(endpointId, count + 1);
     return true;
   }
 
-  // Moving: a request to it finished within the window, or its first requests went out within it (a backlog's start).
-  const moving = (endpointId: string) => Date.now() - Math.max(lastFinishedAt.get(endpointId) ?? 0, busySince.get(endpointId) ?? 0) < movingWindowMs;
+  const moving = (endpointId: string) => Date.now() - (lastFinishedAt.get(endpointId) ?? 0) < movingWindowMs;
 
   return {
     /** Whether `acquire` would answer false at once: the endpoint is at its limit and not answering. */
@@ -55,10 +50,7 @@ export function createEndpointSlots(limit: number, movingWindowMs = 1000, maxWai
       if (waiters.get(endpointId)?.length === 0) waiters.delete(endpointId);
       const left = (inFlight.get(endpointId) ?? 1) - 1;
       if (left > 0) inFlight.set(endpointId, left);
-      else {
-        inFlight.delete(endpointId);
-        busySince.delete(endpointId);
-      }
+      else inFlight.delete(endpointId);
     },
   };
 }

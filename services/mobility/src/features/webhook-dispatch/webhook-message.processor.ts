@@ -125,6 +125,13 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
         let step: MessageStep;
         try {
           step = await attemptMessage(message.deliveryId, endpointId, message.traceparent);
+          if (step.kind === 'later') {
+            // The batch holds its worker slot anyway: wait here once (a backlog's first wave is usually answered by
+            // then) before handing the message on to a job of its own.
+            const waitMs = step.laterInMs;
+            await new Promise((resolve) => setTimeout(resolve, waitMs));
+            step = await attemptMessage(message.deliveryId, endpointId, message.traceparent);
+          }
         } catch (err) {
           // Postgres unreachable, say: this message alone goes to a single job that BullMQ retries with backoff.
           deps.logger.warn({ err, messageId: message.deliveryId, endpointId }, 'webhook batch message could not be attempted: moved to its own job');
