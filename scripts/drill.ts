@@ -12,6 +12,7 @@ import { poolExhaustedDrill } from './drills/pool-exhausted';
 import { slowBodyDrill } from './drills/slow-body';
 import { documentRendersDrill } from './drills/document-renders';
 import { dashboardUploadsDrill } from './drills/dashboard-uploads';
+import { workerFrozenDrill } from './drills/worker-frozen';
 
 const drills: Array<{ file: string; run: (basePort: number) => Promise<DrillResult | null> }> = [
   { file: 'payment-verify-timeout', run: paymentVerifyTimeoutDrill },
@@ -22,6 +23,7 @@ const drills: Array<{ file: string; run: (basePort: number) => Promise<DrillResu
   { file: 'slow-body', run: slowBodyDrill },
   { file: 'document-renders', run: documentRendersDrill },
   { file: 'dashboard-uploads', run: dashboardUploadsDrill },
+  { file: 'worker-frozen', run: workerFrozenDrill },
 ];
 
 async function main() {

@@ -38,15 +38,33 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
 }
 
-/** A dashboard account signed up through the gateway: its access token. */
+/** The path of the newest sign-up link mailed to `to`, from the local mail catcher `pnpm start` runs (named in its banner). */
+async function mailedVerifyToken(system: RunningSystem, to: string): Promise<string> {
+  const inbox = /mail inbox\s+(http:\/\/127\.0\.0\.1:\d+\/)/.exec(system.output())?.[1];
+  if (!inbox) throw new Error('pnpm start printed no mail inbox');
+  for (let tries = 0; tries < 50; tries++) {
+    const messages = (await (await fetch(`${inbox}messages`)).json()) as Array<{ to: string[]; text: string }>;
+    const mail = messages.filter((message) => message.to.includes(to)).at(-1);
+    const token = mail && /\/dashboard\/verify-email\/([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
+    if (token) return token;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no sign-up mail for ${to}`);
+}
+
+/** A dashboard account signed up through the gateway and confirmed with its mailed link: its access token. */
 async function signUp(system: RunningSystem, label: string): Promise<string> {
+  const email = `${label}_${suffix()}@drill.example`;
+  const headers = { 'content-type': 'application/json', origin: system.gateway };
   const res = await fetch(`${system.gateway}/dashboard/api/auth/signup`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: system.gateway },
-    body: JSON.stringify({ email: `${label}_${suffix()}@drill.example`, password: 'correct horse battery staple', name: 'Drill User', organization_name: `Drill ${label}` }),
+    headers,
+    body: JSON.stringify({ email, password: 'correct horse battery staple', name: 'Drill User', organization_name: `Drill ${label}` }),
   });
-  const body = (await res.json()) as { access_token?: string };
-  if (res.status !== 201 || !body.access_token) throw new Error(`sign-up answered ${res.status}: ${JSON.stringify(body)}`);
+  if (res.status !== 202) throw new Error(`sign-up answered ${res.status}: ${await res.text()}`);
+  const verified = await fetch(`${system.gateway}/dashboard/api/auth/verify-email`, { method: 'POST', headers, body: JSON.stringify({ token: await mailedVerifyToken(system, email) }) });
+  const body = (await verified.json()) as { access_token?: string };
+  if (verified.status !== 201 || !body.access_token) throw new Error(`verify-email answered ${verified.status}: ${JSON.stringify(body)}`);
   return `Bearer ${body.access_token}`;
 }
 
@@ -115,7 +133,7 @@ async function attack(system: RunningSystem, pid: number, label: string, auths: 
 }
 
 export async function dashboardUploadsDrill(basePort: number): Promise<DrillResult> {
-  const system = await startSystem('drill_uploads', basePort, { RATE_LIMIT_PER_MINUTE: '1000000' });
+  const system = await startSystem('drill_uploads', basePort, { RATE_LIMIT_PER_MINUTE: '1000000', SIGN_UP_MAX_PER_ADDRESS: '1000' });
   try {
     const pid = gatewayPid(system);
     const org = `drill_uploads_${suffix()}`;

@@ -19,6 +19,7 @@ import * as apiKeyChangeNotify from './migrations/0260_api_key_change_notify';
 import * as webhookRecoverCoalescing from './migrations/0275_webhook_recover_coalescing';
 import * as webhookAttemptHeaders from './migrations/0285_webhook_attempt_headers';
 import * as trackingPageBranding from './migrations/0295_tracking_page_branding';
+import * as webhookClaimLease from './migrations/0300_webhook_claim_lease';
 
 /** Every migration of the `mobility` schema, in order. A merged migration is never edited: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0275_webhook_recover_coalescing': webhookRecoverCoalescing,
   '0285_webhook_attempt_headers': webhookAttemptHeaders,
   '0295_tracking_page_branding': trackingPageBranding,
+  '0300_webhook_claim_lease': webhookClaimLease,
 };

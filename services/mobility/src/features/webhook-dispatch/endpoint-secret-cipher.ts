@@ -90,3 +90,24 @@ export function createCipherWithKeys(currentKeyId: string, keys: ReadonlyMap<str
     },
   };
 }
+
+/**
+ * The cipher with its decryptions remembered (up to `maxEntries`, then forgotten all at once): every message of a
+ * backlog for one endpoint would otherwise pay an AES-GCM pass for the same secret. Keyed by endpoint and stored value,
+ * so a rotated or re-encrypted secret (a new stored value) is never answered from the cache.
+ */
+export function withDecryptCache(cipher: EndpointSecretCipher, maxEntries = 10_000): EndpointSecretCipher {
+  const cache = new Map<string, { secret: string; stale: boolean }>();
+  return {
+    ...cipher,
+    decrypt(endpointId, stored) {
+      const key = `${endpointId}\n${stored}`;
+      const known = cache.get(key);
+      if (known) return known;
+      const decrypted = cipher.decrypt(endpointId, stored);
+      if (cache.size >= maxEntries) cache.clear();
+      cache.set(key, decrypted);
+      return decrypted;
+    },
+  };
+}

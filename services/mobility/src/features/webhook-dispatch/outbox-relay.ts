@@ -2,7 +2,10 @@ import { newId, type Knex, type Logger, type Redis } from '@platform/service-kit
 import { ALWAYS_DELIVERED_EVENT_TYPES } from './endpoint-events';
 import { enabledEndpointsOf } from './webhook-targets.repository';
 import { duePendingWebhookMessages, insertWebhookMessages, type WebhookMessageRef } from './webhook-messages.repository';
-import { webhookMessagesWithoutJob, enqueueWebhookMessages, type WebhookQueue } from './webhook-queue';
+import { webhookMessagesWithoutJob, enqueueWebhookBatches, enqueueWebhookMessages, type WebhookQueue } from './webhook-queue';
+
+/** Events in the first transaction of a relay run (then `batchSize`, 2,000 by default). */
+const FIRST_BATCH_SIZE = 200;
 
 export interface OutboxRelayDeps {
   db: Knex;
@@ -38,19 +41,21 @@ interface ClaimedEvent {
 /**
  * Moves committed outbox events to the delivery queue: claims a batch of undispatched events (FOR UPDATE SKIP LOCKED,
  * so several relays share the work without waiting on each other), writes one delivery row per subscribed endpoint,
- * marks the events dispatched (live events go to live endpoints only, test events to test endpoints only), and after commit enqueues one job per delivery. A crash after commit leaves the rows
+ * marks the events dispatched (live events go to live endpoints only, test events to test endpoints only), and after commit
+ * enqueues the deliveries, grouped by endpoint into batch jobs (webhook-queue.ts). A crash after commit leaves the rows
  * pending, and the sweep enqueues them later: Postgres, not Redis, is what makes delivery at least once.
  */
 export function createOutboxRelay(deps: OutboxRelayDeps) {
-  const batchSize = deps.batchSize ?? 500;
+  const batchSize = deps.batchSize ?? 2000; // a backlog moves in a few large transactions
 
-  async function dispatchBatch(): Promise<{ events: number; messages: WebhookMessageRef[] }> {
+  async function dispatchBatch(limit: number): Promise<{ events: number; messages: WebhookMessageRef[] }> {
+    const started = performance.now();
     const result = await deps.db.transaction(async (trx) => {
       const events: ClaimedEvent[] = await trx('outbox_events')
         .select('id', 'partner_id', 'livemode', 'type', 'traceparent')
         .whereNull('dispatched_at')
         .orderBy('created_at')
-        .limit(batchSize)
+        .limit(limit)
         .forUpdate()
         .skipLocked();
       if (events.length === 0) return { events: 0, messages: [] };
@@ -67,7 +72,13 @@ export function createOutboxRelay(deps: OutboxRelayDeps) {
       await trx('outbox_events').whereIn('id', events.map((e) => e.id)).update({ dispatched_at: trx.fn.now() });
       return { events: events.length, messages };
     });
-    if (result.messages.length) await enqueueWebhookMessages(deps.queue, result.messages);
+    const committed = performance.now();
+    if (result.messages.length) await enqueueWebhookBatches(deps.queue, result.messages);
+    if (result.events >= 100) {
+      // A backlog (a worker back after a pause, a burst): one line per large batch, with where its time went.
+      const ms = (from: number, to: number) => Math.round(to - from);
+      deps.logger.info({ events: result.events, messages: result.messages.length, transactionMs: ms(started, committed), enqueueMs: ms(committed, performance.now()) }, 'outbox relay moved a batch of events');
+    }
     return result;
   }
 
@@ -86,11 +97,12 @@ export function createOutboxRelay(deps: OutboxRelayDeps) {
   /** Drains the outbox (batch after batch) and optionally sweeps; safe to call from several processes at once. */
   async function runOnce(options: RelayRunOptions = {}): Promise<RelayRunResult> {
     const total: RelayRunResult = { dispatchedEvents: 0, enqueuedMessages: 0, requeuedMessages: 0 };
-    for (;;) {
-      const batch = await dispatchBatch();
+    // A backlog's first batch is small, so the worker starts sending while the relay moves the rest in large ones.
+    for (let limit = Math.min(FIRST_BATCH_SIZE, batchSize); ; limit = batchSize) {
+      const batch = await dispatchBatch(limit);
       total.dispatchedEvents += batch.events;
       total.enqueuedMessages += batch.messages.length;
-      if (batch.events < batchSize) break;
+      if (batch.events < limit) break;
     }
     if (options.sweepOlderThanMs !== undefined) total.requeuedMessages = await sweep(options.sweepOlderThanMs);
     return total;

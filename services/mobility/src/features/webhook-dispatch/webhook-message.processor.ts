@@ -2,13 +2,13 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { signWebhook } from '@platform/webhook-signature';
 import { parseTraceparent, startSpan, type Knex, type Logger, type TraceSpan } from '@platform/service-kit';
 import { createEndpointSlots } from './endpoint-slots';
-import type { EndpointSecretCipher } from './endpoint-secret-cipher';
+import { withDecryptCache, type EndpointSecretCipher } from './endpoint-secret-cipher';
 import { replaceStoredSecret } from './webhook-targets.repository';
 import type { AppendEndpointEvent } from './endpoint-events';
 import { disableEndpoint, FAILING_TOO_LONG_REASON } from './endpoint-health';
 import { createStatementBatcher } from './statement-batcher';
 import { claimAttempts, unclaimAttempt, failWebhookMessage, findWebhookMessageForJob, recordAttempts, type AttemptRecord, type ClaimedAttempt } from './webhook-messages.repository';
-import type { WebhookMessageJobData } from './webhook-queue';
+import { isBatchJob, type WebhookBatchJobData, type WebhookBatchMessage, type WebhookJobData, type WebhookMessageJobData } from './webhook-queue';
 import type { SendOutcome, WebhookSender } from './webhook-sender';
 import type { WebhookAttemptMetrics } from './webhook-metrics';
 
@@ -25,6 +25,10 @@ export interface WebhookMessageProcessorDeps {
   secrets: EndpointSecretCipher;
   /** Writes `webhook_endpoint.disabled` to the outbox when an endpoint is disabled. */
   appendEvent: AppendEndpointEvent;
+  /** How long a claim holds its delivery (longer than a request may take: WEBHOOK_TIMEOUT_MS plus a margin). */
+  claimLeaseMs: number;
+  /** Hands a batch message on to its own single job, `delayMs` from now. */
+  enqueueLater: (endpointId: string, message: WebhookBatchMessage, delayMs: number) => Promise<void>;
 }
 
 interface ProcessorContext extends WebhookMessageProcessorDeps {
@@ -51,33 +55,51 @@ export { exponentialDelayMs as retryDelayMs } from './retry-schedule';
 
 export type WebhookAttemptResult = 'succeeded' | 'skipped';
 
-/** One BullMQ job = one HTTP attempt of one delivery. */
+/**
+ * What became of one message in a job: done (sent and recorded, or nothing to send), to be tried at `retryInMs`
+ * (its attempt failed: recorded pending), to come back after `laterInMs` (nothing was sent: its endpoint is at its
+ * limit and hanging, or another job holds it), or failed for good (recorded, with why).
+ */
+type MessageStep =
+  | { kind: 'done'; result: WebhookAttemptResult }
+  | { kind: 'retry'; retryInMs: number; error: string }
+  | { kind: 'later'; laterInMs: number }
+  | { kind: 'gave_up'; error: string };
+
+/** 200–500 ms: how long a message waits when its endpoint has no free slot and is not answering. */
+const comeBackDelayMs = () => 200 + Math.round(Math.random() * 300);
+
+/**
+ * A BullMQ job is either one HTTP attempt of one message, or a batch of messages for one endpoint (the relay's path
+ * for a backlog): a batch sends its messages with at most the endpoint's in-flight cap at a time, each claimed (with
+ * a lease) and recorded like a single job's, the claims and attempt logs of concurrent messages sharing one statement.
+ * A batch message that must be tried later (a failed attempt, a busy endpoint) leaves the batch for a single delayed
+ * job, so a batch job completes once each of its messages was sent or handed on.
+ */
 export function createWebhookMessageProcessor(options: WebhookMessageProcessorDeps) {
   const slots = createEndpointSlots(options.perEndpointInFlight);
   // Concurrent jobs share their claim and their attempt-log write: one statement per batch, each still awaited
   // before its job completes, so nothing is acknowledged to BullMQ before Postgres has it.
-  const claim = createStatementBatcher((ids: string[]) => claimAttempts(options.db, ids));
-  const deps: ProcessorContext = { ...options, record: createStatementBatcher((records: AttemptRecord[]) => recordAttempts(options.db, records)) };
+  const claim = createStatementBatcher((ids: string[]) => claimAttempts(options.db, ids, options.claimLeaseMs));
+  const deps: ProcessorContext = {
+    ...options,
+    secrets: withDecryptCache(options.secrets),
+    record: createStatementBatcher((records: AttemptRecord[]) => recordAttempts(options.db, records)),
+  };
 
-  return async function processWebhookMessage(job: Job<WebhookMessageJobData>, token?: string): Promise<WebhookAttemptResult> {
-    const { deliveryId: messageId, endpointId } = job.data; // job data keeps its field names: jobs already queued still run
-    const comeBackLater = async () => {
-      // This endpoint is at its limit here and not answering: give the slot to another endpoint's job, come back shortly.
-      await job.moveToDelayed(Date.now() + 200 + Math.round(Math.random() * 300), token);
-      return new DelayedError();
-    };
-    // A hanging endpoint's jobs go back at once, without touching Postgres.
-    if (slots.wouldRefuse(endpointId)) throw await comeBackLater();
+  async function attemptMessage(messageId: string, endpointId: string, traceparent: string | undefined): Promise<MessageStep> {
+    // A hanging endpoint's messages go back at once, without touching Postgres.
+    if (slots.wouldRefuse(endpointId)) return { kind: 'later', laterInMs: comeBackDelayMs() };
     // The claim comes before the endpoint slot, so a slot is held only while its request is on the wire.
     const claimed = await claim(messageId);
-    if (!claimed) return await settleUnclaimable(deps, messageId);
+    if (!claimed) return settleUnclaimable(deps, messageId);
     if (!(await slots.acquire(endpointId))) {
       await unclaimAttempt(deps.db, claimed); // nothing was sent: the attempt does not count
-      throw await comeBackLater();
+      return { kind: 'later', laterInMs: comeBackDelayMs() };
     }
     // The POST continues the trace of the request that caused the event (a new span in it); an event without one
     // (a dispatch timeout, say) starts a new trace.
-    const span = startSpan('webhook POST', 'client', parseTraceparent(job.data.traceparent));
+    const span = startSpan('webhook POST', 'client', parseTraceparent(traceparent));
     let outcome: SentAttempt;
     try {
       outcome = await send(deps.sender, claimed, signingSecretsOf(deps, claimed), span.traceparent);
@@ -86,6 +108,69 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
     }
     span.end({ statusCode: outcome.statusCode, error: outcome.error });
     return conclude(deps, claimed, outcome, span);
+  }
+
+  async function processBatch(job: Job<WebhookBatchJobData>, token?: string): Promise<WebhookAttemptResult> {
+    const { endpointId, messages } = job.data;
+    // The whole batch waits while its endpoint hangs, before anything is claimed.
+    if (slots.wouldRefuse(endpointId)) {
+      await job.moveToDelayed(Date.now() + comeBackDelayMs(), token);
+      throw new DelayedError();
+    }
+    let next = 0;
+    let firstError: unknown;
+    const runner = async () => {
+      while (next < messages.length) {
+        const message = messages[next++]!;
+        let step: MessageStep;
+        try {
+          step = await attemptMessage(message.deliveryId, endpointId, message.traceparent);
+          if (step.kind === 'later') {
+            // The batch holds its worker slot anyway: wait here once (a backlog's first wave is usually answered by
+            // then) before handing the message on to a job of its own.
+            const waitMs = step.laterInMs;
+            await new Promise((resolve) => setTimeout(resolve, waitMs));
+            step = await attemptMessage(message.deliveryId, endpointId, message.traceparent);
+          }
+        } catch (err) {
+          // Postgres unreachable, say: this message alone goes to a single job that BullMQ retries with backoff.
+          deps.logger.warn({ err, messageId: message.deliveryId, endpointId }, 'webhook batch message could not be attempted: moved to its own job');
+          step = { kind: 'later', laterInMs: 1000 + Math.round(Math.random() * 1000) };
+        }
+        try {
+          if (step.kind === 'retry') await options.enqueueLater(endpointId, message, step.retryInMs);
+          if (step.kind === 'later') await options.enqueueLater(endpointId, message, step.laterInMs);
+        } catch (err) {
+          firstError ??= err; // Redis unreachable: the batch fails and BullMQ runs it again (the claims keep sent messages from going twice)
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(options.perEndpointInFlight, messages.length) }, runner));
+    if (firstError !== undefined) throw firstError instanceof Error ? firstError : new Error(String(firstError));
+    return 'succeeded';
+  }
+
+  async function processSingle(job: Job<WebhookMessageJobData>, token?: string): Promise<WebhookAttemptResult> {
+    const { deliveryId: messageId, endpointId } = job.data; // job data keeps its field names: jobs already queued still run
+    const step = await attemptMessage(messageId, endpointId, job.data.traceparent);
+    switch (step.kind) {
+      case 'done':
+        return step.result;
+      case 'later':
+        // This endpoint is at its limit here and not answering (or another job holds the message): give the slot to
+        // another job, come back shortly.
+        await job.moveToDelayed(Date.now() + step.laterInMs, token);
+        throw new DelayedError();
+      case 'retry':
+        throw new RetryWebhookMessageError(step.error, step.retryInMs);
+      case 'gave_up':
+        throw new UnrecoverableError(step.error);
+    }
+  }
+
+  return async function processWebhookJob(job: Job<WebhookJobData>, token?: string): Promise<WebhookAttemptResult> {
+    const data = job.data;
+    return isBatchJob(data) ? processBatch(job as Job<WebhookBatchJobData>, token) : processSingle(job as Job<WebhookMessageJobData>, token);
   };
 }
 
@@ -130,7 +215,7 @@ async function send(sender: WebhookSender, claimed: ClaimedAttempt, secrets: str
 /** What one attempt sent and got back. */
 type SentAttempt = SendOutcome & { requestHeaders: Record<string, string> };
 
-async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome: SentAttempt, span: TraceSpan): Promise<WebhookAttemptResult> {
+async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome: SentAttempt, span: TraceSpan): Promise<MessageStep> {
   const code = outcome.statusCode;
   const base = {
     messageId: claimed.messageId,
@@ -147,7 +232,7 @@ async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome
     if (!(await recordSuccess(deps, { ...base, error: null, next: { status: 'succeeded' } }, log))) return endpointDeleted(deps, log);
     deps.metrics?.outcome('succeeded');
     log.info({ durationMs: outcome.durationMs }, 'webhook attempt succeeded');
-    return 'succeeded';
+    return { kind: 'done', result: 'succeeded' };
   }
   const error = outcome.error ?? describeStatus(code);
   if (outcome.forbiddenAddress) log.warn({ forbiddenAddress: outcome.forbiddenAddress }, 'refused to connect: the endpoint resolves to a forbidden address');
@@ -157,14 +242,14 @@ async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome
     if (!(await deps.record({ ...base, error, next: { status: 'failed' } }))) return endpointDeleted(deps, log);
     deps.metrics?.outcome('endpoint_gone');
     log.warn('endpoint answered 410 Gone: disabled');
-    throw new UnrecoverableError('endpoint answered 410 Gone');
+    return { kind: 'gave_up', error: 'endpoint answered 410 Gone' };
   }
   if (claimed.attempt >= claimed.maxAttempts) {
     if (!(await deps.record({ ...base, error, next: { status: 'failed' } }))) return endpointDeleted(deps, log);
     await disableIfFailingTooLong(deps, claimed, log);
     deps.metrics?.outcome('failed');
     log.warn({ error }, 'webhook message failed: no attempts left');
-    throw new UnrecoverableError(`gave up after ${claimed.attempt} attempts: ${error}`);
+    return { kind: 'gave_up', error: `gave up after ${claimed.attempt} attempts: ${error}` };
   }
   const backoff = deps.retryDelay(claimed.attempt);
   const delayMs = code === 429 && outcome.retryAfterMs !== null ? Math.min(MAX_DELAY_MS, outcome.retryAfterMs) : backoff;
@@ -172,7 +257,7 @@ async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome
   await disableIfFailingTooLong(deps, claimed, log);
   deps.metrics?.outcome('retrying');
   log.info({ error, delayMs }, 'webhook attempt failed: will retry');
-  throw new RetryWebhookMessageError(error, delayMs);
+  return { kind: 'retry', retryInMs: delayMs, error };
 }
 
 /** The 5-day rule: an endpoint with no 2xx since its first failure 5 days ago is disabled (its pending messages then fail unsent). */
@@ -186,10 +271,10 @@ async function disableIfFailingTooLong(deps: ProcessorContext, claimed: ClaimedA
  * The endpoint was deleted while the request was on the wire, and its messages and attempt log with it: there is
  * nothing left to record or to retry, and nothing went wrong. The job completes; one info line says so.
  */
-function endpointDeleted(deps: ProcessorContext, log: Logger): WebhookAttemptResult {
+function endpointDeleted(deps: ProcessorContext, log: Logger): MessageStep {
   deps.metrics?.outcome('endpoint_deleted');
   log.info('webhook endpoint deleted while its message was in flight: the message went with it, nothing to record');
-  return 'skipped';
+  return { kind: 'done', result: 'skipped' };
 }
 
 /**
@@ -212,16 +297,22 @@ async function recordSuccess(deps: ProcessorContext, record: AttemptRecord, log:
   }
 }
 
-/** The delivery could not be claimed: already done, deleted, endpoint disabled, or out of attempts. Never sends. */
-async function settleUnclaimable(deps: ProcessorContext, messageId: string): Promise<WebhookAttemptResult> {
+/**
+ * The delivery could not be claimed: already done, deleted, endpoint disabled, out of attempts, or held by another job
+ * (its lease runs: the message comes back when the lease ends, in case that job died). Never sends.
+ */
+async function settleUnclaimable(deps: ProcessorContext, messageId: string): Promise<MessageStep> {
   const row = await findWebhookMessageForJob(deps.db, messageId);
-  if (!row || row.status !== 'pending') return 'skipped';
+  if (!row || row.status !== 'pending') return { kind: 'done', result: 'skipped' };
   if (row.endpoint_status !== 'enabled') {
     await failWebhookMessage(deps.db, messageId, 'endpoint disabled');
   } else if (row.attempts >= row.max_attempts) {
     await failWebhookMessage(deps.db, messageId, row.last_error ?? 'no attempts left');
+  } else if (row.claimed_until && row.claimed_until.getTime() > Date.now()) {
+    // Usually the holder records within milliseconds; a holder that died lets go when its lease ends.
+    return { kind: 'later', laterInMs: Math.min(2000, row.claimed_until.getTime() - Date.now() + 100) };
   }
-  return 'skipped';
+  return { kind: 'done', result: 'skipped' };
 }
 
 function describeStatus(code: number | null): string {

@@ -18,6 +18,8 @@ export interface WebhookMessageRow {
   delivered_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  /** While in the future, one job holds the delivery's current attempt (migration 0300); null once it is recorded. */
+  claimed_until?: Date | null;
 }
 
 export interface WebhookAttemptRow {

@@ -23,7 +23,7 @@ export type WebhookMessageRef = Pick<WebhookMessageRow, 'id' | 'event_id' | 'end
 };
 
 /** One row per event × endpoint; a pair that already exists is left alone. Returns the rows it created. */
-export async function insertWebhookMessages(trx: Knex.Transaction, rows: Omit<WebhookMessageRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_status_code' | 'last_error' | 'delivered_at' | 'created_at' | 'updated_at'>[]): Promise<WebhookMessageRef[]> {
+export async function insertWebhookMessages(trx: Knex.Transaction, rows: Omit<WebhookMessageRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_status_code' | 'last_error' | 'delivered_at' | 'created_at' | 'updated_at' | 'claimed_until'>[]): Promise<WebhookMessageRef[]> {
   const created: WebhookMessageRef[] = [];
   for (let i = 0; i < rows.length; i += 1000) {
     const chunk = rows.slice(i, i + 1000);
@@ -44,16 +44,18 @@ const IS_PENDING = `coalesce(d.status, '') = 'pending'`;
 /**
  * Starts the next attempt of pending deliveries to enabled endpoints, counting each before its request is sent; one
  * statement for the whole batch. The conditional update is the guard against sending after a 2xx: a delivery that is
- * no longer pending is never claimed. Answers in the order asked, `undefined` for a delivery that was not claimed.
+ * no longer pending is never claimed. Each claim takes a lease of `leaseMs` (`claimed_until`): a delivery whose lease
+ * runs is not claimed again, so two jobs holding the same delivery never both send it; recording the attempt ends it. Answers in the order asked, `undefined` for a delivery that was not claimed.
  * The update finds its rows by primary key only (the endpoint and event checks are per-row subqueries, so the planner
  * cannot start from the endpoints); the endpoint and event columns are joined to the few claimed rows afterwards.
  */
-export async function claimAttempts(db: Knex, messageIds: string[]): Promise<(ClaimedAttempt | undefined)[]> {
+export async function claimAttempts(db: Knex, messageIds: string[], leaseMs: number): Promise<(ClaimedAttempt | undefined)[]> {
   const result = await db.raw(
     `with claimed as (
        update webhook_deliveries d
-          set attempts = d.attempts + 1, updated_at = now()
+          set attempts = d.attempts + 1, updated_at = now(), claimed_until = now() + (? * interval '1 millisecond')
         where d.id = any(?::text[]) and ${IS_PENDING} and d.attempts < d.max_attempts
+          and (d.claimed_until is null or d.claimed_until <= now())
           and (select e.status from webhook_endpoints e where e.id = d.endpoint_id) = 'enabled'
           and exists (select 1 from outbox_events ev where ev.id = d.event_id)
     returning d.id, d.attempts, d.max_attempts, d.endpoint_id, d.event_id
@@ -64,7 +66,7 @@ export async function claimAttempts(db: Knex, messageIds: string[]): Promise<(Cl
        from claimed c
        join webhook_endpoints e on e.id = c.endpoint_id
        join outbox_events ev on ev.id = c.event_id`,
-    [messageIds],
+    [leaseMs, messageIds],
   );
   const byId = new Map<string, ClaimedAttempt>();
   for (const row of result.rows) {
@@ -81,14 +83,20 @@ export async function claimAttempts(db: Knex, messageIds: string[]): Promise<(Cl
       body: row.body,
     });
   }
-  return messageIds.map((id) => byId.get(id));
+  // An id asked twice in one batch (two jobs of one process holding the same delivery) is claimed once: the first asker
+  // gets it, the other finds it held.
+  return messageIds.map((id) => {
+    const claimed = byId.get(id);
+    byId.delete(id);
+    return claimed;
+  });
 }
 
 /** Gives back a claimed attempt that was never sent (its endpoint had no free slot), if nothing has moved it on since. */
 export async function unclaimAttempt(db: Knex, claimed: ClaimedAttempt): Promise<void> {
   await db('webhook_deliveries')
     .where({ id: claimed.messageId, status: 'pending', attempts: claimed.attempt })
-    .update({ attempts: claimed.attempt - 1, updated_at: db.fn.now() });
+    .update({ attempts: claimed.attempt - 1, claimed_until: null, updated_at: db.fn.now() });
 }
 
 export async function findWebhookMessageForJob(db: Knex, messageId: string): Promise<(WebhookMessageRow & { endpoint_status: string }) | undefined> {
@@ -158,7 +166,7 @@ async function recordAttemptsOnce(db: Knex, records: AttemptRecord[]): Promise<b
        select delivery_id, attempt, status_code, duration_ms, error, excerpt, request_headers, response_headers from input
      ), moved as (
        update webhook_deliveries d
-          set status = i.next_status, last_status_code = i.status_code, last_error = i.error, updated_at = now(),
+          set status = i.next_status, last_status_code = i.status_code, last_error = i.error, updated_at = now(), claimed_until = null,
               delivered_at = case when i.next_status = 'succeeded' then now() else d.delivered_at end,
               next_attempt_at = now() + (i.retry_ms * interval '1 millisecond')
          from input i
@@ -187,13 +195,14 @@ export async function failWebhookMessage(db: Knex, messageId: string, reason: st
   await db('webhook_deliveries').where({ id: messageId, status: 'pending' }).update({ status: 'failed', last_error: reason, updated_at: db.fn.now() });
 }
 
-/** Pending deliveries that should be in the queue by now: the candidates to re-enqueue after Redis lost them. */
+/** Pending deliveries that should be in the queue by now and that no job holds: the candidates to re-enqueue after Redis lost them. */
 export async function duePendingWebhookMessages(db: Knex, olderThanMs: number, limit: number): Promise<WebhookMessageRef[]> {
   return db('webhook_deliveries as d')
     .join('outbox_events as ev', 'ev.id', 'd.event_id')
     .select('d.id', 'd.event_id', 'd.endpoint_id', 'ev.traceparent')
     .where({ 'd.status': 'pending' })
     .whereRaw(`d.next_attempt_at <= now() - (? * interval '1 millisecond')`, [olderThanMs])
+    .whereRaw('(d.claimed_until is null or d.claimed_until <= now())') // a job is sending it right now
     .orderBy('d.next_attempt_at')
     .limit(limit);
 }

@@ -11,7 +11,27 @@ export interface WebhookMessageJobData {
   traceparent?: string;
 }
 
-export type WebhookQueue = Queue<WebhookMessageJobData>;
+/** One message of a batch job: its event id names the single job the message moves to when it must be tried later. */
+export interface WebhookBatchMessage {
+  deliveryId: string;
+  eventId: string;
+  traceparent?: string;
+}
+
+/** Several messages for one endpoint in one job (a backlog moved by the relay): one BullMQ round trip for all of them. */
+export interface WebhookBatchJobData {
+  endpointId: string;
+  messages: WebhookBatchMessage[];
+}
+
+export type WebhookJobData = WebhookMessageJobData | WebhookBatchJobData;
+
+export const isBatchJob = (data: WebhookJobData): data is WebhookBatchJobData => 'messages' in data;
+
+export type WebhookQueue = Queue<WebhookJobData>;
+
+/** Messages per batch job: a batch is sent with at most the endpoint's in-flight cap at a time, so this bounds its run. */
+export const WEBHOOK_BATCH_SIZE = 50;
 
 export const WEBHOOK_BACKOFF_TYPE = 'webhook';
 
@@ -28,7 +48,7 @@ const JOB_OPTIONS: JobsOptions = {
 };
 
 export function createWebhookQueue(connection: Redis, prefix: string): WebhookQueue {
-  return new Queue<WebhookMessageJobData>(QUEUES.webhooks, { connection, prefix });
+  return new Queue<WebhookJobData>(QUEUES.webhooks, { connection, prefix });
 }
 
 /**
@@ -51,7 +71,44 @@ export async function enqueueWebhookMessages(queue: WebhookQueue, messages: Webh
   }
 }
 
-/** Which of these messages have no job in Redis (lost in a flush or a crash between commit and enqueue). */
+/**
+ * The relay's path: new messages grouped by endpoint into batch jobs of up to WEBHOOK_BATCH_SIZE (a lone message is
+ * an ordinary single job). A batch job's id is its first message's, so enqueueing the same batch twice adds one job.
+ * A message that must be tried again later leaves its batch for a single job (`enqueueWebhookMessageLater`).
+ */
+export async function enqueueWebhookBatches(queue: WebhookQueue, messages: WebhookMessageRef[]): Promise<void> {
+  const byEndpoint = new Map<string, WebhookMessageRef[]>();
+  for (const m of messages) byEndpoint.set(m.endpoint_id, [...(byEndpoint.get(m.endpoint_id) ?? []), m]);
+  const singles: WebhookMessageRef[] = [];
+  const batches: { name: string; data: WebhookBatchJobData; opts: JobsOptions }[] = [];
+  for (const [endpointId, group] of byEndpoint) {
+    if (group.length === 1) singles.push(group[0]!);
+    else {
+      for (let i = 0; i < group.length; i += WEBHOOK_BATCH_SIZE) {
+        const chunk = group.slice(i, i + WEBHOOK_BATCH_SIZE);
+        const data = { endpointId, messages: chunk.map((m) => ({ deliveryId: m.id, eventId: m.event_id, ...(m.traceparent ? { traceparent: m.traceparent } : {}) })) };
+        batches.push({ name: 'deliver-batch', data, opts: { ...JOB_OPTIONS, jobId: `batch.${chunk[0]!.id}` } });
+      }
+    }
+  }
+  for (let i = 0; i < batches.length; i += 100) await queue.addBulk(batches.slice(i, i + 100));
+  if (singles.length) await enqueueWebhookMessages(queue, singles);
+}
+
+/**
+ * A message of a batch job that must wait (its endpoint is busy or hanging, its attempt failed, another job holds
+ * it): its own single job, `delayMs` from now. When a single job for it exists already, that one stays.
+ */
+export async function enqueueWebhookMessageLater(queue: WebhookQueue, endpointId: string, message: WebhookBatchMessage, delayMs: number): Promise<void> {
+  const data: WebhookMessageJobData = { deliveryId: message.deliveryId, endpointId, ...(message.traceparent ? { traceparent: message.traceparent } : {}) };
+  await queue.add('deliver', data, { ...JOB_OPTIONS, jobId: webhookMessageJobId(message.eventId, endpointId), delay: Math.max(0, Math.round(delayMs)) });
+}
+
+/**
+ * Which of these messages have no single job in Redis (lost in a flush or a crash between commit and enqueue). A
+ * message still waiting in a batch job counts as missing too: the sweep then adds a single job beside the batch, and
+ * the claim lease lets only one of the two send it.
+ */
 export async function webhookMessagesWithoutJob(queue: WebhookQueue, messages: WebhookMessageRef[]): Promise<WebhookMessageRef[]> {
   if (messages.length === 0) return [];
   const client = (await queue.client) as unknown as Redis;

@@ -11,7 +11,7 @@ import { createOutboxRelay, outboxChannel, startRelayLoop } from './outbox-relay
 import { createWebhookMessageProcessor, RetryWebhookMessageError } from './webhook-message.processor';
 import { exponentialDelayMs, retryPolicyFrom } from './retry-schedule';
 import { createWebhookAttemptMetrics } from './webhook-metrics';
-import { createWebhookQueue, WEBHOOK_BACKOFF_TYPE, type WebhookMessageJobData } from './webhook-queue';
+import { createWebhookQueue, enqueueWebhookMessageLater, WEBHOOK_BACKOFF_TYPE, type WebhookJobData } from './webhook-queue';
 import { createWebhookSender } from './webhook-sender';
 
 /**
@@ -54,8 +54,10 @@ export function startWebhookDispatch({ db, connection, config, logger, registry,
     perEndpointInFlight: Math.min(config.WEBHOOK_ENDPOINT_CONCURRENCY, config.WEBHOOK_CONCURRENCY),
     secrets,
     appendEvent,
+    claimLeaseMs: config.WEBHOOK_TIMEOUT_MS + 5000,
+    enqueueLater: (endpointId, message, delayMs) => enqueueWebhookMessageLater(queue, endpointId, message, delayMs),
   });
-  const worker = new Worker<WebhookMessageJobData>(QUEUES.webhooks, processor, {
+  const worker = new Worker<WebhookJobData>(QUEUES.webhooks, processor, {
     connection,
     prefix: config.REDIS_PREFIX,
     concurrency: config.WEBHOOK_CONCURRENCY,
