@@ -8,6 +8,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
+/** The last `count` UTC days, oldest first, as YYYY-MM-DD. */
+const lastDays = (count: number) => Array.from({ length: count }, (_, i) => new Date(Date.now() - (count - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html; charset=utf-8' };
 const COOKIE = 'pp_refresh';
 
@@ -86,6 +89,14 @@ export async function startFakeGateway(distDir: string): Promise<FakeGateway> {
     const bearer = request.headers.authorization;
     if (!bearer?.startsWith('Bearer access-')) return problem(response, 401, 'missing_token');
     if (route === 'GET /dashboard/api/mobility/api-keys') return json(response, 200, { data: keys, has_more: false, next_cursor: null });
+    // The home page's charts: 30 days of numbers (the widest the charts get).
+    if (route === 'GET /dashboard/api/certificate/summary') {
+      return json(response, 200, { days: lastDays(30).map((date, i) => ({ date, certificates_issued: i % 7, credits_used: (i * 13) % 40 })), certificates_issued: 63, credits_used_this_month: 1200 });
+    }
+    if (route === 'GET /dashboard/api/mobility/summary') {
+      const days = lastDays(30).map((date, i) => ({ date, rides: i % 5, deliveries: (i * 3) % 8, webhook_attempts: i % 4, webhook_succeeded: i % 3 }));
+      return json(response, 200, { mode: 'live', endpoint_id: null, days, totals: { rides: 60, deliveries: 100, webhook_attempts: 45, webhook_succeeded: 30 } });
+    }
     if (route === 'POST /dashboard/api/mobility/api-keys') {
       const body = await readBody(request);
       const key = { id: `key_${keys.length + 1}`, name: body.name, status: 'active', scopes: body.scopes, mode: body.mode, token_hint: 'abcd',

@@ -27,29 +27,33 @@ export function DailyChart({ title, data, series, testId, unit = '' }: { title: 
           </BarChart>
         </ResponsiveContainer>
       </div>
-      <table className="visually-hidden">
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            {series.map((item) => (
-              <th scope="col" key={item.key}>
-                {item.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {data.map((row) => (
-            <tr key={String(row.date)}>
-              <th scope="row">{row.date}</th>
+      {/* Hidden through a wrapper: a table is never narrower than its content, so on the table itself the 1 px box would
+          not hold it and it would make a narrow page scroll sideways. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
               {series.map((item) => (
-                <td key={item.key}>{row[item.key] === null ? '—' : `${row[item.key]}${unit}`}</td>
+                <th scope="col" key={item.key}>
+                  {item.label}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {data.map((row) => (
+              <tr key={String(row.date)}>
+                <th scope="row">{row.date}</th>
+                {series.map((item) => (
+                  <td key={item.key}>{row[item.key] === null ? '—' : `${row[item.key]}${unit}`}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
