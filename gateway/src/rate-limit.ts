@@ -101,8 +101,9 @@ export function rateLimit({ redis, prefix, perMinute, logger }: RateLimitOptions
   };
   // In-process grants only while a counter has more than 10% of the limit (and at least 10 hits) left: see LocalBudget.
   const local = new LocalBudget(perMinute, Math.max(10, Math.ceil(perMinute / 10)), WINDOW_MS, FLUSH_EVERY_MS, flush, warn);
+  const limitHeader = String(perMinute);
   const setHeaders = (res: ServerResponse, count: number, resetSeconds: number) => {
-    res.setHeader('RateLimit-Limit', String(perMinute));
+    res.setHeader('RateLimit-Limit', limitHeader);
     res.setHeader('RateLimit-Remaining', String(Math.max(0, perMinute - count)));
     res.setHeader('RateLimit-Reset', String(resetSeconds));
   };
