@@ -14,6 +14,7 @@ import { ProxiedRequest, type ProxiedRequestReport } from './proxied-request';
 import { createUpstreamProxy, type ProxyCall } from './proxy';
 import { rateLimit, rateLimitSubject, type RateLimitedRequest } from './rate-limit';
 import { hasBody, readBody } from './request-body';
+import { requestLineWriter } from './request-log-writer';
 import { UploadBudget } from './upload-budget';
 import { upstreamList } from './upstream-list';
 import { isDashboardPage, pathOf, rewrittenUrl, routeFor, type Upstream } from './routes';
@@ -99,9 +100,7 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
   const uploads = new UploadBudget(config.DASHBOARD_UPLOAD_BYTES_PER_ACCOUNT ?? 16 * 1024 * 1024, config.DASHBOARD_UPLOAD_BYTES_PER_PROCESS ?? 64 * 1024 * 1024);
   const trustHops = config.TRUST_PROXY_HOPS ?? 0;
   const hsts = Boolean(config.TLS_CERT_FILE);
-  // The request log line has fixed, secret-free fields (ids, method, route, status, duration, a key fingerprint): it
-  // skips the logger's redaction, which costs more than the rest of the line on the hot path.
-  const requestLog = logger.child({}, { redact: [] });
+  const writeRequestLine = requestLineWriter(logger);
   const ownPages = ownPagesApp(config, logger, metrics, hsts);
   const dashboardPages = dashboardStatic(config.DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR);
   const adminTokens = adminTokenSettings({
@@ -131,7 +130,7 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
     const span = startRequestSpan(req); // the caller's trace when its traceparent is valid, else a new one
     res.setHeader('X-Request-Id', requestId);
     if (hsts) res.setHeader('Strict-Transport-Security', HSTS);
-    const bucket = addressBucket(clientAddress(req, trustHops));
+    const bucket = bucketOf(req, trustHops);
     let admin: DashboardClaims | undefined;
     if (route.adminToken) {
       const check = checkDashboardToken(req, adminTokens);
@@ -193,7 +192,7 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
   /** A proxied request's metrics (an answer that finished, as Express's middleware counts) and its log line. */
   const reportProxied: ProxiedRequestReport = (request, seconds, line) => {
     if (request.res.writableFinished) metrics.observe(request.req.method ?? 'GET', request.route, request.res.statusCode, seconds);
-    requestLog.info(line, 'request');
+    writeRequestLine(line, 'request');
   };
 
   /**
@@ -296,6 +295,18 @@ function strictTransportSecurity(): RequestHandler {
 }
 
 function noop(): void {}
+
+const SOCKET_BUCKET = Symbol('address bucket');
+
+/**
+ * The client's address bucket (see `addressBucket`). Without trusted proxies it is the socket's peer's, the same for
+ * every request a keep-alive connection carries: worked out once per connection.
+ */
+function bucketOf(req: IncomingMessage, trustHops: number): string {
+  if (trustHops > 0) return addressBucket(clientAddress(req, trustHops));
+  const socket = req.socket as IncomingMessage['socket'] & { [SOCKET_BUCKET]?: string };
+  return (socket[SOCKET_BUCKET] ??= addressBucket(clientAddress(req, 0)));
+}
 
 async function upstreamReady(baseUrl: string): Promise<void> {
   const response = await fetch(new URL('/readyz', baseUrl), { signal: AbortSignal.timeout(2000) });
