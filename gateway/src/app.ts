@@ -12,7 +12,7 @@ import { InFlightCounter } from './in-flight';
 import { answerJson } from './json-answer';
 import { ProxiedRequest, type ProxiedRequestReport } from './proxied-request';
 import { createUpstreamProxy, type ProxyCall } from './proxy';
-import { rateLimit, rateLimitSubject, type RateLimitedRequest } from './rate-limit';
+import { connectionRateLimitSubject, rateLimit, type RateLimitedRequest } from './rate-limit';
 import { hasBody, readBody } from './request-body';
 import { requestLineWriter } from './request-log-writer';
 import { UploadBudget } from './upload-budget';
@@ -145,7 +145,7 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
         return;
       }
     }
-    const subject = rateLimitSubject(req, pathname, bucket, isSignedJwt);
+    const subject = connectionRateLimitSubject(req, pathname, bucket, isSignedJwt);
     const limited: RateLimitedRequest = { subject, addressBucket: bucket, pathname };
     const done = new ProxiedRequest(req, res, requestId, span, route.path, subject.kind === 'key' ? subject.id.slice(0, 12) : undefined, reportProxied);
     if (!done.enter(inFlight, bucket)) {

@@ -163,6 +163,27 @@ export function rateLimitSubject(req: IncomingMessage, pathname: string, address
   return { kind: 'ip', id: addressBucket };
 }
 
+const CONNECTION_SUBJECT = Symbol('rate-limit subject of the connection');
+
+type RememberingSocket = IncomingMessage['socket'] & { [CONNECTION_SUBJECT]?: { token: string; subject: RateLimitSubject } };
+
+/**
+ * `rateLimitSubject`, remembered per connection for an API key: a keep-alive connection usually carries one key, so
+ * its checksum and hash are worked out once, not on every request. A request with another token is worked out anew
+ * (and remembered in its place); a JWT never is remembered, as its verdict changes when it expires.
+ */
+export function connectionRateLimitSubject(req: IncomingMessage, pathname: string, addressBucket: string, isSignedJwt: JwtCheck): RateLimitSubject {
+  if (isKeylessPath(pathname)) return { kind: 'ip', id: addressBucket };
+  const token = bearerToken(req.headers.authorization) ?? singleHeader(req.headers['x-api-key']);
+  if (!token) return { kind: 'ip', id: addressBucket };
+  const socket = req.socket as RememberingSocket;
+  const remembered = socket[CONNECTION_SUBJECT];
+  if (remembered?.token === token) return remembered.subject;
+  const subject: RateLimitSubject = isPlausibleToken(token, isSignedJwt) ? { kind: 'key', id: sha256(token) } : { kind: 'ip', id: addressBucket };
+  if (subject.kind === 'key' && !token.includes('.')) socket[CONNECTION_SUBJECT] = { token, subject };
+  return subject;
+}
+
 /**
  * A well-formed API token (its checksum matches) or a JWT our secret signed: anything else cannot be a valid key, so
  * a JWT-shaped made-up token spends its address's budget even on a route that never answers it 401.
