@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generateApiToken } from '@platform/api-keys';
-import { alternatingRounds, canPin, load, MEASURED_CPU, pinnedCommand, pinSelfToFirstCore, printTable, startProcess, type LoadResult } from './lib';
+import { alternatingRounds, canPin, load, MEASURED_CPU, pinnedCommand, pinSelfToFirstCore, printTable, startProcess, warmUp, type LoadResult } from './lib';
 
 const PORTS = { upstream: 24001, gateway: 24080, metrics: 24081, nginx: 24090, bare: 24095, baseline: 24085, baselineMetrics: 24086 };
 const PATH = '/api/v1/verify/ABCD-EFGH-JKLM';
@@ -153,6 +153,8 @@ async function main() {
       baseline: baselineEntry ? results[binary ? 3 : 2] : undefined,
     });
 
+    // A few seconds each before the first round: the gateway's code paths are still being optimised after one (JIT).
+    for (const proxy of proxies) for (let second = 0; second < 3; second++) await warmUp({ url: proxy.url, headers, connections: CONNECTIONS });
     const main = byLabel(await measureAll(CONNECTIONS, ROUNDS));
     const rows = [main.nginx, main.bare, main.gateway, main.baseline].filter((row): row is LoadResult => row !== undefined);
     printTable(
