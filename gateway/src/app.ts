@@ -45,6 +45,8 @@ export interface GatewayDeps {
   logger: Logger;
   /** The shared rate limiter's store; without it requests are not rate limited (tests of other parts, benchmarks). */
   redis?: Redis;
+  /** The logger's stream buffers its writes (`bufferedStdout`): request lines are handed over once per event-loop turn. */
+  batchLogLines?: boolean;
 }
 
 export interface Gateway {
@@ -74,7 +76,7 @@ export function createApp(deps: GatewayDeps): RequestListener {
  * byte; the dashboard's admin bodies are streamed to the service once the token was accepted, within the route's
  * cap and the in-flight upload caps.
  */
-export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
+export function createGateway({ config, logger, redis, batchLogLines = false }: GatewayDeps): Gateway {
   const metrics = createMetrics('gateway');
   const upstreamUrls: Record<Upstream, string[]> = { certificate: upstreamList(config.CERTIFICATE_URL), mobility: upstreamList(config.MOBILITY_URL) };
   const upstreamOptions = {
@@ -100,7 +102,7 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
   const uploads = new UploadBudget(config.DASHBOARD_UPLOAD_BYTES_PER_ACCOUNT ?? 16 * 1024 * 1024, config.DASHBOARD_UPLOAD_BYTES_PER_PROCESS ?? 64 * 1024 * 1024);
   const trustHops = config.TRUST_PROXY_HOPS ?? 0;
   const hsts = Boolean(config.TLS_CERT_FILE);
-  const writeRequestLine = requestLineWriter(logger);
+  const writeRequestLine = requestLineWriter(logger, { batch: batchLogLines });
   const ownPages = ownPagesApp(config, logger, metrics, hsts);
   const dashboardPages = dashboardStatic(config.DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR);
   const adminTokens = adminTokenSettings({

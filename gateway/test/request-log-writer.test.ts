@@ -19,4 +19,16 @@ describe('request line writer', () => {
     requestLineWriter(createLogger('gateway', 'warn', logs.stream))({ status: 200 }, 'request');
     expect(logs.lines()).toEqual([]);
   });
+
+  it('with batch, hands the lines of one event-loop turn to the stream as one write at the end of the turn', async () => {
+    const writes: string[] = [];
+    const write = requestLineWriter(createLogger('gateway', 'info', { write: (line: string) => void writes.push(line) }), { batch: true });
+    write({ request_id: 'a' }, 'request');
+    write({ request_id: 'b' }, 'request');
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toHaveLength(1);
+    const lines = writes[0]!.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => line.request_id)).toEqual(['a', 'b']);
+  });
 });
