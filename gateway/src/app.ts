@@ -10,9 +10,11 @@ import { DashboardSessions } from './dashboard-sessions';
 import { dashboardStatic, DEFAULT_DASHBOARD_DIR } from './dashboard-static';
 import { InFlightCounter } from './in-flight';
 import { answerJson } from './json-answer';
+import { ProxiedRequest, type ProxiedRequestReport } from './proxied-request';
 import { createUpstreamProxy, type ProxyCall } from './proxy';
-import { rateLimit, rateLimitSubject, type RateLimitedRequest } from './rate-limit';
-import { readBody } from './request-body';
+import { connectionRateLimitSubject, rateLimit, type RateLimitedRequest } from './rate-limit';
+import { hasBody, readBody } from './request-body';
+import { requestLineWriter } from './request-log-writer';
 import { UploadBudget } from './upload-budget';
 import { upstreamList } from './upstream-list';
 import { isDashboardPage, pathOf, rewrittenUrl, routeFor, type Upstream } from './routes';
@@ -43,6 +45,8 @@ export interface GatewayDeps {
   logger: Logger;
   /** The shared rate limiter's store; without it requests are not rate limited (tests of other parts, benchmarks). */
   redis?: Redis;
+  /** The logger's stream buffers its writes (`bufferedStdout`): request lines are handed over once per event-loop turn. */
+  batchLogLines?: boolean;
 }
 
 export interface Gateway {
@@ -72,7 +76,7 @@ export function createApp(deps: GatewayDeps): RequestListener {
  * byte; the dashboard's admin bodies are streamed to the service once the token was accepted, within the route's
  * cap and the in-flight upload caps.
  */
-export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
+export function createGateway({ config, logger, redis, batchLogLines = false }: GatewayDeps): Gateway {
   const metrics = createMetrics('gateway');
   const upstreamUrls: Record<Upstream, string[]> = { certificate: upstreamList(config.CERTIFICATE_URL), mobility: upstreamList(config.MOBILITY_URL) };
   const upstreamOptions = {
@@ -98,7 +102,7 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
   const uploads = new UploadBudget(config.DASHBOARD_UPLOAD_BYTES_PER_ACCOUNT ?? 16 * 1024 * 1024, config.DASHBOARD_UPLOAD_BYTES_PER_PROCESS ?? 64 * 1024 * 1024);
   const trustHops = config.TRUST_PROXY_HOPS ?? 0;
   const hsts = Boolean(config.TLS_CERT_FILE);
-  const observe = metrics.httpMiddleware();
+  const writeRequestLine = requestLineWriter(logger, { batch: batchLogLines });
   const ownPages = ownPagesApp(config, logger, metrics, hsts);
   const dashboardPages = dashboardStatic(config.DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR);
   const adminTokens = adminTokenSettings({
@@ -128,7 +132,7 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
     const span = startRequestSpan(req); // the caller's trace when its traceparent is valid, else a new one
     res.setHeader('X-Request-Id', requestId);
     if (hsts) res.setHeader('Strict-Transport-Security', HSTS);
-    const bucket = addressBucket(clientAddress(req, trustHops));
+    const bucket = bucketOf(req, trustHops);
     let admin: DashboardClaims | undefined;
     if (route.adminToken) {
       const check = checkDashboardToken(req, adminTokens);
@@ -143,22 +147,13 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
         return;
       }
     }
-    const subject = rateLimitSubject(req, pathname, bucket, isSignedJwt);
+    const subject = connectionRateLimitSubject(req, pathname, bucket, isSignedJwt);
     const limited: RateLimitedRequest = { subject, addressBucket: bucket, pathname };
-    logWhenDone(logger, req, res, requestId, span, route.path, subject.kind === 'key' ? subject.id.slice(0, 12) : undefined);
-    observe(req as express.Request, Object.assign(res, { locals: { route: route.path } }) as unknown as express.Response, noop);
-    if (!inFlight.enter(bucket)) {
+    const done = new ProxiedRequest(req, res, requestId, span, route.path, subject.kind === 'key' ? subject.id.slice(0, 12) : undefined, reportProxied);
+    if (!done.enter(inFlight, bucket)) {
       answerJson(res, 429, { error: 'Too many requests in flight from this address', code: 'too_many_in_flight' }, { 'Retry-After': '1' });
       return;
     }
-    // An event stream leaves the count once it started: it lasts as long as its job, and a partner watching many jobs
-    // from one address must not be refused its ordinary requests.
-    let counted = true;
-    const leaveInFlight = () => {
-      if (counted) inFlight.leave(bucket);
-      counted = false;
-    };
-    res.once('close', leaveInFlight);
     const send = (body: ProxyCall['body']) =>
       proxies[route.upstream](req, res, {
         body,
@@ -167,7 +162,7 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
         span,
         path: upstreamPath,
         onStatus: limiter && subject.kind === 'key' ? (status) => status === 401 && limiter.noteRefusedKey(limited) : undefined,
-        onEventStream: leaveInFlight,
+        onEventStream: done.leaveInFlight,
       });
     const forward = () => {
       if (admin) {
@@ -184,6 +179,8 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
         }, noop);
         return;
       }
+      // Most partner requests (GET) have no body: sent at once, with no promise in between.
+      if (!hasBody(req)) return void (res.destroyed || send(undefined));
       readBody(req, bodyLimits, arrivedAt).then((outcome) => {
         if (!outcome.ok) return answerJson(res, outcome.status, { error: outcome.error, code: outcome.code }, { Connection: 'close' });
         if (res.destroyed) return;
@@ -192,6 +189,12 @@ export function createGateway({ config, logger, redis }: GatewayDeps): Gateway {
     };
     if (limiter) limiter.check(limited, res, forward);
     else forward();
+  };
+
+  /** A proxied request's metrics (an answer that finished, as Express's middleware counts) and its log line. */
+  const reportProxied: ProxiedRequestReport = (request, seconds, line) => {
+    if (request.res.writableFinished) metrics.observe(request.req.method ?? 'GET', request.route, request.res.statusCode, seconds);
+    writeRequestLine(line, 'request');
   };
 
   /**
@@ -294,6 +297,18 @@ function strictTransportSecurity(): RequestHandler {
 }
 
 function noop(): void {}
+
+const SOCKET_BUCKET = Symbol('address bucket');
+
+/**
+ * The client's address bucket (see `addressBucket`). Without trusted proxies it is the socket's peer's, the same for
+ * every request a keep-alive connection carries: worked out once per connection.
+ */
+function bucketOf(req: IncomingMessage, trustHops: number): string {
+  if (trustHops > 0) return addressBucket(clientAddress(req, trustHops));
+  const socket = req.socket as IncomingMessage['socket'] & { [SOCKET_BUCKET]?: string };
+  return (socket[SOCKET_BUCKET] ??= addressBucket(clientAddress(req, 0)));
+}
 
 async function upstreamReady(baseUrl: string): Promise<void> {
   const response = await fetch(new URL('/readyz', baseUrl), { signal: AbortSignal.timeout(2000) });

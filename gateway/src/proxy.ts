@@ -3,6 +3,7 @@ import type { Logger, TraceSpan } from '@platform/service-kit';
 import { compressedHeaders, compressibleAnswer, compressorFor, negotiateEncoding } from './compression';
 import { answerJson } from './json-answer';
 import { BodyRefusal, type StreamedBody } from './request-body';
+import { pathOf } from './routes';
 import { roundRobin } from './upstream-list';
 
 /** Headers that describe one hop, not the message: never forwarded either way (RFC 9110 §7.6.1), nor any header `Connection` names. */
@@ -82,7 +83,9 @@ export function createUpstreamProxy(name: string, targets: string[], options: Up
     const first = nextReplica();
     const send = (attempt: number) => {
       const { host, port } = bases[(first + attempt) % bases.length]!;
-      const attemptRequest = request({ host, port, method: req.method, path: call.path ?? req.url, headers: forwardedHeaders(req, call), agent: isStreamRequest(req) ? streamAgent : agent });
+      const headers = forwardedHeaders(req, call);
+      if (!req.headers.host) headers.push('host', `${host}:${port}`); // an HTTP/1.0 client may send none; node:http adds none to a list
+      const attemptRequest = request({ host, port, method: req.method, path: call.path ?? req.url, headers, agent: isStreamRequest(req) ? streamAgent : agent });
       upstream = attemptRequest;
       attemptRequest.setTimeout(options.timeoutMs, giveUp);
       attemptRequest.once('response', (answer) => {
@@ -167,41 +170,62 @@ export function createUpstreamProxy(name: string, targets: string[], options: Up
 /** A request for a Server-Sent Events stream: a `GET …/stream` path, or one that accepts `text/event-stream` (EventSource sends it). */
 function isStreamRequest(req: IncomingMessage): boolean {
   if (req.method !== 'GET') return false;
-  const path = (req.url ?? '').split('?')[0]!;
-  return path.endsWith('/stream') || String(req.headers.accept ?? '').toLowerCase().includes('text/event-stream');
+  return pathOf(req.url ?? '').endsWith('/stream') || String(req.headers.accept ?? '').toLowerCase().includes('text/event-stream');
 }
 
 function isEventStream(headers: IncomingHttpHeaders): boolean {
-  return (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() === 'text/event-stream';
+  const type = headers['content-type'];
+  return type !== undefined && /^\s*text\/event-stream\s*(;|$)/i.test(type);
 }
 
 /** Names a `Connection` header lists: hop-by-hop for this message only. */
 function connectionNamed(value: string | string[] | undefined): Set<string> | undefined {
   if (!value) return undefined;
+  // The usual values name no other header (`keep-alive` is hop-by-hop already): no set to build.
+  if (typeof value === 'string' && COMMON_CONNECTION_VALUES.has(value.toLowerCase())) return undefined;
   const names = (Array.isArray(value) ? value.join(',') : value).split(',').map((name) => name.trim().toLowerCase());
   return new Set(names.filter(Boolean));
 }
 
-function forwardedHeaders(req: IncomingMessage, call: ProxyCall): OutgoingHttpHeaders {
-  const headers: OutgoingHttpHeaders = {};
-  const named = connectionNamed(req.headers.connection);
-  for (const name in req.headers) {
-    const value = req.headers[name];
-    if (value !== undefined && !HOP_BY_HOP.has(name) && !named?.has(name)) headers[name] = value;
-  }
-  delete headers['content-length'];
-  if (Buffer.isBuffer(call.body)) headers['content-length'] = call.body.length;
-  else if (call.body?.length !== undefined) headers['content-length'] = call.body.length;
-  else if (call.body) headers['transfer-encoding'] = 'chunked';
-  headers['x-request-id'] = call.requestId;
-  headers.traceparent = call.span.traceparent;
+const COMMON_CONNECTION_VALUES = new Set(['keep-alive', 'close']);
+
+/** Request headers the gateway sets itself for the upstream (the client's are replaced, never sent twice). */
+const REPLACED = new Set(['content-length', 'x-request-id', 'traceparent', 'x-forwarded-for', 'x-forwarded-proto']);
+
+/**
+ * The upstream request's headers as a flat `[name, value, …]` list: node:http writes such a list as it is, without
+ * building its own header map (one validation per header instead of two).
+ */
+export function forwardedHeaders(req: IncomingMessage, call: ProxyCall): string[] {
+  const headers: string[] = [];
+  const incoming = req.headers;
+  const named = connectionNamed(incoming.connection);
   // tracestate belongs to the caller's traceparent: when that was missing or invalid, the trace is new and it goes too.
-  if (!call.span.continued) delete headers.tracestate;
+  const keepTracestate = call.span.continued;
+  const host = incoming.host;
+  for (const name in incoming) {
+    const value = incoming[name];
+    if (value === undefined || HOP_BY_HOP.has(name) || REPLACED.has(name) || named?.has(name)) continue;
+    if ((name === 'tracestate' && !keepTracestate) || (name === 'x-forwarded-host' && host)) continue;
+    if (typeof value === 'string') headers.push(name, value);
+    else for (const each of value) headers.push(name, each);
+  }
+  if (Buffer.isBuffer(call.body)) headers.push('content-length', String(call.body.length));
+  else if (call.body?.length !== undefined) headers.push('content-length', String(call.body.length));
+  else if (call.body) headers.push('transfer-encoding', 'chunked');
   const clientIp = req.socket.remoteAddress ?? '';
-  const priorFor = req.headers['x-forwarded-for'];
-  headers['x-forwarded-for'] = priorFor ? `${String(priorFor)}, ${clientIp}` : clientIp;
-  headers['x-forwarded-proto'] = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-  if (req.headers.host) headers['x-forwarded-host'] = req.headers.host;
+  const priorFor = incoming['x-forwarded-for'];
+  headers.push(
+    'x-request-id',
+    call.requestId,
+    'traceparent',
+    call.span.traceparent,
+    'x-forwarded-for',
+    priorFor ? `${String(priorFor)}, ${clientIp}` : clientIp,
+    'x-forwarded-proto',
+    (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http',
+  );
+  if (host) headers.push('x-forwarded-host', host);
   return headers;
 }
 

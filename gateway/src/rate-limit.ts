@@ -101,8 +101,9 @@ export function rateLimit({ redis, prefix, perMinute, logger }: RateLimitOptions
   };
   // In-process grants only while a counter has more than 10% of the limit (and at least 10 hits) left: see LocalBudget.
   const local = new LocalBudget(perMinute, Math.max(10, Math.ceil(perMinute / 10)), WINDOW_MS, FLUSH_EVERY_MS, flush, warn);
+  const limitHeader = String(perMinute);
   const setHeaders = (res: ServerResponse, count: number, resetSeconds: number) => {
-    res.setHeader('RateLimit-Limit', String(perMinute));
+    res.setHeader('RateLimit-Limit', limitHeader);
     res.setHeader('RateLimit-Remaining', String(Math.max(0, perMinute - count)));
     res.setHeader('RateLimit-Reset', String(resetSeconds));
   };
@@ -160,6 +161,27 @@ export function rateLimitSubject(req: IncomingMessage, pathname: string, address
     if (token && isPlausibleToken(token, isSignedJwt)) return { kind: 'key', id: sha256(token) };
   }
   return { kind: 'ip', id: addressBucket };
+}
+
+const CONNECTION_SUBJECT = Symbol('rate-limit subject of the connection');
+
+type RememberingSocket = IncomingMessage['socket'] & { [CONNECTION_SUBJECT]?: { token: string; subject: RateLimitSubject } };
+
+/**
+ * `rateLimitSubject`, remembered per connection for an API key: a keep-alive connection usually carries one key, so
+ * its checksum and hash are worked out once, not on every request. A request with another token is worked out anew
+ * (and remembered in its place); a JWT never is remembered, as its verdict changes when it expires.
+ */
+export function connectionRateLimitSubject(req: IncomingMessage, pathname: string, addressBucket: string, isSignedJwt: JwtCheck): RateLimitSubject {
+  if (isKeylessPath(pathname)) return { kind: 'ip', id: addressBucket };
+  const token = bearerToken(req.headers.authorization) ?? singleHeader(req.headers['x-api-key']);
+  if (!token) return { kind: 'ip', id: addressBucket };
+  const socket = req.socket as RememberingSocket;
+  const remembered = socket[CONNECTION_SUBJECT];
+  if (remembered?.token === token) return remembered.subject;
+  const subject: RateLimitSubject = isPlausibleToken(token, isSignedJwt) ? { kind: 'key', id: sha256(token) } : { kind: 'ip', id: addressBucket };
+  if (subject.kind === 'key' && !token.includes('.')) socket[CONNECTION_SUBJECT] = { token, subject };
+  return subject;
 }
 
 /**

@@ -18,7 +18,7 @@ const NO_BODY: BodyOutcome = { ok: true, body: undefined };
  */
 export function readBody(req: IncomingMessage, limits: BodyLimits, arrivedAt: number): Promise<BodyOutcome> {
   const lengthHeader = req.headers['content-length'];
-  if (lengthHeader === undefined && req.headers['transfer-encoding'] === undefined) return Promise.resolve(NO_BODY);
+  if (!hasBody(req)) return Promise.resolve(NO_BODY);
   if (lengthHeader !== undefined && Number(lengthHeader) > limits.maxBytes) return Promise.resolve(tooLargeOutcome(limits.maxBytes));
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -44,6 +44,11 @@ export function readBody(req: IncomingMessage, limits: BodyLimits, arrivedAt: nu
     req.once('end', () => settle({ ok: true, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size) }));
     req.once('error', () => settle({ ok: false, status: 400, error: 'The request body could not be read', code: 'bad_request' }));
   });
+}
+
+/** Whether a request has a body at all (HTTP/1.1: a Content-Length or a Transfer-Encoding says so). */
+export function hasBody(req: IncomingMessage): boolean {
+  return req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
 }
 
 function tooLargeOutcome(maxBytes: number): BodyOutcome {

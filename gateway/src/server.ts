@@ -26,7 +26,7 @@ redis.on('error', (error: Error) => {
   redisWasUp = false;
 });
 redis.on('ready', () => (redisWasUp = true));
-const gateway = createGateway({ config, logger, redis });
+const gateway = createGateway({ config, logger, redis, batchLogLines: true });
 const server = createGatewayServer(gateway.public, config);
 // /metrics and /readyz live on an internal port only, never reachable through the public one.
 const internalServer = createServer(gateway.internal);

@@ -1,3 +1,4 @@
+import { Agent, request } from 'node:http';
 import { generateApiToken } from '@platform/api-keys';
 import { createLogger, DEV_JWT_SECRET, signAdminToken, signDriverToken } from '@platform/service-kit';
 import { sendJson, startFakeServer } from '@platform/test-kit';
@@ -47,7 +48,37 @@ function rateHeaders(res: Response) {
   };
 }
 
+/** GET on a given keep-alive agent (one connection with maxSockets 1), answering the status. */
+function getOn(agent: Agent, url: string, token: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, headers: { Authorization: `Bearer ${token}` } }, (res) => {
+      res.resume();
+      res.once('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.once('error', reject);
+    req.end();
+  });
+}
+
 describe('gateway rate limits', () => {
+  it('keeps each key’s own budget when one keep-alive connection carries several keys', async () => {
+    const [a] = await twoGateways();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const first = generateApiToken('ck_');
+    const second = generateApiToken('ck_');
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < LIMIT + 1; i++) statuses.push(await getOn(agent, `${a.url}/api/v1/credits`, first));
+      expect(statuses).toEqual([...Array<number>(LIMIT).fill(200), 429]);
+      // The same connection, another key: a budget of its own, and the first key stays refused.
+      expect(await getOn(agent, `${a.url}/api/v1/credits`, second)).toBe(200);
+      expect(await getOn(agent, `${a.url}/api/v1/credits`, first)).toBe(429);
+      expect(await getOn(agent, `${a.url}/api/v1/credits`, second)).toBe(200);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it('shares one budget per API key across gateway processes and answers 429 with Retry-After once it is spent', async () => {
     const [a, b] = await twoGateways();
     const auth = { Authorization: `Bearer ${PARTNER_ONE}` };
