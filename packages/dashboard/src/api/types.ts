@@ -22,6 +22,8 @@ export type WebhookDelivery = MobilitySchemas['WebhookDelivery'];
 export type WebhookEventType = MobilitySchemas['WebhookEventType'];
 export type NewDriver = MobilitySchemas['NewDriver'];
 export type DriverProfile = MobilitySchemas['DriverProfile'];
+export type FleetDriver = MobilitySchemas['FleetDriver'];
+export type RegisteredDriver = MobilitySchemas['RegisteredDriver'];
 export type EventPassProgram = MobilitySchemas['EventPassProgram'];
 
 /** A page in the services' list shape. */
