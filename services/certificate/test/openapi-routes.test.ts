@@ -269,6 +269,12 @@ const scenarios: Scenario[] = [
     return accounts('post', `/invitations/${invitation.token}/accept`).set('Authorization', bearerOf(await signUp(ctx)));
   }],
   ['POST /accounts/v1/invitations/{token}/accept', 401, 'no token or cookie', async () => accounts('post', `/invitations/${(await invitationFrom(await signUp(ctx))).token}/accept`)],
+  ['GET /admin/v1/audit-log', 200, 'the changes', async () => {
+    const { owner } = await ownerWithMember();
+    return app().get('/admin/v1/audit-log').set('Authorization', bearerOf(owner));
+  }],
+  ['GET /admin/v1/audit-log', 403, 'a member', async () => app().get('/admin/v1/audit-log').set('Authorization', bearerOf((await ownerWithMember()).member))],
+  ['GET /admin/v1/audit-log', 422, 'a bad cursor', async () => app().get('/admin/v1/audit-log?cursor=nope').set('Authorization', bearerOf((await ownerWithMember()).owner))],
   ['GET /admin/v1/members', 200, 'the members', async () => app().get('/admin/v1/members').set('Authorization', bearerOf((await ownerWithMember()).member))],
   ['GET /admin/v1/members', 401, 'no token', () => app().get('/admin/v1/members')],
   ['PATCH /admin/v1/members/{account_id}', 200, 'a new role', async () => {

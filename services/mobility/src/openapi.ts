@@ -12,6 +12,7 @@ import { createRideSchema, rideListQuerySchema } from './features/rides/rides.ro
 import { pageSchema, recoverSchema, registerSchema, rotateSecretSchema, updateEndpointSchema } from './features/webhook-endpoints/webhook-endpoints.routes';
 import { eventListQuerySchema } from './features/outbox/events.routes';
 import { advanceDeliverySchema, advanceRideSchema } from './features/sandbox/sandbox.routes';
+import { auditLogQuerySchema } from './features/audit/audit.routes';
 
 /** The hand-written part of the description (operations, responses, prose), kept as source beside `src/`. */
 export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
@@ -19,7 +20,7 @@ export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
 /** Request bodies and queries: the zod schemas the routes validate with are their only description. */
 export const REQUEST_SCHEMAS = {
   bodies: [estimateSchema, createRideSchema, createDeliverySchema, deliveryQuoteSchema, deliverSchema, failSchema, availabilitySchema, locationSchema, registerSchema, updateEndpointSchema, recoverSchema, rotateSecretSchema, createKeySchema, rotateApiKeySchema, registerDriverSchema, createProgramSchema, issuePassesSchema, signInSchema, refreshSchema, advanceRideSchema, advanceDeliverySchema],
-  queries: [pageSchema, eventListQuerySchema, apiKeyListQuerySchema, driverListQuerySchema, eventPassPageSchema, rideListQuerySchema, deliveryListQuerySchema],
+  queries: [auditLogQuerySchema, pageSchema, eventListQuerySchema, apiKeyListQuerySchema, driverListQuerySchema, eventPassPageSchema, rideListQuerySchema, deliveryListQuerySchema],
 };
 
 let cached: OpenApiDocument | undefined;

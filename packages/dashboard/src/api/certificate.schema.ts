@@ -869,6 +869,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who changed keys, roles, members, templates and plans (owners)
+         * @description Every successful admin change is recorded with who made it (`actor_id`, the account, and its role then), when,
+         *     what (`action`, `target_id` and the request's non-secret fields in `details`) and from which address
+         *     (`ip_address`, the caller behind the gateway). Failed requests record nothing. Newest first, a page at a time.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3756,6 +3778,55 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @example 20 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            organization_id: string;
+                            actor_id: string;
+                            actor_role: string;
+                            /** @example api_key.rotated */
+                            action: string;
+                            target_id: string | null;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            ip_address: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The acting account's name (null when it no longer exists). */
+                            actor_name?: string | null;
+                            actor_email?: string | null;
+                        }[];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["InsufficientRole"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
 }

@@ -9,6 +9,7 @@ import * as accounts from './migrations/0030_accounts';
 import * as apiKeyChangeNotify from './migrations/0040_api_key_change_notify';
 import * as certificateDocumentStatus from './migrations/0045_certificate_document_status';
 import * as accountVerification from './migrations/0050_account_verification';
+import * as auditLog from './migrations/0060_audit_log';
 
 /** Every migration of the `certificate` schema, in order. A merged migration is never edited: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0040_api_key_change_notify': apiKeyChangeNotify,
   '0045_certificate_document_status': certificateDocumentStatus,
   '0050_account_verification': accountVerification,
+  '0060_audit_log': auditLog,
 };

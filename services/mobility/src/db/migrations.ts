@@ -17,6 +17,7 @@ import * as sandboxLivemode from './migrations/0230_sandbox_livemode';
 import * as deliveryTracking from './migrations/0240_delivery_tracking';
 import * as apiKeyChangeNotify from './migrations/0260_api_key_change_notify';
 import * as webhookRecoverCoalescing from './migrations/0275_webhook_recover_coalescing';
+import * as auditLog from './migrations/0280_audit_log';
 
 /** Every migration of the `mobility` schema, in order. A merged migration is never edited: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0240_delivery_tracking': deliveryTracking,
   '0260_api_key_change_notify': apiKeyChangeNotify,
   '0275_webhook_recover_coalescing': webhookRecoverCoalescing,
+  '0280_audit_log': auditLog,
 };
