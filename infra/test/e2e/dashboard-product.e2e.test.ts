@@ -4,7 +4,9 @@
  * leaving the gateway's origin. One organization signs up through the mailed link; the tests run in order and build on it.
  * Screenshots go to test-artifacts/dashboard-product/.
  */
+import { createHmac } from 'node:crypto';
 import type { Browser, Page } from 'puppeteer-core';
+import { sendJson, startFakeServer } from '@platform/test-kit';
 import { axeViolations } from '../helpers/axe';
 import { launchBrowser, refuseForeignRequests, screenshot } from '../helpers/browser';
 import { mailedLink } from '../helpers/mail-inbox';
@@ -17,13 +19,51 @@ const NEW_PASSWORD = 'a brand new password 1958';
 const PICKUP = { lat: 6.4541, lng: 3.3947 };
 const RIDE = { pickup: PICKUP, dropoff: { lat: 6.4654, lng: 3.4064 }, tier: 'economy', passenger: { name: 'Ada Obi', phone: '+2348020000000' } };
 
+const GATEWAY_A_SECRET = 'sk_test_e2e_product_gateway_a';
+
+/**
+ * Gateway A as a real HTTP server on loopback: its initialise API answers a hosted payment page on this server, which
+ * "takes the payment" and sends the payer back to the callback URL; its verify API knows the charges paid that way.
+ */
+const paid = new Map<string, { amount: number; currency: string }>();
+const visitedPaymentPages: string[] = [];
+async function startFakePaymentGateway() {
+  const opened = new Map<string, { callback: string; amount: number; currency: string }>();
+  const server = await startFakeServer((request, res) => {
+    if (request.method === 'POST' && request.url === '/transaction/initialize') {
+      if (request.headers.authorization !== `Bearer ${GATEWAY_A_SECRET}`) return sendJson(res, 401, { status: false });
+      const body = JSON.parse(request.body.toString('utf8')) as { reference: string; amount: number; currency: string; callback_url: string };
+      opened.set(body.reference, { callback: body.callback_url, amount: body.amount, currency: body.currency });
+      return sendJson(res, 200, { status: true, data: { authorization_url: `${server.url}/pay/${body.reference}`, access_code: 'ac_e2e', reference: body.reference } });
+    }
+    const page = /^\/pay\/([^/?]+)$/.exec(request.url);
+    if (page && opened.has(page[1]!)) {
+      const payment = opened.get(page[1]!)!;
+      visitedPaymentPages.push(page[1]!);
+      paid.set(page[1]!, { amount: payment.amount, currency: payment.currency });
+      return void res.writeHead(303, { Location: payment.callback }).end();
+    }
+    const verify = /^\/transaction\/verify\/([^/]+)$/.exec(request.url);
+    const charge = verify && paid.get(decodeURIComponent(verify[1]!));
+    if (!verify || request.headers.authorization !== `Bearer ${GATEWAY_A_SECRET}`) return sendJson(res, 401, { status: false });
+    if (!charge) return sendJson(res, 404, { status: false });
+    sendJson(res, 200, { status: true, data: { id: 4099260517, status: 'success', reference: decodeURIComponent(verify[1]!), amount: charge.amount, currency: charge.currency } });
+  });
+  return server;
+}
+
+let paymentGateway: Awaited<ReturnType<typeof startFakePaymentGateway>>;
 let system: StartedSystem;
 let browser: Browser;
 let page: Page;
 let foreign: string[];
 
 beforeAll(async () => {
-  [system, browser] = await Promise.all([startSystem('e2e_dashboard_product'), launchBrowser()]);
+  paymentGateway = await startFakePaymentGateway();
+  [system, browser] = await Promise.all([
+    startSystem('e2e_dashboard_product', { GATEWAY_A_SECRET_KEY: GATEWAY_A_SECRET, GATEWAY_A_BASE_URL: paymentGateway.url, GATEWAY_A_DISPLAY_NAME: 'Paystack' }),
+    launchBrowser(),
+  ]);
   page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 900 });
   foreign = refuseForeignRequests(page, system.gatewayUrl);
@@ -32,10 +72,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await system?.stop();
+  await paymentGateway?.close();
 }, 60_000);
 
 afterEach(() => {
-  expect(foreign).toEqual([]);
+  // Only the gateway's hosted payment page is another origin (the billing test visits it on purpose).
+  expect(foreign.filter((url) => !url.startsWith(paymentGateway.url))).toEqual([]);
 });
 
 async function textOf(selector: string): Promise<string> {
@@ -248,5 +290,54 @@ describe('the dashboard as a product, in Chromium', () => {
       expect(api.status).toBe(200);
       expect((api.body.data as { action: string }[]).map((entry) => entry.action)).toEqual(['api_key.created']);
     }, 120_000);
+  });
+
+  describe('billing (item 6)', () => {
+    it('marks the current plan, sends the user to the gateway\'s hosted page by its display name and back, and shows the plan activated', async () => {
+      await visit('/billing', 'Credits & plan');
+      await page.waitForSelector('[data-testid="plan-free"][aria-current="true"]', WAIT);
+      expect(await textOf('[data-testid="plan-free"]')).toContain('Current plan');
+      const offered = await page.$$eval('form[aria-label="Upgrade plan"] select[name="plan"] option', (options) => options.map((option) => (option as HTMLOptionElement).value));
+      expect(offered).not.toContain('free');
+      expect(offered).toContain('starter');
+      const names = await page.$$eval('form[aria-label="Upgrade plan"] select[name="gateway"] option', (options) => options.map((option) => option.textContent));
+      expect(names).toEqual(['Paystack', 'Gateway B (not set up)']);
+      await expectAccessible('billing-plans');
+      await screenshot(page, SUITE, 'billing-plans');
+
+      await page.select('form[aria-label="Upgrade plan"] select[name="plan"]', 'starter');
+      await page.select('form[aria-label="Upgrade plan"] select[name="gateway"]', 'gateway-a');
+      const back = page.waitForNavigation({ waitUntil: 'networkidle0', timeout: 30_000 });
+      await page.click('form[aria-label="Upgrade plan"] button[type="submit"]');
+      await back;
+      // Through the gateway's page (another origin) and back on the billing page, with the reference.
+      await page.waitForFunction(() => location.pathname === '/dashboard/billing' && new URLSearchParams(location.search).has('reference'), WAIT);
+      const reference = new URL(page.url()).searchParams.get('reference')!;
+      expect(visitedPaymentPages).toEqual([reference]);
+      expect(foreign).toEqual([`${paymentGateway.url}/pay/${reference}`]);
+      await waitForHeading('Credits & plan');
+      expect(await textOf('[data-testid="checkout-reference"]')).toBe(reference);
+
+      // The gateway's signed webhook activates the plan; the page shows it.
+      const charge = paid.get(reference)!;
+      const body = JSON.stringify({ event: 'charge.success', data: { id: 4099260517, reference, amount: charge.amount, currency: charge.currency, status: 'success' } });
+      const delivered = await fetch(`${system.gatewayUrl}/webhooks/payments/gateway-a`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Gateway-Signature': createHmac('sha512', GATEWAY_A_SECRET).update(body).digest('hex') },
+        body,
+      });
+      expect(delivered.status).toBe(200);
+      await page.waitForFunction(() => document.querySelector('[data-testid="current-plan"]')?.textContent === 'Starter', { timeout: 60_000 });
+      await page.waitForSelector('[data-testid="plan-starter"][aria-current="true"]', WAIT);
+      expect(await textOf('[data-testid="checkout-status"]')).toContain('is active');
+      await expectAccessible('billing-activated');
+      await screenshot(page, SUITE, 'billing-activated');
+      foreign.length = 0;
+
+      // The plan change is in the audit log.
+      await visit('/audit-log', 'Audit log');
+      await page.waitForSelector('[data-testid="audit-entry"][data-action="plan.changed"]', WAIT);
+      expect(await textOf('[data-testid="audit-entry"][data-action="plan.changed"]')).toContain('to: starter');
+    }, 180_000);
   });
 });

@@ -793,8 +793,71 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start an upgrade; the answer's reference is what the checkout sends to the payment gateway */
+        /**
+         * Start an upgrade at a payment gateway; the answer's `checkout_url` is the gateway's hosted payment page
+         * @description A pending payment of the calling user, opened with the gateway's initialise API (Gateway A
+         *     `POST /transaction/initialize`, Gateway B `POST /payments`). Send the payer to `checkout_url`; the gateway's page
+         *     returns them to `<dashboard>/billing?reference=<reference>` (the request's `Origin` when it is one of
+         *     DASHBOARD_ORIGINS, else PUBLIC_BASE_URL), and the payment webhook activates
+         *     the plan. A gateway that is not set up is a 503 (`payment_gateway_not_configured`); one that cannot open a page
+         *     is a 502 (`payment_gateway_unavailable`), and nothing is charged.
+         */
         post: operations["checkout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's payments (billing history), newest first, with each paid plan's period and renewal date
+         * @description A paid plan runs one month from its activation (`period` = `month`); `renews_at` is when the next payment is due.
+         *     A paid payment has a PDF receipt at `GET /admin/v1/payments/{reference}/receipt`. The latest 100.
+         */
+        get: operations["listPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/payments/{reference}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The PDF receipt of a paid payment of the organization */
+        get: operations["paymentReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/payment-gateways": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The payment gateways, by the names people see (GATEWAY_A_DISPLAY_NAME, GATEWAY_B_DISPLAY_NAME) */
+        get: operations["listPaymentGateways"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1318,6 +1381,53 @@ export interface components {
             failure_reason: string | null;
             /** Format: date-time */
             created_at: string;
+        };
+        BillingPayment: {
+            reference: string;
+            plan: string;
+            amount: components["schemas"]["Money"];
+            /** @enum {string} */
+            gateway: "gateway-a" | "gateway-b";
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            failure_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            gateway_name: string;
+            /**
+             * Format: date-time
+             * @description When the payment was confirmed (the plan period's start).
+             */
+            activated_at: string | null;
+            /**
+             * @description The paid plan's period.
+             * @enum {string|null}
+             */
+            period: "month" | null;
+            /**
+             * Format: date-time
+             * @description One month after activation
+             */
+            renews_at: string | null;
+        };
+        CheckoutStarted: {
+            reference: string;
+            plan: string;
+            amount: components["schemas"]["Money"];
+            /** @enum {string} */
+            gateway: "gateway-a" | "gateway-b";
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            failure_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The gateway's display name. */
+            gateway_name: string;
+            /**
+             * Format: uri
+             * @description The gateway's hosted payment page; send the payer there.
+             */
+            checkout_url: string;
         };
         Readiness: {
             /** @enum {string} */
@@ -3673,19 +3783,115 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A pending payment of the calling user. */
+            /** @description The pending payment and the hosted payment page. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Payment"];
+                    "application/json": components["schemas"]["CheckoutStarted"];
                 };
             };
             401: components["responses"]["InvalidAdminToken"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            /** @description The gateway could not open a payment page (`payment_gateway_unavailable`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The gateway is not set up on this platform (`payment_gateway_not_configured`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPayments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BillingPayment"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+        };
+    };
+    paymentReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt (A5 PDF), as an attachment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listPaymentGateways: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Both gateways; `available` is false for one that is not set up. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            id: "gateway-a" | "gateway-b";
+                            /** @example Paystack */
+                            name: string;
+                            available: boolean;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
         };
     };
     healthz: {

@@ -23,7 +23,7 @@ export function adminRoutes(services: CertificateServices, adminTokens: AdminTok
   router.use('/certificates', certificateAdminRoutes(services.certificates));
   router.use('/credits', creditAdminRoutes(services.credits));
   router.use('/summary', summaryAdminRoutes(services.summary));
-  router.use(subscriptionAdminRoutes(services.payments));
+  router.use(subscriptionAdminRoutes({ ...services, dashboardUrl: `${services.publicBaseUrl.replace(/\/$/, '')}/dashboard`, dashboardOrigins: services.dashboardOrigins }));
   router.use(memberAdminRoutes(services.members));
   return router;
 }
