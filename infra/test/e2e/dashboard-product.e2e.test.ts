@@ -5,12 +5,14 @@
  * Screenshots go to test-artifacts/dashboard-product/.
  */
 import { createHmac } from 'node:crypto';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { sendJson, startFakeServer } from '@platform/test-kit';
 import { axeViolations } from '../helpers/axe';
 import { launchBrowser, refuseForeignRequests, screenshot } from '../helpers/browser';
 import { mailedLink } from '../helpers/mail-inbox';
-import { startSystem, type StartedSystem } from '../helpers/started-system';
+import { repositoryRoot, startSystem, type StartedSystem } from '../helpers/started-system';
 
 const SUITE = 'dashboard-product';
 const WAIT = { timeout: 30_000 };
@@ -339,5 +341,26 @@ describe('the dashboard as a product, in Chromium', () => {
       await page.waitForSelector('[data-testid="audit-entry"][data-action="plan.changed"]', WAIT);
       expect(await textOf('[data-testid="audit-entry"][data-action="plan.changed"]')).toContain('to: starter');
     }, 180_000);
+  });
+
+  describe('template designer (item 5, part)', () => {
+    it('shows a live preview drawn by the service while the template is edited', async () => {
+      await visit('/templates', 'Templates');
+      const form = 'form[aria-label="Create a template"]';
+      const first = page.waitForResponse((response) => response.url().endsWith('/dashboard/api/certificate/templates/preview') && response.status() === 200, WAIT);
+      await type(`${form} input[name="name"]`, 'Orbital mechanics');
+      expect((await first).headers()['content-type']).toBe('image/png');
+      await page.waitForFunction(() => (document.querySelector('[data-testid="template-preview-image"]') as HTMLImageElement | null)?.naturalWidth === 1684, WAIT);
+      // Editing a line asks for a new drawing (debounced: one answer for the whole word typed).
+      const next = page.waitForResponse((response) => response.url().endsWith('/dashboard/api/certificate/templates/preview') && response.request().postData()?.includes('Diploma') === true, WAIT);
+      await page.$eval(`${form} input[name="text_blocks.0.text"]`, (input) => (input as HTMLInputElement).select());
+      await page.keyboard.type('Diploma');
+      expect((await next).status()).toBe(200);
+      await expectAccessible('template-designer');
+      const file = await screenshot(page, SUITE, 'template-designer');
+      const kept = path.join(repositoryRoot, 'docs', 'images', 'dashboard-template-designer.png');
+      mkdirSync(path.dirname(kept), { recursive: true });
+      copyFileSync(file, kept);
+    }, 120_000);
   });
 });

@@ -662,6 +662,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/templates/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A template draft drawn by the real renderer, as PNG (the designer's live preview)
+         * @description The body is a new template's (checked by the same rules, images included, up to 3 MB and the decoded-pixel
+         *     limit); the answer is the first page as the certificate renderer draws it with sample values (recipient
+         *     "Ada Lovelace", custom fields showing their labels), through the same render pool as documents (a full queue is
+         *     a 503). Nothing is stored.
+         */
+        post: operations["previewTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/templates/{id}": {
         parameters: {
             query?: never;
@@ -3541,6 +3564,90 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+        };
+    };
+    previewTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Course completion",
+                 *       "page_size": "A4",
+                 *       "orientation": "landscape",
+                 *       "colors": {
+                 *         "background": "#FFFDF7",
+                 *         "text": "#1F2933",
+                 *         "accent": "#8A5A00"
+                 *       },
+                 *       "font": "serif",
+                 *       "custom_fields": [
+                 *         {
+                 *           "key": "grade",
+                 *           "label": "Grade",
+                 *           "required": true
+                 *         }
+                 *       ],
+                 *       "text_blocks": [
+                 *         {
+                 *           "text": "Certificate of Completion",
+                 *           "x": 0.1,
+                 *           "y": 0.12,
+                 *           "width": 0.8,
+                 *           "font_size": 36,
+                 *           "bold": true
+                 *         },
+                 *         {
+                 *           "text": "{{recipient_name}}",
+                 *           "x": 0.1,
+                 *           "y": 0.35,
+                 *           "width": 0.8,
+                 *           "font_size": 30
+                 *         },
+                 *         {
+                 *           "text": "completed {{program_title}} with grade {{grade}}",
+                 *           "x": 0.1,
+                 *           "y": 0.5,
+                 *           "width": 0.8
+                 *         },
+                 *         {
+                 *           "text": "Issued {{issue_date}} · {{certificate_number}} · {{verification_url}}",
+                 *           "x": 0.05,
+                 *           "y": 0.9,
+                 *           "width": 0.7,
+                 *           "font_size": 10,
+                 *           "align": "left"
+                 *         }
+                 *       ],
+                 *       "logo": {
+                 *         "data": "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAYAAACp8Z5+AAAABHNCSVQICAgIfAhkiAAAAAFzUkdCAK7OHOkAAAAVSURBVAiZY+yKYvjPgASYGNAAYQEAfGYB656F8Q0AAAAASUVORK5CYII="
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewTemplate"];
+            };
+        };
+        responses: {
+            /** @description The preview. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["TemplateRole"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["DocumentRendersBusy"];
         };
     };
     getTemplate: {
