@@ -21,10 +21,16 @@ const GATEWAY_A_SECRET = 'sk_test_e2e_gateway_a_secret';
 const OWNER = { name: 'Ada Lovelace', email: 'ada@example.test', password: 'correct horse battery', organization: 'Analytical Engines Ltd' };
 const INVITEE = { name: 'Grace Hopper', email: 'grace@example.test', password: 'compilers all the way' };
 
-/** Gateway A's verify-transaction API as a real HTTP server on loopback: it knows the charges the test says were paid. */
+/** Gateway A's initialise and verify-transaction APIs as a real HTTP server on loopback: it knows the charges the test says were paid. */
 const charges = new Map<string, { amount: number; currency: string }>();
 async function startFakePaymentGateway() {
   return startFakeServer((request, res) => {
+    // Its initialise API: the "hosted page" sends the payer straight back to the dashboard (the payment itself is the
+    // charge the test records and the webhook it sends).
+    if (request.method === 'POST' && request.url === '/transaction/initialize' && request.headers.authorization === `Bearer ${GATEWAY_A_SECRET}`) {
+      const body = JSON.parse(request.body.toString('utf8')) as { callback_url: string };
+      return sendJson(res, 200, { status: true, data: { authorization_url: body.callback_url } });
+    }
     const verify = /^\/transaction\/verify\/([^/]+)$/.exec(request.url);
     if (!verify || request.headers.authorization !== `Bearer ${GATEWAY_A_SECRET}`) return sendJson(res, 401, { status: false });
     const reference = decodeURIComponent(verify[1]!);

@@ -11,6 +11,7 @@ import { titleFor } from './layout/titles';
 import { getDataMode } from './mode/data-mode';
 import { ModeProvider } from './mode/ModeProvider';
 import { ApiKeysPage } from './pages/api-keys/ApiKeysPage';
+import { AuditLogPage } from './pages/audit-log/AuditLogPage';
 import { BillingPage } from './pages/billing/BillingPage';
 import { CertificatesPage } from './pages/certificates/CertificatesPage';
 import { DriversPage } from './pages/drivers/DriversPage';
@@ -20,6 +21,8 @@ import { MembersPage } from './pages/members/MembersPage';
 import { NotFoundPage } from './pages/not-found/NotFoundPage';
 import { NewOrganizationPage } from './pages/organizations/NewOrganizationPage';
 import { OverviewPage } from './pages/overview/OverviewPage';
+import { ForgotPasswordPage } from './pages/reset-password/ForgotPasswordPage';
+import { ResetPasswordPage } from './pages/reset-password/ResetPasswordPage';
 import { SignInPage } from './pages/sign-in/SignInPage';
 import { SignUpPage } from './pages/sign-up/SignUpPage';
 import { VerifyEmailPage } from './pages/sign-up/VerifyEmailPage';
@@ -64,9 +67,11 @@ export function AppRoutes() {
       <Route element={<VisitorsOnly />}>
         <Route path="/sign-in" element={<SignInPage />} />
         <Route path="/sign-up" element={<SignUpPage />} />
+        <Route path="/reset-password" element={<ForgotPasswordPage />} />
       </Route>
       <Route path="/invite/:token" element={<AcceptInvitationPage />} />
       <Route path="/verify-email/:token" element={<VerifyEmailPage />} />
+      <Route path="/reset-password/:token" element={<ResetPasswordPage />} />
       <Route element={<RequireSession />}>
         <Route path="/organizations/new" element={<NewOrganizationPage />} />
         <Route element={<RequireOrganization />}>
@@ -88,6 +93,7 @@ export function AppRoutes() {
             <Route path="/event-passes" element={<EventPassesPage />} />
             <Route path="/event-passes/:id" element={<EventPassProgramPage />} />
             <Route path="/members" element={<MembersPage />} />
+            <Route path="/audit-log" element={<AuditLogPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Route>
         </Route>

@@ -32,3 +32,4 @@ export * from './client-address';
 export * from './html';
 export * from './fast-lane';
 export * from './public-address';
+export * from './audit-trail';

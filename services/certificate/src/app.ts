@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import { auditLogRoutes, certificateAuditTrail } from './features/audit/audit.routes';
 import { createJsonApp, createMetrics, type Metrics, errorHandler, healthRoutes, jsonBodies, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, openApiRoute, adminTokenSettings, requireAdmin, type Knex, type Logger } from '@platform/service-kit';
 import type { CertificateConfig } from './config';
 import type { ApiKeyAuthCache } from '@platform/api-keys';
@@ -48,6 +49,8 @@ export function createApp(deps: CertificateDeps, services: CertificateServices =
   app.use(credentialVerifyRoutes(services.verifiableCredentials));
   app.use('/internal/v1/dashboard-sessions', dashboardSessionCheckRoutes(services.accounts, adminTokens)); // the gateway's session check
   app.use('/accounts/v1', accountRoutes(services.accounts, { adminTokens, refreshTtlDays: config.REFRESH_TOKEN_TTL_DAYS, trustProxyHops: config.TRUST_PROXY_HOPS }));
+  // The audit trail wraps every admin change below it; owners read it at /admin/v1/audit-log.
+  app.use('/admin/v1', certificateAuditTrail(db, config.TRUST_PROXY_HOPS, logger), auditLogRoutes(db));
   app.use('/admin/v1', adminRoutes(services, adminTokens));
   app.use(methodNotAllowedHandler(knownRoutesOf(certificateOpenApi().paths)));
   app.use(notFoundHandler());

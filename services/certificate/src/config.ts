@@ -23,6 +23,9 @@ export const certificateConfigSchema = z
     GATEWAY_B_SECRET_HASH: z.string().optional(),
     GATEWAY_B_BASE_URL: env.optionalUrl(),
     GATEWAY_B_HASH_HEADER: z.string().default('x-webhook-hash'),
+    /** The names people see for each gateway in the dashboard and in errors (the ids stay gateway-a / gateway-b). */
+    GATEWAY_A_DISPLAY_NAME: z.string().trim().min(1).max(60).default('Gateway A'),
+    GATEWAY_B_DISPLAY_NAME: z.string().trim().min(1).max(60).default('Gateway B'),
     PAYMENT_VERIFY_TIMEOUT_MS: env.positiveInt(10000),
     PAYMENT_WEBHOOK_RETENTION_DAYS: env.positiveInt(30),
     /**

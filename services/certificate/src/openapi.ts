@@ -11,6 +11,7 @@ import { batchSchema, newCertificateSchema } from './features/certificates/certi
 import { documentQuery } from './features/documents/documents.routes';
 import { checkoutBody } from './features/payments/payments.routes';
 import { newTemplateSchema, templateListQuery, templatePatchSchema } from './features/templates/templates.schema';
+import { auditLogQuerySchema } from './features/audit/audit.routes';
 
 /** The hand-written part of the description (operations, responses, prose), kept as source beside `src/`. */
 export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
@@ -18,7 +19,7 @@ export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
 /** Request bodies and queries: the zod schemas the routes validate with are their only description. */
 export const REQUEST_SCHEMAS = {
   bodies: [signUpSchema, emailTokenSchema, passwordResetSchema, passwordResetConfirmSchema, signInSchema, refreshSchema, newOrganizationSchema, memberPatchSchema, newInvitationSchema, newApiKeySchema, rotateApiKeySchema, newCertificateSchema, batchSchema, checkoutBody, newTemplateSchema, templatePatchSchema, verifyRequestSchema],
-  queries: [listQuery, apiKeyListQuerySchema, templateListQuery, documentQuery, ledgerQuery, summaryQuery],
+  queries: [auditLogQuerySchema, listQuery, apiKeyListQuerySchema, templateListQuery, documentQuery, ledgerQuery, summaryQuery],
 };
 
 let cached: OpenApiDocument | undefined;

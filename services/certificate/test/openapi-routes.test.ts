@@ -176,6 +176,24 @@ const scenarios: Scenario[] = [
   ['GET /admin/v1/summary', 422, 'a window too long', () => asOwner(app().get('/admin/v1/summary?days=365'))],
   ['GET /admin/v1/credits/ledger', 422, 'a bad cursor', () => asOwner(app().get('/admin/v1/credits/ledger?cursor=abc'))],
   ['GET /admin/v1/plans', 401, 'no token', () => app().get('/admin/v1/plans')],
+  ['GET /admin/v1/payment-gateways', 200, 'both gateways', () => asOwner(app().get('/admin/v1/payment-gateways'))],
+  ['GET /admin/v1/payments', 200, 'the billing history', () => asOwner(app().get('/admin/v1/payments'))],
+  ['GET /admin/v1/payments', 401, 'no token', () => app().get('/admin/v1/payments')],
+  ['POST /admin/v1/templates/preview', 200, 'a draft', () => asOwner(app().post('/admin/v1/templates/preview')).send(templateInput())],
+  ['POST /admin/v1/templates/preview', 422, 'a draft without a name', () => asOwner(app().post('/admin/v1/templates/preview')).send({ ...templateInput(), name: '' })],
+  ['GET /admin/v1/payments/{reference}/receipt', 200, 'a paid payment', async () => {
+    const who = newOrg(ctx);
+    const reference = await checkout('gateway-a', who);
+    gateways.charge({ reference, amountMinor: 500000, currency: 'NGN', status: 'success' });
+    const body = gatewayAWebhook(reference);
+    await sendA(body, signA(body)).expect(200);
+    return asOwner(app().get(`/admin/v1/payments/${reference}/receipt`), who);
+  }],
+  ['GET /admin/v1/payments/{reference}/receipt', 404, 'a pending payment', async () => {
+    const who = newOrg(ctx);
+    return asOwner(app().get(`/admin/v1/payments/${await checkout('gateway-b', who)}/receipt`), who);
+  }],
+  ['GET /admin/v1/payment-gateways', 401, 'no token', () => app().get('/admin/v1/payment-gateways')],
   ['POST /admin/v1/subscriptions/checkout', 201, 'a paid plan', () => asOwner(app().post('/admin/v1/subscriptions/checkout')).send({ plan: 'pro', gateway: 'gateway-b' })],
   ['POST /admin/v1/subscriptions/checkout', 404, 'an unknown plan', () => asOwner(app().post('/admin/v1/subscriptions/checkout')).send({ plan: 'platinum', gateway: 'gateway-a' })],
   ['POST /admin/v1/subscriptions/checkout', 422, 'the free plan', () => asOwner(app().post('/admin/v1/subscriptions/checkout')).send({ plan: 'free', gateway: 'gateway-a' })],
@@ -295,6 +313,12 @@ const scenarios: Scenario[] = [
     return accounts('post', `/invitations/${invitation.token}/accept`).set('Authorization', bearerOf(await signUp(ctx)));
   }],
   ['POST /accounts/v1/invitations/{token}/accept', 401, 'no token or cookie', async () => accounts('post', `/invitations/${(await invitationFrom(await signUp(ctx))).token}/accept`)],
+  ['GET /admin/v1/audit-log', 200, 'the changes', async () => {
+    const { owner } = await ownerWithMember();
+    return app().get('/admin/v1/audit-log').set('Authorization', bearerOf(owner));
+  }],
+  ['GET /admin/v1/audit-log', 403, 'a member', async () => app().get('/admin/v1/audit-log').set('Authorization', bearerOf((await ownerWithMember()).member))],
+  ['GET /admin/v1/audit-log', 422, 'a bad cursor', async () => app().get('/admin/v1/audit-log?cursor=nope').set('Authorization', bearerOf((await ownerWithMember()).owner))],
   ['GET /admin/v1/members', 200, 'the members', async () => app().get('/admin/v1/members').set('Authorization', bearerOf((await ownerWithMember()).member))],
   ['GET /admin/v1/members', 401, 'no token', () => app().get('/admin/v1/members')],
   ['PATCH /admin/v1/members/{account_id}', 200, 'a new role', async () => {

@@ -34,6 +34,10 @@ describe('activation', () => {
     const receipts = await p.ctx.db('payment_webhooks').where({ reference });
     expect(receipts).toEqual([expect.objectContaining({ gateway: 'gateway-a', event: 'charge.success', outcome: 'activated', body_size: Buffer.byteLength(body) })]);
     expect(receipts[0].body.toString('utf8')).toBe(body);
+    // The plan change is in the organization's audit log, made by the payment for the user who paid.
+    expect(await p.ctx.db('audit_log').where({ organization_id: org.org, action: 'plan.changed' })).toEqual([
+      expect.objectContaining({ actor_id: org.owner, actor_role: 'payment', target_id: reference, details: expect.objectContaining({ from: 'free', to: 'starter', gateway: 'gateway-a' }) }),
+    ]);
   });
 
   it('credits exactly once when 50 copies of one successful webhook arrive at once', async () => {

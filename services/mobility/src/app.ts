@@ -29,6 +29,7 @@ import { firstActivationCode } from './features/driver-sessions/driver-sessions.
 import { estimateRoutes } from './features/estimates/estimates.routes';
 import { eventPassProgramRoutes, eventPassRoutes } from './features/event-passes/event-passes.routes';
 import { fleetAdminRoutes } from './features/fleet/fleet.routes';
+import { auditLogRoutes, mobilityAuditTrail } from './features/audit/audit.routes';
 import { ensurePartnerFromClaims } from './features/partners/partners.middleware';
 import { adminAccountOf, adminPartnerIdOf } from './features/partners/admin-account';
 import { rideAdminRoutes, rideRoutes, rideStreamRoutes } from './features/rides/rides.routes';
@@ -86,6 +87,9 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   const events = createEventsService(db);
 
   app.use('/admin/v1', requireAdmin(adminTokenSettings(config)), ensurePartnerFromClaims(db));
+  // The audit trail wraps every admin change below it; owners read it at /admin/v1/audit-log. Behind the gateway the
+  // caller's address is the last X-Forwarded-For hop, as for driver sign-in.
+  app.use('/admin/v1', mobilityAuditTrail(db, config.DRIVER_SIGNIN_TRUST_PROXY_HOPS, logger), auditLogRoutes(db));
   app.use('/admin/v1/api-keys', apiKeyAdminRoutes(services.apiKeys));
   app.use(
     '/admin/v1/drivers',

@@ -14,6 +14,7 @@ import { eventListQuerySchema } from './features/outbox/events.routes';
 import { advanceDeliverySchema, advanceRideSchema } from './features/sandbox/sandbox.routes';
 import { brandingSchema } from './features/branding/branding.routes';
 import { mobilitySummaryQuery } from './features/summary/summary.routes';
+import { auditLogQuerySchema } from './features/audit/audit.routes';
 
 /** The hand-written part of the description (operations, responses, prose), kept as source beside `src/`. */
 export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
@@ -21,7 +22,7 @@ export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
 /** Request bodies and queries: the zod schemas the routes validate with are their only description. */
 export const REQUEST_SCHEMAS = {
   bodies: [estimateSchema, createRideSchema, createDeliverySchema, deliveryQuoteSchema, deliverSchema, failSchema, availabilitySchema, locationSchema, registerSchema, updateEndpointSchema, recoverSchema, rotateSecretSchema, createKeySchema, rotateApiKeySchema, registerDriverSchema, createProgramSchema, issuePassesSchema, signInSchema, refreshSchema, advanceRideSchema, advanceDeliverySchema, brandingSchema],
-  queries: [pageSchema, eventListQuerySchema, apiKeyListQuerySchema, driverListQuerySchema, eventPassPageSchema, rideListQuerySchema, deliveryListQuerySchema, messageListQuerySchema, mobilitySummaryQuery],
+  queries: [auditLogQuerySchema, pageSchema, eventListQuerySchema, apiKeyListQuerySchema, driverListQuerySchema, eventPassPageSchema, rideListQuerySchema, deliveryListQuerySchema, messageListQuerySchema, mobilitySummaryQuery],
 };
 
 let cached: OpenApiDocument | undefined;

@@ -42,6 +42,30 @@ describe('GET /admin/v1/drivers', () => {
   });
 });
 
+describe('presence and current job (the fleet page)', () => {
+  it('shows a new driver offline and never seen, then online with its last report, and the ride it is on', async () => {
+    const centre = randomCentre();
+    const key = await createPartnerKey(ctx);
+    const operator = newAdmin({ org: key.owner.org, role: 'operator' });
+    const fresh = await registerDriver(ctx, {}, operator);
+    expect((await admin(operator).get(`/${fresh.id}`).expect(200)).body).toMatchObject({ online: false, last_seen_at: null, current_job: null });
+
+    const driver = await onlineDriver(ctx, offset(centre, 100, 0), {}, operator);
+    const seen = (await admin(operator).get('').expect(200)).body.data.find((d: { id: string }) => d.id === driver.id);
+    expect(seen).toMatchObject({ online: true, current_job: null });
+    expect(Date.parse(seen.last_seen_at)).not.toBeNaN();
+
+    const ride = await partnerApi(ctx, key.token).post('/api/v1/rides', rideBody(centre)).expect(201);
+    const [offer] = await driver.app.offers();
+    await driver.app.post(`/offers/${offer!.id}/accept`).expect(200);
+    const busy = (await admin(operator).get(`/${driver.id}`).expect(200)).body;
+    expect(busy.current_job).toEqual({ id: ride.body.id, type: 'ride', status: 'accepted' });
+
+    await driver.app.post('/availability', { available: false }).expect(200);
+    expect((await admin(operator).get(`/${driver.id}`).expect(200)).body).toMatchObject({ online: false, last_seen_at: seen.last_seen_at });
+  });
+});
+
 describe('POST /admin/v1/drivers/{id}/disable', () => {
   it("refuses the driver's next request, passes its open offer on and never offers it a job again", async () => {
     const centre = randomCentre();

@@ -82,6 +82,8 @@ export const MIN_PASSWORD_LENGTH = 10;
 export type AccountsRoute =
   | '/signup'
   | '/verify-email'
+  | '/password-reset'
+  | '/password-reset/confirm'
   | '/sessions'
   | '/sessions/refresh'
   | '/sessions/current'

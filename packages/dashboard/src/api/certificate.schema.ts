@@ -827,6 +827,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/templates/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A template draft drawn by the real renderer, as PNG (the designer's live preview)
+         * @description The body is a new template's (checked by the same rules, images included, up to 3 MB and the decoded-pixel
+         *     limit); the answer is the first page as the certificate renderer draws it with sample values (recipient
+         *     "Ada Lovelace", custom fields showing their labels), through the same render pool as documents (a full queue is
+         *     a 503). Nothing is stored.
+         */
+        post: operations["previewTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/templates/{id}": {
         parameters: {
             query?: never;
@@ -958,8 +981,71 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start an upgrade; the answer's reference is what the checkout sends to the payment gateway */
+        /**
+         * Start an upgrade at a payment gateway; the answer's `checkout_url` is the gateway's hosted payment page
+         * @description A pending payment of the calling user, opened with the gateway's initialise API (Gateway A
+         *     `POST /transaction/initialize`, Gateway B `POST /payments`). Send the payer to `checkout_url`; the gateway's page
+         *     returns them to `<dashboard>/billing?reference=<reference>` (the request's `Origin` when it is one of
+         *     DASHBOARD_ORIGINS, else PUBLIC_BASE_URL), and the payment webhook activates
+         *     the plan. A gateway that is not set up is a 503 (`payment_gateway_not_configured`); one that cannot open a page
+         *     is a 502 (`payment_gateway_unavailable`), and nothing is charged.
+         */
         post: operations["checkout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's payments (billing history), newest first, with each paid plan's period and renewal date
+         * @description A paid plan runs one month from its activation (`period` = `month`); `renews_at` is when the next payment is due.
+         *     A paid payment has a PDF receipt at `GET /admin/v1/payments/{reference}/receipt`. The latest 100.
+         */
+        get: operations["listPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/payments/{reference}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The PDF receipt of a paid payment of the organization */
+        get: operations["paymentReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/payment-gateways": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The payment gateways, by the names people see (GATEWAY_A_DISPLAY_NAME, GATEWAY_B_DISPLAY_NAME) */
+        get: operations["listPaymentGateways"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1026,6 +1112,28 @@ export interface paths {
         };
         /** This description as JSON */
         get: operations["openapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who changed keys, roles, members, templates and plans (owners)
+         * @description Every successful admin change is recorded with who made it (`actor_id`, the account, and its role then), when,
+         *     what (`action`, `target_id` and the request's non-secret fields in `details`) and from which address
+         *     (`ip_address`, the caller behind the gateway). Failed requests record nothing. Newest first, a page at a time.
+         */
+        get: operations["listAuditLog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1532,6 +1640,53 @@ export interface components {
             failure_reason: string | null;
             /** Format: date-time */
             created_at: string;
+        };
+        BillingPayment: {
+            reference: string;
+            plan: string;
+            amount: components["schemas"]["Money"];
+            /** @enum {string} */
+            gateway: "gateway-a" | "gateway-b";
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            failure_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            gateway_name: string;
+            /**
+             * Format: date-time
+             * @description When the payment was confirmed (the plan period's start).
+             */
+            activated_at: string | null;
+            /**
+             * @description The paid plan's period.
+             * @enum {string|null}
+             */
+            period: "month" | null;
+            /**
+             * Format: date-time
+             * @description One month after activation
+             */
+            renews_at: string | null;
+        };
+        CheckoutStarted: {
+            reference: string;
+            plan: string;
+            amount: components["schemas"]["Money"];
+            /** @enum {string} */
+            gateway: "gateway-a" | "gateway-b";
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            failure_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The gateway's display name. */
+            gateway_name: string;
+            /**
+             * Format: uri
+             * @description The gateway's hosted payment page; send the payer there.
+             */
+            checkout_url: string;
         };
         Readiness: {
             /** @enum {string} */
@@ -3971,6 +4126,103 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    previewTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Course completion",
+                 *       "page_size": "A4",
+                 *       "orientation": "landscape",
+                 *       "colors": {
+                 *         "background": "#FFFDF7",
+                 *         "text": "#1F2933",
+                 *         "accent": "#8A5A00"
+                 *       },
+                 *       "font": "serif",
+                 *       "custom_fields": [
+                 *         {
+                 *           "key": "grade",
+                 *           "label": "Grade",
+                 *           "required": true
+                 *         }
+                 *       ],
+                 *       "text_blocks": [
+                 *         {
+                 *           "text": "Certificate of Completion",
+                 *           "x": 0.1,
+                 *           "y": 0.12,
+                 *           "width": 0.8,
+                 *           "font_size": 36,
+                 *           "bold": true
+                 *         },
+                 *         {
+                 *           "text": "{{recipient_name}}",
+                 *           "x": 0.1,
+                 *           "y": 0.35,
+                 *           "width": 0.8,
+                 *           "font_size": 30
+                 *         },
+                 *         {
+                 *           "text": "completed {{program_title}} with grade {{grade}}",
+                 *           "x": 0.1,
+                 *           "y": 0.5,
+                 *           "width": 0.8
+                 *         },
+                 *         {
+                 *           "text": "Issued {{issue_date}} · {{certificate_number}} · {{verification_url}}",
+                 *           "x": 0.05,
+                 *           "y": 0.9,
+                 *           "width": 0.7,
+                 *           "font_size": 10,
+                 *           "align": "left"
+                 *         }
+                 *       ],
+                 *       "logo": {
+                 *         "data": "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAYAAACp8Z5+AAAABHNCSVQICAgIfAhkiAAAAAFzUkdCAK7OHOkAAAAVSURBVAiZY+yKYvjPgASYGNAAYQEAfGYB656F8Q0AAAAASUVORK5CYII="
+                 *       },
+                 *       "date_format": "long",
+                 *       "frame": {
+                 *         "style": "double"
+                 *       },
+                 *       "signature_image": {
+                 *         "data": "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAYAAACp8Z5+AAAABHNCSVQICAgIfAhkiAAAAAFzUkdCAK7OHOkAAAAVSURBVAiZY+yKYvjPgASYGNAAYQEAfGYB656F8Q0AAAAASUVORK5CYII="
+                 *       },
+                 *       "signature_placement": {
+                 *         "x": 0.08,
+                 *         "y": 0.72,
+                 *         "width": 0.2
+                 *       },
+                 *       "signature_label": "Amaka Obi, Programme Director"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewTemplate"];
+            };
+        };
+        responses: {
+            /** @description The preview. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["TemplateRole"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["DocumentRendersBusy"];
+        };
+    };
     getTemplate: {
         parameters: {
             query?: never;
@@ -4211,19 +4463,115 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A pending payment of the calling user. */
+            /** @description The pending payment and the hosted payment page. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Payment"];
+                    "application/json": components["schemas"]["CheckoutStarted"];
                 };
             };
             401: components["responses"]["InvalidAdminToken"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            /** @description The gateway could not open a payment page (`payment_gateway_unavailable`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The gateway is not set up on this platform (`payment_gateway_not_configured`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPayments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BillingPayment"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+        };
+    };
+    paymentReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt (A5 PDF), as an attachment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listPaymentGateways: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Both gateways; `available` is false for one that is not set up. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            id: "gateway-a" | "gateway-b";
+                            /** @example Paystack */
+                            name: string;
+                            available: boolean;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
         };
     };
     healthz: {
@@ -4316,6 +4664,55 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @example 20 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            organization_id: string;
+                            actor_id: string;
+                            actor_role: string;
+                            /** @example api_key.rotated */
+                            action: string;
+                            target_id: string | null;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            ip_address: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The acting account's name (null when it no longer exists). */
+                            actor_name?: string | null;
+                            actor_email?: string | null;
+                        }[];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["InsufficientRole"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
 }

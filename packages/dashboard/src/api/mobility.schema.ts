@@ -1730,6 +1730,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who changed webhook endpoints, mobility API keys and drivers (owners)
+         * @description Every successful admin change is recorded with who made it (`actor_id`, the account, and its role then), when,
+         *     what (`action`, `target_id` and the request's non-secret fields in `details`) and from which address
+         *     (`ip_address`, the caller behind the gateway). Failed requests record nothing. Newest first, a page at a time.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -2387,10 +2409,47 @@ export interface components {
             driver: components["schemas"]["DriverProfile"];
         };
         DriverList: {
-            data: components["schemas"]["DriverProfile"][];
+            data: components["schemas"]["FleetDriver"][];
             has_more: boolean;
             /** @description Pass as `cursor` for the next page. */
             next_cursor: string | null;
+        };
+        /** @description A driver as the fleet admin sees it, with its presence and the job it is on. */
+        FleetDriver: {
+            id: string;
+            name?: string;
+            phone?: string;
+            /** @enum {string} */
+            kind?: "driver" | "courier";
+            tier?: string;
+            vehicle?: components["schemas"]["Vehicle"];
+            rating?: number;
+            available: boolean;
+            /** @enum {string} */
+            status: "active" | "disabled";
+            serves_all_partners: boolean;
+            /** Format: date-time */
+            disabled_at: string | null;
+            /** Format: date-time */
+            created_at?: string;
+            /** Format: date-time */
+            updated_at?: string;
+            /** @description The driver app switched the driver online (available) and the driver is not disabled. */
+            online: boolean;
+            /**
+             * Format: date-time
+             * @description The driver's latest location report; null when it never sent one.
+             */
+            last_seen_at: string | null;
+            /** @description The ride or delivery the driver is on now; null when free. */
+            current_job: null | components["schemas"]["FleetDriverJob"];
+        };
+        FleetDriverJob: {
+            id: string;
+            /** @enum {string} */
+            type: "ride" | "delivery";
+            /** @description The job's status. */
+            status: string | null;
         };
         Offer: {
             id: string;
@@ -5559,13 +5618,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The driver. */
+            /** @description The driver, with its presence and current job. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DriverProfile"];
+                    "application/json": components["schemas"]["FleetDriver"];
                 };
             };
             400: components["responses"]["MalformedRequest"];
@@ -6994,6 +7053,48 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["InvalidJson"];
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            organization_id: string;
+                            actor_id: string;
+                            actor_role: string;
+                            /** @example webhook_endpoint.created */
+                            action: string;
+                            target_id: string | null;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            ip_address: string;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["InsufficientRole"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
 }

@@ -13,6 +13,8 @@ export type NewCertificate = CertificateSchemas['NewCertificate'];
 export type Template = CertificateSchemas['Template'];
 export type Plan = CertificateSchemas['Plan'];
 export type Payment = CertificateSchemas['Payment'];
+export type CheckoutStarted = CertificateSchemas['CheckoutStarted'];
+export type BillingPayment = CertificateSchemas['BillingPayment'];
 export type Credits = CertificateSchemas['Credits'];
 export type Ride = MobilitySchemas['Ride'];
 export type Delivery = MobilitySchemas['Delivery'];
@@ -22,6 +24,8 @@ export type WebhookDelivery = MobilitySchemas['WebhookDelivery'];
 export type WebhookEventType = MobilitySchemas['WebhookEventType'];
 export type NewDriver = MobilitySchemas['NewDriver'];
 export type DriverProfile = MobilitySchemas['DriverProfile'];
+export type FleetDriver = MobilitySchemas['FleetDriver'];
+export type RegisteredDriver = MobilitySchemas['RegisteredDriver'];
 export type EventPassProgram = MobilitySchemas['EventPassProgram'];
 
 /** A page in the services' list shape. */

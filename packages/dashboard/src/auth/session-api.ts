@@ -5,6 +5,11 @@ import { request } from '../api/http';
 /** Sign-up mails a link; the account exists (and is signed in) once `verifyEmail` is called with the link's token. */
 export const signUp = (body: SignUp) => request<MailSent>('auth', '/signup', { method: 'POST', body });
 export const verifyEmail = (token: string) => request<Session>('auth', '/verify-email', { method: 'POST', body: { token } });
+/** Mails a reset link when the email has an account (the 202 is the same either way). */
+export const requestPasswordReset = (email: string) => request<MailSent>('auth', '/password-reset', { method: 'POST', body: { email } });
+/** Uses the mailed reset link's token: the new password is set and this browser is signed in. */
+export const confirmPasswordReset = (token: string, password: string) =>
+  request<Session>('auth', '/password-reset/confirm', { method: 'POST', body: { token, password } });
 export const signIn = (body: SignIn) => request<Session>('auth', '/sessions', { method: 'POST', body });
 /**
  * Exchanges the refresh cookie for a new access token (and a rotated cookie); switches organization when given.

@@ -18,6 +18,7 @@ const SECTIONS: { to: string; label: string }[] = [
   { to: '/drivers', label: 'Drivers' },
   { to: '/event-passes', label: 'Event passes' },
   { to: '/members', label: 'Members' },
+  { to: '/audit-log', label: 'Audit log' },
 ];
 
 export function Layout() {

@@ -6,6 +6,9 @@ const PAGES: [RegExp, string][] = [
   [/^\/sign-in\/?$/, 'Sign in'],
   [/^\/sign-up\/?$/, 'Sign up'],
   [/^\/invite\/[^/]+\/?$/, 'Accept invitation'],
+  [/^\/verify-email\/[^/]+\/?$/, 'Confirm email'],
+  [/^\/reset-password\/?$/, 'Reset password'],
+  [/^\/reset-password\/[^/]+\/?$/, 'Choose a new password'],
   [/^\/organizations\/new\/?$/, 'New organization'],
   [/^\/certificates\/?$/, 'Certificates'],
   [/^\/templates\/?$/, 'Templates'],
@@ -24,6 +27,7 @@ const PAGES: [RegExp, string][] = [
   [/^\/event-passes\/?$/, 'Event passes'],
   [/^\/event-passes\/[^/]+\/?$/, 'Event pass program'],
   [/^\/members\/?$/, 'Members'],
+  [/^\/audit-log\/?$/, 'Audit log'],
 ];
 
 /** The title for a path below the app's base (`/rides/ride_1` → "Ride · Partner dashboard"). */

@@ -11,6 +11,7 @@ import * as certificateDocumentStatus from './migrations/0045_certificate_docume
 import * as accountVerification from './migrations/0050_account_verification';
 import * as credentialStatusList from './migrations/0060_credential_status_list';
 import * as templateDesign from './migrations/0062_template_design';
+import * as auditLog from './migrations/0070_audit_log';
 
 /** Every migration of the `certificate` schema, in order. A merged migration is never edited: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0050_account_verification': accountVerification,
   '0060_credential_status_list': credentialStatusList,
   '0062_template_design': templateDesign,
+  '0070_audit_log': auditLog,
 };

@@ -18,12 +18,12 @@ export function adminRoutes(services: CertificateServices, adminTokens: AdminTok
     next();
   });
   router.use('/api-keys', apiKeyAdminRoutes(services.apiKeys));
-  router.use('/templates', templateAdminRoutes(services.templates));
+  router.use('/templates', templateAdminRoutes(services.templates, (draft) => services.documents.preview(draft)));
   router.use('/certificates', documentAdminRoutes(services.documents));
   router.use('/certificates', certificateAdminRoutes(services.certificates));
   router.use('/credits', creditAdminRoutes(services.credits));
   router.use('/summary', summaryAdminRoutes(services.summary));
-  router.use(subscriptionAdminRoutes(services.payments));
+  router.use(subscriptionAdminRoutes({ ...services, dashboardUrl: `${services.publicBaseUrl.replace(/\/$/, '')}/dashboard`, dashboardOrigins: services.dashboardOrigins }));
   router.use(memberAdminRoutes(services.members));
   return router;
 }

@@ -19,8 +19,29 @@ export interface Charge {
 export async function startFakeGateways() {
   const charges = new Map<string, Charge>();
   const idToReference = new Map<string, string>();
-  const state = { mode: 'normal' as 'normal' | 'down' | 'hang', answer: undefined as { status: number; contentType: string; body: string } | undefined };
+  const state = {
+    mode: 'normal' as 'normal' | 'down' | 'hang',
+    answer: undefined as { status: number; contentType: string; body: string } | undefined,
+    /** How the initialise APIs answer: a hosted page, an error status, or a body without a page address. */
+    initialize: 'normal' as 'normal' | 'down' | 'no_url',
+  };
+  /** Every initialise call's JSON body, by gateway. */
+  const initializations: { gateway: 'gateway-a' | 'gateway-b'; body: Record<string, unknown> }[] = [];
   const server = await startFakeServer((req, res) => {
+    // The initialise APIs: a hosted payment page on this server, which the test may open.
+    const initialize = req.method === 'POST' && (req.url === '/transaction/initialize' ? 'gateway-a' : req.url === '/payments' ? 'gateway-b' : undefined);
+    if (initialize) {
+      const secret = initialize === 'gateway-a' ? GATEWAY_A_SECRET : GATEWAY_B_SECRET;
+      if (req.headers.authorization !== `Bearer ${secret}`) return sendJson(res, 401, { status: false });
+      const body = JSON.parse(req.body.toString('utf8') || '{}') as Record<string, unknown>;
+      initializations.push({ gateway: initialize, body });
+      if (state.initialize === 'down') return sendJson(res, 503, { message: 'down' });
+      const reference = String(body.reference ?? body.tx_ref);
+      const page = state.initialize === 'no_url' ? 'javascript:alert(1)' : `${server.url}/pay/${encodeURIComponent(reference)}`;
+      return initialize === 'gateway-a'
+        ? sendJson(res, 200, { status: true, message: 'Authorization URL created', data: { authorization_url: page, access_code: 'ac_fake', reference } })
+        : sendJson(res, 200, { status: 'success', message: 'Hosted Link', data: { link: page } });
+    }
     if (state.mode === 'down') return sendJson(res, 502, { message: 'bad gateway' });
     if (state.mode === 'hang') return; // never answers
     if (state.answer) return void res.writeHead(state.answer.status, { 'Content-Type': state.answer.contentType }).end(state.answer.body);
@@ -48,7 +69,9 @@ export async function startFakeGateways() {
       charges.set(charge.reference, charge);
       if (transactionId) idToReference.set(transactionId, charge.reference);
     },
-    verifyCalls: () => server.requests.length,
+    initializations,
+    /** Calls of the verify APIs only (initialise calls are in `initializations`). */
+    verifyCalls: () => server.requests.filter((recorded) => recorded.method !== 'POST').length,
   };
 }
 

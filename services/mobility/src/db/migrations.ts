@@ -20,6 +20,7 @@ import * as webhookRecoverCoalescing from './migrations/0275_webhook_recover_coa
 import * as webhookAttemptHeaders from './migrations/0285_webhook_attempt_headers';
 import * as trackingPageBranding from './migrations/0295_tracking_page_branding';
 import * as webhookClaimLease from './migrations/0300_webhook_claim_lease';
+import * as auditLog from './migrations/0310_audit_log';
 
 /** Every migration of the `mobility` schema, in order. A merged migration is never edited: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0285_webhook_attempt_headers': webhookAttemptHeaders,
   '0295_tracking_page_branding': trackingPageBranding,
   '0300_webhook_claim_lease': webhookClaimLease,
+  '0310_audit_log': auditLog,
 };

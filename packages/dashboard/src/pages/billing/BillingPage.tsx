@@ -2,21 +2,21 @@
  * Credits and plan: balance, ledger, and an upgrade. After a checkout starts (or the payment page sends the user
  * back), the plan is polled until the payment webhook has activated it.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { Payment } from '../../api/types';
+import type { CheckoutStarted, Plan } from '../../api/types';
 import { formatDate, formatMoney } from '../../ui/format';
 import { QueryState } from '../../ui/QueryState';
-import { getCredits, listLedger, listPlans, pendingCheckout, rememberCheckout, type PendingCheckout } from './billing-api';
+import { getCredits, listLedger, listPaymentGateways, listPlans, paymentPage, pendingCheckout, rememberCheckout, type PendingCheckout } from './billing-api';
+import { PaymentHistory } from './PaymentHistory';
 import { UpgradeForm } from './UpgradeForm';
 import { humanLabel } from '../../ui/labels';
 
 const POLL_MS = 3000;
 
 export function BillingPage() {
-  const queryClient = useQueryClient();
   const [pending, setPending] = useState<PendingCheckout | null>(pendingCheckout);
-  const [payment, setPayment] = useState<Payment | null>(null);
+  const [payment, setPayment] = useState<CheckoutStarted | null>(null);
   const credits = useQuery({
     queryKey: ['credits'],
     queryFn: getCredits,
@@ -25,13 +25,19 @@ export function BillingPage() {
   const activated = Boolean(pending && credits.data && credits.data.plan === pending.plan && pending.previousPlan !== pending.plan);
   const ledger = useQuery({ queryKey: ['ledger', activated], queryFn: listLedger });
   const plans = useQuery({ queryKey: ['plans'], queryFn: listPlans });
-  const started = (next: Payment) => {
+  const gateways = useQuery({ queryKey: ['payment-gateways'], queryFn: listPaymentGateways });
+  const gatewayName = (id: string) => gateways.data?.data.find((gateway) => gateway.id === id)?.name ?? humanLabel(id);
+  const started = (next: CheckoutStarted) => {
     const checkout = { reference: next.reference, plan: next.plan, previousPlan: credits.data?.plan ?? null };
     rememberCheckout(checkout);
     setPending(checkout);
     setPayment(next);
-    void queryClient.invalidateQueries({ queryKey: ['credits'] });
+    // To the gateway's hosted payment page; it sends the user back to this page, which then waits for the webhook.
+    paymentPage.open(next.checkout_url);
   };
+  const currentPlan = credits.data?.plan;
+  // Plans worth offering: paid ones other than the current plan.
+  const offered = (plans.data?.data ?? []).filter((plan: Plan) => plan.id !== currentPlan && plan.price.amount > 0);
   const dismiss = () => {
     rememberCheckout(null);
     setPending(null);
@@ -62,7 +68,7 @@ export function BillingPage() {
           ) : (
             <p>
               Checkout <code data-testid="checkout-reference">{pending.reference}</code> for plan <strong>{humanLabel(pending.plan)}</strong>
-              {payment ? ` (${formatMoney(payment.amount)} via ${payment.gateway === 'gateway-a' ? 'Gateway A' : 'Gateway B'})` : ''} started.
+              {payment ? ` (${formatMoney(payment.amount)} via ${gatewayName(payment.gateway)})` : ''} started.
               Complete the payment with the gateway; this page shows the new plan as soon as the payment is confirmed.
             </p>
           )}
@@ -79,7 +85,24 @@ export function BillingPage() {
         </div>
       )}
       <QueryState isLoading={plans.isLoading} error={plans.error} what="plans" />
-      {plans.data && <UpgradeForm plans={plans.data.data} onStarted={started} />}
+      {plans.data && credits.data && (
+        <>
+          <h2>Plans</h2>
+          <ul className="plan-cards" aria-label="Plans">
+            {plans.data.data.map((plan) => (
+              <li key={plan.id} className={plan.id === currentPlan ? 'card plan-card current' : 'card plan-card'} data-testid={`plan-${plan.id}`}
+                aria-current={plan.id === currentPlan ? 'true' : undefined}>
+                <h3>{plan.name}</h3>
+                <p className="plan-price">{plan.price.amount > 0 ? formatMoney(plan.price) : 'Free'}</p>
+                <p>{plan.credits} credits</p>
+                {plan.id === currentPlan && <p className="badge badge-active">Current plan</p>}
+              </li>
+            ))}
+          </ul>
+          {offered.length > 0 && gateways.data && <UpgradeForm plans={offered} gateways={gateways.data.data} onStarted={started} key={currentPlan} />}
+        </>
+      )}
+      <PaymentHistory refreshKey={String(activated)} />
       <h2>Ledger</h2>
       <QueryState isLoading={ledger.isLoading} error={ledger.error} what="the credit ledger" />
       {ledger.data && (

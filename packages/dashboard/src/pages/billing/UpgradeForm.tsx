@@ -1,15 +1,16 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { Payment, Plan } from '../../api/types';
+import type { CheckoutStarted, Payment, Plan } from '../../api/types';
 import { SelectField } from '../../ui/fields';
 import { FormError } from '../../ui/FormError';
 import { formatMoney } from '../../ui/format';
-import { startCheckout } from './billing-api';
+import { startCheckout, type PaymentGatewayOption } from './billing-api';
 
-/** Starts a checkout with gateway A or B for the chosen plan. */
-export function UpgradeForm({ plans, onStarted }: { plans: Plan[]; onStarted: (payment: Payment) => void }) {
+/** Starts a checkout for one of the offered plans with a gateway (shown by its configured name). */
+export function UpgradeForm({ plans, gateways, onStarted }: { plans: Plan[]; gateways: PaymentGatewayOption[]; onStarted: (payment: CheckoutStarted) => void }) {
   const [plan, setPlan] = useState(plans[0]?.id ?? '');
-  const [gateway, setGateway] = useState<Payment['gateway']>('gateway-a');
+  const usable = gateways.filter((gateway) => gateway.available);
+  const [gateway, setGateway] = useState<Payment['gateway']>(usable[0]?.id ?? 'gateway-a');
   const mutation = useMutation({ mutationFn: () => startCheckout(plan, gateway), onSuccess: onStarted });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -17,15 +18,19 @@ export function UpgradeForm({ plans, onStarted }: { plans: Plan[]; onStarted: (p
   };
   return (
     <form onSubmit={submit} noValidate aria-label="Upgrade plan" className="card">
-      <h2>Upgrade</h2>
+      <h2>Change plan</h2>
       <FormError error={mutation.error} fields={['plan', 'gateway']} />
       <SelectField label="Plan" name="plan" value={plan} error={mutation.error} onChange={(event) => setPlan(event.target.value)}
         options={plans.map((item) => ({ value: item.id, label: `${item.name} — ${formatMoney(item.price)}, ${item.credits} credits` }))} />
       <SelectField label="Pay with" name="gateway" value={gateway} error={mutation.error} onChange={(event) => setGateway(event.target.value as Payment['gateway'])}
-        options={[{ value: 'gateway-a', label: 'Gateway A' }, { value: 'gateway-b', label: 'Gateway B' }]} />
+        options={(gateways.length ? gateways : [{ id: 'gateway-a' as const, name: 'Gateway A', available: true }]).map((item) => ({
+          value: item.id,
+          label: item.available ? item.name : `${item.name} (not set up)`,
+        }))} />
       <button type="submit" disabled={!plan || mutation.isPending}>
         Start checkout
       </button>
+      <p className="hint">You pay on the gateway&apos;s own page and come back here; the new plan shows once the payment is confirmed.</p>
     </form>
   );
 }

@@ -1,9 +1,23 @@
-import { request } from '../../api/http';
-import type { Credits, LedgerEntry, Page, Payment, Plan } from '../../api/types';
+import { request, send } from '../../api/http';
+import type { BillingPayment, CheckoutStarted, Credits, LedgerEntry, Page, Payment, Plan } from '../../api/types';
 
 export const listPlans = () => request<Page<Plan>>('certificate', '/plans');
+/** The pending payment and `checkout_url`, the gateway's hosted payment page to send the user to. */
 export const startCheckout = (plan: string, gateway: Payment['gateway']) =>
-  request<Payment>('certificate', '/subscriptions/checkout', { method: 'POST', body: { plan, gateway } });
+  request<CheckoutStarted>('certificate', '/subscriptions/checkout', { method: 'POST', body: { plan, gateway } });
+export interface PaymentGatewayOption {
+  id: Payment['gateway'];
+  name: string;
+  available: boolean;
+}
+/** Billing history: each payment with its plan period and renewal date. */
+export const listPayments = () => request<Page<BillingPayment>>('certificate', '/payments');
+/** Fetches a paid payment's PDF receipt with the session's token (a plain link would carry none). */
+export async function downloadReceipt(reference: string): Promise<Blob> {
+  return (await send('certificate', `/payments/${encodeURIComponent(reference)}/receipt`)).blob();
+}
+/** Both gateways by their configured display names. */
+export const listPaymentGateways = () => request<{ data: PaymentGatewayOption[] }>('certificate', '/payment-gateways');
 /** Admin twins of the partner API's GET /api/v1/credits, plus the ledger. */
 export const getCredits = () => request<Credits>('certificate', '/credits');
 export const listLedger = () => request<Page<LedgerEntry>>('certificate', '/credits/ledger', { query: { limit: 50 } });
@@ -26,3 +40,6 @@ export function pendingCheckout(): PendingCheckout | null {
     return null;
   }
 }
+
+/** Leaves the dashboard for the gateway's hosted payment page (a seam for component tests). */
+export const paymentPage = { open: (url: string) => window.location.assign(url) };

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { NewDriver } from '../../api/types';
+import type { NewDriver, RegisteredDriver } from '../../api/types';
 import { SelectField, TextField } from '../../ui/fields';
 import { FormError } from '../../ui/FormError';
 import { humanLabel } from '../../ui/labels';
@@ -9,7 +9,7 @@ import { registerDriver } from './drivers-api';
 const EMPTY = { name: '', phone: '', kind: 'driver', tier: 'economy', make: '', model: '', plate: '', color: '' };
 const FIELDS = ['name', 'phone', 'kind', 'tier', 'vehicle.make', 'vehicle.model', 'vehicle.plate', 'vehicle.color'];
 
-export function RegisterDriverForm({ onRegistered }: { onRegistered: () => void }) {
+export function RegisterDriverForm({ onRegistered }: { onRegistered: (driver: RegisteredDriver) => void }) {
   const [form, setForm] = useState(EMPTY);
   const mutation = useMutation({
     mutationFn: () =>
@@ -20,9 +20,9 @@ export function RegisterDriverForm({ onRegistered }: { onRegistered: () => void 
         tier: form.tier as NewDriver['tier'],
         vehicle: { make: form.make, model: form.model, plate: form.plate, color: form.color },
       }),
-    onSuccess: () => {
+    onSuccess: (driver) => {
       setForm(EMPTY);
-      onRegistered();
+      onRegistered(driver);
     },
   });
   const set = (field: keyof typeof EMPTY) => (event: { target: { value: string } }) => setForm({ ...form, [field]: event.target.value });

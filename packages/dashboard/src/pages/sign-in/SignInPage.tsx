@@ -36,6 +36,9 @@ export function SignInPage() {
         </button>
       </form>
       <p>
+        <Link to="/reset-password">Forgot password?</Link>
+      </p>
+      <p>
         No account yet? <Link to="/sign-up">Sign up</Link>
       </p>
     </main>

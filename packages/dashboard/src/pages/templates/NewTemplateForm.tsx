@@ -8,6 +8,7 @@ import type { CertificateSchemas, Template } from '../../api/types';
 import { SelectField, TextField } from '../../ui/fields';
 import { FormError } from '../../ui/FormError';
 import { createTemplate, readBase64 } from './templates-api';
+import { TemplatePreview } from './TemplatePreview';
 
 type NewTemplate = CertificateSchemas['NewTemplate'];
 
@@ -49,6 +50,7 @@ export function NewTemplateForm({ onCreated }: { onCreated: (template: Template)
   const logoId = useId();
   const [form, setForm] = useState(INITIAL);
   const [logo, setLogo] = useState<File | null>(null);
+  const [logoData, setLogoData] = useState<string | undefined>(undefined);
   const mutation = useMutation({
     mutationFn: async () => createTemplate(templateBody(form, logo ? await readBase64(logo) : undefined)),
     onSuccess: (template) => {
@@ -85,11 +87,17 @@ export function NewTemplateForm({ onCreated }: { onCreated: (template: Template)
       <TextField label="Details line" name="text_blocks.2.text" required value={form.details} error={error} onChange={set('details')} />
       <div className="field">
         <label htmlFor={logoId}>Logo (PNG or JPEG, optional)</label>
-        <input id={logoId} type="file" accept="image/png,image/jpeg" onChange={(event) => setLogo(event.target.files?.[0] ?? null)} />
+        <input id={logoId} type="file" accept="image/png,image/jpeg" onChange={(event) => {
+          const file = event.target.files?.[0] ?? null;
+          setLogo(file);
+          if (file) void readBase64(file).then(setLogoData);
+          else setLogoData(undefined);
+        }} />
       </div>
       <button type="submit" disabled={mutation.isPending}>
         Create template
       </button>
+      <TemplatePreview draft={templateBody({ ...form, name: form.name || 'Preview' }, logoData)} />
     </form>
   );
 }

@@ -1,4 +1,4 @@
-import { request } from '../../api/http';
+import { request, send } from '../../api/http';
 import type { CertificateSchemas, Page, Template } from '../../api/types';
 
 export const listTemplates = (cursor?: string) => request<Page<Template>>('certificate', '/templates', { query: { limit: 20, cursor } });
@@ -13,4 +13,9 @@ export function readBase64(file: Blob): Promise<string> {
     reader.onerror = () => reject(reader.error ?? new Error('The file could not be read'));
     reader.readAsDataURL(file);
   });
+}
+
+/** The draft as the certificate renderer draws it (PNG, never stored): the designer's live preview. */
+export async function previewTemplate(body: CertificateSchemas['NewTemplate'], signal?: AbortSignal): Promise<Blob> {
+  return (await send('certificate', '/templates/preview', { method: 'POST', body, signal })).blob();
 }

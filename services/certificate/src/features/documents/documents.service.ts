@@ -4,6 +4,7 @@ import { formatVerificationCode } from '../certificates/verification-code';
 import { BUILT_IN_TEMPLATE } from './built-in-template';
 import { humanDate } from './document-dates';
 import type { DocumentInput } from './document-renderers';
+import type { TemplateDefinition } from '../templates/templates.schema';
 import type { CertificateForDocument, DocumentFormat, DocumentKey, DocumentsRepository } from './documents.repository';
 import { RenderQueueFullError, type RenderPool } from './render-pool';
 
@@ -120,6 +121,27 @@ export function documentsService(repository: DocumentsRepository, publicBaseUrl:
 
   return {
     /** The dashboard's document: waits for the render (no organization budget; a full queue is still a 503). */
+    /**
+     * A template draft drawn as PNG by the real renderer with sample values (issue 28 item 5's live preview): through the
+     * render pool like every document (a full queue is a 503), never stored.
+     */
+    async preview(draft: { definition: TemplateDefinition; background: Buffer | null; logo: Buffer | null }): Promise<Buffer> {
+      const verificationUrl = credentialPageUrl(publicBaseUrl, 'PREVIEW');
+      const samples = Object.fromEntries(draft.definition.custom_fields.map((field) => [field.key, field.label]));
+      try {
+        return await renders.pool.render('png', {
+          definition: draft.definition,
+          backgroundImage: draft.background,
+          logo: draft.logo,
+          verificationUrl,
+          title: 'Preview',
+          status: 'valid',
+          values: { ...samples, recipient_name: 'Ada Lovelace', program_title: 'Sample programme', issue_date: new Date().toISOString().slice(0, 10), certificate_number: 'PREVIEW-0001', verification_url: verificationUrl },
+        });
+      } catch (error) {
+        throw error instanceof RenderQueueFullError ? busy('Too many documents are being rendered') : error;
+      }
+    },
     async forCertificate(organizationId: string, id: string, format: DocumentFormat): Promise<Buffer> {
       const certificate = await repository.certificateInOrganization(organizationId, id);
       if (!certificate) throw new NotFoundError('Certificate not found');

@@ -2,10 +2,11 @@ import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import { constantTimeEqual } from '@platform/service-kit';
 import type { CertificateConfig } from '../../config';
-import { callGatewayApi, header, MalformedEvent, NOT_FOUND_AT_GATEWAY, unexpectedAnswer, type PaymentGateway } from './payment-gateway';
+import { callGatewayApi, checkoutUnavailable, header, hostedPage, MalformedEvent, NOT_FOUND_AT_GATEWAY, postGatewayApi, unexpectedAnswer, type PaymentGateway } from './payment-gateway';
 
 const eventSchema = z.object({ event: z.string(), data: z.unknown() });
 const chargeSchema = z.object({ id: z.union([z.number(), z.string()]), reference: z.string().min(1).max(200) });
+const initializeSchema = z.object({ status: z.literal(true), data: z.object({ authorization_url: z.string() }) });
 const verifySchema = z.object({
   status: z.literal(true),
   data: z.object({ status: z.string(), reference: z.string(), amount: z.number().int(), currency: z.string(), id: z.union([z.number(), z.string()]).optional() }),
@@ -14,9 +15,19 @@ const verifySchema = z.object({
 /** Gateway A: HMAC-SHA512 of the raw body in a header; amounts in minor units; verify by reference. */
 export function gatewayA(config: CertificateConfig): PaymentGateway {
   const secret = config.GATEWAY_A_SECRET_KEY;
+  const displayName = config.GATEWAY_A_DISPLAY_NAME;
   return {
     id: 'gateway-a',
+    displayName,
     isConfigured: () => Boolean(secret && config.GATEWAY_A_BASE_URL),
+    /** POST /transaction/initialize (amount in minor units) → `data.authorization_url`, the hosted payment page. */
+    async initialize(checkout) {
+      const url = `${config.GATEWAY_A_BASE_URL!.replace(/\/$/, '')}/transaction/initialize`;
+      const body = { reference: checkout.reference, amount: checkout.amountMinor, currency: checkout.currency, email: checkout.email, callback_url: checkout.callbackUrl };
+      const parsed = initializeSchema.safeParse(await postGatewayApi(url, secret!, body, config.PAYMENT_VERIFY_TIMEOUT_MS, displayName));
+      if (!parsed.success) throw checkoutUnavailable(displayName, 'an answer of an unexpected shape');
+      return hostedPage(parsed.data.data.authorization_url, displayName);
+    },
     authenticate(rawBody, headers) {
       const given = header(headers, config.GATEWAY_A_SIGNATURE_HEADER);
       if (!secret || !given) return 'rejected';

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { constantTimeEqual } from '@platform/service-kit';
 import type { CertificateConfig } from '../../config';
-import { callGatewayApi, header, MalformedEvent, NOT_FOUND_AT_GATEWAY, unexpectedAnswer, type PaymentGateway } from './payment-gateway';
+import { callGatewayApi, checkoutUnavailable, header, hostedPage, MalformedEvent, NOT_FOUND_AT_GATEWAY, postGatewayApi, unexpectedAnswer, type PaymentGateway } from './payment-gateway';
 
 const eventSchema = z.object({ event: z.string(), data: z.unknown() });
 const chargeSchema = z.object({ id: z.union([z.number().int(), z.string().regex(/^\d{1,20}$/)]), tx_ref: z.string().min(1).max(200) });
+const initializeSchema = z.object({ status: z.literal('success'), data: z.object({ link: z.string() }) });
 const verifySchema = z.object({
   status: z.literal('success'),
   data: z.object({ status: z.string(), tx_ref: z.string(), amount: z.number().nonnegative(), currency: z.string() }),
@@ -17,9 +18,19 @@ export function majorToMinor(amount: number): number {
 
 /** Gateway B: a shared secret hash in a header (without one its webhooks are inert); amounts in major units; verify by transaction id. */
 export function gatewayB(config: CertificateConfig): PaymentGateway {
+  const displayName = config.GATEWAY_B_DISPLAY_NAME;
   return {
     id: 'gateway-b',
+    displayName,
     isConfigured: () => Boolean(config.GATEWAY_B_SECRET_KEY && config.GATEWAY_B_BASE_URL),
+    /** POST /payments (amount in major units) → `data.link`, the hosted payment page. */
+    async initialize(checkout) {
+      const url = `${config.GATEWAY_B_BASE_URL!.replace(/\/$/, '')}/payments`;
+      const body = { tx_ref: checkout.reference, amount: checkout.amountMinor / 100, currency: checkout.currency, redirect_url: checkout.callbackUrl, customer: { email: checkout.email } };
+      const parsed = initializeSchema.safeParse(await postGatewayApi(url, config.GATEWAY_B_SECRET_KEY!, body, config.PAYMENT_VERIFY_TIMEOUT_MS, displayName));
+      if (!parsed.success) throw checkoutUnavailable(displayName, 'an answer of an unexpected shape');
+      return hostedPage(parsed.data.data.link, displayName);
+    },
     authenticate(_rawBody, headers) {
       const expected = config.GATEWAY_B_SECRET_HASH;
       if (!expected) return 'unauthenticated'; // unset: nothing proves the sender, so such a call never changes a payment

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { ApiError } from '@platform/service-kit';
 
 /** What a gateway's webhook says, once normalised. */
 export type GatewayEvent =
@@ -39,7 +40,11 @@ export type WebhookTrust = 'authenticated' | 'rejected' | 'unauthenticated';
  */
 export interface PaymentGateway {
   id: 'gateway-a' | 'gateway-b';
+  /** What people see (GATEWAY_A_DISPLAY_NAME / GATEWAY_B_DISPLAY_NAME; "Gateway A" / "Gateway B" when unset). */
+  displayName: string;
   isConfigured(): boolean;
+  /** Opens the payment at the gateway (its initialise API) and answers the hosted payment page to send the payer to. */
+  initialize(checkout: HostedCheckout): Promise<string>;
   authenticate(rawBody: Buffer, headers: IncomingHttpHeaders): WebhookTrust;
   parseEvent(body: unknown): GatewayEvent;
   verify(event: Extract<GatewayEvent, { kind: 'charge' }>): Promise<Verification>;
@@ -83,4 +88,48 @@ export function unexpectedAnswer(): VerificationUnavailable {
 export function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name.toLowerCase()];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** What a gateway's initialise API needs to open a hosted payment page that returns to `callbackUrl`. */
+export interface HostedCheckout {
+  reference: string;
+  amountMinor: number;
+  currency: string;
+  email: string;
+  callbackUrl: string;
+}
+
+/** The gateway could not open a payment page (unreachable, refused, or an answer without a usable URL): 502, nothing charged. */
+export function checkoutUnavailable(gateway: string, why: string): ApiError {
+  return new ApiError(502, 'payment_gateway_unavailable', `${gateway} could not open a payment page (${why}); try again or choose the other gateway`);
+}
+
+/** POSTs JSON to a gateway API with a bearer secret and a timeout; only a 2xx JSON body is an answer. */
+export async function postGatewayApi(url: string, secret: string, body: unknown, timeoutMs: number, gateway: string): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${secret}`, Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'error',
+    });
+  } catch (error) {
+    throw checkoutUnavailable(gateway, `unreachable: ${(error as Error).name}`);
+  }
+  const text = await response.text().catch(() => '');
+  if (response.status < 200 || response.status > 299) throw checkoutUnavailable(gateway, `it answered ${response.status}`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw checkoutUnavailable(gateway, 'its answer is not JSON');
+  }
+}
+
+/** A hosted page address from a gateway's answer: http(s) only, else the answer is unusable. */
+export function hostedPage(value: string, gateway: string): string {
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw checkoutUnavailable(gateway, 'no payment page address in its answer');
+  return url.toString();
 }

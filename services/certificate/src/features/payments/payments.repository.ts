@@ -12,6 +12,8 @@ export interface PaymentRow {
   status: 'pending' | 'succeeded' | 'failed';
   failure_reason: string | null;
   created_at: Date;
+  activated_at?: Date | null;
+  gateway_transaction_id?: string | null;
 }
 
 export function paymentsRepository(db: Knex) {
@@ -22,6 +24,19 @@ export function paymentsRepository(db: Knex) {
     },
     async find(reference: string): Promise<PaymentRow | undefined> {
       return db('payments').where({ reference }).first();
+    },
+    /** The organization's payments, newest first (the last 100). */
+    async listForOrganization(organizationId: string): Promise<PaymentRow[]> {
+      return db('payments').where({ organization_id: organizationId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'reference', order: 'desc' }]).limit(100);
+    },
+    async organizationName(organizationId: string): Promise<string> {
+      const row = (await db('organizations').where({ id: organizationId }).first('name')) as { name?: string } | undefined;
+      return row?.name ?? organizationId;
+    },
+    /** The email of the account paying (dashboard sessions' `sub` is the account id); undefined for other subjects. */
+    async payerEmail(accountId: string): Promise<string | undefined> {
+      const row = (await db('accounts').where({ id: accountId }).first('email')) as { email: string } | undefined;
+      return row?.email;
     },
     async markFailed(reference: string, reason: string): Promise<void> {
       await db('payments').where({ reference }).whereNot({ status: 'succeeded' }).update({ status: 'failed', failure_reason: reason, updated_at: db.fn.now() });

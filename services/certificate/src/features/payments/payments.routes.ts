@@ -1,11 +1,13 @@
 import express, { Router } from 'express';
 import { z } from 'zod';
-import { parseOrThrow, sendProblem, type Logger } from '@platform/service-kit';
+import { ApiError, NotFoundError, parseOrThrow, sendProblem, type Logger } from '@platform/service-kit';
 import { PLANS } from '../plans/plans';
 import type { PaymentGateway } from './payment-gateway';
 import { receivePaymentWebhook } from './payment-webhooks';
 import type { PaymentsRepository } from './payments.repository';
-import type { PaymentsService } from './payments.service';
+import { presentPayment, type PaymentsService } from './payments.service';
+import type { PaymentRow } from './payments.repository';
+import { oneMonthAfter, PLAN_PERIOD, renderReceipt } from './receipts';
 
 export interface PaymentWebhookDeps {
   /** By gateway name; a Map, so `__proto__` is just an unknown name. */
@@ -36,8 +38,18 @@ export const checkoutBody = z
   .strict()
   .meta({ id: 'Checkout', examples: [{ plan: 'starter', gateway: 'gateway-a' }] });
 
-/** `/admin/v1/plans` and `/admin/v1/subscriptions/checkout`. */
-export function subscriptionAdminRoutes(payments: PaymentsService): Router {
+export interface SubscriptionRouteDeps {
+  payments: PaymentsService;
+  paymentRecords: PaymentsRepository;
+  paymentGateways: Map<string, PaymentGateway>;
+  /** The dashboard's base (`<PUBLIC_BASE_URL>/dashboard`): the gateway's page sends the payer back to its billing page. */
+  dashboardUrl: string;
+  /** DASHBOARD_ORIGINS: a checkout started from one of these returns there (the dashboard the payer came from). */
+  dashboardOrigins: string[];
+}
+
+/** `/admin/v1/plans`, `/admin/v1/payment-gateways` and `/admin/v1/subscriptions/checkout`. */
+export function subscriptionAdminRoutes({ payments, paymentRecords, paymentGateways, dashboardUrl, dashboardOrigins }: SubscriptionRouteDeps): Router {
   const router = Router();
   router.get('/plans', (_req, res) => {
     res.json({
@@ -46,9 +58,53 @@ export function subscriptionAdminRoutes(payments: PaymentsService): Router {
       next_cursor: null,
     });
   });
+  /** Where the payer comes back: the dashboard origin the checkout came from when it is one of ours, else PUBLIC_BASE_URL's. */
+  const returnBase = (origin: string | undefined) => (origin && dashboardOrigins.includes(origin) ? `${origin}/dashboard` : dashboardUrl);
+  router.get('/payment-gateways', (_req, res) => {
+    res.json({ data: [...paymentGateways.values()].map((gateway) => ({ id: gateway.id, name: gateway.displayName, available: gateway.isConfigured() })) });
+  });
+  /** A payment as billing history: its gateway's name and, once paid, its plan period. */
+  const historyOf = (row: PaymentRow) => {
+    const activated = row.status === 'succeeded' && row.activated_at ? row.activated_at : null;
+    return {
+      ...presentPayment(row),
+      gateway_name: paymentGateways.get(row.gateway)?.displayName ?? row.gateway,
+      activated_at: activated?.toISOString() ?? null,
+      period: activated ? PLAN_PERIOD : null,
+      renews_at: activated ? oneMonthAfter(activated).toISOString() : null,
+    };
+  };
+  router.get('/payments', async (req, res) => {
+    res.json({ data: (await paymentRecords.listForOrganization(req.admin!.org)).map(historyOf), has_more: false, next_cursor: null });
+  });
+  router.get('/payments/:reference/receipt', async (req, res) => {
+    const row = await paymentRecords.find(String(req.params.reference));
+    if (!row || row.organization_id !== req.admin!.org || row.status !== 'succeeded' || !row.activated_at) throw new NotFoundError('No receipt: the payment is unknown or not paid');
+    const payment = historyOf(row);
+    const pdf = await renderReceipt(
+      { ...payment, gateway_transaction_id: row.gateway_transaction_id ?? null, activated_at: payment.activated_at!, period_start: payment.activated_at!, renews_at: payment.renews_at! },
+      await paymentRecords.organizationName(row.organization_id),
+    );
+    res.status(200).set({ 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="receipt-${row.reference}.pdf"`, 'Cache-Control': 'private, no-store' }).end(pdf);
+  });
+  /**
+   * A pending payment, opened at the gateway: the answer's `checkout_url` is the gateway's hosted payment page, which
+   * returns the payer to the dashboard's billing page; the payment webhook activates the plan.
+   */
   router.post('/subscriptions/checkout', async (req, res) => {
     const { plan, gateway } = parseOrThrow(checkoutBody, req.body ?? {});
-    res.status(201).json(await payments.checkout(req.admin!.org, req.admin!.sub, plan, gateway));
+    const chosen = paymentGateways.get(gateway)!;
+    if (!chosen.isConfigured()) throw new ApiError(503, 'payment_gateway_not_configured', `${chosen.displayName} is not set up on this platform; choose another gateway`);
+    const admin = req.admin!;
+    const payment = await payments.checkout(admin.org, admin.sub, plan, gateway);
+    const checkoutUrl = await chosen.initialize({
+      reference: payment.reference,
+      amountMinor: payment.amount.amount,
+      currency: payment.amount.currency,
+      email: (await paymentRecords.payerEmail(admin.sub)) ?? `billing+${admin.org}@partner-platform.invalid`,
+      callbackUrl: `${returnBase(req.headers.origin)}/billing?reference=${encodeURIComponent(payment.reference)}`,
+    });
+    res.status(201).json({ ...payment, gateway_name: chosen.displayName, checkout_url: checkoutUrl });
   });
   return router;
 }

@@ -1,4 +1,4 @@
-import { newId, NotFoundError, ValidationError, type Knex } from '@platform/service-kit';
+import { newId, NotFoundError, recordAuditEntry, ValidationError, type Knex } from '@platform/service-kit';
 import { grantCreditsOnce } from '../credits/credit-ledger';
 import { findPlan } from '../plans/plans';
 import type { PaymentRow, PaymentsRepository } from './payments.repository';
@@ -43,6 +43,16 @@ export function paymentsService(db: Knex, repository: PaymentsRepository) {
         const payment = await repository.claimSuccess(trx, reference, transactionId);
         if (!payment) return false;
         const plan = findPlan(payment.plan)!;
+        const before = (await trx('users').where({ organization_id: payment.organization_id, id: payment.user_id }).first('plan')) as { plan?: string } | undefined;
+        await recordAuditEntry(trx, {
+          organization_id: payment.organization_id,
+          actor_id: payment.user_id,
+          actor_role: 'payment',
+          action: 'plan.changed',
+          target_id: payment.reference,
+          details: { from: before?.plan ?? null, to: plan.id, gateway: payment.gateway, transaction_id: transactionId },
+          ip_address: 'payment gateway webhook',
+        });
         await trx('users').where({ organization_id: payment.organization_id, id: payment.user_id }).update({ plan: plan.id, updated_at: trx.fn.now() });
         await grantCreditsOnce(trx, payment.organization_id, plan.credits, 'plan_upgrade', payment.reference);
         return true;

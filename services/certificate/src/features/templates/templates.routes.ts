@@ -3,6 +3,9 @@ import { hasBody, isIdOf, isJsonType, NotFoundError, parseOrThrow, requireRole, 
 import { newTemplateSchema, templateListQuery, templatePatchSchema } from './templates.schema';
 import type { TemplatesService } from './templates.service';
 
+/** Draws a checked draft as PNG (the documents feature's renderer, wired in admin.routes). */
+export type RenderPreview = (draft: Awaited<ReturnType<TemplatesService['draft']>>) => Promise<Buffer>;
+
 /** Templates carry base64 images, so their JSON bodies may be up to 3 MB (other admin bodies: 100 kB). */
 const TEMPLATE_BODY_LIMIT = '3mb';
 
@@ -15,13 +18,18 @@ export function templateBodyParsers(): RequestHandler[] {
 }
 
 /** `/admin/v1/templates`: owners and members design, version and archive their organization's certificate templates. */
-export function templateAdminRoutes(service: TemplatesService): Router {
+export function templateAdminRoutes(service: TemplatesService, renderPreview: RenderPreview): Router {
   const router = Router();
   router.use(requireRole('owner', 'member'));
 
   router.post('/', async (req, res) => {
     const input = parseOrThrow(newTemplateSchema, req.body ?? {});
     res.status(201).json(await service.create(req.admin!.org, input));
+  });
+  /** A live preview while editing: the draft (a new template's body) as the real renderer draws it, PNG, never stored. */
+  router.post('/preview', async (req, res) => {
+    const draft = await service.draft(parseOrThrow(newTemplateSchema, req.body ?? {}));
+    res.status(200).set({ 'Content-Type': 'image/png', 'Cache-Control': 'no-store' }).end(await renderPreview(draft));
   });
   router.get('/', async (req, res) => {
     const query = parseOrThrow(templateListQuery, req.query);

@@ -87,6 +87,13 @@ export function templatesService(repository: TemplatesRepository, limits: { maxD
   }
 
   return {
+    /** A draft checked as a new template would be (images decoded and bounded), for a preview: nothing is stored. */
+    async draft(input: NewTemplate): Promise<{ definition: TemplateDefinition; background: Buffer | null; logo: Buffer | null }> {
+      const { background_image: _background, logo: _logo, ...definition } = input;
+      const images = await uploadedImages(input);
+      if (images.background || images.logo) checkDecodedPixels([images.background?.meta, images.logo?.meta], images.logo ? 'logo' : 'background_image', limits.maxDecodedPixels);
+      return { definition, background: images.background?.bytes ?? null, logo: images.logo?.bytes ?? null };
+    },
     async create(organizationId: string, input: NewTemplate) {
       const { background_image: _background, logo: _logo, signature_image: _signature, ...definition } = input;
       const uploaded = await uploadedImages(input);

@@ -67,6 +67,19 @@ export class FleetLocations {
     return { lat: Number(hash.lat), lng: Number(hash.lng), heading: num(hash.heading), speed_kph: num(hash.speed_kph), updated_at: hash.updated_at ?? '' };
   }
 
+  /** When each driver last reported a position (its telemetry's `updated_at`), in one round trip; absent when never. */
+  async lastSeen(driverIds: string[]): Promise<Map<string, string>> {
+    const seen = new Map<string, string>();
+    if (driverIds.length === 0) return seen;
+    const pipeline = this.redis.pipeline();
+    for (const id of driverIds) pipeline.hget(this.telemetryKey(id), 'updated_at');
+    const answers = (await pipeline.exec()) ?? [];
+    answers.forEach(([error, value], index) => {
+      if (!error && typeof value === 'string' && value) seen.set(driverIds[index]!, value);
+    });
+    return seen;
+  }
+
   async addToIndex(driver: DriverIndexEntry, at: LatLng): Promise<void> {
     await this.redis.geoadd(this.indexKey(driver.kind, driver.tier, indexScopeOf(driver)), at.lng, at.lat, driver.id);
   }

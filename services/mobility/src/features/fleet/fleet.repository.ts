@@ -111,3 +111,14 @@ export async function releaseDriver(db: Knex, driverId: string, jobId: string): 
   const count = await db('drivers').where({ id: driverId, current_job_id: jobId }).update({ current_job_id: null, updated_at: db.fn.now() });
   return count === 1;
 }
+
+/** The status of each job named (rides and deliveries), for the fleet page's "on job" column. */
+export async function jobStatuses(db: Knex, jobIds: string[]): Promise<Map<string, string>> {
+  if (jobIds.length === 0) return new Map();
+  const rows = (await db
+    .select('id', 'status')
+    .from('rides')
+    .whereIn('id', jobIds)
+    .unionAll((union) => union.select('id', 'status').from('deliveries').whereIn('id', jobIds))) as { id: string; status: string }[];
+  return new Map(rows.map((row) => [row.id, row.status]));
+}

@@ -2,7 +2,7 @@ import { NotFoundError, isIdOf, newId, type AdminClaims, type Knex } from '@plat
 import type { LatLng } from '../../geo';
 import type { Tier } from '../../pricing';
 import { indexScopeOf, type FleetLocations } from './fleet.locations';
-import { claimDriver, disableDriver, findDriver, insertDriver, pageDrivers, releaseDriver, setDriverAvailability } from './fleet.repository';
+import { claimDriver, disableDriver, findDriver, insertDriver, jobStatuses, pageDrivers, releaseDriver, setDriverAvailability } from './fleet.repository';
 import type { Driver, FleetKind, Vehicle } from './fleet.types';
 
 export interface DriverView {
@@ -21,8 +21,18 @@ export interface DriverView {
   updated_at: string;
 }
 
+/** A driver as the fleet page shows it: the profile, whether it is online now, when it last reported, and its job. */
+export interface FleetDriverView extends DriverView {
+  /** The driver app switched the driver online (available) and the driver is not disabled. */
+  online: boolean;
+  /** The time of the driver's latest location report; null when it never reported one. */
+  last_seen_at: string | null;
+  /** The ride or delivery the driver is on now. */
+  current_job: { id: string; type: 'ride' | 'delivery'; status: string | null } | null;
+}
+
 export interface DriverPage {
-  data: DriverView[];
+  data: FleetDriverView[];
   has_more: boolean;
   next_cursor: string | null;
 }
@@ -65,6 +75,22 @@ export interface NewDriverInput {
 export type OnDriverRegistered = (trx: Knex.Transaction, driver: Driver) => Promise<Record<string, unknown>>;
 
 export function createFleetService(db: Knex, locations: FleetLocations) {
+  /** Adds presence (online, last seen) and the current job to drivers, in one Redis round trip and one query. */
+  async function withPresence(drivers: Driver[]): Promise<FleetDriverView[]> {
+    const [seen, statuses] = await Promise.all([
+      locations.lastSeen(drivers.map((driver) => driver.id)),
+      jobStatuses(db, drivers.flatMap((driver) => (driver.currentJobId ? [driver.currentJobId] : []))),
+    ]);
+    return drivers.map((driver) => ({
+      ...toDriverView(driver),
+      online: driver.available && !driver.disabledAt,
+      last_seen_at: seen.get(driver.id) ?? null,
+      current_job: driver.currentJobId
+        ? { id: driver.currentJobId, type: driver.currentJobId.startsWith('dlv_') ? 'delivery' : 'ride', status: statuses.get(driver.currentJobId) ?? null }
+        : null,
+    }));
+  }
+
   return {
     /** A platform operator's drivers serve every partner; any other role's drivers serve only its organization. */
     async registerDriver(admin: Pick<AdminClaims, 'org' | 'role'>, input: NewDriverInput, onRegistered?: OnDriverRegistered): Promise<DriverView & Record<string, unknown>> {
@@ -75,15 +101,15 @@ export function createFleetService(db: Knex, locations: FleetLocations) {
     },
 
     /** One of the organization's drivers; another organization's, or an id of another shape, is a 404. */
-    async getDriver(organizationId: string, id: string): Promise<DriverView> {
+    async getDriver(organizationId: string, id: string): Promise<FleetDriverView> {
       const driver = isIdOf('drv', id) ? await findDriver(db, id) : undefined;
       if (!driver || driver.organizationId !== organizationId) throw new NotFoundError('Driver not found');
-      return toDriverView(driver);
+      return (await withPresence([driver]))[0]!;
     },
 
     async listDrivers(organizationId: string, page: { limit: number; cursor?: string }): Promise<DriverPage> {
       const rows = await pageDrivers(db, organizationId, page.limit, page.cursor);
-      const data = rows.slice(0, page.limit).map(toDriverView);
+      const data = await withPresence(rows.slice(0, page.limit));
       const hasMore = rows.length > page.limit;
       return { data, has_more: hasMore, next_cursor: hasMore ? data[data.length - 1]!.id : null };
     },

@@ -1,0 +1,35 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fakeApi } from '../../test/fake-api';
+import { renderApp, session } from '../../test/render';
+
+const entry = { organization_id: 'org_1', target_id: null, details: {}, ip_address: '203.0.113.7' };
+
+describe('audit log', () => {
+  it("merges both services' entries newest first, naming mobility's actors from the members list", async () => {
+    fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': { body: session({ organization: { id: 'org_1', name: 'Acme', role: 'owner' } }) },
+      'GET /dashboard/api/certificate/audit-log': {
+        body: { data: [{ ...entry, id: 'aud_c1', actor_id: 'acc_1', actor_role: 'owner', actor_name: 'Ada', actor_email: 'ada@example.com', action: 'api_key.rotated', target_id: 'key_1', created_at: '2026-11-27T10:00:00Z' }], has_more: false, next_cursor: null },
+      },
+      'GET /dashboard/api/mobility/audit-log': {
+        body: { data: [{ ...entry, id: 'aud_m1', actor_id: 'acc_2', actor_role: 'operator', action: 'webhook_endpoint.created', details: { url: 'https://example.com/hooks', events: ['ride.completed'] }, created_at: '2026-11-27T11:00:00Z' }], has_more: false, next_cursor: null },
+      },
+      'GET /dashboard/api/certificate/members': { body: { data: [{ account_id: 'acc_2', email: 'grace@example.com', name: 'Grace', role: 'operator', created_at: '2026-11-01T00:00:00Z' }] } },
+    });
+    renderApp('/audit-log');
+    const rows = await screen.findAllByTestId('audit-entry');
+    expect(rows.map((row) => row.getAttribute('data-action'))).toEqual(['webhook_endpoint.created', 'api_key.rotated']);
+    await screen.findByText('Grace');
+    expect(rows[0]!.textContent).toContain('url: https://example.com/hooks · events: ride.completed');
+    expect(rows[1]!.textContent).toContain('API key rotated');
+    expect(rows[1]!.textContent).toContain('ada@example.com');
+    expect(rows[1]!.textContent).toContain('203.0.113.7');
+  });
+
+  it('tells other roles that only owners read it', async () => {
+    fakeApi({ 'POST /dashboard/api/auth/sessions/refresh': { body: session({ organization: { id: 'org_1', name: 'Acme', role: 'member' } }) } });
+    renderApp('/audit-log');
+    expect((await screen.findByText('Only owners read the audit log.')).className).toBe('notice');
+  });
+});

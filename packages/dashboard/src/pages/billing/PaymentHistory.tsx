@@ -1,0 +1,72 @@
+/** Billing history: each payment, its plan period and renewal date, and a PDF receipt once paid. */
+import { useQuery } from '@tanstack/react-query';
+import { formatDate, formatMoney } from '../../ui/format';
+import { humanLabel } from '../../ui/labels';
+import { QueryState } from '../../ui/QueryState';
+import { downloadReceipt, listPayments } from './billing-api';
+
+async function saveReceipt(reference: string): Promise<void> {
+  const url = URL.createObjectURL(await downloadReceipt(reference));
+  const link = Object.assign(document.createElement('a'), { href: url, download: `receipt-${reference}.pdf` });
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function PaymentHistory({ refreshKey }: { refreshKey: string }) {
+  const payments = useQuery({ queryKey: ['payments', refreshKey], queryFn: listPayments });
+  const renewal = payments.data?.data.find((payment) => payment.renews_at);
+  return (
+    <>
+      <h2>Payments</h2>
+      {renewal && (
+        <p data-testid="renewal">
+          {humanLabel(renewal.plan)} is paid by the {renewal.period}: the period started {formatDate(renewal.activated_at)} and renews on{' '}
+          <strong>{formatDate(renewal.renews_at)}</strong>.
+        </p>
+      )}
+      <QueryState isLoading={payments.isLoading} error={payments.error} what="payments" />
+      {payments.data && (
+        <div className="table-wrap">
+          <table>
+            <caption>Payments, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Started</th>
+                <th scope="col">Plan</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Status</th>
+                <th scope="col">Receipt</th>
+              </tr>
+            </thead>
+            <tbody>
+              {payments.data.data.length === 0 && (
+                <tr>
+                  <td colSpan={5}>No payments yet.</td>
+                </tr>
+              )}
+              {payments.data.data.map((payment) => (
+                <tr key={payment.reference} data-testid={`payment-${payment.reference}`}>
+                  <td>{formatDate(payment.created_at)}</td>
+                  <td>{humanLabel(payment.plan)}</td>
+                  <td>
+                    {formatMoney(payment.amount)} <span className="muted">via {payment.gateway_name}</span>
+                  </td>
+                  <td>{humanLabel(payment.status)}</td>
+                  <td>
+                    {payment.status === 'succeeded' ? (
+                      <button type="button" onClick={() => void saveReceipt(payment.reference)}>
+                        Receipt (PDF)
+                      </button>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

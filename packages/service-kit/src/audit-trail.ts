@@ -1,0 +1,109 @@
+/**
+ * The audit trail of the admin API (issue 28 item 7): every successful change an admin makes (keys, roles, members,
+ * webhook endpoints, templates, plans, drivers) is recorded with who made it, when, what and from which address. One
+ * middleware, after the admin token is checked, matches the request against the service's rules; the row is written
+ * before the answer is sent, so the change and its record are seen together. Failed requests (4xx/5xx) record nothing.
+ */
+import type { Knex } from 'knex';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { clientAddress } from './client-address';
+import { newId } from './ids';
+import type { Page } from './pagination';
+
+export interface AuditRule {
+  method: 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** Matched against the path below the admin prefix; a named group `id` is the changed object's id. */
+  pattern: RegExp;
+  /** What happened, `object.verb` (`api_key.rotated`). */
+  action: string;
+}
+
+export interface AuditTrailOptions {
+  rules: AuditRule[];
+  /** Request body fields worth keeping (never secrets): copied into `details`, strings cut to 200 characters. */
+  detailFields: string[];
+  trustProxyHops: number;
+  /** Told when a row could not be written (the change itself stands; the answer is still sent). */
+  onWriteError?: (error: unknown, action: string) => void;
+}
+
+export interface AuditEntry {
+  id: string;
+  organization_id: string;
+  actor_id: string;
+  actor_role: string;
+  action: string;
+  target_id: string | null;
+  details: Record<string, unknown>;
+  ip_address: string;
+  created_at: string;
+}
+
+/** Each service's migration creates it: id (aud_…), organization_id, actor_id, actor_role, action, target_id, details (jsonb), ip_address, created_at. */
+const TABLE = 'audit_log';
+
+function detailsOf(body: unknown, query: Request['query'], fields: string[]): Record<string, unknown> {
+  const details: Record<string, unknown> = {};
+  const source = { ...(typeof query === 'object' ? query : {}), ...(body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {}) };
+  for (const field of fields) {
+    const value = (source as Record<string, unknown>)[field];
+    if (value === undefined) continue;
+    if (typeof value === 'string') details[field] = value.slice(0, 200);
+    else if (JSON.stringify(value).length <= 1000) details[field] = value;
+  }
+  return details;
+}
+
+/** Writes one entry on `db` (a transaction's, so it commits with the change) for a change no admin request made. */
+export async function recordAuditEntry(db: Knex, entry: Omit<AuditEntry, 'id' | 'created_at'>): Promise<void> {
+  await db(TABLE).insert({ id: newId('aud'), ...entry });
+}
+
+/** Records the admin's successful changes that match a rule, into `audit_log` of `db`. */
+export function auditTrail(db: Knex, options: AuditTrailOptions): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const admin = req.admin;
+    const rule = admin ? options.rules.find((candidate) => candidate.method === req.method && candidate.pattern.test(req.path)) : undefined;
+    if (!admin || !rule) return next();
+    const pathId = rule.pattern.exec(req.path)?.groups?.id;
+    let answered: unknown;
+    const json = res.json.bind(res);
+    res.json = (value: unknown) => {
+      answered = value;
+      return json(value);
+    };
+    const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    res.end = ((...args: unknown[]) => {
+      if (res.statusCode < 200 || res.statusCode >= 300) return end(...args);
+      const answerId = answered && typeof answered === 'object' && typeof (answered as { id?: unknown }).id === 'string' ? (answered as { id: string }).id : null;
+      const row = {
+        id: newId('aud'),
+        organization_id: admin.org,
+        actor_id: admin.sub,
+        actor_role: admin.role,
+        action: rule.action,
+        target_id: pathId ?? answerId,
+        details: detailsOf(req.body, req.query, options.detailFields),
+        ip_address: clientAddress(req, options.trustProxyHops).slice(0, 100),
+      };
+      db(TABLE)
+        .insert(row)
+        .catch((error: unknown) => options.onWriteError?.(error, rule.action))
+        .finally(() => end(...args));
+      return res;
+    }) as Response['end'];
+    next();
+  };
+}
+
+/** The organization's audit log, newest first, a page at a time (`cursor` = the last entry's id). */
+export async function readAuditLog(db: Knex, organizationId: string, page: { limit: number; cursor?: string }): Promise<Page<AuditEntry>> {
+  const query = db(TABLE).where({ organization_id: organizationId });
+  if (page.cursor) {
+    query.whereRaw(`(created_at, id) < (select created_at, id from ${TABLE} where organization_id = ? and id = ?)`, [organizationId, page.cursor]);
+  }
+  const rows = (await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit + 1)) as (Omit<AuditEntry, 'created_at'> & { created_at: Date })[];
+  const data = rows.slice(0, page.limit).map((row) => ({ ...row, created_at: row.created_at.toISOString() }));
+  const hasMore = rows.length > page.limit;
+  return { data, has_more: hasMore, next_cursor: hasMore ? data[data.length - 1]!.id : null };
+}

@@ -1,0 +1,53 @@
+/**
+ * The certificate service's audit log (issue 28 item 7): the admin changes it records and `GET /admin/v1/audit-log`,
+ * where owners read them, newest first. Mobility keeps its own (endpoints, mobility keys, drivers) at the same path.
+ */
+import { Router, type RequestHandler } from 'express';
+import { z } from 'zod';
+import { auditTrail, pageQueryFields, parseOrThrow, readAuditLog, requireRole, type AuditRule, type Knex, type Logger } from '@platform/service-kit';
+
+const ID = '(?<id>[A-Za-z0-9_-]+)';
+
+export const CERTIFICATE_AUDIT_RULES: AuditRule[] = [
+  { method: 'POST', pattern: /^\/api-keys\/?$/, action: 'api_key.created' },
+  { method: 'DELETE', pattern: new RegExp(`^/api-keys/${ID}/?$`), action: 'api_key.deleted' },
+  { method: 'POST', pattern: new RegExp(`^/api-keys/${ID}/rotate/?$`), action: 'api_key.rotated' },
+  { method: 'POST', pattern: new RegExp(`^/api-keys/${ID}/revoke/?$`), action: 'api_key.revoked' },
+  { method: 'PATCH', pattern: new RegExp(`^/members/${ID}/?$`), action: 'member.role_changed' },
+  { method: 'DELETE', pattern: new RegExp(`^/members/${ID}/?$`), action: 'member.removed' },
+  { method: 'POST', pattern: /^\/invitations\/?$/, action: 'member.invited' },
+  { method: 'DELETE', pattern: new RegExp(`^/invitations/${ID}/?$`), action: 'invitation.deleted' },
+  { method: 'POST', pattern: /^\/templates\/?$/, action: 'template.created' },
+  { method: 'PATCH', pattern: new RegExp(`^/templates/${ID}/?$`), action: 'template.updated' },
+  { method: 'POST', pattern: new RegExp(`^/templates/${ID}/archive/?$`), action: 'template.archived' },
+  { method: 'POST', pattern: /^\/subscriptions\/checkout\/?$/, action: 'plan.checkout_started' },
+];
+
+/** Request fields kept in `details`; never a secret (tokens and signing secrets are answers, not requests). */
+const DETAIL_FIELDS = ['name', 'role', 'email', 'scopes', 'mode', 'plan', 'gateway', 'title', 'description', 'grace_period_seconds', 'expires_in_days'];
+
+export function certificateAuditTrail(db: Knex, trustProxyHops: number, logger: Logger): RequestHandler {
+  return auditTrail(db, {
+    rules: CERTIFICATE_AUDIT_RULES,
+    detailFields: DETAIL_FIELDS,
+    trustProxyHops,
+    onWriteError: (error, action) => logger.error({ err: error, action }, 'audit log entry not written'),
+  });
+}
+
+export const auditLogQuerySchema = z
+  .object(pageQueryFields({ defaultLimit: 50, idPrefix: 'aud' }))
+  .meta({ id: 'AuditLogQuery', examples: [{ limit: 20 }] });
+
+/** `GET /admin/v1/audit-log` (owners): each entry with the acting account's name and email. */
+export function auditLogRoutes(db: Knex): Router {
+  const router = Router();
+  router.get('/audit-log', requireRole('owner'), async (req, res) => {
+    const page = await readAuditLog(db, req.admin!.org, parseOrThrow(auditLogQuerySchema, req.query));
+    const actors = await db('accounts').whereIn('id', [...new Set(page.data.map((entry) => entry.actor_id))]).select('id', 'name', 'email');
+    const byId = new Map(actors.map((actor: { id: string; name: string; email: string }) => [actor.id, actor]));
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ ...page, data: page.data.map((entry) => ({ ...entry, actor_name: byId.get(entry.actor_id)?.name ?? null, actor_email: byId.get(entry.actor_id)?.email ?? null })) });
+  });
+  return router;
+}

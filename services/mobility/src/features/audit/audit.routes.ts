@@ -1,0 +1,51 @@
+/**
+ * Mobility's audit log (issue 28 item 7): the admin changes made here (webhook endpoints, mobility API keys, drivers)
+ * are recorded by mobility, in its own database, and owners read them at `GET /admin/v1/audit-log`, the same shape as
+ * the certificate service's (keys, roles, members, templates, plans); the dashboard shows both lists merged.
+ */
+import { Router, type RequestHandler } from 'express';
+import { z } from 'zod';
+import { auditTrail, pageQueryFields, parseOrThrow, readAuditLog, requireRole, type AuditRule, type Knex, type Logger } from '@platform/service-kit';
+
+const ID = '(?<id>[A-Za-z0-9_-]+)';
+
+export const MOBILITY_AUDIT_RULES: AuditRule[] = [
+  { method: 'POST', pattern: /^\/api-keys\/?$/, action: 'api_key.created' },
+  { method: 'DELETE', pattern: new RegExp(`^/api-keys/${ID}/?$`), action: 'api_key.deleted' },
+  { method: 'POST', pattern: new RegExp(`^/api-keys/${ID}/rotate/?$`), action: 'api_key.rotated' },
+  { method: 'POST', pattern: new RegExp(`^/api-keys/${ID}/revoke/?$`), action: 'api_key.revoked' },
+  { method: 'POST', pattern: /^\/webhooks\/?$/, action: 'webhook_endpoint.created' },
+  { method: 'PATCH', pattern: new RegExp(`^/webhooks/${ID}/?$`), action: 'webhook_endpoint.updated' },
+  { method: 'DELETE', pattern: new RegExp(`^/webhooks/${ID}/?$`), action: 'webhook_endpoint.deleted' },
+  { method: 'POST', pattern: new RegExp(`^/webhooks/${ID}/rotate-secret/?$`), action: 'webhook_endpoint.secret_rotated' },
+  { method: 'POST', pattern: new RegExp(`^/webhooks/${ID}/recover/?$`), action: 'webhook_endpoint.recovered' },
+  { method: 'POST', pattern: /^\/drivers\/?$/, action: 'driver.registered' },
+  { method: 'POST', pattern: new RegExp(`^/drivers/${ID}/activation-codes/?$`), action: 'driver.activation_code_issued' },
+  { method: 'POST', pattern: new RegExp(`^/drivers/${ID}/disable/?$`), action: 'driver.disabled' },
+];
+
+/** Request fields kept in `details` (never a secret; query `mode`/`livemode` says which data an endpoint change was for). */
+const DETAIL_FIELDS = ['name', 'url', 'events', 'enabled', 'description', 'scopes', 'mode', 'livemode', 'kind', 'tier', 'grace_period_seconds', 'since'];
+
+export function mobilityAuditTrail(db: Knex, trustProxyHops: number, logger: Logger): RequestHandler {
+  return auditTrail(db, {
+    rules: MOBILITY_AUDIT_RULES,
+    detailFields: DETAIL_FIELDS,
+    trustProxyHops,
+    onWriteError: (error, action) => logger.error({ err: error, action }, 'audit log entry not written'),
+  });
+}
+
+export const auditLogQuerySchema = z
+  .object(pageQueryFields({ defaultLimit: 50, idPrefix: 'aud' }))
+  .meta({ id: 'AuditLogQuery', examples: [{ limit: 20 }] });
+
+/** `GET /admin/v1/audit-log` (owners). Actors are account ids: the certificate service's members list names them. */
+export function auditLogRoutes(db: Knex): Router {
+  const router = Router();
+  router.get('/audit-log', requireRole('owner'), async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await readAuditLog(db, req.admin!.org, parseOrThrow(auditLogQuerySchema, req.query)));
+  });
+  return router;
+}
