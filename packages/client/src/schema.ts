@@ -1060,28 +1060,6 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "/admin/v1/audit-log": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Who changed webhook endpoints, mobility API keys and drivers (owners)
-         * @description Every successful admin change is recorded with who made it (`actor_id`, the account, and its role then), when,
-         *     what (`action`, `target_id` and the request's non-secret fields in `details`) and from which address
-         *     (`ip_address`, the caller behind the gateway). Failed requests record nothing. Newest first, a page at a time.
-         */
-        get: operations["listAuditLog"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export interface components {
     schemas: {
@@ -2294,47 +2272,6 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /**
-         * @description The dashboard JWT is missing (`missing_token`); or invalid, expired, without `exp`, longer-lived than the admin limit,
-         *     of another issuer, not an admin token (`aud`), or lacking `sub`, `org` or `role` (`invalid_token`).
-         */
-        InvalidAdminToken: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "type": "https://docs.partner-platform.example/errors/invalid_token",
-                 *       "title": "Unauthorized",
-                 *       "status": 401,
-                 *       "detail": "Invalid or expired token",
-                 *       "error": "Invalid or expired token",
-                 *       "code": "invalid_token"
-                 *     }
-                 */
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The caller's role may not do this (`insufficient_role`); keys need an owner, drivers an operator, owner or platform operator. */
-        InsufficientRole: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "type": "https://docs.partner-platform.example/errors/insufficient_role",
-                 *       "title": "Forbidden",
-                 *       "status": 403,
-                 *       "detail": "This action needs the owner role",
-                 *       "error": "This action needs the owner role",
-                 *       "code": "insufficient_role"
-                 *     }
-                 */
                 "application/problem+json": components["schemas"]["Error"];
             };
         };
@@ -4708,48 +4645,6 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["InvalidJson"];
-        };
-    };
-    listAuditLog: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Newest first. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            organization_id: string;
-                            actor_id: string;
-                            actor_role: string;
-                            /** @example webhook_endpoint.created */
-                            action: string;
-                            target_id: string | null;
-                            details: {
-                                [key: string]: unknown;
-                            };
-                            ip_address: string;
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
-                        has_more: boolean;
-                        next_cursor: string | null;
-                    };
-                };
-            };
-            400: components["responses"]["MalformedRequest"];
-            401: components["responses"]["InvalidAdminToken"];
-            403: components["responses"]["InsufficientRole"];
-            422: components["responses"]["MobilityValidationFailed"];
         };
     };
 }

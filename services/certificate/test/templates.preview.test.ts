@@ -10,7 +10,7 @@ beforeAll(() => {
 });
 afterAll(() => ctx.close());
 
-const preview = (org: ReturnType<typeof newOrg>, body: unknown, role = 'member') =>
+const preview = (org: ReturnType<typeof newOrg>, body: unknown, role: 'owner' | 'member' | 'operator' = 'member') =>
   request(ctx.app).post('/admin/v1/templates/preview').set('Authorization', org.admin(role)).send(body as object).buffer(true).parse(binary);
 
 describe('POST /admin/v1/templates/preview', () => {

@@ -101,6 +101,7 @@ const SETUPS: Record<string, () => Promise<{ path: string; authorization: string
   'GET /admin/v1/deliveries ?query': async () => adminCall('/admin/v1/deliveries'),
   'GET /admin/v1/events ?query': async () => adminCall('/admin/v1/events'),
   'GET /admin/v1/summary ?query': async () => adminCall('/admin/v1/summary'),
+  'GET /admin/v1/audit-log ?query': async () => ({ path: '/admin/v1/audit-log', authorization: `Bearer ${adminToken(ctx, newAdmin({ role: 'owner' }))}` }),
   'POST /admin/v1/webhooks': async () => adminCall('/admin/v1/webhooks'),
   'GET /admin/v1/webhooks ?query': async () => adminCall('/admin/v1/webhooks'),
   'PATCH /admin/v1/webhooks/{id}': async () => adminEndpointCall(''),

@@ -1665,7 +1665,7 @@ export interface components {
             period: "month" | null;
             /**
              * Format: date-time
-             * @description One month after activation
+             * @description One month after activation, when the next payment is due.
              */
             renews_at: string | null;
         };

@@ -1700,6 +1700,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who changed webhook endpoints, mobility API keys and drivers (owners)
+         * @description Every successful admin change is recorded with who made it (`actor_id`, the account, and its role then), when,
+         *     what (`action`, `target_id` and the request's non-secret fields in `details`) and from which address
+         *     (`ip_address`, the caller behind the gateway). Failed requests record nothing. Newest first, a page at a time.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     rideOrDeliveryEvent: {
@@ -1724,28 +1746,6 @@ export interface webhooks {
          *     secret after `whsec_`).
          */
         post: operations["receiveMobilityEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/audit-log": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Who changed webhook endpoints, mobility API keys and drivers (owners)
-         * @description Every successful admin change is recorded with who made it (`actor_id`, the account, and its role then), when,
-         *     what (`action`, `target_id` and the request's non-secret fields in `details`) and from which address
-         *     (`ip_address`, the caller behind the gateway). Failed requests record nothing. Newest first, a page at a time.
-         */
-        get: operations["listAuditLog"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -7022,42 +7022,14 @@ export interface operations {
             };
         };
     };
-    receiveMobilityEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                "X-Service-Signature": string;
-                "X-Service-Event-Id": string;
-                "X-Service-Event-Type": components["schemas"]["WebhookEventType"];
-                /** @description Unix seconds. */
-                "X-Service-Timestamp": string;
-                "X-Service-Delivery-Attempt": string;
-                "webhook-id": string;
-                "webhook-timestamp": string;
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEvent"];
-            };
-        };
-        responses: {
-            /** @description Any 2xx acknowledges the event. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["InvalidJson"];
-        };
-    };
     listAuditLog: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @example 20 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7095,6 +7067,39 @@ export interface operations {
             401: components["responses"]["InvalidAdminToken"];
             403: components["responses"]["InsufficientRole"];
             422: components["responses"]["ValidationFailed"];
+        };
+    };
+    receiveMobilityEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Service-Signature": string;
+                "X-Service-Event-Id": string;
+                "X-Service-Event-Type": components["schemas"]["WebhookEventType"];
+                /** @description Unix seconds. */
+                "X-Service-Timestamp": string;
+                "X-Service-Delivery-Attempt": string;
+                "webhook-id": string;
+                "webhook-timestamp": string;
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["InvalidJson"];
         };
     };
 }

@@ -18,7 +18,7 @@ export function adminRoutes(services: CertificateServices, adminTokens: AdminTok
     next();
   });
   router.use('/api-keys', apiKeyAdminRoutes(services.apiKeys));
-  router.use('/templates', templateAdminRoutes(services.templates, (draft) => services.documents.preview(draft)));
+  router.use('/templates', templateAdminRoutes(services.templates, (draft, issuerName) => services.documents.preview(draft, issuerName)));
   router.use('/certificates', documentAdminRoutes(services.documents));
   router.use('/certificates', certificateAdminRoutes(services.certificates));
   router.use('/credits', creditAdminRoutes(services.credits));

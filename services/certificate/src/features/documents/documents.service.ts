@@ -4,7 +4,7 @@ import { formatVerificationCode } from '../certificates/verification-code';
 import { BUILT_IN_TEMPLATE } from './built-in-template';
 import { humanDate } from './document-dates';
 import type { DocumentInput } from './document-renderers';
-import type { TemplateDefinition } from '../templates/templates.schema';
+import type { TemplateDraft } from '../templates/templates.service';
 import type { CertificateForDocument, DocumentFormat, DocumentKey, DocumentsRepository } from './documents.repository';
 import { RenderQueueFullError, type RenderPool } from './render-pool';
 
@@ -125,7 +125,7 @@ export function documentsService(repository: DocumentsRepository, publicBaseUrl:
      * A template draft drawn as PNG by the real renderer with sample values (issue 28 item 5's live preview): through the
      * render pool like every document (a full queue is a 503), never stored.
      */
-    async preview(draft: { definition: TemplateDefinition; background: Buffer | null; logo: Buffer | null }): Promise<Buffer> {
+    async preview(draft: TemplateDraft, issuerName: string): Promise<Buffer> {
       const verificationUrl = credentialPageUrl(publicBaseUrl, 'PREVIEW');
       const samples = Object.fromEntries(draft.definition.custom_fields.map((field) => [field.key, field.label]));
       try {
@@ -133,10 +133,19 @@ export function documentsService(repository: DocumentsRepository, publicBaseUrl:
           definition: draft.definition,
           backgroundImage: draft.background,
           logo: draft.logo,
+          signature: draft.signature,
           verificationUrl,
           title: 'Preview',
           status: 'valid',
-          values: { ...samples, recipient_name: 'Ada Lovelace', program_title: 'Sample programme', issue_date: new Date().toISOString().slice(0, 10), certificate_number: 'PREVIEW-0001', verification_url: verificationUrl },
+          values: {
+            ...samples,
+            recipient_name: 'Ada Lovelace',
+            program_title: 'Sample programme',
+            issue_date: humanDate(new Date().toISOString().slice(0, 10), draft.definition.date_format),
+            issuer_name: issuerName,
+            certificate_number: 'PREVIEW-0001',
+            verification_url: verificationUrl,
+          },
         });
       } catch (error) {
         throw error instanceof RenderQueueFullError ? busy('Too many documents are being rendered') : error;

@@ -4,7 +4,7 @@ import { newTemplateSchema, templateListQuery, templatePatchSchema } from './tem
 import type { TemplatesService } from './templates.service';
 
 /** Draws a checked draft as PNG (the documents feature's renderer, wired in admin.routes). */
-export type RenderPreview = (draft: Awaited<ReturnType<TemplatesService['draft']>>) => Promise<Buffer>;
+export type RenderPreview = (draft: Awaited<ReturnType<TemplatesService['draft']>>, issuerName: string) => Promise<Buffer>;
 
 /** Templates carry base64 images, so their JSON bodies may be up to 3 MB (other admin bodies: 100 kB). */
 const TEMPLATE_BODY_LIMIT = '3mb';
@@ -29,7 +29,7 @@ export function templateAdminRoutes(service: TemplatesService, renderPreview: Re
   /** A live preview while editing: the draft (a new template's body) as the real renderer draws it, PNG, never stored. */
   router.post('/preview', async (req, res) => {
     const draft = await service.draft(parseOrThrow(newTemplateSchema, req.body ?? {}));
-    res.status(200).set({ 'Content-Type': 'image/png', 'Cache-Control': 'no-store' }).end(await renderPreview(draft));
+    res.status(200).set({ 'Content-Type': 'image/png', 'Cache-Control': 'no-store' }).end(await renderPreview(draft, req.admin!.org_name ?? 'Your organization'));
   });
   router.get('/', async (req, res) => {
     const query = parseOrThrow(templateListQuery, req.query);

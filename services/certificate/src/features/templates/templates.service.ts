@@ -79,6 +79,14 @@ function checkDecodedPixels(images: Array<ImageMeta | null | undefined>, uploade
  * Templates belong to one organization. Every change is a new version (the old ones stay for the certificates issued
  * with them); an archived template can be read but neither changed nor used to issue.
  */
+/** A template checked as a new one would be (images decoded and bounded), for a preview: nothing is stored. */
+export interface TemplateDraft {
+  definition: TemplateDefinition;
+  background: Buffer | null;
+  logo: Buffer | null;
+  signature: Buffer | null;
+}
+
 export function templatesService(repository: TemplatesRepository, limits: { maxDecodedPixels: number }) {
   async function find(organizationId: string, id: string) {
     const row = await repository.find(organizationId, id);
@@ -88,11 +96,12 @@ export function templatesService(repository: TemplatesRepository, limits: { maxD
 
   return {
     /** A draft checked as a new template would be (images decoded and bounded), for a preview: nothing is stored. */
-    async draft(input: NewTemplate): Promise<{ definition: TemplateDefinition; background: Buffer | null; logo: Buffer | null }> {
-      const { background_image: _background, logo: _logo, ...definition } = input;
-      const images = await uploadedImages(input);
-      if (images.background || images.logo) checkDecodedPixels([images.background?.meta, images.logo?.meta], images.logo ? 'logo' : 'background_image', limits.maxDecodedPixels);
-      return { definition, background: images.background?.bytes ?? null, logo: images.logo?.bytes ?? null };
+    async draft(input: NewTemplate): Promise<TemplateDraft> {
+      const { background_image: _background, logo: _logo, signature_image: _signature, ...definition } = input;
+      const uploaded = await uploadedImages(input);
+      const images = versionImages(uploaded, null);
+      checkVersionPixels(uploaded, images, limits.maxDecodedPixels);
+      return { definition, background: images.background_image, logo: images.logo, signature: images.signature_image };
     },
     async create(organizationId: string, input: NewTemplate) {
       const { background_image: _background, logo: _logo, signature_image: _signature, ...definition } = input;
