@@ -21,7 +21,7 @@ describe('reset password', () => {
     const api = fakeApi({
       'POST /dashboard/api/auth/sessions/refresh': problem(401, 'invalid_refresh_token', 'Signed out'),
       'POST /dashboard/api/auth/password-reset/confirm': { body: session({ organization: { id: 'org_1', name: 'Acme', role: 'owner' } }) },
-      'GET /dashboard/api/certificate/summary': { body: {} },
+      'GET /dashboard/api/certificate/summary': { body: { days: [], certificates_issued: 0, credits_used_this_month: 0 } },
     });
     const { user } = renderApp('/reset-password/tok_abcdefghijklmnopqrstuvwxyz');
     await user.type(await screen.findByLabelText('New password'), 'a brand new password');
