@@ -23,12 +23,15 @@ const INVITEE = { name: 'Grace Hopper', email: 'grace@example.test', password: '
 
 /** Gateway A's initialise and verify-transaction APIs as a real HTTP server on loopback: it knows the charges the test says were paid. */
 const charges = new Map<string, { amount: number; currency: string }>();
+/** The checkouts the dashboard opened through the initialise API: reference → the amount asked for. */
+const initialised = new Map<string, { amount: number; currency: string }>();
 async function startFakePaymentGateway() {
   return startFakeServer((request, res) => {
     // Its initialise API: the "hosted page" sends the payer straight back to the dashboard (the payment itself is the
     // charge the test records and the webhook it sends).
     if (request.method === 'POST' && request.url === '/transaction/initialize' && request.headers.authorization === `Bearer ${GATEWAY_A_SECRET}`) {
-      const body = JSON.parse(request.body.toString('utf8')) as { callback_url: string };
+      const body = JSON.parse(request.body.toString('utf8')) as { reference: string; amount: number; currency: string; callback_url: string };
+      initialised.set(body.reference, { amount: body.amount, currency: body.currency });
       return sendJson(res, 200, { status: true, data: { authorization_url: body.callback_url } });
     }
     const verify = /^\/transaction\/verify\/([^/]+)$/.exec(request.url);
@@ -229,9 +232,13 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     await snap('billing');
     await page.select('form[aria-label="Upgrade plan"] select[name="plan"]', 'starter');
     await page.select('form[aria-label="Upgrade plan"] select[name="gateway"]', 'gateway-a');
-    const checkoutAnswer = page.waitForResponse((response) => response.url().endsWith('/dashboard/api/certificate/subscriptions/checkout'), WAIT);
     await page.click('form[aria-label="Upgrade plan"] button[type="submit"]');
-    const payment = (await (await checkoutAnswer).json()) as { reference: string; amount: { amount: number; currency: string } };
+    // The checkout opens the gateway's hosted page, which (in this fake) sends the payer straight back with the reference.
+    await page.waitForFunction(() => location.pathname === '/dashboard/billing' && new URLSearchParams(location.search).has('reference'), WAIT);
+    const reference = new URL(page.url()).searchParams.get('reference')!;
+    const asked = initialised.get(reference);
+    expect(asked).toBeDefined();
+    const payment = { reference, amount: asked! };
     expect(await textOf(page, '[data-testid="checkout-reference"]')).toBe(payment.reference);
     await snap('billing-checkout-pending');
 
