@@ -20,6 +20,13 @@ export interface RouteDrawing {
 }
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
+const round3 = (value: number) => Math.round(value * 1000) / 1000;
+
+/**
+ * A point rounded to three decimals (about 100 m): the drop-off area the page names, and the ends of the route line it
+ * draws, so the pick-up's coordinates are never given away.
+ */
+export const routeArea = (p: LatLng): LatLng => ({ lat: round3(p.lat), lng: round3(p.lng) });
 
 /** Where `point` is, in metres east and south of `origin` (equirectangular: fine at a city's scale). */
 function localMeters(point: LatLng, origin: LatLng): RoutePoint {

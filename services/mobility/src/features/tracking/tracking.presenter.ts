@@ -3,7 +3,7 @@ import { ROAD_FACTOR, travelSeconds } from '../../pricing';
 import type { Telemetry } from '../fleet/fleet.locations';
 import type { Driver } from '../fleet/fleet.types';
 import { isTerminalDelivery, type DeliveryStatus } from '../deliveries/delivery-status';
-import { projectRoute } from './tracking-route';
+import { projectRoute, routeArea } from './tracking-route';
 import type { ProofKind, TrackedDeliveryRow } from './tracking.repository';
 
 /**
@@ -18,9 +18,6 @@ export const ETA_STATUSES: readonly DeliveryStatus[] = ['courier_assigned', 'pic
 
 /** How the page polls: every 3 s until the delivery is final. */
 export const TRACKING_POLL_MS = 3000;
-
-const round3 = (value: number) => Math.round(value * 1000) / 1000;
-const area = (p: LatLng) => ({ lat: round3(p.lat), lng: round3(p.lng) });
 
 /**
  * The ETA as delivery estimates reckon it: straight-line metres × ROAD_FACTOR at the courier's tier's average speed
@@ -68,8 +65,8 @@ export function presentTracking(row: TrackedDeliveryRow, courier: Driver | undef
         }
       : null,
     courier_location: position,
-    dropoff_area: area(dropoff),
-    route: projectRoute(area(pickup), area(dropoff), position),
+    dropoff_area: routeArea(dropoff),
+    route: projectRoute(routeArea(pickup), routeArea(dropoff), position),
     distance_meters: meters,
     eta_seconds: etaSeconds(status, courier, telemetry, pickup, dropoff),
     proof_of_delivery:

@@ -3,9 +3,9 @@ import type { Telemetry } from '../fleet/fleet.locations';
 import type { Driver } from '../fleet/fleet.types';
 import { isTerminalDelivery, type DeliveryStatus } from '../deliveries/delivery-status';
 import { SANDBOX_COURIER_ID } from '../sandbox/sandbox-moves';
-import { ETA_STATUSES, presentTracking, type PublicTracking } from './tracking.presenter';
+import { ETA_STATUSES, presentTracking, TRACKED_POSITION_STATUSES, type PublicTracking } from './tracking.presenter';
 import { findTrackedDelivery, findTrackedLogo, findTrackedProofImage, trackedProofKinds, type ProofKind, type StoredImage, type TrackedDeliveryRow } from './tracking.repository';
-import { alongLine } from './tracking-route';
+import { alongLine, routeArea } from './tracking-route';
 import { TRACKING_TOKEN_PATTERN, trackingTokenHash } from './tracking-token';
 
 export interface TrackingServiceDeps {
@@ -34,10 +34,16 @@ export function trackingImageUrls(token: string) {
 /**
  * The sandbox courier is one fixed driver for every test delivery, so it has no position of its own: each test
  * delivery keeps where the sandbox put it along its route (`sandbox_courier_progress`), and that is its position here.
+ * Where the page shows it, it stands on the line the page draws (between the ends rounded to about 100 m), so the page
+ * shows exactly that progress: along the exact ends, its projection onto the drawn line is off by up to a few per cent.
+ * Heading to the pick-up it is not shown, only reckoned into the ETA, so it stays on the exact line for the real distance.
  */
 function sandboxTelemetry(row: TrackedDeliveryRow): Telemetry | null {
   if (row.sandbox_courier_progress === null) return null;
-  const at = alongLine({ lat: row.pickup_lat, lng: row.pickup_lng }, { lat: row.dropoff_lat, lng: row.dropoff_lng }, row.sandbox_courier_progress);
+  const pickup = { lat: row.pickup_lat, lng: row.pickup_lng };
+  const dropoff = { lat: row.dropoff_lat, lng: row.dropoff_lng };
+  const shown = TRACKED_POSITION_STATUSES.includes(row.status as DeliveryStatus);
+  const at = shown ? alongLine(routeArea(pickup), routeArea(dropoff), row.sandbox_courier_progress) : alongLine(pickup, dropoff, row.sandbox_courier_progress);
   return { ...at, heading: null, speed_kph: null, updated_at: row.updated_at.toISOString() };
 }
 
