@@ -213,6 +213,9 @@ export function forwardedHeaders(req: IncomingMessage, call: ProxyCall): string[
   if (Buffer.isBuffer(call.body)) headers.push('content-length', String(call.body.length));
   else if (call.body?.length !== undefined) headers.push('content-length', String(call.body.length));
   else if (call.body) headers.push('transfer-encoding', 'chunked');
+  // An empty body the client announced (`Content-Length: 0`, a bodiless POST from a browser) stays an empty body: without
+  // the header node:http would send a POST chunked, which a service takes for a body without a Content-Type (415).
+  else if (incoming['content-length'] !== undefined) headers.push('content-length', '0');
   const clientIp = req.socket.remoteAddress ?? '';
   const priorFor = incoming['x-forwarded-for'];
   headers.push(

@@ -100,6 +100,18 @@ describe('dashboard admin prefixes', () => {
     expect(forwarded.headers.authorization).toMatch(/^Bearer ey/);
   });
 
+  it('forwards a bodiless POST (Content-Length: 0, as a browser sends one) as an empty body, never chunked', async () => {
+    const res = await fetch(`${gateway.url}/dashboard/api/mobility/event-pass-programs/evp_1/passes/evpass_1/revoke`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ownerToken()}`, 'Content-Length': '0' },
+    });
+    expect(res.status).toBe(200);
+    const forwarded = mobility.requests.at(-1)!;
+    expect(forwarded.headers['content-length']).toBe('0');
+    expect(forwarded.headers['transfer-encoding']).toBeUndefined();
+    expect(forwarded.body.length).toBe(0);
+  });
+
   it('keeps the query string when rewriting', async () => {
     const res = await fetch(`${gateway.url}/dashboard/api/certificate/certificates?limit=5&status=valid`, { headers: { Authorization: `Bearer ${ownerToken()}` } });
     expect(await res.json()).toEqual({ upstream: 'certificate', path: '/admin/v1/certificates?limit=5&status=valid' });
