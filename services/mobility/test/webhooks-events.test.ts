@@ -20,6 +20,8 @@ describe('GET /api/v1/events', () => {
     const { owner, token } = await createPartnerKey(ctx);
     const [old, first, second] = await insertEvents(ctx.db, owner.org, ['ride.accepted', 'ride.accepted', 'delivery.delivered']);
     await ageEvent(old!.id, 31);
+    // Events of one transaction share its timestamp (then the order between them is the ids'): `first` a second earlier.
+    await ctx.db('outbox_events').where({ id: first!.id }).update({ created_at: ctx.db.raw("created_at - interval '1 second'") });
     const { owner: stranger } = await createPartnerKey(ctx);
     await insertEvents(ctx.db, stranger.org, ['ride.completed']);
 
