@@ -6,9 +6,10 @@
  */
 import type { Knex } from 'knex';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { z } from 'zod';
 import { clientAddress } from './client-address';
 import { newId } from './ids';
-import type { Page } from './pagination';
+import { pageQueryFields, type Page } from './pagination';
 
 export interface AuditRule {
   method: 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -17,6 +18,22 @@ export interface AuditRule {
   /** What happened, `object.verb` (`api_key.rotated`). */
   action: string;
 }
+
+/** A rule pattern's changed object: the named group `id` of a path segment. */
+export const AUDIT_ID = '(?<id>[A-Za-z0-9_-]+)';
+
+/** API-key changes, recorded alike by both services (each has its own `/admin/v1/api-keys`). */
+export const API_KEY_AUDIT_RULES: AuditRule[] = [
+  { method: 'POST', pattern: /^\/api-keys\/?$/, action: 'api_key.created' },
+  { method: 'DELETE', pattern: new RegExp(`^/api-keys/${AUDIT_ID}/?$`), action: 'api_key.deleted' },
+  { method: 'POST', pattern: new RegExp(`^/api-keys/${AUDIT_ID}/rotate/?$`), action: 'api_key.rotated' },
+  { method: 'POST', pattern: new RegExp(`^/api-keys/${AUDIT_ID}/revoke/?$`), action: 'api_key.revoked' },
+];
+
+/** The query of each service's `GET /admin/v1/audit-log`: one schema, so both descriptions name one `AuditLogQuery`. */
+export const auditLogQuerySchema = z
+  .object(pageQueryFields({ defaultLimit: 50, idPrefix: 'aud' }))
+  .meta({ id: 'AuditLogQuery', examples: [{ limit: 20 }] });
 
 export interface AuditTrailOptions {
   rules: AuditRule[];

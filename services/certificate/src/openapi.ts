@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { buildOpenApiDocument, type OpenApiDocument } from '@platform/service-kit';
+import { auditLogQuerySchema, buildOpenApiDocument, type OpenApiDocument } from '@platform/service-kit';
 import { apiKeyListQuerySchema, rotateApiKeySchema } from '@platform/api-keys';
 import { emailTokenSchema, memberPatchSchema, newInvitationSchema, newOrganizationSchema, passwordResetConfirmSchema, passwordResetSchema, refreshSchema, signInSchema, signUpSchema } from './features/accounts/accounts.schema';
 import { newApiKeySchema } from './features/api-keys/api-keys.routes';
@@ -11,7 +11,6 @@ import { batchSchema, newCertificateSchema } from './features/certificates/certi
 import { documentQuery } from './features/documents/documents.routes';
 import { checkoutBody } from './features/payments/payments.routes';
 import { newTemplateSchema, templateListQuery, templatePatchSchema } from './features/templates/templates.schema';
-import { auditLogQuerySchema } from './features/audit/audit.routes';
 
 /** The hand-written part of the description (operations, responses, prose), kept as source beside `src/`. */
 export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { buildOpenApiDocument, type OpenApiDocument } from '@platform/service-kit';
+import { auditLogQuerySchema, buildOpenApiDocument, type OpenApiDocument } from '@platform/service-kit';
 import { apiKeyListQuerySchema, rotateApiKeySchema } from '@platform/api-keys';
 import { createKeySchema } from './features/api-keys/api-keys.routes';
 import { createDeliverySchema, deliverSchema, deliveryListQuerySchema, deliveryQuoteSchema, failSchema } from './features/deliveries/deliveries.routes';
@@ -14,7 +14,6 @@ import { eventListQuerySchema } from './features/outbox/events.routes';
 import { advanceDeliverySchema, advanceRideSchema } from './features/sandbox/sandbox.routes';
 import { brandingSchema } from './features/branding/branding.routes';
 import { mobilitySummaryQuery } from './features/summary/summary.routes';
-import { auditLogQuerySchema } from './features/audit/audit.routes';
 
 /** The hand-written part of the description (operations, responses, prose), kept as source beside `src/`. */
 export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');

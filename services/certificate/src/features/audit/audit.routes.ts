@@ -3,16 +3,10 @@
  * where owners read them, newest first. Mobility keeps its own (endpoints, mobility keys, drivers) at the same path.
  */
 import { Router, type RequestHandler } from 'express';
-import { z } from 'zod';
-import { auditTrail, pageQueryFields, parseOrThrow, readAuditLog, requireRole, type AuditRule, type Knex, type Logger } from '@platform/service-kit';
-
-const ID = '(?<id>[A-Za-z0-9_-]+)';
+import { API_KEY_AUDIT_RULES, AUDIT_ID as ID, auditLogQuerySchema, auditTrail, parseOrThrow, readAuditLog, requireRole, type AuditRule, type Knex, type Logger } from '@platform/service-kit';
 
 export const CERTIFICATE_AUDIT_RULES: AuditRule[] = [
-  { method: 'POST', pattern: /^\/api-keys\/?$/, action: 'api_key.created' },
-  { method: 'DELETE', pattern: new RegExp(`^/api-keys/${ID}/?$`), action: 'api_key.deleted' },
-  { method: 'POST', pattern: new RegExp(`^/api-keys/${ID}/rotate/?$`), action: 'api_key.rotated' },
-  { method: 'POST', pattern: new RegExp(`^/api-keys/${ID}/revoke/?$`), action: 'api_key.revoked' },
+  ...API_KEY_AUDIT_RULES,
   { method: 'PATCH', pattern: new RegExp(`^/members/${ID}/?$`), action: 'member.role_changed' },
   { method: 'DELETE', pattern: new RegExp(`^/members/${ID}/?$`), action: 'member.removed' },
   { method: 'POST', pattern: /^\/invitations\/?$/, action: 'member.invited' },
@@ -34,10 +28,6 @@ export function certificateAuditTrail(db: Knex, trustProxyHops: number, logger: 
     onWriteError: (error, action) => logger.error({ err: error, action }, 'audit log entry not written'),
   });
 }
-
-export const auditLogQuerySchema = z
-  .object(pageQueryFields({ defaultLimit: 50, idPrefix: 'aud' }))
-  .meta({ id: 'AuditLogQuery', examples: [{ limit: 20 }] });
 
 /** `GET /admin/v1/audit-log` (owners): each entry with the acting account's name and email. */
 export function auditLogRoutes(db: Knex): Router {

@@ -4,16 +4,10 @@
  * the certificate service's (keys, roles, members, templates, plans); the dashboard shows both lists merged.
  */
 import { Router, type RequestHandler } from 'express';
-import { z } from 'zod';
-import { auditTrail, pageQueryFields, parseOrThrow, readAuditLog, requireRole, type AuditRule, type Knex, type Logger } from '@platform/service-kit';
-
-const ID = '(?<id>[A-Za-z0-9_-]+)';
+import { API_KEY_AUDIT_RULES, AUDIT_ID as ID, auditLogQuerySchema, auditTrail, parseOrThrow, readAuditLog, requireRole, type AuditRule, type Knex, type Logger } from '@platform/service-kit';
 
 export const MOBILITY_AUDIT_RULES: AuditRule[] = [
-  { method: 'POST', pattern: /^\/api-keys\/?$/, action: 'api_key.created' },
-  { method: 'DELETE', pattern: new RegExp(`^/api-keys/${ID}/?$`), action: 'api_key.deleted' },
-  { method: 'POST', pattern: new RegExp(`^/api-keys/${ID}/rotate/?$`), action: 'api_key.rotated' },
-  { method: 'POST', pattern: new RegExp(`^/api-keys/${ID}/revoke/?$`), action: 'api_key.revoked' },
+  ...API_KEY_AUDIT_RULES,
   { method: 'POST', pattern: /^\/webhooks\/?$/, action: 'webhook_endpoint.created' },
   { method: 'PATCH', pattern: new RegExp(`^/webhooks/${ID}/?$`), action: 'webhook_endpoint.updated' },
   { method: 'DELETE', pattern: new RegExp(`^/webhooks/${ID}/?$`), action: 'webhook_endpoint.deleted' },
@@ -35,10 +29,6 @@ export function mobilityAuditTrail(db: Knex, trustProxyHops: number, logger: Log
     onWriteError: (error, action) => logger.error({ err: error, action }, 'audit log entry not written'),
   });
 }
-
-export const auditLogQuerySchema = z
-  .object(pageQueryFields({ defaultLimit: 50, idPrefix: 'aud' }))
-  .meta({ id: 'AuditLogQuery', examples: [{ limit: 20 }] });
 
 /** `GET /admin/v1/audit-log` (owners). Actors are account ids: the certificate service's members list names them. */
 export function auditLogRoutes(db: Knex): Router {
