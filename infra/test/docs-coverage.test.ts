@@ -6,7 +6,8 @@
 import { gatewayConfigSchema } from '../../gateway/src/config';
 import { certificateConfigSchema } from '../../services/certificate/src/config';
 import { mobilityConfigSchema } from '../../services/mobility/src/config';
-import { drillNames, errorCodesOf, firstCellCodes, readDoc, sectionOf, variablesOf } from './helpers/docs-tables';
+import { variablesOf } from './helpers/config-variables';
+import { drillNames, errorCodesOf, firstCellCodes, readDoc, sectionOf } from './helpers/docs-tables';
 
 const schemas = [
   { process: 'gateway', schema: gatewayConfigSchema },

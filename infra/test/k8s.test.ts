@@ -6,6 +6,7 @@ import { parseConfig } from '@platform/service-kit/config';
 import { gatewayConfigSchema } from '../../gateway/src/config';
 import { certificateConfigSchema } from '../../services/certificate/src/config';
 import { mobilityConfigSchema } from '../../services/mobility/src/config';
+import { variablesOf } from './helpers/config-variables';
 import { loadManifests, root, selects, type Container, type Manifest, type PodTemplate } from './helpers/manifests';
 import { ingressAllowed, ingressPoliciesOf, type Source } from './helpers/network-policy';
 
@@ -29,13 +30,6 @@ const strongSecrets = {
   ...Object.fromEntries(CHECKED_SECRETS.map((name) => [name, randomBytes(32).toString('base64')])),
   CREDENTIAL_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
 };
-
-/** The variables a config schema reads: the keys of the object inside its transforms. */
-function variablesOf(schema: unknown): string[] {
-  let current = schema as { shape?: Record<string, unknown>; in?: unknown };
-  while (!current.shape) current = current.in as typeof current;
-  return Object.keys(current.shape);
-}
 
 /** Each workload, the compiled entry the image runs (`/app/<deploy>/dist/…`) and the source file it is built from. */
 const workloads = [

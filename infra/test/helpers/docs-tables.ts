@@ -26,13 +26,6 @@ export function firstCellCodes(text: string): string[] {
     .flatMap((line) => [...(line.split('|')[1] ?? '').matchAll(/`([^`]+)`/g)].map((match) => match[1]!));
 }
 
-/** The variables a config schema reads: the keys of the zod object inside its refinements and transforms. */
-export function variablesOf(schema: unknown): string[] {
-  let current = schema as { shape?: Record<string, unknown>; in?: unknown };
-  while (!current.shape) current = current.in as typeof current;
-  return Object.keys(current.shape);
-}
-
 /** The `ErrorCode` enum of a service's OpenAPI source (`services/<name>/openapi.yaml`). */
 export function errorCodesOf(service: string): string[] {
   const description = parse(readFileSync(path.join(root, 'services', service, 'openapi.yaml'), 'utf8')) as {
