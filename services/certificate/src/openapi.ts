@@ -10,7 +10,7 @@ import { summaryQuery } from './features/summary/summary.routes';
 import { batchSchema, newCertificateSchema } from './features/certificates/certificates.schema';
 import { documentQuery } from './features/documents/documents.routes';
 import { checkoutBody } from './features/payments/payments.routes';
-import { newTemplateSchema, templateListQuery, templatePatchSchema } from './features/templates/templates.schema';
+import { newTemplateSchema, templateListQuery, templatePatchSchema, templateVersionListQuery } from './features/templates/templates.schema';
 
 /** The hand-written part of the description (operations, responses, prose), kept as source beside `src/`. */
 export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
@@ -18,7 +18,7 @@ export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
 /** Request bodies and queries: the zod schemas the routes validate with are their only description. */
 export const REQUEST_SCHEMAS = {
   bodies: [signUpSchema, emailTokenSchema, passwordResetSchema, passwordResetConfirmSchema, signInSchema, refreshSchema, newOrganizationSchema, memberPatchSchema, newInvitationSchema, newApiKeySchema, rotateApiKeySchema, newCertificateSchema, batchSchema, checkoutBody, newTemplateSchema, templatePatchSchema, verifyRequestSchema],
-  queries: [auditLogQuerySchema, listQuery, apiKeyListQuerySchema, templateListQuery, documentQuery, ledgerQuery, summaryQuery],
+  queries: [auditLogQuerySchema, listQuery, apiKeyListQuerySchema, templateListQuery, templateVersionListQuery, documentQuery, ledgerQuery, summaryQuery],
 };
 
 let cached: OpenApiDocument | undefined;

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { intersects, type Box } from '../src/features/documents/document-boxes';
 import { humanDate } from '../src/features/documents/document-dates';
 import { canvasFamily } from '../src/features/documents/document-fonts';
-import { layoutPage, type MeasureText, type PageLayout } from '../src/features/documents/document-layout';
+import { IMAGE_CLEARANCE, layoutPage, type MeasureText, type PageLayout } from '../src/features/documents/document-layout';
 import { documentLayout, renderPng, type DocumentInput } from '../src/features/documents/document-renderers';
 import { BUILT_IN_TEMPLATE } from '../src/features/documents/built-in-template';
 import { templateDefinitionSchema } from '../src/features/templates/templates.schema';
@@ -36,6 +36,11 @@ function template(overrides: Record<string, unknown>) {
     ],
     ...overrides,
   });
+}
+
+/** The space between two boxes that do not overlap: the widest gap along either axis. */
+function gapBetween(a: Box, b: Box): number {
+  return Math.max(b.x - (a.x + a.width), a.x - (b.x + b.width), b.y - (a.y + a.height), a.y - (b.y + b.height));
 }
 
 /** Every pair of named parts that must never overlap in this layout (text boxes among themselves are the template's). */
@@ -102,6 +107,40 @@ describe('the document layout', () => {
     expect(logo!.y + logo!.height).toBeLessThanOrEqual(layout.height);
     expect(logo!.width / logo!.height).toBeCloseTo(1, 5);
     expect(overlaps(layout)).toEqual([]);
+  });
+
+  it("the dashboard designer's layout: a square logo centred above the title, whole and clear of it", () => {
+    // The fractions of packages/dashboard's designer (templateBody): logo 0.12 wide at the top centre, title at 0.3.
+    const definition = template({
+      logo_placement: { x: 0.44, y: 0.07, width: 0.12 },
+      text_blocks: [
+        { text: 'Certificate of Completion', x: 0.1, y: 0.3, width: 0.8, font_size: 36, bold: true },
+        { text: '{{recipient_name}}', x: 0.1, y: 0.47, width: 0.8, font_size: 30, bold: true },
+        { text: '{{program_title}} — {{issue_date}}', x: 0.1, y: 0.62, width: 0.8 },
+      ],
+    });
+    for (const orientation of ['landscape', 'portrait'] as const) {
+      const layout = layoutPage({ ...definition, orientation }, values, measure, { logo: { width: 500, height: 500 }, signature: null });
+      const { logo, title } = layout.boxes;
+      // Whole (not shrunk), at its place.
+      expect([logo!.x, logo!.y, logo!.width, logo!.height].map((value) => Math.round(value * 100) / 100)).toEqual(
+        [0.44 * layout.width, 0.07 * layout.height, 0.12 * layout.width, 0.12 * layout.width].map((value) => Math.round(value * 100) / 100),
+      );
+      // Above the title, not beside it, with room to breathe.
+      expect(title!.y - (logo!.y + logo!.height)).toBeGreaterThanOrEqual(IMAGE_CLEARANCE);
+    }
+  });
+
+  it('a logo placed beside the title shrinks to keep IMAGE_CLEARANCE from it, not merely to stop touching it', () => {
+    const definition = template({
+      logo_placement: { x: 0.03, y: 0.1, width: 0.2 },
+      text_blocks: [{ text: 'Certificate of Completion', x: 0.1, y: 0.12, width: 0.8, font_size: 36, bold: true }],
+    });
+    const layout = layoutPage(definition, values, measure, { logo: { width: 500, height: 500 }, signature: null });
+    const { logo, title } = layout.boxes;
+    expect(logo!.width).toBeLessThan(0.2 * layout.width);
+    expect(gapBetween(logo!, title!)).toBeGreaterThanOrEqual(IMAGE_CLEARANCE - 1e-6);
+    for (const box of [...layout.boxes.text, layout.boxes.qr]) expect(gapBetween(logo!, box)).toBeGreaterThanOrEqual(IMAGE_CLEARANCE - 1e-6);
   });
 
   it('adds the issuer line where the template does not show {{issuer_name}}, clear of the other text and the QR code', () => {

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { createTestContext, type TestContext } from './helpers/context';
-import { binary, pdfText, qrCodeIn } from './helpers/documents';
+import { binary, pdfText, pixelAt, qrCodeIn } from './helpers/documents';
 import { expectToMatchDescription } from './helpers/openapi';
 import { certificateInput, issueCertificate, newOrg, type TestOrg } from './factories/admin';
 import { createTemplate, pngBase64 } from './factories/templates';
@@ -57,6 +57,41 @@ describe('the document design', () => {
     expect(text).toContain('Amaka Obi, Programme Director');
     expect(text).toContain('Certificate of Completion');
     expect(await qrCodeIn((await document(issued.id, 'png')).body as Buffer)).toBe(`${PUBLIC_BASE_URL}/credentials/${issued.verification_code}`);
+  });
+
+  it("a template's issuer name replaces the organization's on the document, with a numeric date", async () => {
+    const template = await createTemplate(ctx, org, { issuer_name: 'Faculty of Engineering', date_format: 'us_numeric' });
+    const issued = await issueWith(template.id, { issue_date: '2026-03-01' });
+    const text = await pdfText((await document(issued.id)).body as Buffer);
+    expect(text).toContain('Issued by Faculty of Engineering');
+    expect(text).not.toContain('Kano Polytechnic Academy');
+    const dated = await createTemplate(ctx, org, {
+      issuer_name: 'Faculty of Engineering',
+      date_format: 'us_numeric',
+      text_blocks: [{ text: '{{recipient_name}} on {{issue_date}} ({{grade}})', x: 0.1, y: 0.3, width: 0.8 }],
+    });
+    const numeric = await issueWith(dated.id, { recipient_name: 'Musa Danjuma', issue_date: '2026-03-01' });
+    expect(await pdfText((await document(numeric.id)).body as Buffer)).toContain('Musa Danjuma on 03/01/2026 (A)');
+  });
+
+  it('the frame style changes the drawn PNG: the page edge carries the frame colour only with a frame', async () => {
+    const draw = async (style: string) => {
+      const res = await request(ctx.app)
+        .post('/admin/v1/templates/preview')
+        .set('Authorization', org.admin())
+        .send({ name: 'Framed', text_blocks: [{ text: 'Certificate', x: 0.1, y: 0.4, width: 0.8 }], frame: { style, color: '#FF0000' } })
+        .buffer(true)
+        .parse(binary)
+        .expect(200);
+      return res.body as Buffer;
+    };
+    const [none, single, double] = [await draw('none'), await draw('single'), await draw('double')];
+    expect(Buffer.compare(none, single)).not.toBe(0);
+    expect(Buffer.compare(single, double)).not.toBe(0);
+    // A4 landscape at 2 px a point: the frame sits 3 % of the short side (17.9 pt) inside the edge, halfway down the left.
+    const edge = { x: Math.round(595.28 * 0.03 * 2), y: 595 };
+    expect(await pixelAt(none, edge.x, edge.y)).toEqual([255, 255, 255]);
+    expect(await pixelAt(single, edge.x, edge.y)).toEqual([255, 0, 0]);
   });
 
   it('validates the design fields: frame style, date format, signature image; null removes the signature', async () => {

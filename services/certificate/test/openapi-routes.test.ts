@@ -256,6 +256,14 @@ const scenarios: Scenario[] = [
     return asOwner(app().patch(`/admin/v1/templates/${template.id}`)).send({ name: 'Renamed' });
   }],
   ['PATCH /admin/v1/templates/{id}', 422, 'dropping a custom field in use', async () => asOwner(app().patch(`/admin/v1/templates/${(await createTemplate(ctx, org)).id}`)).send({ custom_fields: [] })],
+  ['POST /admin/v1/templates/{id}/preview', 200, 'an edit', async () => asOwner(app().post(`/admin/v1/templates/${(await createTemplate(ctx, org)).id}/preview`)).send({ name: 'Renamed', frame: { style: 'single' } })],
+  ['POST /admin/v1/templates/{id}/preview', 422, 'an unknown date format', async () => asOwner(app().post(`/admin/v1/templates/${(await createTemplate(ctx, org)).id}/preview`)).send({ date_format: 'roman' })],
+  ['GET /admin/v1/templates/{id}/versions', 200, 'the versions', async () => {
+    const template = await createTemplate(ctx, org);
+    await asOwner(app().patch(`/admin/v1/templates/${template.id}`)).send({ name: 'Renamed' }).expect(200);
+    return asOwner(app().get(`/admin/v1/templates/${template.id}/versions`));
+  }],
+  ['GET /admin/v1/templates/{id}/versions', 404, 'an unknown template', () => asOwner(app().get('/admin/v1/templates/tpl_aaaaaaaaaaaaaaaaaaaa/versions'))],
   ['POST /admin/v1/templates/{id}/archive', 200, 'a template', async () => asOwner(app().post(`/admin/v1/templates/${(await createTemplate(ctx, org)).id}/archive`))],
   ['POST /admin/v1/templates/{id}/archive', 404, 'an unknown template', () => asOwner(app().post('/admin/v1/templates/tpl_aaaaaaaaaaaaaaaaaaaa/archive'))],
   ['POST /accounts/v1/signup', 202, 'a new owner', () => accounts('post', '/signup').send({ email: uniqueEmail(), password: PASSWORD, name: 'Ada', organization_name: 'Routes Academy' })],

@@ -37,6 +37,16 @@ export async function qrCodeIn(png: Buffer): Promise<string | null> {
   return jsQR(new Uint8ClampedArray(pixels.data), image.width, image.height)?.data ?? null;
 }
 
+/** The red, green and blue of one pixel of a PNG. */
+export async function pixelAt(png: Buffer, x: number, y: number): Promise<[number, number, number]> {
+  const image = await loadImage(png);
+  const canvas = createCanvas(image.width, image.height);
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0);
+  const [red, green, blue] = context.getImageData(x, y, 1, 1).data;
+  return [red!, green!, blue!];
+}
+
 /** Makes supertest collect a binary body as a Buffer. */
 export function binary(res: request.Response, done: (error: Error | null, body: Buffer) => void): void {
   const stream = res as unknown as NodeJS.ReadableStream;

@@ -10,6 +10,11 @@ export function intersects(a: Box, b: Box): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
+/** The box grown by `by` on every side: what keeps a clearance around it. */
+export function grown(box: Box, by: number): Box {
+  return { x: box.x - by, y: box.y - by, width: box.width + 2 * by, height: box.height + 2 * by };
+}
+
 /** The smallest box holding all of them (null for none). */
 export function unionOf(boxes: Box[]): Box | null {
   if (!boxes.length) return null;

@@ -3,7 +3,8 @@ import type { DateFormat } from '../templates/templates.schema';
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /**
- * A `YYYY-MM-DD` date as people write it: `long` 26 November 2026, `us` November 26, 2026, `iso` unchanged. Written
+ * A `YYYY-MM-DD` date as people write it: `long` 26 November 2026, `us` November 26, 2026, `us_numeric` 11/26/2026,
+ * `iso` unchanged. Written
  * out by hand (no locale data), so every render says the same whatever the machine's ICU; anything else is left as is.
  */
 export function humanDate(date: string, format: DateFormat = 'long'): string {
@@ -12,5 +13,6 @@ export function humanDate(date: string, format: DateFormat = 'long'): string {
   const [, year, month, day] = match;
   const monthName = MONTHS[Number(month) - 1];
   if (!monthName) return date;
+  if (format === 'us_numeric') return `${month}/${day}/${year}`;
   return format === 'us' ? `${monthName} ${Number(day)}, ${year}` : `${Number(day)} ${monthName} ${year}`;
 }

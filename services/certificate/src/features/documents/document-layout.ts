@@ -1,6 +1,6 @@
 import { fillPlaceholders, placeholdersIn, type PlaceholderValues } from '../templates/template-placeholders';
 import type { TemplateDefinition, TemplateFont } from '../templates/templates.schema';
-import { intersects, largestFit, unionOf, type Box } from './document-boxes';
+import { grown, intersects, largestFit, unionOf, type Box } from './document-boxes';
 
 /** Page sizes in PDF points (1/72 inch), portrait. */
 const PAGE_SIZES = { A4: [595.28, 841.89], letter: [612, 792] } as const;
@@ -121,6 +121,11 @@ export function wrapText(text: string, width: number, measure: (line: string) =>
 }
 
 const ISSUER_LINE_SIZE = 12;
+/**
+ * The space, in points, kept between an image (logo, signature) and any text or the QR code where the page has room for
+ * it: an image never crowds the title.
+ */
+export const IMAGE_CLEARANCE = 10;
 const SIGNATURE_LABEL_SIZE = 10;
 
 const lineBox = (line: PlacedLine): Box => ({ x: line.x, y: line.y, width: line.width, height: line.size * LINE_HEIGHT });
@@ -171,8 +176,9 @@ function freeSpotFor(at: (x: number, y: number) => PlacedLine[], obstacles: Box[
 }
 
 /**
- * The logo at its place, shrunk (keeping its proportions) as far as needed to stay clear of the text and the QR code;
- * where even a quarter of its size does not fit there, the page corner where it is largest; where none fits, no logo.
+ * The logo at its place, shrunk (keeping its proportions) as far as needed to stay clear of the obstacles (the text and
+ * the QR code, grown by `IMAGE_CLEARANCE`); where even a quarter of its size does not fit there, the page corner where
+ * it is largest; where none fits, no logo.
  */
 function placeLogo(definition: TemplateDefinition, size: ImageSize, obstacles: Box[], page: { width: number; height: number; margin: number }): Box | null {
   const width = definition.logo_placement.width * page.width;
@@ -244,9 +250,14 @@ export function layoutPage(definition: TemplateDefinition, values: PlaceholderVa
     blocks.push({ placeholders: ['issuer_name'], lines });
     obstacles.push(blockBox({ lines })!);
   }
-  const logo = images.logo ? placeLogo(definition, images.logo, obstacles, { width, height, margin }) : null;
+  const kept = () => obstacles.map((obstacle) => grown(obstacle, IMAGE_CLEARANCE));
+  const page = { width, height, margin };
+  // With the clearance where the page has room for it; else merely clear of the text (shown, rather than left out).
+  const logo = images.logo ? (placeLogo(definition, images.logo, kept(), page) ?? placeLogo(definition, images.logo, obstacles, page)) : null;
   if (logo) obstacles.push(logo);
-  const signature = images.signature ? placeSignature(definition, images.signature, obstacles, { width, height }, measure) : null;
+  const signature = images.signature
+    ? (placeSignature(definition, images.signature, kept(), page, measure) ?? placeSignature(definition, images.signature, obstacles, page, measure))
+    : null;
 
   const boxOf = (placeholder: string) => {
     const block = blocks.find((candidate) => candidate.placeholders.includes(placeholder));

@@ -67,7 +67,7 @@ export function documentsService(repository: DocumentsRepository, publicBaseUrl:
         recipient_name: certificate.recipient_name,
         program_title: certificate.program_title,
         issue_date: humanDate(certificate.issue_date, definition.date_format),
-        issuer_name: certificate.organization_name,
+        issuer_name: definition.issuer_name ?? certificate.organization_name,
         certificate_number: certificate.certificate_number,
         verification_url: verificationUrl,
       },
@@ -120,7 +120,6 @@ export function documentsService(repository: DocumentsRepository, publicBaseUrl:
   }
 
   return {
-    /** The dashboard's document: waits for the render (no organization budget; a full queue is still a 503). */
     /**
      * A template draft drawn as PNG by the real renderer with sample values (issue 28 item 5's live preview): through the
      * render pool like every document (a full queue is a 503), never stored.
@@ -142,7 +141,7 @@ export function documentsService(repository: DocumentsRepository, publicBaseUrl:
             recipient_name: 'Ada Lovelace',
             program_title: 'Sample programme',
             issue_date: humanDate(new Date().toISOString().slice(0, 10), draft.definition.date_format),
-            issuer_name: issuerName,
+            issuer_name: draft.definition.issuer_name ?? issuerName,
             certificate_number: 'PREVIEW-0001',
             verification_url: verificationUrl,
           },
@@ -151,6 +150,7 @@ export function documentsService(repository: DocumentsRepository, publicBaseUrl:
         throw error instanceof RenderQueueFullError ? busy('Too many documents are being rendered') : error;
       }
     },
+    /** The dashboard's document: waits for the render (no organization budget; a full queue is still a 503). */
     async forCertificate(organizationId: string, id: string, format: DocumentFormat): Promise<Buffer> {
       const certificate = await repository.certificateInOrganization(organizationId, id);
       if (!certificate) throw new NotFoundError('Certificate not found');

@@ -31,6 +31,14 @@ export interface NewVersion {
   signature_image_meta: ImageMeta | null;
 }
 
+/** One version in a template's history, and how many certificates were issued with it (they keep it). */
+export interface VersionSummary {
+  version: number;
+  name: string;
+  created_at: Date;
+  certificates_issued: number;
+}
+
 /** The images a version keeps when an update does not name them. */
 export type VersionImages = Omit<NewVersion, 'definition'>;
 
@@ -67,6 +75,18 @@ export function templatesRepository(db: Knex) {
       }
       if (status) query.andWhere('t.status', status);
       return query;
+    },
+    /** The template's versions, newest first, `limit` of them older than `before` (all when absent). */
+    async versions(id: string, limit: number, before?: number): Promise<VersionSummary[]> {
+      const issued = db('certificates as c').whereRaw('c.template_id = v.template_id and c.template_version = v.version').count('*');
+      const query = db('template_versions as v')
+        .where('v.template_id', id)
+        .orderBy('v.version', 'desc')
+        .limit(limit)
+        .select('v.version', db.raw("v.definition->>'name' as name"), 'v.created_at', issued.as('certificates_issued'));
+      if (before !== undefined) query.andWhere('v.version', '<', before);
+      const rows: Array<Omit<VersionSummary, 'certificates_issued'> & { certificates_issued: string | number }> = await query;
+      return rows.map((row) => ({ ...row, certificates_issued: Number(row.certificates_issued) }));
     },
     /** The images of one version, for an update that keeps them. */
     async images(id: string, version: number): Promise<VersionImages> {

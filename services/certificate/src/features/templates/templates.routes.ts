@@ -1,6 +1,6 @@
-import express, { Router, type RequestHandler } from 'express';
+import express, { Router, type RequestHandler, type Response } from 'express';
 import { hasBody, isIdOf, isJsonType, NotFoundError, parseOrThrow, requireRole, UnsupportedMediaTypeError } from '@platform/service-kit';
-import { newTemplateSchema, templateListQuery, templatePatchSchema } from './templates.schema';
+import { newTemplateSchema, templateListQuery, templatePatchSchema, templateVersionListQuery } from './templates.schema';
 import type { TemplatesService } from './templates.service';
 
 /** Draws a checked draft as PNG (the documents feature's renderer, wired in admin.routes). */
@@ -29,7 +29,13 @@ export function templateAdminRoutes(service: TemplatesService, renderPreview: Re
   /** A live preview while editing: the draft (a new template's body) as the real renderer draws it, PNG, never stored. */
   router.post('/preview', async (req, res) => {
     const draft = await service.draft(parseOrThrow(newTemplateSchema, req.body ?? {}));
-    res.status(200).set({ 'Content-Type': 'image/png', 'Cache-Control': 'no-store' }).end(await renderPreview(draft, req.admin!.org_name ?? 'Your organization'));
+    sendPng(res, await renderPreview(draft, req.admin!.org_name ?? 'Your organization'));
+  });
+  /** The preview of an edit: the next version an update with this body would make, drawn, never stored. */
+  router.post('/:id/preview', async (req, res) => {
+    const id = templateId(req.params.id);
+    const draft = await service.draftUpdate(req.admin!.org, id, parseOrThrow(templatePatchSchema, req.body ?? {}));
+    sendPng(res, await renderPreview(draft, req.admin!.org_name ?? 'Your organization'));
   });
   router.get('/', async (req, res) => {
     const query = parseOrThrow(templateListQuery, req.query);
@@ -42,10 +48,19 @@ export function templateAdminRoutes(service: TemplatesService, renderPreview: Re
     const id = templateId(req.params.id);
     res.json(await service.update(req.admin!.org, id, parseOrThrow(templatePatchSchema, req.body ?? {})));
   });
+  router.get('/:id/versions', async (req, res) => {
+    const id = templateId(req.params.id);
+    const query = parseOrThrow(templateVersionListQuery, req.query);
+    res.json(await service.versions(req.admin!.org, id, query.limit, query.before));
+  });
   router.post('/:id/archive', async (req, res) => {
     res.json(await service.archive(req.admin!.org, templateId(req.params.id)));
   });
   return router;
+}
+
+function sendPng(res: Response, png: Buffer): void {
+  res.status(200).set({ 'Content-Type': 'image/png', 'Cache-Control': 'no-store' }).end(png);
 }
 
 function templateId(value: unknown): string {

@@ -47,8 +47,11 @@ const colors = z
   .strict();
 const qrCode = z.object({ x: fraction, y: fraction, size: z.number().min(0.05).max(0.5) }).strict();
 const logoPlacement = z.object({ x: fraction, y: fraction, width: z.number().min(0.02).max(1) }).strict();
-/** How dates are written on the document: `long` 26 November 2026, `us` November 26, 2026, `iso` 2026-11-26. */
-export const DATE_FORMATS = ['long', 'us', 'iso'] as const;
+/**
+ * How dates are written on the document: `long` 26 November 2026, `us` November 26, 2026, `iso` 2026-11-26,
+ * `us_numeric` 11/26/2026.
+ */
+export const DATE_FORMATS = ['long', 'us', 'iso', 'us_numeric'] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
 const frame = z
   .object({ style: z.enum(['none', 'single', 'double']), color: hexColor.optional().meta({ description: 'The accent colour when absent.' }) })
@@ -59,6 +62,12 @@ const signaturePlacement = z
   .strict()
   .meta({ description: 'Where the signature image goes (its top-left corner and width, fractions of the page); drawn only when the template has one.' });
 const signatureLabel = z.string().trim().min(1).max(100).meta({ description: 'Printed under the signature, e.g. "Amaka Obi, Programme Director".' });
+const issuerName = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(120)
+  .meta({ description: "The issuer the document names (`{{issuer_name}}`, or the layout's own issuer line), e.g. a faculty; the organization's name when absent." });
 
 /** Each field's own rule, without defaults: creation adds the defaults, an update names only what changes. */
 const fields = {
@@ -75,6 +84,7 @@ const fields = {
   frame,
   signature_placement: signaturePlacement,
   signature_label: signatureLabel,
+  issuer_name: issuerName,
 };
 
 const DEFAULTS = {
@@ -132,6 +142,7 @@ const definitionShape = {
     frame: fields.frame.default(DEFAULTS.frame),
     signature_placement: fields.signature_placement.default(DEFAULTS.signature_placement),
     signature_label: fields.signature_label.optional(),
+    issuer_name: fields.issuer_name.optional(),
 };
 
 export const templateDefinitionSchema = z.object(definitionShape).strict().superRefine(checkPlaceholders);
@@ -174,6 +185,7 @@ export const newTemplateSchema = z
         signature_image: { data: EXAMPLE_PNG },
         signature_placement: { x: 0.08, y: 0.72, width: 0.2 },
         signature_label: 'Amaka Obi, Programme Director',
+        issuer_name: 'Faculty of Engineering',
       },
     ],
   });
@@ -195,6 +207,7 @@ export const templatePatchSchema = z
     frame: fields.frame.optional(),
     signature_placement: fields.signature_placement.optional(),
     signature_label: fields.signature_label.nullable().optional(),
+    issuer_name: fields.issuer_name.nullable().optional(),
     background_image: base64Image.nullable().optional(),
     logo: base64Image.nullable().optional(),
     signature_image: base64Image.nullable().optional(),
@@ -204,7 +217,7 @@ export const templatePatchSchema = z
   .meta({
     id: 'TemplateUpdate',
     description:
-      'Makes a new version from the current one with the fields given (images: `null` removes one, absent keeps it). ' +
+      'Makes a new version from the current one with the fields given (images, `signature_label` and `issuer_name`: `null` removes one, absent keeps it). ' +
       'Certificates already issued keep the version they were issued with.',
     examples: [{ name: 'Course completion (2027)', colors: { background: '#FFFFFF', text: '#111111', accent: '#0B5394' } }],
   });
@@ -218,3 +231,10 @@ export const templateListQuery = z
     status: z.enum(['active', 'archived']).optional(),
   })
   .meta({ id: 'TemplateListQuery', examples: [{ limit: 20, status: 'active' }] });
+
+export const templateVersionListQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    before: z.coerce.number().int().min(2).optional().meta({ description: 'The `next_before` of the previous page: versions older than this one.' }),
+  })
+  .meta({ id: 'TemplateVersionListQuery', examples: [{ limit: 10 }] });

@@ -94,6 +94,24 @@ export function templatesService(repository: TemplatesRepository, limits: { maxD
     return row;
   }
 
+  /** The next version an update makes: the current one with the fields given, checked as a new template is. */
+  async function changed(organizationId: string, id: string, patch: TemplatePatch) {
+    const current = await find(organizationId, id);
+    if (current.status === 'archived') throw new ConflictError('An archived template cannot be changed', 'template_archived');
+    const { background_image: _background, logo: _logo, signature_image: _signature, signature_label, issuer_name, ...changes } = patch;
+    const merged: Record<string, unknown> = { ...current.definition, ...changes };
+    // A label or an issuer name of null removes it; absent keeps the current one.
+    for (const [field, value] of [['signature_label', signature_label], ['issuer_name', issuer_name]] as const) {
+      if (value === null) delete merged[field];
+      else if (value !== undefined) merged[field] = value;
+    }
+    const definition = parseOrThrow(templateDefinitionSchema, merged);
+    const uploaded = await uploadedImages(patch);
+    const version: NewVersion = { definition, ...versionImages(uploaded, await repository.images(id, current.current_version)) };
+    checkVersionPixels(uploaded, version, limits.maxDecodedPixels);
+    return { current, version };
+  }
+
   return {
     /** A draft checked as a new template would be (images decoded and bounded), for a preview: nothing is stored. */
     async draft(input: NewTemplate): Promise<TemplateDraft> {
@@ -123,21 +141,28 @@ export function templatesService(repository: TemplatesRepository, limits: { maxD
     },
     /** The fields given replace those of the current version; the result must pass the same rules as a new template. */
     async update(organizationId: string, id: string, patch: TemplatePatch) {
-      const current = await find(organizationId, id);
-      if (current.status === 'archived') throw new ConflictError('An archived template cannot be changed', 'template_archived');
-      const { background_image: _background, logo: _logo, signature_image: _signature, signature_label, ...changes } = patch;
-      const merged: Record<string, unknown> = { ...current.definition, ...changes };
-      // A label of null removes it; absent keeps the current one.
-      if (signature_label === null) delete merged.signature_label;
-      else if (signature_label !== undefined) merged.signature_label = signature_label;
-      const definition = parseOrThrow(templateDefinitionSchema, merged);
-      const uploaded = await uploadedImages(patch);
-      const version: NewVersion = { definition, ...versionImages(uploaded, await repository.images(id, current.current_version)) };
-      checkVersionPixels(uploaded, version, limits.maxDecodedPixels);
+      const { current, version } = await changed(organizationId, id, patch);
       if (!(await repository.addVersion(organizationId, id, current.current_version, version))) {
         throw new ConflictError('The template changed while this update was made; read it again and retry', 'template_changed');
       }
       return presentTemplate(await find(organizationId, id));
+    },
+    /** What an update would make, for a preview while editing: checked like the update, nothing stored. */
+    async draftUpdate(organizationId: string, id: string, patch: TemplatePatch): Promise<TemplateDraft> {
+      const { version } = await changed(organizationId, id, patch);
+      return { definition: version.definition, background: version.background_image, logo: version.logo, signature: version.signature_image };
+    },
+    /** The template's versions, newest first, each with the certificates issued with it. */
+    async versions(organizationId: string, id: string, limit: number, before?: number) {
+      const current = await find(organizationId, id);
+      const rows = await repository.versions(id, limit + 1, before);
+      const page = rows.slice(0, limit);
+      const hasMore = rows.length > limit;
+      return {
+        data: page.map((row) => ({ ...row, current: row.version === current.current_version, created_at: row.created_at.toISOString() })),
+        has_more: hasMore,
+        next_before: hasMore ? page.at(-1)!.version : null,
+      };
     },
     async archive(organizationId: string, id: string) {
       if (!(await repository.archive(organizationId, id))) throw new NotFoundError('Template not found');
