@@ -874,6 +874,49 @@ export interface paths {
         patch: operations["updateTemplate"];
         trace?: never;
     };
+    "/admin/v1/templates/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The next version an update would make, drawn by the real renderer, as PNG (the designer's preview while editing)
+         * @description The body is an update's (`TemplateUpdate`), checked as `PATCH /admin/v1/templates/{id}` checks it; the answer is
+         *     the version it would make (the images not sent are the current version's) drawn with sample values, through the
+         *     render pool (a full queue is a 503). Nothing is stored and no version is added.
+         */
+        post: operations["previewTemplateUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/templates/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A template's versions, newest first, with the certificates issued with each
+         * @description Every update adds a version and makes it current; certificates keep the version they were issued with, so
+         *     `certificates_issued` counts the certificates each version still draws.
+         */
+        get: operations["listTemplateVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/templates/{id}/archive": {
         parameters: {
             query?: never;
@@ -1456,10 +1499,10 @@ export interface components {
                 width: number;
             };
             /**
-             * @description How `{{issue_date}}` is written on the document: `long` 26 November 2026, `us` November 26, 2026, `iso` 2026-11-26.
+             * @description How `{{issue_date}}` is written on the document: `long` 26 November 2026, `us` November 26, 2026, `iso` 2026-11-26, `us_numeric` 11/26/2026 (issue 28 item 5).
              * @enum {string}
              */
-            date_format: "long" | "us" | "iso";
+            date_format: "long" | "us" | "iso" | "us_numeric";
             /** @description A border inside the page edge, in `color` (the accent colour when absent). */
             frame: {
                 /** @enum {string} */
@@ -1474,6 +1517,8 @@ export interface components {
             };
             /** @description Printed under the signature (absent when none). */
             signature_label?: string;
+            /** @description The issuer the document names (issue 28 item 5); absent: the organization's name. */
+            issuer_name?: string;
             background_image: components["schemas"]["ImageDescription"];
             logo: components["schemas"]["ImageDescription"];
             signature_image: components["schemas"]["ImageDescription"];
@@ -1483,6 +1528,23 @@ export interface components {
             updated_at: string;
             /** Format: date-time */
             archived_at: string | null;
+        };
+        TemplateVersion: {
+            version: number;
+            /** @description The template's name in this version. */
+            name: string;
+            /** @description Whether this is the version new certificates are issued with. */
+            current: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Certificates issued with this version (they keep it). */
+            certificates_issued: number;
+        };
+        TemplateVersionList: {
+            data: components["schemas"]["TemplateVersion"][];
+            has_more: boolean;
+            /** @description Pass as `before` for the next (older) page. */
+            next_before: number | null;
         };
         TemplateList: {
             data: components["schemas"]["Template"][];
@@ -1966,7 +2028,8 @@ export interface components {
          *         "y": 0.72,
          *         "width": 0.2
          *       },
-         *       "signature_label": "Amaka Obi, Programme Director"
+         *       "signature_label": "Amaka Obi, Programme Director",
+         *       "issuer_name": "Faculty of Engineering"
          *     }
          */
         NewTemplate: {
@@ -2054,7 +2117,7 @@ export interface components {
              * @default long
              * @enum {string}
              */
-            date_format: "long" | "us" | "iso";
+            date_format: "long" | "us" | "iso" | "us_numeric";
             /**
              * @description A border drawn inside the page edge: none, one line or two.
              * @default {
@@ -2082,6 +2145,8 @@ export interface components {
             };
             /** @description Printed under the signature, e.g. "Amaka Obi, Programme Director". */
             signature_label?: string;
+            /** @description The issuer the document names (`{{issuer_name}}`, or the layout's own issuer line), e.g. a faculty; the organization's name when absent. */
+            issuer_name?: string;
             /** @description A PNG or JPEG image as base64, at most 1 MiB and 4000 pixels on a side; the content decides the type. */
             background_image?: {
                 data: string;
@@ -2096,7 +2161,7 @@ export interface components {
             };
         };
         /**
-         * @description Makes a new version from the current one with the fields given (images: `null` removes one, absent keeps it). Certificates already issued keep the version they were issued with.
+         * @description Makes a new version from the current one with the fields given (images, `signature_label` and `issuer_name`: `null` removes one, absent keeps it). Certificates already issued keep the version they were issued with.
          * @example {
          *       "name": "Course completion (2027)",
          *       "colors": {
@@ -2157,7 +2222,7 @@ export interface components {
                 width: number;
             };
             /** @enum {string} */
-            date_format?: "long" | "us" | "iso";
+            date_format?: "long" | "us" | "iso" | "us_numeric";
             /** @description A border drawn inside the page edge: none, one line or two. */
             frame?: {
                 /** @enum {string} */
@@ -2172,6 +2237,7 @@ export interface components {
                 width: number;
             };
             signature_label?: string | null;
+            issuer_name?: string | null;
             background_image?: {
                 data: string;
             } | null;
@@ -4103,7 +4169,8 @@ export interface operations {
                  *         "y": 0.72,
                  *         "width": 0.2
                  *       },
-                 *       "signature_label": "Amaka Obi, Programme Director"
+                 *       "signature_label": "Amaka Obi, Programme Director",
+                 *       "issuer_name": "Faculty of Engineering"
                  *     }
                  */
                 "application/json": components["schemas"]["NewTemplate"];
@@ -4199,7 +4266,8 @@ export interface operations {
                  *         "y": 0.72,
                  *         "width": 0.2
                  *       },
-                 *       "signature_label": "Amaka Obi, Programme Director"
+                 *       "signature_label": "Amaka Obi, Programme Director",
+                 *       "issuer_name": "Faculty of Engineering"
                  *     }
                  */
                 "application/json": components["schemas"]["NewTemplate"];
@@ -4290,6 +4358,83 @@ export interface operations {
             409: components["responses"]["TemplateConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    previewTemplateUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A template id (`tpl_…`); any other shape is a 404. */
+                id: components["parameters"]["TemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Course completion (2027)",
+                 *       "colors": {
+                 *         "background": "#FFFFFF",
+                 *         "text": "#111111",
+                 *         "accent": "#0B5394"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["TemplateUpdate"];
+            };
+        };
+        responses: {
+            /** @description The preview. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["TemplateRole"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["TemplateConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["DocumentRendersBusy"];
+        };
+    };
+    listTemplateVersions: {
+        parameters: {
+            query?: {
+                /** @example 10 */
+                limit?: number;
+                /** @description The `next_before` of the previous page: versions older than this one. */
+                before?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A template id (`tpl_…`); any other shape is a 404. */
+                id: components["parameters"]["TemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of versions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateVersionList"];
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["TemplateRole"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
         };
     };
