@@ -26,6 +26,7 @@ import { ResetPasswordPage } from './pages/reset-password/ResetPasswordPage';
 import { SignInPage } from './pages/sign-in/SignInPage';
 import { SignUpPage } from './pages/sign-up/SignUpPage';
 import { VerifyEmailPage } from './pages/sign-up/VerifyEmailPage';
+import { TemplatePage } from './pages/templates/TemplatePage';
 import { TemplatesPage } from './pages/templates/TemplatesPage';
 import { TripDetailPage } from './pages/trips/TripDetailPage';
 import { TripsPage } from './pages/trips/TripsPage';
@@ -81,6 +82,7 @@ export function AppRoutes() {
             <Route path="/api-keys" element={<Navigate to="/api-keys/certificate" replace />} />
             <Route path="/certificates" element={<CertificatesPage />} />
             <Route path="/templates" element={<TemplatesPage />} />
+            <Route path="/templates/:id" element={<TemplatePage />} />
             <Route path="/billing" element={<BillingPage />} />
             <Route path="/rides" element={<TripsPage kind="rides" key="rides" />} />
             <Route path="/rides/:id" element={<TripDetailPage kind="rides" />} />

@@ -12,6 +12,7 @@ const PAGES: [RegExp, string][] = [
   [/^\/organizations\/new\/?$/, 'New organization'],
   [/^\/certificates\/?$/, 'Certificates'],
   [/^\/templates\/?$/, 'Templates'],
+  [/^\/templates\/[^/]+\/?$/, 'Template'],
   [/^\/api-keys\/certificate\/?$/, 'Certificate API keys'],
   [/^\/api-keys\/mobility\/?$/, 'Mobility API keys'],
   [/^\/api-keys\/?$/, 'API keys'],

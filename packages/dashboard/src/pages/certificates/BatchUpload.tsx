@@ -4,7 +4,8 @@ import { useId, useState, type FormEvent } from 'react';
 import { ApiError } from '../../api/http';
 import { FormError } from '../../ui/FormError';
 import { uploadCertificateCsv } from './certificates-api';
-import { rejectedRows } from './csv';
+import { TemplatePicker } from '../templates/TemplatePicker';
+import { rejectedRows, withDefaultColumn } from './csv';
 
 /** FileReader rather than Blob.text(): the same in every browser and in the jsdom the tests run in. */
 function readText(file: Blob): Promise<string> {
@@ -20,9 +21,10 @@ export function BatchUpload({ onIssued }: { onIssued: () => void }) {
   const inputId = useId();
   const [file, setFile] = useState<File | null>(null);
   const [csv, setCsv] = useState('');
+  const [templateId, setTemplateId] = useState('');
   const mutation = useMutation({
     mutationFn: async () => {
-      const text = file ? await readText(file) : '';
+      const text = withDefaultColumn(file ? await readText(file) : '', 'template_id', templateId);
       setCsv(text);
       return uploadCertificateCsv(text);
     },
@@ -44,6 +46,8 @@ export function BatchUpload({ onIssued }: { onIssued: () => void }) {
         <label htmlFor={inputId}>CSV file</label>
         <input id={inputId} type="file" accept=".csv,text/csv" data-testid="batch-file" onChange={(event) => { setFile(event.target.files?.[0] ?? null); mutation.reset(); }} />
       </div>
+      <TemplatePicker label="Template for rows without a template_id" name="batch_template_id" value={templateId} noneLabel="None (rows without one use the built-in layout)"
+        onChange={(id) => { setTemplateId(id); mutation.reset(); }} />
       <button type="submit" disabled={!file || mutation.isPending}>
         Upload
       </button>

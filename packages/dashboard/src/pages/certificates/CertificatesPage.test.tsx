@@ -70,6 +70,43 @@ describe('certificates', () => {
     expect(api.calls('POST /dashboard/api/certificate/certificates')[1]!.body).toEqual({ recipient_name: 'Ada', program_title: 'Engines', issue_date: '2026-05-01' });
   });
 
+  it('picks a template by name and version (its custom fields asked for) in the issue form, and for the CSV rows naming none', async () => {
+    const templates = [
+      { id: 'tpl_2', name: 'Diploma', version: 3, status: 'active', custom_fields: [{ key: 'grade', label: 'Grade', required: true }] },
+      { id: 'tpl_1', name: 'Attendance', version: 1, status: 'active', custom_fields: [] },
+    ];
+    const api = fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': { body: session() },
+      'GET /dashboard/api/certificate/certificates': { body: { data: [], has_more: false, next_cursor: null } },
+      'GET /dashboard/api/certificate/templates': { body: { data: templates, has_more: false, next_cursor: null } },
+      'POST /dashboard/api/certificate/certificates': { status: 201, body: certificate(8, { template_id: 'tpl_2', template_version: 3 }) },
+      'POST /dashboard/api/certificate/certificates/batch': { status: 201, body: { data: [certificate(1), certificate(2)], has_more: false, next_cursor: null } },
+    });
+    const { user } = renderApp('/certificates');
+    const issueForm = within(await screen.findByRole('form', { name: 'Issue a certificate' }));
+    await user.type(issueForm.getByLabelText('Recipient name'), 'Ada');
+    await user.type(issueForm.getByLabelText('Program title'), 'Engines');
+    await user.type(issueForm.getByLabelText('Issue date'), '2026-05-01');
+    await screen.findAllByRole('option', { name: 'Diploma · version 3' });
+    await user.selectOptions(issueForm.getByLabelText('Template (optional)'), 'Diploma · version 3');
+    await user.type(issueForm.getByLabelText('Grade'), 'Distinction');
+    await user.click(issueForm.getByRole('button', { name: 'Issue certificate' }));
+    await screen.findByTestId('issued-certificate');
+    expect(api.calls('POST /dashboard/api/certificate/certificates')[0]!.body).toEqual({
+      recipient_name: 'Ada', program_title: 'Engines', issue_date: '2026-05-01', template_id: 'tpl_2', custom_fields: { grade: 'Distinction' },
+    });
+    expect(api.calls('GET /dashboard/api/certificate/templates')[0]!.query.get('status')).toBe('active');
+
+    const batchForm = within(screen.getByRole('form', { name: 'Upload certificates CSV' }));
+    await user.selectOptions(batchForm.getByLabelText('Template for rows without a template_id'), 'Attendance · version 1');
+    await user.upload(batchForm.getByLabelText('CSV file'), new File([GOOD], 'graduates.csv', { type: 'text/csv' }));
+    await user.click(batchForm.getByRole('button', { name: 'Upload' }));
+    await screen.findByTestId('batch-result');
+    expect(api.calls('POST /dashboard/api/certificate/certificates/batch')[0]!.body).toBe(
+      'recipient_name,program_title,issue_date,template_id\nAda,Engines,2026-05-01,tpl_1\nGrace,Compilers,2026-12-31,tpl_1\n',
+    );
+  });
+
   it('pages through with the cursor, filters a page, and links the public page', async () => {
     const api = fakeApi({
       'POST /dashboard/api/auth/sessions/refresh': { body: session() },

@@ -1,23 +1,30 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { Certificate, NewCertificate } from '../../api/types';
+import type { Certificate, NewCertificate, Template } from '../../api/types';
 import { TextField } from '../../ui/fields';
 import { FormError } from '../../ui/FormError';
+import { TemplatePicker } from '../templates/TemplatePicker';
 import { issueCertificate } from './certificates-api';
 
 const EMPTY = { recipient_name: '', program_title: '', issue_date: '', certificate_number: '', expires_on: '', template_id: '' };
-const FIELDS = Object.keys(EMPTY);
+const FIELDS = [...Object.keys(EMPTY), 'custom_fields'];
 
 /** Issues one certificate for one credit; empty optional fields are left out. */
 export function IssueCertificateForm({ onIssued }: { onIssued: (certificate: Certificate) => void }) {
   const [form, setForm] = useState(EMPTY);
+  // The picked template's custom fields, asked for below it.
+  const [customFields, setCustomFields] = useState<Template['custom_fields']>([]);
+  const [customValues, setCustomValues] = useState<Record<string, string>>({});
   const mutation = useMutation({
     mutationFn: () => {
       const body = Object.fromEntries(Object.entries(form).filter(([, value]) => value.trim() !== '')) as unknown as NewCertificate;
-      return issueCertificate(body);
+      const custom = Object.fromEntries(Object.entries(customValues).filter(([, value]) => value.trim() !== ''));
+      return issueCertificate(Object.keys(custom).length ? { ...body, custom_fields: custom } : body);
     },
     onSuccess: (certificate) => {
       setForm(EMPTY);
+      setCustomFields([]);
+      setCustomValues({});
       onIssued(certificate);
     },
   });
@@ -35,7 +42,15 @@ export function IssueCertificateForm({ onIssued }: { onIssued: (certificate: Cer
       <TextField label="Issue date" name="issue_date" type="date" required value={form.issue_date} error={mutation.error} onChange={set('issue_date')} />
       <TextField label="Certificate number (optional)" name="certificate_number" value={form.certificate_number} error={mutation.error} onChange={set('certificate_number')} />
       <TextField label="Expires on (optional)" name="expires_on" type="date" value={form.expires_on} error={mutation.error} onChange={set('expires_on')} />
-      <TextField label="Template ID (optional)" name="template_id" value={form.template_id} error={mutation.error} onChange={set('template_id')} />
+      <TemplatePicker label="Template (optional)" value={form.template_id} error={mutation.error} onChange={(template_id, template) => {
+        setForm({ ...form, template_id });
+        setCustomFields(template?.custom_fields ?? []);
+        setCustomValues({});
+      }} />
+      {customFields.map((field) => (
+        <TextField key={field.key} label={field.required ? field.label : `${field.label} (optional)`} name={`custom_fields.${field.key}`} required={field.required}
+          value={customValues[field.key] ?? ''} error={mutation.error} onChange={(event) => setCustomValues({ ...customValues, [field.key]: event.target.value })} />
+      ))}
       <button type="submit" disabled={mutation.isPending}>
         Issue certificate
       </button>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCsv, rejectedRows } from './csv';
+import { parseCsv, rejectedRows, withDefaultColumn } from './csv';
 
 describe('parseCsv', () => {
   it('reads quoted cells, doubled quotes, CRLF and skips blank lines', () => {
@@ -25,5 +25,23 @@ describe('rejectedRows', () => {
       { line: 4, cells: { recipient_name: 'Alan', program_title: '', issue_date: '2026-05-02' }, errors: [{ column: 'program_title', message: 'is required' }] },
     ]);
     expect(general).toEqual([{ path: '(csv)', message: 'has an unknown column' }]);
+  });
+});
+
+describe('withDefaultColumn', () => {
+  it("adds the batch form's template to the rows naming none, keeping those that name one and every other cell", () => {
+    const csv = 'recipient_name,program_title,issue_date\r\n"Obi, Ada",Engines,2026-05-01\r\n\r\nGrace,"say ""hi""",2026-05-02\r\n';
+    expect(parseCsv(withDefaultColumn(csv, 'template_id', 'tpl_1'))).toEqual([
+      ['recipient_name', 'program_title', 'issue_date', 'template_id'],
+      ['Obi, Ada', 'Engines', '2026-05-01', 'tpl_1'],
+      ['Grace', 'say "hi"', '2026-05-02', 'tpl_1'],
+    ]);
+    const named = 'recipient_name,template_id,program_title\nAda,tpl_9,Engines\nGrace,,Compilers\n';
+    expect(parseCsv(withDefaultColumn(named, 'template_id', 'tpl_1'))).toEqual([
+      ['recipient_name', 'template_id', 'program_title'],
+      ['Ada', 'tpl_9', 'Engines'],
+      ['Grace', 'tpl_1', 'Compilers'],
+    ]);
+    expect(withDefaultColumn(named, 'template_id', '')).toBe(named);
   });
 });

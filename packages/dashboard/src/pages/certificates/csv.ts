@@ -66,3 +66,25 @@ export function rejectedRows(csv: string, problems: { path: string; message: str
   }
   return { rows: [...byIndex.values()].sort((a, b) => a.line - b.line), general };
 }
+
+function csvCell(value: string): string {
+  return /[",\r\n]/.test(value) || value !== value.trim() ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/**
+ * The CSV with `column` set to `value` on every row that leaves it empty (the column added when the header lacks it):
+ * the batch form's template for the rows naming none. Rows keep their order, so the 422's row indexes still match.
+ */
+export function withDefaultColumn(csv: string, column: string, value: string): string {
+  const [header, ...data] = parseCsv(csv);
+  if (!header || !value) return csv;
+  let index = header.findIndex((name) => name.trim() === column);
+  if (index < 0) index = header.push(column) - 1;
+  const rows = data.map((row) => {
+    const cells = [...row];
+    while (cells.length < header.length) cells.push('');
+    if (!cells[index]!.trim()) cells[index] = value;
+    return cells;
+  });
+  return `${[header, ...rows].map((row) => row.map(csvCell).join(',')).join('\n')}\n`;
+}

@@ -1,33 +1,33 @@
-/** Templates: create from a few choices, list (a page at a time), archive. Finer layouts go through the API. */
+/** Templates: the designer for a new one, and the list of current versions (a page at a time); each opens its page. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { FormError } from '../../ui/FormError';
 import { formatDate } from '../../ui/format';
 import { humanLabel } from '../../ui/labels';
 import { Pager } from '../../ui/Pager';
 import { QueryState } from '../../ui/QueryState';
-import { NewTemplateForm } from './NewTemplateForm';
 import { archiveTemplate, listTemplates } from './templates-api';
-
+import { TemplateDesigner } from './TemplateDesigner';
 
 export function TemplatesPage() {
   const queryClient = useQueryClient();
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors[cursors.length - 1];
-  const page = useQuery({ queryKey: ['templates', cursor], queryFn: () => listTemplates(cursor) });
+  const page = useQuery({ queryKey: ['templates', 'page', cursor], queryFn: () => listTemplates(cursor) });
   const archive = useMutation({ mutationFn: archiveTemplate, onSuccess: () => queryClient.invalidateQueries({ queryKey: ['templates'] }) });
   return (
     <section>
       <h1>Templates</h1>
-      <p className="hint">Use a template's ID in the issue form or a CSV's <code>template_id</code> column.</p>
-      <NewTemplateForm onCreated={() => { setCursors([undefined]); void queryClient.invalidateQueries({ queryKey: ['templates'] }); }} />
+      <p className="hint">Pick a template by name when issuing certificates. Editing a template makes a new version; certificates keep the version they were issued with.</p>
+      <TemplateDesigner onSaved={() => { setCursors([undefined]); void queryClient.invalidateQueries({ queryKey: ['templates'] }); }} />
       <QueryState isLoading={page.isLoading} error={page.error} what="templates" />
       <FormError error={archive.error} />
       {page.data && (
         <>
           <div className="table-wrap">
             <table>
-              <caption>Templates, newest first</caption>
+              <caption>Templates at their current version, newest first</caption>
               <thead>
                 <tr>
                   <th scope="col">Name</th>
@@ -45,8 +45,10 @@ export function TemplatesPage() {
                   </tr>
                 )}
                 {page.data.data.map((template) => (
-                  <tr key={template.id}>
-                    <td>{template.name}</td>
+                  <tr key={template.id} data-testid={`template-${template.id}`}>
+                    <td>
+                      <Link to={`/templates/${encodeURIComponent(template.id)}`}>{template.name}</Link>
+                    </td>
                     <td>
                       <code>{template.id}</code>
                     </td>

@@ -1,9 +1,21 @@
 import { request, send } from '../../api/http';
 import type { CertificateSchemas, Page, Template } from '../../api/types';
 
-export const listTemplates = (cursor?: string) => request<Page<Template>>('certificate', '/templates', { query: { limit: 20, cursor } });
+export type TemplateVersion = CertificateSchemas['TemplateVersion'];
+export type TemplateVersionList = CertificateSchemas['TemplateVersionList'];
+
+const templatePath = (id: string) => `/templates/${encodeURIComponent(id)}` as const;
+
+/** A page of templates, newest first; `cursor` is the previous page's `next_cursor` (the service's `starting_after`). */
+export const listTemplates = (cursor?: string, status?: 'active' | 'archived', limit = 20) =>
+  request<Page<Template>>('certificate', '/templates', { query: { limit, starting_after: cursor, status } });
+export const getTemplate = (id: string) => request<Template>('certificate', templatePath(id));
 export const createTemplate = (body: CertificateSchemas['NewTemplate']) => request<Template>('certificate', '/templates', { method: 'POST', body });
-export const archiveTemplate = (id: string) => request<Template>('certificate', `/templates/${encodeURIComponent(id)}/archive`, { method: 'POST' });
+/** Makes the template's next version, which becomes current (certificates issued before keep theirs). */
+export const updateTemplate = (id: string, body: CertificateSchemas['TemplateUpdate']) => request<Template>('certificate', templatePath(id), { method: 'PATCH', body });
+export const archiveTemplate = (id: string) => request<Template>('certificate', `${templatePath(id)}/archive`, { method: 'POST' });
+export const listTemplateVersions = (id: string, before?: number) =>
+  request<TemplateVersionList>('certificate', `${templatePath(id)}/versions`, { query: { limit: 20, before } });
 
 /** A file's bytes as base64 (images travel in the template's JSON body). */
 export function readBase64(file: Blob): Promise<string> {
@@ -15,7 +27,12 @@ export function readBase64(file: Blob): Promise<string> {
   });
 }
 
-/** The draft as the certificate renderer draws it (PNG, never stored): the designer's live preview. */
+/** A new template's draft as the certificate renderer draws it (PNG, never stored): the designer's live preview. */
 export async function previewTemplate(body: CertificateSchemas['NewTemplate'], signal?: AbortSignal): Promise<Blob> {
   return (await send('certificate', '/templates/preview', { method: 'POST', body, signal })).blob();
+}
+
+/** The version an update would make, drawn (nothing stored): the preview while editing. */
+export async function previewTemplateUpdate(id: string, body: CertificateSchemas['TemplateUpdate'], signal?: AbortSignal): Promise<Blob> {
+  return (await send('certificate', `${templatePath(id)}/preview`, { method: 'POST', body, signal })).blob();
 }
