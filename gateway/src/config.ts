@@ -32,7 +32,7 @@ export const gatewayConfigSchema = z
      * JSON limit) but templates: DASHBOARD_TEMPLATE_MAX_BODY_BYTES.
      */
     DASHBOARD_MAX_BODY_BYTES: env.positiveInt(5 * 1024 * 1024),
-    /** Largest template body (with images): `POST /dashboard/api/certificate/templates`, `PATCH …/templates/{id}`. */
+    /** Largest template body (with images): `POST /dashboard/api/certificate/templates`, `PATCH …/templates/{id}`, their previews. */
     DASHBOARD_TEMPLATE_MAX_BODY_BYTES: env.positiveInt(3 * 1024 * 1024),
     /** Dashboard upload bytes one account may have in flight (declared length, or the route's cap when chunked): 429 past it. */
     DASHBOARD_UPLOAD_BYTES_PER_ACCOUNT: env.positiveInt(16 * 1024 * 1024),

@@ -6,7 +6,10 @@ import { pathOf, type Upstream } from './routes';
 export interface DashboardBodyCaps {
   /** `POST /admin/v1/certificates/batch` (CSV or JSON batch, the certificate service takes up to 5 MiB). */
   batchBytes: number;
-  /** `POST /admin/v1/templates`, `PATCH /admin/v1/templates/{id}` (templates with images, up to 3 MiB there). */
+  /**
+   * `POST /admin/v1/templates`, `PATCH /admin/v1/templates/{id}` and their previews (`POST …/templates/preview`,
+   * `POST …/templates/{id}/preview`): templates with images, up to 3 MiB there.
+   */
   templateBytes: number;
   /** Every other admin route of both services (their JSON limit, 100 kB). */
   defaultBytes: number;
@@ -17,7 +20,8 @@ export function dashboardBodyCap(upstream: Upstream, method: string | undefined,
   if (upstream !== 'certificate') return caps.defaultBytes;
   const path = pathOf(upstreamUrl);
   if (method === 'POST' && path === '/admin/v1/certificates/batch') return caps.batchBytes;
-  if ((method === 'POST' && path === '/admin/v1/templates') || (method === 'PATCH' && /^\/admin\/v1\/templates\/[^/]+$/.test(path))) return caps.templateBytes;
+  if (method === 'POST' && /^\/admin\/v1\/templates(?:\/preview|\/[^/]+\/preview)?$/.test(path)) return caps.templateBytes;
+  if (method === 'PATCH' && /^\/admin\/v1\/templates\/[^/]+$/.test(path)) return caps.templateBytes;
   return caps.defaultBytes;
 }
 

@@ -70,6 +70,7 @@ describe('dashboard bodies: per-route caps', () => {
     ['mobility JSON over 100 kB', 'POST', '/dashboard/api/mobility/drivers', 101 * 1024, 'mobility'],
     ['certificate JSON over 100 kB', 'POST', '/dashboard/api/certificate/certificates', 101 * 1024, 'certificate'],
     ['a template over 3 MiB', 'POST', '/dashboard/api/certificate/templates', 3 * MiB + 1, 'certificate'],
+    ["a template draft's preview over 3 MiB", 'POST', '/dashboard/api/certificate/templates/preview', 3 * MiB + 1, 'certificate'],
     ['a CSV batch over 5 MiB', 'POST', '/dashboard/api/certificate/certificates/batch', 5 * MiB + 1, 'certificate'],
   ] as const)('%s (by Content-Length): 413 JSON, the service never sees it', async (_label, method, path, bytes, service) => {
     const fake = service === 'certificate' ? certificate : mobility;
@@ -79,6 +80,18 @@ describe('dashboard bodies: per-route caps', () => {
     expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(JSON.parse(answer.text)).toMatchObject({ code: 'payload_too_large' });
     expect(fake.requests.length).toBe(before);
+  });
+
+  it.each([
+    ['a new template', 'POST', '/dashboard/api/certificate/templates'],
+    ["a new template's preview", 'POST', '/dashboard/api/certificate/templates/preview'],
+    ['an update', 'PATCH', '/dashboard/api/certificate/templates/tpl_1'],
+    ["an update's preview", 'POST', '/dashboard/api/certificate/templates/tpl_1/preview'],
+  ] as const)('%s with a 1 MiB image (1.4 MB of JSON) reaches the service whole', async (_label, method, path) => {
+    const body = Buffer.from(JSON.stringify({ name: 'x', logo: { data: 'A'.repeat(1_400_000) } }));
+    const answer = await send(gateway.url, { method, path, headers: { authorization: `Bearer ${token('acc_template')}`, 'content-type': 'application/json' }, body });
+    expect(answer.status).toBe(200);
+    expect(certificate.requests.at(-1)!.body.length).toBe(body.length);
   });
 
   it('a chunked body (no Content-Length) over the route cap: 413 JSON, and the service never gets a complete request', async () => {
