@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { parseOrThrow, type Knex } from '@platform/service-kit';
+import { adminOf, parseOrThrow, type Knex } from '@platform/service-kit';
 
 export const mobilitySummaryQuery = z
   .object({
@@ -27,7 +27,7 @@ export function mobilitySummaryRoutes(summary: MobilitySummaryReader): Router {
   const router = Router();
   router.get('/', async (req, res) => {
     const query = parseOrThrow(mobilitySummaryQuery, req.query);
-    res.json(await summary(req.admin!.org, { days: query.days, livemode: query.mode === 'live', endpointId: query.endpoint_id }));
+    res.json(await summary(adminOf(req).org, { days: query.days, livemode: query.mode === 'live', endpointId: query.endpoint_id }));
   });
   return router;
 }
