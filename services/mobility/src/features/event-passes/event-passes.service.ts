@@ -28,10 +28,13 @@ export interface Page {
   cursor?: string;
 }
 
+/** The webhook event types a program's changes emit. */
+export const EVENT_PASS_EVENT_TYPES = ['event_pass.redeemed', 'event_pass.released', 'event_pass_program.budget_exhausted'] as const;
+
 /** The outbox event the program's changes append in the caller's transaction (services.ts gives the outbox). */
 export interface ProgramEvent {
   partnerId: string;
-  type: 'event_pass.redeemed' | 'event_pass.released' | 'event_pass_program.budget_exhausted';
+  type: (typeof EVENT_PASS_EVENT_TYPES)[number];
   objectType: 'event_pass_program';
   objectId: string;
   sequence: number;

@@ -6,7 +6,9 @@ import { appendLocationEventIfSubscribed } from './location-events.repository';
 import { createLocationThrottle, type LocationThrottleRule } from './location-throttle';
 import { StreamLimits, type StreamCaps } from './stream-limits';
 
-export const LOCATION_EVENT_TYPE: Record<JobObjectType, string> = { ride: 'ride.location_updated', delivery: 'delivery.courier_location_updated' };
+export const LOCATION_EVENT_TYPE = { ride: 'ride.location_updated', delivery: 'delivery.courier_location_updated' } as const satisfies Record<JobObjectType, string>;
+/** The live position events (opt-in webhook event types), one per kind of job. */
+export const LOCATION_EVENT_TYPES = Object.values(LOCATION_EVENT_TYPE);
 
 export interface JobTelemetryDeps {
   db: Knex;
