@@ -1,7 +1,7 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { parseOrThrow, idParam } from '@platform/service-kit';
-import { latLngSchema } from '../../geo';
+import { latLngSchema, phoneSchema, placeSchema } from '../../geo';
 import { imageDataUrlSchema } from '../../image-data';
 import { WEIGHT_TIERS } from '../../pricing';
 import { accountOf, requireScope, type PartnerAccount } from '../api-keys/api-key-auth';
@@ -14,13 +14,9 @@ import { DELIVERY_STATUSES, isTerminalDelivery, type DeliveryStatus } from './de
 import type { DeliveryService } from './deliveries.service';
 import type { DeliveryQuoteService } from './delivery-quotes';
 
-const placeSchema = latLngSchema.extend({
-  // `null` is "no address", the same as leaving it out (rides and deliveries answer `address: null` then).
-  address: z.string().trim().min(1).max(500).nullish().transform((address) => address ?? undefined),
-});
 const contactSchema = z.object({
   name: z.string().trim().min(1).max(200),
-  phone: z.string().trim().regex(/^\+?[0-9 ()-]{5,20}$/, 'must be a phone number'),
+  phone: phoneSchema,
 });
 const pinSchema = z.string().regex(/^[0-9]{4,8}$/, 'must be a string of 4 to 8 digits');
 

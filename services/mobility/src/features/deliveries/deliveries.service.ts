@@ -1,9 +1,8 @@
 import { ApiError, NotFoundError, newId, type Page } from '@platform/service-kit';
 import type { ImageData } from '../../image-data';
-import { deliveryFeeFor, type WeightTier } from '../../pricing';
+import { deliveryFeeFor, tripMeters, type WeightTier } from '../../pricing';
 import { insertProofImages } from './delivery-proof.repository';
 import type { PartnerAccount } from '../api-keys/api-key-auth';
-import { tripMeters } from '../estimates/estimates.service';
 import type { FleetLocations } from '../fleet/fleet.locations';
 import type { Driver } from '../fleet/fleet.types';
 import { createAndDispatch, type JobCreationDeps } from '../jobs/job-creation';

@@ -1,6 +1,6 @@
-import { ValidationError, newId, type Knex } from '@platform/service-kit';
-import { greatCircleMeters, type LatLng } from '../../geo';
-import { ESTIMATE_VALIDITY_SECONDS, MAX_TRIP_METERS, PRICING, ROAD_FACTOR, TIERS, fareFor, travelSeconds, type Tier } from '../../pricing';
+import { newId, type Knex } from '@platform/service-kit';
+import type { LatLng } from '../../geo';
+import { ESTIMATE_VALIDITY_SECONDS, PRICING, ROAD_FACTOR, TIERS, fareFor, travelSeconds, tripMeters, type Tier } from '../../pricing';
 import type { FleetLocations } from '../fleet/fleet.locations';
 import { findEstimate, insertEstimate, type Money, type StoredEstimate } from './estimates.repository';
 
@@ -32,15 +32,6 @@ export const SANDBOX_PICKUP_ETA_SECONDS = 180;
 export interface EstimateAccount {
   partnerId: string;
   livemode: boolean;
-}
-
-/** Road distance between two points; over the limit is a 422 on `dropoff`. */
-export function tripMeters(pickup: LatLng, dropoff: LatLng): number {
-  const meters = Math.round(greatCircleMeters(pickup, dropoff) * ROAD_FACTOR);
-  if (meters > MAX_TRIP_METERS) {
-    throw new ValidationError([{ path: 'dropoff', message: `trip is ${Math.round(meters / 1000)} km; the limit is ${MAX_TRIP_METERS / 1000} km` }]);
-  }
-  return meters;
 }
 
 export function createEstimateService(db: Knex, locations: FleetLocations, options: { dispatchRadiusMeters: number }) {

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { adminOf, isIdOf, parseOrThrow, requireRole } from '@platform/service-kit';
+import { phoneSchema } from '../../geo';
 import { TIERS } from '../../pricing';
 import type { FleetService, OnDriverRegistered } from './fleet.service';
 
@@ -8,7 +9,7 @@ const text = z.string().trim().min(1).max(200);
 
 export const registerDriverSchema = z.object({
   name: text,
-  phone: z.string().trim().regex(/^\+?[0-9 ()-]{5,20}$/, 'must be a phone number'),
+  phone: phoneSchema,
   kind: z.enum(['driver', 'courier']),
   tier: z.enum(TIERS),
   vehicle: z.object({ make: text, model: text, plate: text, color: text }),

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Router } from 'express';
 import { z } from 'zod';
 import { idParam } from '@platform/service-kit';
-import { latLngSchema } from '../../geo';
+import { phoneSchema, placeSchema } from '../../geo';
 import { TIERS } from '../../pricing';
 import { accountOf, requireScope, type PartnerAccount } from '../api-keys/api-key-auth';
 import { jobReadRoutes, partnerJobRoutes } from '../jobs/partner-job.routes';
@@ -11,10 +11,6 @@ import type { JobTelemetry } from '../telemetry/job-telemetry.service';
 import { RIDE_STATUSES, isTerminal, type RideStatus } from './ride-status';
 import type { RideService } from './rides.service';
 
-const placeSchema = latLngSchema.extend({
-  // `null` is "no address", the same as leaving it out (rides and deliveries answer `address: null` then).
-  address: z.string().trim().min(1).max(500).nullish().transform((address) => address ?? undefined),
-});
 
 export const createRideSchema = z.object({
   pickup: placeSchema,
@@ -22,7 +18,7 @@ export const createRideSchema = z.object({
   tier: z.enum(TIERS),
   passenger: z.object({
     name: z.string().trim().min(1).max(200),
-    phone: z.string().trim().regex(/^\+?[0-9 ()-]{5,20}$/, 'must be a phone number'),
+    phone: phoneSchema,
   }),
   estimate_id: z.string().max(100).optional().meta({ description: 'An estimate still valid (5 minutes) locks its fare.' }),
   event_pass: z.string().trim().min(1).max(40).optional().meta({ description: "An event pass code of the caller's program: covers the fare up to the program's cap." }),

@@ -1,8 +1,8 @@
 import { ValidationError, newId, type Knex, type Page } from '@platform/service-kit';
 import type { PartnerAccount } from '../api-keys/api-key-auth';
 import { greatCircleMeters } from '../../geo';
-import { fareFor, type Tier } from '../../pricing';
-import { tripMeters, type EstimateService } from '../estimates/estimates.service';
+import { fareFor, tripMeters, type Tier } from '../../pricing';
+import type { EstimateService } from '../estimates/estimates.service';
 import type { Driver } from '../fleet/fleet.types';
 import { createAndDispatch, type JobCreationDeps } from '../jobs/job-creation';
 import { placeColumns, type PlaceInput } from '../jobs/job.types';
@@ -108,11 +108,12 @@ export function createRideService({ db, lifecycle, dispatcher, estimates, passes
 
     /** A move by the assigned driver: arrive, start, complete or cancel; completing or cancelling frees the driver. */
     async driverMove(driver: Driver, id: string, action: Extract<RideAction, 'arrive' | 'start' | 'complete' | 'cancel'>): Promise<RideView> {
+      const telemetry = await lifecycle.telemetryOf(driver.id);
       return lifecycle.commit(async (trx) => {
         const ride = await lifecycle.lock(trx, { id, driverId: driver.id });
         if (action === 'cancel') return cancel(trx, ride, 'driver');
         if (action === 'complete') return lifecycle.endJob(trx, ride, action, {});
-        return { view: await lifecycle.changeStatus(trx, ride, action, {}), freed: [] };
+        return { view: await lifecycle.changeStatus(trx, ride, action, {}, telemetry), freed: [] };
       });
     },
   };
