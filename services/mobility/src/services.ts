@@ -45,7 +45,9 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   const jobPorts: JobLifecyclePorts = {
     appendEvent: appendOutboxEvent,
     findDriver: fleet.findDriver,
+    findDrivers: fleet.findDrivers,
     telemetry: (driverId) => locations.telemetry(driverId),
+    telemetries: (driverIds) => locations.telemetries(driverIds),
     releaseDriver: fleet.releaseDriver,
     withdrawOffers: release.withdrawOffers,
     afterDriverFreed: release.afterDriverFreed,

@@ -111,7 +111,8 @@ export function createDeliveryService({ db, lifecycle, dispatcher, locations, lo
     },
 
     async pickUp(courier: Driver, id: string): Promise<DeliveryView> {
-      return db.transaction(async (trx) => lifecycle.changeStatus(trx, await lifecycle.lock(trx, { id, courierId: courier.id }), 'pick_up', {}));
+      const telemetry = await lifecycle.telemetryOf(courier.id);
+      return db.transaction(async (trx) => lifecycle.changeStatus(trx, await lifecycle.lock(trx, { id, courierId: courier.id }), 'pick_up', {}, telemetry));
     },
 
     async fail(courier: Driver, id: string, reason: string): Promise<DeliveryView> {
@@ -127,6 +128,7 @@ export function createDeliveryService({ db, lifecycle, dispatcher, locations, lo
       const found = await findDelivery(db, { id, courierId: courier.id });
       if (!found) throw new NotFoundError('Delivery not found');
       const pinMatches = await verifyPin(input.pin, found.pin_hash);
+      const at = await locations.telemetry(courier.id); // where it was handed over, read before the row lock
       const outcome = await db.transaction(async (trx) => {
         const delivery = await lifecycle.lock(trx, { id, courierId: courier.id });
         nextDeliveryStatus(delivery.status, 'deliver'); // a disallowed move is a 409 and does not count as a try
@@ -135,7 +137,6 @@ export function createDeliveryService({ db, lifecycle, dispatcher, locations, lo
           const attempts = await countWrongPin(trx, delivery.id, MAX_PIN_ATTEMPTS);
           return { refused: attempts === undefined ? pinLocked() : wrongPin(MAX_PIN_ATTEMPTS - attempts) };
         }
-        const at = await locations.telemetry(courier.id);
         await insertProofImages(trx, delivery.id, { photo: input.photo, signature: input.signature });
         return lifecycle.endJob(trx, delivery, 'deliver', {
           received_by: input.received_by ?? null,

@@ -67,6 +67,13 @@ export async function findDriver(db: Knex, id: string): Promise<Driver | undefin
   return row ? toDriver(row) : undefined;
 }
 
+/** Several drivers in one query, by id (absent ids are left out). */
+export async function findDrivers(db: Knex, ids: readonly string[]): Promise<Map<string, Driver>> {
+  if (ids.length === 0) return new Map();
+  const rows = (await db('drivers').whereIn('id', [...ids])) as DriverRow[];
+  return new Map(rows.map((row) => [row.id, toDriver(row)]));
+}
+
 /** Newest first; `afterId` is the last driver of the previous page. Reads `limit + 1` rows so the caller knows if more follow. */
 export async function pageDrivers(db: Knex, organizationId: string, limit: number, afterId?: string): Promise<Driver[]> {
   const query = db('drivers').where({ organization_id: organizationId });

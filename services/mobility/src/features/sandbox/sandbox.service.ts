@@ -11,10 +11,10 @@ import { DELIVERY_SANDBOX_MOVES, RIDE_SANDBOX_MOVES, sandboxPath, sandboxTargets
 /** What the sandbox needs of a job's life cycle: the same lock, status change and end every other move goes through. */
 interface MovableJobs<Row, Action, Change, View> {
   lock(trx: Knex.Transaction, lookup: { id: string; partnerId: string; livemode: boolean }): Promise<Row>;
-  changeStatus(trx: Knex.Transaction, row: Row, action: Action, extra: Change): Promise<View>;
+  changeStatus(trx: Knex.Transaction, row: Row, action: Action, extra: Change, telemetry: null): Promise<View>;
   endJob(trx: Knex.Transaction, row: Row, action: Action, extra: Change): Promise<JobOutcome<View>>;
   commit(work: (trx: Knex.Transaction) => Promise<JobOutcome<View>>): Promise<View>;
-  view(conn: Knex, row: Row): Promise<View>;
+  view(conn: Knex, row: Row, telemetry: null): Promise<View>;
 }
 
 /** A change of the sandbox's own after the moves (the sandbox courier's place on the route); `to` may then be the status the job is in. */
@@ -52,13 +52,14 @@ function advancer<Row extends JobRecord<Status>, Status extends string, Action, 
           outcome.view = ended.view;
           outcome.freed.push(...ended.freed);
         } else {
-          outcome.view = await jobs.changeStatus(trx, row, move.action, move.change(trx));
+          // The sandbox's stand-in driver and courier never report a position: no Redis read under the lock.
+          outcome.view = await jobs.changeStatus(trx, row, move.action, move.change(trx), null);
         }
         row = await jobs.lock(trx, lookup); // the row as this move left it, for the next one
       }
       if (place) {
         await place(trx, row);
-        outcome.view = await jobs.view(trx, await jobs.lock(trx, lookup));
+        outcome.view = await jobs.view(trx, await jobs.lock(trx, lookup), null);
       }
       return outcome;
     });
