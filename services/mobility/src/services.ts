@@ -3,6 +3,7 @@ import { jobSecretsFrom } from './job-secrets';
 import { apiKeyCapsOf, createMobilityApiKeys } from './features/api-keys/api-keys';
 import { createDeliveryLifecycle, deliveryDispatchHandler } from './features/deliveries/delivery-lifecycle';
 import { createDeliveryService } from './features/deliveries/deliveries.service';
+import { createKnexDeliveriesRepository } from './features/deliveries/deliveries.repository';
 import { createDeliveryQuoteService } from './features/deliveries/delivery-quotes';
 import { Dispatcher } from './features/dispatch/dispatch.service';
 import { DispatchTimers } from './features/dispatch/dispatch.timers';
@@ -17,6 +18,7 @@ import type { JobLifecyclePorts } from './features/jobs/job-lifecycle';
 import { appendOutboxEvent } from './features/outbox/outbox.repository';
 import { createRideLifecycle, rideDispatchHandler } from './features/rides/ride-lifecycle';
 import { createRideService } from './features/rides/rides.service';
+import { createKnexRidesRepository } from './features/rides/rides.repository';
 import { createTrackingLinks } from './features/tracking/tracking-token';
 import { createTrackingService } from './features/tracking/tracking.service';
 import { createSandboxService } from './features/sandbox/sandbox.service';
@@ -55,12 +57,14 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     onStatusChange: (trx, change) => (change.objectType === 'ride' ? eventPasses.settleRide(trx, change) : Promise.resolve()),
     statusCommitted: telemetry.statusCommitted,
   };
-  const rideLifecycle = createRideLifecycle(db, jobPorts);
+  const ridesRepository = createKnexRidesRepository();
+  const rideLifecycle = createRideLifecycle(db, ridesRepository, jobPorts);
   // Each delivery's public tracking link (`tracking_url`); the tracking page reads deliveries only by that token.
   // Their own keys (required in production), never JWT_SECRET: job-secrets.ts.
   const jobSecrets = jobSecretsFrom(config);
   const trackingLinks = createTrackingLinks({ secret: jobSecrets.trackingTokenKey, publicBaseUrl: config.PUBLIC_BASE_URL });
-  const deliveryLifecycle = createDeliveryLifecycle(db, jobPorts, trackingLinks);
+  const deliveriesRepository = createKnexDeliveriesRepository();
+  const deliveryLifecycle = createDeliveryLifecycle(db, deliveriesRepository, jobPorts, trackingLinks);
   const dispatcher = new Dispatcher({
     db,
     locations,
@@ -70,9 +74,9 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     handlers: [rideDispatchHandler(rideLifecycle), deliveryDispatchHandler(deliveryLifecycle)],
     settings: { radiusMeters: config.DISPATCH_RADIUS_M, offerTtlSeconds: config.DISPATCH_OFFER_TTL_S, searchTimeoutSeconds: config.DISPATCH_TIMEOUT_S },
   });
-  const rides = createRideService({ db, lifecycle: rideLifecycle, dispatcher, estimates, passes: eventPasses, logger });
+  const rides = createRideService({ db, repository: ridesRepository, lifecycle: rideLifecycle, dispatcher, estimates, passes: eventPasses, logger });
   const deliveryQuotes = createDeliveryQuoteService({ db, locations, dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
-  const deliveries = createDeliveryService({ db, lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: jobSecrets.pinFingerprintKey, quotes: deliveryQuotes, tracking: trackingLinks });
+  const deliveries = createDeliveryService({ db, repository: deliveriesRepository, lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: jobSecrets.pinFingerprintKey, quotes: deliveryQuotes, tracking: trackingLinks });
   const tracking = createTrackingService({ db, findDriver: fleet.findDriver, telemetry: (driverId) => locations.telemetry(driverId), linkTtlSeconds: config.TRACKING_LINK_TTL_S });
   // Driver sign-in: `driverSessions.issueActivationCode(organizationId | undefined, driverId)` is also what an operator CLI calls.
   const driverSessions = createDriverSessionService(db, fleet, {

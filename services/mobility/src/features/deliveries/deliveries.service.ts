@@ -12,7 +12,7 @@ import type { DeliveryLifecycle } from './delivery-lifecycle';
 import type { DeliveryQuoteService } from './delivery-quotes';
 import { nextDeliveryStatus } from './delivery-status';
 import { presentDelivery, type DeliveryTrackingLinks, type DeliveryView } from './delivery.presenter';
-import { countWrongPin, findDelivery, insertDelivery, listDeliveries } from './deliveries.repository';
+import type { DeliveriesRepository } from './deliveries.repository';
 import { jobListFilter, type JobListQuery } from '../jobs/job-list-query';
 
 export interface Contact {
@@ -46,6 +46,7 @@ export type CreatedDelivery = DeliveryView & { security_pin?: string };
 
 /** The dispatcher only starts the search; it moves the delivery itself through the delivery's dispatch handler. */
 export interface DeliveryServiceDeps extends JobCreationDeps {
+  repository: DeliveriesRepository;
   lifecycle: DeliveryLifecycle;
   /** Where the courier was when delivering: the proof of delivery's location. */
   locations: Pick<FleetLocations, 'telemetry'>;
@@ -54,7 +55,7 @@ export interface DeliveryServiceDeps extends JobCreationDeps {
   tracking: DeliveryTrackingLinks;
 }
 
-export function createDeliveryService({ db, lifecycle, dispatcher, locations, logger, pinFingerprintKey, quotes, tracking }: DeliveryServiceDeps) {
+export function createDeliveryService({ db, repository, lifecycle, dispatcher, locations, logger, pinFingerprintKey, quotes, tracking }: DeliveryServiceDeps) {
   /** The body the idempotency key is compared on: the PIN only as a keyed fingerprint, never in the clear. */
   function fingerprintBody(input: CreateDeliveryInput): unknown {
     return input.security_pin === undefined ? input : { ...input, security_pin: pinFingerprint(input.security_pin, pinFingerprintKey) };
@@ -75,7 +76,7 @@ export function createDeliveryService({ db, lifecycle, dispatcher, locations, lo
         // A quote books its own fee (checked in this transaction); without one the fee is today's price.
         const fee = input.quote_id ? await quotes.quotedFee(trx, account, input.quote_id, input) : deliveryFeeFor(input.weight_tier, meters);
         const id = newId('dlv');
-        const delivery = await insertDelivery(trx, {
+        const delivery = await repository.insert(trx, {
           id,
           partner_id: partnerId,
           livemode,
@@ -103,7 +104,7 @@ export function createDeliveryService({ db, lifecycle, dispatcher, locations, lo
 
     /** The partner's deliveries, newest first. */
     async listDeliveries(account: PartnerAccount, query: JobListQuery): Promise<Page<DeliveryView>> {
-      return lifecycle.page(await listDeliveries(db, jobListFilter(account, query)), query.limit);
+      return lifecycle.page(await repository.list(db, jobListFilter(account, query)), query.limit);
     },
 
     async cancelByPartner({ partnerId, livemode }: PartnerAccount, id: string): Promise<DeliveryView> {
@@ -125,7 +126,7 @@ export function createDeliveryService({ db, lifecycle, dispatcher, locations, lo
      */
     async deliver(courier: Driver, id: string, input: DeliverInput): Promise<DeliveryView> {
       // The hash never changes, so the (deliberately slow) scrypt runs before the row lock and holds no connection.
-      const found = await findDelivery(db, { id, courierId: courier.id });
+      const found = await repository.find(db, { id, courierId: courier.id });
       if (!found) throw new NotFoundError('Delivery not found');
       const pinMatches = await verifyPin(input.pin, found.pin_hash);
       const at = await locations.telemetry(courier.id); // where it was handed over, read before the row lock
@@ -134,7 +135,7 @@ export function createDeliveryService({ db, lifecycle, dispatcher, locations, lo
         nextDeliveryStatus(delivery.status, 'deliver'); // a disallowed move is a 409 and does not count as a try
         if (delivery.pin_failed_attempts >= MAX_PIN_ATTEMPTS) return { refused: pinLocked() };
         if (!pinMatches) {
-          const attempts = await countWrongPin(trx, delivery.id, MAX_PIN_ATTEMPTS);
+          const attempts = await repository.countWrongPin(trx, delivery.id, MAX_PIN_ATTEMPTS);
           return { refused: attempts === undefined ? pinLocked() : wrongPin(MAX_PIN_ATTEMPTS - attempts) };
         }
         await insertProofImages(trx, delivery.id, { photo: input.photo, signature: input.signature });

@@ -109,7 +109,7 @@ export function createJobLifecycle<Row extends JobRecord<Status>, Status extends
   }
 
   /**
-   * One page of a partner's list from its `limit + 1` rows (job-rows listJobRows), each shown as GET shows it; rows
+   * One page of a partner's list from its `limit + 1` rows (the repository's `list`), each shown as GET shows it; rows
    * `undefined` means the cursor is not one of the partner's jobs, a 422 rather than an empty page. The page's
    * assignees are read in one query and their positions in one Redis round trip, whatever the page's length.
    */

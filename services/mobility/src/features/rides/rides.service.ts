@@ -9,7 +9,7 @@ import { placeColumns, type PlaceInput } from '../jobs/job.types';
 import type { RideLifecycle } from './ride-lifecycle';
 import type { CancelledBy, RideAction } from './ride-status';
 import { presentRide, type RideView } from './ride.presenter';
-import { insertRide, listRides, type RideRow } from './rides.repository';
+import type { RideRow, RidesRepository } from './rides.repository';
 import { jobListFilter, type JobListQuery } from '../jobs/job-list-query';
 
 export interface CreateRideInput {
@@ -26,6 +26,7 @@ const ESTIMATE_MATCH_METERS = 200;
 
 /** The dispatcher only starts the search; it moves the ride itself through the ride's dispatch handler. */
 export interface RideServiceDeps extends JobCreationDeps {
+  repository: RidesRepository;
   lifecycle: RideLifecycle;
   estimates: Pick<EstimateService, 'findEstimate'>;
   /** Event passes (wired in services.ts): reserves a pass's coverage in the ride's transaction, or refuses with a 422. */
@@ -39,7 +40,7 @@ export interface RidePasses {
   ): Promise<{ passId: string; covered: number }>;
 }
 
-export function createRideService({ db, lifecycle, dispatcher, estimates, passes, logger }: RideServiceDeps) {
+export function createRideService({ db, repository, lifecycle, dispatcher, estimates, passes, logger }: RideServiceDeps) {
   /** Cancels (by anyone) in the caller's transaction: ends the job, so open offers close and the driver is freed. */
   function cancel(trx: Knex.Transaction, ride: RideRow, by: CancelledBy) {
     return lifecycle.endJob(trx, ride, 'cancel', { cancelled_by: by });
@@ -75,7 +76,7 @@ export function createRideService({ db, lifecycle, dispatcher, estimates, passes
         const id = newId('ride');
         // The pass's coverage is reserved in this transaction: a refused pass rolls the ride back with it.
         const coverage = input.event_pass ? await reserveCoverage(trx, { partnerId, code: input.event_pass, rideId: id, tier: input.tier, pickup: input.pickup, dropoff: input.dropoff, fare }) : undefined;
-        const ride = await insertRide(trx, {
+        const ride = await repository.insert(trx, {
           id,
           event_pass_id: coverage?.passId ?? null,
           pass_covered_amount: coverage?.covered ?? null,
@@ -99,7 +100,7 @@ export function createRideService({ db, lifecycle, dispatcher, estimates, passes
 
     /** The partner's rides, newest first. */
     async listRides(account: PartnerAccount, query: JobListQuery): Promise<Page<RideView>> {
-      return lifecycle.page(await listRides(db, jobListFilter(account, query)), query.limit);
+      return lifecycle.page(await repository.list(db, jobListFilter(account, query)), query.limit);
     },
 
     async cancelByPartner({ partnerId, livemode }: PartnerAccount, id: string): Promise<RideView> {
