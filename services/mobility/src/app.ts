@@ -11,13 +11,8 @@ import {
   adminTokenSettings,
   requireAdmin,
   requireRole,
-  type Knex,
-  type Logger,
-  type Metrics,
   openApiRoute,
-  type Redis,
 } from '@platform/service-kit';
-import type { MobilityConfig } from './config';
 import { brandingAdminRoutes } from './features/branding/branding.routes';
 import { apiKeyAdminRoutes } from './features/api-keys/api-keys.routes';
 import { accountOf, requireApiKey, requireLiveKey, requireScope } from './features/api-keys/api-key-auth';
@@ -37,28 +32,10 @@ import { trackingRoutes } from './features/tracking/tracking.routes';
 import { sandboxRoutes } from './features/sandbox/sandbox.routes';
 import { mobilitySummaryReader, mobilitySummaryRoutes } from './features/summary/summary.routes';
 import { mobilityOpenApi } from './openapi';
-import { registerOperationalMetrics } from './operational-metrics';
-import type { ApiKeyAuthCache } from '@platform/api-keys';
-import { buildServices, type MobilityServices } from './services';
-import { createWebhookQueue } from './features/webhook-dispatch/webhook-queue';
-import { retryPolicyFrom } from './features/webhook-dispatch/retry-schedule';
-import { appendOutboxEvent } from './features/outbox/outbox.repository';
+import { registerOperationalMetrics } from './platform/operational-metrics';
+import { buildServices, type MobilityDeps, type MobilityServices } from './services';
 import { eventRoutes } from './features/outbox/events.routes';
-import { createEventsService } from './features/outbox/events.service';
 import { webhookEndpointRoutes } from './features/webhook-endpoints/webhook-endpoints.routes';
-import { createEndpointSecretCipher } from './features/webhook-dispatch/endpoint-secret-cipher';
-import { createWebhookEndpointService } from './features/webhook-endpoints/webhook-endpoints.service';
-
-export interface MobilityDeps {
-  db: Knex;
-  redis: Redis;
-  config: MobilityConfig;
-  logger: Logger;
-  /** The per-process key cache (the API server starts one; apps built without it read every key from Postgres). */
-  apiKeyCache?: ApiKeyAuthCache;
-  /** The request metrics to record into (the server shares one with the estimates fast lane); a new set otherwise. */
-  metrics?: Metrics;
-}
 
 /** The mobility service's HTTP app, without listening; tests build it on their own database and Redis prefix. */
 export function createApp(deps: MobilityDeps, services: MobilityServices = buildServices(deps)): Express {
@@ -71,20 +48,8 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use(trackingRoutes(services.tracking)); // public: no key, no body
   app.use(jsonBodies());
 
-  const webhookQueue = createWebhookQueue(redis, config.REDIS_PREFIX);
-  registerOperationalMetrics(metrics.registry, db, [webhookQueue, services.timers.queue]);
-  const webhooks = createWebhookEndpointService({
-    db,
-    queue: webhookQueue,
-    policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
-    secrets: createEndpointSecretCipher(config),
-    maxEndpointsPerPartner: config.WEBHOOK_MAX_ENDPOINTS_PER_PARTNER,
-    recoverMinIntervalSeconds: config.WEBHOOK_RECOVER_MIN_INTERVAL_S,
-    appendEvent: appendOutboxEvent,
-    maxAttempts: retryPolicyFrom(config).maxAttempts,
-    logger,
-  });
-  const events = createEventsService(db);
+  registerOperationalMetrics(metrics.registry, db, [services.webhookQueue, services.timers.queue]);
+  const { webhooks, events } = services;
 
   app.use('/admin/v1', requireAdmin(adminTokenSettings(config)), ensurePartnerFromClaims(db));
   // The audit trail wraps every admin change below it; owners read it at /admin/v1/audit-log. Behind the gateway the

@@ -1,5 +1,7 @@
-import type { MobilityDeps } from './app';
-import { jobSecretsFrom } from './job-secrets';
+import type { ApiKeyAuthCache } from '@platform/api-keys';
+import type { Knex, Logger, Metrics, Redis } from '@platform/service-kit';
+import type { MobilityConfig } from './config';
+import { jobSecretsFrom } from './platform/job-secrets';
 import { apiKeyCapsOf, createMobilityApiKeys } from './features/api-keys/api-keys';
 import { createDeliveryLifecycle, deliveryDispatchHandler } from './features/deliveries/delivery-lifecycle';
 import { createDeliveryService } from './features/deliveries/deliveries.service';
@@ -23,6 +25,23 @@ import { createTrackingLinks } from './features/tracking/tracking-token';
 import { createTrackingService } from './features/tracking/tracking.service';
 import { createSandboxService } from './features/sandbox/sandbox.service';
 import { createJobTelemetry } from './features/telemetry/job-telemetry.service';
+import { createEventsService } from './features/outbox/events.service';
+import { createEndpointSecretCipher } from './features/webhook-dispatch/endpoint-secret-cipher';
+import { retryPolicyFrom } from './features/webhook-dispatch/retry-schedule';
+import { createWebhookQueue } from './features/webhook-dispatch/webhook-queue';
+import { createWebhookEndpointService } from './features/webhook-endpoints/webhook-endpoints.service';
+
+/** What a mobility process (the API server, the worker, a test) gives the services it builds. */
+export interface MobilityDeps {
+  db: Knex;
+  redis: Redis;
+  config: MobilityConfig;
+  logger: Logger;
+  /** The per-process key cache (the API server starts one; apps built without it read every key from Postgres). */
+  apiKeyCache?: ApiKeyAuthCache;
+  /** The request metrics to record into (the server shares one with the estimates fast lane); a new set otherwise. */
+  metrics?: Metrics;
+}
 
 /**
  * Wires the feature services once per process; the HTTP app and the worker share this. Features meet only here: the job
@@ -92,7 +111,41 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   });
   // Test mode: moves test jobs through the same life cycles the dispatcher and drivers use.
   const sandbox = createSandboxService({ db, rides: rideLifecycle, deliveries: deliveryLifecycle });
-  return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries, deliveryQuotes, eventPasses, trackingLinks, tracking, driverSessions, signInThrottle, sandbox, telemetry };
+  // The partner's webhook endpoints (register, test events, retries: the queue the worker drains) and its event log.
+  const webhookQueue = createWebhookQueue(redis, config.REDIS_PREFIX);
+  const webhooks = createWebhookEndpointService({
+    db,
+    queue: webhookQueue,
+    policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
+    secrets: createEndpointSecretCipher(config),
+    maxEndpointsPerPartner: config.WEBHOOK_MAX_ENDPOINTS_PER_PARTNER,
+    recoverMinIntervalSeconds: config.WEBHOOK_RECOVER_MIN_INTERVAL_S,
+    appendEvent: appendOutboxEvent,
+    maxAttempts: retryPolicyFrom(config).maxAttempts,
+    logger,
+  });
+  const events = createEventsService(db);
+  return {
+    apiKeys,
+    locations,
+    fleet,
+    estimates,
+    timers,
+    dispatcher,
+    rides,
+    deliveries,
+    deliveryQuotes,
+    eventPasses,
+    trackingLinks,
+    tracking,
+    driverSessions,
+    signInThrottle,
+    sandbox,
+    telemetry,
+    webhookQueue,
+    webhooks,
+    events,
+  };
 }
 
 export type MobilityServices = ReturnType<typeof buildServices>;

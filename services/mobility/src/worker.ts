@@ -10,9 +10,9 @@ import { appendOutboxEvent } from './features/outbox/outbox.repository';
 import { scheduleEventRetention } from './features/webhook-dispatch/event-retention';
 import { scheduleDriverCredentialRetention } from './features/driver-sessions/credential-retention';
 import { scheduleSandboxExpiry } from './features/sandbox/sandbox-expiry';
-import { QUEUES } from './queues';
+import { QUEUES } from './platform/queues';
 import { buildServices } from './services';
-import { createWorkerHealthServer } from './worker-health';
+import { createWorkerHealthServer } from './platform/worker-health';
 
 /** The BullMQ worker process: outbound webhook deliveries (with the outbox relay) and dispatch timers. */
 async function main() {

@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/service-kit';
-import type { WeightTier } from '../../pricing';
+import type { WeightTier } from '../../platform/pricing';
 import type { JobPlaceColumns } from '../jobs/job.types';
 import { createKnexJobRepository, type JobLookup, type JobRepository } from '../jobs/job.repository';
 import type { DeliveryStatus } from './delivery-status';

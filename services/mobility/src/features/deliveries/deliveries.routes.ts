@@ -1,9 +1,9 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { parseOrThrow, idParam } from '@platform/service-kit';
-import { latLngSchema, phoneSchema, placeSchema } from '../../geo';
-import { imageDataUrlSchema } from '../../image-data';
-import { WEIGHT_TIERS } from '../../pricing';
+import { latLngSchema, phoneSchema, placeSchema } from '../../platform/geo';
+import { imageDataUrlSchema } from '../../platform/image-data';
+import { WEIGHT_TIERS } from '../../platform/pricing';
 import { accountOf, requireScope, type PartnerAccount } from '../api-keys/api-key-auth';
 import { currentDriver } from '../driver-app/driver-auth';
 import { jobReadRoutes, partnerJobRoutes } from '../jobs/partner-job.routes';

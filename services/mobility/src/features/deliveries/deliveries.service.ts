@@ -1,6 +1,6 @@
 import { ApiError, NotFoundError, newId, type Page } from '@platform/service-kit';
-import type { ImageData } from '../../image-data';
-import { deliveryFeeFor, tripMeters, type WeightTier } from '../../pricing';
+import type { ImageData } from '../../platform/image-data';
+import { deliveryFeeFor, tripMeters, type WeightTier } from '../../platform/pricing';
 import { insertProofImages } from './delivery-proof.repository';
 import type { PartnerAccount } from '../api-keys/api-key-auth';
 import type { FleetLocations } from '../fleet/fleet.locations';

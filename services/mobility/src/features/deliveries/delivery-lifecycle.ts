@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/service-kit';
-import { DELIVERY_PRICING } from '../../pricing';
+import { DELIVERY_PRICING } from '../../platform/pricing';
 import type { DispatchJob } from '../dispatch/dispatch.types';
 import { createJobLifecycle, type JobLifecyclePorts } from '../jobs/job-lifecycle';
 import { NO_COURIERS_AVAILABLE, deliveryEventType, nextDeliveryStatus, type DeliveryAction, type DeliveryStatus } from './delivery-status';

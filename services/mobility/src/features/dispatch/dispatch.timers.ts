@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Redis } from '@platform/service-kit';
-import { QUEUES } from '../../queues';
+import { QUEUES } from '../../platform/queues';
 import type { JobKind } from './dispatch.types';
 
 export type DispatchTimerJob =

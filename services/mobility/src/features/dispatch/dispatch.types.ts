@@ -1,6 +1,6 @@
 import type { Knex } from '@platform/service-kit';
-import type { LatLng } from '../../geo';
-import type { Tier } from '../../pricing';
+import type { LatLng } from '../../platform/geo';
+import type { Tier } from '../../platform/pricing';
 import type { Telemetry } from '../fleet/fleet.locations';
 import type { Driver, FleetKind } from '../fleet/fleet.types';
 

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { parseOrThrow, idParam } from '@platform/service-kit';
-import { latLngSchema } from '../../geo';
+import { latLngSchema } from '../../platform/geo';
 import type { Dispatcher } from '../dispatch/dispatch.service';
 import type { FleetService } from '../fleet/fleet.service';
 import { rideId } from '../rides/rides.routes';

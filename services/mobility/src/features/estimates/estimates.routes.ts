@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { parseOrThrow } from '@platform/service-kit';
-import { latLngSchema } from '../../geo';
+import { latLngSchema } from '../../platform/geo';
 import { accountOf, requireScope } from '../api-keys/api-key-auth';
 import type { EstimateService } from './estimates.service';
 

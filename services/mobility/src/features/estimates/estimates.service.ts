@@ -1,6 +1,6 @@
 import { newId, type Knex } from '@platform/service-kit';
-import type { LatLng } from '../../geo';
-import { ESTIMATE_VALIDITY_SECONDS, PRICING, ROAD_FACTOR, TIERS, fareFor, travelSeconds, tripMeters, type Tier } from '../../pricing';
+import type { LatLng } from '../../platform/geo';
+import { ESTIMATE_VALIDITY_SECONDS, PRICING, ROAD_FACTOR, TIERS, fareFor, travelSeconds, tripMeters, type Tier } from '../../platform/pricing';
 import type { FleetLocations } from '../fleet/fleet.locations';
 import { findEstimate, insertEstimate, type Money, type StoredEstimate } from './estimates.repository';
 

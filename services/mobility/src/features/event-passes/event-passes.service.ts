@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError, newId, type Knex } from '@platform/service-kit';
-import type { LatLng } from '../../geo';
-import { CURRENCY, type Tier } from '../../pricing';
+import type { LatLng } from '../../platform/geo';
+import { CURRENCY, type Tier } from '../../platform/pricing';
 import { newPassCode, normalizePassCode, passCodeHash } from './event-pass-code';
 import { coveredAmount, insideWindow, matchesVenue, passRefused, type AppliesTo } from './event-pass-rules';
 import { presentPass, presentProgram, presentRedemption, type PassView, type ProgramView } from './event-passes.presenter';

@@ -1,6 +1,6 @@
 import type { Redis } from '@platform/service-kit';
-import type { LatLng } from '../../geo';
-import type { Tier } from '../../pricing';
+import type { LatLng } from '../../platform/geo';
+import type { Tier } from '../../platform/pricing';
 import type { Driver, DriverIndexEntry, FleetKind } from './fleet.types';
 
 export interface Telemetry extends LatLng {

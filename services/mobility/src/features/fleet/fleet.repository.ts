@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/service-kit';
-import type { Tier } from '../../pricing';
+import type { Tier } from '../../platform/pricing';
 import type { Driver, FleetKind } from './fleet.types';
 
 export interface DriverRow {

@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { adminOf, isIdOf, parseOrThrow, requireRole } from '@platform/service-kit';
-import { phoneSchema } from '../../geo';
-import { TIERS } from '../../pricing';
+import { phoneSchema } from '../../platform/geo';
+import { TIERS } from '../../platform/pricing';
 import type { FleetService, OnDriverRegistered } from './fleet.service';
 
 const text = z.string().trim().min(1).max(200);

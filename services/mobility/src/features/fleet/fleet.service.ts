@@ -1,6 +1,6 @@
 import { NotFoundError, isIdOf, newId, type AdminClaims, type Knex } from '@platform/service-kit';
-import type { LatLng } from '../../geo';
-import type { Tier } from '../../pricing';
+import type { LatLng } from '../../platform/geo';
+import type { Tier } from '../../platform/pricing';
 import { indexScopeOf, type FleetLocations } from './fleet.locations';
 import { claimDriver, disableDriver, findDriver, findDrivers, insertDriver, jobStatuses, pageDrivers, releaseDriver, setDriverAvailability } from './fleet.repository';
 import type { Driver, FleetKind, Vehicle } from './fleet.types';

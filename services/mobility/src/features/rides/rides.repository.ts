@@ -1,4 +1,4 @@
-import type { Tier } from '../../pricing';
+import type { Tier } from '../../platform/pricing';
 import type { JobPlaceColumns } from '../jobs/job.types';
 import { createKnexJobRepository, type JobLookup, type JobRepository } from '../jobs/job.repository';
 import type { CancelledBy, RideStatus } from './ride-status';

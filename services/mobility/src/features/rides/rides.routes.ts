@@ -1,8 +1,8 @@
 import type { Request, RequestHandler, Router } from 'express';
 import { z } from 'zod';
 import { idParam } from '@platform/service-kit';
-import { phoneSchema, placeSchema } from '../../geo';
-import { TIERS } from '../../pricing';
+import { phoneSchema, placeSchema } from '../../platform/geo';
+import { TIERS } from '../../platform/pricing';
 import { accountOf, requireScope, type PartnerAccount } from '../api-keys/api-key-auth';
 import { jobReadRoutes, partnerJobRoutes } from '../jobs/partner-job.routes';
 import { jobListQuerySchema } from '../jobs/job-list-query';

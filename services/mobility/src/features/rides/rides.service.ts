@@ -1,7 +1,7 @@
 import { ValidationError, newId, type Knex, type Page } from '@platform/service-kit';
 import type { PartnerAccount } from '../api-keys/api-key-auth';
-import { greatCircleMeters } from '../../geo';
-import { fareFor, tripMeters, type Tier } from '../../pricing';
+import { greatCircleMeters } from '../../platform/geo';
+import { fareFor, tripMeters, type Tier } from '../../platform/pricing';
 import type { EstimateService } from '../estimates/estimates.service';
 import type { Driver } from '../fleet/fleet.types';
 import { createAndDispatch, type JobCreationDeps } from '../jobs/job-creation';

@@ -1,4 +1,4 @@
-import type { Tier } from '../../pricing';
+import type { Tier } from '../../platform/pricing';
 import type { DeliveryStatus } from '../deliveries/delivery-status';
 
 /** The status as the recipient reads it (the live region announces it on every change). */

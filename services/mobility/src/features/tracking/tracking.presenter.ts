@@ -1,5 +1,5 @@
-import { greatCircleMeters, type LatLng } from '../../geo';
-import { ROAD_FACTOR, travelSeconds } from '../../pricing';
+import { greatCircleMeters, type LatLng } from '../../platform/geo';
+import { ROAD_FACTOR, travelSeconds } from '../../platform/pricing';
 import type { Telemetry } from '../fleet/fleet.locations';
 import type { Driver } from '../fleet/fleet.types';
 import { isTerminalDelivery, type DeliveryStatus } from '../deliveries/delivery-status';

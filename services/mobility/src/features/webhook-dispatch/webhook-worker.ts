@@ -2,7 +2,7 @@ import { Worker } from 'bullmq';
 import type { Registry } from 'prom-client';
 import type { Knex, Logger, Redis } from '@platform/service-kit';
 import type { MobilityConfig } from '../../config';
-import { QUEUES } from '../../queues';
+import { QUEUES } from '../../platform/queues';
 import { createEndpointSecretCipher } from './endpoint-secret-cipher';
 import type { AppendEndpointEvent } from './endpoint-events';
 import { reencryptStaleSecrets } from './secret-reencryption';

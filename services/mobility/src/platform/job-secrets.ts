@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { MobilityConfig } from './config';
+import type { MobilityConfig } from '../config';
 
 /** The keys that protect delivery data, each its own secret (issue 25: JWT_SECRET no longer keys them). */
 export interface JobSecrets {
