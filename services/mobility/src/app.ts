@@ -30,7 +30,7 @@ import { adminAccountOf, adminPartnerIdOf } from './features/partners/admin-acco
 import { rideAdminRoutes, rideRoutes, rideStreamRoutes } from './features/rides/rides.routes';
 import { trackingRoutes } from './features/tracking/tracking.routes';
 import { sandboxRoutes } from './features/sandbox/sandbox.routes';
-import { mobilitySummaryReader, mobilitySummaryRoutes } from './features/summary/summary.routes';
+import { createMobilitySummaryReader, mobilitySummaryRoutes } from './features/summary/summary.routes';
 import { mobilityOpenApi } from './openapi';
 import { registerOperationalMetrics } from './platform/operational-metrics';
 import { buildServices, type MobilityDeps, type MobilityServices } from './services';
@@ -70,7 +70,7 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use('/admin/v1/events', eventRoutes(events, adminAccountOf));
   app.use('/admin/v1/webhooks', webhookEndpointRoutes({ service: webhooks, accountOf: adminAccountOf, requireChange: adminChange }));
   app.use('/admin/v1/partner/branding', brandingAdminRoutes(db, adminChange));
-  app.use('/admin/v1/summary', mobilitySummaryRoutes(mobilitySummaryReader(db)));
+  app.use('/admin/v1/summary', mobilitySummaryRoutes(createMobilitySummaryReader(db)));
   app.use('/admin/v1/event-pass-programs', eventPassProgramRoutes(services.eventPasses, { read: (_req, _res, next) => next(), write: adminChange, partnerIdOf: adminPartnerIdOf }));
 
   const partnerKey = requireApiKey(services.apiKeys);

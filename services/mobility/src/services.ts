@@ -7,14 +7,14 @@ import { createDeliveryLifecycle, deliveryDispatchHandler } from './features/del
 import { createDeliveryService } from './features/deliveries/deliveries.service';
 import { createKnexDeliveriesRepository } from './features/deliveries/deliveries.repository';
 import { createDeliveryQuoteService } from './features/deliveries/delivery-quotes';
-import { Dispatcher } from './features/dispatch/dispatch.service';
-import { DispatchTimers } from './features/dispatch/dispatch.timers';
+import { createDispatcher } from './features/dispatch/dispatch.service';
+import { createDispatchTimers } from './features/dispatch/dispatch.timers';
 import { createDriverRelease } from './features/dispatch/driver-release';
 import { createEstimateService } from './features/estimates/estimates.service';
 import { createDriverSessionService } from './features/driver-sessions/driver-sessions.service';
 import { createSignInThrottle } from './features/driver-sessions/signin-throttle';
 import { createEventPassService } from './features/event-passes/event-passes.service';
-import { FleetLocations } from './features/fleet/fleet.locations';
+import { createFleetLocations } from './features/fleet/fleet.locations';
 import { createFleetService } from './features/fleet/fleet.service';
 import type { JobLifecyclePorts } from './features/jobs/job-lifecycle';
 import { appendOutboxEvent } from './features/outbox/outbox.repository';
@@ -49,10 +49,10 @@ export interface MobilityDeps {
  */
 export function buildServices({ db, redis, config, logger, apiKeyCache }: MobilityDeps) {
   const apiKeys = createMobilityApiKeys(db, apiKeyCapsOf(config), apiKeyCache);
-  const locations = new FleetLocations(redis, config.REDIS_PREFIX);
+  const locations = createFleetLocations(redis, config.REDIS_PREFIX);
   const fleet = createFleetService(db, locations);
   const estimates = createEstimateService(db, locations, { dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
-  const timers = new DispatchTimers(redis, config.REDIS_PREFIX);
+  const timers = createDispatchTimers(redis, config.REDIS_PREFIX);
   const release = createDriverRelease(db, fleet, locations, logger);
   const eventPasses = createEventPassService({ db, appendEvent: appendOutboxEvent });
   const telemetry = createJobTelemetry({
@@ -84,7 +84,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   const trackingLinks = createTrackingLinks({ secret: jobSecrets.trackingTokenKey, publicBaseUrl: config.PUBLIC_BASE_URL });
   const deliveriesRepository = createKnexDeliveriesRepository();
   const deliveryLifecycle = createDeliveryLifecycle(db, deliveriesRepository, jobPorts, trackingLinks);
-  const dispatcher = new Dispatcher({
+  const dispatcher = createDispatcher({
     db,
     locations,
     drivers: fleet,

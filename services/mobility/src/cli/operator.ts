@@ -8,7 +8,7 @@ import { MOBILITY_SCHEMA, mobilityConfigSchema, type MobilityConfig } from '../c
 import { migrations } from '../db/migrations';
 import { apiKeyCapsOf, createMobilityApiKeys, MOBILITY_SCOPES } from '../features/api-keys/api-keys';
 import { createKeySchema } from '../features/api-keys/api-keys.routes';
-import { FleetLocations } from '../features/fleet/fleet.locations';
+import { createFleetLocations } from '../features/fleet/fleet.locations';
 import { createFleetService, toDriverView, type DriverView } from '../features/fleet/fleet.service';
 import { registerDriverSchema } from '../features/fleet/fleet.routes';
 import { createDriverSessionService, firstActivationCode, type IssuedActivationCode } from '../features/driver-sessions/driver-sessions.service';
@@ -35,7 +35,7 @@ export async function openMobilityOperator(config: MobilityConfig = loadMobility
   // Never connected: the fleet service needs its locations only for dispatch, which the CLI does not do.
   const redis = createRedis(config.REDIS_URL, { lazyConnect: true });
   const apiKeys = createMobilityApiKeys(db, apiKeyCapsOf(config));
-  const fleet = createFleetService(db, new FleetLocations(redis, config.REDIS_PREFIX));
+  const fleet = createFleetService(db, createFleetLocations(redis, config.REDIS_PREFIX));
   const driverSessions = createDriverSessionService(db, fleet, {
     jwtSecret: config.JWT_SECRET,
     jwtIssuer: config.JWT_ISSUER,

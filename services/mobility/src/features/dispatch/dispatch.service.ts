@@ -212,3 +212,8 @@ export class Dispatcher {
     return this.release.afterDriverFreed(driverId);
   }
 }
+
+/** The dispatcher, built once per process with its job handlers (services.ts). */
+export function createDispatcher(deps: DispatcherDeps): Dispatcher {
+  return new Dispatcher(deps);
+}

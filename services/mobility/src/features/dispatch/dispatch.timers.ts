@@ -41,3 +41,8 @@ export class DispatchTimers {
     return this.queue.close();
   }
 }
+
+/** The dispatch timers' queue (under `prefix`): offer expiries and search retries. */
+export function createDispatchTimers(connection: Redis, prefix: string): DispatchTimers {
+  return new DispatchTimers(connection, prefix);
+}

@@ -176,3 +176,8 @@ function telemetryOf(hash: Record<string, string>): Telemetry | null {
   const num = (value: string | undefined) => (value ? Number(value) : null);
   return { lat: Number(hash.lat), lng: Number(hash.lng), heading: num(hash.heading), speed_kph: num(hash.speed_kph), updated_at: hash.updated_at ?? '' };
 }
+
+/** Live positions and the dispatch index in Redis (under `prefix`). */
+export function createFleetLocations(redis: Redis, prefix: string): FleetLocations {
+  return new FleetLocations(redis, prefix);
+}

@@ -32,9 +32,9 @@ export function mobilitySummaryRoutes(summary: MobilitySummaryReader): Router {
   return router;
 }
 
-export type MobilitySummaryReader = ReturnType<typeof mobilitySummaryReader>;
+export type MobilitySummaryReader = ReturnType<typeof createMobilitySummaryReader>;
 
-export function mobilitySummaryReader(db: Knex) {
+export function createMobilitySummaryReader(db: Knex) {
   return async (partnerId: string, { days, livemode, endpointId }: { days: number; livemode: boolean; endpointId?: string }) => {
     const { rows } = await db.raw<{ rows: MobilityDayRow[] }>(
       `with day as (
