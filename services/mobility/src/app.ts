@@ -13,29 +13,26 @@ import {
   requireRole,
   openApiRoute,
 } from '@platform/service-kit';
-import { brandingAdminRoutes } from './features/branding/branding.routes';
-import { apiKeyAdminRoutes } from './features/api-keys/api-keys.routes';
-import { accountOf, requireApiKey, requireLiveKey, requireScope } from './features/api-keys/api-key-auth';
-import { courierDeliveryRoutes, deliveryAdminRoutes, deliveryRoutes, deliveryStreamRoutes } from './features/deliveries/deliveries.routes';
-import { requireDriver } from './features/driver-app/driver-auth';
-import { driverAppRoutes } from './features/driver-app/driver-app.routes';
-import { activationCodeAdminRoutes, driverSessionRoutes } from './features/driver-sessions/driver-sessions.routes';
-import { firstActivationCode } from './features/driver-sessions/driver-sessions.service';
-import { estimateRoutes } from './features/estimates/estimates.routes';
-import { eventPassProgramRoutes, eventPassRoutes } from './features/event-passes/event-passes.routes';
-import { fleetAdminRoutes } from './features/fleet/fleet.routes';
-import { auditLogRoutes, mobilityAuditTrail } from './features/audit/audit.routes';
-import { ensurePartnerFromClaims } from './features/partners/partners.middleware';
-import { adminAccountOf, adminPartnerIdOf } from './features/partners/admin-account';
-import { rideAdminRoutes, rideRoutes, rideStreamRoutes } from './features/rides/rides.routes';
-import { trackingRoutes } from './features/tracking/tracking.routes';
-import { sandboxRoutes } from './features/sandbox/sandbox.routes';
-import { createMobilitySummaryReader, mobilitySummaryRoutes } from './features/summary/summary.routes';
+import { brandingAdminRoutes } from './features/branding';
+import { accountOf, apiKeyAdminRoutes, requireApiKey, requireLiveKey, requireScope } from './features/api-keys';
+import { courierDeliveryRoutes, deliveryAdminRoutes, deliveryRoutes, deliveryStreams } from './features/deliveries';
+import { currentDriver, driverAppRoutes, requireDriver } from './features/driver-app';
+import { activationCodeAdminRoutes, driverSessionRoutes, firstActivationCode } from './features/driver-sessions';
+import { estimateRoutes } from './features/estimates';
+import { eventPassProgramRoutes, eventPassRoutes } from './features/event-passes';
+import { fleetAdminRoutes } from './features/fleet';
+import { auditLogRoutes, mobilityAuditTrail } from './features/audit';
+import { adminAccountOf, adminPartnerIdOf, ensurePartnerFromClaims } from './features/partners';
+import { rideAdminRoutes, rideRoutes, rideStreams } from './features/rides';
+import { partnerJobStreamRoutes } from './features/telemetry';
+import { trackingRoutes } from './features/tracking';
+import { sandboxRoutes } from './features/sandbox';
+import { createMobilitySummaryReader, mobilitySummaryRoutes } from './features/summary';
 import { mobilityOpenApi } from './openapi';
 import { registerOperationalMetrics } from './platform/operational-metrics';
 import { buildServices, type MobilityDeps, type MobilityServices } from './services';
-import { eventRoutes } from './features/outbox/events.routes';
-import { webhookEndpointRoutes } from './features/webhook-endpoints/webhook-endpoints.routes';
+import { eventRoutes } from './features/outbox';
+import { webhookEndpointRoutes } from './features/webhook-endpoints';
 
 /** The mobility service's HTTP app, without listening; tests build it on their own database and Redis prefix. */
 export function createApp(deps: MobilityDeps, services: MobilityServices = buildServices(deps)): Express {
@@ -76,9 +73,9 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   const partnerKey = requireApiKey(services.apiKeys);
   app.use('/api/v1/estimates', partnerKey, estimateRoutes(services.estimates));
   app.use('/api/v1/rides', partnerKey, rideRoutes(services.rides));
-  app.use('/api/v1/rides', partnerKey, rideStreamRoutes(services.rides, services.telemetry));
+  app.use('/api/v1/rides', partnerKey, partnerJobStreamRoutes(rideStreams(services.rides), services.telemetry));
   app.use('/api/v1/deliveries', partnerKey, deliveryRoutes(services.deliveries, services.deliveryQuotes));
-  app.use('/api/v1/deliveries', partnerKey, deliveryStreamRoutes(services.deliveries, services.telemetry));
+  app.use('/api/v1/deliveries', partnerKey, partnerJobStreamRoutes(deliveryStreams(services.deliveries), services.telemetry));
   app.use('/api/v1/sandbox', partnerKey, sandboxRoutes(services.sandbox));
   // Event passes are live only: a test key gets 403 test_mode_not_supported (and a test ride cannot take a pass).
   const liveOnly = requireLiveKey('Event passes');
@@ -87,7 +84,7 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
 
   const driverAuth = requireDriver(services.fleet, { secret: config.JWT_SECRET, issuer: config.JWT_ISSUER }, services.driverSessions);
   app.use('/driver/v1/sessions', driverSessionRoutes(services.driverSessions, services.signInThrottle, driverAuth));
-  app.use('/driver/v1/deliveries', driverAuth, courierDeliveryRoutes(services.deliveries));
+  app.use('/driver/v1/deliveries', driverAuth, courierDeliveryRoutes(services.deliveries, currentDriver));
   app.use('/driver/v1', driverAuth, driverAppRoutes(services.fleet, services.dispatcher, services.rides, services.telemetry));
 
   app.use('/api/v1/webhooks', partnerKey, requireScope('webhooks:manage'), webhookEndpointRoutes({ service: webhooks, accountOf }));

@@ -2,34 +2,21 @@ import type { ApiKeyAuthCache } from '@platform/api-keys';
 import type { Knex, Logger, Metrics, Redis } from '@platform/service-kit';
 import type { MobilityConfig } from './config';
 import { jobSecretsFrom } from './platform/job-secrets';
-import { apiKeyCapsOf, createMobilityApiKeys } from './features/api-keys/api-keys';
-import { createDeliveryLifecycle, deliveryDispatchHandler } from './features/deliveries/delivery-lifecycle';
-import { createDeliveryService } from './features/deliveries/deliveries.service';
-import { createKnexDeliveriesRepository } from './features/deliveries/deliveries.repository';
-import { createDeliveryQuoteService } from './features/deliveries/delivery-quotes';
-import { createDispatcher } from './features/dispatch/dispatch.service';
-import { createDispatchTimers } from './features/dispatch/dispatch.timers';
-import { createDriverRelease } from './features/dispatch/driver-release';
-import { createEstimateService } from './features/estimates/estimates.service';
-import { createDriverSessionService } from './features/driver-sessions/driver-sessions.service';
-import { createSignInThrottle } from './features/driver-sessions/signin-throttle';
-import { createEventPassService } from './features/event-passes/event-passes.service';
-import { createFleetLocations } from './features/fleet/fleet.locations';
-import { createFleetService } from './features/fleet/fleet.service';
-import type { JobLifecyclePorts } from './features/jobs/job-lifecycle';
-import { appendOutboxEvent } from './features/outbox/outbox.repository';
-import { createRideLifecycle, rideDispatchHandler } from './features/rides/ride-lifecycle';
-import { createRideService } from './features/rides/rides.service';
-import { createKnexRidesRepository } from './features/rides/rides.repository';
-import { createTrackingLinks } from './features/tracking/tracking-token';
-import { createTrackingService } from './features/tracking/tracking.service';
-import { createSandboxService } from './features/sandbox/sandbox.service';
-import { createJobTelemetry } from './features/telemetry/job-telemetry.service';
-import { createEventsService } from './features/outbox/events.service';
-import { createEndpointSecretCipher } from './features/webhook-dispatch/endpoint-secret-cipher';
-import { retryPolicyFrom } from './features/webhook-dispatch/retry-schedule';
-import { createWebhookQueue } from './features/webhook-dispatch/webhook-queue';
-import { createWebhookEndpointService } from './features/webhook-endpoints/webhook-endpoints.service';
+import { apiKeyCapsOf, createMobilityApiKeys } from './features/api-keys';
+import { COURIER_ACTIVE_STATUSES, createDeliveryLifecycle, createDeliveryQuoteService, createDeliveryService, createKnexDeliveriesRepository, deliveryDispatchHandler } from './features/deliveries';
+import { createDispatcher, createDispatchTimers, createDriverRelease } from './features/dispatch';
+import { createEstimateService } from './features/estimates';
+import { createDriverSessionService, createSignInThrottle } from './features/driver-sessions';
+import { createEventPassService } from './features/event-passes';
+import { createFleetLocations, createFleetService } from './features/fleet';
+import type { JobLifecyclePorts } from './features/jobs';
+import { appendOutboxEvent, createEventsService } from './features/outbox';
+import { ACTIVE_STATUSES, createKnexRidesRepository, createRideLifecycle, createRideService, rideDispatchHandler } from './features/rides';
+import { createTrackingLinks, createTrackingService } from './features/tracking';
+import { createSandboxService } from './features/sandbox';
+import { createJobTelemetry } from './features/telemetry';
+import { createEndpointSecretCipher, createWebhookQueue, retryPolicyFrom } from './features/webhook-dispatch';
+import { createWebhookEndpointService } from './features/webhook-endpoints';
 
 /** What a mobility process (the API server, the worker, a test) gives the services it builds. */
 export interface MobilityDeps {
@@ -44,8 +31,10 @@ export interface MobilityDeps {
 }
 
 /**
- * Wires the feature services once per process; the HTTP app and the worker share this. Features meet only here: the job
- * life cycles get the fleet, the outbox and the driver release; the dispatcher gets the rides' and deliveries' handlers.
+ * Wires the feature services once per process; the HTTP app and the worker share this. Services meet here: the job life
+ * cycles get the fleet, the outbox and the driver release through their ports, the dispatcher the rides' and deliveries'
+ * handlers, telemetry the statuses in which a job shows its assignee. (Features also import each other's faces, their
+ * `index.ts`, for shared types and tables; never this file.)
  */
 export function buildServices({ db, redis, config, logger, apiKeyCache }: MobilityDeps) {
   const apiKeys = createMobilityApiKeys(db, apiKeyCapsOf(config), apiKeyCache);
@@ -62,6 +51,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     logger,
     limits: { perProcess: config.STREAM_MAX_PER_PROCESS, perKey: config.STREAM_MAX_PER_KEY, perOrganization: config.STREAM_MAX_PER_ORGANIZATION },
     locationEvents: { minIntervalMs: config.LOCATION_EVENT_INTERVAL_S * 1000, minMeters: config.LOCATION_EVENT_DISTANCE_M },
+    activeStatuses: { ride: ACTIVE_STATUSES, delivery: COURIER_ACTIVE_STATUSES },
   });
   const jobPorts: JobLifecyclePorts = {
     appendEvent: appendOutboxEvent,

@@ -1,7 +1,6 @@
 import type { Knex } from '@platform/service-kit';
 import type { WeightTier } from '../../platform/pricing';
-import type { JobPlaceColumns } from '../jobs/job.types';
-import { createKnexJobRepository, type JobLookup, type JobRepository } from '../jobs/job.repository';
+import { createKnexJobRepository, type JobLookup, type JobPlaceColumns, type JobRepository } from '../jobs';
 import type { DeliveryStatus } from './delivery-status';
 
 export type DeliveryCancelledBy = 'partner' | 'system';

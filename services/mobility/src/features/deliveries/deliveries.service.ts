@@ -2,18 +2,15 @@ import { ApiError, NotFoundError, newId, type Page } from '@platform/service-kit
 import type { ImageData } from '../../platform/image-data';
 import { deliveryFeeFor, tripMeters, type WeightTier } from '../../platform/pricing';
 import { insertProofImages } from './delivery-proof.repository';
-import type { PartnerAccount } from '../api-keys/api-key-auth';
-import type { FleetLocations } from '../fleet/fleet.locations';
-import type { Driver } from '../fleet/fleet.types';
-import { createAndDispatch, type JobCreationDeps } from '../jobs/job-creation';
-import { placeColumns, type PlaceInput } from '../jobs/job.types';
+import type { PartnerAccount } from '../api-keys';
+import type { Driver, FleetLocations } from '../fleet';
+import { createAndDispatch, type JobCreationDeps, jobListFilter, type JobListQuery, placeColumns, type PlaceInput } from '../jobs';
 import { MAX_PIN_ATTEMPTS, generatePin, hashPin, pinFingerprint, verifyPin } from './delivery-pin';
 import type { DeliveryLifecycle } from './delivery-lifecycle';
 import type { DeliveryQuoteService } from './delivery-quotes';
 import { nextDeliveryStatus } from './delivery-status';
 import { presentDelivery, type DeliveryTrackingLinks, type DeliveryView } from './delivery.presenter';
 import type { DeliveriesRepository } from './deliveries.repository';
-import { jobListFilter, type JobListQuery } from '../jobs/job-list-query';
 
 export interface Contact {
   name: string;

@@ -1,7 +1,7 @@
 import type { Knex } from '@platform/service-kit';
 import { DELIVERY_PRICING } from '../../platform/pricing';
-import type { DispatchJob } from '../dispatch/dispatch.types';
-import { createJobLifecycle, type JobLifecyclePorts } from '../jobs/job-lifecycle';
+import type { DispatchJob } from '../dispatch';
+import { createJobLifecycle, type JobLifecyclePorts } from '../jobs';
 import { NO_COURIERS_AVAILABLE, deliveryEventType, nextDeliveryStatus, type DeliveryAction, type DeliveryStatus } from './delivery-status';
 import { presentDelivery, type DeliveryTrackingLinks, type DeliveryView } from './delivery.presenter';
 import type { DeliveriesRepository, DeliveryChange, DeliveryLookup, DeliveryRow } from './deliveries.repository';

@@ -1,4 +1,4 @@
-import { createInMemoryJobRepository, type InMemoryDatabase } from '../jobs/in-memory-jobs';
+import { createInMemoryJobRepository, type InMemoryDatabase } from '../jobs';
 import type { DeliveriesRepository, DeliveryLookup, DeliveryRow, DeliveryStatusChange, NewDeliveryRow } from './deliveries.repository';
 
 /** The deliveries table in memory (unit tests of the delivery's life cycle): the Postgres table's answers, without Postgres. */

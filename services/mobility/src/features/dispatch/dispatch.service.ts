@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError, newId, type Knex } from '@platform/service-kit';
-import type { FleetLocations, IndexScope } from '../fleet/fleet.locations';
+import type { FleetLocations, IndexScope } from '../fleet';
 import type { DispatchTimers } from './dispatch.timers';
 import type { DispatchJob, DriverPool, JobHandler, JobKind } from './dispatch.types';
 import type { DriverRelease } from './driver-release';

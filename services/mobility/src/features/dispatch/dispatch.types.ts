@@ -1,8 +1,7 @@
 import type { Knex } from '@platform/service-kit';
 import type { LatLng } from '../../platform/geo';
 import type { Tier } from '../../platform/pricing';
-import type { Telemetry } from '../fleet/fleet.locations';
-import type { Driver, FleetKind } from '../fleet/fleet.types';
+import type { Driver, FleetKind, Telemetry } from '../fleet';
 
 /** What can be dispatched: rides and deliveries, through the same dispatcher. */
 export type JobKind = 'ride' | 'delivery';

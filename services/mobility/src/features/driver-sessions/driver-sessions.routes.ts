@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { adminOf, NotFoundError, parseOrThrow } from '@platform/service-kit';
-import { fleetManager } from '../fleet/fleet.routes';
+import { fleetManager } from '../fleet';
 import { isGuessFailure, type DriverSessionService } from './driver-sessions.service';
 import type { SignInThrottle } from './signin-throttle';
 

@@ -1,6 +1,5 @@
 import { ConflictError, NotFoundError, UnauthorizedError, isIdOf, newId, type Knex } from '@platform/service-kit';
-import { toDriverView, type DriverView, type FleetService, type OnDriverRegistered } from '../fleet/fleet.service';
-import type { Driver } from '../fleet/fleet.types';
+import { type Driver, type DriverView, type FleetService, type OnDriverRegistered, toDriverView } from '../fleet';
 import {
   insertActivationCode,
   insertRefreshToken,

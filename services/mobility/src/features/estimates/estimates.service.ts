@@ -1,7 +1,7 @@
 import { newId, type Knex } from '@platform/service-kit';
 import type { LatLng } from '../../platform/geo';
 import { ESTIMATE_VALIDITY_SECONDS, PRICING, ROAD_FACTOR, TIERS, fareFor, travelSeconds, tripMeters, type Tier } from '../../platform/pricing';
-import type { FleetLocations } from '../fleet/fleet.locations';
+import type { FleetLocations } from '../fleet';
 import { findEstimate, insertEstimate, type Money, type StoredEstimate } from './estimates.repository';
 
 export interface TierEstimate {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { NotFoundError, isIdOf, parseOrThrow } from '@platform/service-kit';
 import { latLngSchema } from '../../platform/geo';
 import { TIERS } from '../../platform/pricing';
-import { partnerIdOf as partnerIdOfKey, requireScope } from '../api-keys/api-key-auth';
+import { partnerIdOf as partnerIdOfKey, requireScope } from '../api-keys';
 import { APPLIES_TO } from './event-pass-rules';
 import type { EventPassService } from './event-passes.service';
 

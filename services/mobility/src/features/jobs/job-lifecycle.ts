@@ -1,7 +1,6 @@
 import { NotFoundError, ValidationError, pageOf, type Knex, type Page } from '@platform/service-kit';
-import type { Telemetry } from '../fleet/fleet.locations';
-import type { Driver } from '../fleet/fleet.types';
-import type { DispatchJob, JobHandler, JobKind } from '../dispatch/dispatch.types';
+import type { Driver, Telemetry } from '../fleet';
+import type { DispatchJob, JobHandler, JobKind } from '../dispatch';
 
 /** The columns every dispatchable job (ride, delivery) has. */
 export interface JobRecord<Status extends string> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQueryFields } from '@platform/service-kit';
-import type { PartnerAccount } from '../api-keys/api-key-auth';
+import type { PartnerAccount } from '../api-keys';
 import type { JobListFilter } from './job.repository';
 
 // Kept a string here (no transform), so the description shows the query's example; jobListFilter makes it a Date.

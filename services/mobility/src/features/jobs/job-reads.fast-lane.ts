@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
 import { answerWithEtag, fastLane, isIdOf, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
-import { presentedToken, type PartnerAccount } from '../api-keys/api-key-auth';
+import { presentedToken, type PartnerAccount } from '../api-keys';
 
 /** One `GET /api/v1/<jobs>/{id}` the lane answers: rides and deliveries. */
 export interface JobRead {

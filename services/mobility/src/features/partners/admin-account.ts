@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import { adminOf, parseOrThrow } from '@platform/service-kit';
-import type { PartnerAccount } from '../api-keys/api-key-auth';
+import type { PartnerAccount } from '../api-keys';
 
 /**
  * `?livemode=false` or `?mode=test` on an admin route: the dashboard shows the organization's test data (what its

@@ -1,4 +1,4 @@
-import { createInMemoryJobRepository, type InMemoryDatabase } from '../jobs/in-memory-jobs';
+import { createInMemoryJobRepository, type InMemoryDatabase } from '../jobs';
 import type { NewRideRow, RideLookup, RideRow, RideStatusChange, RidesRepository } from './rides.repository';
 
 /** The rides table in memory (unit tests of the ride's life cycle): the Postgres table's answers, without Postgres. */

@@ -1,6 +1,6 @@
 import type { Knex } from '@platform/service-kit';
-import type { DispatchJob } from '../dispatch/dispatch.types';
-import { createJobLifecycle, type JobLifecyclePorts } from '../jobs/job-lifecycle';
+import type { DispatchJob } from '../dispatch';
+import { createJobLifecycle, type JobLifecyclePorts } from '../jobs';
 import { nextRideStatus, rideEventType, type CancelledBy, type RideAction, type RideStatus } from './ride-status';
 import { presentRide, type RideView } from './ride.presenter';
 import type { RideLookup, RideRow, RidesRepository } from './rides.repository';

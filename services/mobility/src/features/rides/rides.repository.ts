@@ -1,6 +1,5 @@
 import type { Tier } from '../../platform/pricing';
-import type { JobPlaceColumns } from '../jobs/job.types';
-import { createKnexJobRepository, type JobLookup, type JobRepository } from '../jobs/job.repository';
+import { createKnexJobRepository, type JobLookup, type JobPlaceColumns, type JobRepository } from '../jobs';
 import type { CancelledBy, RideStatus } from './ride-status';
 
 /** The row; its pick-up and drop-off columns are the ones every job table has. */

@@ -3,11 +3,8 @@ import { z } from 'zod';
 import { idParam } from '@platform/service-kit';
 import { phoneSchema, placeSchema } from '../../platform/geo';
 import { TIERS } from '../../platform/pricing';
-import { accountOf, requireScope, type PartnerAccount } from '../api-keys/api-key-auth';
-import { jobReadRoutes, partnerJobRoutes } from '../jobs/partner-job.routes';
-import { jobListQuerySchema } from '../jobs/job-list-query';
-import { jobStreamRoutes } from '../telemetry/job-stream.routes';
-import type { JobTelemetry } from '../telemetry/job-telemetry.service';
+import { accountOf, requireScope, type PartnerAccount } from '../api-keys';
+import { jobListQuerySchema, jobReadRoutes, partnerJobRoutes } from '../jobs';
 import { RIDE_STATUSES, isTerminal, type RideStatus } from './ride-status';
 import type { RideService } from './rides.service';
 
@@ -62,14 +59,7 @@ export function rideAdminRoutes(rides: RideService, accountOf: (req: Request) =>
   return jobReadRoutes({ requireRead: anyRole, accountOf, parseId: rideId, get: rides.getRide, listSchema: rideListQuerySchema, list: rides.listRides });
 }
 
-/** `GET /api/v1/rides/{id}/stream` (rides:read): the ride's Server-Sent Events until it ends. */
-export function rideStreamRoutes(rides: RideService, telemetry: JobTelemetry): Router {
-  return jobStreamRoutes({
-    requireRead: requireScope('rides:read'),
-    accountOf,
-    parseId: rideId,
-    get: rides.getRide,
-    isTerminal: (status) => isTerminal(status as RideStatus),
-    telemetry,
-  });
+/** What `GET /api/v1/rides/{id}/stream` (rides:read, telemetry's stream routes) needs of rides: the ride's Server-Sent Events until it ends. */
+export function rideStreams(rides: RideService) {
+  return { readScope: 'rides:read' as const, parseId: rideId, get: rides.getRide, isTerminal: (status: string) => isTerminal(status as RideStatus) };
 }

@@ -1,16 +1,14 @@
 import { ValidationError, newId, type Knex, type Page } from '@platform/service-kit';
-import type { PartnerAccount } from '../api-keys/api-key-auth';
+import type { PartnerAccount } from '../api-keys';
 import { greatCircleMeters } from '../../platform/geo';
 import { fareFor, tripMeters, type Tier } from '../../platform/pricing';
-import type { EstimateService } from '../estimates/estimates.service';
-import type { Driver } from '../fleet/fleet.types';
-import { createAndDispatch, type JobCreationDeps } from '../jobs/job-creation';
-import { placeColumns, type PlaceInput } from '../jobs/job.types';
+import type { EstimateService } from '../estimates';
+import type { Driver } from '../fleet';
+import { createAndDispatch, type JobCreationDeps, jobListFilter, type JobListQuery, placeColumns, type PlaceInput } from '../jobs';
 import type { RideLifecycle } from './ride-lifecycle';
 import type { CancelledBy, RideAction } from './ride-status';
 import { presentRide, type RideView } from './ride.presenter';
 import type { RideRow, RidesRepository } from './rides.repository';
-import { jobListFilter, type JobListQuery } from '../jobs/job-list-query';
 
 export interface CreateRideInput {
   pickup: PlaceInput;

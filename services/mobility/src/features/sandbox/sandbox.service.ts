@@ -1,10 +1,9 @@
 import { ApiError, type Knex } from '@platform/service-kit';
-import type { PartnerAccount } from '../api-keys/api-key-auth';
-import type { DeliveryLifecycle } from '../deliveries/delivery-lifecycle';
-import type { JobOutcome, JobRecord } from '../jobs/job-lifecycle';
-import type { RideLifecycle } from '../rides/ride-lifecycle';
+import type { PartnerAccount } from '../api-keys';
+import type { DeliveryLifecycle, DeliveryStatus } from '../deliveries';
+import type { JobOutcome, JobRecord } from '../jobs';
+import type { RideLifecycle } from '../rides';
 import { expireIdleSandboxJobs } from './sandbox-expiry';
-import type { DeliveryStatus } from '../deliveries/delivery-status';
 import { placeCourier } from './sandbox-courier';
 import { DELIVERY_SANDBOX_MOVES, RIDE_SANDBOX_MOVES, sandboxPath, sandboxTargets, type SandboxMove } from './sandbox-moves';
 

@@ -1,16 +1,12 @@
 import { ApiError, ConflictError, NotFoundError, ValidationError, isIdOf, newId, pageOf, type Knex, type Logger, type Page } from '@platform/service-kit';
 import { generateWebhookSecret } from '@platform/webhook-signature';
-import type { EndpointSecretCipher } from '../webhook-dispatch/endpoint-secret-cipher';
-import { assertSafeTarget, UnsafeTargetError, WEBHOOK_URL_REFUSED, type TargetPolicy } from '../webhook-dispatch/ssrf-guard';
-import { enqueueWebhookMessages, type WebhookQueue } from '../webhook-dispatch/webhook-queue';
-import { ALWAYS_DELIVERED_EVENT_TYPES, nextEndpointEventSequence, type AppendEndpointEvent } from '../webhook-dispatch/endpoint-events';
-import { DEFAULT_RETRY_SCHEDULE_MS } from '../webhook-dispatch/retry-schedule';
+import { ALWAYS_DELIVERED_EVENT_TYPES, type AppendEndpointEvent, assertSafeTarget, DEFAULT_RETRY_SCHEDULE_MS, type EndpointSecretCipher, enqueueWebhookMessages, nextEndpointEventSequence, type TargetPolicy, UnsafeTargetError, WEBHOOK_URL_REFUSED, type WebhookQueue } from '../webhook-dispatch';
 import * as endpoints from './webhook-endpoints.repository';
 import type { WebhookEndpointRow } from './webhook-endpoints.repository';
 import { presentEndpoint, presentWebhookMessage } from './webhook-endpoints.presenter';
 import { WEBHOOK_EVENT_TYPES } from './webhook-events';
 import * as messageLog from './webhook-message-log.repository';
-import type { PartnerAccount } from '../api-keys/api-key-auth';
+import type { PartnerAccount } from '../api-keys';
 
 export interface WebhookEndpointServiceDeps {
   db: Knex;

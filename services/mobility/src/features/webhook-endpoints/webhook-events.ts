@@ -1,7 +1,7 @@
-import { DELIVERY_EVENT_TYPES } from '../deliveries/delivery-status';
-import { EVENT_PASS_EVENT_TYPES } from '../event-passes/event-passes.service';
-import { RIDE_EVENT_TYPES } from '../rides/ride-status';
-import { LOCATION_EVENT_TYPES } from '../telemetry/job-telemetry.service';
+import { DELIVERY_EVENT_TYPES } from '../deliveries';
+import { EVENT_PASS_EVENT_TYPES } from '../event-passes';
+import { RIDE_EVENT_TYPES } from '../rides';
+import { LOCATION_EVENT_TYPES } from '../telemetry';
 
 /**
  * The default subscription: an endpoint registered without `events` gets every one of these. The rides' and

@@ -1,5 +1,5 @@
 import { newId, type Knex } from '@platform/service-kit';
-import type { WebhookAttemptRow, WebhookMessageRow } from '../webhook-dispatch/webhook-message.types';
+import type { WebhookAttemptRow, WebhookMessageRow } from '../webhook-dispatch';
 
 /** A message as the log reads it: with its event's type and body. */
 export type LoggedWebhookMessage = WebhookMessageRow & { event_type: string; payload: unknown };
