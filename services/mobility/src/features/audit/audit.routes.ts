@@ -1,5 +1,5 @@
 /**
- * Mobility's audit log (issue 28 item 7): the admin changes made here (webhook endpoints, mobility API keys, drivers)
+ * Mobility's audit log: the admin changes made here (webhook endpoints, mobility API keys, drivers)
  * are recorded by mobility, in its own database, and owners read them at `GET /admin/v1/audit-log`, the same shape as
  * the certificate service's (keys, roles, members, templates, plans); the dashboard shows both lists merged.
  */

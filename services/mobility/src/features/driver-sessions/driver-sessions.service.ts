@@ -16,13 +16,13 @@ import {
 } from './driver-sessions.repository';
 import { isRefreshTokenShaped, newActivationCode, newRefreshToken, normalizeActivationCode, secretHash, signAccessToken } from './driver-credentials';
 
-/** An activation code is good for 24 hours after it was issued (issue 15). */
+/** An activation code is good for 24 hours after it was issued. */
 export const ACTIVATION_CODE_TTL_SECONDS = 24 * 60 * 60;
 
 export interface DriverSessionSettings {
   jwtSecret: string;
   jwtIssuer: string;
-  /** At most 3600 (issue 15). */
+  /** At most 3600. */
   accessTokenTtlSeconds: number;
   /** Each refresh token lives this long from its issue; every refresh hands out a fresh one. */
   refreshTokenTtlSeconds: number;

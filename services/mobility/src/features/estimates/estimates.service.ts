@@ -23,7 +23,7 @@ export interface EstimateView {
 }
 
 /**
- * Test mode sees the sandbox driver (and courier) only, never the live fleet (issue 25): it is always free, and its
+ * Test mode sees the sandbox driver (and courier) only, never the live fleet: it is always free, and its
  * pick-up ETA is this fixed value for every tier, wherever the pick-up is.
  */
 export const SANDBOX_PICKUP_ETA_SECONDS = 180;

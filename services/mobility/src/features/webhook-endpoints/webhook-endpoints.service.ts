@@ -55,7 +55,7 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
       return await assertSafeTarget(candidate, policy);
     } catch (error) {
       if (error instanceof UnsafeTargetError) {
-        // One answer for every refusal (issue 25); which rule refused it, and any forbidden address, go to our log.
+        // One answer for every refusal; which rule refused it, and any forbidden address, go to our log.
         logger?.warn({ partnerId, url: candidate, reason: error.reason, kind: error.kind, ...(error.forbiddenAddress ? { forbiddenAddress: error.forbiddenAddress } : {}) }, 'webhook URL refused');
         throw new ValidationError([{ path: 'url', message: WEBHOOK_URL_REFUSED }]);
       }
@@ -201,7 +201,7 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
         const endpoint = isIdOf('whe', id) ? await endpoints.lockEndpoint(trx, account, id) : undefined;
         if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
         if (endpoint.status !== 'enabled') throw new ConflictError('The webhook endpoint is disabled; enable it before recovering its events', 'endpoint_disabled');
-        // Recovers coalesce (issue 25): one at a time per endpoint, and at most one per interval.
+        // Recovers coalesce: one at a time per endpoint, and at most one per interval.
         if (await messageLog.recoverInProgress(trx, id)) {
           throw new ConflictError('A recover of this webhook endpoint is still in progress; wait until its events are sent', 'recover_in_progress');
         }
