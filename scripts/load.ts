@@ -9,6 +9,7 @@
  * The gateway's rate limit is raised (LOAD_RATE_LIMIT_PER_MINUTE, default 1,000,000) so it counts but never refuses.
  */
 import autocannon from 'autocannon';
+import { MOBILITY_SCOPES } from '@platform/api-keys';
 import { DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, signAdminToken, signDriverToken } from '@platform/service-kit';
 import { startSystem, type RunningSystem } from './system';
 
@@ -22,7 +23,6 @@ const seconds = Number(process.env.LOAD_SECONDS ?? 60);
 const rate = Number(process.env.LOAD_RATE ?? 200);
 const secret = process.env.JWT_SECRET ?? DEV_JWT_SECRET;
 const tokenOptions = { issuer: process.env.JWT_ISSUER ?? DEFAULT_JWT_ISSUER };
-const MOBILITY_SCOPES = ['estimates:read', 'rides:write', 'rides:read', 'deliveries:write', 'deliveries:read', 'webhooks:manage'];
 const CENTRE = { lat: 6.5244, lng: 3.3792 };
 const PICKUP = { lat: 6.4541, lng: 3.3947, address: '1 Marina Road' };
 const DROPOFF = { lat: 6.4281, lng: 3.4219, address: '12 Admiralty Way' };

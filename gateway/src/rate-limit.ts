@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isWellFormedApiToken } from '@platform/api-keys';
+import { API_TOKEN_PREFIXES, isWellFormedApiToken } from '@platform/api-keys';
 import { bearerToken, sha256, type Logger, type Redis } from '@platform/service-kit';
 import { answerJson } from './json-answer';
 import { LocalBudget } from './local-budget';
@@ -14,8 +14,6 @@ export interface RateLimitOptions {
 
 const WINDOW_MS = 60000;
 const WARN_EVERY_MS = 10000;
-// `mk_test_` (mobility's test-mode keys) has its own length, so `mk_` alone would not recognise it.
-const API_TOKEN_PREFIXES = ['ck_', 'mk_', 'mk_test_'];
 /** A JWT's shape (three base64url parts): drivers' and the dashboard's tokens. */
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 

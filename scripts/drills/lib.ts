@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createConnection, createServer as createNetServer } from 'node:net';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import pg from 'pg';
+import { MOBILITY_SCOPES } from '@platform/api-keys';
 import { DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, signAdminToken, signDriverToken } from '@platform/service-kit';
 import type { RunningSystem } from '../system';
 
@@ -11,8 +12,6 @@ export interface Point {
   lat: number;
   lng: number;
 }
-
-export const ALL_SCOPES = ['estimates:read', 'rides:write', 'rides:read', 'deliveries:write', 'deliveries:read', 'webhooks:manage'];
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -63,7 +62,7 @@ export function adminAuth(org: string, role: 'owner' | 'operator' | 'platform_op
 /** A new partner organization with a mobility key holding every scope. */
 export async function mobilityPartnerKey(system: RunningSystem, label: string): Promise<string> {
   const org = `${label}_${suffix()}`;
-  const key = await must(`${system.mobility}/admin/v1/api-keys`, 'POST', adminAuth(org), { name: `${label} key`, scopes: ALL_SCOPES });
+  const key = await must(`${system.mobility}/admin/v1/api-keys`, 'POST', adminAuth(org), { name: `${label} key`, scopes: MOBILITY_SCOPES });
   return `Bearer ${key.token as string}`;
 }
 

@@ -1,3 +1,4 @@
+export * from './service-keys';
 export * from './token-format';
 export * from './api-keys.repository';
 export * from './api-key-view';

@@ -117,6 +117,12 @@ declare global {
   }
 }
 
+/** The signed-in admin of a request behind `requireAdmin` (a route mounted elsewhere is a wiring bug, not a 401). */
+export function adminOf(req: Request): AdminClaims {
+  if (!req.admin) throw new Error('adminOf(req) on a route not behind requireAdmin');
+  return req.admin;
+}
+
 /** `/admin/v1` authentication: a dashboard JWT (aud admin, our issuer, short-lived) whose claims name the user, organization and role. */
 export function requireAdmin(settings: AdminTokenSettings) {
   return (req: Request, _res: Response, next: NextFunction) => {

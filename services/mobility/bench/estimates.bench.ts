@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { DEFAULT_DATABASE_URL, DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, createRedis, dropDatabase, signAdminToken } from '@platform/service-kit';
 import { load, MEASURED_CPU, pinSelfToFirstCore, printTable, startProcess, type LoadResult } from '../../../scripts/bench/lib';
-import { TIERS } from '../src/pricing';
+import { TIERS } from '../src/platform/pricing';
 import { clearPrefix } from '../scripts/redis-cleanup';
 
 const PORTS = { service: 25001, bare: 25099 };

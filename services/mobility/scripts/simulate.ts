@@ -14,6 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { MOBILITY_SCOPES } from '@platform/api-keys';
 import { DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, signAdminToken, signDriverToken } from '@platform/service-kit';
 import { assertLoopback, startLocalMobility } from './local-service';
 import { clearPrefix } from './redis-cleanup';
@@ -113,7 +114,7 @@ async function main() {
   const org = `org_sim_${run}`;
   const owner = signAdminToken({ sub: `sim_owner_${run}`, org, org_name: 'Simulator', role: 'owner' }, secret, tokenOptions);
   const operator = signAdminToken({ sub: `sim_operator_${run}`, org, role: 'operator' }, secret, tokenOptions);
-  const key = await call(base, 'POST', '/admin/v1/api-keys', owner, { name: `simulator ${run}`, scopes: ['estimates:read', 'rides:write', 'rides:read', 'deliveries:write', 'deliveries:read', 'event_passes:write', 'event_passes:read'] });
+  const key = await call(base, 'POST', '/admin/v1/api-keys', owner, { name: `simulator ${run}`, scopes: MOBILITY_SCOPES });
   if (key.status !== 201) throw new Error(`could not create a key: ${key.status} ${JSON.stringify(key.body)}`);
   const partnerKey = key.body.token as string;
 

@@ -11,54 +11,28 @@ import {
   adminTokenSettings,
   requireAdmin,
   requireRole,
-  type Knex,
-  type Logger,
-  type Metrics,
   openApiRoute,
-  type Redis,
 } from '@platform/service-kit';
-import type { MobilityConfig } from './config';
-import { brandingAdminRoutes } from './features/branding/branding.routes';
-import { apiKeyAdminRoutes } from './features/api-keys/api-keys.routes';
-import { accountOf, requireApiKey, requireLiveKey, requireScope } from './features/api-keys/api-key-auth';
-import { courierDeliveryRoutes, deliveryAdminRoutes, deliveryRoutes, deliveryStreamRoutes } from './features/deliveries/deliveries.routes';
-import { requireDriver } from './features/driver-app/driver-auth';
-import { driverAppRoutes } from './features/driver-app/driver-app.routes';
-import { activationCodeAdminRoutes, driverSessionRoutes } from './features/driver-sessions/driver-sessions.routes';
-import { firstActivationCode } from './features/driver-sessions/driver-sessions.service';
-import { estimateRoutes } from './features/estimates/estimates.routes';
-import { eventPassProgramRoutes, eventPassRoutes } from './features/event-passes/event-passes.routes';
-import { fleetAdminRoutes } from './features/fleet/fleet.routes';
-import { auditLogRoutes, mobilityAuditTrail } from './features/audit/audit.routes';
-import { ensurePartnerFromClaims } from './features/partners/partners.middleware';
-import { adminAccountOf, adminPartnerIdOf } from './features/partners/admin-account';
-import { rideAdminRoutes, rideRoutes, rideStreamRoutes } from './features/rides/rides.routes';
-import { trackingRoutes } from './features/tracking/tracking.routes';
-import { sandboxRoutes } from './features/sandbox/sandbox.routes';
-import { mobilitySummaryReader, mobilitySummaryRoutes } from './features/summary/summary.routes';
+import { brandingAdminRoutes } from './features/branding';
+import { accountOf, apiKeyAdminRoutes, requireApiKey, requireLiveKey, requireScope } from './features/api-keys';
+import { courierDeliveryRoutes, deliveryAdminRoutes, deliveryRoutes, deliveryStreams } from './features/deliveries';
+import { currentDriver, driverAppRoutes, requireDriver } from './features/driver-app';
+import { activationCodeAdminRoutes, driverSessionRoutes, firstActivationCode } from './features/driver-sessions';
+import { estimateRoutes } from './features/estimates';
+import { eventPassProgramRoutes, eventPassRoutes } from './features/event-passes';
+import { fleetAdminRoutes } from './features/fleet';
+import { auditLogRoutes, mobilityAuditTrail } from './features/audit';
+import { adminAccountOf, adminPartnerIdOf, ensurePartnerFromClaims } from './features/partners';
+import { rideAdminRoutes, rideRoutes, rideStreams } from './features/rides';
+import { partnerJobStreamRoutes } from './features/telemetry';
+import { trackingRoutes } from './features/tracking';
+import { sandboxRoutes } from './features/sandbox';
+import { createMobilitySummaryReader, mobilitySummaryRoutes } from './features/summary';
 import { mobilityOpenApi } from './openapi';
-import { registerOperationalMetrics } from './operational-metrics';
-import type { ApiKeyAuthCache } from '@platform/api-keys';
-import { buildServices, type MobilityServices } from './services';
-import { createWebhookQueue } from './features/webhook-dispatch/webhook-queue';
-import { retryPolicyFrom } from './features/webhook-dispatch/retry-schedule';
-import { appendOutboxEvent } from './features/outbox/outbox.repository';
-import { eventRoutes } from './features/outbox/events.routes';
-import { createEventsService } from './features/outbox/events.service';
-import { webhookEndpointRoutes } from './features/webhook-endpoints/webhook-endpoints.routes';
-import { createEndpointSecretCipher } from './features/webhook-dispatch/endpoint-secret-cipher';
-import { createWebhookEndpointService } from './features/webhook-endpoints/webhook-endpoints.service';
-
-export interface MobilityDeps {
-  db: Knex;
-  redis: Redis;
-  config: MobilityConfig;
-  logger: Logger;
-  /** The per-process key cache (the API server starts one; apps built without it read every key from Postgres). */
-  apiKeyCache?: ApiKeyAuthCache;
-  /** The request metrics to record into (the server shares one with the estimates fast lane); a new set otherwise. */
-  metrics?: Metrics;
-}
+import { registerOperationalMetrics } from './platform/operational-metrics';
+import { buildServices, type MobilityDeps, type MobilityServices } from './services';
+import { eventRoutes } from './features/outbox';
+import { webhookEndpointRoutes } from './features/webhook-endpoints';
 
 /** The mobility service's HTTP app, without listening; tests build it on their own database and Redis prefix. */
 export function createApp(deps: MobilityDeps, services: MobilityServices = buildServices(deps)): Express {
@@ -71,20 +45,8 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use(trackingRoutes(services.tracking)); // public: no key, no body
   app.use(jsonBodies());
 
-  const webhookQueue = createWebhookQueue(redis, config.REDIS_PREFIX);
-  registerOperationalMetrics(metrics.registry, db, [webhookQueue, services.timers.queue]);
-  const webhooks = createWebhookEndpointService({
-    db,
-    queue: webhookQueue,
-    policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
-    secrets: createEndpointSecretCipher(config),
-    maxEndpointsPerPartner: config.WEBHOOK_MAX_ENDPOINTS_PER_PARTNER,
-    recoverMinIntervalSeconds: config.WEBHOOK_RECOVER_MIN_INTERVAL_S,
-    appendEvent: appendOutboxEvent,
-    maxAttempts: retryPolicyFrom(config).maxAttempts,
-    logger,
-  });
-  const events = createEventsService(db);
+  registerOperationalMetrics(metrics.registry, db, [services.webhookQueue, services.timers.queue]);
+  const { webhooks, events } = services;
 
   app.use('/admin/v1', requireAdmin(adminTokenSettings(config)), ensurePartnerFromClaims(db));
   // The audit trail wraps every admin change below it; owners read it at /admin/v1/audit-log. Behind the gateway the
@@ -105,15 +67,15 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use('/admin/v1/events', eventRoutes(events, adminAccountOf));
   app.use('/admin/v1/webhooks', webhookEndpointRoutes({ service: webhooks, accountOf: adminAccountOf, requireChange: adminChange }));
   app.use('/admin/v1/partner/branding', brandingAdminRoutes(db, adminChange));
-  app.use('/admin/v1/summary', mobilitySummaryRoutes(mobilitySummaryReader(db)));
+  app.use('/admin/v1/summary', mobilitySummaryRoutes(createMobilitySummaryReader(db)));
   app.use('/admin/v1/event-pass-programs', eventPassProgramRoutes(services.eventPasses, { read: (_req, _res, next) => next(), write: adminChange, partnerIdOf: adminPartnerIdOf }));
 
   const partnerKey = requireApiKey(services.apiKeys);
   app.use('/api/v1/estimates', partnerKey, estimateRoutes(services.estimates));
   app.use('/api/v1/rides', partnerKey, rideRoutes(services.rides));
-  app.use('/api/v1/rides', partnerKey, rideStreamRoutes(services.rides, services.telemetry));
+  app.use('/api/v1/rides', partnerKey, partnerJobStreamRoutes(rideStreams(services.rides), services.telemetry));
   app.use('/api/v1/deliveries', partnerKey, deliveryRoutes(services.deliveries, services.deliveryQuotes));
-  app.use('/api/v1/deliveries', partnerKey, deliveryStreamRoutes(services.deliveries, services.telemetry));
+  app.use('/api/v1/deliveries', partnerKey, partnerJobStreamRoutes(deliveryStreams(services.deliveries), services.telemetry));
   app.use('/api/v1/sandbox', partnerKey, sandboxRoutes(services.sandbox));
   // Event passes are live only: a test key gets 403 test_mode_not_supported (and a test ride cannot take a pass).
   const liveOnly = requireLiveKey('Event passes');
@@ -122,7 +84,7 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
 
   const driverAuth = requireDriver(services.fleet, { secret: config.JWT_SECRET, issuer: config.JWT_ISSUER }, services.driverSessions);
   app.use('/driver/v1/sessions', driverSessionRoutes(services.driverSessions, services.signInThrottle, driverAuth));
-  app.use('/driver/v1/deliveries', driverAuth, courierDeliveryRoutes(services.deliveries));
+  app.use('/driver/v1/deliveries', driverAuth, courierDeliveryRoutes(services.deliveries, currentDriver));
   app.use('/driver/v1', driverAuth, driverAppRoutes(services.fleet, services.dispatcher, services.rides, services.telemetry));
 
   app.use('/api/v1/webhooks', partnerKey, requireScope('webhooks:manage'), webhookEndpointRoutes({ service: webhooks, accountOf }));

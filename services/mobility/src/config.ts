@@ -24,7 +24,7 @@ export const mobilityConfigSchema = z
     WEBHOOK_SECRET_KEY_ID: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1-32 letters, digits, _ or -').optional(),
     /** Older keys that still decrypt rows until they are re-encrypted: `id:key` pairs separated by commas. */
     WEBHOOK_SECRET_KEYS_PREVIOUS: z.string().regex(/^([A-Za-z0-9_-]{1,32}:[^,]+)(,[A-Za-z0-9_-]{1,32}:[^,]+)*$/, 'must be comma-separated id:key pairs').optional(),
-    /** Endpoints one partner may register (issue 14: every endpoint is one more POST per event). */
+    /** Endpoints one partner may register (every endpoint is one more POST per event). */
     WEBHOOK_MAX_ENDPOINTS_PER_PARTNER: env.positiveInt(20),
     /** At most one `POST …/recover` per endpoint per this many seconds (429 `rate_limited` otherwise; 0: no spacing). */
     WEBHOOK_RECOVER_MIN_INTERVAL_S: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0).max(86400).default(60),
@@ -35,7 +35,7 @@ export const mobilityConfigSchema = z
     /** Unset: the retry schedule; set: waits double from this many milliseconds instead. */
     WEBHOOK_BACKOFF_MS: optionalPositiveInt(),
     WEBHOOK_TIMEOUT_MS: env.positiveInt(10000),
-    // Beyond the contract: worker tuning, documented in services/mobility/README.md.
+    // Worker tuning, documented in services/mobility/README.md.
     WEBHOOK_CONCURRENCY: env.positiveInt(50),
     WEBHOOK_ENDPOINT_CONCURRENCY: env.positiveInt(10),
     WEBHOOK_RELAY_INTERVAL_MS: env.positiveInt(500),
@@ -58,7 +58,7 @@ export const mobilityConfigSchema = z
     PIN_FINGERPRINT_SECRET: z.string().min(1).optional(),
     /** A delivery's public tracking page answers 410 ("this delivery has ended") this long after its final status. */
     TRACKING_LINK_TTL_S: env.positiveInt(24 * 60 * 60),
-    /** Driver sign-in (issue 15): access tokens live at most one hour; each refresh token 30 days from its issue. */
+    /** Driver sign-in: access tokens live at most one hour; each refresh token 30 days from its issue. */
     DRIVER_ACCESS_TOKEN_TTL_S: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').positive('must be positive').max(3600, 'must be at most 3600 (one hour)').default(3600),
     DRIVER_REFRESH_TOKEN_TTL_S: env.positiveInt(30 * 24 * 60 * 60),
     /** Failed sign-ins (wrong, used or expired activation codes) one client address may make per window; then 429. */
@@ -69,7 +69,7 @@ export const mobilityConfigSchema = z
     /** Open job event streams (`GET …/{id}/stream`) one API process holds, and one API key may hold in one process; more are 429. */
     STREAM_MAX_PER_PROCESS: env.positiveInt(2000),
     STREAM_MAX_PER_KEY: env.positiveInt(50),
-    /** Open job event streams all keys of one organization may hold together in one process (issue 25). */
+    /** Open job event streams all keys of one organization may hold together in one process. */
     STREAM_MAX_PER_ORGANIZATION: env.positiveInt(200),
     /** Live and test API keys one organization may hold (active, unexpired); creating one more is 409 `api_key_limit_reached`. */
     API_KEY_MAX_LIVE_PER_PARTNER: env.positiveInt(50),

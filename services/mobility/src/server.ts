@@ -6,8 +6,8 @@ import { createApp } from './app';
 import { buildServices } from './services';
 import { MOBILITY_SCHEMA, mobilityConfigSchema } from './config';
 import { migrations } from './db/migrations';
-import { estimatesFastLane } from './features/estimates/estimates.fast-lane';
-import { jobReadsFastLane, partnerJobReads } from './features/jobs/job-reads.fast-lane';
+import { estimatesFastLane } from './features/estimates';
+import { jobReadsFastLane, partnerJobReads } from './features/jobs';
 
 async function main() {
   const config = loadConfigOrExit(mobilityConfigSchema, 'mobility');

@@ -1,37 +1,47 @@
-import type { MobilityDeps } from './app';
-import { jobSecretsFrom } from './job-secrets';
-import { apiKeyCapsOf, createMobilityApiKeys } from './features/api-keys/api-keys';
-import { createDeliveryLifecycle, deliveryDispatchHandler } from './features/deliveries/delivery-lifecycle';
-import { createDeliveryService } from './features/deliveries/deliveries.service';
-import { createDeliveryQuoteService } from './features/deliveries/delivery-quotes';
-import { Dispatcher } from './features/dispatch/dispatch.service';
-import { DispatchTimers } from './features/dispatch/dispatch.timers';
-import { createDriverRelease } from './features/dispatch/driver-release';
-import { createEstimateService } from './features/estimates/estimates.service';
-import { createDriverSessionService } from './features/driver-sessions/driver-sessions.service';
-import { createSignInThrottle } from './features/driver-sessions/signin-throttle';
-import { createEventPassService } from './features/event-passes/event-passes.service';
-import { FleetLocations } from './features/fleet/fleet.locations';
-import { createFleetService } from './features/fleet/fleet.service';
-import type { JobLifecyclePorts } from './features/jobs/job-lifecycle';
-import { appendOutboxEvent } from './features/outbox/outbox.repository';
-import { createRideLifecycle, rideDispatchHandler } from './features/rides/ride-lifecycle';
-import { createRideService } from './features/rides/rides.service';
-import { createTrackingLinks } from './features/tracking/tracking-token';
-import { createTrackingService } from './features/tracking/tracking.service';
-import { createSandboxService } from './features/sandbox/sandbox.service';
-import { createJobTelemetry } from './features/telemetry/job-telemetry.service';
+import type { ApiKeyAuthCache } from '@platform/api-keys';
+import type { Knex, Logger, Metrics, Redis } from '@platform/service-kit';
+import type { MobilityConfig } from './config';
+import { jobSecretsFrom } from './platform/job-secrets';
+import { apiKeyCapsOf, createMobilityApiKeys } from './features/api-keys';
+import { COURIER_ACTIVE_STATUSES, createDeliveryLifecycle, createDeliveryQuoteService, createDeliveryService, createKnexDeliveriesRepository, deliveryDispatchHandler } from './features/deliveries';
+import { createDispatcher, createDispatchTimers, createDriverRelease } from './features/dispatch';
+import { createEstimateService } from './features/estimates';
+import { createDriverSessionService, createSignInThrottle } from './features/driver-sessions';
+import { createEventPassService } from './features/event-passes';
+import { createFleetLocations, createFleetService } from './features/fleet';
+import type { JobLifecyclePorts } from './features/jobs';
+import { appendOutboxEvent, createEventsService } from './features/outbox';
+import { ACTIVE_STATUSES, createKnexRidesRepository, createRideLifecycle, createRideService, rideDispatchHandler } from './features/rides';
+import { createTrackingLinks, createTrackingService } from './features/tracking';
+import { createSandboxService } from './features/sandbox';
+import { createJobTelemetry } from './features/telemetry';
+import { createEndpointSecretCipher, createWebhookQueue, retryPolicyFrom } from './features/webhook-dispatch';
+import { createWebhookEndpointService } from './features/webhook-endpoints';
+
+/** What a mobility process (the API server, the worker, a test) gives the services it builds. */
+export interface MobilityDeps {
+  db: Knex;
+  redis: Redis;
+  config: MobilityConfig;
+  logger: Logger;
+  /** The per-process key cache (the API server starts one; apps built without it read every key from Postgres). */
+  apiKeyCache?: ApiKeyAuthCache;
+  /** The request metrics to record into (the server shares one with the estimates fast lane); a new set otherwise. */
+  metrics?: Metrics;
+}
 
 /**
- * Wires the feature services once per process; the HTTP app and the worker share this. Features meet only here: the job
- * life cycles get the fleet, the outbox and the driver release; the dispatcher gets the rides' and deliveries' handlers.
+ * Wires the feature services once per process; the HTTP app and the worker share this. Services meet here: the job life
+ * cycles get the fleet, the outbox and the driver release through their ports, the dispatcher the rides' and deliveries'
+ * handlers, telemetry the statuses in which a job shows its assignee. (Features also import each other's faces, their
+ * `index.ts`, for shared types and tables; never this file.)
  */
 export function buildServices({ db, redis, config, logger, apiKeyCache }: MobilityDeps) {
   const apiKeys = createMobilityApiKeys(db, apiKeyCapsOf(config), apiKeyCache);
-  const locations = new FleetLocations(redis, config.REDIS_PREFIX);
+  const locations = createFleetLocations(redis, config.REDIS_PREFIX);
   const fleet = createFleetService(db, locations);
   const estimates = createEstimateService(db, locations, { dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
-  const timers = new DispatchTimers(redis, config.REDIS_PREFIX);
+  const timers = createDispatchTimers(redis, config.REDIS_PREFIX);
   const release = createDriverRelease(db, fleet, locations, logger);
   const eventPasses = createEventPassService({ db, appendEvent: appendOutboxEvent });
   const telemetry = createJobTelemetry({
@@ -41,11 +51,14 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     logger,
     limits: { perProcess: config.STREAM_MAX_PER_PROCESS, perKey: config.STREAM_MAX_PER_KEY, perOrganization: config.STREAM_MAX_PER_ORGANIZATION },
     locationEvents: { minIntervalMs: config.LOCATION_EVENT_INTERVAL_S * 1000, minMeters: config.LOCATION_EVENT_DISTANCE_M },
+    activeStatuses: { ride: ACTIVE_STATUSES, delivery: COURIER_ACTIVE_STATUSES },
   });
   const jobPorts: JobLifecyclePorts = {
     appendEvent: appendOutboxEvent,
     findDriver: fleet.findDriver,
+    findDrivers: fleet.findDrivers,
     telemetry: (driverId) => locations.telemetry(driverId),
+    telemetries: (driverIds) => locations.telemetries(driverIds),
     releaseDriver: fleet.releaseDriver,
     withdrawOffers: release.withdrawOffers,
     afterDriverFreed: release.afterDriverFreed,
@@ -53,13 +66,15 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     onStatusChange: (trx, change) => (change.objectType === 'ride' ? eventPasses.settleRide(trx, change) : Promise.resolve()),
     statusCommitted: telemetry.statusCommitted,
   };
-  const rideLifecycle = createRideLifecycle(db, jobPorts);
+  const ridesRepository = createKnexRidesRepository();
+  const rideLifecycle = createRideLifecycle(db, ridesRepository, jobPorts);
   // Each delivery's public tracking link (`tracking_url`); the tracking page reads deliveries only by that token.
   // Their own keys (required in production), never JWT_SECRET: job-secrets.ts.
   const jobSecrets = jobSecretsFrom(config);
   const trackingLinks = createTrackingLinks({ secret: jobSecrets.trackingTokenKey, publicBaseUrl: config.PUBLIC_BASE_URL });
-  const deliveryLifecycle = createDeliveryLifecycle(db, jobPorts, trackingLinks);
-  const dispatcher = new Dispatcher({
+  const deliveriesRepository = createKnexDeliveriesRepository();
+  const deliveryLifecycle = createDeliveryLifecycle(db, deliveriesRepository, jobPorts, trackingLinks);
+  const dispatcher = createDispatcher({
     db,
     locations,
     drivers: fleet,
@@ -68,9 +83,9 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     handlers: [rideDispatchHandler(rideLifecycle), deliveryDispatchHandler(deliveryLifecycle)],
     settings: { radiusMeters: config.DISPATCH_RADIUS_M, offerTtlSeconds: config.DISPATCH_OFFER_TTL_S, searchTimeoutSeconds: config.DISPATCH_TIMEOUT_S },
   });
-  const rides = createRideService({ db, lifecycle: rideLifecycle, dispatcher, estimates, passes: eventPasses, logger });
+  const rides = createRideService({ db, repository: ridesRepository, lifecycle: rideLifecycle, dispatcher, estimates, passes: eventPasses, logger });
   const deliveryQuotes = createDeliveryQuoteService({ db, locations, dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
-  const deliveries = createDeliveryService({ db, lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: jobSecrets.pinFingerprintKey, quotes: deliveryQuotes, tracking: trackingLinks });
+  const deliveries = createDeliveryService({ db, repository: deliveriesRepository, lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: jobSecrets.pinFingerprintKey, quotes: deliveryQuotes, tracking: trackingLinks });
   const tracking = createTrackingService({ db, findDriver: fleet.findDriver, telemetry: (driverId) => locations.telemetry(driverId), linkTtlSeconds: config.TRACKING_LINK_TTL_S });
   // Driver sign-in: `driverSessions.issueActivationCode(organizationId | undefined, driverId)` is also what an operator CLI calls.
   const driverSessions = createDriverSessionService(db, fleet, {
@@ -86,7 +101,41 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   });
   // Test mode: moves test jobs through the same life cycles the dispatcher and drivers use.
   const sandbox = createSandboxService({ db, rides: rideLifecycle, deliveries: deliveryLifecycle });
-  return { apiKeys, locations, fleet, estimates, timers, dispatcher, rides, deliveries, deliveryQuotes, eventPasses, trackingLinks, tracking, driverSessions, signInThrottle, sandbox, telemetry };
+  // The partner's webhook endpoints (register, test events, retries: the queue the worker drains) and its event log.
+  const webhookQueue = createWebhookQueue(redis, config.REDIS_PREFIX);
+  const webhooks = createWebhookEndpointService({
+    db,
+    queue: webhookQueue,
+    policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
+    secrets: createEndpointSecretCipher(config),
+    maxEndpointsPerPartner: config.WEBHOOK_MAX_ENDPOINTS_PER_PARTNER,
+    recoverMinIntervalSeconds: config.WEBHOOK_RECOVER_MIN_INTERVAL_S,
+    appendEvent: appendOutboxEvent,
+    maxAttempts: retryPolicyFrom(config).maxAttempts,
+    logger,
+  });
+  const events = createEventsService(db);
+  return {
+    apiKeys,
+    locations,
+    fleet,
+    estimates,
+    timers,
+    dispatcher,
+    rides,
+    deliveries,
+    deliveryQuotes,
+    eventPasses,
+    trackingLinks,
+    tracking,
+    driverSessions,
+    signInThrottle,
+    sandbox,
+    telemetry,
+    webhookQueue,
+    webhooks,
+    events,
+  };
 }
 
 export type MobilityServices = ReturnType<typeof buildServices>;

@@ -4,15 +4,14 @@ import { closeGracefullyOnSignal, bufferedStdout, createLogger, createRedis, loa
 import { startTracing } from '@platform/service-kit/tracing';
 import { MOBILITY_SCHEMA, mobilityConfigSchema } from './config';
 import { migrations } from './db/migrations';
-import { createDispatchWorker } from './features/dispatch/dispatch.worker';
-import { startWebhookDispatch, WORKER_DB_SETTINGS } from './features/webhook-dispatch/webhook-worker';
-import { appendOutboxEvent } from './features/outbox/outbox.repository';
-import { scheduleEventRetention } from './features/webhook-dispatch/event-retention';
-import { scheduleDriverCredentialRetention } from './features/driver-sessions/credential-retention';
-import { scheduleSandboxExpiry } from './features/sandbox/sandbox-expiry';
-import { QUEUES } from './queues';
+import { createDispatchWorker } from './features/dispatch';
+import { scheduleEventRetention, startWebhookDispatch, WORKER_DB_SETTINGS } from './features/webhook-dispatch';
+import { appendOutboxEvent } from './features/outbox';
+import { scheduleDriverCredentialRetention } from './features/driver-sessions';
+import { scheduleSandboxExpiry } from './features/sandbox';
+import { QUEUES } from './platform/queues';
 import { buildServices } from './services';
-import { createWorkerHealthServer } from './worker-health';
+import { createWorkerHealthServer } from './platform/worker-health';
 
 /** The BullMQ worker process: outbound webhook deliveries (with the outbox relay) and dispatch timers. */
 async function main() {

@@ -7,7 +7,7 @@ import { deliveryBody } from './factories/deliveries';
 import { randomCentre } from './factories/fleet';
 import { partnerApi } from './factories/rides';
 import { mobilityConfigSchema } from '../src/config';
-import { developmentSecret, jobSecretsFrom } from '../src/job-secrets';
+import { developmentSecret, jobSecretsFrom } from '../src/platform/job-secrets';
 
 // Issue 25, item 16: JWT_SECRET no longer keys PIN fingerprints or tracking tokens.
 const contexts: TestContext[] = [];

@@ -2,7 +2,7 @@ import type { Knex } from '@platform/service-kit';
 import { createTestContext, type PartnerApi, type TestContext } from './helpers/context';
 import { createPartnerKey } from './factories/auth';
 import { deliveryBody } from './factories/deliveries';
-import { randomCentre } from './factories/fleet';
+import { offset, onlineDriver, randomCentre } from './factories/fleet';
 import { partnerApi, rideBody } from './factories/rides';
 
 let ctx: TestContext;
@@ -30,6 +30,33 @@ async function setCreatedAt(table: string, ids: string[], start: string): Promis
 }
 
 describe('GET /api/v1/rides', () => {
+  it('shows every ride of a page as GET shows it: each one\'s driver and live position', async () => {
+    const partner = await newPartner();
+    const centre = randomCentre();
+    const rideIds: string[] = [];
+    const drivers = [];
+    for (const [i, east] of [0, 5000].entries()) {
+      const pickup = offset(centre, 0, east);
+      const driver = await onlineDriver(ctx, offset(pickup, 200 + i * 50, 0));
+      const ride = await partner.post('/api/v1/rides', rideBody(pickup)).expect(201);
+      const [offer] = await driver.app.offers();
+      const accepted = await driver.app.post(`/offers/${offer!.id}/accept`).expect(200);
+      // The accepted ride (and its event) shows the position the driver reported before accepting.
+      expect(accepted.body.vehicle_location).toMatchObject(offset(pickup, 200 + i * 50, 0));
+      rideIds.push(ride.body.id as string);
+      drivers.push(driver);
+    }
+    await drivers[0]!.app.post('/location', { ...offset(centre, 100, 100), heading: 10, speed_kph: 30 }).expect(200);
+    const accepted = await ctx.db('outbox_events').where({ object_id: rideIds[1], type: 'ride.accepted' }).first();
+    expect(accepted.body.data.vehicle_location).toMatchObject(offset(centre, 250, 5000));
+
+    const listed = await partner.get('/api/v1/rides').expect(200);
+    const one = async (id: string) => (await partner.get(`/api/v1/rides/${id}`).expect(200)).body;
+    expect(listed.body.data).toEqual([await one(rideIds[1]!), await one(rideIds[0]!)]);
+    expect(listed.body.data[1]).toMatchObject({ driver: { id: drivers[0]!.id }, vehicle_location: { ...offset(centre, 100, 100), heading: 10 } });
+    expect(listed.body.data[0]).toMatchObject({ driver: { id: drivers[1]!.id } });
+  });
+
   it('pages the partner’s rides newest first and never shows another partner’s', async () => {
     const partner = await newPartner();
     const other = await newPartner();

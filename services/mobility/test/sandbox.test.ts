@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { waitFor } from '@platform/test-kit';
+import { MOBILITY_SCOPES } from '@platform/api-keys';
 import type { TestContext } from './helpers/context';
 import { startDeliveringApp, stopDeliveringApp, type DeliveringApp } from './helpers/delivering-app';
 import { adminToken, createPartnerKey, newAdmin } from './factories/auth';
@@ -26,8 +27,6 @@ async function partnerKeys(scopes?: string[]) {
   const test = await createPartnerKey(ctx, { scopes, owner: live.owner, mode: 'test' });
   return { live: partnerApi(ctx, live.token), test: partnerApi(ctx, test.token), liveToken: live.token, testToken: test.token, owner: live.owner };
 }
-
-const ALL_SCOPES_FOR_ESTIMATES = ['estimates:read', 'rides:write', 'rides:read', 'deliveries:write', 'deliveries:read', 'webhooks:manage'] as const;
 
 const eventsAt = (path: string) => receiver.requests.filter((r) => r.url === path).map((r) => JSON.parse(r.body.toString('utf8')) as Json);
 
@@ -123,7 +122,7 @@ describe('live and test data never meet', () => {
 
   it('estimates and quotes with the sandbox driver only: a test key never sees the live fleet\'s pickup ETAs', async () => {
     const centre = randomCentre();
-    const { test, live } = await partnerKeys([...ALL_SCOPES_FOR_ESTIMATES]);
+    const { test, live } = await partnerKeys([...MOBILITY_SCOPES]);
     await onlineDriver(ctx, offset(centre, 2500, 0)); // economy, 2.5 km away: a long live ETA
     await onlineCourier(ctx, offset(centre, 2400, 0));
     const estimate = { pickup: centre, dropoff: offset(centre, 3000, 2000) };

@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { createTestContext, type TestContext } from './helpers/context';
 import { newPartnerId, PARTNER_HEADER, webhookTestApp } from './helpers/webhooks';
-import { WEBHOOK_EVENT_TYPES } from '../src/features/webhook-endpoints/webhook-events';
+import { SUBSCRIBABLE_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../src/features/webhook-endpoints/webhook-events';
 
 // Production rules: https only, no private targets. A public IP literal needs no DNS in the test sandbox.
 const PUBLIC_URL = 'https://93.184.215.14/hooks/mobility';
@@ -19,6 +19,33 @@ const as = (partnerId: string) => ({
   post: (path: string, body?: object) => request(app).post(path).set(PARTNER_HEADER, partnerId).send(body),
   get: (path: string) => request(app).get(path).set(PARTNER_HEADER, partnerId),
   delete: (path: string) => request(app).delete(path).set(PARTNER_HEADER, partnerId),
+});
+
+describe('webhook event types', () => {
+  it('are one per status a ride or delivery can move into, the event passes\' three, then the opt-in positions; the description lists exactly those', async () => {
+    expect(SUBSCRIBABLE_EVENT_TYPES).toEqual([
+      'ride.accepted',
+      'ride.arrived',
+      'ride.in_progress',
+      'ride.completed',
+      'ride.cancelled',
+      'ride.no_drivers_available',
+      'delivery.courier_assigned',
+      'delivery.picked_up',
+      'delivery.delivered',
+      'delivery.failed',
+      'delivery.cancelled',
+      'event_pass.redeemed',
+      'event_pass.released',
+      'event_pass_program.budget_exhausted',
+      'ride.location_updated',
+      'delivery.courier_location_updated',
+    ]);
+    const description = await request(ctx.app).get('/openapi.json').expect(200);
+    expect(description.body.components.schemas.WebhookEventType.enum).toEqual([...SUBSCRIBABLE_EVENT_TYPES]);
+    const refused = await as(newPartnerId()).post('/api/v1/webhooks', { url: PUBLIC_URL, events: ['ride.pending'] }).expect(422);
+    expect(JSON.stringify(refused.body)).toContain('must be one of ride.accepted');
+  });
 });
 
 describe('POST /api/v1/webhooks', () => {

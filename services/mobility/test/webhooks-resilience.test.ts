@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { clearRedisPrefix, sendJson, startFakeServer, waitFor, waitForDrained } from '@platform/test-kit';
-import { createOutboxRelay, wakeOutboxRelay } from '../src/features/webhook-dispatch/outbox-relay';
+import { createOutboxRelay } from '../src/features/webhook-dispatch/outbox-relay';
 import { createWebhookSender } from '../src/features/webhook-dispatch/webhook-sender';
 import { createIsolatedContext, insertEvents, newPartnerId, PARTNER_HEADER, registerEndpoint, silentLogger, type IsolatedContext } from './helpers/webhooks';
 
@@ -95,23 +95,6 @@ describe('waking the relay', () => {
       });
       await waitFor(() => server.requests.length === 2, 'the commit to wake the relay');
       expect(server.requests.map((r) => r.headers['x-service-event-id'])).toContain(event!.id);
-    } finally {
-      await slow.close();
-    }
-  });
-
-  it('relays at once when woken, without waiting for the next poll', async () => {
-    const slow = await createIsolatedContext({ WEBHOOK_RELAY_INTERVAL_MS: '600000' }); // polls every 10 minutes
-    try {
-      const server = await okReceiver();
-      const partner = newPartnerId();
-      await registerEndpoint(slow.app, partner, server.url);
-      slow.startDelivery();
-      await waitFor(async () => (await slow.redis.pubsub('NUMSUB', `${slow.config.REDIS_PREFIX}:webhooks:outbox-committed`))[1] === 1, 'the relay to listen');
-      const [event] = await insertEvents(slow.db, partner, ['ride.accepted']);
-      await wakeOutboxRelay(slow.redis, slow.config.REDIS_PREFIX);
-      await waitFor(() => server.requests.length === 1, 'the woken relay to deliver');
-      expect(server.requests[0]!.headers['x-service-event-id']).toBe(event!.id);
     } finally {
       await slow.close();
     }

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Registry } from 'prom-client';
 import { listen, spawnTs, spawnablePort, type RunningServer, waitFor } from '@platform/test-kit';
-import { createWorkerHealthServer } from '../src/worker-health';
+import { createWorkerHealthServer } from '../src/platform/worker-health';
 import { createTestContext, type TestContext } from './helpers/context';
 
 const serviceDir = path.resolve(__dirname, '..');

@@ -6,13 +6,10 @@
 import { createLogger, createRedis, loadConfigOrExit, openServiceDatabase, parseOrThrow, type AdminClaims, type Knex } from '@platform/service-kit';
 import { MOBILITY_SCHEMA, mobilityConfigSchema, type MobilityConfig } from '../config';
 import { migrations } from '../db/migrations';
-import { apiKeyCapsOf, createMobilityApiKeys, MOBILITY_SCOPES } from '../features/api-keys/api-keys';
-import { createKeySchema } from '../features/api-keys/api-keys.routes';
-import { FleetLocations } from '../features/fleet/fleet.locations';
-import { createFleetService, toDriverView, type DriverView } from '../features/fleet/fleet.service';
-import { registerDriverSchema } from '../features/fleet/fleet.routes';
-import { createDriverSessionService, firstActivationCode, type IssuedActivationCode } from '../features/driver-sessions/driver-sessions.service';
-import { ensurePartner } from '../features/partners/partners.repository';
+import { apiKeyCapsOf, createKeySchema, createMobilityApiKeys, MOBILITY_SCOPES } from '../features/api-keys';
+import { createFleetLocations, createFleetService, type DriverView, registerDriverSchema, toDriverView } from '../features/fleet';
+import { createDriverSessionService, firstActivationCode, type IssuedActivationCode } from '../features/driver-sessions';
+import { ensurePartner } from '../features/partners';
 
 export { MOBILITY_SCOPES };
 
@@ -35,7 +32,7 @@ export async function openMobilityOperator(config: MobilityConfig = loadMobility
   // Never connected: the fleet service needs its locations only for dispatch, which the CLI does not do.
   const redis = createRedis(config.REDIS_URL, { lazyConnect: true });
   const apiKeys = createMobilityApiKeys(db, apiKeyCapsOf(config));
-  const fleet = createFleetService(db, new FleetLocations(redis, config.REDIS_PREFIX));
+  const fleet = createFleetService(db, createFleetLocations(redis, config.REDIS_PREFIX));
   const driverSessions = createDriverSessionService(db, fleet, {
     jwtSecret: config.JWT_SECRET,
     jwtIssuer: config.JWT_ISSUER,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { MOBILITY_SCOPES } from '@platform/api-keys';
 import { signAdminToken, signDriverToken, type AdminClaims } from '@platform/service-kit';
 import type { TestContext } from '../helpers/context';
 
@@ -27,15 +28,13 @@ export function driverToken(ctx: TestContext, driverId: string): string {
   return signDriverToken(driverId, ctx.config.JWT_SECRET, { issuer: ctx.config.JWT_ISSUER });
 }
 
-const ALL_SCOPES = ['estimates:read', 'rides:write', 'rides:read', 'deliveries:write', 'deliveries:read', 'webhooks:manage'];
-
-/** A partner (new organization unless given) with a key holding `scopes` (all six by default). */
+/** A partner (new organization unless given) with a key holding `scopes` (every mobility scope by default). */
 export async function createPartnerKey(ctx: TestContext, options: { scopes?: string[]; owner?: AdminIdentity; mode?: 'live' | 'test' } = {}) {
   const owner = options.owner ?? newAdmin();
   const res = await request(ctx.app)
     .post('/admin/v1/api-keys')
     .set('Authorization', `Bearer ${adminToken(ctx, owner)}`)
-    .send({ name: `key ${suffix()}`, scopes: options.scopes ?? ALL_SCOPES, ...(options.mode ? { mode: options.mode } : {}) })
+    .send({ name: `key ${suffix()}`, scopes: options.scopes ?? MOBILITY_SCOPES, ...(options.mode ? { mode: options.mode } : {}) })
     .expect(201);
   return { owner, token: res.body.token as string, keyId: res.body.id as string };
 }

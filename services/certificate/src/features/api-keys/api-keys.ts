@@ -1,8 +1,6 @@
-import { createApiKeyService, createKnexApiKeyRepository, type ApiKeyAuthCache, type ApiKeyService } from '@platform/api-keys';
+import { CERTIFICATE_TOKEN_PREFIX, createApiKeyService, createKnexApiKeyRepository, type ApiKeyAuthCache, type ApiKeyService } from '@platform/api-keys';
 import type { Knex } from '@platform/service-kit';
 import { CERTIFICATE_SCHEMA } from '../../config';
-
-export const CERTIFICATE_TOKEN_PREFIX = 'ck_';
 
 /** Certificate's keys: `ck_` tokens without scopes, in `certificate.api_keys`, owned by an organization and a user. */
 export function createCertificateApiKeys(db: Knex, cache?: ApiKeyAuthCache): ApiKeyService {

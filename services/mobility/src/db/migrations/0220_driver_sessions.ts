@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Driver sign-in (issue 15): one-time activation codes an operator hands to a driver, the sessions a code opens, and the
+ * Driver sign-in: one-time activation codes an operator hands to a driver, the sessions a code opens, and the
  * rotating refresh tokens of each session. Codes and refresh tokens are stored only as SHA-256 hashes.
  */
 export async function up(db: Knex): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * The public tracking page (issue 15 item 6): each delivery's tracking token, kept only as its SHA-256 (hex, the lookup
+ * The public tracking page: each delivery's tracking token, kept only as its SHA-256 (hex, the lookup
  * key of GET /track/{token}), and the timeline of its status changes (`[{status, at}]`, appended by every change).
  * Deliveries made before this migration have no token (`tracking_url: null`) and an empty timeline.
  */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Recover coalescing (issue 25): when the endpoint's last recover ran (at most one a minute), and which messages a recover
+ * Recover coalescing: when the endpoint's last recover ran (at most one a minute), and which messages a recover
  * queued (a recover is in progress while any of them is still pending).
  */
 export async function up(db: Knex): Promise<void> {

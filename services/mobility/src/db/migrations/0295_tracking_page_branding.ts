@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * The tracking page of issue 29: each partner's branding (the name and logo the recipient sees, and an accent colour),
+ * For the tracking page: each partner's branding (the name and logo the recipient sees, and an accent colour),
  * the proof-of-delivery images a courier hands in (stored as bytes, served by the platform itself), and the sandbox
  * courier's place along a test delivery's route line (0 at the pick-up, 1 at the drop-off; negative: still on its way to
  * the pick-up).

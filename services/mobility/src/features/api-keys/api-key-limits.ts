@@ -27,7 +27,7 @@ async function usableKeys(db: Knex, partnerId: string, livemode: boolean): Promi
 }
 
 /**
- * Caps the keys of each partner and mode (issue 25: every key brought its own stream allowance). Checked before the
+ * Caps the keys of each partner and mode (every key brings its own stream allowance). Checked before the
  * insert and again after it, so concurrent creations never leave more than the cap: one that finds itself over the cap
  * after inserting deletes its own row (nobody has seen its token yet) and is refused.
  */

@@ -1,13 +1,20 @@
-import { createApiKeyService, createKnexApiKeyRepository, type ApiKeyAuthCache, type ApiKeyService } from '@platform/api-keys';
+import {
+  createApiKeyService,
+  createKnexApiKeyRepository,
+  MOBILITY_SCOPES,
+  MOBILITY_TEST_TOKEN_PREFIX,
+  MOBILITY_TOKEN_PREFIX,
+  type ApiKeyAuthCache,
+  type ApiKeyService,
+  type MobilityScope,
+} from '@platform/api-keys';
 import type { Knex } from '@platform/service-kit';
 import { MOBILITY_SCHEMA, type MobilityConfig } from '../../config';
 import { withApiKeyCaps, type ApiKeyCaps } from './api-key-limits';
 
-export const MOBILITY_TOKEN_PREFIX = 'mk_';
-/** Test-mode keys' tokens (`mk_test_…`): same body and checksum scheme as live ones. */
-export const MOBILITY_TEST_TOKEN_PREFIX = 'mk_test_';
-export const MOBILITY_SCOPES = ['estimates:read', 'rides:write', 'rides:read', 'deliveries:write', 'deliveries:read', 'webhooks:manage', 'event_passes:write', 'event_passes:read'] as const;
-export type Scope = (typeof MOBILITY_SCOPES)[number];
+/** The token prefixes and the scope list live in @platform/api-keys (service-keys.ts), beside the gateway's reading of them. */
+export { MOBILITY_SCOPES };
+export type Scope = MobilityScope;
 
 /** Mobility's keys (at most `caps` usable ones per partner and mode, see api-key-limits.ts): `mk_` (live) or `mk_test_` (test mode) tokens with scopes, in `mobility.api_keys`, owned by a partner (`partner_id`). */
 export function createMobilityApiKeys(db: Knex, caps: ApiKeyCaps, cache?: ApiKeyAuthCache): ApiKeyService {

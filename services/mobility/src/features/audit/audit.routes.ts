@@ -1,10 +1,10 @@
 /**
- * Mobility's audit log (issue 28 item 7): the admin changes made here (webhook endpoints, mobility API keys, drivers)
+ * Mobility's audit log: the admin changes made here (webhook endpoints, mobility API keys, drivers)
  * are recorded by mobility, in its own database, and owners read them at `GET /admin/v1/audit-log`, the same shape as
  * the certificate service's (keys, roles, members, templates, plans); the dashboard shows both lists merged.
  */
 import { Router, type RequestHandler } from 'express';
-import { API_KEY_AUDIT_RULES, AUDIT_ID as ID, auditLogQuerySchema, auditTrail, parseOrThrow, readAuditLog, requireRole, type AuditRule, type Knex, type Logger } from '@platform/service-kit';
+import { adminOf, API_KEY_AUDIT_RULES, AUDIT_ID as ID, auditLogQuerySchema, auditTrail, parseOrThrow, readAuditLog, requireRole, type AuditRule, type Knex, type Logger } from '@platform/service-kit';
 
 export const MOBILITY_AUDIT_RULES: AuditRule[] = [
   ...API_KEY_AUDIT_RULES,
@@ -35,7 +35,7 @@ export function auditLogRoutes(db: Knex): Router {
   const router = Router();
   router.get('/audit-log', requireRole('owner'), async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.json(await readAuditLog(db, req.admin!.org, parseOrThrow(auditLogQuerySchema, req.query)));
+    res.json(await readAuditLog(db, adminOf(req).org, parseOrThrow(auditLogQuerySchema, req.query)));
   });
   return router;
 }

@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/service-kit';
-import type { ImageType } from '../../image-data';
+import type { ImageType } from '../../platform/image-data';
 
 export interface BrandingRow {
   partner_id: string;

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { parseOrThrow, type Knex } from '@platform/service-kit';
-import { imageDataUrlSchema } from '../../image-data';
-import { adminPartnerIdOf } from '../partners/admin-account';
+import { imageDataUrlSchema } from '../../platform/image-data';
+import { adminPartnerIdOf } from '../partners';
 import { BRAND_COLOR_PATTERN, contrastOnWhite, MIN_BRAND_CONTRAST } from './brand-color';
 import { findBranding, upsertBranding, type BrandingChange, type BrandingRow } from './branding.repository';
 

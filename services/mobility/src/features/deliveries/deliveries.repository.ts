@@ -1,7 +1,6 @@
 import type { Knex } from '@platform/service-kit';
-import type { WeightTier } from '../../pricing';
-import type { JobPlaceColumns } from '../jobs/job.types';
-import { findJobRow, insertJobRow, listJobRows, updateJobStatus, type JobListFilter, type JobLookup, type RowLock } from '../jobs/job-rows';
+import type { WeightTier } from '../../platform/pricing';
+import { createKnexJobRepository, type JobLookup, type JobPlaceColumns, type JobRepository } from '../jobs';
 import type { DeliveryStatus } from './delivery-status';
 
 export type DeliveryCancelledBy = 'partner' | 'system';
@@ -76,37 +75,38 @@ export type DeliveryChange = Partial<
   Pick<DeliveryRow, 'courier_id' | 'failure_reason' | 'cancelled_by' | 'received_by' | 'photo_url' | 'delivered_lat' | 'delivered_lng' | 'sandbox_courier_progress'>
 > & { delivered_at?: Knex.Raw };
 
-export function insertDelivery(db: Knex, delivery: NewDeliveryRow): Promise<DeliveryRow> {
-  return insertJobRow<DeliveryRow>(db, 'deliveries', delivery);
-}
-
 export type DeliveryLookup = JobLookup<'courierId'>;
 
-/** One delivery, optionally only if it belongs to the partner or is assigned to the courier; `forUpdate` locks the row. */
-export function findDelivery(db: Knex, lookup: DeliveryLookup, options?: RowLock): Promise<DeliveryRow | undefined> {
-  return findJobRow<DeliveryRow>(db, 'deliveries', lookup.id, { partner_id: lookup.partnerId, livemode: lookup.livemode, courier_id: lookup.courierId }, options);
-}
-
-/** Writes a status change, appends it to the delivery's timeline and bumps its event sequence. */
-export function updateDeliveryStatus(trx: Knex.Transaction, id: string, change: DeliveryChange & { status: DeliveryStatus }): Promise<DeliveryRow> {
-  const timeline = trx.raw(`status_timeline || jsonb_build_array(jsonb_build_object('status', ?::text, 'at', now()))`, [change.status]);
-  return updateJobStatus<DeliveryRow>(trx, 'deliveries', id, { ...change, status_timeline: timeline });
-}
+/** A status change: the new status and the columns it may set besides it. */
+export type DeliveryStatusChange = DeliveryChange & { status: DeliveryStatus };
 
 /**
- * Counts one wrong PIN. Conditional on the counter being under the limit, so concurrent wrong tries can never push it
- * past `max`; answers the new count, or undefined when it was already at the limit.
+ * The deliveries table (a job table: a status change also appends to the delivery's timeline) and its PIN counter.
  */
-export async function countWrongPin(trx: Knex, id: string, max: number): Promise<number | undefined> {
-  const [row] = await trx('deliveries')
-    .where({ id })
-    .andWhere('pin_failed_attempts', '<', max)
-    .update({ pin_failed_attempts: trx.raw('pin_failed_attempts + 1') })
-    .returning('pin_failed_attempts');
-  return (row as { pin_failed_attempts: number } | undefined)?.pin_failed_attempts;
+export interface DeliveriesRepository extends JobRepository<DeliveryRow, NewDeliveryRow, DeliveryLookup, DeliveryStatusChange> {
+  /**
+   * Counts one wrong PIN. Conditional on the counter being under the limit, so concurrent wrong tries can never push it
+   * past `max`; answers the new count, or undefined when it was already at the limit.
+   */
+  countWrongPin(trx: Knex, id: string, max: number): Promise<number | undefined>;
 }
 
-/** `limit + 1` of the partner's deliveries, newest first (undefined when the cursor is not one of theirs). */
-export function listDeliveries(db: Knex, filter: JobListFilter): Promise<DeliveryRow[] | undefined> {
-  return listJobRows<DeliveryRow>(db, 'deliveries', filter);
+/** The Postgres deliveries table. */
+export function createKnexDeliveriesRepository(): DeliveriesRepository {
+  const jobs = createKnexJobRepository<DeliveryRow, NewDeliveryRow, DeliveryLookup, DeliveryStatusChange>({
+    table: 'deliveries',
+    scopeOf: (lookup) => ({ partner_id: lookup.partnerId, livemode: lookup.livemode, courier_id: lookup.courierId }),
+    alsoSet: (trx, change) => ({ status_timeline: trx.raw(`status_timeline || jsonb_build_array(jsonb_build_object('status', ?::text, 'at', now()))`, [change.status]) }),
+  });
+  return {
+    ...jobs,
+    async countWrongPin(trx, id, max) {
+      const [row] = await trx('deliveries')
+        .where({ id })
+        .andWhere('pin_failed_attempts', '<', max)
+        .update({ pin_failed_attempts: trx.raw('pin_failed_attempts + 1') })
+        .returning('pin_failed_attempts');
+      return (row as { pin_failed_attempts: number } | undefined)?.pin_failed_attempts;
+    },
+  };
 }

@@ -1,26 +1,19 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { parseOrThrow, idParam } from '@platform/service-kit';
-import { latLngSchema } from '../../geo';
-import { imageDataUrlSchema } from '../../image-data';
-import { WEIGHT_TIERS } from '../../pricing';
-import { accountOf, requireScope, type PartnerAccount } from '../api-keys/api-key-auth';
-import { currentDriver } from '../driver-app/driver-auth';
-import { jobReadRoutes, partnerJobRoutes } from '../jobs/partner-job.routes';
-import { jobListQuerySchema } from '../jobs/job-list-query';
-import { jobStreamRoutes } from '../telemetry/job-stream.routes';
-import type { JobTelemetry } from '../telemetry/job-telemetry.service';
+import { latLngSchema, phoneSchema, placeSchema } from '../../platform/geo';
+import { imageDataUrlSchema } from '../../platform/image-data';
+import { WEIGHT_TIERS } from '../../platform/pricing';
+import { accountOf, requireScope, type PartnerAccount } from '../api-keys';
+import type { Driver } from '../fleet';
+import { jobListQuerySchema, jobReadRoutes, partnerJobRoutes } from '../jobs';
 import { DELIVERY_STATUSES, isTerminalDelivery, type DeliveryStatus } from './delivery-status';
 import type { DeliveryService } from './deliveries.service';
 import type { DeliveryQuoteService } from './delivery-quotes';
 
-const placeSchema = latLngSchema.extend({
-  // `null` is "no address", the same as leaving it out (rides and deliveries answer `address: null` then).
-  address: z.string().trim().min(1).max(500).nullish().transform((address) => address ?? undefined),
-});
 const contactSchema = z.object({
   name: z.string().trim().min(1).max(200),
-  phone: z.string().trim().regex(/^\+?[0-9 ()-]{5,20}$/, 'must be a phone number'),
+  phone: phoneSchema,
 });
 const pinSchema = z.string().regex(/^[0-9]{4,8}$/, 'must be a string of 4 to 8 digits');
 
@@ -109,35 +102,28 @@ export function deliveryAdminRoutes(deliveries: DeliveryService, accountOf: (req
   return jobReadRoutes({ requireRead: anyRole, accountOf, parseId: deliveryId, get: deliveries.getDelivery, listSchema: deliveryListQuerySchema, list: deliveries.listDeliveries });
 }
 
-/** `GET /api/v1/deliveries/{id}/stream` (deliveries:read): the delivery's Server-Sent Events until it ends. */
-export function deliveryStreamRoutes(deliveries: DeliveryService, telemetry: JobTelemetry): Router {
-  return jobStreamRoutes({
-    requireRead: requireScope('deliveries:read'),
-    accountOf,
-    parseId: deliveryId,
-    get: deliveries.getDelivery,
-    isTerminal: (status) => isTerminalDelivery(status as DeliveryStatus),
-    telemetry,
-  });
+/** What `GET /api/v1/deliveries/{id}/stream` (deliveries:read, telemetry's stream routes) needs of deliveries: the delivery's Server-Sent Events until it ends. */
+export function deliveryStreams(deliveries: DeliveryService) {
+  return { readScope: 'deliveries:read' as const, parseId: deliveryId, get: deliveries.getDelivery, isTerminal: (status: string) => isTerminalDelivery(status as DeliveryStatus) };
 }
 
-/** `/driver/v1/deliveries` (mounted behind driver authentication): the courier's moves. */
-export function courierDeliveryRoutes(deliveries: DeliveryService): Router {
+/** `/driver/v1/deliveries` (mounted behind driver authentication, which `driverOf` reads): the courier's moves. */
+export function courierDeliveryRoutes(deliveries: DeliveryService, driverOf: (req: Request) => Driver): Router {
   const router = Router();
 
   router.post('/:id/pickup', async (req, res) => {
-    res.json(await deliveries.pickUp(currentDriver(req), deliveryId(req.params.id)));
+    res.json(await deliveries.pickUp(driverOf(req), deliveryId(req.params.id)));
   });
 
   router.post('/:id/deliver', async (req, res) => {
     const id = deliveryId(req.params.id);
-    res.json(await deliveries.deliver(currentDriver(req), id, parseOrThrow(deliverSchema, req.body ?? {})));
+    res.json(await deliveries.deliver(driverOf(req), id, parseOrThrow(deliverSchema, req.body ?? {})));
   });
 
   router.post('/:id/fail', async (req, res) => {
     const id = deliveryId(req.params.id);
     const { reason } = parseOrThrow(failSchema, req.body ?? {});
-    res.json(await deliveries.fail(currentDriver(req), id, reason));
+    res.json(await deliveries.fail(driverOf(req), id, reason));
   });
 
   return router;

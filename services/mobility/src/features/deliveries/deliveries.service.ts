@@ -1,20 +1,16 @@
 import { ApiError, NotFoundError, newId, type Page } from '@platform/service-kit';
-import type { ImageData } from '../../image-data';
-import { deliveryFeeFor, type WeightTier } from '../../pricing';
+import type { ImageData } from '../../platform/image-data';
+import { deliveryFeeFor, tripMeters, type WeightTier } from '../../platform/pricing';
 import { insertProofImages } from './delivery-proof.repository';
-import type { PartnerAccount } from '../api-keys/api-key-auth';
-import { tripMeters } from '../estimates/estimates.service';
-import type { FleetLocations } from '../fleet/fleet.locations';
-import type { Driver } from '../fleet/fleet.types';
-import { createAndDispatch, type JobCreationDeps } from '../jobs/job-creation';
-import { placeColumns, type PlaceInput } from '../jobs/job.types';
+import type { PartnerAccount } from '../api-keys';
+import type { Driver, FleetLocations } from '../fleet';
+import { createAndDispatch, type JobCreationDeps, jobListFilter, type JobListQuery, placeColumns, type PlaceInput } from '../jobs';
 import { MAX_PIN_ATTEMPTS, generatePin, hashPin, pinFingerprint, verifyPin } from './delivery-pin';
 import type { DeliveryLifecycle } from './delivery-lifecycle';
 import type { DeliveryQuoteService } from './delivery-quotes';
 import { nextDeliveryStatus } from './delivery-status';
 import { presentDelivery, type DeliveryTrackingLinks, type DeliveryView } from './delivery.presenter';
-import { countWrongPin, findDelivery, insertDelivery, listDeliveries } from './deliveries.repository';
-import { jobListFilter, type JobListQuery } from '../jobs/job-list-query';
+import type { DeliveriesRepository } from './deliveries.repository';
 
 export interface Contact {
   name: string;
@@ -47,6 +43,7 @@ export type CreatedDelivery = DeliveryView & { security_pin?: string };
 
 /** The dispatcher only starts the search; it moves the delivery itself through the delivery's dispatch handler. */
 export interface DeliveryServiceDeps extends JobCreationDeps {
+  repository: DeliveriesRepository;
   lifecycle: DeliveryLifecycle;
   /** Where the courier was when delivering: the proof of delivery's location. */
   locations: Pick<FleetLocations, 'telemetry'>;
@@ -55,7 +52,7 @@ export interface DeliveryServiceDeps extends JobCreationDeps {
   tracking: DeliveryTrackingLinks;
 }
 
-export function createDeliveryService({ db, lifecycle, dispatcher, locations, logger, pinFingerprintKey, quotes, tracking }: DeliveryServiceDeps) {
+export function createDeliveryService({ db, repository, lifecycle, dispatcher, locations, logger, pinFingerprintKey, quotes, tracking }: DeliveryServiceDeps) {
   /** The body the idempotency key is compared on: the PIN only as a keyed fingerprint, never in the clear. */
   function fingerprintBody(input: CreateDeliveryInput): unknown {
     return input.security_pin === undefined ? input : { ...input, security_pin: pinFingerprint(input.security_pin, pinFingerprintKey) };
@@ -76,7 +73,7 @@ export function createDeliveryService({ db, lifecycle, dispatcher, locations, lo
         // A quote books its own fee (checked in this transaction); without one the fee is today's price.
         const fee = input.quote_id ? await quotes.quotedFee(trx, account, input.quote_id, input) : deliveryFeeFor(input.weight_tier, meters);
         const id = newId('dlv');
-        const delivery = await insertDelivery(trx, {
+        const delivery = await repository.insert(trx, {
           id,
           partner_id: partnerId,
           livemode,
@@ -104,7 +101,7 @@ export function createDeliveryService({ db, lifecycle, dispatcher, locations, lo
 
     /** The partner's deliveries, newest first. */
     async listDeliveries(account: PartnerAccount, query: JobListQuery): Promise<Page<DeliveryView>> {
-      return lifecycle.page(await listDeliveries(db, jobListFilter(account, query)), query.limit);
+      return lifecycle.page(await repository.list(db, jobListFilter(account, query)), query.limit);
     },
 
     async cancelByPartner({ partnerId, livemode }: PartnerAccount, id: string): Promise<DeliveryView> {
@@ -112,7 +109,8 @@ export function createDeliveryService({ db, lifecycle, dispatcher, locations, lo
     },
 
     async pickUp(courier: Driver, id: string): Promise<DeliveryView> {
-      return db.transaction(async (trx) => lifecycle.changeStatus(trx, await lifecycle.lock(trx, { id, courierId: courier.id }), 'pick_up', {}));
+      const telemetry = await lifecycle.telemetryOf(courier.id);
+      return db.transaction(async (trx) => lifecycle.changeStatus(trx, await lifecycle.lock(trx, { id, courierId: courier.id }), 'pick_up', {}, telemetry));
     },
 
     async fail(courier: Driver, id: string, reason: string): Promise<DeliveryView> {
@@ -125,18 +123,18 @@ export function createDeliveryService({ db, lifecycle, dispatcher, locations, lo
      */
     async deliver(courier: Driver, id: string, input: DeliverInput): Promise<DeliveryView> {
       // The hash never changes, so the (deliberately slow) scrypt runs before the row lock and holds no connection.
-      const found = await findDelivery(db, { id, courierId: courier.id });
+      const found = await repository.find(db, { id, courierId: courier.id });
       if (!found) throw new NotFoundError('Delivery not found');
       const pinMatches = await verifyPin(input.pin, found.pin_hash);
+      const at = await locations.telemetry(courier.id); // where it was handed over, read before the row lock
       const outcome = await db.transaction(async (trx) => {
         const delivery = await lifecycle.lock(trx, { id, courierId: courier.id });
         nextDeliveryStatus(delivery.status, 'deliver'); // a disallowed move is a 409 and does not count as a try
         if (delivery.pin_failed_attempts >= MAX_PIN_ATTEMPTS) return { refused: pinLocked() };
         if (!pinMatches) {
-          const attempts = await countWrongPin(trx, delivery.id, MAX_PIN_ATTEMPTS);
+          const attempts = await repository.countWrongPin(trx, delivery.id, MAX_PIN_ATTEMPTS);
           return { refused: attempts === undefined ? pinLocked() : wrongPin(MAX_PIN_ATTEMPTS - attempts) };
         }
-        const at = await locations.telemetry(courier.id);
         await insertProofImages(trx, delivery.id, { photo: input.photo, signature: input.signature });
         return lifecycle.endJob(trx, delivery, 'deliver', {
           received_by: input.received_by ?? null,

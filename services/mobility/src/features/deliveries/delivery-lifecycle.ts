@@ -1,23 +1,23 @@
 import type { Knex } from '@platform/service-kit';
-import { DELIVERY_PRICING } from '../../pricing';
-import type { DispatchJob } from '../dispatch/dispatch.types';
-import { createJobLifecycle, type JobLifecyclePorts } from '../jobs/job-lifecycle';
+import { DELIVERY_PRICING } from '../../platform/pricing';
+import type { DispatchJob } from '../dispatch';
+import { createJobLifecycle, type JobLifecyclePorts } from '../jobs';
 import { NO_COURIERS_AVAILABLE, deliveryEventType, nextDeliveryStatus, type DeliveryAction, type DeliveryStatus } from './delivery-status';
 import { presentDelivery, type DeliveryTrackingLinks, type DeliveryView } from './delivery.presenter';
-import { findDelivery, updateDeliveryStatus, type DeliveryChange, type DeliveryLookup, type DeliveryRow } from './deliveries.repository';
+import type { DeliveriesRepository, DeliveryChange, DeliveryLookup, DeliveryRow } from './deliveries.repository';
 
 /** Columns a delivery's status change may set besides the status. */
 export type { DeliveryChange };
 
 /** The delivery's life cycle: its table, its state machine and its GET view, run by the shared job life cycle. */
-export function createDeliveryLifecycle(db: Knex, ports: JobLifecyclePorts, tracking: DeliveryTrackingLinks) {
+export function createDeliveryLifecycle(db: Knex, deliveries: DeliveriesRepository, ports: JobLifecyclePorts, tracking: DeliveryTrackingLinks) {
   return createJobLifecycle<DeliveryRow, DeliveryStatus, DeliveryAction, DeliveryLookup, DeliveryChange, DeliveryView>(
     db,
     {
       objectType: 'delivery',
       notFoundMessage: 'Delivery not found',
-      find: findDelivery,
-      updateStatus: updateDeliveryStatus,
+      find: deliveries.find,
+      updateStatus: deliveries.updateStatus,
       nextStatus: nextDeliveryStatus,
       eventType: deliveryEventType,
       assigneeOf: (delivery) => delivery.courier_id,

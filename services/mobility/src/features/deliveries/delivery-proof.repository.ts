@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/service-kit';
-import type { ImageData } from '../../image-data';
+import type { ImageData } from '../../platform/image-data';
 
 export type ProofKind = 'photo' | 'signature';
 export const PROOF_KINDS: readonly ProofKind[] = ['photo', 'signature'];

@@ -1,6 +1,6 @@
 import type { Knex } from '@platform/service-kit';
-import type { LatLng } from '../../geo';
-import type { WeightTier } from '../../pricing';
+import type { LatLng } from '../../platform/geo';
+import type { WeightTier } from '../../platform/pricing';
 
 export interface DeliveryQuoteRow {
   id: string;

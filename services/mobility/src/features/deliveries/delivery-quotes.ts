@@ -1,9 +1,9 @@
 import { ApiError, isIdOf, newId, type Knex } from '@platform/service-kit';
-import type { LatLng } from '../../geo';
-import { DELIVERY_PRICING, DELIVERY_QUOTE_VALIDITY_SECONDS, ROAD_FACTOR, deliveryFeeFor, travelSeconds, type WeightTier } from '../../pricing';
-import type { PartnerAccount } from '../api-keys/api-key-auth';
-import { SANDBOX_PICKUP_ETA_SECONDS, tripMeters } from '../estimates/estimates.service';
-import type { FleetLocations } from '../fleet/fleet.locations';
+import type { LatLng } from '../../platform/geo';
+import { DELIVERY_PRICING, DELIVERY_QUOTE_VALIDITY_SECONDS, ROAD_FACTOR, deliveryFeeFor, travelSeconds, tripMeters, type WeightTier } from '../../platform/pricing';
+import type { PartnerAccount } from '../api-keys';
+import { SANDBOX_PICKUP_ETA_SECONDS } from '../estimates';
+import type { FleetLocations } from '../fleet';
 import { findDeliveryQuote, insertDeliveryQuote, samePlace, type DeliveryQuoteRow } from './delivery-quotes.repository';
 
 export interface DeliveryQuoteInput {

@@ -50,6 +50,12 @@ export function nextDeliveryStatus(current: DeliveryStatus, action: DeliveryActi
 }
 
 /** The webhook event type a change into `status` emits. */
-export function deliveryEventType(status: DeliveryStatus): string {
+export function deliveryEventType<S extends DeliveryStatus>(status: S): `delivery.${S}` {
   return `delivery.${status}`;
 }
+
+/** The statuses a delivery can move into (every target in the table), in the table's order. */
+const ENTERED_STATUSES = DELIVERY_STATUSES.filter((status) => Object.values(DELIVERY_TRANSITIONS).some((moves) => Object.values(moves).includes(status)));
+
+/** The webhook event types delivery status changes emit: one per status a delivery can move into. */
+export const DELIVERY_EVENT_TYPES: readonly `delivery.${DeliveryStatus}`[] = ENTERED_STATUSES.map(deliveryEventType);

@@ -1,6 +1,5 @@
-import type { Telemetry } from '../fleet/fleet.locations';
-import type { Driver } from '../fleet/fleet.types';
-import { presentAssignee } from '../jobs/assignee.presenter';
+import type { Driver, Telemetry } from '../fleet';
+import { presentAssignee } from '../jobs';
 import { COURIER_ACTIVE_STATUSES } from './delivery-status';
 import type { DeliveryRow } from './deliveries.repository';
 

@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError, newId, type Knex } from '@platform/service-kit';
-import type { FleetLocations, IndexScope } from '../fleet/fleet.locations';
+import type { FleetLocations, IndexScope } from '../fleet';
 import type { DispatchTimers } from './dispatch.timers';
 import type { DispatchJob, DriverPool, JobHandler, JobKind } from './dispatch.types';
 import type { DriverRelease } from './driver-release';
@@ -141,6 +141,7 @@ export class Dispatcher {
    * cancellation and time-out, so a cancel racing an accept waits instead of deadlocking.
    */
   async accept(driverId: string, offerId: string): Promise<Record<string, unknown>> {
+    const telemetry = await this.locations.telemetry(driverId); // read before the locks: the job's view shows it
     return this.db.transaction(async (trx) => {
       const found = await findOfferForDriver(trx, offerId, driverId);
       if (!found) throw new NotFoundError('Offer not found');
@@ -151,7 +152,7 @@ export class Dispatcher {
       if (await isExpired(trx, offer.id)) throw new ConflictError('Offer is expired', 'offer_closed');
       if (!job) throw new ConflictError(`The ${offer.kind} is no longer available`, 'offer_closed');
       await closeOffer(trx, { id: offer.id }, 'accepted');
-      return handler.assign(trx, offer.job_id, driverId);
+      return handler.assign(trx, offer.job_id, driverId, telemetry);
     });
   }
 
@@ -210,4 +211,9 @@ export class Dispatcher {
   afterDriverFreed(driverId: string): Promise<void> {
     return this.release.afterDriverFreed(driverId);
   }
+}
+
+/** The dispatcher, built once per process with its job handlers (services.ts). */
+export function createDispatcher(deps: DispatcherDeps): Dispatcher {
+  return new Dispatcher(deps);
 }

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Redis } from '@platform/service-kit';
-import { QUEUES } from '../../queues';
+import { QUEUES } from '../../platform/queues';
 import type { JobKind } from './dispatch.types';
 
 export type DispatchTimerJob =
@@ -40,4 +40,9 @@ export class DispatchTimers {
   close(): Promise<void> {
     return this.queue.close();
   }
+}
+
+/** The dispatch timers' queue (under `prefix`): offer expiries and search retries. */
+export function createDispatchTimers(connection: Redis, prefix: string): DispatchTimers {
+  return new DispatchTimers(connection, prefix);
 }

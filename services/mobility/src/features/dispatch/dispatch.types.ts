@@ -1,7 +1,7 @@
 import type { Knex } from '@platform/service-kit';
-import type { LatLng } from '../../geo';
-import type { Tier } from '../../pricing';
-import type { Driver, FleetKind } from '../fleet/fleet.types';
+import type { LatLng } from '../../platform/geo';
+import type { Tier } from '../../platform/pricing';
+import type { Driver, FleetKind, Telemetry } from '../fleet';
 
 /** What can be dispatched: rides and deliveries, through the same dispatcher. */
 export type JobKind = 'ride' | 'delivery';
@@ -28,8 +28,8 @@ export interface JobHandler {
   lockSearching(trx: Knex.Transaction, id: string): Promise<DispatchJob | null>;
   /** The same answer as `lockSearching`, read without a lock or a transaction (a first look; the locked read decides). */
   findSearching(db: Knex, id: string): Promise<DispatchJob | null>;
-  /** The accept transition: assigns the driver and returns the job as its GET shows it. */
-  assign(trx: Knex.Transaction, id: string, driverId: string): Promise<Record<string, unknown>>;
+  /** The accept transition: assigns the driver (whose position, read before the transaction, it shows) and returns the job as its GET shows it. */
+  assign(trx: Knex.Transaction, id: string, driverId: string, telemetry: Telemetry | null): Promise<Record<string, unknown>>;
   /** Nobody accepted within the search timeout. */
   giveUp(trx: Knex.Transaction, id: string): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { Worker, type Job } from 'bullmq';
 import type { Logger, Redis } from '@platform/service-kit';
-import { QUEUES } from '../../queues';
+import { QUEUES } from '../../platform/queues';
 import type { Dispatcher } from './dispatch.service';
 import type { DispatchTimerJob } from './dispatch.timers';
 

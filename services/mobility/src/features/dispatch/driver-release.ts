@@ -1,5 +1,5 @@
 import type { Knex, Logger } from '@platform/service-kit';
-import type { FleetLocations } from '../fleet/fleet.locations';
+import type { FleetLocations } from '../fleet';
 import type { DriverPool } from './dispatch.types';
 import { withdrawPendingOffers } from './offers.repository';
 

@@ -1,12 +1,11 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { parseOrThrow, idParam } from '@platform/service-kit';
-import { latLngSchema } from '../../geo';
-import type { Dispatcher } from '../dispatch/dispatch.service';
-import type { FleetService } from '../fleet/fleet.service';
-import { rideId } from '../rides/rides.routes';
-import type { RideService } from '../rides/rides.service';
-import type { JobTelemetry } from '../telemetry/job-telemetry.service';
+import { latLngSchema } from '../../platform/geo';
+import type { Dispatcher } from '../dispatch';
+import type { FleetService } from '../fleet';
+import { rideId, type RideService } from '../rides';
+import type { JobTelemetry } from '../telemetry';
 import { currentDriver } from './driver-auth';
 
 export const availabilitySchema = z.object({ available: z.boolean() }).meta({ id: 'Availability', examples: [{ available: true }] });

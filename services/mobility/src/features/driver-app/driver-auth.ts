@@ -1,7 +1,6 @@
 import type { RequestHandler } from 'express';
 import { UnauthorizedError, bearerToken, isIdOf, verifyJwt, type JwtSettings } from '@platform/service-kit';
-import type { FleetService } from '../fleet/fleet.service';
-import type { Driver } from '../fleet/fleet.types';
+import type { Driver, FleetService } from '../fleet';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace

@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { NotFoundError, parseOrThrow } from '@platform/service-kit';
-import { fleetManager } from '../fleet/fleet.routes';
+import { adminOf, NotFoundError, parseOrThrow } from '@platform/service-kit';
+import { fleetManager } from '../fleet';
 import { isGuessFailure, type DriverSessionService } from './driver-sessions.service';
 import type { SignInThrottle } from './signin-throttle';
 
@@ -48,7 +48,7 @@ export function driverSessionRoutes(sessions: DriverSessionService, throttle: Si
 export function activationCodeAdminRoutes(sessions: DriverSessionService): Router {
   const router = Router();
   router.post('/:id/activation-codes', fleetManager, async (req, res) => {
-    res.status(201).set('Cache-Control', 'no-store').json(await sessions.issueActivationCode(req.admin!.org, req.params.id as string));
+    res.status(201).set('Cache-Control', 'no-store').json(await sessions.issueActivationCode(adminOf(req).org, req.params.id as string));
   });
   return router;
 }

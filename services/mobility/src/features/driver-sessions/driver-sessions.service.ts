@@ -1,6 +1,5 @@
 import { ConflictError, NotFoundError, UnauthorizedError, isIdOf, newId, type Knex } from '@platform/service-kit';
-import { toDriverView, type DriverView, type FleetService, type OnDriverRegistered } from '../fleet/fleet.service';
-import type { Driver } from '../fleet/fleet.types';
+import { type Driver, type DriverView, type FleetService, type OnDriverRegistered, toDriverView } from '../fleet';
 import {
   insertActivationCode,
   insertRefreshToken,
@@ -17,13 +16,13 @@ import {
 } from './driver-sessions.repository';
 import { isRefreshTokenShaped, newActivationCode, newRefreshToken, normalizeActivationCode, secretHash, signAccessToken } from './driver-credentials';
 
-/** An activation code is good for 24 hours after it was issued (issue 15). */
+/** An activation code is good for 24 hours after it was issued. */
 export const ACTIVATION_CODE_TTL_SECONDS = 24 * 60 * 60;
 
 export interface DriverSessionSettings {
   jwtSecret: string;
   jwtIssuer: string;
-  /** At most 3600 (issue 15). */
+  /** At most 3600. */
   accessTokenTtlSeconds: number;
   /** Each refresh token lives this long from its issue; every refresh hands out a fresh one. */
   refreshTokenTtlSeconds: number;

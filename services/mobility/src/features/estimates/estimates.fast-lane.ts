@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
 import { fastLane, handOverBody, parseStrictJson, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
-import { presentedToken } from '../api-keys/api-key-auth';
+import { presentedToken } from '../api-keys';
 import { estimateSchema } from './estimates.routes';
 import type { EstimateService } from './estimates.service';
 

@@ -1,6 +1,6 @@
 import { queryRows, type Knex } from '@platform/service-kit';
-import type { LatLng } from '../../geo';
-import type { Tier } from '../../pricing';
+import type { LatLng } from '../../platform/geo';
+import type { Tier } from '../../platform/pricing';
 
 export interface Money {
   amount: number;

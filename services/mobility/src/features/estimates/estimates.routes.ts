@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { parseOrThrow } from '@platform/service-kit';
-import { latLngSchema } from '../../geo';
-import { accountOf, requireScope } from '../api-keys/api-key-auth';
+import { latLngSchema } from '../../platform/geo';
+import { accountOf, requireScope } from '../api-keys';
 import type { EstimateService } from './estimates.service';
 
 export const estimateSchema = z

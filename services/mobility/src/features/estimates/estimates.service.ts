@@ -1,7 +1,7 @@
-import { ValidationError, newId, type Knex } from '@platform/service-kit';
-import { greatCircleMeters, type LatLng } from '../../geo';
-import { ESTIMATE_VALIDITY_SECONDS, MAX_TRIP_METERS, PRICING, ROAD_FACTOR, TIERS, fareFor, travelSeconds, type Tier } from '../../pricing';
-import type { FleetLocations } from '../fleet/fleet.locations';
+import { newId, type Knex } from '@platform/service-kit';
+import type { LatLng } from '../../platform/geo';
+import { ESTIMATE_VALIDITY_SECONDS, PRICING, ROAD_FACTOR, TIERS, fareFor, travelSeconds, tripMeters, type Tier } from '../../platform/pricing';
+import type { FleetLocations } from '../fleet';
 import { findEstimate, insertEstimate, type Money, type StoredEstimate } from './estimates.repository';
 
 export interface TierEstimate {
@@ -23,7 +23,7 @@ export interface EstimateView {
 }
 
 /**
- * Test mode sees the sandbox driver (and courier) only, never the live fleet (issue 25): it is always free, and its
+ * Test mode sees the sandbox driver (and courier) only, never the live fleet: it is always free, and its
  * pick-up ETA is this fixed value for every tier, wherever the pick-up is.
  */
 export const SANDBOX_PICKUP_ETA_SECONDS = 180;
@@ -32,15 +32,6 @@ export const SANDBOX_PICKUP_ETA_SECONDS = 180;
 export interface EstimateAccount {
   partnerId: string;
   livemode: boolean;
-}
-
-/** Road distance between two points; over the limit is a 422 on `dropoff`. */
-export function tripMeters(pickup: LatLng, dropoff: LatLng): number {
-  const meters = Math.round(greatCircleMeters(pickup, dropoff) * ROAD_FACTOR);
-  if (meters > MAX_TRIP_METERS) {
-    throw new ValidationError([{ path: 'dropoff', message: `trip is ${Math.round(meters / 1000)} km; the limit is ${MAX_TRIP_METERS / 1000} km` }]);
-  }
-  return meters;
 }
 
 export function createEstimateService(db: Knex, locations: FleetLocations, options: { dispatchRadiusMeters: number }) {

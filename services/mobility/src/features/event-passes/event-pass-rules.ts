@@ -1,5 +1,5 @@
 import { ApiError } from '@platform/service-kit';
-import { greatCircleMeters, type LatLng } from '../../geo';
+import { greatCircleMeters, type LatLng } from '../../platform/geo';
 
 export const APPLIES_TO = ['to_venue', 'from_venue', 'both'] as const;
 export type AppliesTo = (typeof APPLIES_TO)[number];

@@ -1,9 +1,9 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { NotFoundError, isIdOf, parseOrThrow } from '@platform/service-kit';
-import { latLngSchema } from '../../geo';
-import { TIERS } from '../../pricing';
-import { partnerIdOf as partnerIdOfKey, requireScope } from '../api-keys/api-key-auth';
+import { latLngSchema } from '../../platform/geo';
+import { TIERS } from '../../platform/pricing';
+import { partnerIdOf as partnerIdOfKey, requireScope } from '../api-keys';
 import { APPLIES_TO } from './event-pass-rules';
 import type { EventPassService } from './event-passes.service';
 

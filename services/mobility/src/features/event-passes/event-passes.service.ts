@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError, newId, type Knex } from '@platform/service-kit';
-import type { LatLng } from '../../geo';
-import { CURRENCY, type Tier } from '../../pricing';
+import type { LatLng } from '../../platform/geo';
+import { CURRENCY, type Tier } from '../../platform/pricing';
 import { newPassCode, normalizePassCode, passCodeHash } from './event-pass-code';
 import { coveredAmount, insideWindow, matchesVenue, passRefused, type AppliesTo } from './event-pass-rules';
 import { presentPass, presentProgram, presentRedemption, type PassView, type ProgramView } from './event-passes.presenter';
@@ -28,10 +28,13 @@ export interface Page {
   cursor?: string;
 }
 
+/** The webhook event types a program's changes emit. */
+export const EVENT_PASS_EVENT_TYPES = ['event_pass.redeemed', 'event_pass.released', 'event_pass_program.budget_exhausted'] as const;
+
 /** The outbox event the program's changes append in the caller's transaction (services.ts gives the outbox). */
 export interface ProgramEvent {
   partnerId: string;
-  type: 'event_pass.redeemed' | 'event_pass.released' | 'event_pass_program.budget_exhausted';
+  type: (typeof EVENT_PASS_EVENT_TYPES)[number];
   objectType: 'event_pass_program';
   objectId: string;
   sequence: number;

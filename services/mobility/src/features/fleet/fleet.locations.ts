@@ -1,6 +1,6 @@
 import type { Redis } from '@platform/service-kit';
-import type { LatLng } from '../../geo';
-import type { Tier } from '../../pricing';
+import type { LatLng } from '../../platform/geo';
+import type { Tier } from '../../platform/pricing';
 import type { Driver, DriverIndexEntry, FleetKind } from './fleet.types';
 
 export interface Telemetry extends LatLng {
@@ -61,10 +61,21 @@ export class FleetLocations {
   }
 
   async telemetry(driverId: string): Promise<Telemetry | null> {
-    const hash = await this.redis.hgetall(this.telemetryKey(driverId));
-    if (!hash.lat || !hash.lng) return null;
-    const num = (value: string | undefined) => (value ? Number(value) : null);
-    return { lat: Number(hash.lat), lng: Number(hash.lng), heading: num(hash.heading), speed_kph: num(hash.speed_kph), updated_at: hash.updated_at ?? '' };
+    return telemetryOf(await this.redis.hgetall(this.telemetryKey(driverId)));
+  }
+
+  /** Several drivers' latest telemetry in one round trip; drivers that never reported are left out. */
+  async telemetries(driverIds: readonly string[]): Promise<Map<string, Telemetry>> {
+    const found = new Map<string, Telemetry>();
+    if (driverIds.length === 0) return found;
+    const pipeline = this.redis.pipeline();
+    for (const id of driverIds) pipeline.hgetall(this.telemetryKey(id));
+    const answers = (await pipeline.exec()) ?? [];
+    answers.forEach(([error, hash], index) => {
+      const telemetry = error ? null : telemetryOf(hash as Record<string, string>);
+      if (telemetry) found.set(driverIds[index]!, telemetry);
+    });
+    return found;
   }
 
   /** When each driver last reported a position (its telemetry's `updated_at`), in one round trip; absent when never. */
@@ -157,4 +168,16 @@ function rowsOf(result: [Error | null, unknown] | undefined): [string, string][]
 
 function searchRadii(max: number): number[] {
   return [...new Set([500, 1500, max].map((r) => Math.min(r, max)))];
+}
+
+/** A telemetry hash as stored by `saveTelemetry`; null when it holds no position. */
+function telemetryOf(hash: Record<string, string>): Telemetry | null {
+  if (!hash.lat || !hash.lng) return null;
+  const num = (value: string | undefined) => (value ? Number(value) : null);
+  return { lat: Number(hash.lat), lng: Number(hash.lng), heading: num(hash.heading), speed_kph: num(hash.speed_kph), updated_at: hash.updated_at ?? '' };
+}
+
+/** Live positions and the dispatch index in Redis (under `prefix`). */
+export function createFleetLocations(redis: Redis, prefix: string): FleetLocations {
+  return new FleetLocations(redis, prefix);
 }

@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/service-kit';
-import type { Tier } from '../../pricing';
+import type { Tier } from '../../platform/pricing';
 import type { Driver, FleetKind } from './fleet.types';
 
 export interface DriverRow {
@@ -65,6 +65,13 @@ export async function insertDriver(db: Knex, driver: NewDriver): Promise<Driver>
 export async function findDriver(db: Knex, id: string): Promise<Driver | undefined> {
   const row = (await db('drivers').where({ id }).first()) as DriverRow | undefined;
   return row ? toDriver(row) : undefined;
+}
+
+/** Several drivers in one query, by id (absent ids are left out). */
+export async function findDrivers(db: Knex, ids: readonly string[]): Promise<Map<string, Driver>> {
+  if (ids.length === 0) return new Map();
+  const rows = (await db('drivers').whereIn('id', [...ids])) as DriverRow[];
+  return new Map(rows.map((row) => [row.id, toDriver(row)]));
 }
 
 /** Newest first; `afterId` is the last driver of the previous page. Reads `limit + 1` rows so the caller knows if more follow. */

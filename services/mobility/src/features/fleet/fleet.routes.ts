@@ -1,14 +1,15 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { isIdOf, parseOrThrow, requireRole } from '@platform/service-kit';
-import { TIERS } from '../../pricing';
+import { adminOf, isIdOf, parseOrThrow, requireRole } from '@platform/service-kit';
+import { phoneSchema } from '../../platform/geo';
+import { TIERS } from '../../platform/pricing';
 import type { FleetService, OnDriverRegistered } from './fleet.service';
 
 const text = z.string().trim().min(1).max(200);
 
 export const registerDriverSchema = z.object({
   name: text,
-  phone: z.string().trim().regex(/^\+?[0-9 ()-]{5,20}$/, 'must be a phone number'),
+  phone: phoneSchema,
   kind: z.enum(['driver', 'courier']),
   tier: z.enum(TIERS),
   vehicle: z.object({ make: text, model: text, plate: text, color: text }),
@@ -33,19 +34,19 @@ export function fleetAdminRoutes(fleet: FleetService, passOnOpenOffers: (driverI
   router.post('/', fleetManager, async (req, res) => {
     const body = parseOrThrow(registerDriverSchema, req.body);
     // The answer carries the driver's first activation code (issued in the same transaction): no-store.
-    res.status(201).set('Cache-Control', 'no-store').json(await fleet.registerDriver(req.admin!, body, onRegistered));
+    res.status(201).set('Cache-Control', 'no-store').json(await fleet.registerDriver(adminOf(req), body, onRegistered));
   });
 
   router.get('/', fleetManager, async (req, res) => {
-    res.json(await fleet.listDrivers(req.admin!.org, parseOrThrow(driverListQuerySchema, req.query)));
+    res.json(await fleet.listDrivers(adminOf(req).org, parseOrThrow(driverListQuerySchema, req.query)));
   });
 
   router.get('/:id', fleetManager, async (req, res) => {
-    res.json(await fleet.getDriver(req.admin!.org, req.params.id as string));
+    res.json(await fleet.getDriver(adminOf(req).org, req.params.id as string));
   });
 
   router.post('/:id/disable', fleetManager, async (req, res) => {
-    const driver = await fleet.disableDriver(req.admin!.org, req.params.id as string);
+    const driver = await fleet.disableDriver(adminOf(req).org, req.params.id as string);
     await passOnOpenOffers(driver.id); // an offer the driver still holds goes to the next nearest driver at once
     res.json(driver);
   });

@@ -1,8 +1,8 @@
 import { NotFoundError, isIdOf, newId, type AdminClaims, type Knex } from '@platform/service-kit';
-import type { LatLng } from '../../geo';
-import type { Tier } from '../../pricing';
+import type { LatLng } from '../../platform/geo';
+import type { Tier } from '../../platform/pricing';
 import { indexScopeOf, type FleetLocations } from './fleet.locations';
-import { claimDriver, disableDriver, findDriver, insertDriver, jobStatuses, pageDrivers, releaseDriver, setDriverAvailability } from './fleet.repository';
+import { claimDriver, disableDriver, findDriver, findDrivers, insertDriver, jobStatuses, pageDrivers, releaseDriver, setDriverAvailability } from './fleet.repository';
 import type { Driver, FleetKind, Vehicle } from './fleet.types';
 
 export interface DriverView {
@@ -143,6 +143,11 @@ export function createFleetService(db: Knex, locations: FleetLocations) {
     /** One driver, read on `conn` (the caller's transaction when it has one). */
     async findDriver(id: string, conn: Knex = db): Promise<Driver | undefined> {
       return findDriver(conn, id);
+    },
+
+    /** Several drivers by id in one query (a list of jobs shows each one's assignee). */
+    async findDrivers(ids: readonly string[], conn: Knex = db): Promise<Map<string, Driver>> {
+      return findDrivers(conn, ids);
     },
 
     /**

@@ -1,4 +1,4 @@
-import type { Tier } from '../../pricing';
+import type { Tier } from '../../platform/pricing';
 
 /** The fleet's shapes other features may name; the queries stay in fleet.repository. */
 export type FleetKind = 'driver' | 'courier';

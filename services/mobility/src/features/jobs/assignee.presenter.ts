@@ -1,4 +1,4 @@
-import type { Driver } from '../fleet/fleet.types';
+import type { Driver } from '../fleet';
 
 /** The driver or courier holding a job, as rides and deliveries show it: contact, rating and vehicle, nothing internal. */
 export function presentAssignee(driver: Driver | undefined) {

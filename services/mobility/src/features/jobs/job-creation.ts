@@ -1,7 +1,6 @@
 import type { Knex, Logger } from '@platform/service-kit';
-import type { Dispatcher } from '../dispatch/dispatch.service';
-import type { JobKind } from '../dispatch/dispatch.types';
-import { runIdempotent } from '../idempotency/idempotency.service';
+import type { Dispatcher, JobKind } from '../dispatch';
+import { runIdempotent } from '../idempotency';
 
 export interface JobCreationDeps {
   db: Knex;

@@ -1,7 +1,6 @@
 import { NotFoundError, ValidationError, pageOf, type Knex, type Page } from '@platform/service-kit';
-import type { Telemetry } from '../fleet/fleet.locations';
-import type { Driver } from '../fleet/fleet.types';
-import type { DispatchJob, JobHandler, JobKind } from '../dispatch/dispatch.types';
+import type { Driver, Telemetry } from '../fleet';
+import type { DispatchJob, JobHandler, JobKind } from '../dispatch';
 
 /** The columns every dispatchable job (ride, delivery) has. */
 export interface JobRecord<Status extends string> {
@@ -45,7 +44,11 @@ export interface JobKindSpec<Row extends JobRecord<Status>, Status extends strin
 export interface JobLifecyclePorts {
   appendEvent(trx: Knex.Transaction, event: JobEvent): Promise<unknown>;
   findDriver(id: string, conn: Knex): Promise<Driver | undefined>;
+  /** Several drivers in one query, for a page of jobs. */
+  findDrivers(ids: readonly string[], conn: Knex): Promise<Map<string, Driver>>;
   telemetry(driverId: string): Promise<Telemetry | null>;
+  /** Several drivers' positions in one round trip, for a page of jobs. */
+  telemetries(driverIds: readonly string[]): Promise<Map<string, Telemetry>>;
   releaseDriver(trx: Knex.Transaction, driverId: string, jobId: string): Promise<boolean>;
   /** Closes the job's open offers in the caller's transaction; answers the drivers they held. */
   withdrawOffers(trx: Knex.Transaction, jobId: string): Promise<string[]>;
@@ -81,12 +84,20 @@ export function createJobLifecycle<Row extends JobRecord<Status>, Status extends
   spec: JobKindSpec<Row, Status, Action, Lookup, Change, View>,
   ports: JobLifecyclePorts,
 ) {
-  /** The job as GET shows it, read on `conn`. */
-  async function view(conn: Knex, row: Row): Promise<View> {
+  /**
+   * The job as GET shows it, read on `conn`. The assignee's position comes from Redis unless `telemetry` is given: a
+   * caller holding the row lock passes the position it read before its transaction, so no lock waits on Redis.
+   */
+  async function view(conn: Knex, row: Row, telemetry?: Telemetry | null): Promise<View> {
     const assigneeId = spec.assigneeOf(row);
     const assignee = assigneeId ? await ports.findDriver(assigneeId, conn) : undefined;
-    const telemetry = assigneeId ? await ports.telemetry(assigneeId) : null;
-    return spec.present(row, assignee, telemetry);
+    const position = telemetry !== undefined ? telemetry : assigneeId ? await ports.telemetry(assigneeId) : null;
+    return spec.present(row, assignee, assigneeId ? position : null);
+  }
+
+  /** A driver's latest position, for a caller to read before the transaction in which it moves that driver's job. */
+  function telemetryOf(driverId: string): Promise<Telemetry | null> {
+    return ports.telemetry(driverId);
   }
 
   /** The job as GET shows it, outside any transaction; 404 when it is not there (or not the caller's). */
@@ -97,13 +108,20 @@ export function createJobLifecycle<Row extends JobRecord<Status>, Status extends
   }
 
   /**
-   * One page of a partner's list from its `limit + 1` rows (job-rows listJobRows), each shown as GET shows it; rows
-   * `undefined` means the cursor is not one of the partner's jobs, a 422 rather than an empty page.
+   * One page of a partner's list from its `limit + 1` rows (the repository's `list`), each shown as GET shows it; rows
+   * `undefined` means the cursor is not one of the partner's jobs, a 422 rather than an empty page. The page's
+   * assignees are read in one query and their positions in one Redis round trip, whatever the page's length.
    */
   async function page(rows: Row[] | undefined, limit: number): Promise<Page<View>> {
     if (!rows) throw new ValidationError([{ path: 'cursor', message: 'is not a cursor from this list' }]);
     const shown = pageOf(rows, limit, (row) => row);
-    return { ...shown, data: await Promise.all(shown.data.map((row) => view(db, row))) };
+    const assigneeIds = [...new Set(shown.data.map(spec.assigneeOf).filter((id): id is string => id !== null))];
+    const [assignees, positions] = await Promise.all([ports.findDrivers(assigneeIds, db), ports.telemetries(assigneeIds)]);
+    const present = (row: Row) => {
+      const assigneeId = spec.assigneeOf(row);
+      return spec.present(row, assigneeId ? assignees.get(assigneeId) : undefined, assigneeId ? (positions.get(assigneeId) ?? null) : null);
+    };
+    return { ...shown, data: shown.data.map(present) };
   }
 
   /** Locks the row for the rest of the transaction; 404 when it is not there (or not the caller's). */
@@ -113,11 +131,15 @@ export function createJobLifecycle<Row extends JobRecord<Status>, Status extends
     return row;
   }
 
-  /** Every status change goes through here: the table decides, the outbox event commits with the change. */
-  async function changeStatus(trx: Knex.Transaction, row: Row, action: Action, extra: Change): Promise<View> {
+  /**
+   * Every status change goes through here: the table decides, the outbox event commits with the change. `telemetry` is
+   * the position of whoever holds the job after the change (the driver who accepts or moves it), read before the
+   * transaction; null when nobody's position is shown (ending moves, the partner's cancel, the sandbox's stand-ins).
+   */
+  async function changeStatus(trx: Knex.Transaction, row: Row, action: Action, extra: Change, telemetry: Telemetry | null): Promise<View> {
     const status = spec.nextStatus(row.status, action);
     const updated = await spec.updateStatus(trx, row.id, { ...extra, status });
-    const data = await view(trx, updated);
+    const data = await view(trx, updated, telemetry);
     await ports.appendEvent(trx, { partnerId: updated.partner_id, livemode: updated.livemode, type: spec.eventType(status), objectType: spec.objectType, objectId: updated.id, sequence: updated.sequence, data });
     await ports.onStatusChange?.(trx, { objectType: spec.objectType, id: updated.id, status });
     const committed = ports.statusCommitted;
@@ -125,9 +147,12 @@ export function createJobLifecycle<Row extends JobRecord<Status>, Status extends
     return data;
   }
 
-  /** A change that ends the job (cancel, complete, deliver, fail): closes open offers and frees whoever held the job. */
+  /**
+   * A change that ends the job (cancel, complete, deliver, fail): closes open offers and frees whoever held the job. An
+   * ended job shows no position, so none is read.
+   */
   async function endJob(trx: Knex.Transaction, row: Row, action: Action, extra: Change): Promise<JobOutcome<View>> {
-    const result = await changeStatus(trx, row, action, extra);
+    const result = await changeStatus(trx, row, action, extra, null);
     const freed = await ports.withdrawOffers(trx, row.id);
     const assigneeId = spec.assigneeOf(row);
     if (assigneeId && (await ports.releaseDriver(trx, assigneeId, row.id))) freed.push(assigneeId);
@@ -156,17 +181,17 @@ export function createJobLifecycle<Row extends JobRecord<Status>, Status extends
       async findSearching(conn, id) {
         return searchingJob(await spec.find(conn, { id } as Lookup));
       },
-      async assign(trx, id, driverId) {
+      async assign(trx, id, driverId, telemetry) {
         const { action, change } = rules.assign(driverId);
-        return changeStatus(trx, await lock(trx, { id } as Lookup), action, change);
+        return changeStatus(trx, await lock(trx, { id } as Lookup), action, change, telemetry);
       },
       async giveUp(trx, id) {
-        await changeStatus(trx, await lock(trx, { id } as Lookup), rules.giveUp.action, rules.giveUp.change);
+        await changeStatus(trx, await lock(trx, { id } as Lookup), rules.giveUp.action, rules.giveUp.change, null);
       },
     };
   }
 
-  return { get, page, view, lock, changeStatus, endJob, commit, afterCommit, dispatchHandler };
+  return { get, page, view, telemetryOf, lock, changeStatus, endJob, commit, afterCommit, dispatchHandler };
 }
 
 export type JobLifecycle<Row extends JobRecord<Status>, Status extends string, Action, Lookup extends { id: string }, Change, View extends Record<string, unknown>> = ReturnType<

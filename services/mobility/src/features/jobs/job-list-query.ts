@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageQueryFields } from '@platform/service-kit';
-import type { PartnerAccount } from '../api-keys/api-key-auth';
-import type { JobListFilter } from './job-rows';
+import type { PartnerAccount } from '../api-keys';
+import type { JobListFilter } from './job.repository';
 
 // Kept a string here (no transform), so the description shows the query's example; jobListFilter makes it a Date.
 const instant = (description: string) => z.iso.datetime({ offset: true, message: 'must be an ISO-8601 date-time' }).optional().meta({ description });

@@ -1,8 +1,7 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
 import { answerWithEtag, fastLane, isIdOf, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
-import type { MobilityServices } from '../../services';
-import { presentedToken, type PartnerAccount } from '../api-keys/api-key-auth';
+import { presentedToken, type PartnerAccount } from '../api-keys';
 
 /** One `GET /api/v1/<jobs>/{id}` the lane answers: rides and deliveries. */
 export interface JobRead {
@@ -18,7 +17,7 @@ export interface JobRead {
 }
 
 /** The two reads the mobility server's lane answers, through the same service calls as their Express routes. */
-export function partnerJobReads(services: Pick<MobilityServices, 'rides' | 'deliveries'>): JobRead[] {
+export function partnerJobReads(services: { rides: { getRide: JobRead['get'] }; deliveries: { getDelivery: JobRead['get'] } }): JobRead[] {
   return [
     { pathPrefix: '/api/v1/rides/', route: '/api/v1/rides/:id', idPrefix: 'ride', scope: 'rides:read', get: services.rides.getRide },
     { pathPrefix: '/api/v1/deliveries/', route: '/api/v1/deliveries/:id', idPrefix: 'dlv', scope: 'deliveries:read', get: services.deliveries.getDelivery },

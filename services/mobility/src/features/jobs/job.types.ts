@@ -1,4 +1,4 @@
-import type { LatLng } from '../../geo';
+import type { LatLng } from '../../platform/geo';
 
 /** A pick-up or drop-off as a partner sends it for a ride or a delivery. */
 export interface PlaceInput extends LatLng {

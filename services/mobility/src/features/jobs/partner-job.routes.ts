@@ -1,9 +1,9 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import type { z } from 'zod';
 import { parseOrThrow, sendJsonWithEtag, type Page } from '@platform/service-kit';
-import type { PartnerAccount } from '../api-keys/api-key-auth';
+import type { PartnerAccount } from '../api-keys';
 import type { JobListQuery } from './job-list-query';
-import { validIdempotencyKey } from '../idempotency/idempotency.service';
+import { validIdempotencyKey } from '../idempotency';
 
 export interface PartnerJobRoutesDeps<Input, View> {
   /** The scope checks for reading and for creating or cancelling (API-key middleware, given by the job's feature). */

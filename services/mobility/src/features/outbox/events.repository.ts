@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/service-kit';
-import { EVENT_RETENTION_DAYS } from '../webhook-dispatch/event-retention';
+import { EVENT_RETENTION_DAYS } from '../webhook-dispatch';
 
 export interface EventListFilter {
   partnerId: string;

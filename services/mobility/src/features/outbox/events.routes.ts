@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { parseOrThrow } from '@platform/service-kit';
 import type { EventsService } from './events.service';
-import type { PartnerAccount } from '../api-keys/api-key-auth';
+import type { PartnerAccount } from '../api-keys';
 
 export const eventListQuerySchema = z
   .object({

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
-import { parseOrThrow } from '@platform/service-kit';
-import type { PartnerAccount } from '../api-keys/api-key-auth';
+import { adminOf, parseOrThrow } from '@platform/service-kit';
+import type { PartnerAccount } from '../api-keys';
 
 /**
  * `?livemode=false` or `?mode=test` on an admin route: the dashboard shows the organization's test data (what its
@@ -20,10 +20,10 @@ export const adminModeQuerySchema = z
 /** The partner an admin request acts for (the token's organization), in the mode its query asks for; behind `requireAdmin`. */
 export function adminAccountOf(req: Request): PartnerAccount {
   const query = parseOrThrow(adminModeQuerySchema, req.query);
-  return { partnerId: req.admin!.org, livemode: !(query.livemode === 'false' || query.mode === 'test') };
+  return { partnerId: adminOf(req).org, livemode: !(query.livemode === 'false' || query.mode === 'test') };
 }
 
 /** The admin request's organization (features without test data: event pass programs). */
 export function adminPartnerIdOf(req: Request): string {
-  return req.admin!.org;
+  return adminOf(req).org;
 }

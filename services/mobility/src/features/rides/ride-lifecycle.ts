@@ -1,22 +1,22 @@
 import type { Knex } from '@platform/service-kit';
-import type { DispatchJob } from '../dispatch/dispatch.types';
-import { createJobLifecycle, type JobLifecyclePorts } from '../jobs/job-lifecycle';
+import type { DispatchJob } from '../dispatch';
+import { createJobLifecycle, type JobLifecyclePorts } from '../jobs';
 import { nextRideStatus, rideEventType, type CancelledBy, type RideAction, type RideStatus } from './ride-status';
 import { presentRide, type RideView } from './ride.presenter';
-import { findRide, updateRideStatus, type RideLookup, type RideRow } from './rides.repository';
+import type { RideLookup, RideRow, RidesRepository } from './rides.repository';
 
 /** Columns a ride's status change may set besides the status. */
 export type RideChange = { driver_id?: string; cancelled_by?: CancelledBy };
 
 /** The ride's life cycle: its table, its state machine and its GET view, run by the shared job life cycle. */
-export function createRideLifecycle(db: Knex, ports: JobLifecyclePorts) {
+export function createRideLifecycle(db: Knex, rides: RidesRepository, ports: JobLifecyclePorts) {
   return createJobLifecycle<RideRow, RideStatus, RideAction, RideLookup, RideChange, RideView>(
     db,
     {
       objectType: 'ride',
       notFoundMessage: 'Ride not found',
-      find: findRide,
-      updateStatus: updateRideStatus,
+      find: rides.find,
+      updateStatus: rides.updateStatus,
       nextStatus: nextRideStatus,
       eventType: rideEventType,
       assigneeOf: (ride) => ride.driver_id,

@@ -45,6 +45,12 @@ export function nextRideStatus(current: RideStatus, action: RideAction): RideSta
 }
 
 /** The webhook event type a change into `status` emits. */
-export function rideEventType(status: RideStatus): string {
+export function rideEventType<S extends RideStatus>(status: S): `ride.${S}` {
   return `ride.${status}`;
 }
+
+/** The statuses a ride can move into (every target in the table), in the table's order. */
+const ENTERED_STATUSES = RIDE_STATUSES.filter((status) => Object.values(RIDE_TRANSITIONS).some((moves) => Object.values(moves).includes(status)));
+
+/** The webhook event types ride status changes emit: one per status a ride can move into. */
+export const RIDE_EVENT_TYPES: readonly `ride.${RideStatus}`[] = ENTERED_STATUSES.map(rideEventType);

@@ -1,7 +1,5 @@
-import type { Knex } from '@platform/service-kit';
-import type { Tier } from '../../pricing';
-import type { JobPlaceColumns } from '../jobs/job.types';
-import { findJobRow, insertJobRow, listJobRows, updateJobStatus, type JobListFilter, type JobLookup, type RowLock } from '../jobs/job-rows';
+import type { Tier } from '../../platform/pricing';
+import { createKnexJobRepository, type JobLookup, type JobPlaceColumns, type JobRepository } from '../jobs';
 import type { CancelledBy, RideStatus } from './ride-status';
 
 /** The row; its pick-up and drop-off columns are the ones every job table has. */
@@ -30,23 +28,18 @@ export interface RideRow extends JobPlaceColumns {
 export type NewRideRow = Omit<RideRow, 'driver_id' | 'cancelled_by' | 'sequence' | 'created_at' | 'updated_at' | 'status' | 'event_pass_id' | 'pass_covered_amount'> &
   Partial<Pick<RideRow, 'event_pass_id' | 'pass_covered_amount'>>;
 
-export function insertRide(db: Knex, ride: NewRideRow): Promise<RideRow> {
-  return insertJobRow<RideRow>(db, 'rides', ride);
-}
-
 export type RideLookup = JobLookup<'driverId'>;
 
-/** One ride, optionally only if it belongs to the partner (in a mode) or is assigned to the driver; `forUpdate` locks the row. */
-export function findRide(db: Knex, lookup: RideLookup, options?: RowLock): Promise<RideRow | undefined> {
-  return findJobRow<RideRow>(db, 'rides', lookup.id, { partner_id: lookup.partnerId, livemode: lookup.livemode, driver_id: lookup.driverId }, options);
-}
+/** A status change: the new status and the columns it may set besides it. */
+export type RideStatusChange = { status: RideStatus; driver_id?: string; cancelled_by?: CancelledBy };
 
-/** Writes a status change and bumps the ride's event sequence. */
-export function updateRideStatus(trx: Knex.Transaction, id: string, change: { status: RideStatus; driver_id?: string; cancelled_by?: CancelledBy }): Promise<RideRow> {
-  return updateJobStatus<RideRow>(trx, 'rides', id, change);
-}
+/** The rides table (a job table): insert, find (by partner, mode or driver; optionally locked), status change, list. */
+export type RidesRepository = JobRepository<RideRow, NewRideRow, RideLookup, RideStatusChange>;
 
-/** `limit + 1` of the partner's rides, newest first (undefined when the cursor is not one of theirs). */
-export function listRides(db: Knex, filter: JobListFilter): Promise<RideRow[] | undefined> {
-  return listJobRows<RideRow>(db, 'rides', filter);
+/** The Postgres rides table. */
+export function createKnexRidesRepository(): RidesRepository {
+  return createKnexJobRepository({
+    table: 'rides',
+    scopeOf: (lookup: RideLookup) => ({ partner_id: lookup.partnerId, livemode: lookup.livemode, driver_id: lookup.driverId }),
+  });
 }

@@ -1,20 +1,13 @@
 import type { Request, RequestHandler, Router } from 'express';
 import { z } from 'zod';
 import { idParam } from '@platform/service-kit';
-import { latLngSchema } from '../../geo';
-import { TIERS } from '../../pricing';
-import { accountOf, requireScope, type PartnerAccount } from '../api-keys/api-key-auth';
-import { jobReadRoutes, partnerJobRoutes } from '../jobs/partner-job.routes';
-import { jobListQuerySchema } from '../jobs/job-list-query';
-import { jobStreamRoutes } from '../telemetry/job-stream.routes';
-import type { JobTelemetry } from '../telemetry/job-telemetry.service';
+import { phoneSchema, placeSchema } from '../../platform/geo';
+import { TIERS } from '../../platform/pricing';
+import { accountOf, requireScope, type PartnerAccount } from '../api-keys';
+import { jobListQuerySchema, jobReadRoutes, partnerJobRoutes } from '../jobs';
 import { RIDE_STATUSES, isTerminal, type RideStatus } from './ride-status';
 import type { RideService } from './rides.service';
 
-const placeSchema = latLngSchema.extend({
-  // `null` is "no address", the same as leaving it out (rides and deliveries answer `address: null` then).
-  address: z.string().trim().min(1).max(500).nullish().transform((address) => address ?? undefined),
-});
 
 export const createRideSchema = z.object({
   pickup: placeSchema,
@@ -22,7 +15,7 @@ export const createRideSchema = z.object({
   tier: z.enum(TIERS),
   passenger: z.object({
     name: z.string().trim().min(1).max(200),
-    phone: z.string().trim().regex(/^\+?[0-9 ()-]{5,20}$/, 'must be a phone number'),
+    phone: phoneSchema,
   }),
   estimate_id: z.string().max(100).optional().meta({ description: 'An estimate still valid (5 minutes) locks its fare.' }),
   event_pass: z.string().trim().min(1).max(40).optional().meta({ description: "An event pass code of the caller's program: covers the fare up to the program's cap." }),
@@ -66,14 +59,7 @@ export function rideAdminRoutes(rides: RideService, accountOf: (req: Request) =>
   return jobReadRoutes({ requireRead: anyRole, accountOf, parseId: rideId, get: rides.getRide, listSchema: rideListQuerySchema, list: rides.listRides });
 }
 
-/** `GET /api/v1/rides/{id}/stream` (rides:read): the ride's Server-Sent Events until it ends. */
-export function rideStreamRoutes(rides: RideService, telemetry: JobTelemetry): Router {
-  return jobStreamRoutes({
-    requireRead: requireScope('rides:read'),
-    accountOf,
-    parseId: rideId,
-    get: rides.getRide,
-    isTerminal: (status) => isTerminal(status as RideStatus),
-    telemetry,
-  });
+/** What `GET /api/v1/rides/{id}/stream` (rides:read, telemetry's stream routes) needs of rides: the ride's Server-Sent Events until it ends. */
+export function rideStreams(rides: RideService) {
+  return { readScope: 'rides:read' as const, parseId: rideId, get: rides.getRide, isTerminal: (status: string) => isTerminal(status as RideStatus) };
 }

@@ -1,16 +1,14 @@
 import { ValidationError, newId, type Knex, type Page } from '@platform/service-kit';
-import type { PartnerAccount } from '../api-keys/api-key-auth';
-import { greatCircleMeters } from '../../geo';
-import { fareFor, type Tier } from '../../pricing';
-import { tripMeters, type EstimateService } from '../estimates/estimates.service';
-import type { Driver } from '../fleet/fleet.types';
-import { createAndDispatch, type JobCreationDeps } from '../jobs/job-creation';
-import { placeColumns, type PlaceInput } from '../jobs/job.types';
+import type { PartnerAccount } from '../api-keys';
+import { greatCircleMeters } from '../../platform/geo';
+import { fareFor, tripMeters, type Tier } from '../../platform/pricing';
+import type { EstimateService } from '../estimates';
+import type { Driver } from '../fleet';
+import { createAndDispatch, type JobCreationDeps, jobListFilter, type JobListQuery, placeColumns, type PlaceInput } from '../jobs';
 import type { RideLifecycle } from './ride-lifecycle';
 import type { CancelledBy, RideAction } from './ride-status';
 import { presentRide, type RideView } from './ride.presenter';
-import { insertRide, listRides, type RideRow } from './rides.repository';
-import { jobListFilter, type JobListQuery } from '../jobs/job-list-query';
+import type { RideRow, RidesRepository } from './rides.repository';
 
 export interface CreateRideInput {
   pickup: PlaceInput;
@@ -26,6 +24,7 @@ const ESTIMATE_MATCH_METERS = 200;
 
 /** The dispatcher only starts the search; it moves the ride itself through the ride's dispatch handler. */
 export interface RideServiceDeps extends JobCreationDeps {
+  repository: RidesRepository;
   lifecycle: RideLifecycle;
   estimates: Pick<EstimateService, 'findEstimate'>;
   /** Event passes (wired in services.ts): reserves a pass's coverage in the ride's transaction, or refuses with a 422. */
@@ -39,7 +38,7 @@ export interface RidePasses {
   ): Promise<{ passId: string; covered: number }>;
 }
 
-export function createRideService({ db, lifecycle, dispatcher, estimates, passes, logger }: RideServiceDeps) {
+export function createRideService({ db, repository, lifecycle, dispatcher, estimates, passes, logger }: RideServiceDeps) {
   /** Cancels (by anyone) in the caller's transaction: ends the job, so open offers close and the driver is freed. */
   function cancel(trx: Knex.Transaction, ride: RideRow, by: CancelledBy) {
     return lifecycle.endJob(trx, ride, 'cancel', { cancelled_by: by });
@@ -75,7 +74,7 @@ export function createRideService({ db, lifecycle, dispatcher, estimates, passes
         const id = newId('ride');
         // The pass's coverage is reserved in this transaction: a refused pass rolls the ride back with it.
         const coverage = input.event_pass ? await reserveCoverage(trx, { partnerId, code: input.event_pass, rideId: id, tier: input.tier, pickup: input.pickup, dropoff: input.dropoff, fare }) : undefined;
-        const ride = await insertRide(trx, {
+        const ride = await repository.insert(trx, {
           id,
           event_pass_id: coverage?.passId ?? null,
           pass_covered_amount: coverage?.covered ?? null,
@@ -99,7 +98,7 @@ export function createRideService({ db, lifecycle, dispatcher, estimates, passes
 
     /** The partner's rides, newest first. */
     async listRides(account: PartnerAccount, query: JobListQuery): Promise<Page<RideView>> {
-      return lifecycle.page(await listRides(db, jobListFilter(account, query)), query.limit);
+      return lifecycle.page(await repository.list(db, jobListFilter(account, query)), query.limit);
     },
 
     async cancelByPartner({ partnerId, livemode }: PartnerAccount, id: string): Promise<RideView> {
@@ -108,11 +107,12 @@ export function createRideService({ db, lifecycle, dispatcher, estimates, passes
 
     /** A move by the assigned driver: arrive, start, complete or cancel; completing or cancelling frees the driver. */
     async driverMove(driver: Driver, id: string, action: Extract<RideAction, 'arrive' | 'start' | 'complete' | 'cancel'>): Promise<RideView> {
+      const telemetry = await lifecycle.telemetryOf(driver.id);
       return lifecycle.commit(async (trx) => {
         const ride = await lifecycle.lock(trx, { id, driverId: driver.id });
         if (action === 'cancel') return cancel(trx, ride, 'driver');
         if (action === 'complete') return lifecycle.endJob(trx, ride, action, {});
-        return { view: await lifecycle.changeStatus(trx, ride, action, {}), freed: [] };
+        return { view: await lifecycle.changeStatus(trx, ride, action, {}, telemetry), freed: [] };
       });
     },
   };

@@ -1,9 +1,7 @@
 import { runPeriodically, type Knex, type Logger } from '@platform/service-kit';
-import type { DeliveryChange } from '../deliveries/delivery-lifecycle';
-import type { DeliveryAction, DeliveryStatus } from '../deliveries/delivery-status';
-import type { JobOutcome, JobRecord } from '../jobs/job-lifecycle';
-import type { RideChange } from '../rides/ride-lifecycle';
-import type { RideAction, RideStatus } from '../rides/ride-status';
+import type { DeliveryAction, DeliveryChange, DeliveryStatus } from '../deliveries';
+import type { JobOutcome, JobRecord } from '../jobs';
+import type { RideAction, RideChange, RideStatus } from '../rides';
 import { findIdleSandboxJobs } from './sandbox-expiry.repository';
 
 /** The failure reason of a picked-up test delivery the sweep ended (a picked-up delivery can no longer be cancelled). */

@@ -1,9 +1,6 @@
 import type { Knex } from '@platform/service-kit';
-import type { DeliveryAction, DeliveryStatus } from '../deliveries/delivery-status';
-import { NO_COURIERS_AVAILABLE } from '../deliveries/delivery-status';
-import type { DeliveryChange } from '../deliveries/delivery-lifecycle';
-import type { RideChange } from '../rides/ride-lifecycle';
-import type { RideAction, RideStatus } from '../rides/ride-status';
+import { type DeliveryAction, type DeliveryChange, type DeliveryStatus, NO_COURIERS_AVAILABLE } from '../deliveries';
+import type { RideAction, RideChange, RideStatus } from '../rides';
 
 /** The fixed, clearly fake driver and courier who hold sandbox jobs (migration 0230: disabled, never dispatched). */
 export const SANDBOX_DRIVER_ID = 'drv_sandbox_driver';

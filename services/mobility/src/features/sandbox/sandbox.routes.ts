@@ -1,11 +1,9 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { parseOrThrow } from '@platform/service-kit';
-import { accountOf, requireScope, requireTestKey } from '../api-keys/api-key-auth';
-import { deliveryId } from '../deliveries/deliveries.routes';
-import { DELIVERY_STATUSES } from '../deliveries/delivery-status';
-import { rideId } from '../rides/rides.routes';
-import { RIDE_STATUSES } from '../rides/ride-status';
+import { accountOf, requireScope, requireTestKey } from '../api-keys';
+import { DELIVERY_STATUSES, deliveryId } from '../deliveries';
+import { RIDE_STATUSES, rideId } from '../rides';
 import type { SandboxService } from './sandbox.service';
 
 export const advanceRideSchema = z

@@ -1,20 +1,19 @@
 import { ApiError, type Knex } from '@platform/service-kit';
-import type { PartnerAccount } from '../api-keys/api-key-auth';
-import type { DeliveryLifecycle } from '../deliveries/delivery-lifecycle';
-import type { JobOutcome, JobRecord } from '../jobs/job-lifecycle';
-import type { RideLifecycle } from '../rides/ride-lifecycle';
+import type { PartnerAccount } from '../api-keys';
+import type { DeliveryLifecycle, DeliveryStatus } from '../deliveries';
+import type { JobOutcome, JobRecord } from '../jobs';
+import type { RideLifecycle } from '../rides';
 import { expireIdleSandboxJobs } from './sandbox-expiry';
-import type { DeliveryStatus } from '../deliveries/delivery-status';
 import { placeCourier } from './sandbox-courier';
 import { DELIVERY_SANDBOX_MOVES, RIDE_SANDBOX_MOVES, sandboxPath, sandboxTargets, type SandboxMove } from './sandbox-moves';
 
 /** What the sandbox needs of a job's life cycle: the same lock, status change and end every other move goes through. */
 interface MovableJobs<Row, Action, Change, View> {
   lock(trx: Knex.Transaction, lookup: { id: string; partnerId: string; livemode: boolean }): Promise<Row>;
-  changeStatus(trx: Knex.Transaction, row: Row, action: Action, extra: Change): Promise<View>;
+  changeStatus(trx: Knex.Transaction, row: Row, action: Action, extra: Change, telemetry: null): Promise<View>;
   endJob(trx: Knex.Transaction, row: Row, action: Action, extra: Change): Promise<JobOutcome<View>>;
   commit(work: (trx: Knex.Transaction) => Promise<JobOutcome<View>>): Promise<View>;
-  view(conn: Knex, row: Row): Promise<View>;
+  view(conn: Knex, row: Row, telemetry: null): Promise<View>;
 }
 
 /** A change of the sandbox's own after the moves (the sandbox courier's place on the route); `to` may then be the status the job is in. */
@@ -52,13 +51,14 @@ function advancer<Row extends JobRecord<Status>, Status extends string, Action, 
           outcome.view = ended.view;
           outcome.freed.push(...ended.freed);
         } else {
-          outcome.view = await jobs.changeStatus(trx, row, move.action, move.change(trx));
+          // The sandbox's stand-in driver and courier never report a position: no Redis read under the lock.
+          outcome.view = await jobs.changeStatus(trx, row, move.action, move.change(trx), null);
         }
         row = await jobs.lock(trx, lookup); // the row as this move left it, for the next one
       }
       if (place) {
         await place(trx, row);
-        outcome.view = await jobs.view(trx, await jobs.lock(trx, lookup));
+        outcome.view = await jobs.view(trx, await jobs.lock(trx, lookup), null);
       }
       return outcome;
     });

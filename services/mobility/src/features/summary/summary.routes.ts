@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { parseOrThrow, type Knex } from '@platform/service-kit';
+import { adminOf, parseOrThrow, type Knex } from '@platform/service-kit';
 
 export const mobilitySummaryQuery = z
   .object({
@@ -27,14 +27,14 @@ export function mobilitySummaryRoutes(summary: MobilitySummaryReader): Router {
   const router = Router();
   router.get('/', async (req, res) => {
     const query = parseOrThrow(mobilitySummaryQuery, req.query);
-    res.json(await summary(req.admin!.org, { days: query.days, livemode: query.mode === 'live', endpointId: query.endpoint_id }));
+    res.json(await summary(adminOf(req).org, { days: query.days, livemode: query.mode === 'live', endpointId: query.endpoint_id }));
   });
   return router;
 }
 
-export type MobilitySummaryReader = ReturnType<typeof mobilitySummaryReader>;
+export type MobilitySummaryReader = ReturnType<typeof createMobilitySummaryReader>;
 
-export function mobilitySummaryReader(db: Knex) {
+export function createMobilitySummaryReader(db: Knex) {
   return async (partnerId: string, { days, livemode, endpointId }: { days: number; livemode: boolean; endpointId?: string }) => {
     const { rows } = await db.raw<{ rows: MobilityDayRow[] }>(
       `with day as (

@@ -1,4 +1,4 @@
-import type { Telemetry } from '../fleet/fleet.locations';
+import type { Telemetry } from '../fleet';
 
 export type JobObjectType = 'ride' | 'delivery';
 

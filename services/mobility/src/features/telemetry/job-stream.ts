@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { ChannelHub } from './channel-hub';
-import type { Telemetry } from '../fleet/fleet.locations';
+import type { Telemetry } from '../fleet';
 import type { JobMessage, JobView } from './job-channels';
 
 /** A client this far behind (bytes written but not yet taken by its socket) is too slow to follow: its stream ends. */

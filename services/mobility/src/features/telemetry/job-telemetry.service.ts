@@ -1,12 +1,14 @@
 import { newId, type Knex, type Logger, type Redis } from '@platform/service-kit';
-import type { Telemetry } from '../fleet/fleet.locations';
+import type { Telemetry } from '../fleet';
 import { ChannelHub } from './channel-hub';
 import { jobChannel, jobObjectTypeOf, type JobMessage, type JobObjectType, type JobView } from './job-channels';
-import { appendLocationEventIfSubscribed } from './location-events.repository';
+import { appendLocationEventIfSubscribed, type ActiveStatuses } from './location-events.repository';
 import { createLocationThrottle, type LocationThrottleRule } from './location-throttle';
 import { StreamLimits, type StreamCaps } from './stream-limits';
 
-export const LOCATION_EVENT_TYPE: Record<JobObjectType, string> = { ride: 'ride.location_updated', delivery: 'delivery.courier_location_updated' };
+export const LOCATION_EVENT_TYPE = { ride: 'ride.location_updated', delivery: 'delivery.courier_location_updated' } as const satisfies Record<JobObjectType, string>;
+/** The live position events (opt-in webhook event types), one per kind of job. */
+export const LOCATION_EVENT_TYPES = Object.values(LOCATION_EVENT_TYPE);
 
 export interface JobTelemetryDeps {
   db: Knex;
@@ -15,13 +17,15 @@ export interface JobTelemetryDeps {
   logger: Logger;
   limits: StreamCaps;
   locationEvents: LocationThrottleRule;
+  /** The port telemetry defines for what the job features know: in which statuses a job's assignee is on the way. */
+  activeStatuses: ActiveStatuses;
 }
 
 /**
  * Live job telemetry of one process: publishes status changes (after commit) and positions on the job's Redis
  * channel for the event streams, gates location webhooks per job, and holds the shared subscriber and stream caps.
  */
-export function createJobTelemetry({ db, redis, prefix, logger, limits, locationEvents }: JobTelemetryDeps) {
+export function createJobTelemetry({ db, redis, prefix, logger, limits, locationEvents, activeStatuses }: JobTelemetryDeps) {
   const hub = new ChannelHub(redis, logger);
   const throttle = createLocationThrottle(redis, prefix, locationEvents);
   const shutdown = new AbortController();
@@ -48,7 +52,7 @@ export function createJobTelemetry({ db, redis, prefix, logger, limits, location
       const type = LOCATION_EVENT_TYPE[objectType];
       const position = { lat: telemetry.lat, lng: telemetry.lng, heading: telemetry.heading, speed_kph: telemetry.speed_kph };
       const data = { id: jobId, object: objectType, status: null, sequence: 0, position, recorded_at: telemetry.updated_at };
-      await appendLocationEventIfSubscribed(db, { objectType, jobId, driverId: driver.id, type, body: { id: newId('evt'), type, created_at: new Date().toISOString(), data } });
+      await appendLocationEventIfSubscribed(db, activeStatuses, { objectType, jobId, driverId: driver.id, type, body: { id: newId('evt'), type, created_at: new Date().toISOString(), data } });
     } catch (err) {
       logger.warn({ err, job_id: jobId }, 'could not publish a job position');
     }

@@ -1,12 +1,16 @@
 import { currentTraceparent, type Knex } from '@platform/service-kit';
-import { ACTIVE_STATUSES } from '../rides/ride-status';
-import { COURIER_ACTIVE_STATUSES } from '../deliveries/delivery-status';
 import type { JobObjectType } from './job-channels';
 
 const JOBS = {
-  ride: { table: 'rides', assignee: 'driver_id', statuses: ACTIVE_STATUSES },
-  delivery: { table: 'deliveries', assignee: 'courier_id', statuses: COURIER_ACTIVE_STATUSES },
+  ride: { table: 'rides', assignee: 'driver_id' },
+  delivery: { table: 'deliveries', assignee: 'courier_id' },
 } as const;
+
+/**
+ * The statuses, per kind of job, in which its assignee is on the way and the job shows a position: the rides' and
+ * deliveries' state tables say which (services.ts gives them to telemetry; telemetry names no job feature).
+ */
+export type ActiveStatuses = Record<JobObjectType, readonly string[]>;
 
 export interface LocationEventInput {
   objectType: JobObjectType;
@@ -22,9 +26,10 @@ export interface LocationEventInput {
  * endpoint of the job's mode listing the event type, bump the job's sequence and append the event to the outbox with the job's status
  * and new sequence. Answers whether an event was written; nobody subscribed costs this one statement and nothing else.
  */
-export async function appendLocationEventIfSubscribed(db: Knex, input: LocationEventInput): Promise<boolean> {
+export async function appendLocationEventIfSubscribed(db: Knex, activeStatuses: ActiveStatuses, input: LocationEventInput): Promise<boolean> {
   const job = JOBS[input.objectType];
-  const statuses = job.statuses.map(() => '?').join(', ');
+  const active = activeStatuses[input.objectType];
+  const statuses = active.map(() => '?').join(', ');
   const result = await db.raw(
     `with job as (
        update ${job.table} set sequence = sequence + 1
@@ -39,7 +44,7 @@ export async function appendLocationEventIfSubscribed(db: Knex, input: LocationE
     [
       input.jobId,
       input.driverId,
-      ...job.statuses,
+      ...active,
       input.type,
       input.body.id,
       input.type,

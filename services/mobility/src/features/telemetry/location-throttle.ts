@@ -1,5 +1,5 @@
 import type { Redis } from '@platform/service-kit';
-import type { LatLng } from '../../geo';
+import type { LatLng } from '../../platform/geo';
 
 export interface LocationThrottleRule {
   /** A job's location webhook goes out at most this often while the driver stays within `minMeters`… */

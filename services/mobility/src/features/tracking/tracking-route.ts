@@ -1,4 +1,4 @@
-import type { LatLng } from '../../geo';
+import type { LatLng } from '../../platform/geo';
 
 /** The route drawing's box, in SVG user units; the page's `<svg viewBox>` is the same. */
 export const ROUTE_BOX = { width: 320, height: 160, padding: 24 } as const;

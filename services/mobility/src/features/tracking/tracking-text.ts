@@ -1,5 +1,5 @@
-import type { Tier } from '../../pricing';
-import type { DeliveryStatus } from '../deliveries/delivery-status';
+import type { Tier } from '../../platform/pricing';
+import type { DeliveryStatus } from '../deliveries';
 
 /** The status as the recipient reads it (the live region announces it on every change). */
 export const STATUS_TEXT: Record<DeliveryStatus, string> = {

@@ -1,8 +1,7 @@
-import { greatCircleMeters, type LatLng } from '../../geo';
-import { ROAD_FACTOR, travelSeconds } from '../../pricing';
-import type { Telemetry } from '../fleet/fleet.locations';
-import type { Driver } from '../fleet/fleet.types';
-import { isTerminalDelivery, type DeliveryStatus } from '../deliveries/delivery-status';
+import { greatCircleMeters, type LatLng } from '../../platform/geo';
+import { ROAD_FACTOR, travelSeconds } from '../../platform/pricing';
+import type { Driver, Telemetry } from '../fleet';
+import { isTerminalDelivery, type DeliveryStatus } from '../deliveries';
 import { projectRoute, routeArea } from './tracking-route';
 import type { ProofKind, TrackedDeliveryRow } from './tracking.repository';
 

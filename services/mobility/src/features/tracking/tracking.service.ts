@@ -1,8 +1,7 @@
 import { ApiError, NotFoundError, type Knex } from '@platform/service-kit';
-import type { Telemetry } from '../fleet/fleet.locations';
-import type { Driver } from '../fleet/fleet.types';
-import { isTerminalDelivery, type DeliveryStatus } from '../deliveries/delivery-status';
-import { SANDBOX_COURIER_ID } from '../sandbox/sandbox-moves';
+import type { Driver, Telemetry } from '../fleet';
+import { isTerminalDelivery, type DeliveryStatus } from '../deliveries';
+import { SANDBOX_COURIER_ID } from '../sandbox';
 import { ETA_STATUSES, presentTracking, TRACKED_POSITION_STATUSES, type PublicTracking } from './tracking.presenter';
 import { findTrackedDelivery, findTrackedLogo, findTrackedProofImage, trackedProofKinds, type ProofKind, type StoredImage, type TrackedDeliveryRow } from './tracking.repository';
 import { alongLine, routeArea } from './tracking-route';

@@ -1,4 +1,4 @@
-import { newId, type Knex, type Logger, type Redis } from '@platform/service-kit';
+import { newId, type Knex, type Logger } from '@platform/service-kit';
 import { ALWAYS_DELIVERED_EVENT_TYPES } from './endpoint-events';
 import { enabledEndpointsOf } from './webhook-targets.repository';
 import { duePendingWebhookMessages, insertWebhookMessages, type WebhookMessageRef } from './webhook-messages.repository';
@@ -162,17 +162,4 @@ export function startRelayLoop(relay: OutboxRelay, logger: Logger, options: Rela
       await running;
     },
   };
-}
-
-/** The Redis channel (under REDIS_PREFIX) on which committed outbox events are announced to the relays. */
-export function outboxChannel(prefix: string): string {
-  return `${prefix}:webhooks:outbox-committed`;
-}
-
-/**
- * Call after committing a transaction that appended outbox events: every worker's relay runs at once instead of at its
- * next poll. Best effort — if the message is lost, the poll still finds the events.
- */
-export async function wakeOutboxRelay(redis: Redis, prefix: string): Promise<void> {
-  await redis.publish(outboxChannel(prefix), '1');
 }

@@ -14,7 +14,7 @@ export interface TargetPolicy {
 }
 
 /**
- * The one answer to every refusal of a webhook URL at registration (issue 25): a bad scheme, credentials, a host that
+ * The one answer to every refusal of a webhook URL at registration: a bad scheme, credentials, a host that
  * does not resolve and one that resolves to a forbidden address all read the same, so the answer cannot be used to
  * map which internal names exist. What exactly was wrong goes to our log (`reason`, `forbiddenAddress`).
  */

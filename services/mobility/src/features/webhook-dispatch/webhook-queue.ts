@@ -1,6 +1,6 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from '@platform/service-kit';
-import { QUEUES } from '../../queues';
+import { QUEUES } from '../../platform/queues';
 import type { WebhookMessageRef } from './webhook-messages.repository';
 
 /** Job data carries ids and the trace header only: the secret and the body are read from Postgres at send time (no secrets in Redis). */

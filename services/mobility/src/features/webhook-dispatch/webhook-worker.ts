@@ -2,12 +2,12 @@ import { Worker } from 'bullmq';
 import type { Registry } from 'prom-client';
 import type { Knex, Logger, Redis } from '@platform/service-kit';
 import type { MobilityConfig } from '../../config';
-import { QUEUES } from '../../queues';
+import { QUEUES } from '../../platform/queues';
 import { createEndpointSecretCipher } from './endpoint-secret-cipher';
 import type { AppendEndpointEvent } from './endpoint-events';
 import { reencryptStaleSecrets } from './secret-reencryption';
 import { listenForOutboxCommits } from './outbox-listener';
-import { createOutboxRelay, outboxChannel, startRelayLoop } from './outbox-relay';
+import { createOutboxRelay, startRelayLoop } from './outbox-relay';
 import { createWebhookMessageProcessor, RetryWebhookMessageError } from './webhook-message.processor';
 import { exponentialDelayMs, retryPolicyFrom } from './retry-schedule';
 import { createWebhookAttemptMetrics } from './webhook-metrics';
@@ -84,19 +84,12 @@ export function startWebhookDispatch({ db, connection, config, logger, registry,
   // the fallback when the LISTEN connection is down.
   const listener = listenForOutboxCommits(config.databaseUrl, () => void loop.trigger(), logger);
 
-  // Wake-ups published by wakeOutboxRelay (a subscribed connection can run no other command, hence its own).
-  const subscriber = connection.duplicate();
-  subscriber.on('message', () => void loop.trigger());
-  subscriber.on('error', (err) => logger.warn({ err }, 'outbox wake-up subscription error'));
-  void subscriber.subscribe(outboxChannel(config.REDIS_PREFIX)).catch((err: unknown) => logger.warn({ err }, 'could not subscribe to outbox wake-ups'));
-
   return {
     worker,
     queue,
     relay,
     trigger: loop.trigger,
     async close() {
-      subscriber.disconnect();
       await listener.close();
       await loop.stop();
       await worker.close();

@@ -1,4 +1,4 @@
-import type { WebhookAttemptRow, WebhookMessageRow } from '../webhook-dispatch/webhook-message.types';
+import type { WebhookAttemptRow, WebhookMessageRow } from '../webhook-dispatch';
 import type { WebhookEndpointRow } from './webhook-endpoints.repository';
 
 /** An endpoint as partners see it: never the secret. */

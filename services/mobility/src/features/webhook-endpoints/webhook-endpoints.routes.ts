@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { pageQueryFields, pageQuerySchema, parseOrThrow } from '@platform/service-kit';
 import { SUBSCRIBABLE_EVENT_TYPES } from './webhook-events';
 import type { WebhookEndpointService } from './webhook-endpoints.service';
-import type { PartnerAccount } from '../api-keys/api-key-auth';
+import type { PartnerAccount } from '../api-keys';
 
 export interface WebhookEndpointRoutesDeps {
   service: WebhookEndpointService;

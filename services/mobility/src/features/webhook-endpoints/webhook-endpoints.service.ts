@@ -1,16 +1,12 @@
 import { ApiError, ConflictError, NotFoundError, ValidationError, isIdOf, newId, pageOf, type Knex, type Logger, type Page } from '@platform/service-kit';
 import { generateWebhookSecret } from '@platform/webhook-signature';
-import type { EndpointSecretCipher } from '../webhook-dispatch/endpoint-secret-cipher';
-import { assertSafeTarget, UnsafeTargetError, WEBHOOK_URL_REFUSED, type TargetPolicy } from '../webhook-dispatch/ssrf-guard';
-import { enqueueWebhookMessages, type WebhookQueue } from '../webhook-dispatch/webhook-queue';
-import { ALWAYS_DELIVERED_EVENT_TYPES, nextEndpointEventSequence, type AppendEndpointEvent } from '../webhook-dispatch/endpoint-events';
-import { DEFAULT_RETRY_SCHEDULE_MS } from '../webhook-dispatch/retry-schedule';
+import { ALWAYS_DELIVERED_EVENT_TYPES, type AppendEndpointEvent, assertSafeTarget, DEFAULT_RETRY_SCHEDULE_MS, type EndpointSecretCipher, enqueueWebhookMessages, nextEndpointEventSequence, type TargetPolicy, UnsafeTargetError, WEBHOOK_URL_REFUSED, type WebhookQueue } from '../webhook-dispatch';
 import * as endpoints from './webhook-endpoints.repository';
 import type { WebhookEndpointRow } from './webhook-endpoints.repository';
 import { presentEndpoint, presentWebhookMessage } from './webhook-endpoints.presenter';
 import { WEBHOOK_EVENT_TYPES } from './webhook-events';
 import * as messageLog from './webhook-message-log.repository';
-import type { PartnerAccount } from '../api-keys/api-key-auth';
+import type { PartnerAccount } from '../api-keys';
 
 export interface WebhookEndpointServiceDeps {
   db: Knex;
@@ -59,7 +55,7 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
       return await assertSafeTarget(candidate, policy);
     } catch (error) {
       if (error instanceof UnsafeTargetError) {
-        // One answer for every refusal (issue 25); which rule refused it, and any forbidden address, go to our log.
+        // One answer for every refusal; which rule refused it, and any forbidden address, go to our log.
         logger?.warn({ partnerId, url: candidate, reason: error.reason, kind: error.kind, ...(error.forbiddenAddress ? { forbiddenAddress: error.forbiddenAddress } : {}) }, 'webhook URL refused');
         throw new ValidationError([{ path: 'url', message: WEBHOOK_URL_REFUSED }]);
       }
@@ -205,7 +201,7 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
         const endpoint = isIdOf('whe', id) ? await endpoints.lockEndpoint(trx, account, id) : undefined;
         if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
         if (endpoint.status !== 'enabled') throw new ConflictError('The webhook endpoint is disabled; enable it before recovering its events', 'endpoint_disabled');
-        // Recovers coalesce (issue 25): one at a time per endpoint, and at most one per interval.
+        // Recovers coalesce: one at a time per endpoint, and at most one per interval.
         if (await messageLog.recoverInProgress(trx, id)) {
           throw new ConflictError('A recover of this webhook endpoint is still in progress; wait until its events are sent', 'recover_in_progress');
         }

@@ -1,5 +1,5 @@
 import { newId, type Knex } from '@platform/service-kit';
-import type { WebhookAttemptRow, WebhookMessageRow } from '../webhook-dispatch/webhook-message.types';
+import type { WebhookAttemptRow, WebhookMessageRow } from '../webhook-dispatch';
 
 /** A message as the log reads it: with its event's type and body. */
 export type LoggedWebhookMessage = WebhookMessageRow & { event_type: string; payload: unknown };
@@ -119,7 +119,7 @@ export async function recoverWebhookMessages(trx: Knex.Transaction, request: Rec
   return [...created, ...reopened];
 }
 
-/** True while a message an earlier recover queued for this endpoint is still pending (issue 25: recovers coalesce). */
+/** True while a message an earlier recover queued for this endpoint is still pending (recovers coalesce). */
 export async function recoverInProgress(trx: Knex.Transaction, endpointId: string): Promise<boolean> {
   const row = await trx('webhook_deliveries').where({ endpoint_id: endpointId, status: 'pending' }).whereNotNull('recovered_at').first('id');
   return Boolean(row);

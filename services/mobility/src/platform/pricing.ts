@@ -1,3 +1,6 @@
+import { ValidationError } from '@platform/service-kit';
+import { greatCircleMeters, type LatLng } from './geo';
+
 /**
  * The pricing table: one place for every number that shapes a fare. Amounts are minor units of `CURRENCY`.
  * fare = max(minimum, base + per_km × km + per_minute × minutes), rounded to a whole minor unit.
@@ -31,6 +34,15 @@ export const PRICING: Record<Tier, TierPricing> = {
   comfort: { displayName: 'Comfort', averageSpeedKph: 25, base: 80_000, perKm: 20_000, perMinute: 3_000, minimum: 180_000 },
   xl: { displayName: 'XL', averageSpeedKph: 22, base: 100_000, perKm: 25_000, perMinute: 3_500, minimum: 250_000 },
 };
+
+/** Road distance between two points; over the limit is a 422 on `dropoff`. */
+export function tripMeters(pickup: LatLng, dropoff: LatLng): number {
+  const meters = Math.round(greatCircleMeters(pickup, dropoff) * ROAD_FACTOR);
+  if (meters > MAX_TRIP_METERS) {
+    throw new ValidationError([{ path: 'dropoff', message: `trip is ${Math.round(meters / 1000)} km; the limit is ${MAX_TRIP_METERS / 1000} km` }]);
+  }
+  return meters;
+}
 
 export function travelSeconds(tier: Tier, meters: number): number {
   return Math.round(meters / ((PRICING[tier].averageSpeedKph * 1000) / 3600));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { MobilityConfig } from './config';
+import type { MobilityConfig } from '../config';
 
-/** The keys that protect delivery data, each its own secret (issue 25: JWT_SECRET no longer keys them). */
+/** The keys that protect delivery data, each its own secret (JWT_SECRET never keys them). */
 export interface JobSecrets {
   /** PIN_FINGERPRINT_SECRET: keys the HMAC of a security PIN kept with an Idempotency-Key's request (never the PIN). */
   pinFingerprintKey: string;

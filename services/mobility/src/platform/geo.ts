@@ -10,6 +10,15 @@ export const latLngSchema = z.object({
   lng: z.number().min(-180).max(180),
 });
 
+/** A pick-up or drop-off: coordinates and an optional address. */
+export const placeSchema = latLngSchema.extend({
+  // `null` is "no address", the same as leaving it out (rides and deliveries answer `address: null` then).
+  address: z.string().trim().min(1).max(500).nullish().transform((address) => address ?? undefined),
+});
+
+/** A person's phone number as partners and operators type it (a passenger, a sender or recipient, a driver). */
+export const phoneSchema = z.string().trim().regex(/^\+?[0-9 ()-]{5,20}$/, 'must be a phone number');
+
 const EARTH_RADIUS_M = 6_371_008.8;
 
 /** Great-circle (haversine) distance in metres. */

@@ -1,0 +1,5 @@
+/** The api-keys feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
+export { accountOf, partnerIdOf, presentedToken, requireApiKey, requireLiveKey, requireScope, requireTestKey } from './api-key-auth';
+export type { PartnerAccount } from './api-key-auth';
+export { apiKeyCapsOf, createMobilityApiKeys, MOBILITY_SCOPES } from './api-keys';
+export { apiKeyAdminRoutes, createKeySchema } from './api-keys.routes';

@@ -1,0 +1,2 @@
+/** The branding feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
+export { brandingAdminRoutes } from './branding.routes';

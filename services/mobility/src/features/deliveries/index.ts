@@ -1,0 +1,9 @@
+/** The deliveries feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
+export { createKnexDeliveriesRepository } from './deliveries.repository';
+export { courierDeliveryRoutes, deliveryAdminRoutes, deliveryId, deliveryRoutes, deliveryStreams } from './deliveries.routes';
+export { createDeliveryService } from './deliveries.service';
+export { createDeliveryLifecycle, deliveryDispatchHandler } from './delivery-lifecycle';
+export type { DeliveryChange, DeliveryLifecycle } from './delivery-lifecycle';
+export { createDeliveryQuoteService } from './delivery-quotes';
+export { COURIER_ACTIVE_STATUSES, DELIVERY_EVENT_TYPES, DELIVERY_STATUSES, isTerminalDelivery, NO_COURIERS_AVAILABLE } from './delivery-status';
+export type { DeliveryAction, DeliveryStatus } from './delivery-status';

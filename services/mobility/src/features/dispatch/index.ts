@@ -1,0 +1,7 @@
+/** The dispatch feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
+export { createDispatcher } from './dispatch.service';
+export type { Dispatcher } from './dispatch.service';
+export { createDispatchTimers } from './dispatch.timers';
+export type { DispatchJob, JobHandler, JobKind } from './dispatch.types';
+export { createDispatchWorker } from './dispatch.worker';
+export { createDriverRelease } from './driver-release';

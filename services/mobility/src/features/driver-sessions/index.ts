@@ -1,0 +1,6 @@
+/** The driver-sessions feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
+export { scheduleDriverCredentialRetention } from './credential-retention';
+export { activationCodeAdminRoutes, driverSessionRoutes } from './driver-sessions.routes';
+export { createDriverSessionService, firstActivationCode } from './driver-sessions.service';
+export type { IssuedActivationCode } from './driver-sessions.service';
+export { createSignInThrottle } from './signin-throttle';

@@ -1,0 +1,7 @@
+/** The fleet feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
+export { createFleetLocations } from './fleet.locations';
+export type { FleetLocations, IndexScope, Telemetry } from './fleet.locations';
+export { fleetAdminRoutes, fleetManager, registerDriverSchema } from './fleet.routes';
+export { createFleetService, toDriverView } from './fleet.service';
+export type { DriverView, FleetService, OnDriverRegistered } from './fleet.service';
+export type { Driver, FleetKind } from './fleet.types';

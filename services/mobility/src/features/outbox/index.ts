@@ -1,0 +1,4 @@
+/** The outbox feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
+export { eventRoutes } from './events.routes';
+export { createEventsService } from './events.service';
+export { appendOutboxEvent } from './outbox.repository';

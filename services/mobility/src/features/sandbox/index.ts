@@ -1,0 +1,5 @@
+/** The sandbox feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
+export { scheduleSandboxExpiry } from './sandbox-expiry';
+export { SANDBOX_COURIER_ID } from './sandbox-moves';
+export { sandboxRoutes } from './sandbox.routes';
+export { createSandboxService } from './sandbox.service';

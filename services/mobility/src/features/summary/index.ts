@@ -1,0 +1,2 @@
+/** The summary feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
+export { createMobilitySummaryReader, mobilitySummaryRoutes } from './summary.routes';

@@ -1,0 +1,4 @@
+/** The telemetry feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
+export { partnerJobStreamRoutes } from './job-stream.routes';
+export { createJobTelemetry, LOCATION_EVENT_TYPES } from './job-telemetry.service';
+export type { JobTelemetry } from './job-telemetry.service';

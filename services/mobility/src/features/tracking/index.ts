@@ -1,0 +1,4 @@
+/** The tracking feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
+export { createTrackingLinks } from './tracking-token';
+export { trackingRoutes } from './tracking.routes';
+export { createTrackingService } from './tracking.service';

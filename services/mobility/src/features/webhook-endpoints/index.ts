@@ -1,0 +1,3 @@
+/** The webhook-endpoints feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
+export { webhookEndpointRoutes } from './webhook-endpoints.routes';
+export { createWebhookEndpointService } from './webhook-endpoints.service';
