@@ -1,6 +1,6 @@
 import { ApiError, NotFoundError, newId, type Page } from '@platform/service-kit';
 import type { ImageData } from '../../image-data';
-import { deliveryFeeFor, type WeightTier } from '../../pricing';
+import { DELIVERY_PRICING, deliveryFeeFor, type WeightTier } from '../../pricing';
 import { insertProofImages } from './delivery-proof.repository';
 import type { PartnerAccount } from '../api-keys/api-key-auth';
 import { tripMeters } from '../estimates/estimates.service';
@@ -70,7 +70,8 @@ export function createDeliveryService({ db, lifecycle, dispatcher, locations, lo
       const { partnerId, livemode } = account;
       const generated = input.security_pin === undefined ? generatePin() : undefined;
       const pinHash = await hashPin(input.security_pin ?? generated!);
-      const request = { kind: 'delivery' as const, partnerId, livemode, scope: 'POST /api/v1/deliveries', idempotencyKey, body: fingerprintBody(input) };
+      const search = { fleetKind: 'courier' as const, tier: DELIVERY_PRICING[input.weight_tier].courierTier, pickup: input.pickup };
+      const request = { kind: 'delivery' as const, partnerId, livemode, scope: 'POST /api/v1/deliveries', idempotencyKey, body: fingerprintBody(input), search };
       const answer = await createAndDispatch({ db, dispatcher, logger }, request, async (trx) => {
         const meters = tripMeters(input.pickup, input.dropoff);
         // A quote books its own fee (checked in this transaction); without one the fee is today's price.

@@ -30,8 +30,8 @@ export interface JobHandler {
   findSearching(db: Knex, id: string): Promise<DispatchJob | null>;
   /** The accept transition: assigns the driver and returns the job as its GET shows it. */
   assign(trx: Knex.Transaction, id: string, driverId: string): Promise<Record<string, unknown>>;
-  /** Nobody accepted within the search timeout. */
-  giveUp(trx: Knex.Transaction, id: string): Promise<void>;
+  /** Nobody accepted within the search timeout; answers when the job was created (its timers' slots). */
+  giveUp(trx: Knex.Transaction, id: string): Promise<{ createdAt: Date }>;
 }
 
 /** The fleet as dispatch needs it (the fleet service provides it): one job per driver, claimed and released in a transaction. */
