@@ -8,9 +8,11 @@
  * (`POST /api/v1/deliveries` is probed first; a 404 `route_not_found` skips that scenario with a note).
  * The gateway's rate limit is raised (LOAD_RATE_LIMIT_PER_MINUTE, default 1,000,000) so it counts but never refuses.
  */
+import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { MOBILITY_SCOPES } from '@platform/api-keys';
 import { DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, signAdminToken, signDriverToken } from '@platform/service-kit';
+import { descendantsCpuMs, machineCpuMs, namedProcessesCpuMs, processCpuMs } from './bench/lib';
 import { startSystem, type RunningSystem } from './system';
 
 interface Scenario {
@@ -111,9 +113,13 @@ async function mobilityScenarios(system: RunningSystem): Promise<Scenario[]> {
 async function main() {
   const system = await startSystem('load', 28080, { RATE_LIMIT_PER_MINUTE: process.env.LOAD_RATE_LIMIT_PER_MINUTE ?? '1000000' });
   try {
-    const scenarios = [...(await certificateScenarios(system)), ...(await mobilityScenarios(system))];
-    const total = scenarios.reduce((sum, s) => sum + s.share, 0);
+    // LOAD_ONLY=<part of a scenario's name> runs only the matching scenarios, each at its share of LOAD_RATE (a scenario's own cost).
+    const only = process.env.LOAD_ONLY;
+    const all = [...(await certificateScenarios(system)), ...(await mobilityScenarios(system))];
+    const total = all.reduce((sum, s) => sum + s.share, 0);
+    const scenarios = all.filter((s) => !only || s.name.includes(only));
     console.log(`pnpm load: ${rate} requests/s for ${seconds} s through ${system.gateway}\n`);
+    const cpuBefore = cpuSnapshot(system);
     const results = await Promise.all(
       scenarios.map((s) => {
         const target = Math.max(1, Math.round((rate * s.share) / total));
@@ -138,8 +144,33 @@ async function main() {
         `| ${scenario.name} | ${target} | ${result.requests.average.toFixed(0)} | ${result.latency.p50} | ${result.latency.p99} | ${result.latency.p99_9} | ${codes || 'none'}${result.errors ? `, errors: ${result.errors}` : ''}${result.timeouts ? `, timeouts: ${result.timeouts}` : ''} |`,
       );
     }
+    printCpu(cpuBefore, cpuSnapshot(system), results.reduce((sum, { result }) => sum + result.requests.total, 0));
   } finally {
     await system.stop();
+  }
+}
+
+/** CPU time (ms) of each process of the stack, Postgres, Redis and the whole machine, and the load average. */
+function cpuSnapshot(system: RunningSystem): Map<string, number> {
+  const cpu = descendantsCpuMs(system.process.pid);
+  cpu.set('postgres', namedProcessesCpuMs('postgres'));
+  cpu.set('redis', namedProcessesCpuMs('redis-server'));
+  cpu.set('load generator', processCpuMs(process.pid));
+  cpu.set('machine', machineCpuMs());
+  return cpu;
+}
+
+/**
+ * CPU per served request of each process during the run: steadier than latency on a shared machine. Postgres and Redis
+ * are every such process on the machine (other work using them counts too).
+ */
+function printCpu(before: Map<string, number>, after: Map<string, number>, requests: number): void {
+  console.log(`\nCPU during the run (${requests} requests answered; load average ${loadavg().map((n) => n.toFixed(2)).join(' ')}):`);
+  console.log('| process | CPU s | µs per request |');
+  console.log('|---|---:|---:|');
+  for (const [name, ms] of after) {
+    const used = ms - (before.get(name) ?? 0);
+    console.log(`| ${name} | ${(used / 1000).toFixed(1)} | ${requests ? Math.round((used * 1000) / requests) : '-'} |`);
   }
 }
 

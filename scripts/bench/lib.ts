@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -41,6 +41,39 @@ export function namedProcessesCpuMs(name: string): number {
     if (command.startsWith(name)) total += processCpuMs(Number(entry));
   }
   return total;
+}
+
+/**
+ * CPU time (ms) of every descendant of `rootPid`, by a short name: the entry's folder and file (`mobility/server`,
+ * `mobility/worker`, `gateway/server`, `certificate/server`) from the process's working directory and command line.
+ */
+export function descendantsCpuMs(rootPid: number | undefined): Map<string, number> {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      parents.set(Number(entry), Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const isDescendant = (pid: number): boolean => {
+    for (let at = parents.get(pid); at !== undefined && at > 1; at = parents.get(at)) if (at === rootPid) return true;
+    return false;
+  };
+  const cpu = new Map<string, number>();
+  for (const pid of parents.keys()) {
+    if (!rootPid || !isDescendant(pid)) continue;
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      const entry = args.find((arg) => arg.endsWith('.js')) ?? args[0] ?? String(pid);
+      const name = `${path.basename(readlinkSync(`/proc/${pid}/cwd`))}/${path.basename(entry, '.js')}`;
+      cpu.set(name, (cpu.get(name) ?? 0) + processCpuMs(pid));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return cpu;
 }
 
 /** Busy CPU time (ms) of the whole machine, every process and the kernel's interrupt work, from /proc/stat (0 elsewhere). */

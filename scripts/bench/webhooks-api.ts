@@ -13,7 +13,8 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signWebhook, generateWebhookSecret } from '@platform/webhook-signature';
 import { createWebhookSender } from '../../services/mobility/src/features/webhook-dispatch/webhook-sender';
-import { startSystem } from '../system';
+import { createRedis, DEFAULT_REDIS_URL } from '@platform/service-kit';
+import { startSystem, type RunningSystem } from '../system';
 import { callJson, mobilityPartnerKey, outboxEventIds, query, randomCentre, registerEndpoint, rideBody, sleep } from '../drills/lib';
 import { machineCpuMs, processCpuMs } from './lib';
 
@@ -81,6 +82,18 @@ async function waitForOutput(output: () => string, text: string, timeoutMs: numb
   }
 }
 
+/** Dispatch timer jobs (offer expiry, search retry, search timeout) the worker would run: delayed or waiting in BullMQ. */
+async function dispatchTimersWaiting(system: RunningSystem): Promise<number> {
+  const redis = createRedis(process.env.REDIS_URL ?? DEFAULT_REDIS_URL);
+  try {
+    const queue = `${system.redisPrefix}:dispatch-timers`;
+    const [delayed, waiting] = await Promise.all([redis.zcard(`${queue}:delayed`), redis.llen(`${queue}:wait`)]);
+    return delayed + waiting;
+  } finally {
+    redis.disconnect();
+  }
+}
+
 async function main() {
   const receiver = await startReceiver();
   const system = await startSystem('bench_webhooks_api', Number(process.env.BENCH_API_PORT ?? 29500), {
@@ -119,6 +132,7 @@ async function main() {
       }),
     );
     const produceSeconds = (performance.now() - producedStart) / 1000;
+    const timersWaiting = await dispatchTimersWaiting(system);
     const events = await outboxEventIds(system);
     const expected = events.length;
     // The raw loop runs just before the drain and just after it; the ratio uses their mean (the machine is shared).
@@ -151,7 +165,7 @@ async function main() {
       `| backlog of ${expected} ride.cancelled events made through the gateway, drained after SIGCONT | ${pipelineRate.toFixed(0)} | ${rawBefore.rate.toFixed(0)} / ${rawAfter.rate.toFixed(0)} | ${(pipelineRate / rawRate).toFixed(2)} |`,
     );
     console.log(
-      `produced in ${produceSeconds.toFixed(1)} s (${failures.length} API answers not 2xx); drained in ${drainSeconds.toFixed(2)} s (relay transactions began ${relayMs} and the first POST arrived ${firstPostMs.toFixed(0)} ms after the resume); worker CPU ${workerUs.toFixed(0)} µs per delivery (raw loop and its receiver ${rawCpuUs.toFixed(0)} µs per POST), machine ${machineUs.toFixed(0)} µs; ${repeats} repeated POSTs`,
+      `produced in ${produceSeconds.toFixed(1)} s (${failures.length} API answers not 2xx); drained in ${drainSeconds.toFixed(2)} s (relay transactions began ${relayMs} and the first POST arrived ${firstPostMs.toFixed(0)} ms after the resume); worker CPU ${workerUs.toFixed(0)} µs per delivery (raw loop and its receiver ${rawCpuUs.toFixed(0)} µs per POST), machine ${machineUs.toFixed(0)} µs; ${repeats} repeated POSTs; ${timersWaiting} dispatch timers waiting for the worker at the resume`,
     );
     for (const line of system.output().split('\n').filter((l) => l.includes('outbox relay moved'))) {
       const { events: n, transactionMs, enqueueMs } = JSON.parse(line.slice(line.indexOf('{'))) as Record<string, number>;

@@ -1,7 +1,7 @@
 /**
  * `pnpm bench:dispatch`: nearest-driver search (Redis GEOSEARCH through FleetLocations) with 100,000 drivers of one
  * tier, spread over a 30 km square, half in the searching partner's index and half in the platform's (a search reads
- * both); prints p50/p99 latency. Uses its own Redis prefix and removes it afterwards.
+ * both); prints p50/p99 latency and Redis's own GEOSEARCH time per search. BENCH_DRIVERS sets the count (10,000 to 1,000,000). Uses its own Redis prefix and removes it afterwards.
  */
 import { randomBytes } from 'node:crypto';
 import { createRedis, DEFAULT_REDIS_URL } from '@platform/service-kit';
@@ -20,6 +20,12 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+/** Microseconds Redis has spent in GEOSEARCH since it started (every client's). */
+async function geosearchUsec(redis: ReturnType<typeof createRedis>): Promise<number> {
+  const stats = await redis.info('commandstats');
+  return Number(/cmdstat_geosearch:calls=\d+,usec=(\d+)/.exec(stats)?.[1] ?? 0);
+}
+
 async function main() {
   const redis = createRedis(process.env.REDIS_URL ?? DEFAULT_REDIS_URL);
   const prefix = `bench_dispatch_${randomBytes(4).toString('hex')}`;
@@ -36,6 +42,7 @@ async function main() {
       await redis.geoadd(keys[(start / 5000) % keys.length]!, ...args);
     }
     for (let i = 0; i < 200; i++) await locations.nearest('driver', 'economy', partnerId, around(0.2), RADIUS_M, 25); // warm-up
+    const redisBefore = await geosearchUsec(redis);
     const timings: number[] = [];
     let found = 0;
     for (let i = 0; i < SEARCHES; i++) {
@@ -44,9 +51,12 @@ async function main() {
       timings.push(Number(process.hrtime.bigint() - started) / 1e6);
       found += nearby.length;
     }
+    const redisUs = ((await geosearchUsec(redis)) - redisBefore) / SEARCHES;
     timings.sort((a, b) => a - b);
     console.log(`nearest-driver search: ${(await Promise.all(keys.map((key) => redis.zcard(key)))).reduce((a, b) => a + b, 0).toLocaleString('en')} drivers indexed, ${SEARCHES} searches, radius ${RADIUS_M} m, 25 nearest`);
     console.log(`p50 ${percentile(timings, 50).toFixed(3)} ms   p99 ${percentile(timings, 99).toFixed(3)} ms   max ${timings.at(-1)!.toFixed(3)} ms   (avg ${(found / SEARCHES).toFixed(1)} found)`);
+    // Redis's own time in GEOSEARCH per search (INFO commandstats): unlike the latency, it does not grow with whatever else loads the machine.
+    console.log(`Redis GEOSEARCH time per search ${redisUs.toFixed(1)} µs (INFO commandstats; other clients' searches meanwhile count too)`);
   } finally {
     await redis.del(...keys);
     redis.disconnect();

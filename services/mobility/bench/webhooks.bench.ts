@@ -6,6 +6,8 @@
  *   2. 100 endpoints of one partner (BENCH_EVENTS deliveries spread over them);
  *   3. one endpoint whose receiver takes 100 ms per answer (BENCH_SLOW_EVENTS, 500);
  *   4. commit → first POST latency while events commit at 200/s, one per transaction (BENCH_LATENCY_EVENTS, 600).
+ * BENCH_SCALE_ENDPOINTS=1,100,1000 runs instead one row per count: BENCH_EVENTS deliveries to that many endpoints of one
+ * partner (how the drain rate grows with the endpoints), each beside its raw loop.
  * Needs local Postgres and Redis. The machine is shared, so figures are noisy: compare each with its own baseline.
  */
 import { createServer, type IncomingMessage } from 'node:http';
@@ -28,6 +30,8 @@ const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 600);
 const CONCURRENCY = 50;
 const ENDPOINT_CONCURRENCY = Number(process.env.BENCH_ENDPOINT_CONCURRENCY ?? 10);
 const SLOW_ANSWER_MS = 100;
+/** BENCH_SCALE_ENDPOINTS=1,100,1000: only the scaling rows, the drain rate with that many endpoints of one partner each. */
+const SCALE_ENDPOINTS = (process.env.BENCH_SCALE_ENDPOINTS ?? '').split(',').filter(Boolean).map(Number);
 
 interface Receiver {
   url: string;
@@ -221,6 +225,21 @@ async function main() {
   try {
     await migrateLatest(db, MOBILITY_SCHEMA, migrations);
     console.log(`worker concurrency ${CONCURRENCY}, ${ENDPOINT_CONCURRENCY} in flight per endpoint, receivers on loopback`);
+    if (SCALE_ENDPOINTS.length > 0) {
+      // Each event goes to every endpoint; the raw loop sends to them all with as many in flight as the pipeline may.
+      for (const count of SCALE_ENDPOINTS) {
+        const urls = Array.from({ length: count }, (_v, i) => `${fast.url}/s${count}_${i}`);
+        const partnerId = `org_bench_scale_${count}`;
+        await addEndpoints(db, config, partnerId, urls);
+        const deliveries = Math.max(count, Math.floor(EVENTS / count) * count);
+        const parallel = Math.min(CONCURRENCY, count * ENDPOINT_CONCURRENCY);
+        const raw = await rawLoop(urls, deliveries, parallel);
+        const piped = await pipeline(db, config, partnerId, fast, deliveries, deliveries / count);
+        console.log(`${count} endpoints: pipeline ${rate(piped.rate)} vs raw loop ${rate(raw.rate)} (${parallel} at a time): ratio ${(piped.rate / raw.rate).toFixed(2)} [${deliveries} deliveries]`);
+        console.log(`                               ${cpuOf(piped, raw)}`);
+      }
+      return;
+    }
 
     // 1. One endpoint, instant receiver.
     const oneUrl = `${fast.url}/one`;

@@ -8,6 +8,7 @@ import { MOBILITY_SCHEMA, mobilityConfigSchema } from './config';
 import { migrations } from './db/migrations';
 import { estimatesFastLane } from './features/estimates';
 import { jobReadsFastLane, partnerJobReads } from './features/jobs';
+import { rideCreationFastLane } from './features/rides/rides.fast-lane';
 
 async function main() {
   const config = loadConfigOrExit(mobilityConfigSchema, 'mobility');
@@ -22,9 +23,10 @@ async function main() {
   const deps = { db, redis, config, logger, apiKeyCache: keyCache?.cache, metrics };
   const services = buildServices(deps);
   const app = createApp(deps, services);
-  // The hottest partner write and reads skip Express when they succeed; every other request (and outcome) is the app's.
+  // The hottest partner writes and reads skip Express when they succeed; every other request (and outcome) is the app's.
   const reads = partnerJobReads(services);
-  const lanes = estimatesFastLane({ apiKeys: services.apiKeys, estimates: services.estimates, logger, metrics }, jobReadsFastLane({ apiKeys: services.apiKeys, reads, logger, metrics }, app));
+  const laneDeps = { apiKeys: services.apiKeys, logger, metrics };
+  const lanes = estimatesFastLane({ ...laneDeps, estimates: services.estimates }, rideCreationFastLane({ ...laneDeps, rides: services.rides }, jobReadsFastLane({ ...laneDeps, reads }, app)));
   const server = createServer(lanes);
   // Registered before the graceful close: open event streams end first, so draining does not wait for them.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void services.telemetry.close());

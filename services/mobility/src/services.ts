@@ -65,6 +65,8 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     // A ride's pass reservation is spent or released in the same transaction as its status change.
     onStatusChange: (trx, change) => (change.objectType === 'ride' ? eventPasses.settleRide(trx, change) : Promise.resolve()),
     statusCommitted: telemetry.statusCommitted,
+    // Built below (it needs the life cycles' handlers); only called after a change committed.
+    searchEnded: (job) => dispatcher.searchEnded(job),
   };
   const ridesRepository = createKnexRidesRepository();
   const rideLifecycle = createRideLifecycle(db, ridesRepository, jobPorts);

@@ -79,4 +79,21 @@ describe('dispatch timers (BullMQ worker)', () => {
     });
     expect(offer!.ride_id).toBe(ride.body.id);
   });
+
+  it('leaves no search timers waiting once a ride is cancelled, or accepted (with its offer expiry)', async () => {
+    const timersOf = async (...subjects: string[]) =>
+      (await ctx.services.timers.queue.getDelayed()).filter((job) => subjects.includes(job.data.offerId ?? job.data.id)).map((job) => job.name).sort();
+    const waiting = await partner.post('/api/v1/rides', rideBody(randomCentre())).expect(201);
+    expect(await timersOf(waiting.body.id)).toEqual(['search-retry', 'search-timeout']);
+    await partner.post(`/api/v1/rides/${waiting.body.id}/cancel`).expect(200);
+    expect(await timersOf(waiting.body.id)).toEqual([]);
+
+    const centre = randomCentre();
+    const driver = await onlineDriver(ctx, offset(centre, 100, 0));
+    const offered = await partner.post('/api/v1/rides', rideBody(centre)).expect(201);
+    const [offer] = await driver.app.offers();
+    expect(await timersOf(offered.body.id, offer!.id)).toEqual(['offer-expiry', 'search-retry', 'search-timeout']);
+    await driver.app.post(`/offers/${offer!.id}/accept`).expect(200);
+    expect(await timersOf(offered.body.id, offer!.id)).toEqual([]);
+  });
 });

@@ -1,6 +1,6 @@
 import { ApiError, NotFoundError, newId, type Page } from '@platform/service-kit';
 import type { ImageData } from '../../platform/image-data';
-import { deliveryFeeFor, tripMeters, type WeightTier } from '../../platform/pricing';
+import { DELIVERY_PRICING, deliveryFeeFor, tripMeters, type WeightTier } from '../../platform/pricing';
 import { insertProofImages } from './delivery-proof.repository';
 import type { PartnerAccount } from '../api-keys';
 import type { Driver, FleetLocations } from '../fleet';
@@ -67,7 +67,8 @@ export function createDeliveryService({ db, repository, lifecycle, dispatcher, l
       const { partnerId, livemode } = account;
       const generated = input.security_pin === undefined ? generatePin() : undefined;
       const pinHash = await hashPin(input.security_pin ?? generated!);
-      const request = { kind: 'delivery' as const, partnerId, livemode, scope: 'POST /api/v1/deliveries', idempotencyKey, body: fingerprintBody(input) };
+      const search = { fleetKind: 'courier' as const, tier: DELIVERY_PRICING[input.weight_tier].courierTier, pickup: input.pickup };
+      const request = { kind: 'delivery' as const, partnerId, livemode, scope: 'POST /api/v1/deliveries', idempotencyKey, body: fingerprintBody(input), search };
       const answer = await createAndDispatch({ db, dispatcher, logger }, request, async (trx) => {
         const meters = tripMeters(input.pickup, input.dropoff);
         // A quote books its own fee (checked in this transaction); without one the fee is today's price.

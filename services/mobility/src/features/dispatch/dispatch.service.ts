@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError, newId, type Knex } from '@platform/service-kit';
 import type { FleetLocations, IndexScope } from '../fleet';
-import type { DispatchTimers } from './dispatch.timers';
+import type { DispatchTimers, SearchWindow } from './dispatch.timers';
 import type { DispatchJob, DriverPool, JobHandler, JobKind } from './dispatch.types';
 import type { DriverRelease } from './driver-release';
 import {
@@ -74,10 +74,25 @@ export class Dispatcher {
     return Math.max(250, Math.min(5000, (this.settings.searchTimeoutSeconds * 1000) / 8));
   }
 
-  /** Called in the transaction that creates the job: the timers exist as soon as the job does. */
-  async scheduleSearch(kind: JobKind, id: string): Promise<void> {
-    await this.timers.searchTimeout(kind, id, this.settings.searchTimeoutSeconds * 1000);
-    await this.timers.searchRetry(kind, id, this.retryDelayMs);
+  /** Called in the transaction that creates the job: the timers exist as soon as the job does (both in one round trip). */
+  async scheduleSearch(job: Pick<DispatchJob, 'kind' | 'id' | 'partnerId' | 'fleetKind' | 'tier' | 'pickup'>): Promise<void> {
+    const { kind, id, ...search } = job;
+    await this.timers.startSearch(kind, id, this.settings.searchTimeoutSeconds * 1000, this.retryDelayMs, { ...search, pickup: { lat: search.pickup.lat, lng: search.pickup.lng } });
+  }
+
+  /**
+   * The first search of a job just created (its timers scheduled): one GEOSEARCH, and the locked search (`offerNext`)
+   * only when somebody the job may be offered is in range. Nobody in range is the answer the locked search would reach,
+   * and its retry is already scheduled, so it is settled without a transaction.
+   */
+  async firstSearch(job: Pick<DispatchJob, 'kind' | 'id' | 'partnerId' | 'fleetKind' | 'tier' | 'pickup'>): Promise<OfferRow | undefined> {
+    if (!(await this.locations.anyNearby(job.fleetKind, job.tier, job.partnerId, job.pickup, this.settings.radiusMeters))) return undefined;
+    return this.offerNext(job.kind, job.id);
+  }
+
+  /** After a job stopped searching (its change committed): its waiting search timers are removed (best effort). */
+  async searchEnded(job: { id: string; createdAt: Date }, except: { timeout?: boolean } = {}): Promise<void> {
+    await this.timers.stopSearch(job.id, job.createdAt, this.retryDelayMs, except);
   }
 
   /** Offers the job to the nearest free driver not asked yet, unless an offer is open or the job stopped searching. */
@@ -100,9 +115,21 @@ export class Dispatcher {
    * The search-retry timer: `offerNext` after a first look (`nobodyInRange`), since a job still waiting at its retry
    * usually has nobody in range yet.
    */
-  async retrySearch(kind: JobKind, id: string): Promise<OfferRow | undefined> {
-    if (await this.nobodyInRange(kind, id)) return undefined;
+  async retrySearch(kind: JobKind, id: string, search?: SearchWindow): Promise<OfferRow | undefined> {
+    if (search ? await this.nobodyInWindow(kind, id, search) : await this.nobodyInRange(kind, id)) return undefined;
     return this.offerNext(kind, id);
+  }
+
+  /**
+   * The first look of a retry that knows where its job searches: one GEOSEARCH. Nobody in range: the next retry is
+   * scheduled while the search window lasts, without reading Postgres (a job that stopped searching had its retries
+   * removed, and one that slipped through polls only until the window ends; the search timeout ends the job itself).
+   * Anybody in range goes on to the locked search, which checks everything.
+   */
+  private async nobodyInWindow(kind: JobKind, id: string, search: SearchWindow): Promise<boolean> {
+    if (await this.locations.anyNearby(search.fleetKind, search.tier, search.partnerId, search.pickup, this.settings.radiusMeters)) return false;
+    if (Date.now() + this.retryDelayMs < search.until) await this.timers.searchRetry(kind, id, this.retryDelayMs, search);
+    return true;
   }
 
   /**
@@ -142,7 +169,7 @@ export class Dispatcher {
    */
   async accept(driverId: string, offerId: string): Promise<Record<string, unknown>> {
     const telemetry = await this.locations.telemetry(driverId); // read before the locks: the job's view shows it
-    return this.db.transaction(async (trx) => {
+    const view = await this.db.transaction(async (trx) => {
       const found = await findOfferForDriver(trx, offerId, driverId);
       if (!found) throw new NotFoundError('Offer not found');
       const handler = this.handler(found.kind);
@@ -152,8 +179,16 @@ export class Dispatcher {
       if (await isExpired(trx, offer.id)) throw new ConflictError('Offer is expired', 'offer_closed');
       if (!job) throw new ConflictError(`The ${offer.kind} is no longer available`, 'offer_closed');
       await closeOffer(trx, { id: offer.id }, 'accepted');
-      return handler.assign(trx, offer.job_id, driverId, telemetry);
+      return { assigned: await handler.assign(trx, offer.job_id, driverId, telemetry), offer };
     });
+    const createdAt = new Date(String(view.assigned.created_at));
+    await this.settleTimers(() => Promise.all([this.timers.removeOfferExpiry(view.offer.id), this.searchEnded({ id: view.offer.job_id, createdAt })]));
+    return view.assigned;
+  }
+
+  /** Removing timers that would find nothing to do is an optimisation: a failure leaves them to run (and find nothing). */
+  private async settleTimers(remove: () => Promise<unknown>): Promise<void> {
+    await remove().catch(() => undefined);
   }
 
   async decline(driverId: string, offerId: string): Promise<{ id: string; status: 'declined' }> {
@@ -192,14 +227,15 @@ export class Dispatcher {
 
   /** Search timer: a job nobody accepted in time gives up. */
   async timeOut(kind: JobKind, id: string): Promise<void> {
-    const freed = await this.db.transaction(async (trx) => {
+    const ended = await this.db.transaction(async (trx) => {
       const handler = this.handler(kind);
-      if (!(await handler.lockSearching(trx, id))) return [];
+      if (!(await handler.lockSearching(trx, id))) return undefined;
       const withdrawn = await this.withdrawOffers(trx, id);
-      await handler.giveUp(trx, id);
-      return withdrawn;
+      return { freed: withdrawn, ...(await handler.giveUp(trx, id)) };
     });
-    for (const driverId of freed) await this.afterDriverFreed(driverId);
+    if (!ended) return;
+    for (const driverId of ended.freed) await this.afterDriverFreed(driverId);
+    await this.settleTimers(() => this.searchEnded({ id, createdAt: ended.createdAt }, { timeout: true })); // this timer is the one running
   }
 
   /** In the caller's transaction (cancel, time-out): closes open offers and frees the drivers they held. */

@@ -30,8 +30,8 @@ export interface JobHandler {
   findSearching(db: Knex, id: string): Promise<DispatchJob | null>;
   /** The accept transition: assigns the driver (whose position, read before the transaction, it shows) and returns the job as its GET shows it. */
   assign(trx: Knex.Transaction, id: string, driverId: string, telemetry: Telemetry | null): Promise<Record<string, unknown>>;
-  /** Nobody accepted within the search timeout. */
-  giveUp(trx: Knex.Transaction, id: string): Promise<void>;
+  /** Nobody accepted within the search timeout; answers when the job was created (its timers' slots). */
+  giveUp(trx: Knex.Transaction, id: string): Promise<{ createdAt: Date }>;
 }
 
 /** The fleet as dispatch needs it (the fleet service provides it): one job per driver, claimed and released in a transaction. */

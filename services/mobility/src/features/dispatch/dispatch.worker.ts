@@ -14,7 +14,7 @@ export function createDispatchWorker(dispatcher: Dispatcher, connection: Redis, 
         case 'offer-expiry':
           return dispatcher.expireOffer(timer.data.offerId);
         case 'search-retry':
-          return void (await dispatcher.retrySearch(timer.data.kind, timer.data.id));
+          return void (await dispatcher.retrySearch(timer.data.kind, timer.data.id, timer.data.search));
         case 'search-timeout':
           return dispatcher.timeOut(timer.data.kind, timer.data.id);
         default:

@@ -33,7 +33,12 @@ export function estimatesFastLane(deps: EstimatesFastLaneDeps, app: RequestListe
 
 /** The token of a request the lane may answer: a JSON POST to exactly the path with a small, plain body. */
 function eligibleToken(req: IncomingMessage): string | undefined {
-  if (req.method !== 'POST' || req.url !== ESTIMATES_PATH) return undefined;
+  return jsonPostToken(req, ESTIMATES_PATH);
+}
+
+/** The token of a JSON POST to exactly `path` with a small, plain body (the ride creation lane's test too). */
+export function jsonPostToken(req: IncomingMessage, path: string): string | undefined {
+  if (req.method !== 'POST' || req.url !== path) return undefined;
   const { headers } = req;
   const type = headers['content-type']?.toLowerCase().replace(/\s+/g, '');
   if (type !== 'application/json' && type !== 'application/json;charset=utf-8') return undefined;
@@ -56,7 +61,8 @@ async function answer({ apiKeys, estimates }: EstimatesFastLaneDeps, req: Incomi
   return { status: 200, route: ESTIMATES_ROUTE, apiKeyId: principal.keyId, body: JSON.stringify(view) };
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/** The whole request body (at most MAX_FAST_BODY_BYTES: `jsonPostToken` checked its Content-Length). */
+export function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));

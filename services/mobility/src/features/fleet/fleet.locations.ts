@@ -139,15 +139,22 @@ export class FleetLocations {
   async nearestOfEachTier(kind: FleetKind, tiers: readonly Tier[], partnerId: string, at: LatLng, radiusMeters: number): Promise<Map<Tier, NearbyDriver>> {
     const nearest = new Map<Tier, NearbyDriver>();
     const scopes = scopesServing(partnerId);
-    for (const radius of searchRadii(radiusMeters)) {
-      const open = tiers.filter((tier) => !nearest.has(tier));
+    let open = [...tiers];
+    for (const [round, radius] of searchRadii(radiusMeters).entries()) {
+      open = open.filter((tier) => !nearest.has(tier));
       if (open.length === 0) break;
       const pipeline = this.redis.pipeline();
       for (const tier of open) {
         for (const scope of scopes) pipeline.geosearch(this.indexKey(kind, tier, scope), 'FROMLONLAT', at.lng, at.lat, 'BYRADIUS', radius, 'm', 'ASC', 'COUNT', 1, 'WITHDIST');
       }
+      // The first round also asks whether anybody of each tier is within the whole radius (unsorted, the first found):
+      // a tier with nobody is settled then, instead of after every wider circle's round trip.
+      const anyone = round === 0 && radius < radiusMeters;
+      if (anyone) for (const tier of open) for (const scope of scopes) pipeline.geosearch(this.indexKey(kind, tier, scope), 'FROMLONLAT', at.lng, at.lat, 'BYRADIUS', radiusMeters, 'm', 'COUNT', 1, 'ANY');
       const results = (await pipeline.exec()) ?? [];
-      open.forEach((tier, t) => {
+      const searched = open;
+      if (anyone) open = open.filter((_tier, t) => scopes.some((_scope, s) => rowsOf(results[searched.length * scopes.length + t * scopes.length + s]).length > 0));
+      searched.forEach((tier, t) => {
         for (const [s, scope] of scopes.entries()) {
           const first = rowsOf(results[t * scopes.length + s])[0];
           const candidate = first && { driverId: first[0], meters: Number(first[1]), scope };

@@ -1,10 +1,10 @@
 import type { Knex, Logger } from '@platform/service-kit';
-import type { Dispatcher, JobKind } from '../dispatch';
+import type { DispatchJob, Dispatcher, JobKind } from '../dispatch';
 import { runIdempotent } from '../idempotency';
 
 export interface JobCreationDeps {
   db: Knex;
-  dispatcher: Pick<Dispatcher, 'scheduleSearch' | 'offerNext'>;
+  dispatcher: Pick<Dispatcher, 'scheduleSearch' | 'firstSearch'>;
   logger: Logger;
 }
 
@@ -18,6 +18,8 @@ export interface JobCreationRequest {
   idempotencyKey?: string;
   /** What a repeated key is compared on. */
   body: unknown;
+  /** Where and whom the job searches: its first search looks for anybody in range before it locks anything. */
+  search: Pick<DispatchJob, 'fleetKind' | 'tier' | 'pickup'>;
 }
 
 /**
@@ -32,7 +34,7 @@ export async function createAndDispatch<View extends { id: string }>(
 ): Promise<{ status: number; body: View; replayed: boolean }> {
   const create = async (trx: Knex.Transaction) => {
     const body = await insert(trx);
-    if (request.livemode) await dispatcher.scheduleSearch(request.kind, body.id);
+    if (request.livemode) await dispatcher.scheduleSearch({ kind: request.kind, id: body.id, partnerId: request.partnerId, ...request.search });
     return { status: 201, body };
   };
   // A test key's Idempotency-Keys are its own: the same key sent in live mode is another request.
@@ -42,7 +44,7 @@ export async function createAndDispatch<View extends { id: string }>(
     : { ...(await db.transaction(create)), replayed: false };
   if (!answer.replayed && request.livemode) {
     try {
-      await dispatcher.offerNext(request.kind, answer.body.id);
+      await dispatcher.firstSearch({ kind: request.kind, id: answer.body.id, partnerId: request.partnerId, ...request.search });
     } catch (err) {
       logger.warn({ err, kind: request.kind, id: answer.body.id }, 'first dispatch attempt failed; the retry timer will search again');
     }

@@ -10,6 +10,7 @@ export interface JobRecord<Status extends string> {
   sequence: number;
   /** false for test-mode (sandbox) jobs: never dispatched, only moved by the sandbox. */
   livemode: boolean;
+  created_at: Date;
 }
 
 /** The outbox event a status change appends in its own transaction. */
@@ -56,6 +57,8 @@ export interface JobLifecyclePorts {
   afterDriverFreed(driverId: string): Promise<void>;
   /** Runs in the status change's transaction, after its event (event passes settle a ride's reservation here). */
   onStatusChange?(trx: Knex.Transaction, change: { objectType: 'ride' | 'delivery'; id: string; status: string }): Promise<void>;
+  /** After a change ended a job nobody held yet (still searching) committed: removes its waiting search timers. */
+  searchEnded?(job: { id: string; createdAt: Date }): Promise<void>;
   /** After the status change's transaction committed (never after a rollback): the job as GET shows it, for live streams. */
   statusCommitted?(view: Record<string, unknown> & { id: string; status: string; sequence: number }): Promise<void>;
 }
@@ -73,6 +76,8 @@ export interface DispatchRules<Row, Status, Action, Change> {
 export interface JobOutcome<View> {
   view: View;
   freed: string[];
+  /** A live job that ended while still searching: its search timers are removed after commit. */
+  searchEnded?: { id: string; createdAt: Date };
 }
 
 /**
@@ -156,7 +161,7 @@ export function createJobLifecycle<Row extends JobRecord<Status>, Status extends
     const freed = await ports.withdrawOffers(trx, row.id);
     const assigneeId = spec.assigneeOf(row);
     if (assigneeId && (await ports.releaseDriver(trx, assigneeId, row.id))) freed.push(assigneeId);
-    return { view: result, freed };
+    return { view: result, freed, ...(!assigneeId && row.livemode ? { searchEnded: { id: row.id, createdAt: row.created_at } } : {}) };
   }
 
   /** Runs `work` in one transaction, then (after commit) returns the freed drivers to dispatch. */
@@ -166,6 +171,8 @@ export function createJobLifecycle<Row extends JobRecord<Status>, Status extends
 
   async function afterCommit(outcome: JobOutcome<View>): Promise<View> {
     for (const driverId of outcome.freed) await ports.afterDriverFreed(driverId);
+    // Removing timers that would find the job settled only saves their work: a failure leaves them to run for nothing.
+    if (outcome.searchEnded && ports.searchEnded) await ports.searchEnded(outcome.searchEnded).catch(() => undefined);
     return outcome.view;
   }
 
@@ -186,7 +193,9 @@ export function createJobLifecycle<Row extends JobRecord<Status>, Status extends
         return changeStatus(trx, await lock(trx, { id } as Lookup), action, change, telemetry);
       },
       async giveUp(trx, id) {
-        await changeStatus(trx, await lock(trx, { id } as Lookup), rules.giveUp.action, rules.giveUp.change, null);
+        const row = await lock(trx, { id } as Lookup);
+        await changeStatus(trx, row, rules.giveUp.action, rules.giveUp.change, null);
+        return { createdAt: row.created_at };
       },
     };
   }

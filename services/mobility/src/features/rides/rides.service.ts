@@ -67,7 +67,8 @@ export function createRideService({ db, repository, lifecycle, dispatcher, estim
     async createRide(account: PartnerAccount, input: CreateRideInput, idempotencyKey?: string): Promise<{ status: number; body: RideView; replayed: boolean }> {
       const { partnerId, livemode } = account;
       if (!livemode && input.event_pass) throw new ValidationError([{ path: 'event_pass', message: 'event passes have no test mode; send the ride without one' }]);
-      const request = { kind: 'ride' as const, partnerId, livemode, scope: 'POST /api/v1/rides', idempotencyKey, body: input };
+      const search = { fleetKind: 'driver' as const, tier: input.tier, pickup: input.pickup };
+      const request = { kind: 'ride' as const, partnerId, livemode, scope: 'POST /api/v1/rides', idempotencyKey, body: input, search };
       return createAndDispatch({ db, dispatcher, logger }, request, async (trx) => {
         // Inside the idempotent unit: a replay answers the first result even after its estimate expired.
         const { fare, estimateId } = await fareOf(partnerId, input, tripMeters(input.pickup, input.dropoff));

@@ -3,6 +3,8 @@ import { createHash, createHmac } from 'node:crypto';
 /** 18 bytes (144 bits) of HMAC output, 24 base64url characters: far beyond guessing, short enough for an SMS. */
 const TOKEN_BYTES = 18;
 export const TRACKING_TOKEN_PATTERN = /^[A-Za-z0-9_-]{24}$/;
+/** How many delivery ids' tokens one process keeps (about 100 bytes each). */
+const RECENT_TOKENS = 10_000;
 
 /** The stored lookup key of a token: its SHA-256, hex. */
 export function trackingTokenHash(token: string): string {
@@ -25,8 +27,16 @@ export function createTrackingLinks({ secret, publicBaseUrl }: TrackingLinkSetti
   const key = createHmac('sha256', secret).update('mobility delivery tracking token v1').digest();
   const base = publicBaseUrl.replace(/\/+$/, '');
 
+  // Partners poll the same deliveries (GET and webhooks show the link each time): recent tokens are kept, up to a bound.
+  const recent = new Map<string, string>();
   function tokenFor(deliveryId: string): string {
-    return createHmac('sha256', key).update(deliveryId).digest().subarray(0, TOKEN_BYTES).toString('base64url');
+    let token = recent.get(deliveryId);
+    if (token === undefined) {
+      token = createHmac('sha256', key).update(deliveryId).digest().subarray(0, TOKEN_BYTES).toString('base64url');
+      if (recent.size >= RECENT_TOKENS) recent.delete(recent.keys().next().value!);
+      recent.set(deliveryId, token);
+    }
+    return token;
   }
 
   return {

@@ -87,9 +87,24 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
     record: createStatementBatcher((records: AttemptRecord[]) => recordAttempts(options.db, records)),
   };
 
+  // Messages this process is attempting, from before their claim until their attempt is recorded. A process frozen
+  // longer than the claim lease (SIGSTOP, a long GC or VM pause) finds, when it runs again, BullMQ handing it the same
+  // jobs again (their locks ran out) while it still finishes the attempts it had on the wire: their leases have run out
+  // too, so only this set keeps it from claiming and sending them a second time.
+  const attempting = new Set<string>();
+
   async function attemptMessage(messageId: string, endpointId: string, traceparent: string | undefined): Promise<MessageStep> {
-    // A hanging endpoint's messages go back at once, without touching Postgres.
-    if (slots.wouldRefuse(endpointId)) return { kind: 'later', laterInMs: comeBackDelayMs() };
+    // A hanging endpoint's messages go back at once, without touching Postgres; so does one this process is attempting.
+    if (slots.wouldRefuse(endpointId) || attempting.has(messageId)) return { kind: 'later', laterInMs: comeBackDelayMs() };
+    attempting.add(messageId);
+    try {
+      return await claimAndSend(messageId, endpointId, traceparent);
+    } finally {
+      attempting.delete(messageId);
+    }
+  }
+
+  async function claimAndSend(messageId: string, endpointId: string, traceparent: string | undefined): Promise<MessageStep> {
     // The claim comes before the endpoint slot, so a slot is held only while its request is on the wire.
     const claimed = await claim(messageId);
     if (!claimed) return settleUnclaimable(deps, messageId);
