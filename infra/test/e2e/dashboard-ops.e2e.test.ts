@@ -6,19 +6,17 @@
  * and the home page charts rides and webhook success. Screenshots: test-artifacts/dashboard-ops/ and, for the docs,
  * docs/images/dashboard-event-pass-program.png and docs/images/dashboard-webhook-message.png.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
 import type { Browser, Page } from 'puppeteer-core';
 import { startFakeServer, type RecordedRequest } from '@platform/test-kit';
-import { axeViolations } from '../helpers/axe';
-import { launchBrowser, refuseForeignRequests, screenshot } from '../helpers/browser';
-import { mailedLink } from '../helpers/mail-inbox';
-import { repositoryRoot, startSystem, type StartedSystem } from '../helpers/started-system';
+import { launchBrowser, screenshot } from '../helpers/browser';
+import { dashboardPage, openDashboardTab, WAIT } from '../helpers/dashboard-page';
+import { startSystem, type StartedSystem } from '../helpers/started-system';
 
 const SUITE = 'dashboard-ops';
-const WAIT = { timeout: 30_000 };
 const OWNER = { name: 'Mary Jackson', email: 'mary@example.test', password: 'wind tunnel hampton 1958', organization: 'Festival Rides' };
 const VENUE = { lat: 6.4654, lng: 3.4064 };
 const RIDE = { pickup: { lat: 6.4541, lng: 3.3947 }, dropoff: VENUE, tier: 'economy', passenger: { name: 'Ada Obi', phone: '+2348020000000' } };
@@ -32,6 +30,7 @@ let mobilityKey = '';
 let passRide = '';
 const hooks: RecordedRequest[] = [];
 let receiver: Awaited<ReturnType<typeof startFakeServer>>;
+const { textOf, type, visit, expectAccessible, keepForDocs, signUpOwner } = dashboardPage(() => ({ page, gatewayUrl: system.gatewayUrl }));
 
 /** The partner's receiver: the first POST is refused with a 503, later ones answered 200, each with a header of its own. */
 function reply(request: RecordedRequest, res: ServerResponse) {
@@ -45,10 +44,8 @@ beforeAll(async () => {
   files = mkdtempSync(path.join(os.tmpdir(), 'dashboard-ops-'));
   [system, browser, receiver] = await Promise.all([startSystem('e2e_dashboard_ops'), launchBrowser(), startFakeServer(reply)]);
   await browser.defaultBrowserContext().overridePermissions(system.gatewayUrl, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
-  page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 900 });
+  ({ page, foreign } = await openDashboardTab(browser, system.gatewayUrl));
   page.on('dialog', (dialog) => void dialog.accept());
-  foreign = refuseForeignRequests(page, system.gatewayUrl);
 }, 300_000);
 
 afterAll(async () => {
@@ -61,31 +58,6 @@ afterAll(async () => {
 afterEach(() => {
   expect(foreign).toEqual([]);
 });
-
-async function textOf(selector: string): Promise<string> {
-  const element = await page.waitForSelector(selector, WAIT);
-  return (await element!.evaluate((node) => (node as HTMLElement).innerText)).trim();
-}
-
-async function type(selector: string, value: string): Promise<void> {
-  await (await page.waitForSelector(selector, WAIT))!.type(value);
-}
-
-async function visit(pathname: string, heading: string): Promise<void> {
-  await page.goto(`${system.gatewayUrl}/dashboard${pathname}`, { waitUntil: 'networkidle0' });
-  await page.waitForFunction((text) => Array.from(document.querySelectorAll('main h1')).some((h1) => h1.textContent === text), WAIT, heading);
-}
-
-async function expectAccessible(name: string): Promise<void> {
-  expect({ page: name, violations: await axeViolations(page) }).toEqual({ page: name, violations: [] });
-}
-
-async function keep(name: string, docsFile: string): Promise<void> {
-  const file = await screenshot(page, SUITE, name);
-  const kept = path.join(repositoryRoot, 'docs', 'images', docsFile);
-  mkdirSync(path.dirname(kept), { recursive: true });
-  copyFileSync(file, kept);
-}
 
 async function api(pathname: string, init: { method?: string; body?: unknown } = {}) {
   const response = await fetch(`${system.gatewayUrl}${pathname}`, {
@@ -115,15 +87,7 @@ async function refreshUntil(done: () => boolean): Promise<void> {
 
 describe('the dashboard operations pages in Chromium', () => {
   it('signs up an organization owner and creates a live mobility key', async () => {
-    await page.goto(`${system.gatewayUrl}/dashboard/sign-up`, { waitUntil: 'networkidle0' });
-    await type('form[aria-label="Sign up"] input[name="name"]', OWNER.name);
-    await type('form[aria-label="Sign up"] input[name="email"]', OWNER.email);
-    await type('form[aria-label="Sign up"] input[name="password"]', OWNER.password);
-    await type('form[aria-label="Sign up"] input[name="organization_name"]', OWNER.organization);
-    await page.click('form[aria-label="Sign up"] button[type="submit"]');
-    await page.waitForSelector('[data-testid="check-inbox"]', WAIT);
-    await page.goto(`${system.gatewayUrl}${await mailedLink(system, OWNER.email, 'verify-email')}`, { waitUntil: 'networkidle0' });
-    await page.waitForFunction((email) => document.querySelector('[data-testid="account-email"]')?.textContent === email, WAIT, OWNER.email);
+    await signUpOwner(system, OWNER);
 
     await visit('/api-keys/mobility', 'Mobility API keys');
     await type('form[aria-label="Create an API key"] input[name="name"]', 'Festival app');
@@ -193,7 +157,7 @@ describe('the dashboard operations pages in Chromium', () => {
       const label = await page.$eval('[data-testid="spend-bar"] [role="img"]', (bar) => bar.getAttribute('aria-label'));
       expect(label).toMatch(/^Spent .+, reserved .+, left .+ of .+5,000/);
       await expectAccessible('event-pass-program');
-      await keep('event-pass-program', 'dashboard-event-pass-program.png');
+      await keepForDocs(SUITE, 'event-pass-program', 'dashboard-event-pass-program.png');
 
       await (await (await passRow('TICKET-0003')).$('button.danger'))!.click();
       await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid^="pass-evpass_"]')).some((row) => row.textContent!.includes('TICKET-0003') && row.querySelector('[data-testid="pass-status"]')!.textContent === 'Revoked'), WAIT);
@@ -237,7 +201,7 @@ describe('the dashboard operations pages in Chromium', () => {
       expect(await textOf('[data-testid="attempt-2"] [data-testid="attempt-status"]')).toBe('200');
       await page.waitForSelector('[data-testid="chart-endpoint-success"] svg .recharts-bar-rectangle', WAIT);
       await expectAccessible('webhook-message-open');
-      await keep('webhook-message', 'dashboard-webhook-message.png');
+      await keepForDocs(SUITE, 'webhook-message', 'dashboard-webhook-message.png');
 
       // Filters: no failed message; the cancelled ride's message by its type.
       await page.select('form[aria-label="Filter messages"] select[name="status"]', 'failed');

@@ -2,20 +2,17 @@
  * The dashboard as the product organizations run their work in (issue 28, items 0, 5-8) end to end: the real system
  * behind its gateway (`pnpm start`), driven in Debian's Chromium, axe-core run on every page visited, and no request
  * leaving the gateway's origin. One organization signs up through the mailed link; the tests run in order and build on it.
- * Screenshots go to test-artifacts/dashboard-product/.
+ * Screenshots go to test-artifacts/dashboard-product/; the template designer and billing pages also to docs/images/.
  */
 import { createHmac } from 'node:crypto';
-import { copyFileSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { sendJson, startFakeServer } from '@platform/test-kit';
-import { axeViolations } from '../helpers/axe';
-import { launchBrowser, refuseForeignRequests, screenshot } from '../helpers/browser';
+import { launchBrowser, screenshot } from '../helpers/browser';
+import { dashboardPage, openDashboardTab, WAIT } from '../helpers/dashboard-page';
 import { mailedLink } from '../helpers/mail-inbox';
-import { repositoryRoot, startSystem, type StartedSystem } from '../helpers/started-system';
+import { startSystem, type StartedSystem } from '../helpers/started-system';
 
 const SUITE = 'dashboard-product';
-const WAIT = { timeout: 30_000 };
 const OWNER = { name: 'Dorothy Vaughan', email: 'dorothy@example.test', password: 'fortran for everyone 1961', organization: 'West Computing' };
 const NEW_PASSWORD = 'a brand new password 1958';
 const PICKUP = { lat: 6.4541, lng: 3.3947 };
@@ -59,6 +56,7 @@ let system: StartedSystem;
 let browser: Browser;
 let page: Page;
 let foreign: string[];
+const { textOf, type, clear, open, visit, waitForHeading, expectAccessible, keepForDocs, signUpOwner, gatewayFetch } = dashboardPage(() => ({ page, gatewayUrl: system.gatewayUrl }));
 
 beforeAll(async () => {
   paymentGateway = await startFakePaymentGateway();
@@ -66,9 +64,7 @@ beforeAll(async () => {
     startSystem('e2e_dashboard_product', { GATEWAY_A_SECRET_KEY: GATEWAY_A_SECRET, GATEWAY_A_BASE_URL: paymentGateway.url, GATEWAY_A_DISPLAY_NAME: 'Paystack' }),
     launchBrowser(),
   ]);
-  page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 900 });
-  foreign = refuseForeignRequests(page, system.gatewayUrl);
+  ({ page, foreign } = await openDashboardTab(browser, system.gatewayUrl));
 }, 300_000);
 
 afterAll(async () => {
@@ -81,46 +77,6 @@ afterEach(() => {
   // Only the gateway's hosted payment page is another origin (the billing test visits it on purpose).
   expect(foreign.filter((url) => !url.startsWith(paymentGateway.url))).toEqual([]);
 });
-
-async function textOf(selector: string): Promise<string> {
-  const element = await page.waitForSelector(selector, WAIT);
-  return (await element!.evaluate((node) => (node as HTMLElement).innerText)).trim();
-}
-
-async function type(selector: string, value: string): Promise<void> {
-  await (await page.waitForSelector(selector, WAIT))!.type(value);
-}
-
-/** Empties a text field as a person would (select all, delete), so React sees the change. */
-async function clear(selector: string): Promise<void> {
-  await page.$eval(selector, (input) => (input as HTMLInputElement).select());
-  await page.keyboard.press('Backspace');
-}
-
-async function open(pathname: string): Promise<void> {
-  await page.goto(`${system.gatewayUrl}${pathname}`, { waitUntil: 'networkidle0' });
-}
-
-/** Opens a dashboard path as a fresh load and waits for its heading. */
-async function visit(pathname: string, heading: string): Promise<void> {
-  await open(`/dashboard${pathname}`);
-  await waitForHeading(heading);
-}
-
-async function waitForHeading(heading: string): Promise<void> {
-  await page.waitForFunction((text) => Array.from(document.querySelectorAll('main h1')).some((h1) => h1.textContent === text), WAIT, heading);
-}
-
-/** axe-core finds nothing on the page as it is now. */
-async function expectAccessible(name: string): Promise<void> {
-  expect({ page: name, violations: await axeViolations(page) }).toEqual({ page: name, violations: [] });
-}
-
-async function gatewayFetch(pathname: string, init: RequestInit = {}) {
-  const response = await fetch(`${system.gatewayUrl}${pathname}`, init);
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
 
 const json = (token?: string) => ({ 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) });
 /** The accounts routes refuse writes from any origin but the dashboard's. */
@@ -139,15 +95,7 @@ async function signIn(password: string): Promise<void> {
 
 describe('the dashboard as a product, in Chromium', () => {
   it('signs up an organization owner through the mailed link', async () => {
-    await open('/dashboard/sign-up');
-    await type('form[aria-label="Sign up"] input[name="name"]', OWNER.name);
-    await type('form[aria-label="Sign up"] input[name="email"]', OWNER.email);
-    await type('form[aria-label="Sign up"] input[name="password"]', OWNER.password);
-    await type('form[aria-label="Sign up"] input[name="organization_name"]', OWNER.organization);
-    await page.click('form[aria-label="Sign up"] button[type="submit"]');
-    await page.waitForSelector('[data-testid="check-inbox"]', WAIT);
-    await open(await mailedLink(system, OWNER.email, 'verify-email'));
-    await page.waitForFunction((email) => document.querySelector('[data-testid="account-email"]')?.textContent === email, WAIT, OWNER.email);
+    await signUpOwner(system, OWNER);
   }, 120_000);
 
   describe('reset password (item 0)', () => {
@@ -270,6 +218,8 @@ describe('the dashboard as a product, in Chromium', () => {
       await waitForHeading('Audit log');
       expect(await page.title()).toBe('Audit log · Partner dashboard');
       await page.waitForSelector('[data-testid="audit-entry"]', WAIT);
+      // Mobility's entries carry the account id; the page names them once the members list has loaded.
+      await page.waitForFunction((name) => Array.from(document.querySelectorAll('[data-testid="audit-entry"]')).every((row) => row.textContent?.includes(name)), WAIT, OWNER.name);
       const entries = await page.$$eval('[data-testid="audit-entry"]', (rows) => rows.map((row) => ({ action: row.getAttribute('data-action'), text: (row as HTMLElement).innerText })));
       expect(entries.map((entry) => entry.action)).toEqual(['api_key.created', 'webhook_endpoint.created', 'api_key.created', 'driver.registered']);
       expect(entries[0]!.text).toContain('API key created');
@@ -341,6 +291,64 @@ describe('the dashboard as a product, in Chromium', () => {
       await page.waitForSelector('[data-testid="audit-entry"][data-action="plan.changed"]', WAIT);
       expect(await textOf('[data-testid="audit-entry"][data-action="plan.changed"]')).toContain('to: starter');
     }, 180_000);
+
+    it('buys a credit pack without a plan change: hosted page and back, the balance raised once, a PDF receipt', async () => {
+      await visit('/billing', 'Credits & plan');
+      await page.waitForSelector('[data-testid="plan-starter"][aria-current="true"]', WAIT);
+      const before = Number(await textOf('[data-testid="credit-balance"]'));
+      const renewal = await textOf('[data-testid="renewal"]');
+      const form = 'form[aria-label="Buy credits"]';
+      const packs = await page.$$eval(`${form} select[name="pack"] option`, (options) => options.map((option) => option.textContent));
+      expect(packs).toEqual([expect.stringMatching(/^100 credits — /), expect.stringMatching(/^500 credits — /), expect.stringMatching(/^2,000 credits — /)]);
+      await expectAccessible('billing-top-up-form');
+
+      await page.select(`${form} select[name="pack"]`, 'credits_500');
+      await page.select(`${form} select[name="gateway"]`, 'gateway-a');
+      const back = page.waitForNavigation({ waitUntil: 'networkidle0', timeout: 30_000 });
+      await page.click(`${form} button[type="submit"]`);
+      await back;
+      await page.waitForFunction(() => location.pathname === '/dashboard/billing' && new URLSearchParams(location.search).has('reference'), WAIT);
+      const reference = new URL(page.url()).searchParams.get('reference')!;
+      expect(visitedPaymentPages.at(-1)).toBe(reference);
+      expect(foreign).toEqual([`${paymentGateway.url}/pay/${reference}`]);
+      await waitForHeading('Credits & plan');
+      expect(await textOf('[data-testid="checkout-status"]')).toContain('for 500 credits');
+
+      // The gateway's signed webhook, sent twice (gateways retry): the credits are added once.
+      const charge = paid.get(reference)!;
+      const body = JSON.stringify({ event: 'charge.success', data: { id: 4099260518, reference, amount: charge.amount, currency: charge.currency, status: 'success' } });
+      for (let copy = 0; copy < 2; copy++) {
+        const delivered = await gatewayFetch('/webhooks/payments/gateway-a', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Gateway-Signature': createHmac('sha512', GATEWAY_A_SECRET).update(body).digest('hex') },
+          body,
+        });
+        expect([delivered.status, delivered.body]).toEqual([200, { received: true }]);
+      }
+      await page.waitForFunction(() => /500 credits added to the balance/.test(document.querySelector('[data-testid="checkout-status"]')?.textContent ?? ''), { timeout: 60_000 });
+      await page.waitForFunction((expected) => document.querySelector('[data-testid="credit-balance"]')?.textContent === expected, WAIT, String(before + 500));
+      // The plan and its renewal date are as they were; the ledger and billing history show the top-up.
+      expect(await textOf('[data-testid="current-plan"]')).toBe('Starter');
+      expect(await textOf('[data-testid="renewal"]')).toBe(renewal);
+      await page.waitForFunction(() => Array.from(document.querySelectorAll('main tr')).some((row) => /\+500/.test(row.textContent ?? '') && /credit top up/.test(row.textContent ?? '')), WAIT);
+      const row = `[data-testid="payment-${reference}"]`;
+      expect(await textOf(row)).toContain('Credit top-up: 500 credits');
+      expect(await textOf(row)).toContain('via Paystack');
+
+      // The receipt button fetches a PDF with the session's token (and saves it; the browser keeps no body to read back).
+      const receipt = page.waitForResponse((response) => response.url().endsWith(`/dashboard/api/certificate/payments/${reference}/receipt`), WAIT);
+      await page.click(`${row} button`);
+      const answer = await receipt;
+      expect([answer.status(), answer.headers()['content-type']]).toEqual([200, 'application/pdf']);
+      const session = await gatewayFetch('/dashboard/api/auth/sessions', { method: 'POST', headers: fromDashboard(), body: JSON.stringify({ email: OWNER.email, password: NEW_PASSWORD }) });
+      const pdf = await fetch(`${system.gatewayUrl}/dashboard/api/certificate/payments/${reference}/receipt`, { headers: json(String(session.body.access_token)) });
+      expect([pdf.status, pdf.headers.get('content-type')]).toEqual([200, 'application/pdf']);
+      expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+
+      await expectAccessible('billing-topped-up');
+      await keepForDocs(SUITE, 'billing-topped-up', 'dashboard-billing.png');
+      foreign.length = 0;
+    }, 180_000);
   });
 
   describe('template designer (item 5, part)', () => {
@@ -357,10 +365,7 @@ describe('the dashboard as a product, in Chromium', () => {
       await page.keyboard.type('Diploma');
       expect((await next).status()).toBe(200);
       await expectAccessible('template-designer');
-      const file = await screenshot(page, SUITE, 'template-designer');
-      const kept = path.join(repositoryRoot, 'docs', 'images', 'dashboard-template-designer.png');
-      mkdirSync(path.dirname(kept), { recursive: true });
-      copyFileSync(file, kept);
+      await keepForDocs(SUITE, 'template-designer', 'dashboard-template-designer.png');
     }, 120_000);
   });
 });

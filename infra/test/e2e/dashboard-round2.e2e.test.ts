@@ -3,17 +3,15 @@
  * with axe-core run on every page visited. One organization signed up first; the tests run in order and build on it.
  * Screenshots go to test-artifacts/dashboard-round2/; the home page's also to docs/images/dashboard-home.png.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
-import { axeViolations } from '../helpers/axe';
-import { launchBrowser, refuseForeignRequests, screenshot } from '../helpers/browser';
-import { mailedLink } from '../helpers/mail-inbox';
-import { repositoryRoot, startSystem, type StartedSystem } from '../helpers/started-system';
+import { launchBrowser, screenshot } from '../helpers/browser';
+import { dashboardPage, openDashboardTab, WAIT } from '../helpers/dashboard-page';
+import { startSystem, type StartedSystem } from '../helpers/started-system';
 
 const SUITE = 'dashboard-round2';
-const WAIT = { timeout: 30_000 };
 const OWNER = { name: 'Katherine Johnson', email: 'katherine@example.test', password: 'orbital mechanics 1962', organization: 'Trajectory Works' };
 const RIDE = { pickup: { lat: 6.4541, lng: 3.3947 }, dropoff: { lat: 6.4654, lng: 3.4064 }, tier: 'economy', passenger: { name: 'Ada Obi', phone: '+2348020000000' } };
 
@@ -22,13 +20,12 @@ let browser: Browser;
 let page: Page;
 let foreign: string[];
 let files: string;
+const { textOf, type, visit, waitForHeading, expectAccessible, keepForDocs, signUpOwner, gatewayFetch } = dashboardPage(() => ({ page, gatewayUrl: system.gatewayUrl }));
 
 beforeAll(async () => {
   files = mkdtempSync(path.join(os.tmpdir(), 'dashboard-round2-'));
   [system, browser] = await Promise.all([startSystem('e2e_dashboard_round2'), launchBrowser()]);
-  page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 900 });
-  foreign = refuseForeignRequests(page, system.gatewayUrl);
+  ({ page, foreign } = await openDashboardTab(browser, system.gatewayUrl));
 }, 300_000);
 
 afterAll(async () => {
@@ -40,37 +37,6 @@ afterAll(async () => {
 afterEach(() => {
   expect(foreign).toEqual([]);
 });
-
-async function textOf(selector: string): Promise<string> {
-  const element = await page.waitForSelector(selector, WAIT);
-  return (await element!.evaluate((node) => (node as HTMLElement).innerText)).trim();
-}
-
-async function type(selector: string, value: string): Promise<void> {
-  await (await page.waitForSelector(selector, WAIT))!.type(value);
-}
-
-/** Opens a dashboard path as a fresh load and waits for its heading. */
-async function visit(pathname: string, heading: string | RegExp): Promise<void> {
-  await page.goto(`${system.gatewayUrl}/dashboard${pathname}`, { waitUntil: 'networkidle0' });
-  await waitForHeading(heading);
-}
-
-async function waitForHeading(heading: string | RegExp): Promise<void> {
-  const source = typeof heading === 'string' ? `^${heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` : heading.source;
-  await page.waitForFunction((pattern) => Array.from(document.querySelectorAll('main h1')).some((h1) => new RegExp(pattern).test(h1.textContent ?? '')), WAIT, source);
-}
-
-/** axe-core finds nothing on the page as it is now. */
-async function expectAccessible(name: string): Promise<void> {
-  expect({ page: name, violations: await axeViolations(page) }).toEqual({ page: name, violations: [] });
-}
-
-async function gatewayFetch(pathname: string, init: RequestInit = {}) {
-  const response = await fetch(`${system.gatewayUrl}${pathname}`, init);
-  const text = await response.text();
-  return { status: response.status, contentType: response.headers.get('content-type') ?? '', body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
 
 async function createMobilityKey(name: string, mode: 'live' | 'test'): Promise<string> {
   await visit('/api-keys/mobility', 'Mobility API keys');
@@ -94,16 +60,7 @@ async function uploadCsv(name: string, rows: string): Promise<void> {
 
 describe('the dashboard, round 2, in Chromium', () => {
   it('signs up an organization owner', async () => {
-    await page.goto(`${system.gatewayUrl}/dashboard/sign-up`, { waitUntil: 'networkidle0' });
-    await type('form[aria-label="Sign up"] input[name="name"]', OWNER.name);
-    await type('form[aria-label="Sign up"] input[name="email"]', OWNER.email);
-    await type('form[aria-label="Sign up"] input[name="password"]', OWNER.password);
-    await type('form[aria-label="Sign up"] input[name="organization_name"]', OWNER.organization);
-    await page.click('form[aria-label="Sign up"] button[type="submit"]');
-    // The account exists once the mailed link is used (the local mail catcher of `pnpm start` holds it).
-    await page.waitForSelector('[data-testid="check-inbox"]', WAIT);
-    await page.goto(`${system.gatewayUrl}${await mailedLink(system, OWNER.email, 'verify-email')}`, { waitUntil: 'networkidle0' });
-    await page.waitForFunction((email) => document.querySelector('[data-testid="account-email"]')?.textContent === email, WAIT, OWNER.email);
+    await signUpOwner(system, OWNER);
   }, 120_000);
 
   describe('defects seen (item 9)', () => {
@@ -283,10 +240,7 @@ describe('the dashboard, round 2, in Chromium', () => {
       await page.waitForSelector('[data-testid="chart-certificates"] svg .recharts-bar-rectangle', WAIT);
       await page.waitForSelector('[data-testid="chart-credits"] svg .recharts-bar-rectangle', WAIT);
       await expectAccessible('home');
-      const file = await screenshot(page, SUITE, 'home');
-      const kept = path.join(repositoryRoot, 'docs', 'images', 'dashboard-home.png');
-      mkdirSync(path.dirname(kept), { recursive: true });
-      copyFileSync(file, kept);
+      await keepForDocs(SUITE, 'home', 'dashboard-home.png');
 
       // In test mode the test endpoint counts: the step ticks.
       await page.click('[data-testid="mode-switch"]');

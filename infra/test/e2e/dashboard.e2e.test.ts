@@ -12,11 +12,11 @@ import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { sendJson, startFakeServer, type RecordedRequest } from '@platform/test-kit';
 import { verifyStandardWebhook } from '@platform/webhook-signature';
 import { launchBrowser, refuseForeignRequests, screenshot } from '../helpers/browser';
+import { dashboardPage, openDashboardTab, WAIT } from '../helpers/dashboard-page';
 import { mailedLink } from '../helpers/mail-inbox';
 import { startSystem, type StartedSystem } from '../helpers/started-system';
 
 const SUITE = 'dashboard';
-const WAIT = { timeout: 30_000 };
 const GATEWAY_A_SECRET = 'sk_test_e2e_gateway_a_secret';
 const OWNER = { name: 'Ada Lovelace', email: 'ada@example.test', password: 'correct horse battery', organization: 'Analytical Engines Ltd' };
 const INVITEE = { name: 'Grace Hopper', email: 'grace@example.test', password: 'compilers all the way' };
@@ -76,6 +76,7 @@ let paymentGateway: Awaited<ReturnType<typeof startFakePaymentGateway>>;
 let page: Page;
 let foreign: string[];
 let files: string;
+const { textOf, type, gatewayFetch } = dashboardPage(() => ({ page, gatewayUrl: system.gatewayUrl }));
 
 beforeAll(async () => {
   paymentGateway = await startFakePaymentGateway();
@@ -85,9 +86,7 @@ beforeAll(async () => {
     startSystem('e2e_dashboard', { GATEWAY_A_SECRET_KEY: GATEWAY_A_SECRET, GATEWAY_A_BASE_URL: paymentGateway.url }),
     launchBrowser(),
   ]);
-  page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 900 });
-  foreign = refuseForeignRequests(page, system.gatewayUrl);
+  ({ page, foreign } = await openDashboardTab(browser, system.gatewayUrl));
 }, 300_000);
 
 afterAll(async () => {
@@ -116,26 +115,10 @@ async function snap(name: string, on: Page = page): Promise<void> {
   await on.waitForFunction((width) => window.innerWidth === width, WAIT, viewport.width);
 }
 
-async function textOf(on: Page, selector: string): Promise<string> {
-  const element = await on.waitForSelector(selector, WAIT);
-  return (await element!.evaluate((node) => (node as HTMLElement).innerText)).trim();
-}
-
-async function type(on: Page, selector: string, value: string): Promise<void> {
-  const input = await on.waitForSelector(selector, WAIT);
-  await input!.type(value);
-}
-
 /** Follows a link of the section navigation (client-side, as a user clicks it) and waits for the page's heading. */
 async function openSection(href: string, heading: string): Promise<void> {
   await (await page.waitForSelector(`nav[aria-label="Sections"] a[href="/dashboard${href}"]`, WAIT))!.click();
   await page.waitForFunction((text) => Array.from(document.querySelectorAll('main h1')).some((h1) => h1.textContent === text), WAIT, heading);
-}
-
-async function gatewayFetch(pathname: string, init: RequestInit = {}) {
-  const response = await fetch(`${system.gatewayUrl}${pathname}`, init);
-  const text = await response.text();
-  return { status: response.status, contentType: response.headers.get('content-type') ?? '', body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
 let certificateKey = '';
@@ -146,10 +129,10 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     expect(answer?.status()).toBe(200);
     await page.waitForSelector('form[aria-label="Sign up"]', WAIT);
     await snap('sign-up');
-    await type(page, 'form[aria-label="Sign up"] input[name="name"]', OWNER.name);
-    await type(page, 'form[aria-label="Sign up"] input[name="email"]', OWNER.email);
-    await type(page, 'form[aria-label="Sign up"] input[name="password"]', OWNER.password);
-    await type(page, 'form[aria-label="Sign up"] input[name="organization_name"]', OWNER.organization);
+    await type('form[aria-label="Sign up"] input[name="name"]', OWNER.name);
+    await type('form[aria-label="Sign up"] input[name="email"]', OWNER.email);
+    await type('form[aria-label="Sign up"] input[name="password"]', OWNER.password);
+    await type('form[aria-label="Sign up"] input[name="organization_name"]', OWNER.organization);
     await page.click('form[aria-label="Sign up"] button[type="submit"]');
     // No account yet: the dashboard says to check the inbox (and links development's local one); the mailed link makes it.
     await page.waitForSelector('[data-testid="check-inbox"]', WAIT);
@@ -158,8 +141,8 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     await page.goto(`${system.gatewayUrl}${await mailedLink(system, OWNER.email, 'verify-email')}`, { waitUntil: 'networkidle0' });
 
     await page.waitForSelector('[data-testid="account-email"]', WAIT);
-    expect(await textOf(page, '[data-testid="account-email"]')).toBe(OWNER.email);
-    expect(await textOf(page, '[data-testid="organization-switcher"]')).toContain(OWNER.organization);
+    expect(await textOf('[data-testid="account-email"]')).toBe(OWNER.email);
+    expect(await textOf('[data-testid="organization-switcher"]')).toContain(OWNER.organization);
     expect(new URL(page.url()).pathname).toMatch(/^\/dashboard\/?$/);
     await snap('overview');
 
@@ -167,15 +150,15 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     const cookies = await page.cookies(`${system.gatewayUrl}/dashboard/api/auth/sessions/refresh`);
     expect(cookies.find((cookie) => cookie.name === 'pp_refresh')).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/dashboard/api/auth' });
     await page.reload({ waitUntil: 'networkidle0' });
-    expect(await textOf(page, '[data-testid="account-email"]')).toBe(OWNER.email);
+    expect(await textOf('[data-testid="account-email"]')).toBe(OWNER.email);
   }, 120_000);
 
   it('creates a certificate API key, shows its token once, and the token works against GET /api/v1/credits', async () => {
     await openSection('/api-keys/certificate', 'Certificate API keys');
     await snap('api-keys-certificate-empty');
-    await type(page, 'form[aria-label="Create an API key"] input[name="name"]', 'Issuing robot');
+    await type('form[aria-label="Create an API key"] input[name="name"]', 'Issuing robot');
     await page.click('form[aria-label="Create an API key"] button[type="submit"]');
-    certificateKey = await textOf(page, '[data-testid="api-key-token"]');
+    certificateKey = await textOf('[data-testid="api-key-token"]');
     expect(certificateKey).toMatch(/\S{20,}/);
     await page.waitForFunction(() => document.querySelector('main table')?.textContent?.includes('Issuing robot'), WAIT);
     await snap('api-keys-certificate-created');
@@ -203,7 +186,7 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     const input = await page.waitForSelector('input[data-testid="batch-file"]', WAIT);
     await input!.uploadFile(bad);
     await page.click('form[aria-label="Upload certificates CSV"] button[type="submit"]');
-    const row = await textOf(page, '[data-testid="batch-errors"] [data-testid="rejected-row-3"]');
+    const row = await textOf('[data-testid="batch-errors"] [data-testid="rejected-row-3"]');
     expect(row).toContain('Grace Hopper');
     expect(row).toContain('not-a-date');
     expect(row).toContain('issue_date');
@@ -215,7 +198,7 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     const again = await page.waitForSelector('input[data-testid="batch-file"]', WAIT);
     await again!.uploadFile(good);
     await page.click('form[aria-label="Upload certificates CSV"] button[type="submit"]');
-    expect(await textOf(page, '[data-testid="batch-result"]')).toContain('Issued 2 certificates');
+    expect(await textOf('[data-testid="batch-result"]')).toContain('Issued 2 certificates');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid^="certificate-"]').length === 2, WAIT);
     const listed = await page.evaluate(() => Array.from(document.querySelectorAll('[data-testid^="certificate-"]')).map((row) => (row as HTMLElement).innerText).join('\n'));
     expect(listed).toContain('Ada Lovelace');
@@ -226,8 +209,8 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
 
   it('upgrades the plan through Gateway A: checkout in the page, the signed payment webhook, the activation shown', async () => {
     await openSection('/billing', 'Credits & plan');
-    expect(await textOf(page, '[data-testid="current-plan"]')).toBe('Free');
-    const before = Number(await textOf(page, '[data-testid="credit-balance"]'));
+    expect(await textOf('[data-testid="current-plan"]')).toBe('Free');
+    const before = Number(await textOf('[data-testid="credit-balance"]'));
     await page.waitForSelector('form[aria-label="Upgrade plan"] select[name="plan"] option[value="starter"]', WAIT);
     await snap('billing');
     await page.select('form[aria-label="Upgrade plan"] select[name="plan"]', 'starter');
@@ -239,7 +222,7 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     const asked = initialised.get(reference);
     expect(asked).toBeDefined();
     const payment = { reference, amount: asked! };
-    expect(await textOf(page, '[data-testid="checkout-reference"]')).toBe(payment.reference);
+    expect(await textOf('[data-testid="checkout-reference"]')).toBe(payment.reference);
     await snap('billing-checkout-pending');
 
     // The customer pays on the gateway's page (the fake gateway now knows the charge), and the gateway calls the webhook.
@@ -265,23 +248,23 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
 
     // The page polls the plan until the payment is confirmed (or "Check now").
     await page.waitForFunction(() => document.querySelector('[data-testid="current-plan"]')?.textContent === 'Starter', { timeout: 60_000 });
-    expect(await textOf(page, '[data-testid="checkout-status"]')).toContain('is active');
-    expect(Number(await textOf(page, '[data-testid="credit-balance"]'))).toBe(before + 100);
+    expect(await textOf('[data-testid="checkout-status"]')).toContain('is active');
+    expect(Number(await textOf('[data-testid="credit-balance"]'))).toBe(before + 100);
     // The ledger shows the upgrade's grant (and the two certificates issued above).
     await page.waitForFunction(() => Array.from(document.querySelectorAll('main tr')).some((row) => /\+100/.test(row.textContent ?? '') && /plan.upgrade/.test(row.textContent ?? '')), WAIT);
     await snap('billing-activated');
     const credits = await gatewayFetch('/api/v1/credits', { headers: { Authorization: `Bearer ${certificateKey}` } });
-    expect(credits.body).toMatchObject({ plan: 'starter', balance: Number(await textOf(page, '[data-testid="credit-balance"]')) });
+    expect(credits.body).toMatchObject({ plan: 'starter', balance: Number(await textOf('[data-testid="credit-balance"]')) });
   }, 120_000);
 
   it('creates a mobility key, registers a webhook endpoint, and a ride cancelled with the key shows as a delivery in its log', async () => {
     await openSection('/api-keys/mobility', 'Mobility API keys');
-    await type(page, 'form[aria-label="Create an API key"] input[name="name"]', 'Dispatch server');
+    await type('form[aria-label="Create an API key"] input[name="name"]', 'Dispatch server');
     for (const scope of ['rides:write', 'rides:read']) await page.click(`form[aria-label="Create an API key"] input[name="scopes"][value="${scope}"]`);
     // Live: the dashboard's rides and webhook pages show live data (a test key's rides and events are the sandbox's).
     await page.select('form[aria-label="Create an API key"] select[name="mode"]', 'live');
     await page.click('form[aria-label="Create an API key"] button[type="submit"]');
-    const mobilityKey = await textOf(page, '[data-testid="api-key-token"]');
+    const mobilityKey = await textOf('[data-testid="api-key-token"]');
     expect(mobilityKey).toMatch(/^mk_/);
     expect(mobilityKey).not.toMatch(/^mk_test_/);
     await page.waitForFunction(() => document.querySelector('main table')?.textContent?.includes('Dispatch server'), WAIT);
@@ -290,11 +273,11 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     await openSection('/webhooks', 'Webhooks');
     await snap('webhooks');
     const url = `${receiver.url}/hooks/rides`;
-    await type(page, 'form[aria-label="Register a webhook endpoint"] input[name="url"]', url);
-    await type(page, 'form[aria-label="Register a webhook endpoint"] input[name="description"]', 'Our dispatch server');
+    await type('form[aria-label="Register a webhook endpoint"] input[name="url"]', url);
+    await type('form[aria-label="Register a webhook endpoint"] input[name="description"]', 'Our dispatch server');
     await page.click('form[aria-label="Register a webhook endpoint"] input[name="events"][value="ride.cancelled"]');
     await page.click('form[aria-label="Register a webhook endpoint"] button[type="submit"]');
-    const secret = await textOf(page, '[data-testid="webhook-secret"]');
+    const secret = await textOf('[data-testid="webhook-secret"]');
     expect(secret).toMatch(/^whsec_/);
     await page.waitForFunction((text) => document.querySelector('main table')?.textContent?.includes(text), WAIT, url);
     await snap('webhooks-registered');
@@ -336,7 +319,7 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
       await refreshed;
     }
     expect(await succeeded()).toBe(true);
-    expect(await textOf(page, '[data-testid="delivery-log"]')).toContain('200');
+    expect(await textOf('[data-testid="delivery-log"]')).toContain('200');
     await snap('webhook-endpoint-delivery-log');
 
     // The rides page lists the ride, cancelled.
@@ -352,7 +335,7 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     await snap('members');
     await page.select('form[aria-label="Invite a member"] select[name="role"]', 'member');
     await page.click('form[aria-label="Invite a member"] button[type="submit"]');
-    const inviteUrl = await textOf(page, '[data-testid="invite-url"]');
+    const inviteUrl = await textOf('[data-testid="invite-url"]');
     expect(inviteUrl).toMatch(new RegExp(`/dashboard/invite/\\S+$`));
     await snap('members-invitation-link');
 
@@ -363,18 +346,19 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
       const guest = await context.newPage();
       await guest.setViewport({ width: 1280, height: 900 });
       const guestForeign = refuseForeignRequests(guest, system.gatewayUrl);
+      const asGuest = dashboardPage(() => ({ page: guest, gatewayUrl: system.gatewayUrl }));
       await guest.goto(`${system.gatewayUrl}${invitation.pathname}`, { waitUntil: 'networkidle0' });
-      expect(await textOf(guest, '[data-testid="invitation-summary"]')).toContain(OWNER.organization);
+      expect(await asGuest.textOf('[data-testid="invitation-summary"]')).toContain(OWNER.organization);
       await snap('invitation', guest);
-      await type(guest, 'form[aria-label="Sign up"] input[name="name"]', INVITEE.name);
-      await type(guest, 'form[aria-label="Sign up"] input[name="email"]', INVITEE.email);
-      await type(guest, 'form[aria-label="Sign up"] input[name="password"]', INVITEE.password);
+      await asGuest.type('form[aria-label="Sign up"] input[name="name"]', INVITEE.name);
+      await asGuest.type('form[aria-label="Sign up"] input[name="email"]', INVITEE.email);
+      await asGuest.type('form[aria-label="Sign up"] input[name="password"]', INVITEE.password);
       expect(await guest.$('form[aria-label="Sign up"] input[name="organization_name"]')).toBeNull();
       await guest.click('form[aria-label="Sign up"] button[type="submit"]');
       await guest.waitForSelector('[data-testid="check-inbox"]', WAIT);
       await guest.goto(`${system.gatewayUrl}${await mailedLink(system, INVITEE.email, 'verify-email')}`, { waitUntil: 'networkidle0' });
       await guest.waitForFunction((email) => document.querySelector('[data-testid="account-email"]')?.textContent === email, WAIT, INVITEE.email);
-      expect(await textOf(guest, '[data-testid="organization-switcher"]')).toContain(OWNER.organization);
+      expect(await asGuest.textOf('[data-testid="organization-switcher"]')).toContain(OWNER.organization);
       // A member reads keys but cannot create them.
       await (await guest.waitForSelector('nav[aria-label="Sections"] a[href="/dashboard/api-keys/certificate"]', WAIT))!.click();
       await guest.waitForFunction(() => document.querySelector('main table')?.textContent?.includes('Issuing robot'), WAIT);
@@ -411,7 +395,7 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     const left = await leaving;
     expect(left.status()).toBe(409);
     expect(await left.json()).toMatchObject({ code: 'last_owner' });
-    const refusal = await textOf(page, `${ownerRow} [role="alert"]`);
+    const refusal = await textOf(`${ownerRow} [role="alert"]`);
     expect(refusal).toMatch(/owner/i);
     const demoting = memberAnswer('PATCH');
     await page.select(`${ownerRow} select`, 'member');
@@ -423,7 +407,7 @@ describe('the partner dashboard through the gateway, in Chromium', () => {
     await page.reload({ waitUntil: 'networkidle0' });
     await page.waitForSelector(ownerRow, WAIT);
     expect(await page.$eval(`${ownerRow} select`, (select) => (select as HTMLSelectElement).value)).toBe('owner');
-    expect(await textOf(page, '[data-testid="account-email"]')).toBe(OWNER.email);
+    expect(await textOf('[data-testid="account-email"]')).toBe(OWNER.email);
   }, 180_000);
 });
 

@@ -9,7 +9,7 @@ import { ledgerQuery } from './features/credits/credits.routes';
 import { summaryQuery } from './features/summary/summary.routes';
 import { batchSchema, newCertificateSchema } from './features/certificates/certificates.schema';
 import { documentQuery } from './features/documents/documents.routes';
-import { checkoutBody } from './features/payments/payments.routes';
+import { checkoutBody, topUpBody } from './features/payments/payments.routes';
 import { newTemplateSchema, templateListQuery, templatePatchSchema, templateVersionListQuery } from './features/templates/templates.schema';
 
 /** The hand-written part of the description (operations, responses, prose), kept as source beside `src/`. */
@@ -17,7 +17,7 @@ export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
 
 /** Request bodies and queries: the zod schemas the routes validate with are their only description. */
 export const REQUEST_SCHEMAS = {
-  bodies: [signUpSchema, emailTokenSchema, passwordResetSchema, passwordResetConfirmSchema, signInSchema, refreshSchema, newOrganizationSchema, memberPatchSchema, newInvitationSchema, newApiKeySchema, rotateApiKeySchema, newCertificateSchema, batchSchema, checkoutBody, newTemplateSchema, templatePatchSchema, verifyRequestSchema],
+  bodies: [signUpSchema, emailTokenSchema, passwordResetSchema, passwordResetConfirmSchema, signInSchema, refreshSchema, newOrganizationSchema, memberPatchSchema, newInvitationSchema, newApiKeySchema, rotateApiKeySchema, newCertificateSchema, batchSchema, checkoutBody, topUpBody, newTemplateSchema, templatePatchSchema, verifyRequestSchema],
   queries: [auditLogQuerySchema, listQuery, apiKeyListQuerySchema, templateListQuery, templateVersionListQuery, documentQuery, ledgerQuery, summaryQuery],
 };
 

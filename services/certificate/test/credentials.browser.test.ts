@@ -1,66 +1,33 @@
-import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createServer, type Server } from 'node:http';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import request from 'supertest';
-import { createTestContext, type TestContext } from './helpers/context';
-import { issueCertificate, newOrg, type TestOrg } from './factories/admin';
+import { issueCertificate, type TestOrg } from './factories/admin';
+import { ARTIFACTS, BROWSER_TEST_TIMEOUT_MS, cspErrors, outsideOrigin, startBrowserSetup, type BrowserSetup } from './helpers/browser-page';
+import type { TestContext } from './helpers/context';
 
 /**
  * The public page in a real browser (Debian's chromium): what a person sees, and proof that the page loads nothing from
  * anywhere but the service itself. Screenshots go to test/artifacts/ (git-ignored).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = path.join(__dirname, 'artifacts');
-/** A first visit renders the document (seconds on a busy machine) and the browser starts cold: generous, not a timing claim. */
-const BROWSER_TEST_TIMEOUT_MS = 120_000;
 jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
 
+let setup: BrowserSetup;
 let ctx: TestContext;
 let org: TestOrg;
-let server: Server;
 let origin: string;
-let browser: Browser;
 
 beforeAll(async () => {
-  server = await new Promise<Server>((resolve) => {
-    const listening = createServer();
-    listening.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  ctx = createTestContext({ PUBLIC_BASE_URL: origin });
-  server.on('request', ctx.app);
-  org = newOrg(ctx, { orgName: 'Abuja School of Design' });
-  browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
-  mkdirSync(ARTIFACTS, { recursive: true });
+  setup = await startBrowserSetup('Abuja School of Design');
+  ({ ctx, org, origin } = setup);
 }, BROWSER_TEST_TIMEOUT_MS);
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
-  await ctx?.close();
-});
+afterAll(() => setup?.close());
 
-/** Opens a page and records every request it makes and every console message (CSP violations are reported there). */
-async function visit(url: string): Promise<{ page: Page; requested: string[]; consoleErrors: string[] }> {
-  const page = await browser.newPage();
-  const requested: string[] = [];
-  const consoleErrors: string[] = [];
-  page.on('request', (req) => requested.push(req.url()));
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  page.setDefaultTimeout(BROWSER_TEST_TIMEOUT_MS);
-  page.setDefaultNavigationTimeout(BROWSER_TEST_TIMEOUT_MS);
-  await page.setViewport({ width: 1100, height: 1400 });
-  await page.goto(url, { waitUntil: 'networkidle0' });
-  return { page, requested, consoleErrors };
-}
+const visit = (url: string) => setup.visit(url, { width: 1100, height: 1400 });
 
 /** The page's text as a person sees it (CSS applied, hidden parts left out). */
 const visibleText = (page: Page) => page.$eval('body', (body) => (body as unknown as { innerText: string }).innerText);
 
-const leavesLoopback = (urls: string[]) => urls.filter((url) => !url.startsWith(`${origin}/`));
+const leavesLoopback = (urls: string[]) => outsideOrigin(origin, urls);
 
 describe('the public credential page in a browser', () => {
   it('shows a valid certificate with its document preview, and every request stays on 127.0.0.1', async () => {
@@ -82,7 +49,7 @@ describe('the public credential page in a browser', () => {
 
     expect(requested).toContain(`${origin}/credentials/${certificate.verification_code}/document.png`);
     expect(leavesLoopback(requested)).toEqual([]);
-    expect(consoleErrors.filter((message) => /Content Security Policy/i.test(message))).toEqual([]);
+    expect(cspErrors(consoleErrors)).toEqual([]);
     await page.close();
   });
 

@@ -1,23 +1,17 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createServer, type Server } from 'node:http';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import request from 'supertest';
-import { createTestContext, type TestContext } from './helpers/context';
-import { issueCertificate, newOrg, type TestOrg } from './factories/admin';
+import { issueCertificate, type TestOrg } from './factories/admin';
+import { ARTIFACTS, BROWSER_TEST_TIMEOUT_MS, cspErrors, outsideOrigin, startBrowserSetup, type BrowserSetup } from './helpers/browser-page';
+import type { TestContext } from './helpers/context';
 
 /**
  * Issue 29 in a real browser (Debian's chromium): the verifier page (valid, tampered, revoked, a typed code), and the
  * credential page's sharing (LinkedIn's add-to-profile link, copy link, expiry, the "verify a code" box). Every request
  * the pages make stays on the platform's origin. Screenshots go to test/artifacts/ (git-ignored).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = path.join(__dirname, 'artifacts');
-/** A cold browser on a busy machine: generous, not a timing claim. */
-const BROWSER_TEST_TIMEOUT_MS = 120_000;
-
 /** The little of the DOM these checks read (the tests are compiled without the DOM library). */
 interface Shown {
   innerText: string;
@@ -29,48 +23,21 @@ interface Shown {
 declare const document: { getElementById(id: string): Shown | null };
 jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
 
+let setup: BrowserSetup;
 let ctx: TestContext;
 let org: TestOrg;
-let server: Server;
 let origin: string;
 let browser: Browser;
 const files = mkdtempSync(path.join(tmpdir(), 'credential-files-'));
 
 beforeAll(async () => {
-  server = await new Promise<Server>((resolve) => {
-    const listening = createServer();
-    listening.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  ctx = createTestContext({ PUBLIC_BASE_URL: origin });
-  server.on('request', ctx.app);
-  org = newOrg(ctx, { orgName: 'Enugu Coding School' });
-  browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
-  mkdirSync(ARTIFACTS, { recursive: true });
+  setup = await startBrowserSetup('Enugu Coding School');
+  ({ ctx, org, origin, browser } = setup);
 }, BROWSER_TEST_TIMEOUT_MS);
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
-  await ctx?.close();
-});
+afterAll(() => setup?.close());
 
-async function visit(url: string): Promise<{ page: Page; requested: string[]; consoleErrors: string[] }> {
-  const page = await browser.newPage();
-  const requested: string[] = [];
-  const consoleErrors: string[] = [];
-  page.on('request', (req) => requested.push(req.url()));
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  page.setDefaultTimeout(BROWSER_TEST_TIMEOUT_MS);
-  page.setDefaultNavigationTimeout(BROWSER_TEST_TIMEOUT_MS);
-  await page.setViewport({ width: 1100, height: 1200 });
-  await page.goto(url, { waitUntil: 'networkidle0' });
-  return { page, requested, consoleErrors };
-}
-
-const leavesOrigin = (urls: string[]) => urls.filter((url) => !url.startsWith(`${origin}/`));
-const cspErrors = (messages: string[]) => messages.filter((message) => /Content Security Policy/i.test(message));
+const visit = (url: string) => setup.visit(url, { width: 1100, height: 1200 });
+const leavesOrigin = (urls: string[]) => outsideOrigin(origin, urls);
 
 /** The verifier's answer once it has one: the result box's status and text. */
 async function resultOf(page: Page): Promise<{ status: string; text: string }> {

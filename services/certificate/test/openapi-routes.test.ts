@@ -19,7 +19,8 @@ let token: string;
 
 beforeAll(async () => {
   gateways = await startFakeGateways();
-  ctx = createTestContext(paymentGatewayEnv(gateways.url, 300));
+  // 3 s: no scenario here waits on a hanging gateway, and a busy machine can take longer than 300 ms to open a checkout.
+  ctx = createTestContext(paymentGatewayEnv(gateways.url, 3000));
   org = newOrg(ctx);
   token = (await createApiKey(ctx, org)).token;
 });
@@ -194,6 +195,11 @@ const scenarios: Scenario[] = [
     return asOwner(app().get(`/admin/v1/payments/${await checkout('gateway-b', who)}/receipt`), who);
   }],
   ['GET /admin/v1/payment-gateways', 401, 'no token', () => app().get('/admin/v1/payment-gateways')],
+  ['GET /admin/v1/credit-packs', 200, 'the packs', () => asOwner(app().get('/admin/v1/credit-packs'))],
+  ['GET /admin/v1/credit-packs', 401, 'no token', () => app().get('/admin/v1/credit-packs')],
+  ['POST /admin/v1/credits/top-ups', 201, 'a credit pack', () => asOwner(app().post('/admin/v1/credits/top-ups')).send({ pack: 'credits_500', gateway: 'gateway-a' })],
+  ['POST /admin/v1/credits/top-ups', 403, 'a member', () => app().post('/admin/v1/credits/top-ups').set('Authorization', org.admin('member', 'user_member')).send({ pack: 'credits_100', gateway: 'gateway-a' })],
+  ['POST /admin/v1/credits/top-ups', 422, 'an unknown pack', () => asOwner(app().post('/admin/v1/credits/top-ups')).send({ pack: 'credits_999', gateway: 'gateway-a' })],
   ['POST /admin/v1/subscriptions/checkout', 201, 'a paid plan', () => asOwner(app().post('/admin/v1/subscriptions/checkout')).send({ plan: 'pro', gateway: 'gateway-b' })],
   ['POST /admin/v1/subscriptions/checkout', 404, 'an unknown plan', () => asOwner(app().post('/admin/v1/subscriptions/checkout')).send({ plan: 'platinum', gateway: 'gateway-a' })],
   ['POST /admin/v1/subscriptions/checkout', 422, 'the free plan', () => asOwner(app().post('/admin/v1/subscriptions/checkout')).send({ plan: 'free', gateway: 'gateway-a' })],

@@ -986,7 +986,7 @@ export interface paths {
         /**
          * The organization's credit ledger, newest first (any role)
          * @description Every change of the balance: the free plan's grant, each certificate issued (`reference` is the certificate id), each
-         *     plan upgrade (`reference` is the payment reference). `balance_after` is the balance right after the entry. Newest
+         *     plan upgrade and each credit top-up (`plan_upgrade`, `credit_top_up`: `reference` is the payment reference). `balance_after` is the balance right after the entry. Newest
          *     first; pass `next_cursor` back as `cursor` for the next page (a cursor of another shape is a 422).
          */
         get: operations["listCreditLedger"];
@@ -1040,6 +1040,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/credit-packs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The credit packs, bought on top of any plan without changing it */
+        get: operations["listCreditPacks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/credits/top-ups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buy a credit pack (owners); the answer's `checkout_url` is the gateway's hosted payment page
+         * @description A pending payment (`kind` = `credit_top_up`) for the organization, opened at the gateway as a plan checkout is, with
+         *     the same return to `<dashboard>/billing?reference=<reference>`. The payment webhook, once the gateway's verify API
+         *     confirms the charge, adds the pack's credits to the organization's balance once (a ledger entry `credit_top_up`
+         *     whose `reference` is the payment's); the plan and its period stay as they are. An unknown pack is a 422.
+         */
+        post: operations["startCreditTopUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/payments": {
         parameters: {
             query?: never;
@@ -1050,6 +1090,7 @@ export interface paths {
         /**
          * The organization's payments (billing history), newest first, with each paid plan's period and renewal date
          * @description A paid plan runs one month from its activation (`period` = `month`); `renews_at` is when the next payment is due.
+         *     A credit top-up (`kind` = `credit_top_up`) has no period (`period` and `renews_at` are null).
          *     A paid payment has a PDF receipt at `GET /admin/v1/payments/{reference}/receipt`. The latest 100.
          */
         get: operations["listPayments"];
@@ -1305,7 +1346,7 @@ export interface components {
          * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached";
+        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured";
         ValidationError: {
             /**
              * Format: uri
@@ -1691,9 +1732,26 @@ export interface components {
             price: components["schemas"]["Money"];
             credits: number;
         };
+        CreditPack: {
+            /** @example credits_500 */
+            id: string;
+            name: string;
+            credits: number;
+            price: components["schemas"]["Money"];
+        };
         Payment: {
             reference: string;
-            plan: string;
+            /**
+             * @description What it buys: a plan, or a credit pack (the plan unchanged).
+             * @enum {string}
+             */
+            kind: "plan_upgrade" | "credit_top_up";
+            /** @description The plan of an upgrade; null for a top-up. */
+            plan: string | null;
+            /** @description The pack of a top-up; null for an upgrade. */
+            credit_pack: string | null;
+            /** @description The credits it adds once paid. */
+            credits: number;
             amount: components["schemas"]["Money"];
             /** @enum {string} */
             gateway: "gateway-a" | "gateway-b";
@@ -1705,7 +1763,17 @@ export interface components {
         };
         BillingPayment: {
             reference: string;
-            plan: string;
+            /**
+             * @description What it buys: a plan, or a credit pack (the plan unchanged).
+             * @enum {string}
+             */
+            kind: "plan_upgrade" | "credit_top_up";
+            /** @description The plan of an upgrade; null for a top-up. */
+            plan: string | null;
+            /** @description The pack of a top-up; null for an upgrade. */
+            credit_pack: string | null;
+            /** @description The credits it adds once paid. */
+            credits: number;
             amount: components["schemas"]["Money"];
             /** @enum {string} */
             gateway: "gateway-a" | "gateway-b";
@@ -1721,19 +1789,29 @@ export interface components {
              */
             activated_at: string | null;
             /**
-             * @description The paid plan's period.
+             * @description The paid plan's period (null for a top-up).
              * @enum {string|null}
              */
             period: "month" | null;
             /**
              * Format: date-time
-             * @description One month after activation, when the next payment is due.
+             * @description One month after a plan's activation, when the next payment is due (null for a top-up).
              */
             renews_at: string | null;
         };
         CheckoutStarted: {
             reference: string;
-            plan: string;
+            /**
+             * @description What it buys: a plan, or a credit pack (the plan unchanged).
+             * @enum {string}
+             */
+            kind: "plan_upgrade" | "credit_top_up";
+            /** @description The plan of an upgrade; null for a top-up. */
+            plan: string | null;
+            /** @description The pack of a top-up; null for an upgrade. */
+            credit_pack: string | null;
+            /** @description The credits it adds once paid. */
+            credits: number;
             amount: components["schemas"]["Money"];
             /** @enum {string} */
             gateway: "gateway-a" | "gateway-b";
@@ -1960,6 +2038,18 @@ export interface components {
          */
         Checkout: {
             plan: string;
+            /** @enum {string} */
+            gateway: "gateway-a" | "gateway-b";
+        };
+        /**
+         * @example {
+         *       "pack": "credits_500",
+         *       "gateway": "gateway-b"
+         *     }
+         */
+        CreditTopUp: {
+            /** @enum {string} */
+            pack: "credits_100" | "credits_500" | "credits_2000";
             /** @enum {string} */
             gateway: "gateway-a" | "gateway-b";
         };
@@ -4619,6 +4709,100 @@ export interface operations {
             };
             401: components["responses"]["InvalidAdminToken"];
             404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            /** @description The gateway could not open a payment page (`payment_gateway_unavailable`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The gateway is not set up on this platform (`payment_gateway_not_configured`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCreditPacks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every pack, prices in minor units of the plan catalogue's currency. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "credits_500",
+                     *           "name": "500 credits",
+                     *           "credits": 500,
+                     *           "price": {
+                     *             "amount": 2500000,
+                     *             "currency": "NGN"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CreditPack"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+        };
+    };
+    startCreditTopUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pack": "credits_500",
+                 *       "gateway": "gateway-b"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreditTopUp"];
+            };
+        };
+        responses: {
+            /** @description The pending payment and the hosted payment page. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutStarted"];
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["InsufficientRole"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             /** @description The gateway could not open a payment page (`payment_gateway_unavailable`). */

@@ -12,6 +12,7 @@ export type Certificate = CertificateSchemas['Certificate'];
 export type NewCertificate = CertificateSchemas['NewCertificate'];
 export type Template = CertificateSchemas['Template'];
 export type Plan = CertificateSchemas['Plan'];
+export type CreditPack = CertificateSchemas['CreditPack'];
 export type Payment = CertificateSchemas['Payment'];
 export type CheckoutStarted = CertificateSchemas['CheckoutStarted'];
 export type BillingPayment = CertificateSchemas['BillingPayment'];

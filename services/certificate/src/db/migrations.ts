@@ -12,6 +12,7 @@ import * as accountVerification from './migrations/0050_account_verification';
 import * as credentialStatusList from './migrations/0060_credential_status_list';
 import * as templateDesign from './migrations/0062_template_design';
 import * as auditLog from './migrations/0070_audit_log';
+import * as creditTopUps from './migrations/0080_credit_top_ups';
 
 /** Every migration of the `certificate` schema, in order. A merged migration is never edited: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0060_credential_status_list': credentialStatusList,
   '0062_template_design': templateDesign,
   '0070_audit_log': auditLog,
+  '0080_credit_top_ups': creditTopUps,
 };

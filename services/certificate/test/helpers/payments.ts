@@ -55,6 +55,11 @@ export async function startPaymentsContext(env: Record<string, string> = {}) {
     const res = await request(app).post('/admin/v1/subscriptions/checkout').set('Authorization', org.admin('owner', sub)).send({ plan, gateway }).expect(201);
     return res.body as { reference: string; amount: { amount: number; currency: string } };
   };
+  /** Starts a credit top-up as the organization's owner; the answer carries the hosted page in `checkout_url`. */
+  const topUp = async (org: TestOrg, pack = 'credits_500', gateway = 'gateway-a') => {
+    const res = await request(app).post('/admin/v1/credits/top-ups').set('Authorization', org.admin()).send({ pack, gateway }).expect(201);
+    return res.body as { reference: string; amount: { amount: number; currency: string }; credits: number; checkout_url: string };
+  };
   const sendA = (body: string | Buffer, signature?: string) => {
     const req = request(app).post('/webhooks/payments/gateway-a').set('Content-Type', 'application/json');
     if (signature !== undefined) req.set('X-Gateway-Signature', signature);
@@ -81,6 +86,7 @@ export async function startPaymentsContext(env: Record<string, string> = {}) {
     gateways,
     logs,
     checkout,
+    topUp,
     sendA,
     sendB,
     stateOf,

@@ -1,48 +1,71 @@
 /**
- * Credits and plan: balance, ledger, and an upgrade. After a checkout starts (or the payment page sends the user
- * back), the plan is polled until the payment webhook has activated it.
+ * Credits and plan: balance, plan cards, an upgrade, a credit top-up, billing history and the ledger. After a
+ * checkout starts (or the payment page sends the user back), the payment is polled until the payment webhook has
+ * settled it; then the balance, plan and ledger are read again.
  */
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useIsOwner } from '../../auth/session';
 import type { CheckoutStarted, Plan } from '../../api/types';
-import { formatDate, formatMoney } from '../../ui/format';
-import { QueryState } from '../../ui/QueryState';
-import { getCredits, listLedger, listPaymentGateways, listPlans, paymentPage, pendingCheckout, rememberCheckout, type PendingCheckout } from './billing-api';
-import { PaymentHistory } from './PaymentHistory';
-import { UpgradeForm } from './UpgradeForm';
+import { formatDate } from '../../ui/format';
 import { humanLabel } from '../../ui/labels';
+import { QueryState } from '../../ui/QueryState';
+import { getCredits, listCreditPacks, listLedger, listPaymentGateways, listPayments, listPlans, paymentPage, pendingCheckout, rememberCheckout, type PendingCheckout } from './billing-api';
+import { CheckoutStatus } from './CheckoutStatus';
+import { PaymentHistory } from './PaymentHistory';
+import { PlanCards } from './PlanCards';
+import { TopUpForm } from './TopUpForm';
+import { UpgradeForm } from './UpgradeForm';
 
 const POLL_MS = 3000;
 
+/** What a checkout buys, for people: "plan Growth" or "500 credits". */
+function purchaseOf(started: CheckoutStarted): string {
+  return started.kind === 'credit_top_up' ? `${started.credits.toLocaleString()} credits` : `plan ${humanLabel(started.plan)}`;
+}
+
 export function BillingPage() {
+  const queryClient = useQueryClient();
+  const isOwner = useIsOwner();
   const [pending, setPending] = useState<PendingCheckout | null>(pendingCheckout);
-  const [payment, setPayment] = useState<CheckoutStarted | null>(null);
-  const credits = useQuery({
-    queryKey: ['credits'],
-    queryFn: getCredits,
-    refetchInterval: (query) => (pending && query.state.data?.plan !== pending.plan ? POLL_MS : false),
+  const [started, setStarted] = useState<CheckoutStarted | null>(null);
+  const statusOf = (data: { data: { reference: string; status: string }[] } | undefined) => data?.data.find((payment) => payment.reference === pending?.reference)?.status ?? 'pending';
+  const payments = useQuery({
+    queryKey: ['payments'],
+    queryFn: listPayments,
+    refetchInterval: (query) => (pending && statusOf(query.state.data) === 'pending' ? POLL_MS : false),
   });
-  const activated = Boolean(pending && credits.data && credits.data.plan === pending.plan && pending.previousPlan !== pending.plan);
-  const ledger = useQuery({ queryKey: ['ledger', activated], queryFn: listLedger });
+  const settled = pending ? payments.data?.data.find((payment) => payment.reference === pending.reference && payment.status !== 'pending') : undefined;
+  const credits = useQuery({ queryKey: ['credits'], queryFn: getCredits });
+  const ledger = useQuery({ queryKey: ['ledger'], queryFn: listLedger });
   const plans = useQuery({ queryKey: ['plans'], queryFn: listPlans });
+  const packs = useQuery({ queryKey: ['credit-packs'], queryFn: listCreditPacks });
   const gateways = useQuery({ queryKey: ['payment-gateways'], queryFn: listPaymentGateways });
-  const gatewayName = (id: string) => gateways.data?.data.find((gateway) => gateway.id === id)?.name ?? humanLabel(id);
-  const started = (next: CheckoutStarted) => {
-    const checkout = { reference: next.reference, plan: next.plan, previousPlan: credits.data?.plan ?? null };
+
+  // Once the webhook has settled the payment, the balance, plan and ledger have changed (or, if it failed, not).
+  const outcome = settled?.status;
+  useEffect(() => {
+    if (outcome !== 'succeeded') return;
+    void queryClient.invalidateQueries({ queryKey: ['credits'] });
+    void queryClient.invalidateQueries({ queryKey: ['ledger'] });
+  }, [outcome, queryClient]);
+
+  const onStarted = (next: CheckoutStarted) => {
+    const checkout: PendingCheckout = { reference: next.reference, kind: next.kind, purchase: purchaseOf(next) };
     rememberCheckout(checkout);
     setPending(checkout);
-    setPayment(next);
+    setStarted(next);
     // To the gateway's hosted payment page; it sends the user back to this page, which then waits for the webhook.
     paymentPage.open(next.checkout_url);
+  };
+  const dismiss = () => {
+    rememberCheckout(null);
+    setPending(null);
+    setStarted(null);
   };
   const currentPlan = credits.data?.plan;
   // Plans worth offering: paid ones other than the current plan.
   const offered = (plans.data?.data ?? []).filter((plan: Plan) => plan.id !== currentPlan && plan.price.amount > 0);
-  const dismiss = () => {
-    rememberCheckout(null);
-    setPending(null);
-    setPayment(null);
-  };
   return (
     <section>
       <h1>Credits &amp; plan</h1>
@@ -59,50 +82,25 @@ export function BillingPage() {
           </div>
         </dl>
       )}
-      {pending && (
-        <div className={activated ? 'notice success' : 'notice'} role="status" data-testid="checkout-status">
-          {activated ? (
-            <p>
-              Payment received: plan <strong>{humanLabel(pending.plan)}</strong> is active.
-            </p>
-          ) : (
-            <p>
-              Checkout <code data-testid="checkout-reference">{pending.reference}</code> for plan <strong>{humanLabel(pending.plan)}</strong>
-              {payment ? ` (${formatMoney(payment.amount)} via ${gatewayName(payment.gateway)})` : ''} started.
-              Complete the payment with the gateway; this page shows the new plan as soon as the payment is confirmed.
-            </p>
-          )}
-          <div className="actions">
-            {!activated && (
-              <button type="button" onClick={() => credits.refetch()}>
-                Check now
-              </button>
-            )}
-            <button type="button" onClick={dismiss}>
-              {activated ? 'Close' : 'Stop waiting'}
-            </button>
-          </div>
-        </div>
-      )}
+      {pending && <CheckoutStatus pending={pending} started={started} settled={settled} onCheck={() => void payments.refetch()} onDismiss={dismiss} />}
       <QueryState isLoading={plans.isLoading} error={plans.error} what="plans" />
       {plans.data && credits.data && (
         <>
           <h2>Plans</h2>
-          <ul className="plan-cards" aria-label="Plans">
-            {plans.data.data.map((plan) => (
-              <li key={plan.id} className={plan.id === currentPlan ? 'card plan-card current' : 'card plan-card'} data-testid={`plan-${plan.id}`}
-                aria-current={plan.id === currentPlan ? 'true' : undefined}>
-                <h3>{plan.name}</h3>
-                <p className="plan-price">{plan.price.amount > 0 ? formatMoney(plan.price) : 'Free'}</p>
-                <p>{plan.credits} credits</p>
-                {plan.id === currentPlan && <p className="badge badge-active">Current plan</p>}
-              </li>
-            ))}
-          </ul>
-          {offered.length > 0 && gateways.data && <UpgradeForm plans={offered} gateways={gateways.data.data} onStarted={started} key={currentPlan} />}
+          <PlanCards plans={plans.data.data} currentPlan={credits.data.plan} />
+          {offered.length > 0 && gateways.data && <UpgradeForm plans={offered} gateways={gateways.data.data} onStarted={onStarted} key={currentPlan} />}
         </>
       )}
-      <PaymentHistory refreshKey={String(activated)} />
+      <QueryState isLoading={packs.isLoading} error={packs.error} what="credit packs" />
+      {packs.data && gateways.data && packs.data.data.length > 0 &&
+        (isOwner ? (
+          <TopUpForm packs={packs.data.data} gateways={gateways.data.data} onStarted={onStarted} />
+        ) : (
+          <p className="hint" data-testid="top-up-owners-only">
+            Owners of the organization can buy credit packs here without changing the plan.
+          </p>
+        ))}
+      <PaymentHistory payments={payments} />
       <h2>Ledger</h2>
       <QueryState isLoading={ledger.isLoading} error={ledger.error} what="the credit ledger" />
       {ledger.data && (

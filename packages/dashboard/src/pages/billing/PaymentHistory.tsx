@@ -1,9 +1,10 @@
-/** Billing history: each payment, its plan period and renewal date, and a PDF receipt once paid. */
-import { useQuery } from '@tanstack/react-query';
+/** Billing history: each payment (a plan or a credit top-up), the plan's period and renewal date, and a PDF receipt once paid. */
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { BillingPayment, Page } from '../../api/types';
 import { formatDate, formatMoney } from '../../ui/format';
 import { humanLabel } from '../../ui/labels';
 import { QueryState } from '../../ui/QueryState';
-import { downloadReceipt, listPayments } from './billing-api';
+import { downloadReceipt } from './billing-api';
 
 async function saveReceipt(reference: string): Promise<void> {
   const url = URL.createObjectURL(await downloadReceipt(reference));
@@ -12,8 +13,13 @@ async function saveReceipt(reference: string): Promise<void> {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export function PaymentHistory({ refreshKey }: { refreshKey: string }) {
-  const payments = useQuery({ queryKey: ['payments', refreshKey], queryFn: listPayments });
+/** What a payment bought: its plan, or the credits of a top-up. */
+function purchaseOf(payment: BillingPayment): string {
+  return payment.kind === 'credit_top_up' ? `Credit top-up: ${payment.credits.toLocaleString()} credits` : `Plan ${humanLabel(payment.plan)}`;
+}
+
+export function PaymentHistory({ payments }: { payments: UseQueryResult<Page<BillingPayment>> }) {
+  // The latest paid plan's period (a top-up has none, so it never moves the renewal date).
   const renewal = payments.data?.data.find((payment) => payment.renews_at);
   return (
     <>
@@ -32,7 +38,7 @@ export function PaymentHistory({ refreshKey }: { refreshKey: string }) {
             <thead>
               <tr>
                 <th scope="col">Started</th>
-                <th scope="col">Plan</th>
+                <th scope="col">Purchase</th>
                 <th scope="col">Amount</th>
                 <th scope="col">Status</th>
                 <th scope="col">Receipt</th>
@@ -47,7 +53,7 @@ export function PaymentHistory({ refreshKey }: { refreshKey: string }) {
               {payments.data.data.map((payment) => (
                 <tr key={payment.reference} data-testid={`payment-${payment.reference}`}>
                   <td>{formatDate(payment.created_at)}</td>
-                  <td>{humanLabel(payment.plan)}</td>
+                  <td>{purchaseOf(payment)}</td>
                   <td>
                     {formatMoney(payment.amount)} <span className="muted">via {payment.gateway_name}</span>
                   </td>

@@ -1,16 +1,16 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { CheckoutStarted, Payment, Plan } from '../../api/types';
+import type { CheckoutStarted, Plan } from '../../api/types';
 import { SelectField } from '../../ui/fields';
 import { FormError } from '../../ui/FormError';
 import { formatMoney } from '../../ui/format';
 import { startCheckout, type PaymentGatewayOption } from './billing-api';
+import { firstUsableGateway, GatewayField } from './GatewayField';
 
 /** Starts a checkout for one of the offered plans with a gateway (shown by its configured name). */
 export function UpgradeForm({ plans, gateways, onStarted }: { plans: Plan[]; gateways: PaymentGatewayOption[]; onStarted: (payment: CheckoutStarted) => void }) {
   const [plan, setPlan] = useState(plans[0]?.id ?? '');
-  const usable = gateways.filter((gateway) => gateway.available);
-  const [gateway, setGateway] = useState<Payment['gateway']>(usable[0]?.id ?? 'gateway-a');
+  const [gateway, setGateway] = useState(firstUsableGateway(gateways));
   const mutation = useMutation({ mutationFn: () => startCheckout(plan, gateway), onSuccess: onStarted });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -22,11 +22,7 @@ export function UpgradeForm({ plans, gateways, onStarted }: { plans: Plan[]; gat
       <FormError error={mutation.error} fields={['plan', 'gateway']} />
       <SelectField label="Plan" name="plan" value={plan} error={mutation.error} onChange={(event) => setPlan(event.target.value)}
         options={plans.map((item) => ({ value: item.id, label: `${item.name} — ${formatMoney(item.price)}, ${item.credits} credits` }))} />
-      <SelectField label="Pay with" name="gateway" value={gateway} error={mutation.error} onChange={(event) => setGateway(event.target.value as Payment['gateway'])}
-        options={(gateways.length ? gateways : [{ id: 'gateway-a' as const, name: 'Gateway A', available: true }]).map((item) => ({
-          value: item.id,
-          label: item.available ? item.name : `${item.name} (not set up)`,
-        }))} />
+      <GatewayField gateways={gateways} value={gateway} error={mutation.error} onChange={setGateway} />
       <button type="submit" disabled={!plan || mutation.isPending}>
         Start checkout
       </button>

@@ -1,10 +1,15 @@
 import { request, send } from '../../api/http';
-import type { BillingPayment, CheckoutStarted, Credits, LedgerEntry, Page, Payment, Plan } from '../../api/types';
+import type { BillingPayment, CheckoutStarted, CreditPack, Credits, LedgerEntry, Page, Payment, Plan } from '../../api/types';
 
 export const listPlans = () => request<Page<Plan>>('certificate', '/plans');
+/** Credit packs: credits bought without a plan change. */
+export const listCreditPacks = () => request<Page<CreditPack>>('certificate', '/credit-packs');
 /** The pending payment and `checkout_url`, the gateway's hosted payment page to send the user to. */
 export const startCheckout = (plan: string, gateway: Payment['gateway']) =>
   request<CheckoutStarted>('certificate', '/subscriptions/checkout', { method: 'POST', body: { plan, gateway } });
+/** A credit top-up (owners): the same hosted checkout; the payment adds the pack's credits and leaves the plan. */
+export const startTopUp = (pack: string, gateway: Payment['gateway']) =>
+  request<CheckoutStarted>('certificate', '/credits/top-ups', { method: 'POST', body: { pack, gateway } });
 export interface PaymentGatewayOption {
   id: Payment['gateway'];
   name: string;
@@ -26,8 +31,9 @@ export const listLedger = () => request<Page<LedgerEntry>>('certificate', '/cred
 const PENDING_KEY = 'dashboard.pending-checkout';
 export interface PendingCheckout {
   reference: string;
-  plan: string;
-  previousPlan: string | null;
+  kind: Payment['kind'];
+  /** What is being bought, for people: "plan Growth", "500 credits". */
+  purchase: string;
 }
 export function rememberCheckout(pending: PendingCheckout | null): void {
   if (pending) sessionStorage.setItem(PENDING_KEY, JSON.stringify(pending));
@@ -35,7 +41,8 @@ export function rememberCheckout(pending: PendingCheckout | null): void {
 }
 export function pendingCheckout(): PendingCheckout | null {
   try {
-    return JSON.parse(sessionStorage.getItem(PENDING_KEY) ?? 'null') as PendingCheckout | null;
+    const stored = JSON.parse(sessionStorage.getItem(PENDING_KEY) ?? 'null') as Partial<PendingCheckout> | null;
+    return stored?.reference && stored.kind && stored.purchase ? (stored as PendingCheckout) : null;
   } catch {
     return null;
   }

@@ -15,10 +15,11 @@ export const CERTIFICATE_AUDIT_RULES: AuditRule[] = [
   { method: 'PATCH', pattern: new RegExp(`^/templates/${ID}/?$`), action: 'template.updated' },
   { method: 'POST', pattern: new RegExp(`^/templates/${ID}/archive/?$`), action: 'template.archived' },
   { method: 'POST', pattern: /^\/subscriptions\/checkout\/?$/, action: 'plan.checkout_started' },
+  { method: 'POST', pattern: /^\/credits\/top-ups\/?$/, action: 'credits.checkout_started' },
 ];
 
 /** Request fields kept in `details`; never a secret (tokens and signing secrets are answers, not requests). */
-const DETAIL_FIELDS = ['name', 'role', 'email', 'scopes', 'mode', 'plan', 'gateway', 'title', 'description', 'grace_period_seconds', 'expires_in_days'];
+const DETAIL_FIELDS = ['name', 'role', 'email', 'scopes', 'mode', 'plan', 'pack', 'gateway', 'title', 'description', 'grace_period_seconds', 'expires_in_days'];
 
 export function certificateAuditTrail(db: Knex, trustProxyHops: number, logger: Logger): RequestHandler {
   return auditTrail(db, {

@@ -16,11 +16,14 @@ export async function spendCredits(trx: Knex.Transaction, organizationId: string
   return (row as { balance: number }).balance;
 }
 
+/** The grants made at most once per (organization, reason, reference): the unique index `credit_ledger_once` covers these. */
+export type OnceOnlyGrant = 'free_plan_grant' | 'plan_upgrade' | 'credit_top_up';
+
 /** Adds credits once per (reason, reference); returns false when that grant was already made. */
-export async function grantCreditsOnce(trx: Knex.Transaction, organizationId: string, credits: number, reason: string, reference: string): Promise<boolean> {
+export async function grantCreditsOnce(trx: Knex.Transaction, organizationId: string, credits: number, reason: OnceOnlyGrant, reference: string): Promise<boolean> {
   const inserted = await trx('credit_ledger')
     .insert({ organization_id: organizationId, delta: credits, reason, reference })
-    .onConflict(trx.raw("(organization_id, reason, reference) where reason in ('free_plan_grant', 'plan_upgrade')"))
+    .onConflict(trx.raw("(organization_id, reason, reference) where reason in ('free_plan_grant', 'plan_upgrade', 'credit_top_up')"))
     .ignore()
     .returning('id');
   if (!inserted.length) return false;

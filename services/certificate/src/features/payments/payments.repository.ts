@@ -1,11 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from '@platform/service-kit';
 
+/** What a payment buys: a plan (set on the paying user) or a credit pack (credits added, the plan untouched). */
+export type PaymentKind = 'plan_upgrade' | 'credit_top_up';
+
 export interface PaymentRow {
   reference: string;
   organization_id: string;
   user_id: string;
-  plan: string;
+  kind: PaymentKind;
+  /** The plan of an upgrade; null for a top-up. */
+  plan: string | null;
+  /** The pack of a top-up and the credits it adds (fixed at checkout); null for an upgrade. */
+  credit_pack: string | null;
+  credits: number | null;
   amount: string; // bigint comes back as text
   currency: string;
   gateway: string;
@@ -18,7 +26,7 @@ export interface PaymentRow {
 
 export function paymentsRepository(db: Knex) {
   return {
-    async insert(row: Omit<PaymentRow, 'status' | 'failure_reason' | 'created_at' | 'amount'> & { amount: number }): Promise<PaymentRow> {
+    async insert(row: Omit<PaymentRow, 'status' | 'failure_reason' | 'created_at' | 'amount' | 'plan' | 'credit_pack' | 'credits'> & { amount: number } & Partial<Pick<PaymentRow, 'plan' | 'credit_pack' | 'credits'>>): Promise<PaymentRow> {
       const [inserted] = await db('payments').insert(row).returning('*');
       return inserted as PaymentRow;
     },

@@ -1,6 +1,7 @@
-import express, { Router } from 'express';
+import express, { Router, type Request } from 'express';
 import { z } from 'zod';
-import { ApiError, NotFoundError, parseOrThrow, sendProblem, type Logger } from '@platform/service-kit';
+import { ApiError, NotFoundError, parseOrThrow, requireRole, sendProblem, type Logger } from '@platform/service-kit';
+import { CREDIT_PACK_IDS, CREDIT_PACKS } from '../plans/credit-packs';
 import { PLANS } from '../plans/plans';
 import type { PaymentGateway } from './payment-gateway';
 import { receivePaymentWebhook } from './payment-webhooks';
@@ -38,6 +39,11 @@ export const checkoutBody = z
   .strict()
   .meta({ id: 'Checkout', examples: [{ plan: 'starter', gateway: 'gateway-a' }] });
 
+export const topUpBody = z
+  .object({ pack: z.enum(CREDIT_PACK_IDS), gateway: z.enum(['gateway-a', 'gateway-b']) })
+  .strict()
+  .meta({ id: 'CreditTopUp', examples: [{ pack: 'credits_500', gateway: 'gateway-b' }] });
+
 export interface SubscriptionRouteDeps {
   payments: PaymentsService;
   paymentRecords: PaymentsRepository;
@@ -48,7 +54,10 @@ export interface SubscriptionRouteDeps {
   dashboardOrigins: string[];
 }
 
-/** `/admin/v1/plans`, `/admin/v1/payment-gateways` and `/admin/v1/subscriptions/checkout`. */
+/**
+ * `/admin/v1/plans`, `/admin/v1/credit-packs`, `/admin/v1/payment-gateways`, `/admin/v1/payments` (billing history and
+ * receipts), and the two checkouts: `/admin/v1/subscriptions/checkout` (a plan) and `/admin/v1/credits/top-ups` (a pack).
+ */
 export function subscriptionAdminRoutes({ payments, paymentRecords, paymentGateways, dashboardUrl, dashboardOrigins }: SubscriptionRouteDeps): Router {
   const router = Router();
   router.get('/plans', (_req, res) => {
@@ -58,20 +67,24 @@ export function subscriptionAdminRoutes({ payments, paymentRecords, paymentGatew
       next_cursor: null,
     });
   });
+  router.get('/credit-packs', (_req, res) => {
+    res.json({ data: CREDIT_PACKS.map((pack) => ({ id: pack.id, name: pack.name, credits: pack.credits, price: pack.price })), has_more: false, next_cursor: null });
+  });
   /** Where the payer comes back: the dashboard origin the checkout came from when it is one of ours, else PUBLIC_BASE_URL's. */
   const returnBase = (origin: string | undefined) => (origin && dashboardOrigins.includes(origin) ? `${origin}/dashboard` : dashboardUrl);
   router.get('/payment-gateways', (_req, res) => {
     res.json({ data: [...paymentGateways.values()].map((gateway) => ({ id: gateway.id, name: gateway.displayName, available: gateway.isConfigured() })) });
   });
-  /** A payment as billing history: its gateway's name and, once paid, its plan period. */
+  /** A payment as billing history: its gateway's name and, once paid, when; a paid plan's period too (a top-up has none). */
   const historyOf = (row: PaymentRow) => {
     const activated = row.status === 'succeeded' && row.activated_at ? row.activated_at : null;
+    const planPeriod = activated && row.kind === 'plan_upgrade' ? activated : null;
     return {
       ...presentPayment(row),
       gateway_name: paymentGateways.get(row.gateway)?.displayName ?? row.gateway,
       activated_at: activated?.toISOString() ?? null,
-      period: activated ? PLAN_PERIOD : null,
-      renews_at: activated ? oneMonthAfter(activated).toISOString() : null,
+      period: planPeriod ? PLAN_PERIOD : null,
+      renews_at: planPeriod ? oneMonthAfter(planPeriod).toISOString() : null,
     };
   };
   router.get('/payments', async (req, res) => {
@@ -82,21 +95,20 @@ export function subscriptionAdminRoutes({ payments, paymentRecords, paymentGatew
     if (!row || row.organization_id !== req.admin!.org || row.status !== 'succeeded' || !row.activated_at) throw new NotFoundError('No receipt: the payment is unknown or not paid');
     const payment = historyOf(row);
     const pdf = await renderReceipt(
-      { ...payment, gateway_transaction_id: row.gateway_transaction_id ?? null, activated_at: payment.activated_at!, period_start: payment.activated_at!, renews_at: payment.renews_at! },
+      { ...payment, gateway_transaction_id: row.gateway_transaction_id ?? null, activated_at: payment.activated_at! },
       await paymentRecords.organizationName(row.organization_id),
     );
     res.status(200).set({ 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="receipt-${row.reference}.pdf"`, 'Cache-Control': 'private, no-store' }).end(pdf);
   });
   /**
-   * A pending payment, opened at the gateway: the answer's `checkout_url` is the gateway's hosted payment page, which
-   * returns the payer to the dashboard's billing page; the payment webhook activates the plan.
+   * Opens a pending payment at the chosen gateway: the answer's `checkout_url` is the gateway's hosted payment page,
+   * which returns the payer to the dashboard's billing page; the payment webhook then activates what was bought.
    */
-  router.post('/subscriptions/checkout', async (req, res) => {
-    const { plan, gateway } = parseOrThrow(checkoutBody, req.body ?? {});
+  const openCheckout = async (req: Request, gateway: PaymentGateway['id'], start: () => Promise<ReturnType<typeof presentPayment>>) => {
     const chosen = paymentGateways.get(gateway)!;
     if (!chosen.isConfigured()) throw new ApiError(503, 'payment_gateway_not_configured', `${chosen.displayName} is not set up on this platform; choose another gateway`);
     const admin = req.admin!;
-    const payment = await payments.checkout(admin.org, admin.sub, plan, gateway);
+    const payment = await start();
     const checkoutUrl = await chosen.initialize({
       reference: payment.reference,
       amountMinor: payment.amount.amount,
@@ -104,7 +116,16 @@ export function subscriptionAdminRoutes({ payments, paymentRecords, paymentGatew
       email: (await paymentRecords.payerEmail(admin.sub)) ?? `billing+${admin.org}@partner-platform.invalid`,
       callbackUrl: `${returnBase(req.headers.origin)}/billing?reference=${encodeURIComponent(payment.reference)}`,
     });
-    res.status(201).json({ ...payment, gateway_name: chosen.displayName, checkout_url: checkoutUrl });
+    return { ...payment, gateway_name: chosen.displayName, checkout_url: checkoutUrl };
+  };
+  router.post('/subscriptions/checkout', async (req, res) => {
+    const { plan, gateway } = parseOrThrow(checkoutBody, req.body ?? {});
+    res.status(201).json(await openCheckout(req, gateway, () => payments.checkout(req.admin!.org, req.admin!.sub, plan, gateway)));
+  });
+  /** A credit pack for the organization (owners: it spends the organization's money), the plan left as it is. */
+  router.post('/credits/top-ups', requireRole('owner'), async (req, res) => {
+    const { pack, gateway } = parseOrThrow(topUpBody, req.body ?? {});
+    res.status(201).json(await openCheckout(req, gateway, () => payments.checkoutTopUp(req.admin!.org, req.admin!.sub, pack, gateway)));
   });
   return router;
 }

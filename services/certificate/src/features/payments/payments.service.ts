@@ -1,12 +1,21 @@
 import { newId, NotFoundError, recordAuditEntry, ValidationError, type Knex } from '@platform/service-kit';
 import { grantCreditsOnce } from '../credits/credit-ledger';
+import { findCreditPack } from '../plans/credit-packs';
 import { findPlan } from '../plans/plans';
 import type { PaymentRow, PaymentsRepository } from './payments.repository';
+
+/** The credits a payment adds once paid: its pack's (fixed at checkout) or its plan's. */
+export function creditsOf(row: PaymentRow): number {
+  return row.kind === 'credit_top_up' ? Number(row.credits) : (findPlan(row.plan ?? '')?.credits ?? 0);
+}
 
 export function presentPayment(row: PaymentRow) {
   return {
     reference: row.reference,
+    kind: row.kind,
     plan: row.plan,
+    credit_pack: row.credit_pack,
+    credits: creditsOf(row),
     amount: { amount: Number(row.amount), currency: row.currency },
     gateway: row.gateway,
     status: row.status,
@@ -26,6 +35,7 @@ export function paymentsService(db: Knex, repository: PaymentsRepository) {
         reference: newId('pay'),
         organization_id: organizationId,
         user_id: userId,
+        kind: 'plan_upgrade',
         plan: plan.id,
         amount: plan.price.amount,
         currency: plan.price.currency,
@@ -34,31 +44,69 @@ export function paymentsService(db: Knex, repository: PaymentsRepository) {
       return presentPayment(row);
     },
 
+    /** A pending payment for a credit pack: once paid it adds the pack's credits to the organization, plan untouched. */
+    async checkoutTopUp(organizationId: string, userId: string, packId: string, gateway: string) {
+      const pack = findCreditPack(packId);
+      if (!pack) throw new NotFoundError('Credit pack not found');
+      const row = await repository.insert({
+        reference: newId('pay'),
+        organization_id: organizationId,
+        user_id: userId,
+        kind: 'credit_top_up',
+        credit_pack: pack.id,
+        credits: pack.credits,
+        amount: pack.price.amount,
+        currency: pack.price.currency,
+        gateway,
+      });
+      return presentPayment(row);
+    },
+
     /**
-     * Activation, once per payment whatever races: the payment is claimed with a conditional update, then the user's
-     * plan is set and the plan's credits are added as a ledger row keyed by the payment reference, all in one transaction.
+     * Activation, once per payment whatever races: the payment is claimed with a conditional update, then (an upgrade)
+     * the user's plan is set and the plan's credits added, or (a top-up) the pack's credits added, as a ledger row keyed
+     * by the payment reference, all in one transaction.
      */
     async activate(reference: string, transactionId: string): Promise<boolean> {
       return db.transaction(async (trx) => {
         const payment = await repository.claimSuccess(trx, reference, transactionId);
         if (!payment) return false;
-        const plan = findPlan(payment.plan)!;
-        const before = (await trx('users').where({ organization_id: payment.organization_id, id: payment.user_id }).first('plan')) as { plan?: string } | undefined;
-        await recordAuditEntry(trx, {
-          organization_id: payment.organization_id,
-          actor_id: payment.user_id,
-          actor_role: 'payment',
-          action: 'plan.changed',
-          target_id: payment.reference,
-          details: { from: before?.plan ?? null, to: plan.id, gateway: payment.gateway, transaction_id: transactionId },
-          ip_address: 'payment gateway webhook',
-        });
-        await trx('users').where({ organization_id: payment.organization_id, id: payment.user_id }).update({ plan: plan.id, updated_at: trx.fn.now() });
-        await grantCreditsOnce(trx, payment.organization_id, plan.credits, 'plan_upgrade', payment.reference);
+        if (payment.kind === 'credit_top_up') await addTopUp(trx, payment, transactionId);
+        else await upgradePlan(trx, payment, transactionId);
         return true;
       });
     },
   };
+}
+
+async function upgradePlan(trx: Knex.Transaction, payment: PaymentRow, transactionId: string): Promise<void> {
+  const plan = findPlan(payment.plan!)!;
+  const user = { organization_id: payment.organization_id, id: payment.user_id };
+  const before = (await trx('users').where(user).first('plan')) as { plan?: string } | undefined;
+  await recordAuditEntry(trx, {
+    organization_id: payment.organization_id,
+    actor_id: payment.user_id,
+    actor_role: 'payment',
+    action: 'plan.changed',
+    target_id: payment.reference,
+    details: { from: before?.plan ?? null, to: plan.id, gateway: payment.gateway, transaction_id: transactionId },
+    ip_address: 'payment gateway webhook',
+  });
+  await trx('users').where(user).update({ plan: plan.id, updated_at: trx.fn.now() });
+  await grantCreditsOnce(trx, payment.organization_id, plan.credits, 'plan_upgrade', payment.reference);
+}
+
+async function addTopUp(trx: Knex.Transaction, payment: PaymentRow, transactionId: string): Promise<void> {
+  await recordAuditEntry(trx, {
+    organization_id: payment.organization_id,
+    actor_id: payment.user_id,
+    actor_role: 'payment',
+    action: 'credits.topped_up',
+    target_id: payment.reference,
+    details: { credit_pack: payment.credit_pack, credits: payment.credits, gateway: payment.gateway, transaction_id: transactionId },
+    ip_address: 'payment gateway webhook',
+  });
+  await grantCreditsOnce(trx, payment.organization_id, Number(payment.credits), 'credit_top_up', payment.reference);
 }
 
 export type PaymentsService = ReturnType<typeof paymentsService>;

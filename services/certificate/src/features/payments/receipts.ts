@@ -1,6 +1,6 @@
 /**
  * Payments as billing history (issue 28 item 6): each payment with its plan period (a paid plan runs a month from its
- * activation; `renews_at` is when the next payment is due) and, once paid, a PDF receipt.
+ * activation; `renews_at` is when the next payment is due; a credit top-up has no period) and, once paid, a PDF receipt.
  */
 import PDFDocument from 'pdfkit';
 import { findPlan } from '../plans/plans';
@@ -10,13 +10,15 @@ export const PLAN_PERIOD = 'month';
 
 export interface ReceiptPayment {
   reference: string;
-  plan: string;
+  kind: 'plan_upgrade' | 'credit_top_up';
+  plan: string | null;
+  credits: number;
   amount: { amount: number; currency: string };
   gateway_name: string;
   gateway_transaction_id: string | null;
   activated_at: string;
-  period_start: string;
-  renews_at: string;
+  /** A plan's: its period runs from `activated_at` to here. */
+  renews_at: string | null;
 }
 
 /** One calendar month after `from` (the same day of the next month, clamped to its last day). */
@@ -39,14 +41,12 @@ export function renderReceipt(payment: ReceiptPayment, organizationName: string)
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
-    const plan = findPlan(payment.plan);
     doc.font('Helvetica-Bold').fontSize(20).text('Receipt');
     doc.moveDown(0.5).font('Helvetica').fontSize(10).fillColor('#555').text(`Receipt number ${payment.reference}`);
     doc.moveDown(1.5).fillColor('#000').fontSize(11);
     const rows: [string, string][] = [
       ['Billed to', organizationName],
-      ['Plan', `${plan?.name ?? payment.plan} (${plan?.credits ?? 0} credits)`],
-      ['Period', `${payment.period_start.slice(0, 10)} to ${payment.renews_at.slice(0, 10)} (1 ${PLAN_PERIOD})`],
+      ...purchaseRows(payment),
       ['Paid on', payment.activated_at.slice(0, 10)],
       ['Paid with', payment.gateway_name],
       ['Transaction', payment.gateway_transaction_id ?? '—'],
@@ -58,4 +58,14 @@ export function renderReceipt(payment: ReceiptPayment, organizationName: string)
     }
     doc.end();
   });
+}
+
+/** What was bought: a plan and its period, or a credit top-up (no period, the plan unchanged). */
+function purchaseRows(payment: ReceiptPayment): [string, string][] {
+  if (payment.kind === 'credit_top_up') return [['Credit top-up', `${payment.credits.toLocaleString('en')} credits (plan unchanged)`]];
+  const plan = findPlan(payment.plan ?? '');
+  return [
+    ['Plan', `${plan?.name ?? payment.plan} (${payment.credits} credits)`],
+    ['Period', `${payment.activated_at.slice(0, 10)} to ${(payment.renews_at ?? '').slice(0, 10)} (1 ${PLAN_PERIOD})`],
+  ];
 }

@@ -6,11 +6,14 @@ export interface Plan {
   credits: number;
 }
 
+/** Every price of the catalogue (plans and credit packs) is in this currency. */
+export const CATALOGUE_CURRENCY = 'NGN';
+
 export const PLANS: readonly Plan[] = [
-  { id: 'free', name: 'Free', price: { amount: 0, currency: 'NGN' }, credits: 10 },
-  { id: 'starter', name: 'Starter', price: { amount: 500000, currency: 'NGN' }, credits: 100 },
-  { id: 'pro', name: 'Pro', price: { amount: 2000000, currency: 'NGN' }, credits: 500 },
-  { id: 'business', name: 'Business', price: { amount: 7500000, currency: 'NGN' }, credits: 2500 },
+  { id: 'free', name: 'Free', price: { amount: 0, currency: CATALOGUE_CURRENCY }, credits: 10 },
+  { id: 'starter', name: 'Starter', price: { amount: 500000, currency: CATALOGUE_CURRENCY }, credits: 100 },
+  { id: 'pro', name: 'Pro', price: { amount: 2000000, currency: CATALOGUE_CURRENCY }, credits: 500 },
+  { id: 'business', name: 'Business', price: { amount: 7500000, currency: CATALOGUE_CURRENCY }, credits: 2500 },
 ];
 
 export const FREE_PLAN = PLANS[0]!;
