@@ -2,7 +2,7 @@
  * The dashboard as the product organizations run their work in (issue 28, items 0, 5-8) end to end: the real system
  * behind its gateway (`pnpm start`), driven in Debian's Chromium, axe-core run on every page visited, and no request
  * leaving the gateway's origin. One organization signs up through the mailed link; the tests run in order and build on it.
- * Screenshots go to test-artifacts/dashboard-product/; the template designer and billing pages also to docs/images/.
+ * Screenshots go to test-artifacts/dashboard-product/; the billing page also to docs/images/.
  */
 import { createHmac } from 'node:crypto';
 import type { Browser, Page } from 'puppeteer-core';
@@ -365,7 +365,7 @@ describe('the dashboard as a product, in Chromium', () => {
       await page.keyboard.type('Diploma');
       expect((await next).status()).toBe(200);
       await expectAccessible('template-designer');
-      await keepForDocs(SUITE, 'template-designer', 'dashboard-template-designer.png');
+      await screenshot(page, SUITE, 'template-designer');
     }, 120_000);
   });
 });
