@@ -1,7 +1,7 @@
 export type Upstream = 'certificate' | 'mobility';
 
 /**
- * CONTRACT section 1. `segment` matches the path itself or anything below it as whole segments
+ * `segment` matches the path itself or anything below it as whole segments
  * (`/api/v1/rides`, `/api/v1/rides/ride_1/cancel`, not `/api/v1/ridesx`); `prefix` needs the trailing slash; `exact` is
  * that one path only.
  */
@@ -10,7 +10,7 @@ const ROUTE_TABLE: Array<Route & { kind: 'segment' | 'prefix' | 'exact' }> = [
   { path: '/api/v1/verify/', kind: 'prefix', upstream: 'certificate' },
   { path: '/webhooks/payments/', kind: 'prefix', upstream: 'certificate' },
   { path: '/credentials/', kind: 'prefix', upstream: 'certificate' },
-  // The verifiable credentials' issuer (issue 29): its did:web document and the same key as a JWKS.
+  // The verifiable credentials' issuer: its did:web document and the same key as a JWKS.
   { path: '/.well-known/did.json', kind: 'exact', upstream: 'certificate' },
   { path: '/.well-known/jwks.json', kind: 'exact', upstream: 'certificate' },
   { path: '/api/v1/estimates', kind: 'segment', upstream: 'mobility' },
@@ -23,7 +23,7 @@ const ROUTE_TABLE: Array<Route & { kind: 'segment' | 'prefix' | 'exact' }> = [
   { path: '/api/v1/sandbox', kind: 'segment', upstream: 'mobility' },
   { path: '/driver/v1/', kind: 'prefix', upstream: 'mobility' },
   { path: '/track/', kind: 'prefix', upstream: 'mobility' },
-  // The dashboard's back ends (issue 19): the browser's same-origin paths, rewritten to the services' own prefixes.
+  // The dashboard's back ends: the browser's same-origin paths, rewritten to the services' own prefixes.
   { path: '/dashboard/api/auth/', kind: 'prefix', upstream: 'certificate', rewriteTo: '/accounts/v1/' },
   { path: '/dashboard/api/certificate/', kind: 'prefix', upstream: 'certificate', rewriteTo: '/admin/v1/', adminToken: true },
   { path: '/dashboard/api/mobility/', kind: 'prefix', upstream: 'mobility', rewriteTo: '/admin/v1/', adminToken: true },

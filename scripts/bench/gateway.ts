@@ -4,7 +4,7 @@
  * GET /api/v1/verify/{code} with an API key over a keep-alive upstream pool; the gateway keeps its Redis rate limiter,
  * request ids, metrics and JSON request log line on. CPU per request is read from /proc for the proxy process only.
  * The three are measured in alternating rounds (BENCH_ROUNDS, 3) and each keeps its median round, so a burst of other
- * work on the machine moves one round, not the comparison. Target (issue 27): gateway CPU per request ≤ 1.5 × the bare
+ * work on the machine moves one round, not the comparison. Target: gateway CPU per request ≤ 1.5 × the bare
  * node:http proxy's. Then the same three at 1, 50 and 500 connections (BENCH_SCALE_ROUNDS, 2 rounds each): how the cost
  * per request grows with concurrency. Without nginx (Debian: `apt-get install -y nginx-light`) its rows are skipped.
  */
@@ -20,7 +20,7 @@ const PATH = '/api/v1/verify/ABCD-EFGH-JKLM';
 const CONNECTIONS = 20;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SCALE_ROUNDS = Number(process.env.BENCH_SCALE_ROUNDS ?? 2);
-/** How the cost per request grows with concurrency (issue 27, item 4). */
+/** How the cost per request grows with concurrency. */
 const SCALE_CONNECTIONS = [1, 50, 500];
 /** The gateway's target: its CPU per proxied request at most this many times the bare node:http proxy's. */
 const TARGET_VS_BARE = 1.5;
@@ -162,7 +162,7 @@ async function main() {
       rows,
       [],
     );
-    // Issue 27 replaced the old nginx targets with Node's own floor (the bare proxy): nginx is shown beside, without a target.
+    // The target is Node's own floor (the bare proxy): nginx is shown beside, without a target.
     if (main.nginx) console.log(`gateway / nginx requests/s: ${(main.gateway.requestsPerSecond / main.nginx.requestsPerSecond).toFixed(2)} (shown beside nginx; no target)`);
     const vsBare = ratio(main.gateway.cpuMicrosPerRequest, main.bare.cpuMicrosPerRequest);
     if (vsBare !== undefined) {

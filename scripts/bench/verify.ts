@@ -1,7 +1,7 @@
 /**
  * bench:verify — GET /api/v1/verify/{code} three ways in one run: through the gateway, direct to the certificate
  * service, and a bare node:http + pg baseline answering the same query for the same key, in alternating rounds (each
- * keeps its median round). Prints requests/s, p99 and the ratios (targets: gateway ≥ 0.75 × direct (issue 27),
+ * keeps its median round). Prints requests/s, p99 and the ratios (targets: gateway ≥ 0.75 × direct,
  * service ≥ 0.5 × bare). BENCH_GATEWAY_BASELINE=<entry> adds another gateway build to the same rounds (before/after).
  */
 import { createDatabase, dropDatabase, ensureDatabase, migrateLatest } from '@platform/service-kit/db';

@@ -1,5 +1,5 @@
 /**
- * The template designer (issue 28 item 5) end to end: the real system behind its gateway (`pnpm start`), driven in
+ * The template designer end to end: the real system behind its gateway (`pnpm start`), driven in
  * Debian's Chromium, axe-core run on the pages visited, no request leaving the gateway's origin. An owner signs up
  * through the mailed link, designs a template while the certificate service draws its preview, edits it into version
  * 2 (the preview of the edit drawn again), and issues a certificate picking the template by name. The designer with its

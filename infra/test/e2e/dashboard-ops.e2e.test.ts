@@ -1,5 +1,5 @@
 /**
- * The dashboard's operations pages (issue 28, items 2–4) end to end: the real system behind its gateway, driven in
+ * The dashboard's operations pages end to end: the real system behind its gateway, driven in
  * Debian's Chromium with axe-core on every page. An organization signs up through the mailed link; then an event pass
  * program is run from the dashboard (create, issue by form and CSV, copy, a covered ride, revoke, close), the webhook
  * message log is read as in Svix (payload, both sides of each attempt, filters, replay, success chart, event catalog),

@@ -1,5 +1,5 @@
 /**
- * The dashboard as the product organizations run their work in (issue 28, items 0, 5-8) end to end: the real system
+ * The dashboard as the product organizations run their work in end to end: the real system
  * behind its gateway (`pnpm start`), driven in Debian's Chromium, axe-core run on every page visited, and no request
  * leaving the gateway's origin. One organization signs up through the mailed link; the tests run in order and build on it.
  * Screenshots go to test-artifacts/dashboard-product/; the billing page also to docs/images/.

@@ -1,5 +1,5 @@
 /**
- * The dashboard's second round (issue 28) end to end: the real system behind its gateway, driven in Debian's Chromium,
+ * The dashboard's second round end to end: the real system behind its gateway, driven in Debian's Chromium,
  * with axe-core run on every page visited. One organization signed up first; the tests run in order and build on it.
  * Screenshots go to test-artifacts/dashboard-round2/; the home page's also to docs/images/dashboard-home.png.
  */

@@ -1,7 +1,7 @@
 import { addGatewayResponses, mergeDescriptions, type OpenApiDocument } from './merge';
 
 /**
- * Where partners, payment gateways and driver apps reach the services through the gateway (CONTRACT section 1).
+ * Where partners, payment gateways and driver apps reach the services through the gateway.
  * The gateway's route table sends exactly these to the service that describes them; its tests check that the two agree.
  */
 export const PARTNER_PATH_PREFIXES = ['/api/v1/', '/webhooks/payments/', '/driver/v1/'];

@@ -1,5 +1,5 @@
 /**
- * The audit trail of the admin API (issue 28 item 7): every successful change an admin makes (keys, roles, members,
+ * The audit trail of the admin API: every successful change an admin makes (keys, roles, members,
  * webhook endpoints, templates, plans, drivers) is recorded with who made it, when, what and from which address. One
  * middleware, after the admin token is checked, matches the request against the service's rules; the row is written
  * before the answer is sent, so the change and its record are seen together. Failed requests (4xx/5xx) record nothing.

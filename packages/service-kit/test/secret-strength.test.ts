@@ -17,7 +17,7 @@ describe('secretWeakness', () => {
     expect(secretWeakness('é'.repeat(16))).not.toBe('must be at least 32 bytes');
   });
 
-  it('refuses low-entropy values of any length (issue 25), and accepts random hex and base64', () => {
+  it('refuses low-entropy values of any length, and accepts random hex and base64', () => {
     for (const value of ['a'.repeat(32), 'a'.repeat(200), 'ab'.repeat(16), 'abcd'.repeat(8), `${'a'.repeat(40)}b`]) {
       expect(secretWeakness(value)).toBe('a low-entropy value (too few different characters to be random) is refused');
     }

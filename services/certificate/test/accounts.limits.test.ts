@@ -16,7 +16,7 @@ afterAll(() => ctx.close());
 const post = (path: string) => request(ctx.app).post(`/accounts/v1${path}`).set('Origin', ORIGIN);
 const balanceOf = async (id: string) => Number((await ctx.db('organizations').where({ id }).first('balance')).balance);
 
-describe('organizations and free credits (issue 25, item 3)', () => {
+describe('organizations and free credits', () => {
   it('an account owns at most MAX_ORGANIZATIONS_PER_ACCOUNT organizations; the free credits come once, to the first', async () => {
     const account = await signUp(ctx, { organization_name: 'Org A' });
     expect(await balanceOf(account.organizationId!)).toBe(10);

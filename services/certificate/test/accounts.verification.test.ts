@@ -15,7 +15,7 @@ afterAll(() => ctx.close());
 const post = (path: string) => request(ctx.app).post(`/accounts/v1${path}`).set('Origin', ORIGIN);
 const bearer = (token: string | null) => `Bearer ${token}`;
 
-describe('email verification (issue 25, item 9)', () => {
+describe('email verification', () => {
   it('mails a one-time link from MAIL_FROM over SMTP; the account exists only once it is used', async () => {
     const email = uniqueEmail('verify');
     await post('/signup').send({ email, password: PASSWORD, name: 'Ada', organization_name: 'Verified Academy' }).expect(202);

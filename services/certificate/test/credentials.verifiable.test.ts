@@ -9,7 +9,7 @@ import { expectToMatchDescription } from './helpers/openapi';
 import { issueCertificate, newOrg, type TestOrg } from './factories/admin';
 
 /**
- * Issue 29: every certificate is an Open Badges 3.0 credential signed by the platform (Ed25519, vc+jwt), its issuer a
+ * Every certificate is an Open Badges 3.0 credential signed by the platform (Ed25519, vc+jwt), its issuer a
  * did:web served by the platform, its revocation a bit in a signed Bitstring Status List.
  */
 const PUBLIC_BASE_URL = 'https://certificates.example.test:8443';

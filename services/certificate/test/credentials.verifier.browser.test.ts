@@ -8,7 +8,7 @@ import { ARTIFACTS, BROWSER_TEST_TIMEOUT_MS, cspErrors, outsideOrigin, startBrow
 import type { TestContext } from './helpers/context';
 
 /**
- * Issue 29 in a real browser (Debian's chromium): the verifier page (valid, tampered, revoked, a typed code), and the
+ * Verifiable credentials in a real browser (Debian's chromium): the verifier page (valid, tampered, revoked, a typed code), and the
  * credential page's sharing (LinkedIn's add-to-profile link, copy link, expiry, the "verify a code" box). Every request
  * the pages make stays on the platform's origin. Screenshots go to test/artifacts/ (git-ignored).
  */

@@ -5,7 +5,7 @@ import { expectToMatchDescription } from './helpers/openapi';
 import { certificateInput, newOrg, type TestOrg } from './factories/admin';
 import { createTemplate, pngBase64 } from './factories/templates';
 
-/** Issue 28 item 5: editing a template makes a new version; its history; the preview of an edit. */
+/** Editing a template makes a new version; its history; the preview of an edit. */
 let ctx: TestContext;
 let org: TestOrg;
 

@@ -10,7 +10,7 @@ beforeAll(() => {
 afterAll(() => ctx.close());
 
 /**
- * The certificate service's dashboard sign-in issues admin tokens of exactly this shape (issue 19): `sub` the account
+ * The certificate service's dashboard sign-in issues admin tokens of exactly this shape: `sub` the account
  * (`acc_…`), `org` its organization (`org_…`), `org_name`, the membership's role, `aud` admin, 15 minutes.
  */
 function dashboardToken(role: 'owner' | 'member' | 'operator', org = `org_${suffix()}${suffix()}`.slice(0, 24)) {

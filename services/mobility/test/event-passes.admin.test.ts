@@ -1,4 +1,4 @@
-/** The dashboard's event pass actions through the admin API: revoke one pass by its id (issue 28, item 3). */
+/** The dashboard's event pass actions through the admin API: revoke one pass by its id. */
 import request from 'supertest';
 import { createTestContext, type TestContext } from './helpers/context';
 import { adminToken, newAdmin, type AdminIdentity } from './factories/auth';

@@ -9,7 +9,7 @@ import { partnerApi } from './factories/rides';
 import { mobilityConfigSchema } from '../src/config';
 import { developmentSecret, jobSecretsFrom } from '../src/platform/job-secrets';
 
-// Issue 25, item 16: JWT_SECRET no longer keys PIN fingerprints or tracking tokens.
+// JWT_SECRET no longer keys PIN fingerprints or tracking tokens.
 const contexts: TestContext[] = [];
 afterAll(() => Promise.all(contexts.map((ctx) => ctx.close())));
 

@@ -10,7 +10,7 @@ import { openMobilityOperator } from '../src/cli/operator';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-// Issue 25, item 4: one tenant must not take every stream slot of a process.
+// One tenant must not take every stream slot of a process.
 let ctx: TestContext;
 let service: RunningServer;
 beforeAll(async () => {

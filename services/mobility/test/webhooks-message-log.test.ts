@@ -1,5 +1,5 @@
 /**
- * The message log as the dashboard shows it (issue 28, item 4): each message's request payload, each attempt's request
+ * The message log as the dashboard shows it: each message's request payload, each attempt's request
  * and response headers, status, answer excerpt and duration, the next retry time, filters and replay; and the
  * organization's per-day summary (`GET /admin/v1/summary`) counting rides, deliveries and webhook attempts.
  */

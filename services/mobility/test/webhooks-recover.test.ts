@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createIsolatedContext, insertEvents, newPartnerId, PARTNER_HEADER, registerEndpoint, type IsolatedContext } from './helpers/webhooks';
 
-// Issue 25, item 5: `recover` with include_succeeded re-queued 30 days of events on every call. No delivery worker runs
+// `recover` with include_succeeded once re-queued 30 days of events on every call. No delivery worker runs
 // here, so whatever a recover queues stays pending.
 let ctx: IsolatedContext;
 beforeAll(async () => {

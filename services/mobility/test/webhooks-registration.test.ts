@@ -117,7 +117,7 @@ describe('POST /api/v1/webhooks', () => {
     expect(list.body.data).toEqual([]);
   });
 
-  it('answers every refusal with one message, so a host that does not resolve reads like a forbidden one (issue 25)', async () => {
+  it('answers every refusal with one message, so a host that does not resolve reads like a forbidden one', async () => {
     const answers = [];
     for (const url of ['https://localhost/hooks', 'https://no-such-host.invalid/hooks', 'https://10.0.0.1/hooks', 'http://93.184.215.14/hooks', 'https://user:pass@93.184.215.14/hooks']) {
       const res = await as(newPartnerId()).post('/api/v1/webhooks', { url }).expect(422);

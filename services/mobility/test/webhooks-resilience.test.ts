@@ -113,7 +113,7 @@ describe('delivery-time address check', () => {
       expect(byName.forbiddenAddress).toMatch(/^(127\.0\.0\.1|::1)$/); // for the worker's log only
       const byAddress = await sender.send(`http://127.0.0.1:${port}/hooks`, '{}', { 'Content-Type': 'application/json' });
       expect(byAddress).toMatchObject({ statusCode: null, error: 'refused to connect to 127.0.0.1: the webhook URL was refused' });
-      // A host that does not resolve reads the same as a forbidden one (issue 25).
+      // A host that does not resolve reads the same as a forbidden one.
       const unresolvable = await sender.send('http://no-such-host.invalid/hooks', '{}', { 'Content-Type': 'application/json' });
       expect(unresolvable).toMatchObject({ statusCode: null, error: 'refused to connect to no-such-host.invalid: the webhook URL was refused' });
       const plainHttp = await createWebhookSender({ allowHttp: false, allowPrivate: true }, 1000).send(`http://127.0.0.1:${port}/`, '{}', {});

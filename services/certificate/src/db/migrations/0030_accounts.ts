@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Dashboard accounts (issue 19): people sign in with email and password and belong to organizations through
+ * Dashboard accounts: people sign in with email and password and belong to organizations through
  * memberships. A membership's `account_id` is the `sub` of the admin tokens the service issues, so the existing
  * `users` rows (organization, sub) keep appearing on first sight. Refresh tokens, invitation tokens and sign-in
  * throttling counters live here too; tokens are stored only as SHA-256 hashes.

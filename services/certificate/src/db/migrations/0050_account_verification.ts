@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 25: accounts prove their email before they exist, free credits come once per verified account, organization
+ * Accounts prove their email before they exist, free credits come once per verified account, organization
  * names can be verified by an operator, and the sign-in throttle slows (email, address) pairs down instead of locking
  * an email out. Accounts made before this are unverified until a password reset proves their email; their
  * organizations already had free credits, so they are marked as granted.

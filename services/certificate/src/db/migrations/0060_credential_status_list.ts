@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Every certificate's place in the revocation status lists (issue 29): a position drawn from a sequence at insert,
+ * Every certificate's place in the revocation status lists: a position drawn from a sequence at insert,
  * never reused or changed, so the bit published for a certificate always stays its own. Existing certificates get one
  * now, in issue order.
  */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 29's document design: a template may carry a signature image (bytes beside the logo) and its definition gains
+ * The document design: a template may carry a signature image (bytes beside the logo) and its definition gains
  * `date_format`, `frame` and `signature_placement`, filled in here with their defaults for the versions stored before.
  * The stored documents were drawn with the old design (no issuer name, ISO dates): they are dropped, and each renders
  * again, once, with the new one on its next request.

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-/** Issue 28 item 7: who changed keys, roles, members, templates and plans, when, what and from which address. */
+/** Who changed keys, roles, members, templates and plans, when, what and from which address. */
 export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('audit_log', (t) => {
     t.text('id').primary(); // aud_…

@@ -12,7 +12,7 @@ export function apiKeyAdminRoutes(service: ApiKeyService): Router {
   return sharedAdminRoutes(service, { createBody: newApiKeySchema });
 }
 
-/** Public API authentication: `Authorization: Bearer <token>` only (contract §3). */
+/** Public API authentication: `Authorization: Bearer <token>` only. */
 export function requireApiKey(service: ApiKeyService): RequestHandler {
   return sharedRequireApiKey((token) => service.authenticate(token), { acceptXApiKeyHeader: false });
 }

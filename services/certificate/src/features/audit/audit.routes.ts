@@ -1,5 +1,5 @@
 /**
- * The certificate service's audit log (issue 28 item 7): the admin changes it records and `GET /admin/v1/audit-log`,
+ * The certificate service's audit log: the admin changes it records and `GET /admin/v1/audit-log`,
  * where owners read them, newest first. Mobility keeps its own (endpoints, mobility keys, drivers) at the same path.
  */
 import { Router, type RequestHandler } from 'express';

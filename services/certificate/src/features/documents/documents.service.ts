@@ -121,7 +121,7 @@ export function documentsService(repository: DocumentsRepository, publicBaseUrl:
 
   return {
     /**
-     * A template draft drawn as PNG by the real renderer with sample values (issue 28 item 5's live preview): through the
+     * A template draft drawn as PNG by the real renderer with sample values (the designer's live preview): through the
      * render pool like every document (a full queue is a 503), never stored.
      */
     async preview(draft: TemplateDraft, issuerName: string): Promise<Buffer> {

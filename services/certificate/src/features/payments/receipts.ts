@@ -1,5 +1,5 @@
 /**
- * Payments as billing history (issue 28 item 6): each payment with its plan period (a paid plan runs a month from its
+ * Payments as billing history: each payment with its plan period (a paid plan runs a month from its
  * activation; `renews_at` is when the next payment is due; a credit top-up has no period) and, once paid, a PDF receipt.
  */
 import PDFDocument from 'pdfkit';

@@ -1,4 +1,4 @@
-/** The plan catalogue (CONTRACT §3): prices in minor units of the currency. */
+/** The plan catalogue: prices in minor units of the currency. */
 export interface Plan {
   id: string;
   name: string;
