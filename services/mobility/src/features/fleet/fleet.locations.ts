@@ -37,6 +37,8 @@ export interface NearbyDriver {
  * truth about who is free and whom a partner may be offered; the index only narrows the search.
  */
 export class FleetLocations {
+  private readonly density = new SearchDensity();
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
@@ -121,7 +123,8 @@ export class FleetLocations {
    */
   async nearest(kind: FleetKind, tier: Tier, partnerId: string, at: LatLng, radiusMeters: number, count: number): Promise<NearbyDriver[]> {
     let found: NearbyDriver[] = [];
-    for (const radius of searchRadii(radiusMeters)) {
+    const area = `${kind}:${tier}:${partnerId}`;
+    for (const radius of searchRadii(radiusMeters, this.density.firstRadius(area, count))) {
       const pipeline = this.redis.pipeline();
       const scopes = scopesServing(partnerId);
       for (const scope of scopes) pipeline.geosearch(this.indexKey(kind, tier, scope), 'FROMLONLAT', at.lng, at.lat, 'BYRADIUS', radius, 'm', 'ASC', 'COUNT', count, 'WITHDIST');
@@ -130,7 +133,10 @@ export class FleetLocations {
         .flatMap((scope, i) => rowsOf(results[i]).map(([driverId, meters]) => ({ driverId, meters: Number(meters), scope })))
         .sort((a, b) => a.meters - b.meters)
         .slice(0, count);
-      if (found.length >= count) break;
+      if (found.length >= count) {
+        this.density.learn(area, count, found[count - 1]!.meters);
+        break;
+      }
     }
     return found;
   }
@@ -140,7 +146,9 @@ export class FleetLocations {
     const nearest = new Map<Tier, NearbyDriver>();
     const scopes = scopesServing(partnerId);
     let open = [...tiers];
-    for (const [round, radius] of searchRadii(radiusMeters).entries()) {
+    // The smallest circle any of the tiers' densities suggests: a sparse tier's nearest is then found in a wider one.
+    const hinted = Math.min(...tiers.map((tier) => this.density.firstRadius(`${kind}:${tier}:${partnerId}`, 1) ?? Infinity));
+    for (const [round, radius] of searchRadii(radiusMeters, Number.isFinite(hinted) ? hinted : undefined).entries()) {
       open = open.filter((tier) => !nearest.has(tier));
       if (open.length === 0) break;
       const pipeline = this.redis.pipeline();
@@ -163,6 +171,7 @@ export class FleetLocations {
         }
       });
     }
+    for (const [tier, driver] of nearest) this.density.learn(`${kind}:${tier}:${partnerId}`, 1, driver.meters);
     return nearest;
   }
 }
@@ -173,8 +182,44 @@ function rowsOf(result: [Error | null, unknown] | undefined): [string, string][]
   return (rows ?? []) as [string, string][];
 }
 
-function searchRadii(max: number): number[] {
-  return [...new Set([500, 1500, max].map((r) => Math.min(r, max)))];
+/** The circles a search widens through: the density's first circle when it is smaller than 500 m, then 500 m, 1.5 km and the whole radius. */
+export function searchRadii(max: number, first?: number): number[] {
+  const radii = first !== undefined && first < 500 ? [first, 500, 1500, max] : [500, 1500, max];
+  return [...new Set(radii.map((r) => Math.min(r, max)))];
+}
+
+/** How many drivers a first circle is sized to hold on average for `count` wanted: enough that it rarely holds fewer. */
+function expectedInFirstCircle(count: number): number {
+  return 1.5 * count + 5;
+}
+
+/**
+ * What recent searches learned of how densely drivers stand where a partner's jobs search, per fleet kind, tier and
+ * partner: drivers per square metre, from the distance of the `count`-th nearest of each search that found enough
+ * (a moving average). Redis sorts every driver inside a circle, so where a million drivers are indexed the fixed 500 m
+ * first circle holds hundreds; a first circle sized to the density holds a few dozen, and one that turns out to hold
+ * too few costs one more round trip through the usual wider circles. The nearest found are the nearest overall either
+ * way: a circle holding `count` drivers holds the `count` nearest.
+ */
+export class SearchDensity {
+  private readonly perArea = new Map<string, number>();
+
+  constructor(private readonly maxAreas = 10_000) {}
+
+  /** The first circle's radius (m) for `count` drivers in this area, or undefined before anything was learned. */
+  firstRadius(area: string, count: number): number | undefined {
+    const density = this.perArea.get(area);
+    if (!density) return undefined;
+    return Math.max(50, Math.ceil(Math.sqrt(expectedInFirstCircle(count) / (Math.PI * density))));
+  }
+
+  /** A search in `area` found `count` drivers, the farthest of them `meters` away. */
+  learn(area: string, count: number, meters: number): void {
+    const density = count / (Math.PI * Math.max(meters, 10) ** 2);
+    const previous = this.perArea.get(area);
+    if (previous === undefined && this.perArea.size >= this.maxAreas) this.perArea.clear();
+    this.perArea.set(area, previous === undefined ? density : previous * 0.8 + density * 0.2);
+  }
 }
 
 /** A telemetry hash as stored by `saveTelemetry`; null when it holds no position. */
