@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { CheckoutStarted, CreditPack } from '../../api/types';
+import { CardForm } from '../../ui/CardForm';
 import { SelectField } from '../../ui/fields';
-import { FormError } from '../../ui/FormError';
 import { formatMoney } from '../../ui/format';
 import { startTopUp, type PaymentGatewayOption } from './billing-api';
 import { firstUsableGateway, GatewayField } from './GatewayField';
@@ -12,14 +12,8 @@ export function TopUpForm({ packs, gateways, onStarted }: { packs: CreditPack[];
   const [pack, setPack] = useState(packs[0]?.id ?? '');
   const [gateway, setGateway] = useState(firstUsableGateway(gateways));
   const mutation = useMutation({ mutationFn: () => startTopUp(pack, gateway), onSuccess: onStarted });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    mutation.mutate();
-  };
   return (
-    <form onSubmit={submit} noValidate aria-label="Buy credits" className="card">
-      <h2>Buy credits</h2>
-      <FormError error={mutation.error} fields={['pack', 'gateway']} />
+    <CardForm label="Buy credits" title="Buy credits" error={mutation.error} fields={['pack', 'gateway']} onSubmit={() => mutation.mutate()}>
       <SelectField label="Credit pack" name="pack" value={pack} error={mutation.error} onChange={(event) => setPack(event.target.value)}
         options={packs.map((item) => ({ value: item.id, label: `${item.name} — ${formatMoney(item.price)}` }))} />
       <GatewayField gateways={gateways} value={gateway} error={mutation.error} onChange={setGateway} />
@@ -27,6 +21,6 @@ export function TopUpForm({ packs, gateways, onStarted }: { packs: CreditPack[];
         Buy credits
       </button>
       <p className="hint">A top-up adds credits to the balance once the payment is confirmed; your plan and its renewal date stay as they are.</p>
-    </form>
+    </CardForm>
   );
 }

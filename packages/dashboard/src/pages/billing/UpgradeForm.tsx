@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { CheckoutStarted, Plan } from '../../api/types';
+import { CardForm } from '../../ui/CardForm';
 import { SelectField } from '../../ui/fields';
-import { FormError } from '../../ui/FormError';
 import { formatMoney } from '../../ui/format';
 import { startCheckout, type PaymentGatewayOption } from './billing-api';
 import { firstUsableGateway, GatewayField } from './GatewayField';
@@ -12,14 +12,8 @@ export function UpgradeForm({ plans, gateways, onStarted }: { plans: Plan[]; gat
   const [plan, setPlan] = useState(plans[0]?.id ?? '');
   const [gateway, setGateway] = useState(firstUsableGateway(gateways));
   const mutation = useMutation({ mutationFn: () => startCheckout(plan, gateway), onSuccess: onStarted });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    mutation.mutate();
-  };
   return (
-    <form onSubmit={submit} noValidate aria-label="Upgrade plan" className="card">
-      <h2>Change plan</h2>
-      <FormError error={mutation.error} fields={['plan', 'gateway']} />
+    <CardForm label="Upgrade plan" title="Change plan" error={mutation.error} fields={['plan', 'gateway']} onSubmit={() => mutation.mutate()}>
       <SelectField label="Plan" name="plan" value={plan} error={mutation.error} onChange={(event) => setPlan(event.target.value)}
         options={plans.map((item) => ({ value: item.id, label: `${item.name} — ${formatMoney(item.price)}, ${item.credits} credits` }))} />
       <GatewayField gateways={gateways} value={gateway} error={mutation.error} onChange={setGateway} />
@@ -27,6 +21,6 @@ export function UpgradeForm({ plans, gateways, onStarted }: { plans: Plan[]; gat
         Start checkout
       </button>
       <p className="hint">You pay on the gateway&apos;s own page and come back here; the new plan shows once the payment is confirmed.</p>
-    </form>
+    </CardForm>
   );
 }
