@@ -10,7 +10,7 @@ interface Fruit {
 
 function FruitTable({ rows, query, footer }: { rows: Fruit[] | undefined; query?: { isLoading: boolean; error: unknown }; footer?: string }) {
   return (
-    <DataTable query={query} what="fruit" caption="Fruit" columns={['Name', 'ID']} rows={rows} rowKey={(fruit) => fruit.id} empty="No fruit yet."
+    <DataTable query={query ?? { isLoading: false, error: null }} what="fruit" caption="Fruit" columns={['Name', 'ID']} rows={rows} rowKey={(fruit) => fruit.id} empty="No fruit yet."
       testId="fruit" footer={footer && <p>{footer}</p>}
       renderRow={(fruit) => (
         <tr data-testid={`fruit-${fruit.id}`}>

@@ -6,7 +6,10 @@
 import { Fragment, type ReactNode } from 'react';
 import { QueryState } from './QueryState';
 
-export interface DataTableProps<Row> {
+/** The query's loading and error states, shown above the table (as "Loading {what}…" or "Could not load {what}: …"). */
+type QueryStates = { query: { isLoading: boolean; error: unknown }; what: string } | { query?: undefined; what?: undefined };
+
+export type DataTableProps<Row> = QueryStates & {
   caption: ReactNode;
   /** The column headers, left to right. */
   columns: readonly ReactNode[];
@@ -17,18 +20,15 @@ export interface DataTableProps<Row> {
   renderRow: (row: Row) => ReactNode;
   /** What the single row says when there are no items; without it an empty table has no rows. */
   empty?: ReactNode;
-  /** The query's loading and error states, shown above the table (as "Loading {what}…" or "Could not load {what}"). */
-  query?: { isLoading: boolean; error: unknown };
-  what?: string;
   testId?: string;
   /** Shown below the table once the rows have loaded, for example a pager. */
   footer?: ReactNode;
-}
+};
 
-export function DataTable<Row>({ caption, columns, rows, rowKey, renderRow, empty, query, what = 'the list', testId, footer }: DataTableProps<Row>) {
+export function DataTable<Row>({ caption, columns, rows, rowKey, renderRow, empty, query, what, testId, footer }: DataTableProps<Row>) {
   return (
     <>
-      {query && <QueryState isLoading={query.isLoading} error={query.error} what={what} />}
+      {query && what !== undefined && <QueryState isLoading={query.isLoading} error={query.error} what={what} />}
       {rows && (
         <>
           <div className="table-wrap">
