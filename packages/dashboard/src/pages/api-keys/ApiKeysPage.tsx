@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Navigate, useParams } from 'react-router';
 import type { ApiKeyWithToken } from '../../api/types';
 import { useIsOwner } from '../../auth/session';
-import { QueryState } from '../../ui/QueryState';
+import { DataTable } from '../../ui/DataTable';
 import { SecretBox } from '../../ui/SecretBox';
 import { listKeys, type KeyService } from './api-keys-api';
 import { CreateKeyForm } from './CreateKeyForm';
@@ -33,34 +33,9 @@ function KeysOf({ service }: { service: KeyService }) {
       <h1>{TITLES[service]}</h1>
       {fresh && <SecretBox label={`Token of ${fresh.name}`} value={fresh.token} testId="api-key-token" onDismiss={() => setFresh(null)} />}
       {isOwner ? <CreateKeyForm service={service} onCreated={showToken} /> : <p className="notice">Only owners can create, rotate, revoke and delete keys.</p>}
-      <QueryState isLoading={keys.isLoading} error={keys.error} what="API keys" />
-      {keys.data && (
-        <div className="table-wrap">
-          <table>
-            <caption>Keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Created</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.data.length === 0 && (
-                <tr>
-                  <td colSpan={6}>No keys yet.</td>
-                </tr>
-              )}
-              {keys.data.data.map((apiKey) => (
-                <KeyRow key={apiKey.id} service={service} apiKey={apiKey} canManage={isOwner} onRotated={showToken} onChanged={refresh} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable query={keys} what="API keys" caption="Keys" columns={['Name', 'Status', 'Scopes', 'Last used', 'Created', 'Actions']}
+        rows={keys.data?.data} rowKey={(apiKey) => apiKey.id} empty="No keys yet."
+        renderRow={(apiKey) => <KeyRow service={service} apiKey={apiKey} canManage={isOwner} onRotated={showToken} onChanged={refresh} />} />
     </section>
   );
 }

@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { ApiKeyWithToken } from '../../api/types';
+import { CardForm } from '../../ui/CardForm';
 import { CheckboxGroup, SelectField, TextField } from '../../ui/fields';
-import { FormError } from '../../ui/FormError';
 import { createKey, MOBILITY_SCOPES, type KeyService, type NewKey } from './api-keys-api';
 
 /** Mobility keys carry scopes and a live or test mode; certificate keys only a name. */
@@ -21,14 +21,8 @@ export function CreateKeyForm({ service, onCreated }: { service: KeyService; onC
       onCreated(key);
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    mutation.mutate();
-  };
   return (
-    <form onSubmit={submit} noValidate aria-label="Create an API key" className="card">
-      <h2>Create a key</h2>
-      <FormError error={mutation.error} fields={['name', 'scopes', 'mode']} />
+    <CardForm label="Create an API key" title="Create a key" error={mutation.error} fields={['name', 'scopes', 'mode']} onSubmit={() => mutation.mutate()}>
       <TextField label="Key name" name="name" required value={name} error={mutation.error} onChange={(event) => setName(event.target.value)} />
       {service === 'mobility' && (
         <>
@@ -41,6 +35,6 @@ export function CreateKeyForm({ service, onCreated }: { service: KeyService; onC
       <button type="submit" disabled={mutation.isPending}>
         Create key
       </button>
-    </form>
+    </CardForm>
   );
 }

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { ApiKey, ApiKeyWithToken } from '../../api/types';
+import { ConfirmButton } from '../../ui/ConfirmButton';
 import { FormError } from '../../ui/FormError';
 import { formatDate } from '../../ui/format';
 import { humanLabel } from '../../ui/labels';
@@ -51,14 +52,14 @@ export function KeyRow({ service, apiKey, canManage, onRotated, onChanged }: Pro
                 <button type="button" onClick={() => rotate.mutate()} disabled={rotate.isPending}>
                   Rotate
                 </button>
-                <button type="button" className="danger" onClick={() => window.confirm(`Revoke ${apiKey.name}? Its token stops working at once.`) && revoke.mutate()}>
+                <ConfirmButton className="danger" question={`Revoke ${apiKey.name}? Its token stops working at once.`} onConfirm={() => revoke.mutate()}>
                   Revoke
-                </button>
+                </ConfirmButton>
               </>
             )}
-            <button type="button" className="danger" onClick={() => window.confirm(`Delete ${apiKey.name}?`) && remove.mutate()}>
+            <ConfirmButton className="danger" question={`Delete ${apiKey.name}?`} onConfirm={() => remove.mutate()}>
               Delete
-            </button>
+            </ConfirmButton>
             <FormError error={rotate.error ?? revoke.error ?? remove.error} />
           </div>
         ) : (

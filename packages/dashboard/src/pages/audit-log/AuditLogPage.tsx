@@ -1,9 +1,9 @@
 /** Audit log (owners): who changed keys, roles, members, endpoints, templates, plans and drivers, when, and from where. */
 import { useQuery } from '@tanstack/react-query';
 import { useIsOwner } from '../../auth/session';
+import { DataTable } from '../../ui/DataTable';
 import { formatDate } from '../../ui/format';
 import { humanLabel } from '../../ui/labels';
-import { QueryState } from '../../ui/QueryState';
 import { listMembers } from '../members/members-api';
 import { listAuditLog, type ServiceAuditEntry } from './audit-log-api';
 
@@ -36,43 +36,22 @@ export function AuditLogPage() {
       ) : (
         <>
           <p className="muted">Every change to keys, roles, members, webhook endpoints, templates, plans and drivers, newest first.</p>
-          <QueryState isLoading={entries.isLoading} error={entries.error} what="the audit log" />
-          {entries.data && (
-            <div className="table-wrap">
-              <table>
-                <caption>Changes</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Who</th>
-                    <th scope="col">What</th>
-                    <th scope="col">From</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {entries.data.length === 0 && (
-                    <tr>
-                      <td colSpan={4}>No changes yet.</td>
-                    </tr>
-                  )}
-                  {entries.data.map((entry) => (
-                    <tr key={`${entry.service}-${entry.id}`} data-testid="audit-entry" data-action={entry.action}>
-                      <td>{formatDate(entry.created_at)}</td>
-                      <td>
-                        {nameOf(entry)}
-                        <div className="muted">{entry.actor_email ?? humanLabel(entry.actor_role)}</div>
-                      </td>
-                      <td>
-                        <strong>{actionLabel(entry.action)}</strong> {entry.target_id && <code>{entry.target_id}</code>}
-                        {Object.keys(entry.details).length > 0 && <div className="muted">{detailsLine(entry.details)}</div>}
-                      </td>
-                      <td data-testid="audit-address">{entry.ip_address}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <DataTable query={entries} what="the audit log" caption="Changes" columns={['When', 'Who', 'What', 'From']}
+            rows={entries.data} rowKey={(entry) => `${entry.service}-${entry.id}`} empty="No changes yet."
+            renderRow={(entry) => (
+              <tr data-testid="audit-entry" data-action={entry.action}>
+                <td>{formatDate(entry.created_at)}</td>
+                <td>
+                  {nameOf(entry)}
+                  <div className="muted">{entry.actor_email ?? humanLabel(entry.actor_role)}</div>
+                </td>
+                <td>
+                  <strong>{actionLabel(entry.action)}</strong> {entry.target_id && <code>{entry.target_id}</code>}
+                  {Object.keys(entry.details).length > 0 && <div className="muted">{detailsLine(entry.details)}</div>}
+                </td>
+                <td data-testid="audit-address">{entry.ip_address}</td>
+              </tr>
+            )} />
         </>
       )}
     </section>

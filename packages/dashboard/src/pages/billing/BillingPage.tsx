@@ -7,6 +7,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useIsOwner } from '../../auth/session';
 import type { CheckoutStarted, Plan } from '../../api/types';
+import { DataTable } from '../../ui/DataTable';
 import { formatDate } from '../../ui/format';
 import { humanLabel } from '../../ui/labels';
 import { QueryState } from '../../ui/QueryState';
@@ -102,37 +103,16 @@ export function BillingPage() {
         ))}
       <PaymentHistory payments={payments} />
       <h2>Ledger</h2>
-      <QueryState isLoading={ledger.isLoading} error={ledger.error} what="the credit ledger" />
-      {ledger.data && (
-        <div className="table-wrap">
-          <table>
-            <caption>Credit movements, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Change</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Balance after</th>
-              </tr>
-            </thead>
-            <tbody>
-              {ledger.data.data.length === 0 && (
-                <tr>
-                  <td colSpan={4}>No movements yet.</td>
-                </tr>
-              )}
-              {ledger.data.data.map((entry) => (
-                <tr key={entry.id}>
-                  <td>{formatDate(entry.created_at)}</td>
-                  <td>{entry.amount > 0 ? `+${entry.amount}` : entry.amount}</td>
-                  <td>{entry.reason.replace(/_/g, ' ')}</td>
-                  <td>{entry.balance_after}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable query={ledger} what="the credit ledger" caption="Credit movements, newest first" columns={['When', 'Change', 'Reason', 'Balance after']}
+        rows={ledger.data?.data} rowKey={(entry) => entry.id} empty="No movements yet."
+        renderRow={(entry) => (
+          <tr>
+            <td>{formatDate(entry.created_at)}</td>
+            <td>{entry.amount > 0 ? `+${entry.amount}` : entry.amount}</td>
+            <td>{entry.reason.replace(/_/g, ' ')}</td>
+            <td>{entry.balance_after}</td>
+          </tr>
+        )} />
     </section>
   );
 }

@@ -3,7 +3,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { BillingPayment, Page } from '../../api/types';
 import { formatDate, formatMoney } from '../../ui/format';
 import { humanLabel } from '../../ui/labels';
-import { QueryState } from '../../ui/QueryState';
+import { DataTable } from '../../ui/DataTable';
 import { downloadReceipt } from './billing-api';
 
 async function saveReceipt(reference: string): Promise<void> {
@@ -30,49 +30,27 @@ export function PaymentHistory({ payments }: { payments: UseQueryResult<Page<Bil
           <strong>{formatDate(renewal.renews_at)}</strong>.
         </p>
       )}
-      <QueryState isLoading={payments.isLoading} error={payments.error} what="payments" />
-      {payments.data && (
-        <div className="table-wrap">
-          <table>
-            <caption>Payments, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Started</th>
-                <th scope="col">Purchase</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Status</th>
-                <th scope="col">Receipt</th>
-              </tr>
-            </thead>
-            <tbody>
-              {payments.data.data.length === 0 && (
-                <tr>
-                  <td colSpan={5}>No payments yet.</td>
-                </tr>
+      <DataTable query={payments} what="payments" caption="Payments, newest first" columns={['Started', 'Purchase', 'Amount', 'Status', 'Receipt']}
+        rows={payments.data?.data} rowKey={(payment) => payment.reference} empty="No payments yet."
+        renderRow={(payment) => (
+          <tr data-testid={`payment-${payment.reference}`}>
+            <td>{formatDate(payment.created_at)}</td>
+            <td>{purchaseOf(payment)}</td>
+            <td>
+              {formatMoney(payment.amount)} <span className="muted">via {payment.gateway_name}</span>
+            </td>
+            <td>{humanLabel(payment.status)}</td>
+            <td>
+              {payment.status === 'succeeded' ? (
+                <button type="button" onClick={() => void saveReceipt(payment.reference)}>
+                  Receipt (PDF)
+                </button>
+              ) : (
+                '—'
               )}
-              {payments.data.data.map((payment) => (
-                <tr key={payment.reference} data-testid={`payment-${payment.reference}`}>
-                  <td>{formatDate(payment.created_at)}</td>
-                  <td>{purchaseOf(payment)}</td>
-                  <td>
-                    {formatMoney(payment.amount)} <span className="muted">via {payment.gateway_name}</span>
-                  </td>
-                  <td>{humanLabel(payment.status)}</td>
-                  <td>
-                    {payment.status === 'succeeded' ? (
-                      <button type="button" onClick={() => void saveReceipt(payment.reference)}>
-                        Receipt (PDF)
-                      </button>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            </td>
+          </tr>
+        )} />
     </>
   );
 }

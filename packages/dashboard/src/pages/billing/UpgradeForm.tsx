@@ -1,32 +1,18 @@
-import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
 import type { CheckoutStarted, Plan } from '../../api/types';
-import { SelectField } from '../../ui/fields';
-import { FormError } from '../../ui/FormError';
 import { formatMoney } from '../../ui/format';
 import { startCheckout, type PaymentGatewayOption } from './billing-api';
-import { firstUsableGateway, GatewayField } from './GatewayField';
+import { CheckoutForm } from './CheckoutForm';
 
 /** Starts a checkout for one of the offered plans with a gateway (shown by its configured name). */
 export function UpgradeForm({ plans, gateways, onStarted }: { plans: Plan[]; gateways: PaymentGatewayOption[]; onStarted: (payment: CheckoutStarted) => void }) {
-  const [plan, setPlan] = useState(plans[0]?.id ?? '');
-  const [gateway, setGateway] = useState(firstUsableGateway(gateways));
-  const mutation = useMutation({ mutationFn: () => startCheckout(plan, gateway), onSuccess: onStarted });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    mutation.mutate();
+  const offer = {
+    label: 'Plan',
+    name: 'plan',
+    options: plans.map((item) => ({ value: item.id, label: `${item.name} — ${formatMoney(item.price)}, ${item.credits} credits` })),
+    start: startCheckout,
   };
   return (
-    <form onSubmit={submit} noValidate aria-label="Upgrade plan" className="card">
-      <h2>Change plan</h2>
-      <FormError error={mutation.error} fields={['plan', 'gateway']} />
-      <SelectField label="Plan" name="plan" value={plan} error={mutation.error} onChange={(event) => setPlan(event.target.value)}
-        options={plans.map((item) => ({ value: item.id, label: `${item.name} — ${formatMoney(item.price)}, ${item.credits} credits` }))} />
-      <GatewayField gateways={gateways} value={gateway} error={mutation.error} onChange={setGateway} />
-      <button type="submit" disabled={!plan || mutation.isPending}>
-        Start checkout
-      </button>
-      <p className="hint">You pay on the gateway&apos;s own page and come back here; the new plan shows once the payment is confirmed.</p>
-    </form>
+    <CheckoutForm formLabel="Upgrade plan" title="Change plan" offer={offer} gateways={gateways} submitLabel="Start checkout" onStarted={onStarted}
+      hint="You pay on the gateway's own page and come back here; the new plan shows once the payment is confirmed." />
   );
 }

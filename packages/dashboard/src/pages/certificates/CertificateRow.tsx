@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { Certificate } from '../../api/types';
+import { ConfirmButton } from '../../ui/ConfirmButton';
 import { FormError } from '../../ui/FormError';
 import { downloadDocument, publicPageUrl, revokeCertificate } from './certificates-api';
 
@@ -27,10 +28,9 @@ export function CertificateRow({ certificate, onChanged }: { certificate: Certif
             Public page
           </a>
           {certificate.status !== 'revoked' && (
-            <button type="button" className="danger"
-              onClick={() => window.confirm(`Revoke ${certificate.certificate_number}? Verification will answer "revoked".`) && revoke.mutate()}>
+            <ConfirmButton className="danger" question={`Revoke ${certificate.certificate_number}? Verification will answer "revoked".`} onConfirm={() => revoke.mutate()}>
               Revoke
-            </button>
+            </ConfirmButton>
           )}
         </div>
         <FormError error={revoke.error ?? download.error} />

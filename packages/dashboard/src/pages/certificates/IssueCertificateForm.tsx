@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { Certificate, NewCertificate, Template } from '../../api/types';
+import { CardForm } from '../../ui/CardForm';
 import { TextField } from '../../ui/fields';
-import { FormError } from '../../ui/FormError';
 import { TemplatePicker } from '../templates/TemplatePicker';
 import { issueCertificate } from './certificates-api';
 
@@ -29,14 +29,8 @@ export function IssueCertificateForm({ onIssued }: { onIssued: (certificate: Cer
     },
   });
   const set = (field: keyof typeof EMPTY) => (event: { target: { value: string } }) => setForm({ ...form, [field]: event.target.value });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    mutation.mutate();
-  };
   return (
-    <form onSubmit={submit} noValidate aria-label="Issue a certificate" className="card">
-      <h2>Issue a certificate</h2>
-      <FormError error={mutation.error} fields={FIELDS} />
+    <CardForm label="Issue a certificate" title="Issue a certificate" error={mutation.error} fields={FIELDS} onSubmit={() => mutation.mutate()}>
       <TextField label="Recipient name" name="recipient_name" required value={form.recipient_name} error={mutation.error} onChange={set('recipient_name')} />
       <TextField label="Program title" name="program_title" required value={form.program_title} error={mutation.error} onChange={set('program_title')} />
       <TextField label="Issue date" name="issue_date" type="date" required value={form.issue_date} error={mutation.error} onChange={set('issue_date')} />
@@ -59,6 +53,6 @@ export function IssueCertificateForm({ onIssued }: { onIssued: (certificate: Cer
           Issued {mutation.data.certificate_number}, verification code <code>{mutation.data.verification_code}</code>.
         </p>
       )}
-    </form>
+    </CardForm>
   );
 }

@@ -7,9 +7,10 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { FleetDriver } from '../../api/types';
 import { useRole } from '../../auth/session';
+import { ConfirmButton } from '../../ui/ConfirmButton';
+import { DataTable } from '../../ui/DataTable';
 import { FormError } from '../../ui/FormError';
 import { formatDate } from '../../ui/format';
-import { QueryState } from '../../ui/QueryState';
 import { SecretBox } from '../../ui/SecretBox';
 import { disableDriver, issueSignInCode, listDrivers } from './drivers-api';
 import { RegisterDriverForm } from './RegisterDriverForm';
@@ -80,61 +81,38 @@ export function DriversPage() {
           onDismiss={() => setCode(null)} />
       )}
       <FormError error={disable.error ?? signIn.error} />
-      <QueryState isLoading={drivers.isLoading} error={drivers.error} what="drivers" />
-      {drivers.data && (
-        <div className="table-wrap">
-          <table>
-            <caption>Drivers and couriers</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Kind / tier</th>
-                <th scope="col">Vehicle</th>
-                <th scope="col">Presence</th>
-                <th scope="col">Job</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {drivers.data.data.length === 0 && (
-                <tr>
-                  <td colSpan={6}>No drivers yet.</td>
-                </tr>
+      <DataTable query={drivers} what="drivers" caption="Drivers and couriers" columns={['Name', 'Kind / tier', 'Vehicle', 'Presence', 'Job', 'Actions']}
+        rows={drivers.data?.data} rowKey={(driver) => driver.id} empty="No drivers yet."
+        renderRow={(driver) => (
+          <tr data-testid={`driver-${driver.id}`}>
+            <td>
+              {driver.name ?? driver.id}
+              <div className="muted">{driver.phone}</div>
+            </td>
+            <td>
+              {humanLabel(driver.kind)} / {humanLabel(driver.tier)}
+            </td>
+            <td>{driver.vehicle ? `${driver.vehicle.make} ${driver.vehicle.model}, ${driver.vehicle.plate}` : '—'}</td>
+            <td>
+              <Presence driver={driver} />
+            </td>
+            <td>
+              <CurrentJob job={driver.current_job} />
+            </td>
+            <td>
+              {canManage && driver.status === 'active' && (
+                <div className="actions">
+                  <button type="button" onClick={() => signIn.mutate({ id: driver.id, name: driver.name ?? driver.id })}>
+                    Sign-in code
+                  </button>
+                  <ConfirmButton className="danger" question={`Disable ${driver.name ?? driver.id}?`} onConfirm={() => disable.mutate(driver.id)}>
+                    Disable
+                  </ConfirmButton>
+                </div>
               )}
-              {drivers.data.data.map((driver) => (
-                <tr key={driver.id} data-testid={`driver-${driver.id}`}>
-                  <td>
-                    {driver.name ?? driver.id}
-                    <div className="muted">{driver.phone}</div>
-                  </td>
-                  <td>
-                    {humanLabel(driver.kind)} / {humanLabel(driver.tier)}
-                  </td>
-                  <td>{driver.vehicle ? `${driver.vehicle.make} ${driver.vehicle.model}, ${driver.vehicle.plate}` : '—'}</td>
-                  <td>
-                    <Presence driver={driver} />
-                  </td>
-                  <td>
-                    <CurrentJob job={driver.current_job} />
-                  </td>
-                  <td>
-                    {canManage && driver.status === 'active' && (
-                      <div className="actions">
-                        <button type="button" onClick={() => signIn.mutate({ id: driver.id, name: driver.name ?? driver.id })}>
-                          Sign-in code
-                        </button>
-                        <button type="button" className="danger" onClick={() => window.confirm(`Disable ${driver.name ?? driver.id}?`) && disable.mutate(driver.id)}>
-                          Disable
-                        </button>
-                      </div>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            </td>
+          </tr>
+        )} />
     </section>
   );
 }

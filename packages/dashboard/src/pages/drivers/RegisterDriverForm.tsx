@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { NewDriver, RegisteredDriver } from '../../api/types';
+import { CardForm } from '../../ui/CardForm';
 import { SelectField, TextField } from '../../ui/fields';
-import { FormError } from '../../ui/FormError';
 import { humanLabel } from '../../ui/labels';
 import { registerDriver } from './drivers-api';
 
@@ -26,15 +26,9 @@ export function RegisterDriverForm({ onRegistered }: { onRegistered: (driver: Re
     },
   });
   const set = (field: keyof typeof EMPTY) => (event: { target: { value: string } }) => setForm({ ...form, [field]: event.target.value });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    mutation.mutate();
-  };
   const error = mutation.error;
   return (
-    <form onSubmit={submit} noValidate aria-label="Register a driver" className="card">
-      <h2>Register a driver</h2>
-      <FormError error={error} fields={FIELDS} />
+    <CardForm label="Register a driver" title="Register a driver" error={error} fields={FIELDS} onSubmit={() => mutation.mutate()}>
       <TextField label="Name" name="name" required value={form.name} error={error} onChange={set('name')} />
       <TextField label="Phone" name="phone" type="tel" required value={form.phone} error={error} onChange={set('phone')} />
       <SelectField label="Kind" name="kind" value={form.kind} error={error} onChange={set('kind')}
@@ -48,6 +42,6 @@ export function RegisterDriverForm({ onRegistered }: { onRegistered: (driver: Re
       <button type="submit" disabled={mutation.isPending}>
         Register driver
       </button>
-    </form>
+    </CardForm>
   );
 }

@@ -1,7 +1,7 @@
 /** Create an event pass program: name, budget, dates, area (venue and radius), rides per pass. */
 import { useMutation } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
-import { FormError } from '../../ui/FormError';
+import { CardForm } from '../../ui/CardForm';
 import { TextField } from '../../ui/fields';
 import { createProgram, type NewProgram, type Program } from './event-passes-api';
 
@@ -11,7 +11,6 @@ const minor = (value: FormDataEntryValue | null) => Math.round(Number(value) * 1
 export function CreateProgramForm({ onCreated }: { onCreated: (program: Program) => void }) {
   const create = useMutation({ mutationFn: createProgram, onSuccess: onCreated });
   const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
     const form = new FormData(event.currentTarget);
     const when = (name: string) => (form.get(name) ? new Date(String(form.get(name))).toISOString() : '');
     const body = {
@@ -29,9 +28,7 @@ export function CreateProgramForm({ onCreated }: { onCreated: (program: Program)
   };
   const error = create.error;
   return (
-    <form aria-label="Create a program" className="card" onSubmit={submit} noValidate>
-      <h2>New program</h2>
-      <FormError error={error} />
+    <CardForm label="Create a program" title="New program" error={error} onSubmit={submit}>
       <div className="grid-2">
         <div>
           <TextField label="Name" name="name" error={error} required />
@@ -69,6 +66,6 @@ export function CreateProgramForm({ onCreated }: { onCreated: (program: Program)
       <button type="submit" disabled={create.isPending}>
         Create program
       </button>
-    </form>
+    </CardForm>
   );
 }

@@ -2,7 +2,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
+import { ConfirmButton } from '../../ui/ConfirmButton';
 import { CopyButton } from '../../ui/CopyButton';
+import { DataTable } from '../../ui/DataTable';
 import { FormError } from '../../ui/FormError';
 import { formatDate, formatMoney } from '../../ui/format';
 import { humanLabel } from '../../ui/labels';
@@ -148,9 +150,9 @@ export function EventPassProgramPage() {
             <>
               <IssueForms programId={id} onIssued={refresh} />
               <p>
-                <button type="button" className="danger" onClick={() => window.confirm(`Close ${data.name}? Its passes take no new rides.`) && close.mutate()}>
+                <ConfirmButton className="danger" question={`Close ${data.name}? Its passes take no new rides.`} onConfirm={() => close.mutate()}>
                   Close program
-                </button>
+                </ConfirmButton>
               </p>
             </>
           ) : (
@@ -158,49 +160,27 @@ export function EventPassProgramPage() {
           )}
         </>
       )}
-      <QueryState isLoading={passes.isLoading} error={passes.error} what="the passes" />
-      {passes.data && (
-        <div className="table-wrap">
-          <table data-testid="passes">
-            <caption>Passes</caption>
-            <thead>
-              <tr>
-                <th scope="col">Code</th>
-                <th scope="col">Attendee</th>
-                <th scope="col">Status</th>
-                <th scope="col">Rides used / left</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {passes.data.data.length === 0 && (
-                <tr>
-                  <td colSpan={5}>No passes yet.</td>
-                </tr>
+      <DataTable query={passes} what="the passes" testId="passes" caption="Passes" columns={['Code', 'Attendee', 'Status', 'Rides used / left', 'Actions']}
+        rows={passes.data?.data} rowKey={(pass) => pass.id} empty="No passes yet."
+        renderRow={(pass) => (
+          <tr data-testid={`pass-${pass.id}`}>
+            <td>
+              <code data-testid="pass-code">{pass.code}</code> <CopyButton text={pass.code} label={`Copy code ${pass.code}`} />
+            </td>
+            <td>{[pass.attendee.reference, pass.attendee.name].filter(Boolean).join(' · ') || '—'}</td>
+            <td data-testid="pass-status">{humanLabel(pass.status)}</td>
+            <td>
+              {pass.rides_used} / {pass.rides_left}
+            </td>
+            <td>
+              {pass.status === 'active' && (
+                <ConfirmButton className="danger" question={`Revoke ${pass.code}?`} onConfirm={() => revoke.mutate(pass.id)}>
+                  Revoke
+                </ConfirmButton>
               )}
-              {passes.data.data.map((pass) => (
-                <tr key={pass.id} data-testid={`pass-${pass.id}`}>
-                  <td>
-                    <code data-testid="pass-code">{pass.code}</code> <CopyButton text={pass.code} label={`Copy code ${pass.code}`} />
-                  </td>
-                  <td>{[pass.attendee.reference, pass.attendee.name].filter(Boolean).join(' · ') || '—'}</td>
-                  <td data-testid="pass-status">{humanLabel(pass.status)}</td>
-                  <td>
-                    {pass.rides_used} / {pass.rides_left}
-                  </td>
-                  <td>
-                    {pass.status === 'active' && (
-                      <button type="button" className="danger" onClick={() => window.confirm(`Revoke ${pass.code}?`) && revoke.mutate(pass.id)}>
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            </td>
+          </tr>
+        )} />
     </section>
   );
 }

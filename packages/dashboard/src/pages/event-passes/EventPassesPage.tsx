@@ -1,11 +1,12 @@
 /** Event pass programs: create one, list them with usage, open one, close one. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
+import { ConfirmButton } from '../../ui/ConfirmButton';
+import { DataTable } from '../../ui/DataTable';
 import { FormError } from '../../ui/FormError';
 import { formatDate, formatMoney } from '../../ui/format';
 import { QueryState } from '../../ui/QueryState';
 import { humanLabel } from '../../ui/labels';
-
 import { CreateProgramForm } from './CreateProgramForm';
 import { closeProgram, listPrograms } from './event-passes-api';
 
@@ -20,52 +21,30 @@ export function EventPassesPage() {
       <QueryState isLoading={programs.isLoading} error={programs.error} what="event pass programs" />
       <FormError error={close.error} />
       <CreateProgramForm onCreated={(program) => navigate(`/event-passes/${encodeURIComponent(program.id)}`)} />
-      {programs.data && (
-        <div className="table-wrap">
-          <table>
-            <caption>Programs</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Valid</th>
-                <th scope="col">Budget left</th>
-                <th scope="col">Passes / rides</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {programs.data.data.length === 0 && (
-                <tr>
-                  <td colSpan={6}>No programs yet.</td>
-                </tr>
+      <DataTable caption="Programs" columns={['Name', 'Status', 'Valid', 'Budget left', 'Passes / rides', 'Actions']}
+        rows={programs.data?.data} rowKey={(program) => program.id} empty="No programs yet."
+        renderRow={(program) => (
+          <tr>
+            <td>
+              <Link to={`/event-passes/${encodeURIComponent(program.id)}`}>{program.name}</Link>
+            </td>
+            <td>{humanLabel(program.status)}</td>
+            <td>
+              {formatDate(program.valid_from)} – {formatDate(program.valid_until)}
+            </td>
+            <td>{formatMoney({ amount: program.usage.budget_left, currency: program.currency })}</td>
+            <td>
+              {program.usage.passes_issued} / {program.usage.rides_redeemed}
+            </td>
+            <td>
+              {program.status === 'open' && (
+                <ConfirmButton className="danger" question={`Close ${program.name}?`} onConfirm={() => close.mutate(program.id)}>
+                  Close
+                </ConfirmButton>
               )}
-              {programs.data.data.map((program) => (
-                <tr key={program.id}>
-                  <td>
-                    <Link to={`/event-passes/${encodeURIComponent(program.id)}`}>{program.name}</Link>
-                  </td>
-                  <td>{humanLabel(program.status)}</td>
-                  <td>
-                    {formatDate(program.valid_from)} – {formatDate(program.valid_until)}
-                  </td>
-                  <td>{formatMoney({ amount: program.usage.budget_left, currency: program.currency })}</td>
-                  <td>
-                    {program.usage.passes_issued} / {program.usage.rides_redeemed}
-                  </td>
-                  <td>
-                    {program.status === 'open' && (
-                      <button type="button" className="danger" onClick={() => window.confirm(`Close ${program.name}?`) && close.mutate(program.id)}>
-                        Close
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            </td>
+          </tr>
+        )} />
     </section>
   );
 }

@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { ASSIGNABLE_ROLES, type Invitation, type Role } from '../../api/accounts';
+import { CardForm } from '../../ui/CardForm';
 import { SelectField, TextField } from '../../ui/fields';
-import { FormError } from '../../ui/FormError';
 import { createInvitation } from './members-api';
 
 export function InviteForm({ onInvited }: { onInvited: (invitation: Invitation) => void }) {
@@ -15,14 +15,8 @@ export function InviteForm({ onInvited }: { onInvited: (invitation: Invitation) 
       onInvited(invitation);
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    mutation.mutate();
-  };
   return (
-    <form onSubmit={submit} noValidate aria-label="Invite a member" className="card">
-      <h2>Invite</h2>
-      <FormError error={mutation.error} fields={['role', 'email']} />
+    <CardForm label="Invite a member" title="Invite" error={mutation.error} fields={['role', 'email']} onSubmit={() => mutation.mutate()}>
       <SelectField label="Role" name="role" value={role} error={mutation.error} onChange={(event) => setRole(event.target.value as Role)}
         options={ASSIGNABLE_ROLES.map((value) => ({ value, label: value }))} />
       <TextField label="Email (optional)" name="email" type="email" value={email} error={mutation.error} hint="Only this address can accept, when given."
@@ -30,6 +24,6 @@ export function InviteForm({ onInvited }: { onInvited: (invitation: Invitation) 
       <button type="submit" disabled={mutation.isPending}>
         Create invitation link
       </button>
-    </form>
+    </CardForm>
   );
 }

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useId } from 'react';
 import { ASSIGNABLE_ROLES, type Member, type Role } from '../../api/accounts';
+import { ConfirmButton } from '../../ui/ConfirmButton';
 import { FormError } from '../../ui/FormError';
 import { formatDate } from '../../ui/format';
 import { changeRole, removeMember } from './members-api';
@@ -46,10 +47,9 @@ export function MemberRow({ member, isSelf, isOwner, onChanged, onLeft }: Props)
       <td>{formatDate(member.created_at)}</td>
       <td>
         {(isOwner || isSelf) && (
-          <button type="button" className="danger"
-            onClick={() => window.confirm(isSelf ? 'Leave this organization?' : `Remove ${member.email}?`) && remove.mutate()}>
+          <ConfirmButton className="danger" question={isSelf ? 'Leave this organization?' : `Remove ${member.email}?`} onConfirm={() => remove.mutate()}>
             {isSelf ? 'Leave' : 'Remove'}
-          </button>
+          </ConfirmButton>
         )}
         <FormError error={role.error ?? remove.error} />
       </td>

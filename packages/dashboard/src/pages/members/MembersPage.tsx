@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Invitation } from '../../api/accounts';
 import { useIsOwner, useSession } from '../../auth/session';
+import { DataTable } from '../../ui/DataTable';
 import { FormError } from '../../ui/FormError';
 import { formatDate } from '../../ui/format';
 import { QueryState } from '../../ui/QueryState';
@@ -34,28 +35,11 @@ export function MembersPage() {
       <h1>Members</h1>
       {isOwner && <InviteForm onInvited={onInvited} />}
       {invited?.invite_url && <SecretBox label={`Invitation link (${invited.role})`} value={invited.invite_url} testId="invite-url" onDismiss={() => setInvited(null)} />}
-      <QueryState isLoading={members.isLoading} error={members.error} what="members" />
-      {members.data && (
-        <div className="table-wrap">
-          <table>
-            <caption>Members</caption>
-            <thead>
-              <tr>
-                <th scope="col">Member</th>
-                <th scope="col">Role</th>
-                <th scope="col">Joined</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {members.data.data.map((member) => (
-                <MemberRow key={member.account_id} member={member} isOwner={isOwner} isSelf={member.account_id === session?.account.id}
-                  onChanged={refresh} onLeft={() => leave()} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable query={members} what="members" caption="Members" columns={['Member', 'Role', 'Joined', 'Actions']}
+        rows={members.data?.data} rowKey={(member) => member.account_id}
+        renderRow={(member) => (
+          <MemberRow member={member} isOwner={isOwner} isSelf={member.account_id === session?.account.id} onChanged={refresh} onLeft={() => leave()} />
+        )} />
       {isOwner && (
         <>
           <h2>Pending invitations</h2>

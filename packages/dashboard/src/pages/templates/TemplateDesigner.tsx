@@ -5,11 +5,11 @@
  * Field errors (from saving, or from the preview's check) are shown beside their fields.
  */
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { Template } from '../../api/types';
 import { useSession } from '../../auth/session';
+import { CardForm } from '../../ui/CardForm';
 import { SelectField, TextField } from '../../ui/fields';
-import { FormError } from '../../ui/FormError';
 import { ImageField } from './ImageField';
 import { DATE_FORMAT_CHOICES, FRAME_CHOICES, formFromTemplate, hasDesignerLines, INITIAL_FORM, KEEP, newTemplateBody, templateUpdateBody, type DesignerForm, type DesignerImages } from './template-form';
 import { createTemplate, previewTemplate, previewTemplateUpdate, updateTemplate } from './templates-api';
@@ -46,17 +46,11 @@ export function TemplateDesigner({ template, onSaved }: { template?: Template; o
   // Saving's errors first; else what the preview's check found, beside the same fields.
   const error = mutation.error ?? preview.error;
   const set = (field: keyof DesignerForm) => (event: { target: { value: string } }) => setForm({ ...form, [field]: event.target.value });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    mutation.mutate();
-  };
   const label = template ? 'Edit the template' : 'Create a template';
 
   return (
     <div className="designer">
-      <form onSubmit={submit} noValidate aria-label={label} className="card">
-        <h2>{template ? `Edit (saving makes version ${template.version + 1})` : 'Create a template'}</h2>
-        <FormError error={mutation.error} fields={FIELDS} />
+      <CardForm label={label} title={template ? `Edit (saving makes version ${template.version + 1})` : 'Create a template'} error={mutation.error} fields={FIELDS} onSubmit={() => mutation.mutate()}>
         <TextField label="Template name" name="name" required value={form.name} error={error} onChange={set('name')} />
         <TextField label="Issuer name (optional)" name="issuer_name" value={form.issuer_name} error={error} onChange={set('issuer_name')}
           hint={`Named on the document as "Issued by …"; blank: ${organizationName ?? 'the organization'}.`} />
@@ -93,7 +87,7 @@ export function TemplateDesigner({ template, onSaved }: { template?: Template; o
         <button type="submit" disabled={mutation.isPending}>
           {template ? `Save as version ${template.version + 1}` : 'Create template'}
         </button>
-      </form>
+      </CardForm>
       <TemplatePreview preview={preview} />
     </div>
   );

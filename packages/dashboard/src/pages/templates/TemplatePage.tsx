@@ -6,6 +6,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { Template } from '../../api/types';
+import { DataTable } from '../../ui/DataTable';
 import { formatDate } from '../../ui/format';
 import { humanLabel } from '../../ui/labels';
 import { QueryState } from '../../ui/QueryState';
@@ -48,35 +49,19 @@ export function TemplatePage() {
         </>
       )}
       <h2>Version history</h2>
-      <QueryState isLoading={versions.isLoading} error={versions.error} what="the versions" />
-      {versions.data && (
-        <div className="table-wrap">
-          <table data-testid="template-versions">
-            <caption>Versions, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Version</th>
-                <th scope="col">Name</th>
-                <th scope="col">Made</th>
-                <th scope="col">Certificates issued with it</th>
-              </tr>
-            </thead>
-            <tbody>
-              {versions.data.data.map((version) => (
-                <tr key={version.version} data-testid={`template-version-${version.version}`}>
-                  <td>
-                    {version.version}
-                    {version.current && ' (current)'}
-                  </td>
-                  <td>{version.name}</td>
-                  <td>{formatDate(version.created_at)}</td>
-                  <td>{version.certificates_issued}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable query={versions} what="the versions" testId="template-versions" caption="Versions, newest first" columns={['Version', 'Name', 'Made', 'Certificates issued with it']}
+        rows={versions.data?.data} rowKey={(version) => version.version}
+        renderRow={(version) => (
+          <tr data-testid={`template-version-${version.version}`}>
+            <td>
+              {version.version}
+              {version.current && ' (current)'}
+            </td>
+            <td>{version.name}</td>
+            <td>{formatDate(version.created_at)}</td>
+            <td>{version.certificates_issued}</td>
+          </tr>
+        )} />
       {versions.data?.has_more && <p className="hint">Older versions are not shown here; read them through the API.</p>}
     </section>
   );

@@ -1,12 +1,12 @@
 /** /rides and /deliveries: newest first, filtered by status, a page at a time. */
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { DataTable } from '../../ui/DataTable';
 import { SelectField } from '../../ui/fields';
 import { formatDate, formatMoney } from '../../ui/format';
 import { humanLabel } from '../../ui/labels';
 import { Pager } from '../../ui/Pager';
-import { QueryState } from '../../ui/QueryState';
+import { usePagedList } from '../../ui/usePagedList';
 import { listTrips, STATUSES, type Trip, type TripKind } from './trips-api';
 
 const TITLES: Record<TripKind, string> = { rides: 'Rides', deliveries: 'Deliveries' };
@@ -17,51 +17,26 @@ function amountOf(trip: Trip) {
 
 export function TripsPage({ kind }: { kind: TripKind }) {
   const [status, setStatus] = useState('');
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors[cursors.length - 1];
-  const page = useQuery({ queryKey: [kind, status, cursor], queryFn: () => listTrips(kind, status || undefined, cursor), placeholderData: keepPreviousData });
+  const list = usePagedList({ queryKey: [kind, status], fetchPage: (cursor) => listTrips(kind, status || undefined, cursor), keepPreviousPage: true });
+  const page = list.query;
   return (
     <section>
       <h1>{TITLES[kind]}</h1>
-      <SelectField label="Status" name="status" value={status} onChange={(event) => { setStatus(event.target.value); setCursors([undefined]); }}
+      <SelectField label="Status" name="status" value={status} onChange={(event) => { setStatus(event.target.value); list.toFirstPage(); }}
         options={[{ value: '', label: 'Any' }, ...STATUSES[kind].map((value) => ({ value, label: humanLabel(value) }))]} />
-      <QueryState isLoading={page.isLoading} error={page.error} what={kind} />
-      {page.data && (
-        <>
-          <div className="table-wrap">
-            <table>
-              <caption>{TITLES[kind]}, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">ID</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">{kind === 'rides' ? 'Fare' : 'Fee'}</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.data.length === 0 && (
-                  <tr>
-                    <td colSpan={4}>Nothing here yet.</td>
-                  </tr>
-                )}
-                {page.data.data.map((trip) => (
-                  <tr key={trip.id}>
-                    <td>
-                      <Link to={`/${kind}/${encodeURIComponent(trip.id)}`}>{trip.id}</Link>
-                    </td>
-                    <td>{humanLabel(trip.status)}</td>
-                    <td>{amountOf(trip)}</td>
-                    <td>{formatDate(trip.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager label={`${TITLES[kind]} pages`} hasPrevious={cursors.length > 1} hasNext={Boolean(page.data.has_more)}
-            onPrevious={() => setCursors(cursors.slice(0, -1))} onNext={() => setCursors([...cursors, page.data.next_cursor ?? undefined])} />
-        </>
-      )}
+      <DataTable query={page} what={kind} caption={`${TITLES[kind]}, newest first`} columns={['ID', 'Status', kind === 'rides' ? 'Fare' : 'Fee', 'Created']}
+        rows={page.data?.data} rowKey={(trip) => trip.id} empty="Nothing here yet."
+        renderRow={(trip) => (
+          <tr>
+            <td>
+              <Link to={`/${kind}/${encodeURIComponent(trip.id)}`}>{trip.id}</Link>
+            </td>
+            <td>{humanLabel(trip.status)}</td>
+            <td>{amountOf(trip)}</td>
+            <td>{formatDate(trip.created_at)}</td>
+          </tr>
+        )}
+        footer={<Pager label={`${TITLES[kind]} pages`} {...list.pager} />} />
     </section>
   );
 }

@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { CreatedWebhookEndpoint, WebhookEventType } from '../../api/types';
+import { CardForm } from '../../ui/CardForm';
 import { CheckboxGroup, TextField } from '../../ui/fields';
-import { FormError } from '../../ui/FormError';
 import { createEndpoint, EVENT_TYPES } from './webhooks-api';
 
 /** Registers an endpoint; no event chosen means every event. */
@@ -20,14 +20,8 @@ export function CreateEndpointForm({ onCreated }: { onCreated: (endpoint: Create
       onCreated(endpoint);
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    mutation.mutate();
-  };
   return (
-    <form onSubmit={submit} noValidate aria-label="Register a webhook endpoint" className="card">
-      <h2>Register an endpoint</h2>
-      <FormError error={mutation.error} fields={['url', 'events', 'description']} />
+    <CardForm label="Register a webhook endpoint" title="Register an endpoint" error={mutation.error} fields={['url', 'events', 'description']} onSubmit={() => mutation.mutate()}>
       <TextField label="URL" name="url" type="url" required placeholder="https://example.com/webhooks" value={url} error={mutation.error}
         onChange={(event) => setUrl(event.target.value)} />
       <TextField label="Description (optional)" name="description" value={description} error={mutation.error} onChange={(event) => setDescription(event.target.value)} />
@@ -36,6 +30,6 @@ export function CreateEndpointForm({ onCreated }: { onCreated: (endpoint: Create
       <button type="submit" disabled={mutation.isPending}>
         Register endpoint
       </button>
-    </form>
+    </CardForm>
   );
 }

@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { WebhookDelivery } from '../../api/types';
+import { DataTable } from '../../ui/DataTable';
 import { FormError } from '../../ui/FormError';
 import { formatDate } from '../../ui/format';
 import { QueryState } from '../../ui/QueryState';
@@ -73,33 +74,10 @@ export function DeliveryLog({ endpointId }: { endpointId: string }) {
       <QueryState isLoading={deliveries.isLoading} error={deliveries.error} what="the message log" />
       <FormError error={replay.error} />
       {replay.isSuccess && <p role="status">Message queued to be sent again.</p>}
-      {deliveries.data && (
-        <div className="table-wrap">
-          <table data-testid="delivery-log">
-            <caption>Messages, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last answer</th>
-                <th scope="col">Created</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.data.data.length === 0 && (
-                <tr>
-                  <td colSpan={6}>No messages{Object.values(filters).some(Boolean) ? ' match these filters' : ' yet'}.</td>
-                </tr>
-              )}
-              {deliveries.data.data.map((delivery) => (
-                <MessageRow key={delivery.id} delivery={delivery} onReplay={() => replay.mutate(delivery.id)} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable testId="delivery-log" caption="Messages, newest first" columns={['Event', 'Status', 'Attempts', 'Last answer', 'Created', 'Actions']}
+        rows={deliveries.data?.data} rowKey={(delivery) => delivery.id}
+        empty={<>No messages{Object.values(filters).some(Boolean) ? ' match these filters' : ' yet'}.</>}
+        renderRow={(delivery) => <MessageRow delivery={delivery} onReplay={() => replay.mutate(delivery.id)} />} />
     </>
   );
 }

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { CreatedWebhookEndpoint } from '../../api/types';
+import { ConfirmButton } from '../../ui/ConfirmButton';
 import { FormError } from '../../ui/FormError';
 import { formatDate } from '../../ui/format';
 import { QueryState } from '../../ui/QueryState';
@@ -61,12 +62,12 @@ export function EndpointPage() {
             <button type="button" onClick={() => test.mutate()} disabled={data.status !== 'enabled'}>
               Send test event
             </button>
-            <button type="button" onClick={() => window.confirm('Rotate the signing secret? The old one keeps working for 24 hours.') && rotate.mutate()}>
+            <ConfirmButton question="Rotate the signing secret? The old one keeps working for 24 hours." onConfirm={() => rotate.mutate()}>
               Rotate secret
-            </button>
-            <button type="button" className="danger" onClick={() => window.confirm('Delete this endpoint?') && remove.mutate()}>
+            </ConfirmButton>
+            <ConfirmButton className="danger" question="Delete this endpoint?" onConfirm={() => remove.mutate()}>
               Delete
-            </button>
+            </ConfirmButton>
           </div>
           {test.isSuccess && <p role="status">Test event queued.</p>}
           <FormError error={toggle.error ?? test.error ?? rotate.error ?? remove.error} />

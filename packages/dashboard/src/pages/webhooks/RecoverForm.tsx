@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { CardForm } from '../../ui/CardForm';
 import { TextField } from '../../ui/fields';
-import { FormError } from '../../ui/FormError';
 import { recoverEvents } from './webhooks-api';
 
 /** Sends again the events the endpoint missed since a time (events are kept 30 days). */
@@ -12,14 +12,8 @@ export function RecoverForm({ endpointId, onQueued }: { endpointId: string; onQu
     mutationFn: () => recoverEvents(endpointId, { since: new Date(since).toISOString(), include_succeeded: includeSucceeded }),
     onSuccess: onQueued,
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (since) mutation.mutate();
-  };
   return (
-    <form onSubmit={submit} noValidate aria-label="Re-send missed events" className="card">
-      <h2>Re-send missed events</h2>
-      <FormError error={mutation.error} fields={['since', 'include_succeeded']} />
+    <CardForm label="Re-send missed events" title="Re-send missed events" error={mutation.error} fields={['since', 'include_succeeded']} onSubmit={() => { if (since) mutation.mutate(); }}>
       <TextField label="Since" name="since" type="datetime-local" required value={since} error={mutation.error} onChange={(event) => setSince(event.target.value)} />
       <label className="checkbox">
         <input type="checkbox" checked={includeSucceeded} onChange={(event) => setIncludeSucceeded(event.target.checked)} />
@@ -29,6 +23,6 @@ export function RecoverForm({ endpointId, onQueued }: { endpointId: string; onQu
         Re-send
       </button>
       {mutation.isSuccess && <p role="status">{mutation.data.queued} events queued.</p>}
-    </form>
+    </CardForm>
   );
 }

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { CreatedWebhookEndpoint } from '../../api/types';
 import { formatDate } from '../../ui/format';
-import { QueryState } from '../../ui/QueryState';
+import { DataTable } from '../../ui/DataTable';
 import { SecretBox } from '../../ui/SecretBox';
 import { CreateEndpointForm } from './CreateEndpointForm';
 import { listEndpoints } from './webhooks-api';
@@ -33,39 +33,18 @@ export function WebhooksPage() {
         </>
       )}
       <CreateEndpointForm onCreated={onCreated} />
-      <QueryState isLoading={endpoints.isLoading} error={endpoints.error} what="webhook endpoints" />
-      {endpoints.data && (
-        <div className="table-wrap">
-          <table>
-            <caption>Endpoints</caption>
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Status</th>
-                <th scope="col">Events</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {endpoints.data.data.length === 0 && (
-                <tr>
-                  <td colSpan={4}>No endpoints yet.</td>
-                </tr>
-              )}
-              {endpoints.data.data.map((endpoint) => (
-                <tr key={endpoint.id} data-testid={`webhook-${endpoint.id}`}>
-                  <td>
-                    <Link to={`/webhooks/${encodeURIComponent(endpoint.id)}`}>{endpoint.url}</Link>
-                  </td>
-                  <td>{humanLabel(endpoint.status)}</td>
-                  <td>{endpoint.events.length === 0 ? 'all' : endpoint.events.join(', ')}</td>
-                  <td>{formatDate(endpoint.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable query={endpoints} what="webhook endpoints" caption="Endpoints" columns={['URL', 'Status', 'Events', 'Created']}
+        rows={endpoints.data?.data} rowKey={(endpoint) => endpoint.id} empty="No endpoints yet."
+        renderRow={(endpoint) => (
+          <tr data-testid={`webhook-${endpoint.id}`}>
+            <td>
+              <Link to={`/webhooks/${encodeURIComponent(endpoint.id)}`}>{endpoint.url}</Link>
+            </td>
+            <td>{humanLabel(endpoint.status)}</td>
+            <td>{endpoint.events.length === 0 ? 'all' : endpoint.events.join(', ')}</td>
+            <td>{formatDate(endpoint.created_at)}</td>
+          </tr>
+        )} />
     </section>
   );
 }

@@ -2,7 +2,8 @@
 import { request } from '../../api/http';
 import type { CreatedWebhookEndpoint, MobilitySchemas, Page, WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../../api/types';
 
-export const EVENT_TYPES: readonly WebhookEventType[] = [
+/** The events an endpoint can subscribe to, in the order the form lists them. */
+export const EVENT_TYPES = [
   'ride.accepted',
   'ride.arrived',
   'ride.in_progress',
@@ -17,10 +18,18 @@ export const EVENT_TYPES: readonly WebhookEventType[] = [
   'event_pass.redeemed',
   'event_pass.released',
   'event_pass_program.budget_exhausted',
-];
+] as const satisfies readonly WebhookEventType[];
 
 /** Sent only to endpoints that list them (a stream of positions). */
-export const LOCATION_EVENT_TYPES: readonly WebhookEventType[] = ['ride.location_updated', 'delivery.courier_location_updated'];
+export const LOCATION_EVENT_TYPES = ['ride.location_updated', 'delivery.courier_location_updated'] as const satisfies readonly WebhookEventType[];
+
+/**
+ * The two lists together name every event type of the API's schema: a type the schema gains and neither list names
+ * fails to compile here (an unknown name already fails the `satisfies` above).
+ */
+type UnlistedEventType = Exclude<WebhookEventType, (typeof EVENT_TYPES)[number] | (typeof LOCATION_EVENT_TYPES)[number]>;
+const everyEventTypeListed: [UnlistedEventType] extends [never] ? true : { unlisted: UnlistedEventType } = true;
+void everyEventTypeListed;
 
 const at = (id: string, rest = ''): `/webhooks/${string}` => `/webhooks/${encodeURIComponent(id)}${rest}`;
 
