@@ -1,0 +1,93 @@
+import { sendJson, startFakeServer, waitFor, waitForDrained } from '@platform/test-kit';
+import { createOutboxRelay } from '../src/features/webhook-dispatch/outbox-relay';
+import { enqueueWebhookMessageLater } from '../src/features/webhook-dispatch/webhook-queue';
+import { createWebhookSender } from '../src/features/webhook-dispatch/webhook-sender';
+import { createIsolatedContext, insertEvents, newPartnerId, registerEndpoint, silentLogger, type IsolatedContext } from './helpers/webhooks';
+
+const LEASE_MS = 300;
+const ANSWER_MS = 1000;
+
+let ctx: IsolatedContext;
+const servers: { close(): Promise<void> }[] = [];
+beforeAll(async () => {
+  // A claim lease much shorter than one attempt: what a worker starved of CPU for longer than its lease looks like.
+  ctx = await createIsolatedContext({ WEBHOOK_CLAIM_LEASE_MS: String(LEASE_MS), WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_BACKOFF_MS: '200', WEBHOOK_MAX_ATTEMPTS: '5' });
+});
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  await ctx.close();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('a claim outlasting its lease', () => {
+  it('sends each message once when its request takes longer than the lease and other workers hold jobs for it', async () => {
+    const server = await startFakeServer(async (_req, res) => {
+      await sleep(ANSWER_MS);
+      sendJson(res, 200, {});
+    });
+    servers.push(server);
+    const partner = newPartnerId();
+    const endpoint = await registerEndpoint(ctx.app, partner, server.url);
+    const events = await insertEvents(ctx.db, partner, Array.from({ length: 20 }, () => 'ride.cancelled'));
+    const relay = createOutboxRelay({ db: ctx.db, queue: ctx.queue, logger: silentLogger, maxAttempts: 5 });
+    expect(await relay.runOnce()).toMatchObject({ dispatchedEvents: 20, enqueuedMessages: 20 });
+    const rows: { id: string; event_id: string }[] = await ctx.db('webhook_deliveries').where({ endpoint_id: endpoint.id }).select('id', 'event_id');
+    for (const row of rows) await enqueueWebhookMessageLater(ctx.queue, endpoint.id, { deliveryId: row.id, eventId: row.event_id }, 0);
+
+    ctx.startDelivery();
+    ctx.startDelivery(); // two workers, each message in a batch job and a single job: someone always wants it again
+    await waitFor(async () => {
+      const done = await ctx.db('webhook_deliveries').where({ endpoint_id: endpoint.id, status: 'succeeded' }).count<{ n: string }[]>('* as n');
+      return Number(done[0]!.n) === 20;
+    }, 'every message to succeed');
+    await waitForDrained(ctx.queue);
+    await sleep(ANSWER_MS + LEASE_MS); // a second send would be on the wire by now
+
+    const received = server.requests.map((r) => String(r.headers['x-service-event-id']));
+    expect(received.sort()).toEqual(events.map((e) => e.id).sort());
+    const attempts: { attempt: number; status_code: number }[] = await ctx.db('webhook_attempts').whereIn('delivery_id', rows.map((r) => r.id)).select('attempt', 'status_code');
+    expect(attempts.map((a) => a.status_code)).toEqual(Array.from({ length: 20 }, () => 200));
+    const left = await ctx.db('webhook_deliveries').where({ endpoint_id: endpoint.id }).whereNotNull('claimed_until').count<{ n: string }[]>('* as n');
+    expect(Number(left[0]!.n)).toBe(0);
+  });
+});
+
+describe('an answer that arrived while the process was not running', () => {
+  it('is read as the answer, not counted as a timeout', async () => {
+    const timeoutMs = 300;
+    const server = await startFakeServer((_req, res) => {
+      sendJson(res, 200, { ok: true });
+      // The process stops right after the answer is on its socket (a SIGSTOP, a long pause), past the request's timeout.
+      setImmediate(() => {
+        const until = performance.now() + timeoutMs * 3;
+        while (performance.now() < until) {
+          // busy: nothing else of this process runs
+        }
+      });
+    });
+    servers.push(server);
+    const sender = createWebhookSender({ allowHttp: true, allowPrivate: true }, timeoutMs);
+    try {
+      const outcome = await sender.send(server.url, '{}', { 'Content-Type': 'application/json' });
+      expect(outcome).toMatchObject({ statusCode: 200, error: null, excerpt: '{"ok":true}' });
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      sender.close();
+    }
+  });
+
+  it('still times out when no answer comes', async () => {
+    const server = await startFakeServer(async (_req, res) => {
+      await sleep(1000);
+      sendJson(res, 200, {});
+    });
+    servers.push(server);
+    const sender = createWebhookSender({ allowHttp: true, allowPrivate: true }, 200);
+    try {
+      expect(await sender.send(server.url, '{}', { 'Content-Type': 'application/json' })).toMatchObject({ statusCode: null, error: 'timed out after 200 ms' });
+    } finally {
+      sender.close();
+    }
+  });
+});
