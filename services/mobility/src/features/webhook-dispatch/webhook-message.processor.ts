@@ -1,6 +1,7 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { signWebhook } from '@platform/webhook-signature';
 import { parseTraceparent, startSpan, type Knex, type Logger, type TraceSpan } from '@platform/service-kit';
+import { createClaimLeases } from './claim-leases';
 import { createEndpointSlots } from './endpoint-slots';
 import { withDecryptCache, type EndpointSecretCipher } from './endpoint-secret-cipher';
 import { replaceStoredSecret } from './webhook-targets.repository';
@@ -25,7 +26,7 @@ export interface WebhookMessageProcessorDeps {
   secrets: EndpointSecretCipher;
   /** Writes `webhook_endpoint.disabled` to the outbox when an endpoint is disabled. */
   appendEvent: AppendEndpointEvent;
-  /** How long a claim holds its delivery (longer than a request may take: WEBHOOK_TIMEOUT_MS plus a margin). */
+  /** How long a claim holds its delivery without a renewal (its holder renews it every third of this while the attempt runs). */
   claimLeaseMs: number;
   /** Hands a batch message on to its own single job, `delayMs` from now. */
   enqueueLater: (endpointId: string, message: WebhookBatchMessage, delayMs: number) => Promise<void>;
@@ -81,6 +82,7 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
   // Concurrent jobs share their claim and their attempt-log write: one statement per batch, each still awaited
   // before its job completes, so nothing is acknowledged to BullMQ before Postgres has it.
   const claim = createStatementBatcher((ids: string[]) => claimAttempts(options.db, ids, options.claimLeaseMs));
+  const leases = createClaimLeases(options.db, options.claimLeaseMs, options.logger);
   const deps: ProcessorContext = {
     ...options,
     secrets: withDecryptCache(options.secrets),
@@ -106,10 +108,26 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
 
   async function claimAndSend(messageId: string, endpointId: string, traceparent: string | undefined): Promise<MessageStep> {
     // The claim comes before the endpoint slot, so a slot is held only while its request is on the wire.
+    const claimStartedAt = performance.now();
     const claimed = await claim(messageId);
     if (!claimed) return settleUnclaimable(deps, messageId);
+    leases.hold(claimed, claimStartedAt);
+    try {
+      return await sendClaimed(claimed, endpointId, traceparent);
+    } finally {
+      leases.release(claimed);
+    }
+  }
+
+  async function sendClaimed(claimed: ClaimedAttempt, endpointId: string, traceparent: string | undefined): Promise<MessageStep> {
     if (!(await slots.acquire(endpointId))) {
       await unclaimAttempt(deps.db, claimed); // nothing was sent: the attempt does not count
+      return { kind: 'later', laterInMs: comeBackDelayMs() };
+    }
+    if (!leases.stillHeld(claimed)) {
+      // This process did not run for most of the lease (a freeze, a starved CPU): another job may hold the message now.
+      slots.release(endpointId);
+      await unclaimAttempt(deps.db, claimed);
       return { kind: 'later', laterInMs: comeBackDelayMs() };
     }
     // The POST continues the trace of the request that caused the event (a new span in it); an event without one
@@ -234,6 +252,7 @@ async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome
   const code = outcome.statusCode;
   const base = {
     messageId: claimed.messageId,
+    claimToken: claimed.claimToken,
     attempt: claimed.attempt,
     statusCode: code,
     durationMs: outcome.durationMs,
