@@ -1,6 +1,7 @@
 import { sendJson, startFakeServer, waitFor, waitForDrained } from '@platform/test-kit';
 import { createOutboxRelay } from '../src/features/webhook-dispatch/outbox-relay';
 import { enqueueWebhookMessageLater } from '../src/features/webhook-dispatch/webhook-queue';
+import { claimAttempts, recordAttempts, renewClaims } from '../src/features/webhook-dispatch/webhook-messages.repository';
 import { createWebhookSender } from '../src/features/webhook-dispatch/webhook-sender';
 import { createIsolatedContext, insertEvents, newPartnerId, registerEndpoint, silentLogger, type IsolatedContext } from './helpers/webhooks';
 
@@ -50,6 +51,39 @@ describe('a claim outlasting its lease', () => {
     expect(attempts.map((a) => a.status_code)).toEqual(Array.from({ length: 20 }, () => 200));
     const left = await ctx.db('webhook_deliveries').where({ endpoint_id: endpoint.id }).whereNotNull('claimed_until').count<{ n: string }[]>('* as n');
     expect(Number(left[0]!.n)).toBe(0);
+  });
+});
+
+describe('a holder whose lease ran out', () => {
+  it('can neither renew nor move on the claim of the job that took over; its 2xx still counts', async () => {
+    const partner = newPartnerId();
+    // Subscribed to another type: the running relays dispatch the event without a delivery, the test writes its own.
+    const endpoint = await registerEndpoint(ctx.app, partner, 'http://127.0.0.1:9/unused', ['ride.accepted']);
+    const [event] = await insertEvents(ctx.db, partner, ['ride.cancelled']);
+    const [delivery] = await ctx.db('webhook_deliveries').insert({ id: `whd_${event!.id}`, event_id: event!.id, endpoint_id: endpoint.id, partner_id: partner, max_attempts: 5 }).returning('id');
+    const messageId = (delivery as { id: string }).id;
+
+    const [stale] = await claimAttempts(ctx.db, [messageId], 50);
+    await sleep(100);
+    const [current] = await claimAttempts(ctx.db, [messageId], 60_000);
+    expect(stale!.attempt).toBe(1);
+    expect(current!.attempt).toBe(2);
+    expect(await renewClaims(ctx.db, [stale!, current!], 60_000)).toEqual(new Set([messageId]));
+
+    const failure = { statusCode: 500, durationMs: 5, error: 'HTTP 500', excerpt: null, next: { status: 'pending' as const, retryInMs: 0 } };
+    expect(await recordAttempts(ctx.db, [{ ...failure, messageId, claimToken: stale!.claimToken, attempt: 1 }])).toEqual([true]);
+    const held = await ctx.db('webhook_deliveries').where({ id: messageId }).first();
+    expect(held).toMatchObject({ status: 'pending', attempts: 2, claim_token: current!.claimToken });
+    expect(held.claimed_until.getTime()).toBeGreaterThan(Date.now() + 30_000);
+    expect(await claimAttempts(ctx.db, [messageId], 60_000)).toEqual([undefined]); // nobody else gets it meanwhile
+
+    await recordAttempts(ctx.db, [{ ...failure, statusCode: 200, error: null, next: { status: 'succeeded' }, messageId, claimToken: stale!.claimToken, attempt: 1 }]);
+    expect(await ctx.db('webhook_deliveries').where({ id: messageId }).first()).toMatchObject({ status: 'succeeded', claimed_until: null, claim_token: null });
+    const log = await ctx.db('webhook_attempts').where({ delivery_id: messageId }).orderBy('created_at').select('attempt', 'status_code');
+    expect(log).toEqual([
+      { attempt: 1, status_code: 500 },
+      { attempt: 1, status_code: 200 },
+    ]);
   });
 });
 
