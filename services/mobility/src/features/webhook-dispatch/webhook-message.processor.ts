@@ -143,6 +143,49 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
     return conclude(deps, claimed, outcome, span);
   }
 
+  /**
+   * The first try of each message of a batch: one statement claims every message this process is not attempting
+   * already, and the claims are renewed while they wait for the endpoint's slots; a message not claimed is settled
+   * as a single job's would be. Answers one step per message, in order.
+   */
+  async function firstTries(endpointId: string, messages: WebhookBatchMessage[], inFlight: number): Promise<MessageStep[]> {
+    const steps: MessageStep[] = messages.map(() => ({ kind: 'later', laterInMs: comeBackDelayMs() }));
+    const mine = messages.map((m) => !attempting.has(m.deliveryId));
+    messages.forEach((m, i) => mine[i] && attempting.add(m.deliveryId));
+    const claims: (ClaimedAttempt | undefined)[] = [];
+    try {
+      const claimStartedAt = performance.now();
+      claims.push(...(await claimAttempts(deps.db, messages.filter((_m, i) => mine[i]).map((m) => m.deliveryId), options.claimLeaseMs)));
+      for (const claimed of claims) if (claimed) leases.hold(claimed, claimStartedAt);
+    } catch (err) {
+      // Postgres unreachable, say: every message goes to a single job that BullMQ retries with backoff.
+      messages.forEach((m, i) => mine[i] && attempting.delete(m.deliveryId));
+      deps.logger.warn({ err, endpointId, messages: messages.length }, 'webhook batch could not be claimed: its messages moved to their own jobs');
+      return messages.map(() => ({ kind: 'later', laterInMs: 1000 + Math.round(Math.random() * 1000) }));
+    }
+    const claimOf = new Map(claims.filter((c): c is ClaimedAttempt => c !== undefined).map((c) => [c.messageId, c]));
+    let next = 0;
+    const runner = async () => {
+      while (next < messages.length) {
+        const at = next++;
+        const message = messages[at]!;
+        if (!mine[at]) continue; // another job of this process is attempting it: later
+        const claimed = claimOf.get(message.deliveryId);
+        try {
+          steps[at] = claimed ? await sendClaimed(claimed, endpointId, message.traceparent) : await settleUnclaimable(deps, message.deliveryId);
+        } catch (err) {
+          deps.logger.warn({ err, messageId: message.deliveryId, endpointId }, 'webhook batch message could not be attempted: moved to its own job');
+          steps[at] = { kind: 'later', laterInMs: 1000 + Math.round(Math.random() * 1000) };
+        } finally {
+          if (claimed) leases.release(claimed);
+          attempting.delete(message.deliveryId);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(inFlight, messages.length) }, runner));
+    return steps;
+  }
+
   async function processBatch(job: Job<WebhookBatchJobData>, token?: string): Promise<WebhookAttemptResult> {
     const { endpointId, messages } = job.data;
     // The whole batch waits while its endpoint hangs, before anything is claimed.
@@ -150,14 +193,15 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
       await job.moveToDelayed(Date.now() + comeBackDelayMs(), token);
       throw new DelayedError();
     }
-    let next = 0;
+    const steps = await firstTries(endpointId, messages, options.perEndpointInFlight);
+    const waiting = messages.map((message, at) => ({ message, step: steps[at]! })).filter(({ step }) => step.kind !== 'done' && step.kind !== 'gave_up');
     let firstError: unknown;
+    let next = 0;
     const runner = async () => {
-      while (next < messages.length) {
-        const message = messages[next++]!;
-        let step: MessageStep;
+      while (next < waiting.length) {
+        const { message } = waiting[next]!;
+        let { step } = waiting[next++]!;
         try {
-          step = await attemptMessage(message.deliveryId, endpointId, message.traceparent);
           if (step.kind === 'later') {
             // The batch holds its worker slot anyway: wait here once (a backlog's first wave is usually answered by
             // then) before handing the message on to a job of its own.
@@ -166,7 +210,6 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
             step = await attemptMessage(message.deliveryId, endpointId, message.traceparent);
           }
         } catch (err) {
-          // Postgres unreachable, say: this message alone goes to a single job that BullMQ retries with backoff.
           deps.logger.warn({ err, messageId: message.deliveryId, endpointId }, 'webhook batch message could not be attempted: moved to its own job');
           step = { kind: 'later', laterInMs: 1000 + Math.round(Math.random() * 1000) };
         }
@@ -178,7 +221,7 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(options.perEndpointInFlight, messages.length) }, runner));
+    await Promise.all(Array.from({ length: Math.min(options.perEndpointInFlight, waiting.length) }, runner));
     if (firstError !== undefined) throw firstError instanceof Error ? firstError : new Error(String(firstError));
     return 'succeeded';
   }
