@@ -72,8 +72,9 @@ const comeBackDelayMs = () => 200 + Math.round(Math.random() * 300);
 
 /**
  * A BullMQ job is either one HTTP attempt of one message, or a batch of messages for one endpoint (the relay's path
- * for a backlog): a batch sends its messages with at most the endpoint's in-flight cap at a time, each claimed (with
- * a lease) and recorded like a single job's, the claims and attempt logs of concurrent messages sharing one statement.
+ * for a backlog): a batch claims all its messages in one statement (each claim with a lease, renewed while it waits),
+ * then sends them with at most the endpoint's in-flight cap at a time, each recorded like a single job's, the attempt
+ * logs of concurrent messages sharing one statement.
  * A batch message that must be tried later (a failed attempt, a busy endpoint) leaves the batch for a single delayed
  * job, so a batch job completes once each of its messages was sent or handed on.
  */
