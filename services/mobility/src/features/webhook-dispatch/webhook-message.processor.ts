@@ -304,29 +304,33 @@ async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome
     requestHeaders: outcome.requestHeaders,
     responseHeaders: outcome.headers ?? null,
   };
-  const log = deps.logger.child({ messageId: claimed.messageId, endpointId: claimed.endpointId, eventId: claimed.eventId, attempt: claimed.attempt, statusCode: code, trace_id: span.context.traceId });
+  const bindings = { messageId: claimed.messageId, endpointId: claimed.endpointId, eventId: claimed.eventId, attempt: claimed.attempt, statusCode: code, trace_id: span.context.traceId };
+  // A child logger costs more than the line itself: the success line (one per delivery) writes its fields directly
+  // (the same line), and the child is made only when another line needs it.
+  let child: Logger | undefined;
+  const log = () => (child ??= deps.logger.child(bindings));
 
   if (code !== null && code >= 200 && code < 300) {
     if (!(await recordSuccess(deps, { ...base, error: null, next: { status: 'succeeded' } }, log))) return endpointDeleted(deps, log);
     deps.metrics?.outcome('succeeded');
-    log.info({ durationMs: outcome.durationMs }, 'webhook attempt succeeded');
+    deps.logger.info({ ...bindings, durationMs: outcome.durationMs }, 'webhook attempt succeeded');
     return { kind: 'done', result: 'succeeded' };
   }
   const error = outcome.error ?? describeStatus(code);
-  if (outcome.forbiddenAddress) log.warn({ forbiddenAddress: outcome.forbiddenAddress }, 'refused to connect: the endpoint resolves to a forbidden address');
+  if (outcome.forbiddenAddress) log().warn({ forbiddenAddress: outcome.forbiddenAddress }, 'refused to connect: the endpoint resolves to a forbidden address');
   if (code === 410) {
     // The endpoint is disabled before the delivery reads as failed, so whoever sees the failed delivery also sees why.
     await disableEndpoint(deps.db, deps.appendEvent, claimed.endpointId, 'The endpoint answered 410 Gone');
     if (!(await deps.record({ ...base, error, next: { status: 'failed' } }))) return endpointDeleted(deps, log);
     deps.metrics?.outcome('endpoint_gone');
-    log.warn('endpoint answered 410 Gone: disabled');
+    log().warn('endpoint answered 410 Gone: disabled');
     return { kind: 'gave_up', error: 'endpoint answered 410 Gone' };
   }
   if (claimed.attempt >= claimed.maxAttempts) {
     if (!(await deps.record({ ...base, error, next: { status: 'failed' } }))) return endpointDeleted(deps, log);
     await disableIfFailingTooLong(deps, claimed, log);
     deps.metrics?.outcome('failed');
-    log.warn({ error }, 'webhook message failed: no attempts left');
+    log().warn({ error }, 'webhook message failed: no attempts left');
     return { kind: 'gave_up', error: `gave up after ${claimed.attempt} attempts: ${error}` };
   }
   const backoff = deps.retryDelay(claimed.attempt);
@@ -334,14 +338,14 @@ async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome
   if (!(await deps.record({ ...base, error, next: { status: 'pending', retryInMs: delayMs } }))) return endpointDeleted(deps, log);
   await disableIfFailingTooLong(deps, claimed, log);
   deps.metrics?.outcome('retrying');
-  log.info({ error, delayMs }, 'webhook attempt failed: will retry');
+  log().info({ error, delayMs }, 'webhook attempt failed: will retry');
   return { kind: 'retry', retryInMs: delayMs, error };
 }
 
 /** The 5-day rule: an endpoint with no 2xx since its first failure 5 days ago is disabled (its pending messages then fail unsent). */
-async function disableIfFailingTooLong(deps: ProcessorContext, claimed: ClaimedAttempt, log: Logger): Promise<void> {
+async function disableIfFailingTooLong(deps: ProcessorContext, claimed: ClaimedAttempt, log: () => Logger): Promise<void> {
   if (await disableEndpoint(deps.db, deps.appendEvent, claimed.endpointId, FAILING_TOO_LONG_REASON, true)) {
-    log.warn('every attempt to this endpoint has failed for 5 days: disabled');
+    log().warn('every attempt to this endpoint has failed for 5 days: disabled');
   }
 }
 
@@ -349,9 +353,9 @@ async function disableIfFailingTooLong(deps: ProcessorContext, claimed: ClaimedA
  * The endpoint was deleted while the request was on the wire, and its messages and attempt log with it: there is
  * nothing left to record or to retry, and nothing went wrong. The job completes; one info line says so.
  */
-function endpointDeleted(deps: ProcessorContext, log: Logger): MessageStep {
+function endpointDeleted(deps: ProcessorContext, log: () => Logger): MessageStep {
   deps.metrics?.outcome('endpoint_deleted');
-  log.info('webhook endpoint deleted while its message was in flight: the message went with it, nothing to record');
+  log().info('webhook endpoint deleted while its message was in flight: the message went with it, nothing to record');
   return { kind: 'done', result: 'skipped' };
 }
 
@@ -361,15 +365,15 @@ function endpointDeleted(deps: ProcessorContext, log: Logger): MessageStep {
  * excerpt (the most likely culprit); if even that fails the row stays pending and only the relay's sweep may resend.
  * Answers false when the message is gone (its endpoint was deleted): not a failure.
  */
-async function recordSuccess(deps: ProcessorContext, record: AttemptRecord, log: Logger): Promise<boolean> {
+async function recordSuccess(deps: ProcessorContext, record: AttemptRecord, log: () => Logger): Promise<boolean> {
   try {
     return await deps.record(record);
   } catch (err) {
-    log.error({ err }, 'could not record a 2xx answer; recording it without the answer excerpt');
+    log().error({ err }, 'could not record a 2xx answer; recording it without the answer excerpt');
     try {
       return await deps.record({ ...record, excerpt: null });
     } catch (again) {
-      log.error({ err: again }, 'could not record a 2xx answer at all: the message stays pending, the relay sweep may send it again');
+      log().error({ err: again }, 'could not record a 2xx answer at all: the message stays pending, the relay sweep may send it again');
       return true;
     }
   }
