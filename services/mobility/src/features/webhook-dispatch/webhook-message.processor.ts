@@ -8,7 +8,7 @@ import { replaceStoredSecret } from './webhook-targets.repository';
 import type { AppendEndpointEvent } from './endpoint-events';
 import { disableEndpoint, FAILING_TOO_LONG_REASON } from './endpoint-health';
 import { createStatementBatcher } from './statement-batcher';
-import { claimAttempts, unclaimAttempt, failWebhookMessage, findWebhookMessageForJob, recordAttempts, type AttemptRecord, type ClaimedAttempt } from './webhook-messages.repository';
+import { claimAttempts, unclaimAttempts, failWebhookMessage, findWebhookMessageForJob, recordAttempts, type AttemptRecord, type ClaimedAttempt } from './webhook-messages.repository';
 import { isBatchJob, type WebhookBatchJobData, type WebhookBatchMessage, type WebhookJobData, type WebhookMessageJobData } from './webhook-queue';
 import type { SendOutcome, WebhookSender } from './webhook-sender';
 import type { WebhookAttemptMetrics } from './webhook-metrics';
@@ -84,6 +84,8 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
   // before its job completes, so nothing is acknowledged to BullMQ before Postgres has it.
   const claim = createStatementBatcher((ids: string[]) => claimAttempts(options.db, ids, options.claimLeaseMs));
   const leases = createClaimLeases(options.db, options.claimLeaseMs, options.logger);
+  // Attempts given back unsent (many at once when a backlog meets an endpoint at its cap) share a statement too.
+  const giveBack = createStatementBatcher(async (claims: ClaimedAttempt[]) => (await unclaimAttempts(options.db, claims), claims.map(() => undefined)));
   const deps: ProcessorContext = {
     ...options,
     secrets: withDecryptCache(options.secrets),
@@ -122,13 +124,13 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
 
   async function sendClaimed(claimed: ClaimedAttempt, endpointId: string, traceparent: string | undefined): Promise<MessageStep> {
     if (!(await slots.acquire(endpointId))) {
-      await unclaimAttempt(deps.db, claimed); // nothing was sent: the attempt does not count
+      await giveBack(claimed); // nothing was sent: the attempt does not count
       return { kind: 'later', laterInMs: comeBackDelayMs() };
     }
     if (!leases.stillHeld(claimed)) {
       // This process did not run for most of the lease (a freeze, a starved CPU): another job may hold the message now.
       slots.release(endpointId);
-      await unclaimAttempt(deps.db, claimed);
+      await giveBack(claimed);
       return { kind: 'later', laterInMs: comeBackDelayMs() };
     }
     // The POST continues the trace of the request that caused the event (a new span in it); an event without one

@@ -99,11 +99,19 @@ export async function claimAttempts(db: Knex, messageIds: string[], leaseMs: num
   });
 }
 
-/** Gives back a claimed attempt that was never sent (its endpoint had no free slot), if the claim is still this one. */
-export async function unclaimAttempt(db: Knex, claimed: ClaimedAttempt): Promise<void> {
-  await db('webhook_deliveries')
-    .where({ id: claimed.messageId, status: 'pending', attempts: claimed.attempt, claim_token: claimed.claimToken })
-    .update({ attempts: claimed.attempt - 1, claimed_until: null, claim_token: null, updated_at: db.fn.now() });
+/**
+ * Gives back claimed attempts that were never sent (their endpoint had no free slot), one statement for all of them:
+ * each only if its claim is still the one given back. The attempt then does not count.
+ */
+export async function unclaimAttempts(db: Knex, claims: Pick<ClaimedAttempt, 'messageId' | 'claimToken'>[]): Promise<void> {
+  if (claims.length === 0) return;
+  await db.raw(
+    `update webhook_deliveries d
+        set attempts = d.attempts - 1, claimed_until = null, claim_token = null, updated_at = now()
+       from unnest(?::text[], ?::text[]) as given(id, token)
+      where d.id = given.id and d.claim_token = given.token and ${IS_PENDING}`,
+    [claims.map((c) => c.messageId), claims.map((c) => c.claimToken)] as unknown as Knex.RawBinding[],
+  );
 }
 
 /**
