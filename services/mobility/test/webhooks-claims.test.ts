@@ -5,14 +5,16 @@ import { claimAttempts, recordAttempts, renewClaims } from '../src/features/webh
 import { createWebhookSender } from '../src/features/webhook-dispatch/webhook-sender';
 import { createIsolatedContext, insertEvents, newPartnerId, registerEndpoint, silentLogger, type IsolatedContext } from './helpers/webhooks';
 
-const LEASE_MS = 300;
-const ANSWER_MS = 1000;
+const LEASE_MS = 1000;
+const ANSWER_MS = 3000;
+/** Fewer than a worker's in-flight cap per endpoint (10), so a worker always has a free slot to send a second copy with. */
+const MESSAGES = 6;
 
 let ctx: IsolatedContext;
 const servers: { close(): Promise<void> }[] = [];
 beforeAll(async () => {
   // A claim lease much shorter than one attempt: what a worker starved of CPU for longer than its lease looks like.
-  ctx = await createIsolatedContext({ WEBHOOK_CLAIM_LEASE_MS: String(LEASE_MS), WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_BACKOFF_MS: '200', WEBHOOK_MAX_ATTEMPTS: '5' });
+  ctx = await createIsolatedContext({ WEBHOOK_CLAIM_LEASE_MS: String(LEASE_MS), WEBHOOK_TIMEOUT_MS: '8000', WEBHOOK_BACKOFF_MS: '200', WEBHOOK_MAX_ATTEMPTS: '5' });
 });
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
@@ -30,9 +32,9 @@ describe('a claim outlasting its lease', () => {
     servers.push(server);
     const partner = newPartnerId();
     const endpoint = await registerEndpoint(ctx.app, partner, server.url);
-    const events = await insertEvents(ctx.db, partner, Array.from({ length: 20 }, () => 'ride.cancelled'));
+    const events = await insertEvents(ctx.db, partner, Array.from({ length: MESSAGES }, () => 'ride.cancelled'));
     const relay = createOutboxRelay({ db: ctx.db, queue: ctx.queue, logger: silentLogger, maxAttempts: 5 });
-    expect(await relay.runOnce()).toMatchObject({ dispatchedEvents: 20, enqueuedMessages: 20 });
+    expect(await relay.runOnce()).toMatchObject({ dispatchedEvents: MESSAGES, enqueuedMessages: MESSAGES });
     const rows: { id: string; event_id: string }[] = await ctx.db('webhook_deliveries').where({ endpoint_id: endpoint.id }).select('id', 'event_id');
     for (const row of rows) await enqueueWebhookMessageLater(ctx.queue, endpoint.id, { deliveryId: row.id, eventId: row.event_id }, 0);
 
@@ -40,7 +42,7 @@ describe('a claim outlasting its lease', () => {
     ctx.startDelivery(); // two workers, each message in a batch job and a single job: someone always wants it again
     await waitFor(async () => {
       const done = await ctx.db('webhook_deliveries').where({ endpoint_id: endpoint.id, status: 'succeeded' }).count<{ n: string }[]>('* as n');
-      return Number(done[0]!.n) === 20;
+      return Number(done[0]!.n) === MESSAGES;
     }, 'every message to succeed');
     await waitForDrained(ctx.queue);
     await sleep(ANSWER_MS + LEASE_MS); // a second send would be on the wire by now
@@ -48,7 +50,7 @@ describe('a claim outlasting its lease', () => {
     const received = server.requests.map((r) => String(r.headers['x-service-event-id']));
     expect(received.sort()).toEqual(events.map((e) => e.id).sort());
     const attempts: { attempt: number; status_code: number }[] = await ctx.db('webhook_attempts').whereIn('delivery_id', rows.map((r) => r.id)).select('attempt', 'status_code');
-    expect(attempts.map((a) => a.status_code)).toEqual(Array.from({ length: 20 }, () => 200));
+    expect(attempts.map((a) => a.status_code)).toEqual(Array.from({ length: MESSAGES }, () => 200));
     const left = await ctx.db('webhook_deliveries').where({ endpoint_id: endpoint.id }).whereNotNull('claimed_until').count<{ n: string }[]>('* as n');
     expect(Number(left[0]!.n)).toBe(0);
   });
