@@ -40,6 +40,8 @@ export const mobilityConfigSchema = z
     WEBHOOK_ENDPOINT_CONCURRENCY: env.positiveInt(10),
     WEBHOOK_RELAY_INTERVAL_MS: env.positiveInt(500),
     WEBHOOK_JOB_LOCK_MS: env.positiveInt(30000),
+    /** Unset: WEBHOOK_TIMEOUT_MS + 5 s. How long a claim holds a delivery without a renewal from its holder. */
+    WEBHOOK_CLAIM_LEASE_MS: optionalPositiveInt(),
     WORKER_METRICS_PORT: z.coerce.number({ message: 'must be a port number' }).int('must be a port number').min(0).max(65535).optional(),
     DISPATCH_RADIUS_M: env.positiveInt(5000),
     DISPATCH_OFFER_TTL_S: env.positiveInt(15),

@@ -1,13 +1,14 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { signWebhook } from '@platform/webhook-signature';
 import { parseTraceparent, startSpan, type Knex, type Logger, type TraceSpan } from '@platform/service-kit';
+import { createClaimLeases } from './claim-leases';
 import { createEndpointSlots } from './endpoint-slots';
 import { withDecryptCache, type EndpointSecretCipher } from './endpoint-secret-cipher';
 import { replaceStoredSecret } from './webhook-targets.repository';
 import type { AppendEndpointEvent } from './endpoint-events';
 import { disableEndpoint, FAILING_TOO_LONG_REASON } from './endpoint-health';
 import { createStatementBatcher } from './statement-batcher';
-import { claimAttempts, unclaimAttempt, failWebhookMessage, findWebhookMessageForJob, recordAttempts, type AttemptRecord, type ClaimedAttempt } from './webhook-messages.repository';
+import { claimAttempts, unclaimAttempts, failWebhookMessage, findWebhookMessageForJob, recordAttempts, type AttemptRecord, type ClaimedAttempt } from './webhook-messages.repository';
 import { isBatchJob, type WebhookBatchJobData, type WebhookBatchMessage, type WebhookJobData, type WebhookMessageJobData } from './webhook-queue';
 import type { SendOutcome, WebhookSender } from './webhook-sender';
 import type { WebhookAttemptMetrics } from './webhook-metrics';
@@ -25,7 +26,7 @@ export interface WebhookMessageProcessorDeps {
   secrets: EndpointSecretCipher;
   /** Writes `webhook_endpoint.disabled` to the outbox when an endpoint is disabled. */
   appendEvent: AppendEndpointEvent;
-  /** How long a claim holds its delivery (longer than a request may take: WEBHOOK_TIMEOUT_MS plus a margin). */
+  /** How long a claim holds its delivery without a renewal (its holder renews it every third of this while the attempt runs). */
   claimLeaseMs: number;
   /** Hands a batch message on to its own single job, `delayMs` from now. */
   enqueueLater: (endpointId: string, message: WebhookBatchMessage, delayMs: number) => Promise<void>;
@@ -71,8 +72,9 @@ const comeBackDelayMs = () => 200 + Math.round(Math.random() * 300);
 
 /**
  * A BullMQ job is either one HTTP attempt of one message, or a batch of messages for one endpoint (the relay's path
- * for a backlog): a batch sends its messages with at most the endpoint's in-flight cap at a time, each claimed (with
- * a lease) and recorded like a single job's, the claims and attempt logs of concurrent messages sharing one statement.
+ * for a backlog): a batch claims all its messages in one statement (each claim with a lease, renewed while it waits),
+ * then sends them with at most the endpoint's in-flight cap at a time, each recorded like a single job's, the attempt
+ * logs of concurrent messages sharing one statement.
  * A batch message that must be tried later (a failed attempt, a busy endpoint) leaves the batch for a single delayed
  * job, so a batch job completes once each of its messages was sent or handed on.
  */
@@ -81,6 +83,9 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
   // Concurrent jobs share their claim and their attempt-log write: one statement per batch, each still awaited
   // before its job completes, so nothing is acknowledged to BullMQ before Postgres has it.
   const claim = createStatementBatcher((ids: string[]) => claimAttempts(options.db, ids, options.claimLeaseMs));
+  const leases = createClaimLeases(options.db, options.claimLeaseMs, options.logger);
+  // Attempts given back unsent (many at once when a backlog meets an endpoint at its cap) share a statement too.
+  const giveBack = createStatementBatcher(async (claims: ClaimedAttempt[]) => (await unclaimAttempts(options.db, claims), claims.map(() => undefined)));
   const deps: ProcessorContext = {
     ...options,
     secrets: withDecryptCache(options.secrets),
@@ -106,10 +111,26 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
 
   async function claimAndSend(messageId: string, endpointId: string, traceparent: string | undefined): Promise<MessageStep> {
     // The claim comes before the endpoint slot, so a slot is held only while its request is on the wire.
+    const claimStartedAt = performance.now();
     const claimed = await claim(messageId);
     if (!claimed) return settleUnclaimable(deps, messageId);
+    leases.hold(claimed, claimStartedAt);
+    try {
+      return await sendClaimed(claimed, endpointId, traceparent);
+    } finally {
+      leases.release(claimed);
+    }
+  }
+
+  async function sendClaimed(claimed: ClaimedAttempt, endpointId: string, traceparent: string | undefined): Promise<MessageStep> {
     if (!(await slots.acquire(endpointId))) {
-      await unclaimAttempt(deps.db, claimed); // nothing was sent: the attempt does not count
+      await giveBack(claimed); // nothing was sent: the attempt does not count
+      return { kind: 'later', laterInMs: comeBackDelayMs() };
+    }
+    if (!leases.stillHeld(claimed)) {
+      // This process did not run for most of the lease (a freeze, a starved CPU): another job may hold the message now.
+      slots.release(endpointId);
+      await giveBack(claimed);
       return { kind: 'later', laterInMs: comeBackDelayMs() };
     }
     // The POST continues the trace of the request that caused the event (a new span in it); an event without one
@@ -125,6 +146,49 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
     return conclude(deps, claimed, outcome, span);
   }
 
+  /**
+   * The first try of each message of a batch: one statement claims every message this process is not attempting
+   * already, and the claims are renewed while they wait for the endpoint's slots; a message not claimed is settled
+   * as a single job's would be. Answers one step per message, in order.
+   */
+  async function firstTries(endpointId: string, messages: WebhookBatchMessage[], inFlight: number): Promise<MessageStep[]> {
+    const steps: MessageStep[] = messages.map(() => ({ kind: 'later', laterInMs: comeBackDelayMs() }));
+    const mine = messages.map((m) => !attempting.has(m.deliveryId));
+    messages.forEach((m, i) => mine[i] && attempting.add(m.deliveryId));
+    const claims: (ClaimedAttempt | undefined)[] = [];
+    try {
+      const claimStartedAt = performance.now();
+      claims.push(...(await claimAttempts(deps.db, messages.filter((_m, i) => mine[i]).map((m) => m.deliveryId), options.claimLeaseMs)));
+      for (const claimed of claims) if (claimed) leases.hold(claimed, claimStartedAt);
+    } catch (err) {
+      // Postgres unreachable, say: every message goes to a single job that BullMQ retries with backoff.
+      messages.forEach((m, i) => mine[i] && attempting.delete(m.deliveryId));
+      deps.logger.warn({ err, endpointId, messages: messages.length }, 'webhook batch could not be claimed: its messages moved to their own jobs');
+      return messages.map(() => ({ kind: 'later', laterInMs: 1000 + Math.round(Math.random() * 1000) }));
+    }
+    const claimOf = new Map(claims.filter((c): c is ClaimedAttempt => c !== undefined).map((c) => [c.messageId, c]));
+    let next = 0;
+    const runner = async () => {
+      while (next < messages.length) {
+        const at = next++;
+        const message = messages[at]!;
+        if (!mine[at]) continue; // another job of this process is attempting it: later
+        const claimed = claimOf.get(message.deliveryId);
+        try {
+          steps[at] = claimed ? await sendClaimed(claimed, endpointId, message.traceparent) : await settleUnclaimable(deps, message.deliveryId);
+        } catch (err) {
+          deps.logger.warn({ err, messageId: message.deliveryId, endpointId }, 'webhook batch message could not be attempted: moved to its own job');
+          steps[at] = { kind: 'later', laterInMs: 1000 + Math.round(Math.random() * 1000) };
+        } finally {
+          if (claimed) leases.release(claimed);
+          attempting.delete(message.deliveryId);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(inFlight, messages.length) }, runner));
+    return steps;
+  }
+
   async function processBatch(job: Job<WebhookBatchJobData>, token?: string): Promise<WebhookAttemptResult> {
     const { endpointId, messages } = job.data;
     // The whole batch waits while its endpoint hangs, before anything is claimed.
@@ -132,14 +196,15 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
       await job.moveToDelayed(Date.now() + comeBackDelayMs(), token);
       throw new DelayedError();
     }
-    let next = 0;
+    const steps = await firstTries(endpointId, messages, options.perEndpointInFlight);
+    const waiting = messages.map((message, at) => ({ message, step: steps[at]! })).filter(({ step }) => step.kind !== 'done' && step.kind !== 'gave_up');
     let firstError: unknown;
+    let next = 0;
     const runner = async () => {
-      while (next < messages.length) {
-        const message = messages[next++]!;
-        let step: MessageStep;
+      while (next < waiting.length) {
+        const { message } = waiting[next]!;
+        let { step } = waiting[next++]!;
         try {
-          step = await attemptMessage(message.deliveryId, endpointId, message.traceparent);
           if (step.kind === 'later') {
             // The batch holds its worker slot anyway: wait here once (a backlog's first wave is usually answered by
             // then) before handing the message on to a job of its own.
@@ -148,7 +213,6 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
             step = await attemptMessage(message.deliveryId, endpointId, message.traceparent);
           }
         } catch (err) {
-          // Postgres unreachable, say: this message alone goes to a single job that BullMQ retries with backoff.
           deps.logger.warn({ err, messageId: message.deliveryId, endpointId }, 'webhook batch message could not be attempted: moved to its own job');
           step = { kind: 'later', laterInMs: 1000 + Math.round(Math.random() * 1000) };
         }
@@ -160,7 +224,7 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(options.perEndpointInFlight, messages.length) }, runner));
+    await Promise.all(Array.from({ length: Math.min(options.perEndpointInFlight, waiting.length) }, runner));
     if (firstError !== undefined) throw firstError instanceof Error ? firstError : new Error(String(firstError));
     return 'succeeded';
   }
@@ -234,6 +298,7 @@ async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome
   const code = outcome.statusCode;
   const base = {
     messageId: claimed.messageId,
+    claimToken: claimed.claimToken,
     attempt: claimed.attempt,
     statusCode: code,
     durationMs: outcome.durationMs,
@@ -241,29 +306,33 @@ async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome
     requestHeaders: outcome.requestHeaders,
     responseHeaders: outcome.headers ?? null,
   };
-  const log = deps.logger.child({ messageId: claimed.messageId, endpointId: claimed.endpointId, eventId: claimed.eventId, attempt: claimed.attempt, statusCode: code, trace_id: span.context.traceId });
+  const bindings = { messageId: claimed.messageId, endpointId: claimed.endpointId, eventId: claimed.eventId, attempt: claimed.attempt, statusCode: code, trace_id: span.context.traceId };
+  // A child logger costs more than the line itself: the success line (one per delivery) writes its fields directly
+  // (the same line), and the child is made only when another line needs it.
+  let child: Logger | undefined;
+  const log = () => (child ??= deps.logger.child(bindings));
 
   if (code !== null && code >= 200 && code < 300) {
     if (!(await recordSuccess(deps, { ...base, error: null, next: { status: 'succeeded' } }, log))) return endpointDeleted(deps, log);
     deps.metrics?.outcome('succeeded');
-    log.info({ durationMs: outcome.durationMs }, 'webhook attempt succeeded');
+    deps.logger.info({ ...bindings, durationMs: outcome.durationMs }, 'webhook attempt succeeded');
     return { kind: 'done', result: 'succeeded' };
   }
   const error = outcome.error ?? describeStatus(code);
-  if (outcome.forbiddenAddress) log.warn({ forbiddenAddress: outcome.forbiddenAddress }, 'refused to connect: the endpoint resolves to a forbidden address');
+  if (outcome.forbiddenAddress) log().warn({ forbiddenAddress: outcome.forbiddenAddress }, 'refused to connect: the endpoint resolves to a forbidden address');
   if (code === 410) {
     // The endpoint is disabled before the delivery reads as failed, so whoever sees the failed delivery also sees why.
     await disableEndpoint(deps.db, deps.appendEvent, claimed.endpointId, 'The endpoint answered 410 Gone');
     if (!(await deps.record({ ...base, error, next: { status: 'failed' } }))) return endpointDeleted(deps, log);
     deps.metrics?.outcome('endpoint_gone');
-    log.warn('endpoint answered 410 Gone: disabled');
+    log().warn('endpoint answered 410 Gone: disabled');
     return { kind: 'gave_up', error: 'endpoint answered 410 Gone' };
   }
   if (claimed.attempt >= claimed.maxAttempts) {
     if (!(await deps.record({ ...base, error, next: { status: 'failed' } }))) return endpointDeleted(deps, log);
     await disableIfFailingTooLong(deps, claimed, log);
     deps.metrics?.outcome('failed');
-    log.warn({ error }, 'webhook message failed: no attempts left');
+    log().warn({ error }, 'webhook message failed: no attempts left');
     return { kind: 'gave_up', error: `gave up after ${claimed.attempt} attempts: ${error}` };
   }
   const backoff = deps.retryDelay(claimed.attempt);
@@ -271,14 +340,14 @@ async function conclude(deps: ProcessorContext, claimed: ClaimedAttempt, outcome
   if (!(await deps.record({ ...base, error, next: { status: 'pending', retryInMs: delayMs } }))) return endpointDeleted(deps, log);
   await disableIfFailingTooLong(deps, claimed, log);
   deps.metrics?.outcome('retrying');
-  log.info({ error, delayMs }, 'webhook attempt failed: will retry');
+  log().info({ error, delayMs }, 'webhook attempt failed: will retry');
   return { kind: 'retry', retryInMs: delayMs, error };
 }
 
 /** The 5-day rule: an endpoint with no 2xx since its first failure 5 days ago is disabled (its pending messages then fail unsent). */
-async function disableIfFailingTooLong(deps: ProcessorContext, claimed: ClaimedAttempt, log: Logger): Promise<void> {
+async function disableIfFailingTooLong(deps: ProcessorContext, claimed: ClaimedAttempt, log: () => Logger): Promise<void> {
   if (await disableEndpoint(deps.db, deps.appendEvent, claimed.endpointId, FAILING_TOO_LONG_REASON, true)) {
-    log.warn('every attempt to this endpoint has failed for 5 days: disabled');
+    log().warn('every attempt to this endpoint has failed for 5 days: disabled');
   }
 }
 
@@ -286,9 +355,9 @@ async function disableIfFailingTooLong(deps: ProcessorContext, claimed: ClaimedA
  * The endpoint was deleted while the request was on the wire, and its messages and attempt log with it: there is
  * nothing left to record or to retry, and nothing went wrong. The job completes; one info line says so.
  */
-function endpointDeleted(deps: ProcessorContext, log: Logger): MessageStep {
+function endpointDeleted(deps: ProcessorContext, log: () => Logger): MessageStep {
   deps.metrics?.outcome('endpoint_deleted');
-  log.info('webhook endpoint deleted while its message was in flight: the message went with it, nothing to record');
+  log().info('webhook endpoint deleted while its message was in flight: the message went with it, nothing to record');
   return { kind: 'done', result: 'skipped' };
 }
 
@@ -298,15 +367,15 @@ function endpointDeleted(deps: ProcessorContext, log: Logger): MessageStep {
  * excerpt (the most likely culprit); if even that fails the row stays pending and only the relay's sweep may resend.
  * Answers false when the message is gone (its endpoint was deleted): not a failure.
  */
-async function recordSuccess(deps: ProcessorContext, record: AttemptRecord, log: Logger): Promise<boolean> {
+async function recordSuccess(deps: ProcessorContext, record: AttemptRecord, log: () => Logger): Promise<boolean> {
   try {
     return await deps.record(record);
   } catch (err) {
-    log.error({ err }, 'could not record a 2xx answer; recording it without the answer excerpt');
+    log().error({ err }, 'could not record a 2xx answer; recording it without the answer excerpt');
     try {
       return await deps.record({ ...record, excerpt: null });
     } catch (again) {
-      log.error({ err: again }, 'could not record a 2xx answer at all: the message stays pending, the relay sweep may send it again');
+      log().error({ err: again }, 'could not record a 2xx answer at all: the message stays pending, the relay sweep may send it again');
       return true;
     }
   }

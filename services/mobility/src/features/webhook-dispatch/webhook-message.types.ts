@@ -20,6 +20,8 @@ export interface WebhookMessageRow {
   updated_at: Date;
   /** While in the future, one job holds the delivery's current attempt (migration 0300); null once it is recorded. */
   claimed_until?: Date | null;
+  /** The token of the claim holding the current attempt (migration 0320); null when none does. */
+  claim_token?: string | null;
 }
 
 export interface WebhookAttemptRow {

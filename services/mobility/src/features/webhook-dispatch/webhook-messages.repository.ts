@@ -4,6 +4,8 @@ import type { WebhookMessageRow } from './webhook-message.types';
 /** What a delivery job needs to send one attempt. */
 export interface ClaimedAttempt {
   messageId: string;
+  /** This claim's own token: renewing, giving back and recording the attempt are conditional on it. */
+  claimToken: string;
   attempt: number;
   maxAttempts: number;
   endpointId: string;
@@ -23,7 +25,7 @@ export type WebhookMessageRef = Pick<WebhookMessageRow, 'id' | 'event_id' | 'end
 };
 
 /** One row per event × endpoint; a pair that already exists is left alone. Returns the rows it created. */
-export async function insertWebhookMessages(trx: Knex.Transaction, rows: Omit<WebhookMessageRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_status_code' | 'last_error' | 'delivered_at' | 'created_at' | 'updated_at' | 'claimed_until'>[]): Promise<WebhookMessageRef[]> {
+export async function insertWebhookMessages(trx: Knex.Transaction, rows: Omit<WebhookMessageRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_status_code' | 'last_error' | 'delivered_at' | 'created_at' | 'updated_at' | 'claimed_until' | 'claim_token'>[]): Promise<WebhookMessageRef[]> {
   const created: WebhookMessageRef[] = [];
   for (let i = 0; i < rows.length; i += 1000) {
     const chunk = rows.slice(i, i + 1000);
@@ -45,7 +47,10 @@ const IS_PENDING = `coalesce(d.status, '') = 'pending'`;
  * Starts the next attempt of pending deliveries to enabled endpoints, counting each before its request is sent; one
  * statement for the whole batch. The conditional update is the guard against sending after a 2xx: a delivery that is
  * no longer pending is never claimed. Each claim takes a lease of `leaseMs` (`claimed_until`): a delivery whose lease
- * runs is not claimed again, so two jobs holding the same delivery never both send it; recording the attempt ends it. Answers in the order asked, `undefined` for a delivery that was not claimed.
+ * runs is not claimed again, so two jobs holding the same delivery never both send it; recording the attempt ends it.
+ * Each claim gets a token of its own (`claim_token`): its holder renews the lease with it while the attempt runs
+ * (`renewClaims`), and giving the attempt back or moving the delivery on requires it. Answers in the order asked,
+ * `undefined` for a delivery that was not claimed.
  * The update finds its rows by primary key only (the endpoint and event checks are per-row subqueries, so the planner
  * cannot start from the endpoints); the endpoint and event columns are joined to the few claimed rows afterwards.
  */
@@ -53,14 +58,15 @@ export async function claimAttempts(db: Knex, messageIds: string[], leaseMs: num
   const result = await db.raw(
     `with claimed as (
        update webhook_deliveries d
-          set attempts = d.attempts + 1, updated_at = now(), claimed_until = now() + (? * interval '1 millisecond')
+          set attempts = d.attempts + 1, updated_at = now(), claimed_until = now() + (? * interval '1 millisecond'),
+              claim_token = gen_random_uuid()::text
         where d.id = any(?::text[]) and ${IS_PENDING} and d.attempts < d.max_attempts
           and (d.claimed_until is null or d.claimed_until <= now())
           and (select e.status from webhook_endpoints e where e.id = d.endpoint_id) = 'enabled'
           and exists (select 1 from outbox_events ev where ev.id = d.event_id)
-    returning d.id, d.attempts, d.max_attempts, d.endpoint_id, d.event_id
+    returning d.id, d.attempts, d.max_attempts, d.endpoint_id, d.event_id, d.claim_token
      )
-     select c.id, c.attempts, c.max_attempts, c.endpoint_id, e.url, e.secret,
+     select c.id, c.claim_token, c.attempts, c.max_attempts, c.endpoint_id, e.url, e.secret,
             case when e.previous_secret_expires_at > now() then e.previous_secret end as previous_secret,
             ev.id as event_id, ev.type, ev.body
        from claimed c
@@ -72,6 +78,7 @@ export async function claimAttempts(db: Knex, messageIds: string[], leaseMs: num
   for (const row of result.rows) {
     byId.set(row.id, {
       messageId: row.id,
+      claimToken: row.claim_token,
       attempt: row.attempts,
       maxAttempts: row.max_attempts,
       endpointId: row.endpoint_id,
@@ -92,11 +99,36 @@ export async function claimAttempts(db: Knex, messageIds: string[], leaseMs: num
   });
 }
 
-/** Gives back a claimed attempt that was never sent (its endpoint had no free slot), if nothing has moved it on since. */
-export async function unclaimAttempt(db: Knex, claimed: ClaimedAttempt): Promise<void> {
-  await db('webhook_deliveries')
-    .where({ id: claimed.messageId, status: 'pending', attempts: claimed.attempt })
-    .update({ attempts: claimed.attempt - 1, claimed_until: null, updated_at: db.fn.now() });
+/**
+ * Gives back claimed attempts that were never sent (their endpoint had no free slot), one statement for all of them:
+ * each only if its claim is still the one given back. The attempt then does not count.
+ */
+export async function unclaimAttempts(db: Knex, claims: Pick<ClaimedAttempt, 'messageId' | 'claimToken'>[]): Promise<void> {
+  if (claims.length === 0) return;
+  await db.raw(
+    `update webhook_deliveries d
+        set attempts = d.attempts - 1, claimed_until = null, claim_token = null, updated_at = now()
+       from unnest(?::text[], ?::text[]) as given(id, token)
+      where d.id = given.id and d.claim_token = given.token and ${IS_PENDING}`,
+    [claims.map((c) => c.messageId), claims.map((c) => c.claimToken)] as unknown as Knex.RawBinding[],
+  );
+}
+
+/**
+ * Extends the leases of claims still held by their tokens, one statement for all of them. Answers the ids whose claim
+ * is still this holder's: a claim missing from the answer ran out and may belong to another job now.
+ */
+export async function renewClaims(db: Knex, claims: { messageId: string; claimToken: string }[], leaseMs: number): Promise<Set<string>> {
+  if (claims.length === 0) return new Set();
+  const result = await db.raw(
+    `update webhook_deliveries d
+        set claimed_until = now() + (? * interval '1 millisecond')
+       from unnest(?::text[], ?::text[]) as held(id, token)
+      where d.id = held.id and d.claim_token = held.token and ${IS_PENDING}
+  returning d.id`,
+    [leaseMs, claims.map((c) => c.messageId), claims.map((c) => c.claimToken)] as unknown as Knex.RawBinding[],
+  );
+  return new Set((result.rows as { id: string }[]).map((row) => row.id));
 }
 
 export async function findWebhookMessageForJob(db: Knex, messageId: string): Promise<(WebhookMessageRow & { endpoint_status: string }) | undefined> {
@@ -109,6 +141,8 @@ export async function findWebhookMessageForJob(db: Knex, messageId: string): Pro
 
 export interface AttemptRecord {
   messageId: string;
+  /** The claim the attempt was sent under: only a success moves a delivery another claim holds now. */
+  claimToken: string;
   attempt: number;
   statusCode: number | null;
   durationMs: number;
@@ -126,7 +160,10 @@ const LOST_A_RACE = new Set(['23503' /* foreign_key_violation */, '40P01' /* dea
 const RECORD_TRIES = 3;
 
 /**
- * Logs each attempt and moves its delivery on: one statement for the whole batch. Answers, in order, whether the
+ * Logs each attempt and moves its delivery on: one statement for the whole batch. Every attempt sent is logged; a
+ * failed one moves its delivery (and ends the lease) only while its claim is the current one, so a holder whose lease
+ * ran out cannot hand the delivery to a new attempt while the job that took over still has one on the wire. A 2xx
+ * always marks the delivery succeeded: it was delivered. Answers, in order, whether the
  * delivery was still there: an endpoint deleted while its request was on the wire takes its deliveries with it, and
  * then there is nothing to record (false). The statement skips deliveries that are gone; one deleted between its
  * snapshot and its write is a foreign-key violation on `webhook_attempts`, and a fresh try no longer sees it.
@@ -145,8 +182,8 @@ async function recordAttemptsOnce(db: Knex, records: AttemptRecord[]): Promise<b
   const column = <T>(pick: (r: AttemptRecord) => T) => records.map(pick);
   const result = await db.raw(
     `with given as (
-       select * from unnest(?::text[], ?::int[], ?::int[], ?::int[], ?::text[], ?::text[], ?::text[], ?::float8[], ?::jsonb[], ?::jsonb[])
-         as t(delivery_id, attempt, status_code, duration_ms, error, excerpt, next_status, retry_ms, request_headers, response_headers)
+       select * from unnest(?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::text[], ?::text[], ?::text[], ?::float8[], ?::jsonb[], ?::jsonb[])
+         as t(delivery_id, claim_token, attempt, status_code, duration_ms, error, excerpt, next_status, retry_ms, request_headers, response_headers)
      ), input as (
        -- deliveries deleted with their endpoint are not recorded
        select g.* from given g where exists (select 1 from webhook_deliveries d where d.id = g.delivery_id)
@@ -166,15 +203,16 @@ async function recordAttemptsOnce(db: Knex, records: AttemptRecord[]): Promise<b
        select delivery_id, attempt, status_code, duration_ms, error, excerpt, request_headers, response_headers from input
      ), moved as (
        update webhook_deliveries d
-          set status = i.next_status, last_status_code = i.status_code, last_error = i.error, updated_at = now(), claimed_until = null,
+          set status = i.next_status, last_status_code = i.status_code, last_error = i.error, updated_at = now(), claimed_until = null, claim_token = null,
               delivered_at = case when i.next_status = 'succeeded' then now() else d.delivered_at end,
               next_attempt_at = now() + (i.retry_ms * interval '1 millisecond')
          from input i
-        where d.id = i.delivery_id and ${IS_PENDING}
+        where d.id = i.delivery_id and ${IS_PENDING} and (i.next_status = 'succeeded' or d.claim_token = i.claim_token)
      )
      select delivery_id from input`,
     [
       column((r) => r.messageId),
+      column((r) => r.claimToken),
       column((r) => r.attempt),
       column((r) => r.statusCode),
       column((r) => r.durationMs),

@@ -86,8 +86,13 @@ function post(url: URL, body: string, headers: Record<string, string>, agent: ht
       res.on('error', answer);
       res.on('close', answer); // whichever comes first; finish() settles once
     });
+    // Timers run before sockets are read in each turn of the event loop: after a pause of this process (SIGSTOP, a
+    // long GC, a starved CPU) an answer already waiting on the socket would lose to an overdue timeout, and a delivered
+    // message would be sent again. The timeout therefore ends the request only after one more read of the sockets.
     const timer = setTimeout(() => {
-      req.destroy(new Error(`timed out after ${timeoutMs} ms`));
+      setImmediate(() => {
+        if (!settled) req.destroy(new Error(`timed out after ${timeoutMs} ms`));
+      });
     }, timeoutMs);
     req.on('error', (error: NodeJS.ErrnoException) => {
       const forbiddenAddress = error instanceof UnsafeTargetError ? error.forbiddenAddress : undefined;

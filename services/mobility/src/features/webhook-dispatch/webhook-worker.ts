@@ -54,7 +54,7 @@ export function startWebhookDispatch({ db, connection, config, logger, registry,
     perEndpointInFlight: Math.min(config.WEBHOOK_ENDPOINT_CONCURRENCY, config.WEBHOOK_CONCURRENCY),
     secrets,
     appendEvent,
-    claimLeaseMs: config.WEBHOOK_TIMEOUT_MS + 5000,
+    claimLeaseMs: config.WEBHOOK_CLAIM_LEASE_MS ?? config.WEBHOOK_TIMEOUT_MS + 5000,
     enqueueLater: (endpointId, message, delayMs) => enqueueWebhookMessageLater(queue, endpointId, message, delayMs),
   });
   const worker = new Worker<WebhookJobData>(QUEUES.webhooks, processor, {
