@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 /**
  * Signing and verification of outgoing webhooks. Two signatures travel with every delivery:
@@ -60,7 +60,7 @@ export function signWebhook({ secret, id, timestamp, body }: SignWebhookInput): 
 
 /** Lowercase hex HMAC-SHA256 of the body, keyed with the secret string as UTF-8. */
 export function serviceSignatureHex(body: RawBody, secret: string): string {
-  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(toBytes(body)).digest('hex');
+  return createHmac('sha256', cachedKey('utf8', secret, () => Buffer.from(secret, 'utf8'))).update(toBytes(body)).digest('hex');
 }
 
 /** Base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the decoded secret (the Standard Webhooks `v1` scheme). */
@@ -108,7 +108,7 @@ export function verifyStandardWebhook(rawBody: RawBody, headers: HeaderBag, secr
   const now = options.now === undefined ? Date.now() / 1000 : toUnixSeconds(options.now, false);
   if (Math.abs(now - timestamp) > (options.toleranceSeconds ?? 300)) return false;
 
-  let key: Buffer;
+  let key: KeyObject;
   try {
     key = standardKey(secret);
   } catch {
@@ -126,10 +126,31 @@ export function verifyStandardWebhook(rawBody: RawBody, headers: HeaderBag, secr
   return matched;
 }
 
-function standardKey(secret: string): Buffer {
-  const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
-  const key = Buffer.from(encoded, 'base64');
-  if (key.length === 0) throw new Error('webhook secret is empty');
+function standardKey(secret: string): KeyObject {
+  return cachedKey('standard', secret, () => {
+    const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
+    const key = Buffer.from(encoded, 'base64');
+    if (key.length === 0) throw new Error('webhook secret is empty');
+    return key;
+  });
+}
+
+/** How many prepared keys are kept; past it the cache starts again (a sender signs for a bounded set of endpoints). */
+const KEY_CACHE_LIMIT = 1024;
+const preparedKeys = new Map<string, KeyObject>();
+
+/**
+ * The secret as a prepared HMAC key, made once per secret: on Node 22 and later `createHmac` with a raw Buffer
+ * prepares the key anew on every call, several times the cost of signing a small body; a `KeyObject` skips that.
+ */
+function cachedKey(kind: 'utf8' | 'standard', secret: string, bytes: () => Buffer): KeyObject {
+  const id = `${kind}:${secret}`;
+  let key = preparedKeys.get(id);
+  if (!key) {
+    if (preparedKeys.size >= KEY_CACHE_LIMIT) preparedKeys.clear();
+    key = createSecretKey(bytes());
+    preparedKeys.set(id, key);
+  }
   return key;
 }
 

@@ -139,3 +139,16 @@ describe('signing with several secrets (a rotation overlap)', () => {
     expect(() => signWebhook({ secret: [], id: 'evt_1', timestamp: 1, body: '{}' })).toThrow('at least one webhook secret');
   });
 });
+
+describe('prepared keys', () => {
+  it('signs with each endpoint its own secret, also past the number of keys kept prepared, and a secret used again', () => {
+    const secrets = Array.from({ length: 1100 }, () => generateWebhookSecret());
+    const body = '{"type":"ride.cancelled"}';
+    for (const secret of [...secrets, secrets[0]!, secrets[700]!]) {
+      const headers = signWebhook({ secret, id: 'msg_1', timestamp: 1700000000, body });
+      const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+      expect(headers['webhook-signature']).toBe(`v1,${createHmac('sha256', key).update(`msg_1.1700000000.${body}`).digest('base64')}`);
+      expect(headers['X-Service-Signature']).toBe(`sha256=${createHmac('sha256', secret).update(body).digest('hex')}`);
+    }
+  });
+});
