@@ -1,6 +1,7 @@
 /**
  * Drill: the payment gateway's verify API times out for a while. Webhooks sent meanwhile must get 503 and activate
- * nothing; the gateway's retries after recovery must activate each payment exactly once.
+ * nothing; the gateway's retries after recovery must activate each payment exactly once. Checkout (opening the hosted
+ * payment page) keeps working: only verification is out.
  */
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -16,6 +17,12 @@ export async function paymentVerifyTimeoutDrill(basePort: number): Promise<Drill
   let outage = true;
   const charges = new Map<string, number>();
   const verifyApi = createServer((req, res) => {
+    // Opening a hosted payment page works throughout: only the verify API is out.
+    if (req.method === 'POST' && (req.url ?? '').endsWith('/transaction/initialize')) {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end(JSON.stringify({ status: true, data: { authorization_url: 'https://checkout.gateway-a.example/pay/drill' } }));
+    }
     if (outage) return; // hangs until the service's timeout
     const reference = decodeURIComponent((req.url ?? '').split('/').pop() ?? '');
     const amount = charges.get(reference);
@@ -38,7 +45,10 @@ export async function paymentVerifyTimeoutDrill(basePort: number): Promise<Drill
         headers: { authorization: admin, 'content-type': 'application/json' },
         body: JSON.stringify({ plan: 'starter', gateway: 'gateway-a' }),
       });
-      const { reference } = (await res.json()) as { reference: string };
+      const answer = (await res.json()) as { reference?: string };
+      // A checkout that did not start is the drill's own set-up failing, not a lost payment: say so and stop.
+      if (res.status !== 201 || typeof answer.reference !== 'string') throw new Error(`checkout for ${org} answered ${res.status}: ${JSON.stringify(answer)}`);
+      const { reference } = answer;
       charges.set(reference, 500000);
       references.push({ org, reference });
     }
