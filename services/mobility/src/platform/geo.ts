@@ -12,7 +12,7 @@ export const latLngSchema = z.object({
 
 /** A pick-up or drop-off: coordinates and an optional address. */
 export const placeSchema = latLngSchema.extend({
-  // `null` is "no address", the same as leaving it out (rides and deliveries answer `address: null` then).
+  // `null` is 'no address', the same as leaving it out (rides and deliveries answer `address: null` then).
   address: z.string().trim().min(1).max(500).nullish().transform((address) => address ?? undefined),
 });
 
@@ -29,3 +29,19 @@ export function greatCircleMeters(a: LatLng, b: LatLng): number {
   const h = Math.sin(dLat / 2) ** 2 + Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(dLng / 2) ** 2;
   return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
 }
+
+export const latLngResponse = z.strictObject({
+  lat: z.number().min(-90).max(90),
+  lng: z.number().min(-180).max(180),
+}).meta({ id: 'LatLng' });
+
+export const placeResponse = z.strictObject({
+  lat: z.number().min(-90).max(90),
+  lng: z.number().min(-180).max(180),
+  address: z.string().max(500).nullable().optional(),
+}).meta({ id: 'Place' });
+
+export const personResponse = z.strictObject({
+  name: z.string().min(1),
+  phone: z.string().min(3),
+}).meta({ id: 'Person' });

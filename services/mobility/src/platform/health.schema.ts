@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+
+export const readinessResponse = z.strictObject({
+  status: z.enum(['ready', 'unavailable']),
+  checks: z.record(z.string(), z.enum(['up', 'down'])),
+  error: z.string().optional(),
+  code: z.string().optional(),
+}).meta({ id: 'Readiness' });
+
+export const healthzResponse = z.strictObject({
+  status: z.literal('ok'),
+});
+
+export const openapiResponse = z.looseObject({});
