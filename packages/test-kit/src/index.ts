@@ -7,3 +7,4 @@ export * from './wait';
 export * from './event-stream';
 export * from './ports';
 export * from './fast-lane-parity';
+export * from './description-shape';
