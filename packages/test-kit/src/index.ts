@@ -8,3 +8,5 @@ export * from './event-stream';
 export * from './ports';
 export * from './fast-lane-parity';
 export * from './description-shape';
+export * from './schema-spellings';
+export * from './route-conformance';
