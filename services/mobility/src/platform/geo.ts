@@ -30,18 +30,18 @@ export function greatCircleMeters(a: LatLng, b: LatLng): number {
   return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
-export const latLngResponse = z.strictObject({
+export const latLngResponse = z.object({
   lat: z.number().min(-90).max(90),
   lng: z.number().min(-180).max(180),
 }).meta({ id: 'LatLng' });
 
-export const placeResponse = z.strictObject({
+export const placeResponse = z.object({
   lat: z.number().min(-90).max(90),
   lng: z.number().min(-180).max(180),
   address: z.string().max(500).nullable().optional(),
 }).meta({ id: 'Place' });
 
-export const personResponse = z.strictObject({
+export const personResponse = z.object({
   name: z.string().min(1),
   phone: z.string().min(3),
 }).meta({ id: 'Person' });

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 
 
-export const readinessResponse = z.strictObject({
+export const readinessResponse = z.object({
   status: z.enum(['ready', 'unavailable']),
   checks: z.record(z.string(), z.enum(['up', 'down'])),
   error: z.string().optional(),
   code: z.string().optional(),
 }).meta({ id: 'Readiness' });
 
-export const healthzResponse = z.strictObject({
+export const healthzResponse = z.object({
   status: z.literal('ok'),
 });
 

@@ -82,7 +82,7 @@ export function deliveryFeeFor(weightTier: WeightTier, meters: number): { amount
   return { amount: Math.max(p.minimum, Math.round(p.base + (p.perKm * meters) / 1000)), currency: CURRENCY };
 }
 
-export const moneyResponse = z.strictObject({
+export const moneyResponse = z.object({
   amount: integer().meta({ description: 'Minor units.' }),
   currency: z.string().regex(/^[A-Z]{3}$/),
 }).meta({ id: 'Money' });

@@ -3,7 +3,7 @@ import { dateTime } from '../../platform/schema-types';
 
 /** What the api-keys feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 
-export const apiKeyResponse = z.strictObject({
+export const apiKeyResponse = z.object({
   id: z.string().regex(/^key_/),
   name: z.string().min(1).max(100),
   status: z.enum(['active', 'expired', 'revoked']).meta({ description: '`expired` once `expires_at` has passed; an expired or revoked key is refused with 401 `Invalid or revoked API key`.' }),
@@ -25,7 +25,7 @@ export const apiKeyWithTokenResponse = apiKeyResponse.extend({
   scopes: z.array(z.string()).meta({ description: 'What the key may do (mobility keys only; certificate keys carry no scopes).' }),
 }).meta({ id: 'ApiKeyWithToken', description: 'A key with its new token (create and rotate).' });
 
-export const apiKeyListResponse = z.strictObject({
+export const apiKeyListResponse = z.object({
   data: z.array(apiKeyResponse),
   has_more: z.boolean(),
   next_cursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page.' }),

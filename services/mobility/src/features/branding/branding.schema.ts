@@ -3,10 +3,10 @@ import { dateTime, integer } from '../../platform/schema-types';
 
 /** What the branding feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 
-export const partnerBrandingResponse = z.strictObject({
+export const partnerBrandingResponse = z.object({
   display_name: z.string().nullable().meta({ description: "Shown to recipients; null: the organization's name is shown." }),
   brand_color: z.string().regex(/^#[0-9a-f]{6}$/).nullable(),
-  logo: z.strictObject({
+  logo: z.object({
     content_type: z.enum(['image/png', 'image/jpeg', 'image/webp']),
     bytes: integer(),
     sha256: z.string(),

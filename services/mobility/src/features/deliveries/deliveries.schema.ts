@@ -3,7 +3,7 @@ import { latLngResponse, personResponse, placeResponse } from '../../platform/ge
 import { moneyResponse, weightTierResponse } from '../../platform/pricing';
 import { assignedDriverResponse } from '../jobs/jobs.schema';
 import { telemetryResponse } from '../fleet/fleet.schema';
-import { errorResponse, validationErrorResponse } from '../../platform/problem.schema';
+import { problemSchema, validationProblemSchema } from '@platform/service-kit';
 import { dateTime, integer } from '../../platform/schema-types';
 import { DELIVERY_STATUSES } from './delivery-status';
 
@@ -11,7 +11,7 @@ import { DELIVERY_STATUSES } from './delivery-status';
 
 export const deliveryStatusResponse = z.enum(DELIVERY_STATUSES).meta({ id: 'DeliveryStatus' });
 
-export const proofOfDeliveryResponse = z.strictObject({
+export const proofOfDeliveryResponse = z.object({
   pin_verified: z.literal(true),
   received_by: z.string().nullable(),
   photo_url: z.string().nullable(),
@@ -19,7 +19,7 @@ export const proofOfDeliveryResponse = z.strictObject({
   location: latLngResponse.nullable(),
 }).meta({ id: 'ProofOfDelivery' });
 
-export const deliveryResponse = z.strictObject({
+export const deliveryResponse = z.object({
   id: z.string().regex(/^dlv_/),
   status: deliveryStatusResponse,
   weight_tier: weightTierResponse,
@@ -41,7 +41,7 @@ export const deliveryResponse = z.strictObject({
   updated_at: dateTime(),
 }).meta({ id: 'Delivery' });
 
-export const deliveryQuoteResponse = z.strictObject({
+export const deliveryQuoteResponse = z.object({
   quote_id: z.string().regex(/^dq_/),
   weight_tier: z.enum(['small', 'medium', 'large', 'xlarge']),
   fee: moneyResponse,
@@ -52,7 +52,7 @@ export const deliveryQuoteResponse = z.strictObject({
   livemode: z.boolean().meta({ description: 'false for a test-mode quote: only a test-mode delivery can book it.' }),
 }).meta({ id: 'DeliveryQuote', description: 'A fee and ETAs for one pickup, drop-off and weight tier; `quote_id` books the fee until `expires_at` (15 minutes).' });
 
-export const createdDeliveryResponse = z.strictObject({
+export const createdDeliveryResponse = z.object({
   id: z.string().regex(/^dlv_/),
   status: deliveryStatusResponse,
   weight_tier: weightTierResponse,
@@ -75,15 +75,15 @@ export const createdDeliveryResponse = z.strictObject({
   updated_at: dateTime(),
 }).meta({ id: 'CreatedDelivery', description: 'The delivery as `GET` shows it, plus `security_pin` when the service generated it (shown this once).' });
 
-export const requestDelivery422Response = z.union([validationErrorResponse, errorResponse]);
+export const requestDelivery422Response = z.union([validationProblemSchema, problemSchema]);
 
-export const listDeliveriesResponse = z.strictObject({
+export const listDeliveriesResponse = z.object({
   data: z.array(deliveryResponse),
   has_more: z.boolean(),
   next_cursor: z.string().nullable(),
 });
 
-export const pinRefusedResponse = z.strictObject({
+export const pinRefusedResponse = z.object({
   type: z.url().meta({ description: 'The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).' }),
   title: z.string().meta({ description: "The HTTP status's reason phrase." }),
   status: z.int().min(400).max(599).meta({ description: 'The HTTP status of this answer.' }),

@@ -4,7 +4,7 @@ import { dateTime } from '../../platform/schema-types';
 
 /** What the driver-sessions feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 
-export const driverSessionResponse = z.strictObject({
+export const driverSessionResponse = z.object({
   access_token: z.string().meta({ description: 'A driver JWT (`sub`, `role`, `sid`, `aud` driver, `iss`, `exp`) for `Authorization: Bearer` on `/driver/v1`.' }),
   token_type: z.enum(['Bearer']),
   expires_in: z.int().min(1).max(3600).meta({ description: 'Seconds the access token is valid (`DRIVER_ACCESS_TOKEN_TTL_S`).' }),

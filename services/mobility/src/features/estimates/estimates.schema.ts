@@ -4,12 +4,12 @@ import { dateTime, integer } from '../../platform/schema-types';
 
 /** What the estimates feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 
-export const estimateResponse = z.strictObject({
+export const estimateResponse = z.object({
   id: z.string().regex(/^est_/),
   expires_at: dateTime(),
   distance_meters: integer().min(0),
   duration_seconds: integer().min(0).meta({ description: 'The trip at the economy speed (kept for compatibility; each tier has its own).' }),
-  estimates: z.array(z.strictObject({
+  estimates: z.array(z.object({
     tier: tierResponse,
     display_name: z.string(),
     fare: moneyResponse,

@@ -5,24 +5,24 @@ import { dateTime, integer } from '../../platform/schema-types';
 
 /** What the event-passes feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 
-export const eventPassRefusalResponse = z.strictObject({
+export const eventPassRefusalResponse = z.object({
   type: z.url(),
   title: z.string(),
   status: z.literal(422).meta({ type: 'integer' }),
   detail: z.string(),
   error: z.string(),
   code: z.enum(['event_pass_not_found', 'event_pass_revoked', 'event_pass_used_up', 'event_pass_program_closed', 'event_pass_outside_window', 'event_pass_venue_mismatch', 'event_pass_tier_not_allowed', 'event_pass_budget_exhausted']),
-  details: z.array(z.strictObject({
+  details: z.array(z.object({
     path: z.literal('event_pass'),
     message: z.string(),
   })),
 }).meta({ id: 'EventPassRefusal', description: 'A ride whose `event_pass` does not match its program (Problem Details); `code` names the rule that failed.' });
 
-export const eventPassProgramResponse = z.strictObject({
+export const eventPassProgramResponse = z.object({
   id: z.string().regex(/^evp_/),
   name: z.string(),
   status: z.enum(['open', 'closed']),
-  venue: z.strictObject({
+  venue: z.object({
     lat: z.number(),
     lng: z.number(),
     radius_m: integer(),
@@ -36,7 +36,7 @@ export const eventPassProgramResponse = z.strictObject({
   budget: integer().meta({ description: 'Minor units.' }),
   currency: z.string().regex(/^[A-Z]{3}$/),
   rides_per_pass: integer(),
-  usage: z.strictObject({
+  usage: z.object({
     passes_issued: integer().min(0),
     rides_redeemed: integer().min(0).meta({ description: 'Rides covered that are under way or completed (released rides do not count).' }),
     amount_spent: integer().min(0).meta({ description: 'Covered amounts of completed rides.' }),
@@ -48,12 +48,12 @@ export const eventPassProgramResponse = z.strictObject({
   created_at: dateTime(),
 }).meta({ id: 'EventPassProgram' });
 
-export const eventPassResponse = z.strictObject({
+export const eventPassResponse = z.object({
   id: z.string().regex(/^evpass_/),
   program_id: z.string().regex(/^evp_/),
   code: z.string().regex(/^EVT-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{5}$/),
   status: z.enum(['active', 'revoked']),
-  attendee: z.strictObject({
+  attendee: z.object({
     reference: z.string().nullable(),
     name: z.string().nullable(),
   }),
@@ -64,7 +64,7 @@ export const eventPassResponse = z.strictObject({
   created_at: dateTime(),
 }).meta({ id: 'EventPass' });
 
-export const eventPassRedemptionResponse = z.strictObject({
+export const eventPassRedemptionResponse = z.object({
   ride_id: z.string().regex(/^ride_/),
   ride_status: rideStatusResponse,
   program_id: z.string().regex(/^evp_/),
@@ -73,17 +73,17 @@ export const eventPassRedemptionResponse = z.strictObject({
   status: z.enum(['reserved', 'spent', 'released']),
 }).meta({ id: 'EventPassRedemption', description: 'The data of `event_pass.redeemed` and `event_pass.released`.' });
 
-export const listEventPassProgramsResponse = z.strictObject({
+export const listEventPassProgramsResponse = z.object({
   data: z.array(eventPassProgramResponse),
   has_more: z.boolean(),
   next_cursor: z.string().nullable(),
 });
 
-export const issueEventPassesResponse = z.strictObject({
+export const issueEventPassesResponse = z.object({
   data: z.array(eventPassResponse),
 });
 
-export const listEventPassesResponse = z.strictObject({
+export const listEventPassesResponse = z.object({
   data: z.array(eventPassResponse),
   has_more: z.boolean(),
   next_cursor: z.string().nullable(),

@@ -3,14 +3,14 @@ import { dateTime } from '../../platform/schema-types';
 
 /** What the fleet feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 
-export const vehicleResponse = z.strictObject({
+export const vehicleResponse = z.object({
   make: z.string(),
   model: z.string(),
   plate: z.string(),
   color: z.string(),
 }).meta({ id: 'Vehicle' });
 
-export const driverProfileResponse = z.strictObject({
+export const driverProfileResponse = z.object({
   id: z.string().regex(/^drv_/),
   name: z.string().optional(),
   phone: z.string().optional(),
@@ -28,12 +28,12 @@ export const driverProfileResponse = z.strictObject({
 
 export const activationCodeValueResponse = z.string().regex(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/).meta({ id: 'ActivationCodeValue', description: 'A one-time code (Crockford base32, 60 random bits) the driver app exchanges at `POST /driver/v1/sessions`. Shown once;\nonly its SHA-256 is stored.\n', examples: ['K7QF-3M9X-TR2D'] });
 
-export const activationCodeResponse = z.strictObject({
+export const activationCodeResponse = z.object({
   activation_code: activationCodeValueResponse,
   expires_at: dateTime().meta({ description: '24 hours after issue.' }),
 }).meta({ id: 'ActivationCode' });
 
-export const telemetryResponse = z.strictObject({
+export const telemetryResponse = z.object({
   lat: z.number(),
   lng: z.number(),
   heading: z.number().nullable(),
@@ -41,7 +41,7 @@ export const telemetryResponse = z.strictObject({
   updated_at: dateTime(),
 }).meta({ id: 'Telemetry' });
 
-export const registeredDriverResponse = z.strictObject({
+export const registeredDriverResponse = z.object({
   id: z.string().regex(/^drv_/),
   name: z.string().optional(),
   phone: z.string().optional(),
@@ -59,13 +59,13 @@ export const registeredDriverResponse = z.strictObject({
   activation_code_expires_at: dateTime().meta({ description: '24 hours after registration.' }),
 }).meta({ id: 'RegisteredDriver', description: 'The driver as registered, with its first activation code (shown only in this answer).' });
 
-export const fleetDriverJobResponse = z.strictObject({
+export const fleetDriverJobResponse = z.object({
   id: z.string(),
   type: z.enum(['ride', 'delivery']),
   status: z.string().nullable().meta({ description: "The job's status." }),
 }).meta({ id: 'FleetDriverJob' });
 
-export const fleetDriverResponse = z.strictObject({
+export const fleetDriverResponse = z.object({
   id: z.string().regex(/^drv_/),
   name: z.string().optional(),
   phone: z.string().optional(),
@@ -84,7 +84,7 @@ export const fleetDriverResponse = z.strictObject({
   current_job: fleetDriverJobResponse.nullable().meta({ description: 'The ride or delivery the driver is on now; null when free.' }),
 }).meta({ id: 'FleetDriver', description: 'A driver as the fleet admin sees it, with its presence and the job it is on.' });
 
-export const driverListResponse = z.strictObject({
+export const driverListResponse = z.object({
   data: z.array(fleetDriverResponse),
   has_more: z.boolean(),
   next_cursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page.' }),

@@ -3,7 +3,7 @@ import { vehicleResponse } from '../fleet/fleet.schema';
 
 /** What the jobs feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 
-export const assignedDriverResponse = z.strictObject({
+export const assignedDriverResponse = z.object({
   id: z.string().regex(/^drv_/),
   name: z.string(),
   phone: z.string(),

@@ -8,16 +8,16 @@ import { dateTime } from '../../platform/schema-types';
 
 /** What the outbox feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 
-export const webhookEventResponse = z.strictObject({
+export const webhookEventResponse = z.object({
   id: z.string().regex(/^evt_/),
   type: webhookEventTypeResponse,
   created_at: dateTime(),
   livemode: z.boolean().meta({ description: 'false for an event about test-mode data; such events go only to test-mode endpoints.' }),
-  data: z.union([rideResponse, deliveryResponse, eventPassRedemptionResponse, eventPassProgramResponse, rideLocationUpdateResponse, deliveryLocationUpdateResponse]).meta({ description: "The ride or delivery exactly as `GET` returns it, with `updated_at` and `sequence`; for `event_pass.*` the\nredemption (ride, pass, covered amount); for `event_pass_program.budget_exhausted` the program as `GET` returns it;\nfor `ride.location_updated` / `delivery.courier_location_updated` the job's position (`JobLocationUpdate`).\n" }),
+  data: z.xor([rideResponse, deliveryResponse, eventPassRedemptionResponse, eventPassProgramResponse, rideLocationUpdateResponse, deliveryLocationUpdateResponse]).meta({ description: "The ride or delivery exactly as `GET` returns it, with `updated_at` and `sequence`; for `event_pass.*` the\nredemption (ride, pass, covered amount); for `event_pass_program.budget_exhausted` the program as `GET` returns it;\nfor `ride.location_updated` / `delivery.courier_location_updated` the job's position (`JobLocationUpdate`).\n" }),
 }).meta({ id: 'WebhookEvent' });
 
-export const listEventsResponse = z.strictObject({
-  data: z.array(z.strictObject({
+export const listEventsResponse = z.object({
+  data: z.array(z.object({
     id: z.string().regex(/^evt_/),
     type: z.string().meta({ examples: ['ride.completed','webhook.test','webhook_endpoint.disabled'] }),
     created_at: dateTime(),

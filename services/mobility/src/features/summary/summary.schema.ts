@@ -3,7 +3,7 @@ import { integer, isoDate } from '../../platform/schema-types';
 
 /** What the summary feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 
-export const mobilitySummaryDayResponse = z.strictObject({
+export const mobilitySummaryDayResponse = z.object({
   date: isoDate(),
   rides: integer().min(0).meta({ description: 'Rides created that UTC day.' }),
   deliveries: integer().min(0).meta({ description: 'Deliveries created that UTC day.' }),
@@ -11,11 +11,11 @@ export const mobilitySummaryDayResponse = z.strictObject({
   webhook_succeeded: integer().min(0).meta({ description: 'Of those, the ones answered 2xx.' }),
 }).meta({ id: 'MobilitySummaryDay' });
 
-export const mobilitySummaryResponse = z.strictObject({
+export const mobilitySummaryResponse = z.object({
   mode: z.enum(['live', 'test']),
   endpoint_id: z.string().nullable(),
   days: z.array(mobilitySummaryDayResponse),
-  totals: z.strictObject({
+  totals: z.object({
     rides: integer().min(0),
     deliveries: integer().min(0),
     webhook_attempts: integer().min(0),

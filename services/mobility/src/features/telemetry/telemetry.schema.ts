@@ -3,12 +3,12 @@ import { dateTime, integer } from '../../platform/schema-types';
 
 /** What the telemetry feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 
-export const jobLocationUpdateResponse = z.strictObject({
+export const jobLocationUpdateResponse = z.object({
   id: z.string().meta({ description: 'The ride or delivery id.' }),
   object: z.enum(['ride', 'delivery']),
   status: z.string().meta({ description: "The job's status when the position was reported (`RideStatus` or `DeliveryStatus`)." }),
   sequence: integer().min(1),
-  position: z.strictObject({
+  position: z.object({
     lat: z.number(),
     lng: z.number(),
     heading: z.number().nullable(),

@@ -5,27 +5,27 @@ import { dateTime, integer } from '../../platform/schema-types';
 
 /** What the tracking feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 
-export const routePointResponse = z.strictObject({
+export const routePointResponse = z.object({
   x: z.number(),
   y: z.number(),
 }).meta({ id: 'RoutePoint', description: "A point of the tracking page's route drawing, in its SVG box (0-320 × 0-160)." });
 
-export const trackingStatusResponse = z.strictObject({
+export const trackingStatusResponse = z.object({
   status: deliveryStatusResponse,
   final: z.boolean().meta({ description: 'Delivered, failed or cancelled: nothing will change any more; stop polling.' }),
   test: z.boolean().meta({ description: 'A test-mode (sandbox) delivery, made with an `mk_test_` key: the page shows a TEST marker.' }),
-  partner: z.strictObject({
+  partner: z.object({
     name: z.string().nullable().meta({ description: "Its branding's display name, else the organization's name." }),
     logo_url: z.string().nullable().meta({ description: 'The logo on this origin (`/track/{token}/logo`); null without one.' }),
     brand_color: z.string().regex(/^#[0-9a-f]{6}$/).nullable(),
   }).meta({ description: 'The sending partner as it set its branding (`PATCH /admin/v1/partner/branding`).' }),
-  timeline: z.array(z.strictObject({
+  timeline: z.array(z.object({
     status: deliveryStatusResponse,
     at: dateTime(),
   })).meta({ description: 'Every status so far, oldest first (`pending` at creation).' }),
-  courier: z.strictObject({
+  courier: z.object({
     first_name: z.string(),
-    vehicle: z.strictObject({
+    vehicle: z.object({
       type: z.enum(['moto', 'economy', 'comfort', 'xl']),
       make: z.string(),
       model: z.string(),
@@ -33,14 +33,14 @@ export const trackingStatusResponse = z.strictObject({
       plate: z.string(),
     }),
   }).nullable().meta({ description: 'Once a courier accepted; only the first name and the vehicle.' }),
-  courier_location: z.strictObject({
+  courier_location: z.object({
     lat: z.number(),
     lng: z.number(),
     heading: z.number().nullable(),
     updated_at: dateTime(),
   }).nullable().meta({ description: "The courier's latest position while carrying the parcel (`picked_up`); `null` otherwise, including on the way to the pick-up (it would disclose the pick-up point)." }),
   dropoff_area: latLngResponse.meta({ description: 'The drop-off rounded to 3 decimals (about 100 m).' }),
-  route: z.strictObject({
+  route: z.object({
     pickup: routePointResponse,
     dropoff: routePointResponse,
     courier: routePointResponse.nullable(),
@@ -48,7 +48,7 @@ export const trackingStatusResponse = z.strictObject({
   }).meta({ description: "The route drawing, in the page's SVG box (`viewBox=\"0 0 320 160\"`, north up): a straight line from the pick-up\n(rounded to about 100 m, never given as coordinates) to the drop-off area, and the courier's position placed on\nthat line while it is shown, with how far along it is (0 at the pick-up, 1 at the drop-off).\n" }),
   distance_meters: integer().nullable().meta({ description: 'Straight-line distance from the courier to the drop-off, while a position is shown.' }),
   eta_seconds: integer().nullable().meta({ description: "From assignment on, as delivery estimates reckon it (straight-line metres × 1.3 at the courier's vehicle's\naverage speed): assigned, the courier's way to the pick-up plus the trip; picked up, the way to the drop-off.\nNull before assignment, once final, or while no courier position is known.\n" }),
-  proof_of_delivery: z.strictObject({
+  proof_of_delivery: z.object({
     received_by: z.string().nullable(),
     photo_url: z.string().nullable().meta({ description: '`/track/{token}/proof/photo`' }),
     signature_url: z.string().nullable().meta({ description: '`/track/{token}/proof/signature`' }),

@@ -6,7 +6,7 @@ import { SUBSCRIBABLE_EVENT_TYPES } from './webhook-events';
 
 export const webhookEventTypeResponse = z.enum(SUBSCRIBABLE_EVENT_TYPES).meta({ id: 'WebhookEventType', description: '`ride.location_updated` and `delivery.courier_location_updated` are opt-in: an endpoint registered without\n`events` gets every other type, and these only when it lists them.\n' });
 
-export const webhookEndpointResponse = z.strictObject({
+export const webhookEndpointResponse = z.object({
   id: z.string().regex(/^whe_/),
   url: z.string(),
   events: z.array(webhookEventTypeResponse),
@@ -19,7 +19,7 @@ export const webhookEndpointResponse = z.strictObject({
   updated_at: dateTime().optional(),
 }).meta({ id: 'WebhookEndpoint' });
 
-export const createdWebhookEndpointResponse = z.strictObject({
+export const createdWebhookEndpointResponse = z.object({
   id: z.string().regex(/^whe_/),
   url: z.string(),
   events: z.array(webhookEventTypeResponse),
@@ -33,7 +33,7 @@ export const createdWebhookEndpointResponse = z.strictObject({
   updated_at: dateTime().optional(),
 }).meta({ id: 'CreatedWebhookEndpoint', description: 'The endpoint plus its signing secret (shown this once).' });
 
-export const webhookDeliveryResponse = z.strictObject({
+export const webhookDeliveryResponse = z.object({
   id: z.string(),
   event_id: z.string().regex(/^evt_/),
   event_type: z.string().meta({ description: 'One of the subscribable event types, or `webhook.test` / `webhook_endpoint.disabled`.', examples: ['ride.completed','webhook.test'] }),
@@ -46,7 +46,7 @@ export const webhookDeliveryResponse = z.strictObject({
   delivered_at: dateTime().nullable().optional(),
   created_at: dateTime(),
   payload: z.unknown().meta({ description: 'The request body every attempt sent: the event exactly as the endpoint received it.' }).optional(),
-  attempt_log: z.array(z.strictObject({
+  attempt_log: z.array(z.object({
     attempt: integer().min(1),
     status_code: integer().nullable(),
     duration_ms: integer().nullable(),
@@ -58,20 +58,20 @@ export const webhookDeliveryResponse = z.strictObject({
   })).optional(),
 }).meta({ id: 'WebhookDelivery' });
 
-export const listWebhookEndpointsResponse = z.strictObject({
+export const listWebhookEndpointsResponse = z.object({
   data: z.array(webhookEndpointResponse),
   has_more: z.boolean(),
   next_cursor: z.string().nullable(),
 });
 
-export const recoverWebhookEventsResponse = z.strictObject({
+export const recoverWebhookEventsResponse = z.object({
   endpoint_id: z.string().regex(/^whe_/),
   since: dateTime(),
   include_succeeded: z.boolean(),
   queued: integer().min(0),
 });
 
-export const listWebhookDeliveriesResponse = z.strictObject({
+export const listWebhookDeliveriesResponse = z.object({
   data: z.array(webhookDeliveryResponse),
   has_more: z.boolean(),
   next_cursor: z.string().nullable(),
