@@ -10,6 +10,16 @@ type Json = Record<string, unknown>;
  * the same paths, operations, parameters, request bodies and responses (status codes, headers, media types, schemas),
  * up to key order, `$ref` names, prose and equivalent spellings of one schema (`canonicalShape`).
  */
+/**
+ * Differences on purpose, each with its reason (a line of `shapeDifferences`).
+ * - The event list has always answered `livemode` on every event (from the outbox row, since test mode); the
+ *   hand-written schema did not name it, and the route table's conformance check found it. The answers are unchanged.
+ */
+const INTENDED = ['GET /api/v1/events', 'GET /admin/v1/events'].flatMap((operation) => [
+  `${operation} › responses › 200 › content › application/json › properties › data › items › properties › livemode: (absent) → {"type":"boolean"}`,
+  `${operation} › responses › 200 › content › application/json › properties › data › items › required: ["created_at","data","id","object_id","object_type","type"] → ["created_at","data","id","livemode","object_id","object_type","type"]`,
+]);
+
 const baseline = JSON.parse(readFileSync(path.join(__dirname, 'fixtures', 'openapi-baseline.json'), 'utf8')) as Json;
 const shapeOf = (document: Json) => canonicalShape(descriptionShape(document));
 
@@ -29,7 +39,7 @@ function webhookShape(document: Json): unknown {
 
 describe('the mobility description built from the route table', () => {
   it('describes every operation, parameter, request body and response as the hand-written description did', () => {
-    expect(shapeDifferences(shapeOf(baseline), shapeOf(mobilityOpenApi()))).toEqual([]);
+    expect(shapeDifferences(shapeOf(baseline), shapeOf(mobilityOpenApi())).sort()).toEqual([...INTENDED].sort());
   });
 
   it('describes the events sent to webhook endpoints as before', () => {
@@ -51,6 +61,6 @@ describe('the mobility description built from the route table', () => {
     const changed = structuredClone(mobilityOpenApi()) as Json;
     const schemas = (changed.components as { schemas: Record<string, { properties: Record<string, unknown>; required: string[] }> }).schemas;
     schemas.Ride!.properties.fare = { type: 'string' };
-    expect(shapeDifferences(shapeOf(baseline), shapeOf(changed))).not.toEqual([]);
+    expect(shapeDifferences(shapeOf(baseline), shapeOf(changed)).filter((line) => !INTENDED.includes(line))).not.toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { answers, headers } from '../../platform/responses';
 import { createDeliverySchema, deliveryListQuerySchema, deliveryQuoteSchema } from './deliveries.routes';
 import { createdDeliveryResponse, deliveryQuoteResponse, deliveryResponse, listDeliveriesResponse, requestDelivery422Response } from './deliveries.schema';
 import { partnerScope } from '../api-keys/partner-security';
+import { adminModeQuery, withAdminMode } from '../partners';
 
 /** The deliveries operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */
 export const deliveriesContract = [
@@ -111,7 +112,7 @@ export const deliveriesContract = [
     path: '/admin/v1/deliveries',
     tags: ['Admin trips'],
     security: [{ adminJwt: [] }],
-    query: deliveryListQuerySchema.extend(z.object({ livemode: z.enum(['true', 'false']).optional(), mode: z.enum(['live', 'test']).optional() }).shape),
+    query: withAdminMode(deliveryListQuerySchema),
     responses: {
       200: listDeliveriesResponse,
       400: answers.MalformedRequest,
@@ -127,7 +128,7 @@ export const deliveriesContract = [
     security: [{ adminJwt: [] }],
     params: z.object({ id: z.string() }),
     headers: z.object({ 'If-None-Match': z.string().meta({ examples: ["\"q9Zb1x7dM0y3\""] }).optional() }),
-    query: z.object({ livemode: z.enum(['true', 'false']).optional(), mode: z.enum(['live', 'test']).optional() }),
+    query: adminModeQuery,
     responses: {
       200: { headers: { 'ETag': headers['ETag'] }, content: { 'application/json': deliveryResponse } },
       304: answers.NotModified,

@@ -1,9 +1,9 @@
-import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
 import { eventListQuerySchema } from './events.routes';
 import { listEventsResponse } from './events.schema';
 import { partnerScope } from '../api-keys/partner-security';
+import { withAdminMode } from '../partners';
 
 /** The events operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */
 export const eventsContract = [
@@ -28,7 +28,7 @@ export const eventsContract = [
     path: '/admin/v1/events',
     tags: ['Admin webhooks'],
     security: [{ adminJwt: [] }],
-    query: eventListQuerySchema.extend(z.object({ livemode: z.enum(['true', 'false']).optional(), mode: z.enum(['live', 'test']).optional() }).shape),
+    query: withAdminMode(eventListQuerySchema),
     responses: {
       200: listEventsResponse,
       400: answers.MalformedRequest,

@@ -24,6 +24,7 @@ export const listEventsResponse = z.object({
     data: z.looseObject({}),
     object_type: z.string().meta({ examples: ['ride','delivery','event_pass_program','webhook_endpoint'] }),
     object_id: z.string(),
+    livemode: z.boolean().meta({ description: 'false for an event about test-mode data.' }),
   })),
   has_more: z.boolean(),
   next_cursor: z.string().nullable(),

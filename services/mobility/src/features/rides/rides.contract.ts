@@ -6,6 +6,7 @@ import { createRideSchema, rideListQuerySchema } from './rides.routes';
 import { listRidesResponse, rideResponse } from './rides.schema';
 import { problemSchema, validationProblemSchema } from '@platform/service-kit';
 import { partnerScope } from '../api-keys/partner-security';
+import { adminModeQuery, withAdminMode } from '../partners';
 
 /** The rides operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */
 export const ridesContract = [
@@ -98,7 +99,7 @@ export const ridesContract = [
     path: '/admin/v1/rides',
     tags: ['Admin trips'],
     security: [{ adminJwt: [] }],
-    query: rideListQuerySchema.extend(z.object({ livemode: z.enum(['true', 'false']).optional(), mode: z.enum(['live', 'test']).optional() }).shape),
+    query: withAdminMode(rideListQuerySchema),
     responses: {
       200: listRidesResponse,
       400: answers.MalformedRequest,
@@ -114,7 +115,7 @@ export const ridesContract = [
     security: [{ adminJwt: [] }],
     params: z.object({ id: z.string() }),
     headers: z.object({ 'If-None-Match': z.string().meta({ examples: ["\"q9Zb1x7dM0y3\""] }).optional() }),
-    query: z.object({ livemode: z.enum(['true', 'false']).optional(), mode: z.enum(['live', 'test']).optional() }),
+    query: adminModeQuery,
     responses: {
       200: { headers: { 'ETag': headers['ETag'] }, content: { 'application/json': rideResponse } },
       304: answers.NotModified,

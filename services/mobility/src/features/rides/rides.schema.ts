@@ -9,21 +9,21 @@ import { RIDE_STATUSES } from './ride-status';
 
 export const rideStatusResponse = z.enum(RIDE_STATUSES).meta({ id: 'RideStatus' });
 
-export const vehicleLocationResponse = z.strictObject({
+export const vehicleLocationResponse = z.object({
   lat: z.number(),
   lng: z.number(),
   heading: z.number().nullable(),
   updated_at: dateTime(),
 }).meta({ id: 'VehicleLocation' });
 
-export const rideFareResponse = z.strictObject({
+export const rideFareResponse = z.object({
   amount: integer().meta({ description: 'Minor units.' }),
   currency: z.string().regex(/^[A-Z]{3}$/),
   covered_by_pass: integer().min(0).meta({ description: 'With an event pass only: the part the program pays (the fare up to its cap).' }).optional(),
   rider_pays: integer().min(0).meta({ description: 'With an event pass only: `amount` − `covered_by_pass`.' }).optional(),
 }).meta({ id: 'RideFare' });
 
-export const rideResponse = z.strictObject({
+export const rideResponse = z.object({
   id: z.string().regex(/^ride_/),
   status: rideStatusResponse,
   tier: tierResponse,
@@ -41,7 +41,7 @@ export const rideResponse = z.strictObject({
   updated_at: dateTime(),
 }).meta({ id: 'Ride' });
 
-export const listRidesResponse = z.strictObject({
+export const listRidesResponse = z.object({
   data: z.array(rideResponse),
   has_more: z.boolean(),
   next_cursor: z.string().nullable(),

@@ -5,6 +5,7 @@ import { messageListQuerySchema, pageSchema, recoverSchema, registerSchema, rota
 import { createdWebhookEndpointResponse, listWebhookDeliveriesResponse, listWebhookEndpointsResponse, recoverWebhookEventsResponse, webhookDeliveryResponse, webhookEndpointResponse } from './webhook-endpoints.schema';
 import { problemSchema } from '@platform/service-kit';
 import { partnerScope } from '../api-keys/partner-security';
+import { adminModeQuery, withAdminMode } from '../partners';
 
 /** The webhook-endpoints operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */
 export const webhookEndpointsContract = [
@@ -203,7 +204,7 @@ export const webhookEndpointsContract = [
     path: '/admin/v1/webhooks',
     tags: ['Admin webhooks'],
     security: [{ adminJwt: [] }],
-    query: z.object({ livemode: z.enum(['true', 'false']).optional(), mode: z.enum(['live', 'test']).optional() }),
+    query: adminModeQuery,
     body: registerSchema,
     responses: {
       201: createdWebhookEndpointResponse,
@@ -221,7 +222,7 @@ export const webhookEndpointsContract = [
     path: '/admin/v1/webhooks',
     tags: ['Admin webhooks'],
     security: [{ adminJwt: [] }],
-    query: pageSchema.extend(z.object({ livemode: z.enum(['true', 'false']).optional(), mode: z.enum(['live', 'test']).optional() }).shape),
+    query: withAdminMode(pageSchema),
     responses: {
       200: listWebhookEndpointsResponse,
       400: answers.MalformedRequest,
@@ -236,7 +237,7 @@ export const webhookEndpointsContract = [
     tags: ['Admin webhooks'],
     security: [{ adminJwt: [] }],
     params: z.object({ id: z.string() }),
-    query: z.object({ livemode: z.enum(['true', 'false']).optional(), mode: z.enum(['live', 'test']).optional() }),
+    query: adminModeQuery,
     responses: {
       200: webhookEndpointResponse,
       400: answers.MalformedRequest,
@@ -251,7 +252,7 @@ export const webhookEndpointsContract = [
     tags: ['Admin webhooks'],
     security: [{ adminJwt: [] }],
     params: z.object({ id: z.string() }),
-    query: z.object({ livemode: z.enum(['true', 'false']).optional(), mode: z.enum(['live', 'test']).optional() }),
+    query: adminModeQuery,
     body: updateEndpointSchema,
     responses: {
       200: webhookEndpointResponse,
@@ -271,7 +272,7 @@ export const webhookEndpointsContract = [
     tags: ['Admin webhooks'],
     security: [{ adminJwt: [] }],
     params: z.object({ id: z.string() }),
-    query: z.object({ livemode: z.enum(['true', 'false']).optional(), mode: z.enum(['live', 'test']).optional() }),
+    query: adminModeQuery,
     responses: {
       204: null,
       400: answers.MalformedRequest,
@@ -288,7 +289,7 @@ export const webhookEndpointsContract = [
     tags: ['Admin webhooks'],
     security: [{ adminJwt: [] }],
     params: z.object({ id: z.string() }),
-    query: z.object({ livemode: z.enum(['true', 'false']).optional(), mode: z.enum(['live', 'test']).optional() }),
+    query: adminModeQuery,
     body: rotateSecretSchema,
     bodyOptional: true,
     responses: {
@@ -308,7 +309,7 @@ export const webhookEndpointsContract = [
     tags: ['Admin webhooks'],
     security: [{ adminJwt: [] }],
     params: z.object({ id: z.string() }),
-    query: z.object({ livemode: z.enum(['true', 'false']).optional(), mode: z.enum(['live', 'test']).optional() }),
+    query: adminModeQuery,
     responses: {
       202: webhookDeliveryResponse,
       400: answers.InvalidJson,
@@ -326,7 +327,7 @@ export const webhookEndpointsContract = [
     tags: ['Admin webhooks'],
     security: [{ adminJwt: [] }],
     params: z.object({ id: z.string() }),
-    query: z.object({ livemode: z.enum(['true', 'false']).optional(), mode: z.enum(['live', 'test']).optional() }),
+    query: adminModeQuery,
     body: recoverSchema,
     responses: {
       202: recoverWebhookEventsResponse,
@@ -347,7 +348,7 @@ export const webhookEndpointsContract = [
     tags: ['Admin webhooks'],
     security: [{ adminJwt: [] }],
     params: z.object({ id: z.string() }),
-    query: messageListQuerySchema.extend(z.object({ livemode: z.enum(['true', 'false']).optional(), mode: z.enum(['live', 'test']).optional() }).shape),
+    query: withAdminMode(messageListQuerySchema),
     responses: {
       200: listWebhookDeliveriesResponse,
       400: answers.MalformedRequest,
@@ -363,7 +364,7 @@ export const webhookEndpointsContract = [
     tags: ['Admin webhooks'],
     security: [{ adminJwt: [] }],
     params: z.object({ id: z.string(), delivery_id: z.string() }),
-    query: z.object({ livemode: z.enum(['true', 'false']).optional(), mode: z.enum(['live', 'test']).optional() }),
+    query: adminModeQuery,
     responses: {
       202: webhookDeliveryResponse,
       400: answers.InvalidJson,
@@ -381,7 +382,7 @@ export const webhookEndpointsContract = [
     tags: ['Admin webhooks'],
     security: [{ adminJwt: [] }],
     params: z.object({ id: z.string(), delivery_id: z.string() }),
-    query: z.object({ livemode: z.enum(['true', 'false']).optional(), mode: z.enum(['live', 'test']).optional() }),
+    query: adminModeQuery,
     responses: {
       202: webhookDeliveryResponse,
       400: answers.InvalidJson,
