@@ -2,7 +2,7 @@ import { ApiError, ConflictError, ForbiddenError, newId, signAdminToken, Unautho
 import { grantCreditsOnce } from '../credits/credit-ledger';
 import type { Mailer } from '../mail/mailer';
 import { FREE_PLAN } from '../plans/plans';
-import type { AccountRow, AccountsRepository, MemberRole, MembershipView } from './accounts.repository';
+import type { AccountRow, AccountsRepository, MembershipView } from './accounts.repository';
 import { accountMails } from './account-mails';
 import type { EmailTokensRepository, PendingSignUp } from './email-tokens.repository';
 import { hashPassword, needsRehash, verifyPassword } from './passwords';
