@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
+import { parse } from 'yaml';
 import { z } from 'zod';
 import { danglingRefs, exampleRequestBodies, showRequiredScopes, type OpenApiDocument } from './openapi';
 
@@ -30,6 +32,8 @@ export interface ResponseObjectSpec {
   content?: MediaSchemas;
   /** Media type → one example answer (prose of the description; never checked against traffic). */
   examples?: Record<string, unknown>;
+  /** Media type → named examples (`{ name: { summary?, value } }`), when one example is not enough. */
+  namedExamples?: Record<string, Record<string, unknown>>;
 }
 
 /** A zod schema (a JSON body), a full response, or `null` (no body, e.g. a 204 or 304). */
@@ -70,6 +74,15 @@ export type OverlayDocument = Record<string, unknown> & { openapi: string; info:
 
 type Json = Record<string, unknown>;
 
+/** Reads a service's overlay (YAML); a missing or malformed file fails at start-up. */
+export function loadOverlay(file: string): OverlayDocument {
+  const overlay = parse(readFileSync(file, 'utf8')) as unknown;
+  if (!overlay || typeof overlay !== 'object' || typeof (overlay as Json).openapi !== 'string' || typeof (overlay as Json).info !== 'object') {
+    throw new Error(`${file} is not an OpenAPI overlay (openapi and info are required)`);
+  }
+  return overlay as OverlayDocument;
+}
+
 const REF_BASE = '#/components/schemas/';
 const SAFE = Number.MAX_SAFE_INTEGER;
 /** String formats zod also writes as a `pattern`; the format alone says it, as a hand-written description would. */
@@ -93,8 +106,9 @@ function idOf(schema: z.ZodType): string | undefined {
 
 /**
  * JSON Schemas of a set of zod schemas: the ones with `.meta({ id })` (and any nested ones with an id) as components,
- * the others inline. Request and response schemas are generated apart: a request keeps everything zod writes, a response
- * drops what zod adds for its own checks (the safe-integer range, a pattern beside a date or email format).
+ * the others inline. Neither side shows the safe-integer range zod gives every integer. Request and response schemas
+ * are generated apart: a request keeps everything else zod writes; a response drops what zod adds for its own checks
+ * (a pattern beside a date or email format, `propertyNames: {type: string}`) and an integer literal is an `integer`.
  */
 class SchemaWriter {
   private readonly registry = z.registry<{ id: string }>();
@@ -124,11 +138,13 @@ class SchemaWriter {
       target: 'draft-2020-12',
       uri: (id) => `${REF_BASE}${id}`,
       override: ({ jsonSchema }) => {
-        if (!tidy) return;
         const json = jsonSchema as Json;
         if (json.minimum === -SAFE) delete json.minimum;
         if (json.maximum === SAFE) delete json.maximum;
+        if (!tidy) return;
         if (typeof json.format === 'string' && FORMATS_WITHOUT_PATTERN.has(json.format)) delete json.pattern;
+        if (JSON.stringify(json.propertyNames) === '{"type":"string"}') delete json.propertyNames;
+        if (json.type === 'number' && Number.isInteger(json.const)) json.type = 'integer';
       },
     }).schemas as Record<string, Json>;
     const { __shared: shared, ...top } = output;
@@ -215,15 +231,24 @@ function assertNoSchemas(node: unknown, at: string): void {
   }
 }
 
+export interface DescribeOptions {
+  /** Named schemas the description shows though no operation answers them (payloads sent elsewhere, e.g. webhooks). */
+  schemas?: z.ZodType[];
+}
+
 /**
  * The service's OpenAPI document: operations, parameters, bodies, responses and component schemas from the table;
  * prose from the overlay. Scopes named in an operation's security are shown as `x-required-scope` and a sentence; a JSON
  * request body shows its schema's first example; a `$ref` that resolves nowhere fails.
  */
-export function describeRoutes(table: readonly RouteSpec[], overlay: OverlayDocument): OpenApiDocument {
+export function describeRoutes(table: readonly RouteSpec[], overlay: OverlayDocument, options: DescribeOptions = {}): OpenApiDocument {
   assertNoSchemas(overlay, '#');
   const requests = new SchemaWriter('request');
   const responses = new SchemaWriter('response');
+  for (const schema of options.schemas ?? []) {
+    if (!idOf(schema)) throw new Error('every extra schema of the description needs .meta({ id })');
+    responses.add(schema);
+  }
   for (const spec of table) {
     for (const schema of Object.values(bodyMedia(spec.body) ?? {})) if (schema) requests.add(schema);
     for (const response of Object.values(spec.responses)) {
@@ -317,7 +342,8 @@ function responseObject(status: number, spec: ResponseObjectSpec, prose: Json, w
     answer.content = Object.fromEntries(
       Object.entries(spec.content).map(([type, schema]) => {
         const example = spec.examples?.[type];
-        return [type, { ...(schema ? { schema: writer.schemaOf(schema) } : {}), ...(example !== undefined ? { example } : {}), ...described[type] }];
+        const examples = spec.namedExamples?.[type];
+        return [type, { ...(schema ? { schema: writer.schemaOf(schema) } : {}), ...(example !== undefined ? { example } : {}), ...(examples ? { examples } : {}), ...described[type] }];
       }),
     );
   }
@@ -414,7 +440,7 @@ export function schemaProblems(schema: z.ZodType, value: unknown): string[] {
 
 type AnyDef = { type: string; innerType?: z.ZodType; element?: z.ZodType; options?: z.ZodType[]; in?: z.ZodType; shape?: Record<string, z.ZodType>; catchall?: z.ZodType; getter?: () => z.ZodType; valueType?: z.ZodType; left?: z.ZodType; right?: z.ZodType };
 
-/** Paths of fields present in `value` that no object schema along the way names (objects are closed unless loose). */
+/** Paths of fields present in `value` that no object schema along the way names (objects naming properties are closed unless loose). */
 function undeclaredFields(schema: z.ZodType, value: unknown, at: string[]): string[] {
   const def = (schema as unknown as { _zod: { def: AnyDef } })._zod.def;
   switch (def.type) {
@@ -445,7 +471,8 @@ function undeclaredFields(schema: z.ZodType, value: unknown, at: string[]): stri
     case 'object': {
       if (!value || typeof value !== 'object' || Array.isArray(value)) return [];
       const shape = def.shape!;
-      const loose = def.catchall !== undefined && (def.catchall as unknown as { _zod: { def: AnyDef } })._zod.def.type !== 'never';
+      // An object that names no property says nothing about its fields (`{type: object}`): any field is fine.
+      const loose = Object.keys(shape).length === 0 || (def.catchall !== undefined && (def.catchall as unknown as { _zod: { def: AnyDef } })._zod.def.type !== 'never');
       return Object.entries(value).flatMap(([key, item]) => {
         if (key in shape) return undeclaredFields(shape[key]!, item, [...at, key]);
         return loose ? [] : [[...at, key].join('.')];

@@ -8,8 +8,9 @@ const SCHEMA_PROSE = new Set(['description', 'title', 'example', 'examples', '$c
  * What a partner's client depends on in a description, in one comparable value: per operation (`METHOD /path`) its
  * operationId, security, parameters (name, in, required, schema), request body (required, media types, schema) and
  * responses (status → headers and media type → schema). Every `$ref` is resolved inline (component names do not
- * matter), keys are sorted, prose inside schemas is dropped, `required` lists are sorted, and a nullable written as
- * `anyOf`/`oneOf` with `{type: 'null'}` is written as a type list, so two descriptions with the same shapes compare equal.
+ * matter), keys are sorted, prose inside schemas is dropped, `required` lists are sorted, a nullable written as
+ * `anyOf`/`oneOf` with `{type: 'null'}` is written as a type list, and a few spellings of the same constraint are made
+ * one (`sameMeaning`, an escaped `/` in a pattern), so two descriptions with the same shapes compare equal.
  */
 export function descriptionShape(document: Json): Json {
   const paths = (document.paths ?? {}) as Record<string, Json>;
@@ -82,9 +83,26 @@ export function schemaShape(document: Json, schema: unknown, seen: string[] = []
     } else if (key === 'required' && Array.isArray(value)) shaped[key] = [...(value as string[])].sort();
     else if (key === 'type' && Array.isArray(value)) shaped[key] = [...(value as string[])].sort();
     else if (key === 'enum' || key === 'const' || key === 'default') shaped[key] = value;
+    else if (key === 'pattern' && typeof value === 'string') shaped[key] = value.replace(/\\\//g, '/');
     else shaped[key] = schemaShape(document, value, nextSeen);
   }
-  return nullableAsTypeList(shaped);
+  return nullableAsTypeList(sameMeaning(shaped));
+}
+
+/**
+ * One spelling for what says the same: a `const` without a type gets its value's type, `additionalProperties: {}` is
+ * `true`, empty `properties` and `propertyNames: {type: 'string'}` (every JSON key is a string) are left out.
+ */
+function sameMeaning(schema: Json): Json {
+  const result = { ...schema };
+  if ('const' in result && result.type === undefined) {
+    const value = result.const;
+    result.type = typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : value === null ? 'null' : typeof value;
+  }
+  if (result.additionalProperties && typeof result.additionalProperties === 'object' && Object.keys(result.additionalProperties).length === 0) result.additionalProperties = true;
+  if (result.properties && typeof result.properties === 'object' && Object.keys(result.properties).length === 0) delete result.properties;
+  if (JSON.stringify(result.propertyNames) === '{"type":"string"}') delete result.propertyNames;
+  return result;
 }
 
 /** `anyOf`/`oneOf` of one typed branch and `{type: 'null'}` → that branch with `null` in its type list. */

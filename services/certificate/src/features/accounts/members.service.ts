@@ -4,11 +4,13 @@ import type { Mailer } from '../mail/mailer';
 import { accountMails } from './account-mails';
 import { newSecretToken, tokenHash } from './secret-tokens';
 import { NO_SESSION_EVENTS, type SessionEvents } from './session-events';
+import type { invitationSchema } from './accounts.contract';
+import type { z } from 'zod';
 
 const memberNotFound = () => new NotFoundError('Member not found');
 const lastOwner = () => new ConflictError('An organization keeps at least one owner: make someone else owner first', 'last_owner');
 
-function invitationView(row: InvitationRow) {
+function invitationView(row: InvitationRow): z.infer<typeof invitationSchema> {
   return { id: row.id, role: row.role, email: row.email, created_at: row.created_at.toISOString(), expires_at: row.expires_at.toISOString() };
 }
 

@@ -7,8 +7,10 @@ import { certificateStatus } from './certificate-status';
 import type { CertificateRow, CertificatesRepository } from './certificates.repository';
 import type { NewCertificate } from './certificates.schema';
 import { formatVerificationCode, newVerificationCode } from './verification-code';
+import type { certificateSchema } from './certificates.contract';
+import type { z } from 'zod';
 
-export function presentCertificate(row: CertificateRow) {
+export function presentCertificate(row: CertificateRow): z.infer<typeof certificateSchema> {
   return {
     id: row.id,
     verification_code: formatVerificationCode(row.verification_code),

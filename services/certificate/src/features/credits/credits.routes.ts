@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { NotFoundError, pageOf, parseOrThrow } from '@platform/service-kit';
 import type { CreditsRepository, LedgerRow } from './credits.repository';
+import type { creditLedgerEntrySchema } from './credits.contract';
 
 export const ledgerQuery = z
   .object({
@@ -10,7 +11,7 @@ export const ledgerQuery = z
   })
   .meta({ id: 'CreditLedgerQuery', examples: [{ limit: 50 }] });
 
-function presentEntry(row: LedgerRow) {
+function presentEntry(row: LedgerRow): z.infer<typeof creditLedgerEntrySchema> {
   return {
     id: row.id,
     amount: row.delta,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from '@platform/service-kit';
+import type { PaymentGateway } from './payment-gateway';
 
 /** What a payment buys: a plan (set on the paying user) or a credit pack (credits added, the plan untouched). */
 export type PaymentKind = 'plan_upgrade' | 'credit_top_up';
@@ -16,7 +17,7 @@ export interface PaymentRow {
   credits: number | null;
   amount: string; // bigint comes back as text
   currency: string;
-  gateway: string;
+  gateway: PaymentGateway['id'];
   status: 'pending' | 'succeeded' | 'failed';
   failure_reason: string | null;
   created_at: Date;

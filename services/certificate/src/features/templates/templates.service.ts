@@ -2,8 +2,10 @@ import { ConflictError, newId, NotFoundError, parseOrThrow, ValidationError } fr
 import { checkImage, type ImageMeta } from './template-images';
 import type { NewVersion, TemplatesRepository, TemplateWithVersion, VersionImages } from './templates.repository';
 import { templateDefinitionSchema, type NewTemplate, type TemplateDefinition, type TemplatePatch } from './templates.schema';
+import type { templateSchema } from './templates.contract';
+import type { z } from 'zod';
 
-export function presentTemplate(row: TemplateWithVersion) {
+export function presentTemplate(row: TemplateWithVersion): z.infer<typeof templateSchema> {
   return {
     id: row.id,
     status: row.status,
