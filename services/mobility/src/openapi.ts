@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { loadOpenApiDocument, type OpenApiDocument } from '@platform/service-kit';
-import { describeRoutes, type OverlayDocument } from '@platform/service-kit/route-table';
+import type { OpenApiDocument } from '@platform/service-kit';
+import { describeRoutes, loadOverlay, type OverlayDocument } from '@platform/service-kit/route-table';
 import { webhookEventContract } from './features/webhook-dispatch';
 import { mobilityRouteTable } from './route-table';
 
@@ -11,7 +11,7 @@ let cached: OpenApiDocument | undefined;
 
 /** The complete description served at `GET /openapi.json`, built once per process from the route table and the overlay. */
 export function mobilityOpenApi(): OpenApiDocument {
-  cached ??= buildDescription(loadOpenApiDocument(OVERLAY_FILE) as unknown as OverlayDocument);
+  cached ??= buildDescription(loadOverlay(OVERLAY_FILE));
   return structuredClone(cached);
 }
 
