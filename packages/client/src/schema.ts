@@ -667,30 +667,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The partner's events of the last 30 days
-         * @description Every event written for the partner in the last 30 days (older ones are deleted, with their delivery logs),
-         *     newest first, whether or not any endpoint received it: each is the body exactly as sent, plus `object_type`
-         *     and `object_id`. Filter by `type` and `object_id`; page with `limit` and `cursor`.
-         *
-         *     **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
-         */
-        get: operations["listEvents"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/webhooks/{id}/deliveries": {
         parameters: {
             query?: never;
@@ -749,6 +725,30 @@ export interface paths {
          * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
          */
         post: operations["replayWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The partner's events of the last 30 days
+         * @description Every event written for the partner in the last 30 days (older ones are deleted, with their delivery logs),
+         *     newest first, whether or not any endpoint received it: each is the body exactly as sent, plus `object_type`
+         *     and `object_id`. Filter by `type` and `object_id`; page with `limit` and `cursor`.
+         *
+         *     **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1083,12 +1083,7 @@ export interface components {
             error: string;
             code: components["schemas"]["ErrorCode"];
         };
-        /**
-         * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
-         * @enum {string}
-         */
-        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured";
-        CertificateValidationError: {
+        ValidationError: {
             /**
              * Format: uri
              * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
@@ -1152,6 +1147,11 @@ export interface components {
             code: "not_found";
         };
         /**
+         * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
+         * @enum {string}
+         */
+        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured";
+        /**
          * @description `expired` is read off `expires_on` (UTC) at the moment of asking.
          * @enum {string}
          */
@@ -1185,48 +1185,6 @@ export interface components {
                 status?: string;
             };
         };
-        MobilityValidationError: {
-            /**
-             * Format: uri
-             * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
-             */
-            type: string;
-            /** @description The HTTP status's reason phrase. */
-            title: string;
-            /** @description The HTTP status of this answer. */
-            status: number;
-            /** @description Text for a person about this occurrence. */
-            detail: string;
-            /** @description The same text as `detail`, kept for clients written before Problem Details. */
-            error: string;
-            /** @constant */
-            code: "validation_failed";
-            details: {
-                /** @example pickup.lat */
-                path: string;
-                message: string;
-            }[];
-        };
-        Money: {
-            /** @description Minor units. */
-            amount: number;
-            currency: string;
-        };
-        LatLng: {
-            lat: number;
-            lng: number;
-        };
-        Place: {
-            lat: number;
-            lng: number;
-            address?: string | null;
-        };
-        Person: {
-            name: string;
-            phone: string;
-        };
-        /** @enum {string} */
-        Tier: "moto" | "economy" | "comfort" | "xl";
         Estimate: {
             id: string;
             /** Format: date-time */
@@ -1245,28 +1203,6 @@ export interface components {
                 available: boolean;
             }[];
         };
-        /** @enum {string} */
-        RideStatus: "pending" | "accepted" | "arrived" | "in_progress" | "completed" | "cancelled" | "no_drivers_available";
-        Vehicle: {
-            make: string;
-            model: string;
-            plate: string;
-            color: string;
-        };
-        AssignedDriver: {
-            id: string;
-            name: string;
-            phone: string;
-            rating: number;
-            vehicle: components["schemas"]["Vehicle"];
-        };
-        VehicleLocation: {
-            lat: number;
-            lng: number;
-            heading: number | null;
-            /** Format: date-time */
-            updated_at: string;
-        };
         Ride: {
             id: string;
             status: components["schemas"]["RideStatus"];
@@ -1275,9 +1211,9 @@ export interface components {
             dropoff: components["schemas"]["Place"];
             fare: components["schemas"]["RideFare"];
             passenger: components["schemas"]["Person"];
-            driver: null | components["schemas"]["AssignedDriver"];
+            driver: components["schemas"]["AssignedDriver"] | null;
             /** @description The live position while a driver is assigned and the ride has not ended. */
-            vehicle_location: null | components["schemas"]["VehicleLocation"];
+            vehicle_location: components["schemas"]["VehicleLocation"] | null;
             /** @enum {string|null} */
             cancelled_by: "partner" | "driver" | "system" | null;
             estimate_id?: string | null;
@@ -1290,31 +1226,95 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        RideFare: {
-            /** @description Minor units. */
-            amount: number;
-            currency: string;
-            /** @description With an event pass only: the part the program pays (the fare up to its cap). */
-            covered_by_pass?: number;
-            /** @description With an event pass only: `amount` − `covered_by_pass`. */
-            rider_pays?: number;
+        /** @description The delivery as `GET` shows it, plus `security_pin` when the service generated it (shown this once). */
+        CreatedDelivery: {
+            id: string;
+            status: components["schemas"]["DeliveryStatus"];
+            weight_tier: components["schemas"]["WeightTier"];
+            fee: components["schemas"]["Money"];
+            sender: components["schemas"]["Person"];
+            recipient: components["schemas"]["Person"];
+            pickup: components["schemas"]["Place"];
+            dropoff: components["schemas"]["Place"];
+            notes?: string | null;
+            courier: components["schemas"]["AssignedDriver"] | null;
+            courier_location: components["schemas"]["Telemetry"] | null;
+            proof_of_delivery: components["schemas"]["ProofOfDelivery"] | null;
+            /** @description Why the delivery failed: the courier's reason, `no_couriers_available`, or `sandbox_expired` (a picked-up test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S`). */
+            failure_reason?: string | null;
+            /**
+             * @description `system`: a test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S` (24 h) was ended by the sandbox sweep.
+             * @enum {string|null}
+             */
+            cancelled_by?: "partner" | "system" | null;
+            /**
+             * Format: uri
+             * @description The public tracking page to send the recipient (`{PUBLIC_BASE_URL}/track/{token}`, no key needed): status, courier's
+             *     first name and vehicle, live position. The same link in every answer and event; `null` only for deliveries made
+             *     before tracking existed.
+             * @example https://api.partner-platform.example/track/q3X9kP2mZ7vR4tYw8bN6cD1e
+             */
+            tracking_url: string | null;
+            /** @description false for test-mode data (created with an `mk_test_` key): never dispatched to real drivers, moved only by the sandbox. */
+            livemode: boolean;
+            sequence?: number;
+            security_pin?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
-        /** @description A ride whose `event_pass` does not match its program (Problem Details); `code` names the rule that failed. */
-        EventPassRefusal: {
-            /** Format: uri */
-            type: string;
-            title: string;
-            /** @constant */
-            status: 422;
-            detail: string;
-            error: string;
+        /** @description A fee and ETAs for one pickup, drop-off and weight tier; `quote_id` books the fee until `expires_at` (15 minutes). */
+        DeliveryQuote: {
+            quote_id: string;
             /** @enum {string} */
-            code: "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted";
-            details: {
-                /** @constant */
-                path: "event_pass";
-                message: string;
-            }[];
+            weight_tier: "small" | "medium" | "large" | "xlarge";
+            fee: components["schemas"]["Money"];
+            distance_meters: number;
+            /** @description The nearest free courier of the weight tier's vehicle to the pickup; null when none is near. A test-mode key sees the sandbox courier only: 180 s. */
+            pickup_eta_seconds: number | null;
+            /** @description The pickup ETA plus the trip at the courier vehicle's speed; null when the pickup ETA is. */
+            dropoff_eta_seconds: number | null;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description false for a test-mode quote: only a test-mode delivery can book it. */
+            livemode: boolean;
+        };
+        Delivery: {
+            id: string;
+            status: components["schemas"]["DeliveryStatus"];
+            weight_tier: components["schemas"]["WeightTier"];
+            fee: components["schemas"]["Money"];
+            sender: components["schemas"]["Person"];
+            recipient: components["schemas"]["Person"];
+            pickup: components["schemas"]["Place"];
+            dropoff: components["schemas"]["Place"];
+            notes?: string | null;
+            courier: components["schemas"]["AssignedDriver"] | null;
+            courier_location: components["schemas"]["Telemetry"] | null;
+            proof_of_delivery: components["schemas"]["ProofOfDelivery"] | null;
+            /** @description Why the delivery failed: the courier's reason, `no_couriers_available`, or `sandbox_expired` (a picked-up test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S`). */
+            failure_reason?: string | null;
+            /**
+             * @description `system`: a test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S` (24 h) was ended by the sandbox sweep.
+             * @enum {string|null}
+             */
+            cancelled_by?: "partner" | "system" | null;
+            /**
+             * Format: uri
+             * @description The public tracking page to send the recipient (`{PUBLIC_BASE_URL}/track/{token}`, no key needed): status, courier's
+             *     first name and vehicle, live position. The same link in every answer and event; `null` only for deliveries made
+             *     before tracking existed.
+             * @example https://api.partner-platform.example/track/q3X9kP2mZ7vR4tYw8bN6cD1e
+             */
+            tracking_url: string | null;
+            /** @description false for test-mode data (created with an `mk_test_` key): never dispatched to real drivers, moved only by the sandbox. */
+            livemode: boolean;
+            sequence?: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         EventPassProgram: {
             id: string;
@@ -1381,242 +1381,6 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
-        /** @description The data of `event_pass.redeemed` and `event_pass.released`. */
-        EventPassRedemption: {
-            ride_id: string;
-            ride_status: components["schemas"]["RideStatus"];
-            program_id: string;
-            pass: components["schemas"]["EventPass"];
-            covered: components["schemas"]["Money"];
-            /** @enum {string} */
-            status: "reserved" | "spent" | "released";
-        };
-        /** @enum {string} */
-        WeightTier: "small" | "medium" | "large" | "xlarge";
-        /** @enum {string} */
-        DeliveryStatus: "pending" | "courier_assigned" | "picked_up" | "delivered" | "failed" | "cancelled";
-        Telemetry: {
-            lat: number;
-            lng: number;
-            heading: number | null;
-            speed_kph: number | null;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        ProofOfDelivery: {
-            /** @constant */
-            pin_verified: true;
-            received_by: string | null;
-            photo_url: string | null;
-            /** Format: date-time */
-            delivered_at: string;
-            location: null | components["schemas"]["LatLng"];
-        };
-        Delivery: {
-            id: string;
-            status: components["schemas"]["DeliveryStatus"];
-            weight_tier: components["schemas"]["WeightTier"];
-            fee: components["schemas"]["Money"];
-            sender: components["schemas"]["Person"];
-            recipient: components["schemas"]["Person"];
-            pickup: components["schemas"]["Place"];
-            dropoff: components["schemas"]["Place"];
-            notes?: string | null;
-            courier: null | components["schemas"]["AssignedDriver"];
-            courier_location: null | components["schemas"]["Telemetry"];
-            proof_of_delivery: null | components["schemas"]["ProofOfDelivery"];
-            /** @description Why the delivery failed: the courier's reason, `no_couriers_available`, or `sandbox_expired` (a picked-up test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S`). */
-            failure_reason?: string | null;
-            /**
-             * @description `system`: a test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S` (24 h) was ended by the sandbox sweep.
-             * @enum {string|null}
-             */
-            cancelled_by?: "partner" | "system" | null;
-            /**
-             * Format: uri
-             * @description The public tracking page to send the recipient (`{PUBLIC_BASE_URL}/track/{token}`, no key needed): status, courier's
-             *     first name and vehicle, live position. The same link in every answer and event; `null` only for deliveries made
-             *     before tracking existed.
-             * @example https://api.partner-platform.example/track/q3X9kP2mZ7vR4tYw8bN6cD1e
-             */
-            tracking_url: string | null;
-            /** @description false for test-mode data (created with an `mk_test_` key): never dispatched to real drivers, moved only by the sandbox. */
-            livemode: boolean;
-            sequence?: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        /** @description A fee and ETAs for one pickup, drop-off and weight tier; `quote_id` books the fee until `expires_at` (15 minutes). */
-        DeliveryQuote: {
-            quote_id: string;
-            /** @enum {string} */
-            weight_tier: "small" | "medium" | "large" | "xlarge";
-            fee: components["schemas"]["Money"];
-            distance_meters: number;
-            /** @description The nearest free courier of the weight tier's vehicle to the pickup; null when none is near. A test-mode key sees the sandbox courier only: 180 s. */
-            pickup_eta_seconds: number | null;
-            /** @description The pickup ETA plus the trip at the courier vehicle's speed; null when the pickup ETA is. */
-            dropoff_eta_seconds: number | null;
-            /** Format: date-time */
-            expires_at: string;
-            /** @description false for a test-mode quote: only a test-mode delivery can book it. */
-            livemode: boolean;
-        };
-        /** @description The delivery as `GET` shows it, plus `security_pin` when the service generated it (shown this once). */
-        CreatedDelivery: {
-            id: string;
-            status: components["schemas"]["DeliveryStatus"];
-            weight_tier: components["schemas"]["WeightTier"];
-            fee: components["schemas"]["Money"];
-            sender: components["schemas"]["Person"];
-            recipient: components["schemas"]["Person"];
-            pickup: components["schemas"]["Place"];
-            dropoff: components["schemas"]["Place"];
-            notes?: string | null;
-            courier: null | components["schemas"]["AssignedDriver"];
-            courier_location: null | components["schemas"]["Telemetry"];
-            proof_of_delivery: null | components["schemas"]["ProofOfDelivery"];
-            /** @description Why the delivery failed: the courier's reason, `no_couriers_available`, or `sandbox_expired` (a picked-up test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S`). */
-            failure_reason?: string | null;
-            /**
-             * @description `system`: a test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S` (24 h) was ended by the sandbox sweep.
-             * @enum {string|null}
-             */
-            cancelled_by?: "partner" | "system" | null;
-            /**
-             * Format: uri
-             * @description The public tracking page to send the recipient (`{PUBLIC_BASE_URL}/track/{token}`, no key needed): status, courier's
-             *     first name and vehicle, live position. The same link in every answer and event; `null` only for deliveries made
-             *     before tracking existed.
-             * @example https://api.partner-platform.example/track/q3X9kP2mZ7vR4tYw8bN6cD1e
-             */
-            tracking_url: string | null;
-            /** @description false for test-mode data (created with an `mk_test_` key): never dispatched to real drivers, moved only by the sandbox. */
-            livemode: boolean;
-            sequence?: number;
-            security_pin?: string;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        DriverProfile: {
-            id: string;
-            name?: string;
-            phone?: string;
-            /** @enum {string} */
-            kind?: "driver" | "courier";
-            tier?: string;
-            vehicle?: components["schemas"]["Vehicle"];
-            rating?: number;
-            available: boolean;
-            /**
-             * @description A disabled driver is refused by the driver app and never offered a job.
-             * @enum {string}
-             */
-            status: "active" | "disabled";
-            /** @description Registered by a platform operator: offered every partner's jobs. Otherwise only its organization's. */
-            serves_all_partners: boolean;
-            /** Format: date-time */
-            disabled_at: string | null;
-            /** Format: date-time */
-            created_at?: string;
-            /** Format: date-time */
-            updated_at?: string;
-        };
-        DriverSession: {
-            /** @description A driver JWT (`sub`, `role`, `sid`, `aud` driver, `iss`, `exp`) for `Authorization: Bearer` on `/driver/v1`. */
-            access_token: string;
-            /** @enum {string} */
-            token_type: "Bearer";
-            /** @description Seconds the access token is valid (`DRIVER_ACCESS_TOKEN_TTL_S`). */
-            expires_in: number;
-            /** @description Spent by one refresh; stored only as a SHA-256 hash. */
-            refresh_token: string;
-            /**
-             * Format: date-time
-             * @description `DRIVER_REFRESH_TOKEN_TTL_S` (30 days) after this answer.
-             */
-            refresh_token_expires_at: string;
-            driver: components["schemas"]["DriverProfile"];
-        };
-        Offer: {
-            id: string;
-            /** @enum {string} */
-            kind: "ride" | "delivery";
-            /** @description Present when `kind` is `ride`. */
-            ride_id?: string;
-            /** @description Present when `kind` is `delivery`. */
-            delivery_id?: string;
-            pickup: components["schemas"]["Place"];
-            dropoff: components["schemas"]["Place"];
-            /** Format: date-time */
-            expires_at: string;
-        };
-        /**
-         * @description `ride.location_updated` and `delivery.courier_location_updated` are opt-in: an endpoint registered without
-         *     `events` gets every other type, and these only when it lists them.
-         * @enum {string}
-         */
-        WebhookEventType: "ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated";
-        /**
-         * @description The position of the driver (`ride.location_updated`) or courier (`delivery.courier_location_updated`) on an active
-         *     job: sent at most once per job every 10 s, or as soon as the driver is 200 m or more (great-circle) from the
-         *     position of the job's previous location event, whichever comes first; the first report after assignment is sent at once.
-         *     `sequence` is the job's event sequence (shared with its status events), so a receiver can drop an older one.
-         */
-        JobLocationUpdate: {
-            /** @description The ride or delivery id. */
-            id: string;
-            /** @enum {string} */
-            object: "ride" | "delivery";
-            /** @description The job's status when the position was reported (`RideStatus` or `DeliveryStatus`). */
-            status: string;
-            sequence: number;
-            position: {
-                lat: number;
-                lng: number;
-                heading: number | null;
-                speed_kph: number | null;
-            };
-            /**
-             * Format: date-time
-             * @description When the service received the position.
-             */
-            recorded_at: string;
-        };
-        RideLocationUpdate: components["schemas"]["JobLocationUpdate"] & {
-            id?: string;
-            /** @constant */
-            object?: "ride";
-        };
-        DeliveryLocationUpdate: components["schemas"]["JobLocationUpdate"] & {
-            id?: string;
-            /** @constant */
-            object?: "delivery";
-        };
-        WebhookEndpoint: {
-            id: string;
-            url: string;
-            events: components["schemas"]["WebhookEventType"][];
-            description?: string | null;
-            /** @enum {string} */
-            status: "enabled" | "disabled";
-            disabled_reason?: string | null;
-            /** @description false for an endpoint registered with a test-mode key: it receives test events only (and a live endpoint live events only). */
-            livemode: boolean;
-            /**
-             * Format: date-time
-             * @description Until then the rotated-away secret still signs beside the current one (24 h after a rotation); null when no overlap is running.
-             */
-            previous_secret_expires_at?: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at?: string;
-        };
         /** @description The endpoint plus its signing secret (shown this once). */
         CreatedWebhookEndpoint: {
             id: string;
@@ -1635,6 +1399,26 @@ export interface components {
             previous_secret_expires_at?: string | null;
             /** @description `whsec_` + base64 of 32 random bytes. */
             secret: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at?: string;
+        };
+        WebhookEndpoint: {
+            id: string;
+            url: string;
+            events: components["schemas"]["WebhookEventType"][];
+            description?: string | null;
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            disabled_reason?: string | null;
+            /** @description false for an endpoint registered with a test-mode key: it receives test events only (and a live endpoint live events only). */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description Until then the rotated-away secret still signs beside the current one (24 h after a rotation); null when no overlap is running.
+             */
+            previous_secret_expires_at?: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1686,19 +1470,153 @@ export interface components {
                 created_at?: string;
             }[];
         };
-        WebhookEvent: {
-            id: string;
-            type: components["schemas"]["WebhookEventType"];
-            /** Format: date-time */
-            created_at: string;
-            /** @description false for an event about test-mode data; such events go only to test-mode endpoints. */
-            livemode: boolean;
+        DriverSession: {
+            /** @description A driver JWT (`sub`, `role`, `sid`, `aud` driver, `iss`, `exp`) for `Authorization: Bearer` on `/driver/v1`. */
+            access_token: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+            /** @description Seconds the access token is valid (`DRIVER_ACCESS_TOKEN_TTL_S`). */
+            expires_in: number;
+            /** @description Spent by one refresh; stored only as a SHA-256 hash. */
+            refresh_token: string;
             /**
-             * @description The ride or delivery exactly as `GET` returns it, with `updated_at` and `sequence`; for `event_pass.*` the
-             *     redemption (ride, pass, covered amount); for `event_pass_program.budget_exhausted` the program as `GET` returns it;
-             *     for `ride.location_updated` / `delivery.courier_location_updated` the job's position (`JobLocationUpdate`).
+             * Format: date-time
+             * @description `DRIVER_REFRESH_TOKEN_TTL_S` (30 days) after this answer.
              */
-            data: components["schemas"]["Ride"] | components["schemas"]["Delivery"] | components["schemas"]["EventPassRedemption"] | components["schemas"]["EventPassProgram"] | components["schemas"]["RideLocationUpdate"] | components["schemas"]["DeliveryLocationUpdate"];
+            refresh_token_expires_at: string;
+            driver: components["schemas"]["DriverProfile"];
+        };
+        DriverProfile: {
+            id: string;
+            name?: string;
+            phone?: string;
+            /** @enum {string} */
+            kind?: "driver" | "courier";
+            tier?: string;
+            vehicle?: components["schemas"]["Vehicle"];
+            rating?: number;
+            available: boolean;
+            /**
+             * @description A disabled driver is refused by the driver app and never offered a job.
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            /** @description Registered by a platform operator: offered every partner's jobs. Otherwise only its organization's. */
+            serves_all_partners: boolean;
+            /** Format: date-time */
+            disabled_at: string | null;
+            /** Format: date-time */
+            created_at?: string;
+            /** Format: date-time */
+            updated_at?: string;
+        };
+        Telemetry: {
+            lat: number;
+            lng: number;
+            heading: number | null;
+            speed_kph: number | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @enum {string} */
+        Tier: "moto" | "economy" | "comfort" | "xl";
+        Money: {
+            /** @description Minor units. */
+            amount: number;
+            currency: string;
+        };
+        /** @enum {string} */
+        RideStatus: "pending" | "accepted" | "arrived" | "in_progress" | "completed" | "cancelled" | "no_drivers_available";
+        Place: {
+            lat: number;
+            lng: number;
+            address?: string | null;
+        };
+        RideFare: {
+            /** @description Minor units. */
+            amount: number;
+            currency: string;
+            /** @description With an event pass only: the part the program pays (the fare up to its cap). */
+            covered_by_pass?: number;
+            /** @description With an event pass only: `amount` − `covered_by_pass`. */
+            rider_pays?: number;
+        };
+        Person: {
+            name: string;
+            phone: string;
+        };
+        AssignedDriver: {
+            id: string;
+            name: string;
+            phone: string;
+            rating: number;
+            vehicle: components["schemas"]["Vehicle"];
+        };
+        Vehicle: {
+            make: string;
+            model: string;
+            plate: string;
+            color: string;
+        };
+        VehicleLocation: {
+            lat: number;
+            lng: number;
+            heading: number | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A ride whose `event_pass` does not match its program (Problem Details); `code` names the rule that failed. */
+        EventPassRefusal: {
+            /** Format: uri */
+            type: string;
+            title: string;
+            /** @constant */
+            status: 422;
+            detail: string;
+            error: string;
+            /** @enum {string} */
+            code: "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted";
+            details: {
+                /** @constant */
+                path: "event_pass";
+                message: string;
+            }[];
+        };
+        /** @enum {string} */
+        DeliveryStatus: "pending" | "courier_assigned" | "picked_up" | "delivered" | "failed" | "cancelled";
+        /** @enum {string} */
+        WeightTier: "small" | "medium" | "large" | "xlarge";
+        ProofOfDelivery: {
+            /** @constant */
+            pin_verified: true;
+            received_by: string | null;
+            photo_url: string | null;
+            /** Format: date-time */
+            delivered_at: string;
+            location: components["schemas"]["LatLng"] | null;
+        };
+        LatLng: {
+            lat: number;
+            lng: number;
+        };
+        /**
+         * @description `ride.location_updated` and `delivery.courier_location_updated` are opt-in: an endpoint registered without
+         *     `events` gets every other type, and these only when it lists them.
+         * @enum {string}
+         */
+        WebhookEventType: "ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated";
+        Offer: {
+            id: string;
+            /** @enum {string} */
+            kind: "ride" | "delivery";
+            /** @description Present when `kind` is `ride`. */
+            ride_id?: string;
+            /** @description Present when `kind` is `delivery`. */
+            delivery_id?: string;
+            pickup: components["schemas"]["Place"];
+            dropoff: components["schemas"]["Place"];
+            /** Format: date-time */
+            expires_at: string;
         };
         /**
          * @example {
@@ -1840,107 +1758,36 @@ export interface components {
             weight_tier: "small" | "medium" | "large" | "xlarge";
         };
         /**
+         * @description Test mode only. Moves a test ride to `to` (`accepted`, `arrived`, `in_progress`, `completed`, or `no_drivers_available` from `pending`).
          * @example {
-         *       "pin": "4821",
-         *       "received_by": "Tunde Bello",
-         *       "photo_url": "https://photos.example/pod/4821.jpg"
+         *       "to": "completed"
          *     }
          */
-        DeliveryHandover: {
-            pin: string;
-            received_by?: string;
-            photo_url?: string;
-            /** @description A photo of the parcel at the door, at most 48 KiB: stored by the platform and shown on the delivered tracking page from its own origin. */
-            photo?: string;
-            /** @description The recipient's signature as an image, at most 16 KiB: stored and shown like `photo`. */
-            signature?: string;
-        };
-        /**
-         * @example {
-         *       "reason": "Recipient not reachable at the door"
-         *     }
-         */
-        DeliveryFailure: {
-            reason: string;
-        };
-        /**
-         * @example {
-         *       "available": true
-         *     }
-         */
-        Availability: {
-            available: boolean;
-        };
-        /**
-         * @example {
-         *       "lat": 6.4541,
-         *       "lng": 3.3947,
-         *       "heading": 90,
-         *       "speed_kph": 32
-         *     }
-         */
-        DriverLocation: {
-            lat: number;
-            lng: number;
-            heading?: number;
-            speed_kph?: number;
-        };
-        /**
-         * @description `url` must be `https://` and must not resolve to a loopback, private or link-local address; `events` defaults to every event type except the opt-in location events (`ride.location_updated`, `delivery.courier_location_updated`), which an endpoint receives only when it lists them.
-         * @example {
-         *       "url": "https://93.184.215.14/hooks/mobility",
-         *       "events": [
-         *         "ride.completed",
-         *         "delivery.delivered"
-         *       ],
-         *       "description": "Production receiver"
-         *     }
-         */
-        NewWebhookEndpoint: {
-            url: string;
-            events?: ("ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated")[];
-            description?: string | null;
-        };
-        /**
-         * @description Only the fields given change. `enabled: true` re-enables a disabled endpoint; `enabled: false` disables it.
-         * @example {
-         *       "events": [
-         *         "ride.completed",
-         *         "ride.cancelled"
-         *       ],
-         *       "description": "Production receiver",
-         *       "enabled": true
-         *     }
-         */
-        WebhookEndpointUpdate: {
-            url?: string;
-            events?: ("ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated")[];
-            description?: string | null;
-            enabled?: boolean;
-        };
-        /**
-         * @description Re-send every event since `since` (events are kept 30 days, so an earlier time means all of them) that this endpoint receives and did not acknowledge; `include_succeeded: true` re-sends acknowledged ones too.
-         * @example {
-         *       "since": "2026-11-25T08:00:00Z"
-         *     }
-         */
-        WebhookRecovery: {
-            /** Format: date-time */
-            since: string;
-            include_succeeded?: boolean;
-        };
-        /**
-         * @description Optional (no body: the 24-hour overlap). As Stripe's "expire now": `expire_previous_now: true` ends the previous secret immediately.
-         * @example {
-         *       "expire_previous_now": true
-         *     }
-         */
-        WebhookSecretRotation: {
+        SandboxRideAdvance: {
             /**
-             * @description `true` stops the previous secret signing at once (a leaked secret); default `false` keeps it signing beside the new one for 24 hours.
-             * @default false
+             * @description The next status, or any status further along: every transition in between happens too, in order.
+             * @enum {string}
              */
-            expire_previous_now: boolean;
+            to: "pending" | "accepted" | "arrived" | "in_progress" | "completed" | "cancelled" | "no_drivers_available";
+        };
+        /**
+         * @description Test mode only. Moves a test delivery to `to` (`courier_assigned`, `picked_up`, `delivered` without a PIN, or `failed`).
+         * @example {
+         *       "to": "delivered"
+         *     }
+         * @example {
+         *       "to": "picked_up",
+         *       "courier_progress": 0.5
+         *     }
+         */
+        SandboxDeliveryAdvance: {
+            /**
+             * @description The next status, or any status further along: every transition in between happens too, in order.
+             * @enum {string}
+             */
+            to: "pending" | "courier_assigned" | "picked_up" | "delivered" | "failed" | "cancelled";
+            /** @description With `to: picked_up` only: puts the sandbox courier this far along the route line (0 the pick-up, 1 the drop-off), as its tracking page shows. A delivery already `picked_up` may be advanced to `picked_up` again to move the courier on. */
+            courier_progress?: number;
         };
         /**
          * @example {
@@ -2009,6 +1856,63 @@ export interface components {
             }[];
         };
         /**
+         * @description `url` must be `https://` and must not resolve to a loopback, private or link-local address; `events` defaults to every event type except the opt-in location events (`ride.location_updated`, `delivery.courier_location_updated`), which an endpoint receives only when it lists them.
+         * @example {
+         *       "url": "https://93.184.215.14/hooks/mobility",
+         *       "events": [
+         *         "ride.completed",
+         *         "delivery.delivered"
+         *       ],
+         *       "description": "Production receiver"
+         *     }
+         */
+        NewWebhookEndpoint: {
+            url: string;
+            events?: ("ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated")[];
+            description?: string | null;
+        };
+        /**
+         * @description Only the fields given change. `enabled: true` re-enables a disabled endpoint; `enabled: false` disables it.
+         * @example {
+         *       "events": [
+         *         "ride.completed",
+         *         "ride.cancelled"
+         *       ],
+         *       "description": "Production receiver",
+         *       "enabled": true
+         *     }
+         */
+        WebhookEndpointUpdate: {
+            url?: string;
+            events?: ("ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated")[];
+            description?: string | null;
+            enabled?: boolean;
+        };
+        /**
+         * @description Optional (no body: the 24-hour overlap). As Stripe's "expire now": `expire_previous_now: true` ends the previous secret immediately.
+         * @example {
+         *       "expire_previous_now": true
+         *     }
+         */
+        WebhookSecretRotation: {
+            /**
+             * @description `true` stops the previous secret signing at once (a leaked secret); default `false` keeps it signing beside the new one for 24 hours.
+             * @default false
+             */
+            expire_previous_now: boolean;
+        };
+        /**
+         * @description Re-send every event since `since` (events are kept 30 days, so an earlier time means all of them) that this endpoint receives and did not acknowledge; `include_succeeded: true` re-sends acknowledged ones too.
+         * @example {
+         *       "since": "2026-11-25T08:00:00Z"
+         *     }
+         */
+        WebhookRecovery: {
+            /** Format: date-time */
+            since: string;
+            include_succeeded?: boolean;
+        };
+        /**
          * @example {
          *       "activation_code": "K7QF-3M9X-TR2D"
          *     }
@@ -2025,36 +1929,112 @@ export interface components {
             refresh_token: string;
         };
         /**
-         * @description Test mode only. Moves a test ride to `to` (`accepted`, `arrived`, `in_progress`, `completed`, or `no_drivers_available` from `pending`).
          * @example {
-         *       "to": "completed"
+         *       "available": true
          *     }
          */
-        SandboxRideAdvance: {
-            /**
-             * @description The next status, or any status further along: every transition in between happens too, in order.
-             * @enum {string}
-             */
-            to: "pending" | "accepted" | "arrived" | "in_progress" | "completed" | "cancelled" | "no_drivers_available";
+        Availability: {
+            available: boolean;
         };
         /**
-         * @description Test mode only. Moves a test delivery to `to` (`courier_assigned`, `picked_up`, `delivered` without a PIN, or `failed`).
          * @example {
-         *       "to": "delivered"
-         *     }
-         * @example {
-         *       "to": "picked_up",
-         *       "courier_progress": 0.5
+         *       "lat": 6.4541,
+         *       "lng": 3.3947,
+         *       "heading": 90,
+         *       "speed_kph": 32
          *     }
          */
-        SandboxDeliveryAdvance: {
+        DriverLocation: {
+            lat: number;
+            lng: number;
+            heading?: number;
+            speed_kph?: number;
+        };
+        /**
+         * @example {
+         *       "pin": "4821",
+         *       "received_by": "Tunde Bello",
+         *       "photo_url": "https://photos.example/pod/4821.jpg"
+         *     }
+         */
+        DeliveryHandover: {
+            pin: string;
+            received_by?: string;
+            photo_url?: string;
+            /** @description A photo of the parcel at the door, at most 48 KiB: stored by the platform and shown on the delivered tracking page from its own origin. */
+            photo?: string;
+            /** @description The recipient's signature as an image, at most 16 KiB: stored and shown like `photo`. */
+            signature?: string;
+        };
+        /**
+         * @example {
+         *       "reason": "Recipient not reachable at the door"
+         *     }
+         */
+        DeliveryFailure: {
+            reason: string;
+        };
+        WebhookEvent: {
+            id: string;
+            type: components["schemas"]["WebhookEventType"];
+            /** Format: date-time */
+            created_at: string;
+            /** @description false for an event about test-mode data; such events go only to test-mode endpoints. */
+            livemode: boolean;
             /**
-             * @description The next status, or any status further along: every transition in between happens too, in order.
-             * @enum {string}
+             * @description The ride or delivery exactly as `GET` returns it, with `updated_at` and `sequence`; for `event_pass.*` the
+             *     redemption (ride, pass, covered amount); for `event_pass_program.budget_exhausted` the program as `GET` returns it;
+             *     for `ride.location_updated` / `delivery.courier_location_updated` the job's position (`JobLocationUpdate`).
              */
-            to: "pending" | "courier_assigned" | "picked_up" | "delivered" | "failed" | "cancelled";
-            /** @description With `to: picked_up` only: puts the sandbox courier this far along the route line (0 the pick-up, 1 the drop-off), as its tracking page shows. A delivery already `picked_up` may be advanced to `picked_up` again to move the courier on. */
-            courier_progress?: number;
+            data: components["schemas"]["Ride"] | components["schemas"]["Delivery"] | components["schemas"]["EventPassRedemption"] | components["schemas"]["EventPassProgram"] | components["schemas"]["RideLocationUpdate"] | components["schemas"]["DeliveryLocationUpdate"];
+        };
+        /** @description The data of `event_pass.redeemed` and `event_pass.released`. */
+        EventPassRedemption: {
+            ride_id: string;
+            ride_status: components["schemas"]["RideStatus"];
+            program_id: string;
+            pass: components["schemas"]["EventPass"];
+            covered: components["schemas"]["Money"];
+            /** @enum {string} */
+            status: "reserved" | "spent" | "released";
+        };
+        RideLocationUpdate: {
+            id: string;
+            /** @constant */
+            object: "ride";
+            /** @description The job's status when the position was reported (`RideStatus` or `DeliveryStatus`). */
+            status: string;
+            sequence: number;
+            position: {
+                lat: number;
+                lng: number;
+                heading: number | null;
+                speed_kph: number | null;
+            };
+            /**
+             * Format: date-time
+             * @description When the service received the position.
+             */
+            recorded_at: string;
+        };
+        DeliveryLocationUpdate: {
+            id: string;
+            /** @constant */
+            object: "delivery";
+            /** @description The job's status when the position was reported (`RideStatus` or `DeliveryStatus`). */
+            status: string;
+            sequence: number;
+            position: {
+                lat: number;
+                lng: number;
+                heading: number | null;
+                speed_kph: number | null;
+            };
+            /**
+             * Format: date-time
+             * @description When the service received the position.
+             */
+            recorded_at: string;
         };
         /** @description A Problem Details document (RFC 9457) answered by the gateway itself. */
         GatewayError: {
@@ -2070,374 +2050,6 @@ export interface components {
         };
     };
     responses: {
-        /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
-        NotModified: {
-            headers: {
-                ETag: components["headers"]["ETag"];
-                [name: string]: unknown;
-            };
-            content?: never;
-        };
-        /**
-         * @description The API key is missing (`missing_api_key`, "Missing API key") or invalid, revoked, rotated away or deleted
-         *     (`invalid_api_key`, "Invalid or revoked API key").
-         */
-        CertificateInvalidApiKey: {
-            headers: {
-                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The body is over the limit (`payload_too_large`). */
-        PayloadTooLarge: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The body or query is not valid (`validation_failed`); `details` has one entry per problem. */
-        CertificateValidationFailed: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                 *       "title": "Unprocessable Entity",
-                 *       "status": 422,
-                 *       "detail": "Request validation failed",
-                 *       "error": "Request validation failed",
-                 *       "code": "validation_failed",
-                 *       "details": [
-                 *         {
-                 *           "path": "issue_date",
-                 *           "message": "must be a date as YYYY-MM-DD"
-                 *         }
-                 *       ]
-                 *     }
-                 */
-                "application/problem+json": components["schemas"]["CertificateValidationError"];
-            };
-        };
-        /** @description Received; activated, ignored, already activated, unknown reference, payment failed, or (gateway B without a secret hash) recorded only. */
-        WebhookReceived: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": {
-                    /** @constant */
-                    received: true;
-                };
-            };
-        };
-        /** @description The signed body is not JSON (`invalid_json`) or not an event of this gateway (`malformed_webhook`). */
-        MalformedWebhook: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description Missing or wrong signature or hash (`invalid_signature`); nothing changes. */
-        InvalidSignature: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "type": "https://docs.partner-platform.example/errors/invalid_signature",
-                 *       "title": "Unauthorized",
-                 *       "status": 401,
-                 *       "detail": "Invalid webhook signature",
-                 *       "error": "Invalid webhook signature",
-                 *       "code": "invalid_signature"
-                 *     }
-                 */
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /**
-         * @description The gateway's verify API gave no usable answer (`verification_unavailable`): unreachable, timed out, 401 or 403
-         *     (our secret key refused), 408, 429, another non-404 error status, 5xx, a body that is not JSON or of an unknown shape.
-         *     Or the gateway is not configured (`gateway_not_configured`). Nothing is activated, the payment stays pending, the
-         *     receipt is kept; the gateway should retry.
-         */
-        VerificationUnavailable: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description A wrong PIN (`invalid_pin`, with the tries left) or a PIN locked after 5 wrong tries (`pin_locked`). */
-        PinRefused: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": {
-                    /**
-                     * Format: uri
-                     * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
-                     */
-                    type: string;
-                    /** @description The HTTP status's reason phrase. */
-                    title: string;
-                    /** @description The HTTP status of this answer. */
-                    status: number;
-                    /** @description Text for a person about this occurrence. */
-                    detail: string;
-                    /** @description The same text as `detail`, kept for clients written before Problem Details. */
-                    error: string;
-                    /** @enum {string} */
-                    code: "invalid_pin" | "pin_locked";
-                    remaining_attempts: number;
-                };
-            };
-        };
-        /** @description The `Idempotency-Key` was used with another body within 24 hours. */
-        IdempotencyConflict: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
-        MalformedRequest: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The body is not valid JSON (`invalid_json`). */
-        InvalidJson: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-        MobilityInvalidApiKey: {
-            headers: {
-                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-        InsufficientScope: {
-            headers: {
-                "X-Accepted-Scopes": components["headers"]["X-Accepted-Scopes"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                 *       "title": "Forbidden",
-                 *       "status": 403,
-                 *       "detail": "Missing required scope: rides:write",
-                 *       "error": "Missing required scope: rides:write",
-                 *       "code": "insufficient_scope"
-                 *     }
-                 */
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /**
-         * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
-         *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
-         *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
-         */
-        InvalidDriverToken: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-        NotFound: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The state machine does not allow this move; the text names the current status. */
-        InvalidTransition: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
-                 *       "title": "Conflict",
-                 *       "status": 409,
-                 *       "detail": "Cannot cancel a ride that is completed",
-                 *       "error": "Cannot cancel a ride that is completed",
-                 *       "code": "invalid_ride_status"
-                 *     }
-                 */
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The body is not JSON (`unsupported_media_type`). */
-        UnsupportedMediaType: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-        MobilityValidationFailed: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                 *       "title": "Unprocessable Entity",
-                 *       "status": 422,
-                 *       "detail": "Request validation failed",
-                 *       "error": "Request validation failed",
-                 *       "code": "validation_failed",
-                 *       "details": [
-                 *         {
-                 *           "path": "pickup.lat",
-                 *           "message": "must be between -90 and 90"
-                 *         }
-                 *       ]
-                 *     }
-                 */
-                "application/problem+json": components["schemas"]["MobilityValidationError"];
-            };
-        };
-        /** @description The sandbox cannot move the job to `to` from where it is (`sandbox_transition_not_allowed`): it is already there or past it, the status is a side branch not reachable from here, or the job has ended. `current_status` and `allowed_targets` say where it is and where it can go. */
-        SandboxTransitionRefused: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "type": "https://docs.partner-platform.example/errors/sandbox_transition_not_allowed",
-                 *       "title": "Conflict",
-                 *       "status": 409,
-                 *       "detail": "Cannot move a ride that is arrived to accepted; it can be moved to in_progress, completed",
-                 *       "error": "Cannot move a ride that is arrived to accepted; it can be moved to in_progress, completed",
-                 *       "code": "sandbox_transition_not_allowed",
-                 *       "current_status": "arrived",
-                 *       "allowed_targets": [
-                 *         "in_progress",
-                 *         "completed"
-                 *       ]
-                 *     }
-                 */
-                "application/problem+json": {
-                    /**
-                     * Format: uri
-                     * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
-                     */
-                    type: string;
-                    /** @description The HTTP status's reason phrase. */
-                    title: string;
-                    /** @description The HTTP status of this answer. */
-                    status: number;
-                    /** @description Text for a person about this occurrence. */
-                    detail: string;
-                    /** @description The same text as `detail`, kept for clients written before Problem Details. */
-                    error: string;
-                    /** @constant */
-                    code: "sandbox_transition_not_allowed";
-                    current_status: string;
-                    allowed_targets: string[];
-                };
-            };
-        };
-        /** @description The key lacks the scope (`insufficient_scope`), or it is a live key (`livemode_key_not_allowed`): only test-mode keys (`mk_test_…`) may use the sandbox. */
-        SandboxForbidden: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "type": "https://docs.partner-platform.example/errors/livemode_key_not_allowed",
-                 *       "title": "Forbidden",
-                 *       "status": 403,
-                 *       "detail": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
-                 *       "error": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
-                 *       "code": "livemode_key_not_allowed"
-                 *     }
-                 */
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The endpoint was recovered less than `WEBHOOK_RECOVER_MIN_INTERVAL_S` (60) seconds ago (`rate_limited`); retry after `Retry-After` seconds. */
-        RecoverTooSoon: {
-            headers: {
-                /** @description Seconds until the endpoint may be recovered again. */
-                "Retry-After"?: string;
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The API key, its organization's keys together, or the server process hold as many open event streams as they may (`too_many_streams`); close one or retry after `Retry-After` seconds. */
-        TooManyStreams: {
-            headers: {
-                /** @description Seconds to wait. */
-                "Retry-After"?: string;
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The updated ride. */
-        RideMoved: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Ride"];
-            };
-        };
-        /** @description The updated delivery. */
-        DeliveryMoved: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Delivery"];
-            };
-        };
         /** @description The service behind this route is down (`upstream_unavailable`); retry later. */
         UpstreamUnavailable: {
             headers: {
@@ -2457,35 +2069,9 @@ export interface components {
             };
         };
     };
-    parameters: {
-        /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
-        IfNoneMatch: string;
-        /** @description The same key with the same body within 24 hours answers the first result again; with another body, 409. */
-        IdempotencyKey: string;
-        /** @description A ride id (`ride_…`). */
-        RideId: string;
-        /** @description A delivery id (`dlv_…`). */
-        DeliveryId: string;
-        /** @description An offer id (`ofr_…`). */
-        OfferId: string;
-        /** @description An event pass program id (`evp_…`). */
-        EventPassProgramId: string;
-        /** @description An event pass id (`evpass_…`). */
-        EventPassId: string;
-        /** @description A webhook endpoint id (`whe_…`). */
-        WebhookEndpointId: string;
-    };
+    parameters: never;
     requestBodies: never;
-    headers: {
-        /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-        "WWW-Authenticate": string;
-        /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
-        ETag: string;
-        /** @description The caller's `X-Request-Id` when it is sane, else a generated UUID. */
-        "X-Request-Id": string;
-        /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-        "X-Accepted-Scopes": string;
-    };
+    headers: never;
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2505,7 +2091,8 @@ export interface operations {
              */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description The caller's `X-Request-Id` when it is sane, else a generated UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2519,7 +2106,20 @@ export interface operations {
                     "application/json": components["schemas"]["Credits"];
                 };
             };
-            401: components["responses"]["CertificateInvalidApiKey"];
+            /**
+             * @description The API key is missing (`missing_api_key`, "Missing API key") or invalid, revoked, rotated away or deleted
+             *     (`invalid_api_key`, "Invalid or revoked API key").
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -2529,7 +2129,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                "If-None-Match"?: string;
             };
             path: {
                 /** @description The verification code printed on the certificate, e.g. `ABCDEF-GHJKMN-PQRSTU`. */
@@ -2542,8 +2142,10 @@ export interface operations {
             /** @description The certificate; `valid` is true only when `certificate_status` is `valid`. */
             200: {
                 headers: {
-                    ETag: components["headers"]["ETag"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
+                    ETag?: string;
+                    /** @description The caller's `X-Request-Id` when it is sane, else a generated UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2561,8 +2163,29 @@ export interface operations {
                     "application/json": components["schemas"]["Verification"];
                 };
             };
-            304: components["responses"]["NotModified"];
-            401: components["responses"]["CertificateInvalidApiKey"];
+            /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
+            304: {
+                headers: {
+                    /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The API key is missing (`missing_api_key`, "Missing API key") or invalid, revoked, rotated away or deleted
+             *     (`invalid_api_key`, "Invalid or revoked API key").
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description No certificate with this code in the key's organization. */
             404: {
                 headers: {
@@ -2615,13 +2238,95 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookReceived"];
-            400: components["responses"]["MalformedWebhook"];
-            401: components["responses"]["InvalidSignature"];
-            413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["CertificateValidationFailed"];
+            /** @description Received; activated, ignored, already activated, unknown reference, payment failed, or (gateway B without a secret hash) recorded only. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        received: true;
+                    };
+                };
+            };
+            /** @description The signed body is not JSON (`invalid_json`) or not an event of this gateway (`malformed_webhook`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong signature or hash (`invalid_signature`); nothing changes. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/invalid_signature",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Invalid webhook signature",
+                     *       "error": "Invalid webhook signature",
+                     *       "code": "invalid_signature"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or query is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "issue_date",
+                     *           "message": "must be a date as YYYY-MM-DD"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
-            503: components["responses"]["VerificationUnavailable"];
+            /**
+             * @description The gateway's verify API gave no usable answer (`verification_unavailable`): unreachable, timed out, 401 or 403
+             *     (our secret key refused), 408, 429, another non-404 error status, 5xx, a body that is not JSON or of an unknown shape.
+             *     Or the gateway is not configured (`gateway_not_configured`). Nothing is activated, the payment stays pending, the
+             *     receipt is kept; the gateway should retry.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             504: components["responses"]["UpstreamTimeout"];
         };
     };
@@ -2653,13 +2358,95 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["WebhookReceived"];
-            400: components["responses"]["MalformedWebhook"];
-            401: components["responses"]["InvalidSignature"];
-            413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["CertificateValidationFailed"];
+            /** @description Received; activated, ignored, already activated, unknown reference, payment failed, or (gateway B without a secret hash) recorded only. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        received: true;
+                    };
+                };
+            };
+            /** @description The signed body is not JSON (`invalid_json`) or not an event of this gateway (`malformed_webhook`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong signature or hash (`invalid_signature`); nothing changes. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/invalid_signature",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Invalid webhook signature",
+                     *       "error": "Invalid webhook signature",
+                     *       "code": "invalid_signature"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or query is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "issue_date",
+                     *           "message": "must be a date as YYYY-MM-DD"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
-            503: components["responses"]["VerificationUnavailable"];
+            /**
+             * @description The gateway's verify API gave no usable answer (`verification_unavailable`): unreachable, timed out, 401 or 403
+             *     (our secret key refused), 408, 429, another non-404 error status, 5xx, a body that is not JSON or of an unknown shape.
+             *     Or the gateway is not configured (`gateway_not_configured`). Nothing is activated, the payment stays pending, the
+             *     receipt is kept; the gateway should retry.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             504: components["responses"]["UpstreamTimeout"];
         };
     };
@@ -2697,11 +2484,81 @@ export interface operations {
                     "application/json": components["schemas"]["Estimate"];
                 };
             };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["MobilityValidationFailed"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -2745,10 +2602,72 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["MalformedRequest"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            422: components["responses"]["MobilityValidationFailed"];
+            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -2758,7 +2677,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description The same key with the same body within 24 hours answers the first result again; with another body, 409. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2797,9 +2716,47 @@ export interface operations {
                     "application/json": components["schemas"]["Ride"];
                 };
             };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description The `Idempotency-Key` was used with another body within 24 hours. */
             409: {
                 headers: {
@@ -2809,7 +2766,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /**
              * @description The request is not valid (`validation_failed`), or its `event_pass` does not match the pass's program: the code
              *     names the rule (`event_pass_not_found`, `event_pass_revoked`, `event_pass_used_up`, `event_pass_program_closed`,
@@ -2836,7 +2801,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["MobilityValidationError"] | components["schemas"]["EventPassRefusal"];
+                    "application/problem+json": components["schemas"]["ValidationError"] | components["schemas"]["EventPassRefusal"];
                 };
             };
             502: components["responses"]["UpstreamUnavailable"];
@@ -2848,11 +2813,11 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                "If-None-Match"?: string;
             };
             path: {
                 /** @description A ride id (`ride_…`). */
-                id: components["parameters"]["RideId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -2861,18 +2826,73 @@ export interface operations {
             /** @description The ride. */
             200: {
                 headers: {
-                    ETag: components["headers"]["ETag"];
+                    /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Ride"];
                 };
             };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["MalformedRequest"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFound"];
+            /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
+            304: {
+                headers: {
+                    /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -2883,7 +2903,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A ride id (`ride_…`). */
-                id: components["parameters"]["RideId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -2913,11 +2933,67 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            400: components["responses"]["MalformedRequest"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyStreams"];
+            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key, its organization's keys together, or the server process hold as many open event streams as they may (`too_many_streams`); close one or retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -2928,7 +3004,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A ride id (`ride_…`). */
-                id: components["parameters"]["RideId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -2943,12 +3019,84 @@ export interface operations {
                     "application/json": components["schemas"]["Ride"];
                 };
             };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["InvalidTransition"];
-            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state machine does not allow this move; the text names the current status. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Cannot cancel a ride that is completed",
+                     *       "error": "Cannot cancel a ride that is completed",
+                     *       "code": "invalid_ride_status"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -2992,10 +3140,72 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["MalformedRequest"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            422: components["responses"]["MobilityValidationFailed"];
+            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3045,11 +3255,65 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedDelivery"];
                 };
             };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            409: components["responses"]["IdempotencyConflict"];
-            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used with another body within 24 hours. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /**
              * @description The request is not valid (`validation_failed`), or its `quote_id` cannot book: `delivery_quote_not_found` (not a
              *     quote of yours), `delivery_quote_expired` (older than 15 minutes), `delivery_quote_mismatch` (the quote was for
@@ -3060,7 +3324,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["MobilityValidationError"] | components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
             502: components["responses"]["UpstreamUnavailable"];
@@ -3102,11 +3366,81 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryQuote"];
                 };
             };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["MobilityValidationFailed"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3116,11 +3450,11 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                "If-None-Match"?: string;
             };
             path: {
                 /** @description A delivery id (`dlv_…`). */
-                id: components["parameters"]["DeliveryId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3129,18 +3463,73 @@ export interface operations {
             /** @description The delivery. */
             200: {
                 headers: {
-                    ETag: components["headers"]["ETag"];
+                    /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Delivery"];
                 };
             };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["MalformedRequest"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFound"];
+            /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
+            304: {
+                headers: {
+                    /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3151,7 +3540,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A delivery id (`dlv_…`). */
-                id: components["parameters"]["DeliveryId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3181,11 +3570,67 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            400: components["responses"]["MalformedRequest"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyStreams"];
+            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key, its organization's keys together, or the server process hold as many open event streams as they may (`too_many_streams`); close one or retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3196,7 +3641,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A delivery id (`dlv_…`). */
-                id: components["parameters"]["DeliveryId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3211,12 +3656,84 @@ export interface operations {
                     "application/json": components["schemas"]["Delivery"];
                 };
             };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["InvalidTransition"];
-            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state machine does not allow this move; the text names the current status. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Cannot cancel a ride that is completed",
+                     *       "error": "Cannot cancel a ride that is completed",
+                     *       "code": "invalid_ride_status"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3227,7 +3744,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A ride id (`ride_…`). */
-                id: components["parameters"]["RideId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3242,14 +3759,139 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["RideMoved"];
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["SandboxForbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["SandboxTransitionRefused"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["MobilityValidationFailed"];
+            /** @description The updated ride. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ride"];
+                };
+            };
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope (`insufficient_scope`), or it is a live key (`livemode_key_not_allowed`): only test-mode keys (`mk_test_…`) may use the sandbox. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/livemode_key_not_allowed",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
+                     *       "error": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
+                     *       "code": "livemode_key_not_allowed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox cannot move the job to `to` from where it is (`sandbox_transition_not_allowed`): it is already there or past it, the status is a side branch not reachable from here, or the job has ended. `current_status` and `allowed_targets` say where it is and where it can go. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/sandbox_transition_not_allowed",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Cannot move a ride that is arrived to accepted; it can be moved to in_progress, completed",
+                     *       "error": "Cannot move a ride that is arrived to accepted; it can be moved to in_progress, completed",
+                     *       "code": "sandbox_transition_not_allowed",
+                     *       "current_status": "arrived",
+                     *       "allowed_targets": [
+                     *         "in_progress",
+                     *         "completed"
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /**
+                         * Format: uri
+                         * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
+                         */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        /** @description The HTTP status of this answer. */
+                        status: number;
+                        /** @description Text for a person about this occurrence. */
+                        detail: string;
+                        /** @description The same text as `detail`, kept for clients written before Problem Details. */
+                        error: string;
+                        /** @constant */
+                        code: "sandbox_transition_not_allowed";
+                        current_status: string;
+                        allowed_targets: string[];
+                    };
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3260,7 +3902,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A delivery id (`dlv_…`). */
-                id: components["parameters"]["DeliveryId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3275,14 +3917,139 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["DeliveryMoved"];
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["SandboxForbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["SandboxTransitionRefused"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["MobilityValidationFailed"];
+            /** @description The updated delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope (`insufficient_scope`), or it is a live key (`livemode_key_not_allowed`): only test-mode keys (`mk_test_…`) may use the sandbox. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/livemode_key_not_allowed",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
+                     *       "error": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
+                     *       "code": "livemode_key_not_allowed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox cannot move the job to `to` from where it is (`sandbox_transition_not_allowed`): it is already there or past it, the status is a side branch not reachable from here, or the job has ended. `current_status` and `allowed_targets` say where it is and where it can go. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/sandbox_transition_not_allowed",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Cannot move a ride that is arrived to accepted; it can be moved to in_progress, completed",
+                     *       "error": "Cannot move a ride that is arrived to accepted; it can be moved to in_progress, completed",
+                     *       "code": "sandbox_transition_not_allowed",
+                     *       "current_status": "arrived",
+                     *       "allowed_targets": [
+                     *         "in_progress",
+                     *         "completed"
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /**
+                         * Format: uri
+                         * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
+                         */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        /** @description The HTTP status of this answer. */
+                        status: number;
+                        /** @description Text for a person about this occurrence. */
+                        detail: string;
+                        /** @description The same text as `detail`, kept for clients written before Problem Details. */
+                        error: string;
+                        /** @constant */
+                        code: "sandbox_transition_not_allowed";
+                        current_status: string;
+                        allowed_targets: string[];
+                    };
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3314,10 +4081,72 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["MalformedRequest"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            422: components["responses"]["MobilityValidationFailed"];
+            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3365,11 +4194,81 @@ export interface operations {
                     "application/json": components["schemas"]["EventPassProgram"];
                 };
             };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["MobilityValidationFailed"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3380,7 +4279,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description An event pass program id (`evp_…`). */
-                id: components["parameters"]["EventPassProgramId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3395,10 +4294,56 @@ export interface operations {
                     "application/json": components["schemas"]["EventPassProgram"];
                 };
             };
-            400: components["responses"]["MalformedRequest"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFound"];
+            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3409,7 +4354,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description An event pass program id (`evp_…`). */
-                id: components["parameters"]["EventPassProgramId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3424,11 +4369,65 @@ export interface operations {
                     "application/json": components["schemas"]["EventPassProgram"];
                 };
             };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3444,7 +4443,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description An event pass program id (`evp_…`). */
-                id: components["parameters"]["EventPassProgramId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3463,11 +4462,81 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["MalformedRequest"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["MobilityValidationFailed"];
+            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3478,7 +4547,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description An event pass program id (`evp_…`). */
-                id: components["parameters"]["EventPassProgramId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3512,10 +4581,56 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFound"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description The program is closed (`event_pass_program_closed`). */
             409: {
                 headers: {
@@ -3525,8 +4640,40 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["MobilityValidationFailed"];
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3537,9 +4684,9 @@ export interface operations {
             header?: never;
             path: {
                 /** @description An event pass program id (`evp_…`). */
-                id: components["parameters"]["EventPassProgramId"];
+                id: string;
                 /** @description An event pass id (`evpass_…`). */
-                pass_id: components["parameters"]["EventPassId"];
+                pass_id: string;
             };
             cookie?: never;
         };
@@ -3554,11 +4701,65 @@ export interface operations {
                     "application/json": components["schemas"]["EventPass"];
                 };
             };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3584,11 +4785,65 @@ export interface operations {
                     "application/json": components["schemas"]["EventPass"];
                 };
             };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3620,10 +4875,72 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["MalformedRequest"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            422: components["responses"]["MobilityValidationFailed"];
+            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3660,9 +4977,47 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
                 };
             };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /**
              * @description `webhook_endpoint_limit_reached`: the partner already has `WEBHOOK_MAX_ENDPOINTS_PER_PARTNER` endpoints;
              *     `duplicate_webhook_url`: an enabled endpoint of the partner already has this URL.
@@ -3675,8 +5030,40 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["MobilityValidationFailed"];
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3687,7 +5074,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A webhook endpoint id (`whe_…`). */
-                id: components["parameters"]["WebhookEndpointId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3702,10 +5089,56 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            400: components["responses"]["MalformedRequest"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFound"];
+            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3716,7 +5149,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A webhook endpoint id (`whe_…`). */
-                id: components["parameters"]["WebhookEndpointId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3729,11 +5162,65 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["MalformedRequest"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3744,7 +5231,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A webhook endpoint id (`whe_…`). */
-                id: components["parameters"]["WebhookEndpointId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3773,10 +5260,56 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFound"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description `duplicate_webhook_url`: another enabled endpoint of the partner has this URL. */
             409: {
                 headers: {
@@ -3786,8 +5319,40 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["MobilityValidationFailed"];
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3798,7 +5363,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A webhook endpoint id (`whe_…`). */
-                id: components["parameters"]["WebhookEndpointId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3822,12 +5387,90 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
                 };
             };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["MobilityValidationFailed"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3838,7 +5481,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A webhook endpoint id (`whe_…`). */
-                id: components["parameters"]["WebhookEndpointId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3853,10 +5496,56 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFound"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description `endpoint_disabled`: enable the endpoint first. */
             409: {
                 headers: {
@@ -3866,7 +5555,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3877,7 +5574,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A webhook endpoint id (`whe_…`). */
-                id: components["parameters"]["WebhookEndpointId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3907,10 +5604,56 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFound"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description `endpoint_disabled`: enable the endpoint first; `recover_in_progress`: events an earlier recover queued are still pending. */
             409: {
                 headers: {
@@ -3920,9 +5663,365 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["MobilityValidationFailed"];
-            429: components["responses"]["RecoverTooSoon"];
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description The endpoint was recovered less than `WEBHOOK_RECOVER_MIN_INTERVAL_S` (60) seconds ago (`rate_limited`); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the endpoint may be recovered again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only messages of this event type.
+                 * @example ride.completed
+                 */
+                event_type?: string;
+                /**
+                 * @description Only messages in this state.
+                 * @example failed
+                 */
+                status?: "pending" | "succeeded" | "failed";
+                /**
+                 * @description Only messages created strictly after this time.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: string;
+                /** @description Only messages created strictly before this time. */
+                created_before?: string;
+                /** @example 20 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued for another attempt. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only a failed delivery can be retried. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    replayWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whe_…`). */
+                id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued for one more attempt. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
+                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The delivery is still pending (`delivery_pending`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3965,7 +6064,9 @@ export interface operations {
                             type: string;
                             /** Format: date-time */
                             created_at: string;
-                            data: Record<string, never>;
+                            data: {
+                                [key: string]: unknown;
+                            };
                             /**
                              * @example ride
                              * @example delivery
@@ -3974,104 +6075,16 @@ export interface operations {
                              */
                             object_type: string;
                             object_id: string;
+                            /** @description false for an event about test-mode data. */
+                            livemode: boolean;
                         }[];
                         has_more: boolean;
                         next_cursor: string | null;
                     };
                 };
             };
-            400: components["responses"]["MalformedRequest"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            422: components["responses"]["MobilityValidationFailed"];
-            502: components["responses"]["UpstreamUnavailable"];
-            504: components["responses"]["UpstreamTimeout"];
-        };
-    };
-    listWebhookDeliveries: {
-        parameters: {
-            query?: {
-                /**
-                 * @description Only messages of this event type.
-                 * @example ride.completed
-                 */
-                event_type?: string;
-                /**
-                 * @description Only messages in this state.
-                 * @example failed
-                 */
-                status?: "pending" | "succeeded" | "failed";
-                /**
-                 * @description Only messages created strictly after this time.
-                 * @example 2026-11-01T00:00:00Z
-                 */
-                created_after?: string;
-                /** @description Only messages created strictly before this time. */
-                created_before?: string;
-                /** @example 20 */
-                limit?: number;
-                /** @description The `next_cursor` of the previous page. */
-                cursor?: string;
-            };
-            header?: never;
-            path: {
-                /** @description A webhook endpoint id (`whe_…`). */
-                id: components["parameters"]["WebhookEndpointId"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page, newest first. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["WebhookDelivery"][];
-                        has_more: boolean;
-                        next_cursor: string | null;
-                    };
-                };
-            };
-            400: components["responses"]["MalformedRequest"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["MobilityValidationFailed"];
-            502: components["responses"]["UpstreamUnavailable"];
-            504: components["responses"]["UpstreamTimeout"];
-        };
-    };
-    retryWebhookDelivery: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A webhook endpoint id (`whe_…`). */
-                id: components["parameters"]["WebhookEndpointId"];
-                delivery_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Queued for another attempt. */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookDelivery"];
-                };
-            };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFound"];
-            /** @description Only a failed delivery can be retried. */
-            409: {
+            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4079,47 +6092,63 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            415: components["responses"]["UnsupportedMediaType"];
-            502: components["responses"]["UpstreamUnavailable"];
-            504: components["responses"]["UpstreamTimeout"];
-        };
-    };
-    replayWebhookDelivery: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A webhook endpoint id (`whe_…`). */
-                id: components["parameters"]["WebhookEndpointId"];
-                delivery_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Queued for one more attempt. */
-            202: {
+            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+            401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookDelivery"];
-                };
-            };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFound"];
-            /** @description The delivery is still pending (`delivery_pending`). */
-            409: {
-                headers: {
+                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+            403: {
+                headers: {
+                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+                    "X-Accepted-Scopes"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Missing required scope: rides:write",
+                     *       "error": "Missing required scope: rides:write",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4151,7 +6180,15 @@ export interface operations {
                     "application/json": components["schemas"]["DriverSession"];
                 };
             };
-            400: components["responses"]["InvalidJson"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /**
              * @description The code is unknown, already used or replaced by a newer one (`invalid_activation_code`), older than 24 hours
              *     (`activation_code_expired`), or its driver is disabled (`driver_disabled`). Nothing changes.
@@ -4174,8 +6211,40 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["MobilityValidationFailed"];
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description Too many failed sign-ins from this address (`rate_limited`); `Retry-After` says when to try again. */
             429: {
                 headers: {
@@ -4218,7 +6287,15 @@ export interface operations {
                     "application/json": components["schemas"]["DriverSession"];
                 };
             };
-            400: components["responses"]["InvalidJson"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /**
              * @description The refresh token is unknown or expired (`invalid_refresh_token`), was already spent (`refresh_token_reused`:
              *     the session is now revoked), belongs to a session that has ended (`session_revoked`), or its driver is
@@ -4242,8 +6319,40 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["MobilityValidationFailed"];
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4264,10 +6373,46 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["MalformedRequest"];
-            401: components["responses"]["InvalidDriverToken"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
+             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
+             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4299,10 +6444,62 @@ export interface operations {
                     "application/json": components["schemas"]["DriverProfile"];
                 };
             };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["InvalidDriverToken"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["MobilityValidationFailed"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
+             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
+             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4337,10 +6534,62 @@ export interface operations {
                     "application/json": components["schemas"]["Telemetry"];
                 };
             };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["InvalidDriverToken"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["MobilityValidationFailed"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
+             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
+             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4367,8 +6616,28 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["MalformedRequest"];
-            401: components["responses"]["InvalidDriverToken"];
+            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
+             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
+             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4379,7 +6648,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description An offer id (`ofr_…`). */
-                id: components["parameters"]["OfferId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -4394,11 +6663,65 @@ export interface operations {
                     "application/json": components["schemas"]["Ride"] | components["schemas"]["Delivery"];
                 };
             };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["InvalidDriverToken"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["InvalidTransition"];
-            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
+             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
+             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state machine does not allow this move; the text names the current status. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Cannot cancel a ride that is completed",
+                     *       "error": "Cannot cancel a ride that is completed",
+                     *       "code": "invalid_ride_status"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4409,7 +6732,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description An offer id (`ofr_…`). */
-                id: components["parameters"]["OfferId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -4428,11 +6751,65 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["InvalidDriverToken"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["InvalidTransition"];
-            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
+             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
+             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state machine does not allow this move; the text names the current status. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Cannot cancel a ride that is completed",
+                     *       "error": "Cannot cancel a ride that is completed",
+                     *       "code": "invalid_ride_status"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4443,18 +6820,80 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A ride id (`ride_…`). */
-                id: components["parameters"]["RideId"];
+                id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["RideMoved"];
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["InvalidDriverToken"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["InvalidTransition"];
-            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The updated ride. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ride"];
+                };
+            };
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
+             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
+             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state machine does not allow this move; the text names the current status. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Cannot cancel a ride that is completed",
+                     *       "error": "Cannot cancel a ride that is completed",
+                     *       "code": "invalid_ride_status"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4465,18 +6904,80 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A ride id (`ride_…`). */
-                id: components["parameters"]["RideId"];
+                id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["RideMoved"];
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["InvalidDriverToken"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["InvalidTransition"];
-            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The updated ride. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ride"];
+                };
+            };
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
+             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
+             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state machine does not allow this move; the text names the current status. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Cannot cancel a ride that is completed",
+                     *       "error": "Cannot cancel a ride that is completed",
+                     *       "code": "invalid_ride_status"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4487,18 +6988,80 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A ride id (`ride_…`). */
-                id: components["parameters"]["RideId"];
+                id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["RideMoved"];
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["InvalidDriverToken"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["InvalidTransition"];
-            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The updated ride. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ride"];
+                };
+            };
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
+             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
+             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state machine does not allow this move; the text names the current status. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Cannot cancel a ride that is completed",
+                     *       "error": "Cannot cancel a ride that is completed",
+                     *       "code": "invalid_ride_status"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4509,18 +7072,80 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A ride id (`ride_…`). */
-                id: components["parameters"]["RideId"];
+                id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["RideMoved"];
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["InvalidDriverToken"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["InvalidTransition"];
-            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The updated ride. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ride"];
+                };
+            };
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
+             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
+             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state machine does not allow this move; the text names the current status. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Cannot cancel a ride that is completed",
+                     *       "error": "Cannot cancel a ride that is completed",
+                     *       "code": "invalid_ride_status"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4531,18 +7156,80 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A delivery id (`dlv_…`). */
-                id: components["parameters"]["DeliveryId"];
+                id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["DeliveryMoved"];
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["InvalidDriverToken"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["InvalidTransition"];
-            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The updated delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
+             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
+             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state machine does not allow this move; the text names the current status. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Cannot cancel a ride that is completed",
+                     *       "error": "Cannot cancel a ride that is completed",
+                     *       "code": "invalid_ride_status"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4553,7 +7240,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A delivery id (`dlv_…`). */
-                id: components["parameters"]["DeliveryId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -4570,14 +7257,125 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["DeliveryMoved"];
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["InvalidDriverToken"];
-            403: components["responses"]["PinRefused"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["InvalidTransition"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["MobilityValidationFailed"];
+            /** @description The updated delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
+             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
+             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A wrong PIN (`invalid_pin`, with the tries left) or a PIN locked after 5 wrong tries (`pin_locked`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /**
+                         * Format: uri
+                         * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
+                         */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        /** @description The HTTP status of this answer. */
+                        status: number;
+                        /** @description Text for a person about this occurrence. */
+                        detail: string;
+                        /** @description The same text as `detail`, kept for clients written before Problem Details. */
+                        error: string;
+                        /** @enum {string} */
+                        code: "invalid_pin" | "pin_locked";
+                        remaining_attempts: number;
+                    };
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state machine does not allow this move; the text names the current status. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Cannot cancel a ride that is completed",
+                     *       "error": "Cannot cancel a ride that is completed",
+                     *       "code": "invalid_ride_status"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4588,7 +7386,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A delivery id (`dlv_…`). */
-                id: components["parameters"]["DeliveryId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -4603,13 +7401,99 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["DeliveryMoved"];
-            400: components["responses"]["InvalidJson"];
-            401: components["responses"]["InvalidDriverToken"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["InvalidTransition"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["MobilityValidationFailed"];
+            /** @description The updated delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
+             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
+             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state machine does not allow this move; the text names the current status. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Cannot cancel a ride that is completed",
+                     *       "error": "Cannot cancel a ride that is completed",
+                     *       "code": "invalid_ride_status"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "pickup.lat",
+                     *           "message": "must be between -90 and 90"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4620,7 +7504,7 @@ export interface operations {
             header: {
                 "X-Service-Signature": string;
                 "X-Service-Event-Id": string;
-                "X-Service-Event-Type": components["schemas"]["WebhookEventType"];
+                "X-Service-Event-Type": "ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated";
                 /** @description Unix seconds. */
                 "X-Service-Timestamp": string;
                 "X-Service-Delivery-Attempt": string;
@@ -4644,7 +7528,15 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["InvalidJson"];
+            /** @description The body is not valid JSON (`invalid_json`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
     };
 }
