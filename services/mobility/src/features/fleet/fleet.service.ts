@@ -4,38 +4,17 @@ import type { Tier } from '../../platform/pricing';
 import { indexScopeOf, type FleetLocations } from './fleet.locations';
 import { claimDriver, disableDriver, findDriver, findDrivers, insertDriver, jobStatuses, pageDrivers, releaseDriver, setDriverAvailability } from './fleet.repository';
 import type { Driver, FleetKind, Vehicle } from './fleet.types';
+import type { z } from 'zod';
+import type { driverListResponse, driverProfileResponse, fleetDriverResponse } from './fleet.schema';
 
-export interface DriverView {
-  id: string;
-  name: string;
-  phone: string;
-  kind: FleetKind;
-  tier: Tier;
-  vehicle: Vehicle;
-  rating: number;
-  available: boolean;
-  status: 'active' | 'disabled';
-  serves_all_partners: boolean;
-  disabled_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A driver as the admin API and the driver app show it (its response schema's type). */
+export type DriverView = z.input<typeof driverProfileResponse>;
 
 /** A driver as the fleet page shows it: the profile, whether it is online now, when it last reported, and its job. */
-export interface FleetDriverView extends DriverView {
-  /** The driver app switched the driver online (available) and the driver is not disabled. */
-  online: boolean;
-  /** The time of the driver's latest location report; null when it never reported one. */
-  last_seen_at: string | null;
-  /** The ride or delivery the driver is on now. */
-  current_job: { id: string; type: 'ride' | 'delivery'; status: string | null } | null;
-}
+export type FleetDriverView = z.input<typeof fleetDriverResponse>;
 
-export interface DriverPage {
-  data: FleetDriverView[];
-  has_more: boolean;
-  next_cursor: string | null;
-}
+/** A page of the fleet list. */
+export type DriverPage = z.input<typeof driverListResponse>;
 
 export function toDriverView(driver: Driver): DriverView {
   return {
