@@ -30,17 +30,15 @@ export function greatCircleMeters(a: LatLng, b: LatLng): number {
   return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
-export const latLngResponse = z.object({
-  lat: z.number().min(-90).max(90),
-  lng: z.number().min(-180).max(180),
-}).meta({ id: 'LatLng' });
+/** Coordinates as answers show them (a proof of delivery's location, a tracking page's drop-off area). */
+export const latLngResponse = latLngSchema.meta({ id: 'LatLng' });
 
-export const placeResponse = z.object({
-  lat: z.number().min(-90).max(90),
-  lng: z.number().min(-180).max(180),
+/** A pick-up or drop-off as answers show it: `address` is `null` when none was given. */
+export const placeResponse = latLngSchema.extend({
   address: z.string().max(500).nullable().optional(),
 }).meta({ id: 'Place' });
 
+/** A passenger, sender or recipient as answers show them. */
 export const personResponse = z.object({
   name: z.string().min(1),
   phone: z.string().min(3),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-
+/** What the operations routes answer (`/readyz`, `/healthz`, `/openapi.json`). */
 export const readinessResponse = z.object({
   status: z.enum(['ready', 'unavailable']),
   checks: z.record(z.string(), z.enum(['up', 'down'])),
