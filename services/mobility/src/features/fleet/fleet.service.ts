@@ -7,14 +7,28 @@ import type { Driver, FleetKind, Vehicle } from './fleet.types';
 import type { z } from 'zod';
 import type { driverListResponse, driverProfileResponse, fleetDriverResponse } from './fleet.schema';
 
-/** A driver as the admin API and the driver app show it (its response schema's type). */
-export type DriverView = z.input<typeof driverProfileResponse>;
+/** A driver as the admin API and the driver app show it (`toDriverView` checks it against its response schema). */
+export interface DriverView {
+  id: string;
+  name: string;
+  phone: string;
+  kind: FleetKind;
+  tier: Tier;
+  vehicle: Vehicle;
+  rating: number;
+  available: boolean;
+  status: 'active' | 'disabled';
+  serves_all_partners: boolean;
+  disabled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
 
 /** A driver as the fleet page shows it: the profile, whether it is online now, when it last reported, and its job. */
-export type FleetDriverView = z.input<typeof fleetDriverResponse>;
+export type FleetDriverView = DriverView & Omit<z.input<typeof fleetDriverResponse>, keyof DriverView>;
 
-/** A page of the fleet list. */
-export type DriverPage = z.input<typeof driverListResponse>;
+/** A page of the fleet list (its response schema's type, with the precise driver views). */
+export type DriverPage = Omit<z.input<typeof driverListResponse>, 'data'> & { data: FleetDriverView[] };
 
 export function toDriverView(driver: Driver): DriverView {
   return {
@@ -31,7 +45,7 @@ export function toDriverView(driver: Driver): DriverView {
     disabled_at: driver.disabledAt?.toISOString() ?? null,
     created_at: driver.createdAt.toISOString(),
     updated_at: driver.updatedAt.toISOString(),
-  };
+  } satisfies z.input<typeof driverProfileResponse>;
 }
 
 export interface LocationReport extends LatLng {
