@@ -1083,11 +1083,6 @@ export interface components {
             error: string;
             code: components["schemas"]["ErrorCode"];
         };
-        /**
-         * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
-         * @enum {string}
-         */
-        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured";
         CertificateValidationError: {
             /**
              * Format: uri
@@ -1151,6 +1146,11 @@ export interface components {
             /** @constant */
             code: "not_found";
         };
+        /**
+         * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
+         * @enum {string}
+         */
+        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured";
         /**
          * @description `expired` is read off `expires_on` (UTC) at the moment of asking.
          * @enum {string}
@@ -2070,36 +2070,6 @@ export interface components {
         };
     };
     responses: {
-        /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
-        NotModified: {
-            headers: {
-                ETag: components["headers"]["ETag"];
-                [name: string]: unknown;
-            };
-            content?: never;
-        };
-        /**
-         * @description The API key is missing (`missing_api_key`, "Missing API key") or invalid, revoked, rotated away or deleted
-         *     (`invalid_api_key`, "Invalid or revoked API key").
-         */
-        CertificateInvalidApiKey: {
-            headers: {
-                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The body is over the limit (`payload_too_large`). */
-        PayloadTooLarge: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
         /** @description The body or query is not valid (`validation_failed`); `details` has one entry per problem. */
         CertificateValidationFailed: {
             headers: {
@@ -2123,6 +2093,36 @@ export interface components {
                  *     }
                  */
                 "application/problem+json": components["schemas"]["CertificateValidationError"];
+            };
+        };
+        /**
+         * @description The API key is missing (`missing_api_key`, "Missing API key") or invalid, revoked, rotated away or deleted
+         *     (`invalid_api_key`, "Invalid or revoked API key").
+         */
+        CertificateInvalidApiKey: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description The body is over the limit (`payload_too_large`). */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description Received; activated, ignored, already activated, unknown reference, payment failed, or (gateway B without a secret hash) recorded only. */
@@ -2459,7 +2459,9 @@ export interface components {
     };
     parameters: {
         /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
-        IfNoneMatch: string;
+        CertificateIfNoneMatch: string;
+        /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
+        MobilityIfNoneMatch: string;
         /** @description The same key with the same body within 24 hours answers the first result again; with another body, 409. */
         IdempotencyKey: string;
         /** @description A ride id (`ride_…`). */
@@ -2477,12 +2479,12 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description The caller's `X-Request-Id` when it is sane, else a generated UUID. */
+        "X-Request-Id": string;
         /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
         "WWW-Authenticate": string;
         /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
         ETag: string;
-        /** @description The caller's `X-Request-Id` when it is sane, else a generated UUID. */
-        "X-Request-Id": string;
         /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
         "X-Accepted-Scopes": string;
     };
@@ -2529,7 +2531,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                "If-None-Match"?: components["parameters"]["CertificateIfNoneMatch"];
             };
             path: {
                 /** @description The verification code printed on the certificate, e.g. `ABCDEF-GHJKMN-PQRSTU`. */
@@ -2848,7 +2850,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                "If-None-Match"?: components["parameters"]["MobilityIfNoneMatch"];
             };
             path: {
                 /** @description A ride id (`ride_…`). */
@@ -3116,7 +3118,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                "If-None-Match"?: components["parameters"]["MobilityIfNoneMatch"];
             };
             path: {
                 /** @description A delivery id (`dlv_…`). */
