@@ -51,7 +51,7 @@ async function templateVersionsFor(templates: Pick<TemplatesService, 'forIssue'>
 }
 
 /** Issuing costs one credit per certificate; a batch is all or nothing, in one transaction. */
-export function certificatesService(db: Knex, repository: CertificatesRepository, templates: Pick<TemplatesService, 'forIssue'>) {
+export function createCertificatesService(db: Knex, repository: CertificatesRepository, templates: Pick<TemplatesService, 'forIssue'>) {
   async function issueAll(organizationId: string, inputs: NewCertificate[], batch: boolean) {
     const versions = await templateVersionsFor(templates, organizationId, inputs, batch);
     const rows = inputs.map((input, index) => ({
@@ -104,4 +104,4 @@ export function certificatesService(db: Knex, repository: CertificatesRepository
   };
 }
 
-export type CertificatesService = ReturnType<typeof certificatesService>;
+export type CertificatesService = ReturnType<typeof createCertificatesService>;

@@ -24,7 +24,7 @@ function versionOf(db: Knex, code: string) {
     .where('c.verification_code', code);
 }
 
-export function credentialBrandingRepository(db: Knex) {
+export function createCredentialBrandingRepository(db: Knex) {
   return {
     async branding(code: string): Promise<CredentialBranding> {
       const row: { definition: TemplateDefinition; logo_meta: ImageMeta | null } | undefined = await versionOf(db, code).first('v.definition', 'v.logo_meta');
@@ -37,7 +37,7 @@ export function credentialBrandingRepository(db: Knex) {
   };
 }
 
-export type CredentialBrandingRepository = ReturnType<typeof credentialBrandingRepository>;
+export type CredentialBrandingRepository = ReturnType<typeof createCredentialBrandingRepository>;
 
 /** WCAG relative luminance of a #RRGGBB colour. */
 function luminance(hex: string): number {

@@ -30,7 +30,7 @@ export type DocumentAnswer = { ready: true; content: Buffer } | { ready: false; 
  * version and the certificate's status (revoked and expired documents say so), so the first render of each is stored
  * and served from then on; concurrent requests for one document share one render.
  */
-export function documentsService(repository: DocumentsRepository, publicBaseUrl: string, renders: DocumentRenderSettings) {
+export function createDocumentsService(repository: DocumentsRepository, publicBaseUrl: string, renders: DocumentRenderSettings) {
   const inFlight = new Map<string, Promise<Buffer>>();
   const perOrganization = new Map<string, number>();
 
@@ -175,4 +175,4 @@ export function documentsService(repository: DocumentsRepository, publicBaseUrl:
   };
 }
 
-export type DocumentsService = ReturnType<typeof documentsService>;
+export type DocumentsService = ReturnType<typeof createDocumentsService>;

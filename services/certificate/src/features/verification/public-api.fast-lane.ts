@@ -3,7 +3,7 @@ import type { ApiKeyService } from '@platform/api-keys';
 import { answerWithEtag, bearerToken, fastLane, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
 import { normalizeVerificationCode } from '../certificates/verification-code';
 import { isFound, type PublicApiRepository } from './public-api.repository';
-import { creditsView, verificationView } from './public-api.views';
+import { creditsView, verificationView } from './public-api.presenter';
 
 export interface PublicApiFastLaneDeps {
   apiKeys: ApiKeyService;

@@ -4,7 +4,7 @@ import { NotFoundError, UnauthorizedError, sendJsonWithEtag } from '@platform/se
 import { requireApiKey } from '../api-keys/api-keys.routes';
 import { normalizeVerificationCode } from '../certificates/verification-code';
 import { isFound, type PublicApiRepository } from './public-api.repository';
-import { creditsView, verificationView } from './public-api.views';
+import { creditsView, verificationView } from './public-api.presenter';
 
 export interface PublicApiDeps {
   apiKeys: ApiKeyService;
