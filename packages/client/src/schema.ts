@@ -2050,6 +2050,374 @@ export interface components {
         };
     };
     responses: {
+        /** @description The body or query is not valid (`validation_failed`); `details` has one entry per problem. */
+        CertificateValidationFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                 *       "title": "Unprocessable Entity",
+                 *       "status": 422,
+                 *       "detail": "Request validation failed",
+                 *       "error": "Request validation failed",
+                 *       "code": "validation_failed",
+                 *       "details": [
+                 *         {
+                 *           "path": "issue_date",
+                 *           "message": "must be a date as YYYY-MM-DD"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ValidationError"];
+            };
+        };
+        /**
+         * @description The API key is missing (`missing_api_key`, "Missing API key") or invalid, revoked, rotated away or deleted
+         *     (`invalid_api_key`, "Invalid or revoked API key").
+         */
+        CertificateInvalidApiKey: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description The body is over the limit (`payload_too_large`). */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Received; activated, ignored, already activated, unknown reference, payment failed, or (gateway B without a secret hash) recorded only. */
+        WebhookReceived: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    received: true;
+                };
+            };
+        };
+        /** @description The signed body is not JSON (`invalid_json`) or not an event of this gateway (`malformed_webhook`). */
+        MalformedWebhook: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Missing or wrong signature or hash (`invalid_signature`); nothing changes. */
+        InvalidSignature: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/invalid_signature",
+                 *       "title": "Unauthorized",
+                 *       "status": 401,
+                 *       "detail": "Invalid webhook signature",
+                 *       "error": "Invalid webhook signature",
+                 *       "code": "invalid_signature"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The gateway's verify API gave no usable answer (`verification_unavailable`): unreachable, timed out, 401 or 403
+         *     (our secret key refused), 408, 429, another non-404 error status, 5xx, a body that is not JSON or of an unknown shape.
+         *     Or the gateway is not configured (`gateway_not_configured`). Nothing is activated, the payment stays pending, the
+         *     receipt is kept; the gateway should retry.
+         */
+        VerificationUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is not valid JSON (`invalid_json`). */
+        InvalidJson: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
+        MobilityInvalidApiKey: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
+        InsufficientScope: {
+            headers: {
+                "X-Accepted-Scopes": components["headers"]["X-Accepted-Scopes"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
+                 *       "title": "Forbidden",
+                 *       "status": 403,
+                 *       "detail": "Missing required scope: rides:write",
+                 *       "error": "Missing required scope: rides:write",
+                 *       "code": "insufficient_scope"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is not JSON (`unsupported_media_type`). */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
+        MobilityValidationFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                 *       "title": "Unprocessable Entity",
+                 *       "status": 422,
+                 *       "detail": "Request validation failed",
+                 *       "error": "Request validation failed",
+                 *       "code": "validation_failed",
+                 *       "details": [
+                 *         {
+                 *           "path": "pickup.lat",
+                 *           "message": "must be between -90 and 90"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ValidationError"];
+            };
+        };
+        /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
+        MalformedRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The API key, its organization's keys together, or the server process hold as many open event streams as they may (`too_many_streams`); close one or retry after `Retry-After` seconds. */
+        TooManyStreams: {
+            headers: {
+                /** @description Seconds to wait. */
+                "Retry-After"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The state machine does not allow this move; the text names the current status. */
+        InvalidTransition: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
+                 *       "title": "Conflict",
+                 *       "status": 409,
+                 *       "detail": "Cannot cancel a ride that is completed",
+                 *       "error": "Cannot cancel a ride that is completed",
+                 *       "code": "invalid_ride_status"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The `Idempotency-Key` was used with another body within 24 hours. */
+        IdempotencyConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The updated ride. */
+        RideMoved: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Ride"];
+            };
+        };
+        /** @description The key lacks the scope (`insufficient_scope`), or it is a live key (`livemode_key_not_allowed`): only test-mode keys (`mk_test_…`) may use the sandbox. */
+        SandboxForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/livemode_key_not_allowed",
+                 *       "title": "Forbidden",
+                 *       "status": 403,
+                 *       "detail": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
+                 *       "error": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
+                 *       "code": "livemode_key_not_allowed"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The sandbox cannot move the job to `to` from where it is (`sandbox_transition_not_allowed`): it is already there or past it, the status is a side branch not reachable from here, or the job has ended. `current_status` and `allowed_targets` say where it is and where it can go. */
+        SandboxTransitionRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/sandbox_transition_not_allowed",
+                 *       "title": "Conflict",
+                 *       "status": 409,
+                 *       "detail": "Cannot move a ride that is arrived to accepted; it can be moved to in_progress, completed",
+                 *       "error": "Cannot move a ride that is arrived to accepted; it can be moved to in_progress, completed",
+                 *       "code": "sandbox_transition_not_allowed",
+                 *       "current_status": "arrived",
+                 *       "allowed_targets": [
+                 *         "in_progress",
+                 *         "completed"
+                 *       ]
+                 *     }
+                 */
+                "application/problem+json": {
+                    /**
+                     * Format: uri
+                     * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
+                     */
+                    type: string;
+                    /** @description The HTTP status's reason phrase. */
+                    title: string;
+                    /** @description The HTTP status of this answer. */
+                    status: number;
+                    /** @description Text for a person about this occurrence. */
+                    detail: string;
+                    /** @description The same text as `detail`, kept for clients written before Problem Details. */
+                    error: string;
+                    /** @constant */
+                    code: "sandbox_transition_not_allowed";
+                    current_status: string;
+                    allowed_targets: string[];
+                };
+            };
+        };
+        /** @description The updated delivery. */
+        DeliveryMoved: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Delivery"];
+            };
+        };
+        /** @description The endpoint was recovered less than `WEBHOOK_RECOVER_MIN_INTERVAL_S` (60) seconds ago (`rate_limited`); retry after `Retry-After` seconds. */
+        RecoverTooSoon: {
+            headers: {
+                /** @description Seconds until the endpoint may be recovered again. */
+                "Retry-After"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
+         *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
+         *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
+         */
+        InvalidDriverToken: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A wrong PIN (`invalid_pin`, with the tries left) or a PIN locked after 5 wrong tries (`pin_locked`). */
+        PinRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": {
+                    /**
+                     * Format: uri
+                     * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
+                     */
+                    type: string;
+                    /** @description The HTTP status's reason phrase. */
+                    title: string;
+                    /** @description The HTTP status of this answer. */
+                    status: number;
+                    /** @description Text for a person about this occurrence. */
+                    detail: string;
+                    /** @description The same text as `detail`, kept for clients written before Problem Details. */
+                    error: string;
+                    /** @enum {string} */
+                    code: "invalid_pin" | "pin_locked";
+                    remaining_attempts: number;
+                };
+            };
+        };
         /** @description The service behind this route is down (`upstream_unavailable`); retry later. */
         UpstreamUnavailable: {
             headers: {
@@ -2069,9 +2437,21 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
+        IfNoneMatch: string;
+    };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The caller's `X-Request-Id` when it is sane, else a generated UUID. */
+        "X-Request-Id": string;
+        /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
+        "WWW-Authenticate": string;
+        /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
+        ETag: string;
+        /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
+        "X-Accepted-Scopes": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2091,8 +2471,7 @@ export interface operations {
              */
             200: {
                 headers: {
-                    /** @description The caller's `X-Request-Id` when it is sane, else a generated UUID. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2106,20 +2485,7 @@ export interface operations {
                     "application/json": components["schemas"]["Credits"];
                 };
             };
-            /**
-             * @description The API key is missing (`missing_api_key`, "Missing API key") or invalid, revoked, rotated away or deleted
-             *     (`invalid_api_key`, "Invalid or revoked API key").
-             */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["CertificateInvalidApiKey"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -2129,7 +2495,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
-                "If-None-Match"?: string;
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 /** @description The verification code printed on the certificate, e.g. `ABCDEF-GHJKMN-PQRSTU`. */
@@ -2142,10 +2508,8 @@ export interface operations {
             /** @description The certificate; `valid` is true only when `certificate_status` is `valid`. */
             200: {
                 headers: {
-                    /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
-                    ETag?: string;
-                    /** @description The caller's `X-Request-Id` when it is sane, else a generated UUID. */
-                    "X-Request-Id"?: string;
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2163,29 +2527,8 @@ export interface operations {
                     "application/json": components["schemas"]["Verification"];
                 };
             };
-            /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
-            304: {
-                headers: {
-                    /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
-                    ETag?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /**
-             * @description The API key is missing (`missing_api_key`, "Missing API key") or invalid, revoked, rotated away or deleted
-             *     (`invalid_api_key`, "Invalid or revoked API key").
-             */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["CertificateInvalidApiKey"];
             /** @description No certificate with this code in the key's organization. */
             404: {
                 headers: {
@@ -2238,95 +2581,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received; activated, ignored, already activated, unknown reference, payment failed, or (gateway B without a secret hash) recorded only. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        received: true;
-                    };
-                };
-            };
-            /** @description The signed body is not JSON (`invalid_json`) or not an event of this gateway (`malformed_webhook`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or wrong signature or hash (`invalid_signature`); nothing changes. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/invalid_signature",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "Invalid webhook signature",
-                     *       "error": "Invalid webhook signature",
-                     *       "code": "invalid_signature"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is over the limit (`payload_too_large`). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body or query is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "issue_date",
-                     *           "message": "must be a date as YYYY-MM-DD"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            200: components["responses"]["WebhookReceived"];
+            400: components["responses"]["MalformedWebhook"];
+            401: components["responses"]["InvalidSignature"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["CertificateValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
-            /**
-             * @description The gateway's verify API gave no usable answer (`verification_unavailable`): unreachable, timed out, 401 or 403
-             *     (our secret key refused), 408, 429, another non-404 error status, 5xx, a body that is not JSON or of an unknown shape.
-             *     Or the gateway is not configured (`gateway_not_configured`). Nothing is activated, the payment stays pending, the
-             *     receipt is kept; the gateway should retry.
-             */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["VerificationUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
     };
@@ -2358,95 +2619,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received; activated, ignored, already activated, unknown reference, payment failed, or (gateway B without a secret hash) recorded only. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        received: true;
-                    };
-                };
-            };
-            /** @description The signed body is not JSON (`invalid_json`) or not an event of this gateway (`malformed_webhook`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or wrong signature or hash (`invalid_signature`); nothing changes. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/invalid_signature",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "Invalid webhook signature",
-                     *       "error": "Invalid webhook signature",
-                     *       "code": "invalid_signature"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is over the limit (`payload_too_large`). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body or query is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "issue_date",
-                     *           "message": "must be a date as YYYY-MM-DD"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            200: components["responses"]["WebhookReceived"];
+            400: components["responses"]["MalformedWebhook"];
+            401: components["responses"]["InvalidSignature"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["CertificateValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
-            /**
-             * @description The gateway's verify API gave no usable answer (`verification_unavailable`): unreachable, timed out, 401 or 403
-             *     (our secret key refused), 408, 429, another non-404 error status, 5xx, a body that is not JSON or of an unknown shape.
-             *     Or the gateway is not configured (`gateway_not_configured`). Nothing is activated, the payment stays pending, the
-             *     receipt is kept; the gateway should retry.
-             */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["VerificationUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
     };
@@ -2484,81 +2663,11 @@ export interface operations {
                     "application/json": components["schemas"]["Estimate"];
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -2602,72 +2711,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -2716,47 +2763,9 @@ export interface operations {
                     "application/json": components["schemas"]["Ride"];
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
             /** @description The `Idempotency-Key` was used with another body within 24 hours. */
             409: {
                 headers: {
@@ -2766,15 +2775,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
             /**
              * @description The request is not valid (`validation_failed`), or its `event_pass` does not match the pass's program: the code
              *     names the rule (`event_pass_not_found`, `event_pass_revoked`, `event_pass_used_up`, `event_pass_program_closed`,
@@ -2826,73 +2827,18 @@ export interface operations {
             /** @description The ride. */
             200: {
                 headers: {
-                    /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
-                    ETag?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Ride"];
                 };
             };
-            /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
-            304: {
-                headers: {
-                    /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
-                    ETag?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -2933,67 +2879,11 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key, its organization's keys together, or the server process hold as many open event streams as they may (`too_many_streams`); close one or retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait. */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyStreams"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3019,84 +2909,12 @@ export interface operations {
                     "application/json": components["schemas"]["Ride"];
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The state machine does not allow this move; the text names the current status. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Cannot cancel a ride that is completed",
-                     *       "error": "Cannot cancel a ride that is completed",
-                     *       "code": "invalid_ride_status"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3140,72 +2958,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3255,65 +3011,11 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedDelivery"];
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The `Idempotency-Key` was used with another body within 24 hours. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            409: components["responses"]["IdempotencyConflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             /**
              * @description The request is not valid (`validation_failed`), or its `quote_id` cannot book: `delivery_quote_not_found` (not a
              *     quote of yours), `delivery_quote_expired` (older than 15 minutes), `delivery_quote_mismatch` (the quote was for
@@ -3366,81 +3068,11 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryQuote"];
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3463,73 +3095,18 @@ export interface operations {
             /** @description The delivery. */
             200: {
                 headers: {
-                    /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
-                    ETag?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Delivery"];
                 };
             };
-            /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
-            304: {
-                headers: {
-                    /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
-                    ETag?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3570,67 +3147,11 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key, its organization's keys together, or the server process hold as many open event streams as they may (`too_many_streams`); close one or retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait. */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyStreams"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3656,84 +3177,12 @@ export interface operations {
                     "application/json": components["schemas"]["Delivery"];
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The state machine does not allow this move; the text names the current status. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Cannot cancel a ride that is completed",
-                     *       "error": "Cannot cancel a ride that is completed",
-                     *       "code": "invalid_ride_status"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3759,139 +3208,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The updated ride. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Ride"];
-                };
-            };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the scope (`insufficient_scope`), or it is a live key (`livemode_key_not_allowed`): only test-mode keys (`mk_test_…`) may use the sandbox. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/livemode_key_not_allowed",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
-                     *       "error": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
-                     *       "code": "livemode_key_not_allowed"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The sandbox cannot move the job to `to` from where it is (`sandbox_transition_not_allowed`): it is already there or past it, the status is a side branch not reachable from here, or the job has ended. `current_status` and `allowed_targets` say where it is and where it can go. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/sandbox_transition_not_allowed",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Cannot move a ride that is arrived to accepted; it can be moved to in_progress, completed",
-                     *       "error": "Cannot move a ride that is arrived to accepted; it can be moved to in_progress, completed",
-                     *       "code": "sandbox_transition_not_allowed",
-                     *       "current_status": "arrived",
-                     *       "allowed_targets": [
-                     *         "in_progress",
-                     *         "completed"
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": {
-                        /**
-                         * Format: uri
-                         * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
-                         */
-                        type: string;
-                        /** @description The HTTP status's reason phrase. */
-                        title: string;
-                        /** @description The HTTP status of this answer. */
-                        status: number;
-                        /** @description Text for a person about this occurrence. */
-                        detail: string;
-                        /** @description The same text as `detail`, kept for clients written before Problem Details. */
-                        error: string;
-                        /** @constant */
-                        code: "sandbox_transition_not_allowed";
-                        current_status: string;
-                        allowed_targets: string[];
-                    };
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            200: components["responses"]["RideMoved"];
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["SandboxForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["SandboxTransitionRefused"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3917,139 +3241,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The updated delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Delivery"];
-                };
-            };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the scope (`insufficient_scope`), or it is a live key (`livemode_key_not_allowed`): only test-mode keys (`mk_test_…`) may use the sandbox. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/livemode_key_not_allowed",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
-                     *       "error": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
-                     *       "code": "livemode_key_not_allowed"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The sandbox cannot move the job to `to` from where it is (`sandbox_transition_not_allowed`): it is already there or past it, the status is a side branch not reachable from here, or the job has ended. `current_status` and `allowed_targets` say where it is and where it can go. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/sandbox_transition_not_allowed",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Cannot move a ride that is arrived to accepted; it can be moved to in_progress, completed",
-                     *       "error": "Cannot move a ride that is arrived to accepted; it can be moved to in_progress, completed",
-                     *       "code": "sandbox_transition_not_allowed",
-                     *       "current_status": "arrived",
-                     *       "allowed_targets": [
-                     *         "in_progress",
-                     *         "completed"
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": {
-                        /**
-                         * Format: uri
-                         * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
-                         */
-                        type: string;
-                        /** @description The HTTP status's reason phrase. */
-                        title: string;
-                        /** @description The HTTP status of this answer. */
-                        status: number;
-                        /** @description Text for a person about this occurrence. */
-                        detail: string;
-                        /** @description The same text as `detail`, kept for clients written before Problem Details. */
-                        error: string;
-                        /** @constant */
-                        code: "sandbox_transition_not_allowed";
-                        current_status: string;
-                        allowed_targets: string[];
-                    };
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            200: components["responses"]["DeliveryMoved"];
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["SandboxForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["SandboxTransitionRefused"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4081,72 +3280,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4194,81 +3331,11 @@ export interface operations {
                     "application/json": components["schemas"]["EventPassProgram"];
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4294,56 +3361,10 @@ export interface operations {
                     "application/json": components["schemas"]["EventPassProgram"];
                 };
             };
-            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4369,65 +3390,11 @@ export interface operations {
                     "application/json": components["schemas"]["EventPassProgram"];
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4462,81 +3429,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4581,56 +3478,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
             /** @description The program is closed (`event_pass_program_closed`). */
             409: {
                 headers: {
@@ -4640,40 +3491,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4701,65 +3520,11 @@ export interface operations {
                     "application/json": components["schemas"]["EventPass"];
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4785,65 +3550,11 @@ export interface operations {
                     "application/json": components["schemas"]["EventPass"];
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4875,72 +3586,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4977,47 +3626,9 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
             /**
              * @description `webhook_endpoint_limit_reached`: the partner already has `WEBHOOK_MAX_ENDPOINTS_PER_PARTNER` endpoints;
              *     `duplicate_webhook_url`: an enabled endpoint of the partner already has this URL.
@@ -5030,40 +3641,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -5089,56 +3668,10 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -5162,65 +3695,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -5260,56 +3739,10 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
             /** @description `duplicate_webhook_url`: another enabled endpoint of the partner has this URL. */
             409: {
                 headers: {
@@ -5319,40 +3752,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -5387,90 +3788,12 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -5496,56 +3819,10 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
             /** @description `endpoint_disabled`: enable the endpoint first. */
             409: {
                 headers: {
@@ -5555,15 +3832,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -5604,56 +3873,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
             /** @description `endpoint_disabled`: enable the endpoint first; `recover_in_progress`: events an earlier recover queued are still pending. */
             409: {
                 headers: {
@@ -5663,51 +3886,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description The endpoint was recovered less than `WEBHOOK_RECOVER_MIN_INTERVAL_S` (60) seconds ago (`rate_limited`); retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds until the endpoint may be recovered again. */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
+            429: components["responses"]["RecoverTooSoon"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -5759,81 +3940,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -5860,56 +3971,10 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
             /** @description Only a failed delivery can be retried. */
             409: {
                 headers: {
@@ -5919,15 +3984,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -5954,56 +4011,10 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
             /** @description The delivery is still pending (`delivery_pending`). */
             409: {
                 headers: {
@@ -6013,15 +4024,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -6083,72 +4086,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing (`Missing API key`) or invalid, revoked, rotated away or deleted (`Invalid or revoked API key`). */
-            401: {
-                headers: {
-                    /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks the endpoint's scope (`insufficient_scope`); `X-Accepted-Scopes` names it. */
-            403: {
-                headers: {
-                    /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
-                    "X-Accepted-Scopes"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_scope",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "Missing required scope: rides:write",
-                     *       "error": "Missing required scope: rides:write",
-                     *       "code": "insufficient_scope"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -6180,15 +4121,7 @@ export interface operations {
                     "application/json": components["schemas"]["DriverSession"];
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
             /**
              * @description The code is unknown, already used or replaced by a newer one (`invalid_activation_code`), older than 24 hours
              *     (`activation_code_expired`), or its driver is disabled (`driver_disabled`). Nothing changes.
@@ -6211,40 +4144,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
             /** @description Too many failed sign-ins from this address (`rate_limited`); `Retry-After` says when to try again. */
             429: {
                 headers: {
@@ -6287,15 +4188,7 @@ export interface operations {
                     "application/json": components["schemas"]["DriverSession"];
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
             /**
              * @description The refresh token is unknown or expired (`invalid_refresh_token`), was already spent (`refresh_token_reused`:
              *     the session is now revoked), belongs to a session that has ended (`session_revoked`), or its driver is
@@ -6319,40 +4212,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -6373,46 +4234,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
-             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
-             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["InvalidDriverToken"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -6444,62 +4269,10 @@ export interface operations {
                     "application/json": components["schemas"]["DriverProfile"];
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
-             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
-             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidDriverToken"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -6534,62 +4307,10 @@ export interface operations {
                     "application/json": components["schemas"]["Telemetry"];
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
-             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
-             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidDriverToken"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -6616,28 +4337,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
-             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
-             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["InvalidDriverToken"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -6663,65 +4364,11 @@ export interface operations {
                     "application/json": components["schemas"]["Ride"] | components["schemas"]["Delivery"];
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
-             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
-             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The state machine does not allow this move; the text names the current status. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Cannot cancel a ride that is completed",
-                     *       "error": "Cannot cancel a ride that is completed",
-                     *       "code": "invalid_ride_status"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidDriverToken"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -6751,65 +4398,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
-             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
-             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The state machine does not allow this move; the text names the current status. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Cannot cancel a ride that is completed",
-                     *       "error": "Cannot cancel a ride that is completed",
-                     *       "code": "invalid_ride_status"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidDriverToken"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -6826,74 +4419,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The updated ride. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Ride"];
-                };
-            };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
-             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
-             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The state machine does not allow this move; the text names the current status. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Cannot cancel a ride that is completed",
-                     *       "error": "Cannot cancel a ride that is completed",
-                     *       "code": "invalid_ride_status"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            200: components["responses"]["RideMoved"];
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidDriverToken"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -6910,74 +4441,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The updated ride. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Ride"];
-                };
-            };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
-             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
-             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The state machine does not allow this move; the text names the current status. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Cannot cancel a ride that is completed",
-                     *       "error": "Cannot cancel a ride that is completed",
-                     *       "code": "invalid_ride_status"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            200: components["responses"]["RideMoved"];
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidDriverToken"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -6994,74 +4463,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The updated ride. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Ride"];
-                };
-            };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
-             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
-             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The state machine does not allow this move; the text names the current status. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Cannot cancel a ride that is completed",
-                     *       "error": "Cannot cancel a ride that is completed",
-                     *       "code": "invalid_ride_status"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            200: components["responses"]["RideMoved"];
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidDriverToken"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -7078,74 +4485,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The updated ride. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Ride"];
-                };
-            };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
-             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
-             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The state machine does not allow this move; the text names the current status. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Cannot cancel a ride that is completed",
-                     *       "error": "Cannot cancel a ride that is completed",
-                     *       "code": "invalid_ride_status"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            200: components["responses"]["RideMoved"];
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidDriverToken"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -7162,74 +4507,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The updated delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Delivery"];
-                };
-            };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
-             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
-             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The state machine does not allow this move; the text names the current status. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Cannot cancel a ride that is completed",
-                     *       "error": "Cannot cancel a ride that is completed",
-                     *       "code": "invalid_ride_status"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            200: components["responses"]["DeliveryMoved"];
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidDriverToken"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -7257,125 +4540,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The updated delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Delivery"];
-                };
-            };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
-             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
-             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A wrong PIN (`invalid_pin`, with the tries left) or a PIN locked after 5 wrong tries (`pin_locked`). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        /**
-                         * Format: uri
-                         * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
-                         */
-                        type: string;
-                        /** @description The HTTP status's reason phrase. */
-                        title: string;
-                        /** @description The HTTP status of this answer. */
-                        status: number;
-                        /** @description Text for a person about this occurrence. */
-                        detail: string;
-                        /** @description The same text as `detail`, kept for clients written before Problem Details. */
-                        error: string;
-                        /** @enum {string} */
-                        code: "invalid_pin" | "pin_locked";
-                        remaining_attempts: number;
-                    };
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The state machine does not allow this move; the text names the current status. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Cannot cancel a ride that is completed",
-                     *       "error": "Cannot cancel a ride that is completed",
-                     *       "code": "invalid_ride_status"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            200: components["responses"]["DeliveryMoved"];
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidDriverToken"];
+            403: components["responses"]["PinRefused"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -7401,99 +4573,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The updated delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Delivery"];
-                };
-            };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
-             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
-             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The state machine does not allow this move; the text names the current status. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Cannot cancel a ride that is completed",
-                     *       "error": "Cannot cancel a ride that is completed",
-                     *       "code": "invalid_ride_status"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request is not valid (`validation_failed`); `details` has one entry per problem. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "pickup.lat",
-                     *           "message": "must be between -90 and 90"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
-                };
-            };
+            200: components["responses"]["DeliveryMoved"];
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["InvalidDriverToken"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["InvalidTransition"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -7528,15 +4614,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The body is not valid JSON (`invalid_json`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidJson"];
         };
     };
 }

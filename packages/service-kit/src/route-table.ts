@@ -20,12 +20,16 @@ export type MediaSchemas = { [mediaType: string]: z.ZodType | null };
 
 /** A response header: its schema (a `description` in the schema's meta becomes the header's). */
 export interface HeaderSpec {
+  /** Names a header several responses share: written once under `components/headers/<id>` and referenced. */
+  id?: string;
   schema: z.ZodType;
   description?: string;
   required?: boolean;
 }
 
 export interface ResponseObjectSpec {
+  /** Names a response several operations share: it is written once under `components/responses/<id>` and referenced. */
+  id?: string;
   description?: string;
   headers?: Record<string, HeaderSpec>;
   /** Media type → schema; absent for an answer without a body. */
@@ -48,6 +52,7 @@ export interface RouteSpec {
   tags?: string[];
   /** As in OpenAPI; `[]` for none. A scope listed here is shown as `x-required-scope`. */
   security?: Array<Record<string, string[]>>;
+  /** Path parameters; a property with `.meta({ parameterId })` is written once under `components/parameters/<id>`. */
   params?: z.ZodObject;
   query?: z.ZodObject;
   /** Request headers the operation reads (`Origin`, `If-None-Match`). */
@@ -209,14 +214,37 @@ function parametersOf(schema: z.ZodObject | undefined, place: 'path' | 'query' |
   const json = ((id ? (generated.$defs as Record<string, Json> | undefined)?.[id] : undefined) ?? generated) as Json;
   const required = new Set((json.required as string[] | undefined) ?? []);
   const example = ((json.examples as Json[] | undefined) ?? [])[0] ?? {};
-  return Object.entries((json.properties ?? {}) as Record<string, Json>).map(([name, { description, ...propertySchema }]) => ({
+  return Object.entries((json.properties ?? {}) as Record<string, Json>).map(([name, { description, parameterId, ...propertySchema }]) => ({
     name,
     in: place,
     ...(place === 'path' || required.has(name) ? { required: true } : {}),
     ...(description ? { description } : {}),
     schema: propertySchema,
     ...(name in example ? { example: example[name] } : {}),
+    ...(typeof parameterId === 'string' ? { [PARAMETER_ID]: parameterId } : {}),
   }));
+}
+
+/** Where `parametersOf` keeps a parameter's `.meta({ parameterId })` until the operation is written. */
+const PARAMETER_ID = Symbol('parameterId');
+
+/** Components several operations share by name: responses, headers, parameters. */
+class SharedComponents {
+  readonly responses: Record<string, Json> = {};
+  readonly headers: Record<string, Json> = {};
+  readonly parameters: Record<string, Json> = {};
+
+  /** Writes a named component once (the same name for two different things fails) and returns its `$ref`. */
+  ref(kind: 'responses' | 'headers' | 'parameters', id: string, value: Json): Json {
+    const existing = this[kind][id];
+    if (existing && JSON.stringify(existing) !== JSON.stringify(value)) throw new Error(`two different ${kind} are named ${id}`);
+    this[kind][id] = value;
+    return { $ref: `#/components/${kind}/${id}` };
+  }
+
+  toJSON(): Json {
+    return Object.fromEntries((['responses', 'headers', 'parameters'] as const).filter((kind) => Object.keys(this[kind]).length).map((kind) => [kind, this[kind]]));
+  }
 }
 
 const PROSE_KEYS = ['summary', 'description', 'externalDocs', 'deprecated'] as const;
@@ -259,6 +287,7 @@ export function describeRoutes(table: readonly RouteSpec[], overlay: OverlayDocu
   }
 
   const overlayPaths = (overlay.paths ?? {}) as Record<string, Record<string, Json>>;
+  const shared = new SharedComponents();
   const seen = new Set<string>();
   const paths: Record<string, Record<string, Json>> = {};
   for (const spec of table) {
@@ -266,7 +295,7 @@ export function describeRoutes(table: readonly RouteSpec[], overlay: OverlayDocu
     if (seen.has(key)) throw new Error(`the route table declares ${key} twice`);
     seen.add(key);
     const prose = overlayPaths[spec.path]?.[spec.method] ?? {};
-    (paths[spec.path] ??= {})[spec.method] = operationOf(spec, prose, requests, responses);
+    (paths[spec.path] ??= {})[spec.method] = operationOf(spec, prose, requests, responses, shared);
   }
   for (const [path, item] of Object.entries(overlayPaths)) {
     for (const method of Object.keys(item)) {
@@ -280,7 +309,7 @@ export function describeRoutes(table: readonly RouteSpec[], overlay: OverlayDocu
   const document = {
     ...overlay,
     paths,
-    components: { ...overlayComponents, schemas },
+    components: { ...overlayComponents, ...shared.toJSON(), schemas },
   } as OpenApiDocument;
   exampleRequestBodies(document);
   showRequiredScopes(document);
@@ -289,7 +318,7 @@ export function describeRoutes(table: readonly RouteSpec[], overlay: OverlayDocu
   return document;
 }
 
-function operationOf(spec: RouteSpec, prose: Json, requests: SchemaWriter, responses: SchemaWriter): Json {
+function operationOf(spec: RouteSpec, prose: Json, requests: SchemaWriter, responses: SchemaWriter, shared: SharedComponents): Json {
   const parameters = [
     ...parametersOf(spec.params, 'path'),
     ...parametersOf(spec.headers, 'header'),
@@ -300,12 +329,18 @@ function operationOf(spec: RouteSpec, prose: Json, requests: SchemaWriter, respo
     const parameter = parameters.find((candidate) => candidate.name === described.name && candidate.in === described.in);
     if (!parameter) throw new Error(`the overlay describes parameter ${String(described.in)} ${String(described.name)} of ${spec.operationId}, which its route does not declare`);
     Object.assign(parameter, described);
+    delete (parameter as Record<symbol, unknown>)[PARAMETER_ID]; // an operation's own prose: written inline
   }
+  const written = parameters.map((parameter) => {
+    const id = (parameter as Record<symbol, unknown>)[PARAMETER_ID];
+    delete (parameter as Record<symbol, unknown>)[PARAMETER_ID];
+    return typeof id === 'string' ? shared.ref('parameters', id, parameter) : parameter;
+  });
   const operation: Json = { operationId: spec.operationId };
   if (spec.tags) operation.tags = spec.tags;
   for (const key of PROSE_KEYS) if (prose[key] !== undefined) operation[key] = prose[key];
   if (spec.security) operation.security = spec.security;
-  if (parameters.length) operation.parameters = parameters;
+  if (written.length) operation.parameters = written;
   const media = bodyMedia(spec.body);
   if (media) {
     const described = (prose.requestBody ?? {}) as Json;
@@ -321,12 +356,17 @@ function operationOf(spec: RouteSpec, prose: Json, requests: SchemaWriter, respo
     if (!(status in spec.responses)) throw new Error(`the overlay describes status ${status} of ${spec.operationId}, which its route does not declare`);
   }
   operation.responses = Object.fromEntries(
-    Object.entries(spec.responses).map(([status, response]) => [status, responseObject(Number(status), responseOf(response), describedResponses[status] ?? {}, responses)]),
+    Object.entries(spec.responses).map(([status, response]) => {
+      const declared = responseOf(response);
+      const prose = describedResponses[status];
+      const answer = responseObject(Number(status), declared, prose ?? {}, responses, shared);
+      return [status, declared.id && !prose ? shared.ref('responses', declared.id, answer) : answer];
+    }),
   );
   return operation;
 }
 
-function responseObject(status: number, spec: ResponseObjectSpec, prose: Json, writer: SchemaWriter): Json {
+function responseObject(status: number, spec: ResponseObjectSpec, prose: Json, writer: SchemaWriter, shared: SharedComponents): Json {
   const described = (prose.content ?? {}) as Record<string, Json>;
   const describedHeaders = (prose.headers ?? {}) as Record<string, Json>;
   const answer: Json = { description: prose.description ?? spec.description ?? STATUS_CODES[status] ?? String(status) };
@@ -334,7 +374,8 @@ function responseObject(status: number, spec: ResponseObjectSpec, prose: Json, w
     answer.headers = Object.fromEntries(
       Object.entries(spec.headers).map(([name, header]) => {
         const description = describedHeaders[name]?.description ?? header.description ?? z.globalRegistry.get(header.schema)?.description;
-        return [name, { ...(description ? { description } : {}), ...(header.required ? { required: true } : {}), schema: withoutDescription(writer.schemaOf(header.schema)) }];
+        const written = { ...(description ? { description } : {}), ...(header.required ? { required: true } : {}), schema: withoutDescription(writer.schemaOf(header.schema)) };
+        return [name, header.id && !describedHeaders[name] ? shared.ref('headers', header.id, written) : written];
       }),
     );
   }

@@ -77,6 +77,30 @@ describe('describeRoutes', () => {
     expect(() => describeRoutes(table, unknownOperation)).toThrow(/GET \/api\/v1\/cars/);
   });
 
+  it('writes a named response, header and parameter once under components and refers to it', () => {
+    const notFound = { id: 'NotFound', description: 'No such ride.', headers: { 'X-Request-Id': { id: 'RequestId', schema: z.string() } }, content: { 'application/problem+json': problemSchema } };
+    const id = z.string().meta({ description: 'A ride id.', parameterId: 'RideId' });
+    const named = [
+      route({ operationId: 'a', method: 'get', path: '/a/{id}', params: z.object({ id }), responses: { 404: notFound } }),
+      route({ operationId: 'b', method: 'get', path: '/b/{id}', params: z.object({ id }), responses: { 404: notFound } }),
+    ];
+    const described = describeRoutes(named, { openapi: '3.1.0', info: { title: 'x', version: '1' } });
+    const operation = (described.paths['/a/{id}'] as Record<string, Record<string, unknown>>).get!;
+    expect(operation.parameters).toEqual([{ $ref: '#/components/parameters/RideId' }]);
+    expect(operation.responses).toEqual({ 404: { $ref: '#/components/responses/NotFound' } });
+    expect(described.components).toMatchObject({
+      parameters: { RideId: { name: 'id', in: 'path', required: true, description: 'A ride id.', schema: { type: 'string' } } },
+      responses: { NotFound: { description: 'No such ride.', headers: { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } } } },
+      headers: { RequestId: { schema: { type: 'string' } } },
+    });
+  });
+
+  it('adds named schemas no operation answers', () => {
+    const Event = z.object({ type: z.string() }).meta({ id: 'Event' });
+    const schemas = (describeRoutes(table, overlay, { schemas: [Event] }).components as { schemas: Record<string, unknown> }).schemas;
+    expect(schemas.Event).toEqual({ type: 'object', properties: { type: { type: 'string' } }, required: ['type'] });
+  });
+
   it('refuses a route declared twice', () => {
     expect(() => describeRoutes([...table, table[0]!], overlay)).toThrow(/twice/);
   });

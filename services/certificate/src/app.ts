@@ -8,7 +8,7 @@ import { accountRoutes } from './features/accounts/accounts.routes';
 import { requireDashboardOrigin } from './features/accounts/origin-check';
 import { dashboardSessionCheckRoutes } from './features/accounts/session-check.routes';
 import type { SessionEvents } from './features/accounts/session-events';
-import { adminRoutes } from './features/admin.routes';
+import { adminRoutes } from './features/admin/admin.routes';
 import { batchBodyParsers } from './features/certificates/certificates.routes';
 import { credentialRoutes, credentialVerifyBodyParsers, credentialVerifyRoutes } from './features/credentials/credentials.routes';
 import { templateBodyParsers } from './features/templates/templates.routes';

@@ -67,25 +67,25 @@ export const mailSentSchema = z.object({
   mail_inbox_url: z.url().meta({ description: "Development only: the local mail catcher's inbox (`MAIL_INBOX_URL`, set by `pnpm start`)." }).optional(),
 }).meta({ id: "MailSent" });
 
-export const accountForbiddenResponse: ResponseObjectSpec = { description: "The request's `Origin` is not one of the dashboard's (`origin_not_allowed`), the account is not a member of the\norganization asked for (`not_a_member`), or the invitation is for another email (`invitation_email_mismatch`).\n", content: { "application/problem+json": problemSchema }, examples: {"application/problem+json": {"type": "https://docs.partner-platform.example/errors/origin_not_allowed", "title": "Forbidden", "status": 403, "detail": "This request must come from the dashboard (Origin not allowed)", "error": "This request must come from the dashboard (Origin not allowed)", "code": "origin_not_allowed"}} };
+export const accountForbiddenResponse: ResponseObjectSpec = { id: 'AccountForbidden', description: "The request's `Origin` is not one of the dashboard's (`origin_not_allowed`), the account is not a member of the\norganization asked for (`not_a_member`), or the invitation is for another email (`invitation_email_mismatch`).\n", content: { "application/problem+json": problemSchema }, examples: {"application/problem+json": {"type": "https://docs.partner-platform.example/errors/origin_not_allowed", "title": "Forbidden", "status": 403, "detail": "This request must come from the dashboard (Origin not allowed)", "error": "This request must come from the dashboard (Origin not allowed)", "code": "origin_not_allowed"}} };
 
-export const emailTakenResponse: ResponseObjectSpec = { description: "An account with this email (case-insensitively) exists (`email_taken`); nothing is created.", content: { "application/problem+json": problemSchema } };
+export const emailTakenResponse: ResponseObjectSpec = { id: 'EmailTaken', description: "An account with this email (case-insensitively) exists (`email_taken`); nothing is created.", content: { "application/problem+json": problemSchema } };
 
-export const invalidCredentialsResponse: ResponseObjectSpec = { description: "Wrong email or password (`invalid_credentials`); the same answer whether or not the email has an account.", content: { "application/problem+json": problemSchema } };
+export const invalidCredentialsResponse: ResponseObjectSpec = { id: 'InvalidCredentials', description: "Wrong email or password (`invalid_credentials`); the same answer whether or not the email has an account.", content: { "application/problem+json": problemSchema } };
 
-export const emailTokenNotFoundResponse: ResponseObjectSpec = { description: "The mailed link's token is unknown, expired or already used (`token_not_found`).", content: { "application/problem+json": problemSchema } };
+export const emailTokenNotFoundResponse: ResponseObjectSpec = { id: 'EmailTokenNotFound', description: "The mailed link's token is unknown, expired or already used (`token_not_found`).", content: { "application/problem+json": problemSchema } };
 
-export const mailUnavailableResponse: ResponseObjectSpec = { description: "The mail could not be handed to the SMTP server, or no `SMTP_URL` is set (`mail_unavailable`); try again later.", content: { "application/problem+json": problemSchema } };
+export const mailUnavailableResponse: ResponseObjectSpec = { id: 'MailUnavailable', description: "The mail could not be handed to the SMTP server, or no `SMTP_URL` is set (`mail_unavailable`); try again later.", content: { "application/problem+json": problemSchema } };
 
-export const organizationLimitResponse: ResponseObjectSpec = { description: "The account already owns `MAX_ORGANIZATIONS_PER_ACCOUNT` organizations (`organization_limit_reached`).", content: { "application/problem+json": problemSchema } };
+export const organizationLimitResponse: ResponseObjectSpec = { id: 'OrganizationLimit', description: "The account already owns `MAX_ORGANIZATIONS_PER_ACCOUNT` organizations (`organization_limit_reached`).", content: { "application/problem+json": problemSchema } };
 
-export const tooManyAttemptsResponse: ResponseObjectSpec = { description: "Too many failed sign-ins for this email from this address, or from this address at all, or too many sign-ups and\npassword resets from this address (`too_many_attempts`); `Retry-After` says when to try again.\n", headers: { "Retry-After": { description: "Seconds until sign-in is possible again.", schema: z.int() } }, content: { "application/problem+json": problemSchema } };
+export const tooManyAttemptsResponse: ResponseObjectSpec = { id: 'TooManyAttempts', description: "Too many failed sign-ins for this email from this address, or from this address at all, or too many sign-ups and\npassword resets from this address (`too_many_attempts`); `Retry-After` says when to try again.\n", headers: { "Retry-After": { description: "Seconds until sign-in is possible again.", schema: z.int() } }, content: { "application/problem+json": problemSchema } };
 
-export const invalidRefreshTokenResponse: ResponseObjectSpec = { description: "No refresh cookie, or one unknown, expired, revoked (`invalid_refresh_token`); or one already spent by an earlier\nrefresh (`refresh_token_reused`: every session of that sign-in is revoked); or a sign-in past its maximum lifetime\n(`session_expired`). `Set-Cookie` clears the cookie.\n", content: { "application/problem+json": problemSchema } };
+export const invalidRefreshTokenResponse: ResponseObjectSpec = { id: 'InvalidRefreshToken', description: "No refresh cookie, or one unknown, expired, revoked (`invalid_refresh_token`); or one already spent by an earlier\nrefresh (`refresh_token_reused`: every session of that sign-in is revoked); or a sign-in past its maximum lifetime\n(`session_expired`). `Set-Cookie` clears the cookie.\n", content: { "application/problem+json": problemSchema } };
 
-export const invitationNotFoundResponse: ResponseObjectSpec = { description: "No usable invitation with this token (`invitation_not_found`): unknown, expired, withdrawn or already used.", content: { "application/problem+json": problemSchema } };
+export const invitationNotFoundResponse: ResponseObjectSpec = { id: 'InvitationNotFound', description: "No usable invitation with this token (`invitation_not_found`): unknown, expired, withdrawn or already used.", content: { "application/problem+json": problemSchema } };
 
-export const lastOwnerResponse: ResponseObjectSpec = { description: "The change would leave the organization without an owner (`last_owner`); nothing changes.", content: { "application/problem+json": problemSchema } };
+export const lastOwnerResponse: ResponseObjectSpec = { id: 'LastOwner', description: "The change would leave the organization without an owner (`last_owner`); nothing changes.", content: { "application/problem+json": problemSchema } };
 
 export const accountsRouteTable: RouteSpec[] = [
   route({

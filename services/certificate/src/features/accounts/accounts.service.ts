@@ -1,7 +1,7 @@
 import { ApiError, ConflictError, ForbiddenError, newId, signAdminToken, UnauthorizedError, type AdminClaims, type Knex } from '@platform/service-kit';
-import { grantCreditsOnce } from '../credits/credit-ledger';
-import type { Mailer } from '../mail/mailer';
-import { FREE_PLAN } from '../plans/plans';
+import { grantCreditsOnce } from '../credits';
+import type { Mailer } from '../mail';
+import { FREE_PLAN } from '../plans';
 import type { AccountRow, AccountsRepository, MembershipView } from './accounts.repository';
 import { accountMails } from './account-mails';
 import type { EmailTokensRepository, PendingSignUp } from './email-tokens.repository';
@@ -75,7 +75,7 @@ function notFoundInvitation(): never {
 const notVerified = () => new ForbiddenError('Confirm your email address first (a password reset confirms it too)', 'email_not_verified');
 const badEmailToken = () => new ApiError(404, 'token_not_found', 'This link is unknown, expired or already used');
 
-export function accountsService({ repo, tokens, throttle, ensureOrganization, mailer }: AccountsDeps, settings: AccountsSettings) {
+export function createAccountsService({ repo, tokens, throttle, ensureOrganization, mailer }: AccountsDeps, settings: AccountsSettings) {
   const db = repo.db;
   const events = settings.sessionEvents ?? NO_SESSION_EVENTS;
   const maxLifetimeMs = settings.sessionMaxLifetimeSeconds * 1000;
@@ -387,4 +387,4 @@ export function accountsService({ repo, tokens, throttle, ensureOrganization, ma
   };
 }
 
-export type AccountsService = ReturnType<typeof accountsService>;
+export type AccountsService = ReturnType<typeof createAccountsService>;

@@ -28,9 +28,9 @@ export const certificateListSchema = z.object({
   next_cursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page (`starting_after` is an alias)." }),
 }).meta({ id: "CertificateList" });
 
-export const insufficientCreditsResponse: ResponseObjectSpec = { description: "The balance cannot pay for every certificate asked for (`insufficient_credits`); nothing is issued.", content: { "application/problem+json": problemSchema }, examples: {"application/problem+json": {"type": "https://docs.partner-platform.example/errors/insufficient_credits", "title": "Payment Required", "status": 402, "detail": "Insufficient certificate credits", "error": "Insufficient certificate credits", "code": "insufficient_credits"}} };
+export const insufficientCreditsResponse: ResponseObjectSpec = { id: 'InsufficientCredits', description: "The balance cannot pay for every certificate asked for (`insufficient_credits`); nothing is issued.", content: { "application/problem+json": problemSchema }, examples: {"application/problem+json": {"type": "https://docs.partner-platform.example/errors/insufficient_credits", "title": "Payment Required", "status": 402, "detail": "Insufficient certificate credits", "error": "Insufficient certificate credits", "code": "insufficient_credits"}} };
 
-export const certificateNumberTakenResponse: ResponseObjectSpec = { description: "A certificate of the organization already has this `certificate_number` (`certificate_number_taken`); nothing is spent.", content: { "application/problem+json": problemSchema } };
+export const certificateNumberTakenResponse: ResponseObjectSpec = { id: 'CertificateNumberTaken', description: "A certificate of the organization already has this `certificate_number` (`certificate_number_taken`); nothing is spent.", content: { "application/problem+json": problemSchema } };
 
 export const certificatesRouteTable: RouteSpec[] = [
   route({

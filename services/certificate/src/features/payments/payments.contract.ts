@@ -79,15 +79,15 @@ export const gatewayBEventSchema = z.object({
   }),
 }).meta({ id: "GatewayBEvent" });
 
-export const webhookReceivedResponse: ResponseObjectSpec = { description: "Received; activated, ignored, already activated, unknown reference, payment failed, or (gateway B without a secret hash) recorded only.", content: { "application/json": z.object({
+export const webhookReceivedResponse: ResponseObjectSpec = { id: 'WebhookReceived', description: "Received; activated, ignored, already activated, unknown reference, payment failed, or (gateway B without a secret hash) recorded only.", content: { "application/json": z.object({
   received: z.literal(true),
 }) } };
 
-export const malformedWebhookResponse: ResponseObjectSpec = { description: "The signed body is not JSON (`invalid_json`) or not an event of this gateway (`malformed_webhook`).", content: { "application/problem+json": problemSchema } };
+export const malformedWebhookResponse: ResponseObjectSpec = { id: 'MalformedWebhook', description: "The signed body is not JSON (`invalid_json`) or not an event of this gateway (`malformed_webhook`).", content: { "application/problem+json": problemSchema } };
 
-export const invalidSignatureResponse: ResponseObjectSpec = { description: "Missing or wrong signature or hash (`invalid_signature`); nothing changes.", content: { "application/problem+json": problemSchema }, examples: {"application/problem+json": {"type": "https://docs.partner-platform.example/errors/invalid_signature", "title": "Unauthorized", "status": 401, "detail": "Invalid webhook signature", "error": "Invalid webhook signature", "code": "invalid_signature"}} };
+export const invalidSignatureResponse: ResponseObjectSpec = { id: 'InvalidSignature', description: "Missing or wrong signature or hash (`invalid_signature`); nothing changes.", content: { "application/problem+json": problemSchema }, examples: {"application/problem+json": {"type": "https://docs.partner-platform.example/errors/invalid_signature", "title": "Unauthorized", "status": 401, "detail": "Invalid webhook signature", "error": "Invalid webhook signature", "code": "invalid_signature"}} };
 
-export const verificationUnavailableResponse: ResponseObjectSpec = { description: "The gateway's verify API gave no usable answer (`verification_unavailable`): unreachable, timed out, 401 or 403\n(our secret key refused), 408, 429, another non-404 error status, 5xx, a body that is not JSON or of an unknown shape.\nOr the gateway is not configured (`gateway_not_configured`). Nothing is activated, the payment stays pending, the\nreceipt is kept; the gateway should retry.\n", content: { "application/problem+json": problemSchema } };
+export const verificationUnavailableResponse: ResponseObjectSpec = { id: 'VerificationUnavailable', description: "The gateway's verify API gave no usable answer (`verification_unavailable`): unreachable, timed out, 401 or 403\n(our secret key refused), 408, 429, another non-404 error status, 5xx, a body that is not JSON or of an unknown shape.\nOr the gateway is not configured (`gateway_not_configured`). Nothing is activated, the payment stays pending, the\nreceipt is kept; the gateway should retry.\n", content: { "application/problem+json": problemSchema } };
 
 /** A payment as the billing history showed it before `BillingPayment`; still in the description for clients that name it. */
 export const paymentSchema = z.object({

@@ -25,7 +25,7 @@ export interface PaymentRow {
   gateway_transaction_id?: string | null;
 }
 
-export function paymentsRepository(db: Knex) {
+export function createPaymentsRepository(db: Knex) {
   return {
     async insert(row: Omit<PaymentRow, 'status' | 'failure_reason' | 'created_at' | 'amount' | 'plan' | 'credit_pack' | 'credits'> & { amount: number } & Partial<Pick<PaymentRow, 'plan' | 'credit_pack' | 'credits'>>): Promise<PaymentRow> {
       const [inserted] = await db('payments').insert(row).returning('*');
@@ -72,4 +72,4 @@ export function paymentsRepository(db: Knex) {
   };
 }
 
-export type PaymentsRepository = ReturnType<typeof paymentsRepository>;
+export type PaymentsRepository = ReturnType<typeof createPaymentsRepository>;

@@ -1,7 +1,7 @@
 import { newId, NotFoundError, recordAuditEntry, ValidationError, type Knex } from '@platform/service-kit';
-import { grantCreditsOnce } from '../credits/credit-ledger';
-import { findCreditPack } from '../plans/credit-packs';
-import { findPlan } from '../plans/plans';
+import { grantCreditsOnce } from '../credits';
+import { findCreditPack } from '../plans';
+import { findPlan } from '../plans';
 import type { PaymentRow, PaymentsRepository } from './payments.repository';
 import type { paymentSchema } from './payments.contract';
 import type { z } from 'zod';
@@ -26,7 +26,7 @@ export function presentPayment(row: PaymentRow): z.infer<typeof paymentSchema> {
   };
 }
 
-export function paymentsService(db: Knex, repository: PaymentsRepository) {
+export function createPaymentsService(db: Knex, repository: PaymentsRepository) {
   return {
     /** A pending payment of the calling user for a paid plan; its reference is what the checkout sends to the gateway. */
     async checkout(organizationId: string, userId: string, planId: string, gateway: PaymentRow['gateway']) {
@@ -111,4 +111,4 @@ async function addTopUp(trx: Knex.Transaction, payment: PaymentRow, transactionI
   await grantCreditsOnce(trx, payment.organization_id, Number(payment.credits), 'credit_top_up', payment.reference);
 }
 
-export type PaymentsService = ReturnType<typeof paymentsService>;
+export type PaymentsService = ReturnType<typeof createPaymentsService>;

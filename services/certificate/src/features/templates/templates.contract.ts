@@ -92,9 +92,9 @@ export const templateListSchema = z.object({
   next_cursor: z.string().nullable().meta({ description: "Pass as `starting_after` for the next page." }),
 }).meta({ id: "TemplateList" });
 
-export const templateRoleResponse: ResponseObjectSpec = { description: "Templates are for owners and members (`insufficient_role`).", content: { "application/problem+json": problemSchema }, examples: {"application/problem+json": {"type": "https://docs.partner-platform.example/errors/insufficient_role", "title": "Forbidden", "status": 403, "detail": "This action needs the owner or member role", "error": "This action needs the owner or member role", "code": "insufficient_role"}} };
+export const templateRoleResponse: ResponseObjectSpec = { id: 'TemplateRole', description: "Templates are for owners and members (`insufficient_role`).", content: { "application/problem+json": problemSchema }, examples: {"application/problem+json": {"type": "https://docs.partner-platform.example/errors/insufficient_role", "title": "Forbidden", "status": 403, "detail": "This action needs the owner or member role", "error": "This action needs the owner or member role", "code": "insufficient_role"}} };
 
-export const templateConflictResponse: ResponseObjectSpec = { description: "The template is archived (`template_archived`) or changed while this update was made (`template_changed`).", content: { "application/problem+json": problemSchema }, examples: {"application/problem+json": {"type": "https://docs.partner-platform.example/errors/template_archived", "title": "Conflict", "status": 409, "detail": "An archived template cannot be changed", "error": "An archived template cannot be changed", "code": "template_archived"}} };
+export const templateConflictResponse: ResponseObjectSpec = { id: 'TemplateConflict', description: "The template is archived (`template_archived`) or changed while this update was made (`template_changed`).", content: { "application/problem+json": problemSchema }, examples: {"application/problem+json": {"type": "https://docs.partner-platform.example/errors/template_archived", "title": "Conflict", "status": 409, "detail": "An archived template cannot be changed", "error": "An archived template cannot be changed", "code": "template_archived"}} };
 
 export const templatesRouteTable: RouteSpec[] = [
   route({

@@ -89,7 +89,7 @@ export interface TemplateDraft {
   signature: Buffer | null;
 }
 
-export function templatesService(repository: TemplatesRepository, limits: { maxDecodedPixels: number }) {
+export function createTemplatesService(repository: TemplatesRepository, limits: { maxDecodedPixels: number }) {
   async function find(organizationId: string, id: string) {
     const row = await repository.find(organizationId, id);
     if (!row) throw new NotFoundError('Template not found');
@@ -182,4 +182,4 @@ export function templatesService(repository: TemplatesRepository, limits: { maxD
   };
 }
 
-export type TemplatesService = ReturnType<typeof templatesService>;
+export type TemplatesService = ReturnType<typeof createTemplatesService>;

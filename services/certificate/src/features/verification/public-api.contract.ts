@@ -23,9 +23,9 @@ export const verificationNotFoundSchema = z.object({
   code: z.literal("not_found"),
 }).meta({ id: "VerificationNotFound" });
 
-export const notModifiedResponse: ResponseObjectSpec = { description: "The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body.", headers: { "ETag": eTagHeader } };
+export const notModifiedResponse: ResponseObjectSpec = { id: 'NotModified', description: "The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body.", headers: { "ETag": eTagHeader } };
 
-export const invalidApiKeyResponse: ResponseObjectSpec = { description: "The API key is missing (`missing_api_key`, \"Missing API key\") or invalid, revoked, rotated away or deleted\n(`invalid_api_key`, \"Invalid or revoked API key\").\n", headers: { "WWW-Authenticate": wwwAuthenticateHeader }, content: { "application/problem+json": problemSchema }, namedExamples: {"application/problem+json": {"missing": {"value": {"type": "https://docs.partner-platform.example/errors/missing_api_key", "title": "Unauthorized", "status": 401, "detail": "Missing API key", "error": "Missing API key", "code": "missing_api_key"}}, "invalid": {"value": {"type": "https://docs.partner-platform.example/errors/invalid_api_key", "title": "Unauthorized", "status": 401, "detail": "Invalid or revoked API key", "error": "Invalid or revoked API key", "code": "invalid_api_key"}}}} };
+export const invalidApiKeyResponse: ResponseObjectSpec = { id: 'InvalidApiKey', description: "The API key is missing (`missing_api_key`, \"Missing API key\") or invalid, revoked, rotated away or deleted\n(`invalid_api_key`, \"Invalid or revoked API key\").\n", headers: { "WWW-Authenticate": wwwAuthenticateHeader }, content: { "application/problem+json": problemSchema }, namedExamples: {"application/problem+json": {"missing": {"value": {"type": "https://docs.partner-platform.example/errors/missing_api_key", "title": "Unauthorized", "status": 401, "detail": "Missing API key", "error": "Missing API key", "code": "missing_api_key"}}, "invalid": {"value": {"type": "https://docs.partner-platform.example/errors/invalid_api_key", "title": "Unauthorized", "status": 401, "detail": "Invalid or revoked API key", "error": "Invalid or revoked API key", "code": "invalid_api_key"}}}} };
 
 export const publicApiRouteTable: RouteSpec[] = [
   route({

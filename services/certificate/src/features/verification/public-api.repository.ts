@@ -25,7 +25,7 @@ export function isFound(row: VerificationRow): row is FoundVerificationRow {
 }
 
 /** The two public reads, each one round trip inside the authenticated key's organization only (the hottest reads: `queryRows`, not knex.raw). */
-export function publicApiRepository(db: Knex) {
+export function createPublicApiRepository(db: Knex) {
   return {
     /** The plan is that of the user who created the key. */
     async credits(organizationId: string, keyId: string): Promise<CreditsRow | undefined> {
@@ -56,4 +56,4 @@ export function publicApiRepository(db: Knex) {
   };
 }
 
-export type PublicApiRepository = ReturnType<typeof publicApiRepository>;
+export type PublicApiRepository = ReturnType<typeof createPublicApiRepository>;
