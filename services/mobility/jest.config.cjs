@@ -4,5 +4,5 @@ module.exports = {
   maxWorkers: 2,
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
-  setupFilesAfterEnv: ['<rootDir>/test/helpers/openapi-conformance.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/helpers/route-conformance.ts'],
 };

@@ -2,9 +2,10 @@
  * The reference tables of docs/: the names a Markdown table lists in its first column under a heading, and the lists
  * they are checked against (the config schemas' variables, the ErrorCode enum, the drills `pnpm drill` runs).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { ERROR_CODES } from '@platform/service-kit/problem-schema';
 import { withoutCodeBlocks } from './markdown';
 import { root } from './manifests';
 
@@ -26,9 +27,14 @@ export function firstCellCodes(text: string): string[] {
     .flatMap((line) => [...(line.split('|')[1] ?? '').matchAll(/`([^`]+)`/g)].map((match) => match[1]!));
 }
 
-/** The `ErrorCode` enum of a service's OpenAPI source (`services/<name>/openapi.yaml`). */
+/**
+ * The `ErrorCode` enum of a service: from its hand-written `services/<name>/openapi.yaml` while it has one, else the
+ * shared list its route table describes (`ERROR_CODES` of the service kit).
+ */
 export function errorCodesOf(service: string): string[] {
-  const description = parse(readFileSync(path.join(root, 'services', service, 'openapi.yaml'), 'utf8')) as {
+  const file = path.join(root, 'services', service, 'openapi.yaml');
+  if (!existsSync(file)) return [...ERROR_CODES];
+  const description = parse(readFileSync(file, 'utf8')) as {
     components: { schemas: { ErrorCode: { enum: string[] } } };
   };
   return description.components.schemas.ErrorCode.enum;

@@ -667,30 +667,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The partner's events of the last 30 days
-         * @description Every event written for the partner in the last 30 days (older ones are deleted, with their delivery logs),
-         *     newest first, whether or not any endpoint received it: each is the body exactly as sent, plus `object_type`
-         *     and `object_id`. Filter by `type` and `object_id`; page with `limit` and `cursor`.
-         *
-         *     **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
-         */
-        get: operations["listEvents"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/webhooks/{id}/deliveries": {
         parameters: {
             query?: never;
@@ -749,6 +725,30 @@ export interface paths {
          * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
          */
         post: operations["replayWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The partner's events of the last 30 days
+         * @description Every event written for the partner in the last 30 days (older ones are deleted, with their delivery logs),
+         *     newest first, whether or not any endpoint received it: each is the body exactly as sent, plus `object_type`
+         *     and `object_id`. Filter by `type` and `object_id`; page with `limit` and `cursor`.
+         *
+         *     **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1083,12 +1083,7 @@ export interface components {
             error: string;
             code: components["schemas"]["ErrorCode"];
         };
-        /**
-         * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
-         * @enum {string}
-         */
-        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured";
-        CertificateValidationError: {
+        ValidationError: {
             /**
              * Format: uri
              * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
@@ -1152,6 +1147,11 @@ export interface components {
             code: "not_found";
         };
         /**
+         * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
+         * @enum {string}
+         */
+        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured";
+        /**
          * @description `expired` is read off `expires_on` (UTC) at the moment of asking.
          * @enum {string}
          */
@@ -1185,48 +1185,6 @@ export interface components {
                 status?: string;
             };
         };
-        MobilityValidationError: {
-            /**
-             * Format: uri
-             * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
-             */
-            type: string;
-            /** @description The HTTP status's reason phrase. */
-            title: string;
-            /** @description The HTTP status of this answer. */
-            status: number;
-            /** @description Text for a person about this occurrence. */
-            detail: string;
-            /** @description The same text as `detail`, kept for clients written before Problem Details. */
-            error: string;
-            /** @constant */
-            code: "validation_failed";
-            details: {
-                /** @example pickup.lat */
-                path: string;
-                message: string;
-            }[];
-        };
-        Money: {
-            /** @description Minor units. */
-            amount: number;
-            currency: string;
-        };
-        LatLng: {
-            lat: number;
-            lng: number;
-        };
-        Place: {
-            lat: number;
-            lng: number;
-            address?: string | null;
-        };
-        Person: {
-            name: string;
-            phone: string;
-        };
-        /** @enum {string} */
-        Tier: "moto" | "economy" | "comfort" | "xl";
         Estimate: {
             id: string;
             /** Format: date-time */
@@ -1245,28 +1203,6 @@ export interface components {
                 available: boolean;
             }[];
         };
-        /** @enum {string} */
-        RideStatus: "pending" | "accepted" | "arrived" | "in_progress" | "completed" | "cancelled" | "no_drivers_available";
-        Vehicle: {
-            make: string;
-            model: string;
-            plate: string;
-            color: string;
-        };
-        AssignedDriver: {
-            id: string;
-            name: string;
-            phone: string;
-            rating: number;
-            vehicle: components["schemas"]["Vehicle"];
-        };
-        VehicleLocation: {
-            lat: number;
-            lng: number;
-            heading: number | null;
-            /** Format: date-time */
-            updated_at: string;
-        };
         Ride: {
             id: string;
             status: components["schemas"]["RideStatus"];
@@ -1275,9 +1211,9 @@ export interface components {
             dropoff: components["schemas"]["Place"];
             fare: components["schemas"]["RideFare"];
             passenger: components["schemas"]["Person"];
-            driver: null | components["schemas"]["AssignedDriver"];
+            driver: components["schemas"]["AssignedDriver"] | null;
             /** @description The live position while a driver is assigned and the ride has not ended. */
-            vehicle_location: null | components["schemas"]["VehicleLocation"];
+            vehicle_location: components["schemas"]["VehicleLocation"] | null;
             /** @enum {string|null} */
             cancelled_by: "partner" | "driver" | "system" | null;
             estimate_id?: string | null;
@@ -1290,31 +1226,95 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        RideFare: {
-            /** @description Minor units. */
-            amount: number;
-            currency: string;
-            /** @description With an event pass only: the part the program pays (the fare up to its cap). */
-            covered_by_pass?: number;
-            /** @description With an event pass only: `amount` − `covered_by_pass`. */
-            rider_pays?: number;
+        /** @description The delivery as `GET` shows it, plus `security_pin` when the service generated it (shown this once). */
+        CreatedDelivery: {
+            id: string;
+            status: components["schemas"]["DeliveryStatus"];
+            weight_tier: components["schemas"]["WeightTier"];
+            fee: components["schemas"]["Money"];
+            sender: components["schemas"]["Person"];
+            recipient: components["schemas"]["Person"];
+            pickup: components["schemas"]["Place"];
+            dropoff: components["schemas"]["Place"];
+            notes?: string | null;
+            courier: components["schemas"]["AssignedDriver"] | null;
+            courier_location: components["schemas"]["Telemetry"] | null;
+            proof_of_delivery: components["schemas"]["ProofOfDelivery"] | null;
+            /** @description Why the delivery failed: the courier's reason, `no_couriers_available`, or `sandbox_expired` (a picked-up test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S`). */
+            failure_reason?: string | null;
+            /**
+             * @description `system`: a test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S` (24 h) was ended by the sandbox sweep.
+             * @enum {string|null}
+             */
+            cancelled_by?: "partner" | "system" | null;
+            /**
+             * Format: uri
+             * @description The public tracking page to send the recipient (`{PUBLIC_BASE_URL}/track/{token}`, no key needed): status, courier's
+             *     first name and vehicle, live position. The same link in every answer and event; `null` only for deliveries made
+             *     before tracking existed.
+             * @example https://api.partner-platform.example/track/q3X9kP2mZ7vR4tYw8bN6cD1e
+             */
+            tracking_url: string | null;
+            /** @description false for test-mode data (created with an `mk_test_` key): never dispatched to real drivers, moved only by the sandbox. */
+            livemode: boolean;
+            sequence?: number;
+            security_pin?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
-        /** @description A ride whose `event_pass` does not match its program (Problem Details); `code` names the rule that failed. */
-        EventPassRefusal: {
-            /** Format: uri */
-            type: string;
-            title: string;
-            /** @constant */
-            status: 422;
-            detail: string;
-            error: string;
+        /** @description A fee and ETAs for one pickup, drop-off and weight tier; `quote_id` books the fee until `expires_at` (15 minutes). */
+        DeliveryQuote: {
+            quote_id: string;
             /** @enum {string} */
-            code: "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted";
-            details: {
-                /** @constant */
-                path: "event_pass";
-                message: string;
-            }[];
+            weight_tier: "small" | "medium" | "large" | "xlarge";
+            fee: components["schemas"]["Money"];
+            distance_meters: number;
+            /** @description The nearest free courier of the weight tier's vehicle to the pickup; null when none is near. A test-mode key sees the sandbox courier only: 180 s. */
+            pickup_eta_seconds: number | null;
+            /** @description The pickup ETA plus the trip at the courier vehicle's speed; null when the pickup ETA is. */
+            dropoff_eta_seconds: number | null;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description false for a test-mode quote: only a test-mode delivery can book it. */
+            livemode: boolean;
+        };
+        Delivery: {
+            id: string;
+            status: components["schemas"]["DeliveryStatus"];
+            weight_tier: components["schemas"]["WeightTier"];
+            fee: components["schemas"]["Money"];
+            sender: components["schemas"]["Person"];
+            recipient: components["schemas"]["Person"];
+            pickup: components["schemas"]["Place"];
+            dropoff: components["schemas"]["Place"];
+            notes?: string | null;
+            courier: components["schemas"]["AssignedDriver"] | null;
+            courier_location: components["schemas"]["Telemetry"] | null;
+            proof_of_delivery: components["schemas"]["ProofOfDelivery"] | null;
+            /** @description Why the delivery failed: the courier's reason, `no_couriers_available`, or `sandbox_expired` (a picked-up test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S`). */
+            failure_reason?: string | null;
+            /**
+             * @description `system`: a test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S` (24 h) was ended by the sandbox sweep.
+             * @enum {string|null}
+             */
+            cancelled_by?: "partner" | "system" | null;
+            /**
+             * Format: uri
+             * @description The public tracking page to send the recipient (`{PUBLIC_BASE_URL}/track/{token}`, no key needed): status, courier's
+             *     first name and vehicle, live position. The same link in every answer and event; `null` only for deliveries made
+             *     before tracking existed.
+             * @example https://api.partner-platform.example/track/q3X9kP2mZ7vR4tYw8bN6cD1e
+             */
+            tracking_url: string | null;
+            /** @description false for test-mode data (created with an `mk_test_` key): never dispatched to real drivers, moved only by the sandbox. */
+            livemode: boolean;
+            sequence?: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         EventPassProgram: {
             id: string;
@@ -1381,242 +1381,6 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
-        /** @description The data of `event_pass.redeemed` and `event_pass.released`. */
-        EventPassRedemption: {
-            ride_id: string;
-            ride_status: components["schemas"]["RideStatus"];
-            program_id: string;
-            pass: components["schemas"]["EventPass"];
-            covered: components["schemas"]["Money"];
-            /** @enum {string} */
-            status: "reserved" | "spent" | "released";
-        };
-        /** @enum {string} */
-        WeightTier: "small" | "medium" | "large" | "xlarge";
-        /** @enum {string} */
-        DeliveryStatus: "pending" | "courier_assigned" | "picked_up" | "delivered" | "failed" | "cancelled";
-        Telemetry: {
-            lat: number;
-            lng: number;
-            heading: number | null;
-            speed_kph: number | null;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        ProofOfDelivery: {
-            /** @constant */
-            pin_verified: true;
-            received_by: string | null;
-            photo_url: string | null;
-            /** Format: date-time */
-            delivered_at: string;
-            location: null | components["schemas"]["LatLng"];
-        };
-        Delivery: {
-            id: string;
-            status: components["schemas"]["DeliveryStatus"];
-            weight_tier: components["schemas"]["WeightTier"];
-            fee: components["schemas"]["Money"];
-            sender: components["schemas"]["Person"];
-            recipient: components["schemas"]["Person"];
-            pickup: components["schemas"]["Place"];
-            dropoff: components["schemas"]["Place"];
-            notes?: string | null;
-            courier: null | components["schemas"]["AssignedDriver"];
-            courier_location: null | components["schemas"]["Telemetry"];
-            proof_of_delivery: null | components["schemas"]["ProofOfDelivery"];
-            /** @description Why the delivery failed: the courier's reason, `no_couriers_available`, or `sandbox_expired` (a picked-up test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S`). */
-            failure_reason?: string | null;
-            /**
-             * @description `system`: a test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S` (24 h) was ended by the sandbox sweep.
-             * @enum {string|null}
-             */
-            cancelled_by?: "partner" | "system" | null;
-            /**
-             * Format: uri
-             * @description The public tracking page to send the recipient (`{PUBLIC_BASE_URL}/track/{token}`, no key needed): status, courier's
-             *     first name and vehicle, live position. The same link in every answer and event; `null` only for deliveries made
-             *     before tracking existed.
-             * @example https://api.partner-platform.example/track/q3X9kP2mZ7vR4tYw8bN6cD1e
-             */
-            tracking_url: string | null;
-            /** @description false for test-mode data (created with an `mk_test_` key): never dispatched to real drivers, moved only by the sandbox. */
-            livemode: boolean;
-            sequence?: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        /** @description A fee and ETAs for one pickup, drop-off and weight tier; `quote_id` books the fee until `expires_at` (15 minutes). */
-        DeliveryQuote: {
-            quote_id: string;
-            /** @enum {string} */
-            weight_tier: "small" | "medium" | "large" | "xlarge";
-            fee: components["schemas"]["Money"];
-            distance_meters: number;
-            /** @description The nearest free courier of the weight tier's vehicle to the pickup; null when none is near. A test-mode key sees the sandbox courier only: 180 s. */
-            pickup_eta_seconds: number | null;
-            /** @description The pickup ETA plus the trip at the courier vehicle's speed; null when the pickup ETA is. */
-            dropoff_eta_seconds: number | null;
-            /** Format: date-time */
-            expires_at: string;
-            /** @description false for a test-mode quote: only a test-mode delivery can book it. */
-            livemode: boolean;
-        };
-        /** @description The delivery as `GET` shows it, plus `security_pin` when the service generated it (shown this once). */
-        CreatedDelivery: {
-            id: string;
-            status: components["schemas"]["DeliveryStatus"];
-            weight_tier: components["schemas"]["WeightTier"];
-            fee: components["schemas"]["Money"];
-            sender: components["schemas"]["Person"];
-            recipient: components["schemas"]["Person"];
-            pickup: components["schemas"]["Place"];
-            dropoff: components["schemas"]["Place"];
-            notes?: string | null;
-            courier: null | components["schemas"]["AssignedDriver"];
-            courier_location: null | components["schemas"]["Telemetry"];
-            proof_of_delivery: null | components["schemas"]["ProofOfDelivery"];
-            /** @description Why the delivery failed: the courier's reason, `no_couriers_available`, or `sandbox_expired` (a picked-up test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S`). */
-            failure_reason?: string | null;
-            /**
-             * @description `system`: a test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S` (24 h) was ended by the sandbox sweep.
-             * @enum {string|null}
-             */
-            cancelled_by?: "partner" | "system" | null;
-            /**
-             * Format: uri
-             * @description The public tracking page to send the recipient (`{PUBLIC_BASE_URL}/track/{token}`, no key needed): status, courier's
-             *     first name and vehicle, live position. The same link in every answer and event; `null` only for deliveries made
-             *     before tracking existed.
-             * @example https://api.partner-platform.example/track/q3X9kP2mZ7vR4tYw8bN6cD1e
-             */
-            tracking_url: string | null;
-            /** @description false for test-mode data (created with an `mk_test_` key): never dispatched to real drivers, moved only by the sandbox. */
-            livemode: boolean;
-            sequence?: number;
-            security_pin?: string;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        DriverProfile: {
-            id: string;
-            name?: string;
-            phone?: string;
-            /** @enum {string} */
-            kind?: "driver" | "courier";
-            tier?: string;
-            vehicle?: components["schemas"]["Vehicle"];
-            rating?: number;
-            available: boolean;
-            /**
-             * @description A disabled driver is refused by the driver app and never offered a job.
-             * @enum {string}
-             */
-            status: "active" | "disabled";
-            /** @description Registered by a platform operator: offered every partner's jobs. Otherwise only its organization's. */
-            serves_all_partners: boolean;
-            /** Format: date-time */
-            disabled_at: string | null;
-            /** Format: date-time */
-            created_at?: string;
-            /** Format: date-time */
-            updated_at?: string;
-        };
-        DriverSession: {
-            /** @description A driver JWT (`sub`, `role`, `sid`, `aud` driver, `iss`, `exp`) for `Authorization: Bearer` on `/driver/v1`. */
-            access_token: string;
-            /** @enum {string} */
-            token_type: "Bearer";
-            /** @description Seconds the access token is valid (`DRIVER_ACCESS_TOKEN_TTL_S`). */
-            expires_in: number;
-            /** @description Spent by one refresh; stored only as a SHA-256 hash. */
-            refresh_token: string;
-            /**
-             * Format: date-time
-             * @description `DRIVER_REFRESH_TOKEN_TTL_S` (30 days) after this answer.
-             */
-            refresh_token_expires_at: string;
-            driver: components["schemas"]["DriverProfile"];
-        };
-        Offer: {
-            id: string;
-            /** @enum {string} */
-            kind: "ride" | "delivery";
-            /** @description Present when `kind` is `ride`. */
-            ride_id?: string;
-            /** @description Present when `kind` is `delivery`. */
-            delivery_id?: string;
-            pickup: components["schemas"]["Place"];
-            dropoff: components["schemas"]["Place"];
-            /** Format: date-time */
-            expires_at: string;
-        };
-        /**
-         * @description `ride.location_updated` and `delivery.courier_location_updated` are opt-in: an endpoint registered without
-         *     `events` gets every other type, and these only when it lists them.
-         * @enum {string}
-         */
-        WebhookEventType: "ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated";
-        /**
-         * @description The position of the driver (`ride.location_updated`) or courier (`delivery.courier_location_updated`) on an active
-         *     job: sent at most once per job every 10 s, or as soon as the driver is 200 m or more (great-circle) from the
-         *     position of the job's previous location event, whichever comes first; the first report after assignment is sent at once.
-         *     `sequence` is the job's event sequence (shared with its status events), so a receiver can drop an older one.
-         */
-        JobLocationUpdate: {
-            /** @description The ride or delivery id. */
-            id: string;
-            /** @enum {string} */
-            object: "ride" | "delivery";
-            /** @description The job's status when the position was reported (`RideStatus` or `DeliveryStatus`). */
-            status: string;
-            sequence: number;
-            position: {
-                lat: number;
-                lng: number;
-                heading: number | null;
-                speed_kph: number | null;
-            };
-            /**
-             * Format: date-time
-             * @description When the service received the position.
-             */
-            recorded_at: string;
-        };
-        RideLocationUpdate: components["schemas"]["JobLocationUpdate"] & {
-            id?: string;
-            /** @constant */
-            object?: "ride";
-        };
-        DeliveryLocationUpdate: components["schemas"]["JobLocationUpdate"] & {
-            id?: string;
-            /** @constant */
-            object?: "delivery";
-        };
-        WebhookEndpoint: {
-            id: string;
-            url: string;
-            events: components["schemas"]["WebhookEventType"][];
-            description?: string | null;
-            /** @enum {string} */
-            status: "enabled" | "disabled";
-            disabled_reason?: string | null;
-            /** @description false for an endpoint registered with a test-mode key: it receives test events only (and a live endpoint live events only). */
-            livemode: boolean;
-            /**
-             * Format: date-time
-             * @description Until then the rotated-away secret still signs beside the current one (24 h after a rotation); null when no overlap is running.
-             */
-            previous_secret_expires_at?: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at?: string;
-        };
         /** @description The endpoint plus its signing secret (shown this once). */
         CreatedWebhookEndpoint: {
             id: string;
@@ -1635,6 +1399,26 @@ export interface components {
             previous_secret_expires_at?: string | null;
             /** @description `whsec_` + base64 of 32 random bytes. */
             secret: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at?: string;
+        };
+        WebhookEndpoint: {
+            id: string;
+            url: string;
+            events: components["schemas"]["WebhookEventType"][];
+            description?: string | null;
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            disabled_reason?: string | null;
+            /** @description false for an endpoint registered with a test-mode key: it receives test events only (and a live endpoint live events only). */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description Until then the rotated-away secret still signs beside the current one (24 h after a rotation); null when no overlap is running.
+             */
+            previous_secret_expires_at?: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1686,19 +1470,153 @@ export interface components {
                 created_at?: string;
             }[];
         };
-        WebhookEvent: {
-            id: string;
-            type: components["schemas"]["WebhookEventType"];
-            /** Format: date-time */
-            created_at: string;
-            /** @description false for an event about test-mode data; such events go only to test-mode endpoints. */
-            livemode: boolean;
+        DriverSession: {
+            /** @description A driver JWT (`sub`, `role`, `sid`, `aud` driver, `iss`, `exp`) for `Authorization: Bearer` on `/driver/v1`. */
+            access_token: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+            /** @description Seconds the access token is valid (`DRIVER_ACCESS_TOKEN_TTL_S`). */
+            expires_in: number;
+            /** @description Spent by one refresh; stored only as a SHA-256 hash. */
+            refresh_token: string;
             /**
-             * @description The ride or delivery exactly as `GET` returns it, with `updated_at` and `sequence`; for `event_pass.*` the
-             *     redemption (ride, pass, covered amount); for `event_pass_program.budget_exhausted` the program as `GET` returns it;
-             *     for `ride.location_updated` / `delivery.courier_location_updated` the job's position (`JobLocationUpdate`).
+             * Format: date-time
+             * @description `DRIVER_REFRESH_TOKEN_TTL_S` (30 days) after this answer.
              */
-            data: components["schemas"]["Ride"] | components["schemas"]["Delivery"] | components["schemas"]["EventPassRedemption"] | components["schemas"]["EventPassProgram"] | components["schemas"]["RideLocationUpdate"] | components["schemas"]["DeliveryLocationUpdate"];
+            refresh_token_expires_at: string;
+            driver: components["schemas"]["DriverProfile"];
+        };
+        DriverProfile: {
+            id: string;
+            name?: string;
+            phone?: string;
+            /** @enum {string} */
+            kind?: "driver" | "courier";
+            tier?: string;
+            vehicle?: components["schemas"]["Vehicle"];
+            rating?: number;
+            available: boolean;
+            /**
+             * @description A disabled driver is refused by the driver app and never offered a job.
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            /** @description Registered by a platform operator: offered every partner's jobs. Otherwise only its organization's. */
+            serves_all_partners: boolean;
+            /** Format: date-time */
+            disabled_at: string | null;
+            /** Format: date-time */
+            created_at?: string;
+            /** Format: date-time */
+            updated_at?: string;
+        };
+        Telemetry: {
+            lat: number;
+            lng: number;
+            heading: number | null;
+            speed_kph: number | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @enum {string} */
+        Tier: "moto" | "economy" | "comfort" | "xl";
+        Money: {
+            /** @description Minor units. */
+            amount: number;
+            currency: string;
+        };
+        /** @enum {string} */
+        RideStatus: "pending" | "accepted" | "arrived" | "in_progress" | "completed" | "cancelled" | "no_drivers_available";
+        Place: {
+            lat: number;
+            lng: number;
+            address?: string | null;
+        };
+        RideFare: {
+            /** @description Minor units. */
+            amount: number;
+            currency: string;
+            /** @description With an event pass only: the part the program pays (the fare up to its cap). */
+            covered_by_pass?: number;
+            /** @description With an event pass only: `amount` − `covered_by_pass`. */
+            rider_pays?: number;
+        };
+        Person: {
+            name: string;
+            phone: string;
+        };
+        AssignedDriver: {
+            id: string;
+            name: string;
+            phone: string;
+            rating: number;
+            vehicle: components["schemas"]["Vehicle"];
+        };
+        Vehicle: {
+            make: string;
+            model: string;
+            plate: string;
+            color: string;
+        };
+        VehicleLocation: {
+            lat: number;
+            lng: number;
+            heading: number | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A ride whose `event_pass` does not match its program (Problem Details); `code` names the rule that failed. */
+        EventPassRefusal: {
+            /** Format: uri */
+            type: string;
+            title: string;
+            /** @constant */
+            status: 422;
+            detail: string;
+            error: string;
+            /** @enum {string} */
+            code: "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted";
+            details: {
+                /** @constant */
+                path: "event_pass";
+                message: string;
+            }[];
+        };
+        /** @enum {string} */
+        DeliveryStatus: "pending" | "courier_assigned" | "picked_up" | "delivered" | "failed" | "cancelled";
+        /** @enum {string} */
+        WeightTier: "small" | "medium" | "large" | "xlarge";
+        ProofOfDelivery: {
+            /** @constant */
+            pin_verified: true;
+            received_by: string | null;
+            photo_url: string | null;
+            /** Format: date-time */
+            delivered_at: string;
+            location: components["schemas"]["LatLng"] | null;
+        };
+        LatLng: {
+            lat: number;
+            lng: number;
+        };
+        /**
+         * @description `ride.location_updated` and `delivery.courier_location_updated` are opt-in: an endpoint registered without
+         *     `events` gets every other type, and these only when it lists them.
+         * @enum {string}
+         */
+        WebhookEventType: "ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated";
+        Offer: {
+            id: string;
+            /** @enum {string} */
+            kind: "ride" | "delivery";
+            /** @description Present when `kind` is `ride`. */
+            ride_id?: string;
+            /** @description Present when `kind` is `delivery`. */
+            delivery_id?: string;
+            pickup: components["schemas"]["Place"];
+            dropoff: components["schemas"]["Place"];
+            /** Format: date-time */
+            expires_at: string;
         };
         /**
          * @example {
@@ -1840,107 +1758,36 @@ export interface components {
             weight_tier: "small" | "medium" | "large" | "xlarge";
         };
         /**
+         * @description Test mode only. Moves a test ride to `to` (`accepted`, `arrived`, `in_progress`, `completed`, or `no_drivers_available` from `pending`).
          * @example {
-         *       "pin": "4821",
-         *       "received_by": "Tunde Bello",
-         *       "photo_url": "https://photos.example/pod/4821.jpg"
+         *       "to": "completed"
          *     }
          */
-        DeliveryHandover: {
-            pin: string;
-            received_by?: string;
-            photo_url?: string;
-            /** @description A photo of the parcel at the door, at most 48 KiB: stored by the platform and shown on the delivered tracking page from its own origin. */
-            photo?: string;
-            /** @description The recipient's signature as an image, at most 16 KiB: stored and shown like `photo`. */
-            signature?: string;
-        };
-        /**
-         * @example {
-         *       "reason": "Recipient not reachable at the door"
-         *     }
-         */
-        DeliveryFailure: {
-            reason: string;
-        };
-        /**
-         * @example {
-         *       "available": true
-         *     }
-         */
-        Availability: {
-            available: boolean;
-        };
-        /**
-         * @example {
-         *       "lat": 6.4541,
-         *       "lng": 3.3947,
-         *       "heading": 90,
-         *       "speed_kph": 32
-         *     }
-         */
-        DriverLocation: {
-            lat: number;
-            lng: number;
-            heading?: number;
-            speed_kph?: number;
-        };
-        /**
-         * @description `url` must be `https://` and must not resolve to a loopback, private or link-local address; `events` defaults to every event type except the opt-in location events (`ride.location_updated`, `delivery.courier_location_updated`), which an endpoint receives only when it lists them.
-         * @example {
-         *       "url": "https://93.184.215.14/hooks/mobility",
-         *       "events": [
-         *         "ride.completed",
-         *         "delivery.delivered"
-         *       ],
-         *       "description": "Production receiver"
-         *     }
-         */
-        NewWebhookEndpoint: {
-            url: string;
-            events?: ("ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated")[];
-            description?: string | null;
-        };
-        /**
-         * @description Only the fields given change. `enabled: true` re-enables a disabled endpoint; `enabled: false` disables it.
-         * @example {
-         *       "events": [
-         *         "ride.completed",
-         *         "ride.cancelled"
-         *       ],
-         *       "description": "Production receiver",
-         *       "enabled": true
-         *     }
-         */
-        WebhookEndpointUpdate: {
-            url?: string;
-            events?: ("ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated")[];
-            description?: string | null;
-            enabled?: boolean;
-        };
-        /**
-         * @description Re-send every event since `since` (events are kept 30 days, so an earlier time means all of them) that this endpoint receives and did not acknowledge; `include_succeeded: true` re-sends acknowledged ones too.
-         * @example {
-         *       "since": "2026-11-25T08:00:00Z"
-         *     }
-         */
-        WebhookRecovery: {
-            /** Format: date-time */
-            since: string;
-            include_succeeded?: boolean;
-        };
-        /**
-         * @description Optional (no body: the 24-hour overlap). As Stripe's "expire now": `expire_previous_now: true` ends the previous secret immediately.
-         * @example {
-         *       "expire_previous_now": true
-         *     }
-         */
-        WebhookSecretRotation: {
+        SandboxRideAdvance: {
             /**
-             * @description `true` stops the previous secret signing at once (a leaked secret); default `false` keeps it signing beside the new one for 24 hours.
-             * @default false
+             * @description The next status, or any status further along: every transition in between happens too, in order.
+             * @enum {string}
              */
-            expire_previous_now: boolean;
+            to: "pending" | "accepted" | "arrived" | "in_progress" | "completed" | "cancelled" | "no_drivers_available";
+        };
+        /**
+         * @description Test mode only. Moves a test delivery to `to` (`courier_assigned`, `picked_up`, `delivered` without a PIN, or `failed`).
+         * @example {
+         *       "to": "delivered"
+         *     }
+         * @example {
+         *       "to": "picked_up",
+         *       "courier_progress": 0.5
+         *     }
+         */
+        SandboxDeliveryAdvance: {
+            /**
+             * @description The next status, or any status further along: every transition in between happens too, in order.
+             * @enum {string}
+             */
+            to: "pending" | "courier_assigned" | "picked_up" | "delivered" | "failed" | "cancelled";
+            /** @description With `to: picked_up` only: puts the sandbox courier this far along the route line (0 the pick-up, 1 the drop-off), as its tracking page shows. A delivery already `picked_up` may be advanced to `picked_up` again to move the courier on. */
+            courier_progress?: number;
         };
         /**
          * @example {
@@ -2009,6 +1856,63 @@ export interface components {
             }[];
         };
         /**
+         * @description `url` must be `https://` and must not resolve to a loopback, private or link-local address; `events` defaults to every event type except the opt-in location events (`ride.location_updated`, `delivery.courier_location_updated`), which an endpoint receives only when it lists them.
+         * @example {
+         *       "url": "https://93.184.215.14/hooks/mobility",
+         *       "events": [
+         *         "ride.completed",
+         *         "delivery.delivered"
+         *       ],
+         *       "description": "Production receiver"
+         *     }
+         */
+        NewWebhookEndpoint: {
+            url: string;
+            events?: ("ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated")[];
+            description?: string | null;
+        };
+        /**
+         * @description Only the fields given change. `enabled: true` re-enables a disabled endpoint; `enabled: false` disables it.
+         * @example {
+         *       "events": [
+         *         "ride.completed",
+         *         "ride.cancelled"
+         *       ],
+         *       "description": "Production receiver",
+         *       "enabled": true
+         *     }
+         */
+        WebhookEndpointUpdate: {
+            url?: string;
+            events?: ("ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated")[];
+            description?: string | null;
+            enabled?: boolean;
+        };
+        /**
+         * @description Optional (no body: the 24-hour overlap). As Stripe's "expire now": `expire_previous_now: true` ends the previous secret immediately.
+         * @example {
+         *       "expire_previous_now": true
+         *     }
+         */
+        WebhookSecretRotation: {
+            /**
+             * @description `true` stops the previous secret signing at once (a leaked secret); default `false` keeps it signing beside the new one for 24 hours.
+             * @default false
+             */
+            expire_previous_now: boolean;
+        };
+        /**
+         * @description Re-send every event since `since` (events are kept 30 days, so an earlier time means all of them) that this endpoint receives and did not acknowledge; `include_succeeded: true` re-sends acknowledged ones too.
+         * @example {
+         *       "since": "2026-11-25T08:00:00Z"
+         *     }
+         */
+        WebhookRecovery: {
+            /** Format: date-time */
+            since: string;
+            include_succeeded?: boolean;
+        };
+        /**
          * @example {
          *       "activation_code": "K7QF-3M9X-TR2D"
          *     }
@@ -2025,36 +1929,112 @@ export interface components {
             refresh_token: string;
         };
         /**
-         * @description Test mode only. Moves a test ride to `to` (`accepted`, `arrived`, `in_progress`, `completed`, or `no_drivers_available` from `pending`).
          * @example {
-         *       "to": "completed"
+         *       "available": true
          *     }
          */
-        SandboxRideAdvance: {
-            /**
-             * @description The next status, or any status further along: every transition in between happens too, in order.
-             * @enum {string}
-             */
-            to: "pending" | "accepted" | "arrived" | "in_progress" | "completed" | "cancelled" | "no_drivers_available";
+        Availability: {
+            available: boolean;
         };
         /**
-         * @description Test mode only. Moves a test delivery to `to` (`courier_assigned`, `picked_up`, `delivered` without a PIN, or `failed`).
          * @example {
-         *       "to": "delivered"
-         *     }
-         * @example {
-         *       "to": "picked_up",
-         *       "courier_progress": 0.5
+         *       "lat": 6.4541,
+         *       "lng": 3.3947,
+         *       "heading": 90,
+         *       "speed_kph": 32
          *     }
          */
-        SandboxDeliveryAdvance: {
+        DriverLocation: {
+            lat: number;
+            lng: number;
+            heading?: number;
+            speed_kph?: number;
+        };
+        /**
+         * @example {
+         *       "pin": "4821",
+         *       "received_by": "Tunde Bello",
+         *       "photo_url": "https://photos.example/pod/4821.jpg"
+         *     }
+         */
+        DeliveryHandover: {
+            pin: string;
+            received_by?: string;
+            photo_url?: string;
+            /** @description A photo of the parcel at the door, at most 48 KiB: stored by the platform and shown on the delivered tracking page from its own origin. */
+            photo?: string;
+            /** @description The recipient's signature as an image, at most 16 KiB: stored and shown like `photo`. */
+            signature?: string;
+        };
+        /**
+         * @example {
+         *       "reason": "Recipient not reachable at the door"
+         *     }
+         */
+        DeliveryFailure: {
+            reason: string;
+        };
+        WebhookEvent: {
+            id: string;
+            type: components["schemas"]["WebhookEventType"];
+            /** Format: date-time */
+            created_at: string;
+            /** @description false for an event about test-mode data; such events go only to test-mode endpoints. */
+            livemode: boolean;
             /**
-             * @description The next status, or any status further along: every transition in between happens too, in order.
-             * @enum {string}
+             * @description The ride or delivery exactly as `GET` returns it, with `updated_at` and `sequence`; for `event_pass.*` the
+             *     redemption (ride, pass, covered amount); for `event_pass_program.budget_exhausted` the program as `GET` returns it;
+             *     for `ride.location_updated` / `delivery.courier_location_updated` the job's position (`JobLocationUpdate`).
              */
-            to: "pending" | "courier_assigned" | "picked_up" | "delivered" | "failed" | "cancelled";
-            /** @description With `to: picked_up` only: puts the sandbox courier this far along the route line (0 the pick-up, 1 the drop-off), as its tracking page shows. A delivery already `picked_up` may be advanced to `picked_up` again to move the courier on. */
-            courier_progress?: number;
+            data: components["schemas"]["Ride"] | components["schemas"]["Delivery"] | components["schemas"]["EventPassRedemption"] | components["schemas"]["EventPassProgram"] | components["schemas"]["RideLocationUpdate"] | components["schemas"]["DeliveryLocationUpdate"];
+        };
+        /** @description The data of `event_pass.redeemed` and `event_pass.released`. */
+        EventPassRedemption: {
+            ride_id: string;
+            ride_status: components["schemas"]["RideStatus"];
+            program_id: string;
+            pass: components["schemas"]["EventPass"];
+            covered: components["schemas"]["Money"];
+            /** @enum {string} */
+            status: "reserved" | "spent" | "released";
+        };
+        RideLocationUpdate: {
+            id: string;
+            /** @constant */
+            object: "ride";
+            /** @description The job's status when the position was reported (`RideStatus` or `DeliveryStatus`). */
+            status: string;
+            sequence: number;
+            position: {
+                lat: number;
+                lng: number;
+                heading: number | null;
+                speed_kph: number | null;
+            };
+            /**
+             * Format: date-time
+             * @description When the service received the position.
+             */
+            recorded_at: string;
+        };
+        DeliveryLocationUpdate: {
+            id: string;
+            /** @constant */
+            object: "delivery";
+            /** @description The job's status when the position was reported (`RideStatus` or `DeliveryStatus`). */
+            status: string;
+            sequence: number;
+            position: {
+                lat: number;
+                lng: number;
+                heading: number | null;
+                speed_kph: number | null;
+            };
+            /**
+             * Format: date-time
+             * @description When the service received the position.
+             */
+            recorded_at: string;
         };
         /** @description A Problem Details document (RFC 9457) answered by the gateway itself. */
         GatewayError: {
@@ -2070,36 +2050,6 @@ export interface components {
         };
     };
     responses: {
-        /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
-        NotModified: {
-            headers: {
-                ETag: components["headers"]["ETag"];
-                [name: string]: unknown;
-            };
-            content?: never;
-        };
-        /**
-         * @description The API key is missing (`missing_api_key`, "Missing API key") or invalid, revoked, rotated away or deleted
-         *     (`invalid_api_key`, "Invalid or revoked API key").
-         */
-        CertificateInvalidApiKey: {
-            headers: {
-                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The body is over the limit (`payload_too_large`). */
-        PayloadTooLarge: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
         /** @description The body or query is not valid (`validation_failed`); `details` has one entry per problem. */
         CertificateValidationFailed: {
             headers: {
@@ -2122,7 +2072,37 @@ export interface components {
                  *       ]
                  *     }
                  */
-                "application/problem+json": components["schemas"]["CertificateValidationError"];
+                "application/problem+json": components["schemas"]["ValidationError"];
+            };
+        };
+        /**
+         * @description The API key is missing (`missing_api_key`, "Missing API key") or invalid, revoked, rotated away or deleted
+         *     (`invalid_api_key`, "Invalid or revoked API key").
+         */
+        CertificateInvalidApiKey: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description The body is over the limit (`payload_too_large`). */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description Received; activated, ignored, already activated, unknown reference, payment failed, or (gateway B without a secret hash) recorded only. */
@@ -2179,50 +2159,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Error"];
             };
         };
-        /** @description A wrong PIN (`invalid_pin`, with the tries left) or a PIN locked after 5 wrong tries (`pin_locked`). */
-        PinRefused: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": {
-                    /**
-                     * Format: uri
-                     * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
-                     */
-                    type: string;
-                    /** @description The HTTP status's reason phrase. */
-                    title: string;
-                    /** @description The HTTP status of this answer. */
-                    status: number;
-                    /** @description Text for a person about this occurrence. */
-                    detail: string;
-                    /** @description The same text as `detail`, kept for clients written before Problem Details. */
-                    error: string;
-                    /** @enum {string} */
-                    code: "invalid_pin" | "pin_locked";
-                    remaining_attempts: number;
-                };
-            };
-        };
-        /** @description The `Idempotency-Key` was used with another body within 24 hours. */
-        IdempotencyConflict: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
-        MalformedRequest: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
         /** @description The body is not valid JSON (`invalid_json`). */
         InvalidJson: {
             headers: {
@@ -2262,47 +2198,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Error"];
             };
         };
-        /**
-         * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
-         *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
-         *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
-         */
-        InvalidDriverToken: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-        NotFound: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The state machine does not allow this move; the text names the current status. */
-        InvalidTransition: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
-                 *       "title": "Conflict",
-                 *       "status": 409,
-                 *       "detail": "Cannot cancel a ride that is completed",
-                 *       "error": "Cannot cancel a ride that is completed",
-                 *       "code": "invalid_ride_status"
-                 *     }
-                 */
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
         /** @description The body is not JSON (`unsupported_media_type`). */
         UnsupportedMediaType: {
             headers: {
@@ -2334,7 +2229,92 @@ export interface components {
                  *       ]
                  *     }
                  */
-                "application/problem+json": components["schemas"]["MobilityValidationError"];
+                "application/problem+json": components["schemas"]["ValidationError"];
+            };
+        };
+        /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
+        MalformedRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The API key, its organization's keys together, or the server process hold as many open event streams as they may (`too_many_streams`); close one or retry after `Retry-After` seconds. */
+        TooManyStreams: {
+            headers: {
+                /** @description Seconds to wait. */
+                "Retry-After"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The state machine does not allow this move; the text names the current status. */
+        InvalidTransition: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
+                 *       "title": "Conflict",
+                 *       "status": 409,
+                 *       "detail": "Cannot cancel a ride that is completed",
+                 *       "error": "Cannot cancel a ride that is completed",
+                 *       "code": "invalid_ride_status"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The `Idempotency-Key` was used with another body within 24 hours. */
+        IdempotencyConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The updated ride. */
+        RideMoved: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Ride"];
+            };
+        };
+        /** @description The key lacks the scope (`insufficient_scope`), or it is a live key (`livemode_key_not_allowed`): only test-mode keys (`mk_test_…`) may use the sandbox. */
+        SandboxForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/livemode_key_not_allowed",
+                 *       "title": "Forbidden",
+                 *       "status": 403,
+                 *       "detail": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
+                 *       "error": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
+                 *       "code": "livemode_key_not_allowed"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Error"];
             };
         };
         /** @description The sandbox cannot move the job to `to` from where it is (`sandbox_transition_not_allowed`): it is already there or past it, the status is a side branch not reachable from here, or the job has ended. `current_status` and `allowed_targets` say where it is and where it can go. */
@@ -2379,23 +2359,13 @@ export interface components {
                 };
             };
         };
-        /** @description The key lacks the scope (`insufficient_scope`), or it is a live key (`livemode_key_not_allowed`): only test-mode keys (`mk_test_…`) may use the sandbox. */
-        SandboxForbidden: {
+        /** @description The updated delivery. */
+        DeliveryMoved: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "type": "https://docs.partner-platform.example/errors/livemode_key_not_allowed",
-                 *       "title": "Forbidden",
-                 *       "status": 403,
-                 *       "detail": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
-                 *       "error": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
-                 *       "code": "livemode_key_not_allowed"
-                 *     }
-                 */
-                "application/problem+json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Delivery"];
             };
         };
         /** @description The endpoint was recovered less than `WEBHOOK_RECOVER_MIN_INTERVAL_S` (60) seconds ago (`rate_limited`); retry after `Retry-After` seconds. */
@@ -2409,33 +2379,43 @@ export interface components {
                 "application/problem+json": components["schemas"]["Error"];
             };
         };
-        /** @description The API key, its organization's keys together, or the server process hold as many open event streams as they may (`too_many_streams`); close one or retry after `Retry-After` seconds. */
-        TooManyStreams: {
+        /**
+         * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
+         *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
+         *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
+         */
+        InvalidDriverToken: {
             headers: {
-                /** @description Seconds to wait. */
-                "Retry-After"?: string;
                 [name: string]: unknown;
             };
             content: {
                 "application/problem+json": components["schemas"]["Error"];
             };
         };
-        /** @description The updated ride. */
-        RideMoved: {
+        /** @description A wrong PIN (`invalid_pin`, with the tries left) or a PIN locked after 5 wrong tries (`pin_locked`). */
+        PinRefused: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Ride"];
-            };
-        };
-        /** @description The updated delivery. */
-        DeliveryMoved: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Delivery"];
+                "application/problem+json": {
+                    /**
+                     * Format: uri
+                     * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
+                     */
+                    type: string;
+                    /** @description The HTTP status's reason phrase. */
+                    title: string;
+                    /** @description The HTTP status of this answer. */
+                    status: number;
+                    /** @description Text for a person about this occurrence. */
+                    detail: string;
+                    /** @description The same text as `detail`, kept for clients written before Problem Details. */
+                    error: string;
+                    /** @enum {string} */
+                    code: "invalid_pin" | "pin_locked";
+                    remaining_attempts: number;
+                };
             };
         };
         /** @description The service behind this route is down (`upstream_unavailable`); retry later. */
@@ -2460,29 +2440,15 @@ export interface components {
     parameters: {
         /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
         IfNoneMatch: string;
-        /** @description The same key with the same body within 24 hours answers the first result again; with another body, 409. */
-        IdempotencyKey: string;
-        /** @description A ride id (`ride_…`). */
-        RideId: string;
-        /** @description A delivery id (`dlv_…`). */
-        DeliveryId: string;
-        /** @description An offer id (`ofr_…`). */
-        OfferId: string;
-        /** @description An event pass program id (`evp_…`). */
-        EventPassProgramId: string;
-        /** @description An event pass id (`evpass_…`). */
-        EventPassId: string;
-        /** @description A webhook endpoint id (`whe_…`). */
-        WebhookEndpointId: string;
     };
     requestBodies: never;
     headers: {
+        /** @description The caller's `X-Request-Id` when it is sane, else a generated UUID. */
+        "X-Request-Id": string;
         /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
         "WWW-Authenticate": string;
         /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
         ETag: string;
-        /** @description The caller's `X-Request-Id` when it is sane, else a generated UUID. */
-        "X-Request-Id": string;
         /** @description The scope the operation needs, e.g. `rides:write` (like GitHub's `X-Accepted-OAuth-Scopes`). */
         "X-Accepted-Scopes": string;
     };
@@ -2758,7 +2724,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description The same key with the same body within 24 hours answers the first result again; with another body, 409. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2836,7 +2802,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["MobilityValidationError"] | components["schemas"]["EventPassRefusal"];
+                    "application/problem+json": components["schemas"]["ValidationError"] | components["schemas"]["EventPassRefusal"];
                 };
             };
             502: components["responses"]["UpstreamUnavailable"];
@@ -2848,11 +2814,11 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                "If-None-Match"?: string;
             };
             path: {
                 /** @description A ride id (`ride_…`). */
-                id: components["parameters"]["RideId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -2883,7 +2849,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A ride id (`ride_…`). */
-                id: components["parameters"]["RideId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -2928,7 +2894,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A ride id (`ride_…`). */
-                id: components["parameters"]["RideId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3060,7 +3026,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["MobilityValidationError"] | components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
             502: components["responses"]["UpstreamUnavailable"];
@@ -3116,11 +3082,11 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                "If-None-Match"?: string;
             };
             path: {
                 /** @description A delivery id (`dlv_…`). */
-                id: components["parameters"]["DeliveryId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3151,7 +3117,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A delivery id (`dlv_…`). */
-                id: components["parameters"]["DeliveryId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3196,7 +3162,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A delivery id (`dlv_…`). */
-                id: components["parameters"]["DeliveryId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3227,7 +3193,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A ride id (`ride_…`). */
-                id: components["parameters"]["RideId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3260,7 +3226,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A delivery id (`dlv_…`). */
-                id: components["parameters"]["DeliveryId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3380,7 +3346,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description An event pass program id (`evp_…`). */
-                id: components["parameters"]["EventPassProgramId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3409,7 +3375,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description An event pass program id (`evp_…`). */
-                id: components["parameters"]["EventPassProgramId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3444,7 +3410,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description An event pass program id (`evp_…`). */
-                id: components["parameters"]["EventPassProgramId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3478,7 +3444,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description An event pass program id (`evp_…`). */
-                id: components["parameters"]["EventPassProgramId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3537,9 +3503,9 @@ export interface operations {
             header?: never;
             path: {
                 /** @description An event pass program id (`evp_…`). */
-                id: components["parameters"]["EventPassProgramId"];
+                id: string;
                 /** @description An event pass id (`evpass_…`). */
-                pass_id: components["parameters"]["EventPassId"];
+                pass_id: string;
             };
             cookie?: never;
         };
@@ -3687,7 +3653,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A webhook endpoint id (`whe_…`). */
-                id: components["parameters"]["WebhookEndpointId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3716,7 +3682,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A webhook endpoint id (`whe_…`). */
-                id: components["parameters"]["WebhookEndpointId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3744,7 +3710,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A webhook endpoint id (`whe_…`). */
-                id: components["parameters"]["WebhookEndpointId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3798,7 +3764,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A webhook endpoint id (`whe_…`). */
-                id: components["parameters"]["WebhookEndpointId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3838,7 +3804,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A webhook endpoint id (`whe_…`). */
-                id: components["parameters"]["WebhookEndpointId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3877,7 +3843,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A webhook endpoint id (`whe_…`). */
-                id: components["parameters"]["WebhookEndpointId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -3927,67 +3893,6 @@ export interface operations {
             504: components["responses"]["UpstreamTimeout"];
         };
     };
-    listEvents: {
-        parameters: {
-            query?: {
-                /**
-                 * @description Only events of this type, e.g. `ride.completed`.
-                 * @example ride.completed
-                 */
-                type?: string;
-                /** @description Only events about this ride, delivery, program or endpoint. */
-                object_id?: string;
-                /** @example 20 */
-                limit?: number;
-                /** @description The `next_cursor` of the previous page. */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page, newest first. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            /**
-                             * @example ride.completed
-                             * @example webhook.test
-                             * @example webhook_endpoint.disabled
-                             */
-                            type: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            data: Record<string, never>;
-                            /**
-                             * @example ride
-                             * @example delivery
-                             * @example event_pass_program
-                             * @example webhook_endpoint
-                             */
-                            object_type: string;
-                            object_id: string;
-                        }[];
-                        has_more: boolean;
-                        next_cursor: string | null;
-                    };
-                };
-            };
-            400: components["responses"]["MalformedRequest"];
-            401: components["responses"]["MobilityInvalidApiKey"];
-            403: components["responses"]["InsufficientScope"];
-            422: components["responses"]["MobilityValidationFailed"];
-            502: components["responses"]["UpstreamUnavailable"];
-            504: components["responses"]["UpstreamTimeout"];
-        };
-    };
     listWebhookDeliveries: {
         parameters: {
             query?: {
@@ -4016,7 +3921,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A webhook endpoint id (`whe_…`). */
-                id: components["parameters"]["WebhookEndpointId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -4050,7 +3955,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A webhook endpoint id (`whe_…`). */
-                id: components["parameters"]["WebhookEndpointId"];
+                id: string;
                 delivery_id: string;
             };
             cookie?: never;
@@ -4090,7 +3995,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A webhook endpoint id (`whe_…`). */
-                id: components["parameters"]["WebhookEndpointId"];
+                id: string;
                 delivery_id: string;
             };
             cookie?: never;
@@ -4120,6 +4025,71 @@ export interface operations {
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only events of this type, e.g. `ride.completed`.
+                 * @example ride.completed
+                 */
+                type?: string;
+                /** @description Only events about this ride, delivery, program or endpoint. */
+                object_id?: string;
+                /** @example 20 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /**
+                             * @example ride.completed
+                             * @example webhook.test
+                             * @example webhook_endpoint.disabled
+                             */
+                            type: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            /**
+                             * @example ride
+                             * @example delivery
+                             * @example event_pass_program
+                             * @example webhook_endpoint
+                             */
+                            object_type: string;
+                            object_id: string;
+                            /** @description false for an event about test-mode data. */
+                            livemode: boolean;
+                        }[];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            422: components["responses"]["MobilityValidationFailed"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4379,7 +4349,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description An offer id (`ofr_…`). */
-                id: components["parameters"]["OfferId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -4409,7 +4379,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description An offer id (`ofr_…`). */
-                id: components["parameters"]["OfferId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -4443,7 +4413,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A ride id (`ride_…`). */
-                id: components["parameters"]["RideId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -4465,7 +4435,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A ride id (`ride_…`). */
-                id: components["parameters"]["RideId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -4487,7 +4457,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A ride id (`ride_…`). */
-                id: components["parameters"]["RideId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -4509,7 +4479,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A ride id (`ride_…`). */
-                id: components["parameters"]["RideId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -4531,7 +4501,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A delivery id (`dlv_…`). */
-                id: components["parameters"]["DeliveryId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -4553,7 +4523,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A delivery id (`dlv_…`). */
-                id: components["parameters"]["DeliveryId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -4588,7 +4558,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A delivery id (`dlv_…`). */
-                id: components["parameters"]["DeliveryId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -4620,7 +4590,7 @@ export interface operations {
             header: {
                 "X-Service-Signature": string;
                 "X-Service-Event-Id": string;
-                "X-Service-Event-Type": components["schemas"]["WebhookEventType"];
+                "X-Service-Event-Type": "ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated";
                 /** @description Unix seconds. */
                 "X-Service-Timestamp": string;
                 "X-Service-Delivery-Attempt": string;

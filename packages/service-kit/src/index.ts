@@ -33,3 +33,5 @@ export * from './html';
 export * from './fast-lane';
 export * from './public-address';
 export * from './audit-trail';
+export * from './problem-schema';
+export * from './route-table';

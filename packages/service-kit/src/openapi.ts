@@ -108,7 +108,7 @@ function expandQuerySchemas(document: OpenApiDocument, queries: z.ZodType[]): vo
 }
 
 /** A JSON request body whose schema is a generated one shows that schema's first example (what the docs page sends). */
-function exampleRequestBodies(document: OpenApiDocument): void {
+export function exampleRequestBodies(document: OpenApiDocument): void {
   const schemas = ((document.components as Record<string, Json>).schemas ?? {}) as Record<string, Json>;
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item) as Json[]) {
@@ -125,7 +125,7 @@ function exampleRequestBodies(document: OpenApiDocument): void {
  * An operation whose security names scopes shows them where a reader looks: `x-required-scope` and a sentence at the
  * end of its description (renderers do not all show the scopes of a bearer requirement).
  */
-function showRequiredScopes(document: OpenApiDocument): void {
+export function showRequiredScopes(document: OpenApiDocument): void {
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item) as Json[]) {
       const requirements = operation?.security as Array<Record<string, string[]>> | undefined;
@@ -139,7 +139,7 @@ function showRequiredScopes(document: OpenApiDocument): void {
   }
 }
 
-function danglingRefs(document: Json): string[] {
+export function danglingRefs(document: Json): string[] {
   const missing = new Set<string>();
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(visit);

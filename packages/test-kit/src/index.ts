@@ -7,3 +7,6 @@ export * from './wait';
 export * from './event-stream';
 export * from './ports';
 export * from './fast-lane-parity';
+export * from './description-shape';
+export * from './schema-spellings';
+export * from './route-conformance';

@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import { auditLogRoutes, certificateAuditTrail } from './features/audit/audit.routes';
+import { responseValidator, validateResponsesEnabled } from '@platform/service-kit/route-table';
 import { createJsonApp, createMetrics, type Metrics, errorHandler, healthRoutes, jsonBodies, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, openApiRoute, adminTokenSettings, requireAdmin, type Knex, type Logger } from '@platform/service-kit';
 import type { CertificateConfig } from './config';
 import type { ApiKeyAuthCache } from '@platform/api-keys';
@@ -7,13 +8,14 @@ import { accountRoutes } from './features/accounts/accounts.routes';
 import { requireDashboardOrigin } from './features/accounts/origin-check';
 import { dashboardSessionCheckRoutes } from './features/accounts/session-check.routes';
 import type { SessionEvents } from './features/accounts/session-events';
-import { adminRoutes } from './features/admin.routes';
+import { adminRoutes } from './features/admin/admin.routes';
 import { batchBodyParsers } from './features/certificates/certificates.routes';
 import { credentialRoutes, credentialVerifyBodyParsers, credentialVerifyRoutes } from './features/credentials/credentials.routes';
 import { templateBodyParsers } from './features/templates/templates.routes';
 import { paymentWebhookRoutes } from './features/payments/payments.routes';
 import { publicApiRoutes } from './features/verification/public-api.routes';
 import { certificateOpenApi } from './openapi';
+import { certificateRouteTable } from './route-table';
 import { buildServices, type CertificateServices } from './services';
 
 export interface CertificateDeps {
@@ -33,6 +35,7 @@ export function createApp(deps: CertificateDeps, services: CertificateServices =
   const { db, config, logger } = deps;
   const metrics = deps.metrics ?? createMetrics('certificate');
   const app = createJsonApp({ metrics, logger });
+  if (validateResponsesEnabled()) app.use(responseValidator(certificateRouteTable, logger)); // development: log answers that drift from the table
   app.use(publicApiRoutes(services));
   app.use(credentialRoutes(services.credentials, services.verifiableCredentials));
   app.use(healthRoutes({ postgres: () => db.raw('select 1') }));

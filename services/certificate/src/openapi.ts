@@ -1,30 +1,16 @@
 import path from 'node:path';
-import { auditLogQuerySchema, buildOpenApiDocument, type OpenApiDocument } from '@platform/service-kit';
-import { apiKeyListQuerySchema, rotateApiKeySchema } from '@platform/api-keys';
-import { emailTokenSchema, memberPatchSchema, newInvitationSchema, newOrganizationSchema, passwordResetConfirmSchema, passwordResetSchema, refreshSchema, signInSchema, signUpSchema } from './features/accounts/accounts.schema';
-import { newApiKeySchema } from './features/api-keys/api-keys.routes';
-import { listQuery } from './features/certificates/certificates.routes';
-import { verifyRequestSchema } from './features/credentials/credentials.routes';
-import { ledgerQuery } from './features/credits/credits.routes';
-import { summaryQuery } from './features/summary/summary.routes';
-import { batchSchema, newCertificateSchema } from './features/certificates/certificates.schema';
-import { documentQuery } from './features/documents/documents.routes';
-import { checkoutBody, topUpBody } from './features/payments/payments.routes';
-import { newTemplateSchema, templateListQuery, templatePatchSchema, templateVersionListQuery } from './features/templates/templates.schema';
+import type { OpenApiDocument } from '@platform/service-kit/openapi';
+import { describeRoutes, loadOverlay } from '@platform/service-kit/route-table';
+import { paymentSchema } from './features/payments/payments.contract';
+import { certificateRouteTable } from './route-table';
 
-/** The hand-written part of the description (operations, responses, prose), kept as source beside `src/`. */
-export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
-
-/** Request bodies and queries: the zod schemas the routes validate with are their only description. */
-export const REQUEST_SCHEMAS = {
-  bodies: [signUpSchema, emailTokenSchema, passwordResetSchema, passwordResetConfirmSchema, signInSchema, refreshSchema, newOrganizationSchema, memberPatchSchema, newInvitationSchema, newApiKeySchema, rotateApiKeySchema, newCertificateSchema, batchSchema, checkoutBody, topUpBody, newTemplateSchema, templatePatchSchema, verifyRequestSchema],
-  queries: [auditLogQuerySchema, listQuery, apiKeyListQuerySchema, templateListQuery, templateVersionListQuery, documentQuery, ledgerQuery, summaryQuery],
-};
+/** The prose of the description (info, tags, summaries, descriptions, examples), kept as source beside `src/`. */
+export const OPENAPI_OVERLAY_FILE = path.join(__dirname, '..', 'openapi.overlay.yaml');
 
 let cached: OpenApiDocument | undefined;
 
-/** The complete description served at `GET /openapi.json`, built once per process. */
+/** The complete description served at `GET /openapi.json`: shapes from the route table, prose from the overlay; built once per process. */
 export function certificateOpenApi(): OpenApiDocument {
-  cached ??= buildOpenApiDocument(OPENAPI_FILE, REQUEST_SCHEMAS);
+  cached ??= describeRoutes(certificateRouteTable, loadOverlay(OPENAPI_OVERLAY_FILE), { schemas: [paymentSchema] });
   return structuredClone(cached);
 }

@@ -6,7 +6,7 @@ import { createApp } from './app';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema } from './config';
 import { migrations } from './db/migrations';
 import { buildServices } from './services';
-import { redisSessionEvents } from './features/accounts/session-events';
+import { createRedisSessionEvents } from './features/accounts/session-events';
 import { publicApiFastLane } from './features/verification/public-api.fast-lane';
 import { warnAboutPaymentSettings } from './features/payments/payment-settings-warnings';
 import { scheduleWebhookBodyRetention } from './features/payments/webhook-body-retention';
@@ -20,7 +20,7 @@ async function main() {
   const db = await openServiceDatabase(config.databaseUrl, CERTIFICATE_SCHEMA, migrations, logger);
   const keyCache = startApiKeyCache(config, CERTIFICATE_SCHEMA, logger);
   await keyCache?.listener.ready;
-  const sessionEvents = config.REDIS_URL ? redisSessionEvents(config.REDIS_URL, config.REDIS_PREFIX, logger) : undefined;
+  const sessionEvents = config.REDIS_URL ? createRedisSessionEvents(config.REDIS_URL, config.REDIS_PREFIX, logger) : undefined;
   const services = buildServices({ db, config, apiKeyCache: keyCache?.cache, sessionEvents });
   const metrics = createMetrics('certificate');
   const app = createApp({ db, config, logger, apiKeyCache: keyCache?.cache, metrics, sessionEvents }, services);

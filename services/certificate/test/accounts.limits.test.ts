@@ -5,7 +5,7 @@ import request from 'supertest';
 import { newId } from '@platform/service-kit';
 import { createTestContext, type TestContext } from './helpers/context';
 import { ORIGIN, PASSWORD, signUp, uniqueEmail } from './factories/accounts';
-import { expectToMatchDescription } from './helpers/openapi';
+import { expectToMatchRouteTable } from './helpers/openapi';
 
 let ctx: TestContext;
 beforeAll(() => {
@@ -24,7 +24,7 @@ describe('organizations and free credits', () => {
     await post('/organizations').set('Authorization', `Bearer ${account.accessToken}`).send({ name: 'Org A' }).expect(201);
     expect(await balanceOf(second.body.organization.id)).toBe(0);
     const fourth = await post('/organizations').set('Authorization', `Bearer ${account.accessToken}`).send({ name: 'Org A' }).expect(409);
-    expectToMatchDescription(fourth);
+    expectToMatchRouteTable(fourth);
     expect(fourth.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(fourth.body.code).toBe('organization_limit_reached');
     const ledger = await ctx.db('credit_ledger as l').join('memberships as m', 'm.organization_id', 'l.organization_id').where('m.account_id', account.accountId).where('l.reason', 'free_plan_grant');
@@ -47,7 +47,7 @@ describe('organizations and free credits', () => {
       .send({ recipient_name: 'Ada', program_title: 'Engines', issue_date: '2026-05-01' }).expect(201);
     const code = issued.body.verification_code as string;
     const json = await request(ctx.app).get(`/credentials/${code}`).set('Accept', 'application/json').expect(200);
-    expectToMatchDescription(json);
+    expectToMatchRouteTable(json);
     expect(json.body).toMatchObject({ organization_name: 'Harvard University', issuer_verified: false });
     const html = await request(ctx.app).get(`/credentials/${code}`).set('Accept', 'text/html').expect(200);
     expect(html.text).toContain('Harvard University (name not verified)');
@@ -88,7 +88,7 @@ describe('password hashing (item 13)', () => {
       await ask(`${prefix}::1`, '/signup', { email: uniqueEmail('burst'), password: PASSWORD, name: 'A' }).expect(202);
       await ask(`${prefix}::2`, '/password-reset', { email: uniqueEmail('burst') }).expect(202);
       const refused = await ask(`${prefix}:ffff:1:2:3`, '/signup', { email: uniqueEmail('burst'), password: PASSWORD, name: 'A' }).expect(429);
-      expectToMatchDescription(refused);
+      expectToMatchRouteTable(refused);
       expect(refused.body.code).toBe('too_many_attempts');
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       // Another bucket is not limited; sign-ins from the limited one still work.

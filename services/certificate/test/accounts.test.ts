@@ -3,7 +3,7 @@ import { verifyJwt } from '@platform/service-kit';
 import { createTestContext, type TestContext } from './helpers/context';
 import { ORIGIN, PASSWORD, refreshCookieOf, signUp, uniqueEmail } from './factories/accounts';
 import { linkToken } from './helpers/mailbox';
-import { expectToMatchDescription } from './helpers/openapi';
+import { expectToMatchRouteTable } from './helpers/openapi';
 
 let ctx: TestContext;
 beforeAll(() => {
@@ -18,13 +18,13 @@ describe('sign-up', () => {
   it('mails a link; using it creates the account, its organization and an owner membership, sets the refresh cookie and returns a 15-minute admin token', async () => {
     const email = uniqueEmail('owner');
     const asked = await post('/signup').send({ email, password: PASSWORD, name: 'Ada Lovelace', organization_name: 'Analytical Academy' }).expect(202);
-    expectToMatchDescription(asked);
+    expectToMatchRouteTable(asked);
     expect(asked.body).toMatchObject({ status: 'mail_sent' });
     expect(await accountsWithEmail(email)).toBe(0); // nothing exists until the email is proven
     const mail = ctx.mailbox.last(email);
     expect(mail.subject).toBe('Confirm your email address');
     const res = await post('/verify-email').send({ token: linkToken(mail, 'verify-email') }).expect(201);
-    expectToMatchDescription(res);
+    expectToMatchRouteTable(res);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body).toMatchObject({
       token_type: 'Bearer',
@@ -59,7 +59,7 @@ describe('sign-up', () => {
     const res = await signUp(ctx, { organization_name: undefined, name: 'Solo' });
     expect(res.body).toMatchObject({ access_token: null, organization: null, memberships: [] });
     const created = await post('/organizations').set('Cookie', res.cookie).send({ name: 'Solo Academy' }).expect(201);
-    expectToMatchDescription(created);
+    expectToMatchRouteTable(created);
     expect(created.body.organization).toMatchObject({ name: 'Solo Academy', role: 'owner' });
     // The browser's session now follows the new organization.
     const refreshed = await post('/sessions/refresh').set('Cookie', res.cookie).expect(200);
@@ -112,7 +112,7 @@ describe('sign-in', () => {
   it('answers a session with a cookie for the right password, and the same 401 for a wrong password or an unknown email', async () => {
     const account = await signUp(ctx);
     const ok = await post('/sessions').send({ email: account.email.toUpperCase(), password: PASSWORD }).expect(200);
-    expectToMatchDescription(ok);
+    expectToMatchRouteTable(ok);
     expect(ok.body.organization.id).toBe(account.organizationId);
     expect(refreshCookieOf(ok)).toMatch(/^pp_refresh=/);
 
@@ -195,7 +195,7 @@ describe('refresh, rotation and sign-out', () => {
   it('rotates the cookie on every refresh; presenting a spent one revokes the whole sign-in', async () => {
     const account = await signUp(ctx);
     const first = await post('/sessions/refresh').set('Cookie', account.cookie).expect(200);
-    expectToMatchDescription(first);
+    expectToMatchRouteTable(first);
     const second = refreshCookieOf(first)!;
     expect(second).not.toBe(account.cookie);
     expect(first.body.organization.id).toBe(account.organizationId);

@@ -3,7 +3,7 @@ import { newId } from '@platform/service-kit';
 import { createTestContext, type TestContext } from './helpers/context';
 import { ORIGIN, PASSWORD, refreshCookieOf, signUp, uniqueEmail } from './factories/accounts';
 import { linkToken } from './helpers/mailbox';
-import { expectToMatchDescription } from './helpers/openapi';
+import { expectToMatchRouteTable } from './helpers/openapi';
 import { hashPassword } from '../src/features/accounts/passwords';
 
 let ctx: TestContext;
@@ -35,7 +35,7 @@ describe('email verification', () => {
     expect(verified.body.account.email).toBe(email);
     await post('/sessions').send({ email, password: PASSWORD }).expect(200);
     const again = await post('/verify-email').send({ token }).expect(404);
-    expectToMatchDescription(again);
+    expectToMatchRouteTable(again);
     expect(again.body.code).toBe('token_not_found');
   });
 
@@ -65,7 +65,7 @@ describe('password reset', () => {
   it('answers the same whether the email exists; the mailed link sets a new password, signs every other browser out and verifies the email', async () => {
     const account = await signUp(ctx);
     const known = await post('/password-reset').send({ email: account.email.toUpperCase() }).expect(202);
-    expectToMatchDescription(known);
+    expectToMatchRouteTable(known);
     const unknownEmail = uniqueEmail('nobody');
     const unknown = await post('/password-reset').send({ email: unknownEmail }).expect(202);
     expect(unknown.body).toEqual(known.body);
@@ -75,7 +75,7 @@ describe('password reset', () => {
     expect(mail.subject).toBe('Reset your password');
     const token = linkToken(mail, 'reset-password');
     const reset = await post('/password-reset/confirm').send({ token, password: 'a brand new password' }).expect(200);
-    expectToMatchDescription(reset);
+    expectToMatchRouteTable(reset);
     expect(reset.body.account.id).toBe(account.accountId);
     expect(refreshCookieOf(reset)).toMatch(/^pp_refresh=/);
 
@@ -106,7 +106,7 @@ describe('invitations by mail', () => {
     const owner = await signUp(ctx, { organization_name: 'Inviting Academy' });
     const invitee = uniqueEmail('invitee');
     const created = await request(ctx.app).post('/admin/v1/invitations').set('Authorization', bearer(owner.accessToken)).send({ role: 'operator', email: invitee }).expect(201);
-    expectToMatchDescription(created);
+    expectToMatchRouteTable(created);
     expect(created.body.mailed).toBe(true);
     const invitation = ctx.mailbox.last(invitee);
     expect(invitation.subject).toBe('You are invited to Inviting Academy');

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createTestContext, type TestContext } from './helpers/context';
 import { signUp, type SignedUp } from './factories/accounts';
 import { templateInput } from './factories/templates';
-import { expectToMatchDescription } from './helpers/openapi';
+import { expectToMatchRouteTable } from './helpers/openapi';
 
 let ctx: TestContext;
 beforeAll(() => {
@@ -33,7 +33,7 @@ describe('GET /admin/v1/audit-log', () => {
     await admin('patch', `/members/${member.accountId}`, owner).send({ role: 'nonsense' }).expect(422);
 
     const res = await admin('get', '/audit-log', owner).expect(200);
-    expectToMatchDescription(res);
+    expectToMatchRouteTable(res);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body.data.map((entry: { action: string }) => entry.action)).toEqual([
       'template.updated',

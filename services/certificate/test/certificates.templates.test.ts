@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { createTestContext, type TestContext } from './helpers/context';
-import { expectToMatchDescription } from './helpers/openapi';
+import { expectToMatchRouteTable } from './helpers/openapi';
 import { certificateInput, newOrg, type TestOrg } from './factories/admin';
 import { createTemplate } from './factories/templates';
 
@@ -25,7 +25,7 @@ describe('issuing one certificate with a template', () => {
     const org = newOrg(ctx);
     const template = await createTemplate(ctx, org);
     const res = await issue(org, certificateInput({ template_id: template.id, custom_fields: { grade: 'A+' } })).expect(201);
-    expectToMatchDescription(res);
+    expectToMatchRouteTable(res);
     expect(res.body).toMatchObject({ template_id: template.id, template_version: 1, custom_fields: { grade: 'A+' } });
 
     await app().patch(`/admin/v1/templates/${template.id}`).set('Authorization', org.admin()).send({ name: 'Version two' }).expect(200);
@@ -78,7 +78,7 @@ describe('a batch with templates', () => {
         certificateInput({ recipient_name: 'Grace' }),
       ],
     }).expect(201);
-    expectToMatchDescription(res);
+    expectToMatchRouteTable(res);
     expect(res.body.data.map((c: { template_id: string | null; custom_fields: object }) => [c.template_id, c.custom_fields])).toEqual([
       [template.id, { grade: 'A' }],
       [null, {}],

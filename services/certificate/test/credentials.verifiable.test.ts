@@ -5,7 +5,7 @@ import request from 'supertest';
 import { parseConfig } from '@platform/service-kit';
 import { certificateConfigSchema } from '../src/config';
 import { createTestContext, type TestContext } from './helpers/context';
-import { expectToMatchDescription } from './helpers/openapi';
+import { expectToMatchRouteTable } from './helpers/openapi';
 import { issueCertificate, newOrg, type TestOrg } from './factories/admin';
 
 /**
@@ -149,12 +149,12 @@ describe('POST /credentials/verify', () => {
     const certificate = await issueCertificate(ctx, org, { recipient_name: 'Musa Danjuma' });
     const jwt = await downloadCredentialJwt(certificate.verification_code);
     const valid = await verify({ credential: jwt });
-    expectToMatchDescription(valid);
+    expectToMatchRouteTable(valid);
     expect(valid.body).toMatchObject({ status: 'valid', valid: true, reason: expect.any(String), credential: { recipient_name: 'Musa Danjuma', issuer_name: 'Kano Robotics Institute' } });
     const [head, body, signature] = jwt.split('.');
     const changed = `${head}.${body!.slice(0, 40)}${body![40] === 'x' ? 'y' : 'x'}${body!.slice(41)}.${signature}`;
     const tampered = await verify({ credential: changed });
-    expectToMatchDescription(tampered);
+    expectToMatchRouteTable(tampered);
     expect(tampered.body).toMatchObject({ status: 'tampered', valid: false, credential: null });
     expect(tampered.body.reason).toMatch(/changed/);
     await revoke(certificate.id);
@@ -174,7 +174,7 @@ describe('POST /credentials/verify', () => {
     expect(asJwt.body.status).toBe('valid');
     expect((await verify({ code: certificate.verification_code.toLowerCase() })).body).toMatchObject({ status: 'valid', valid: true });
     const unknown = await verify({ code: 'ABCDEF-GHJKMN-PQRSTU' });
-    expectToMatchDescription(unknown);
+    expectToMatchRouteTable(unknown);
     expect(unknown.body).toMatchObject({ status: 'unknown', valid: false, credential: null });
   });
 
@@ -194,7 +194,7 @@ describe('POST /credentials/verify', () => {
     expect((await verify({ credential: { '@context': [], id: 'urn:x' } })).body.status).toBe('tampered');
     for (const body of [{}, { credential: 'a', code: 'b' }, { other: 1 }]) {
       const res = await app().post('/credentials/verify').send(body).expect(422);
-      expectToMatchDescription(res);
+      expectToMatchRouteTable(res);
     }
     await app().post('/credentials/verify').set('Content-Type', 'text/plain').send('x').expect(415);
   });

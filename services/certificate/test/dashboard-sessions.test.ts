@@ -3,7 +3,7 @@ import pino from 'pino';
 import { createGateway, type Gateway } from '@platform/gateway';
 import { createRedis, type Redis } from '@platform/service-kit';
 import { clearRedisPrefix, listen, newRedisPrefix, redisUrl, waitFor, type RunningServer } from '@platform/test-kit';
-import { redisSessionEvents, sessionEndedChannel, type SessionEvents } from '../src/features/accounts/session-events';
+import { createRedisSessionEvents, sessionEndedChannel, type SessionEvents } from '../src/features/accounts/session-events';
 import { createTestContext, type TestContext } from './helpers/context';
 import { linkToken } from './helpers/mailbox';
 import { ORIGIN, PASSWORD, uniqueEmail } from './factories/accounts';
@@ -24,7 +24,7 @@ let gatewayApp: Gateway;
 
 beforeAll(async () => {
   prefix = newRedisPrefix('cert_sessions');
-  events = redisSessionEvents(redisUrl(), prefix, pino({ level: 'silent' }));
+  events = createRedisSessionEvents(redisUrl(), prefix, pino({ level: 'silent' }));
   ctx = createTestContext({ SESSION_MAX_LIFETIME_S: String(MAX_LIFETIME_S) }, { sessionEvents: events });
   service = await listen(createServer(ctx.app));
   redis = createRedis(redisUrl());

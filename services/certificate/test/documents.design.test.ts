@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createTestContext, type TestContext } from './helpers/context';
 import { binary, pdfText, pixelAt, qrCodeIn } from './helpers/documents';
-import { expectToMatchDescription } from './helpers/openapi';
+import { expectToMatchRouteTable } from './helpers/openapi';
 import { certificateInput, issueCertificate, newOrg, type TestOrg } from './factories/admin';
 import { createTemplate, pngBase64 } from './factories/templates';
 
@@ -110,7 +110,7 @@ describe('the document design', () => {
 
     const template = await createTemplate(ctx, org, { signature_image: { data: pngBase64(30, 10) }, signature_label: 'Dean' });
     const removed = await request(ctx.app).patch(`/admin/v1/templates/${template.id}`).set('Authorization', org.admin()).send({ signature_image: null, signature_label: null }).expect(200);
-    expectToMatchDescription(removed);
+    expectToMatchRouteTable(removed);
     expect(removed.body).toMatchObject({ version: 2, signature_image: null, date_format: 'long', frame: { style: 'none' } });
     expect(removed.body).not.toHaveProperty('signature_label');
   });

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createTestContext, type TestContext } from './helpers/context';
 import { binary, pdfText } from './helpers/documents';
-import { expectToMatchDescription } from './helpers/openapi';
+import { expectToMatchRouteTable } from './helpers/openapi';
 import { certificateInput, createApiKey, issueCertificate, newOrg, type TestOrg } from './factories/admin';
 import { createTemplate, jpegBase64, pngBase64 } from './factories/templates';
 
@@ -64,7 +64,7 @@ describe('a cold public document', () => {
     expect(Number(pending.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(pending.headers['cache-control']).toBe('no-store');
     expect(pending.body).toEqual({ status: 'rendering', retry_after: Number(pending.headers['retry-after']) });
-    expectToMatchDescription(pending);
+    expectToMatchRouteTable(pending);
 
     const served = await whenReady(certificate.verification_code, 'png');
     expect(served.status).toBe(200);
@@ -89,7 +89,7 @@ describe('a cold public document', () => {
       const refused = await app().get(`/credentials/${third.verification_code}/document.pdf`).expect(503);
       expect(refused.body.code).toBe('too_many_in_flight');
       expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-      expectToMatchDescription(refused);
+      expectToMatchRouteTable(refused);
       await documentOf(theirs.verification_code, 'pdf').expect(202);
     } finally {
       release();

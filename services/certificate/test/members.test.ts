@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createTestContext, type TestContext } from './helpers/context';
 import { ORIGIN, PASSWORD, refreshCookieOf, signUp, uniqueEmail, type SignedUp } from './factories/accounts';
-import { expectToMatchDescription } from './helpers/openapi';
+import { expectToMatchRouteTable } from './helpers/openapi';
 
 let ctx: TestContext;
 beforeAll(() => {
@@ -29,7 +29,7 @@ describe('invitations', () => {
   it('an owner creates a link; anyone can read what it offers; signing up with it joins with the role, once', async () => {
     const owner = await signUp(ctx);
     const created = await admin('post', '/invitations', owner).send({ role: 'operator' }).expect(201);
-    expectToMatchDescription(created);
+    expectToMatchRouteTable(created);
     expect(created.body.invite_url).toBe(`https://platform.example/dashboard/invite/${created.body.token}`);
     expect(created.body.id).toMatch(/^inv_/);
     const days = (new Date(created.body.expires_at).getTime() - Date.now()) / 86400_000;
@@ -39,11 +39,11 @@ describe('invitations', () => {
     expect(stored.token_hash).not.toContain(created.body.token);
 
     const preview = await request(ctx.app).get(`/accounts/v1/invitations/${created.body.token}`).expect(200);
-    expectToMatchDescription(preview);
+    expectToMatchRouteTable(preview);
     expect(preview.body).toEqual({ organization_name: 'Analytical Academy', role: 'operator', expires_at: created.body.expires_at });
 
     const pending = await admin('get', '/invitations', owner).expect(200);
-    expectToMatchDescription(pending);
+    expectToMatchRouteTable(pending);
     expect(pending.body.data).toEqual([expect.objectContaining({ id: created.body.id, role: 'operator', email: null })]);
     expect(pending.body.data[0].token).toBeUndefined();
 
@@ -67,7 +67,7 @@ describe('invitations', () => {
 
     const open = await invite(owner, { role: 'member', email: other.email.toUpperCase() });
     const accepted = await request(ctx.app).post(`/accounts/v1/invitations/${open.token}/accept`).set('Origin', ORIGIN).set('Authorization', bearer(other)).set('Cookie', other.cookie).expect(200);
-    expectToMatchDescription(accepted);
+    expectToMatchRouteTable(accepted);
     expect(accepted.body.organization).toEqual({ id: owner.organizationId, name: 'Analytical Academy', role: 'member' });
     expect(accepted.body.memberships).toHaveLength(2);
     const refreshed = await request(ctx.app).post('/accounts/v1/sessions/refresh').set('Origin', ORIGIN).set('Cookie', other.cookie).expect(200);
@@ -96,7 +96,7 @@ describe('members', () => {
   it('everyone in the organization lists its members; another organization sees none of them', async () => {
     const { owner, member } = await team();
     const res = await admin('get', '/members', member).expect(200);
-    expectToMatchDescription(res);
+    expectToMatchRouteTable(res);
     expect(res.body.data).toEqual([
       expect.objectContaining({ account_id: owner.accountId, email: owner.email, role: 'owner' }),
       expect.objectContaining({ account_id: member.accountId, name: 'Grace Hopper', role: 'member' }),
@@ -110,7 +110,7 @@ describe('members', () => {
     const { owner, member } = await team();
     expect((await admin('patch', `/members/${owner.accountId}`, member).send({ role: 'member' }).expect(403)).body.code).toBe('insufficient_role');
     const changed = await admin('patch', `/members/${member.accountId}`, owner).send({ role: 'owner' }).expect(200);
-    expectToMatchDescription(changed);
+    expectToMatchRouteTable(changed);
     expect(changed.body).toMatchObject({ account_id: member.accountId, role: 'owner' });
     const refreshed = await request(ctx.app).post('/accounts/v1/sessions/refresh').set('Origin', ORIGIN).set('Cookie', member.cookie).expect(200);
     expect(refreshed.body.organization.role).toBe('owner');

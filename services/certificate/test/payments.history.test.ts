@@ -3,7 +3,7 @@ import { newOrg } from './factories/admin';
 import { gatewayAWebhook, signA } from './factories/payment-gateways';
 import { binary, pdfText } from './helpers/documents';
 import { startPaymentsContext, type PaymentsContext } from './helpers/payments';
-import { expectToMatchDescription } from './helpers/openapi';
+import { expectToMatchRouteTable } from './helpers/openapi';
 import { oneMonthAfter } from '../src/features/payments/receipts';
 
 let p: PaymentsContext;
@@ -22,7 +22,7 @@ describe('billing history and receipts', () => {
     await p.sendA(body, signA(body)).expect(200);
 
     const res = await request(p.ctx.app).get('/admin/v1/payments').set('Authorization', org.admin('member')).expect(200);
-    expectToMatchDescription(res);
+    expectToMatchRouteTable(res);
     expect(res.body.data.map((payment: { reference: string }) => payment.reference)).toEqual([reference, open.reference]);
     const [paid, pending] = res.body.data;
     expect(paid).toMatchObject({ status: 'succeeded', plan: 'starter', gateway_name: 'Paystack', period: 'month', activated_at: expect.any(String) });

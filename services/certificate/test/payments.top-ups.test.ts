@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createApiKey, newOrg, type TestOrg } from './factories/admin';
 import { gatewayAWebhook, gatewayBWebhook, signA } from './factories/payment-gateways';
 import { binary, pdfText } from './helpers/documents';
-import { expectToMatchDescription } from './helpers/openapi';
+import { expectToMatchRouteTable } from './helpers/openapi';
 import { startPaymentsContext, type PaymentsContext } from './helpers/payments';
 
 /**
@@ -36,7 +36,7 @@ describe('credit top-up checkout', () => {
   it('lists the packs in the plan catalogue currency and answers a top-up with the hosted payment page of either gateway', async () => {
     const org = newOrg(p.ctx);
     const packs = await request(p.ctx.app).get('/admin/v1/credit-packs').set('Authorization', org.admin('member')).expect(200);
-    expectToMatchDescription(packs);
+    expectToMatchRouteTable(packs);
     expect(packs.body.data).toEqual([
       { id: 'credits_100', name: '100 credits', credits: 100, price: { amount: 600000, currency: 'NGN' } },
       { id: 'credits_500', name: '500 credits', credits: 500, price: { amount: 2500000, currency: 'NGN' } },
@@ -44,7 +44,7 @@ describe('credit top-up checkout', () => {
     ]);
 
     const a = await request(p.ctx.app).post('/admin/v1/credits/top-ups').set('Authorization', org.admin()).send({ pack: 'credits_100', gateway: 'gateway-a' }).expect(201);
-    expectToMatchDescription(a);
+    expectToMatchRouteTable(a);
     expect(a.body).toMatchObject({ kind: 'credit_top_up', plan: null, credit_pack: 'credits_100', credits: 100, amount: { amount: 600000, currency: 'NGN' }, status: 'pending', gateway_name: 'Gateway A' });
     expect(a.body.checkout_url).toBe(`${p.gateways.url}/pay/${a.body.reference}`);
     expect(p.gateways.initializations.at(-1)).toMatchObject({
@@ -104,7 +104,7 @@ describe('a verified top-up payment', () => {
     const ledger = await request(p.ctx.app).get('/admin/v1/credits/ledger').set('Authorization', org.admin()).expect(200);
     expect(ledger.body.data[0]).toMatchObject({ amount: 500, reason: 'credit_top_up', reference, balance_after: 610 });
     const history = await request(p.ctx.app).get('/admin/v1/payments').set('Authorization', org.admin()).expect(200);
-    expectToMatchDescription(history);
+    expectToMatchRouteTable(history);
     expect(history.body.data.map((payment: { reference: string }) => payment.reference)).toEqual([reference, upgrade.reference]);
     expect(history.body.data[0]).toMatchObject({ kind: 'credit_top_up', credits: 500, status: 'succeeded', activated_at: expect.any(String), period: null, renews_at: null });
     expect(history.body.data[1]).toMatchObject({ kind: 'plan_upgrade', plan: 'starter', renews_at: renewsBefore });

@@ -1,7 +1,7 @@
 /** `GET /admin/v1/summary`: the dashboard home's per-day numbers, of the token's organization only. */
 import request from 'supertest';
 import { createTestContext, type TestContext } from './helpers/context';
-import { expectToMatchDescription } from './helpers/openapi';
+import { expectToMatchRouteTable } from './helpers/openapi';
 import { certificateInput, newOrg } from './factories/admin';
 
 let ctx: TestContext;
@@ -20,7 +20,7 @@ describe('GET /admin/v1/summary', () => {
     await request(ctx.app).post('/admin/v1/certificates').set('Authorization', other.admin()).send(certificateInput()).expect(201);
 
     const res = await request(ctx.app).get('/admin/v1/summary').query({ days: 7 }).set('Authorization', org.admin('member', `member_${org.org}`)).expect(200);
-    expectToMatchDescription(res);
+    expectToMatchRouteTable(res);
     expect(res.body.days).toHaveLength(7);
     expect(res.body.days.at(-1)).toEqual({ date: today(), certificates_issued: 2, credits_used: 2 });
     expect(res.body.days.slice(0, -1).every((day: { certificates_issued: number }) => day.certificates_issued === 0)).toBe(true);

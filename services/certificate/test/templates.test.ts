@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { createTestContext, type TestContext } from './helpers/context';
-import { expectToMatchDescription } from './helpers/openapi';
+import { expectToMatchRouteTable } from './helpers/openapi';
 import { newOrg, type TestOrg } from './factories/admin';
 import { createTemplate, jpegBase64, pngBase64, templateInput } from './factories/templates';
 
@@ -21,7 +21,7 @@ const templateCount = async (who: TestOrg) => Number((await ctx.db('templates').
 describe('creating a template', () => {
   it('stores the definition with its defaults, images described by their content, as version 1', async () => {
     const res = await post(templateInput({ background_image: { data: jpegBase64(40, 30) }, logo: { data: pngBase64(12, 6) } })).expect(201);
-    expectToMatchDescription(res);
+    expectToMatchRouteTable(res);
     expect(res.body).toMatchObject({
       id: expect.stringMatching(/^tpl_/),
       name: 'Course completion',
@@ -105,7 +105,7 @@ describe('reading, updating and archiving', () => {
   it('an update is a new version; the fields not given and the images are kept', async () => {
     const created = await createTemplate(ctx, org, { logo: { data: pngBase64(10, 10) } });
     const res = await app().patch(`/admin/v1/templates/${created.id}`).set('Authorization', org.admin()).send({ name: 'Renamed', font: 'sans' }).expect(200);
-    expectToMatchDescription(res);
+    expectToMatchRouteTable(res);
     expect(res.body).toMatchObject({ id: created.id, version: 2, name: 'Renamed', font: 'sans', logo: { width: 10 }, custom_fields: [{ key: 'grade' }] });
     const versions = await ctx.db('template_versions').where({ template_id: created.id }).orderBy('version');
     expect(versions.map((v) => [v.version, v.definition.name, v.definition.font])).toEqual([[1, 'Course completion', 'serif'], [2, 'Renamed', 'sans']]);
@@ -130,7 +130,7 @@ describe('reading, updating and archiving', () => {
     const [a, b, c] = [await createTemplate(ctx, who), await createTemplate(ctx, who), await createTemplate(ctx, who)];
     await app().post(`/admin/v1/templates/${b.id}/archive`).set('Authorization', who.admin()).expect(200);
     const first = await app().get('/admin/v1/templates').query({ limit: 2 }).set('Authorization', who.admin()).expect(200);
-    expectToMatchDescription(first);
+    expectToMatchRouteTable(first);
     expect(first.body.has_more).toBe(true);
     const second = await app().get('/admin/v1/templates').query({ limit: 2, starting_after: first.body.next_cursor }).set('Authorization', who.admin()).expect(200);
     expect([...first.body.data, ...second.body.data].map((t: { id: string }) => t.id).sort()).toEqual([a.id, b.id, c.id].sort());

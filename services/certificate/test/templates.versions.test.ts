@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createTestContext, type TestContext } from './helpers/context';
 import { binary } from './helpers/documents';
-import { expectToMatchDescription } from './helpers/openapi';
+import { expectToMatchRouteTable } from './helpers/openapi';
 import { certificateInput, newOrg, type TestOrg } from './factories/admin';
 import { createTemplate, pngBase64 } from './factories/templates';
 
@@ -27,7 +27,7 @@ describe('editing a template', () => {
     const before = await issueWith(template.id);
 
     const edited = await api().patch(`/admin/v1/templates/${template.id}`).set('Authorization', org.admin()).send({ name: 'Design diploma (2027)', issuer_name: 'Faculty of Design', date_format: 'us_numeric' }).expect(200);
-    expectToMatchDescription(edited);
+    expectToMatchRouteTable(edited);
     expect(edited.body).toMatchObject({ id: template.id, version: 2, name: 'Design diploma (2027)', issuer_name: 'Faculty of Design', date_format: 'us_numeric' });
     const after = await issueWith(template.id);
 
@@ -39,7 +39,7 @@ describe('editing a template', () => {
     expect(list.body.data.filter((row: { id: string }) => row.id === template.id).map((row: { version: number; name: string }) => [row.version, row.name])).toEqual([[2, 'Design diploma (2027)']]);
 
     const history = await versions(template.id).expect(200);
-    expectToMatchDescription(history);
+    expectToMatchRouteTable(history);
     expect(history.body.data.map(({ version, name, current, certificates_issued }: Record<string, unknown>) => ({ version, name, current, certificates_issued }))).toEqual([
       { version: 2, name: 'Design diploma (2027)', current: true, certificates_issued: 1 },
       { version: 1, name: 'Design diploma', current: false, certificates_issued: 1 },

@@ -1,3 +1,4 @@
+import { responseValidator, validateResponsesEnabled } from '@platform/service-kit/route-table';
 import type { Express } from 'express';
 import {
   createJsonApp,
@@ -29,6 +30,7 @@ import { trackingRoutes } from './features/tracking';
 import { sandboxRoutes } from './features/sandbox';
 import { createMobilitySummaryReader, mobilitySummaryRoutes } from './features/summary';
 import { mobilityOpenApi } from './openapi';
+import { mobilityRouteTable } from './route-table';
 import { registerOperationalMetrics } from './platform/operational-metrics';
 import { buildServices, type MobilityDeps, type MobilityServices } from './services';
 import { eventRoutes } from './features/outbox';
@@ -39,6 +41,7 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   const { db, redis, config, logger } = deps;
   const metrics = deps.metrics ?? createMetrics('mobility');
   const app = createJsonApp({ metrics, logger });
+  if (validateResponsesEnabled()) app.use(responseValidator(mobilityRouteTable, logger)); // development: log answers that drift from the table
   app.use(healthRoutes({ postgres: () => db.raw('select 1'), redis: () => redis.ping() }));
   app.get('/metrics', metrics.handler());
   app.get('/openapi.json', openApiRoute(mobilityOpenApi()));

@@ -1,33 +1,26 @@
 import path from 'node:path';
-import { auditLogQuerySchema, buildOpenApiDocument, type OpenApiDocument } from '@platform/service-kit';
-import { apiKeyListQuerySchema, rotateApiKeySchema } from '@platform/api-keys';
-import { createKeySchema } from './features/api-keys/api-keys.routes';
-import { createDeliverySchema, deliverSchema, deliveryListQuerySchema, deliveryQuoteSchema, failSchema } from './features/deliveries/deliveries.routes';
-import { availabilitySchema, locationSchema } from './features/driver-app/driver-app.routes';
-import { refreshSchema, signInSchema } from './features/driver-sessions/driver-sessions.routes';
-import { estimateSchema } from './features/estimates/estimates.routes';
-import { createProgramSchema, eventPassPageSchema, issuePassesSchema } from './features/event-passes/event-passes.routes';
-import { driverListQuerySchema, registerDriverSchema } from './features/fleet/fleet.routes';
-import { createRideSchema, rideListQuerySchema } from './features/rides/rides.routes';
-import { messageListQuerySchema, pageSchema, recoverSchema, registerSchema, rotateSecretSchema, updateEndpointSchema } from './features/webhook-endpoints/webhook-endpoints.routes';
-import { eventListQuerySchema } from './features/outbox/events.routes';
-import { advanceDeliverySchema, advanceRideSchema } from './features/sandbox/sandbox.routes';
-import { brandingSchema } from './features/branding/branding.routes';
-import { mobilitySummaryQuery } from './features/summary/summary.routes';
+import type { OpenApiDocument } from '@platform/service-kit';
+import { describeRoutes, loadOverlay, type OverlayDocument } from '@platform/service-kit/route-table';
+import { webhookEventContract } from './features/webhook-dispatch';
+import { mobilityRouteTable } from './route-table';
 
-/** The hand-written part of the description (operations, responses, prose), kept as source beside `src/`. */
-export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
-
-/** Request bodies and queries: the zod schemas the routes validate with are their only description. */
-export const REQUEST_SCHEMAS = {
-  bodies: [estimateSchema, createRideSchema, createDeliverySchema, deliveryQuoteSchema, deliverSchema, failSchema, availabilitySchema, locationSchema, registerSchema, updateEndpointSchema, recoverSchema, rotateSecretSchema, createKeySchema, rotateApiKeySchema, registerDriverSchema, createProgramSchema, issuePassesSchema, signInSchema, refreshSchema, advanceRideSchema, advanceDeliverySchema, brandingSchema],
-  queries: [auditLogQuerySchema, pageSchema, eventListQuerySchema, apiKeyListQuerySchema, driverListQuerySchema, eventPassPageSchema, rideListQuerySchema, deliveryListQuerySchema, messageListQuerySchema, mobilitySummaryQuery],
-};
+/** The prose of the description (info, tags, summaries, descriptions, examples, security schemes): no shapes. */
+export const OVERLAY_FILE = path.join(__dirname, '..', 'openapi.overlay.yaml');
 
 let cached: OpenApiDocument | undefined;
 
-/** The complete description served at `GET /openapi.json`, built once per process. */
+/** The complete description served at `GET /openapi.json`, built once per process from the route table and the overlay. */
 export function mobilityOpenApi(): OpenApiDocument {
-  cached ??= buildOpenApiDocument(OPENAPI_FILE, REQUEST_SCHEMAS);
+  cached ??= buildDescription(loadOverlay(OVERLAY_FILE));
   return structuredClone(cached);
+}
+
+function buildDescription(overlay: OverlayDocument): OpenApiDocument {
+  const { webhooks: webhookProse, ...prose } = overlay;
+  const document = describeRoutes(mobilityRouteTable, prose as OverlayDocument);
+  // The `webhooks` section is described like an operation: the event sent to a partner's endpoint.
+  const webhooks = describeRoutes(webhookEventContract, { openapi: overlay.openapi, info: overlay.info, paths: webhookProse ?? {} });
+  const schemas = (document.components as { schemas: Record<string, unknown> }).schemas;
+  for (const [id, schema] of Object.entries((webhooks.components as { schemas: Record<string, unknown> }).schemas)) schemas[id] ??= schema;
+  return { ...document, webhooks: webhooks.paths, components: document.components };
 }

@@ -9,6 +9,7 @@ import { migrations } from './db/migrations';
 import { estimatesFastLane } from './features/estimates';
 import { jobReadsFastLane, partnerJobReads } from './features/jobs';
 import { rideCreationFastLane } from './features/rides/rides.fast-lane';
+import { mobilityRouteTable } from './route-table';
 
 async function main() {
   const config = loadConfigOrExit(mobilityConfigSchema, 'mobility');
@@ -24,7 +25,7 @@ async function main() {
   const services = buildServices(deps);
   const app = createApp(deps, services);
   // The hottest partner writes and reads skip Express when they succeed; every other request (and outcome) is the app's.
-  const reads = partnerJobReads(services);
+  const reads = partnerJobReads(services, mobilityRouteTable);
   const laneDeps = { apiKeys: services.apiKeys, logger, metrics };
   const lanes = estimatesFastLane({ ...laneDeps, estimates: services.estimates }, rideCreationFastLane({ ...laneDeps, rides: services.rides }, jobReadsFastLane({ ...laneDeps, reads }, app)));
   const server = createServer(lanes);

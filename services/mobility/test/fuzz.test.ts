@@ -7,7 +7,7 @@ import { onlineDriver, randomCentre } from './factories/fleet';
 /**
  * Generated bodies, headers and path parameters against every partner, driver and admin route: no answer may be a
  * 5xx, and every error is JSON with a text and a code. (Answers on documented routes are also checked against
- * openapi.yaml by the suite-wide conformance hook.) CI runs a fixed seed so a red run is reproducible; locally each
+ * the route table by the suite-wide conformance hook.) CI runs a fixed seed so a red run is reproducible; locally each
  * run explores new inputs, and FUZZ_SEED replays one that failed.
  */
 const FUZZ_SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : process.env.CI ? 20261126 : undefined;

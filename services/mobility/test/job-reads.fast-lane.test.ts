@@ -8,6 +8,7 @@ import { MOBILITY_SCHEMA } from '../src/config';
 import { buildServices } from '../src/services';
 import { createApp } from '../src/app';
 import { jobReadsFastLane, partnerJobReads } from '../src/features/jobs/job-reads.fast-lane';
+import { mobilityRouteTable } from '../src/route-table';
 import { createTestContext, type TestContext } from './helpers/context';
 import { createPartnerKey } from './factories/auth';
 import { deliveryBody } from './factories/deliveries';
@@ -60,7 +61,7 @@ describe('the ride and delivery reads fast lane', () => {
     const run = await runFastLaneParity(
       'mobility',
       (logger, metrics) => createApp({ db: ctx.db, redis: ctx.redis, config: ctx.config, logger, metrics }, ctx.services),
-      (deps, app) => jobReadsFastLane({ ...deps, apiKeys: ctx.services.apiKeys, reads: partnerJobReads(ctx.services) }, app),
+      (deps, app) => jobReadsFastLane({ ...deps, apiKeys: ctx.services.apiKeys, reads: partnerJobReads(ctx.services, mobilityRouteTable) }, app),
       cases,
     );
     for (const { label, testCase, plain, lane, reachedExpress } of run.observations) {
@@ -88,7 +89,7 @@ describe('the ride and delivery reads fast lane', () => {
     services.rides.getRide = (...args) => ((reads += 1), getRide(...args));
     let expressRequests = 0;
     const app = createApp({ db: impatientDb, redis: ctx.redis, config: ctx.config, logger }, services);
-    const lane = jobReadsFastLane({ apiKeys: services.apiKeys, reads: partnerJobReads(services), logger, metrics: createMetrics('mobility') }, (req, res) => {
+    const lane = jobReadsFastLane({ apiKeys: services.apiKeys, reads: partnerJobReads(services, mobilityRouteTable), logger, metrics: createMetrics('mobility') }, (req, res) => {
       expressRequests += 1;
       app(req, res);
     });

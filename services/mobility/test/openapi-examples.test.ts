@@ -24,6 +24,9 @@ interface DocumentedExample {
   query?: Json;
 }
 
+/** An admin operation's choice of live or test data (`livemode`, `mode`): not a query of its own. */
+const ADMIN_MODE_PARAMETERS = new Set(['livemode', 'mode']);
+
 /** Every documented request example: each JSON request body's example, and each query-described GET with its parameters' examples. */
 function documentedExamples(): DocumentedExample[] {
   return Object.entries(mobilityOpenApi().paths).flatMap(([template, item]) =>
@@ -31,7 +34,7 @@ function documentedExamples(): DocumentedExample[] {
       const label = `${method.toUpperCase()} ${template}`;
       const media = ((operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined)?.['application/json'];
       if (media) return [{ label, method, template, body: media.example }];
-      const query = ((operation.parameters as Json[] | undefined) ?? []).filter((parameter) => parameter.in === 'query');
+      const query = ((operation.parameters as Json[] | undefined) ?? []).filter((parameter) => parameter.in === 'query' && !ADMIN_MODE_PARAMETERS.has(parameter.name as string));
       if (query.length) return [{ label: `${label} ?query`, method, template, query: Object.fromEntries(query.filter((p) => 'example' in p).map((p) => [p.name as string, p.example])) }];
       return [];
     }),

@@ -12,7 +12,7 @@ beforeAll(() => {
 afterAll(() => ctx.close());
 
 describe('mobility OpenAPI description', () => {
-  it('is served as JSON at GET /openapi.json: openapi.yaml plus the request schemas generated from the routes\' zod schemas', async () => {
+  it('is served as JSON at GET /openapi.json: built from the route table and the prose overlay', async () => {
     const res = await request(ctx.app).get('/openapi.json').expect(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.body).toEqual(mobilityOpenApi());

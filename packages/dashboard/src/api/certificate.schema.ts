@@ -626,6 +626,144 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The plan catalogue */
+        get: operations["listPlans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/subscriptions/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an upgrade at a payment gateway; the answer's `checkout_url` is the gateway's hosted payment page
+         * @description A pending payment of the calling user, opened with the gateway's initialise API (Gateway A
+         *     `POST /transaction/initialize`, Gateway B `POST /payments`). Send the payer to `checkout_url`; the gateway's page
+         *     returns them to `<dashboard>/billing?reference=<reference>` (the request's `Origin` when it is one of
+         *     DASHBOARD_ORIGINS, else PUBLIC_BASE_URL), and the payment webhook activates
+         *     the plan. A gateway that is not set up is a 503 (`payment_gateway_not_configured`); one that cannot open a page
+         *     is a 502 (`payment_gateway_unavailable`), and nothing is charged.
+         */
+        post: operations["checkout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/credit-packs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The credit packs, bought on top of any plan without changing it */
+        get: operations["listCreditPacks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/credits/top-ups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buy a credit pack (owners); the answer's `checkout_url` is the gateway's hosted payment page
+         * @description A pending payment (`kind` = `credit_top_up`) for the organization, opened at the gateway as a plan checkout is, with
+         *     the same return to `<dashboard>/billing?reference=<reference>`. The payment webhook, once the gateway's verify API
+         *     confirms the charge, adds the pack's credits to the organization's balance once (a ledger entry `credit_top_up`
+         *     whose `reference` is the payment's); the plan and its period stay as they are. An unknown pack is a 422.
+         */
+        post: operations["startCreditTopUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's payments (billing history), newest first, with each paid plan's period and renewal date
+         * @description A paid plan runs one month from its activation (`period` = `month`); `renews_at` is when the next payment is due.
+         *     A credit top-up (`kind` = `credit_top_up`) has no period (`period` and `renews_at` are null).
+         *     A paid payment has a PDF receipt at `GET /admin/v1/payments/{reference}/receipt`. The latest 100.
+         */
+        get: operations["listPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/payments/{reference}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The PDF receipt of a paid payment of the organization */
+        get: operations["paymentReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/payment-gateways": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The payment gateways, by the names people see (GATEWAY_A_DISPLAY_NAME, GATEWAY_B_DISPLAY_NAME) */
+        get: operations["listPaymentGateways"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/api-keys": {
         parameters: {
             query?: never;
@@ -955,27 +1093,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/admin/v1/summary": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The dashboard home's numbers per UTC day (any role)
-         * @description For the token's organization: per UTC day, oldest first and ending today, the certificates issued and the
-         *     credits spent; the certificates issued in all; and the credits spent in this calendar month (UTC).
-         */
-        get: operations["getAdminSummary"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/admin/v1/credits/ledger": {
         parameters: {
             query?: never;
@@ -998,89 +1115,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/admin/v1/plans": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The plan catalogue */
-        get: operations["listPlans"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/subscriptions/checkout": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Start an upgrade at a payment gateway; the answer's `checkout_url` is the gateway's hosted payment page
-         * @description A pending payment of the calling user, opened with the gateway's initialise API (Gateway A
-         *     `POST /transaction/initialize`, Gateway B `POST /payments`). Send the payer to `checkout_url`; the gateway's page
-         *     returns them to `<dashboard>/billing?reference=<reference>` (the request's `Origin` when it is one of
-         *     DASHBOARD_ORIGINS, else PUBLIC_BASE_URL), and the payment webhook activates
-         *     the plan. A gateway that is not set up is a 503 (`payment_gateway_not_configured`); one that cannot open a page
-         *     is a 502 (`payment_gateway_unavailable`), and nothing is charged.
-         */
-        post: operations["checkout"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/credit-packs": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The credit packs, bought on top of any plan without changing it */
-        get: operations["listCreditPacks"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/credits/top-ups": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Buy a credit pack (owners); the answer's `checkout_url` is the gateway's hosted payment page
-         * @description A pending payment (`kind` = `credit_top_up`) for the organization, opened at the gateway as a plan checkout is, with
-         *     the same return to `<dashboard>/billing?reference=<reference>`. The payment webhook, once the gateway's verify API
-         *     confirms the charge, adds the pack's credits to the organization's balance once (a ledger entry `credit_top_up`
-         *     whose `reference` is the payment's); the plan and its period stay as they are. An unknown pack is a 422.
-         */
-        post: operations["startCreditTopUp"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/payments": {
+    "/admin/v1/summary": {
         parameters: {
             query?: never;
             header?: never;
@@ -1088,46 +1123,11 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The organization's payments (billing history), newest first, with each paid plan's period and renewal date
-         * @description A paid plan runs one month from its activation (`period` = `month`); `renews_at` is when the next payment is due.
-         *     A credit top-up (`kind` = `credit_top_up`) has no period (`period` and `renews_at` are null).
-         *     A paid payment has a PDF receipt at `GET /admin/v1/payments/{reference}/receipt`. The latest 100.
+         * The dashboard home's numbers per UTC day (any role)
+         * @description For the token's organization: per UTC day, oldest first and ending today, the certificates issued and the
+         *     credits spent; the certificates issued in all; and the credits spent in this calendar month (UTC).
          */
-        get: operations["listPayments"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/payments/{reference}/receipt": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The PDF receipt of a paid payment of the organization */
-        get: operations["paymentReceipt"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/payment-gateways": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The payment gateways, by the names people see (GATEWAY_A_DISPLAY_NAME, GATEWAY_B_DISPLAY_NAME) */
-        get: operations["listPaymentGateways"];
+        get: operations["getAdminSummary"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1230,87 +1230,27 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        CertificateSummary: {
-            days: {
-                /** Format: date */
-                date: string;
-                certificates_issued: number;
-                credits_used: number;
-            }[];
-            certificates_issued: number;
-            credits_used_this_month: number;
-        };
-        /** @enum {string} */
-        MemberRole: "owner" | "member" | "operator";
-        /** @description A signed-in dashboard session. `access_token` is an admin JWT for `/admin/v1` of both services, valid 15 minutes. */
-        Session: {
-            /** @description Null while the account has no membership. */
-            access_token: string | null;
-            /** @constant */
-            token_type: "Bearer";
-            /** @constant */
-            expires_in: 900;
-            account: {
-                /** @example acc_3k9x0q2m7v1b5n8c4z6d */
-                id: string;
-                email: string;
-                name: string;
-            };
-            organization: null | {
-                id: string;
-                name: string;
-                role: components["schemas"]["MemberRole"];
-            };
-            memberships: {
-                organization_id: string;
-                organization_name: string;
-                role: components["schemas"]["MemberRole"];
-            }[];
-        };
-        InvitationPreview: {
-            organization_name: string;
-            role: components["schemas"]["MemberRole"];
-            /** @description Present when the invitation is for one email only. */
-            email?: string;
-            /** Format: date-time */
-            expires_at: string;
-        };
-        Member: {
-            account_id: string;
-            email: string;
-            name: string;
-            role: components["schemas"]["MemberRole"];
-            /** Format: date-time */
-            created_at: string;
-        };
-        Invitation: {
-            /** @example inv_3k9x0q2m7v1b5n8c4z6d */
-            id: string;
-            role: components["schemas"]["MemberRole"];
-            email: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            expires_at: string;
-        };
-        InvitationWithToken: {
-            /** @example inv_3k9x0q2m7v1b5n8c4z6d */
-            id: string;
-            role: components["schemas"]["MemberRole"];
-            email: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            expires_at: string;
-            /** @description Shown in this answer only. */
-            token: string;
+        Payment: {
+            reference: string;
             /**
-             * Format: uri
-             * @description `<PUBLIC_BASE_URL>/dashboard/invite/<token>`
+             * @description What it buys: a plan, or a credit pack (the plan unchanged).
+             * @enum {string}
              */
-            invite_url: string;
-            /** @description Whether the link was mailed to `email`. */
-            mailed: boolean;
+            kind: "plan_upgrade" | "credit_top_up";
+            /** @description The plan of an upgrade; null for a top-up. */
+            plan: string | null;
+            /** @description The pack of a top-up; null for an upgrade. */
+            credit_pack: string | null;
+            /** @description The credits it adds once paid. */
+            credits: number;
+            amount: components["schemas"]["Money"];
+            /** @enum {string} */
+            gateway: "gateway-a" | "gateway-b";
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            failure_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
         };
         MailSent: {
             /** @constant */
@@ -1342,11 +1282,6 @@ export interface components {
             error: string;
             code: components["schemas"]["ErrorCode"];
         };
-        /**
-         * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
-         * @enum {string}
-         */
-        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured";
         ValidationError: {
             /**
              * Format: uri
@@ -1369,10 +1304,65 @@ export interface components {
                 message: string;
             }[];
         };
-        Money: {
-            /** @description Minor units (kobo for NGN). */
-            amount: number;
-            currency: string;
+        /** @description A signed-in dashboard session. `access_token` is an admin JWT for `/admin/v1` of both services, valid 15 minutes. */
+        Session: {
+            /** @description Null while the account has no membership. */
+            access_token: string | null;
+            /** @constant */
+            token_type: "Bearer";
+            /** @constant */
+            expires_in: 900;
+            account: {
+                /** @example acc_3k9x0q2m7v1b5n8c4z6d */
+                id: string;
+                email: string;
+                name: string;
+            };
+            organization: {
+                id: string;
+                name: string;
+                role: components["schemas"]["MemberRole"];
+            } | null;
+            memberships: {
+                organization_id: string;
+                organization_name: string;
+                role: components["schemas"]["MemberRole"];
+            }[];
+        };
+        InvitationPreview: {
+            organization_name: string;
+            role: components["schemas"]["MemberRole"];
+            /** @description Present when the invitation is for one email only. */
+            email?: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        Member: {
+            account_id: string;
+            email: string;
+            name: string;
+            role: components["schemas"]["MemberRole"];
+            /** Format: date-time */
+            created_at: string;
+        };
+        InvitationWithToken: {
+            /** @example inv_3k9x0q2m7v1b5n8c4z6d */
+            id: string;
+            role: components["schemas"]["MemberRole"];
+            email: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description Shown in this answer only. */
+            token: string;
+            /**
+             * Format: uri
+             * @description `<PUBLIC_BASE_URL>/dashboard/invite/<token>`
+             */
+            invite_url: string;
+            /** @description Whether the link was mailed to `email`. */
+            mailed: boolean;
         };
         Credits: {
             /** @description The organization's name. */
@@ -1385,27 +1375,6 @@ export interface components {
              * @example business
              */
             plan: string;
-        };
-        CreditLedgerEntry: {
-            /**
-             * @description The entry id (also the cursor).
-             * @example 1042
-             */
-            id: string;
-            /** @description Credits added (positive) or spent (negative). */
-            amount: number;
-            /**
-             * @example free_plan_grant
-             * @example certificate_issued
-             * @example plan_upgrade
-             */
-            reason: string;
-            /** @description What the entry is about: the certificate id, the payment reference or the organization id. */
-            reference: string | null;
-            /** @description The balance right after this entry. */
-            balance_after: number;
-            /** Format: date-time */
-            created_at: string;
         };
         Verification: {
             valid: boolean;
@@ -1436,11 +1405,191 @@ export interface components {
             /** @constant */
             code: "not_found";
         };
-        /**
-         * @description `expired` is read off `expires_on` (UTC) at the moment of asking.
-         * @enum {string}
-         */
-        CertificateStatus: "valid" | "revoked" | "expired";
+        PublicCredential: {
+            /** @example ABCDEF-GHJKMN-PQRSTU */
+            verification_code: string;
+            status: components["schemas"]["CertificateStatus"];
+            /** @description True only when `status` is `valid`. */
+            valid: boolean;
+            recipient_name: string;
+            program_title: string;
+            organization_name: string;
+            /** @description Whether an operator verified the issuer's name (`cli organizations verify`); false: the name is what the issuer entered. */
+            issuer_verified: boolean;
+            /** Format: date */
+            issue_date: string;
+            /** Format: date */
+            expires_on: string | null;
+            certificate_number: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /**
+             * Format: uri
+             * @description This page, on `PUBLIC_BASE_URL`.
+             */
+            page_url: string;
+            document: {
+                /** Format: uri */
+                pdf_url: string;
+                /** Format: uri */
+                png_url: string;
+            };
+        };
+        /** @description A VC 2.0 `EnvelopedVerifiableCredential`; `id` is the signed credential as a `data:application/vc+jwt,` URL. */
+        EnvelopedCredential: {
+            "@context": string[];
+            id: string;
+            /** @constant */
+            type: "EnvelopedVerifiableCredential";
+        };
+        CredentialVerification: {
+            /** @enum {string} */
+            status: "valid" | "revoked" | "expired" | "tampered" | "unknown";
+            /** @description True only when `status` is `valid`. */
+            valid: boolean;
+            /** @description The outcome in words for a person. */
+            reason: string;
+            /** @description What the verified credential (or the certificate of the code) says; null when nothing could be trusted. */
+            credential: {
+                /** Format: uri */
+                id: string;
+                recipient_name: string | null;
+                achievement: string | null;
+                issuer_name: string | null;
+                /** Format: date-time */
+                valid_from: string | null;
+                /** Format: date-time */
+                valid_until: string | null;
+            } | null;
+        };
+        DidDocument: {
+            "@context": string[];
+            id: string;
+            verificationMethod: {
+                id: string;
+                /** @constant */
+                type: "JsonWebKey2020";
+                controller: string;
+                publicKeyJwk: components["schemas"]["PublicJwk"];
+            }[];
+            assertionMethod: string[];
+        };
+        CheckoutStarted: {
+            reference: string;
+            /**
+             * @description What it buys: a plan, or a credit pack (the plan unchanged).
+             * @enum {string}
+             */
+            kind: "plan_upgrade" | "credit_top_up";
+            /** @description The plan of an upgrade; null for a top-up. */
+            plan: string | null;
+            /** @description The pack of a top-up; null for an upgrade. */
+            credit_pack: string | null;
+            /** @description The credits it adds once paid. */
+            credits: number;
+            amount: components["schemas"]["Money"];
+            /** @enum {string} */
+            gateway: "gateway-a" | "gateway-b";
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            failure_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The gateway's display name. */
+            gateway_name: string;
+            /**
+             * Format: uri
+             * @description The gateway's hosted payment page; send the payer there.
+             */
+            checkout_url: string;
+        };
+        /** @description A key with its new token (create and rotate). */
+        ApiKeyWithToken: {
+            id: string;
+            name: string;
+            /**
+             * @description `expired` once `expires_at` has passed; an expired or revoked key is refused with 401 `Invalid or revoked API key`.
+             * @enum {string}
+             */
+            status: "active" | "expired" | "revoked";
+            /** @description What the key may do (mobility keys only; certificate keys carry no scopes). */
+            scopes?: string[];
+            /** @description Mobility keys only: false for a test-mode key (`mk_test_…`, created with `mode: test`), whose rides, deliveries and webhooks are test data. Certificate keys have no test mode. */
+            livemode?: boolean;
+            /** @description The token's first 7 characters and last 4, to recognise it (`ck_AbCd…wxyz`, `mk_AbCd…wxyz`, `mk_test…wxyz`). */
+            token_hint: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description The last authenticated request, recorded at most once a minute.
+             */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @description Set at creation; null for a key that does not expire.
+             */
+            expires_at: string | null;
+            /** Format: date-time */
+            rotated_at: string | null;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /**
+             * Format: date-time
+             * @description Until when the token replaced by the last rotation still works (rotation with `grace_seconds`); null when it stopped at once.
+             */
+            previous_token_expires_at: string | null;
+            token: string;
+        };
+        ApiKeyList: {
+            data: components["schemas"]["ApiKey"][];
+            has_more: boolean;
+            /** @description Pass as `cursor` for the next page. */
+            next_cursor: string | null;
+        };
+        /** @description An organization API key as both services' admin APIs answer it (the certificate and mobility descriptions hold this same schema). Never the token's hash; the token itself only in the answers of create and rotate. */
+        ApiKey: {
+            id: string;
+            name: string;
+            /**
+             * @description `expired` once `expires_at` has passed; an expired or revoked key is refused with 401 `Invalid or revoked API key`.
+             * @enum {string}
+             */
+            status: "active" | "expired" | "revoked";
+            /** @description What the key may do (mobility keys only; certificate keys carry no scopes). */
+            scopes?: string[];
+            /** @description Mobility keys only: false for a test-mode key (`mk_test_…`, created with `mode: test`), whose rides, deliveries and webhooks are test data. Certificate keys have no test mode. */
+            livemode?: boolean;
+            /** @description The token's first 7 characters and last 4, to recognise it (`ck_AbCd…wxyz`, `mk_AbCd…wxyz`, `mk_test…wxyz`). */
+            token_hint: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description The last authenticated request, recorded at most once a minute.
+             */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @description Set at creation; null for a key that does not expire.
+             */
+            expires_at: string | null;
+            /** Format: date-time */
+            rotated_at: string | null;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /**
+             * Format: date-time
+             * @description Until when the token replaced by the last rotation still works (rotation with `grace_seconds`); null when it stopped at once.
+             */
+            previous_token_expires_at: string | null;
+            /** @description The secret token, shown on create and rotate only. */
+            token?: string;
+        };
         Certificate: {
             id: string;
             /** @example ABCDEF-GHJKMN-PQRSTU */
@@ -1473,36 +1622,6 @@ export interface components {
             has_more: boolean;
             /** @description Pass as `cursor` for the next page (`starting_after` is an alias). */
             next_cursor: string | null;
-        };
-        ImageDescription: {
-            /**
-             * @description Found from the bytes, not declared.
-             * @enum {string}
-             */
-            content_type: "image/png" | "image/jpeg";
-            /** @description Pixels. */
-            width: number;
-            /** @description Pixels. */
-            height: number;
-            size_bytes: number;
-        } | null;
-        TextBlock: {
-            /** @description May hold `{{placeholders}}`. */
-            text: string;
-            /** @description Left edge, as a fraction of the page width. */
-            x: number;
-            /** @description Top edge, as a fraction of the page height. */
-            y: number;
-            /** @description Fraction of the page width; text wraps inside it. */
-            width: number;
-            /** @enum {string} */
-            font?: "sans" | "serif" | "mono";
-            /** @description Points. */
-            font_size: number;
-            bold: boolean;
-            color?: string;
-            /** @enum {string} */
-            align: "left" | "center" | "right";
         };
         Template: {
             id: string;
@@ -1570,16 +1689,11 @@ export interface components {
             /** Format: date-time */
             archived_at: string | null;
         };
-        TemplateVersion: {
-            version: number;
-            /** @description The template's name in this version. */
-            name: string;
-            /** @description Whether this is the version new certificates are issued with. */
-            current: boolean;
-            /** Format: date-time */
-            created_at: string;
-            /** @description Certificates issued with this version (they keep it). */
-            certificates_issued: number;
+        TemplateList: {
+            data: components["schemas"]["Template"][];
+            has_more: boolean;
+            /** @description Pass as `starting_after` for the next page. */
+            next_cursor: string | null;
         };
         TemplateVersionList: {
             data: components["schemas"]["TemplateVersion"][];
@@ -1587,69 +1701,52 @@ export interface components {
             /** @description Pass as `before` for the next (older) page. */
             next_before: number | null;
         };
-        TemplateList: {
-            data: components["schemas"]["Template"][];
-            has_more: boolean;
-            /** @description Pass as `starting_after` for the next page. */
-            next_cursor: string | null;
+        CertificateSummary: {
+            days: {
+                /** Format: date */
+                date: string;
+                certificates_issued: number;
+                credits_used: number;
+            }[];
+            certificates_issued: number;
+            credits_used_this_month: number;
         };
-        PublicCredential: {
-            /** @example ABCDEF-GHJKMN-PQRSTU */
-            verification_code: string;
-            status: components["schemas"]["CertificateStatus"];
-            /** @description True only when `status` is `valid`. */
-            valid: boolean;
-            recipient_name: string;
-            program_title: string;
-            organization_name: string;
-            /** @description Whether an operator verified the issuer's name (`cli organizations verify`); false: the name is what the issuer entered. */
-            issuer_verified: boolean;
-            /** Format: date */
-            issue_date: string;
-            /** Format: date */
-            expires_on: string | null;
-            certificate_number: string;
-            /** Format: date-time */
-            revoked_at: string | null;
-            /**
-             * Format: uri
-             * @description This page, on `PUBLIC_BASE_URL`.
-             */
-            page_url: string;
-            document: {
-                /** Format: uri */
-                pdf_url: string;
-                /** Format: uri */
-                png_url: string;
-            };
-        };
-        /** @description A VC 2.0 `EnvelopedVerifiableCredential`; `id` is the signed credential as a `data:application/vc+jwt,` URL. */
-        EnvelopedCredential: {
-            "@context": string[];
-            id: string;
-            /** @constant */
-            type: "EnvelopedVerifiableCredential";
-        };
-        CredentialVerification: {
+        Readiness: {
             /** @enum {string} */
-            status: "valid" | "revoked" | "expired" | "tampered" | "unknown";
-            /** @description True only when `status` is `valid`. */
-            valid: boolean;
-            /** @description The outcome in words for a person. */
-            reason: string;
-            /** @description What the verified credential (or the certificate of the code) says; null when nothing could be trusted. */
-            credential: null | {
-                /** Format: uri */
-                id: string;
-                recipient_name: string | null;
-                achievement: string | null;
-                issuer_name: string | null;
-                /** Format: date-time */
-                valid_from: string | null;
-                /** Format: date-time */
-                valid_until: string | null;
+            status: "ready" | "unavailable";
+            checks: {
+                [key: string]: "up" | "down";
             };
+            error?: string;
+            code?: string;
         };
+        Money: {
+            /** @description Minor units (kobo for NGN). */
+            amount: number;
+            currency: string;
+        };
+        /**
+         * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
+         * @enum {string}
+         */
+        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured";
+        /** @enum {string} */
+        MemberRole: "owner" | "member" | "operator";
+        Invitation: {
+            /** @example inv_3k9x0q2m7v1b5n8c4z6d */
+            id: string;
+            role: components["schemas"]["MemberRole"];
+            email: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        /**
+         * @description `expired` is read off `expires_on` (UTC) at the moment of asking.
+         * @enum {string}
+         */
+        CertificateStatus: "valid" | "revoked" | "expired";
         PublicJwk: {
             /** @constant */
             kty: "OKP";
@@ -1661,69 +1758,6 @@ export interface components {
             alg?: "EdDSA";
             /** @constant */
             use?: "sig";
-        };
-        DidDocument: {
-            "@context": string[];
-            id: string;
-            verificationMethod: {
-                id: string;
-                /** @constant */
-                type: "JsonWebKey2020";
-                controller: string;
-                publicKeyJwk: components["schemas"]["PublicJwk"];
-            }[];
-            assertionMethod: string[];
-        };
-        /** @description An organization API key as both services' admin APIs answer it (the certificate and mobility descriptions hold this same schema). Never the token's hash; the token itself only in the answers of create and rotate. */
-        ApiKey: {
-            id: string;
-            name: string;
-            /**
-             * @description `expired` once `expires_at` has passed; an expired or revoked key is refused with 401 `Invalid or revoked API key`.
-             * @enum {string}
-             */
-            status: "active" | "expired" | "revoked";
-            /** @description What the key may do (mobility keys only; certificate keys carry no scopes). */
-            scopes?: string[];
-            /** @description Mobility keys only: false for a test-mode key (`mk_test_…`, created with `mode: test`), whose rides, deliveries and webhooks are test data. Certificate keys have no test mode. */
-            livemode?: boolean;
-            /** @description The token's first 7 characters and last 4, to recognise it (`ck_AbCd…wxyz`, `mk_AbCd…wxyz`, `mk_test…wxyz`). */
-            token_hint: string;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            /**
-             * Format: date-time
-             * @description The last authenticated request, recorded at most once a minute.
-             */
-            last_used_at: string | null;
-            /**
-             * Format: date-time
-             * @description Set at creation; null for a key that does not expire.
-             */
-            expires_at: string | null;
-            /** Format: date-time */
-            rotated_at: string | null;
-            /** Format: date-time */
-            revoked_at: string | null;
-            /**
-             * Format: date-time
-             * @description Until when the token replaced by the last rotation still works (rotation with `grace_seconds`); null when it stopped at once.
-             */
-            previous_token_expires_at: string | null;
-            /** @description The secret token, shown on create and rotate only. */
-            token?: string;
-        };
-        /** @description A key with its new token (create and rotate). */
-        ApiKeyWithToken: components["schemas"]["ApiKey"] & {
-            token: string;
-        };
-        ApiKeyList: {
-            data: components["schemas"]["ApiKey"][];
-            has_more: boolean;
-            /** @description Pass as `cursor` for the next page. */
-            next_cursor: string | null;
         };
         Plan: {
             /** @example starter */
@@ -1738,28 +1772,6 @@ export interface components {
             name: string;
             credits: number;
             price: components["schemas"]["Money"];
-        };
-        Payment: {
-            reference: string;
-            /**
-             * @description What it buys: a plan, or a credit pack (the plan unchanged).
-             * @enum {string}
-             */
-            kind: "plan_upgrade" | "credit_top_up";
-            /** @description The plan of an upgrade; null for a top-up. */
-            plan: string | null;
-            /** @description The pack of a top-up; null for an upgrade. */
-            credit_pack: string | null;
-            /** @description The credits it adds once paid. */
-            credits: number;
-            amount: components["schemas"]["Money"];
-            /** @enum {string} */
-            gateway: "gateway-a" | "gateway-b";
-            /** @enum {string} */
-            status: "pending" | "succeeded" | "failed";
-            failure_reason: string | null;
-            /** Format: date-time */
-            created_at: string;
         };
         BillingPayment: {
             reference: string;
@@ -1788,10 +1800,7 @@ export interface components {
              * @description When the payment was confirmed (the plan period's start).
              */
             activated_at: string | null;
-            /**
-             * @description The paid plan's period (null for a top-up).
-             * @enum {string|null}
-             */
+            /** @description The paid plan's period (null for a top-up). */
             period: "month" | null;
             /**
              * Format: date-time
@@ -1799,72 +1808,67 @@ export interface components {
              */
             renews_at: string | null;
         };
-        CheckoutStarted: {
-            reference: string;
+        TextBlock: {
+            /** @description May hold `{{placeholders}}`. */
+            text: string;
+            /** @description Left edge, as a fraction of the page width. */
+            x: number;
+            /** @description Top edge, as a fraction of the page height. */
+            y: number;
+            /** @description Fraction of the page width; text wraps inside it. */
+            width: number;
+            /** @enum {string} */
+            font?: "sans" | "serif" | "mono";
+            /** @description Points. */
+            font_size: number;
+            bold: boolean;
+            color?: string;
+            /** @enum {string} */
+            align: "left" | "center" | "right";
+        };
+        ImageDescription: {
             /**
-             * @description What it buys: a plan, or a credit pack (the plan unchanged).
+             * @description Found from the bytes, not declared.
              * @enum {string}
              */
-            kind: "plan_upgrade" | "credit_top_up";
-            /** @description The plan of an upgrade; null for a top-up. */
-            plan: string | null;
-            /** @description The pack of a top-up; null for an upgrade. */
-            credit_pack: string | null;
-            /** @description The credits it adds once paid. */
-            credits: number;
-            amount: components["schemas"]["Money"];
-            /** @enum {string} */
-            gateway: "gateway-a" | "gateway-b";
-            /** @enum {string} */
-            status: "pending" | "succeeded" | "failed";
-            failure_reason: string | null;
+            content_type: "image/png" | "image/jpeg";
+            /** @description Pixels. */
+            width: number;
+            /** @description Pixels. */
+            height: number;
+            size_bytes: number;
+        } | null;
+        TemplateVersion: {
+            version: number;
+            /** @description The template's name in this version. */
+            name: string;
+            /** @description Whether this is the version new certificates are issued with. */
+            current: boolean;
             /** Format: date-time */
             created_at: string;
-            /** @description The gateway's display name. */
-            gateway_name: string;
+            /** @description Certificates issued with this version (they keep it). */
+            certificates_issued: number;
+        };
+        CreditLedgerEntry: {
             /**
-             * Format: uri
-             * @description The gateway's hosted payment page; send the payer there.
+             * @description The entry id (also the cursor).
+             * @example 1042
              */
-            checkout_url: string;
-        };
-        Readiness: {
-            /** @enum {string} */
-            status: "ready" | "unavailable";
-            checks: {
-                [key: string]: "up" | "down";
-            };
-            error?: string;
-            code?: string;
-        };
-        GatewayAEvent: {
-            /** @example charge.success */
-            event: string;
-            data: {
-                id?: number;
-                /** @description The checkout reference (`pay_…`). */
-                reference?: string;
-                /** @description Minor units. */
-                amount?: number;
-                currency?: string;
-                status?: string;
-                paid_at?: string;
-            };
-        };
-        GatewayBEvent: {
-            /** @example charge.completed */
-            event: string;
-            data: {
-                /** @description The gateway's transaction id, used to verify. */
-                id?: number;
-                /** @description The checkout reference (`pay_…`). */
-                tx_ref?: string;
-                flw_ref?: string;
-                /** @description Major units, may have decimals. */
-                amount?: number;
-                currency?: string;
-                status?: string;
-            };
+            id: string;
+            /** @description Credits added (positive) or spent (negative). */
+            amount: number;
+            /**
+             * @example free_plan_grant
+             * @example certificate_issued
+             * @example plan_upgrade
+             */
+            reason: string;
+            /** @description What the entry is about: the certificate id, the payment reference or the organization id. */
+            reference: string | null;
+            /** @description The balance right after this entry. */
+            balance_after: number;
+            /** Format: date-time */
+            created_at: string;
         };
         /**
          * @description A new account, made once the link mailed to `email` is used (`POST /verify-email`). With `organization_name` it owns a new organization; with `invitation_token` it joins the inviting one.
@@ -1964,6 +1968,73 @@ export interface components {
             email?: string;
         };
         /**
+         * @description Exactly one of `credential` (the JWT, or the enveloped credential as an object or its JSON text) and `code`.
+         * @example {
+         *       "code": "ABCDEF-GHJKMN-PQRSTU"
+         *     }
+         * @example {
+         *       "credential": "eyJhbGciOiJFZERTQSJ9.eyJpZCI6InVybjpleGFtcGxlIn0.c2lnbmF0dXJl"
+         *     }
+         */
+        CredentialVerificationRequest: {
+            credential?: string | {
+                [key: string]: unknown;
+            };
+            code?: string;
+        };
+        GatewayAEvent: {
+            /** @example charge.success */
+            event: string;
+            data: {
+                id?: number;
+                /** @description The checkout reference (`pay_…`). */
+                reference?: string;
+                /** @description Minor units. */
+                amount?: number;
+                currency?: string;
+                status?: string;
+                paid_at?: string;
+            };
+        };
+        GatewayBEvent: {
+            /** @example charge.completed */
+            event: string;
+            data: {
+                /** @description The gateway's transaction id, used to verify. */
+                id?: number;
+                /** @description The checkout reference (`pay_…`). */
+                tx_ref?: string;
+                flw_ref?: string;
+                /** @description Major units, may have decimals. */
+                amount?: number;
+                currency?: string;
+                status?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "plan": "starter",
+         *       "gateway": "gateway-a"
+         *     }
+         */
+        Checkout: {
+            plan: string;
+            /** @enum {string} */
+            gateway: "gateway-a" | "gateway-b";
+        };
+        /**
+         * @example {
+         *       "pack": "credits_500",
+         *       "gateway": "gateway-b"
+         *     }
+         */
+        CreditTopUp: {
+            /** @enum {string} */
+            pack: "credits_100" | "credits_500" | "credits_2000";
+            /** @enum {string} */
+            gateway: "gateway-a" | "gateway-b";
+        };
+        /**
          * @example {
          *       "name": "Production server"
          *     }
@@ -2029,29 +2100,6 @@ export interface components {
          */
         NewCertificateBatch: {
             certificates: components["schemas"]["NewCertificate"][];
-        };
-        /**
-         * @example {
-         *       "plan": "starter",
-         *       "gateway": "gateway-a"
-         *     }
-         */
-        Checkout: {
-            plan: string;
-            /** @enum {string} */
-            gateway: "gateway-a" | "gateway-b";
-        };
-        /**
-         * @example {
-         *       "pack": "credits_500",
-         *       "gateway": "gateway-b"
-         *     }
-         */
-        CreditTopUp: {
-            /** @enum {string} */
-            pack: "credits_100" | "credits_500" | "credits_2000";
-            /** @enum {string} */
-            gateway: "gateway-a" | "gateway-b";
         };
         /**
          * @description Positions are fractions of the page. Text blocks may use `{{recipient_name}}`, `{{program_title}}`, `{{issue_date}}`, `{{certificate_number}}`, `{{verification_url}}`, `{{issuer_name}}` and the `custom_fields` the template declares; any other placeholder is a 422.
@@ -2338,21 +2386,6 @@ export interface components {
                 data: string;
             } | null;
         };
-        /**
-         * @description Exactly one of `credential` (the JWT, or the enveloped credential as an object or its JSON text) and `code`.
-         * @example {
-         *       "code": "ABCDEF-GHJKMN-PQRSTU"
-         *     }
-         * @example {
-         *       "credential": "eyJhbGciOiJFZERTQSJ9.eyJpZCI6InVybjpleGFtcGxlIn0.c2lnbmF0dXJl"
-         *     }
-         */
-        CredentialVerificationRequest: {
-            credential?: string | {
-                [key: string]: unknown;
-            };
-            code?: string;
-        };
     };
     responses: {
         /**
@@ -2377,6 +2410,81 @@ export interface components {
                 "application/problem+json": components["schemas"]["Error"];
             };
         };
+        /** @description No usable invitation with this token (`invitation_not_found`): unknown, expired, withdrawn or already used. */
+        InvitationNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is not JSON (`unsupported_media_type`). */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body or query is not valid (`validation_failed`); `details` has one entry per problem. */
+        ValidationFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                 *       "title": "Unprocessable Entity",
+                 *       "status": 422,
+                 *       "detail": "Request validation failed",
+                 *       "error": "Request validation failed",
+                 *       "code": "validation_failed",
+                 *       "details": [
+                 *         {
+                 *           "path": "issue_date",
+                 *           "message": "must be a date as YYYY-MM-DD"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ValidationError"];
+            };
+        };
+        /**
+         * @description Too many failed sign-ins for this email from this address, or from this address at all, or too many sign-ups and
+         *     password resets from this address (`too_many_attempts`); `Retry-After` says when to try again.
+         */
+        TooManyAttempts: {
+            headers: {
+                /** @description Seconds until sign-in is possible again. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The mail could not be handed to the SMTP server, or no `SMTP_URL` is set (`mail_unavailable`); try again later. */
+        MailUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The mailed link's token is unknown, expired or already used (`token_not_found`). */
+        EmailTokenNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
         /** @description An account with this email (case-insensitively) exists (`email_taken`); nothing is created. */
         EmailTaken: {
             headers: {
@@ -2395,47 +2503,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Error"];
             };
         };
-        /** @description The mailed link's token is unknown, expired or already used (`token_not_found`). */
-        EmailTokenNotFound: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The mail could not be handed to the SMTP server, or no `SMTP_URL` is set (`mail_unavailable`); try again later. */
-        MailUnavailable: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The account already owns `MAX_ORGANIZATIONS_PER_ACCOUNT` organizations (`organization_limit_reached`). */
-        OrganizationLimit: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /**
-         * @description Too many failed sign-ins for this email from this address, or from this address at all, or too many sign-ups and
-         *     password resets from this address (`too_many_attempts`); `Retry-After` says when to try again.
-         */
-        TooManyAttempts: {
-            headers: {
-                /** @description Seconds until sign-in is possible again. */
-                "Retry-After"?: number;
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
         /**
          * @description No refresh cookie, or one unknown, expired, revoked (`invalid_refresh_token`); or one already spent by an earlier
          *     refresh (`refresh_token_reused`: every session of that sign-in is revoked); or a sign-in past its maximum lifetime
@@ -2443,45 +2510,6 @@ export interface components {
          */
         InvalidRefreshToken: {
             headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description No usable invitation with this token (`invitation_not_found`): unknown, expired, withdrawn or already used. */
-        InvitationNotFound: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The change would leave the organization without an owner (`last_owner`); nothing changes. */
-        LastOwner: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
-        NotModified: {
-            headers: {
-                ETag: components["headers"]["ETag"];
-                [name: string]: unknown;
-            };
-            content?: never;
-        };
-        /**
-         * @description The API key is missing (`missing_api_key`, "Missing API key") or invalid, revoked, rotated away or deleted
-         *     (`invalid_api_key`, "Invalid or revoked API key").
-         */
-        InvalidApiKey: {
-            headers: {
-                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -2507,6 +2535,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Error"];
             };
         };
+        /** @description The account already owns `MAX_ORGANIZATIONS_PER_ACCOUNT` organizations (`organization_limit_reached`). */
+        OrganizationLimit: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
         /** @description Only owners may create, rotate, revoke and delete keys (`insufficient_role`). */
         InsufficientRole: {
             headers: {
@@ -2526,43 +2563,44 @@ export interface components {
                 "application/problem+json": components["schemas"]["Error"];
             };
         };
-        /** @description Templates are for owners and members (`insufficient_role`). */
-        TemplateRole: {
+        /** @description No such record in the caller's organization (`not_found`); an id of the wrong shape is a 404 too. */
+        NotFound: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "type": "https://docs.partner-platform.example/errors/insufficient_role",
-                 *       "title": "Forbidden",
-                 *       "status": 403,
-                 *       "detail": "This action needs the owner or member role",
-                 *       "error": "This action needs the owner or member role",
-                 *       "code": "insufficient_role"
-                 *     }
-                 */
                 "application/problem+json": components["schemas"]["Error"];
             };
         };
-        /** @description The template is archived (`template_archived`) or changed while this update was made (`template_changed`). */
-        TemplateConflict: {
+        /** @description The change would leave the organization without an owner (`last_owner`); nothing changes. */
+        LastOwner: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "type": "https://docs.partner-platform.example/errors/template_archived",
-                 *       "title": "Conflict",
-                 *       "status": 409,
-                 *       "detail": "An archived template cannot be changed",
-                 *       "error": "An archived template cannot be changed",
-                 *       "code": "template_archived"
-                 *     }
-                 */
                 "application/problem+json": components["schemas"]["Error"];
             };
+        };
+        /**
+         * @description The API key is missing (`missing_api_key`, "Missing API key") or invalid, revoked, rotated away or deleted
+         *     (`invalid_api_key`, "Invalid or revoked API key").
+         */
+        InvalidApiKey: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
         };
         /**
          * @description The document is being rendered and was not ready within `DOCUMENT_RENDER_WAIT_MS`; ask again after `Retry-After`
@@ -2620,52 +2658,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Error"];
             };
         };
-        /** @description No such record in the caller's organization (`not_found`); an id of the wrong shape is a 404 too. */
-        NotFound: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The balance cannot pay for every certificate asked for (`insufficient_credits`); nothing is issued. */
-        InsufficientCredits: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "type": "https://docs.partner-platform.example/errors/insufficient_credits",
-                 *       "title": "Payment Required",
-                 *       "status": 402,
-                 *       "detail": "Insufficient certificate credits",
-                 *       "error": "Insufficient certificate credits",
-                 *       "code": "insufficient_credits"
-                 *     }
-                 */
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description A certificate of the organization already has this `certificate_number` (`certificate_number_taken`); nothing is spent. */
-        CertificateNumberTaken: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The body is not JSON (`unsupported_media_type`). */
-        UnsupportedMediaType: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Error"];
-            };
-        };
         /** @description The body is over the limit (`payload_too_large`). */
         PayloadTooLarge: {
             headers: {
@@ -2673,31 +2665,6 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The body or query is not valid (`validation_failed`); `details` has one entry per problem. */
-        ValidationFailed: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                 *       "title": "Unprocessable Entity",
-                 *       "status": 422,
-                 *       "detail": "Request validation failed",
-                 *       "error": "Request validation failed",
-                 *       "code": "validation_failed",
-                 *       "details": [
-                 *         {
-                 *           "path": "issue_date",
-                 *           "message": "must be a date as YYYY-MM-DD"
-                 *         }
-                 *       ]
-                 *     }
-                 */
-                "application/problem+json": components["schemas"]["ValidationError"];
             };
         };
         /** @description Received; activated, ignored, already activated, unknown reference, payment failed, or (gateway B without a secret hash) recorded only. */
@@ -2754,6 +2721,72 @@ export interface components {
                 "application/problem+json": components["schemas"]["Error"];
             };
         };
+        /** @description The balance cannot pay for every certificate asked for (`insufficient_credits`); nothing is issued. */
+        InsufficientCredits: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/insufficient_credits",
+                 *       "title": "Payment Required",
+                 *       "status": 402,
+                 *       "detail": "Insufficient certificate credits",
+                 *       "error": "Insufficient certificate credits",
+                 *       "code": "insufficient_credits"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A certificate of the organization already has this `certificate_number` (`certificate_number_taken`); nothing is spent. */
+        CertificateNumberTaken: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Templates are for owners and members (`insufficient_role`). */
+        TemplateRole: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/insufficient_role",
+                 *       "title": "Forbidden",
+                 *       "status": 403,
+                 *       "detail": "This action needs the owner or member role",
+                 *       "error": "This action needs the owner or member role",
+                 *       "code": "insufficient_role"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The template is archived (`template_archived`) or changed while this update was made (`template_changed`). */
+        TemplateConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://docs.partner-platform.example/errors/template_archived",
+                 *       "title": "Conflict",
+                 *       "status": 409,
+                 *       "detail": "An archived template cannot be changed",
+                 *       "error": "An archived template cannot be changed",
+                 *       "code": "template_archived"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /** @description One of `DASHBOARD_ORIGINS` (default `http://localhost:8080`, `http://127.0.0.1:8080`); anything else is 403 `origin_not_allowed`. */
@@ -2766,19 +2799,21 @@ export interface components {
         AccountId: string;
         /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
         IfNoneMatch: string;
-        /** @description An API key id (`key_…`); any other shape is a 404. */
-        ApiKeyId: string;
-        /** @description A template id (`tpl_…`); any other shape is a 404. */
-        TemplateId: string;
         /** @description The certificate's verification code (`ABCDEF-GHJKMN-PQRSTU`; case, spaces and dashes are ignored). */
         VerificationCode: string;
+        /** @description An API key id (`key_…`); any other shape is a 404. */
+        ApiKeyId: string;
         /** @description A certificate id (`cert_…`); any other shape is a 404. */
         CertificateId: string;
+        /** @description A template id (`tpl_…`); any other shape is a 404. */
+        TemplateId: string;
     };
     requestBodies: never;
     headers: {
         /** @description `pp_refresh=<token>; Max-Age=2592000; Path=/dashboard/api/auth; HttpOnly; Secure; SameSite=Strict` (cleared with `Max-Age=0`). */
         RefreshCookie: string;
+        /** @description The caller's `X-Request-Id` when it is sane, else a generated UUID. */
+        "X-Request-Id": string;
         /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
         "WWW-Authenticate": string;
         /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
@@ -2787,8 +2822,6 @@ export interface components {
         DocumentETag: string;
         /** @description `public, max-age=60`: a cache keeps a document at most a minute, so a revoke shows within one. */
         DocumentCacheControl: string;
-        /** @description The caller's `X-Request-Id` when it is sane, else a generated UUID. */
-        "X-Request-Id": string;
     };
     pathItems: never;
 }
@@ -3803,6 +3836,255 @@ export interface operations {
             503: components["responses"]["VerificationUnavailable"];
         };
     };
+    listPlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every plan, prices in minor units. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Plan"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+        };
+    };
+    checkout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "plan": "starter",
+                 *       "gateway": "gateway-a"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Checkout"];
+            };
+        };
+        responses: {
+            /** @description The pending payment and the hosted payment page. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutStarted"];
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            /** @description The gateway could not open a payment page (`payment_gateway_unavailable`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The gateway is not set up on this platform (`payment_gateway_not_configured`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCreditPacks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every pack, prices in minor units of the plan catalogue's currency. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "credits_500",
+                     *           "name": "500 credits",
+                     *           "credits": 500,
+                     *           "price": {
+                     *             "amount": 2500000,
+                     *             "currency": "NGN"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CreditPack"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+        };
+    };
+    startCreditTopUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pack": "credits_500",
+                 *       "gateway": "gateway-b"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreditTopUp"];
+            };
+        };
+        responses: {
+            /** @description The pending payment and the hosted payment page. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutStarted"];
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+            403: components["responses"]["InsufficientRole"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            /** @description The gateway could not open a payment page (`payment_gateway_unavailable`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The gateway is not set up on this platform (`payment_gateway_not_configured`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPayments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BillingPayment"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+        };
+    };
+    paymentReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt (A5 PDF), as an attachment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listPaymentGateways: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Both gateways; `available` is false for one that is not set up. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            id: "gateway-a" | "gateway-b";
+                            /** @example Paystack */
+                            name: string;
+                            available: boolean;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+        };
+    };
     listApiKeys: {
         parameters: {
             query?: {
@@ -4582,6 +4864,37 @@ export interface operations {
             401: components["responses"]["InvalidAdminToken"];
         };
     };
+    listCreditLedger: {
+        parameters: {
+            query?: {
+                /** @example 50 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreditLedgerEntry"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["InvalidAdminToken"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     getAdminSummary: {
         parameters: {
             query?: {
@@ -4621,286 +4934,6 @@ export interface operations {
             };
             401: components["responses"]["InvalidAdminToken"];
             422: components["responses"]["ValidationFailed"];
-        };
-    };
-    listCreditLedger: {
-        parameters: {
-            query?: {
-                /** @example 50 */
-                limit?: number;
-                /** @description The `next_cursor` of the previous page. */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page, newest first. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["CreditLedgerEntry"][];
-                        has_more: boolean;
-                        next_cursor: string | null;
-                    };
-                };
-            };
-            401: components["responses"]["InvalidAdminToken"];
-            422: components["responses"]["ValidationFailed"];
-        };
-    };
-    listPlans: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Every plan, prices in minor units. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Plan"][];
-                        has_more: boolean;
-                        next_cursor: string | null;
-                    };
-                };
-            };
-            401: components["responses"]["InvalidAdminToken"];
-        };
-    };
-    checkout: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "plan": "starter",
-                 *       "gateway": "gateway-a"
-                 *     }
-                 */
-                "application/json": components["schemas"]["Checkout"];
-            };
-        };
-        responses: {
-            /** @description The pending payment and the hosted payment page. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CheckoutStarted"];
-                };
-            };
-            401: components["responses"]["InvalidAdminToken"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
-            /** @description The gateway could not open a payment page (`payment_gateway_unavailable`). */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The gateway is not set up on this platform (`payment_gateway_not_configured`). */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listCreditPacks: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Every pack, prices in minor units of the plan catalogue's currency. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "credits_500",
-                     *           "name": "500 credits",
-                     *           "credits": 500,
-                     *           "price": {
-                     *             "amount": 2500000,
-                     *             "currency": "NGN"
-                     *           }
-                     *         }
-                     *       ],
-                     *       "has_more": false,
-                     *       "next_cursor": null
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["CreditPack"][];
-                        has_more: boolean;
-                        next_cursor: string | null;
-                    };
-                };
-            };
-            401: components["responses"]["InvalidAdminToken"];
-        };
-    };
-    startCreditTopUp: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "pack": "credits_500",
-                 *       "gateway": "gateway-b"
-                 *     }
-                 */
-                "application/json": components["schemas"]["CreditTopUp"];
-            };
-        };
-        responses: {
-            /** @description The pending payment and the hosted payment page. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CheckoutStarted"];
-                };
-            };
-            401: components["responses"]["InvalidAdminToken"];
-            403: components["responses"]["InsufficientRole"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
-            /** @description The gateway could not open a payment page (`payment_gateway_unavailable`). */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The gateway is not set up on this platform (`payment_gateway_not_configured`). */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listPayments: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Newest first. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["BillingPayment"][];
-                        has_more: boolean;
-                        next_cursor: string | null;
-                    };
-                };
-            };
-            401: components["responses"]["InvalidAdminToken"];
-        };
-    };
-    paymentReceipt: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                reference: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The receipt (A5 PDF), as an attachment. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/pdf": string;
-                };
-            };
-            401: components["responses"]["InvalidAdminToken"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    listPaymentGateways: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Both gateways; `available` is false for one that is not set up. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @enum {string} */
-                            id: "gateway-a" | "gateway-b";
-                            /** @example Paystack */
-                            name: string;
-                            available: boolean;
-                        }[];
-                    };
-                };
-            };
-            401: components["responses"]["InvalidAdminToken"];
         };
     };
     healthz: {

@@ -12,7 +12,7 @@ export const latLngSchema = z.object({
 
 /** A pick-up or drop-off: coordinates and an optional address. */
 export const placeSchema = latLngSchema.extend({
-  // `null` is "no address", the same as leaving it out (rides and deliveries answer `address: null` then).
+  // `null` is 'no address', the same as leaving it out (rides and deliveries answer `address: null` then).
   address: z.string().trim().min(1).max(500).nullish().transform((address) => address ?? undefined),
 });
 
@@ -29,3 +29,17 @@ export function greatCircleMeters(a: LatLng, b: LatLng): number {
   const h = Math.sin(dLat / 2) ** 2 + Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(dLng / 2) ** 2;
   return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
 }
+
+/** Coordinates as answers show them (a proof of delivery's location, a tracking page's drop-off area). */
+export const latLngResponse = latLngSchema.meta({ id: 'LatLng' });
+
+/** A pick-up or drop-off as answers show it: `address` is `null` when none was given. */
+export const placeResponse = latLngSchema.extend({
+  address: z.string().max(500).nullable().optional(),
+}).meta({ id: 'Place' });
+
+/** A passenger, sender or recipient as answers show them. */
+export const personResponse = z.object({
+  name: z.string().min(1),
+  phone: z.string().min(3),
+}).meta({ id: 'Person' });

@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import { ValidationError } from '@platform/service-kit';
 import { greatCircleMeters, type LatLng } from './geo';
+import { integer } from './schema-types';
 
 /**
  * The pricing table: one place for every number that shapes a fare. Amounts are minor units of `CURRENCY`.
@@ -79,3 +81,15 @@ export function deliveryFeeFor(weightTier: WeightTier, meters: number): { amount
   const p = DELIVERY_PRICING[weightTier];
   return { amount: Math.max(p.minimum, Math.round(p.base + (p.perKm * meters) / 1000)), currency: CURRENCY };
 }
+
+/** An amount in minor units of its currency, as answers show fares and fees. */
+export const moneyResponse = z.object({
+  amount: integer().meta({ description: 'Minor units.' }),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+}).meta({ id: 'Money' });
+
+/** A vehicle tier (the pricing table's `TIERS`). */
+export const tierResponse = z.enum(TIERS).meta({ id: 'Tier' });
+
+/** A delivery's weight tier (the pricing table's `WEIGHT_TIERS`). */
+export const weightTierResponse = z.enum(WEIGHT_TIERS).meta({ id: 'WeightTier' });

@@ -38,7 +38,7 @@ export interface InvitationRow {
 }
 
 /** Accounts, memberships, refresh sessions and invitations of the `certificate` schema; every query names its organization where one applies. */
-export function accountsRepository(db: Knex) {
+export function createAccountsRepository(db: Knex) {
   return {
     db,
     async findAccountByEmail(email: string, trx: Knex = db): Promise<AccountRow | undefined> {
@@ -171,4 +171,4 @@ export function accountsRepository(db: Knex) {
   };
 }
 
-export type AccountsRepository = ReturnType<typeof accountsRepository>;
+export type AccountsRepository = ReturnType<typeof createAccountsRepository>;

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { ApiError, clientAddress, isIdOf, NotFoundError, parseOrThrow, requireAdmin, requireRole, type AdminTokenSettings } from '@platform/service-kit';
+import { ApiError, clientAddress, isIdOf, NotFoundError, parseOrThrow, requireAdmin, requireRole, type AdminTokenSettings, adminOf } from '@platform/service-kit';
 import { emailTokenSchema, newInvitationSchema, memberPatchSchema, newOrganizationSchema, passwordResetConfirmSchema, passwordResetSchema, refreshSchema, signInSchema, signUpSchema } from './accounts.schema';
 import type { AccountsService, SessionGrant } from './accounts.service';
 import type { MembersService } from './members.service';
@@ -23,7 +23,7 @@ export function accountRoutes(service: AccountsService, settings: AccountRouteSe
   const actingAccount = async (req: Request, res: Response): Promise<string> => {
     let sub: string | undefined;
     if (req.headers.authorization !== undefined) {
-      sub = await new Promise<string>((resolve, reject) => requireAdmin(settings.adminTokens)(req, res, (error?: unknown) => (error ? reject(error) : resolve(req.admin!.sub))));
+      sub = await new Promise<string>((resolve, reject) => requireAdmin(settings.adminTokens)(req, res, (error?: unknown) => (error ? reject(error) : resolve(adminOf(req).sub))));
     }
     return service.accountIdFor(sub, refreshTokenOf(req));
   };
@@ -91,27 +91,27 @@ function invitationToken(value: unknown): string {
 export function memberAdminRoutes(service: MembersService): Router {
   const router = Router();
   router.get('/members', async (req, res) => {
-    res.json(await service.list(req.admin!.org));
+    res.json(await service.list(adminOf(req).org));
   });
   router.patch('/members/:accountId', requireRole('owner'), async (req, res) => {
     const accountId = memberId(req.params.accountId);
-    res.json(await service.changeRole(req.admin!.org, accountId, parseOrThrow(memberPatchSchema, req.body ?? {}).role));
+    res.json(await service.changeRole(adminOf(req).org, accountId, parseOrThrow(memberPatchSchema, req.body ?? {}).role));
   });
   router.delete('/members/:accountId', async (req, res) => {
-    await service.remove(req.admin!, memberId(req.params.accountId));
+    await service.remove(adminOf(req), memberId(req.params.accountId));
     res.status(204).end();
   });
   router.post('/invitations', requireRole('owner'), async (req, res) => {
-    const admin = req.admin!;
+    const admin = adminOf(req);
     res.status(201).json(await service.invite(admin.org, admin.org_name ?? admin.org, admin.sub, parseOrThrow(newInvitationSchema, req.body ?? {})));
   });
   router.get('/invitations', async (req, res) => {
-    res.json(await service.pendingInvitations(req.admin!.org));
+    res.json(await service.pendingInvitations(adminOf(req).org));
   });
   router.delete('/invitations/:id', requireRole('owner'), async (req, res) => {
     const id = req.params.id;
     if (typeof id !== 'string' || !isIdOf('inv', id)) throw new NotFoundError('Invitation not found');
-    await service.deleteInvitation(req.admin!.org, id);
+    await service.deleteInvitation(adminOf(req).org, id);
     res.status(204).end();
   });
   return router;

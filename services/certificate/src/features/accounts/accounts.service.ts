@@ -1,14 +1,16 @@
 import { ApiError, ConflictError, ForbiddenError, newId, signAdminToken, UnauthorizedError, type AdminClaims, type Knex } from '@platform/service-kit';
-import { grantCreditsOnce } from '../credits/credit-ledger';
-import type { Mailer } from '../mail/mailer';
-import { FREE_PLAN } from '../plans/plans';
-import type { AccountRow, AccountsRepository, MemberRole, MembershipView } from './accounts.repository';
+import { grantCreditsOnce } from '../credits';
+import type { Mailer } from '../mail';
+import { FREE_PLAN } from '../plans';
+import type { AccountRow, AccountsRepository, MembershipView } from './accounts.repository';
 import { accountMails } from './account-mails';
 import type { EmailTokensRepository, PendingSignUp } from './email-tokens.repository';
 import { hashPassword, needsRehash, verifyPassword } from './passwords';
 import { newSecretToken, tokenHash } from './secret-tokens';
 import { NO_SESSION_EVENTS, type SessionEvents } from './session-events';
 import type { SignInThrottle } from './sign-in-throttle';
+import type { z } from 'zod';
+import type { mailSentSchema, sessionSchema } from './accounts.contract';
 
 /**
  * Access tokens (admin JWTs) live 15 minutes. They name their sign-in (`sid`, the refresh-session family): the gateway
@@ -43,23 +45,13 @@ export interface AccountsDeps {
 }
 
 /** The answer of sign-up and password-reset requests: the same whether the email has an account or not. */
-export interface MailSent {
-  status: 'mail_sent';
-  message: string;
-  mail_inbox_url?: string;
-}
+export type MailSent = z.infer<typeof mailSentSchema>;
 
 /** Creates an organization (without free credits) and the `users` row of `sub` inside the caller's transaction. */
 export type EnsureOrganization = (claims: { org: string; org_name?: string; sub: string }, trx: Knex) => Promise<void>;
 
-export interface Session {
-  access_token: string | null;
-  token_type: 'Bearer';
-  expires_in: number;
-  account: { id: string; email: string; name: string };
-  organization: { id: string; name: string; role: MemberRole } | null;
-  memberships: MembershipView[];
-}
+/** A signed-in dashboard session as the accounts routes answer it. */
+export type Session = z.infer<typeof sessionSchema>;
 
 /** A session answer and, when a sign-in happened or rotated, the refresh token for the cookie. */
 export interface SessionGrant {
@@ -83,7 +75,7 @@ function notFoundInvitation(): never {
 const notVerified = () => new ForbiddenError('Confirm your email address first (a password reset confirms it too)', 'email_not_verified');
 const badEmailToken = () => new ApiError(404, 'token_not_found', 'This link is unknown, expired or already used');
 
-export function accountsService({ repo, tokens, throttle, ensureOrganization, mailer }: AccountsDeps, settings: AccountsSettings) {
+export function createAccountsService({ repo, tokens, throttle, ensureOrganization, mailer }: AccountsDeps, settings: AccountsSettings) {
   const db = repo.db;
   const events = settings.sessionEvents ?? NO_SESSION_EVENTS;
   const maxLifetimeMs = settings.sessionMaxLifetimeSeconds * 1000;
@@ -395,4 +387,4 @@ export function accountsService({ repo, tokens, throttle, ensureOrganization, ma
   };
 }
 
-export type AccountsService = ReturnType<typeof accountsService>;
+export type AccountsService = ReturnType<typeof createAccountsService>;

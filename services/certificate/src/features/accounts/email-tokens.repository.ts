@@ -19,7 +19,7 @@ export interface EmailTokenRow {
 }
 
 /** Mailed one-time secrets (`email_tokens`), stored as SHA-256 hashes with an expiry. */
-export function emailTokensRepository(db: Knex) {
+export function createEmailTokensRepository(db: Knex) {
   return {
     async insert(row: { id: string; purpose: EmailTokenPurpose; token_hash: string; email: string; account_id?: string; sign_up?: PendingSignUp; expires_at: Date }): Promise<void> {
       await db('email_tokens').insert({ ...row, sign_up: row.sign_up ? JSON.stringify(row.sign_up) : null });
@@ -37,4 +37,4 @@ export function emailTokensRepository(db: Knex) {
   };
 }
 
-export type EmailTokensRepository = ReturnType<typeof emailTokensRepository>;
+export type EmailTokensRepository = ReturnType<typeof createEmailTokensRepository>;

@@ -1,14 +1,16 @@
 import { ApiError, ConflictError, ForbiddenError, newId, NotFoundError, type AdminClaims } from '@platform/service-kit';
 import type { AccountsRepository, InvitationRow, MemberRole } from './accounts.repository';
-import type { Mailer } from '../mail/mailer';
+import type { Mailer } from '../mail';
 import { accountMails } from './account-mails';
 import { newSecretToken, tokenHash } from './secret-tokens';
 import { NO_SESSION_EVENTS, type SessionEvents } from './session-events';
+import type { invitationSchema } from './accounts.contract';
+import type { z } from 'zod';
 
 const memberNotFound = () => new NotFoundError('Member not found');
 const lastOwner = () => new ConflictError('An organization keeps at least one owner: make someone else owner first', 'last_owner');
 
-function invitationView(row: InvitationRow) {
+function invitationView(row: InvitationRow): z.infer<typeof invitationSchema> {
   return { id: row.id, role: row.role, email: row.email, created_at: row.created_at.toISOString(), expires_at: row.expires_at.toISOString() };
 }
 
@@ -17,7 +19,7 @@ function invitationView(row: InvitationRow) {
  * sessions for the organization are revoked, and a removal or role change reaches the gateways at once (their session
  * check refuses the member's access tokens still within their 15 minutes).
  */
-export function membersService(repo: AccountsRepository, mailer: Mailer, settings: { invitationTtlDays: number; publicBaseUrl: string; sessionEvents?: SessionEvents }) {
+export function createMembersService(repo: AccountsRepository, mailer: Mailer, settings: { invitationTtlDays: number; publicBaseUrl: string; sessionEvents?: SessionEvents }) {
   const db = repo.db;
   const events = settings.sessionEvents ?? NO_SESSION_EVENTS;
   const mails = accountMails(settings.publicBaseUrl);
@@ -84,4 +86,4 @@ export function membersService(repo: AccountsRepository, mailer: Mailer, setting
   };
 }
 
-export type MembersService = ReturnType<typeof membersService>;
+export type MembersService = ReturnType<typeof createMembersService>;

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { ApiError, bearerToken, requireAdmin, UnauthorizedError, verifyJwt, type AdminTokenSettings } from '@platform/service-kit';
+import { ApiError, bearerToken, requireAdmin, UnauthorizedError, verifyJwt, type AdminTokenSettings, adminOf } from '@platform/service-kit';
 import type { AccountsService } from './accounts.service';
 
 /**
@@ -12,7 +12,7 @@ export function dashboardSessionCheckRoutes(service: AccountsService, adminToken
   router.get('/check', requireAdmin(adminTokens), async (req, res) => {
     const payload = verifyJwt(bearerToken(req.headers.authorization)!, adminTokens, 'admin');
     if (typeof payload.sid !== 'string') throw new ApiError(400, 'no_session', 'The token names no sign-in (sid)');
-    const live = await service.sessionIsLive({ sub: req.admin!.sub, org: req.admin!.org, role: req.admin!.role, sid: payload.sid });
+    const live = await service.sessionIsLive({ sub: adminOf(req).sub, org: adminOf(req).org, role: adminOf(req).role, sid: payload.sid });
     if (!live) throw new UnauthorizedError('This sign-in has ended (signed out, removed from the organization, or past its lifetime)', 'session_ended');
     res.setHeader('Cache-Control', 'no-store');
     res.status(204).end();

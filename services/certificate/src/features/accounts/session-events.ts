@@ -27,7 +27,7 @@ export function sessionAckChannel(prefix: string): string {
 /** No Redis configured: gateways find out at their next session check (their cache lives seconds). */
 export const NO_SESSION_EVENTS: SessionEvents = { ended: async () => undefined, close: async () => undefined };
 
-export function redisSessionEvents(redisUrl: string, prefix: string, logger: Logger): SessionEvents {
+export function createRedisSessionEvents(redisUrl: string, prefix: string, logger: Logger): SessionEvents {
   const publisher = createRedis(redisUrl, { enableOfflineQueue: false });
   const subscriber = createRedis(redisUrl);
   for (const client of [publisher, subscriber]) client.on('error', () => undefined); // reported by the failed publish

@@ -25,7 +25,7 @@ const tooMany = (retryAfter: number, message = 'Too many failed sign-in attempts
  * - per bucket, a hard cap of failures in a fixed window, whatever the emails (password spraying);
  * - per bucket, a cap on sign-ups and password-reset requests (each hashes a password or sends a mail).
  */
-export function signInThrottle(db: Knex, settings: ThrottleSettings) {
+export function createSignInThrottle(db: Knex, settings: ThrottleSettings) {
   const pairOf = (email: string, address: string) => `login:${email.toLowerCase()}|${addressBucket(address)}`;
   const bucketOf = (address: string) => `address:${addressBucket(address)}`;
 
@@ -78,4 +78,4 @@ export function signInThrottle(db: Knex, settings: ThrottleSettings) {
   };
 }
 
-export type SignInThrottle = ReturnType<typeof signInThrottle>;
+export type SignInThrottle = ReturnType<typeof createSignInThrottle>;

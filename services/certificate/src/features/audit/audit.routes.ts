@@ -3,7 +3,7 @@
  * where owners read them, newest first. Mobility keeps its own (endpoints, mobility keys, drivers) at the same path.
  */
 import { Router, type RequestHandler } from 'express';
-import { API_KEY_AUDIT_RULES, AUDIT_ID as ID, auditLogQuerySchema, auditTrail, parseOrThrow, readAuditLog, requireRole, type AuditRule, type Knex, type Logger } from '@platform/service-kit';
+import { API_KEY_AUDIT_RULES, AUDIT_ID as ID, auditLogQuerySchema, auditTrail, parseOrThrow, readAuditLog, requireRole, type AuditRule, type Knex, type Logger, adminOf } from '@platform/service-kit';
 
 export const CERTIFICATE_AUDIT_RULES: AuditRule[] = [
   ...API_KEY_AUDIT_RULES,
@@ -34,7 +34,7 @@ export function certificateAuditTrail(db: Knex, trustProxyHops: number, logger: 
 export function auditLogRoutes(db: Knex): Router {
   const router = Router();
   router.get('/audit-log', requireRole('owner'), async (req, res) => {
-    const page = await readAuditLog(db, req.admin!.org, parseOrThrow(auditLogQuerySchema, req.query));
+    const page = await readAuditLog(db, adminOf(req).org, parseOrThrow(auditLogQuerySchema, req.query));
     const actors = await db('accounts').whereIn('id', [...new Set(page.data.map((entry) => entry.actor_id))]).select('id', 'name', 'email');
     const byId = new Map(actors.map((actor: { id: string; name: string; email: string }) => [actor.id, actor]));
     res.setHeader('Cache-Control', 'no-store');

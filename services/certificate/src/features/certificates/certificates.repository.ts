@@ -23,7 +23,7 @@ const COLUMNS = [
   'issue_date', 'expires_on', 'status', 'created_at', 'updated_at', 'revoked_at', 'template_id', 'template_version', 'custom_fields',
 ];
 
-export function certificatesRepository(db: Knex) {
+export function createCertificatesRepository(db: Knex) {
   return {
     async insertMany(trx: Knex.Transaction, rows: Array<Omit<CertificateRow, 'status' | 'created_at' | 'updated_at' | 'revoked_at'>>): Promise<CertificateRow[]> {
       return trx('certificates')
@@ -56,4 +56,4 @@ export function certificatesRepository(db: Knex) {
   };
 }
 
-export type CertificatesRepository = ReturnType<typeof certificatesRepository>;
+export type CertificatesRepository = ReturnType<typeof createCertificatesRepository>;

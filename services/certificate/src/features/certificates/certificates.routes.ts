@@ -1,5 +1,5 @@
 import express, { Router, type RequestHandler } from 'express';
-import { idParam, isJsonType, pageQueryFields, parseOrThrow, UnsupportedMediaTypeError } from '@platform/service-kit';
+import { idParam, isJsonType, pageQueryFields, parseOrThrow, UnsupportedMediaTypeError, adminOf } from '@platform/service-kit';
 import { z } from 'zod';
 import { certificatesFromCsv } from './certificates-csv';
 import { batchSchema, newCertificateSchema } from './certificates.schema';
@@ -33,23 +33,23 @@ export function certificateAdminRoutes(service: CertificatesService): Router {
 
   router.post('/', async (req, res) => {
     const input = parseOrThrow(newCertificateSchema, req.body ?? {});
-    res.status(201).json(await service.issue(req.admin!.org, input));
+    res.status(201).json(await service.issue(adminOf(req).org, input));
   });
   router.post('/batch', async (req, res) => {
     const body = typeof req.body === 'string' ? certificatesFromCsv(req.body) : (req.body ?? {});
     const { certificates } = parseOrThrow(batchSchema, body);
-    const issued = await service.issueBatch(req.admin!.org, certificates);
+    const issued = await service.issueBatch(adminOf(req).org, certificates);
     res.status(201).json({ data: issued, has_more: false, next_cursor: null });
   });
   router.get('/', async (req, res) => {
     const query = parseOrThrow(listQuery, req.query);
-    res.json(await service.list(req.admin!.org, { limit: query.limit, cursor: query.cursor ?? query.starting_after }));
+    res.json(await service.list(adminOf(req).org, { limit: query.limit, cursor: query.cursor ?? query.starting_after }));
   });
   router.get('/:id', async (req, res) => {
-    res.json(await service.get(req.admin!.org, certificateId(req.params.id)));
+    res.json(await service.get(adminOf(req).org, certificateId(req.params.id)));
   });
   router.post('/:id/revoke', async (req, res) => {
-    res.json(await service.revoke(req.admin!.org, certificateId(req.params.id)));
+    res.json(await service.revoke(adminOf(req).org, certificateId(req.params.id)));
   });
   return router;
 }

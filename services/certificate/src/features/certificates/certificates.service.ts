@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { ConflictError, NotFoundError, ValidationError, newId, pageOf, type Knex, type PageRequest } from '@platform/service-kit';
-import { spendCredits } from '../credits/credit-ledger';
-import { customFieldIssues } from '../templates/custom-field-values';
-import type { TemplatesService } from '../templates/templates.service';
+import { spendCredits } from '../credits';
+import { customFieldIssues } from '../templates';
+import type { TemplatesService } from '../templates';
 import { certificateStatus } from './certificate-status';
 import type { CertificateRow, CertificatesRepository } from './certificates.repository';
 import type { NewCertificate } from './certificates.schema';
 import { formatVerificationCode, newVerificationCode } from './verification-code';
+import type { certificateSchema } from './certificates.contract';
+import type { z } from 'zod';
 
-export function presentCertificate(row: CertificateRow) {
+export function presentCertificate(row: CertificateRow): z.infer<typeof certificateSchema> {
   return {
     id: row.id,
     verification_code: formatVerificationCode(row.verification_code),
@@ -49,7 +51,7 @@ async function templateVersionsFor(templates: Pick<TemplatesService, 'forIssue'>
 }
 
 /** Issuing costs one credit per certificate; a batch is all or nothing, in one transaction. */
-export function certificatesService(db: Knex, repository: CertificatesRepository, templates: Pick<TemplatesService, 'forIssue'>) {
+export function createCertificatesService(db: Knex, repository: CertificatesRepository, templates: Pick<TemplatesService, 'forIssue'>) {
   async function issueAll(organizationId: string, inputs: NewCertificate[], batch: boolean) {
     const versions = await templateVersionsFor(templates, organizationId, inputs, batch);
     const rows = inputs.map((input, index) => ({
@@ -102,4 +104,4 @@ export function certificatesService(db: Knex, repository: CertificatesRepository
   };
 }
 
-export type CertificatesService = ReturnType<typeof certificatesService>;
+export type CertificatesService = ReturnType<typeof createCertificatesService>;

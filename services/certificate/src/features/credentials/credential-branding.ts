@@ -1,7 +1,7 @@
 import { escapeHtml, type Knex } from '@platform/service-kit';
-import { BUILT_IN_TEMPLATE } from '../documents/built-in-template';
-import type { ImageMeta } from '../templates/image-size';
-import type { TemplateDefinition } from '../templates/templates.schema';
+import { BUILT_IN_TEMPLATE } from '../documents';
+import type { ImageMeta } from '../templates';
+import type { TemplateDefinition } from '../templates';
 
 /**
  * The issuer's branding on the public credential page: the colours and logo of the template the certificate was issued
@@ -24,7 +24,7 @@ function versionOf(db: Knex, code: string) {
     .where('c.verification_code', code);
 }
 
-export function credentialBrandingRepository(db: Knex) {
+export function createCredentialBrandingRepository(db: Knex) {
   return {
     async branding(code: string): Promise<CredentialBranding> {
       const row: { definition: TemplateDefinition; logo_meta: ImageMeta | null } | undefined = await versionOf(db, code).first('v.definition', 'v.logo_meta');
@@ -37,7 +37,7 @@ export function credentialBrandingRepository(db: Knex) {
   };
 }
 
-export type CredentialBrandingRepository = ReturnType<typeof credentialBrandingRepository>;
+export type CredentialBrandingRepository = ReturnType<typeof createCredentialBrandingRepository>;
 
 /** WCAG relative luminance of a #RRGGBB colour. */
 function luminance(hex: string): number {

@@ -18,7 +18,7 @@ export interface PublicCredentialRow {
   status_list_position: number;
 }
 
-export function credentialsRepository(db: Knex) {
+export function createCredentialsRepository(db: Knex) {
   return {
     /** `code` is the stored form of a verification code; it is unique across organizations. */
     async byVerificationCode(code: string): Promise<PublicCredentialRow | undefined> {
@@ -52,4 +52,4 @@ export function credentialsRepository(db: Knex) {
   };
 }
 
-export type CredentialsRepository = ReturnType<typeof credentialsRepository>;
+export type CredentialsRepository = ReturnType<typeof createCredentialsRepository>;

@@ -1,14 +1,14 @@
 import { NotFoundError } from '@platform/service-kit';
-import { certificateStatus } from '../certificates/certificate-status';
-import { formatVerificationCode, normalizeVerificationCode } from '../certificates/verification-code';
-import { credentialPageUrl, type DocumentsService } from '../documents/documents.service';
+import { certificateStatus } from '../certificates';
+import { formatVerificationCode, normalizeVerificationCode } from '../certificates';
+import { credentialPageUrl, type DocumentsService } from '../documents';
 import type { CredentialBrandingRepository } from './credential-branding';
 import type { CredentialsRepository } from './credentials.repository';
 
-export type PublicCredential = Awaited<ReturnType<ReturnType<typeof credentialsService>['find']>>;
+export type PublicCredential = Awaited<ReturnType<ReturnType<typeof createCredentialsService>['find']>>;
 
 /** The public credential: anyone with the verification code may read it, so it holds only what the certificate shows. */
-export function credentialsService(repository: CredentialsRepository, documents: DocumentsService, { publicBaseUrl, documentWaitMs }: { publicBaseUrl: string; documentWaitMs: number }, branding: CredentialBrandingRepository) {
+export function createCredentialsService(repository: CredentialsRepository, documents: DocumentsService, { publicBaseUrl, documentWaitMs }: { publicBaseUrl: string; documentWaitMs: number }, branding: CredentialBrandingRepository) {
   /** A code that cannot be one of ours is not found without a database lookup. */
   function storedCode(input: string): string {
     const code = normalizeVerificationCode(input);
@@ -55,4 +55,4 @@ export function credentialsService(repository: CredentialsRepository, documents:
   };
 }
 
-export type CredentialsService = ReturnType<typeof credentialsService>;
+export type CredentialsService = ReturnType<typeof createCredentialsService>;

@@ -1,9 +1,9 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { CompactSign, compactVerify, decodeProtectedHeader } from 'jose';
 import { NotFoundError } from '@platform/service-kit';
-import { certificateStatus } from '../certificates/certificate-status';
-import { normalizeVerificationCode } from '../certificates/verification-code';
-import { credentialPageUrl } from '../documents/documents.service';
+import { certificateStatus } from '../certificates';
+import { normalizeVerificationCode } from '../certificates';
+import { credentialPageUrl } from '../documents';
 import { didDocument, issuerIdentity, jwks } from './issuer-identity';
 import { openBadgeCredential } from './open-badge';
 import type { CredentialsRepository, PublicCredentialRow } from './credentials.repository';
@@ -45,7 +45,7 @@ const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
  * handed back to it. Credentials are built on request from the stored certificate: the same certificate always yields
  * the same bytes (Ed25519 signatures are deterministic), and revoking changes only its status list bit.
  */
-export function verifiableCredentialsService(repository: CredentialsRepository, key: SigningKey, publicBaseUrl: string) {
+export function createVerifiableCredentialsService(repository: CredentialsRepository, key: SigningKey, publicBaseUrl: string) {
   const identity = issuerIdentity(publicBaseUrl, key);
   const publicKey: KeyObject = createPublicKey(key.privateKey);
   const header = { alg: 'EdDSA', kid: identity.keyId, typ: 'vc+jwt', cty: 'vc' };
@@ -203,4 +203,4 @@ export function verifiableCredentialsService(repository: CredentialsRepository, 
   };
 }
 
-export type VerifiableCredentialsService = ReturnType<typeof verifiableCredentialsService>;
+export type VerifiableCredentialsService = ReturnType<typeof createVerifiableCredentialsService>;

@@ -16,7 +16,7 @@ export interface LedgerRow {
 }
 
 /** The organization's balance and credit ledger, read inside that organization only. */
-export function creditsRepository(db: Knex) {
+export function createCreditsRepository(db: Knex) {
   return {
     /** The balance is the organization's; the plan is that of the user (`sub`) within it. */
     async balance(organizationId: string, userId: string): Promise<CreditBalanceRow | undefined> {
@@ -47,4 +47,4 @@ export function creditsRepository(db: Knex) {
   };
 }
 
-export type CreditsRepository = ReturnType<typeof creditsRepository>;
+export type CreditsRepository = ReturnType<typeof createCreditsRepository>;

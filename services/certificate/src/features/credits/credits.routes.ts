@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { NotFoundError, pageOf, parseOrThrow } from '@platform/service-kit';
+import { NotFoundError, pageOf, parseOrThrow, adminOf } from '@platform/service-kit';
 import type { CreditsRepository, LedgerRow } from './credits.repository';
+import type { creditLedgerEntrySchema } from './credits.contract';
 
 export const ledgerQuery = z
   .object({
@@ -10,7 +11,7 @@ export const ledgerQuery = z
   })
   .meta({ id: 'CreditLedgerQuery', examples: [{ limit: 50 }] });
 
-function presentEntry(row: LedgerRow) {
+function presentEntry(row: LedgerRow): z.infer<typeof creditLedgerEntrySchema> {
   return {
     id: row.id,
     amount: row.delta,
@@ -25,13 +26,13 @@ function presentEntry(row: LedgerRow) {
 export function creditAdminRoutes(credits: CreditsRepository): Router {
   const router = Router();
   router.get('/', async (req, res) => {
-    const row = await credits.balance(req.admin!.org, req.admin!.sub);
+    const row = await credits.balance(adminOf(req).org, adminOf(req).sub);
     if (!row) throw new NotFoundError('Organization not found');
     res.json({ organization: row.organization_name, balance: row.balance, plan: row.plan });
   });
   router.get('/ledger', async (req, res) => {
     const page = parseOrThrow(ledgerQuery, req.query);
-    res.json(pageOf(await credits.ledger(req.admin!.org, page), page.limit, presentEntry));
+    res.json(pageOf(await credits.ledger(adminOf(req).org, page), page.limit, presentEntry));
   });
   return router;
 }

@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/service-kit';
-import type { TemplateDefinition } from '../templates/templates.schema';
+import type { TemplateDefinition } from '../templates';
 
 /** What a document shows of a certificate, read by this feature itself (the certificates feature's rows stay its own). */
 export interface CertificateForDocument {
@@ -47,7 +47,7 @@ function columnsOf(key: DocumentKey) {
   return { certificate_id: key.certificateId, template_version: key.templateVersion, status: key.status, format: key.format };
 }
 
-export function documentsRepository(db: Knex) {
+export function createDocumentsRepository(db: Knex) {
   const certificates = () => db('certificates as c').join('organizations as o', 'o.id', 'c.organization_id');
   return {
     async certificateInOrganization(organizationId: string, id: string): Promise<CertificateForDocument | undefined> {
@@ -70,4 +70,4 @@ export function documentsRepository(db: Knex) {
   };
 }
 
-export type DocumentsRepository = ReturnType<typeof documentsRepository>;
+export type DocumentsRepository = ReturnType<typeof createDocumentsRepository>;

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { isIdOf, NotFoundError, parseOrThrow } from '@platform/service-kit';
+import { isIdOf, NotFoundError, parseOrThrow, adminOf } from '@platform/service-kit';
 import { z } from 'zod';
 import { DOCUMENT_CONTENT_TYPES, type DocumentsService } from './documents.service';
 
@@ -14,7 +14,7 @@ export function documentAdminRoutes(documents: DocumentsService): Router {
     const id = req.params.id;
     if (!isIdOf('cert', id)) throw new NotFoundError('Certificate not found');
     const { format } = parseOrThrow(documentQuery, req.query);
-    const content = await documents.forCertificate(req.admin!.org, id, format);
+    const content = await documents.forCertificate(adminOf(req).org, id, format);
     res.set('Content-Type', DOCUMENT_CONTENT_TYPES[format]);
     res.set('Content-Disposition', `inline; filename="certificate.${format}"`);
     res.set('Cache-Control', 'private, no-cache');

@@ -1,10 +1,10 @@
 import { ApiError, NotFoundError } from '@platform/service-kit';
-import { certificateStatus } from '../certificates/certificate-status';
-import { formatVerificationCode } from '../certificates/verification-code';
+import { certificateStatus } from '../certificates';
+import { formatVerificationCode } from '../certificates';
 import { BUILT_IN_TEMPLATE } from './built-in-template';
 import { humanDate } from './document-dates';
 import type { DocumentInput } from './document-renderers';
-import type { TemplateDraft } from '../templates/templates.service';
+import type { TemplateDraft } from '../templates';
 import type { CertificateForDocument, DocumentFormat, DocumentKey, DocumentsRepository } from './documents.repository';
 import { RenderQueueFullError, type RenderPool } from './render-pool';
 
@@ -30,7 +30,7 @@ export type DocumentAnswer = { ready: true; content: Buffer } | { ready: false; 
  * version and the certificate's status (revoked and expired documents say so), so the first render of each is stored
  * and served from then on; concurrent requests for one document share one render.
  */
-export function documentsService(repository: DocumentsRepository, publicBaseUrl: string, renders: DocumentRenderSettings) {
+export function createDocumentsService(repository: DocumentsRepository, publicBaseUrl: string, renders: DocumentRenderSettings) {
   const inFlight = new Map<string, Promise<Buffer>>();
   const perOrganization = new Map<string, number>();
 
@@ -175,4 +175,4 @@ export function documentsService(repository: DocumentsRepository, publicBaseUrl:
   };
 }
 
-export type DocumentsService = ReturnType<typeof documentsService>;
+export type DocumentsService = ReturnType<typeof createDocumentsService>;

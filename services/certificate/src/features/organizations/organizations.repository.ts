@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/service-kit';
-import { FREE_PLAN } from '../plans/plans';
+import { FREE_PLAN } from '../plans';
 
 export interface OrganizationClaims {
   org: string;
@@ -13,7 +13,7 @@ export interface OrganizationRow {
   balance: number;
 }
 
-export function organizationsRepository(db: Knex) {
+export function createOrganizationsRepository(db: Knex) {
   return {
     /**
      * Organizations and users come into being the first time a dashboard token names them. A new organization gets
@@ -54,4 +54,4 @@ export function organizationsRepository(db: Knex) {
   };
 }
 
-export type OrganizationsRepository = ReturnType<typeof organizationsRepository>;
+export type OrganizationsRepository = ReturnType<typeof createOrganizationsRepository>;

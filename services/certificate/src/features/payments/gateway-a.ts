@@ -13,7 +13,7 @@ const verifySchema = z.object({
 });
 
 /** Gateway A: HMAC-SHA512 of the raw body in a header; amounts in minor units; verify by reference. */
-export function gatewayA(config: CertificateConfig): PaymentGateway {
+export function createGatewayA(config: CertificateConfig): PaymentGateway {
   const secret = config.GATEWAY_A_SECRET_KEY;
   const displayName = config.GATEWAY_A_DISPLAY_NAME;
   return {

@@ -17,7 +17,7 @@ export function majorToMinor(amount: number): number {
 }
 
 /** Gateway B: a shared secret hash in a header (without one its webhooks are inert); amounts in major units; verify by transaction id. */
-export function gatewayB(config: CertificateConfig): PaymentGateway {
+export function createGatewayB(config: CertificateConfig): PaymentGateway {
   const displayName = config.GATEWAY_B_DISPLAY_NAME;
   return {
     id: 'gateway-b',

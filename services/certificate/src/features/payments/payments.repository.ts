@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from '@platform/service-kit';
+import type { PaymentGateway } from './payment-gateway';
 
 /** What a payment buys: a plan (set on the paying user) or a credit pack (credits added, the plan untouched). */
 export type PaymentKind = 'plan_upgrade' | 'credit_top_up';
@@ -16,7 +17,7 @@ export interface PaymentRow {
   credits: number | null;
   amount: string; // bigint comes back as text
   currency: string;
-  gateway: string;
+  gateway: PaymentGateway['id'];
   status: 'pending' | 'succeeded' | 'failed';
   failure_reason: string | null;
   created_at: Date;
@@ -24,7 +25,7 @@ export interface PaymentRow {
   gateway_transaction_id?: string | null;
 }
 
-export function paymentsRepository(db: Knex) {
+export function createPaymentsRepository(db: Knex) {
   return {
     async insert(row: Omit<PaymentRow, 'status' | 'failure_reason' | 'created_at' | 'amount' | 'plan' | 'credit_pack' | 'credits'> & { amount: number } & Partial<Pick<PaymentRow, 'plan' | 'credit_pack' | 'credits'>>): Promise<PaymentRow> {
       const [inserted] = await db('payments').insert(row).returning('*');
@@ -71,4 +72,4 @@ export function paymentsRepository(db: Knex) {
   };
 }
 
-export type PaymentsRepository = ReturnType<typeof paymentsRepository>;
+export type PaymentsRepository = ReturnType<typeof createPaymentsRepository>;

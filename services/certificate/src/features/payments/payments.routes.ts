@@ -1,8 +1,8 @@
 import express, { Router, type Request } from 'express';
 import { z } from 'zod';
-import { ApiError, NotFoundError, parseOrThrow, requireRole, sendProblem, type Logger } from '@platform/service-kit';
-import { CREDIT_PACK_IDS, CREDIT_PACKS } from '../plans/credit-packs';
-import { PLANS } from '../plans/plans';
+import { ApiError, NotFoundError, parseOrThrow, requireRole, sendProblem, type Logger, adminOf } from '@platform/service-kit';
+import { CREDIT_PACK_IDS, CREDIT_PACKS } from '../plans';
+import { PLANS } from '../plans';
 import type { PaymentGateway } from './payment-gateway';
 import { receivePaymentWebhook } from './payment-webhooks';
 import type { PaymentsRepository } from './payments.repository';
@@ -88,11 +88,11 @@ export function subscriptionAdminRoutes({ payments, paymentRecords, paymentGatew
     };
   };
   router.get('/payments', async (req, res) => {
-    res.json({ data: (await paymentRecords.listForOrganization(req.admin!.org)).map(historyOf), has_more: false, next_cursor: null });
+    res.json({ data: (await paymentRecords.listForOrganization(adminOf(req).org)).map(historyOf), has_more: false, next_cursor: null });
   });
   router.get('/payments/:reference/receipt', async (req, res) => {
     const row = await paymentRecords.find(String(req.params.reference));
-    if (!row || row.organization_id !== req.admin!.org || row.status !== 'succeeded' || !row.activated_at) throw new NotFoundError('No receipt: the payment is unknown or not paid');
+    if (!row || row.organization_id !== adminOf(req).org || row.status !== 'succeeded' || !row.activated_at) throw new NotFoundError('No receipt: the payment is unknown or not paid');
     const payment = historyOf(row);
     const pdf = await renderReceipt(
       { ...payment, gateway_transaction_id: row.gateway_transaction_id ?? null, activated_at: payment.activated_at! },
@@ -107,7 +107,7 @@ export function subscriptionAdminRoutes({ payments, paymentRecords, paymentGatew
   const openCheckout = async (req: Request, gateway: PaymentGateway['id'], start: () => Promise<ReturnType<typeof presentPayment>>) => {
     const chosen = paymentGateways.get(gateway)!;
     if (!chosen.isConfigured()) throw new ApiError(503, 'payment_gateway_not_configured', `${chosen.displayName} is not set up on this platform; choose another gateway`);
-    const admin = req.admin!;
+    const admin = adminOf(req);
     const payment = await start();
     const checkoutUrl = await chosen.initialize({
       reference: payment.reference,
@@ -120,12 +120,12 @@ export function subscriptionAdminRoutes({ payments, paymentRecords, paymentGatew
   };
   router.post('/subscriptions/checkout', async (req, res) => {
     const { plan, gateway } = parseOrThrow(checkoutBody, req.body ?? {});
-    res.status(201).json(await openCheckout(req, gateway, () => payments.checkout(req.admin!.org, req.admin!.sub, plan, gateway)));
+    res.status(201).json(await openCheckout(req, gateway, () => payments.checkout(adminOf(req).org, adminOf(req).sub, plan, gateway)));
   });
   /** A credit pack for the organization (owners: it spends the organization's money), the plan left as it is. */
   router.post('/credits/top-ups', requireRole('owner'), async (req, res) => {
     const { pack, gateway } = parseOrThrow(topUpBody, req.body ?? {});
-    res.status(201).json(await openCheckout(req, gateway, () => payments.checkoutTopUp(req.admin!.org, req.admin!.sub, pack, gateway)));
+    res.status(201).json(await openCheckout(req, gateway, () => payments.checkoutTopUp(adminOf(req).org, adminOf(req).sub, pack, gateway)));
   });
   return router;
 }

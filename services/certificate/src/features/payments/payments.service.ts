@@ -1,15 +1,17 @@
 import { newId, NotFoundError, recordAuditEntry, ValidationError, type Knex } from '@platform/service-kit';
-import { grantCreditsOnce } from '../credits/credit-ledger';
-import { findCreditPack } from '../plans/credit-packs';
-import { findPlan } from '../plans/plans';
+import { grantCreditsOnce } from '../credits';
+import { findCreditPack } from '../plans';
+import { findPlan } from '../plans';
 import type { PaymentRow, PaymentsRepository } from './payments.repository';
+import type { paymentSchema } from './payments.contract';
+import type { z } from 'zod';
 
 /** The credits a payment adds once paid: its pack's (fixed at checkout) or its plan's. */
 export function creditsOf(row: PaymentRow): number {
   return row.kind === 'credit_top_up' ? Number(row.credits) : (findPlan(row.plan ?? '')?.credits ?? 0);
 }
 
-export function presentPayment(row: PaymentRow) {
+export function presentPayment(row: PaymentRow): z.infer<typeof paymentSchema> {
   return {
     reference: row.reference,
     kind: row.kind,
@@ -24,10 +26,10 @@ export function presentPayment(row: PaymentRow) {
   };
 }
 
-export function paymentsService(db: Knex, repository: PaymentsRepository) {
+export function createPaymentsService(db: Knex, repository: PaymentsRepository) {
   return {
     /** A pending payment of the calling user for a paid plan; its reference is what the checkout sends to the gateway. */
-    async checkout(organizationId: string, userId: string, planId: string, gateway: string) {
+    async checkout(organizationId: string, userId: string, planId: string, gateway: PaymentRow['gateway']) {
       const plan = findPlan(planId);
       if (!plan) throw new NotFoundError('Plan not found');
       if (plan.price.amount === 0) throw new ValidationError([{ path: 'plan', message: 'the free plan needs no checkout' }]);
@@ -45,7 +47,7 @@ export function paymentsService(db: Knex, repository: PaymentsRepository) {
     },
 
     /** A pending payment for a credit pack: once paid it adds the pack's credits to the organization, plan untouched. */
-    async checkoutTopUp(organizationId: string, userId: string, packId: string, gateway: string) {
+    async checkoutTopUp(organizationId: string, userId: string, packId: string, gateway: PaymentRow['gateway']) {
       const pack = findCreditPack(packId);
       if (!pack) throw new NotFoundError('Credit pack not found');
       const row = await repository.insert({
@@ -109,4 +111,4 @@ async function addTopUp(trx: Knex.Transaction, payment: PaymentRow, transactionI
   await grantCreditsOnce(trx, payment.organization_id, Number(payment.credits), 'credit_top_up', payment.reference);
 }
 
-export type PaymentsService = ReturnType<typeof paymentsService>;
+export type PaymentsService = ReturnType<typeof createPaymentsService>;

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { parseOrThrow, type Knex } from '@platform/service-kit';
+import { parseOrThrow, type Knex, adminOf } from '@platform/service-kit';
 
 export const summaryQuery = z
   .object({ days: z.coerce.number().int().min(1).max(90).default(30).meta({ description: 'How many UTC days, ending today.' }) })
@@ -21,15 +21,15 @@ export function summaryAdminRoutes(summary: SummaryReader): Router {
   const router = Router();
   router.get('/', async (req, res) => {
     const { days } = parseOrThrow(summaryQuery, req.query);
-    res.json(await summary(req.admin!.org, days));
+    res.json(await summary(adminOf(req).org, days));
   });
   return router;
 }
 
-export type SummaryReader = ReturnType<typeof summaryReader>;
+export type SummaryReader = ReturnType<typeof createSummaryReader>;
 
 /** Reads the summary of one organization over the last `days` UTC days. */
-export function summaryReader(db: Knex) {
+export function createSummaryReader(db: Knex) {
   return async (org: string, days: number) => {
     const { rows } = await db.raw<{ rows: DayRow[] }>(
       `with day as (

@@ -47,7 +47,7 @@ const WITH_VERSION = [
   'v.definition', 'v.background_image_meta', 'v.logo_meta', 'v.signature_image_meta',
 ];
 
-export function templatesRepository(db: Knex) {
+export function createTemplatesRepository(db: Knex) {
   const withCurrentVersion = (organizationId: string) =>
     db('templates as t')
       .join('template_versions as v', (on) => on.on('v.template_id', 't.id').andOn('v.version', 't.current_version'))
@@ -119,4 +119,4 @@ export function templatesRepository(db: Knex) {
   };
 }
 
-export type TemplatesRepository = ReturnType<typeof templatesRepository>;
+export type TemplatesRepository = ReturnType<typeof createTemplatesRepository>;

@@ -1,9 +1,9 @@
 import express, { Router, type RequestHandler, type Response } from 'express';
-import { hasBody, isIdOf, isJsonType, NotFoundError, parseOrThrow, requireRole, UnsupportedMediaTypeError } from '@platform/service-kit';
+import { hasBody, isIdOf, isJsonType, NotFoundError, parseOrThrow, requireRole, UnsupportedMediaTypeError, adminOf } from '@platform/service-kit';
 import { newTemplateSchema, templateListQuery, templatePatchSchema, templateVersionListQuery } from './templates.schema';
 import type { TemplatesService } from './templates.service';
 
-/** Draws a checked draft as PNG (the documents feature's renderer, wired in admin.routes). */
+/** Draws a checked draft as PNG (the documents feature's renderer, wired in admin/admin.routes.ts). */
 export type RenderPreview = (draft: Awaited<ReturnType<TemplatesService['draft']>>, issuerName: string) => Promise<Buffer>;
 
 /** Templates carry base64 images, so their JSON bodies may be up to 3 MB (other admin bodies: 100 kB). */
@@ -24,37 +24,37 @@ export function templateAdminRoutes(service: TemplatesService, renderPreview: Re
 
   router.post('/', async (req, res) => {
     const input = parseOrThrow(newTemplateSchema, req.body ?? {});
-    res.status(201).json(await service.create(req.admin!.org, input));
+    res.status(201).json(await service.create(adminOf(req).org, input));
   });
   /** A live preview while editing: the draft (a new template's body) as the real renderer draws it, PNG, never stored. */
   router.post('/preview', async (req, res) => {
     const draft = await service.draft(parseOrThrow(newTemplateSchema, req.body ?? {}));
-    sendPng(res, await renderPreview(draft, req.admin!.org_name ?? 'Your organization'));
+    sendPng(res, await renderPreview(draft, adminOf(req).org_name ?? 'Your organization'));
   });
   /** The preview of an edit: the next version an update with this body would make, drawn, never stored. */
   router.post('/:id/preview', async (req, res) => {
     const id = templateId(req.params.id);
-    const draft = await service.draftUpdate(req.admin!.org, id, parseOrThrow(templatePatchSchema, req.body ?? {}));
-    sendPng(res, await renderPreview(draft, req.admin!.org_name ?? 'Your organization'));
+    const draft = await service.draftUpdate(adminOf(req).org, id, parseOrThrow(templatePatchSchema, req.body ?? {}));
+    sendPng(res, await renderPreview(draft, adminOf(req).org_name ?? 'Your organization'));
   });
   router.get('/', async (req, res) => {
     const query = parseOrThrow(templateListQuery, req.query);
-    res.json(await service.list(req.admin!.org, query.limit, query.starting_after, query.status));
+    res.json(await service.list(adminOf(req).org, query.limit, query.starting_after, query.status));
   });
   router.get('/:id', async (req, res) => {
-    res.json(await service.get(req.admin!.org, templateId(req.params.id)));
+    res.json(await service.get(adminOf(req).org, templateId(req.params.id)));
   });
   router.patch('/:id', async (req, res) => {
     const id = templateId(req.params.id);
-    res.json(await service.update(req.admin!.org, id, parseOrThrow(templatePatchSchema, req.body ?? {})));
+    res.json(await service.update(adminOf(req).org, id, parseOrThrow(templatePatchSchema, req.body ?? {})));
   });
   router.get('/:id/versions', async (req, res) => {
     const id = templateId(req.params.id);
     const query = parseOrThrow(templateVersionListQuery, req.query);
-    res.json(await service.versions(req.admin!.org, id, query.limit, query.before));
+    res.json(await service.versions(adminOf(req).org, id, query.limit, query.before));
   });
   router.post('/:id/archive', async (req, res) => {
-    res.json(await service.archive(req.admin!.org, templateId(req.params.id)));
+    res.json(await service.archive(adminOf(req).org, templateId(req.params.id)));
   });
   return router;
 }

@@ -2,8 +2,10 @@ import { ConflictError, newId, NotFoundError, parseOrThrow, ValidationError } fr
 import { checkImage, type ImageMeta } from './template-images';
 import type { NewVersion, TemplatesRepository, TemplateWithVersion, VersionImages } from './templates.repository';
 import { templateDefinitionSchema, type NewTemplate, type TemplateDefinition, type TemplatePatch } from './templates.schema';
+import type { templateSchema } from './templates.contract';
+import type { z } from 'zod';
 
-export function presentTemplate(row: TemplateWithVersion) {
+export function presentTemplate(row: TemplateWithVersion): z.infer<typeof templateSchema> {
   return {
     id: row.id,
     status: row.status,
@@ -87,7 +89,7 @@ export interface TemplateDraft {
   signature: Buffer | null;
 }
 
-export function templatesService(repository: TemplatesRepository, limits: { maxDecodedPixels: number }) {
+export function createTemplatesService(repository: TemplatesRepository, limits: { maxDecodedPixels: number }) {
   async function find(organizationId: string, id: string) {
     const row = await repository.find(organizationId, id);
     if (!row) throw new NotFoundError('Template not found');
@@ -180,4 +182,4 @@ export function templatesService(repository: TemplatesRepository, limits: { maxD
   };
 }
 
-export type TemplatesService = ReturnType<typeof templatesService>;
+export type TemplatesService = ReturnType<typeof createTemplatesService>;

@@ -1,9 +1,9 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
 import { answerWithEtag, bearerToken, fastLane, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
-import { normalizeVerificationCode } from '../certificates/verification-code';
-import type { PublicApiRepository } from './public-api.repository';
-import { creditsView, verificationView } from './public-api.views';
+import { normalizeVerificationCode } from '../certificates';
+import { isFound, type PublicApiRepository } from './public-api.repository';
+import { creditsView, verificationView } from './public-api.presenter';
 
 export interface PublicApiFastLaneDeps {
   apiKeys: ApiKeyService;
@@ -58,6 +58,6 @@ async function answer({ apiKeys, publicApi }: PublicApiFastLaneDeps, req: Incomi
     return { status: 200, route: CREDITS_ROUTE, apiKeyId: principal.keyId, body };
   }
   const row = await publicApi.verification(principal.organizationId, normalizeVerificationCode(target.code));
-  if (!row?.certificate_id) return undefined;
+  if (!row || !isFound(row)) return undefined;
   return answerWithEtag(req, { route: VERIFY_ROUTE, apiKeyId: principal.keyId }, verificationView(row));
 }

@@ -17,8 +17,15 @@ export interface VerificationRow {
   expires_on: string | null;
 }
 
+/** A verification row whose certificate was found: the certificate's columns are all set. */
+export type FoundVerificationRow = VerificationRow & Record<'certificate_id' | 'recipient_name' | 'program_title' | 'issue_date' | 'certificate_number' | 'status', string>;
+
+export function isFound(row: VerificationRow): row is FoundVerificationRow {
+  return row.certificate_id !== null;
+}
+
 /** The two public reads, each one round trip inside the authenticated key's organization only (the hottest reads: `queryRows`, not knex.raw). */
-export function publicApiRepository(db: Knex) {
+export function createPublicApiRepository(db: Knex) {
   return {
     /** The plan is that of the user who created the key. */
     async credits(organizationId: string, keyId: string): Promise<CreditsRow | undefined> {
@@ -49,4 +56,4 @@ export function publicApiRepository(db: Knex) {
   };
 }
 
-export type PublicApiRepository = ReturnType<typeof publicApiRepository>;
+export type PublicApiRepository = ReturnType<typeof createPublicApiRepository>;

@@ -1,10 +1,10 @@
 import { Router } from 'express';
 import { INVALID_KEY_MESSAGE, principalOf, type ApiKeyService } from '@platform/api-keys';
 import { NotFoundError, UnauthorizedError, sendJsonWithEtag } from '@platform/service-kit';
-import { requireApiKey } from '../api-keys/api-keys.routes';
-import { normalizeVerificationCode } from '../certificates/verification-code';
-import type { PublicApiRepository } from './public-api.repository';
-import { creditsView, verificationView } from './public-api.views';
+import { requireApiKey } from '../api-keys';
+import { normalizeVerificationCode } from '../certificates';
+import { isFound, type PublicApiRepository } from './public-api.repository';
+import { creditsView, verificationView } from './public-api.presenter';
 
 export interface PublicApiDeps {
   apiKeys: ApiKeyService;
@@ -31,7 +31,7 @@ export function publicApiRoutes({ apiKeys, publicApi }: PublicApiDeps): Router {
   router.get('/api/v1/verify/:code', apiKey, async (req, res) => {
     const row = await publicApi.verification(principalOf(req).organizationId, normalizeVerificationCode(req.params.code as string));
     if (!row) throw keyWithoutOrganization();
-    if (!row.certificate_id) throw new NotFoundError('Certificate not found', { valid: false });
+    if (!isFound(row)) throw new NotFoundError('Certificate not found', { valid: false });
     sendJsonWithEtag(req, res, verificationView(row));
   });
   return router;

@@ -6,6 +6,7 @@ import { imageDataUrlSchema } from '../../platform/image-data';
 import { adminPartnerIdOf } from '../partners';
 import { BRAND_COLOR_PATTERN, contrastOnWhite, MIN_BRAND_CONTRAST } from './brand-color';
 import { findBranding, upsertBranding, type BrandingChange, type BrandingRow } from './branding.repository';
+import type { partnerBrandingResponse } from './branding.schema';
 
 /** A logo is shown at most 40 px high: 64 KiB of PNG, JPEG or WebP is plenty. */
 export const LOGO_MAX_BYTES = 64 * 1024;
@@ -32,11 +33,11 @@ export const brandingSchema = z
   });
 
 /** The branding as the admin API answers it: the logo by its type, size and SHA-256, never its bytes. */
-function presentBranding(row: BrandingRow | undefined) {
+function presentBranding(row: BrandingRow | undefined): z.input<typeof partnerBrandingResponse> {
   return {
     display_name: row?.display_name ?? null,
     brand_color: row?.brand_color ?? null,
-    logo: row?.logo
+    logo: row?.logo && row.logo_content_type
       ? { content_type: row.logo_content_type, bytes: row.logo.length, sha256: createHash('sha256').update(row.logo).digest('hex') }
       : null,
     updated_at: row ? row.updated_at.toISOString() : null,

@@ -2,6 +2,8 @@ import type { Driver, Telemetry } from '../fleet';
 import { presentAssignee } from '../jobs';
 import { COURIER_ACTIVE_STATUSES } from './delivery-status';
 import type { DeliveryRow } from './deliveries.repository';
+import type { z } from 'zod';
+import type { deliveryResponse } from './deliveries.schema';
 
 /** The delivery's public tracking link (services.ts wires the tracking feature's links in). */
 export interface DeliveryTrackingLinks {
@@ -15,7 +17,7 @@ export interface DeliveryTrackingLinks {
  * The delivery as GET /api/v1/deliveries/{id} shows it; webhook events carry exactly this. Fields are listed one by one,
  * so the PIN hash and the attempt counter can never leak into an answer.
  */
-export function presentDelivery(delivery: DeliveryRow, courier: Driver | undefined, telemetry: Telemetry | null, tracking: DeliveryTrackingLinks) {
+export function presentDelivery(delivery: DeliveryRow, courier: Driver | undefined, telemetry: Telemetry | null, tracking: DeliveryTrackingLinks): DeliveryView {
   const active = COURIER_ACTIVE_STATUSES.includes(delivery.status);
   return {
     id: delivery.id,
@@ -51,4 +53,5 @@ export function presentDelivery(delivery: DeliveryRow, courier: Driver | undefin
   };
 }
 
-export type DeliveryView = ReturnType<typeof presentDelivery>;
+/** The delivery as answered: its response schema's type, with the `sequence` every answer carries. */
+export type DeliveryView = z.input<typeof deliveryResponse> & { sequence: number };

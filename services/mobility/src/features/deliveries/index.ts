@@ -1,4 +1,6 @@
 /** The deliveries feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
+export { deliveriesContract } from './deliveries.contract';
+export { createdDeliveryResponse, deliveryQuoteResponse, deliveryResponse, deliveryStatusResponse, listDeliveriesResponse, pinRefusedResponse, proofOfDeliveryResponse, requestDelivery422Response } from './deliveries.schema';
 export { createKnexDeliveriesRepository } from './deliveries.repository';
 export { courierDeliveryRoutes, deliveryAdminRoutes, deliveryId, deliveryRoutes, deliveryStreams } from './deliveries.routes';
 export { createDeliveryService } from './deliveries.service';

@@ -13,6 +13,8 @@ import {
   openOffersForDriver,
   type OfferRow,
 } from './offers.repository';
+import type { z } from 'zod';
+import type { offerResponse } from './offers.schema';
 
 export interface DispatchSettings {
   radiusMeters: number;
@@ -23,11 +25,11 @@ export interface DispatchSettings {
 /** How many nearest indexed drivers one search considers; busy or already-asked ones are skipped. */
 const CANDIDATES_PER_SEARCH = 25;
 
-export function toOfferView(offer: OfferRow) {
+export function toOfferView(offer: OfferRow): z.input<typeof offerResponse> {
   return {
     id: offer.id,
     kind: offer.kind,
-    [offer.kind === 'ride' ? 'ride_id' : 'delivery_id']: offer.job_id,
+    ...(offer.kind === 'ride' ? { ride_id: offer.job_id } : { delivery_id: offer.job_id }),
     pickup: offer.pickup,
     dropoff: offer.dropoff,
     expires_at: offer.expires_at.toISOString(),

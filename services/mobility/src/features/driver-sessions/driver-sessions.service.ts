@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError, UnauthorizedError, isIdOf, newId, type Knex } from '@platform/service-kit';
-import { type Driver, type DriverView, type FleetService, type OnDriverRegistered, toDriverView } from '../fleet';
+import { type Driver, type FleetService, type OnDriverRegistered, toDriverView } from '../fleet';
 import {
   insertActivationCode,
   insertRefreshToken,
@@ -15,6 +15,9 @@ import {
   supersedeOpenCodes,
 } from './driver-sessions.repository';
 import { isRefreshTokenShaped, newActivationCode, newRefreshToken, normalizeActivationCode, secretHash, signAccessToken } from './driver-credentials';
+import type { z } from 'zod';
+import type { activationCodeResponse } from '../fleet';
+import type { driverSessionResponse } from './driver-sessions.schema';
 
 /** An activation code is good for 24 hours after it was issued. */
 export const ACTIVATION_CODE_TTL_SECONDS = 24 * 60 * 60;
@@ -28,19 +31,11 @@ export interface DriverSessionSettings {
   refreshTokenTtlSeconds: number;
 }
 
-export interface IssuedActivationCode {
-  activation_code: string;
-  expires_at: string;
-}
+/** A fresh activation code as answered (its response schema's type). */
+export type IssuedActivationCode = z.input<typeof activationCodeResponse>;
 
-export interface DriverSessionTokens {
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  refresh_token: string;
-  refresh_token_expires_at: string;
-  driver: DriverView;
-}
+/** A signed-in session as answered (its response schema's type). */
+export type DriverSessionTokens = z.input<typeof driverSessionResponse>;
 
 /**
  * Issues a fresh one-time activation code for a driver on `conn` (the caller's transaction when it has one): earlier unused

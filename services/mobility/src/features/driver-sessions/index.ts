@@ -1,4 +1,6 @@
 /** The driver-sessions feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
+export { driverSessionsContract } from './driver-sessions.contract';
+export { driverSessionResponse } from './driver-sessions.schema';
 export { scheduleDriverCredentialRetention } from './credential-retention';
 export { activationCodeAdminRoutes, driverSessionRoutes } from './driver-sessions.routes';
 export { createDriverSessionService, firstActivationCode } from './driver-sessions.service';

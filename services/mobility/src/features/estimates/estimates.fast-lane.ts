@@ -1,7 +1,9 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
 import { fastLane, handOverBody, parseStrictJson, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
-import { presentedToken } from '../api-keys';
+import { presentedToken, requiredScope } from '../api-keys';
+import { operationOf } from '../../platform/route-lookup';
+import { estimatesContract } from './estimates.contract';
 import { estimateSchema } from './estimates.routes';
 import type { EstimateService } from './estimates.service';
 
@@ -12,10 +14,11 @@ export interface EstimatesFastLaneDeps {
   metrics: Metrics;
 }
 
-const ESTIMATES_PATH = '/api/v1/estimates';
+const CREATE_ESTIMATE = operationOf(estimatesContract, 'createEstimate');
+const ESTIMATES_PATH = CREATE_ESTIMATE.path;
 /** The Express route's pattern as its log line and metrics name it (a router's `/` mounted at the path). */
-const ESTIMATES_ROUTE = '/api/v1/estimates/';
-const REQUIRED_SCOPE = 'estimates:read';
+const ESTIMATES_ROUTE = `${ESTIMATES_PATH}/`;
+const REQUIRED_SCOPE = requiredScope(CREATE_ESTIMATE);
 /** Larger bodies (an estimate's is about 80 bytes) stay with Express and its 100 kB limit. */
 const MAX_FAST_BODY_BYTES = 8192;
 

@@ -3,6 +3,8 @@ import type { LatLng } from '../../platform/geo';
 import { ESTIMATE_VALIDITY_SECONDS, PRICING, ROAD_FACTOR, TIERS, fareFor, travelSeconds, tripMeters, type Tier } from '../../platform/pricing';
 import type { FleetLocations } from '../fleet';
 import { findEstimate, insertEstimate, type Money, type StoredEstimate } from './estimates.repository';
+import type { z } from 'zod';
+import type { estimateResponse } from './estimates.schema';
 
 export interface TierEstimate {
   tier: Tier;
@@ -14,13 +16,8 @@ export interface TierEstimate {
   available: boolean;
 }
 
-export interface EstimateView {
-  id: string;
-  expires_at: string;
-  distance_meters: number;
-  duration_seconds: number;
-  estimates: TierEstimate[];
-}
+/** An estimate as answered (its response schema's type). */
+export type EstimateView = z.input<typeof estimateResponse>;
 
 /**
  * Test mode sees the sandbox driver (and courier) only, never the live fleet: it is always free, and its

@@ -1,7 +1,10 @@
 import type { PassRow, ProgramRow, ProgramUsage, RedemptionRow } from './event-passes.repository';
+import type { z } from 'zod';
+import type { RideStatus } from '../rides';
+import type { eventPassProgramResponse, eventPassRedemptionResponse, eventPassResponse } from './event-passes.schema';
 
 /** A program as GET /api/v1/event-pass-programs/{id} shows it, with its usage. */
-export function presentProgram(program: ProgramRow, usage: ProgramUsage) {
+export function presentProgram(program: ProgramRow, usage: ProgramUsage): z.input<typeof eventPassProgramResponse> {
   return {
     id: program.id,
     name: program.name,
@@ -31,7 +34,7 @@ export function presentProgram(program: ProgramRow, usage: ProgramUsage) {
 export type ProgramView = ReturnType<typeof presentProgram>;
 
 /** A pass as its organizer sees it: the code (retrievable), the attendee, and its rides. */
-export function presentPass(pass: PassRow) {
+export function presentPass(pass: PassRow): z.input<typeof eventPassResponse> {
   return {
     id: pass.id,
     program_id: pass.program_id,
@@ -49,7 +52,7 @@ export function presentPass(pass: PassRow) {
 export type PassView = ReturnType<typeof presentPass>;
 
 /** The data of `event_pass.redeemed` and `event_pass.released`: which ride, which pass, how much of the budget. */
-export function presentRedemption(redemption: RedemptionRow, pass: PassRow, rideStatus: string) {
+export function presentRedemption(redemption: RedemptionRow, pass: PassRow, rideStatus: RideStatus): z.input<typeof eventPassRedemptionResponse> {
   return {
     ride_id: redemption.ride_id,
     ride_status: rideStatus,

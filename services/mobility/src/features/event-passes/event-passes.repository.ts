@@ -1,5 +1,6 @@
 import type { Knex } from '@platform/service-kit';
 import type { AppliesTo } from './event-pass-rules';
+import type { Tier } from '../../platform/pricing';
 
 export interface ProgramRow {
   id: string;
@@ -12,7 +13,7 @@ export interface ProgramRow {
   valid_from: Date;
   valid_until: Date;
   applies_to: AppliesTo;
-  tiers: string[];
+  tiers: Tier[];
   max_fare_per_ride: number;
   budget: number;
   currency: string;

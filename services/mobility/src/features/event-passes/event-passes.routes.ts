@@ -101,8 +101,8 @@ export function eventPassProgramRoutes(
   router.get('/:id/passes', read, async (req, res) => {
     res.json(await passes.listPasses(partnerIdOf(req), programId(req.params.id), parseOrThrow(eventPassPageSchema, req.query)));
   });
-  router.post('/:id/passes/:passId/revoke', write, async (req, res) => {
-    const passId = String(req.params.passId);
+  router.post('/:id/passes/:pass_id/revoke', write, async (req, res) => {
+    const passId = String(req.params.pass_id);
     if (!isIdOf('evpass', passId)) throw new NotFoundError('Event pass not found');
     res.json(await passes.revokePassById(partnerIdOf(req), programId(req.params.id), passId));
   });

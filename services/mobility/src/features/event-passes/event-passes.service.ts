@@ -5,6 +5,7 @@ import { newPassCode, normalizePassCode, passCodeHash } from './event-pass-code'
 import { coveredAmount, insideWindow, matchesVenue, passRefused, type AppliesTo } from './event-pass-rules';
 import { presentPass, presentProgram, presentRedemption, type PassView, type ProgramView } from './event-passes.presenter';
 import * as repo from './event-passes.repository';
+import type { RideStatus } from '../rides';
 
 export interface CreateProgramInput {
   name: string;
@@ -246,7 +247,8 @@ export function createEventPassService({ db, appendEvent }: EventPassDeps) {
         objectType: 'event_pass_program',
         objectId: program.id,
         sequence: program.sequence,
-        data: presentRedemption(redemption, pass, ride.status),
+        // The ride lifecycle reports the ride's own status here.
+        data: presentRedemption(redemption, pass, ride.status as RideStatus),
       });
     },
   };

@@ -4,7 +4,10 @@ import type { Tier } from '../../platform/pricing';
 import { indexScopeOf, type FleetLocations } from './fleet.locations';
 import { claimDriver, disableDriver, findDriver, findDrivers, insertDriver, jobStatuses, pageDrivers, releaseDriver, setDriverAvailability } from './fleet.repository';
 import type { Driver, FleetKind, Vehicle } from './fleet.types';
+import type { z } from 'zod';
+import type { driverListResponse, driverProfileResponse, fleetDriverResponse } from './fleet.schema';
 
+/** A driver as the admin API and the driver app show it (`toDriverView` checks it against its response schema). */
 export interface DriverView {
   id: string;
   name: string;
@@ -22,20 +25,10 @@ export interface DriverView {
 }
 
 /** A driver as the fleet page shows it: the profile, whether it is online now, when it last reported, and its job. */
-export interface FleetDriverView extends DriverView {
-  /** The driver app switched the driver online (available) and the driver is not disabled. */
-  online: boolean;
-  /** The time of the driver's latest location report; null when it never reported one. */
-  last_seen_at: string | null;
-  /** The ride or delivery the driver is on now. */
-  current_job: { id: string; type: 'ride' | 'delivery'; status: string | null } | null;
-}
+export type FleetDriverView = DriverView & Omit<z.input<typeof fleetDriverResponse>, keyof DriverView>;
 
-export interface DriverPage {
-  data: FleetDriverView[];
-  has_more: boolean;
-  next_cursor: string | null;
-}
+/** A page of the fleet list (its response schema's type, with the precise driver views). */
+export type DriverPage = Omit<z.input<typeof driverListResponse>, 'data'> & { data: FleetDriverView[] };
 
 export function toDriverView(driver: Driver): DriverView {
   return {
@@ -52,7 +45,7 @@ export function toDriverView(driver: Driver): DriverView {
     disabled_at: driver.disabledAt?.toISOString() ?? null,
     created_at: driver.createdAt.toISOString(),
     updated_at: driver.updatedAt.toISOString(),
-  };
+  } satisfies z.input<typeof driverProfileResponse>;
 }
 
 export interface LocationReport extends LatLng {

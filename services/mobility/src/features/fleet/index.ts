@@ -1,4 +1,6 @@
 /** The fleet feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
+export { fleetContract } from './fleet.contract';
+export { activationCodeResponse, activationCodeValueResponse, driverListResponse, driverProfileResponse, fleetDriverJobResponse, fleetDriverResponse, registeredDriverResponse, telemetryResponse, vehicleResponse } from './fleet.schema';
 export { createFleetLocations } from './fleet.locations';
 export type { FleetLocations, IndexScope, Telemetry } from './fleet.locations';
 export { fleetAdminRoutes, fleetManager, registerDriverSchema } from './fleet.routes';

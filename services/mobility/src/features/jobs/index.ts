@@ -1,4 +1,5 @@
 /** The jobs feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
+export { assignedDriverResponse } from './jobs.schema';
 export { presentAssignee } from './assignee.presenter';
 export { createInMemoryJobRepository } from './in-memory-jobs';
 export type { InMemoryDatabase } from './in-memory-jobs';

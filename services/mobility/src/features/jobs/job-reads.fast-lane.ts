@@ -1,7 +1,9 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
 import { answerWithEtag, fastLane, isIdOf, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
-import { presentedToken, type PartnerAccount } from '../api-keys';
+import { expressPath, type RouteSpec } from '@platform/service-kit/route-table';
+import { presentedToken, requiredScope, type PartnerAccount } from '../api-keys';
+import { operationOf } from '../../platform/route-lookup';
 
 /** One `GET /api/v1/<jobs>/{id}` the lane answers: rides and deliveries. */
 export interface JobRead {
@@ -16,12 +18,16 @@ export interface JobRead {
   get(account: PartnerAccount, id: string): Promise<unknown>;
 }
 
-/** The two reads the mobility server's lane answers, through the same service calls as their Express routes. */
-export function partnerJobReads(services: { rides: { getRide: JobRead['get'] }; deliveries: { getDelivery: JobRead['get'] } }): JobRead[] {
-  return [
-    { pathPrefix: '/api/v1/rides/', route: '/api/v1/rides/:id', idPrefix: 'ride', scope: 'rides:read', get: services.rides.getRide },
-    { pathPrefix: '/api/v1/deliveries/', route: '/api/v1/deliveries/:id', idPrefix: 'dlv', scope: 'deliveries:read', get: services.deliveries.getDelivery },
-  ];
+/** A read of the route table's operation `GET …/{id}`: its path, Express pattern and scope come from the table. */
+export function jobRead(operation: RouteSpec, idPrefix: string, get: JobRead['get']): JobRead {
+  const scope = requiredScope(operation);
+  if (operation.method !== 'get' || !operation.path.endsWith('/{id}') || !scope) throw new Error(`${operation.operationId} is not a scoped GET of one job`);
+  return { pathPrefix: operation.path.slice(0, -'{id}'.length), route: expressPath(operation.path), idPrefix, scope, get };
+}
+
+/** The two reads the mobility server's lane answers (`getRide`, `getDelivery` of `table`), through the same service calls as their Express routes. */
+export function partnerJobReads(services: { rides: { getRide: JobRead['get'] }; deliveries: { getDelivery: JobRead['get'] } }, table: readonly RouteSpec[]): JobRead[] {
+  return [jobRead(operationOf(table, 'getRide'), 'ride', services.rides.getRide), jobRead(operationOf(table, 'getDelivery'), 'dlv', services.deliveries.getDelivery)];
 }
 
 export interface JobReadsFastLaneDeps {

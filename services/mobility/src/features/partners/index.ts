@@ -1,4 +1,4 @@
 /** The partners feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
-export { adminAccountOf, adminPartnerIdOf } from './admin-account';
+export { adminAccountOf, adminModeQuery, adminPartnerIdOf, withAdminMode } from './admin-account';
 export { ensurePartnerFromClaims } from './partners.middleware';
 export { ensurePartner } from './partners.repository';

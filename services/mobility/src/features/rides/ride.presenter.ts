@@ -2,9 +2,11 @@ import type { Driver, Telemetry } from '../fleet';
 import { presentAssignee } from '../jobs';
 import { ACTIVE_STATUSES } from './ride-status';
 import type { RideRow } from './rides.repository';
+import type { z } from 'zod';
+import type { rideFareResponse, rideResponse } from './rides.schema';
 
 /** The ride as GET /api/v1/rides/{id} shows it; webhook events carry exactly this. */
-export function presentRide(ride: RideRow, driver: Driver | undefined, telemetry: Telemetry | null) {
+export function presentRide(ride: RideRow, driver: Driver | undefined, telemetry: Telemetry | null): RideView {
   const active = ACTIVE_STATUSES.includes(ride.status);
   return {
     id: ride.id,
@@ -27,10 +29,11 @@ export function presentRide(ride: RideRow, driver: Driver | undefined, telemetry
 }
 
 /** The fare; a ride with an event pass also shows the part the pass covers and what the rider pays. */
-function presentFare(ride: RideRow) {
+function presentFare(ride: RideRow): z.input<typeof rideFareResponse> {
   const fare = { amount: ride.fare_amount, currency: ride.fare_currency };
   if (ride.pass_covered_amount === null || ride.pass_covered_amount === undefined) return fare;
   return { ...fare, covered_by_pass: ride.pass_covered_amount, rider_pays: ride.fare_amount - ride.pass_covered_amount };
 }
 
-export type RideView = ReturnType<typeof presentRide>;
+/** The ride as answered: its response schema's type, with the `sequence` every answer carries. */
+export type RideView = z.input<typeof rideResponse> & { sequence: number };

@@ -1,7 +1,10 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
 import { controlCharacterIssues, fastLane, handOverBody, parseStrictJson, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
+import { requiredScope } from '../api-keys';
 import { jsonPostToken, readBody } from '../estimates/estimates.fast-lane';
+import { operationOf } from '../../platform/route-lookup';
+import { ridesContract } from './rides.contract';
 import { createRideSchema } from './rides.routes';
 import type { RideService } from './rides.service';
 
@@ -12,10 +15,11 @@ export interface RideCreationFastLaneDeps {
   metrics: Metrics;
 }
 
-const RIDES_PATH = '/api/v1/rides';
+const REQUEST_RIDE = operationOf(ridesContract, 'requestRide');
+const RIDES_PATH = REQUEST_RIDE.path;
 /** The Express route's pattern as its log line and metrics name it (the router's `/` mounted at the path). */
-const RIDES_ROUTE = '/api/v1/rides/';
-const REQUIRED_SCOPE = 'rides:write';
+const RIDES_ROUTE = `${RIDES_PATH}/`;
+const REQUIRED_SCOPE = requiredScope(REQUEST_RIDE);
 
 /**
  * `POST /api/v1/rides` without an Idempotency-Key, answered without Express when it succeeds: the same key check

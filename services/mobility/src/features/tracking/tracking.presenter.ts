@@ -4,6 +4,8 @@ import type { Driver, Telemetry } from '../fleet';
 import { isTerminalDelivery, type DeliveryStatus } from '../deliveries';
 import { projectRoute, routeArea } from './tracking-route';
 import type { ProofKind, TrackedDeliveryRow } from './tracking.repository';
+import type { z } from 'zod';
+import type { trackingStatusResponse } from './tracking.schema';
 
 /**
  * The statuses in which the page shows the courier's position: between pick-up and drop-off only (the delivery state
@@ -41,7 +43,7 @@ export interface TrackingImageUrls {
  * assignment on, whether it is a test delivery and, once delivered, the proof of delivery. Never the PIN, a phone
  * number, the sender's contact, the pick-up's address or coordinates, an id or notes.
  */
-export function presentTracking(row: TrackedDeliveryRow, courier: Driver | undefined, telemetry: Telemetry | null, proof: ProofKind[], urls: TrackingImageUrls) {
+export function presentTracking(row: TrackedDeliveryRow, courier: Driver | undefined, telemetry: Telemetry | null, proof: ProofKind[], urls: TrackingImageUrls): z.input<typeof trackingStatusResponse> {
   const status = row.status as DeliveryStatus;
   const shown = TRACKED_POSITION_STATUSES.includes(status) && telemetry ? telemetry : null;
   const position = shown ? { lat: shown.lat, lng: shown.lng, heading: shown.heading, updated_at: shown.updated_at } : null;
@@ -54,7 +56,7 @@ export function presentTracking(row: TrackedDeliveryRow, courier: Driver | undef
     test: !row.livemode,
     partner: { name: row.partner_name, logo_url: row.has_logo ? urls.logo : null, brand_color: row.brand_color },
     timeline: [
-      { status: 'pending', at: row.created_at.toISOString() },
+      { status: 'pending' as const, at: row.created_at.toISOString() },
       ...row.status_timeline.map((entry) => ({ status: entry.status, at: new Date(entry.at).toISOString() })),
     ],
     courier: courier

@@ -1,4 +1,5 @@
 import type { Knex } from '@platform/service-kit';
+import type { DeliveryStatus } from '../deliveries';
 
 /**
  * The only columns the public tracking page may ever see; the query names them one by one, so the PIN hash, phone
@@ -18,7 +19,7 @@ export interface TrackedDeliveryRow {
   livemode: boolean;
   received_by: string | null;
   sandbox_courier_progress: number | null;
-  status_timeline: Array<{ status: string; at: string }>;
+  status_timeline: Array<{ status: DeliveryStatus; at: string }>;
   created_at: Date;
   updated_at: Date;
   /** The sending partner's branding (its own display name, else the organization's name). */

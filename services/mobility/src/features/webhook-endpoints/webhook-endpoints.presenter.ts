@@ -1,8 +1,12 @@
 import type { WebhookAttemptRow, WebhookMessageRow } from '../webhook-dispatch';
 import type { WebhookEndpointRow } from './webhook-endpoints.repository';
+import type { z } from 'zod';
+import type { webhookDeliveryResponse, webhookEndpointResponse } from './webhook-endpoints.schema';
+
+type WebhookAttemptView = NonNullable<z.input<typeof webhookDeliveryResponse>['attempt_log']>[number];
 
 /** An endpoint as partners see it: never the secret. */
-export function presentEndpoint(row: WebhookEndpointRow) {
+export function presentEndpoint(row: WebhookEndpointRow): z.input<typeof webhookEndpointResponse> {
   return {
     id: row.id,
     url: row.url,
@@ -18,7 +22,7 @@ export function presentEndpoint(row: WebhookEndpointRow) {
 }
 
 /** A message (one event for one endpoint) as the delivery log shows it, with every attempt. */
-export function presentWebhookMessage(row: WebhookMessageRow & { event_type: string; payload?: unknown }, attempts: WebhookAttemptRow[]) {
+export function presentWebhookMessage(row: WebhookMessageRow & { event_type: string; payload?: unknown }, attempts: WebhookAttemptRow[]): z.input<typeof webhookDeliveryResponse> {
   return {
     id: row.id,
     event_id: row.event_id,
@@ -38,7 +42,7 @@ export function presentWebhookMessage(row: WebhookMessageRow & { event_type: str
 }
 
 /** One HTTP try in a message's `attempt_log`. */
-export function presentWebhookAttempt(attempt: WebhookAttemptRow) {
+export function presentWebhookAttempt(attempt: WebhookAttemptRow): WebhookAttemptView {
   return {
     attempt: attempt.attempt,
     status_code: attempt.status_code,

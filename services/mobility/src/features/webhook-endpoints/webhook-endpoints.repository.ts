@@ -1,4 +1,5 @@
 import type { Knex } from '@platform/service-kit';
+import type { SubscribableEventType } from './webhook-events';
 
 export type EndpointStatus = 'enabled' | 'disabled';
 
@@ -8,7 +9,7 @@ export interface WebhookEndpointRow {
   /** false: a test-mode endpoint, which receives test events only. */
   livemode: boolean;
   url: string;
-  events: string[];
+  events: SubscribableEventType[];
   description: string | null;
   /** Encrypted (`v1:<key id>:…`, endpoint-secret-cipher.ts); plaintext `whsec_…` only in rows from before. */
   secret: string;

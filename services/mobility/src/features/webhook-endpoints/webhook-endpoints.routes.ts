@@ -140,12 +140,12 @@ export function webhookEndpointRoutes({ service, accountOf, requireChange = (_re
     );
   });
 
-  router.post('/:id/deliveries/:messageId/retry', async (req, res) => {
-    res.status(202).json(await service.retryWebhookMessage(accountOf(req), req.params.id, req.params.messageId));
+  router.post('/:id/deliveries/:delivery_id/retry', async (req, res) => {
+    res.status(202).json(await service.retryWebhookMessage(accountOf(req), req.params.id, req.params.delivery_id));
   });
 
-  router.post('/:id/deliveries/:messageId/replay', async (req, res) => {
-    res.status(202).json(await service.replayWebhookMessage(accountOf(req), req.params.id, req.params.messageId));
+  router.post('/:id/deliveries/:delivery_id/replay', async (req, res) => {
+    res.status(202).json(await service.replayWebhookMessage(accountOf(req), req.params.id, req.params.delivery_id));
   });
 
   return router;

@@ -4,7 +4,7 @@ import { ALWAYS_DELIVERED_EVENT_TYPES, type AppendEndpointEvent, assertSafeTarge
 import * as endpoints from './webhook-endpoints.repository';
 import type { WebhookEndpointRow } from './webhook-endpoints.repository';
 import { presentEndpoint, presentWebhookMessage } from './webhook-endpoints.presenter';
-import { WEBHOOK_EVENT_TYPES } from './webhook-events';
+import { WEBHOOK_EVENT_TYPES, type SubscribableEventType } from './webhook-events';
 import * as messageLog from './webhook-message-log.repository';
 import type { PartnerAccount } from '../api-keys';
 
@@ -27,7 +27,7 @@ export interface WebhookEndpointServiceDeps {
 
 export interface UpdateEndpointInput {
   url?: string;
-  events?: string[];
+  events?: SubscribableEventType[];
   description?: string | null;
   enabled?: boolean;
 }
@@ -44,7 +44,7 @@ export const DISABLED_BY_PARTNER_REASON = 'Disabled by the partner';
 
 export interface RegisterEndpointInput {
   url: string;
-  events?: string[];
+  events?: SubscribableEventType[];
   description?: string | null;
 }
 

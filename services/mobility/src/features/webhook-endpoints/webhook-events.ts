@@ -19,3 +19,5 @@ export { LOCATION_EVENT_TYPES };
 
 /** Every event type an endpoint may list in `events` (the dashboard's and the description's list). */
 export const SUBSCRIBABLE_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, ...LOCATION_EVENT_TYPES] as const;
+
+export type SubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];

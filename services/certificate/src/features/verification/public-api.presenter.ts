@@ -1,14 +1,17 @@
-import { certificateStatus } from '../certificates/certificate-status';
-import type { CreditsRow, VerificationRow } from './public-api.repository';
+import { certificateStatus } from '../certificates';
+import type { CreditsRow, FoundVerificationRow } from './public-api.repository';
+import type { verificationSchema } from './public-api.contract';
+import type { creditsSchema } from '../../http-contract';
+import type { z } from 'zod';
 
 /** `GET /api/v1/credits`'s answer: the Express route and the fast lane send exactly this. */
-export function creditsView(row: CreditsRow) {
+export function creditsView(row: CreditsRow): z.infer<typeof creditsSchema> {
   return { organization: row.organization_name, balance: row.balance, plan: row.plan };
 }
 
 /** `GET /api/v1/verify/{code}`'s answer for a found certificate: the Express route and the fast lane send exactly this. */
-export function verificationView(row: VerificationRow) {
-  const status = certificateStatus(row.status!, row.expires_on);
+export function verificationView(row: FoundVerificationRow): z.infer<typeof verificationSchema> {
+  const status = certificateStatus(row.status, row.expires_on);
   return {
     valid: status === 'valid',
     recipient_name: row.recipient_name,

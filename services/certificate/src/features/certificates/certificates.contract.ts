@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { route, type ResponseObjectSpec, type RouteSpec } from '@platform/service-kit/route-table';
+import { problemSchema } from '@platform/service-kit/problem-schema';
+import { certificateIdParameter, certificateStatusSchema, invalidAdminTokenResponse, notFoundResponse, payloadTooLargeResponse, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
+import { listQuery } from './certificates.routes';
+import { batchSchema, newCertificateSchema } from './certificates.schema';
+
+export const certificateSchema = z.object({
+  id: z.string().regex(/^cert_/),
+  verification_code: z.string().regex(/^[2-9A-HJ-NP-Z]{6}-[2-9A-HJ-NP-Z]{6}-[2-9A-HJ-NP-Z]{6}$/).meta({ examples: ["ABCDEF-GHJKMN-PQRSTU"] }),
+  certificate_number: z.string(),
+  recipient_name: z.string(),
+  program_title: z.string(),
+  issue_date: z.iso.date(),
+  expires_on: z.iso.date().nullable(),
+  status: certificateStatusSchema,
+  created_at: z.iso.datetime({ offset: true }),
+  updated_at: z.iso.datetime({ offset: true }),
+  revoked_at: z.iso.datetime({ offset: true }).nullable(),
+  template_id: z.string().nullable().meta({ description: "The template it was issued with; null for the built-in layout." }),
+  template_version: z.int().nullable().meta({ description: "The template version it keeps for good." }),
+  custom_fields: z.record(z.string(), z.string()).meta({ description: "The values of the template's custom fields." }),
+}).meta({ id: "Certificate" });
+
+export const certificateListSchema = z.object({
+  data: z.array(certificateSchema),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page (`starting_after` is an alias)." }),
+}).meta({ id: "CertificateList" });
+
+export const insufficientCreditsResponse: ResponseObjectSpec = { id: 'InsufficientCredits', description: "The balance cannot pay for every certificate asked for (`insufficient_credits`); nothing is issued.", content: { "application/problem+json": problemSchema }, examples: {"application/problem+json": {"type": "https://docs.partner-platform.example/errors/insufficient_credits", "title": "Payment Required", "status": 402, "detail": "Insufficient certificate credits", "error": "Insufficient certificate credits", "code": "insufficient_credits"}} };
+
+export const certificateNumberTakenResponse: ResponseObjectSpec = { id: 'CertificateNumberTaken', description: "A certificate of the organization already has this `certificate_number` (`certificate_number_taken`); nothing is spent.", content: { "application/problem+json": problemSchema } };
+
+export const certificatesRouteTable: RouteSpec[] = [
+  route({
+    operationId: 'issueCertificate',
+    method: 'post',
+    path: '/admin/v1/certificates',
+    tags: ["Admin certificates"],
+    security: [{"adminJwt": []}],
+    body: newCertificateSchema,
+    responses: {
+      201: certificateSchema,
+      401: invalidAdminTokenResponse,
+      402: insufficientCreditsResponse,
+      409: certificateNumberTakenResponse,
+      415: unsupportedMediaTypeResponse,
+      422: validationFailedResponse,
+    },
+  }),
+  route({
+    operationId: 'listCertificates',
+    method: 'get',
+    path: '/admin/v1/certificates',
+    tags: ["Admin certificates"],
+    security: [{"adminJwt": []}],
+    query: listQuery,
+    responses: {
+      200: certificateListSchema,
+      401: invalidAdminTokenResponse,
+      422: validationFailedResponse,
+    },
+  }),
+  route({
+    operationId: 'issueCertificateBatch',
+    method: 'post',
+    path: '/admin/v1/certificates/batch',
+    tags: ["Admin certificates"],
+    security: [{"adminJwt": []}],
+    body: { "application/json": batchSchema, "text/csv": z.string() },
+    responses: {
+      201: certificateListSchema,
+      401: invalidAdminTokenResponse,
+      402: insufficientCreditsResponse,
+      409: certificateNumberTakenResponse,
+      413: payloadTooLargeResponse,
+      415: unsupportedMediaTypeResponse,
+      422: validationFailedResponse,
+    },
+  }),
+  route({
+    operationId: 'getCertificate',
+    method: 'get',
+    path: '/admin/v1/certificates/{id}',
+    tags: ["Admin certificates"],
+    security: [{"adminJwt": []}],
+    params: z.object({ id: certificateIdParameter }),
+    responses: {
+      200: certificateSchema,
+      401: invalidAdminTokenResponse,
+      404: notFoundResponse,
+    },
+  }),
+  route({
+    operationId: 'revokeCertificate',
+    method: 'post',
+    path: '/admin/v1/certificates/{id}/revoke',
+    tags: ["Admin certificates"],
+    security: [{"adminJwt": []}],
+    params: z.object({ id: certificateIdParameter }),
+    responses: {
+      200: certificateSchema,
+      401: invalidAdminTokenResponse,
+      404: notFoundResponse,
+    },
+  }),
+];

@@ -1,0 +1,210 @@
+import { z } from 'zod';
+import { route, type ResponseObjectSpec, type RouteSpec } from '@platform/service-kit/route-table';
+import { problemSchema } from '@platform/service-kit/problem-schema';
+import { certificateStatusSchema, documentCacheControlHeader, documentETagHeader, documentRendersBusyResponse, notFoundResponse, payloadTooLargeResponse, unsupportedMediaTypeResponse, validationFailedResponse, verificationCodeParameter, xRequestIdHeader } from '../../http-contract';
+import { verifyRequestSchema } from './credentials.routes';
+
+export const publicCredentialSchema = z.object({
+  verification_code: z.string().meta({ examples: ["ABCDEF-GHJKMN-PQRSTU"] }),
+  status: certificateStatusSchema,
+  valid: z.boolean().meta({ description: "True only when `status` is `valid`." }),
+  recipient_name: z.string(),
+  program_title: z.string(),
+  organization_name: z.string(),
+  issuer_verified: z.boolean().meta({ description: "Whether an operator verified the issuer's name (`cli organizations verify`); false: the name is what the issuer entered." }),
+  issue_date: z.iso.date(),
+  expires_on: z.iso.date().nullable(),
+  certificate_number: z.string(),
+  revoked_at: z.iso.datetime({ offset: true }).nullable(),
+  page_url: z.url().meta({ description: "This page, on `PUBLIC_BASE_URL`." }),
+  document: z.object({
+    pdf_url: z.url(),
+    png_url: z.url(),
+  }),
+}).meta({ id: "PublicCredential" });
+
+export const envelopedCredentialSchema = z.object({
+  "@context": z.array(z.string()),
+  id: z.string().regex(/^data:application\/vc\+jwt,/),
+  type: z.literal("EnvelopedVerifiableCredential"),
+}).meta({ id: "EnvelopedCredential", description: "A VC 2.0 `EnvelopedVerifiableCredential`; `id` is the signed credential as a `data:application/vc+jwt,` URL." });
+
+export const credentialVerificationSchema = z.object({
+  status: z.enum(["valid", "revoked", "expired", "tampered", "unknown"]),
+  valid: z.boolean().meta({ description: "True only when `status` is `valid`." }),
+  reason: z.string().meta({ description: "The outcome in words for a person." }),
+  credential: z.object({
+    id: z.url(),
+    recipient_name: z.string().nullable(),
+    achievement: z.string().nullable(),
+    issuer_name: z.string().nullable(),
+    valid_from: z.iso.datetime({ offset: true }).nullable(),
+    valid_until: z.iso.datetime({ offset: true }).nullable(),
+  }).nullable().meta({ description: "What the verified credential (or the certificate of the code) says; null when nothing could be trusted." }),
+}).meta({ id: "CredentialVerification" });
+
+export const publicJwkSchema = z.object({
+  kty: z.literal("OKP"),
+  crv: z.literal("Ed25519"),
+  x: z.string(),
+  kid: z.string().optional(),
+  alg: z.literal("EdDSA").optional(),
+  use: z.literal("sig").optional(),
+}).meta({ id: "PublicJwk" });
+
+export const didDocumentSchema = z.object({
+  "@context": z.array(z.string()),
+  id: z.string().regex(/^did:web:/),
+  verificationMethod: z.array(z.object({
+    id: z.string(),
+    type: z.literal("JsonWebKey2020"),
+    controller: z.string(),
+    publicKeyJwk: publicJwkSchema,
+  })),
+  assertionMethod: z.array(z.string()),
+}).meta({ id: "DidDocument" });
+
+export const documentRenderingResponse: ResponseObjectSpec = { id: 'DocumentRendering', description: "The document is being rendered and was not ready within `DOCUMENT_RENDER_WAIT_MS`; ask again after `Retry-After`\nseconds (the render goes on meanwhile and is stored). `Cache-Control: no-store`.\n", headers: { "Retry-After": { description: "Seconds to wait before asking again (1 to 30, from the length of the render queue).", schema: z.int() } }, content: { "application/json": z.strictObject({
+  status: z.literal("rendering"),
+  retry_after: z.int().min(1).meta({ description: "The same number of seconds as `Retry-After`." }),
+}) }, examples: {"application/json": {"status": "rendering", "retry_after": 2}} };
+
+export const documentNotModifiedResponse: ResponseObjectSpec = { id: 'DocumentNotModified', description: "`If-None-Match` named the current document's `ETag`: the copy held is still right." };
+
+export const credentialsRouteTable: RouteSpec[] = [
+  route({
+    operationId: 'getPublicCredential',
+    method: 'get',
+    path: '/credentials/{code}',
+    tags: ["Public credentials"],
+    security: [],
+    params: z.object({ code: verificationCodeParameter }),
+    responses: {
+      200: { headers: { "X-Request-Id": xRequestIdHeader }, content: { "application/json": publicCredentialSchema, "text/html": z.string(), "application/vc+jwt": z.string().regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/).meta({ description: "The signed Open Badges 3.0 credential (compact JWS, `typ` `vc+jwt`, EdDSA)." }), "application/vc+ld+json": envelopedCredentialSchema } },
+      404: { content: { "application/problem+json": problemSchema, "text/html": z.string() } },
+    },
+  }),
+  route({
+    operationId: 'getPublicCredentialPdf',
+    method: 'get',
+    path: '/credentials/{code}/document.pdf',
+    tags: ["Public credentials"],
+    security: [],
+    params: z.object({ code: verificationCodeParameter }),
+    responses: {
+      200: { headers: { "ETag": documentETagHeader, "Cache-Control": documentCacheControlHeader }, content: { "application/pdf": null } },
+      202: documentRenderingResponse,
+      304: documentNotModifiedResponse,
+      404: notFoundResponse,
+      503: documentRendersBusyResponse,
+    },
+  }),
+  route({
+    operationId: 'getPublicCredentialPng',
+    method: 'get',
+    path: '/credentials/{code}/document.png',
+    tags: ["Public credentials"],
+    security: [],
+    params: z.object({ code: verificationCodeParameter }),
+    responses: {
+      200: { headers: { "ETag": documentETagHeader, "Cache-Control": documentCacheControlHeader }, content: { "image/png": null } },
+      202: documentRenderingResponse,
+      304: documentNotModifiedResponse,
+      404: notFoundResponse,
+      503: documentRendersBusyResponse,
+    },
+  }),
+  route({
+    operationId: 'getPublicCredentialLogo',
+    method: 'get',
+    path: '/credentials/{code}/logo',
+    tags: ["Public credentials"],
+    security: [],
+    params: z.object({ code: verificationCodeParameter }),
+    responses: {
+      200: { content: { "image/png": null, "image/jpeg": null } },
+      404: notFoundResponse,
+    },
+  }),
+  route({
+    operationId: 'getVerifiableCredential',
+    method: 'get',
+    path: '/credentials/{code}/credential.json',
+    tags: ["Public credentials"],
+    security: [],
+    params: z.object({ code: verificationCodeParameter }),
+    responses: {
+      200: { headers: { "Content-Disposition": { schema: z.string() } }, content: { "application/vc+ld+json": envelopedCredentialSchema } },
+      404: notFoundResponse,
+    },
+  }),
+  route({
+    operationId: 'getCredentialStatusList',
+    method: 'get',
+    path: '/credentials/status/{list}',
+    tags: ["Public credentials"],
+    security: [],
+    params: z.object({ list: z.string().regex(/^[1-9][0-9]*$/) }),
+    responses: {
+      200: { content: { "application/vc+jwt": z.string(), "application/vc+ld+json": envelopedCredentialSchema } },
+      404: notFoundResponse,
+    },
+  }),
+  route({
+    operationId: 'getCredentialVerifierPage',
+    method: 'get',
+    path: '/credentials/verify',
+    tags: ["Public credentials"],
+    security: [],
+    responses: {
+      200: { content: { "text/html": z.string() } },
+    },
+  }),
+  route({
+    operationId: 'verifyCredential',
+    method: 'post',
+    path: '/credentials/verify',
+    tags: ["Public credentials"],
+    security: [],
+    body: { "application/json": verifyRequestSchema, "application/vc+jwt": z.string(), "application/vc+ld+json": envelopedCredentialSchema },
+    responses: {
+      200: credentialVerificationSchema,
+      400: { content: { "application/problem+json": problemSchema } },
+      413: payloadTooLargeResponse,
+      415: unsupportedMediaTypeResponse,
+      422: validationFailedResponse,
+    },
+  }),
+  route({
+    operationId: 'getCredentialPageScript',
+    method: 'get',
+    path: '/credentials/assets/credentials.js',
+    tags: ["Public credentials"],
+    security: [],
+    responses: {
+      200: { content: { "text/javascript": z.string() } },
+    },
+  }),
+  route({
+    operationId: 'getIssuerDidDocument',
+    method: 'get',
+    path: '/.well-known/did.json',
+    tags: ["Public credentials"],
+    security: [],
+    responses: {
+      200: { content: { "application/did+json": didDocumentSchema } },
+    },
+  }),
+  route({
+    operationId: 'getIssuerJwks',
+    method: 'get',
+    path: '/.well-known/jwks.json',
+    tags: ["Public credentials"],
+    security: [],
+    responses: {
+      200: { content: { "application/jwk-set+json": z.object({
+  keys: z.array(publicJwkSchema),
+}) } },
+    },
+  }),
+];

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { route, type RouteSpec } from '@platform/service-kit/route-table';
+import { creditsSchema, invalidAdminTokenResponse, validationFailedResponse } from '../../http-contract';
+import { ledgerQuery } from './credits.routes';
+
+export const creditLedgerEntrySchema = z.object({
+  id: z.string().meta({ description: "The entry id (also the cursor).", examples: ["1042"] }),
+  amount: z.int().meta({ description: "Credits added (positive) or spent (negative)." }),
+  reason: z.string().meta({ examples: ["free_plan_grant", "certificate_issued", "plan_upgrade"] }),
+  reference: z.string().nullable().meta({ description: "What the entry is about: the certificate id, the payment reference or the organization id." }),
+  balance_after: z.int().meta({ description: "The balance right after this entry." }),
+  created_at: z.iso.datetime({ offset: true }),
+}).meta({ id: "CreditLedgerEntry" });
+
+export const creditsRouteTable: RouteSpec[] = [
+  route({
+    operationId: 'getAdminCredits',
+    method: 'get',
+    path: '/admin/v1/credits',
+    tags: ["Admin subscriptions"],
+    security: [{"adminJwt": []}],
+    responses: {
+      200: creditsSchema,
+      401: invalidAdminTokenResponse,
+    },
+  }),
+  route({
+    operationId: 'listCreditLedger',
+    method: 'get',
+    path: '/admin/v1/credits/ledger',
+    tags: ["Admin subscriptions"],
+    security: [{"adminJwt": []}],
+    query: ledgerQuery,
+    responses: {
+      200: z.object({
+  data: z.array(creditLedgerEntrySchema),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+}),
+      401: invalidAdminTokenResponse,
+      422: validationFailedResponse,
+    },
+  }),
+];
