@@ -71,6 +71,9 @@ export const DESCRIPTION_NOT_BUILT = {
   code: 'description_not_built',
 } as const;
 
+/** Codes of the gateway's own pages that the services' `ErrorCode` enum does not list: a description cannot describe its own absence. */
+export const OWN_PAGE_ERROR_CODES: readonly string[] = [DESCRIPTION_NOT_BUILT.code];
+
 /**
  * `GET /openapi.json`, `GET /docs` and the renderer bundle, answered by the gateway itself. Each is compressed (brotli,
  * else gzip) when the client accepts it; the compressed forms are made once and kept. Until the services' descriptions
