@@ -12,7 +12,7 @@ export default async function writeServiceDescriptions(): Promise<void> {
   await Promise.all(
     ['certificate', 'mobility'].map((service) => {
       const packageDir = path.join(__dirname, '..', '..', 'services', service);
-      return run(process.execPath, ['--conditions=source', '--import', 'tsx', path.join(packageDir, 'scripts', 'write-openapi.cjs')], { cwd: packageDir, timeout: 120000 });
+      return run(process.execPath, ['--conditions=source', '--import', 'tsx', path.join(packageDir, 'scripts', 'write-openapi.cjs'), '--from-source'], { cwd: packageDir, timeout: 120000 });
     }),
   );
 }

@@ -26,7 +26,7 @@ type Service = (typeof SERVICES)[number];
 export function writeServiceDescriptions(): void {
   for (const service of SERVICES) {
     const packageDir = path.dirname(require.resolve(`@platform/${service}/package.json`));
-    const written = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', path.join(packageDir, 'scripts', 'write-openapi.cjs')], { cwd: packageDir, encoding: 'utf8' });
+    const written = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', path.join(packageDir, 'scripts', 'write-openapi.cjs'), '--from-source'], { cwd: packageDir, encoding: 'utf8' });
     if (written.status !== 0) throw new Error(`@platform/${service} could not write its description:\n${written.stderr}`);
   }
 }

@@ -1,14 +1,16 @@
 /**
- * Writes the mobility service's description to dist/openapi.json (or the file given as the first argument), published as
- * `@platform/mobility/openapi.json`: the build runs it on the compiled code; `build:openapi` runs it on the sources
- * (`--conditions=source`), which the tests that start a gateway use. Written to a temporary file and renamed, so a
- * gateway never reads half a description.
+ * Writes the mobility service's description to dist/openapi.json (or the file given as an argument), published as
+ * `@platform/mobility/openapi.json`. The build runs it on the compiled code (dist/openapi.js), under tsx so that it also
+ * runs where NODE_OPTIONS asks for the `source` condition (tests that start `pnpm start`). With `--from-source`
+ * (`build:openapi`) it takes the sources through the package's `source` export, as the gateway's tests and the
+ * client's generator do. Written to a temporary file and renamed, so a gateway never reads half a description.
  */
 const { mkdirSync, renameSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
-const { mobilityOpenApi } = require('@platform/mobility/openapi');
 
-const file = path.resolve(process.argv[2] ?? path.join(__dirname, '..', 'dist', 'openapi.json'));
+const args = process.argv.slice(2);
+const { mobilityOpenApi } = args.includes('--from-source') ? require('@platform/mobility/openapi') : require('../dist/openapi.js');
+const file = path.resolve(args.find((arg) => !arg.startsWith('--')) ?? path.join(__dirname, '..', 'dist', 'openapi.json'));
 mkdirSync(path.dirname(file), { recursive: true });
 const partial = `${file}.${process.pid}.tmp`;
 writeFileSync(partial, `${JSON.stringify(mobilityOpenApi(), null, 2)}\n`);
