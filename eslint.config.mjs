@@ -1,12 +1,119 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import house from './infra/eslint/no-type-cycle.mjs';
 
 /**
- * Feature boundaries: a feature reaches another feature only through its service (or a small read interface the
+ * The house plan, enforced. Libraries (packages/) never import applications (services/, gateway/); applications meet
+ * only through HTTP and built artifacts; tools (scripts/, benches, the simulator, drills) use the client, the published
+ * entry points of a package's `exports`, or HTTP. Inside a service, a feature reaches another feature only through its
+ * face (`features/<name>/index.ts`), never imports the composition root, and no module is part of an import cycle.
+ * infra/test/lint-rules.test.ts proves each rule fires on a violation and is quiet on the allowed form.
+ */
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
+const at = (...parts) => path.join(ROOT, ...parts);
+const SERVICES = readdirSync(at('services')).filter((name) => existsSync(at('services', name, 'src', 'features')));
+const COMPOSITION_ROOT = ['app.ts', 'services.ts', 'server.ts', 'worker.ts'];
+
+/**
+ * Cross-feature imports of certificate features that do not go through a face yet: its features have no `index.ts`
+ * faces so far. Each entry lets the features named import those modules of other features; an entry goes when the
+ * feature it points into gets its face. Mobility has faces, so it has no such list: keep it that way.
+ */
+const PENDING_CERTIFICATE_FACES = {
+  accounts: ['credits/credit-ledger', 'mail/mailer', 'plans/plans'],
+  certificates: ['credits/credit-ledger', 'templates/custom-field-values', 'templates/templates.service'],
+  credentials: ['certificates/certificate-status', 'certificates/verification-code', 'documents/built-in-template', 'documents/documents.service', 'templates/image-size', 'templates/templates.schema'],
+  documents: ['certificates/certificate-status', 'certificates/verification-code', 'templates/image-size', 'templates/template-placeholders', 'templates/templates.schema', 'templates/templates.service'],
+  organizations: ['plans/plans'],
+  payments: ['credits/credit-ledger', 'plans/credit-packs', 'plans/plans'],
+  verification: ['api-keys/api-keys.routes', 'certificates/certificate-status', 'certificates/verification-code'],
+};
+
+/** Loose files under certificate's features/ that still take the composition root's types; each goes when it moves into a feature. */
+const PENDING_COMPOSITION_ROOT_IMPORTS = { certificate: ['admin.routes.ts'] };
+
+/**
+ * The one mobility import around a face: the rides fast lane shares the estimates fast lane's request handling, which
+ * the estimates face does not export yet. It goes when the fast lanes are built from the route table.
+ */
+const PENDING_MOBILITY_FACES = {
+  rides: ['estimates/estimates.fast-lane'],
+};
+
+const PENDING_FACES = { certificate: PENDING_CERTIFICATE_FACES, mobility: PENDING_MOBILITY_FACES };
+
+/** The pending modules of one feature, as absolute globs (any extension). */
+function pendingFor(service, feature) {
+  return (PENDING_FACES[service]?.[feature] ?? []).map((module) => at('services', service, 'src', 'features', `${module}.*`));
+}
+
+/** (b) One zone per feature: from any other feature, only its face. (c) Features never import their service's composition root. */
+const featureZones = SERVICES.flatMap((service) => {
+  const features = at('services', service, 'src', 'features');
+  const perFeature = readdirSync(features, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map(({ name }) => ({
+      target: path.join(features, name, '**'),
+      from: path.join(features, '**'),
+      except: [path.join(features, name, '**'), path.join(features, '*', 'index.ts'), ...pendingFor(service, name)],
+      message: `Another feature is reached through its face (features/<name>/index.ts) only.`,
+    }));
+  const pendingLoose = PENDING_COMPOSITION_ROOT_IMPORTS[service] ?? [];
+  const entries = readdirSync(features, { withFileTypes: true }).filter((entry) => !pendingLoose.includes(entry.name));
+  const compositionRoot = {
+    target: entries.map((entry) => (entry.isDirectory() ? path.join(features, entry.name, '**') : path.join(features, entry.name))),
+    from: COMPOSITION_ROOT.map((file) => at('services', service, 'src', file)),
+    message: 'Features never import the composition root (app.ts, services.ts, server.ts, worker.ts): take what you need as a parameter.',
+  };
+  return [...perFeature, compositionRoot];
+});
+
+/** (d) Libraries never import applications: nothing in a package's source or scripts resolves into services/ or gateway/. */
+const libraryZone = {
+  target: [at('packages', '*', 'src', '**'), at('packages', '*', 'scripts', '**')],
+  from: [at('services', '**'), at('gateway', '**')],
+  message: 'A library never imports an application: reach it over HTTP or read its built artifacts.',
+};
+
+/**
+ * (e) Tools never import another package's `src`, by path or by a deep package path: they use the client, the
+ * published entry points of a package's `exports` (`@platform/<name>/<entry>`), or HTTP. A service's benches and
+ * scripts import their own service by its package name too, and a bench imports no script.
+ */
+const SOURCE_PATHS = [
+  { regex: '(^|/)(services/[^/]+|gateway|packages/[^/]+)/(src|test)(/|$)', message: "Tools never import a package's src: use its published entry points (package.json exports), the client, or HTTP." },
+  { regex: '^@platform/[^/]+/(src|test)(/|$)', message: "Tools never import a package's src: use its published entry points (package.json exports), the client, or HTTP." },
+  { regex: '^(\\.\\./)+src(/|$)', message: "Tools never import their service's src: import it by its package name's published entry points (@platform/<service>/tooling)." },
+  { regex: '^#', message: 'Tools reach the services through their package exports, not a root import alias.' },
+];
+const toolBoundaries = [
+  {
+    files: ['scripts/**/*.ts', 'services/*/scripts/**/*.ts', 'services/*/bench/**/*.ts'],
+    ignores: ['services/*/scripts/write-openapi.cjs'],
+    rules: { 'no-restricted-imports': ['error', { patterns: SOURCE_PATHS }] },
+  },
+  {
+    files: ['services/*/bench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [...SOURCE_PATHS, { regex: '(^|/)scripts(/|$)', message: 'A bench imports no script: shared bench helpers live in @platform/bench-kit.' }] },
+      ],
+    },
+  },
+];
+
+/**
+ * Feature repositories: a feature reaches another feature only through its service (or a small read interface the
  * consuming feature owns), never through the other feature's repository. Imports inside one feature start with `./`,
  * so any repository reached through `../` (or through `features/`) belongs to another feature.
  */
-const featureBoundaries = {
+const featureRepositories = {
   files: ['services/*/src/features/**/*.ts'],
   rules: {
     'no-restricted-imports': [
@@ -27,6 +134,23 @@ const featureBoundaries = {
   },
 };
 
+/** Import rules need module resolution: workspace packages resolve to their TypeScript sources (the `source` export condition). */
+const importResolution = {
+  plugins: { 'import-x': importX },
+  settings: {
+    // Without these import-x reads only JavaScript files for the modules an import leads to (no-cycle sees no TypeScript).
+    'import-x/extensions': ['.ts', '.tsx', '.js', '.cjs', '.mjs'],
+    'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    'import-x/resolver-next': [
+      createTypeScriptImportResolver({
+        project: [at('tsconfig.json'), at('gateway', 'tsconfig.json'), at('infra', 'tsconfig.json'), at('services', '*', 'tsconfig.json'), at('packages', '*', 'tsconfig.json')],
+        conditionNames: ['source', 'types', 'import', 'require', 'node', 'default'],
+        noWarnOnMultipleProjects: true,
+      }),
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', 'bench/results.md'] },
   js.configs.recommended,
@@ -38,5 +162,32 @@ export default tseslint.config(
       '@typescript-eslint/no-require-imports': 'off',
     },
   },
-  featureBoundaries,
+  {
+    files: ['services/**/*.{ts,tsx}', 'gateway/**/*.{ts,tsx}', 'packages/**/*.{ts,tsx}'],
+    ...importResolution,
+    plugins: { ...importResolution.plugins, house },
+    rules: {
+      // (a) No import cycles: import-x/no-cycle for the imports that run, house/no-type-cycle for those that only
+      // name types (import-x skips them), since a circle of types still ties two modules together.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'house/no-type-cycle': 'error',
+    },
+  },
+  {
+    files: ['services/*/src/features/**/*.ts'],
+    ...importResolution,
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: featureZones }] },
+  },
+  {
+    files: ['packages/*/src/**/*.{ts,tsx}', 'packages/*/scripts/**/*.ts'],
+    ...importResolution,
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: [libraryZone] }] },
+  },
+  featureRepositories,
+  ...toolBoundaries,
+  {
+    // Generated: the whole API's types in one file, each service's description as a namespace beside the partner API's.
+    files: ['packages/client/src/schema.ts'],
+    rules: { '@typescript-eslint/no-namespace': 'off' },
+  },
 );

@@ -1,1 +1,1 @@
-module.exports = { ...require('../jest.preset.cjs') };
+module.exports = { ...require('../jest.preset.cjs'), globalSetup: '<rootDir>/test/global-setup.ts' };

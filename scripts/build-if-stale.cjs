@@ -9,9 +9,9 @@ const path = require('node:path');
 const root = path.resolve(__dirname, '..');
 // Each compiled unit: the folder its build reads and the build info tsc writes (incremental) into its dist/.
 const units = [{ dir: root, sources: ['scripts'] }];
-for (const group of ['packages', 'services']) {
-  for (const name of fs.readdirSync(path.join(root, group))) units.push({ dir: path.join(root, group, name), sources: ['src'] });
-}
+for (const name of fs.readdirSync(path.join(root, 'packages'))) units.push({ dir: path.join(root, 'packages', name), sources: ['src'] });
+// A service's build also writes its description (dist/openapi.json) from openapi.yaml.
+for (const name of fs.readdirSync(path.join(root, 'services'))) units.push({ dir: path.join(root, 'services', name), sources: ['src', 'openapi.yaml'] });
 units.push({ dir: path.join(root, 'gateway'), sources: ['src'] });
 // The dashboard is built by Vite, not tsc: its index.html, rewritten by every build, marks when it was built.
 const dashboard = { dir: path.join(root, 'packages', 'dashboard'), sources: ['src', 'index.html', 'vite.config.ts'], marker: path.join('dist', 'index.html') };

@@ -12,7 +12,7 @@ import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { MOBILITY_SCOPES } from '@platform/api-keys';
 import { DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, signAdminToken, signDriverToken } from '@platform/service-kit';
-import { descendantsCpuMs, machineCpuMs, namedProcessesCpuMs, processCpuMs } from './bench/lib';
+import { descendantsCpuMs, machineCpuMs, namedProcessesCpuMs, processCpuMs } from '@platform/bench-kit';
 import { startSystem, type RunningSystem } from './system';
 
 interface Scenario {

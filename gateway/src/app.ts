@@ -3,7 +3,8 @@ import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { addressBucket, adminTokenSettings, clientAddress, createMetrics, DEFAULT_ADMIN_TOKEN_MAX_TTL_S, DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, errorHandler, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, requestContext, requestIdFor, requestLogger, requestLogLine, runChecks, startRequestSpan, type Logger, type Metrics, type Redis, type TraceSpan } from '@platform/service-kit';
 import type { GatewayConfig } from './config';
-import { docsRoutes, loadGatewayDescription, RENDERER_PATH } from './docs';
+import { docsRoutes, RENDERER_PATH } from './docs';
+import { DEFAULT_CERTIFICATE_OPENAPI_FILE, DEFAULT_MOBILITY_OPENAPI_FILE, gatewayDescriptionSource } from './openapi';
 import { checkDashboardToken, signedJwtCheck, type DashboardClaims } from './dashboard-auth';
 import { dashboardBodyCap, dashboardBodySize, streamDashboardBody } from './dashboard-body';
 import { DashboardSessions } from './dashboard-sessions';
@@ -24,7 +25,8 @@ type OptionalSettings =
   | 'RATE_LIMIT_PER_MINUTE'
   | 'TRUST_PROXY_HOPS'
   | 'TLS_CERT_FILE'
-  | 'GATEWAY_OPENAPI_FILE'
+  | 'CERTIFICATE_OPENAPI_FILE'
+  | 'MOBILITY_OPENAPI_FILE'
   | 'UPSTREAM_MAX_SOCKETS'
   | 'UPSTREAM_MAX_STREAM_SOCKETS'
   | 'MAX_BODY_BYTES'
@@ -259,8 +261,11 @@ function ownPagesApp(config: GatewayDeps['config'], logger: Logger, metrics: Met
   // No AsyncLocalStorage in the gateway: one `run` would make every proxied request pay Node 20's propagation hook on
   // each promise and socket (bench:gateway); these pages' log lines take their ids from the request instead.
   app.use(requestContext({ asyncStore: false }));
-  // Read once at start-up: a broken description stops the gateway here rather than on the first /docs request.
-  const description = loadGatewayDescription(config.GATEWAY_OPENAPI_FILE);
+  // Read at start-up: a broken description stops the gateway here rather than on the first /docs request; a missing one is a 503 until built.
+  const description = gatewayDescriptionSource({
+    certificate: config.CERTIFICATE_OPENAPI_FILE ?? DEFAULT_CERTIFICATE_OPENAPI_FILE,
+    mobility: config.MOBILITY_OPENAPI_FILE ?? DEFAULT_MOBILITY_OPENAPI_FILE,
+  });
   if (hsts) app.use(strictTransportSecurity());
   app.use(requestLogger(logger));
   app.use(metrics.httpMiddleware());

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_REDIS_URL, env, jwtSecretSchema, jwtSettingsConfig, requireStrongSecretsInProduction } from '@platform/service-kit';
 import { DEFAULT_DASHBOARD_DIR } from './dashboard-static';
-import { DEFAULT_GATEWAY_OPENAPI_FILE } from './openapi';
+import { DEFAULT_CERTIFICATE_OPENAPI_FILE, DEFAULT_MOBILITY_OPENAPI_FILE } from './openapi';
 import { upstreamListSchema } from './upstream-list';
 
 export const gatewayConfigSchema = z
@@ -56,10 +56,11 @@ export const gatewayConfigSchema = z
     TLS_CERT_FILE: z.string().optional(),
     TLS_KEY_FILE: z.string().optional(),
     /**
-     * The merged description served at `/openapi.json` and `/docs`, written by the build (read at start-up, so docs work
-     * while a service is down). When the file is missing (tests, development without a build) it is built from source.
+     * Each service's description as its build wrote it (`dist/openapi.json`), merged into the one served at `/openapi.json`
+     * and `/docs` (read at start-up, so the docs work while a service is down; 503 `description_not_built` while one is missing).
      */
-    GATEWAY_OPENAPI_FILE: z.string().min(1).default(DEFAULT_GATEWAY_OPENAPI_FILE),
+    CERTIFICATE_OPENAPI_FILE: z.string().min(1).default(DEFAULT_CERTIFICATE_OPENAPI_FILE),
+    MOBILITY_OPENAPI_FILE: z.string().min(1).default(DEFAULT_MOBILITY_OPENAPI_FILE),
   })
   .superRefine(requireStrongSecretsInProduction(['JWT_SECRET']))
   .superRefine((config, ctx) => {

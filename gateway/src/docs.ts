@@ -3,9 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Router, type Request, type Response } from 'express';
 import { negotiateEncoding, PrecompressedBody } from './compression';
-import type { OpenApiDocument } from '@platform/api-description';
-
-export { loadGatewayDescription } from './openapi';
+import type { GatewayDescription } from './openapi';
 
 export const RENDERER_PATH = '/docs/assets/api-reference.js';
 
@@ -67,20 +65,41 @@ export const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The answer to `/openapi.json` and `/docs` while a service's description file has not been built. */
+export const DESCRIPTION_NOT_BUILT = {
+  error: "The API description has not been built: run pnpm build (or set CERTIFICATE_OPENAPI_FILE and MOBILITY_OPENAPI_FILE)",
+  code: 'description_not_built',
+} as const;
+
+/** Codes of the gateway's own pages that the services' `ErrorCode` enum does not list: a description cannot describe its own absence. */
+export const OWN_PAGE_ERROR_CODES: readonly string[] = [DESCRIPTION_NOT_BUILT.code];
+
 /**
  * `GET /openapi.json`, `GET /docs` and the renderer bundle, answered by the gateway itself. Each is compressed (brotli,
- * else gzip) when the client accepts it; the compressed forms are made once and kept.
+ * else gzip) when the client accepts it; the compressed forms are made once and kept. Until the services' descriptions
+ * are built, `/openapi.json` and `/docs` answer 503 `description_not_built`.
  */
-export function docsRoutes(document: OpenApiDocument): Router {
+export function docsRoutes(description: () => GatewayDescription): Router {
   const router = Router();
-  const description = new PrecompressedBody(Buffer.from(JSON.stringify(document)));
   const page = new PrecompressedBody(Buffer.from(DOCS_PAGE));
   const bundle = new PrecompressedBody(readFileSync(rendererBundleFile()));
+  let served: { document: object; body: PrecompressedBody } | undefined;
+  /** The description's compressed body, made once per document; undefined (and a 503 sent) while it is not built. */
+  const builtDescription = (res: Response): PrecompressedBody | undefined => {
+    const current = description();
+    if (!current.built) {
+      res.status(503).json(DESCRIPTION_NOT_BUILT);
+      return undefined;
+    }
+    if (served?.document !== current.document) served = { document: current.document, body: new PrecompressedBody(Buffer.from(JSON.stringify(current.document))) };
+    return served.body;
+  };
   router.get('/openapi.json', (req, res, next) => {
-    sendStatic(req, res, description, { 'Content-Type': 'application/json; charset=utf-8' }).catch(next);
+    const body = builtDescription(res);
+    if (body) sendStatic(req, res, body, { 'Content-Type': 'application/json; charset=utf-8' }).catch(next);
   });
   router.get('/docs', (req, res, next) => {
-    sendStatic(req, res, page, { 'Content-Type': 'text/html; charset=utf-8' }).catch(next);
+    if (builtDescription(res)) sendStatic(req, res, page, { 'Content-Type': 'text/html; charset=utf-8' }).catch(next);
   });
   router.get(RENDERER_PATH, (req, res, next) => {
     sendStatic(req, res, bundle, { 'Content-Type': 'application/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=3600' }).catch(next);

@@ -2,32 +2,43 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { partnerApiDescription, type OpenApiDocument } from '@platform/api-description';
 
-/** The gateway package's folder, from `src/` under tsx or from the compiled output alike. */
-function packageRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
-  return dir;
+/**
+ * Where each service's build writes its description (`dist/openapi.json`, published as `@platform/<service>/openapi.json`):
+ * the services of this repository, from `src/` or `dist/` alike. `CERTIFICATE_OPENAPI_FILE` / `MOBILITY_OPENAPI_FILE` override them.
+ */
+export const DEFAULT_CERTIFICATE_OPENAPI_FILE = path.resolve(__dirname, '..', '..', 'services', 'certificate', 'dist', 'openapi.json');
+export const DEFAULT_MOBILITY_OPENAPI_FILE = path.resolve(__dirname, '..', '..', 'services', 'mobility', 'dist', 'openapi.json');
+
+export interface ServiceDescriptionFiles {
+  certificate: string;
+  mobility: string;
 }
 
-/** Written by `pnpm --filter @platform/gateway build` (scripts/build-openapi.ts); `GATEWAY_OPENAPI_FILE` overrides it. */
-export const DEFAULT_GATEWAY_OPENAPI_FILE = path.join(packageRoot(), 'dist', 'openapi.json');
+/** The merged description, or why there is none yet: a service's description file has not been built. */
+export type GatewayDescription = { built: true; document: OpenApiDocument } | { built: false; missing: string[] };
+
+/** One service's built description; a file that is there but is no OpenAPI document is refused (the gateway does not start on it). */
+function readServiceDescription(file: string): OpenApiDocument {
+  const document = JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument;
+  if (typeof document?.openapi !== 'string' || typeof document.paths !== 'object' || document.paths === null) throw new Error(`${file} is not an OpenAPI document`);
+  return document;
+}
+
+/** The services' built descriptions merged into the partner API description, or the files still missing. */
+export function loadGatewayDescription(files: ServiceDescriptionFiles): GatewayDescription {
+  const missing = Object.values(files).filter((file) => !existsSync(file));
+  if (missing.length > 0) return { built: false, missing };
+  return { built: true, document: partnerApiDescription({ certificate: readServiceDescription(files.certificate), mobility: readServiceDescription(files.mobility) }) };
+}
 
 /**
- * The merged description from the services' sources: each service's openapi.yaml plus its zod request schemas.
- * Only the build step and a gateway started without a build (tests, development) call it; production reads the built file.
+ * The description as the docs pages need it: read at start-up, and while a file is missing looked for again on each
+ * request, so a gateway started before the services were built serves the description once they are.
  */
-export function buildGatewayDescription(): OpenApiDocument {
-  // Required by path, not as packages: the services' own tests depend on the gateway, and nothing at run time needs them.
-  const services = path.join(packageRoot(), '..', 'services');
-  const { certificateOpenApi } = require(path.join(services, 'certificate', 'src', 'openapi')) as { certificateOpenApi(): OpenApiDocument };
-  const { mobilityOpenApi } = require(path.join(services, 'mobility', 'src', 'openapi')) as { mobilityOpenApi(): OpenApiDocument };
-  return partnerApiDescription({ certificate: certificateOpenApi(), mobility: mobilityOpenApi() });
-}
-
-/** The built file when it exists (a broken one stops the gateway at start-up), else the description built from source. */
-export function loadGatewayDescription(file: string = DEFAULT_GATEWAY_OPENAPI_FILE): OpenApiDocument {
-  if (!existsSync(file)) return buildGatewayDescription();
-  const document = JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument;
-  if (typeof document?.openapi !== 'string' || typeof document.paths !== 'object') throw new Error(`${file} is not an OpenAPI document`);
-  return document;
+export function gatewayDescriptionSource(files: ServiceDescriptionFiles): () => GatewayDescription {
+  let current = loadGatewayDescription(files);
+  return () => {
+    if (!current.built) current = loadGatewayDescription(files);
+    return current;
+  };
 }

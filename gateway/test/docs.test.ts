@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { RunningServer } from '@platform/test-kit';
 import { startGateway } from './helpers';
 
-// Both upstreams are down (nothing listens on port 9): the docs come from the YAML files, not from the services.
+// Both upstreams are down (nothing listens on port 9): the docs come from the services' built description files.
 const DOWN = 'http://127.0.0.1:9';
 let gateway: RunningServer;
 

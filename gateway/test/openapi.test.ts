@@ -1,15 +1,23 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer } from 'node:http';
 import pino from 'pino';
 import { listen, validateOpenApiDocument } from '@platform/test-kit';
 import { createApp } from '../src/app';
-import { buildGatewayDescription, loadGatewayDescription } from '../src/openapi';
+import type { OpenApiDocument } from '@platform/api-description';
+import { DEFAULT_CERTIFICATE_OPENAPI_FILE, DEFAULT_MOBILITY_OPENAPI_FILE, loadGatewayDescription, type ServiceDescriptionFiles } from '../src/openapi';
 import { upstreamFor } from '../src/routes';
 
-const description = buildGatewayDescription();
+const SERVICE_FILES = { certificate: DEFAULT_CERTIFICATE_OPENAPI_FILE, mobility: DEFAULT_MOBILITY_OPENAPI_FILE };
+
+function builtDescription(files: ServiceDescriptionFiles): OpenApiDocument {
+  const loaded = loadGatewayDescription(files);
+  if (!loaded.built) throw new Error(`not built: ${loaded.missing.join(', ')}`);
+  return loaded.document;
+}
+
+const description = builtDescription(SERVICE_FILES);
 
 describe('the gateway description of the real services', () => {
   it('is a valid OpenAPI 3.1 document whose references all resolve', () => {
@@ -72,39 +80,60 @@ describe('the gateway description of the real services', () => {
   });
 });
 
-describe('the merged description is built ahead of time', () => {
+describe('the merged description comes from the services\' built description files', () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'gateway-openapi-'));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('scripts/build-openapi.ts writes the same description the gateway builds from source', () => {
-    const file = path.join(dir, 'openapi.json');
-    execFileSync(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, '..', 'scripts', 'build-openapi.ts'), file], { encoding: 'utf8', timeout: 60000 });
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(description);
-  }, 90000);
-
-  it('serves GATEWAY_OPENAPI_FILE as it is when the file exists', async () => {
-    const file = path.join(dir, 'prebuilt.json');
-    const prebuilt = { openapi: '3.1.0', info: { title: 'Prebuilt', version: '9' }, paths: {} };
-    writeFileSync(file, JSON.stringify(prebuilt));
-    expect(loadGatewayDescription(file)).toEqual(prebuilt);
-    const gateway = await listen(
-      createServer(createApp({ config: { CERTIFICATE_URL: 'http://127.0.0.1:9', MOBILITY_URL: 'http://127.0.0.1:9', UPSTREAM_TIMEOUT_MS: 1000, GATEWAY_OPENAPI_FILE: file }, logger: pino({ level: 'silent' }) })),
-    );
+  async function withGateway(files: ServiceDescriptionFiles, check: (url: string) => Promise<void>): Promise<void> {
+    const config = { CERTIFICATE_URL: 'http://127.0.0.1:9', MOBILITY_URL: 'http://127.0.0.1:9', UPSTREAM_TIMEOUT_MS: 1000, CERTIFICATE_OPENAPI_FILE: files.certificate, MOBILITY_OPENAPI_FILE: files.mobility };
+    const gateway = await listen(createServer(createApp({ config, logger: pino({ level: 'silent' }) })));
     try {
-      const res = await fetch(`${gateway.url}/openapi.json`);
-      expect(res.status).toBe(200);
-      expect(await res.json()).toEqual(prebuilt);
+      await check(gateway.url);
     } finally {
       await gateway.close();
     }
+  }
+
+  it('serves the files CERTIFICATE_OPENAPI_FILE and MOBILITY_OPENAPI_FILE name, merged', async () => {
+    const files = { certificate: path.join(dir, 'certificate.json'), mobility: path.join(dir, 'mobility.json') };
+    copyFileSync(SERVICE_FILES.certificate, files.certificate);
+    const mobility = JSON.parse(readFileSync(SERVICE_FILES.mobility, 'utf8')) as OpenApiDocument;
+    delete (mobility.paths as Record<string, unknown>)['/api/v1/estimates'];
+    writeFileSync(files.mobility, JSON.stringify(mobility));
+    await withGateway(files, async (url) => {
+      const res = await fetch(`${url}/openapi.json`);
+      expect(res.status).toBe(200);
+      const served = (await res.json()) as OpenApiDocument;
+      expect(Object.keys(served.paths)).toContain('/api/v1/rides');
+      expect(Object.keys(served.paths)).not.toContain('/api/v1/estimates');
+      expect(served).toEqual(builtDescription(files));
+    });
+  });
+
+  it('answers /openapi.json and /docs with 503 description_not_built while a file is missing, keeps running, and serves it once built', async () => {
+    const files = { certificate: SERVICE_FILES.certificate, mobility: path.join(dir, 'not-yet-built.json') };
+    await withGateway(files, async (url) => {
+      for (const page of ['/openapi.json', '/docs']) {
+        const res = await fetch(`${url}${page}`);
+        expect(res.status).toBe(503);
+        expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+        expect(await res.json()).toMatchObject({ code: 'description_not_built' });
+      }
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      copyFileSync(SERVICE_FILES.mobility, files.mobility);
+      const res = await fetch(`${url}/openapi.json`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual(description);
+      expect((await fetch(`${url}/docs`)).status).toBe(200);
+    });
   });
 
   it('refuses to start on a file that is not an OpenAPI document', () => {
     const file = path.join(dir, 'broken.json');
     writeFileSync(file, JSON.stringify({ hello: 'world' }));
-    expect(() => loadGatewayDescription(file)).toThrow('is not an OpenAPI document');
+    expect(() => loadGatewayDescription({ certificate: SERVICE_FILES.certificate, mobility: file })).toThrow('is not an OpenAPI document');
   });
 });

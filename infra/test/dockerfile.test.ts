@@ -42,8 +42,9 @@ describe('infra/Dockerfile', () => {
     expect(runtime.from).toBe('node:24-bookworm-slim');
     expect(runtime.lines).toContain('USER node');
     expect(runtime.lines).toContain('ENV NODE_ENV=production');
-    // The gateway serves the merged description its build wrote into its own bundle.
-    expect(runtime.lines).toContain('ENV GATEWAY_OPENAPI_FILE=/app/gateway/dist/openapi.json');
+    // The gateway merges the descriptions the services' builds wrote into their bundles.
+    expect(runtime.lines).toContain('ENV CERTIFICATE_OPENAPI_FILE=/app/certificate/dist/openapi.json');
+    expect(runtime.lines).toContain('ENV MOBILITY_OPENAPI_FILE=/app/mobility/dist/openapi.json');
     expect(runtime.lines.filter((l) => /^RUN\b/.test(l))).toEqual([]);
     const copies = runtime.lines.filter((l) => l.startsWith('COPY'));
     for (const copy of copies) {

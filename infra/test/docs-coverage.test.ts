@@ -1,9 +1,10 @@
 /**
  * The reference pages keep up with the code: every variable a process's config schema reads has a row in
- * docs/configuration.md, every error code of the shared `ErrorCode` enum a row in docs/api.md, and every drill
+ * docs/configuration.md, every error code of the shared `ErrorCode` enum (and of the gateway's own pages) a row in docs/api.md, and every drill
  * `pnpm drill` runs a row in docs/drills.md (and no row names something that no longer exists).
  */
 import { gatewayConfigSchema } from '../../gateway/src/config';
+import { OWN_PAGE_ERROR_CODES } from '../../gateway/src/docs';
 import { certificateConfigSchema } from '../../services/certificate/src/config';
 import { mobilityConfigSchema } from '../../services/mobility/src/config';
 import { variablesOf } from './helpers/config-variables';
@@ -28,10 +29,11 @@ describe('docs/configuration.md', () => {
 
 describe('docs/api.md', () => {
   const documented = new Set(firstCellCodes(sectionOf(readDoc('docs/api.md'), 'Error codes')));
-  const codes = errorCodesOf('certificate');
+  const enumCodes = errorCodesOf('certificate');
+  const codes = [...enumCodes, ...OWN_PAGE_ERROR_CODES];
 
   it('describes the same ErrorCode enum in both services', () => {
-    expect([...errorCodesOf('mobility')].sort()).toEqual([...codes].sort());
+    expect([...errorCodesOf('mobility')].sort()).toEqual([...enumCodes].sort());
   });
 
   it('has a row in the error-code table for every code of the ErrorCode enum', () => {

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generateApiToken } from '@platform/api-keys';
-import { alternatingRounds, canPin, load, MEASURED_CPU, pinnedCommand, pinSelfToFirstCore, printTable, startProcess, warmUp, type LoadResult } from './lib';
+import { alternatingRounds, canPin, load, MEASURED_CPU, pinnedCommand, pinSelfToFirstCore, printTable, startProcess, warmUp, type LoadResult } from '@platform/bench-kit';
 
 const PORTS = { upstream: 24001, gateway: 24080, metrics: 24081, nginx: 24090, bare: 24095, baseline: 24085, baselineMetrics: 24086 };
 const PATH = '/api/v1/verify/ABCD-EFGH-JKLM';

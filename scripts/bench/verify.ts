@@ -6,10 +6,8 @@
  */
 import { createDatabase, dropDatabase, ensureDatabase, migrateLatest } from '@platform/service-kit/db';
 import { parseConfig } from '@platform/service-kit/config';
-import { CERTIFICATE_SCHEMA, certificateConfigSchema } from '../../services/certificate/src/config';
-import { migrations } from '../../services/certificate/src/db/migrations';
-import { buildServices } from '../../services/certificate/src/services';
-import { alternatingRounds, load, warmUp, type LoadResult, MEASURED_CPU, pinSelfToFirstCore, printTable, startProcess } from './lib';
+import { buildServices, CERTIFICATE_SCHEMA, certificateConfigSchema, migrations } from '@platform/certificate/tooling';
+import { alternatingRounds, load, warmUp, type LoadResult, MEASURED_CPU, pinSelfToFirstCore, printTable, startProcess } from '@platform/bench-kit';
 
 /** Rounds of bare and direct, alternating; each keeps its median round (BENCH_ROUNDS, 3). */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

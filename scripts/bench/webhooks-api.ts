@@ -12,11 +12,11 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signWebhook, generateWebhookSecret } from '@platform/webhook-signature';
-import { createWebhookSender } from '../../services/mobility/src/features/webhook-dispatch/webhook-sender';
+import { createWebhookSender } from '@platform/mobility/tooling';
 import { createRedis, DEFAULT_REDIS_URL } from '@platform/service-kit';
 import { startSystem, type RunningSystem } from '../system';
 import { callJson, mobilityPartnerKey, outboxEventIds, query, randomCentre, registerEndpoint, rideBody, sleep } from '../drills/lib';
-import { machineCpuMs, processCpuMs } from './lib';
+import { machineCpuMs, processCpuMs } from '@platform/bench-kit';
 
 const EVENTS = Number(process.env.BENCH_API_EVENTS ?? 1000);
 const IN_FLIGHT = Number(process.env.WEBHOOK_ENDPOINT_CONCURRENCY ?? 10); // the pipeline's per-endpoint cap (its default)

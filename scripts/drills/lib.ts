@@ -5,6 +5,7 @@ import { createConnection, createServer as createNetServer } from 'node:net';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import pg from 'pg';
 import { MOBILITY_SCOPES } from '@platform/api-keys';
+import type { components } from '@platform/client/schema';
 import { DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, signAdminToken, signDriverToken } from '@platform/service-kit';
 import type { RunningSystem } from '../system';
 
@@ -73,7 +74,8 @@ export function offset(from: Point, north: number, east: number): Point {
   return { lat: Math.round(lat * 1e6) / 1e6, lng: Math.round(lng * 1e6) / 1e6 };
 }
 
-export function rideBody(pickup: Point) {
+/** A ride request as the partner API describes it (the generated types check it). */
+export function rideBody(pickup: Point): components['schemas']['NewRide'] {
   return {
     pickup: { ...pickup, address: '1 Drill Street' },
     dropoff: { ...offset(pickup, 3000, 2000), address: '99 Drill Road' },

@@ -3,8 +3,8 @@
  * and development defaults as `pnpm start`; pending migrations applied), and the one organization lookup every command
  * shares: an organization exists when the certificate service knows it or mobility has seen it as a partner.
  */
-import type { CertificateOperator } from '#certificate-cli';
-import type { MobilityOperator } from '#mobility-cli';
+import type { CertificateOperator } from '@platform/certificate/cli';
+import type { MobilityOperator } from '@platform/mobility/cli';
 import { CommandError } from './cli';
 import { certificateCli, mobilityCli } from './service-modules';
 

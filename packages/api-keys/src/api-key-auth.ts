@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { ForbiddenError, UnauthorizedError, bearerToken, noteApiKey } from '@platform/service-kit';
-import type { ApiKeyPrincipal } from './api-keys.service';
+import type { ApiKeyPrincipal } from './api-key-principal';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace

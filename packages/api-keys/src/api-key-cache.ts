@@ -1,5 +1,5 @@
 import { listenToChannel, type ChannelListener, type Logger } from '@platform/service-kit';
-import type { ApiKeyPrincipal } from './api-keys.service';
+import type { ApiKeyPrincipal } from './api-key-principal';
 
 export interface CachedKey {
   principal: ApiKeyPrincipal;

@@ -1,17 +1,9 @@
 import { ConflictError, NotFoundError, ValidationError, newId, pageOf, type Page } from '@platform/service-kit';
 import { isExpired, toApiKeyView, type ApiKeyView } from './api-key-view';
 import type { ApiKeyAuthCache } from './api-key-cache';
+import type { ApiKeyPrincipal } from './api-key-principal';
 import type { ApiKeyRepository } from './api-keys.repository';
 import { generateApiToken, hashApiToken, isWellFormedApiToken, tokenHint } from './token-format';
-
-/** What an authenticated request knows about its caller. */
-export interface ApiKeyPrincipal {
-  keyId: string;
-  organizationId: string;
-  scopes: string[];
-  /** false when the token is a test-mode key's: everything it creates and sees is test data. Always true without a test mode. */
-  livemode: boolean;
-}
 
 export type ApiKeyPage = Page<ApiKeyView>;
 

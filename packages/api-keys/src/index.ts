@@ -2,6 +2,7 @@ export * from './service-keys';
 export * from './token-format';
 export * from './api-keys.repository';
 export * from './api-key-view';
+export * from './api-key-principal';
 export * from './api-keys.service';
 export * from './api-key-auth';
 export * from './api-keys.routes';

@@ -1,13 +1,10 @@
 import type { Express } from 'express';
 import { auditLogRoutes, certificateAuditTrail } from './features/audit/audit.routes';
 import { responseValidator, validateResponsesEnabled } from '@platform/service-kit/route-table';
-import { createJsonApp, createMetrics, type Metrics, errorHandler, healthRoutes, jsonBodies, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, openApiRoute, adminTokenSettings, requireAdmin, type Knex, type Logger } from '@platform/service-kit';
-import type { CertificateConfig } from './config';
-import type { ApiKeyAuthCache } from '@platform/api-keys';
+import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, openApiRoute, adminTokenSettings, requireAdmin } from '@platform/service-kit';
 import { accountRoutes } from './features/accounts/accounts.routes';
 import { requireDashboardOrigin } from './features/accounts/origin-check';
 import { dashboardSessionCheckRoutes } from './features/accounts/session-check.routes';
-import type { SessionEvents } from './features/accounts/session-events';
 import { adminRoutes } from './features/admin/admin.routes';
 import { batchBodyParsers } from './features/certificates/certificates.routes';
 import { credentialRoutes, credentialVerifyBodyParsers, credentialVerifyRoutes } from './features/credentials/credentials.routes';
@@ -16,19 +13,9 @@ import { paymentWebhookRoutes } from './features/payments/payments.routes';
 import { publicApiRoutes } from './features/verification/public-api.routes';
 import { certificateOpenApi } from './openapi';
 import { certificateRouteTable } from './route-table';
-import { buildServices, type CertificateServices } from './services';
+import { buildServices, type CertificateDeps, type CertificateServices } from './services';
 
-export interface CertificateDeps {
-  db: Knex;
-  config: CertificateConfig;
-  logger: Logger;
-  /** The per-process key cache (the server starts one; apps built without it read every key from Postgres). */
-  apiKeyCache?: ApiKeyAuthCache;
-  /** The request metrics to record into (the server shares one with the public API's fast lane); a new set otherwise. */
-  metrics?: Metrics;
-  /** Tells the gateways when a dashboard session ends (the server starts it when REDIS_URL is set). */
-  sessionEvents?: SessionEvents;
-}
+export type { CertificateDeps } from './services';
 
 /** The certificate service's HTTP app, without listening; tests build it on their own database. */
 export function createApp(deps: CertificateDeps, services: CertificateServices = buildServices(deps)): Express {

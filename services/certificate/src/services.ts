@@ -1,4 +1,7 @@
-import type { CertificateDeps } from './app';
+import type { ApiKeyAuthCache } from '@platform/api-keys';
+import type { Knex, Logger, Metrics } from '@platform/service-kit';
+import type { CertificateConfig } from './config';
+import type { SessionEvents } from './features/accounts/session-events';
 import { createAccountsRepository } from './features/accounts/accounts.repository';
 import { createAccountsService } from './features/accounts/accounts.service';
 import { createEmailTokensRepository } from './features/accounts/email-tokens.repository';
@@ -28,6 +31,19 @@ import { createTemplatesRepository } from './features/templates/templates.reposi
 import { createTemplatesService } from './features/templates/templates.service';
 import { createPublicApiRepository } from './features/verification/public-api.repository';
 import { createSummaryReader } from './features/summary/summary.routes';
+
+/** What the composition root is built from: the process's connections, its configuration and its shared helpers. */
+export interface CertificateDeps {
+  db: Knex;
+  config: CertificateConfig;
+  logger: Logger;
+  /** The per-process key cache (the server starts one; apps built without it read every key from Postgres). */
+  apiKeyCache?: ApiKeyAuthCache;
+  /** The request metrics to record into (the server shares one with the public API's fast lane); a new set otherwise. */
+  metrics?: Metrics;
+  /** Tells the gateways when a dashboard session ends (the server starts it when REDIS_URL is set). */
+  sessionEvents?: SessionEvents;
+}
 
 /** Wires the feature services once per process; the HTTP app and the operator CLI share this. */
 export function buildServices(

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createRedis, DEFAULT_REDIS_URL } from '@platform/service-kit';
-import { FleetLocations, scopesServing } from '../src/features/fleet/fleet.locations';
+import { FleetLocations, scopesServing } from '@platform/mobility/tooling';
 
 const DRIVERS = Number(process.env.BENCH_DRIVERS ?? 100_000);
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 5_000);

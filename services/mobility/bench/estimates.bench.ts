@@ -8,9 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { DEFAULT_DATABASE_URL, DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, createRedis, dropDatabase, signAdminToken } from '@platform/service-kit';
-import { load, MEASURED_CPU, pinSelfToFirstCore, printTable, startProcess, type LoadResult } from '../../../scripts/bench/lib';
-import { TIERS } from '../src/platform/pricing';
-import { clearPrefix } from '../scripts/redis-cleanup';
+import { clearPrefix, load, MEASURED_CPU, pinSelfToFirstCore, printTable, startProcess, type LoadResult } from '@platform/bench-kit';
+import { TIERS } from '@platform/mobility/tooling';
 
 const PORTS = { service: 25001, bare: 25099 };
 const PICKUP = { lat: 6.5244, lng: 3.3792 };

@@ -16,13 +16,18 @@ import pino from 'pino';
 import { createDatabase, createRedis, migrateLatest, newId, parseConfig, type Knex } from '@platform/service-kit';
 import { clearRedisPrefix, createRunDatabase, dropRunDatabase, redisUrl, runSuffix } from '@platform/test-kit';
 import { signWebhook, generateWebhookSecret } from '@platform/webhook-signature';
-import { MOBILITY_SCHEMA, mobilityConfigSchema, type MobilityConfig } from '../src/config';
-import { migrations } from '../src/db/migrations';
-import { appendOutboxEvent } from '../src/features/outbox/outbox.repository';
-import { createEndpointSecretCipher } from '../src/features/webhook-dispatch/endpoint-secret-cipher';
-import { createWebhookSender } from '../src/features/webhook-dispatch/webhook-sender';
-import { startWebhookDispatch, WORKER_DB_SETTINGS } from '../src/features/webhook-dispatch/webhook-worker';
-import { machineCpuMs, namedProcessesCpuMs } from '../../../scripts/bench/lib';
+import { machineCpuMs, namedProcessesCpuMs } from '@platform/bench-kit';
+import {
+  appendOutboxEvent,
+  createEndpointSecretCipher,
+  createWebhookSender,
+  migrations,
+  MOBILITY_SCHEMA,
+  mobilityConfigSchema,
+  startWebhookDispatch,
+  WORKER_DB_SETTINGS,
+  type MobilityConfig,
+} from '@platform/mobility/tooling';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5000);
 const SLOW_EVENTS = Number(process.env.BENCH_SLOW_EVENTS ?? 500);

@@ -1,10 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { closeServer, createLogger, createRedis, openServiceDatabase, parseConfig } from '@platform/service-kit';
-import { createApp } from '../src/app';
-import { MOBILITY_SCHEMA, mobilityConfigSchema } from '../src/config';
-import { migrations } from '../src/db/migrations';
-import { createDispatchWorker } from '../src/features/dispatch/dispatch.worker';
-import { buildServices } from '../src/services';
+import { buildServices, createApp, createDispatchWorker, migrations, MOBILITY_SCHEMA, mobilityConfigSchema } from '@platform/mobility/tooling';
 
 /** The mobility API and its dispatch worker in this process on a loopback port, for the simulator and benchmarks. */
 export async function startLocalMobility(env: Record<string, string>) {

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { MOBILITY_SCOPES } from '@platform/api-keys';
 import { DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, signAdminToken, signDriverToken } from '@platform/service-kit';
 import { assertLoopback, startLocalMobility } from './local-service';
-import { clearPrefix } from './redis-cleanup';
+import { clearPrefix } from '@platform/bench-kit';
 
 interface Point {
   lat: number;

@@ -5,8 +5,7 @@
 
 import { modeQueryFor } from '../mode/data-mode';
 import type { AccountsRoute } from './accounts';
-import type { paths as CertificatePaths } from './certificate.schema';
-import type { paths as MobilityPaths } from './mobility.schema';
+import type { CertificateService, MobilityService } from '@platform/client/schema';
 
 /** `/api-keys/{id}/rotate` → `/api-keys/${string}/rotate`: what a concrete path of that route looks like. */
 type Concrete<P extends string> = P extends `${infer Head}{${string}}${infer Tail}` ? `${Head}${string}${Concrete<Tail>}` : P;
@@ -19,8 +18,8 @@ type AdminRoutes<P> = P extends `/admin/v1${infer Route}` ? Concrete<Route> : ne
  */
 export interface Routes {
   auth: AccountsRoute;
-  certificate: AdminRoutes<keyof CertificatePaths>;
-  mobility: AdminRoutes<keyof MobilityPaths>;
+  certificate: AdminRoutes<keyof CertificateService.paths>;
+  mobility: AdminRoutes<keyof MobilityService.paths>;
 }
 
 /** Where each back end is reached through the gateway, below the app's own base path. */

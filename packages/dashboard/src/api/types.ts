@@ -1,9 +1,8 @@
-/** Short names for the generated admin API schemas (src/api/*.schema.ts, `pnpm --filter @platform/dashboard generate`). */
-import type { components as CertificateComponents } from './certificate.schema';
-import type { components as MobilityComponents } from './mobility.schema';
+/** Short names for the services' schemas in the API's generated types (`@platform/client/schema`, `pnpm --filter @platform/client generate`). */
+import type { CertificateService, MobilityService } from '@platform/client/schema';
 
-export type CertificateSchemas = CertificateComponents['schemas'];
-export type MobilitySchemas = MobilityComponents['schemas'];
+export type CertificateSchemas = CertificateService.components['schemas'];
+export type MobilitySchemas = MobilityService.components['schemas'];
 
 export type ApiKey = CertificateSchemas['ApiKey'] & { mode?: 'live' | 'test'; livemode?: boolean };
 export type ApiKeyWithToken = ApiKey & { token: string };

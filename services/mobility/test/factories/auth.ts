@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { MOBILITY_SCOPES } from '@platform/api-keys';
 import { signAdminToken, signDriverToken, type AdminClaims } from '@platform/service-kit';
-import type { TestContext } from '../helpers/context';
+import type { TestContext } from '../helpers/test-context';
 
 export function suffix(): string {
   return randomBytes(5).toString('hex');

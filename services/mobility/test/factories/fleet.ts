@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { TestContext } from '../helpers/context';
+import type { TestContext } from '../helpers/test-context';
 import { adminToken, driverToken, newAdmin, suffix, type AdminIdentity } from './auth';
 
 export interface Point {

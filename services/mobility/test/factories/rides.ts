@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { TestContext } from '../helpers/context';
+import type { TestContext } from '../helpers/test-context';
 import { offset, type Point } from './fleet';
 
 export function rideBody(pickup: Point, overrides: Record<string, unknown> = {}) {

@@ -1,25 +1,16 @@
 import pino from 'pino';
 import type { Worker } from 'bullmq';
-import { createDatabase, createRedis, parseConfig, type Knex, type Redis } from '@platform/service-kit';
+import { createDatabase, createRedis, parseConfig, type Redis } from '@platform/service-kit';
 import { redisUrl, runDatabaseUrl, runRedisPrefix } from '@platform/test-kit';
-import type { Express } from 'express';
 import { createApp } from '../../src/app';
-import { MOBILITY_SCHEMA, mobilityConfigSchema, type MobilityConfig } from '../../src/config';
+import { MOBILITY_SCHEMA, mobilityConfigSchema } from '../../src/config';
 import { createDispatchWorker } from '../../src/features/dispatch/dispatch.worker';
-import { buildServices, type MobilityServices } from '../../src/services';
+import { buildServices } from '../../src/services';
 import { createPartnerKey } from '../factories/auth';
 import { partnerApi } from '../factories/rides';
+import type { TestContext } from './test-context';
 
-export interface TestContext {
-  app: Express;
-  db: Knex;
-  redis: Redis;
-  config: MobilityConfig;
-  services: MobilityServices;
-  /** Starts the dispatch timer worker (offer expiry, retries, search timeout) as the worker process would. */
-  startDispatchWorker(): Worker;
-  close(): Promise<void>;
-}
+export type { TestContext } from './test-context';
 
 /** The app on this run's database and Redis prefix, with config from the given overrides; one per test file. */
 export function createTestContext(env: Record<string, string> = {}): TestContext {

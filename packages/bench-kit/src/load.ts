@@ -1,10 +1,20 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
-export const root = path.resolve(__dirname, '../..');
+/** The repository's root: the nearest folder above this file that holds pnpm-workspace.yaml (from `src/` or `dist/`). */
+function workspaceRoot(): string {
+  let dir = __dirname;
+  while (!existsSync(path.join(dir, 'pnpm-workspace.yaml'))) {
+    if (path.dirname(dir) === dir) throw new Error('no pnpm-workspace.yaml above the bench kit');
+    dir = path.dirname(dir);
+  }
+  return dir;
+}
+
+export const root = workspaceRoot();
 
 export interface LoadResult {
   label: string;

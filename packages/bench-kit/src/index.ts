@@ -1,0 +1,3 @@
+/** What the benchmarks, drills and the simulator share: processes started and measured, load runs and their tables, Redis clean-up. */
+export * from './load';
+export * from './redis';
