@@ -11,7 +11,9 @@ import house from './infra/eslint/no-type-cycle.mjs';
  * The house plan, enforced. Libraries (packages/) never import applications (services/, gateway/); applications meet
  * only through HTTP and built artifacts; tools (scripts/, benches, the simulator, drills) use the client, the published
  * entry points of a package's `exports`, or HTTP. Inside a service, a feature reaches another feature only through its
- * face (`features/<name>/index.ts`), never imports the composition root, and no module is part of an import cycle.
+ * face (`features/<name>/index.ts`) or its schema module (`*.schema.ts`: the zod shapes of what it answers, which other
+ * features' route tables and schemas embed; a schema module holds shapes only, so reaching it pulls in no behaviour),
+ * never imports the composition root, and no module is part of an import cycle.
  * infra/test/lint-rules.test.ts proves each rule fires on a violation and is quiet on the allowed form.
  */
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
@@ -60,8 +62,8 @@ const featureZones = SERVICES.flatMap((service) => {
     .map(({ name }) => ({
       target: path.join(features, name, '**'),
       from: path.join(features, '**'),
-      except: [path.join(features, name, '**'), path.join(features, '*', 'index.ts'), ...pendingFor(service, name)],
-      message: `Another feature is reached through its face (features/<name>/index.ts) only.`,
+      except: [path.join(features, name, '**'), path.join(features, '*', 'index.ts'), path.join(features, '*', '*.schema.ts'), ...pendingFor(service, name)],
+      message: `Another feature is reached through its faces only: features/<name>/index.ts (what it does) or its *.schema.ts (the shapes it answers, which other features' route tables embed).`,
     }));
   const pendingLoose = PENDING_COMPOSITION_ROOT_IMPORTS[service] ?? [];
   const entries = readdirSync(features, { withFileTypes: true }).filter((entry) => !pendingLoose.includes(entry.name));

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
 import { answers, headers } from '../../platform/responses';
-import { createDeliverySchema, deliveryListQuerySchema, deliveryQuoteSchema } from './deliveries.routes';
+import { deliveryListQuerySchema } from './deliveries.routes';
+import { createDeliverySchema, deliveryQuoteSchema } from './deliveries.schema';
 import { createdDeliveryResponse, deliveryQuoteResponse, deliveryResponse, listDeliveriesResponse, requestDelivery422Response } from './deliveries.schema';
-import { partnerScope } from '../api-keys/partner-security';
+import { partnerScope } from '../../platform/partner-security';
 import { adminModeQuery, withAdminMode } from '../partners';
 
 /** The deliveries operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { latLngResponse, personResponse, placeResponse } from '../../platform/geo';
-import { moneyResponse, weightTierResponse } from '../../platform/pricing';
+import { latLngResponse, latLngSchema, personResponse, phoneSchema, placeResponse, placeSchema } from '../../platform/geo';
+import { imageDataUrlSchema } from '../../platform/image-data';
+import { moneyResponse, WEIGHT_TIERS, weightTierResponse } from '../../platform/pricing';
 import { assignedDriverResponse } from '../jobs/jobs.schema';
 import { telemetryResponse } from '../fleet/fleet.schema';
 import { problemSchema, validationProblemSchema } from '@platform/service-kit';
@@ -92,3 +93,64 @@ export const pinRefusedResponse = z.object({
   code: z.enum(['invalid_pin', 'pin_locked']),
   remaining_attempts: z.int().min(0).max(5),
 });
+
+/** What a partner and a courier send: the request bodies the routes parse with (the description's request schemas). */
+
+const contactSchema = z.object({
+  name: z.string().trim().min(1).max(200),
+  phone: phoneSchema,
+});
+const pinSchema = z.string().regex(/^[0-9]{4,8}$/, 'must be a string of 4 to 8 digits');
+
+export const createDeliverySchema = z.object({
+  pickup: placeSchema,
+  dropoff: placeSchema,
+  sender: contactSchema,
+  recipient: contactSchema,
+  weight_tier: z.enum(WEIGHT_TIERS),
+  security_pin: pinSchema.optional(),
+  notes: z.string().trim().min(1).max(1000).optional(),
+  quote_id: z.string().max(100).optional().meta({ description: 'A delivery quote (`dq_…`) still valid (15 minutes) for this pickup, drop-off and weight tier: books its fee.' }),
+}).meta({
+  id: 'NewDelivery',
+  description: 'Without `security_pin` a PIN is generated and answered once; the courier needs it to hand the parcel over.',
+  examples: [
+    {
+      pickup: { lat: 6.4541, lng: 3.3947, address: '12 Marina Road, Lagos Island' },
+      dropoff: { lat: 6.4281, lng: 3.4219 },
+      sender: { name: 'Ada Obi', phone: '+2348012345678' },
+      recipient: { name: 'Tunde Bello', phone: '+2348098765432' },
+      weight_tier: 'small',
+      notes: 'Fragile: two glass jars',
+    },
+  ],
+});
+
+export const deliveryQuoteSchema = z.object({
+  pickup: latLngSchema,
+  dropoff: latLngSchema,
+  weight_tier: z.enum(WEIGHT_TIERS),
+}).meta({
+  id: 'NewDeliveryQuote',
+  description: 'Book the quoted fee within 15 minutes with `quote_id` on `POST /api/v1/deliveries`, with the same pickup, drop-off and weight tier.',
+  examples: [{ pickup: { lat: 6.4541, lng: 3.3947 }, dropoff: { lat: 6.4281, lng: 3.4219 }, weight_tier: 'small' }],
+});
+
+const PHOTO_URL_MAX = 2048;
+/** Proof images come inline in the JSON body (100 kB at most), so both together stay under it once base64-encoded. */
+export const PROOF_PHOTO_MAX_BYTES = 48 * 1024;
+export const PROOF_SIGNATURE_MAX_BYTES = 16 * 1024;
+
+export const deliverSchema = z.object({
+  pin: pinSchema,
+  received_by: z.string().trim().min(1).max(200).optional(),
+  photo_url: z
+    .string()
+    .max(PHOTO_URL_MAX)
+    .refine((value) => URL.canParse(value) && new URL(value).protocol === 'https:' && new URL(value).hostname !== '', 'must be an https:// URL')
+    .optional(),
+  photo: imageDataUrlSchema(PROOF_PHOTO_MAX_BYTES, 'A photo of the parcel at the door, at most 48 KiB: stored by the platform and shown on the delivered tracking page from its own origin.').optional(),
+  signature: imageDataUrlSchema(PROOF_SIGNATURE_MAX_BYTES, 'The recipient\'s signature as an image, at most 16 KiB: stored and shown like `photo`.').optional(),
+}).meta({ id: 'DeliveryHandover', examples: [{ pin: '4821', received_by: 'Tunde Bello', photo_url: 'https://photos.example/pod/4821.jpg' }] });
+
+export const failSchema = z.object({ reason: z.string().trim().min(1).max(500) }).meta({ id: 'DeliveryFailure', examples: [{ reason: 'Recipient not reachable at the door' }] });

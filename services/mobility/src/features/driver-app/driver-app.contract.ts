@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
-import { deliverSchema, failSchema } from '../deliveries/deliveries.routes';
+import { deliverSchema, failSchema } from '../deliveries/deliveries.schema';
 import { deliveryResponse } from '../deliveries/deliveries.schema';
 import { driverProfileResponse, telemetryResponse } from '../fleet/fleet.schema';
 import { rideResponse } from '../rides/rides.schema';

@@ -4,7 +4,7 @@ import { answers } from '../../platform/responses';
 import { createProgramSchema, eventPassPageSchema, issuePassesSchema } from './event-passes.routes';
 import { eventPassProgramResponse, eventPassResponse, issueEventPassesResponse, listEventPassProgramsResponse, listEventPassesResponse } from './event-passes.schema';
 import { problemSchema } from '@platform/service-kit';
-import { partnerScope } from '../api-keys/partner-security';
+import { partnerScope } from '../../platform/partner-security';
 
 /** The event-passes operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */
 export const eventPassesContract = [

@@ -2,7 +2,7 @@ import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
 import { eventListQuerySchema } from './events.routes';
 import { listEventsResponse } from './events.schema';
-import { partnerScope } from '../api-keys/partner-security';
+import { partnerScope } from '../../platform/partner-security';
 import { withAdminMode } from '../partners';
 
 /** The events operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */

@@ -5,7 +5,7 @@ import { eventPassRefusalResponse } from '../event-passes/event-passes.schema';
 import { createRideSchema, rideListQuerySchema } from './rides.routes';
 import { listRidesResponse, rideResponse } from './rides.schema';
 import { problemSchema, validationProblemSchema } from '@platform/service-kit';
-import { partnerScope } from '../api-keys/partner-security';
+import { partnerScope } from '../../platform/partner-security';
 import { adminModeQuery, withAdminMode } from '../partners';
 
 /** The rides operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
 import { advanceDeliverySchema, advanceRideSchema } from './sandbox.routes';
-import { partnerScope } from '../api-keys/partner-security';
+import { partnerScope } from '../../platform/partner-security';
 
 /** The sandbox operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */
 export const sandboxContract = [

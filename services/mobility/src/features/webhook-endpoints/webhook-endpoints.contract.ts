@@ -4,7 +4,7 @@ import { answers } from '../../platform/responses';
 import { messageListQuerySchema, pageSchema, recoverSchema, registerSchema, rotateSecretSchema, updateEndpointSchema } from './webhook-endpoints.routes';
 import { createdWebhookEndpointResponse, listWebhookDeliveriesResponse, listWebhookEndpointsResponse, recoverWebhookEventsResponse, webhookDeliveryResponse, webhookEndpointResponse } from './webhook-endpoints.schema';
 import { problemSchema } from '@platform/service-kit';
-import { partnerScope } from '../api-keys/partner-security';
+import { partnerScope } from '../../platform/partner-security';
 import { adminModeQuery, withAdminMode } from '../partners';
 
 /** The webhook-endpoints operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */
