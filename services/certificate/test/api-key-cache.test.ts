@@ -27,11 +27,17 @@ async function startServer(): Promise<ServerProcess> {
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(
-    async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200,
-    'the certificate process to be ready',
-    { context: () => output.slice(-2000) },
-  );
+  try {
+    // tsx compiles the whole service from source at start; two at once on a busy machine can take a while.
+    await waitFor(
+      async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200,
+      'the certificate process to be ready',
+      { context: () => output.slice(-2000), timeoutMs: 60_000 },
+    );
+  } catch (error) {
+    child.kill('SIGKILL'); // a process that never became ready must not outlive the test
+    throw error;
+  }
   return { base, child, output: () => output };
 }
 
@@ -45,9 +51,15 @@ describe('API-key cache across two certificate processes', () => {
 
   beforeAll(async () => {
     ctx = createTestContext();
-    [a, b] = await Promise.all([startServer(), startServer()]);
+    const started = await Promise.allSettled([startServer(), startServer()]);
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed) {
+      for (const result of started) if (result.status === 'fulfilled') result.value.child.kill('SIGKILL');
+      throw failed.reason;
+    }
+    [a, b] = started.map((result) => (result as PromiseFulfilledResult<ServerProcess>).value) as [ServerProcess, ServerProcess];
     org = newOrg(ctx);
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     for (const server of [a, b]) server?.child.kill('SIGTERM');
     await ctx.close();

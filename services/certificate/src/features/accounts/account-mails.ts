@@ -1,4 +1,4 @@
-import type { MailMessage } from '../mail/mailer';
+import type { MailMessage } from '../mail';
 
 /** The texts of the mails accounts send; every link opens the dashboard, which POSTs the token (mail scanners only GET). */
 export function accountMails(publicBaseUrl: string) {

@@ -1,7 +1,7 @@
 import { ApiError, ConflictError, ForbiddenError, newId, signAdminToken, UnauthorizedError, type AdminClaims, type Knex } from '@platform/service-kit';
-import { grantCreditsOnce } from '../credits/credit-ledger';
-import type { Mailer } from '../mail/mailer';
-import { FREE_PLAN } from '../plans/plans';
+import { grantCreditsOnce } from '../credits';
+import type { Mailer } from '../mail';
+import { FREE_PLAN } from '../plans';
 import type { AccountRow, AccountsRepository, MembershipView } from './accounts.repository';
 import { accountMails } from './account-mails';
 import type { EmailTokensRepository, PendingSignUp } from './email-tokens.repository';

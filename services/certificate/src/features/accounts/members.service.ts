@@ -1,6 +1,6 @@
 import { ApiError, ConflictError, ForbiddenError, newId, NotFoundError, type AdminClaims } from '@platform/service-kit';
 import type { AccountsRepository, InvitationRow, MemberRole } from './accounts.repository';
-import type { Mailer } from '../mail/mailer';
+import type { Mailer } from '../mail';
 import { accountMails } from './account-mails';
 import { newSecretToken, tokenHash } from './secret-tokens';
 import { NO_SESSION_EVENTS, type SessionEvents } from './session-events';

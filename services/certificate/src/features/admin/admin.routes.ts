@@ -1,14 +1,14 @@
 import { Router } from 'express';
 import { requireAdmin, type AdminTokenSettings, adminOf } from '@platform/service-kit';
 import type { CertificateServices } from '../../services';
-import { memberAdminRoutes } from '../accounts/accounts.routes';
-import { apiKeyAdminRoutes } from '../api-keys/api-keys.routes';
-import { creditAdminRoutes } from '../credits/credits.routes';
-import { certificateAdminRoutes } from '../certificates/certificates.routes';
-import { documentAdminRoutes } from '../documents/documents.routes';
-import { subscriptionAdminRoutes } from '../payments/payments.routes';
-import { summaryAdminRoutes } from '../summary/summary.routes';
-import { templateAdminRoutes } from '../templates/templates.routes';
+import { memberAdminRoutes } from '../accounts';
+import { apiKeyAdminRoutes } from '../api-keys';
+import { creditAdminRoutes } from '../credits';
+import { certificateAdminRoutes } from '../certificates';
+import { documentAdminRoutes } from '../documents';
+import { subscriptionAdminRoutes } from '../payments';
+import { summaryAdminRoutes } from '../summary';
+import { templateAdminRoutes } from '../templates';
 
 /** `/admin/v1`: the dashboard's back end, authenticated by its JWT; organizations and users appear on first sight. */
 export function adminRoutes(services: CertificateServices, adminTokens: AdminTokenSettings): Router {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { ConflictError, NotFoundError, ValidationError, newId, pageOf, type Knex, type PageRequest } from '@platform/service-kit';
-import { spendCredits } from '../credits/credit-ledger';
-import { customFieldIssues } from '../templates/custom-field-values';
-import type { TemplatesService } from '../templates/templates.service';
+import { spendCredits } from '../credits';
+import { customFieldIssues } from '../templates';
+import type { TemplatesService } from '../templates';
 import { certificateStatus } from './certificate-status';
 import type { CertificateRow, CertificatesRepository } from './certificates.repository';
 import type { NewCertificate } from './certificates.schema';

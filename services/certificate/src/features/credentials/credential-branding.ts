@@ -1,7 +1,7 @@
 import { escapeHtml, type Knex } from '@platform/service-kit';
-import { BUILT_IN_TEMPLATE } from '../documents/built-in-template';
-import type { ImageMeta } from '../templates/image-size';
-import type { TemplateDefinition } from '../templates/templates.schema';
+import { BUILT_IN_TEMPLATE } from '../documents';
+import type { ImageMeta } from '../templates';
+import type { TemplateDefinition } from '../templates';
 
 /**
  * The issuer's branding on the public credential page: the colours and logo of the template the certificate was issued

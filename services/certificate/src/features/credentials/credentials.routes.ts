@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import express, { Router, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { ApiError, matchesIfNoneMatch, NotFoundError, parseOrThrow, ValidationError } from '@platform/service-kit';
-import { DOCUMENT_CONTENT_TYPES } from '../documents/documents.service';
+import { DOCUMENT_CONTENT_TYPES } from '../documents';
 import { CREDENTIAL_PAGE_CSP, credentialPageCsp, credentialPageHtml, notFoundPageHtml } from './credential-page';
 import type { CredentialsService } from './credentials.service';
 import { PAGE_SCRIPT_PATH } from './page-shell';

@@ -1,7 +1,7 @@
 import { NotFoundError } from '@platform/service-kit';
-import { certificateStatus } from '../certificates/certificate-status';
-import { formatVerificationCode, normalizeVerificationCode } from '../certificates/verification-code';
-import { credentialPageUrl, type DocumentsService } from '../documents/documents.service';
+import { certificateStatus } from '../certificates';
+import { formatVerificationCode, normalizeVerificationCode } from '../certificates';
+import { credentialPageUrl, type DocumentsService } from '../documents';
 import type { CredentialBrandingRepository } from './credential-branding';
 import type { CredentialsRepository } from './credentials.repository';
 

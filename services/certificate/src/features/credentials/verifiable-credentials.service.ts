@@ -1,9 +1,9 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { CompactSign, compactVerify, decodeProtectedHeader } from 'jose';
 import { NotFoundError } from '@platform/service-kit';
-import { certificateStatus } from '../certificates/certificate-status';
-import { normalizeVerificationCode } from '../certificates/verification-code';
-import { credentialPageUrl } from '../documents/documents.service';
+import { certificateStatus } from '../certificates';
+import { normalizeVerificationCode } from '../certificates';
+import { credentialPageUrl } from '../documents';
 import { didDocument, issuerIdentity, jwks } from './issuer-identity';
 import { openBadgeCredential } from './open-badge';
 import type { CredentialsRepository, PublicCredentialRow } from './credentials.repository';

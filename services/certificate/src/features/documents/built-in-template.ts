@@ -1,4 +1,4 @@
-import { templateDefinitionSchema, type TemplateDefinition } from '../templates/templates.schema';
+import { templateDefinitionSchema, type TemplateDefinition } from '../templates';
 
 /** The layout of a certificate issued without a template; its documents are cached as template version 0. */
 export const BUILT_IN_TEMPLATE: TemplateDefinition = templateDefinitionSchema.parse({

@@ -1,4 +1,4 @@
-import type { DateFormat } from '../templates/templates.schema';
+import type { DateFormat } from '../templates';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { GlobalFonts } from '@napi-rs/canvas';
-import type { TemplateFont } from '../templates/templates.schema';
+import type { TemplateFont } from '../templates';
 
 /** The fixed font list maps to DejaVu TrueType files shipped in an npm package: nothing is fetched at render time. */
 const FONT_DIRECTORY = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');

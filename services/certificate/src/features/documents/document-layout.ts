@@ -1,5 +1,5 @@
-import { fillPlaceholders, placeholdersIn, type PlaceholderValues } from '../templates/template-placeholders';
-import type { TemplateDefinition, TemplateFont } from '../templates/templates.schema';
+import { fillPlaceholders, placeholdersIn, type PlaceholderValues } from '../templates';
+import type { TemplateDefinition, TemplateFont } from '../templates';
 import { grown, intersects, largestFit, unionOf, type Box } from './document-boxes';
 
 /** Page sizes in PDF points (1/72 inch), portrait. */

@@ -1,9 +1,9 @@
 import { createCanvas, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
 import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
-import { readImageSize } from '../templates/image-size';
-import type { PlaceholderValues } from '../templates/template-placeholders';
-import type { TemplateDefinition } from '../templates/templates.schema';
+import { readImageSize } from '../templates';
+import type { PlaceholderValues } from '../templates';
+import type { TemplateDefinition } from '../templates';
 import { canvasFamily, fontBytes } from './document-fonts';
 import { layoutPage, statusBand, type LayoutImages, type MeasureText, type PageLayout } from './document-layout';
 import type { DocumentStatus } from './documents.repository';

@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/service-kit';
-import type { TemplateDefinition } from '../templates/templates.schema';
+import type { TemplateDefinition } from '../templates';
 
 /** What a document shows of a certificate, read by this feature itself (the certificates feature's rows stay its own). */
 export interface CertificateForDocument {

@@ -1,10 +1,10 @@
 import { ApiError, NotFoundError } from '@platform/service-kit';
-import { certificateStatus } from '../certificates/certificate-status';
-import { formatVerificationCode } from '../certificates/verification-code';
+import { certificateStatus } from '../certificates';
+import { formatVerificationCode } from '../certificates';
 import { BUILT_IN_TEMPLATE } from './built-in-template';
 import { humanDate } from './document-dates';
 import type { DocumentInput } from './document-renderers';
-import type { TemplateDraft } from '../templates/templates.service';
+import type { TemplateDraft } from '../templates';
 import type { CertificateForDocument, DocumentFormat, DocumentKey, DocumentsRepository } from './documents.repository';
 import { RenderQueueFullError, type RenderPool } from './render-pool';
 

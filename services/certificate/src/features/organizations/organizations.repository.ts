@@ -1,5 +1,5 @@
 import type { Knex } from '@platform/service-kit';
-import { FREE_PLAN } from '../plans/plans';
+import { FREE_PLAN } from '../plans';
 
 export interface OrganizationClaims {
   org: string;

@@ -1,8 +1,8 @@
 import express, { Router, type Request } from 'express';
 import { z } from 'zod';
 import { ApiError, NotFoundError, parseOrThrow, requireRole, sendProblem, type Logger, adminOf } from '@platform/service-kit';
-import { CREDIT_PACK_IDS, CREDIT_PACKS } from '../plans/credit-packs';
-import { PLANS } from '../plans/plans';
+import { CREDIT_PACK_IDS, CREDIT_PACKS } from '../plans';
+import { PLANS } from '../plans';
 import type { PaymentGateway } from './payment-gateway';
 import { receivePaymentWebhook } from './payment-webhooks';
 import type { PaymentsRepository } from './payments.repository';

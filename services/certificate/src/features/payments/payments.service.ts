@@ -1,7 +1,7 @@
 import { newId, NotFoundError, recordAuditEntry, ValidationError, type Knex } from '@platform/service-kit';
-import { grantCreditsOnce } from '../credits/credit-ledger';
-import { findCreditPack } from '../plans/credit-packs';
-import { findPlan } from '../plans/plans';
+import { grantCreditsOnce } from '../credits';
+import { findCreditPack } from '../plans';
+import { findPlan } from '../plans';
 import type { PaymentRow, PaymentsRepository } from './payments.repository';
 import type { paymentSchema } from './payments.contract';
 import type { z } from 'zod';

@@ -3,7 +3,7 @@
  * activation; `renews_at` is when the next payment is due; a credit top-up has no period) and, once paid, a PDF receipt.
  */
 import PDFDocument from 'pdfkit';
-import { findPlan } from '../plans/plans';
+import { findPlan } from '../plans';
 
 /** A paid plan's period: one month from activation. */
 export const PLAN_PERIOD = 'month';

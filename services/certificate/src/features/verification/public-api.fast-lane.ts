@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
 import { answerWithEtag, bearerToken, fastLane, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
-import { normalizeVerificationCode } from '../certificates/verification-code';
+import { normalizeVerificationCode } from '../certificates';
 import { isFound, type PublicApiRepository } from './public-api.repository';
 import { creditsView, verificationView } from './public-api.presenter';
 

@@ -1,4 +1,4 @@
-import { certificateStatus } from '../certificates/certificate-status';
+import { certificateStatus } from '../certificates';
 import type { CreditsRow, FoundVerificationRow } from './public-api.repository';
 import type { verificationSchema } from './public-api.contract';
 import type { creditsSchema } from '../../http-contract';

@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { INVALID_KEY_MESSAGE, principalOf, type ApiKeyService } from '@platform/api-keys';
 import { NotFoundError, UnauthorizedError, sendJsonWithEtag } from '@platform/service-kit';
-import { requireApiKey } from '../api-keys/api-keys.routes';
-import { normalizeVerificationCode } from '../certificates/verification-code';
+import { requireApiKey } from '../api-keys';
+import { normalizeVerificationCode } from '../certificates';
 import { isFound, type PublicApiRepository } from './public-api.repository';
 import { creditsView, verificationView } from './public-api.presenter';
 

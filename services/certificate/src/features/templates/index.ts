@@ -1,0 +1,7 @@
+/** The templates feature's face: what other features use of it. */
+export { customFieldIssues } from './custom-field-values';
+export { type ImageMeta, readImageSize } from './image-size';
+export { type PlaceholderValues, fillPlaceholders, placeholdersIn } from './template-placeholders';
+export { templateAdminRoutes } from './templates.routes';
+export { type DateFormat, type TemplateDefinition, type TemplateFont, templateDefinitionSchema } from './templates.schema';
+export { type TemplateDraft, type TemplatesService } from './templates.service';
