@@ -1,18 +1,13 @@
 import { ApiError, ConflictError, ForbiddenError, newId, NotFoundError, type AdminClaims } from '@platform/service-kit';
-import type { AccountsRepository, InvitationRow, MemberRole } from './accounts.repository';
+import type { AccountsRepository, MemberRole } from './accounts.repository';
 import type { Mailer } from '../mail';
 import { accountMails } from './account-mails';
 import { newSecretToken, tokenHash } from './secret-tokens';
 import { NO_SESSION_EVENTS, type SessionEvents } from './session-events';
-import type { invitationSchema } from './accounts.contract';
-import type { z } from 'zod';
+import { invitationView } from './members.presenter';
 
 const memberNotFound = () => new NotFoundError('Member not found');
 const lastOwner = () => new ConflictError('An organization keeps at least one owner: make someone else owner first', 'last_owner');
-
-function invitationView(row: InvitationRow): z.infer<typeof invitationSchema> {
-  return { id: row.id, role: row.role, email: row.email, created_at: row.created_at.toISOString(), expires_at: row.expires_at.toISOString() };
-}
 
 /**
  * `/admin/v1/members` and `/admin/v1/invitations`: who belongs to the token's organization. A removed member's refresh

@@ -3,31 +3,10 @@ import { ConflictError, NotFoundError, ValidationError, newId, pageOf, type Knex
 import { spendCredits } from '../credits';
 import { customFieldIssues } from '../templates';
 import type { TemplatesService } from '../templates';
-import { certificateStatus } from './certificate-status';
-import type { CertificateRow, CertificatesRepository } from './certificates.repository';
+import type { CertificatesRepository } from './certificates.repository';
 import type { NewCertificate } from './certificates.schema';
-import { formatVerificationCode, newVerificationCode } from './verification-code';
-import type { certificateSchema } from './certificates.contract';
-import type { z } from 'zod';
-
-export function presentCertificate(row: CertificateRow): z.infer<typeof certificateSchema> {
-  return {
-    id: row.id,
-    verification_code: formatVerificationCode(row.verification_code),
-    certificate_number: row.certificate_number,
-    recipient_name: row.recipient_name,
-    program_title: row.program_title,
-    issue_date: row.issue_date,
-    expires_on: row.expires_on,
-    status: certificateStatus(row.status, row.expires_on),
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-    revoked_at: row.revoked_at?.toISOString() ?? null,
-    template_id: row.template_id,
-    template_version: row.template_version,
-    custom_fields: row.custom_fields,
-  };
-}
+import { newVerificationCode } from './verification-code';
+import { presentCertificate } from './certificates.presenter';
 
 function generatedNumber(issueDate: string): string {
   return `CERT-${issueDate.slice(0, 4)}-${randomBytes(5).toString('hex').toUpperCase()}`;

@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { NotFoundError, pageOf, parseOrThrow, adminOf } from '@platform/service-kit';
-import type { CreditsRepository, LedgerRow } from './credits.repository';
-import type { creditLedgerEntrySchema } from './credits.contract';
+import type { CreditsRepository } from './credits.repository';
+import { presentEntry } from './credits.presenter';
 
 export const ledgerQuery = z
   .object({
@@ -10,17 +10,6 @@ export const ledgerQuery = z
     cursor: z.string().regex(/^[1-9][0-9]{0,17}$/, 'is not a cursor from this list').optional().meta({ description: 'The `next_cursor` of the previous page.' }),
   })
   .meta({ id: 'CreditLedgerQuery', examples: [{ limit: 50 }] });
-
-function presentEntry(row: LedgerRow): z.infer<typeof creditLedgerEntrySchema> {
-  return {
-    id: row.id,
-    amount: row.delta,
-    reason: row.reason,
-    reference: row.reference,
-    balance_after: Number(row.balance_after),
-    created_at: row.created_at.toISOString(),
-  };
-}
 
 /** `/admin/v1/credits`: the organization's balance with the caller's plan, and its credit ledger; any role reads. */
 export function creditAdminRoutes(credits: CreditsRepository): Router {

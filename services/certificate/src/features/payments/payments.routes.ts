@@ -6,7 +6,8 @@ import { PLANS } from '../plans';
 import type { PaymentGateway } from './payment-gateway';
 import { receivePaymentWebhook } from './payment-webhooks';
 import type { PaymentsRepository } from './payments.repository';
-import { presentPayment, type PaymentsService } from './payments.service';
+import { presentPayment } from './payments.presenter';
+import type { PaymentsService } from './payments.service';
 import type { PaymentRow } from './payments.repository';
 import { oneMonthAfter, PLAN_PERIOD, renderReceipt } from './receipts';
 

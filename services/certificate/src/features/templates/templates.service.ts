@@ -1,24 +1,8 @@
 import { ConflictError, newId, NotFoundError, parseOrThrow, ValidationError } from '@platform/service-kit';
 import { checkImage, type ImageMeta } from './template-images';
-import type { NewVersion, TemplatesRepository, TemplateWithVersion, VersionImages } from './templates.repository';
+import type { NewVersion, TemplatesRepository, VersionImages } from './templates.repository';
 import { templateDefinitionSchema, type NewTemplate, type TemplateDefinition, type TemplatePatch } from './templates.schema';
-import type { templateSchema } from './templates.contract';
-import type { z } from 'zod';
-
-export function presentTemplate(row: TemplateWithVersion): z.infer<typeof templateSchema> {
-  return {
-    id: row.id,
-    status: row.status,
-    version: row.current_version,
-    ...row.definition,
-    background_image: row.background_image_meta,
-    logo: row.logo_meta,
-    signature_image: row.signature_image_meta ?? null,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-    archived_at: row.archived_at?.toISOString() ?? null,
-  };
-}
+import { presentTemplate } from './templates.presenter';
 
 /** What issuing needs to know of a template: whether it can be used, its current version and its custom fields. */
 export interface TemplateForIssue {
