@@ -21,39 +21,6 @@ const at = (...parts) => path.join(ROOT, ...parts);
 const SERVICES = readdirSync(at('services')).filter((name) => existsSync(at('services', name, 'src', 'features')));
 const COMPOSITION_ROOT = ['app.ts', 'services.ts', 'server.ts', 'worker.ts'];
 
-/**
- * Cross-feature imports of certificate features that do not go through a face yet: its features have no `index.ts`
- * faces so far. Each entry lets the features named import those modules of other features; an entry goes when the
- * feature it points into gets its face. Mobility has faces, so it has no such list: keep it that way.
- */
-const PENDING_CERTIFICATE_FACES = {
-  accounts: ['credits/credit-ledger', 'mail/mailer', 'plans/plans'],
-  certificates: ['credits/credit-ledger', 'templates/custom-field-values', 'templates/templates.service'],
-  credentials: ['certificates/certificate-status', 'certificates/verification-code', 'documents/built-in-template', 'documents/documents.service', 'templates/image-size', 'templates/templates.schema'],
-  documents: ['certificates/certificate-status', 'certificates/verification-code', 'templates/image-size', 'templates/template-placeholders', 'templates/templates.schema', 'templates/templates.service'],
-  organizations: ['plans/plans'],
-  payments: ['credits/credit-ledger', 'plans/credit-packs', 'plans/plans'],
-  verification: ['api-keys/api-keys.routes', 'certificates/certificate-status', 'certificates/verification-code'],
-};
-
-/** Loose files under certificate's features/ that still take the composition root's types; each goes when it moves into a feature. */
-const PENDING_COMPOSITION_ROOT_IMPORTS = { certificate: ['admin.routes.ts'] };
-
-/**
- * The one mobility import around a face: the rides fast lane shares the estimates fast lane's request handling, which
- * the estimates face does not export yet. It goes when the fast lanes are built from the route table.
- */
-const PENDING_MOBILITY_FACES = {
-  rides: ['estimates/estimates.fast-lane'],
-};
-
-const PENDING_FACES = { certificate: PENDING_CERTIFICATE_FACES, mobility: PENDING_MOBILITY_FACES };
-
-/** The pending modules of one feature, as absolute globs (any extension). */
-function pendingFor(service, feature) {
-  return (PENDING_FACES[service]?.[feature] ?? []).map((module) => at('services', service, 'src', 'features', `${module}.*`));
-}
-
 /** (b) One zone per feature: from any other feature, only its face. (c) Features never import their service's composition root. */
 const featureZones = SERVICES.flatMap((service) => {
   const features = at('services', service, 'src', 'features');
@@ -62,11 +29,10 @@ const featureZones = SERVICES.flatMap((service) => {
     .map(({ name }) => ({
       target: path.join(features, name, '**'),
       from: path.join(features, '**'),
-      except: [path.join(features, name, '**'), path.join(features, '*', 'index.ts'), path.join(features, '*', '*.schema.ts'), ...pendingFor(service, name)],
+      except: [path.join(features, name, '**'), path.join(features, '*', 'index.ts'), path.join(features, '*', '*.schema.ts')],
       message: `Another feature is reached through its faces only: features/<name>/index.ts (what it does) or its *.schema.ts (the shapes it answers, which other features' route tables embed).`,
     }));
-  const pendingLoose = PENDING_COMPOSITION_ROOT_IMPORTS[service] ?? [];
-  const entries = readdirSync(features, { withFileTypes: true }).filter((entry) => !pendingLoose.includes(entry.name));
+  const entries = readdirSync(features, { withFileTypes: true });
   const compositionRoot = {
     target: entries.map((entry) => (entry.isDirectory() ? path.join(features, entry.name, '**') : path.join(features, entry.name))),
     from: COMPOSITION_ROOT.map((file) => at('services', service, 'src', file)),

@@ -5376,6 +5376,144 @@ export namespace CertificateService {
             patch?: never;
             trace?: never;
         };
+        "/admin/v1/plans": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** The plan catalogue */
+            get: operations["listPlans"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/subscriptions/checkout": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /**
+             * Start an upgrade at a payment gateway; the answer's `checkout_url` is the gateway's hosted payment page
+             * @description A pending payment of the calling user, opened with the gateway's initialise API (Gateway A
+             *     `POST /transaction/initialize`, Gateway B `POST /payments`). Send the payer to `checkout_url`; the gateway's page
+             *     returns them to `<dashboard>/billing?reference=<reference>` (the request's `Origin` when it is one of
+             *     DASHBOARD_ORIGINS, else PUBLIC_BASE_URL), and the payment webhook activates
+             *     the plan. A gateway that is not set up is a 503 (`payment_gateway_not_configured`); one that cannot open a page
+             *     is a 502 (`payment_gateway_unavailable`), and nothing is charged.
+             */
+            post: operations["checkout"];
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/credit-packs": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** The credit packs, bought on top of any plan without changing it */
+            get: operations["listCreditPacks"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/credits/top-ups": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /**
+             * Buy a credit pack (owners); the answer's `checkout_url` is the gateway's hosted payment page
+             * @description A pending payment (`kind` = `credit_top_up`) for the organization, opened at the gateway as a plan checkout is, with
+             *     the same return to `<dashboard>/billing?reference=<reference>`. The payment webhook, once the gateway's verify API
+             *     confirms the charge, adds the pack's credits to the organization's balance once (a ledger entry `credit_top_up`
+             *     whose `reference` is the payment's); the plan and its period stay as they are. An unknown pack is a 422.
+             */
+            post: operations["startCreditTopUp"];
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/payments": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /**
+             * The organization's payments (billing history), newest first, with each paid plan's period and renewal date
+             * @description A paid plan runs one month from its activation (`period` = `month`); `renews_at` is when the next payment is due.
+             *     A credit top-up (`kind` = `credit_top_up`) has no period (`period` and `renews_at` are null).
+             *     A paid payment has a PDF receipt at `GET /admin/v1/payments/{reference}/receipt`. The latest 100.
+             */
+            get: operations["listPayments"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/payments/{reference}/receipt": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** The PDF receipt of a paid payment of the organization */
+            get: operations["paymentReceipt"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/payment-gateways": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** The payment gateways, by the names people see (GATEWAY_A_DISPLAY_NAME, GATEWAY_B_DISPLAY_NAME) */
+            get: operations["listPaymentGateways"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
         "/admin/v1/api-keys": {
             parameters: {
                 query?: never;
@@ -5705,27 +5843,6 @@ export namespace CertificateService {
             patch?: never;
             trace?: never;
         };
-        "/admin/v1/summary": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /**
-             * The dashboard home's numbers per UTC day (any role)
-             * @description For the token's organization: per UTC day, oldest first and ending today, the certificates issued and the
-             *     credits spent; the certificates issued in all; and the credits spent in this calendar month (UTC).
-             */
-            get: operations["getAdminSummary"];
-            put?: never;
-            post?: never;
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
         "/admin/v1/credits/ledger": {
             parameters: {
                 query?: never;
@@ -5748,89 +5865,7 @@ export namespace CertificateService {
             patch?: never;
             trace?: never;
         };
-        "/admin/v1/plans": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** The plan catalogue */
-            get: operations["listPlans"];
-            put?: never;
-            post?: never;
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/subscriptions/checkout": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            get?: never;
-            put?: never;
-            /**
-             * Start an upgrade at a payment gateway; the answer's `checkout_url` is the gateway's hosted payment page
-             * @description A pending payment of the calling user, opened with the gateway's initialise API (Gateway A
-             *     `POST /transaction/initialize`, Gateway B `POST /payments`). Send the payer to `checkout_url`; the gateway's page
-             *     returns them to `<dashboard>/billing?reference=<reference>` (the request's `Origin` when it is one of
-             *     DASHBOARD_ORIGINS, else PUBLIC_BASE_URL), and the payment webhook activates
-             *     the plan. A gateway that is not set up is a 503 (`payment_gateway_not_configured`); one that cannot open a page
-             *     is a 502 (`payment_gateway_unavailable`), and nothing is charged.
-             */
-            post: operations["checkout"];
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/credit-packs": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** The credit packs, bought on top of any plan without changing it */
-            get: operations["listCreditPacks"];
-            put?: never;
-            post?: never;
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/credits/top-ups": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            get?: never;
-            put?: never;
-            /**
-             * Buy a credit pack (owners); the answer's `checkout_url` is the gateway's hosted payment page
-             * @description A pending payment (`kind` = `credit_top_up`) for the organization, opened at the gateway as a plan checkout is, with
-             *     the same return to `<dashboard>/billing?reference=<reference>`. The payment webhook, once the gateway's verify API
-             *     confirms the charge, adds the pack's credits to the organization's balance once (a ledger entry `credit_top_up`
-             *     whose `reference` is the payment's); the plan and its period stay as they are. An unknown pack is a 422.
-             */
-            post: operations["startCreditTopUp"];
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/payments": {
+        "/admin/v1/summary": {
             parameters: {
                 query?: never;
                 header?: never;
@@ -5838,46 +5873,11 @@ export namespace CertificateService {
                 cookie?: never;
             };
             /**
-             * The organization's payments (billing history), newest first, with each paid plan's period and renewal date
-             * @description A paid plan runs one month from its activation (`period` = `month`); `renews_at` is when the next payment is due.
-             *     A credit top-up (`kind` = `credit_top_up`) has no period (`period` and `renews_at` are null).
-             *     A paid payment has a PDF receipt at `GET /admin/v1/payments/{reference}/receipt`. The latest 100.
+             * The dashboard home's numbers per UTC day (any role)
+             * @description For the token's organization: per UTC day, oldest first and ending today, the certificates issued and the
+             *     credits spent; the certificates issued in all; and the credits spent in this calendar month (UTC).
              */
-            get: operations["listPayments"];
-            put?: never;
-            post?: never;
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/payments/{reference}/receipt": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** The PDF receipt of a paid payment of the organization */
-            get: operations["paymentReceipt"];
-            put?: never;
-            post?: never;
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/payment-gateways": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** The payment gateways, by the names people see (GATEWAY_A_DISPLAY_NAME, GATEWAY_B_DISPLAY_NAME) */
-            get: operations["listPaymentGateways"];
+            get: operations["getAdminSummary"];
             put?: never;
             post?: never;
             delete?: never;
@@ -5980,87 +5980,27 @@ export namespace CertificateService {
     export type webhooks = Record<string, never>;
     export interface components {
         schemas: {
-            CertificateSummary: {
-                days: {
-                    /** Format: date */
-                    date: string;
-                    certificates_issued: number;
-                    credits_used: number;
-                }[];
-                certificates_issued: number;
-                credits_used_this_month: number;
-            };
-            /** @enum {string} */
-            MemberRole: "owner" | "member" | "operator";
-            /** @description A signed-in dashboard session. `access_token` is an admin JWT for `/admin/v1` of both services, valid 15 minutes. */
-            Session: {
-                /** @description Null while the account has no membership. */
-                access_token: string | null;
-                /** @constant */
-                token_type: "Bearer";
-                /** @constant */
-                expires_in: 900;
-                account: {
-                    /** @example acc_3k9x0q2m7v1b5n8c4z6d */
-                    id: string;
-                    email: string;
-                    name: string;
-                };
-                organization: null | {
-                    id: string;
-                    name: string;
-                    role: components["schemas"]["MemberRole"];
-                };
-                memberships: {
-                    organization_id: string;
-                    organization_name: string;
-                    role: components["schemas"]["MemberRole"];
-                }[];
-            };
-            InvitationPreview: {
-                organization_name: string;
-                role: components["schemas"]["MemberRole"];
-                /** @description Present when the invitation is for one email only. */
-                email?: string;
-                /** Format: date-time */
-                expires_at: string;
-            };
-            Member: {
-                account_id: string;
-                email: string;
-                name: string;
-                role: components["schemas"]["MemberRole"];
-                /** Format: date-time */
-                created_at: string;
-            };
-            Invitation: {
-                /** @example inv_3k9x0q2m7v1b5n8c4z6d */
-                id: string;
-                role: components["schemas"]["MemberRole"];
-                email: string | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                expires_at: string;
-            };
-            InvitationWithToken: {
-                /** @example inv_3k9x0q2m7v1b5n8c4z6d */
-                id: string;
-                role: components["schemas"]["MemberRole"];
-                email: string | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                expires_at: string;
-                /** @description Shown in this answer only. */
-                token: string;
+            Payment: {
+                reference: string;
                 /**
-                 * Format: uri
-                 * @description `<PUBLIC_BASE_URL>/dashboard/invite/<token>`
+                 * @description What it buys: a plan, or a credit pack (the plan unchanged).
+                 * @enum {string}
                  */
-                invite_url: string;
-                /** @description Whether the link was mailed to `email`. */
-                mailed: boolean;
+                kind: "plan_upgrade" | "credit_top_up";
+                /** @description The plan of an upgrade; null for a top-up. */
+                plan: string | null;
+                /** @description The pack of a top-up; null for an upgrade. */
+                credit_pack: string | null;
+                /** @description The credits it adds once paid. */
+                credits: number;
+                amount: components["schemas"]["Money"];
+                /** @enum {string} */
+                gateway: "gateway-a" | "gateway-b";
+                /** @enum {string} */
+                status: "pending" | "succeeded" | "failed";
+                failure_reason: string | null;
+                /** Format: date-time */
+                created_at: string;
             };
             MailSent: {
                 /** @constant */
@@ -6092,11 +6032,6 @@ export namespace CertificateService {
                 error: string;
                 code: components["schemas"]["ErrorCode"];
             };
-            /**
-             * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
-             * @enum {string}
-             */
-            ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured";
             ValidationError: {
                 /**
                  * Format: uri
@@ -6119,10 +6054,65 @@ export namespace CertificateService {
                     message: string;
                 }[];
             };
-            Money: {
-                /** @description Minor units (kobo for NGN). */
-                amount: number;
-                currency: string;
+            /** @description A signed-in dashboard session. `access_token` is an admin JWT for `/admin/v1` of both services, valid 15 minutes. */
+            Session: {
+                /** @description Null while the account has no membership. */
+                access_token: string | null;
+                /** @constant */
+                token_type: "Bearer";
+                /** @constant */
+                expires_in: 900;
+                account: {
+                    /** @example acc_3k9x0q2m7v1b5n8c4z6d */
+                    id: string;
+                    email: string;
+                    name: string;
+                };
+                organization: {
+                    id: string;
+                    name: string;
+                    role: components["schemas"]["MemberRole"];
+                } | null;
+                memberships: {
+                    organization_id: string;
+                    organization_name: string;
+                    role: components["schemas"]["MemberRole"];
+                }[];
+            };
+            InvitationPreview: {
+                organization_name: string;
+                role: components["schemas"]["MemberRole"];
+                /** @description Present when the invitation is for one email only. */
+                email?: string;
+                /** Format: date-time */
+                expires_at: string;
+            };
+            Member: {
+                account_id: string;
+                email: string;
+                name: string;
+                role: components["schemas"]["MemberRole"];
+                /** Format: date-time */
+                created_at: string;
+            };
+            InvitationWithToken: {
+                /** @example inv_3k9x0q2m7v1b5n8c4z6d */
+                id: string;
+                role: components["schemas"]["MemberRole"];
+                email: string | null;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                expires_at: string;
+                /** @description Shown in this answer only. */
+                token: string;
+                /**
+                 * Format: uri
+                 * @description `<PUBLIC_BASE_URL>/dashboard/invite/<token>`
+                 */
+                invite_url: string;
+                /** @description Whether the link was mailed to `email`. */
+                mailed: boolean;
             };
             Credits: {
                 /** @description The organization's name. */
@@ -6135,27 +6125,6 @@ export namespace CertificateService {
                  * @example business
                  */
                 plan: string;
-            };
-            CreditLedgerEntry: {
-                /**
-                 * @description The entry id (also the cursor).
-                 * @example 1042
-                 */
-                id: string;
-                /** @description Credits added (positive) or spent (negative). */
-                amount: number;
-                /**
-                 * @example free_plan_grant
-                 * @example certificate_issued
-                 * @example plan_upgrade
-                 */
-                reason: string;
-                /** @description What the entry is about: the certificate id, the payment reference or the organization id. */
-                reference: string | null;
-                /** @description The balance right after this entry. */
-                balance_after: number;
-                /** Format: date-time */
-                created_at: string;
             };
             Verification: {
                 valid: boolean;
@@ -6186,11 +6155,191 @@ export namespace CertificateService {
                 /** @constant */
                 code: "not_found";
             };
-            /**
-             * @description `expired` is read off `expires_on` (UTC) at the moment of asking.
-             * @enum {string}
-             */
-            CertificateStatus: "valid" | "revoked" | "expired";
+            PublicCredential: {
+                /** @example ABCDEF-GHJKMN-PQRSTU */
+                verification_code: string;
+                status: components["schemas"]["CertificateStatus"];
+                /** @description True only when `status` is `valid`. */
+                valid: boolean;
+                recipient_name: string;
+                program_title: string;
+                organization_name: string;
+                /** @description Whether an operator verified the issuer's name (`cli organizations verify`); false: the name is what the issuer entered. */
+                issuer_verified: boolean;
+                /** Format: date */
+                issue_date: string;
+                /** Format: date */
+                expires_on: string | null;
+                certificate_number: string;
+                /** Format: date-time */
+                revoked_at: string | null;
+                /**
+                 * Format: uri
+                 * @description This page, on `PUBLIC_BASE_URL`.
+                 */
+                page_url: string;
+                document: {
+                    /** Format: uri */
+                    pdf_url: string;
+                    /** Format: uri */
+                    png_url: string;
+                };
+            };
+            /** @description A VC 2.0 `EnvelopedVerifiableCredential`; `id` is the signed credential as a `data:application/vc+jwt,` URL. */
+            EnvelopedCredential: {
+                "@context": string[];
+                id: string;
+                /** @constant */
+                type: "EnvelopedVerifiableCredential";
+            };
+            CredentialVerification: {
+                /** @enum {string} */
+                status: "valid" | "revoked" | "expired" | "tampered" | "unknown";
+                /** @description True only when `status` is `valid`. */
+                valid: boolean;
+                /** @description The outcome in words for a person. */
+                reason: string;
+                /** @description What the verified credential (or the certificate of the code) says; null when nothing could be trusted. */
+                credential: {
+                    /** Format: uri */
+                    id: string;
+                    recipient_name: string | null;
+                    achievement: string | null;
+                    issuer_name: string | null;
+                    /** Format: date-time */
+                    valid_from: string | null;
+                    /** Format: date-time */
+                    valid_until: string | null;
+                } | null;
+            };
+            DidDocument: {
+                "@context": string[];
+                id: string;
+                verificationMethod: {
+                    id: string;
+                    /** @constant */
+                    type: "JsonWebKey2020";
+                    controller: string;
+                    publicKeyJwk: components["schemas"]["PublicJwk"];
+                }[];
+                assertionMethod: string[];
+            };
+            CheckoutStarted: {
+                reference: string;
+                /**
+                 * @description What it buys: a plan, or a credit pack (the plan unchanged).
+                 * @enum {string}
+                 */
+                kind: "plan_upgrade" | "credit_top_up";
+                /** @description The plan of an upgrade; null for a top-up. */
+                plan: string | null;
+                /** @description The pack of a top-up; null for an upgrade. */
+                credit_pack: string | null;
+                /** @description The credits it adds once paid. */
+                credits: number;
+                amount: components["schemas"]["Money"];
+                /** @enum {string} */
+                gateway: "gateway-a" | "gateway-b";
+                /** @enum {string} */
+                status: "pending" | "succeeded" | "failed";
+                failure_reason: string | null;
+                /** Format: date-time */
+                created_at: string;
+                /** @description The gateway's display name. */
+                gateway_name: string;
+                /**
+                 * Format: uri
+                 * @description The gateway's hosted payment page; send the payer there.
+                 */
+                checkout_url: string;
+            };
+            /** @description A key with its new token (create and rotate). */
+            ApiKeyWithToken: {
+                id: string;
+                name: string;
+                /**
+                 * @description `expired` once `expires_at` has passed; an expired or revoked key is refused with 401 `Invalid or revoked API key`.
+                 * @enum {string}
+                 */
+                status: "active" | "expired" | "revoked";
+                /** @description What the key may do (mobility keys only; certificate keys carry no scopes). */
+                scopes?: string[];
+                /** @description Mobility keys only: false for a test-mode key (`mk_test_…`, created with `mode: test`), whose rides, deliveries and webhooks are test data. Certificate keys have no test mode. */
+                livemode?: boolean;
+                /** @description The token's first 7 characters and last 4, to recognise it (`ck_AbCd…wxyz`, `mk_AbCd…wxyz`, `mk_test…wxyz`). */
+                token_hint: string;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /**
+                 * Format: date-time
+                 * @description The last authenticated request, recorded at most once a minute.
+                 */
+                last_used_at: string | null;
+                /**
+                 * Format: date-time
+                 * @description Set at creation; null for a key that does not expire.
+                 */
+                expires_at: string | null;
+                /** Format: date-time */
+                rotated_at: string | null;
+                /** Format: date-time */
+                revoked_at: string | null;
+                /**
+                 * Format: date-time
+                 * @description Until when the token replaced by the last rotation still works (rotation with `grace_seconds`); null when it stopped at once.
+                 */
+                previous_token_expires_at: string | null;
+                token: string;
+            };
+            ApiKeyList: {
+                data: components["schemas"]["ApiKey"][];
+                has_more: boolean;
+                /** @description Pass as `cursor` for the next page. */
+                next_cursor: string | null;
+            };
+            /** @description An organization API key as both services' admin APIs answer it (the certificate and mobility descriptions hold this same schema). Never the token's hash; the token itself only in the answers of create and rotate. */
+            ApiKey: {
+                id: string;
+                name: string;
+                /**
+                 * @description `expired` once `expires_at` has passed; an expired or revoked key is refused with 401 `Invalid or revoked API key`.
+                 * @enum {string}
+                 */
+                status: "active" | "expired" | "revoked";
+                /** @description What the key may do (mobility keys only; certificate keys carry no scopes). */
+                scopes?: string[];
+                /** @description Mobility keys only: false for a test-mode key (`mk_test_…`, created with `mode: test`), whose rides, deliveries and webhooks are test data. Certificate keys have no test mode. */
+                livemode?: boolean;
+                /** @description The token's first 7 characters and last 4, to recognise it (`ck_AbCd…wxyz`, `mk_AbCd…wxyz`, `mk_test…wxyz`). */
+                token_hint: string;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /**
+                 * Format: date-time
+                 * @description The last authenticated request, recorded at most once a minute.
+                 */
+                last_used_at: string | null;
+                /**
+                 * Format: date-time
+                 * @description Set at creation; null for a key that does not expire.
+                 */
+                expires_at: string | null;
+                /** Format: date-time */
+                rotated_at: string | null;
+                /** Format: date-time */
+                revoked_at: string | null;
+                /**
+                 * Format: date-time
+                 * @description Until when the token replaced by the last rotation still works (rotation with `grace_seconds`); null when it stopped at once.
+                 */
+                previous_token_expires_at: string | null;
+                /** @description The secret token, shown on create and rotate only. */
+                token?: string;
+            };
             Certificate: {
                 id: string;
                 /** @example ABCDEF-GHJKMN-PQRSTU */
@@ -6223,36 +6372,6 @@ export namespace CertificateService {
                 has_more: boolean;
                 /** @description Pass as `cursor` for the next page (`starting_after` is an alias). */
                 next_cursor: string | null;
-            };
-            ImageDescription: {
-                /**
-                 * @description Found from the bytes, not declared.
-                 * @enum {string}
-                 */
-                content_type: "image/png" | "image/jpeg";
-                /** @description Pixels. */
-                width: number;
-                /** @description Pixels. */
-                height: number;
-                size_bytes: number;
-            } | null;
-            TextBlock: {
-                /** @description May hold `{{placeholders}}`. */
-                text: string;
-                /** @description Left edge, as a fraction of the page width. */
-                x: number;
-                /** @description Top edge, as a fraction of the page height. */
-                y: number;
-                /** @description Fraction of the page width; text wraps inside it. */
-                width: number;
-                /** @enum {string} */
-                font?: "sans" | "serif" | "mono";
-                /** @description Points. */
-                font_size: number;
-                bold: boolean;
-                color?: string;
-                /** @enum {string} */
-                align: "left" | "center" | "right";
             };
             Template: {
                 id: string;
@@ -6320,16 +6439,11 @@ export namespace CertificateService {
                 /** Format: date-time */
                 archived_at: string | null;
             };
-            TemplateVersion: {
-                version: number;
-                /** @description The template's name in this version. */
-                name: string;
-                /** @description Whether this is the version new certificates are issued with. */
-                current: boolean;
-                /** Format: date-time */
-                created_at: string;
-                /** @description Certificates issued with this version (they keep it). */
-                certificates_issued: number;
+            TemplateList: {
+                data: components["schemas"]["Template"][];
+                has_more: boolean;
+                /** @description Pass as `starting_after` for the next page. */
+                next_cursor: string | null;
             };
             TemplateVersionList: {
                 data: components["schemas"]["TemplateVersion"][];
@@ -6337,69 +6451,52 @@ export namespace CertificateService {
                 /** @description Pass as `before` for the next (older) page. */
                 next_before: number | null;
             };
-            TemplateList: {
-                data: components["schemas"]["Template"][];
-                has_more: boolean;
-                /** @description Pass as `starting_after` for the next page. */
-                next_cursor: string | null;
+            CertificateSummary: {
+                days: {
+                    /** Format: date */
+                    date: string;
+                    certificates_issued: number;
+                    credits_used: number;
+                }[];
+                certificates_issued: number;
+                credits_used_this_month: number;
             };
-            PublicCredential: {
-                /** @example ABCDEF-GHJKMN-PQRSTU */
-                verification_code: string;
-                status: components["schemas"]["CertificateStatus"];
-                /** @description True only when `status` is `valid`. */
-                valid: boolean;
-                recipient_name: string;
-                program_title: string;
-                organization_name: string;
-                /** @description Whether an operator verified the issuer's name (`cli organizations verify`); false: the name is what the issuer entered. */
-                issuer_verified: boolean;
-                /** Format: date */
-                issue_date: string;
-                /** Format: date */
-                expires_on: string | null;
-                certificate_number: string;
-                /** Format: date-time */
-                revoked_at: string | null;
-                /**
-                 * Format: uri
-                 * @description This page, on `PUBLIC_BASE_URL`.
-                 */
-                page_url: string;
-                document: {
-                    /** Format: uri */
-                    pdf_url: string;
-                    /** Format: uri */
-                    png_url: string;
-                };
-            };
-            /** @description A VC 2.0 `EnvelopedVerifiableCredential`; `id` is the signed credential as a `data:application/vc+jwt,` URL. */
-            EnvelopedCredential: {
-                "@context": string[];
-                id: string;
-                /** @constant */
-                type: "EnvelopedVerifiableCredential";
-            };
-            CredentialVerification: {
+            Readiness: {
                 /** @enum {string} */
-                status: "valid" | "revoked" | "expired" | "tampered" | "unknown";
-                /** @description True only when `status` is `valid`. */
-                valid: boolean;
-                /** @description The outcome in words for a person. */
-                reason: string;
-                /** @description What the verified credential (or the certificate of the code) says; null when nothing could be trusted. */
-                credential: null | {
-                    /** Format: uri */
-                    id: string;
-                    recipient_name: string | null;
-                    achievement: string | null;
-                    issuer_name: string | null;
-                    /** Format: date-time */
-                    valid_from: string | null;
-                    /** Format: date-time */
-                    valid_until: string | null;
+                status: "ready" | "unavailable";
+                checks: {
+                    [key: string]: "up" | "down";
                 };
+                error?: string;
+                code?: string;
             };
+            Money: {
+                /** @description Minor units (kobo for NGN). */
+                amount: number;
+                currency: string;
+            };
+            /**
+             * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
+             * @enum {string}
+             */
+            ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured";
+            /** @enum {string} */
+            MemberRole: "owner" | "member" | "operator";
+            Invitation: {
+                /** @example inv_3k9x0q2m7v1b5n8c4z6d */
+                id: string;
+                role: components["schemas"]["MemberRole"];
+                email: string | null;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                expires_at: string;
+            };
+            /**
+             * @description `expired` is read off `expires_on` (UTC) at the moment of asking.
+             * @enum {string}
+             */
+            CertificateStatus: "valid" | "revoked" | "expired";
             PublicJwk: {
                 /** @constant */
                 kty: "OKP";
@@ -6411,69 +6508,6 @@ export namespace CertificateService {
                 alg?: "EdDSA";
                 /** @constant */
                 use?: "sig";
-            };
-            DidDocument: {
-                "@context": string[];
-                id: string;
-                verificationMethod: {
-                    id: string;
-                    /** @constant */
-                    type: "JsonWebKey2020";
-                    controller: string;
-                    publicKeyJwk: components["schemas"]["PublicJwk"];
-                }[];
-                assertionMethod: string[];
-            };
-            /** @description An organization API key as both services' admin APIs answer it (the certificate and mobility descriptions hold this same schema). Never the token's hash; the token itself only in the answers of create and rotate. */
-            ApiKey: {
-                id: string;
-                name: string;
-                /**
-                 * @description `expired` once `expires_at` has passed; an expired or revoked key is refused with 401 `Invalid or revoked API key`.
-                 * @enum {string}
-                 */
-                status: "active" | "expired" | "revoked";
-                /** @description What the key may do (mobility keys only; certificate keys carry no scopes). */
-                scopes?: string[];
-                /** @description Mobility keys only: false for a test-mode key (`mk_test_…`, created with `mode: test`), whose rides, deliveries and webhooks are test data. Certificate keys have no test mode. */
-                livemode?: boolean;
-                /** @description The token's first 7 characters and last 4, to recognise it (`ck_AbCd…wxyz`, `mk_AbCd…wxyz`, `mk_test…wxyz`). */
-                token_hint: string;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-                /**
-                 * Format: date-time
-                 * @description The last authenticated request, recorded at most once a minute.
-                 */
-                last_used_at: string | null;
-                /**
-                 * Format: date-time
-                 * @description Set at creation; null for a key that does not expire.
-                 */
-                expires_at: string | null;
-                /** Format: date-time */
-                rotated_at: string | null;
-                /** Format: date-time */
-                revoked_at: string | null;
-                /**
-                 * Format: date-time
-                 * @description Until when the token replaced by the last rotation still works (rotation with `grace_seconds`); null when it stopped at once.
-                 */
-                previous_token_expires_at: string | null;
-                /** @description The secret token, shown on create and rotate only. */
-                token?: string;
-            };
-            /** @description A key with its new token (create and rotate). */
-            ApiKeyWithToken: components["schemas"]["ApiKey"] & {
-                token: string;
-            };
-            ApiKeyList: {
-                data: components["schemas"]["ApiKey"][];
-                has_more: boolean;
-                /** @description Pass as `cursor` for the next page. */
-                next_cursor: string | null;
             };
             Plan: {
                 /** @example starter */
@@ -6488,28 +6522,6 @@ export namespace CertificateService {
                 name: string;
                 credits: number;
                 price: components["schemas"]["Money"];
-            };
-            Payment: {
-                reference: string;
-                /**
-                 * @description What it buys: a plan, or a credit pack (the plan unchanged).
-                 * @enum {string}
-                 */
-                kind: "plan_upgrade" | "credit_top_up";
-                /** @description The plan of an upgrade; null for a top-up. */
-                plan: string | null;
-                /** @description The pack of a top-up; null for an upgrade. */
-                credit_pack: string | null;
-                /** @description The credits it adds once paid. */
-                credits: number;
-                amount: components["schemas"]["Money"];
-                /** @enum {string} */
-                gateway: "gateway-a" | "gateway-b";
-                /** @enum {string} */
-                status: "pending" | "succeeded" | "failed";
-                failure_reason: string | null;
-                /** Format: date-time */
-                created_at: string;
             };
             BillingPayment: {
                 reference: string;
@@ -6538,10 +6550,7 @@ export namespace CertificateService {
                  * @description When the payment was confirmed (the plan period's start).
                  */
                 activated_at: string | null;
-                /**
-                 * @description The paid plan's period (null for a top-up).
-                 * @enum {string|null}
-                 */
+                /** @description The paid plan's period (null for a top-up). */
                 period: "month" | null;
                 /**
                  * Format: date-time
@@ -6549,72 +6558,67 @@ export namespace CertificateService {
                  */
                 renews_at: string | null;
             };
-            CheckoutStarted: {
-                reference: string;
+            TextBlock: {
+                /** @description May hold `{{placeholders}}`. */
+                text: string;
+                /** @description Left edge, as a fraction of the page width. */
+                x: number;
+                /** @description Top edge, as a fraction of the page height. */
+                y: number;
+                /** @description Fraction of the page width; text wraps inside it. */
+                width: number;
+                /** @enum {string} */
+                font?: "sans" | "serif" | "mono";
+                /** @description Points. */
+                font_size: number;
+                bold: boolean;
+                color?: string;
+                /** @enum {string} */
+                align: "left" | "center" | "right";
+            };
+            ImageDescription: {
                 /**
-                 * @description What it buys: a plan, or a credit pack (the plan unchanged).
+                 * @description Found from the bytes, not declared.
                  * @enum {string}
                  */
-                kind: "plan_upgrade" | "credit_top_up";
-                /** @description The plan of an upgrade; null for a top-up. */
-                plan: string | null;
-                /** @description The pack of a top-up; null for an upgrade. */
-                credit_pack: string | null;
-                /** @description The credits it adds once paid. */
-                credits: number;
-                amount: components["schemas"]["Money"];
-                /** @enum {string} */
-                gateway: "gateway-a" | "gateway-b";
-                /** @enum {string} */
-                status: "pending" | "succeeded" | "failed";
-                failure_reason: string | null;
+                content_type: "image/png" | "image/jpeg";
+                /** @description Pixels. */
+                width: number;
+                /** @description Pixels. */
+                height: number;
+                size_bytes: number;
+            } | null;
+            TemplateVersion: {
+                version: number;
+                /** @description The template's name in this version. */
+                name: string;
+                /** @description Whether this is the version new certificates are issued with. */
+                current: boolean;
                 /** Format: date-time */
                 created_at: string;
-                /** @description The gateway's display name. */
-                gateway_name: string;
+                /** @description Certificates issued with this version (they keep it). */
+                certificates_issued: number;
+            };
+            CreditLedgerEntry: {
                 /**
-                 * Format: uri
-                 * @description The gateway's hosted payment page; send the payer there.
+                 * @description The entry id (also the cursor).
+                 * @example 1042
                  */
-                checkout_url: string;
-            };
-            Readiness: {
-                /** @enum {string} */
-                status: "ready" | "unavailable";
-                checks: {
-                    [key: string]: "up" | "down";
-                };
-                error?: string;
-                code?: string;
-            };
-            GatewayAEvent: {
-                /** @example charge.success */
-                event: string;
-                data: {
-                    id?: number;
-                    /** @description The checkout reference (`pay_…`). */
-                    reference?: string;
-                    /** @description Minor units. */
-                    amount?: number;
-                    currency?: string;
-                    status?: string;
-                    paid_at?: string;
-                };
-            };
-            GatewayBEvent: {
-                /** @example charge.completed */
-                event: string;
-                data: {
-                    /** @description The gateway's transaction id, used to verify. */
-                    id?: number;
-                    /** @description The checkout reference (`pay_…`). */
-                    tx_ref?: string;
-                    flw_ref?: string;
-                    /** @description Major units, may have decimals. */
-                    amount?: number;
-                    currency?: string;
-                    status?: string;
-                };
+                id: string;
+                /** @description Credits added (positive) or spent (negative). */
+                amount: number;
+                /**
+                 * @example free_plan_grant
+                 * @example certificate_issued
+                 * @example plan_upgrade
+                 */
+                reason: string;
+                /** @description What the entry is about: the certificate id, the payment reference or the organization id. */
+                reference: string | null;
+                /** @description The balance right after this entry. */
+                balance_after: number;
+                /** Format: date-time */
+                created_at: string;
             };
             /**
              * @description A new account, made once the link mailed to `email` is used (`POST /verify-email`). With `organization_name` it owns a new organization; with `invitation_token` it joins the inviting one.
@@ -6714,6 +6718,73 @@ export namespace CertificateService {
                 email?: string;
             };
             /**
+             * @description Exactly one of `credential` (the JWT, or the enveloped credential as an object or its JSON text) and `code`.
+             * @example {
+             *       "code": "ABCDEF-GHJKMN-PQRSTU"
+             *     }
+             * @example {
+             *       "credential": "eyJhbGciOiJFZERTQSJ9.eyJpZCI6InVybjpleGFtcGxlIn0.c2lnbmF0dXJl"
+             *     }
+             */
+            CredentialVerificationRequest: {
+                credential?: string | {
+                    [key: string]: unknown;
+                };
+                code?: string;
+            };
+            GatewayAEvent: {
+                /** @example charge.success */
+                event: string;
+                data: {
+                    id?: number;
+                    /** @description The checkout reference (`pay_…`). */
+                    reference?: string;
+                    /** @description Minor units. */
+                    amount?: number;
+                    currency?: string;
+                    status?: string;
+                    paid_at?: string;
+                };
+            };
+            GatewayBEvent: {
+                /** @example charge.completed */
+                event: string;
+                data: {
+                    /** @description The gateway's transaction id, used to verify. */
+                    id?: number;
+                    /** @description The checkout reference (`pay_…`). */
+                    tx_ref?: string;
+                    flw_ref?: string;
+                    /** @description Major units, may have decimals. */
+                    amount?: number;
+                    currency?: string;
+                    status?: string;
+                };
+            };
+            /**
+             * @example {
+             *       "plan": "starter",
+             *       "gateway": "gateway-a"
+             *     }
+             */
+            Checkout: {
+                plan: string;
+                /** @enum {string} */
+                gateway: "gateway-a" | "gateway-b";
+            };
+            /**
+             * @example {
+             *       "pack": "credits_500",
+             *       "gateway": "gateway-b"
+             *     }
+             */
+            CreditTopUp: {
+                /** @enum {string} */
+                pack: "credits_100" | "credits_500" | "credits_2000";
+                /** @enum {string} */
+                gateway: "gateway-a" | "gateway-b";
+            };
+            /**
              * @example {
              *       "name": "Production server"
              *     }
@@ -6779,29 +6850,6 @@ export namespace CertificateService {
              */
             NewCertificateBatch: {
                 certificates: components["schemas"]["NewCertificate"][];
-            };
-            /**
-             * @example {
-             *       "plan": "starter",
-             *       "gateway": "gateway-a"
-             *     }
-             */
-            Checkout: {
-                plan: string;
-                /** @enum {string} */
-                gateway: "gateway-a" | "gateway-b";
-            };
-            /**
-             * @example {
-             *       "pack": "credits_500",
-             *       "gateway": "gateway-b"
-             *     }
-             */
-            CreditTopUp: {
-                /** @enum {string} */
-                pack: "credits_100" | "credits_500" | "credits_2000";
-                /** @enum {string} */
-                gateway: "gateway-a" | "gateway-b";
             };
             /**
              * @description Positions are fractions of the page. Text blocks may use `{{recipient_name}}`, `{{program_title}}`, `{{issue_date}}`, `{{certificate_number}}`, `{{verification_url}}`, `{{issuer_name}}` and the `custom_fields` the template declares; any other placeholder is a 422.
@@ -7088,21 +7136,6 @@ export namespace CertificateService {
                     data: string;
                 } | null;
             };
-            /**
-             * @description Exactly one of `credential` (the JWT, or the enveloped credential as an object or its JSON text) and `code`.
-             * @example {
-             *       "code": "ABCDEF-GHJKMN-PQRSTU"
-             *     }
-             * @example {
-             *       "credential": "eyJhbGciOiJFZERTQSJ9.eyJpZCI6InVybjpleGFtcGxlIn0.c2lnbmF0dXJl"
-             *     }
-             */
-            CredentialVerificationRequest: {
-                credential?: string | {
-                    [key: string]: unknown;
-                };
-                code?: string;
-            };
         };
         responses: {
             /**
@@ -7127,6 +7160,81 @@ export namespace CertificateService {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
+            /** @description No usable invitation with this token (`invitation_not_found`): unknown, expired, withdrawn or already used. */
+            InvitationNotFound: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            UnsupportedMediaType: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or query is not valid (`validation_failed`); `details` has one entry per problem. */
+            ValidationFailed: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Request validation failed",
+                     *       "error": "Request validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "issue_date",
+                     *           "message": "must be a date as YYYY-MM-DD"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
+            /**
+             * @description Too many failed sign-ins for this email from this address, or from this address at all, or too many sign-ups and
+             *     password resets from this address (`too_many_attempts`); `Retry-After` says when to try again.
+             */
+            TooManyAttempts: {
+                headers: {
+                    /** @description Seconds until sign-in is possible again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The mail could not be handed to the SMTP server, or no `SMTP_URL` is set (`mail_unavailable`); try again later. */
+            MailUnavailable: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The mailed link's token is unknown, expired or already used (`token_not_found`). */
+            EmailTokenNotFound: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description An account with this email (case-insensitively) exists (`email_taken`); nothing is created. */
             EmailTaken: {
                 headers: {
@@ -7145,47 +7253,6 @@ export namespace CertificateService {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            /** @description The mailed link's token is unknown, expired or already used (`token_not_found`). */
-            EmailTokenNotFound: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The mail could not be handed to the SMTP server, or no `SMTP_URL` is set (`mail_unavailable`); try again later. */
-            MailUnavailable: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The account already owns `MAX_ORGANIZATIONS_PER_ACCOUNT` organizations (`organization_limit_reached`). */
-            OrganizationLimit: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description Too many failed sign-ins for this email from this address, or from this address at all, or too many sign-ups and
-             *     password resets from this address (`too_many_attempts`); `Retry-After` says when to try again.
-             */
-            TooManyAttempts: {
-                headers: {
-                    /** @description Seconds until sign-in is possible again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
             /**
              * @description No refresh cookie, or one unknown, expired, revoked (`invalid_refresh_token`); or one already spent by an earlier
              *     refresh (`refresh_token_reused`: every session of that sign-in is revoked); or a sign-in past its maximum lifetime
@@ -7193,45 +7260,6 @@ export namespace CertificateService {
              */
             InvalidRefreshToken: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No usable invitation with this token (`invitation_not_found`): unknown, expired, withdrawn or already used. */
-            InvitationNotFound: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The change would leave the organization without an owner (`last_owner`); nothing changes. */
-            LastOwner: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
-            NotModified: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /**
-             * @description The API key is missing (`missing_api_key`, "Missing API key") or invalid, revoked, rotated away or deleted
-             *     (`invalid_api_key`, "Invalid or revoked API key").
-             */
-            InvalidApiKey: {
-                headers: {
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7257,6 +7285,15 @@ export namespace CertificateService {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
+            /** @description The account already owns `MAX_ORGANIZATIONS_PER_ACCOUNT` organizations (`organization_limit_reached`). */
+            OrganizationLimit: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description Only owners may create, rotate, revoke and delete keys (`insufficient_role`). */
             InsufficientRole: {
                 headers: {
@@ -7276,43 +7313,44 @@ export namespace CertificateService {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            /** @description Templates are for owners and members (`insufficient_role`). */
-            TemplateRole: {
+            /** @description No such record in the caller's organization (`not_found`); an id of the wrong shape is a 404 too. */
+            NotFound: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_role",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "This action needs the owner or member role",
-                     *       "error": "This action needs the owner or member role",
-                     *       "code": "insufficient_role"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            /** @description The template is archived (`template_archived`) or changed while this update was made (`template_changed`). */
-            TemplateConflict: {
+            /** @description The change would leave the organization without an owner (`last_owner`); nothing changes. */
+            LastOwner: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/template_archived",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "An archived template cannot be changed",
-                     *       "error": "An archived template cannot be changed",
-                     *       "code": "template_archived"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Error"];
                 };
+            };
+            /**
+             * @description The API key is missing (`missing_api_key`, "Missing API key") or invalid, revoked, rotated away or deleted
+             *     (`invalid_api_key`, "Invalid or revoked API key").
+             */
+            InvalidApiKey: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
+            NotModified: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /**
              * @description The document is being rendered and was not ready within `DOCUMENT_RENDER_WAIT_MS`; ask again after `Retry-After`
@@ -7370,52 +7408,6 @@ export namespace CertificateService {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such record in the caller's organization (`not_found`); an id of the wrong shape is a 404 too. */
-            NotFound: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The balance cannot pay for every certificate asked for (`insufficient_credits`); nothing is issued. */
-            InsufficientCredits: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_credits",
-                     *       "title": "Payment Required",
-                     *       "status": 402,
-                     *       "detail": "Insufficient certificate credits",
-                     *       "error": "Insufficient certificate credits",
-                     *       "code": "insufficient_credits"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A certificate of the organization already has this `certificate_number` (`certificate_number_taken`); nothing is spent. */
-            CertificateNumberTaken: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            UnsupportedMediaType: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
             /** @description The body is over the limit (`payload_too_large`). */
             PayloadTooLarge: {
                 headers: {
@@ -7423,31 +7415,6 @@ export namespace CertificateService {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body or query is not valid (`validation_failed`); `details` has one entry per problem. */
-            ValidationFailed: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/validation_failed",
-                     *       "title": "Unprocessable Entity",
-                     *       "status": 422,
-                     *       "detail": "Request validation failed",
-                     *       "error": "Request validation failed",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "issue_date",
-                     *           "message": "must be a date as YYYY-MM-DD"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description Received; activated, ignored, already activated, unknown reference, payment failed, or (gateway B without a secret hash) recorded only. */
@@ -7504,6 +7471,72 @@ export namespace CertificateService {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
+            /** @description The balance cannot pay for every certificate asked for (`insufficient_credits`); nothing is issued. */
+            InsufficientCredits: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_credits",
+                     *       "title": "Payment Required",
+                     *       "status": 402,
+                     *       "detail": "Insufficient certificate credits",
+                     *       "error": "Insufficient certificate credits",
+                     *       "code": "insufficient_credits"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A certificate of the organization already has this `certificate_number` (`certificate_number_taken`); nothing is spent. */
+            CertificateNumberTaken: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Templates are for owners and members (`insufficient_role`). */
+            TemplateRole: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_role",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This action needs the owner or member role",
+                     *       "error": "This action needs the owner or member role",
+                     *       "code": "insufficient_role"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The template is archived (`template_archived`) or changed while this update was made (`template_changed`). */
+            TemplateConflict: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/template_archived",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "An archived template cannot be changed",
+                     *       "error": "An archived template cannot be changed",
+                     *       "code": "template_archived"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
         };
         parameters: {
             /** @description One of `DASHBOARD_ORIGINS` (default `http://localhost:8080`, `http://127.0.0.1:8080`); anything else is 403 `origin_not_allowed`. */
@@ -7516,19 +7549,21 @@ export namespace CertificateService {
             AccountId: string;
             /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
             IfNoneMatch: string;
-            /** @description An API key id (`key_…`); any other shape is a 404. */
-            ApiKeyId: string;
-            /** @description A template id (`tpl_…`); any other shape is a 404. */
-            TemplateId: string;
             /** @description The certificate's verification code (`ABCDEF-GHJKMN-PQRSTU`; case, spaces and dashes are ignored). */
             VerificationCode: string;
+            /** @description An API key id (`key_…`); any other shape is a 404. */
+            ApiKeyId: string;
             /** @description A certificate id (`cert_…`); any other shape is a 404. */
             CertificateId: string;
+            /** @description A template id (`tpl_…`); any other shape is a 404. */
+            TemplateId: string;
         };
         requestBodies: never;
         headers: {
             /** @description `pp_refresh=<token>; Max-Age=2592000; Path=/dashboard/api/auth; HttpOnly; Secure; SameSite=Strict` (cleared with `Max-Age=0`). */
             RefreshCookie: string;
+            /** @description The caller's `X-Request-Id` when it is sane, else a generated UUID. */
+            "X-Request-Id": string;
             /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
             "WWW-Authenticate": string;
             /** @description A strong validator of the JSON answered (weak, `W/…`, when the gateway compressed it); send it back in `If-None-Match`. */
@@ -7537,8 +7572,6 @@ export namespace CertificateService {
             DocumentETag: string;
             /** @description `public, max-age=60`: a cache keeps a document at most a minute, so a revoke shows within one. */
             DocumentCacheControl: string;
-            /** @description The caller's `X-Request-Id` when it is sane, else a generated UUID. */
-            "X-Request-Id": string;
         };
         pathItems: never;
     }
@@ -8553,6 +8586,255 @@ export namespace CertificateService {
                 503: components["responses"]["VerificationUnavailable"];
             };
         };
+        listPlans: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Every plan, prices in minor units. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Plan"][];
+                            has_more: boolean;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                401: components["responses"]["InvalidAdminToken"];
+            };
+        };
+        checkout: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "plan": "starter",
+                     *       "gateway": "gateway-a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Checkout"];
+                };
+            };
+            responses: {
+                /** @description The pending payment and the hosted payment page. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CheckoutStarted"];
+                    };
+                };
+                401: components["responses"]["InvalidAdminToken"];
+                404: components["responses"]["NotFound"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+                /** @description The gateway could not open a payment page (`payment_gateway_unavailable`). */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The gateway is not set up on this platform (`payment_gateway_not_configured`). */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        listCreditPacks: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Every pack, prices in minor units of the plan catalogue's currency. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "credits_500",
+                         *           "name": "500 credits",
+                         *           "credits": 500,
+                         *           "price": {
+                         *             "amount": 2500000,
+                         *             "currency": "NGN"
+                         *           }
+                         *         }
+                         *       ],
+                         *       "has_more": false,
+                         *       "next_cursor": null
+                         *     }
+                         */
+                        "application/json": {
+                            data: components["schemas"]["CreditPack"][];
+                            has_more: boolean;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                401: components["responses"]["InvalidAdminToken"];
+            };
+        };
+        startCreditTopUp: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "pack": "credits_500",
+                     *       "gateway": "gateway-b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreditTopUp"];
+                };
+            };
+            responses: {
+                /** @description The pending payment and the hosted payment page. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CheckoutStarted"];
+                    };
+                };
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["InsufficientRole"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+                /** @description The gateway could not open a payment page (`payment_gateway_unavailable`). */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The gateway is not set up on this platform (`payment_gateway_not_configured`). */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        listPayments: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Newest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["BillingPayment"][];
+                            has_more: boolean;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                401: components["responses"]["InvalidAdminToken"];
+            };
+        };
+        paymentReceipt: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    reference: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The receipt (A5 PDF), as an attachment. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/pdf": string;
+                    };
+                };
+                401: components["responses"]["InvalidAdminToken"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        listPaymentGateways: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Both gateways; `available` is false for one that is not set up. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {string} */
+                                id: "gateway-a" | "gateway-b";
+                                /** @example Paystack */
+                                name: string;
+                                available: boolean;
+                            }[];
+                        };
+                    };
+                };
+                401: components["responses"]["InvalidAdminToken"];
+            };
+        };
         listApiKeys: {
             parameters: {
                 query?: {
@@ -9332,6 +9614,37 @@ export namespace CertificateService {
                 401: components["responses"]["InvalidAdminToken"];
             };
         };
+        listCreditLedger: {
+            parameters: {
+                query?: {
+                    /** @example 50 */
+                    limit?: number;
+                    /** @description The `next_cursor` of the previous page. */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page, newest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CreditLedgerEntry"][];
+                            has_more: boolean;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                401: components["responses"]["InvalidAdminToken"];
+                422: components["responses"]["ValidationFailed"];
+            };
+        };
         getAdminSummary: {
             parameters: {
                 query?: {
@@ -9371,286 +9684,6 @@ export namespace CertificateService {
                 };
                 401: components["responses"]["InvalidAdminToken"];
                 422: components["responses"]["ValidationFailed"];
-            };
-        };
-        listCreditLedger: {
-            parameters: {
-                query?: {
-                    /** @example 50 */
-                    limit?: number;
-                    /** @description The `next_cursor` of the previous page. */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description One page, newest first. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["CreditLedgerEntry"][];
-                            has_more: boolean;
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                401: components["responses"]["InvalidAdminToken"];
-                422: components["responses"]["ValidationFailed"];
-            };
-        };
-        listPlans: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Every plan, prices in minor units. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Plan"][];
-                            has_more: boolean;
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                401: components["responses"]["InvalidAdminToken"];
-            };
-        };
-        checkout: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "plan": "starter",
-                     *       "gateway": "gateway-a"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Checkout"];
-                };
-            };
-            responses: {
-                /** @description The pending payment and the hosted payment page. */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CheckoutStarted"];
-                    };
-                };
-                401: components["responses"]["InvalidAdminToken"];
-                404: components["responses"]["NotFound"];
-                415: components["responses"]["UnsupportedMediaType"];
-                422: components["responses"]["ValidationFailed"];
-                /** @description The gateway could not open a payment page (`payment_gateway_unavailable`). */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The gateway is not set up on this platform (`payment_gateway_not_configured`). */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        listCreditPacks: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Every pack, prices in minor units of the plan catalogue's currency. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "data": [
-                         *         {
-                         *           "id": "credits_500",
-                         *           "name": "500 credits",
-                         *           "credits": 500,
-                         *           "price": {
-                         *             "amount": 2500000,
-                         *             "currency": "NGN"
-                         *           }
-                         *         }
-                         *       ],
-                         *       "has_more": false,
-                         *       "next_cursor": null
-                         *     }
-                         */
-                        "application/json": {
-                            data: components["schemas"]["CreditPack"][];
-                            has_more: boolean;
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                401: components["responses"]["InvalidAdminToken"];
-            };
-        };
-        startCreditTopUp: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "pack": "credits_500",
-                     *       "gateway": "gateway-b"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["CreditTopUp"];
-                };
-            };
-            responses: {
-                /** @description The pending payment and the hosted payment page. */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CheckoutStarted"];
-                    };
-                };
-                401: components["responses"]["InvalidAdminToken"];
-                403: components["responses"]["InsufficientRole"];
-                415: components["responses"]["UnsupportedMediaType"];
-                422: components["responses"]["ValidationFailed"];
-                /** @description The gateway could not open a payment page (`payment_gateway_unavailable`). */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The gateway is not set up on this platform (`payment_gateway_not_configured`). */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        listPayments: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Newest first. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["BillingPayment"][];
-                            has_more: boolean;
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                401: components["responses"]["InvalidAdminToken"];
-            };
-        };
-        paymentReceipt: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    reference: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The receipt (A5 PDF), as an attachment. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/pdf": string;
-                    };
-                };
-                401: components["responses"]["InvalidAdminToken"];
-                404: components["responses"]["NotFound"];
-            };
-        };
-        listPaymentGateways: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Both gateways; `available` is false for one that is not set up. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @enum {string} */
-                                id: "gateway-a" | "gateway-b";
-                                /** @example Paystack */
-                                name: string;
-                                available: boolean;
-                            }[];
-                        };
-                    };
-                };
-                401: components["responses"]["InvalidAdminToken"];
             };
         };
         healthz: {
@@ -9921,6 +9954,45 @@ export namespace MobilityService {
             patch?: never;
             trace?: never;
         };
+        "/admin/v1/rides": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /**
+             * The partner's rides, newest first, optionally of one status and created within a window
+             * @description Newest first by creation time (ties by id). Pass `next_cursor` back as `cursor` for the next page; the filters
+             *     (`status`, `created_after`, `created_before`) must stay the same across pages. A cursor that is not one of the
+             *     caller's rides is a 422.
+             */
+            get: operations["adminListRides"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/rides/{id}": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** A ride with its driver and the vehicle's live position */
+            get: operations["adminGetRide"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
         "/api/v1/deliveries": {
             parameters: {
                 query?: never;
@@ -10035,6 +10107,45 @@ export namespace MobilityService {
              * @description **Required scope:** `deliveries:write`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
              */
             post: operations["cancelDelivery"];
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/deliveries": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /**
+             * The partner's deliveries, newest first, optionally of one status and created within a window
+             * @description Newest first by creation time (ties by id). Pass `next_cursor` back as `cursor` for the next page; the filters
+             *     (`status`, `created_after`, `created_before`) must stay the same across pages. A cursor that is not one of the
+             *     caller's deliveries is a 422.
+             */
+            get: operations["adminListDeliveries"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/deliveries/{id}": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** A delivery with its courier, live position and proof of delivery (never the PIN) */
+            get: operations["adminGetDelivery"];
+            put?: never;
+            post?: never;
             delete?: never;
             options?: never;
             head?: never;
@@ -10226,6 +10337,97 @@ export namespace MobilityService {
             patch?: never;
             trace?: never;
         };
+        "/admin/v1/event-pass-programs": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** The partner's programs with their usage */
+            get: operations["adminListEventPassPrograms"];
+            put?: never;
+            /**
+             * Create a program that funds attendees' rides to or from a venue
+             * @description `valid_until` must be after `valid_from`. Amounts (`max_fare_per_ride`, `budget`) are minor units of the service's
+             *     currency (`NGN`). The program starts `open`.
+             */
+            post: operations["adminCreateEventPassProgram"];
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/event-pass-programs/{id}": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** A program with passes issued, rides redeemed, amount spent and reserved, budget left */
+            get: operations["adminGetEventPassProgram"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/event-pass-programs/{id}/close": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /** Stop new redemptions (rides already under way keep their coverage); closing again answers the same */
+            post: operations["adminCloseEventPassProgram"];
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/event-pass-programs/{id}/passes": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** The program's passes with their codes and rides used */
+            get: operations["adminListEventPasses"];
+            put?: never;
+            /** Issue up to 1,000 passes at once (`count`, or one per entry of `attendees`) */
+            post: operations["adminIssueEventPasses"];
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/event-pass-programs/{id}/passes/{pass_id}/revoke": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /** Revoke one of the program's passes by its id; it takes no new rides (a ride under way keeps its coverage) */
+            post: operations["adminRevokeEventPassById"];
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
         "/api/v1/webhooks": {
             parameters: {
                 query?: never;
@@ -10369,30 +10571,6 @@ export namespace MobilityService {
             patch?: never;
             trace?: never;
         };
-        "/api/v1/events": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /**
-             * The partner's events of the last 30 days
-             * @description Every event written for the partner in the last 30 days (older ones are deleted, with their delivery logs),
-             *     newest first, whether or not any endpoint received it: each is the body exactly as sent, plus `object_type`
-             *     and `object_id`. Filter by `type` and `object_id`; page with `limit` and `cursor`.
-             *
-             *     **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
-             */
-            get: operations["listEvents"];
-            put?: never;
-            post?: never;
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
         "/api/v1/webhooks/{id}/deliveries": {
             parameters: {
                 query?: never;
@@ -10451,6 +10629,232 @@ export namespace MobilityService {
              * @description **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
              */
             post: operations["replayWebhookDelivery"];
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/webhooks": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** The partner's endpoints, without secrets */
+            get: operations["adminListWebhookEndpoints"];
+            put?: never;
+            /**
+             * Register an endpoint for outgoing events
+             * @description `url` must be `https://` and must not resolve to a loopback, private or link-local address (422; the answer
+             *     does not say which address the host resolved to). `events` defaults to every event type. The signing `secret`
+             *     appears in this answer only; it is stored encrypted. A partner may have at most `WEBHOOK_MAX_ENDPOINTS_PER_PARTNER`
+             *     endpoints (20 by default; disabled ones count until deleted): beyond that 409 `webhook_endpoint_limit_reached`.
+             *     A URL already registered on an enabled endpoint of the partner is 409 `duplicate_webhook_url`.
+             */
+            post: operations["adminCreateWebhookEndpoint"];
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/webhooks/{id}": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** One endpoint (never its secret) */
+            get: operations["adminGetWebhookEndpoint"];
+            put?: never;
+            post?: never;
+            /** Remove an endpoint; nothing more is sent to it */
+            delete: operations["adminDeleteWebhookEndpoint"];
+            options?: never;
+            head?: never;
+            /**
+             * Change an endpoint's url, events, description, or enable / disable it
+             * @description Only the fields given change; an empty body or an unknown field is 422. A new `url` is checked as at
+             *     registration (422). `enabled: false` disables the endpoint (`disabled_reason: "Disabled by the partner"`);
+             *     `enabled: true` re-enables a disabled one, whatever disabled it (a 410, five days of failures, the partner),
+             *     and restarts its failure clock. An endpoint that would be enabled with the URL of another enabled endpoint of
+             *     the partner: 409 `duplicate_webhook_url`.
+             */
+            patch: operations["adminUpdateWebhookEndpoint"];
+            trace?: never;
+        };
+        "/admin/v1/webhooks/{id}/rotate-secret": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /**
+             * Replace the signing secret, with 24 hours of overlap
+             * @description Answers the new `secret`, shown this once. For the next 24 hours (`previous_secret_expires_at`) every delivery's
+             *     `webhook-signature` carries two space-separated `v1,` signatures, one with each secret, so a receiver verifies
+             *     with either; `X-Service-Signature` uses the new secret at once. Rotating again during an overlap drops the
+             *     oldest secret: only the last two sign. `{"expire_previous_now": true}` (Stripe's "expire now", for a leaked
+             *     secret) ends the previous secret at once instead: from the next delivery on only the new secret signs, and
+             *     `previous_secret_expires_at` is `null`. The body is optional.
+             */
+            post: operations["adminRotateWebhookSecret"];
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/webhooks/{id}/test": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /**
+             * Send a webhook.test event to this endpoint alone
+             * @description Queues a `webhook.test` event (`data: {endpoint_id, url, message}`) for this endpoint only, signed, retried and
+             *     logged like any other delivery; it also appears in `GET /api/v1/events`. A disabled endpoint: 409 `endpoint_disabled`.
+             */
+            post: operations["adminSendWebhookTestEvent"];
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/webhooks/{id}/recover": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /**
+             * Re-send the events an endpoint missed since a time
+             * @description Every event of the partner since `since` of a type the endpoint receives, that it has not acknowledged, is sent
+             *     again with a fresh set of attempts: events it never got (it was disabled, or subscribed later) and failed
+             *     deliveries; pending ones carry on as they are. With `include_succeeded: true` acknowledged events are sent again
+             *     too (receivers drop duplicates by `webhook-id`). Events are kept 30 days, so that is as far back as it reaches.
+             *     A disabled endpoint: 409 `endpoint_disabled` (enable it first with `PATCH`). Recovers coalesce: while events an
+             *     earlier recover queued are still pending, another is 409 `recover_in_progress`, and an endpoint is recovered at most
+             *     once a minute (`WEBHOOK_RECOVER_MIN_INTERVAL_S`): sooner is 429 `rate_limited` with `Retry-After`. An event already
+             *     queued for the endpoint is never queued again.
+             */
+            post: operations["adminRecoverWebhookEvents"];
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/webhooks/{id}/deliveries": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /**
+             * The delivery log of an endpoint, with every attempt
+             * @description Newest first. Each message carries the request `payload` (the event as sent) and each attempt the headers it was
+             *     sent with and answered with, the status, the first 1 kB of the answer and the duration; `next_attempt_at` is the next
+             *     retry of a pending message. Narrow it with `event_type`, `status`, `created_after` and `created_before`.
+             */
+            get: operations["adminListWebhookDeliveries"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/webhooks/{id}/deliveries/{delivery_id}/retry": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /** Send a failed delivery again */
+            post: operations["adminRetryWebhookDelivery"];
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/webhooks/{id}/deliveries/{delivery_id}/replay": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /** Send a finished delivery (failed or succeeded) once more, as a replay */
+            post: operations["adminReplayWebhookDelivery"];
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/api/v1/events": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /**
+             * The partner's events of the last 30 days
+             * @description Every event written for the partner in the last 30 days (older ones are deleted, with their delivery logs),
+             *     newest first, whether or not any endpoint received it: each is the body exactly as sent, plus `object_type`
+             *     and `object_id`. Filter by `type` and `object_id`; page with `limit` and `cursor`.
+             *
+             *     **Required scope:** `webhooks:manage`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+             */
+            get: operations["listEvents"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/events": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /**
+             * The partner's events of the last 30 days
+             * @description Every event written for the partner in the last 30 days (older ones are deleted, with their delivery logs),
+             *     newest first, whether or not any endpoint received it: each is the body exactly as sent, plus `object_type`
+             *     and `object_id`. Filter by `type` and `object_id`; page with `limit` and `cursor`.
+             */
+            get: operations["adminListEvents"];
+            put?: never;
+            post?: never;
             delete?: never;
             options?: never;
             head?: never;
@@ -10912,377 +11316,6 @@ export namespace MobilityService {
             patch?: never;
             trace?: never;
         };
-        "/admin/v1/rides": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /**
-             * The partner's rides, newest first, optionally of one status and created within a window
-             * @description Newest first by creation time (ties by id). Pass `next_cursor` back as `cursor` for the next page; the filters
-             *     (`status`, `created_after`, `created_before`) must stay the same across pages. A cursor that is not one of the
-             *     caller's rides is a 422.
-             */
-            get: operations["adminListRides"];
-            put?: never;
-            post?: never;
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/rides/{id}": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** A ride with its driver and the vehicle's live position */
-            get: operations["adminGetRide"];
-            put?: never;
-            post?: never;
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/deliveries": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /**
-             * The partner's deliveries, newest first, optionally of one status and created within a window
-             * @description Newest first by creation time (ties by id). Pass `next_cursor` back as `cursor` for the next page; the filters
-             *     (`status`, `created_after`, `created_before`) must stay the same across pages. A cursor that is not one of the
-             *     caller's deliveries is a 422.
-             */
-            get: operations["adminListDeliveries"];
-            put?: never;
-            post?: never;
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/deliveries/{id}": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** A delivery with its courier, live position and proof of delivery (never the PIN) */
-            get: operations["adminGetDelivery"];
-            put?: never;
-            post?: never;
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/events": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /**
-             * The partner's events of the last 30 days
-             * @description Every event written for the partner in the last 30 days (older ones are deleted, with their delivery logs),
-             *     newest first, whether or not any endpoint received it: each is the body exactly as sent, plus `object_type`
-             *     and `object_id`. Filter by `type` and `object_id`; page with `limit` and `cursor`.
-             */
-            get: operations["adminListEvents"];
-            put?: never;
-            post?: never;
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/webhooks": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** The partner's endpoints, without secrets */
-            get: operations["adminListWebhookEndpoints"];
-            put?: never;
-            /**
-             * Register an endpoint for outgoing events
-             * @description `url` must be `https://` and must not resolve to a loopback, private or link-local address (422; the answer
-             *     does not say which address the host resolved to). `events` defaults to every event type. The signing `secret`
-             *     appears in this answer only; it is stored encrypted. A partner may have at most `WEBHOOK_MAX_ENDPOINTS_PER_PARTNER`
-             *     endpoints (20 by default; disabled ones count until deleted): beyond that 409 `webhook_endpoint_limit_reached`.
-             *     A URL already registered on an enabled endpoint of the partner is 409 `duplicate_webhook_url`.
-             */
-            post: operations["adminCreateWebhookEndpoint"];
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/webhooks/{id}": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** One endpoint (never its secret) */
-            get: operations["adminGetWebhookEndpoint"];
-            put?: never;
-            post?: never;
-            /** Remove an endpoint; nothing more is sent to it */
-            delete: operations["adminDeleteWebhookEndpoint"];
-            options?: never;
-            head?: never;
-            /**
-             * Change an endpoint's url, events, description, or enable / disable it
-             * @description Only the fields given change; an empty body or an unknown field is 422. A new `url` is checked as at
-             *     registration (422). `enabled: false` disables the endpoint (`disabled_reason: "Disabled by the partner"`);
-             *     `enabled: true` re-enables a disabled one, whatever disabled it (a 410, five days of failures, the partner),
-             *     and restarts its failure clock. An endpoint that would be enabled with the URL of another enabled endpoint of
-             *     the partner: 409 `duplicate_webhook_url`.
-             */
-            patch: operations["adminUpdateWebhookEndpoint"];
-            trace?: never;
-        };
-        "/admin/v1/webhooks/{id}/rotate-secret": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            get?: never;
-            put?: never;
-            /**
-             * Replace the signing secret, with 24 hours of overlap
-             * @description Answers the new `secret`, shown this once. For the next 24 hours (`previous_secret_expires_at`) every delivery's
-             *     `webhook-signature` carries two space-separated `v1,` signatures, one with each secret, so a receiver verifies
-             *     with either; `X-Service-Signature` uses the new secret at once. Rotating again during an overlap drops the
-             *     oldest secret: only the last two sign. `{"expire_previous_now": true}` (Stripe's "expire now", for a leaked
-             *     secret) ends the previous secret at once instead: from the next delivery on only the new secret signs, and
-             *     `previous_secret_expires_at` is `null`. The body is optional.
-             */
-            post: operations["adminRotateWebhookSecret"];
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/webhooks/{id}/test": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            get?: never;
-            put?: never;
-            /**
-             * Send a webhook.test event to this endpoint alone
-             * @description Queues a `webhook.test` event (`data: {endpoint_id, url, message}`) for this endpoint only, signed, retried and
-             *     logged like any other delivery; it also appears in `GET /api/v1/events`. A disabled endpoint: 409 `endpoint_disabled`.
-             */
-            post: operations["adminSendWebhookTestEvent"];
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/webhooks/{id}/recover": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            get?: never;
-            put?: never;
-            /**
-             * Re-send the events an endpoint missed since a time
-             * @description Every event of the partner since `since` of a type the endpoint receives, that it has not acknowledged, is sent
-             *     again with a fresh set of attempts: events it never got (it was disabled, or subscribed later) and failed
-             *     deliveries; pending ones carry on as they are. With `include_succeeded: true` acknowledged events are sent again
-             *     too (receivers drop duplicates by `webhook-id`). Events are kept 30 days, so that is as far back as it reaches.
-             *     A disabled endpoint: 409 `endpoint_disabled` (enable it first with `PATCH`). Recovers coalesce: while events an
-             *     earlier recover queued are still pending, another is 409 `recover_in_progress`, and an endpoint is recovered at most
-             *     once a minute (`WEBHOOK_RECOVER_MIN_INTERVAL_S`): sooner is 429 `rate_limited` with `Retry-After`. An event already
-             *     queued for the endpoint is never queued again.
-             */
-            post: operations["adminRecoverWebhookEvents"];
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/webhooks/{id}/deliveries": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /**
-             * The delivery log of an endpoint, with every attempt
-             * @description Newest first. Each message carries the request `payload` (the event as sent) and each attempt the headers it was
-             *     sent with and answered with, the status, the first 1 kB of the answer and the duration; `next_attempt_at` is the next
-             *     retry of a pending message. Narrow it with `event_type`, `status`, `created_after` and `created_before`.
-             */
-            get: operations["adminListWebhookDeliveries"];
-            put?: never;
-            post?: never;
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/webhooks/{id}/deliveries/{delivery_id}/retry": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            get?: never;
-            put?: never;
-            /** Send a failed delivery again */
-            post: operations["adminRetryWebhookDelivery"];
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/webhooks/{id}/deliveries/{delivery_id}/replay": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            get?: never;
-            put?: never;
-            /** Send a finished delivery (failed or succeeded) once more, as a replay */
-            post: operations["adminReplayWebhookDelivery"];
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/event-pass-programs": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** The partner's programs with their usage */
-            get: operations["adminListEventPassPrograms"];
-            put?: never;
-            /**
-             * Create a program that funds attendees' rides to or from a venue
-             * @description `valid_until` must be after `valid_from`. Amounts (`max_fare_per_ride`, `budget`) are minor units of the service's
-             *     currency (`NGN`). The program starts `open`.
-             */
-            post: operations["adminCreateEventPassProgram"];
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/event-pass-programs/{id}": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** A program with passes issued, rides redeemed, amount spent and reserved, budget left */
-            get: operations["adminGetEventPassProgram"];
-            put?: never;
-            post?: never;
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/event-pass-programs/{id}/close": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            get?: never;
-            put?: never;
-            /** Stop new redemptions (rides already under way keep their coverage); closing again answers the same */
-            post: operations["adminCloseEventPassProgram"];
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/event-pass-programs/{id}/passes": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** The program's passes with their codes and rides used */
-            get: operations["adminListEventPasses"];
-            put?: never;
-            /** Issue up to 1,000 passes at once (`count`, or one per entry of `attendees`) */
-            post: operations["adminIssueEventPasses"];
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
-        "/admin/v1/event-pass-programs/{id}/passes/{pass_id}/revoke": {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            get?: never;
-            put?: never;
-            /** Revoke one of the program's passes by its id; it takes no new rides (a ride under way keeps its coverage) */
-            post: operations["adminRevokeEventPassById"];
-            delete?: never;
-            options?: never;
-            head?: never;
-            patch?: never;
-            trace?: never;
-        };
         "/admin/v1/summary": {
             parameters: {
                 query?: never;
@@ -11551,6 +11584,24 @@ export namespace MobilityService {
     }
     export interface components {
         schemas: {
+            Estimate: {
+                id: string;
+                /** Format: date-time */
+                expires_at: string;
+                distance_meters: number;
+                /** @description The trip at the economy speed (kept for compatibility; each tier has its own). */
+                duration_seconds: number;
+                estimates: {
+                    tier: components["schemas"]["Tier"];
+                    display_name: string;
+                    fare: components["schemas"]["Money"];
+                    /** @description The trip at this tier's average speed (the duration its fare uses). */
+                    duration_seconds: number;
+                    /** @description Null when no driver of the tier is near. A test-mode key sees the sandbox driver only: always available, 180 s for every tier. */
+                    pickup_eta_seconds: number | null;
+                    available: boolean;
+                }[];
+            };
             /**
              * @description Every error answer is a Problem Details document (RFC 9457, `application/problem+json`). `code` is stable and
              *     documented; `type` is its documentation URL; `error` repeats `detail` for clients written against `{error, code}`.
@@ -11571,11 +11622,6 @@ export namespace MobilityService {
                 error: string;
                 code: components["schemas"]["ErrorCode"];
             };
-            /**
-             * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
-             * @enum {string}
-             */
-            ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured";
             ValidationError: {
                 /**
                  * Format: uri
@@ -11593,121 +11639,10 @@ export namespace MobilityService {
                 /** @constant */
                 code: "validation_failed";
                 details: {
-                    /** @example pickup.lat */
+                    /** @example certificates.3.issue_date */
                     path: string;
                     message: string;
                 }[];
-            };
-            /** @description An organization API key as both services' admin APIs answer it (the certificate and mobility descriptions hold this same schema). Never the token's hash; the token itself only in the answers of create and rotate. */
-            ApiKey: {
-                id: string;
-                name: string;
-                /**
-                 * @description `expired` once `expires_at` has passed; an expired or revoked key is refused with 401 `Invalid or revoked API key`.
-                 * @enum {string}
-                 */
-                status: "active" | "expired" | "revoked";
-                /** @description What the key may do (mobility keys only; certificate keys carry no scopes). */
-                scopes?: string[];
-                /** @description Mobility keys only: false for a test-mode key (`mk_test_…`, created with `mode: test`), whose rides, deliveries and webhooks are test data. Certificate keys have no test mode. */
-                livemode?: boolean;
-                /** @description The token's first 7 characters and last 4, to recognise it (`ck_AbCd…wxyz`, `mk_AbCd…wxyz`, `mk_test…wxyz`). */
-                token_hint: string;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-                /**
-                 * Format: date-time
-                 * @description The last authenticated request, recorded at most once a minute.
-                 */
-                last_used_at: string | null;
-                /**
-                 * Format: date-time
-                 * @description Set at creation; null for a key that does not expire.
-                 */
-                expires_at: string | null;
-                /** Format: date-time */
-                rotated_at: string | null;
-                /** Format: date-time */
-                revoked_at: string | null;
-                /**
-                 * Format: date-time
-                 * @description Until when the token replaced by the last rotation still works (rotation with `grace_seconds`); null when it stopped at once.
-                 */
-                previous_token_expires_at: string | null;
-                /** @description The secret token, shown on create and rotate only. */
-                token?: string;
-            };
-            /** @description A key with its new token (create and rotate). */
-            ApiKeyWithToken: components["schemas"]["ApiKey"] & {
-                token: string;
-            };
-            ApiKeyList: {
-                data: components["schemas"]["ApiKey"][];
-                has_more: boolean;
-                /** @description Pass as `cursor` for the next page. */
-                next_cursor: string | null;
-            };
-            Money: {
-                /** @description Minor units. */
-                amount: number;
-                currency: string;
-            };
-            LatLng: {
-                lat: number;
-                lng: number;
-            };
-            Place: {
-                lat: number;
-                lng: number;
-                address?: string | null;
-            };
-            Person: {
-                name: string;
-                phone: string;
-            };
-            /** @enum {string} */
-            Tier: "moto" | "economy" | "comfort" | "xl";
-            Estimate: {
-                id: string;
-                /** Format: date-time */
-                expires_at: string;
-                distance_meters: number;
-                /** @description The trip at the economy speed (kept for compatibility; each tier has its own). */
-                duration_seconds: number;
-                estimates: {
-                    tier: components["schemas"]["Tier"];
-                    display_name: string;
-                    fare: components["schemas"]["Money"];
-                    /** @description The trip at this tier's average speed (the duration its fare uses). */
-                    duration_seconds: number;
-                    /** @description Null when no driver of the tier is near. A test-mode key sees the sandbox driver only: always available, 180 s for every tier. */
-                    pickup_eta_seconds: number | null;
-                    available: boolean;
-                }[];
-            };
-            /** @enum {string} */
-            RideStatus: "pending" | "accepted" | "arrived" | "in_progress" | "completed" | "cancelled" | "no_drivers_available";
-            Vehicle: {
-                make: string;
-                model: string;
-                plate: string;
-                color: string;
-            };
-            AssignedDriver: {
-                id: string;
-                name: string;
-                phone: string;
-                rating: number;
-                vehicle: components["schemas"]["Vehicle"];
-            };
-            VehicleLocation: {
-                lat: number;
-                lng: number;
-                heading: number | null;
-                /** Format: date-time */
-                updated_at: string;
             };
             Ride: {
                 id: string;
@@ -11717,9 +11652,9 @@ export namespace MobilityService {
                 dropoff: components["schemas"]["Place"];
                 fare: components["schemas"]["RideFare"];
                 passenger: components["schemas"]["Person"];
-                driver: null | components["schemas"]["AssignedDriver"];
+                driver: components["schemas"]["AssignedDriver"] | null;
                 /** @description The live position while a driver is assigned and the ride has not ended. */
-                vehicle_location: null | components["schemas"]["VehicleLocation"];
+                vehicle_location: components["schemas"]["VehicleLocation"] | null;
                 /** @enum {string|null} */
                 cancelled_by: "partner" | "driver" | "system" | null;
                 estimate_id?: string | null;
@@ -11732,31 +11667,95 @@ export namespace MobilityService {
                 /** Format: date-time */
                 updated_at: string;
             };
-            RideFare: {
-                /** @description Minor units. */
-                amount: number;
-                currency: string;
-                /** @description With an event pass only: the part the program pays (the fare up to its cap). */
-                covered_by_pass?: number;
-                /** @description With an event pass only: `amount` − `covered_by_pass`. */
-                rider_pays?: number;
+            /** @description The delivery as `GET` shows it, plus `security_pin` when the service generated it (shown this once). */
+            CreatedDelivery: {
+                id: string;
+                status: components["schemas"]["DeliveryStatus"];
+                weight_tier: components["schemas"]["WeightTier"];
+                fee: components["schemas"]["Money"];
+                sender: components["schemas"]["Person"];
+                recipient: components["schemas"]["Person"];
+                pickup: components["schemas"]["Place"];
+                dropoff: components["schemas"]["Place"];
+                notes?: string | null;
+                courier: components["schemas"]["AssignedDriver"] | null;
+                courier_location: components["schemas"]["Telemetry"] | null;
+                proof_of_delivery: components["schemas"]["ProofOfDelivery"] | null;
+                /** @description Why the delivery failed: the courier's reason, `no_couriers_available`, or `sandbox_expired` (a picked-up test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S`). */
+                failure_reason?: string | null;
+                /**
+                 * @description `system`: a test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S` (24 h) was ended by the sandbox sweep.
+                 * @enum {string|null}
+                 */
+                cancelled_by?: "partner" | "system" | null;
+                /**
+                 * Format: uri
+                 * @description The public tracking page to send the recipient (`{PUBLIC_BASE_URL}/track/{token}`, no key needed): status, courier's
+                 *     first name and vehicle, live position. The same link in every answer and event; `null` only for deliveries made
+                 *     before tracking existed.
+                 * @example https://api.partner-platform.example/track/q3X9kP2mZ7vR4tYw8bN6cD1e
+                 */
+                tracking_url: string | null;
+                /** @description false for test-mode data (created with an `mk_test_` key): never dispatched to real drivers, moved only by the sandbox. */
+                livemode: boolean;
+                sequence?: number;
+                security_pin?: string;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
             };
-            /** @description A ride whose `event_pass` does not match its program (Problem Details); `code` names the rule that failed. */
-            EventPassRefusal: {
-                /** Format: uri */
-                type: string;
-                title: string;
-                /** @constant */
-                status: 422;
-                detail: string;
-                error: string;
+            /** @description A fee and ETAs for one pickup, drop-off and weight tier; `quote_id` books the fee until `expires_at` (15 minutes). */
+            DeliveryQuote: {
+                quote_id: string;
                 /** @enum {string} */
-                code: "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted";
-                details: {
-                    /** @constant */
-                    path: "event_pass";
-                    message: string;
-                }[];
+                weight_tier: "small" | "medium" | "large" | "xlarge";
+                fee: components["schemas"]["Money"];
+                distance_meters: number;
+                /** @description The nearest free courier of the weight tier's vehicle to the pickup; null when none is near. A test-mode key sees the sandbox courier only: 180 s. */
+                pickup_eta_seconds: number | null;
+                /** @description The pickup ETA plus the trip at the courier vehicle's speed; null when the pickup ETA is. */
+                dropoff_eta_seconds: number | null;
+                /** Format: date-time */
+                expires_at: string;
+                /** @description false for a test-mode quote: only a test-mode delivery can book it. */
+                livemode: boolean;
+            };
+            Delivery: {
+                id: string;
+                status: components["schemas"]["DeliveryStatus"];
+                weight_tier: components["schemas"]["WeightTier"];
+                fee: components["schemas"]["Money"];
+                sender: components["schemas"]["Person"];
+                recipient: components["schemas"]["Person"];
+                pickup: components["schemas"]["Place"];
+                dropoff: components["schemas"]["Place"];
+                notes?: string | null;
+                courier: components["schemas"]["AssignedDriver"] | null;
+                courier_location: components["schemas"]["Telemetry"] | null;
+                proof_of_delivery: components["schemas"]["ProofOfDelivery"] | null;
+                /** @description Why the delivery failed: the courier's reason, `no_couriers_available`, or `sandbox_expired` (a picked-up test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S`). */
+                failure_reason?: string | null;
+                /**
+                 * @description `system`: a test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S` (24 h) was ended by the sandbox sweep.
+                 * @enum {string|null}
+                 */
+                cancelled_by?: "partner" | "system" | null;
+                /**
+                 * Format: uri
+                 * @description The public tracking page to send the recipient (`{PUBLIC_BASE_URL}/track/{token}`, no key needed): status, courier's
+                 *     first name and vehicle, live position. The same link in every answer and event; `null` only for deliveries made
+                 *     before tracking existed.
+                 * @example https://api.partner-platform.example/track/q3X9kP2mZ7vR4tYw8bN6cD1e
+                 */
+                tracking_url: string | null;
+                /** @description false for test-mode data (created with an `mk_test_` key): never dispatched to real drivers, moved only by the sandbox. */
+                livemode: boolean;
+                sequence?: number;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
             };
             EventPassProgram: {
                 id: string;
@@ -11823,20 +11822,135 @@ export namespace MobilityService {
                 /** Format: date-time */
                 created_at: string;
             };
-            /** @description The data of `event_pass.redeemed` and `event_pass.released`. */
-            EventPassRedemption: {
-                ride_id: string;
-                ride_status: components["schemas"]["RideStatus"];
-                program_id: string;
-                pass: components["schemas"]["EventPass"];
-                covered: components["schemas"]["Money"];
+            /** @description The endpoint plus its signing secret (shown this once). */
+            CreatedWebhookEndpoint: {
+                id: string;
+                url: string;
+                events: components["schemas"]["WebhookEventType"][];
+                description?: string | null;
                 /** @enum {string} */
-                status: "reserved" | "spent" | "released";
+                status: "enabled" | "disabled";
+                disabled_reason?: string | null;
+                /** @description false for an endpoint registered with a test-mode key: it receives test events only (and a live endpoint live events only). */
+                livemode?: boolean;
+                /**
+                 * Format: date-time
+                 * @description Until then the rotated-away secret still signs beside the current one (24 h after a rotation); null when no overlap is running.
+                 */
+                previous_secret_expires_at?: string | null;
+                /** @description `whsec_` + base64 of 32 random bytes. */
+                secret: string;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at?: string;
             };
-            /** @enum {string} */
-            WeightTier: "small" | "medium" | "large" | "xlarge";
-            /** @enum {string} */
-            DeliveryStatus: "pending" | "courier_assigned" | "picked_up" | "delivered" | "failed" | "cancelled";
+            WebhookEndpoint: {
+                id: string;
+                url: string;
+                events: components["schemas"]["WebhookEventType"][];
+                description?: string | null;
+                /** @enum {string} */
+                status: "enabled" | "disabled";
+                disabled_reason?: string | null;
+                /** @description false for an endpoint registered with a test-mode key: it receives test events only (and a live endpoint live events only). */
+                livemode: boolean;
+                /**
+                 * Format: date-time
+                 * @description Until then the rotated-away secret still signs beside the current one (24 h after a rotation); null when no overlap is running.
+                 */
+                previous_secret_expires_at?: string | null;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at?: string;
+            };
+            WebhookDelivery: {
+                id: string;
+                event_id: string;
+                /**
+                 * @description One of the subscribable event types, or `webhook.test` / `webhook_endpoint.disabled`.
+                 * @example ride.completed
+                 * @example webhook.test
+                 */
+                event_type: string;
+                endpoint_id?: string;
+                /**
+                 * @example pending
+                 * @example succeeded
+                 * @example failed
+                 */
+                status: string;
+                attempts: number;
+                /** Format: date-time */
+                next_attempt_at?: string | null;
+                last_status_code?: number | null;
+                last_error?: string | null;
+                /** Format: date-time */
+                delivered_at?: string | null;
+                /** Format: date-time */
+                created_at: string;
+                /** @description The request body every attempt sent: the event exactly as the endpoint received it. */
+                payload?: unknown;
+                attempt_log?: {
+                    attempt: number;
+                    status_code: number | null;
+                    duration_ms: number | null;
+                    error: string | null;
+                    /** @description The first 1 kB of the answer. */
+                    response_body_excerpt?: string | null;
+                    /** @description The headers sent (signatures included); null on attempts logged before headers were kept. */
+                    request_headers?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description The headers answered (names in lower case, at most 50, values cut at 512 characters); null when no answer came. */
+                    response_headers?: {
+                        [key: string]: string;
+                    } | null;
+                    /** Format: date-time */
+                    created_at?: string;
+                }[];
+            };
+            DriverSession: {
+                /** @description A driver JWT (`sub`, `role`, `sid`, `aud` driver, `iss`, `exp`) for `Authorization: Bearer` on `/driver/v1`. */
+                access_token: string;
+                /** @enum {string} */
+                token_type: "Bearer";
+                /** @description Seconds the access token is valid (`DRIVER_ACCESS_TOKEN_TTL_S`). */
+                expires_in: number;
+                /** @description Spent by one refresh; stored only as a SHA-256 hash. */
+                refresh_token: string;
+                /**
+                 * Format: date-time
+                 * @description `DRIVER_REFRESH_TOKEN_TTL_S` (30 days) after this answer.
+                 */
+                refresh_token_expires_at: string;
+                driver: components["schemas"]["DriverProfile"];
+            };
+            DriverProfile: {
+                id: string;
+                name?: string;
+                phone?: string;
+                /** @enum {string} */
+                kind?: "driver" | "courier";
+                tier?: string;
+                vehicle?: components["schemas"]["Vehicle"];
+                rating?: number;
+                available: boolean;
+                /**
+                 * @description A disabled driver is refused by the driver app and never offered a job.
+                 * @enum {string}
+                 */
+                status: "active" | "disabled";
+                /** @description Registered by a platform operator: offered every partner's jobs. Otherwise only its organization's. */
+                serves_all_partners: boolean;
+                /** Format: date-time */
+                disabled_at: string | null;
+                /** Format: date-time */
+                created_at?: string;
+                /** Format: date-time */
+                updated_at?: string;
+            };
             Telemetry: {
                 lat: number;
                 lng: number;
@@ -11845,50 +11959,206 @@ export namespace MobilityService {
                 /** Format: date-time */
                 updated_at: string;
             };
-            ProofOfDelivery: {
-                /** @constant */
-                pin_verified: true;
-                received_by: string | null;
-                photo_url: string | null;
-                /** Format: date-time */
-                delivered_at: string;
-                location: null | components["schemas"]["LatLng"];
+            /**
+             * @description What the tracking page shows of the organization.
+             * @example {
+             *       "display_name": "Mama Put Kitchen",
+             *       "brand_color": "#0b6e4f",
+             *       "logo": {
+             *         "content_type": "image/png",
+             *         "bytes": 2048,
+             *         "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+             *       },
+             *       "updated_at": "2026-11-26T09:00:00.000Z"
+             *     }
+             */
+            PartnerBranding: {
+                /** @description Shown to recipients; null: the organization's name is shown. */
+                display_name: string | null;
+                brand_color: string | null;
+                /** @description The stored logo (its bytes are served only on tracking pages, from this origin). */
+                logo: {
+                    /** @enum {string} */
+                    content_type: "image/png" | "image/jpeg" | "image/webp";
+                    bytes: number;
+                    sha256: string;
+                } | null;
+                /**
+                 * Format: date-time
+                 * @description Null until the branding was first set.
+                 */
+                updated_at: string | null;
             };
-            Delivery: {
+            /** @description A key with its new token (create and rotate). */
+            ApiKeyWithToken: {
                 id: string;
-                status: components["schemas"]["DeliveryStatus"];
-                weight_tier: components["schemas"]["WeightTier"];
-                fee: components["schemas"]["Money"];
-                sender: components["schemas"]["Person"];
-                recipient: components["schemas"]["Person"];
-                pickup: components["schemas"]["Place"];
-                dropoff: components["schemas"]["Place"];
-                notes?: string | null;
-                courier: null | components["schemas"]["AssignedDriver"];
-                courier_location: null | components["schemas"]["Telemetry"];
-                proof_of_delivery: null | components["schemas"]["ProofOfDelivery"];
-                /** @description Why the delivery failed: the courier's reason, `no_couriers_available`, or `sandbox_expired` (a picked-up test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S`). */
-                failure_reason?: string | null;
+                name: string;
                 /**
-                 * @description `system`: a test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S` (24 h) was ended by the sandbox sweep.
-                 * @enum {string|null}
+                 * @description `expired` once `expires_at` has passed; an expired or revoked key is refused with 401 `Invalid or revoked API key`.
+                 * @enum {string}
                  */
-                cancelled_by?: "partner" | "system" | null;
-                /**
-                 * Format: uri
-                 * @description The public tracking page to send the recipient (`{PUBLIC_BASE_URL}/track/{token}`, no key needed): status, courier's
-                 *     first name and vehicle, live position. The same link in every answer and event; `null` only for deliveries made
-                 *     before tracking existed.
-                 * @example https://api.partner-platform.example/track/q3X9kP2mZ7vR4tYw8bN6cD1e
-                 */
-                tracking_url: string | null;
-                /** @description false for test-mode data (created with an `mk_test_` key): never dispatched to real drivers, moved only by the sandbox. */
-                livemode: boolean;
-                sequence?: number;
+                status: "active" | "expired" | "revoked";
+                /** @description What the key may do (mobility keys only; certificate keys carry no scopes). */
+                scopes: string[];
+                /** @description Mobility keys only: false for a test-mode key (`mk_test_…`, created with `mode: test`), whose rides, deliveries and webhooks are test data. Certificate keys have no test mode. */
+                livemode?: boolean;
+                /** @description The token's first 7 characters and last 4, to recognise it (`ck_AbCd…wxyz`, `mk_AbCd…wxyz`, `mk_test…wxyz`). */
+                token_hint: string;
                 /** Format: date-time */
                 created_at: string;
                 /** Format: date-time */
                 updated_at: string;
+                /**
+                 * Format: date-time
+                 * @description The last authenticated request, recorded at most once a minute.
+                 */
+                last_used_at: string | null;
+                /**
+                 * Format: date-time
+                 * @description Set at creation; null for a key that does not expire.
+                 */
+                expires_at: string | null;
+                /** Format: date-time */
+                rotated_at: string | null;
+                /** Format: date-time */
+                revoked_at: string | null;
+                /**
+                 * Format: date-time
+                 * @description Until when the token replaced by the last rotation still works (rotation with `grace_seconds`); null when it stopped at once.
+                 */
+                previous_token_expires_at: string | null;
+                /** @description The secret token, shown on create and rotate only. */
+                token: string & (unknown & unknown);
+            };
+            ApiKeyList: {
+                data: components["schemas"]["ApiKey"][];
+                has_more: boolean;
+                /** @description Pass as `cursor` for the next page. */
+                next_cursor: string | null;
+            };
+            /** @description An organization API key as both services' admin APIs answer it (the certificate and mobility descriptions hold this same schema). Never the token's hash; the token itself only in the answers of create and rotate. */
+            ApiKey: {
+                id: string;
+                name: string;
+                /**
+                 * @description `expired` once `expires_at` has passed; an expired or revoked key is refused with 401 `Invalid or revoked API key`.
+                 * @enum {string}
+                 */
+                status: "active" | "expired" | "revoked";
+                /** @description What the key may do (mobility keys only; certificate keys carry no scopes). */
+                scopes?: string[];
+                /** @description Mobility keys only: false for a test-mode key (`mk_test_…`, created with `mode: test`), whose rides, deliveries and webhooks are test data. Certificate keys have no test mode. */
+                livemode?: boolean;
+                /** @description The token's first 7 characters and last 4, to recognise it (`ck_AbCd…wxyz`, `mk_AbCd…wxyz`, `mk_test…wxyz`). */
+                token_hint: string;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /**
+                 * Format: date-time
+                 * @description The last authenticated request, recorded at most once a minute.
+                 */
+                last_used_at: string | null;
+                /**
+                 * Format: date-time
+                 * @description Set at creation; null for a key that does not expire.
+                 */
+                expires_at: string | null;
+                /** Format: date-time */
+                rotated_at: string | null;
+                /** Format: date-time */
+                revoked_at: string | null;
+                /**
+                 * Format: date-time
+                 * @description Until when the token replaced by the last rotation still works (rotation with `grace_seconds`); null when it stopped at once.
+                 */
+                previous_token_expires_at: string | null;
+                /** @description The secret token, shown on create and rotate only. */
+                token?: string;
+            };
+            /** @description The driver as registered, with its first activation code (shown only in this answer). */
+            RegisteredDriver: {
+                id: string;
+                name?: string;
+                phone?: string;
+                /** @enum {string} */
+                kind?: "driver" | "courier";
+                tier?: string;
+                vehicle?: components["schemas"]["Vehicle"];
+                rating?: number;
+                available: boolean;
+                /** @enum {string} */
+                status: "active" | "disabled";
+                serves_all_partners: boolean;
+                /** Format: date-time */
+                disabled_at: string | null;
+                /** Format: date-time */
+                created_at?: string;
+                /** Format: date-time */
+                updated_at?: string;
+                activation_code: components["schemas"]["ActivationCodeValue"];
+                /**
+                 * Format: date-time
+                 * @description 24 hours after registration.
+                 */
+                activation_code_expires_at: string;
+            };
+            DriverList: {
+                data: components["schemas"]["FleetDriver"][];
+                has_more: boolean;
+                /** @description Pass as `cursor` for the next page. */
+                next_cursor: string | null;
+            };
+            /** @description A driver as the fleet admin sees it, with its presence and the job it is on. */
+            FleetDriver: {
+                id: string;
+                name?: string;
+                phone?: string;
+                /** @enum {string} */
+                kind?: "driver" | "courier";
+                tier?: string;
+                vehicle?: components["schemas"]["Vehicle"];
+                rating?: number;
+                available: boolean;
+                /** @enum {string} */
+                status: "active" | "disabled";
+                serves_all_partners: boolean;
+                /** Format: date-time */
+                disabled_at: string | null;
+                /** Format: date-time */
+                created_at?: string;
+                /** Format: date-time */
+                updated_at?: string;
+                /** @description The driver app switched the driver online (available) and the driver is not disabled. */
+                online: boolean;
+                /**
+                 * Format: date-time
+                 * @description The driver's latest location report; null when it never sent one.
+                 */
+                last_seen_at: string | null;
+                /** @description The ride or delivery the driver is on now; null when free. */
+                current_job: components["schemas"]["FleetDriverJob"] | null;
+            };
+            ActivationCode: {
+                activation_code: components["schemas"]["ActivationCodeValue"];
+                /**
+                 * Format: date-time
+                 * @description 24 hours after issue.
+                 */
+                expires_at: string;
+            };
+            MobilitySummary: {
+                /** @enum {string} */
+                mode: "live" | "test";
+                endpoint_id: string | null;
+                days: components["schemas"]["MobilitySummaryDay"][];
+                totals: {
+                    rides: number;
+                    deliveries: number;
+                    webhook_attempts: number;
+                    webhook_succeeded: number;
+                };
             };
             /**
              * @description What the public tracking page shows, and nothing more.
@@ -11978,7 +12248,7 @@ export namespace MobilityService {
                     at: string;
                 }[];
                 /** @description Once a courier accepted; only the first name and the vehicle. */
-                courier: null | {
+                courier: {
                     first_name: string;
                     vehicle: {
                         /** @enum {string} */
@@ -11988,15 +12258,15 @@ export namespace MobilityService {
                         color: string;
                         plate: string;
                     };
-                };
+                } | null;
                 /** @description The courier's latest position while carrying the parcel (`picked_up`); `null` otherwise, including on the way to the pick-up (it would disclose the pick-up point). */
-                courier_location: null | {
+                courier_location: {
                     lat: number;
                     lng: number;
                     heading: number | null;
                     /** Format: date-time */
                     updated_at: string;
-                };
+                } | null;
                 /** @description The drop-off rounded to 3 decimals (about 100 m). */
                 dropoff_area: components["schemas"]["LatLng"];
                 /**
@@ -12007,7 +12277,7 @@ export namespace MobilityService {
                 route: {
                     pickup: components["schemas"]["RoutePoint"];
                     dropoff: components["schemas"]["RoutePoint"];
-                    courier: null | components["schemas"]["RoutePoint"];
+                    courier: components["schemas"]["RoutePoint"] | null;
                     progress: number | null;
                 };
                 /** @description Straight-line distance from the courier to the drop-off, while a position is shown. */
@@ -12019,13 +12289,13 @@ export namespace MobilityService {
                  */
                 eta_seconds: number | null;
                 /** @description Once delivered; the images (when the courier handed them in) are on this origin. */
-                proof_of_delivery: null | {
+                proof_of_delivery: {
                     received_by: string | null;
                     /** @description `/track/{token}/proof/photo` */
                     photo_url: string | null;
                     /** @description `/track/{token}/proof/signature` */
                     signature_url: string | null;
-                };
+                } | null;
                 /** @description When to ask again (3000); `null` once final. */
                 poll_after_ms: number | null;
                 /**
@@ -12034,219 +12304,107 @@ export namespace MobilityService {
                  */
                 updated_at: string;
             };
-            /** @description A point of the tracking page's route drawing, in its SVG box (0-320 × 0-160). */
-            RoutePoint: {
-                x: number;
-                y: number;
+            Readiness: {
+                /** @enum {string} */
+                status: "ready" | "unavailable";
+                checks: {
+                    [key: string]: "up" | "down";
+                };
+                error?: string;
+                code?: string;
+            };
+            /** @enum {string} */
+            Tier: "moto" | "economy" | "comfort" | "xl";
+            Money: {
+                /** @description Minor units. */
+                amount: number;
+                currency: string;
             };
             /**
-             * @description What the tracking page shows of the organization.
-             * @example {
-             *       "display_name": "Mama Put Kitchen",
-             *       "brand_color": "#0b6e4f",
-             *       "logo": {
-             *         "content_type": "image/png",
-             *         "bytes": 2048,
-             *         "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
-             *       },
-             *       "updated_at": "2026-11-26T09:00:00.000Z"
-             *     }
+             * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
+             * @enum {string}
              */
-            PartnerBranding: {
-                /** @description Shown to recipients; null: the organization's name is shown. */
-                display_name: string | null;
-                brand_color: string | null;
-                /** @description The stored logo (its bytes are served only on tracking pages, from this origin). */
-                logo: null | {
-                    /** @enum {string} */
-                    content_type: "image/png" | "image/jpeg" | "image/webp";
-                    bytes: number;
-                    sha256: string;
-                };
-                /**
-                 * Format: date-time
-                 * @description Null until the branding was first set.
-                 */
-                updated_at: string | null;
+            ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured";
+            /** @enum {string} */
+            RideStatus: "pending" | "accepted" | "arrived" | "in_progress" | "completed" | "cancelled" | "no_drivers_available";
+            Place: {
+                lat: number;
+                lng: number;
+                address?: string | null;
             };
-            /** @description A fee and ETAs for one pickup, drop-off and weight tier; `quote_id` books the fee until `expires_at` (15 minutes). */
-            DeliveryQuote: {
-                quote_id: string;
-                /** @enum {string} */
-                weight_tier: "small" | "medium" | "large" | "xlarge";
-                fee: components["schemas"]["Money"];
-                distance_meters: number;
-                /** @description The nearest free courier of the weight tier's vehicle to the pickup; null when none is near. A test-mode key sees the sandbox courier only: 180 s. */
-                pickup_eta_seconds: number | null;
-                /** @description The pickup ETA plus the trip at the courier vehicle's speed; null when the pickup ETA is. */
-                dropoff_eta_seconds: number | null;
-                /** Format: date-time */
-                expires_at: string;
-                /** @description false for a test-mode quote: only a test-mode delivery can book it. */
-                livemode: boolean;
+            RideFare: {
+                /** @description Minor units. */
+                amount: number;
+                currency: string;
+                /** @description With an event pass only: the part the program pays (the fare up to its cap). */
+                covered_by_pass?: number;
+                /** @description With an event pass only: `amount` − `covered_by_pass`. */
+                rider_pays?: number;
             };
-            /** @description The delivery as `GET` shows it, plus `security_pin` when the service generated it (shown this once). */
-            CreatedDelivery: {
+            Person: {
+                name: string;
+                phone: string;
+            };
+            AssignedDriver: {
                 id: string;
-                status: components["schemas"]["DeliveryStatus"];
-                weight_tier: components["schemas"]["WeightTier"];
-                fee: components["schemas"]["Money"];
-                sender: components["schemas"]["Person"];
-                recipient: components["schemas"]["Person"];
-                pickup: components["schemas"]["Place"];
-                dropoff: components["schemas"]["Place"];
-                notes?: string | null;
-                courier: null | components["schemas"]["AssignedDriver"];
-                courier_location: null | components["schemas"]["Telemetry"];
-                proof_of_delivery: null | components["schemas"]["ProofOfDelivery"];
-                /** @description Why the delivery failed: the courier's reason, `no_couriers_available`, or `sandbox_expired` (a picked-up test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S`). */
-                failure_reason?: string | null;
-                /**
-                 * @description `system`: a test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S` (24 h) was ended by the sandbox sweep.
-                 * @enum {string|null}
-                 */
-                cancelled_by?: "partner" | "system" | null;
-                /**
-                 * Format: uri
-                 * @description The public tracking page to send the recipient (`{PUBLIC_BASE_URL}/track/{token}`, no key needed): status, courier's
-                 *     first name and vehicle, live position. The same link in every answer and event; `null` only for deliveries made
-                 *     before tracking existed.
-                 * @example https://api.partner-platform.example/track/q3X9kP2mZ7vR4tYw8bN6cD1e
-                 */
-                tracking_url: string | null;
-                /** @description false for test-mode data (created with an `mk_test_` key): never dispatched to real drivers, moved only by the sandbox. */
-                livemode: boolean;
-                sequence?: number;
-                security_pin?: string;
-                /** Format: date-time */
-                created_at: string;
+                name: string;
+                phone: string;
+                rating: number;
+                vehicle: components["schemas"]["Vehicle"];
+            };
+            Vehicle: {
+                make: string;
+                model: string;
+                plate: string;
+                color: string;
+            };
+            VehicleLocation: {
+                lat: number;
+                lng: number;
+                heading: number | null;
                 /** Format: date-time */
                 updated_at: string;
             };
-            DriverProfile: {
-                id: string;
-                name?: string;
-                phone?: string;
+            /** @description A ride whose `event_pass` does not match its program (Problem Details); `code` names the rule that failed. */
+            EventPassRefusal: {
+                /** Format: uri */
+                type: string;
+                title: string;
+                /** @constant */
+                status: 422;
+                detail: string;
+                error: string;
                 /** @enum {string} */
-                kind?: "driver" | "courier";
-                tier?: string;
-                vehicle?: components["schemas"]["Vehicle"];
-                rating?: number;
-                available: boolean;
-                /**
-                 * @description A disabled driver is refused by the driver app and never offered a job.
-                 * @enum {string}
-                 */
-                status: "active" | "disabled";
-                /** @description Registered by a platform operator: offered every partner's jobs. Otherwise only its organization's. */
-                serves_all_partners: boolean;
-                /** Format: date-time */
-                disabled_at: string | null;
-                /** Format: date-time */
-                created_at?: string;
-                /** Format: date-time */
-                updated_at?: string;
+                code: "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted";
+                details: {
+                    /** @constant */
+                    path: "event_pass";
+                    message: string;
+                }[];
             };
-            /** @description The driver as registered, with its first activation code (shown only in this answer). */
-            RegisteredDriver: {
-                id: string;
-                name?: string;
-                phone?: string;
-                /** @enum {string} */
-                kind?: "driver" | "courier";
-                tier?: string;
-                vehicle?: components["schemas"]["Vehicle"];
-                rating?: number;
-                available: boolean;
-                /** @enum {string} */
-                status: "active" | "disabled";
-                serves_all_partners: boolean;
+            /** @enum {string} */
+            DeliveryStatus: "pending" | "courier_assigned" | "picked_up" | "delivered" | "failed" | "cancelled";
+            /** @enum {string} */
+            WeightTier: "small" | "medium" | "large" | "xlarge";
+            ProofOfDelivery: {
+                /** @constant */
+                pin_verified: true;
+                received_by: string | null;
+                photo_url: string | null;
                 /** Format: date-time */
-                disabled_at: string | null;
-                /** Format: date-time */
-                created_at?: string;
-                /** Format: date-time */
-                updated_at?: string;
-                activation_code: components["schemas"]["ActivationCodeValue"];
-                /**
-                 * Format: date-time
-                 * @description 24 hours after registration.
-                 */
-                activation_code_expires_at: string;
+                delivered_at: string;
+                location: components["schemas"]["LatLng"] | null;
+            };
+            LatLng: {
+                lat: number;
+                lng: number;
             };
             /**
-             * @description A one-time code (Crockford base32, 60 random bits) the driver app exchanges at `POST /driver/v1/sessions`. Shown once;
-             *     only its SHA-256 is stored.
-             * @example K7QF-3M9X-TR2D
+             * @description `ride.location_updated` and `delivery.courier_location_updated` are opt-in: an endpoint registered without
+             *     `events` gets every other type, and these only when it lists them.
+             * @enum {string}
              */
-            ActivationCodeValue: string;
-            ActivationCode: {
-                activation_code: components["schemas"]["ActivationCodeValue"];
-                /**
-                 * Format: date-time
-                 * @description 24 hours after issue.
-                 */
-                expires_at: string;
-            };
-            DriverSession: {
-                /** @description A driver JWT (`sub`, `role`, `sid`, `aud` driver, `iss`, `exp`) for `Authorization: Bearer` on `/driver/v1`. */
-                access_token: string;
-                /** @enum {string} */
-                token_type: "Bearer";
-                /** @description Seconds the access token is valid (`DRIVER_ACCESS_TOKEN_TTL_S`). */
-                expires_in: number;
-                /** @description Spent by one refresh; stored only as a SHA-256 hash. */
-                refresh_token: string;
-                /**
-                 * Format: date-time
-                 * @description `DRIVER_REFRESH_TOKEN_TTL_S` (30 days) after this answer.
-                 */
-                refresh_token_expires_at: string;
-                driver: components["schemas"]["DriverProfile"];
-            };
-            DriverList: {
-                data: components["schemas"]["FleetDriver"][];
-                has_more: boolean;
-                /** @description Pass as `cursor` for the next page. */
-                next_cursor: string | null;
-            };
-            /** @description A driver as the fleet admin sees it, with its presence and the job it is on. */
-            FleetDriver: {
-                id: string;
-                name?: string;
-                phone?: string;
-                /** @enum {string} */
-                kind?: "driver" | "courier";
-                tier?: string;
-                vehicle?: components["schemas"]["Vehicle"];
-                rating?: number;
-                available: boolean;
-                /** @enum {string} */
-                status: "active" | "disabled";
-                serves_all_partners: boolean;
-                /** Format: date-time */
-                disabled_at: string | null;
-                /** Format: date-time */
-                created_at?: string;
-                /** Format: date-time */
-                updated_at?: string;
-                /** @description The driver app switched the driver online (available) and the driver is not disabled. */
-                online: boolean;
-                /**
-                 * Format: date-time
-                 * @description The driver's latest location report; null when it never sent one.
-                 */
-                last_seen_at: string | null;
-                /** @description The ride or delivery the driver is on now; null when free. */
-                current_job: null | components["schemas"]["FleetDriverJob"];
-            };
-            FleetDriverJob: {
-                id: string;
-                /** @enum {string} */
-                type: "ride" | "delivery";
-                /** @description The job's status. */
-                status: string | null;
-            };
+            WebhookEventType: "ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated";
             Offer: {
                 id: string;
                 /** @enum {string} */
@@ -12261,101 +12419,17 @@ export namespace MobilityService {
                 expires_at: string;
             };
             /**
-             * @description `ride.location_updated` and `delivery.courier_location_updated` are opt-in: an endpoint registered without
-             *     `events` gets every other type, and these only when it lists them.
-             * @enum {string}
+             * @description A one-time code (Crockford base32, 60 random bits) the driver app exchanges at `POST /driver/v1/sessions`. Shown once;
+             *     only its SHA-256 is stored.
+             * @example K7QF-3M9X-TR2D
              */
-            WebhookEventType: "ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated";
-            /**
-             * @description The position of the driver (`ride.location_updated`) or courier (`delivery.courier_location_updated`) on an active
-             *     job: sent at most once per job every 10 s, or as soon as the driver is 200 m or more (great-circle) from the
-             *     position of the job's previous location event, whichever comes first; the first report after assignment is sent at once.
-             *     `sequence` is the job's event sequence (shared with its status events), so a receiver can drop an older one.
-             */
-            JobLocationUpdate: {
-                /** @description The ride or delivery id. */
+            ActivationCodeValue: string;
+            FleetDriverJob: {
                 id: string;
                 /** @enum {string} */
-                object: "ride" | "delivery";
-                /** @description The job's status when the position was reported (`RideStatus` or `DeliveryStatus`). */
-                status: string;
-                sequence: number;
-                position: {
-                    lat: number;
-                    lng: number;
-                    heading: number | null;
-                    speed_kph: number | null;
-                };
-                /**
-                 * Format: date-time
-                 * @description When the service received the position.
-                 */
-                recorded_at: string;
-            };
-            RideLocationUpdate: components["schemas"]["JobLocationUpdate"] & {
-                id?: string;
-                /** @constant */
-                object?: "ride";
-            };
-            DeliveryLocationUpdate: components["schemas"]["JobLocationUpdate"] & {
-                id?: string;
-                /** @constant */
-                object?: "delivery";
-            };
-            WebhookEndpoint: {
-                id: string;
-                url: string;
-                events: components["schemas"]["WebhookEventType"][];
-                description?: string | null;
-                /** @enum {string} */
-                status: "enabled" | "disabled";
-                disabled_reason?: string | null;
-                /** @description false for an endpoint registered with a test-mode key: it receives test events only (and a live endpoint live events only). */
-                livemode: boolean;
-                /**
-                 * Format: date-time
-                 * @description Until then the rotated-away secret still signs beside the current one (24 h after a rotation); null when no overlap is running.
-                 */
-                previous_secret_expires_at?: string | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at?: string;
-            };
-            /** @description The endpoint plus its signing secret (shown this once). */
-            CreatedWebhookEndpoint: {
-                id: string;
-                url: string;
-                events: components["schemas"]["WebhookEventType"][];
-                description?: string | null;
-                /** @enum {string} */
-                status: "enabled" | "disabled";
-                disabled_reason?: string | null;
-                /** @description false for an endpoint registered with a test-mode key: it receives test events only (and a live endpoint live events only). */
-                livemode?: boolean;
-                /**
-                 * Format: date-time
-                 * @description Until then the rotated-away secret still signs beside the current one (24 h after a rotation); null when no overlap is running.
-                 */
-                previous_secret_expires_at?: string | null;
-                /** @description `whsec_` + base64 of 32 random bytes. */
-                secret: string;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at?: string;
-            };
-            MobilitySummary: {
-                /** @enum {string} */
-                mode: "live" | "test";
-                endpoint_id: string | null;
-                days: components["schemas"]["MobilitySummaryDay"][];
-                totals: {
-                    rides: number;
-                    deliveries: number;
-                    webhook_attempts: number;
-                    webhook_succeeded: number;
-                };
+                type: "ride" | "delivery";
+                /** @description The job's status. */
+                status: string | null;
             };
             MobilitySummaryDay: {
                 /** Format: date */
@@ -12369,74 +12443,10 @@ export namespace MobilityService {
                 /** @description Of those, the ones answered 2xx. */
                 webhook_succeeded: number;
             };
-            WebhookDelivery: {
-                id: string;
-                event_id: string;
-                /**
-                 * @description One of the subscribable event types, or `webhook.test` / `webhook_endpoint.disabled`.
-                 * @example ride.completed
-                 * @example webhook.test
-                 */
-                event_type: string;
-                endpoint_id?: string;
-                /**
-                 * @example pending
-                 * @example succeeded
-                 * @example failed
-                 */
-                status: string;
-                attempts: number;
-                /** Format: date-time */
-                next_attempt_at?: string | null;
-                last_status_code?: number | null;
-                last_error?: string | null;
-                /** Format: date-time */
-                delivered_at?: string | null;
-                /** Format: date-time */
-                created_at: string;
-                /** @description The request body every attempt sent: the event exactly as the endpoint received it. */
-                payload?: unknown;
-                attempt_log?: {
-                    attempt: number;
-                    status_code: number | null;
-                    duration_ms: number | null;
-                    error: string | null;
-                    /** @description The first 1 kB of the answer. */
-                    response_body_excerpt?: string | null;
-                    /** @description The headers sent (signatures included); null on attempts logged before headers were kept. */
-                    request_headers?: {
-                        [key: string]: string;
-                    } | null;
-                    /** @description The headers answered (names in lower case, at most 50, values cut at 512 characters); null when no answer came. */
-                    response_headers?: {
-                        [key: string]: string;
-                    } | null;
-                    /** Format: date-time */
-                    created_at?: string;
-                }[];
-            };
-            WebhookEvent: {
-                id: string;
-                type: components["schemas"]["WebhookEventType"];
-                /** Format: date-time */
-                created_at: string;
-                /** @description false for an event about test-mode data; such events go only to test-mode endpoints. */
-                livemode: boolean;
-                /**
-                 * @description The ride or delivery exactly as `GET` returns it, with `updated_at` and `sequence`; for `event_pass.*` the
-                 *     redemption (ride, pass, covered amount); for `event_pass_program.budget_exhausted` the program as `GET` returns it;
-                 *     for `ride.location_updated` / `delivery.courier_location_updated` the job's position (`JobLocationUpdate`).
-                 */
-                data: components["schemas"]["Ride"] | components["schemas"]["Delivery"] | components["schemas"]["EventPassRedemption"] | components["schemas"]["EventPassProgram"] | components["schemas"]["RideLocationUpdate"] | components["schemas"]["DeliveryLocationUpdate"];
-            };
-            Readiness: {
-                /** @enum {string} */
-                status: "ready" | "unavailable";
-                checks: {
-                    [key: string]: "up" | "down";
-                };
-                error?: string;
-                code?: string;
+            /** @description A point of the tracking page's route drawing, in its SVG box (0-320 × 0-160). */
+            RoutePoint: {
+                x: number;
+                y: number;
             };
             /**
              * @example {
@@ -12578,174 +12588,36 @@ export namespace MobilityService {
                 weight_tier: "small" | "medium" | "large" | "xlarge";
             };
             /**
+             * @description Test mode only. Moves a test ride to `to` (`accepted`, `arrived`, `in_progress`, `completed`, or `no_drivers_available` from `pending`).
              * @example {
-             *       "pin": "4821",
-             *       "received_by": "Tunde Bello",
-             *       "photo_url": "https://photos.example/pod/4821.jpg"
+             *       "to": "completed"
              *     }
              */
-            DeliveryHandover: {
-                pin: string;
-                received_by?: string;
-                photo_url?: string;
-                /** @description A photo of the parcel at the door, at most 48 KiB: stored by the platform and shown on the delivered tracking page from its own origin. */
-                photo?: string;
-                /** @description The recipient's signature as an image, at most 16 KiB: stored and shown like `photo`. */
-                signature?: string;
-            };
-            /**
-             * @example {
-             *       "reason": "Recipient not reachable at the door"
-             *     }
-             */
-            DeliveryFailure: {
-                reason: string;
-            };
-            /**
-             * @example {
-             *       "available": true
-             *     }
-             */
-            Availability: {
-                available: boolean;
-            };
-            /**
-             * @example {
-             *       "lat": 6.4541,
-             *       "lng": 3.3947,
-             *       "heading": 90,
-             *       "speed_kph": 32
-             *     }
-             */
-            DriverLocation: {
-                lat: number;
-                lng: number;
-                heading?: number;
-                speed_kph?: number;
-            };
-            /**
-             * @description `url` must be `https://` and must not resolve to a loopback, private or link-local address; `events` defaults to every event type except the opt-in location events (`ride.location_updated`, `delivery.courier_location_updated`), which an endpoint receives only when it lists them.
-             * @example {
-             *       "url": "https://93.184.215.14/hooks/mobility",
-             *       "events": [
-             *         "ride.completed",
-             *         "delivery.delivered"
-             *       ],
-             *       "description": "Production receiver"
-             *     }
-             */
-            NewWebhookEndpoint: {
-                url: string;
-                events?: ("ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated")[];
-                description?: string | null;
-            };
-            /**
-             * @description Only the fields given change. `enabled: true` re-enables a disabled endpoint; `enabled: false` disables it.
-             * @example {
-             *       "events": [
-             *         "ride.completed",
-             *         "ride.cancelled"
-             *       ],
-             *       "description": "Production receiver",
-             *       "enabled": true
-             *     }
-             */
-            WebhookEndpointUpdate: {
-                url?: string;
-                events?: ("ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated")[];
-                description?: string | null;
-                enabled?: boolean;
-            };
-            /**
-             * @description Re-send every event since `since` (events are kept 30 days, so an earlier time means all of them) that this endpoint receives and did not acknowledge; `include_succeeded: true` re-sends acknowledged ones too.
-             * @example {
-             *       "since": "2026-11-25T08:00:00Z"
-             *     }
-             */
-            WebhookRecovery: {
-                /** Format: date-time */
-                since: string;
-                include_succeeded?: boolean;
-            };
-            /**
-             * @description Optional (no body: the 24-hour overlap). As Stripe's "expire now": `expire_previous_now: true` ends the previous secret immediately.
-             * @example {
-             *       "expire_previous_now": true
-             *     }
-             */
-            WebhookSecretRotation: {
+            SandboxRideAdvance: {
                 /**
-                 * @description `true` stops the previous secret signing at once (a leaked secret); default `false` keeps it signing beside the new one for 24 hours.
-                 * @default false
-                 */
-                expire_previous_now: boolean;
-            };
-            /**
-             * @example {
-             *       "name": "Production server",
-             *       "scopes": [
-             *         "estimates:read",
-             *         "rides:write"
-             *       ]
-             *     }
-             * @example {
-             *       "name": "Staging (test mode)",
-             *       "scopes": [
-             *         "rides:write",
-             *         "rides:read"
-             *       ],
-             *       "mode": "test"
-             *     }
-             */
-            NewMobilityApiKey: {
-                name: string;
-                /** Format: date-time */
-                expires_at?: string;
-                scopes: ("estimates:read" | "rides:write" | "rides:read" | "deliveries:write" | "deliveries:read" | "webhooks:manage" | "event_passes:write" | "event_passes:read")[];
-                /**
-                 * @description `test` creates a test-mode key (`mk_test_…`): everything it creates is test data, never dispatched to real drivers.
-                 * @default live
+                 * @description The next status, or any status further along: every transition in between happens too, in order.
                  * @enum {string}
                  */
-                mode: "live" | "test";
+                to: "pending" | "accepted" | "arrived" | "in_progress" | "completed" | "cancelled" | "no_drivers_available";
             };
             /**
-             * @description How long the replaced token keeps working (0, the default, refuses it at once; at most 86,400 s).
+             * @description Test mode only. Moves a test delivery to `to` (`courier_assigned`, `picked_up`, `delivered` without a PIN, or `failed`).
              * @example {
-             *       "grace_seconds": 3600
+             *       "to": "delivered"
+             *     }
+             * @example {
+             *       "to": "picked_up",
+             *       "courier_progress": 0.5
              *     }
              */
-            RotateApiKey: {
-                /** @default 0 */
-                grace_seconds: number;
-            };
-            /**
-             * @example {
-             *       "name": "Musa Danjuma",
-             *       "phone": "+2348031112222",
-             *       "kind": "driver",
-             *       "tier": "economy",
-             *       "vehicle": {
-             *         "make": "Toyota",
-             *         "model": "Corolla",
-             *         "plate": "LND-123-XY",
-             *         "color": "Silver"
-             *       }
-             *     }
-             */
-            NewDriver: {
-                name: string;
-                phone: string;
-                /** @enum {string} */
-                kind: "driver" | "courier";
-                /** @enum {string} */
-                tier: "moto" | "economy" | "comfort" | "xl";
-                vehicle: {
-                    make: string;
-                    model: string;
-                    plate: string;
-                    color: string;
-                };
+            SandboxDeliveryAdvance: {
+                /**
+                 * @description The next status, or any status further along: every transition in between happens too, in order.
+                 * @enum {string}
+                 */
+                to: "pending" | "courier_assigned" | "picked_up" | "delivered" | "failed" | "cancelled";
+                /** @description With `to: picked_up` only: puts the sandbox courier this far along the route line (0 the pick-up, 1 the drop-off), as its tracking page shows. A delivery already `picked_up` may be advanced to `picked_up` again to move the courier on. */
+                courier_progress?: number;
             };
             /**
              * @example {
@@ -12814,6 +12686,63 @@ export namespace MobilityService {
                 }[];
             };
             /**
+             * @description `url` must be `https://` and must not resolve to a loopback, private or link-local address; `events` defaults to every event type except the opt-in location events (`ride.location_updated`, `delivery.courier_location_updated`), which an endpoint receives only when it lists them.
+             * @example {
+             *       "url": "https://93.184.215.14/hooks/mobility",
+             *       "events": [
+             *         "ride.completed",
+             *         "delivery.delivered"
+             *       ],
+             *       "description": "Production receiver"
+             *     }
+             */
+            NewWebhookEndpoint: {
+                url: string;
+                events?: ("ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated")[];
+                description?: string | null;
+            };
+            /**
+             * @description Only the fields given change. `enabled: true` re-enables a disabled endpoint; `enabled: false` disables it.
+             * @example {
+             *       "events": [
+             *         "ride.completed",
+             *         "ride.cancelled"
+             *       ],
+             *       "description": "Production receiver",
+             *       "enabled": true
+             *     }
+             */
+            WebhookEndpointUpdate: {
+                url?: string;
+                events?: ("ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated")[];
+                description?: string | null;
+                enabled?: boolean;
+            };
+            /**
+             * @description Optional (no body: the 24-hour overlap). As Stripe's "expire now": `expire_previous_now: true` ends the previous secret immediately.
+             * @example {
+             *       "expire_previous_now": true
+             *     }
+             */
+            WebhookSecretRotation: {
+                /**
+                 * @description `true` stops the previous secret signing at once (a leaked secret); default `false` keeps it signing beside the new one for 24 hours.
+                 * @default false
+                 */
+                expire_previous_now: boolean;
+            };
+            /**
+             * @description Re-send every event since `since` (events are kept 30 days, so an earlier time means all of them) that this endpoint receives and did not acknowledge; `include_succeeded: true` re-sends acknowledged ones too.
+             * @example {
+             *       "since": "2026-11-25T08:00:00Z"
+             *     }
+             */
+            WebhookRecovery: {
+                /** Format: date-time */
+                since: string;
+                include_succeeded?: boolean;
+            };
+            /**
              * @example {
              *       "activation_code": "K7QF-3M9X-TR2D"
              *     }
@@ -12830,36 +12759,50 @@ export namespace MobilityService {
                 refresh_token: string;
             };
             /**
-             * @description Test mode only. Moves a test ride to `to` (`accepted`, `arrived`, `in_progress`, `completed`, or `no_drivers_available` from `pending`).
              * @example {
-             *       "to": "completed"
+             *       "available": true
              *     }
              */
-            SandboxRideAdvance: {
-                /**
-                 * @description The next status, or any status further along: every transition in between happens too, in order.
-                 * @enum {string}
-                 */
-                to: "pending" | "accepted" | "arrived" | "in_progress" | "completed" | "cancelled" | "no_drivers_available";
+            Availability: {
+                available: boolean;
             };
             /**
-             * @description Test mode only. Moves a test delivery to `to` (`courier_assigned`, `picked_up`, `delivered` without a PIN, or `failed`).
              * @example {
-             *       "to": "delivered"
-             *     }
-             * @example {
-             *       "to": "picked_up",
-             *       "courier_progress": 0.5
+             *       "lat": 6.4541,
+             *       "lng": 3.3947,
+             *       "heading": 90,
+             *       "speed_kph": 32
              *     }
              */
-            SandboxDeliveryAdvance: {
-                /**
-                 * @description The next status, or any status further along: every transition in between happens too, in order.
-                 * @enum {string}
-                 */
-                to: "pending" | "courier_assigned" | "picked_up" | "delivered" | "failed" | "cancelled";
-                /** @description With `to: picked_up` only: puts the sandbox courier this far along the route line (0 the pick-up, 1 the drop-off), as its tracking page shows. A delivery already `picked_up` may be advanced to `picked_up` again to move the courier on. */
-                courier_progress?: number;
+            DriverLocation: {
+                lat: number;
+                lng: number;
+                heading?: number;
+                speed_kph?: number;
+            };
+            /**
+             * @example {
+             *       "pin": "4821",
+             *       "received_by": "Tunde Bello",
+             *       "photo_url": "https://photos.example/pod/4821.jpg"
+             *     }
+             */
+            DeliveryHandover: {
+                pin: string;
+                received_by?: string;
+                photo_url?: string;
+                /** @description A photo of the parcel at the door, at most 48 KiB: stored by the platform and shown on the delivered tracking page from its own origin. */
+                photo?: string;
+                /** @description The recipient's signature as an image, at most 16 KiB: stored and shown like `photo`. */
+                signature?: string;
+            };
+            /**
+             * @example {
+             *       "reason": "Recipient not reachable at the door"
+             *     }
+             */
+            DeliveryFailure: {
+                reason: string;
             };
             /**
              * @description Only the fields given change; `null` clears one.
@@ -12875,60 +12818,137 @@ export namespace MobilityService {
                 brand_color?: string | null;
                 logo?: string | null;
             };
+            /**
+             * @example {
+             *       "name": "Production server",
+             *       "scopes": [
+             *         "estimates:read",
+             *         "rides:write"
+             *       ]
+             *     }
+             * @example {
+             *       "name": "Staging (test mode)",
+             *       "scopes": [
+             *         "rides:write",
+             *         "rides:read"
+             *       ],
+             *       "mode": "test"
+             *     }
+             */
+            NewMobilityApiKey: {
+                name: string;
+                /** Format: date-time */
+                expires_at?: string;
+                scopes: ("estimates:read" | "rides:write" | "rides:read" | "deliveries:write" | "deliveries:read" | "webhooks:manage" | "event_passes:write" | "event_passes:read")[];
+                /**
+                 * @description `test` creates a test-mode key (`mk_test_…`): everything it creates is test data, never dispatched to real drivers.
+                 * @default live
+                 * @enum {string}
+                 */
+                mode: "live" | "test";
+            };
+            /**
+             * @description How long the replaced token keeps working (0, the default, refuses it at once; at most 86,400 s).
+             * @example {
+             *       "grace_seconds": 3600
+             *     }
+             */
+            RotateApiKey: {
+                /** @default 0 */
+                grace_seconds: number;
+            };
+            /**
+             * @example {
+             *       "name": "Musa Danjuma",
+             *       "phone": "+2348031112222",
+             *       "kind": "driver",
+             *       "tier": "economy",
+             *       "vehicle": {
+             *         "make": "Toyota",
+             *         "model": "Corolla",
+             *         "plate": "LND-123-XY",
+             *         "color": "Silver"
+             *       }
+             *     }
+             */
+            NewDriver: {
+                name: string;
+                phone: string;
+                /** @enum {string} */
+                kind: "driver" | "courier";
+                /** @enum {string} */
+                tier: "moto" | "economy" | "comfort" | "xl";
+                vehicle: {
+                    make: string;
+                    model: string;
+                    plate: string;
+                    color: string;
+                };
+            };
+            WebhookEvent: {
+                id: string;
+                type: components["schemas"]["WebhookEventType"];
+                /** Format: date-time */
+                created_at: string;
+                /** @description false for an event about test-mode data; such events go only to test-mode endpoints. */
+                livemode: boolean;
+                /**
+                 * @description The ride or delivery exactly as `GET` returns it, with `updated_at` and `sequence`; for `event_pass.*` the
+                 *     redemption (ride, pass, covered amount); for `event_pass_program.budget_exhausted` the program as `GET` returns it;
+                 *     for `ride.location_updated` / `delivery.courier_location_updated` the job's position (`JobLocationUpdate`).
+                 */
+                data: components["schemas"]["Ride"] | components["schemas"]["Delivery"] | components["schemas"]["EventPassRedemption"] | components["schemas"]["EventPassProgram"] | components["schemas"]["RideLocationUpdate"] | components["schemas"]["DeliveryLocationUpdate"];
+            };
+            /** @description The data of `event_pass.redeemed` and `event_pass.released`. */
+            EventPassRedemption: {
+                ride_id: string;
+                ride_status: components["schemas"]["RideStatus"];
+                program_id: string;
+                pass: components["schemas"]["EventPass"];
+                covered: components["schemas"]["Money"];
+                /** @enum {string} */
+                status: "reserved" | "spent" | "released";
+            };
+            RideLocationUpdate: {
+                id: string;
+                /** @constant */
+                object: "ride";
+                /** @description The job's status when the position was reported (`RideStatus` or `DeliveryStatus`). */
+                status: string;
+                sequence: number;
+                position: {
+                    lat: number;
+                    lng: number;
+                    heading: number | null;
+                    speed_kph: number | null;
+                };
+                /**
+                 * Format: date-time
+                 * @description When the service received the position.
+                 */
+                recorded_at: string;
+            };
+            DeliveryLocationUpdate: {
+                id: string;
+                /** @constant */
+                object: "delivery";
+                /** @description The job's status when the position was reported (`RideStatus` or `DeliveryStatus`). */
+                status: string;
+                sequence: number;
+                position: {
+                    lat: number;
+                    lng: number;
+                    heading: number | null;
+                    speed_kph: number | null;
+                };
+                /**
+                 * Format: date-time
+                 * @description When the service received the position.
+                 */
+                recorded_at: string;
+            };
         };
         responses: {
-            /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
-            NotModified: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A wrong PIN (`invalid_pin`, with the tries left) or a PIN locked after 5 wrong tries (`pin_locked`). */
-            PinRefused: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": {
-                        /**
-                         * Format: uri
-                         * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
-                         */
-                        type: string;
-                        /** @description The HTTP status's reason phrase. */
-                        title: string;
-                        /** @description The HTTP status of this answer. */
-                        status: number;
-                        /** @description Text for a person about this occurrence. */
-                        detail: string;
-                        /** @description The same text as `detail`, kept for clients written before Problem Details. */
-                        error: string;
-                        /** @enum {string} */
-                        code: "invalid_pin" | "pin_locked";
-                        remaining_attempts: number;
-                    };
-                };
-            };
-            /** @description The `Idempotency-Key` was used with another body within 24 hours. */
-            IdempotencyConflict: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
-            MalformedRequest: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
             /** @description The body is not valid JSON (`invalid_json`). */
             InvalidJson: {
                 headers: {
@@ -12968,88 +12988,6 @@ export namespace MobilityService {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            /**
-             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
-             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
-             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
-             */
-            InvalidDriverToken: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description The dashboard JWT is missing (`missing_token`); or invalid, expired, without `exp`, longer-lived than the admin limit,
-             *     of another issuer, not an admin token (`aud`), or lacking `sub`, `org` or `role` (`invalid_token`).
-             */
-            InvalidAdminToken: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/invalid_token",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "Invalid or expired token",
-                     *       "error": "Invalid or expired token",
-                     *       "code": "invalid_token"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The caller's role may not do this (`insufficient_role`); keys need an owner, drivers an operator, owner or platform operator. */
-            InsufficientRole: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/insufficient_role",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "This action needs the owner role",
-                     *       "error": "This action needs the owner role",
-                     *       "code": "insufficient_role"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
-            NotFound: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The state machine does not allow this move; the text names the current status. */
-            InvalidTransition: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "Cannot cancel a ride that is completed",
-                     *       "error": "Cannot cancel a ride that is completed",
-                     *       "code": "invalid_ride_status"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
             /** @description The body is not JSON (`unsupported_media_type`). */
             UnsupportedMediaType: {
                 headers: {
@@ -13082,6 +13020,121 @@ export namespace MobilityService {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
+            MalformedRequest: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
+            NotModified: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such record of the caller (`not_found`); another partner's or driver's id and an id of the wrong shape are 404 too. */
+            NotFound: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key, its organization's keys together, or the server process hold as many open event streams as they may (`too_many_streams`); close one or retry after `Retry-After` seconds. */
+            TooManyStreams: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state machine does not allow this move; the text names the current status. */
+            InvalidTransition: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/invalid_ride_status",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Cannot cancel a ride that is completed",
+                     *       "error": "Cannot cancel a ride that is completed",
+                     *       "code": "invalid_ride_status"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The dashboard JWT is missing (`missing_token`); or invalid, expired, without `exp`, longer-lived than the admin limit,
+             *     of another issuer, not an admin token (`aud`), or lacking `sub`, `org` or `role` (`invalid_token`).
+             */
+            InvalidAdminToken: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/invalid_token",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Invalid or expired token",
+                     *       "error": "Invalid or expired token",
+                     *       "code": "invalid_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used with another body within 24 hours. */
+            IdempotencyConflict: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The updated ride. */
+            RideMoved: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ride"];
+                };
+            };
+            /** @description The key lacks the scope (`insufficient_scope`), or it is a live key (`livemode_key_not_allowed`): only test-mode keys (`mk_test_…`) may use the sandbox. */
+            SandboxForbidden: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/livemode_key_not_allowed",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
+                     *       "error": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
+                     *       "code": "livemode_key_not_allowed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description The sandbox cannot move the job to `to` from where it is (`sandbox_transition_not_allowed`): it is already there or past it, the status is a side branch not reachable from here, or the job has ended. `current_status` and `allowed_targets` say where it is and where it can go. */
@@ -13126,20 +13179,29 @@ export namespace MobilityService {
                     };
                 };
             };
-            /** @description The key lacks the scope (`insufficient_scope`), or it is a live key (`livemode_key_not_allowed`): only test-mode keys (`mk_test_…`) may use the sandbox. */
-            SandboxForbidden: {
+            /** @description The updated delivery. */
+            DeliveryMoved: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            /** @description The caller's role may not do this (`insufficient_role`); keys need an owner, drivers an operator, owner or platform operator. */
+            InsufficientRole: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.partner-platform.example/errors/livemode_key_not_allowed",
+                     *       "type": "https://docs.partner-platform.example/errors/insufficient_role",
                      *       "title": "Forbidden",
                      *       "status": 403,
-                     *       "detail": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
-                     *       "error": "The sandbox needs a test-mode key (mk_test_…); live keys cannot move jobs",
-                     *       "code": "livemode_key_not_allowed"
+                     *       "detail": "This action needs the owner role",
+                     *       "error": "This action needs the owner role",
+                     *       "code": "insufficient_role"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Error"];
@@ -13156,64 +13218,47 @@ export namespace MobilityService {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key, its organization's keys together, or the server process hold as many open event streams as they may (`too_many_streams`); close one or retry after `Retry-After` seconds. */
-            TooManyStreams: {
+            /**
+             * @description The driver JWT is missing (`missing_token`); invalid, expired, without `exp`, of another issuer or audience, or not
+             *     a driver's (`invalid_token`); its driver has been disabled (`driver_disabled`); or its session (`sid`) has ended:
+             *     signed out, revoked after a refresh token was reused, or replaced by a newer sign-in or activation code (`session_revoked`).
+             */
+            InvalidDriverToken: {
                 headers: {
-                    /** @description Seconds to wait. */
-                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            /** @description The updated ride. */
-            RideMoved: {
+            /** @description A wrong PIN (`invalid_pin`, with the tries left) or a PIN locked after 5 wrong tries (`pin_locked`). */
+            PinRefused: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Ride"];
-                };
-            };
-            /** @description The updated delivery. */
-            DeliveryMoved: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Delivery"];
+                    "application/problem+json": {
+                        /**
+                         * Format: uri
+                         * @description The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).
+                         */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        /** @description The HTTP status of this answer. */
+                        status: number;
+                        /** @description Text for a person about this occurrence. */
+                        detail: string;
+                        /** @description The same text as `detail`, kept for clients written before Problem Details. */
+                        error: string;
+                        /** @enum {string} */
+                        code: "invalid_pin" | "pin_locked";
+                        remaining_attempts: number;
+                    };
                 };
             };
         };
-        parameters: {
-            /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
-            IfNoneMatch: string;
-            /** @description An API key id (`key_…`); any other shape is a 404. */
-            ApiKeyId: string;
-            /** @description The same key with the same body within 24 hours answers the first result again; with another body, 409. */
-            IdempotencyKey: string;
-            /** @description A ride id (`ride_…`). */
-            RideId: string;
-            /** @description The token of a delivery's `tracking_url` (24 base64url characters). */
-            TrackingToken: string;
-            /** @description A delivery id (`dlv_…`). */
-            DeliveryId: string;
-            /** @description A driver id (`drv_…`) of the caller's organization; another organization's driver or any other shape is a 404. */
-            DriverId: string;
-            /** @description An offer id (`ofr_…`). */
-            OfferId: string;
-            /** @description An event pass program id (`evp_…`). */
-            EventPassProgramId: string;
-            /** @description An event pass id (`evpass_…`). */
-            EventPassId: string;
-            /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
-            AdminLivemode: "true" | "false";
-            /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
-            AdminMode: "live" | "test";
-            /** @description A webhook endpoint id (`whe_…`). */
-            WebhookEndpointId: string;
-        };
+        parameters: never;
         requestBodies: never;
         headers: {
             /** @description `Bearer` when no credential was sent, `Bearer error="invalid_token"` when the one sent is not usable (RFC 6750). */
@@ -13318,7 +13363,7 @@ export namespace MobilityService {
                 query?: never;
                 header?: {
                     /** @description The same key with the same body within 24 hours answers the first result again; with another body, 409. */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                    "Idempotency-Key"?: string;
                 };
                 path?: never;
                 cookie?: never;
@@ -13406,11 +13451,11 @@ export namespace MobilityService {
                 query?: never;
                 header?: {
                     /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
-                    "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                    "If-None-Match"?: string;
                 };
                 path: {
                     /** @description A ride id (`ride_…`). */
-                    id: components["parameters"]["RideId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -13439,7 +13484,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description A ride id (`ride_…`). */
-                    id: components["parameters"]["RideId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -13482,7 +13527,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description A ride id (`ride_…`). */
-                    id: components["parameters"]["RideId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -13503,6 +13548,90 @@ export namespace MobilityService {
                 404: components["responses"]["NotFound"];
                 409: components["responses"]["InvalidTransition"];
                 415: components["responses"]["UnsupportedMediaType"];
+            };
+        };
+        adminListRides: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description Only jobs in this status.
+                     * @example pending
+                     */
+                    status?: "pending" | "accepted" | "arrived" | "in_progress" | "completed" | "cancelled" | "no_drivers_available";
+                    /**
+                     * @description Only jobs created strictly after this time.
+                     * @example 2026-11-01T00:00:00Z
+                     */
+                    created_after?: string;
+                    /** @description Only jobs created strictly before this time. */
+                    created_before?: string;
+                    /** @example 20 */
+                    limit?: number;
+                    /** @description The `next_cursor` of the previous page. */
+                    cursor?: string;
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page, newest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Ride"][];
+                            has_more: boolean;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                400: components["responses"]["MalformedRequest"];
+                401: components["responses"]["InvalidAdminToken"];
+                422: components["responses"]["ValidationFailed"];
+            };
+        };
+        adminGetRide: {
+            parameters: {
+                query?: {
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                };
+                header?: {
+                    /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
+                    "If-None-Match"?: string;
+                };
+                path: {
+                    /** @description A ride id (`ride_…`). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The ride. */
+                200: {
+                    headers: {
+                        ETag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Ride"];
+                    };
+                };
+                304: components["responses"]["NotModified"];
+                400: components["responses"]["MalformedRequest"];
+                401: components["responses"]["InvalidAdminToken"];
+                404: components["responses"]["NotFound"];
             };
         };
         listDeliveries: {
@@ -13662,11 +13791,11 @@ export namespace MobilityService {
                 query?: never;
                 header?: {
                     /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
-                    "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                    "If-None-Match"?: string;
                 };
                 path: {
                     /** @description A delivery id (`dlv_…`). */
-                    id: components["parameters"]["DeliveryId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -13695,7 +13824,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description A delivery id (`dlv_…`). */
-                    id: components["parameters"]["DeliveryId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -13738,7 +13867,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description A delivery id (`dlv_…`). */
-                    id: components["parameters"]["DeliveryId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -13761,13 +13890,97 @@ export namespace MobilityService {
                 415: components["responses"]["UnsupportedMediaType"];
             };
         };
+        adminListDeliveries: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description Only jobs in this status.
+                     * @example pending
+                     */
+                    status?: "pending" | "courier_assigned" | "picked_up" | "delivered" | "failed" | "cancelled";
+                    /**
+                     * @description Only jobs created strictly after this time.
+                     * @example 2026-11-01T00:00:00Z
+                     */
+                    created_after?: string;
+                    /** @description Only jobs created strictly before this time. */
+                    created_before?: string;
+                    /** @example 20 */
+                    limit?: number;
+                    /** @description The `next_cursor` of the previous page. */
+                    cursor?: string;
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page, newest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Delivery"][];
+                            has_more: boolean;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                400: components["responses"]["MalformedRequest"];
+                401: components["responses"]["InvalidAdminToken"];
+                422: components["responses"]["ValidationFailed"];
+            };
+        };
+        adminGetDelivery: {
+            parameters: {
+                query?: {
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                };
+                header?: {
+                    /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
+                    "If-None-Match"?: string;
+                };
+                path: {
+                    /** @description A delivery id (`dlv_…`). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The delivery. */
+                200: {
+                    headers: {
+                        ETag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Delivery"];
+                    };
+                };
+                304: components["responses"]["NotModified"];
+                400: components["responses"]["MalformedRequest"];
+                401: components["responses"]["InvalidAdminToken"];
+                404: components["responses"]["NotFound"];
+            };
+        };
         sandboxAdvanceRide: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
                     /** @description A ride id (`ride_…`). */
-                    id: components["parameters"]["RideId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -13798,7 +14011,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description A delivery id (`dlv_…`). */
-                    id: components["parameters"]["DeliveryId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -13912,7 +14125,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description An event pass program id (`evp_…`). */
-                    id: components["parameters"]["EventPassProgramId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -13939,7 +14152,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description An event pass program id (`evp_…`). */
-                    id: components["parameters"]["EventPassProgramId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -13972,7 +14185,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description An event pass program id (`evp_…`). */
-                    id: components["parameters"]["EventPassProgramId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -14004,7 +14217,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description An event pass program id (`evp_…`). */
-                    id: components["parameters"]["EventPassProgramId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -14061,9 +14274,9 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description An event pass program id (`evp_…`). */
-                    id: components["parameters"]["EventPassProgramId"];
+                    id: string;
                     /** @description An event pass id (`evpass_…`). */
-                    pass_id: components["parameters"]["EventPassId"];
+                    pass_id: string;
                 };
                 cookie?: never;
             };
@@ -14109,6 +14322,265 @@ export namespace MobilityService {
                 400: components["responses"]["InvalidJson"];
                 401: components["responses"]["InvalidApiKey"];
                 403: components["responses"]["InsufficientScope"];
+                404: components["responses"]["NotFound"];
+                415: components["responses"]["UnsupportedMediaType"];
+            };
+        };
+        adminListEventPassPrograms: {
+            parameters: {
+                query?: {
+                    /** @example 100 */
+                    limit?: number;
+                    /** @description The `next_cursor` of the previous page. */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page, oldest id first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["EventPassProgram"][];
+                            has_more: boolean;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                400: components["responses"]["MalformedRequest"];
+                401: components["responses"]["InvalidAdminToken"];
+                422: components["responses"]["ValidationFailed"];
+            };
+        };
+        adminCreateEventPassProgram: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "Lagos Tech Fest 2026",
+                     *       "venue": {
+                     *         "lat": 6.4281,
+                     *         "lng": 3.4219,
+                     *         "radius_m": 500,
+                     *         "address": "Eko Convention Centre, Victoria Island"
+                     *       },
+                     *       "valid_from": "2026-01-01T00:00:00Z",
+                     *       "valid_until": "2036-01-01T00:00:00Z",
+                     *       "applies_to": "both",
+                     *       "tiers": [
+                     *         "economy",
+                     *         "comfort"
+                     *       ],
+                     *       "max_fare_per_ride": 500000,
+                     *       "budget": 50000000,
+                     *       "rides_per_pass": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NewEventPassProgram"];
+                };
+            };
+            responses: {
+                /** @description The program, with its usage (all zero). */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EventPassProgram"];
+                    };
+                };
+                400: components["responses"]["InvalidJson"];
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["InsufficientRole"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+            };
+        };
+        adminGetEventPassProgram: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description An event pass program id (`evp_…`). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The program. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EventPassProgram"];
+                    };
+                };
+                400: components["responses"]["MalformedRequest"];
+                401: components["responses"]["InvalidAdminToken"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        adminCloseEventPassProgram: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description An event pass program id (`evp_…`). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The program, `closed`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EventPassProgram"];
+                    };
+                };
+                400: components["responses"]["InvalidJson"];
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["InsufficientRole"];
+                404: components["responses"]["NotFound"];
+                415: components["responses"]["UnsupportedMediaType"];
+            };
+        };
+        adminListEventPasses: {
+            parameters: {
+                query?: {
+                    /** @example 100 */
+                    limit?: number;
+                    /** @description The `next_cursor` of the previous page. */
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description An event pass program id (`evp_…`). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page, by pass id. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["EventPass"][];
+                            has_more: boolean;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                400: components["responses"]["MalformedRequest"];
+                401: components["responses"]["InvalidAdminToken"];
+                404: components["responses"]["NotFound"];
+                422: components["responses"]["ValidationFailed"];
+            };
+        };
+        adminIssueEventPasses: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description An event pass program id (`evp_…`). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "attendees": [
+                     *         {
+                     *           "reference": "TICKET-0001",
+                     *           "name": "Ada Obi"
+                     *         },
+                     *         {
+                     *           "reference": "TICKET-0002"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IssueEventPasses"];
+                };
+            };
+            responses: {
+                /** @description The new passes with their codes (the organizer can list them again later). */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["EventPass"][];
+                        };
+                    };
+                };
+                400: components["responses"]["InvalidJson"];
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["InsufficientRole"];
+                404: components["responses"]["NotFound"];
+                /** @description The program is closed (`event_pass_program_closed`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+            };
+        };
+        adminRevokeEventPassById: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description An event pass program id (`evp_…`). */
+                    id: string;
+                    /** @description An event pass id (`evpass_…`). */
+                    pass_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The pass, `revoked`. Revoking again answers the same. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EventPass"];
+                    };
+                };
+                400: components["responses"]["InvalidJson"];
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["InsufficientRole"];
                 404: components["responses"]["NotFound"];
                 415: components["responses"]["UnsupportedMediaType"];
             };
@@ -14203,7 +14675,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description A webhook endpoint id (`whe_…`). */
-                    id: components["parameters"]["WebhookEndpointId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -14230,7 +14702,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description A webhook endpoint id (`whe_…`). */
-                    id: components["parameters"]["WebhookEndpointId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -14256,7 +14728,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description A webhook endpoint id (`whe_…`). */
-                    id: components["parameters"]["WebhookEndpointId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -14308,7 +14780,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description A webhook endpoint id (`whe_…`). */
-                    id: components["parameters"]["WebhookEndpointId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -14346,7 +14818,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description A webhook endpoint id (`whe_…`). */
-                    id: components["parameters"]["WebhookEndpointId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -14383,7 +14855,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description A webhook endpoint id (`whe_…`). */
-                    id: components["parameters"]["WebhookEndpointId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -14431,6 +14903,634 @@ export namespace MobilityService {
                 429: components["responses"]["RecoverTooSoon"];
             };
         };
+        listWebhookDeliveries: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description Only messages of this event type.
+                     * @example ride.completed
+                     */
+                    event_type?: string;
+                    /**
+                     * @description Only messages in this state.
+                     * @example failed
+                     */
+                    status?: "pending" | "succeeded" | "failed";
+                    /**
+                     * @description Only messages created strictly after this time.
+                     * @example 2026-11-01T00:00:00Z
+                     */
+                    created_after?: string;
+                    /** @description Only messages created strictly before this time. */
+                    created_before?: string;
+                    /** @example 20 */
+                    limit?: number;
+                    /** @description The `next_cursor` of the previous page. */
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description A webhook endpoint id (`whe_…`). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page, newest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebhookDelivery"][];
+                            has_more: boolean;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                400: components["responses"]["MalformedRequest"];
+                401: components["responses"]["InvalidApiKey"];
+                403: components["responses"]["InsufficientScope"];
+                404: components["responses"]["NotFound"];
+                422: components["responses"]["ValidationFailed"];
+            };
+        };
+        retryWebhookDelivery: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A webhook endpoint id (`whe_…`). */
+                    id: string;
+                    delivery_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Queued for another attempt. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+                400: components["responses"]["InvalidJson"];
+                401: components["responses"]["InvalidApiKey"];
+                403: components["responses"]["InsufficientScope"];
+                404: components["responses"]["NotFound"];
+                /** @description Only a failed delivery can be retried. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
+                415: components["responses"]["UnsupportedMediaType"];
+            };
+        };
+        replayWebhookDelivery: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A webhook endpoint id (`whe_…`). */
+                    id: string;
+                    delivery_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Queued for one more attempt. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+                400: components["responses"]["InvalidJson"];
+                401: components["responses"]["InvalidApiKey"];
+                403: components["responses"]["InsufficientScope"];
+                404: components["responses"]["NotFound"];
+                /** @description The delivery is still pending (`delivery_pending`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
+                415: components["responses"]["UnsupportedMediaType"];
+            };
+        };
+        adminListWebhookEndpoints: {
+            parameters: {
+                query?: {
+                    /** @example 20 */
+                    limit?: number;
+                    /** @description The `next_cursor` of the previous page. */
+                    cursor?: string;
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebhookEndpoint"][];
+                            has_more: boolean;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                400: components["responses"]["MalformedRequest"];
+                401: components["responses"]["InvalidAdminToken"];
+                422: components["responses"]["ValidationFailed"];
+            };
+        };
+        adminCreateWebhookEndpoint: {
+            parameters: {
+                query?: {
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://93.184.215.14/hooks/mobility",
+                     *       "events": [
+                     *         "ride.completed",
+                     *         "delivery.delivered"
+                     *       ],
+                     *       "description": "Production receiver"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NewWebhookEndpoint"];
+                };
+            };
+            responses: {
+                /** @description The endpoint, with its signing secret. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+                    };
+                };
+                400: components["responses"]["InvalidJson"];
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["InsufficientRole"];
+                /**
+                 * @description `webhook_endpoint_limit_reached`: the partner already has `WEBHOOK_MAX_ENDPOINTS_PER_PARTNER` endpoints;
+                 *     `duplicate_webhook_url`: an enabled endpoint of the partner already has this URL.
+                 */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+            };
+        };
+        adminGetWebhookEndpoint: {
+            parameters: {
+                query?: {
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path: {
+                    /** @description A webhook endpoint id (`whe_…`). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The endpoint. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+                400: components["responses"]["MalformedRequest"];
+                401: components["responses"]["InvalidAdminToken"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        adminDeleteWebhookEndpoint: {
+            parameters: {
+                query?: {
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path: {
+                    /** @description A webhook endpoint id (`whe_…`). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["MalformedRequest"];
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["InsufficientRole"];
+                404: components["responses"]["NotFound"];
+                415: components["responses"]["UnsupportedMediaType"];
+            };
+        };
+        adminUpdateWebhookEndpoint: {
+            parameters: {
+                query?: {
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path: {
+                    /** @description A webhook endpoint id (`whe_…`). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         "ride.completed",
+                     *         "ride.cancelled"
+                     *       ],
+                     *       "description": "Production receiver",
+                     *       "enabled": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointUpdate"];
+                };
+            };
+            responses: {
+                /** @description The endpoint as it now is (never the secret). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+                400: components["responses"]["InvalidJson"];
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["InsufficientRole"];
+                404: components["responses"]["NotFound"];
+                /** @description `duplicate_webhook_url`: another enabled endpoint of the partner has this URL. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+            };
+        };
+        adminRotateWebhookSecret: {
+            parameters: {
+                query?: {
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path: {
+                    /** @description A webhook endpoint id (`whe_…`). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    /**
+                     * @example {
+                     *       "expire_previous_now": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookSecretRotation"];
+                };
+            };
+            responses: {
+                /** @description The endpoint with its new secret. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+                    };
+                };
+                400: components["responses"]["InvalidJson"];
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["InsufficientRole"];
+                404: components["responses"]["NotFound"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+            };
+        };
+        adminSendWebhookTestEvent: {
+            parameters: {
+                query?: {
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path: {
+                    /** @description A webhook endpoint id (`whe_…`). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The queued delivery. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+                400: components["responses"]["InvalidJson"];
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["InsufficientRole"];
+                404: components["responses"]["NotFound"];
+                /** @description `endpoint_disabled`: enable the endpoint first. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
+                415: components["responses"]["UnsupportedMediaType"];
+            };
+        };
+        adminRecoverWebhookEvents: {
+            parameters: {
+                query?: {
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path: {
+                    /** @description A webhook endpoint id (`whe_…`). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "since": "2026-11-25T08:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookRecovery"];
+                };
+            };
+            responses: {
+                /** @description How many deliveries were queued. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            endpoint_id: string;
+                            /** Format: date-time */
+                            since: string;
+                            include_succeeded: boolean;
+                            queued: number;
+                        };
+                    };
+                };
+                400: components["responses"]["InvalidJson"];
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["InsufficientRole"];
+                404: components["responses"]["NotFound"];
+                /** @description `endpoint_disabled`: enable the endpoint first; `recover_in_progress`: events an earlier recover queued are still pending. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RecoverTooSoon"];
+            };
+        };
+        adminListWebhookDeliveries: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description Only messages of this event type.
+                     * @example ride.completed
+                     */
+                    event_type?: string;
+                    /**
+                     * @description Only messages in this state.
+                     * @example failed
+                     */
+                    status?: "pending" | "succeeded" | "failed";
+                    /**
+                     * @description Only messages created strictly after this time.
+                     * @example 2026-11-01T00:00:00Z
+                     */
+                    created_after?: string;
+                    /** @description Only messages created strictly before this time. */
+                    created_before?: string;
+                    /** @example 20 */
+                    limit?: number;
+                    /** @description The `next_cursor` of the previous page. */
+                    cursor?: string;
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path: {
+                    /** @description A webhook endpoint id (`whe_…`). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page, newest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebhookDelivery"][];
+                            has_more: boolean;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                400: components["responses"]["MalformedRequest"];
+                401: components["responses"]["InvalidAdminToken"];
+                404: components["responses"]["NotFound"];
+                422: components["responses"]["ValidationFailed"];
+            };
+        };
+        adminRetryWebhookDelivery: {
+            parameters: {
+                query?: {
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path: {
+                    /** @description A webhook endpoint id (`whe_…`). */
+                    id: string;
+                    delivery_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Queued for another attempt. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+                400: components["responses"]["InvalidJson"];
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["InsufficientRole"];
+                404: components["responses"]["NotFound"];
+                /** @description Only a failed delivery can be retried. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
+                415: components["responses"]["UnsupportedMediaType"];
+            };
+        };
+        adminReplayWebhookDelivery: {
+            parameters: {
+                query?: {
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path: {
+                    /** @description A webhook endpoint id (`whe_…`). */
+                    id: string;
+                    delivery_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Queued for one more attempt. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+                400: components["responses"]["InvalidJson"];
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["InsufficientRole"];
+                404: components["responses"]["NotFound"];
+                /** @description The delivery is still pending (`delivery_pending`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
+                415: components["responses"]["UnsupportedMediaType"];
+            };
+        };
         listEvents: {
             parameters: {
                 query?: {
@@ -14469,7 +15569,9 @@ export namespace MobilityService {
                                 type: string;
                                 /** Format: date-time */
                                 created_at: string;
-                                data: Record<string, never>;
+                                data: {
+                                    [key: string]: unknown;
+                                };
                                 /**
                                  * @example ride
                                  * @example delivery
@@ -14478,6 +15580,8 @@ export namespace MobilityService {
                                  */
                                 object_type: string;
                                 object_id: string;
+                                /** @description false for an event about test-mode data. */
+                                livemode: boolean;
                             }[];
                             has_more: boolean;
                             next_cursor: string | null;
@@ -14490,36 +15594,27 @@ export namespace MobilityService {
                 422: components["responses"]["ValidationFailed"];
             };
         };
-        listWebhookDeliveries: {
+        adminListEvents: {
             parameters: {
                 query?: {
                     /**
-                     * @description Only messages of this event type.
+                     * @description Only events of this type, e.g. `ride.completed`.
                      * @example ride.completed
                      */
-                    event_type?: string;
-                    /**
-                     * @description Only messages in this state.
-                     * @example failed
-                     */
-                    status?: "pending" | "succeeded" | "failed";
-                    /**
-                     * @description Only messages created strictly after this time.
-                     * @example 2026-11-01T00:00:00Z
-                     */
-                    created_after?: string;
-                    /** @description Only messages created strictly before this time. */
-                    created_before?: string;
+                    type?: string;
+                    /** @description Only events about this ride, delivery, program or endpoint. */
+                    object_id?: string;
                     /** @example 20 */
                     limit?: number;
                     /** @description The `next_cursor` of the previous page. */
                     cursor?: string;
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
                 };
                 header?: never;
-                path: {
-                    /** @description A webhook endpoint id (`whe_…`). */
-                    id: components["parameters"]["WebhookEndpointId"];
-                };
+                path?: never;
                 cookie?: never;
             };
             requestBody?: never;
@@ -14531,93 +15626,38 @@ export namespace MobilityService {
                     };
                     content: {
                         "application/json": {
-                            data: components["schemas"]["WebhookDelivery"][];
+                            data: {
+                                id: string;
+                                /**
+                                 * @example ride.completed
+                                 * @example webhook.test
+                                 * @example webhook_endpoint.disabled
+                                 */
+                                type: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                                /**
+                                 * @example ride
+                                 * @example delivery
+                                 * @example event_pass_program
+                                 * @example webhook_endpoint
+                                 */
+                                object_type: string;
+                                object_id: string;
+                                /** @description false for an event about test-mode data. */
+                                livemode: boolean;
+                            }[];
                             has_more: boolean;
                             next_cursor: string | null;
                         };
                     };
                 };
                 400: components["responses"]["MalformedRequest"];
-                401: components["responses"]["InvalidApiKey"];
-                403: components["responses"]["InsufficientScope"];
-                404: components["responses"]["NotFound"];
+                401: components["responses"]["InvalidAdminToken"];
                 422: components["responses"]["ValidationFailed"];
-            };
-        };
-        retryWebhookDelivery: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description A webhook endpoint id (`whe_…`). */
-                    id: components["parameters"]["WebhookEndpointId"];
-                    delivery_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Queued for another attempt. */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookDelivery"];
-                    };
-                };
-                400: components["responses"]["InvalidJson"];
-                401: components["responses"]["InvalidApiKey"];
-                403: components["responses"]["InsufficientScope"];
-                404: components["responses"]["NotFound"];
-                /** @description Only a failed delivery can be retried. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Error"];
-                    };
-                };
-                415: components["responses"]["UnsupportedMediaType"];
-            };
-        };
-        replayWebhookDelivery: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description A webhook endpoint id (`whe_…`). */
-                    id: components["parameters"]["WebhookEndpointId"];
-                    delivery_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Queued for one more attempt. */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookDelivery"];
-                    };
-                };
-                400: components["responses"]["InvalidJson"];
-                401: components["responses"]["InvalidApiKey"];
-                403: components["responses"]["InsufficientScope"];
-                404: components["responses"]["NotFound"];
-                /** @description The delivery is still pending (`delivery_pending`). */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Error"];
-                    };
-                };
-                415: components["responses"]["UnsupportedMediaType"];
             };
         };
         signInDriver: {
@@ -14863,7 +15903,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description An offer id (`ofr_…`). */
-                    id: components["parameters"]["OfferId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -14891,7 +15931,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description An offer id (`ofr_…`). */
-                    id: components["parameters"]["OfferId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -14923,7 +15963,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description A ride id (`ride_…`). */
-                    id: components["parameters"]["RideId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -14943,7 +15983,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description A ride id (`ride_…`). */
-                    id: components["parameters"]["RideId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -14963,7 +16003,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description A ride id (`ride_…`). */
-                    id: components["parameters"]["RideId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -14983,7 +16023,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description A ride id (`ride_…`). */
-                    id: components["parameters"]["RideId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -15003,7 +16043,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description A delivery id (`dlv_…`). */
-                    id: components["parameters"]["DeliveryId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -15023,7 +16063,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description A delivery id (`dlv_…`). */
-                    id: components["parameters"]["DeliveryId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -15056,7 +16096,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description A delivery id (`dlv_…`). */
-                    id: components["parameters"]["DeliveryId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -15236,7 +16276,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description An API key id (`key_…`); any other shape is a 404. */
-                    id: components["parameters"]["ApiKeyId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -15262,7 +16302,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description An API key id (`key_…`); any other shape is a 404. */
-                    id: components["parameters"]["ApiKeyId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -15309,7 +16349,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description An API key id (`key_…`); any other shape is a 404. */
-                    id: components["parameters"]["ApiKeyId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -15408,7 +16448,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description A driver id (`drv_…`) of the caller's organization; another organization's driver or any other shape is a 404. */
-                    id: components["parameters"]["DriverId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -15435,7 +16475,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description A driver id (`drv_…`) of the caller's organization; another organization's driver or any other shape is a 404. */
-                    id: components["parameters"]["DriverId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -15472,7 +16512,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description A driver id (`drv_…`) of the caller's organization; another organization's driver or any other shape is a 404. */
-                    id: components["parameters"]["DriverId"];
+                    id: string;
                 };
                 cookie?: never;
             };
@@ -15485,993 +16525,6 @@ export namespace MobilityService {
                     };
                     content: {
                         "application/json": components["schemas"]["DriverProfile"];
-                    };
-                };
-                400: components["responses"]["InvalidJson"];
-                401: components["responses"]["InvalidAdminToken"];
-                403: components["responses"]["InsufficientRole"];
-                404: components["responses"]["NotFound"];
-                415: components["responses"]["UnsupportedMediaType"];
-            };
-        };
-        adminListRides: {
-            parameters: {
-                query?: {
-                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
-                    livemode?: components["parameters"]["AdminLivemode"];
-                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
-                    mode?: components["parameters"]["AdminMode"];
-                    /**
-                     * @description Only jobs in this status.
-                     * @example pending
-                     */
-                    status?: "pending" | "accepted" | "arrived" | "in_progress" | "completed" | "cancelled" | "no_drivers_available";
-                    /**
-                     * @description Only jobs created strictly after this time.
-                     * @example 2026-11-01T00:00:00Z
-                     */
-                    created_after?: string;
-                    /** @description Only jobs created strictly before this time. */
-                    created_before?: string;
-                    /** @example 20 */
-                    limit?: number;
-                    /** @description The `next_cursor` of the previous page. */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description One page, newest first. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Ride"][];
-                            has_more: boolean;
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                400: components["responses"]["MalformedRequest"];
-                401: components["responses"]["InvalidAdminToken"];
-                422: components["responses"]["ValidationFailed"];
-            };
-        };
-        adminGetRide: {
-            parameters: {
-                query?: {
-                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
-                    livemode?: components["parameters"]["AdminLivemode"];
-                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
-                    mode?: components["parameters"]["AdminMode"];
-                };
-                header?: {
-                    /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
-                    "If-None-Match"?: components["parameters"]["IfNoneMatch"];
-                };
-                path: {
-                    /** @description A ride id (`ride_…`). */
-                    id: components["parameters"]["RideId"];
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The ride. */
-                200: {
-                    headers: {
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Ride"];
-                    };
-                };
-                304: components["responses"]["NotModified"];
-                400: components["responses"]["MalformedRequest"];
-                401: components["responses"]["InvalidAdminToken"];
-                404: components["responses"]["NotFound"];
-            };
-        };
-        adminListDeliveries: {
-            parameters: {
-                query?: {
-                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
-                    livemode?: components["parameters"]["AdminLivemode"];
-                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
-                    mode?: components["parameters"]["AdminMode"];
-                    /**
-                     * @description Only jobs in this status.
-                     * @example pending
-                     */
-                    status?: "pending" | "courier_assigned" | "picked_up" | "delivered" | "failed" | "cancelled";
-                    /**
-                     * @description Only jobs created strictly after this time.
-                     * @example 2026-11-01T00:00:00Z
-                     */
-                    created_after?: string;
-                    /** @description Only jobs created strictly before this time. */
-                    created_before?: string;
-                    /** @example 20 */
-                    limit?: number;
-                    /** @description The `next_cursor` of the previous page. */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description One page, newest first. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Delivery"][];
-                            has_more: boolean;
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                400: components["responses"]["MalformedRequest"];
-                401: components["responses"]["InvalidAdminToken"];
-                422: components["responses"]["ValidationFailed"];
-            };
-        };
-        adminGetDelivery: {
-            parameters: {
-                query?: {
-                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
-                    livemode?: components["parameters"]["AdminLivemode"];
-                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
-                    mode?: components["parameters"]["AdminMode"];
-                };
-                header?: {
-                    /** @description An `ETag` from an earlier answer; while the object is unchanged the answer is a 304 without a body. */
-                    "If-None-Match"?: components["parameters"]["IfNoneMatch"];
-                };
-                path: {
-                    /** @description A delivery id (`dlv_…`). */
-                    id: components["parameters"]["DeliveryId"];
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The delivery. */
-                200: {
-                    headers: {
-                        ETag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Delivery"];
-                    };
-                };
-                304: components["responses"]["NotModified"];
-                400: components["responses"]["MalformedRequest"];
-                401: components["responses"]["InvalidAdminToken"];
-                404: components["responses"]["NotFound"];
-            };
-        };
-        adminListEvents: {
-            parameters: {
-                query?: {
-                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
-                    livemode?: components["parameters"]["AdminLivemode"];
-                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
-                    mode?: components["parameters"]["AdminMode"];
-                    /**
-                     * @description Only events of this type, e.g. `ride.completed`.
-                     * @example ride.completed
-                     */
-                    type?: string;
-                    /** @description Only events about this ride, delivery, program or endpoint. */
-                    object_id?: string;
-                    /** @example 20 */
-                    limit?: number;
-                    /** @description The `next_cursor` of the previous page. */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description One page, newest first. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                /**
-                                 * @example ride.completed
-                                 * @example webhook.test
-                                 * @example webhook_endpoint.disabled
-                                 */
-                                type: string;
-                                /** Format: date-time */
-                                created_at: string;
-                                data: Record<string, never>;
-                                /**
-                                 * @example ride
-                                 * @example delivery
-                                 * @example event_pass_program
-                                 * @example webhook_endpoint
-                                 */
-                                object_type: string;
-                                object_id: string;
-                            }[];
-                            has_more: boolean;
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                400: components["responses"]["MalformedRequest"];
-                401: components["responses"]["InvalidAdminToken"];
-                422: components["responses"]["ValidationFailed"];
-            };
-        };
-        adminListWebhookEndpoints: {
-            parameters: {
-                query?: {
-                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
-                    livemode?: components["parameters"]["AdminLivemode"];
-                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
-                    mode?: components["parameters"]["AdminMode"];
-                    /** @example 20 */
-                    limit?: number;
-                    /** @description The `next_cursor` of the previous page. */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description One page. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["WebhookEndpoint"][];
-                            has_more: boolean;
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                400: components["responses"]["MalformedRequest"];
-                401: components["responses"]["InvalidAdminToken"];
-                422: components["responses"]["ValidationFailed"];
-            };
-        };
-        adminCreateWebhookEndpoint: {
-            parameters: {
-                query?: {
-                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
-                    livemode?: components["parameters"]["AdminLivemode"];
-                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
-                    mode?: components["parameters"]["AdminMode"];
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "url": "https://93.184.215.14/hooks/mobility",
-                     *       "events": [
-                     *         "ride.completed",
-                     *         "delivery.delivered"
-                     *       ],
-                     *       "description": "Production receiver"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["NewWebhookEndpoint"];
-                };
-            };
-            responses: {
-                /** @description The endpoint, with its signing secret. */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CreatedWebhookEndpoint"];
-                    };
-                };
-                400: components["responses"]["InvalidJson"];
-                401: components["responses"]["InvalidAdminToken"];
-                403: components["responses"]["InsufficientRole"];
-                /**
-                 * @description `webhook_endpoint_limit_reached`: the partner already has `WEBHOOK_MAX_ENDPOINTS_PER_PARTNER` endpoints;
-                 *     `duplicate_webhook_url`: an enabled endpoint of the partner already has this URL.
-                 */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Error"];
-                    };
-                };
-                415: components["responses"]["UnsupportedMediaType"];
-                422: components["responses"]["ValidationFailed"];
-            };
-        };
-        adminGetWebhookEndpoint: {
-            parameters: {
-                query?: {
-                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
-                    livemode?: components["parameters"]["AdminLivemode"];
-                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
-                    mode?: components["parameters"]["AdminMode"];
-                };
-                header?: never;
-                path: {
-                    /** @description A webhook endpoint id (`whe_…`). */
-                    id: components["parameters"]["WebhookEndpointId"];
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The endpoint. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookEndpoint"];
-                    };
-                };
-                400: components["responses"]["MalformedRequest"];
-                401: components["responses"]["InvalidAdminToken"];
-                404: components["responses"]["NotFound"];
-            };
-        };
-        adminDeleteWebhookEndpoint: {
-            parameters: {
-                query?: {
-                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
-                    livemode?: components["parameters"]["AdminLivemode"];
-                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
-                    mode?: components["parameters"]["AdminMode"];
-                };
-                header?: never;
-                path: {
-                    /** @description A webhook endpoint id (`whe_…`). */
-                    id: components["parameters"]["WebhookEndpointId"];
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Removed. */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["MalformedRequest"];
-                401: components["responses"]["InvalidAdminToken"];
-                403: components["responses"]["InsufficientRole"];
-                404: components["responses"]["NotFound"];
-                415: components["responses"]["UnsupportedMediaType"];
-            };
-        };
-        adminUpdateWebhookEndpoint: {
-            parameters: {
-                query?: {
-                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
-                    livemode?: components["parameters"]["AdminLivemode"];
-                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
-                    mode?: components["parameters"]["AdminMode"];
-                };
-                header?: never;
-                path: {
-                    /** @description A webhook endpoint id (`whe_…`). */
-                    id: components["parameters"]["WebhookEndpointId"];
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "events": [
-                     *         "ride.completed",
-                     *         "ride.cancelled"
-                     *       ],
-                     *       "description": "Production receiver",
-                     *       "enabled": true
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WebhookEndpointUpdate"];
-                };
-            };
-            responses: {
-                /** @description The endpoint as it now is (never the secret). */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookEndpoint"];
-                    };
-                };
-                400: components["responses"]["InvalidJson"];
-                401: components["responses"]["InvalidAdminToken"];
-                403: components["responses"]["InsufficientRole"];
-                404: components["responses"]["NotFound"];
-                /** @description `duplicate_webhook_url`: another enabled endpoint of the partner has this URL. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Error"];
-                    };
-                };
-                415: components["responses"]["UnsupportedMediaType"];
-                422: components["responses"]["ValidationFailed"];
-            };
-        };
-        adminRotateWebhookSecret: {
-            parameters: {
-                query?: {
-                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
-                    livemode?: components["parameters"]["AdminLivemode"];
-                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
-                    mode?: components["parameters"]["AdminMode"];
-                };
-                header?: never;
-                path: {
-                    /** @description A webhook endpoint id (`whe_…`). */
-                    id: components["parameters"]["WebhookEndpointId"];
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    /**
-                     * @example {
-                     *       "expire_previous_now": true
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WebhookSecretRotation"];
-                };
-            };
-            responses: {
-                /** @description The endpoint with its new secret. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CreatedWebhookEndpoint"];
-                    };
-                };
-                400: components["responses"]["InvalidJson"];
-                401: components["responses"]["InvalidAdminToken"];
-                403: components["responses"]["InsufficientRole"];
-                404: components["responses"]["NotFound"];
-                415: components["responses"]["UnsupportedMediaType"];
-                422: components["responses"]["ValidationFailed"];
-            };
-        };
-        adminSendWebhookTestEvent: {
-            parameters: {
-                query?: {
-                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
-                    livemode?: components["parameters"]["AdminLivemode"];
-                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
-                    mode?: components["parameters"]["AdminMode"];
-                };
-                header?: never;
-                path: {
-                    /** @description A webhook endpoint id (`whe_…`). */
-                    id: components["parameters"]["WebhookEndpointId"];
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The queued delivery. */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookDelivery"];
-                    };
-                };
-                400: components["responses"]["InvalidJson"];
-                401: components["responses"]["InvalidAdminToken"];
-                403: components["responses"]["InsufficientRole"];
-                404: components["responses"]["NotFound"];
-                /** @description `endpoint_disabled`: enable the endpoint first. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Error"];
-                    };
-                };
-                415: components["responses"]["UnsupportedMediaType"];
-            };
-        };
-        adminRecoverWebhookEvents: {
-            parameters: {
-                query?: {
-                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
-                    livemode?: components["parameters"]["AdminLivemode"];
-                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
-                    mode?: components["parameters"]["AdminMode"];
-                };
-                header?: never;
-                path: {
-                    /** @description A webhook endpoint id (`whe_…`). */
-                    id: components["parameters"]["WebhookEndpointId"];
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "since": "2026-11-25T08:00:00Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WebhookRecovery"];
-                };
-            };
-            responses: {
-                /** @description How many deliveries were queued. */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            endpoint_id: string;
-                            /** Format: date-time */
-                            since: string;
-                            include_succeeded: boolean;
-                            queued: number;
-                        };
-                    };
-                };
-                400: components["responses"]["InvalidJson"];
-                401: components["responses"]["InvalidAdminToken"];
-                403: components["responses"]["InsufficientRole"];
-                404: components["responses"]["NotFound"];
-                /** @description `endpoint_disabled`: enable the endpoint first; `recover_in_progress`: events an earlier recover queued are still pending. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Error"];
-                    };
-                };
-                415: components["responses"]["UnsupportedMediaType"];
-                422: components["responses"]["ValidationFailed"];
-                429: components["responses"]["RecoverTooSoon"];
-            };
-        };
-        adminListWebhookDeliveries: {
-            parameters: {
-                query?: {
-                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
-                    livemode?: components["parameters"]["AdminLivemode"];
-                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
-                    mode?: components["parameters"]["AdminMode"];
-                    /**
-                     * @description Only messages of this event type.
-                     * @example ride.completed
-                     */
-                    event_type?: string;
-                    /**
-                     * @description Only messages in this state.
-                     * @example failed
-                     */
-                    status?: "pending" | "succeeded" | "failed";
-                    /**
-                     * @description Only messages created strictly after this time.
-                     * @example 2026-11-01T00:00:00Z
-                     */
-                    created_after?: string;
-                    /** @description Only messages created strictly before this time. */
-                    created_before?: string;
-                    /** @example 20 */
-                    limit?: number;
-                    /** @description The `next_cursor` of the previous page. */
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description A webhook endpoint id (`whe_…`). */
-                    id: components["parameters"]["WebhookEndpointId"];
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description One page, newest first. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["WebhookDelivery"][];
-                            has_more: boolean;
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                400: components["responses"]["MalformedRequest"];
-                401: components["responses"]["InvalidAdminToken"];
-                404: components["responses"]["NotFound"];
-                422: components["responses"]["ValidationFailed"];
-            };
-        };
-        adminRetryWebhookDelivery: {
-            parameters: {
-                query?: {
-                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
-                    livemode?: components["parameters"]["AdminLivemode"];
-                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
-                    mode?: components["parameters"]["AdminMode"];
-                };
-                header?: never;
-                path: {
-                    /** @description A webhook endpoint id (`whe_…`). */
-                    id: components["parameters"]["WebhookEndpointId"];
-                    delivery_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Queued for another attempt. */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookDelivery"];
-                    };
-                };
-                400: components["responses"]["InvalidJson"];
-                401: components["responses"]["InvalidAdminToken"];
-                403: components["responses"]["InsufficientRole"];
-                404: components["responses"]["NotFound"];
-                /** @description Only a failed delivery can be retried. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Error"];
-                    };
-                };
-                415: components["responses"]["UnsupportedMediaType"];
-            };
-        };
-        adminReplayWebhookDelivery: {
-            parameters: {
-                query?: {
-                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
-                    livemode?: components["parameters"]["AdminLivemode"];
-                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
-                    mode?: components["parameters"]["AdminMode"];
-                };
-                header?: never;
-                path: {
-                    /** @description A webhook endpoint id (`whe_…`). */
-                    id: components["parameters"]["WebhookEndpointId"];
-                    delivery_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Queued for one more attempt. */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookDelivery"];
-                    };
-                };
-                400: components["responses"]["InvalidJson"];
-                401: components["responses"]["InvalidAdminToken"];
-                403: components["responses"]["InsufficientRole"];
-                404: components["responses"]["NotFound"];
-                /** @description The delivery is still pending (`delivery_pending`). */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Error"];
-                    };
-                };
-                415: components["responses"]["UnsupportedMediaType"];
-            };
-        };
-        adminListEventPassPrograms: {
-            parameters: {
-                query?: {
-                    /** @example 100 */
-                    limit?: number;
-                    /** @description The `next_cursor` of the previous page. */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description One page, oldest id first. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["EventPassProgram"][];
-                            has_more: boolean;
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                400: components["responses"]["MalformedRequest"];
-                401: components["responses"]["InvalidAdminToken"];
-                422: components["responses"]["ValidationFailed"];
-            };
-        };
-        adminCreateEventPassProgram: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "name": "Lagos Tech Fest 2026",
-                     *       "venue": {
-                     *         "lat": 6.4281,
-                     *         "lng": 3.4219,
-                     *         "radius_m": 500,
-                     *         "address": "Eko Convention Centre, Victoria Island"
-                     *       },
-                     *       "valid_from": "2026-01-01T00:00:00Z",
-                     *       "valid_until": "2036-01-01T00:00:00Z",
-                     *       "applies_to": "both",
-                     *       "tiers": [
-                     *         "economy",
-                     *         "comfort"
-                     *       ],
-                     *       "max_fare_per_ride": 500000,
-                     *       "budget": 50000000,
-                     *       "rides_per_pass": 2
-                     *     }
-                     */
-                    "application/json": components["schemas"]["NewEventPassProgram"];
-                };
-            };
-            responses: {
-                /** @description The program, with its usage (all zero). */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["EventPassProgram"];
-                    };
-                };
-                400: components["responses"]["InvalidJson"];
-                401: components["responses"]["InvalidAdminToken"];
-                403: components["responses"]["InsufficientRole"];
-                415: components["responses"]["UnsupportedMediaType"];
-                422: components["responses"]["ValidationFailed"];
-            };
-        };
-        adminGetEventPassProgram: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description An event pass program id (`evp_…`). */
-                    id: components["parameters"]["EventPassProgramId"];
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The program. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["EventPassProgram"];
-                    };
-                };
-                400: components["responses"]["MalformedRequest"];
-                401: components["responses"]["InvalidAdminToken"];
-                404: components["responses"]["NotFound"];
-            };
-        };
-        adminCloseEventPassProgram: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description An event pass program id (`evp_…`). */
-                    id: components["parameters"]["EventPassProgramId"];
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The program, `closed`. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["EventPassProgram"];
-                    };
-                };
-                400: components["responses"]["InvalidJson"];
-                401: components["responses"]["InvalidAdminToken"];
-                403: components["responses"]["InsufficientRole"];
-                404: components["responses"]["NotFound"];
-                415: components["responses"]["UnsupportedMediaType"];
-            };
-        };
-        adminListEventPasses: {
-            parameters: {
-                query?: {
-                    /** @example 100 */
-                    limit?: number;
-                    /** @description The `next_cursor` of the previous page. */
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description An event pass program id (`evp_…`). */
-                    id: components["parameters"]["EventPassProgramId"];
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description One page, by pass id. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["EventPass"][];
-                            has_more: boolean;
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                400: components["responses"]["MalformedRequest"];
-                401: components["responses"]["InvalidAdminToken"];
-                404: components["responses"]["NotFound"];
-                422: components["responses"]["ValidationFailed"];
-            };
-        };
-        adminIssueEventPasses: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description An event pass program id (`evp_…`). */
-                    id: components["parameters"]["EventPassProgramId"];
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "attendees": [
-                     *         {
-                     *           "reference": "TICKET-0001",
-                     *           "name": "Ada Obi"
-                     *         },
-                     *         {
-                     *           "reference": "TICKET-0002"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["IssueEventPasses"];
-                };
-            };
-            responses: {
-                /** @description The new passes with their codes (the organizer can list them again later). */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["EventPass"][];
-                        };
-                    };
-                };
-                400: components["responses"]["InvalidJson"];
-                401: components["responses"]["InvalidAdminToken"];
-                403: components["responses"]["InsufficientRole"];
-                404: components["responses"]["NotFound"];
-                /** @description The program is closed (`event_pass_program_closed`). */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Error"];
-                    };
-                };
-                415: components["responses"]["UnsupportedMediaType"];
-                422: components["responses"]["ValidationFailed"];
-            };
-        };
-        adminRevokeEventPassById: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description An event pass program id (`evp_…`). */
-                    id: components["parameters"]["EventPassProgramId"];
-                    /** @description An event pass id (`evpass_…`). */
-                    pass_id: components["parameters"]["EventPassId"];
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The pass, `revoked`. Revoking again answers the same. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["EventPass"];
                     };
                 };
                 400: components["responses"]["InvalidJson"];
@@ -16544,7 +16597,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description The token of a delivery's `tracking_url` (24 base64url characters). */
-                    token: components["parameters"]["TrackingToken"];
+                    token: string;
                 };
                 cookie?: never;
             };
@@ -16585,7 +16638,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description The token of a delivery's `tracking_url` (24 base64url characters). */
-                    token: components["parameters"]["TrackingToken"];
+                    token: string;
                 };
                 cookie?: never;
             };
@@ -16619,7 +16672,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description The token of a delivery's `tracking_url` (24 base64url characters). */
-                    token: components["parameters"]["TrackingToken"];
+                    token: string;
                 };
                 cookie?: never;
             };
@@ -16654,7 +16707,7 @@ export namespace MobilityService {
                 header?: never;
                 path: {
                     /** @description The token of a delivery's `tracking_url` (24 base64url characters). */
-                    token: components["parameters"]["TrackingToken"];
+                    token: string;
                     kind: "photo" | "signature";
                 };
                 cookie?: never;
@@ -16813,7 +16866,9 @@ export namespace MobilityService {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": Record<string, never>;
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -16871,7 +16926,7 @@ export namespace MobilityService {
                 header: {
                     "X-Service-Signature": string;
                     "X-Service-Event-Id": string;
-                    "X-Service-Event-Type": components["schemas"]["WebhookEventType"];
+                    "X-Service-Event-Type": "ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated";
                     /** @description Unix seconds. */
                     "X-Service-Timestamp": string;
                     "X-Service-Delivery-Attempt": string;

@@ -1,6 +1,5 @@
 import { Router } from 'express';
-import { requireAdmin, type AdminTokenSettings, adminOf } from '@platform/service-kit';
-import type { CertificateServices } from '../../services';
+import { requireAdmin, type AdminClaims, type AdminTokenSettings, adminOf } from '@platform/service-kit';
 import { memberAdminRoutes } from '../accounts';
 import { apiKeyAdminRoutes } from '../api-keys';
 import { creditAdminRoutes } from '../credits';
@@ -10,8 +9,23 @@ import { subscriptionAdminRoutes } from '../payments';
 import { summaryAdminRoutes } from '../summary';
 import { templateAdminRoutes } from '../templates';
 
+type SubscriptionDeps = Parameters<typeof subscriptionAdminRoutes>[0];
+
+/** What the admin API mounts: each feature's service as its routes take it (the composition root passes its own). */
+export type AdminServices = Omit<SubscriptionDeps, 'dashboardUrl'> & {
+  organizations: { ensureWithUser(claims: AdminClaims): Promise<unknown> };
+  apiKeys: Parameters<typeof apiKeyAdminRoutes>[0];
+  templates: Parameters<typeof templateAdminRoutes>[0];
+  documents: Parameters<typeof documentAdminRoutes>[0] & { preview: Parameters<typeof templateAdminRoutes>[1] };
+  certificates: Parameters<typeof certificateAdminRoutes>[0];
+  credits: Parameters<typeof creditAdminRoutes>[0];
+  summary: Parameters<typeof summaryAdminRoutes>[0];
+  members: Parameters<typeof memberAdminRoutes>[0];
+  publicBaseUrl: string;
+};
+
 /** `/admin/v1`: the dashboard's back end, authenticated by its JWT; organizations and users appear on first sight. */
-export function adminRoutes(services: CertificateServices, adminTokens: AdminTokenSettings): Router {
+export function adminRoutes(services: AdminServices, adminTokens: AdminTokenSettings): Router {
   const router = Router();
   router.use(requireAdmin(adminTokens), async (req, _res, next) => {
     await services.organizations.ensureWithUser(adminOf(req));

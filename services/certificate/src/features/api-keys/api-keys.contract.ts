@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { route, type RouteSpec } from '@platform/service-kit/route-table';
 import { problemSchema } from '@platform/service-kit/problem-schema';
 import { apiKeyIdParameter, insufficientRoleResponse, invalidAdminTokenResponse, notFoundResponse, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
-import { newApiKeySchema } from './api-keys.routes';
+import { newApiKeySchema } from './api-keys.schema';
 import { apiKeyListQuerySchema, rotateApiKeySchema } from '@platform/api-keys';
 
 export const apiKeySchema = z.object({

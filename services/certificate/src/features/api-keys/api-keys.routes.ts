@@ -1,11 +1,7 @@
 import type { RequestHandler, Router } from 'express';
-import { apiKeyAdminRoutes as sharedAdminRoutes, createApiKeyBodySchema, requireApiKey as sharedRequireApiKey, type ApiKeyService } from '@platform/api-keys';
+import { apiKeyAdminRoutes as sharedAdminRoutes, requireApiKey as sharedRequireApiKey, type ApiKeyService } from '@platform/api-keys';
+import { newApiKeySchema } from './api-keys.schema';
 
-/** The create body: certificate keys carry no scopes, and unknown fields are refused. */
-export const newApiKeySchema = createApiKeyBodySchema({ strict: true }).meta({
-  id: 'NewApiKey',
-  examples: [{ name: 'Production server' }, { name: 'Quarterly audit', expires_at: '2030-01-01T00:00:00Z' }],
-});
 
 /** `/admin/v1/api-keys`: owners manage their organization's keys; the token is shown on create and rotate only. */
 export function apiKeyAdminRoutes(service: ApiKeyService): Router {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { route, type ResponseObjectSpec, type RouteSpec } from '@platform/service-kit/route-table';
 import { problemSchema } from '@platform/service-kit/problem-schema';
 import { certificateIdParameter, certificateStatusSchema, invalidAdminTokenResponse, notFoundResponse, payloadTooLargeResponse, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
-import { listQuery } from './certificates.routes';
+import { listQuery } from './certificates.schema';
 import { batchSchema, newCertificateSchema } from './certificates.schema';
 
 export const certificateSchema = z.object({

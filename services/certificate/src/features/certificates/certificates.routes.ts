@@ -1,18 +1,11 @@
 import express, { Router, type RequestHandler } from 'express';
-import { idParam, isJsonType, pageQueryFields, parseOrThrow, UnsupportedMediaTypeError, adminOf } from '@platform/service-kit';
-import { z } from 'zod';
+import { idParam, isJsonType, parseOrThrow, UnsupportedMediaTypeError, adminOf } from '@platform/service-kit';
 import { certificatesFromCsv } from './certificates-csv';
 import { batchSchema, newCertificateSchema } from './certificates.schema';
 import type { CertificatesService } from './certificates.service';
+import { listQuery } from './certificates.schema';
 
 const BATCH_BODY_LIMIT = '5mb';
-export const listQuery = z
-  .object({
-    ...pageQueryFields({ defaultLimit: 50 }),
-    // The name this list's cursor had first; kept as an alias of `cursor` (which wins when both are sent).
-    starting_after: z.string().max(100).optional().meta({ description: 'Alias of `cursor`, kept for existing integrations.' }),
-  })
-  .meta({ id: 'CertificateListQuery', examples: [{ limit: 20 }] });
 
 /** The batch upload takes JSON or `text/csv`, up to 5 MB; it is mounted before the app's 100 kB JSON parser. */
 export function batchBodyParsers(): RequestHandler[] {

@@ -1,3 +1,4 @@
+import { pageQueryFields } from '@platform/service-kit';
 import { z } from 'zod';
 
 const isoDate = z.iso.date('must be a date as YYYY-MM-DD');
@@ -49,3 +50,11 @@ export const batchSchema = z
       },
     ],
   });
+
+export const listQuery = z
+  .object({
+    ...pageQueryFields({ defaultLimit: 50 }),
+    // The name this list's cursor had first; kept as an alias of `cursor` (which wins when both are sent).
+    starting_after: z.string().max(100).optional().meta({ description: 'Alias of `cursor`, kept for existing integrations.' }),
+  })
+  .meta({ id: 'CertificateListQuery', examples: [{ limit: 20 }] });

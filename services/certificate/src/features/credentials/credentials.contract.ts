@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { route, type ResponseObjectSpec, type RouteSpec } from '@platform/service-kit/route-table';
 import { problemSchema } from '@platform/service-kit/problem-schema';
 import { certificateStatusSchema, documentCacheControlHeader, documentETagHeader, documentRendersBusyResponse, notFoundResponse, payloadTooLargeResponse, unsupportedMediaTypeResponse, validationFailedResponse, verificationCodeParameter, xRequestIdHeader } from '../../http-contract';
-import { verifyRequestSchema } from './credentials.routes';
+import { verifyRequestSchema } from './credentials.schema';
 
 export const publicCredentialSchema = z.object({
   verification_code: z.string().meta({ examples: ["ABCDEF-GHJKMN-PQRSTU"] }),

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import express, { Router, type RequestHandler, type Response } from 'express';
-import { z } from 'zod';
 import { ApiError, matchesIfNoneMatch, NotFoundError, parseOrThrow, ValidationError } from '@platform/service-kit';
 import { DOCUMENT_CONTENT_TYPES } from '../documents';
 import { CREDENTIAL_PAGE_CSP, credentialPageCsp, credentialPageHtml, notFoundPageHtml } from './credential-page';
@@ -9,6 +8,7 @@ import { PAGE_SCRIPT_PATH } from './page-shell';
 import { PAGE_SCRIPT } from './page-script';
 import { verifierPageHtml } from './verifier-page';
 import { envelope, VC_JWT, VC_LD_JSON, type VerifiableCredentialsService } from './verifiable-credentials.service';
+import { verifyRequestSchema } from './credentials.schema';
 
 function sendHtml(res: Response, status: number, html: string, csp = CREDENTIAL_PAGE_CSP) {
   res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': csp, 'Cache-Control': 'no-cache' }).send(html);
@@ -109,19 +109,6 @@ export function credentialRoutes(credentials: CredentialsService, verifiable: Ve
   return router;
 }
 
-const CREDENTIAL_TEXT_LIMIT = 100_000;
-export const verifyRequestSchema = z
-  .object({
-    credential: z.union([z.string().min(1).max(CREDENTIAL_TEXT_LIMIT), z.record(z.string(), z.unknown())]).optional(),
-    code: z.string().min(1).max(64).optional(),
-  })
-  .strict()
-  .refine((body) => (body.credential === undefined) !== (body.code === undefined), { message: 'send exactly one of credential and code' })
-  .meta({
-    id: 'CredentialVerificationRequest',
-    description: 'Exactly one of `credential` (the JWT, or the enveloped credential as an object or its JSON text) and `code`.',
-    examples: [{ code: 'ABCDEF-GHJKMN-PQRSTU' }, { credential: 'eyJhbGciOiJFZERTQSJ9.eyJpZCI6InVybjpleGFtcGxlIn0.c2lnbmF0dXJl' }],
-  });
 
 /** `POST /credentials/verify` takes the bare JWT as `application/vc+jwt`; mounted before the app's JSON parser. */
 export function credentialVerifyBodyParsers(): RequestHandler[] {

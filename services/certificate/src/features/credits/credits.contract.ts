@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { route, type RouteSpec } from '@platform/service-kit/route-table';
 import { creditsSchema, invalidAdminTokenResponse, validationFailedResponse } from '../../http-contract';
-import { ledgerQuery } from './credits.routes';
+import { ledgerQuery } from './credits.schema';
 
 export const creditLedgerEntrySchema = z.object({
   id: z.string().meta({ description: "The entry id (also the cursor).", examples: ["1042"] }),

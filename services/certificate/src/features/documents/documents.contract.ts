@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { route, type RouteSpec } from '@platform/service-kit/route-table';
 import { certificateIdParameter, invalidAdminTokenResponse, notFoundResponse, validationFailedResponse } from '../../http-contract';
-import { documentQuery } from './documents.routes';
+import { documentQuery } from './documents.schema';
 
 export const documentsRouteTable: RouteSpec[] = [
   route({

@@ -1,11 +1,8 @@
 import { Router } from 'express';
 import { isIdOf, NotFoundError, parseOrThrow, adminOf } from '@platform/service-kit';
-import { z } from 'zod';
 import { DOCUMENT_CONTENT_TYPES, type DocumentsService } from './documents.service';
+import { documentQuery } from './documents.schema';
 
-export const documentQuery = z
-  .object({ format: z.enum(['pdf', 'png']).default('pdf') })
-  .meta({ id: 'CertificateDocumentQuery', examples: [{ format: 'png' }] });
 
 /** `GET /admin/v1/certificates/{id}/document`: the rendered certificate, as PDF (default) or PNG. */
 export function documentAdminRoutes(documents: DocumentsService): Router {

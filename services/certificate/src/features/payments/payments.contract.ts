@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { route, type ResponseObjectSpec, type RouteSpec } from '@platform/service-kit/route-table';
 import { problemSchema } from '@platform/service-kit/problem-schema';
 import { insufficientRoleResponse, invalidAdminTokenResponse, notFoundResponse, payloadTooLargeResponse, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
-import { checkoutBody, topUpBody } from './payments.routes';
+import { checkoutBody, topUpBody } from './payments.schema';
 
 export const moneySchema = z.object({
   amount: z.int().meta({ description: "Minor units (kobo for NGN)." }),

@@ -1,7 +1,6 @@
 import express, { Router, type Request } from 'express';
-import { z } from 'zod';
 import { ApiError, NotFoundError, parseOrThrow, requireRole, sendProblem, type Logger, adminOf } from '@platform/service-kit';
-import { CREDIT_PACK_IDS, CREDIT_PACKS } from '../plans';
+import { CREDIT_PACKS } from '../plans';
 import { PLANS } from '../plans';
 import type { PaymentGateway } from './payment-gateway';
 import { receivePaymentWebhook } from './payment-webhooks';
@@ -10,6 +9,7 @@ import { presentPayment } from './payments.presenter';
 import type { PaymentsService } from './payments.service';
 import type { PaymentRow } from './payments.repository';
 import { oneMonthAfter, PLAN_PERIOD, renderReceipt } from './receipts';
+import { checkoutBody, topUpBody } from './payments.schema';
 
 export interface PaymentWebhookDeps {
   /** By gateway name; a Map, so `__proto__` is just an unknown name. */
@@ -35,15 +35,7 @@ export function paymentWebhookRoutes({ paymentGateways: gateways, paymentRecords
   return router;
 }
 
-export const checkoutBody = z
-  .object({ plan: z.string().min(1).max(50), gateway: z.enum(['gateway-a', 'gateway-b']) })
-  .strict()
-  .meta({ id: 'Checkout', examples: [{ plan: 'starter', gateway: 'gateway-a' }] });
 
-export const topUpBody = z
-  .object({ pack: z.enum(CREDIT_PACK_IDS), gateway: z.enum(['gateway-a', 'gateway-b']) })
-  .strict()
-  .meta({ id: 'CreditTopUp', examples: [{ pack: 'credits_500', gateway: 'gateway-b' }] });
 
 export interface SubscriptionRouteDeps {
   payments: PaymentsService;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { route, type RouteSpec } from '@platform/service-kit/route-table';
 import { invalidAdminTokenResponse, validationFailedResponse } from '../../http-contract';
-import { summaryQuery } from './summary.routes';
+import { summaryQuery } from './summary.schema';
 
 export const certificateSummarySchema = z.strictObject({
   days: z.array(z.strictObject({

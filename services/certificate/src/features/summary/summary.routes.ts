@@ -1,11 +1,7 @@
 import { Router } from 'express';
-import { z } from 'zod';
 import { parseOrThrow, type Knex, adminOf } from '@platform/service-kit';
+import { summaryQuery } from './summary.schema';
 
-export const summaryQuery = z
-  .object({ days: z.coerce.number().int().min(1).max(90).default(30).meta({ description: 'How many UTC days, ending today.' }) })
-  .strict()
-  .meta({ id: 'CertificateSummaryQuery', examples: [{ days: 30 }] });
 
 export interface DayRow {
   date: string;

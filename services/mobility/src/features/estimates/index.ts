@@ -1,7 +1,7 @@
 /** The estimates feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
 export { estimatesContract } from './estimates.contract';
 export { estimateResponse } from './estimates.schema';
-export { estimatesFastLane } from './estimates.fast-lane';
+export { estimatesFastLane, jsonPostToken, readBody } from './estimates.fast-lane';
 export { estimateRoutes } from './estimates.routes';
 export { createEstimateService, SANDBOX_PICKUP_ETA_SECONDS } from './estimates.service';
 export type { EstimateService } from './estimates.service';

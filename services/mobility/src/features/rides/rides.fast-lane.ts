@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
 import { controlCharacterIssues, fastLane, handOverBody, parseStrictJson, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
 import { requiredScope } from '../api-keys';
-import { jsonPostToken, readBody } from '../estimates/estimates.fast-lane';
+import { jsonPostToken, readBody } from '../estimates';
 import { operationOf } from '../../platform/route-lookup';
 import { ridesContract } from './rides.contract';
 import { createRideSchema } from './rides.routes';
