@@ -123,7 +123,8 @@ function nullableAsTypeList(schema: Json): Json {
   return schema;
 }
 
-function sortKeys(node: unknown): unknown {
+/** The same JSON with every object's keys in sorted order (so two shapes compare regardless of key order). */
+export function sortKeys(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(sortKeys);
   if (!node || typeof node !== 'object') return node;
   return Object.fromEntries(

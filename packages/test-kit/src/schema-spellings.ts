@@ -1,3 +1,5 @@
+import { sortKeys } from './description-shape';
+
 type Json = Record<string, unknown>;
 
 /**
@@ -60,12 +62,3 @@ function isEmptyObject(value: unknown): boolean {
   return !!value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
 }
 
-function sortKeys(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(sortKeys);
-  if (!node || typeof node !== 'object') return node;
-  return Object.fromEntries(
-    Object.keys(node)
-      .sort()
-      .map((key) => [key, sortKeys((node as Json)[key])]),
-  );
-}
