@@ -69,7 +69,7 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use('/admin/v1/deliveries', deliveryAdminRoutes(services.deliveries, adminAccountOf));
   app.use('/admin/v1/events', eventRoutes(events, adminAccountOf));
   app.use('/admin/v1/webhooks', webhookEndpointRoutes({ service: webhooks, accountOf: adminAccountOf, requireChange: adminChange }));
-  app.use('/admin/v1/partner/branding', brandingAdminRoutes(db, adminChange));
+  app.use('/admin/v1/partner/branding', brandingAdminRoutes(services.branding, adminChange));
   app.use('/admin/v1/summary', mobilitySummaryRoutes(createMobilitySummaryReader(db)));
   app.use('/admin/v1/event-pass-programs', eventPassProgramRoutes(services.eventPasses, { read: (_req, _res, next) => next(), write: adminChange, partnerIdOf: adminPartnerIdOf }));
 

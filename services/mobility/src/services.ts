@@ -4,6 +4,7 @@ import type { MobilityConfig } from './config';
 import { jobSecretsFrom } from './platform/job-secrets';
 import { apiKeyCapsOf, createMobilityApiKeys } from './features/api-keys';
 import { COURIER_ACTIVE_STATUSES, createDeliveryLifecycle, createDeliveryQuoteService, createDeliveryService, createKnexDeliveriesRepository, deliveryDispatchHandler } from './features/deliveries';
+import { createBrandingRepository } from './features/branding';
 import { createDispatcher, createDispatchTimers, createDriverRelease } from './features/dispatch';
 import { createEstimateService } from './features/estimates';
 import { createDriverSessionService, createSignInThrottle } from './features/driver-sessions';
@@ -117,6 +118,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     logger,
   });
   const events = createEventsService(db);
+  const branding = createBrandingRepository(db);
   return {
     apiKeys,
     locations,
@@ -137,6 +139,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     webhookQueue,
     webhooks,
     events,
+    branding,
   };
 }
 
