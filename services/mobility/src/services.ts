@@ -3,7 +3,7 @@ import type { Knex, Logger, Metrics, Redis } from '@platform/service-kit';
 import type { MobilityConfig } from './config';
 import { jobSecretsFrom } from './platform/job-secrets';
 import { apiKeyCapsOf, createMobilityApiKeys } from './features/api-keys';
-import { COURIER_ACTIVE_STATUSES, createDeliveryLifecycle, createDeliveryQuoteService, createDeliveryService, createKnexDeliveriesRepository, deliveryDispatchHandler } from './features/deliveries';
+import { COURIER_ACTIVE_STATUSES, createDeliveryLifecycle, createDeliveryProofRepository, createDeliveryQuoteService, createDeliveryQuotesRepository, createDeliveryService, createKnexDeliveriesRepository, deliveryDispatchHandler } from './features/deliveries';
 import { createBrandingRepository } from './features/branding';
 import { createDispatcher, createDispatchTimers, createDriverRelease } from './features/dispatch';
 import { createEstimateService } from './features/estimates';
@@ -87,8 +87,8 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     settings: { radiusMeters: config.DISPATCH_RADIUS_M, offerTtlSeconds: config.DISPATCH_OFFER_TTL_S, searchTimeoutSeconds: config.DISPATCH_TIMEOUT_S },
   });
   const rides = createRideService({ db, repository: ridesRepository, lifecycle: rideLifecycle, dispatcher, estimates, passes: eventPasses, logger });
-  const deliveryQuotes = createDeliveryQuoteService({ db, locations, dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
-  const deliveries = createDeliveryService({ db, repository: deliveriesRepository, lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: jobSecrets.pinFingerprintKey, quotes: deliveryQuotes, tracking: trackingLinks });
+  const deliveryQuotes = createDeliveryQuoteService({ repository: createDeliveryQuotesRepository(db), locations, dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
+  const deliveries = createDeliveryService({ db, repository: deliveriesRepository, proofs: createDeliveryProofRepository(), lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: jobSecrets.pinFingerprintKey, quotes: deliveryQuotes, tracking: trackingLinks });
   const tracking = createTrackingService({ db, findDriver: fleet.findDriver, telemetry: (driverId) => locations.telemetry(driverId), linkTtlSeconds: config.TRACKING_LINK_TTL_S });
   // Driver sign-in: `driverSessions.issueActivationCode(organizationId | undefined, driverId)` is also what an operator CLI calls.
   const driverSessions = createDriverSessionService(db, fleet, {
