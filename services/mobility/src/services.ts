@@ -6,7 +6,7 @@ import { apiKeyCapsOf, createMobilityApiKeys } from './features/api-keys';
 import { COURIER_ACTIVE_STATUSES, createDeliveryLifecycle, createDeliveryProofRepository, createDeliveryQuoteService, createDeliveryQuotesRepository, createDeliveryService, createKnexDeliveriesRepository, deliveryDispatchHandler } from './features/deliveries';
 import { createBrandingRepository } from './features/branding';
 import { createDispatcher, createDispatchTimers, createDriverRelease } from './features/dispatch';
-import { createEstimateService } from './features/estimates';
+import { createEstimateService, createEstimatesRepository } from './features/estimates';
 import { createDriverSessionService, createSignInThrottle } from './features/driver-sessions';
 import { createEventPassService } from './features/event-passes';
 import { createFleetLocations, createFleetService } from './features/fleet';
@@ -41,7 +41,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   const apiKeys = createMobilityApiKeys(db, apiKeyCapsOf(config), apiKeyCache);
   const locations = createFleetLocations(redis, config.REDIS_PREFIX);
   const fleet = createFleetService(db, locations);
-  const estimates = createEstimateService(db, locations, { dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
+  const estimates = createEstimateService(createEstimatesRepository(db), locations, { dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
   const timers = createDispatchTimers(redis, config.REDIS_PREFIX);
   const release = createDriverRelease(db, fleet, locations, logger);
   const eventPasses = createEventPassService({ db, appendEvent: appendOutboxEvent });
