@@ -11,7 +11,7 @@ import { createDriverSessionService, createSignInThrottle } from './features/dri
 import { createEventPassService } from './features/event-passes';
 import { createFleetLocations, createFleetService } from './features/fleet';
 import type { JobLifecyclePorts } from './features/jobs';
-import { appendOutboxEvent, createEventsService } from './features/outbox';
+import { appendOutboxEvent, createEventsRepository, createEventsService } from './features/outbox';
 import { ACTIVE_STATUSES, createKnexRidesRepository, createRideLifecycle, createRideService, rideDispatchHandler } from './features/rides';
 import { createTrackingLinks, createTrackingService } from './features/tracking';
 import { createSandboxService } from './features/sandbox';
@@ -117,7 +117,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     maxAttempts: retryPolicyFrom(config).maxAttempts,
     logger,
   });
-  const events = createEventsService(db);
+  const events = createEventsService(createEventsRepository(db));
   const branding = createBrandingRepository(db);
   return {
     apiKeys,
