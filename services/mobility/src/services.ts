@@ -5,7 +5,7 @@ import { jobSecretsFrom } from './platform/job-secrets';
 import { apiKeyCapsOf, createMobilityApiKeys } from './features/api-keys';
 import { COURIER_ACTIVE_STATUSES, createDeliveryLifecycle, createDeliveryProofRepository, createDeliveryQuoteService, createDeliveryQuotesRepository, createDeliveryService, createKnexDeliveriesRepository, deliveryDispatchHandler } from './features/deliveries';
 import { createBrandingRepository } from './features/branding';
-import { createDispatcher, createDispatchTimers, createDriverRelease } from './features/dispatch';
+import { createDispatcher, createDispatchTimers, createDriverRelease, createOffersRepository } from './features/dispatch';
 import { createEstimateService, createEstimatesRepository } from './features/estimates';
 import { createDriverSessionService, createSignInThrottle } from './features/driver-sessions';
 import { createEventPassService } from './features/event-passes';
@@ -43,7 +43,8 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   const fleet = createFleetService(db, locations);
   const estimates = createEstimateService(createEstimatesRepository(db), locations, { dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
   const timers = createDispatchTimers(redis, config.REDIS_PREFIX);
-  const release = createDriverRelease(db, fleet, locations, logger);
+  const offers = createOffersRepository(db);
+  const release = createDriverRelease(offers, fleet, locations, logger);
   const eventPasses = createEventPassService({ db, appendEvent: appendOutboxEvent });
   const telemetry = createJobTelemetry({
     db,
@@ -79,6 +80,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   const deliveryLifecycle = createDeliveryLifecycle(db, deliveriesRepository, jobPorts, trackingLinks);
   const dispatcher = createDispatcher({
     db,
+    offers,
     locations,
     drivers: fleet,
     release,
