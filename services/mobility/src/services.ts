@@ -13,7 +13,7 @@ import { createFleetLocations, createFleetService } from './features/fleet';
 import type { JobLifecyclePorts } from './features/jobs';
 import { appendOutboxEvent, createEventsRepository, createEventsService } from './features/outbox';
 import { ACTIVE_STATUSES, createKnexRidesRepository, createRideLifecycle, createRideService, rideDispatchHandler } from './features/rides';
-import { createTrackingLinks, createTrackingService } from './features/tracking';
+import { createTrackingLinks, createTrackingRepository, createTrackingService } from './features/tracking';
 import { createSandboxService } from './features/sandbox';
 import { createJobTelemetry } from './features/telemetry';
 import { createEndpointSecretCipher, createWebhookQueue, retryPolicyFrom } from './features/webhook-dispatch';
@@ -91,7 +91,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   const rides = createRideService({ db, repository: ridesRepository, lifecycle: rideLifecycle, dispatcher, estimates, passes: eventPasses, logger });
   const deliveryQuotes = createDeliveryQuoteService({ repository: createDeliveryQuotesRepository(db), locations, dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
   const deliveries = createDeliveryService({ db, repository: deliveriesRepository, proofs: createDeliveryProofRepository(), lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: jobSecrets.pinFingerprintKey, quotes: deliveryQuotes, tracking: trackingLinks });
-  const tracking = createTrackingService({ db, findDriver: fleet.findDriver, telemetry: (driverId) => locations.telemetry(driverId), linkTtlSeconds: config.TRACKING_LINK_TTL_S });
+  const tracking = createTrackingService({ db, repository: createTrackingRepository(db), findDriver: fleet.findDriver, telemetry: (driverId) => locations.telemetry(driverId), linkTtlSeconds: config.TRACKING_LINK_TTL_S });
   // Driver sign-in: `driverSessions.issueActivationCode(organizationId | undefined, driverId)` is also what an operator CLI calls.
   const driverSessions = createDriverSessionService(db, fleet, {
     jwtSecret: config.JWT_SECRET,
