@@ -15,7 +15,7 @@ import { appendOutboxEvent, createEventsRepository, createEventsService } from '
 import { ACTIVE_STATUSES, createKnexRidesRepository, createRideLifecycle, createRideService, rideDispatchHandler } from './features/rides';
 import { createTrackingLinks, createTrackingRepository, createTrackingService } from './features/tracking';
 import { createSandboxService } from './features/sandbox';
-import { createJobTelemetry } from './features/telemetry';
+import { createJobTelemetry, createLocationEventsRepository } from './features/telemetry';
 import { createEndpointSecretCipher, createWebhookQueue, retryPolicyFrom } from './features/webhook-dispatch';
 import { createWebhookEndpointService } from './features/webhook-endpoints';
 
@@ -47,7 +47,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   const release = createDriverRelease(offers, fleet, locations, logger);
   const eventPasses = createEventPassService({ db, appendEvent: appendOutboxEvent });
   const telemetry = createJobTelemetry({
-    db,
+    repository: createLocationEventsRepository(db),
     redis,
     prefix: config.REDIS_PREFIX,
     logger,
