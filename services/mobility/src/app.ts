@@ -51,7 +51,7 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   registerOperationalMetrics(metrics.registry, db, [services.webhookQueue, services.timers.queue]);
   const { webhooks, events } = services;
 
-  app.use('/admin/v1', requireAdmin(adminTokenSettings(config)), ensurePartnerFromClaims(db));
+  app.use('/admin/v1', requireAdmin(adminTokenSettings(config)), ensurePartnerFromClaims(services.partners));
   // The audit trail wraps every admin change below it; owners read it at /admin/v1/audit-log. Behind the gateway the
   // caller's address is the last X-Forwarded-For hop, as for driver sign-in.
   app.use('/admin/v1', mobilityAuditTrail(db, config.DRIVER_SIGNIN_TRUST_PROXY_HOPS, logger), auditLogRoutes(db));

@@ -13,6 +13,7 @@ import { createFleetLocations, createFleetService } from './features/fleet';
 import type { JobLifecyclePorts } from './features/jobs';
 import { appendOutboxEvent, createEventsRepository, createEventsService } from './features/outbox';
 import { ACTIVE_STATUSES, createKnexRidesRepository, createRideLifecycle, createRideService, rideDispatchHandler } from './features/rides';
+import { createPartnersRepository } from './features/partners';
 import { createTrackingLinks, createTrackingRepository, createTrackingService } from './features/tracking';
 import { createSandboxService } from './features/sandbox';
 import { createJobTelemetry, createLocationEventsRepository } from './features/telemetry';
@@ -121,6 +122,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   });
   const events = createEventsService(createEventsRepository(db));
   const branding = createBrandingRepository(db);
+  const partners = createPartnersRepository(db);
   return {
     apiKeys,
     locations,
@@ -142,6 +144,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     webhooks,
     events,
     branding,
+    partners,
   };
 }
 
