@@ -18,7 +18,7 @@ import { brandingAdminRoutes } from './features/branding';
 import { accountOf, apiKeyAdminRoutes, requireApiKey, requireLiveKey, requireScope } from './features/api-keys';
 import { courierDeliveryRoutes, deliveryAdminRoutes, deliveryRoutes, deliveryStreams } from './features/deliveries';
 import { currentDriver, driverAppRoutes, requireDriver } from './features/driver-app';
-import { activationCodeAdminRoutes, driverSessionRoutes, firstActivationCode } from './features/driver-sessions';
+import { activationCodeAdminRoutes, driverSessionRoutes } from './features/driver-sessions';
 import { estimateRoutes } from './features/estimates';
 import { eventPassProgramRoutes, eventPassRoutes } from './features/event-passes';
 import { fleetAdminRoutes } from './features/fleet';
@@ -59,7 +59,7 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use(
     '/admin/v1/drivers',
     // A registration answers the driver's first activation code, issued in the registering transaction.
-    fleetAdminRoutes(services.fleet, (driverId) => services.dispatcher.declineOpenOffers(driverId), firstActivationCode),
+    fleetAdminRoutes(services.fleet, (driverId) => services.dispatcher.declineOpenOffers(driverId), services.driverSessions.firstActivationCode),
   );
   app.use('/admin/v1/drivers', activationCodeAdminRoutes(services.driverSessions));
   // The partner API's reads and webhook management for the dashboard, as the token's organization (live data unless

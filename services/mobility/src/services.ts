@@ -7,7 +7,7 @@ import { COURIER_ACTIVE_STATUSES, createDeliveryLifecycle, createDeliveryProofRe
 import { createBrandingRepository } from './features/branding';
 import { createDispatcher, createDispatchTimers, createDriverRelease, createOffersRepository } from './features/dispatch';
 import { createEstimateService, createEstimatesRepository } from './features/estimates';
-import { createDriverSessionService, createSignInThrottle } from './features/driver-sessions';
+import { createDriverSessionService, createDriverSessionsRepository, createSignInThrottle } from './features/driver-sessions';
 import { createEventPassService } from './features/event-passes';
 import { createFleetLocations, createFleetService } from './features/fleet';
 import type { JobLifecyclePorts } from './features/jobs';
@@ -94,7 +94,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   const deliveries = createDeliveryService({ db, repository: deliveriesRepository, proofs: createDeliveryProofRepository(), lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: jobSecrets.pinFingerprintKey, quotes: deliveryQuotes, tracking: trackingLinks });
   const tracking = createTrackingService({ db, repository: createTrackingRepository(db), findDriver: fleet.findDriver, telemetry: (driverId) => locations.telemetry(driverId), linkTtlSeconds: config.TRACKING_LINK_TTL_S });
   // Driver sign-in: `driverSessions.issueActivationCode(organizationId | undefined, driverId)` is also what an operator CLI calls.
-  const driverSessions = createDriverSessionService(db, fleet, {
+  const driverSessions = createDriverSessionService(db, createDriverSessionsRepository(db), fleet, {
     jwtSecret: config.JWT_SECRET,
     jwtIssuer: config.JWT_ISSUER,
     accessTokenTtlSeconds: config.DRIVER_ACCESS_TOKEN_TTL_S,

@@ -8,7 +8,7 @@ import { MOBILITY_SCHEMA, mobilityConfigSchema, type MobilityConfig } from '../c
 import { migrations } from '../db/migrations';
 import { apiKeyCapsOf, createKeySchema, createMobilityApiKeys, MOBILITY_SCOPES } from '../features/api-keys';
 import { createFleetLocations, createFleetService, type DriverView, registerDriverSchema, toDriverView } from '../features/fleet';
-import { createDriverSessionService, firstActivationCode, type IssuedActivationCode } from '../features/driver-sessions';
+import { createDriverSessionService, createDriverSessionsRepository, type IssuedActivationCode } from '../features/driver-sessions';
 import { createPartnersRepository } from '../features/partners';
 
 export { MOBILITY_SCOPES };
@@ -34,7 +34,7 @@ export async function openMobilityOperator(config: MobilityConfig = loadMobility
   const apiKeys = createMobilityApiKeys(db, apiKeyCapsOf(config));
   const fleet = createFleetService(db, createFleetLocations(redis, config.REDIS_PREFIX));
   const partners = createPartnersRepository(db);
-  const driverSessions = createDriverSessionService(db, fleet, {
+  const driverSessions = createDriverSessionService(db, createDriverSessionsRepository(db), fleet, {
     jwtSecret: config.JWT_SECRET,
     jwtIssuer: config.JWT_ISSUER,
     accessTokenTtlSeconds: config.DRIVER_ACCESS_TOKEN_TTL_S,
@@ -58,7 +58,7 @@ export async function openMobilityOperator(config: MobilityConfig = loadMobility
       const body = parseOrThrow(registerDriverSchema, input);
       await partners.ensurePartner({ id: admin.org, name: admin.org_name });
       // The answer carries the driver's first sign-in code (`activation_code`), issued in the registering transaction.
-      return fleet.registerDriver(admin, body, firstActivationCode);
+      return fleet.registerDriver(admin, body, driverSessions.firstActivationCode);
     },
     /** A fresh one-time sign-in code (earlier unused codes and the driver's open session end), as the admin API does. */
     async issueActivationCode(driverId: string): Promise<IssuedActivationCode> {
