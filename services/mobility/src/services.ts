@@ -9,7 +9,7 @@ import { createDispatcher, createDispatchTimers, createDriverRelease, createOffe
 import { createEstimateService, createEstimatesRepository } from './features/estimates';
 import { createDriverSessionService, createDriverSessionsRepository, createSignInThrottle } from './features/driver-sessions';
 import { createEventPassService } from './features/event-passes';
-import { createFleetLocations, createFleetService } from './features/fleet';
+import { createFleetLocations, createFleetRepository, createFleetService } from './features/fleet';
 import type { JobLifecyclePorts } from './features/jobs';
 import { appendOutboxEvent, createEventsRepository, createEventsService } from './features/outbox';
 import { ACTIVE_STATUSES, createKnexRidesRepository, createRideLifecycle, createRideService, rideDispatchHandler } from './features/rides';
@@ -41,7 +41,7 @@ export interface MobilityDeps {
 export function buildServices({ db, redis, config, logger, apiKeyCache }: MobilityDeps) {
   const apiKeys = createMobilityApiKeys(db, apiKeyCapsOf(config), apiKeyCache);
   const locations = createFleetLocations(redis, config.REDIS_PREFIX);
-  const fleet = createFleetService(db, locations);
+  const fleet = createFleetService(db, createFleetRepository(db), locations);
   const estimates = createEstimateService(createEstimatesRepository(db), locations, { dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
   const timers = createDispatchTimers(redis, config.REDIS_PREFIX);
   const offers = createOffersRepository(db);

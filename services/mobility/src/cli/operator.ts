@@ -7,7 +7,7 @@ import { createLogger, createRedis, loadConfigOrExit, openServiceDatabase, parse
 import { MOBILITY_SCHEMA, mobilityConfigSchema, type MobilityConfig } from '../config';
 import { migrations } from '../db/migrations';
 import { apiKeyCapsOf, createKeySchema, createMobilityApiKeys, MOBILITY_SCOPES } from '../features/api-keys';
-import { createFleetLocations, createFleetService, type DriverView, registerDriverSchema, toDriverView } from '../features/fleet';
+import { createFleetLocations, createFleetRepository, createFleetService, type DriverView, registerDriverSchema, toDriverView } from '../features/fleet';
 import { createDriverSessionService, createDriverSessionsRepository, type IssuedActivationCode } from '../features/driver-sessions';
 import { createPartnersRepository } from '../features/partners';
 
@@ -32,7 +32,7 @@ export async function openMobilityOperator(config: MobilityConfig = loadMobility
   // Never connected: the fleet service needs its locations only for dispatch, which the CLI does not do.
   const redis = createRedis(config.REDIS_URL, { lazyConnect: true });
   const apiKeys = createMobilityApiKeys(db, apiKeyCapsOf(config));
-  const fleet = createFleetService(db, createFleetLocations(redis, config.REDIS_PREFIX));
+  const fleet = createFleetService(db, createFleetRepository(db), createFleetLocations(redis, config.REDIS_PREFIX));
   const partners = createPartnersRepository(db);
   const driverSessions = createDriverSessionService(db, createDriverSessionsRepository(db), fleet, {
     jwtSecret: config.JWT_SECRET,
