@@ -8,7 +8,7 @@ import { createBrandingRepository } from './features/branding';
 import { createDispatcher, createDispatchTimers, createDriverRelease, createOffersRepository } from './features/dispatch';
 import { createEstimateService, createEstimatesRepository } from './features/estimates';
 import { createDriverSessionService, createDriverSessionsRepository, createSignInThrottle } from './features/driver-sessions';
-import { createEventPassService } from './features/event-passes';
+import { createEventPassesRepository, createEventPassService } from './features/event-passes';
 import { createFleetLocations, createFleetRepository, createFleetService } from './features/fleet';
 import type { JobLifecyclePorts } from './features/jobs';
 import { appendOutboxEvent, createEventsRepository, createEventsService } from './features/outbox';
@@ -46,7 +46,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   const timers = createDispatchTimers(redis, config.REDIS_PREFIX);
   const offers = createOffersRepository(db);
   const release = createDriverRelease(offers, fleet, locations, logger);
-  const eventPasses = createEventPassService({ db, appendEvent: appendOutboxEvent });
+  const eventPasses = createEventPassService({ db, repository: createEventPassesRepository(db), appendEvent: appendOutboxEvent });
   const telemetry = createJobTelemetry({
     repository: createLocationEventsRepository(db),
     redis,
