@@ -18,7 +18,7 @@ import { createTrackingLinks, createTrackingRepository, createTrackingService } 
 import { createSandboxService } from './features/sandbox';
 import { createJobTelemetry, createLocationEventsRepository } from './features/telemetry';
 import { createEndpointSecretCipher, createWebhookQueue, retryPolicyFrom } from './features/webhook-dispatch';
-import { createWebhookEndpointService } from './features/webhook-endpoints';
+import { createWebhookEndpointService, createWebhookEndpointsRepository, createWebhookMessageLogRepository } from './features/webhook-endpoints';
 
 /** What a mobility process (the API server, the worker, a test) gives the services it builds. */
 export interface MobilityDeps {
@@ -111,6 +111,8 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   const webhookQueue = createWebhookQueue(redis, config.REDIS_PREFIX);
   const webhooks = createWebhookEndpointService({
     db,
+    endpoints: createWebhookEndpointsRepository(db),
+    messageLog: createWebhookMessageLogRepository(db),
     queue: webhookQueue,
     policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
     secrets: createEndpointSecretCipher(config),
