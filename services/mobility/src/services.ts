@@ -15,7 +15,7 @@ import { appendOutboxEvent, createEventsRepository, createEventsService } from '
 import { ACTIVE_STATUSES, createKnexRidesRepository, createRideLifecycle, createRideService, rideDispatchHandler } from './features/rides';
 import { createPartnersRepository } from './features/partners';
 import { createTrackingLinks, createTrackingRepository, createTrackingService } from './features/tracking';
-import { createSandboxService } from './features/sandbox';
+import { createSandboxExpiryRepository, createSandboxService } from './features/sandbox';
 import { createJobTelemetry, createLocationEventsRepository } from './features/telemetry';
 import { createEndpointSecretCipher, createWebhookQueue, retryPolicyFrom } from './features/webhook-dispatch';
 import { createWebhookEndpointService, createWebhookEndpointsRepository, createWebhookMessageLogRepository } from './features/webhook-endpoints';
@@ -106,7 +106,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     trustProxyHops: config.DRIVER_SIGNIN_TRUST_PROXY_HOPS,
   });
   // Test mode: moves test jobs through the same life cycles the dispatcher and drivers use.
-  const sandbox = createSandboxService({ db, rides: rideLifecycle, deliveries: deliveryLifecycle });
+  const sandbox = createSandboxService({ idleJobs: createSandboxExpiryRepository(db), rides: rideLifecycle, deliveries: deliveryLifecycle });
   // The partner's webhook endpoints (register, test events, retries: the queue the worker drains) and its event log.
   const webhookQueue = createWebhookQueue(redis, config.REDIS_PREFIX);
   const webhooks = createWebhookEndpointService({
