@@ -18,7 +18,7 @@ import { brandingAdminRoutes } from './features/branding';
 import { accountOf, apiKeyAdminRoutes, requireApiKey, requireLiveKey, requireScope } from './features/api-keys';
 import { courierDeliveryRoutes, deliveryAdminRoutes, deliveryRoutes, deliveryStreams } from './features/deliveries';
 import { currentDriver, driverAppRoutes, requireDriver } from './features/driver-app';
-import { activationCodeAdminRoutes, driverSessionRoutes, firstActivationCode } from './features/driver-sessions';
+import { activationCodeAdminRoutes, driverSessionRoutes } from './features/driver-sessions';
 import { estimateRoutes } from './features/estimates';
 import { eventPassProgramRoutes, eventPassRoutes } from './features/event-passes';
 import { fleetAdminRoutes } from './features/fleet';
@@ -51,7 +51,7 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   registerOperationalMetrics(metrics.registry, db, [services.webhookQueue, services.timers.queue]);
   const { webhooks, events } = services;
 
-  app.use('/admin/v1', requireAdmin(adminTokenSettings(config)), ensurePartnerFromClaims(db));
+  app.use('/admin/v1', requireAdmin(adminTokenSettings(config)), ensurePartnerFromClaims(services.partners));
   // The audit trail wraps every admin change below it; owners read it at /admin/v1/audit-log. Behind the gateway the
   // caller's address is the last X-Forwarded-For hop, as for driver sign-in.
   app.use('/admin/v1', mobilityAuditTrail(db, config.DRIVER_SIGNIN_TRUST_PROXY_HOPS, logger), auditLogRoutes(db));
@@ -59,7 +59,7 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use(
     '/admin/v1/drivers',
     // A registration answers the driver's first activation code, issued in the registering transaction.
-    fleetAdminRoutes(services.fleet, (driverId) => services.dispatcher.declineOpenOffers(driverId), firstActivationCode),
+    fleetAdminRoutes(services.fleet, (driverId) => services.dispatcher.declineOpenOffers(driverId), services.driverSessions.firstActivationCode),
   );
   app.use('/admin/v1/drivers', activationCodeAdminRoutes(services.driverSessions));
   // The partner API's reads and webhook management for the dashboard, as the token's organization (live data unless
@@ -69,7 +69,7 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use('/admin/v1/deliveries', deliveryAdminRoutes(services.deliveries, adminAccountOf));
   app.use('/admin/v1/events', eventRoutes(events, adminAccountOf));
   app.use('/admin/v1/webhooks', webhookEndpointRoutes({ service: webhooks, accountOf: adminAccountOf, requireChange: adminChange }));
-  app.use('/admin/v1/partner/branding', brandingAdminRoutes(db, adminChange));
+  app.use('/admin/v1/partner/branding', brandingAdminRoutes(services.branding, adminChange));
   app.use('/admin/v1/summary', mobilitySummaryRoutes(createMobilitySummaryReader(db)));
   app.use('/admin/v1/event-pass-programs', eventPassProgramRoutes(services.eventPasses, { read: (_req, _res, next) => next(), write: adminChange, partnerIdOf: adminPartnerIdOf }));
 

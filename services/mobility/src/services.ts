@@ -3,20 +3,22 @@ import type { Knex, Logger, Metrics, Redis } from '@platform/service-kit';
 import type { MobilityConfig } from './config';
 import { jobSecretsFrom } from './platform/job-secrets';
 import { apiKeyCapsOf, createMobilityApiKeys } from './features/api-keys';
-import { COURIER_ACTIVE_STATUSES, createDeliveryLifecycle, createDeliveryQuoteService, createDeliveryService, createKnexDeliveriesRepository, deliveryDispatchHandler } from './features/deliveries';
-import { createDispatcher, createDispatchTimers, createDriverRelease } from './features/dispatch';
-import { createEstimateService } from './features/estimates';
-import { createDriverSessionService, createSignInThrottle } from './features/driver-sessions';
-import { createEventPassService } from './features/event-passes';
-import { createFleetLocations, createFleetService } from './features/fleet';
+import { COURIER_ACTIVE_STATUSES, createDeliveryLifecycle, createDeliveryProofRepository, createDeliveryQuoteService, createDeliveryQuotesRepository, createDeliveryService, createKnexDeliveriesRepository, deliveryDispatchHandler } from './features/deliveries';
+import { createBrandingRepository } from './features/branding';
+import { createDispatcher, createDispatchTimers, createDriverRelease, createOffersRepository } from './features/dispatch';
+import { createEstimateService, createEstimatesRepository } from './features/estimates';
+import { createDriverSessionService, createDriverSessionsRepository, createSignInThrottle } from './features/driver-sessions';
+import { createEventPassesRepository, createEventPassService } from './features/event-passes';
+import { createFleetLocations, createFleetRepository, createFleetService } from './features/fleet';
 import type { JobLifecyclePorts } from './features/jobs';
-import { appendOutboxEvent, createEventsService } from './features/outbox';
+import { appendOutboxEvent, createEventsRepository, createEventsService } from './features/outbox';
 import { ACTIVE_STATUSES, createKnexRidesRepository, createRideLifecycle, createRideService, rideDispatchHandler } from './features/rides';
-import { createTrackingLinks, createTrackingService } from './features/tracking';
-import { createSandboxService } from './features/sandbox';
-import { createJobTelemetry } from './features/telemetry';
+import { createPartnersRepository } from './features/partners';
+import { createTrackingLinks, createTrackingRepository, createTrackingService } from './features/tracking';
+import { createSandboxExpiryRepository, createSandboxService } from './features/sandbox';
+import { createJobTelemetry, createLocationEventsRepository } from './features/telemetry';
 import { createEndpointSecretCipher, createWebhookQueue, retryPolicyFrom } from './features/webhook-dispatch';
-import { createWebhookEndpointService } from './features/webhook-endpoints';
+import { createWebhookEndpointService, createWebhookEndpointsRepository, createWebhookMessageLogRepository } from './features/webhook-endpoints';
 
 /** What a mobility process (the API server, the worker, a test) gives the services it builds. */
 export interface MobilityDeps {
@@ -39,13 +41,14 @@ export interface MobilityDeps {
 export function buildServices({ db, redis, config, logger, apiKeyCache }: MobilityDeps) {
   const apiKeys = createMobilityApiKeys(db, apiKeyCapsOf(config), apiKeyCache);
   const locations = createFleetLocations(redis, config.REDIS_PREFIX);
-  const fleet = createFleetService(db, locations);
-  const estimates = createEstimateService(db, locations, { dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
+  const fleet = createFleetService(db, createFleetRepository(db), locations);
+  const estimates = createEstimateService(createEstimatesRepository(db), locations, { dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
   const timers = createDispatchTimers(redis, config.REDIS_PREFIX);
-  const release = createDriverRelease(db, fleet, locations, logger);
-  const eventPasses = createEventPassService({ db, appendEvent: appendOutboxEvent });
+  const offers = createOffersRepository(db);
+  const release = createDriverRelease(offers, fleet, locations, logger);
+  const eventPasses = createEventPassService({ db, repository: createEventPassesRepository(db), appendEvent: appendOutboxEvent });
   const telemetry = createJobTelemetry({
-    db,
+    repository: createLocationEventsRepository(db),
     redis,
     prefix: config.REDIS_PREFIX,
     logger,
@@ -78,6 +81,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   const deliveryLifecycle = createDeliveryLifecycle(db, deliveriesRepository, jobPorts, trackingLinks);
   const dispatcher = createDispatcher({
     db,
+    offers,
     locations,
     drivers: fleet,
     release,
@@ -86,11 +90,11 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     settings: { radiusMeters: config.DISPATCH_RADIUS_M, offerTtlSeconds: config.DISPATCH_OFFER_TTL_S, searchTimeoutSeconds: config.DISPATCH_TIMEOUT_S },
   });
   const rides = createRideService({ db, repository: ridesRepository, lifecycle: rideLifecycle, dispatcher, estimates, passes: eventPasses, logger });
-  const deliveryQuotes = createDeliveryQuoteService({ db, locations, dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
-  const deliveries = createDeliveryService({ db, repository: deliveriesRepository, lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: jobSecrets.pinFingerprintKey, quotes: deliveryQuotes, tracking: trackingLinks });
-  const tracking = createTrackingService({ db, findDriver: fleet.findDriver, telemetry: (driverId) => locations.telemetry(driverId), linkTtlSeconds: config.TRACKING_LINK_TTL_S });
+  const deliveryQuotes = createDeliveryQuoteService({ repository: createDeliveryQuotesRepository(db), locations, dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
+  const deliveries = createDeliveryService({ db, repository: deliveriesRepository, proofs: createDeliveryProofRepository(), lifecycle: deliveryLifecycle, dispatcher, locations, logger, pinFingerprintKey: jobSecrets.pinFingerprintKey, quotes: deliveryQuotes, tracking: trackingLinks });
+  const tracking = createTrackingService({ db, repository: createTrackingRepository(db), findDriver: fleet.findDriver, telemetry: (driverId) => locations.telemetry(driverId), linkTtlSeconds: config.TRACKING_LINK_TTL_S });
   // Driver sign-in: `driverSessions.issueActivationCode(organizationId | undefined, driverId)` is also what an operator CLI calls.
-  const driverSessions = createDriverSessionService(db, fleet, {
+  const driverSessions = createDriverSessionService(db, createDriverSessionsRepository(db), fleet, {
     jwtSecret: config.JWT_SECRET,
     jwtIssuer: config.JWT_ISSUER,
     accessTokenTtlSeconds: config.DRIVER_ACCESS_TOKEN_TTL_S,
@@ -102,11 +106,13 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     trustProxyHops: config.DRIVER_SIGNIN_TRUST_PROXY_HOPS,
   });
   // Test mode: moves test jobs through the same life cycles the dispatcher and drivers use.
-  const sandbox = createSandboxService({ db, rides: rideLifecycle, deliveries: deliveryLifecycle });
+  const sandbox = createSandboxService({ idleJobs: createSandboxExpiryRepository(db), rides: rideLifecycle, deliveries: deliveryLifecycle });
   // The partner's webhook endpoints (register, test events, retries: the queue the worker drains) and its event log.
   const webhookQueue = createWebhookQueue(redis, config.REDIS_PREFIX);
   const webhooks = createWebhookEndpointService({
     db,
+    endpoints: createWebhookEndpointsRepository(db),
+    messageLog: createWebhookMessageLogRepository(db),
     queue: webhookQueue,
     policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
     secrets: createEndpointSecretCipher(config),
@@ -116,7 +122,9 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     maxAttempts: retryPolicyFrom(config).maxAttempts,
     logger,
   });
-  const events = createEventsService(db);
+  const events = createEventsService(createEventsRepository(db));
+  const branding = createBrandingRepository(db);
+  const partners = createPartnersRepository(db);
   return {
     apiKeys,
     locations,
@@ -137,6 +145,8 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     webhookQueue,
     webhooks,
     events,
+    branding,
+    partners,
   };
 }
 

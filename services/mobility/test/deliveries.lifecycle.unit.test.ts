@@ -3,6 +3,7 @@ import type { Logger } from '@platform/service-kit';
 import { createInMemoryDeliveriesRepository } from '../src/features/deliveries/in-memory-deliveries';
 import { createDeliveryLifecycle, deliveryDispatchHandler } from '../src/features/deliveries/delivery-lifecycle';
 import { createDeliveryService, type DeliveryServiceDeps } from '../src/features/deliveries/deliveries.service';
+import { createDeliveryProofRepository } from '../src/features/deliveries/delivery-proof.repository';
 import { hashPin, MAX_PIN_ATTEMPTS } from '../src/features/deliveries/delivery-pin';
 import { createInMemoryDatabase } from '../src/features/jobs/in-memory-jobs';
 import { fakeDriver, fakeJobPorts, fakePosition } from './helpers/fake-job-ports';
@@ -23,6 +24,7 @@ async function setup() {
   const service = createDeliveryService({
     db: memory.db,
     repository: deliveries,
+    proofs: createDeliveryProofRepository(),
     lifecycle,
     dispatcher: { scheduleSearch: unused, offerNext: unused } as unknown as DeliveryServiceDeps['dispatcher'],
     locations: { telemetry: fake.ports.telemetry },

@@ -7,9 +7,9 @@ import { createLogger, createRedis, loadConfigOrExit, openServiceDatabase, parse
 import { MOBILITY_SCHEMA, mobilityConfigSchema, type MobilityConfig } from '../config';
 import { migrations } from '../db/migrations';
 import { apiKeyCapsOf, createKeySchema, createMobilityApiKeys, MOBILITY_SCOPES } from '../features/api-keys';
-import { createFleetLocations, createFleetService, type DriverView, registerDriverSchema, toDriverView } from '../features/fleet';
-import { createDriverSessionService, firstActivationCode, type IssuedActivationCode } from '../features/driver-sessions';
-import { ensurePartner } from '../features/partners';
+import { createFleetLocations, createFleetRepository, createFleetService, type DriverView, registerDriverSchema, toDriverView } from '../features/fleet';
+import { createDriverSessionService, createDriverSessionsRepository, type IssuedActivationCode } from '../features/driver-sessions';
+import { createPartnersRepository } from '../features/partners';
 
 export { MOBILITY_SCOPES };
 
@@ -32,8 +32,9 @@ export async function openMobilityOperator(config: MobilityConfig = loadMobility
   // Never connected: the fleet service needs its locations only for dispatch, which the CLI does not do.
   const redis = createRedis(config.REDIS_URL, { lazyConnect: true });
   const apiKeys = createMobilityApiKeys(db, apiKeyCapsOf(config));
-  const fleet = createFleetService(db, createFleetLocations(redis, config.REDIS_PREFIX));
-  const driverSessions = createDriverSessionService(db, fleet, {
+  const fleet = createFleetService(db, createFleetRepository(db), createFleetLocations(redis, config.REDIS_PREFIX));
+  const partners = createPartnersRepository(db);
+  const driverSessions = createDriverSessionService(db, createDriverSessionsRepository(db), fleet, {
     jwtSecret: config.JWT_SECRET,
     jwtIssuer: config.JWT_ISSUER,
     accessTokenTtlSeconds: config.DRIVER_ACCESS_TOKEN_TTL_S,
@@ -48,16 +49,16 @@ export async function openMobilityOperator(config: MobilityConfig = loadMobility
     /** A scoped `mk_` key for the organization (its partner row is created on first sight, as the admin API does). */
     async createKey(input: MobilityKeyInput) {
       const body = parseOrThrow(createKeySchema, { name: input.name, scopes: input.scopes, ...(input.mode ? { mode: input.mode } : {}) }) as { name: string; scopes?: string[]; mode?: 'live' | 'test' };
-      await ensurePartner(db, { id: input.organizationId, name: input.organizationName });
+      await partners.ensurePartner({ id: input.organizationId, name: input.organizationName });
       const create = { organizationId: input.organizationId, userId: input.userId, name: body.name, scopes: body.scopes, livemode: body.mode !== 'test' };
       return apiKeys.create(create);
     },
     /** Registers a driver or courier as the organization's operator would (`POST /admin/v1/drivers`). */
     async registerDriver(admin: Pick<AdminClaims, 'org' | 'role'> & { org_name?: string }, input: unknown): Promise<DriverView> {
       const body = parseOrThrow(registerDriverSchema, input);
-      await ensurePartner(db, { id: admin.org, name: admin.org_name });
+      await partners.ensurePartner({ id: admin.org, name: admin.org_name });
       // The answer carries the driver's first sign-in code (`activation_code`), issued in the registering transaction.
-      return fleet.registerDriver(admin, body, firstActivationCode);
+      return fleet.registerDriver(admin, body, driverSessions.firstActivationCode);
     },
     /** A fresh one-time sign-in code (earlier unused codes and the driver's open session end), as the admin API does. */
     async issueActivationCode(driverId: string): Promise<IssuedActivationCode> {

@@ -25,6 +25,8 @@ import { createWebhookQueue, type WebhookQueue } from '../../src/features/webhoo
 import { startWebhookDispatch, type WebhookDispatch } from '../../src/features/webhook-dispatch/webhook-worker';
 import { webhookEndpointRoutes } from '../../src/features/webhook-endpoints/webhook-endpoints.routes';
 import { createWebhookEndpointService } from '../../src/features/webhook-endpoints/webhook-endpoints.service';
+import { createWebhookEndpointsRepository } from '../../src/features/webhook-endpoints/webhook-endpoints.repository';
+import { createWebhookMessageLogRepository } from '../../src/features/webhook-endpoints/webhook-message-log.repository';
 
 export const silentLogger = pino({ level: 'silent' });
 
@@ -42,6 +44,8 @@ export function newPartnerId(): string {
 export function webhookTestApp(db: Knex, redis: Redis, config: MobilityConfig, queue = createWebhookQueue(redis, config.REDIS_PREFIX)): Express {
   const service = createWebhookEndpointService({
     db,
+    endpoints: createWebhookEndpointsRepository(db),
+    messageLog: createWebhookMessageLogRepository(db),
     queue,
     policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
     secrets: createEndpointSecretCipher(config),

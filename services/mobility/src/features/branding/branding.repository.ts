@@ -12,16 +12,26 @@ export interface BrandingRow {
 
 export type BrandingChange = Partial<Pick<BrandingRow, 'display_name' | 'brand_color' | 'logo' | 'logo_content_type'>>;
 
-export async function findBranding(db: Knex, partnerId: string): Promise<BrandingRow | undefined> {
-  return (await db('partner_branding').where({ partner_id: partnerId }).first()) as BrandingRow | undefined;
+/** The partner's tracking-page branding (one row per partner). */
+export interface BrandingRepository {
+  findBranding(partnerId: string): Promise<BrandingRow | undefined>;
+  /** Creates the partner's branding or changes the fields given; answers the row as it now is. */
+  upsertBranding(partnerId: string, change: BrandingChange): Promise<BrandingRow>;
 }
 
-/** Creates the partner's branding or changes the fields given; answers the row as it now is. */
-export async function upsertBranding(db: Knex, partnerId: string, change: BrandingChange): Promise<BrandingRow> {
-  const [row] = await db('partner_branding')
-    .insert({ partner_id: partnerId, ...change, updated_at: db.fn.now() })
-    .onConflict('partner_id')
-    .merge({ ...change, updated_at: db.fn.now() })
-    .returning('*');
-  return row as BrandingRow;
+/** The Postgres `partner_branding` table. */
+export function createBrandingRepository(db: Knex): BrandingRepository {
+  return {
+    async findBranding(partnerId) {
+      return (await db('partner_branding').where({ partner_id: partnerId }).first()) as BrandingRow | undefined;
+    },
+    async upsertBranding(partnerId, change) {
+      const [row] = await db('partner_branding')
+        .insert({ partner_id: partnerId, ...change, updated_at: db.fn.now() })
+        .onConflict('partner_id')
+        .merge({ ...change, updated_at: db.fn.now() })
+        .returning('*');
+      return row as BrandingRow;
+    },
+  };
 }

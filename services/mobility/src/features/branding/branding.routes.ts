@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { parseOrThrow, type Knex } from '@platform/service-kit';
+import { parseOrThrow } from '@platform/service-kit';
 import { imageDataUrlSchema } from '../../platform/image-data';
 import { adminPartnerIdOf } from '../partners';
 import { BRAND_COLOR_PATTERN, contrastOnWhite, MIN_BRAND_CONTRAST } from './brand-color';
-import { findBranding, upsertBranding, type BrandingChange, type BrandingRow } from './branding.repository';
+import type { BrandingChange, BrandingRepository, BrandingRow } from './branding.repository';
 import type { partnerBrandingResponse } from './branding.schema';
 
 /** A logo is shown at most 40 px high: 64 KiB of PNG, JPEG or WebP is plenty. */
@@ -45,12 +45,12 @@ function presentBranding(row: BrandingRow | undefined): z.input<typeof partnerBr
 }
 
 /** `/admin/v1/partner/branding`: the token's organization's branding; any role reads, `requireChange` guards changes. */
-export function brandingAdminRoutes(db: Knex, requireChange: RequestHandler): Router {
+export function brandingAdminRoutes(branding: BrandingRepository, requireChange: RequestHandler): Router {
   const router = Router();
 
   router.get('/', async (req, res) => {
     const partnerId = adminPartnerIdOf(req);
-    res.json(presentBranding(await findBranding(db, partnerId)));
+    res.json(presentBranding(await branding.findBranding(partnerId)));
   });
 
   router.patch('/', requireChange, async (req, res) => {
@@ -63,7 +63,7 @@ export function brandingAdminRoutes(db: Knex, requireChange: RequestHandler): Ro
       change.logo = input.logo?.bytes ?? null;
       change.logo_content_type = input.logo?.contentType ?? null;
     }
-    const row = Object.keys(change).length ? await upsertBranding(db, partnerId, change) : await findBranding(db, partnerId);
+    const row = Object.keys(change).length ? await branding.upsertBranding(partnerId, change) : await branding.findBranding(partnerId);
     res.json(presentBranding(row));
   });
 

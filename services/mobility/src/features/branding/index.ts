@@ -2,3 +2,4 @@
 export { brandingContract } from './branding.contract';
 export { partnerBrandingResponse } from './branding.schema';
 export { brandingAdminRoutes } from './branding.routes';
+export { createBrandingRepository, type BrandingRepository } from './branding.repository';

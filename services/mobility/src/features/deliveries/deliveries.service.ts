@@ -1,7 +1,6 @@
 import { ApiError, NotFoundError, newId, type Page } from '@platform/service-kit';
 import type { ImageData } from '../../platform/image-data';
 import { DELIVERY_PRICING, deliveryFeeFor, tripMeters, type WeightTier } from '../../platform/pricing';
-import { insertProofImages } from './delivery-proof.repository';
 import type { PartnerAccount } from '../api-keys';
 import type { Driver, FleetLocations } from '../fleet';
 import { createAndDispatch, type JobCreationDeps, jobListFilter, type JobListQuery, placeColumns, type PlaceInput } from '../jobs';
@@ -11,6 +10,7 @@ import type { DeliveryQuoteService } from './delivery-quotes';
 import { nextDeliveryStatus } from './delivery-status';
 import { presentDelivery, type DeliveryTrackingLinks, type DeliveryView } from './delivery.presenter';
 import type { DeliveriesRepository } from './deliveries.repository';
+import type { DeliveryProofRepository } from './delivery-proof.repository';
 
 export interface Contact {
   name: string;
@@ -44,6 +44,7 @@ export type CreatedDelivery = DeliveryView & { security_pin?: string };
 /** The dispatcher only starts the search; it moves the delivery itself through the delivery's dispatch handler. */
 export interface DeliveryServiceDeps extends JobCreationDeps {
   repository: DeliveriesRepository;
+  proofs: DeliveryProofRepository;
   lifecycle: DeliveryLifecycle;
   /** Where the courier was when delivering: the proof of delivery's location. */
   locations: Pick<FleetLocations, 'telemetry'>;
@@ -52,7 +53,7 @@ export interface DeliveryServiceDeps extends JobCreationDeps {
   tracking: DeliveryTrackingLinks;
 }
 
-export function createDeliveryService({ db, repository, lifecycle, dispatcher, locations, logger, pinFingerprintKey, quotes, tracking }: DeliveryServiceDeps) {
+export function createDeliveryService({ db, repository, proofs, lifecycle, dispatcher, locations, logger, pinFingerprintKey, quotes, tracking }: DeliveryServiceDeps) {
   /** The body the idempotency key is compared on: the PIN only as a keyed fingerprint, never in the clear. */
   function fingerprintBody(input: CreateDeliveryInput): unknown {
     return input.security_pin === undefined ? input : { ...input, security_pin: pinFingerprint(input.security_pin, pinFingerprintKey) };
@@ -136,7 +137,7 @@ export function createDeliveryService({ db, repository, lifecycle, dispatcher, l
           const attempts = await repository.countWrongPin(trx, delivery.id, MAX_PIN_ATTEMPTS);
           return { refused: attempts === undefined ? pinLocked() : wrongPin(MAX_PIN_ATTEMPTS - attempts) };
         }
-        await insertProofImages(trx, delivery.id, { photo: input.photo, signature: input.signature });
+        await proofs.insertProofImages(trx, delivery.id, { photo: input.photo, signature: input.signature });
         return lifecycle.endJob(trx, delivery, 'deliver', {
           received_by: input.received_by ?? null,
           photo_url: input.photo_url ?? null,

@@ -19,14 +19,24 @@ export interface DeliveryQuoteRow {
   created_at: Date;
 }
 
-export async function insertDeliveryQuote(db: Knex, quote: Omit<DeliveryQuoteRow, 'created_at'>): Promise<DeliveryQuoteRow> {
-  const [row] = await db('delivery_quotes').insert(quote).returning('*');
-  return row as DeliveryQuoteRow;
+/** Delivery quotes, each the partner's and of one mode. */
+export interface DeliveryQuotesRepository {
+  insertDeliveryQuote(quote: Omit<DeliveryQuoteRow, 'created_at'>): Promise<DeliveryQuoteRow>;
+  /** The quote only if it is the partner's, in the same mode: another partner's (or mode's) quote is not found, like an unknown one. */
+  findDeliveryQuote(conn: Knex, partnerId: string, livemode: boolean, id: string): Promise<DeliveryQuoteRow | undefined>;
 }
 
-/** The quote only if it is the partner's, in the same mode: another partner's (or mode's) quote is not found, like an unknown one. */
-export async function findDeliveryQuote(db: Knex, partnerId: string, livemode: boolean, id: string): Promise<DeliveryQuoteRow | undefined> {
-  return (await db('delivery_quotes').where({ id, partner_id: partnerId, livemode }).first()) as DeliveryQuoteRow | undefined;
+/** The Postgres `delivery_quotes` table; a booking reads its quote on the booking's own connection (`conn`). */
+export function createDeliveryQuotesRepository(db: Knex): DeliveryQuotesRepository {
+  return {
+    async insertDeliveryQuote(quote) {
+      const [row] = await db('delivery_quotes').insert(quote).returning('*');
+      return row as DeliveryQuoteRow;
+    },
+    async findDeliveryQuote(conn, partnerId, livemode, id) {
+      return (await conn('delivery_quotes').where({ id, partner_id: partnerId, livemode }).first()) as DeliveryQuoteRow | undefined;
+    },
+  };
 }
 
 export function samePlace(row: { lat: number; lng: number }, place: LatLng): boolean {

@@ -4,7 +4,7 @@ import { DELIVERY_PRICING, DELIVERY_QUOTE_VALIDITY_SECONDS, ROAD_FACTOR, deliver
 import type { PartnerAccount } from '../api-keys';
 import { SANDBOX_PICKUP_ETA_SECONDS } from '../estimates';
 import type { FleetLocations } from '../fleet';
-import { findDeliveryQuote, insertDeliveryQuote, samePlace, type DeliveryQuoteRow } from './delivery-quotes.repository';
+import { samePlace, type DeliveryQuoteRow, type DeliveryQuotesRepository } from './delivery-quotes.repository';
 
 export interface DeliveryQuoteInput {
   pickup: LatLng;
@@ -30,7 +30,7 @@ function quoteError(code: string, message: string): ApiError {
   return new ApiError(422, code, message);
 }
 
-export function createDeliveryQuoteService({ db, locations, dispatchRadiusMeters }: { db: Knex; locations: Pick<FleetLocations, 'nearestOfEachTier'>; dispatchRadiusMeters: number }) {
+export function createDeliveryQuoteService({ repository, locations, dispatchRadiusMeters }: { repository: DeliveryQuotesRepository; locations: Pick<FleetLocations, 'nearestOfEachTier'>; dispatchRadiusMeters: number }) {
   return {
     async createQuote({ partnerId, livemode }: PartnerAccount, input: DeliveryQuoteInput): Promise<DeliveryQuoteView> {
       const distanceMeters = tripMeters(input.pickup, input.dropoff);
@@ -39,7 +39,7 @@ export function createDeliveryQuoteService({ db, locations, dispatchRadiusMeters
       const nearest = livemode ? (await locations.nearestOfEachTier('courier', [courierTier], partnerId, input.pickup, dispatchRadiusMeters)).get(courierTier) : undefined;
       const pickupEta = !livemode ? SANDBOX_PICKUP_ETA_SECONDS : nearest ? travelSeconds(courierTier, nearest.meters * ROAD_FACTOR) : null;
       const fee = deliveryFeeFor(input.weight_tier, distanceMeters);
-      const row = await insertDeliveryQuote(db, {
+      const row = await repository.insertDeliveryQuote({
         id: newId('dq'),
         partner_id: partnerId,
         livemode,
@@ -70,7 +70,7 @@ export function createDeliveryQuoteService({ db, locations, dispatchRadiusMeters
      * (`delivery_quote_expired`) and for the booking's exact pickup, drop-off and weight tier (`delivery_quote_mismatch`).
      */
     async quotedFee(conn: Knex, { partnerId, livemode }: PartnerAccount, quoteId: string, booking: DeliveryQuoteInput): Promise<{ amount: number; currency: string }> {
-      const quote: DeliveryQuoteRow | undefined = isIdOf('dq', quoteId) ? await findDeliveryQuote(conn, partnerId, livemode, quoteId) : undefined;
+      const quote: DeliveryQuoteRow | undefined = isIdOf('dq', quoteId) ? await repository.findDeliveryQuote(conn, partnerId, livemode, quoteId) : undefined;
       if (!quote) throw quoteError('delivery_quote_not_found', 'No delivery quote of yours has this id');
       if (quote.expires_at.getTime() <= Date.now()) throw quoteError('delivery_quote_expired', `The quote expired at ${quote.expires_at.toISOString()}; request a new one`);
       const matches =

@@ -2,6 +2,8 @@
 export { deliveriesContract } from './deliveries.contract';
 export { createdDeliveryResponse, deliveryQuoteResponse, deliveryResponse, deliveryStatusResponse, listDeliveriesResponse, pinRefusedResponse, proofOfDeliveryResponse, requestDelivery422Response } from './deliveries.schema';
 export { createKnexDeliveriesRepository } from './deliveries.repository';
+export { createDeliveryProofRepository } from './delivery-proof.repository';
+export { createDeliveryQuotesRepository } from './delivery-quotes.repository';
 export { courierDeliveryRoutes, deliveryAdminRoutes, deliveryId, deliveryRoutes, deliveryStreams } from './deliveries.routes';
 export { createDeliveryService } from './deliveries.service';
 export { createDeliveryLifecycle, deliveryDispatchHandler } from './delivery-lifecycle';

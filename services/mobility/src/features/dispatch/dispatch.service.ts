@@ -3,16 +3,7 @@ import type { FleetLocations, IndexScope } from '../fleet';
 import type { DispatchTimers, SearchWindow } from './dispatch.timers';
 import type { DispatchJob, DriverPool, JobHandler, JobKind } from './dispatch.types';
 import type { DriverRelease } from './driver-release';
-import {
-  askedDriverIds,
-  closeOffer,
-  findOfferForDriver,
-  hasPendingOffer,
-  insertOffer,
-  isExpired,
-  openOffersForDriver,
-  type OfferRow,
-} from './offers.repository';
+import type { OfferRow, OffersRepository } from './offers.repository';
 import type { z } from 'zod';
 import type { offerResponse } from './offers.schema';
 
@@ -43,6 +34,7 @@ export function toOfferView(offer: OfferRow): z.input<typeof offerResponse> {
  */
 export interface DispatcherDeps {
   db: Knex;
+  offers: OffersRepository;
   locations: FleetLocations;
   drivers: DriverPool;
   release: DriverRelease;
@@ -54,6 +46,7 @@ export interface DispatcherDeps {
 
 export class Dispatcher {
   private readonly db: Knex;
+  private readonly offers: OffersRepository;
   private readonly locations: FleetLocations;
   private readonly drivers: DriverPool;
   private readonly release: DriverRelease;
@@ -62,7 +55,7 @@ export class Dispatcher {
   private readonly handlers: ReadonlyMap<JobKind, JobHandler>;
 
   constructor(deps: DispatcherDeps) {
-    ({ db: this.db, locations: this.locations, drivers: this.drivers, release: this.release, timers: this.timers, settings: this.settings } = deps);
+    ({ db: this.db, offers: this.offers, locations: this.locations, drivers: this.drivers, release: this.release, timers: this.timers, settings: this.settings } = deps);
     this.handlers = new Map(deps.handlers.map((handler) => [handler.kind, handler]));
   }
 
@@ -102,7 +95,7 @@ export class Dispatcher {
     const outcome = await this.db.transaction(async (trx) => {
       const job = await this.handler(kind).lockSearching(trx, id); // serializes searches for one job
       if (!job) return { next: 'stop' as const };
-      if (await hasPendingOffer(trx, id)) return { next: 'await_answer' as const }; // its expiry timer moves on
+      if (await this.offers.hasPendingOffer(trx, id)) return { next: 'await_answer' as const }; // its expiry timer moves on
       const found = await this.offerToNearestFree(trx, job);
       if (!found) return { next: 'retry' as const };
       await this.timers.offerExpiry(found.offer.id, this.settings.offerTtlSeconds * 1000);
@@ -144,25 +137,25 @@ export class Dispatcher {
     const job = await this.handler(kind).findSearching(this.db, id);
     if (!job) return true;
     if (await this.locations.anyNearby(job.fleetKind, job.tier, job.partnerId, job.pickup, this.settings.radiusMeters)) return false;
-    if (!(await hasPendingOffer(this.db, id))) await this.timers.searchRetry(kind, id, this.retryDelayMs);
+    if (!(await this.offers.hasPendingOffer(this.db, id))) await this.timers.searchRetry(kind, id, this.retryDelayMs);
     return true;
   }
 
   /** Candidates come from the partner's and the platform's indexes only; the claim re-checks both in Postgres. */
   private async offerToNearestFree(trx: Knex.Transaction, job: DispatchJob): Promise<{ offer: OfferRow; scope: IndexScope } | undefined> {
-    const asked = await askedDriverIds(trx, job.id);
+    const asked = await this.offers.askedDriverIds(trx, job.id);
     const nearby = await this.locations.nearest(job.fleetKind, job.tier, job.partnerId, job.pickup, this.settings.radiusMeters, CANDIDATES_PER_SEARCH + asked.size);
     for (const { driverId, scope } of nearby) {
       if (asked.has(driverId)) continue;
       if (!(await this.drivers.claimDriver(trx, driverId, job.id, job.partnerId))) continue; // busy, offline, disabled or taken by a concurrent search
-      const offer = await insertOffer(trx, { id: newId('ofr'), kind: job.kind, job_id: job.id, driver_id: driverId, pickup: job.pickup, dropoff: job.dropoff }, this.settings.offerTtlSeconds);
+      const offer = await this.offers.insertOffer(trx, { id: newId('ofr'), kind: job.kind, job_id: job.id, driver_id: driverId, pickup: job.pickup, dropoff: job.dropoff }, this.settings.offerTtlSeconds);
       return { offer, scope };
     }
     return undefined;
   }
 
   async openOffers(driverId: string) {
-    return (await openOffersForDriver(this.db, driverId)).map(toOfferView);
+    return (await this.offers.openOffersForDriver(driverId)).map(toOfferView);
   }
 
   /**
@@ -172,15 +165,15 @@ export class Dispatcher {
   async accept(driverId: string, offerId: string): Promise<Record<string, unknown>> {
     const telemetry = await this.locations.telemetry(driverId); // read before the locks: the job's view shows it
     const view = await this.db.transaction(async (trx) => {
-      const found = await findOfferForDriver(trx, offerId, driverId);
+      const found = await this.offers.findOfferForDriver(trx, offerId, driverId);
       if (!found) throw new NotFoundError('Offer not found');
       const handler = this.handler(found.kind);
       const job = await handler.lockSearching(trx, found.job_id);
-      const offer = (await findOfferForDriver(trx, offerId, driverId, { forUpdate: true }))!;
+      const offer = (await this.offers.findOfferForDriver(trx, offerId, driverId, { forUpdate: true }))!;
       if (offer.status !== 'pending') throw new ConflictError(`Offer is ${offer.status}`, 'offer_closed');
-      if (await isExpired(trx, offer.id)) throw new ConflictError('Offer is expired', 'offer_closed');
+      if (await this.offers.isExpired(trx, offer.id)) throw new ConflictError('Offer is expired', 'offer_closed');
       if (!job) throw new ConflictError(`The ${offer.kind} is no longer available`, 'offer_closed');
-      await closeOffer(trx, { id: offer.id }, 'accepted');
+      await this.offers.closeOffer(trx, { id: offer.id }, 'accepted');
       return { assigned: await handler.assign(trx, offer.job_id, driverId, telemetry), offer };
     });
     const createdAt = new Date(String(view.assigned.created_at));
@@ -195,9 +188,9 @@ export class Dispatcher {
 
   async decline(driverId: string, offerId: string): Promise<{ id: string; status: 'declined' }> {
     const offer = await this.db.transaction(async (trx) => {
-      const found = await findOfferForDriver(trx, offerId, driverId);
+      const found = await this.offers.findOfferForDriver(trx, offerId, driverId);
       if (!found) throw new NotFoundError('Offer not found');
-      const closed = await closeOffer(trx, { id: offerId, driver_id: driverId }, 'declined');
+      const closed = await this.offers.closeOffer(trx, { id: offerId, driver_id: driverId }, 'declined');
       if (!closed) throw new ConflictError(`Offer is ${found.status}`, 'offer_closed');
       await this.drivers.releaseDriver(trx, driverId, closed.job_id);
       return closed;
@@ -208,7 +201,7 @@ export class Dispatcher {
   }
 
   async declineOpenOffers(driverId: string): Promise<void> {
-    for (const offer of await openOffersForDriver(this.db, driverId)) {
+    for (const offer of await this.offers.openOffersForDriver(driverId)) {
       await this.decline(driverId, offer.id).catch((error: unknown) => {
         if (!(error instanceof ConflictError)) throw error; // answered or expired meanwhile
       });
@@ -218,7 +211,7 @@ export class Dispatcher {
   /** Offer timer: an unanswered offer frees its driver and moves on to the next nearest. */
   async expireOffer(offerId: string): Promise<void> {
     const offer = await this.db.transaction(async (trx) => {
-      const closed = await closeOffer(trx, { id: offerId }, 'expired');
+      const closed = await this.offers.closeOffer(trx, { id: offerId }, 'expired');
       if (closed) await this.drivers.releaseDriver(trx, closed.driver_id, closed.job_id);
       return closed;
     });

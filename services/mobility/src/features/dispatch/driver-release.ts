@@ -1,17 +1,17 @@
 import type { Knex, Logger } from '@platform/service-kit';
 import type { FleetLocations } from '../fleet';
 import type { DriverPool } from './dispatch.types';
-import { withdrawPendingOffers } from './offers.repository';
+import type { OffersRepository } from './offers.repository';
 
 /**
  * Freeing drivers when a job stops searching or ends: in the job's transaction the open offers close and their drivers
  * are released; after commit each freed driver who is still available goes back into the dispatch index.
  */
-export function createDriverRelease(db: Knex, drivers: DriverPool, locations: FleetLocations, logger: Logger) {
+export function createDriverRelease(offers: Pick<OffersRepository, 'withdrawPendingOffers'>, drivers: DriverPool, locations: FleetLocations, logger: Logger) {
   return {
     /** In the caller's transaction (cancel, time-out, end of a job): closes open offers and frees the drivers they held. */
     async withdrawOffers(trx: Knex.Transaction, jobId: string): Promise<string[]> {
-      const withdrawn = await withdrawPendingOffers(trx, jobId);
+      const withdrawn = await offers.withdrawPendingOffers(trx, jobId);
       for (const offer of withdrawn) await drivers.releaseDriver(trx, offer.driver_id, jobId);
       return withdrawn.map((offer) => offer.driver_id);
     },

@@ -6,3 +6,4 @@ export { createDispatchTimers } from './dispatch.timers';
 export type { DispatchJob, JobHandler, JobKind } from './dispatch.types';
 export { createDispatchWorker } from './dispatch.worker';
 export { createDriverRelease } from './driver-release';
+export { createOffersRepository } from './offers.repository';

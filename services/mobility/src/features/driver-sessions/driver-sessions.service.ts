@@ -1,19 +1,6 @@
 import { ConflictError, NotFoundError, UnauthorizedError, isIdOf, newId, type Knex } from '@platform/service-kit';
 import { type Driver, type FleetService, type OnDriverRegistered, toDriverView } from '../fleet';
-import {
-  insertActivationCode,
-  insertRefreshToken,
-  insertSession,
-  isSessionActive,
-  lockDriverCodes,
-  lockActivationCode,
-  lockRefreshToken,
-  markCodeUsed,
-  markRotated,
-  revokeDriverSessions,
-  revokeSession,
-  supersedeOpenCodes,
-} from './driver-sessions.repository';
+import type { DriverSessionsRepository } from './driver-sessions.repository';
 import { isRefreshTokenShaped, newActivationCode, newRefreshToken, normalizeActivationCode, secretHash, signAccessToken } from './driver-credentials';
 import type { z } from 'zod';
 import type { activationCodeResponse } from '../fleet';
@@ -37,35 +24,6 @@ export type IssuedActivationCode = z.input<typeof activationCodeResponse>;
 /** A signed-in session as answered (its response schema's type). */
 export type DriverSessionTokens = z.input<typeof driverSessionResponse>;
 
-/**
- * Issues a fresh one-time activation code for a driver on `conn` (the caller's transaction when it has one): earlier unused
- * codes stop working. Only the hash is stored; the code itself is in the answer only. Exported on its own so an operator
- * CLI can call it (through `buildServices(...).driverSessions.issueActivationCode`, or directly with a database handle).
- */
-export async function issueDriverActivationCode(conn: Knex, driver: Pick<Driver, 'id' | 'organizationId'>): Promise<IssuedActivationCode> {
-  if (!(conn as Knex.Transaction).isTransaction) return conn.transaction((trx) => issueDriverActivationCode(trx, driver));
-  await lockDriverCodes(conn as Knex.Transaction, driver.id);
-  const code = newActivationCode();
-  await supersedeOpenCodes(conn, driver.id);
-  const row = await insertActivationCode(conn, {
-    id: newId('dac'),
-    driver_id: driver.id,
-    organization_id: driver.organizationId,
-    code_hash: secretHash(normalizeActivationCode(code)!),
-    expires_at: new Date(Date.now() + ACTIVATION_CODE_TTL_SECONDS * 1000),
-  });
-  return { activation_code: code, expires_at: row.expires_at.toISOString() };
-}
-
-/**
- * The registration hook (`fleet.registerDriver(admin, input, firstActivationCode)`): the new driver's first code, issued in
- * the registering transaction, merged into the answer as `activation_code` and `activation_code_expires_at`.
- */
-export const firstActivationCode: OnDriverRegistered = async (trx, driver) => {
-  const code = await issueDriverActivationCode(trx, driver);
-  return { activation_code: code.activation_code, activation_code_expires_at: code.expires_at };
-};
-
 const invalidCode = () => new UnauthorizedError('Activation code is invalid or has already been used', 'invalid_activation_code');
 const invalidRefresh = (why: string) => new UnauthorizedError(why, 'invalid_refresh_token');
 const disabled = () => new UnauthorizedError('This driver has been disabled by its operator', 'driver_disabled');
@@ -75,18 +33,37 @@ export function isGuessFailure(error: unknown): boolean {
   return error instanceof UnauthorizedError && (error.code === 'invalid_activation_code' || error.code === 'activation_code_expired');
 }
 
-export function createDriverSessionService(db: Knex, fleet: Pick<FleetService, 'findDriver'>, settings: DriverSessionSettings) {
+export function createDriverSessionService(db: Knex, repository: DriverSessionsRepository, fleet: Pick<FleetService, 'findDriver'>, settings: DriverSessionSettings) {
+  /**
+   * Issues a fresh one-time activation code for a driver on `conn` (the caller's transaction when it has one): earlier unused
+   * codes stop working. Only the hash is stored; the code itself is in the answer only.
+   */
+  async function issueDriverActivationCode(conn: Knex, driver: Pick<Driver, 'id' | 'organizationId'>): Promise<IssuedActivationCode> {
+    if (!(conn as Knex.Transaction).isTransaction) return conn.transaction((trx) => issueDriverActivationCode(trx, driver));
+    await repository.lockDriverCodes(conn as Knex.Transaction, driver.id);
+    const code = newActivationCode();
+    await repository.supersedeOpenCodes(conn, driver.id);
+    const row = await repository.insertActivationCode(conn, {
+      id: newId('dac'),
+      driver_id: driver.id,
+      organization_id: driver.organizationId,
+      code_hash: secretHash(normalizeActivationCode(code)!),
+      expires_at: new Date(Date.now() + ACTIVATION_CODE_TTL_SECONDS * 1000),
+    });
+    return { activation_code: code, expires_at: row.expires_at.toISOString() };
+  }
+
   async function openSession(trx: Knex.Transaction, driver: Driver, activationCodeId: string): Promise<DriverSessionTokens> {
     const sessionId = newId('dss');
-    await insertSession(trx, { id: sessionId, driver_id: driver.id, activation_code_id: activationCodeId });
-    await revokeDriverSessions(trx, driver.id, 'signed_in_elsewhere', sessionId); // one signed-in device per driver
+    await repository.insertSession(trx, { id: sessionId, driver_id: driver.id, activation_code_id: activationCodeId });
+    await repository.revokeDriverSessions(trx, driver.id, 'signed_in_elsewhere', sessionId); // one signed-in device per driver
     return { ...(await tokensFor(trx, driver, sessionId)), driver: toDriverView(driver) };
   }
 
   async function tokensFor(trx: Knex.Transaction, driver: Driver, sessionId: string) {
     const refreshToken = newRefreshToken();
     const refreshExpiresAt = new Date(Date.now() + settings.refreshTokenTtlSeconds * 1000);
-    await insertRefreshToken(trx, { token_hash: secretHash(refreshToken), session_id: sessionId, expires_at: refreshExpiresAt });
+    await repository.insertRefreshToken(trx, { token_hash: secretHash(refreshToken), session_id: sessionId, expires_at: refreshExpiresAt });
     return {
       access_token: signAccessToken(driver.id, sessionId, { secret: settings.jwtSecret, issuer: settings.jwtIssuer, ttlSeconds: settings.accessTokenTtlSeconds }),
       token_type: 'Bearer' as const,
@@ -96,7 +73,19 @@ export function createDriverSessionService(db: Knex, fleet: Pick<FleetService, '
     };
   }
 
+  /**
+   * The registration hook (`fleet.registerDriver(admin, input, driverSessions.firstActivationCode)`): the new driver's first
+   * code, issued in the registering transaction, merged into the answer as `activation_code` and `activation_code_expires_at`.
+   */
+  const firstActivationCode: OnDriverRegistered = async (trx, driver) => {
+    const code = await issueDriverActivationCode(trx, driver);
+    return { activation_code: code.activation_code, activation_code_expires_at: code.expires_at };
+  };
+
   return {
+    issueDriverActivationCode,
+    firstActivationCode,
+
     /**
      * An operator's fresh code for one of its organization's drivers (another organization's: 404). Earlier unused codes stop
      * working and the driver's open sessions end: this is how a lost or replaced device is shut out and a driver recovered.
@@ -108,7 +97,7 @@ export function createDriverSessionService(db: Knex, fleet: Pick<FleetService, '
       return db.transaction(async (trx) => {
         // The code first: superseding waits for a sign-in in progress with the old code, so the session it opened is seen here.
         const issued = await issueDriverActivationCode(trx, driver);
-        await revokeDriverSessions(trx, driver.id, 'new_activation_code');
+        await repository.revokeDriverSessions(trx, driver.id, 'new_activation_code');
         return issued;
       });
     },
@@ -118,7 +107,7 @@ export function createDriverSessionService(db: Knex, fleet: Pick<FleetService, '
       const normalized = normalizeActivationCode(activationCode);
       if (!normalized) throw invalidCode();
       return db.transaction(async (trx) => {
-        const code = await lockActivationCode(trx, secretHash(normalized));
+        const code = await repository.lockActivationCode(trx, secretHash(normalized));
         if (!code || code.used_at || code.superseded_at) throw invalidCode();
         if (code.expires_at.getTime() <= Date.now()) {
           throw new UnauthorizedError('Activation code has expired; ask your operator for a new one', 'activation_code_expired');
@@ -126,7 +115,7 @@ export function createDriverSessionService(db: Knex, fleet: Pick<FleetService, '
         const driver = await fleet.findDriver(code.driver_id, trx);
         if (!driver) throw invalidCode();
         if (driver.disabledAt) throw disabled();
-        await markCodeUsed(trx, code.id);
+        await repository.markCodeUsed(trx, code.id);
         return openSession(trx, driver, code.id);
       });
     },
@@ -138,18 +127,18 @@ export function createDriverSessionService(db: Knex, fleet: Pick<FleetService, '
     async refresh(refreshToken: string): Promise<DriverSessionTokens> {
       if (!isRefreshTokenShaped(refreshToken)) throw invalidRefresh('Refresh token is invalid');
       const outcome = await db.transaction(async (trx) => {
-        const token = await lockRefreshToken(trx, secretHash(refreshToken));
+        const token = await repository.lockRefreshToken(trx, secretHash(refreshToken));
         if (!token) throw invalidRefresh('Refresh token is invalid');
         if (token.session_revoked_at) throw new UnauthorizedError('This session has ended; sign in again with a new activation code', 'session_revoked');
         if (token.rotated_at) {
-          await revokeSession(trx, token.session_id, 'refresh_token_reused');
+          await repository.revokeSession(trx, token.session_id, 'refresh_token_reused');
           return 'reused' as const; // committed before the refusal is answered
         }
         if (token.expires_at.getTime() <= Date.now()) throw invalidRefresh('Refresh token has expired; sign in again with a new activation code');
         const driver = await fleet.findDriver(token.driver_id, trx);
         if (!driver) throw invalidRefresh('Refresh token is invalid');
         if (driver.disabledAt) throw disabled();
-        await markRotated(trx, token.token_hash, token.session_id);
+        await repository.markRotated(trx, token.token_hash, token.session_id);
         return { ...(await tokensFor(trx, driver, token.session_id)), driver: toDriverView(driver) };
       });
       if (outcome === 'reused') {
@@ -160,12 +149,12 @@ export function createDriverSessionService(db: Knex, fleet: Pick<FleetService, '
 
     /** Ends the session: its access token is refused from the next request on, its refresh token too. */
     async signOut(sessionId: string): Promise<void> {
-      await revokeSession(db, sessionId, 'signed_out');
+      await repository.revokeSession(db, sessionId, 'signed_out');
     },
 
     /** Whether an access token's session is still open (for `requireDriver`). */
     isActive(sessionId: string, driverId: string): Promise<boolean> {
-      return isSessionActive(db, sessionId, driverId);
+      return repository.isSessionActive(sessionId, driverId);
     },
   };
 }

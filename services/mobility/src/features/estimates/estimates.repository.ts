@@ -20,31 +20,41 @@ export interface StoredEstimate {
 const INSERT_ESTIMATE = `insert into estimates (id, partner_id, pickup_lat, pickup_lng, dropoff_lat, dropoff_lng, distance_meters, fares, expires_at)
                          values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
 
-/** One insert per estimate, the partner API's most frequent write: a plain statement without knex's query builder. */
-export async function insertEstimate(db: Knex, estimate: StoredEstimate): Promise<void> {
-  await queryRows(db, INSERT_ESTIMATE, [
-    estimate.id,
-    estimate.partnerId,
-    estimate.pickup.lat,
-    estimate.pickup.lng,
-    estimate.dropoff.lat,
-    estimate.dropoff.lng,
-    estimate.distanceMeters,
-    JSON.stringify(estimate.fares),
-    estimate.expiresAt,
-  ]);
+/** Stored estimates, each the partner's. */
+export interface EstimatesRepository {
+  /** One insert per estimate, the partner API's most frequent write: a plain statement without knex's query builder. */
+  insertEstimate(estimate: StoredEstimate): Promise<void>;
+  findEstimate(partnerId: string, id: string): Promise<StoredEstimate | undefined>;
 }
 
-export async function findEstimate(db: Knex, partnerId: string, id: string): Promise<StoredEstimate | undefined> {
-  const row = await db('estimates').where({ partner_id: partnerId, id }).first();
-  if (!row) return undefined;
+/** The Postgres `estimates` table. */
+export function createEstimatesRepository(db: Knex): EstimatesRepository {
   return {
-    id: row.id,
-    partnerId: row.partner_id,
-    pickup: { lat: row.pickup_lat, lng: row.pickup_lng },
-    dropoff: { lat: row.dropoff_lat, lng: row.dropoff_lng },
-    distanceMeters: row.distance_meters,
-    fares: row.fares,
-    expiresAt: row.expires_at,
+    async insertEstimate(estimate) {
+      await queryRows(db, INSERT_ESTIMATE, [
+        estimate.id,
+        estimate.partnerId,
+        estimate.pickup.lat,
+        estimate.pickup.lng,
+        estimate.dropoff.lat,
+        estimate.dropoff.lng,
+        estimate.distanceMeters,
+        JSON.stringify(estimate.fares),
+        estimate.expiresAt,
+      ]);
+    },
+    async findEstimate(partnerId, id) {
+      const row = await db('estimates').where({ partner_id: partnerId, id }).first();
+      if (!row) return undefined;
+      return {
+        id: row.id,
+        partnerId: row.partner_id,
+        pickup: { lat: row.pickup_lat, lng: row.pickup_lng },
+        dropoff: { lat: row.dropoff_lat, lng: row.dropoff_lng },
+        distanceMeters: row.distance_meters,
+        fares: row.fares,
+        expiresAt: row.expires_at,
+      };
+    },
   };
 }

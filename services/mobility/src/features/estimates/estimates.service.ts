@@ -1,8 +1,8 @@
-import { newId, type Knex } from '@platform/service-kit';
+import { newId } from '@platform/service-kit';
 import type { LatLng } from '../../platform/geo';
 import { ESTIMATE_VALIDITY_SECONDS, PRICING, ROAD_FACTOR, TIERS, fareFor, travelSeconds, tripMeters, type Tier } from '../../platform/pricing';
 import type { FleetLocations } from '../fleet';
-import { findEstimate, insertEstimate, type Money, type StoredEstimate } from './estimates.repository';
+import type { EstimatesRepository, Money, StoredEstimate } from './estimates.repository';
 import type { z } from 'zod';
 import type { estimateResponse } from './estimates.schema';
 
@@ -31,7 +31,7 @@ export interface EstimateAccount {
   livemode: boolean;
 }
 
-export function createEstimateService(db: Knex, locations: FleetLocations, options: { dispatchRadiusMeters: number }) {
+export function createEstimateService(repository: EstimatesRepository, locations: FleetLocations, options: { dispatchRadiusMeters: number }) {
   /** The nearest free driver of each tier, turned into an ETA at the tier's speed; null when nobody is in range (test mode: the sandbox driver's). */
   async function pickupEtas({ partnerId, livemode }: EstimateAccount, pickup: LatLng): Promise<(number | null)[]> {
     if (!livemode) return TIERS.map(() => SANDBOX_PICKUP_ETA_SECONDS);
@@ -45,7 +45,7 @@ export function createEstimateService(db: Knex, locations: FleetLocations, optio
   return {
     /** The partner's stored estimate (expired ones too: the caller decides what expiry means for it). */
     findEstimate(partnerId: string, id: string): Promise<StoredEstimate | undefined> {
-      return findEstimate(db, partnerId, id);
+      return repository.findEstimate(partnerId, id);
     },
 
     async createEstimate(account: EstimateAccount, pickup: LatLng, dropoff: LatLng): Promise<EstimateView> {
@@ -63,7 +63,7 @@ export function createEstimateService(db: Knex, locations: FleetLocations, optio
       const expiresAt = new Date(Date.now() + ESTIMATE_VALIDITY_SECONDS * 1000);
       const id = newId('est');
       const fares = Object.fromEntries(estimates.map((e) => [e.tier, e.fare])) as Record<Tier, Money>;
-      await insertEstimate(db, { id, partnerId, pickup, dropoff, distanceMeters, fares, expiresAt });
+      await repository.insertEstimate({ id, partnerId, pickup, dropoff, distanceMeters, fares, expiresAt });
       return {
         id,
         expires_at: expiresAt.toISOString(),

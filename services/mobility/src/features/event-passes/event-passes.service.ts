@@ -4,7 +4,7 @@ import { CURRENCY, type Tier } from '../../platform/pricing';
 import { newPassCode, normalizePassCode, passCodeHash } from './event-pass-code';
 import { coveredAmount, insideWindow, matchesVenue, passRefused, type AppliesTo } from './event-pass-rules';
 import { presentPass, presentProgram, presentRedemption, type PassView, type ProgramView } from './event-passes.presenter';
-import * as repo from './event-passes.repository';
+import type { EventPassesRepository, PassRow, ProgramRow } from './event-passes.repository';
 import type { RideStatus } from '../rides';
 
 export interface CreateProgramInput {
@@ -44,6 +44,7 @@ export interface ProgramEvent {
 
 export interface EventPassDeps {
   db: Knex;
+  repository: EventPassesRepository;
   appendEvent(trx: Knex.Transaction, event: ProgramEvent): Promise<unknown>;
 }
 
@@ -60,25 +61,25 @@ export interface RidePassRequest {
 
 const PROGRAM_NOT_FOUND = 'Event pass program not found';
 
-export function createEventPassService({ db, appendEvent }: EventPassDeps) {
-  async function view(conn: Knex, program: repo.ProgramRow): Promise<ProgramView> {
+export function createEventPassService({ db, repository: repo, appendEvent }: EventPassDeps) {
+  async function view(conn: Knex, program: ProgramRow): Promise<ProgramView> {
     const usage = await repo.programUsage(conn, [program.id]);
     return presentProgram(program, usage.get(program.id)!);
   }
 
-  async function ownProgram(partnerId: string, id: string): Promise<repo.ProgramRow> {
+  async function ownProgram(partnerId: string, id: string): Promise<ProgramRow> {
     const program = await repo.findProgram(db, partnerId, id);
     if (!program) throw new NotFoundError(PROGRAM_NOT_FOUND);
     return program;
   }
 
-  async function ownPassByCode(partnerId: string, code: string): Promise<repo.PassRow | undefined> {
+  async function ownPassByCode(partnerId: string, code: string): Promise<PassRow | undefined> {
     const normalized = normalizePassCode(code);
     return normalized ? repo.findPassByHash(db, partnerId, passCodeHash(normalized)) : undefined;
   }
 
   /** The budget ran out (nothing left to cover): the one `budget_exhausted` event, the first time only. */
-  async function noteExhausted(trx: Knex.Transaction, program: repo.ProgramRow): Promise<void> {
+  async function noteExhausted(trx: Knex.Transaction, program: ProgramRow): Promise<void> {
     if (program.budget - program.budget_reserved - program.budget_spent > 0) return;
     const marked = await repo.markBudgetExhausted(trx, program.id);
     if (!marked) return;
@@ -94,7 +95,7 @@ export function createEventPassService({ db, appendEvent }: EventPassDeps) {
 
   return {
     async createProgram(partnerId: string, input: CreateProgramInput): Promise<ProgramView> {
-      const program = await repo.insertProgram(db, {
+      const program = await repo.insertProgram({
         id: newId('evp'),
         partner_id: partnerId,
         name: input.name,
@@ -115,7 +116,7 @@ export function createEventPassService({ db, appendEvent }: EventPassDeps) {
     },
 
     async listPrograms(partnerId: string, page: Page) {
-      const rows = await repo.listPrograms(db, partnerId, page.limit, page.cursor);
+      const rows = await repo.listPrograms(partnerId, page.limit, page.cursor);
       const data = rows.slice(0, page.limit);
       const usage = await repo.programUsage(db, data.map((row) => row.id));
       const hasMore = rows.length > page.limit;
@@ -158,7 +159,7 @@ export function createEventPassService({ db, appendEvent }: EventPassDeps) {
 
     async listPasses(partnerId: string, programId: string, page: Page) {
       await ownProgram(partnerId, programId);
-      const rows = await repo.listPasses(db, programId, page.limit, page.cursor);
+      const rows = await repo.listPasses(programId, page.limit, page.cursor);
       const data = rows.slice(0, page.limit);
       const hasMore = rows.length > page.limit;
       return { data: data.map(presentPass), has_more: hasMore, next_cursor: hasMore ? data[data.length - 1]!.id : null };
@@ -168,15 +169,15 @@ export function createEventPassService({ db, appendEvent }: EventPassDeps) {
     async revokePass(partnerId: string, code: string): Promise<PassView> {
       const pass = await ownPassByCode(partnerId, code);
       if (!pass) throw new NotFoundError('Event pass not found');
-      return presentPass(await repo.revokePass(db, pass.id));
+      return presentPass(await repo.revokePass(pass.id));
     },
 
     /** The dashboard's revoke: a pass of this program by its id (the organizer need not have kept the code). */
     async revokePassById(partnerId: string, programId: string, passId: string): Promise<PassView> {
       await ownProgram(partnerId, programId);
-      const pass = await repo.findPassById(db, passId);
+      const pass = await repo.findPassById(passId);
       if (!pass || pass.program_id !== programId || pass.partner_id !== partnerId) throw new NotFoundError('Event pass not found');
-      return presentPass(pass.status === 'revoked' ? pass : await repo.revokePass(db, pass.id));
+      return presentPass(pass.status === 'revoked' ? pass : await repo.revokePass(pass.id));
     },
 
     /**

@@ -2,4 +2,5 @@
 export { eventPassesContract } from './event-passes.contract';
 export { eventPassProgramResponse, eventPassRedemptionResponse, eventPassRefusalResponse, eventPassResponse, issueEventPassesResponse, listEventPassProgramsResponse, listEventPassesResponse } from './event-passes.schema';
 export { eventPassProgramRoutes, eventPassRoutes } from './event-passes.routes';
+export { createEventPassesRepository } from './event-passes.repository';
 export { createEventPassService, EVENT_PASS_EVENT_TYPES } from './event-passes.service';

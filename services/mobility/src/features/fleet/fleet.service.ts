@@ -2,7 +2,7 @@ import { NotFoundError, isIdOf, newId, type AdminClaims, type Knex } from '@plat
 import type { LatLng } from '../../platform/geo';
 import type { Tier } from '../../platform/pricing';
 import { indexScopeOf, type FleetLocations } from './fleet.locations';
-import { claimDriver, disableDriver, findDriver, findDrivers, insertDriver, jobStatuses, pageDrivers, releaseDriver, setDriverAvailability } from './fleet.repository';
+import type { FleetRepository } from './fleet.repository';
 import type { Driver, FleetKind, Vehicle } from './fleet.types';
 import type { z } from 'zod';
 import type { driverListResponse, driverProfileResponse, fleetDriverResponse } from './fleet.schema';
@@ -67,12 +67,12 @@ export interface NewDriverInput {
  */
 export type OnDriverRegistered = (trx: Knex.Transaction, driver: Driver) => Promise<Record<string, unknown>>;
 
-export function createFleetService(db: Knex, locations: FleetLocations) {
+export function createFleetService(db: Knex, repository: FleetRepository, locations: FleetLocations) {
   /** Adds presence (online, last seen) and the current job to drivers, in one Redis round trip and one query. */
   async function withPresence(drivers: Driver[]): Promise<FleetDriverView[]> {
     const [seen, statuses] = await Promise.all([
       locations.lastSeen(drivers.map((driver) => driver.id)),
-      jobStatuses(db, drivers.flatMap((driver) => (driver.currentJobId ? [driver.currentJobId] : []))),
+      repository.jobStatuses(drivers.flatMap((driver) => (driver.currentJobId ? [driver.currentJobId] : []))),
     ]);
     return drivers.map((driver) => ({
       ...toDriverView(driver),
@@ -88,20 +88,20 @@ export function createFleetService(db: Knex, locations: FleetLocations) {
     /** A platform operator's drivers serve every partner; any other role's drivers serve only its organization. */
     async registerDriver(admin: Pick<AdminClaims, 'org' | 'role'>, input: NewDriverInput, onRegistered?: OnDriverRegistered): Promise<DriverView & Record<string, unknown>> {
       return db.transaction(async (trx) => {
-        const driver = await insertDriver(trx, { id: newId('drv'), organizationId: admin.org, servesAllPartners: admin.role === 'platform_operator', ...input });
+        const driver = await repository.insertDriver(trx, { id: newId('drv'), organizationId: admin.org, servesAllPartners: admin.role === 'platform_operator', ...input });
         return { ...toDriverView(driver), ...(onRegistered ? await onRegistered(trx, driver) : {}) };
       });
     },
 
     /** One of the organization's drivers; another organization's, or an id of another shape, is a 404. */
     async getDriver(organizationId: string, id: string): Promise<FleetDriverView> {
-      const driver = isIdOf('drv', id) ? await findDriver(db, id) : undefined;
+      const driver = isIdOf('drv', id) ? await repository.findDriver(db, id) : undefined;
       if (!driver || driver.organizationId !== organizationId) throw new NotFoundError('Driver not found');
       return (await withPresence([driver]))[0]!;
     },
 
     async listDrivers(organizationId: string, page: { limit: number; cursor?: string }): Promise<DriverPage> {
-      const rows = await pageDrivers(db, organizationId, page.limit, page.cursor);
+      const rows = await repository.pageDrivers(organizationId, page.limit, page.cursor);
       const data = await withPresence(rows.slice(0, page.limit));
       const hasMore = rows.length > page.limit;
       return { data, has_more: hasMore, next_cursor: hasMore ? data[data.length - 1]!.id : null };
@@ -112,7 +112,7 @@ export function createFleetService(db: Knex, locations: FleetLocations) {
      * its token from the next request on and dispatch never claims it. Another organization's driver is a 404.
      */
     async disableDriver(organizationId: string, id: string): Promise<DriverView> {
-      const driver = isIdOf('drv', id) ? await disableDriver(db, organizationId, id) : undefined;
+      const driver = isIdOf('drv', id) ? await repository.disableDriver(organizationId, id) : undefined;
       if (!driver) throw new NotFoundError('Driver not found');
       await locations.removeFromIndex(driver.kind, driver.tier, indexScopeOf(driver), driver.id);
       return toDriverView(driver);
@@ -120,7 +120,7 @@ export function createFleetService(db: Knex, locations: FleetLocations) {
 
     /** Going offline takes the driver out of the dispatch index at once; a job already held is kept. */
     async setAvailability(driver: Driver, available: boolean): Promise<DriverView> {
-      const updated = await setDriverAvailability(db, driver.id, available);
+      const updated = await repository.setDriverAvailability(driver.id, available);
       if (available && !updated.currentJobId && !updated.disabledAt) await locations.restoreToIndex(updated);
       else await locations.removeFromIndex(updated.kind, updated.tier, indexScopeOf(updated), updated.id);
       return toDriverView(updated);
@@ -135,12 +135,12 @@ export function createFleetService(db: Knex, locations: FleetLocations) {
 
     /** One driver, read on `conn` (the caller's transaction when it has one). */
     async findDriver(id: string, conn: Knex = db): Promise<Driver | undefined> {
-      return findDriver(conn, id);
+      return repository.findDriver(conn, id);
     },
 
     /** Several drivers by id in one query (a list of jobs shows each one's assignee). */
     async findDrivers(ids: readonly string[], conn: Knex = db): Promise<Map<string, Driver>> {
-      return findDrivers(conn, ids);
+      return repository.findDrivers(conn, ids);
     },
 
     /**
@@ -148,12 +148,12 @@ export function createFleetService(db: Knex, locations: FleetLocations) {
      * drivers or the platform's qualify. False when busy, offline, disabled, another organization's or taken.
      */
     claimDriver(trx: Knex.Transaction, driverId: string, jobId: string, partnerId: string): Promise<boolean> {
-      return claimDriver(trx, driverId, jobId, partnerId);
+      return repository.claimDriver(trx, driverId, jobId, partnerId);
     },
 
     /** Frees the driver in the caller's transaction if (and only if) it still holds this job. */
     releaseDriver(trx: Knex.Transaction, driverId: string, jobId: string): Promise<boolean> {
-      return releaseDriver(trx, driverId, jobId);
+      return repository.releaseDriver(trx, driverId, jobId);
     },
   };
 }

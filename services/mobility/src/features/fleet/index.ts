@@ -4,6 +4,7 @@ export { activationCodeResponse, activationCodeValueResponse, driverListResponse
 export { createFleetLocations } from './fleet.locations';
 export type { FleetLocations, IndexScope, Telemetry } from './fleet.locations';
 export { fleetAdminRoutes, fleetManager, registerDriverSchema } from './fleet.routes';
+export { createFleetRepository } from './fleet.repository';
 export { createFleetService, toDriverView } from './fleet.service';
 export type { DriverView, FleetService, OnDriverRegistered } from './fleet.service';
 export type { Driver, FleetKind } from './fleet.types';

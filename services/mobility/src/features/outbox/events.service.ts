@@ -1,11 +1,10 @@
-import type { Knex } from '@platform/service-kit';
-import { listEvents, type EventListFilter, type StoredEvent } from './events.repository';
+import type { EventListFilter, EventsRepository, StoredEvent } from './events.repository';
 
 /** `GET /api/v1/events`: the events a partner's endpoints were (or would have been) sent, as sent. */
-export function createEventsService(db: Knex) {
+export function createEventsService(repository: EventsRepository) {
   return {
     async list(filter: EventListFilter) {
-      const rows = await listEvents(db, filter);
+      const rows = await repository.listEvents(filter);
       const shown = rows.slice(0, filter.limit);
       const hasMore = rows.length > filter.limit;
       return { data: shown.map(presentEvent), has_more: hasMore, next_cursor: hasMore ? shown[shown.length - 1]!.id : null };

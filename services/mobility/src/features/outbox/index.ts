@@ -2,5 +2,6 @@
 export { eventsContract } from './events.contract';
 export { listEventsResponse, webhookEventResponse } from './events.schema';
 export { eventRoutes } from './events.routes';
+export { createEventsRepository } from './events.repository';
 export { createEventsService } from './events.service';
 export { appendOutboxEvent } from './outbox.repository';

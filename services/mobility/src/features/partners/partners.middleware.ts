@@ -1,12 +1,11 @@
 import type { RequestHandler } from 'express';
-import type { Knex } from '@platform/service-kit';
-import { ensurePartner } from './partners.repository';
+import type { PartnersRepository } from './partners.repository';
 
 /** After `requireAdmin`: the JWT's organization exists as a partner from its first request on. */
-export function ensurePartnerFromClaims(db: Knex): RequestHandler {
+export function ensurePartnerFromClaims(partners: PartnersRepository): RequestHandler {
   return async (req, _res, next) => {
     if (!req.admin) return next();
-    await ensurePartner(db, { id: req.admin.org, name: req.admin.org_name });
+    await partners.ensurePartner({ id: req.admin.org, name: req.admin.org_name });
     next();
   };
 }

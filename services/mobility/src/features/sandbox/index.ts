@@ -4,4 +4,5 @@ export { sandboxTransitionRefusedResponse } from './sandbox.schema';
 export { scheduleSandboxExpiry } from './sandbox-expiry';
 export { SANDBOX_COURIER_ID } from './sandbox-moves';
 export { sandboxRoutes } from './sandbox.routes';
+export { createSandboxExpiryRepository } from './sandbox-expiry.repository';
 export { createSandboxService } from './sandbox.service';

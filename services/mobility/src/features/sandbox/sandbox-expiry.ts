@@ -2,7 +2,7 @@ import { runPeriodically, type Knex, type Logger } from '@platform/service-kit';
 import type { DeliveryAction, DeliveryChange, DeliveryStatus } from '../deliveries';
 import type { JobOutcome, JobRecord } from '../jobs';
 import type { RideAction, RideChange, RideStatus } from '../rides';
-import { findIdleSandboxJobs } from './sandbox-expiry.repository';
+import type { SandboxExpiryRepository } from './sandbox-expiry.repository';
 
 /** The failure reason of a picked-up test delivery the sweep ended (a picked-up delivery can no longer be cancelled). */
 export const SANDBOX_EXPIRED_REASON = 'sandbox_expired';
@@ -42,14 +42,14 @@ type IdleRow<Status extends string> = JobRecord<Status> & { updated_at: Date };
  * webhook event, `livemode: false`). The row is checked again under its lock: a job the sandbox moved meanwhile is left.
  */
 async function expireKind<Row extends IdleRow<Status>, Status extends string, Action, Change, View>(
-  db: Knex,
+  idleJobs: SandboxExpiryRepository,
   table: 'rides' | 'deliveries',
   jobs: EndableJobs<Row, Action, Change, View>,
   moves: ExpiryMoves<Status, Action, Change>,
   idleSeconds: number,
 ): Promise<number> {
   let ended = 0;
-  for (const job of await findIdleSandboxJobs(db, table, Object.keys(moves), idleSeconds, SWEEP_BATCH)) {
+  for (const job of await idleJobs.findIdleSandboxJobs(table, Object.keys(moves), idleSeconds, SWEEP_BATCH)) {
     const lookup = { id: job.id, partnerId: job.partner_id, livemode: false };
     await jobs.commit(async (trx) => {
       const row = await jobs.lock(trx, lookup);
@@ -64,19 +64,19 @@ async function expireKind<Row extends IdleRow<Status>, Status extends string, Ac
 }
 
 export interface SandboxExpiryDeps<RideRow, RideView, DeliveryRow, DeliveryView> {
-  db: Knex;
+  idleJobs: SandboxExpiryRepository;
   rides: EndableJobs<RideRow, RideAction, RideChange, RideView>;
   deliveries: EndableJobs<DeliveryRow, DeliveryAction, DeliveryChange, DeliveryView>;
 }
 
 /** Ends every test ride and delivery nobody moved for `idleSeconds`; answers how many of each it ended. */
 export async function expireIdleSandboxJobs<RideRow extends IdleRow<RideStatus>, RideView, DeliveryRow extends IdleRow<DeliveryStatus>, DeliveryView>(
-  { db, rides, deliveries }: SandboxExpiryDeps<RideRow, RideView, DeliveryRow, DeliveryView>,
+  { idleJobs, rides, deliveries }: SandboxExpiryDeps<RideRow, RideView, DeliveryRow, DeliveryView>,
   idleSeconds: number,
 ): Promise<{ rides: number; deliveries: number }> {
   return {
-    rides: await expireKind(db, 'rides', rides, RIDE_EXPIRY_MOVES, idleSeconds),
-    deliveries: await expireKind(db, 'deliveries', deliveries, DELIVERY_EXPIRY_MOVES, idleSeconds),
+    rides: await expireKind(idleJobs, 'rides', rides, RIDE_EXPIRY_MOVES, idleSeconds),
+    deliveries: await expireKind(idleJobs, 'deliveries', deliveries, DELIVERY_EXPIRY_MOVES, idleSeconds),
   };
 }
 

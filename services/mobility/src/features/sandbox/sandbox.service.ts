@@ -4,6 +4,7 @@ import type { DeliveryLifecycle, DeliveryStatus } from '../deliveries';
 import type { JobOutcome, JobRecord } from '../jobs';
 import type { RideLifecycle } from '../rides';
 import { expireIdleSandboxJobs } from './sandbox-expiry';
+import type { SandboxExpiryRepository } from './sandbox-expiry.repository';
 import { placeCourier } from './sandbox-courier';
 import { DELIVERY_SANDBOX_MOVES, RIDE_SANDBOX_MOVES, sandboxPath, sandboxTargets, type SandboxMove } from './sandbox-moves';
 
@@ -66,20 +67,20 @@ function advancer<Row extends JobRecord<Status>, Status extends string, Action, 
 }
 
 export interface SandboxServiceDeps {
-  db: Knex;
+  idleJobs: SandboxExpiryRepository;
   rides: RideLifecycle;
   deliveries: DeliveryLifecycle;
 }
 
 /** `POST /api/v1/sandbox/{rides|deliveries}/{id}/advance`: the sandbox stands in for the driver, courier and dispatcher. */
-export function createSandboxService({ db, rides, deliveries }: SandboxServiceDeps) {
+export function createSandboxService({ idleJobs, rides, deliveries }: SandboxServiceDeps) {
   const advanceDelivery = advancer('delivery', deliveries, DELIVERY_SANDBOX_MOVES);
   return {
     advanceRide: advancer('ride', rides, RIDE_SANDBOX_MOVES),
     advanceDelivery: (account: PartnerAccount, id: string, to: DeliveryStatus, courierProgress?: number) =>
       advanceDelivery(account, id, to, courierProgress === undefined ? undefined : placeCourier(courierProgress)),
     /** Ends the test jobs nobody moved for `idleSeconds` (the worker's sweep, `SANDBOX_JOB_TTL_S`). */
-    expireIdle: (idleSeconds: number) => expireIdleSandboxJobs({ db, rides, deliveries }, idleSeconds),
+    expireIdle: (idleSeconds: number) => expireIdleSandboxJobs({ idleJobs, rides, deliveries }, idleSeconds),
   };
 }
 

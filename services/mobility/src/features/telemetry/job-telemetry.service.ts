@@ -1,8 +1,8 @@
-import { newId, type Knex, type Logger, type Redis } from '@platform/service-kit';
+import { newId, type Logger, type Redis } from '@platform/service-kit';
 import type { Telemetry } from '../fleet';
 import { ChannelHub } from './channel-hub';
 import { jobChannel, jobObjectTypeOf, type JobMessage, type JobObjectType, type JobView } from './job-channels';
-import { appendLocationEventIfSubscribed, type ActiveStatuses } from './location-events.repository';
+import type { ActiveStatuses, LocationEventsRepository } from './location-events.repository';
 import { createLocationThrottle, type LocationThrottleRule } from './location-throttle';
 import { StreamLimits, type StreamCaps } from './stream-limits';
 
@@ -11,7 +11,7 @@ export const LOCATION_EVENT_TYPE = { ride: 'ride.location_updated', delivery: 'd
 export const LOCATION_EVENT_TYPES = Object.values(LOCATION_EVENT_TYPE);
 
 export interface JobTelemetryDeps {
-  db: Knex;
+  repository: LocationEventsRepository;
   redis: Redis;
   prefix: string;
   logger: Logger;
@@ -25,7 +25,7 @@ export interface JobTelemetryDeps {
  * Live job telemetry of one process: publishes status changes (after commit) and positions on the job's Redis
  * channel for the event streams, gates location webhooks per job, and holds the shared subscriber and stream caps.
  */
-export function createJobTelemetry({ db, redis, prefix, logger, limits, locationEvents, activeStatuses }: JobTelemetryDeps) {
+export function createJobTelemetry({ repository, redis, prefix, logger, limits, locationEvents, activeStatuses }: JobTelemetryDeps) {
   const hub = new ChannelHub(redis, logger);
   const throttle = createLocationThrottle(redis, prefix, locationEvents);
   const shutdown = new AbortController();
@@ -52,7 +52,7 @@ export function createJobTelemetry({ db, redis, prefix, logger, limits, location
       const type = LOCATION_EVENT_TYPE[objectType];
       const position = { lat: telemetry.lat, lng: telemetry.lng, heading: telemetry.heading, speed_kph: telemetry.speed_kph };
       const data = { id: jobId, object: objectType, status: null, sequence: 0, position, recorded_at: telemetry.updated_at };
-      await appendLocationEventIfSubscribed(db, activeStatuses, { objectType, jobId, driverId: driver.id, type, body: { id: newId('evt'), type, created_at: new Date().toISOString(), data } });
+      await repository.appendLocationEventIfSubscribed(activeStatuses, { objectType, jobId, driverId: driver.id, type, body: { id: newId('evt'), type, created_at: new Date().toISOString(), data } });
     } catch (err) {
       logger.warn({ err, job_id: jobId }, 'could not publish a job position');
     }

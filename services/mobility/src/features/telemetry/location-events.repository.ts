@@ -21,17 +21,25 @@ export interface LocationEventInput {
   body: { id: string; type: string; created_at: string; data: Record<string, unknown> };
 }
 
-/**
- * One statement, atomic on its own: when the job is still the driver's, still active, and its partner has an enabled
- * endpoint of the job's mode listing the event type, bump the job's sequence and append the event to the outbox with the job's status
- * and new sequence. Answers whether an event was written; nobody subscribed costs this one statement and nothing else.
- */
-export async function appendLocationEventIfSubscribed(db: Knex, activeStatuses: ActiveStatuses, input: LocationEventInput): Promise<boolean> {
-  const job = JOBS[input.objectType];
-  const active = activeStatuses[input.objectType];
-  const statuses = active.map(() => '?').join(', ');
-  const result = await db.raw(
-    `with job as (
+/** Location events: written only when a partner listens for them. */
+export interface LocationEventsRepository {
+  /**
+   * One statement, atomic on its own: when the job is still the driver's, still active, and its partner has an enabled
+   * endpoint of the job's mode listing the event type, bump the job's sequence and append the event to the outbox with the job's status
+   * and new sequence. Answers whether an event was written; nobody subscribed costs this one statement and nothing else.
+   */
+  appendLocationEventIfSubscribed(activeStatuses: ActiveStatuses, input: LocationEventInput): Promise<boolean>;
+}
+
+/** The location events' Postgres statement (jobs' sequence and the outbox). */
+export function createLocationEventsRepository(db: Knex): LocationEventsRepository {
+  return {
+    async appendLocationEventIfSubscribed(activeStatuses, input) {
+      const job = JOBS[input.objectType];
+      const active = activeStatuses[input.objectType];
+      const statuses = active.map(() => '?').join(', ');
+      const result = await db.raw(
+        `with job as (
        update ${job.table} set sequence = sequence + 1
         where id = ? and ${job.assignee} = ? and status in (${statuses})
           and exists (select 1 from webhook_endpoints e where e.partner_id = ${job.table}.partner_id and e.livemode = ${job.table}.livemode and e.status = 'enabled' and ? = any(e.events))
@@ -41,19 +49,20 @@ export async function appendLocationEventIfSubscribed(db: Knex, activeStatuses: 
      select ?, job.partner_id, job.livemode, ?, ?, job.id, job.sequence,
             jsonb_set(jsonb_set(jsonb_set(?::jsonb, '{data,status}', to_jsonb(job.status)), '{data,sequence}', to_jsonb(job.sequence)), '{livemode}', to_jsonb(job.livemode)), ?, ?
        from job`,
-    [
-      input.jobId,
-      input.driverId,
-      ...active,
-      input.type,
-      input.body.id,
-      input.type,
-      input.objectType,
-      JSON.stringify(input.body),
-      input.body.created_at,
-      currentTraceparent() ?? null,
-    ],
-  );
-  return (result as { rowCount: number }).rowCount > 0;
+        [
+          input.jobId,
+          input.driverId,
+          ...active,
+          input.type,
+          input.body.id,
+          input.type,
+          input.objectType,
+          JSON.stringify(input.body),
+          input.body.created_at,
+          currentTraceparent() ?? null,
+        ],
+      );
+      return (result as { rowCount: number }).rowCount > 0;
+    },
+  };
 }
-

@@ -3,4 +3,5 @@ export { trackingContract } from './tracking.contract';
 export { routePointResponse, trackingStatusResponse } from './tracking.schema';
 export { createTrackingLinks } from './tracking-token';
 export { trackingRoutes } from './tracking.routes';
+export { createTrackingRepository } from './tracking.repository';
 export { createTrackingService } from './tracking.service';

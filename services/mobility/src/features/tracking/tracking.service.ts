@@ -3,12 +3,13 @@ import type { Driver, Telemetry } from '../fleet';
 import { isTerminalDelivery, type DeliveryStatus } from '../deliveries';
 import { SANDBOX_COURIER_ID } from '../sandbox';
 import { ETA_STATUSES, presentTracking, TRACKED_POSITION_STATUSES, type PublicTracking } from './tracking.presenter';
-import { findTrackedDelivery, findTrackedLogo, findTrackedProofImage, trackedProofKinds, type ProofKind, type StoredImage, type TrackedDeliveryRow } from './tracking.repository';
+import type { ProofKind, StoredImage, TrackedDeliveryRow, TrackingRepository } from './tracking.repository';
 import { alongLine, routeArea } from './tracking-route';
 import { TRACKING_TOKEN_PATTERN, trackingTokenHash } from './tracking-token';
 
 export interface TrackingServiceDeps {
   db: Knex;
+  repository: TrackingRepository;
   findDriver(id: string, conn: Knex): Promise<Driver | undefined>;
   telemetry(driverId: string): Promise<Telemetry | null>;
   /** TRACKING_LINK_TTL_S: how long after its final status a delivery's page still shows it. */
@@ -47,7 +48,7 @@ function sandboxTelemetry(row: TrackedDeliveryRow): Telemetry | null {
 }
 
 /** The public view of a delivery by its tracking token. */
-export function createTrackingService({ db, findDriver, telemetry, linkTtlSeconds }: TrackingServiceDeps) {
+export function createTrackingService({ db, repository, findDriver, telemetry, linkTtlSeconds }: TrackingServiceDeps) {
   /**
    * A token of the wrong shape is refused without a lookup; any other is looked up only by its SHA-256, so the
    * answer's timing says nothing about how close a guess was. Unknown: 404 `not_found`. Final for longer than
@@ -55,7 +56,7 @@ export function createTrackingService({ db, findDriver, telemetry, linkTtlSecond
    */
   async function resolve(token: string): Promise<TrackedDeliveryRow> {
     if (!TRACKING_TOKEN_PATTERN.test(token)) throw new NotFoundError(TRACKING_NOT_FOUND);
-    const row = await findTrackedDelivery(db, trackingTokenHash(token));
+    const row = await repository.findTrackedDelivery(trackingTokenHash(token));
     if (!row) throw new NotFoundError(TRACKING_NOT_FOUND);
     if (isTerminalDelivery(row.status as DeliveryStatus) && Date.now() - row.updated_at.getTime() > linkTtlSeconds * 1000) throw new TrackingLinkExpiredError();
     return row;
@@ -70,14 +71,14 @@ export function createTrackingService({ db, findDriver, telemetry, linkTtlSecond
     async track(token: string): Promise<PublicTracking> {
       const row = await resolve(token);
       const courier = row.courier_id ? await findDriver(row.courier_id, db) : undefined;
-      const proof = row.status === 'delivered' ? await trackedProofKinds(db, row.id) : [];
+      const proof = row.status === 'delivered' ? await repository.trackedProofKinds(row.id) : [];
       return presentTracking(row, courier, await courierPosition(row), proof, trackingImageUrls(token));
     },
 
     /** The sending partner's logo, while the link is valid; 404 when it has none. */
     async logo(token: string): Promise<StoredImage> {
       const row = await resolve(token);
-      const image = row.has_logo ? await findTrackedLogo(db, row.id) : undefined;
+      const image = row.has_logo ? await repository.findTrackedLogo(row.id) : undefined;
       if (!image) throw new NotFoundError('No logo');
       return image;
     },
@@ -85,7 +86,7 @@ export function createTrackingService({ db, findDriver, telemetry, linkTtlSecond
     /** A proof-of-delivery image of a delivered delivery, while the link is valid; 404 when there is none. */
     async proofImage(token: string, kind: string): Promise<StoredImage> {
       const row = await resolve(token);
-      const image = row.status === 'delivered' && (kind === 'photo' || kind === 'signature') ? await findTrackedProofImage(db, row.id, kind) : undefined;
+      const image = row.status === 'delivered' && (kind === 'photo' || kind === 'signature') ? await repository.findTrackedProofImage(row.id, kind) : undefined;
       if (!image) throw new NotFoundError('No such proof of delivery');
       return image;
     },

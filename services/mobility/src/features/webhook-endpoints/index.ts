@@ -2,4 +2,6 @@
 export { webhookEndpointsContract } from './webhook-endpoints.contract';
 export { createdWebhookEndpointResponse, listWebhookDeliveriesResponse, listWebhookEndpointsResponse, recoverWebhookEventsResponse, webhookDeliveryResponse, webhookEndpointResponse, webhookEventTypeResponse } from './webhook-endpoints.schema';
 export { webhookEndpointRoutes } from './webhook-endpoints.routes';
+export { createWebhookEndpointsRepository } from './webhook-endpoints.repository';
 export { createWebhookEndpointService } from './webhook-endpoints.service';
+export { createWebhookMessageLogRepository } from './webhook-message-log.repository';

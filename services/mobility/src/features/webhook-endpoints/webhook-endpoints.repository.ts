@@ -38,86 +38,96 @@ export interface PageRequest {
   cursor?: string;
 }
 
-/**
- * Serialises registrations of one partner until the transaction ends, so the endpoint cap and the duplicate-URL rule
- * hold under concurrent requests.
- */
-export async function lockPartnerEndpoints(trx: Knex.Transaction, partnerId: string): Promise<void> {
-  await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`webhook_endpoints:${partnerId}`]);
-}
-
-/** Every endpoint of the partner in this mode (at most the cap), for the count and the duplicate check. */
-export async function endpointUrlsOf(trx: Knex.Transaction, owner: EndpointOwner): Promise<{ url: string; status: EndpointStatus }[]> {
-  return trx('webhook_endpoints').select('url', 'status').where(owned(owner));
-}
-
-/** The partner's other endpoints, for the duplicate-URL rule of an update. */
-export async function listOtherEndpointUrls(trx: Knex.Transaction, owner: EndpointOwner, id: string): Promise<{ url: string; status: EndpointStatus }[]> {
-  return trx('webhook_endpoints').select('url', 'status').where(owned(owner)).whereNot({ id });
-}
-
-export async function insertEndpoint(db: Knex, row: Omit<WebhookEndpointRow, 'created_at' | 'updated_at' | 'disabled_reason' | 'status' | 'previous_secret' | 'previous_secret_expires_at' | 'failing_since'>): Promise<WebhookEndpointRow> {
-  const [created] = await db('webhook_endpoints').insert(row).returning('*');
-  return created as WebhookEndpointRow;
-}
-
-/** Newest first; one row more than asked, so the caller knows whether there is a next page. */
-export async function listEndpoints(db: Knex, owner: EndpointOwner, page: PageRequest): Promise<WebhookEndpointRow[]> {
-  const query = db('webhook_endpoints').where(owned(owner));
-  if (page.cursor) {
-    query.whereRaw('(created_at, id) < (select created_at, id from webhook_endpoints where id = ? and partner_id = ? and livemode = ?)', [page.cursor, owner.partnerId, owner.livemode]);
-  }
-  return query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit + 1);
-}
-
-export async function findEndpoint(db: Knex, owner: EndpointOwner, id: string): Promise<WebhookEndpointRow | undefined> {
-  return db('webhook_endpoints').where({ id, ...owned(owner) }).first();
-}
-
-/** Deletes the endpoint with its deliveries and attempt log; false when the partner has no such endpoint. */
-export async function deleteEndpoint(db: Knex, owner: EndpointOwner, id: string): Promise<boolean> {
-  const count = await db('webhook_endpoints').where({ id, ...owned(owner) }).delete();
-  return count > 0;
-}
-
-/** The endpoint's row, locked until the transaction ends. */
-export async function lockEndpoint(trx: Knex.Transaction, owner: EndpointOwner, id: string): Promise<WebhookEndpointRow | undefined> {
-  return trx('webhook_endpoints').where({ id, ...owned(owner) }).forUpdate().first();
-}
-
 export type EndpointChanges = Partial<Pick<WebhookEndpointRow, 'url' | 'events' | 'description' | 'status' | 'disabled_reason' | 'failing_since'>>;
 
-export async function updateEndpoint(trx: Knex.Transaction, id: string, changes: EndpointChanges): Promise<WebhookEndpointRow> {
-  const [row] = await trx('webhook_endpoints').where({ id }).update({ ...changes, updated_at: trx.fn.now() }).returning('*');
-  return row as WebhookEndpointRow;
+/** A partner's webhook endpoints; registration and changes run in the caller's transaction (`trx`, `conn`) under the partner's endpoint lock. */
+export interface WebhookEndpointsRepository {
+  /**
+   * Serialises registrations of one partner until the transaction ends, so the endpoint cap and the duplicate-URL rule
+   * hold under concurrent requests.
+   */
+  lockPartnerEndpoints(trx: Knex.Transaction, partnerId: string): Promise<void>;
+  /** Every endpoint of the partner in this mode (at most the cap), for the count and the duplicate check. */
+  endpointUrlsOf(trx: Knex.Transaction, owner: EndpointOwner): Promise<{ url: string; status: EndpointStatus }[]>;
+  /** The partner's other endpoints, for the duplicate-URL rule of an update. */
+  listOtherEndpointUrls(trx: Knex.Transaction, owner: EndpointOwner, id: string): Promise<{ url: string; status: EndpointStatus }[]>;
+  insertEndpoint(conn: Knex, row: Omit<WebhookEndpointRow, 'created_at' | 'updated_at' | 'disabled_reason' | 'status' | 'previous_secret' | 'previous_secret_expires_at' | 'failing_since'>): Promise<WebhookEndpointRow>;
+  /** Newest first; one row more than asked, so the caller knows whether there is a next page. */
+  listEndpoints(owner: EndpointOwner, page: PageRequest): Promise<WebhookEndpointRow[]>;
+  findEndpoint(owner: EndpointOwner, id: string): Promise<WebhookEndpointRow | undefined>;
+  /** Deletes the endpoint with its deliveries and attempt log; false when the partner has no such endpoint. */
+  deleteEndpoint(owner: EndpointOwner, id: string): Promise<boolean>;
+  /** The endpoint's row, locked until the transaction ends. */
+  lockEndpoint(trx: Knex.Transaction, owner: EndpointOwner, id: string): Promise<WebhookEndpointRow | undefined>;
+  updateEndpoint(trx: Knex.Transaction, id: string, changes: EndpointChanges): Promise<WebhookEndpointRow>;
+  /**
+   * The current secret becomes the previous one (signing beside the new one for `overlapHours`); the new one is current.
+   * `overlapHours` 0: no previous secret is kept at all (expire now).
+   */
+  rotateEndpointSecret(owner: EndpointOwner, id: string, encryptedSecret: string, overlapHours: number): Promise<WebhookEndpointRow | undefined>;
+  /** Seconds until the endpoint may be recovered again (0: now), given at most one recover per `minIntervalSeconds`. */
+  secondsUntilNextRecover(trx: Knex.Transaction, id: string, minIntervalSeconds: number): Promise<number>;
+  markRecovered(trx: Knex.Transaction, id: string): Promise<void>;
 }
 
-/**
- * The current secret becomes the previous one (signing beside the new one for `overlapHours`); the new one is current.
- * `overlapHours` 0: no previous secret is kept at all (expire now).
- */
-export async function rotateEndpointSecret(db: Knex, owner: EndpointOwner, id: string, encryptedSecret: string, overlapHours: number): Promise<WebhookEndpointRow | undefined> {
-  const [row] = await db('webhook_endpoints')
-    .where({ id, ...owned(owner) })
-    .update({
-      previous_secret: overlapHours > 0 ? db.ref('secret') : null,
-      previous_secret_expires_at: overlapHours > 0 ? db.raw('now() + make_interval(hours => ?)', [overlapHours]) : null,
-      secret: encryptedSecret,
-      updated_at: db.fn.now(),
-    })
-    .returning('*');
-  return row as WebhookEndpointRow | undefined;
-}
-
-/** Seconds until the endpoint may be recovered again (0: now), given at most one recover per `minIntervalSeconds`. */
-export async function secondsUntilNextRecover(trx: Knex.Transaction, id: string, minIntervalSeconds: number): Promise<number> {
-  const { rows } = await trx.raw<{ rows: { wait: string | null }[] }>(
-    'select ceil(extract(epoch from (last_recovered_at + make_interval(secs => ?) - now()))) as wait from webhook_endpoints where id = ?',
-    [minIntervalSeconds, id],
-  );
-  return Math.max(0, Number(rows[0]?.wait ?? 0));
-}
-
-export async function markRecovered(trx: Knex.Transaction, id: string): Promise<void> {
-  await trx('webhook_endpoints').where({ id }).update({ last_recovered_at: trx.fn.now() });
+/** The Postgres `webhook_endpoints` table. */
+export function createWebhookEndpointsRepository(db: Knex): WebhookEndpointsRepository {
+  return {
+    async lockPartnerEndpoints(trx, partnerId) {
+      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`webhook_endpoints:${partnerId}`]);
+    },
+    async endpointUrlsOf(trx, owner) {
+      return trx('webhook_endpoints').select('url', 'status').where(owned(owner));
+    },
+    async listOtherEndpointUrls(trx, owner, id) {
+      return trx('webhook_endpoints').select('url', 'status').where(owned(owner)).whereNot({ id });
+    },
+    async insertEndpoint(conn, row) {
+      const [created] = await conn('webhook_endpoints').insert(row).returning('*');
+      return created as WebhookEndpointRow;
+    },
+    async listEndpoints(owner, page) {
+      const query = db('webhook_endpoints').where(owned(owner));
+      if (page.cursor) {
+        query.whereRaw('(created_at, id) < (select created_at, id from webhook_endpoints where id = ? and partner_id = ? and livemode = ?)', [page.cursor, owner.partnerId, owner.livemode]);
+      }
+      return query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit + 1);
+    },
+    async findEndpoint(owner, id) {
+      return db('webhook_endpoints').where({ id, ...owned(owner) }).first();
+    },
+    async deleteEndpoint(owner, id) {
+      const count = await db('webhook_endpoints').where({ id, ...owned(owner) }).delete();
+      return count > 0;
+    },
+    async lockEndpoint(trx, owner, id) {
+      return trx('webhook_endpoints').where({ id, ...owned(owner) }).forUpdate().first();
+    },
+    async updateEndpoint(trx, id, changes) {
+      const [row] = await trx('webhook_endpoints').where({ id }).update({ ...changes, updated_at: trx.fn.now() }).returning('*');
+      return row as WebhookEndpointRow;
+    },
+    async rotateEndpointSecret(owner, id, encryptedSecret, overlapHours) {
+      const [row] = await db('webhook_endpoints')
+        .where({ id, ...owned(owner) })
+        .update({
+          previous_secret: overlapHours > 0 ? db.ref('secret') : null,
+          previous_secret_expires_at: overlapHours > 0 ? db.raw('now() + make_interval(hours => ?)', [overlapHours]) : null,
+          secret: encryptedSecret,
+          updated_at: db.fn.now(),
+        })
+        .returning('*');
+      return row as WebhookEndpointRow | undefined;
+    },
+    async secondsUntilNextRecover(trx, id, minIntervalSeconds) {
+      const { rows } = await trx.raw<{ rows: { wait: string | null }[] }>(
+        'select ceil(extract(epoch from (last_recovered_at + make_interval(secs => ?) - now()))) as wait from webhook_endpoints where id = ?',
+        [minIntervalSeconds, id],
+      );
+      return Math.max(0, Number(rows[0]?.wait ?? 0));
+    },
+    async markRecovered(trx, id) {
+      await trx('webhook_endpoints').where({ id }).update({ last_recovered_at: trx.fn.now() });
+    },
+  };
 }

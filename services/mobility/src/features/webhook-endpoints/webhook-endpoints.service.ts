@@ -1,15 +1,16 @@
 import { ApiError, ConflictError, NotFoundError, ValidationError, isIdOf, newId, pageOf, type Knex, type Logger, type Page } from '@platform/service-kit';
 import { generateWebhookSecret } from '@platform/webhook-signature';
 import { ALWAYS_DELIVERED_EVENT_TYPES, type AppendEndpointEvent, assertSafeTarget, DEFAULT_RETRY_SCHEDULE_MS, type EndpointSecretCipher, enqueueWebhookMessages, nextEndpointEventSequence, type TargetPolicy, UnsafeTargetError, WEBHOOK_URL_REFUSED, type WebhookQueue } from '../webhook-dispatch';
-import * as endpoints from './webhook-endpoints.repository';
-import type { WebhookEndpointRow } from './webhook-endpoints.repository';
+import type { EndpointChanges, PageRequest, WebhookEndpointRow, WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { presentEndpoint, presentWebhookMessage } from './webhook-endpoints.presenter';
 import { WEBHOOK_EVENT_TYPES, type SubscribableEventType } from './webhook-events';
-import * as messageLog from './webhook-message-log.repository';
+import type { WebhookMessageFilter, WebhookMessageLogRepository } from './webhook-message-log.repository';
 import type { PartnerAccount } from '../api-keys';
 
 export interface WebhookEndpointServiceDeps {
   db: Knex;
+  endpoints: WebhookEndpointsRepository;
+  messageLog: WebhookMessageLogRepository;
   queue: WebhookQueue;
   policy: TargetPolicy;
   /** Encrypts the signing secret before it is stored. */
@@ -49,7 +50,7 @@ export interface RegisterEndpointInput {
 }
 
 /** Registration, listing, deletion and the delivery log of a partner's webhook endpoints. */
-export function createWebhookEndpointService({ db, queue, policy, secrets, maxEndpointsPerPartner, appendEvent, maxAttempts, recoverMinIntervalSeconds = 60, logger }: WebhookEndpointServiceDeps) {
+export function createWebhookEndpointService({ db, endpoints, messageLog, queue, policy, secrets, maxEndpointsPerPartner, appendEvent, maxAttempts, recoverMinIntervalSeconds = 60, logger }: WebhookEndpointServiceDeps) {
   async function checkedUrl(partnerId: string, candidate: string): Promise<URL> {
     try {
       return await assertSafeTarget(candidate, policy);
@@ -64,24 +65,24 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
   }
 
   async function requireEndpoint(account: PartnerAccount, id: string): Promise<WebhookEndpointRow> {
-    const endpoint = isIdOf('whe', id) ? await endpoints.findEndpoint(db, account, id) : undefined;
+    const endpoint = isIdOf('whe', id) ? await endpoints.findEndpoint(account, id) : undefined;
     if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
     return endpoint;
   }
   async function reopen(account: PartnerAccount, endpointId: string, messageId: string, from: ('failed' | 'succeeded')[]) {
     const { partnerId } = account;
     const endpoint = await requireEndpoint(account, endpointId);
-    const found = isIdOf('whd', messageId) ? await messageLog.findWebhookMessage(db, partnerId, endpointId, messageId) : undefined;
+    const found = isIdOf('whd', messageId) ? await messageLog.findWebhookMessage(partnerId, endpointId, messageId) : undefined;
     if (!found) throw new NotFoundError('Webhook delivery not found');
     if (endpoint.status !== 'enabled') throw new ConflictError('The webhook endpoint is disabled; register it again to receive events', 'endpoint_disabled');
-    if (!(await messageLog.reopenFailedWebhookMessage(db, messageId, from))) {
+    if (!(await messageLog.reopenFailedWebhookMessage(messageId, from))) {
       throw from.includes('succeeded')
         ? new ConflictError(`Only a finished delivery can be replayed (this one is ${found.status})`, 'delivery_pending')
         : new ConflictError(`Only a failed delivery can be retried (this one is ${found.status})`, 'delivery_not_failed');
     }
     // Read back before enqueueing, so the answer shows the delivery as reopened, not a race with the worker.
-    const reopened = (await messageLog.findWebhookMessage(db, partnerId, endpointId, messageId))!;
-    const attempts = await messageLog.attemptsOf(db, [messageId]);
+    const reopened = (await messageLog.findWebhookMessage(partnerId, endpointId, messageId))!;
+    const attempts = await messageLog.attemptsOf([messageId]);
     await enqueueWebhookMessages(queue, [found]);
     return presentWebhookMessage(reopened, attempts);
   }
@@ -117,8 +118,8 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
       return { ...presentEndpoint(row), secret };
     },
 
-    async list(account: PartnerAccount, page: endpoints.PageRequest): Promise<Page<ReturnType<typeof presentEndpoint>>> {
-      const rows = await endpoints.listEndpoints(db, account, page);
+    async list(account: PartnerAccount, page: PageRequest): Promise<Page<ReturnType<typeof presentEndpoint>>> {
+      const rows = await endpoints.listEndpoints(account, page);
       return pageOf(rows, page.limit, presentEndpoint);
     },
 
@@ -139,7 +140,7 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
         await endpoints.lockPartnerEndpoints(trx, partnerId);
         const current = await endpoints.lockEndpoint(trx, account, id);
         if (!current) throw new NotFoundError('Webhook endpoint not found');
-        const changes: endpoints.EndpointChanges = {};
+        const changes: EndpointChanges = {};
         if (input.url !== undefined) changes.url = input.url;
         if (input.events !== undefined) changes.events = [...new Set(input.events)];
         if (input.description !== undefined) changes.description = input.description;
@@ -161,7 +162,7 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
     async rotateSecret(account: PartnerAccount, id: string, { expirePreviousNow = false }: { expirePreviousNow?: boolean } = {}) {
       await requireEndpoint(account, id);
       const secret = generateWebhookSecret();
-      const row = await endpoints.rotateEndpointSecret(db, account, id, secrets.encrypt(id, secret), expirePreviousNow ? 0 : SECRET_OVERLAP_HOURS);
+      const row = await endpoints.rotateEndpointSecret(account, id, secrets.encrypt(id, secret), expirePreviousNow ? 0 : SECRET_OVERLAP_HOURS);
       if (!row) throw new NotFoundError('Webhook endpoint not found');
       return { ...presentEndpoint(row), secret };
     },
@@ -223,16 +224,16 @@ export function createWebhookEndpointService({ db, queue, policy, secrets, maxEn
     },
 
     async remove(account: PartnerAccount, id: string): Promise<void> {
-      const removed = isIdOf('whe', id) && (await endpoints.deleteEndpoint(db, account, id));
+      const removed = isIdOf('whe', id) && (await endpoints.deleteEndpoint(account, id));
       if (!removed) throw new NotFoundError('Webhook endpoint not found');
     },
 
-    async listWebhookMessages(account: PartnerAccount, endpointId: string, page: endpoints.PageRequest & messageLog.WebhookMessageFilter) {
+    async listWebhookMessages(account: PartnerAccount, endpointId: string, page: PageRequest & WebhookMessageFilter) {
       const { partnerId } = account;
       await requireEndpoint(account, endpointId);
-      const rows = await messageLog.listWebhookMessages(db, partnerId, endpointId, page);
+      const rows = await messageLog.listWebhookMessages(partnerId, endpointId, page);
       const shown = rows.slice(0, page.limit);
-      const attempts = await messageLog.attemptsOf(db, shown.map((d) => d.id));
+      const attempts = await messageLog.attemptsOf(shown.map((d) => d.id));
       return pageOf(rows, page.limit, (d) => presentWebhookMessage(d, attempts.filter((a) => a.delivery_id === d.id)));
     },
 
