@@ -23,9 +23,23 @@ const COLUMNS = [
   'issue_date', 'expires_on', 'status', 'created_at', 'updated_at', 'revoked_at', 'template_id', 'template_version', 'custom_fields',
 ];
 
-export function createCertificatesRepository(db: Knex) {
+/** A certificate as issued: stored `valid`, its times filled by the table. */
+export type NewCertificateRow = Omit<CertificateRow, 'status' | 'created_at' | 'updated_at' | 'revoked_at'>;
+
+/** The certificates table. */
+export interface CertificatesRepository {
+  /** Inserts the batch inside the caller's transaction; a taken certificate_number fails it (unique violation 23505). */
+  insertMany(trx: Knex.Transaction, rows: NewCertificateRow[]): Promise<CertificateRow[]>;
+  find(organizationId: string, id: string): Promise<CertificateRow | undefined>;
+  /** Newest first (created_at, then id, both descending); `after` is the id of the previous page's last row. */
+  list(organizationId: string, limit: number, after?: string): Promise<CertificateRow[]>;
+  /** Marks the certificate revoked; `revoked_at` is the first revocation's time. Undefined when it is not the organization's. */
+  revoke(organizationId: string, id: string): Promise<CertificateRow | undefined>;
+}
+
+export function createCertificatesRepository(db: Knex): CertificatesRepository {
   return {
-    async insertMany(trx: Knex.Transaction, rows: Array<Omit<CertificateRow, 'status' | 'created_at' | 'updated_at' | 'revoked_at'>>): Promise<CertificateRow[]> {
+    async insertMany(trx: Knex.Transaction, rows: NewCertificateRow[]): Promise<CertificateRow[]> {
       return trx('certificates')
         .insert(rows.map((row) => ({ ...row, custom_fields: JSON.stringify(row.custom_fields) })))
         .returning(COLUMNS);
@@ -55,5 +69,3 @@ export function createCertificatesRepository(db: Knex) {
     },
   };
 }
-
-export type CertificatesRepository = ReturnType<typeof createCertificatesRepository>;

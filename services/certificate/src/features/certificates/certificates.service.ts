@@ -29,8 +29,16 @@ async function templateVersionsFor(templates: Pick<TemplatesService, 'forIssue'>
   return inputs.map((input) => (input.template_id ? found.get(input.template_id)!.version : null));
 }
 
+/** Takes one credit per reference inside the issuing transaction (throws 402 when the balance is short); answers the balance left. */
+export type SpendCredits = (trx: Knex.Transaction, organizationId: string, references: string[]) => Promise<number>;
+
 /** Issuing costs one credit per certificate; a batch is all or nothing, in one transaction. */
-export function createCertificatesService(db: Knex, repository: CertificatesRepository, templates: Pick<TemplatesService, 'forIssue'>) {
+export function createCertificatesService(
+  db: Knex,
+  repository: CertificatesRepository,
+  templates: Pick<TemplatesService, 'forIssue'>,
+  spend: SpendCredits = spendCredits,
+) {
   async function issueAll(organizationId: string, inputs: NewCertificate[], batch: boolean) {
     const versions = await templateVersionsFor(templates, organizationId, inputs, batch);
     const rows = inputs.map((input, index) => ({
@@ -48,7 +56,7 @@ export function createCertificatesService(db: Knex, repository: CertificatesRepo
     }));
     try {
       return await db.transaction(async (trx) => {
-        await spendCredits(trx, organizationId, rows.map((row) => row.id));
+        await spend(trx, organizationId, rows.map((row) => row.id));
         return repository.insertMany(trx, rows);
       });
     } catch (error) {

@@ -2,7 +2,7 @@ import { BadRequestError, ServiceUnavailableError, UnauthorizedError, Validation
 import type { IncomingHttpHeaders } from 'node:http';
 import { MalformedEvent, VerificationUnavailable, type PaymentGateway } from './payment-gateway';
 import type { PaymentsRepository } from './payments.repository';
-import type { createPaymentsService } from './payments.service';
+import type { PaymentsService } from './payments.service';
 
 type Outcome = { status: number; body: Record<string, unknown> };
 const RECEIVED: Outcome = { status: 200, body: { received: true } };
@@ -13,7 +13,7 @@ const VERIFICATION_UNAVAILABLE: Outcome = {
 
 export interface PaymentWebhookDeps {
   repository: PaymentsRepository;
-  payments: ReturnType<typeof createPaymentsService>;
+  payments: PaymentsService;
   logger: Logger;
 }
 

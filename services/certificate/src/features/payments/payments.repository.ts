@@ -25,9 +25,45 @@ export interface PaymentRow {
   gateway_transaction_id?: string | null;
 }
 
-export function createPaymentsRepository(db: Knex) {
+/** A new checkout: `pending`, created now; `amount` in minor units. */
+export type NewPaymentRow = Omit<PaymentRow, 'status' | 'failure_reason' | 'created_at' | 'amount' | 'plan' | 'credit_pack' | 'credits'> & { amount: number } & Partial<
+    Pick<PaymentRow, 'plan' | 'credit_pack' | 'credits'>
+  >;
+
+/** How a stored webhook receipt ends: its outcome and what the event named. */
+export interface WebhookSettlement {
+  outcome: string;
+  event?: string;
+  reference?: string;
+  transaction_id?: string;
+  detail?: string;
+}
+
+/** The payments table, the payment-webhook receipts, and the two names a receipt shows (organization, payer). */
+export interface PaymentsRepository {
+  insert(row: NewPaymentRow): Promise<PaymentRow>;
+  find(reference: string): Promise<PaymentRow | undefined>;
+  /** The organization's payments, newest first (the last 100). */
+  listForOrganization(organizationId: string): Promise<PaymentRow[]>;
+  /** The organization's name, or its id when it has none. */
+  organizationName(organizationId: string): Promise<string>;
+  /** The email of the account paying (dashboard sessions' `sub` is the account id); undefined for other subjects. */
+  payerEmail(accountId: string): Promise<string | undefined>;
+  /** Marks the payment failed with `reason`, unless it already succeeded. */
+  markFailed(reference: string, reason: string): Promise<void>;
+  /**
+   * Marks the payment succeeded unless it already is; returns it only to the one caller that made the change
+   * (concurrent claims of one payment: exactly one gets the row).
+   */
+  claimSuccess(trx: Knex.Transaction, reference: string, transactionId: string): Promise<PaymentRow | undefined>;
+  /** A receipt: size and SHA-256 always, the bytes themselves only when `keepBody` (an authenticated call); answers its id. */
+  recordWebhook(gateway: string, body: Buffer, options: { keepBody: boolean }): Promise<number>;
+  settleWebhook(id: number, fields: WebhookSettlement): Promise<void>;
+}
+
+export function createPaymentsRepository(db: Knex): PaymentsRepository {
   return {
-    async insert(row: Omit<PaymentRow, 'status' | 'failure_reason' | 'created_at' | 'amount' | 'plan' | 'credit_pack' | 'credits'> & { amount: number } & Partial<Pick<PaymentRow, 'plan' | 'credit_pack' | 'credits'>>): Promise<PaymentRow> {
+    async insert(row: NewPaymentRow): Promise<PaymentRow> {
       const [inserted] = await db('payments').insert(row).returning('*');
       return inserted as PaymentRow;
     },
@@ -66,10 +102,8 @@ export function createPaymentsRepository(db: Knex) {
         .returning('id');
       return (row as { id: number }).id;
     },
-    async settleWebhook(id: number, fields: { outcome: string; event?: string; reference?: string; transaction_id?: string; detail?: string }): Promise<void> {
+    async settleWebhook(id: number, fields: WebhookSettlement): Promise<void> {
       await db('payment_webhooks').where({ id }).update(fields);
     },
   };
 }
-
-export type PaymentsRepository = ReturnType<typeof createPaymentsRepository>;

@@ -1,11 +1,11 @@
-import { newId, NotFoundError, recordAuditEntry, ValidationError, type Knex } from '@platform/service-kit';
-import { grantCreditsOnce } from '../credits';
+import { newId, NotFoundError, ValidationError, type Knex } from '@platform/service-kit';
 import { findCreditPack } from '../plans';
 import { findPlan } from '../plans';
+import { createKnexPaymentActivationPorts, type PaymentActivationPorts } from './payment-activation';
 import type { PaymentRow, PaymentsRepository } from './payments.repository';
 import { presentPayment } from './payments.presenter';
 
-export function createPaymentsService(db: Knex, repository: PaymentsRepository) {
+export function createPaymentsService(db: Knex, repository: PaymentsRepository, activation: PaymentActivationPorts = createKnexPaymentActivationPorts()) {
   return {
     /** A pending payment of the calling user for a paid plan; its reference is what the checkout sends to the gateway. */
     async checkout(organizationId: string, userId: string, planId: string, gateway: PaymentRow['gateway']) {
@@ -52,33 +52,33 @@ export function createPaymentsService(db: Knex, repository: PaymentsRepository) 
       return db.transaction(async (trx) => {
         const payment = await repository.claimSuccess(trx, reference, transactionId);
         if (!payment) return false;
-        if (payment.kind === 'credit_top_up') await addTopUp(trx, payment, transactionId);
-        else await upgradePlan(trx, payment, transactionId);
+        if (payment.kind === 'credit_top_up') await addTopUp(activation, trx, payment, transactionId);
+        else await upgradePlan(activation, trx, payment, transactionId);
         return true;
       });
     },
   };
 }
 
-async function upgradePlan(trx: Knex.Transaction, payment: PaymentRow, transactionId: string): Promise<void> {
+async function upgradePlan(ports: PaymentActivationPorts, trx: Knex.Transaction, payment: PaymentRow, transactionId: string): Promise<void> {
   const plan = findPlan(payment.plan!)!;
   const user = { organization_id: payment.organization_id, id: payment.user_id };
-  const before = (await trx('users').where(user).first('plan')) as { plan?: string } | undefined;
-  await recordAuditEntry(trx, {
+  const before = await ports.planOf(trx, user);
+  await ports.recordAudit(trx, {
     organization_id: payment.organization_id,
     actor_id: payment.user_id,
     actor_role: 'payment',
     action: 'plan.changed',
     target_id: payment.reference,
-    details: { from: before?.plan ?? null, to: plan.id, gateway: payment.gateway, transaction_id: transactionId },
+    details: { from: before ?? null, to: plan.id, gateway: payment.gateway, transaction_id: transactionId },
     ip_address: 'payment gateway webhook',
   });
-  await trx('users').where(user).update({ plan: plan.id, updated_at: trx.fn.now() });
-  await grantCreditsOnce(trx, payment.organization_id, plan.credits, 'plan_upgrade', payment.reference);
+  await ports.setPlan(trx, user, plan.id);
+  await ports.grantCreditsOnce(trx, payment.organization_id, plan.credits, 'plan_upgrade', payment.reference);
 }
 
-async function addTopUp(trx: Knex.Transaction, payment: PaymentRow, transactionId: string): Promise<void> {
-  await recordAuditEntry(trx, {
+async function addTopUp(ports: PaymentActivationPorts, trx: Knex.Transaction, payment: PaymentRow, transactionId: string): Promise<void> {
+  await ports.recordAudit(trx, {
     organization_id: payment.organization_id,
     actor_id: payment.user_id,
     actor_role: 'payment',
@@ -87,7 +87,7 @@ async function addTopUp(trx: Knex.Transaction, payment: PaymentRow, transactionI
     details: { credit_pack: payment.credit_pack, credits: payment.credits, gateway: payment.gateway, transaction_id: transactionId },
     ip_address: 'payment gateway webhook',
   });
-  await grantCreditsOnce(trx, payment.organization_id, Number(payment.credits), 'credit_top_up', payment.reference);
+  await ports.grantCreditsOnce(trx, payment.organization_id, Number(payment.credits), 'credit_top_up', payment.reference);
 }
 
 export type PaymentsService = ReturnType<typeof createPaymentsService>;

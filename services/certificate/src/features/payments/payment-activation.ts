@@ -1,0 +1,40 @@
+import { recordAuditEntry, type AuditEntry, type Knex } from '@platform/service-kit';
+import { grantCreditsOnce } from '../credits';
+import type { PaymentKind } from './payments.repository';
+
+/** The user a plan upgrade is for: the one who paid, in the organization paid for. */
+export interface PayingUser {
+  organization_id: string;
+  id: string;
+}
+
+/** An audit row as activation writes it (the log fills `id` and `created_at`). */
+export type ActivationAuditEntry = Omit<AuditEntry, 'id' | 'created_at'>;
+
+/**
+ * What activating a payment writes besides the payment, each inside the activation's transaction: the paying user's
+ * plan, the audit log, and the credit ledger (a grant keyed by the payment reference, made at most once).
+ */
+export interface PaymentActivationPorts {
+  /** The plan the user is on before the change; undefined when there is no such user. */
+  planOf(trx: Knex.Transaction, user: PayingUser): Promise<string | undefined>;
+  setPlan(trx: Knex.Transaction, user: PayingUser, planId: string): Promise<void>;
+  recordAudit(trx: Knex.Transaction, entry: ActivationAuditEntry): Promise<void>;
+  /** Adds `credits` once per (organization, kind, reference); answers false when that grant was already made. */
+  grantCreditsOnce(trx: Knex.Transaction, organizationId: string, credits: number, kind: PaymentKind, reference: string): Promise<boolean>;
+}
+
+/** The ports over Postgres: the users table, `audit_log` and `credit_ledger`. */
+export function createKnexPaymentActivationPorts(): PaymentActivationPorts {
+  return {
+    async planOf(trx, user) {
+      const row = (await trx('users').where(user).first('plan')) as { plan?: string } | undefined;
+      return row?.plan;
+    },
+    async setPlan(trx, user, planId) {
+      await trx('users').where(user).update({ plan: planId, updated_at: trx.fn.now() });
+    },
+    recordAudit: (trx, entry) => recordAuditEntry(trx, entry),
+    grantCreditsOnce: (trx, organizationId, credits, kind, reference) => grantCreditsOnce(trx, organizationId, credits, kind, reference),
+  };
+}
