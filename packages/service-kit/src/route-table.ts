@@ -214,7 +214,9 @@ function parametersOf(schema: z.ZodObject | undefined, place: 'path' | 'query' |
   const json = ((id ? (generated.$defs as Record<string, Json> | undefined)?.[id] : undefined) ?? generated) as Json;
   const required = new Set((json.required as string[] | undefined) ?? []);
   const example = ((json.examples as Json[] | undefined) ?? [])[0] ?? {};
-  return Object.entries((json.properties ?? {}) as Record<string, Json>).map(([name, { description, parameterId, ...propertySchema }]) => ({
+  const defs = (generated.$defs ?? {}) as Record<string, Json>;
+  const properties = inlineLocalDefs(json.properties ?? {}, defs) as Record<string, Json>;
+  return Object.entries(properties).map(([name, { description, parameterId, ...propertySchema }]) => ({
     name,
     in: place,
     ...(place === 'path' || required.has(name) ? { required: true } : {}),
@@ -223,6 +225,24 @@ function parametersOf(schema: z.ZodObject | undefined, place: 'path' | 'query' |
     ...(name in example ? { example: example[name] } : {}),
     ...(typeof parameterId === 'string' ? { [PARAMETER_ID]: parameterId } : {}),
   }));
+}
+
+/**
+ * A parameter's schema written in full: a named schema nested in it (`.meta({ id })`) comes back from zod as a
+ * `#/$defs/<id>` reference into the standalone document zod made, which the description does not contain.
+ */
+function inlineLocalDefs(node: unknown, defs: Record<string, Json>, seen: ReadonlySet<string> = new Set()): unknown {
+  if (Array.isArray(node)) return node.map((item) => inlineLocalDefs(item, defs, seen));
+  if (!node || typeof node !== 'object') return node;
+  const ref = (node as Json).$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/$defs/')) {
+    const name = ref.slice('#/$defs/'.length);
+    const target = defs[name];
+    if (!target || seen.has(name)) return node; // left for the dangling-reference check to name
+    const { $ref: _ref, ...siblings } = node as Json;
+    return { ...(inlineLocalDefs(target, defs, new Set([...seen, name])) as Json), ...siblings };
+  }
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inlineLocalDefs(value, defs, seen)]));
 }
 
 /** Where `parametersOf` keeps a parameter's `.meta({ parameterId })` until the operation is written. */

@@ -101,6 +101,21 @@ describe('describeRoutes', () => {
     expect(schemas.Event).toEqual({ type: 'object', properties: { type: { type: 'string' } }, required: ['type'] });
   });
 
+  it('writes a parameter whose schema nests a named schema in full (no reference into a document it is not in)', () => {
+    const EventType = z.enum(['ride.created', 'ride.cancelled']).meta({ id: 'ListedEventType' });
+    const listEvents = route({
+      operationId: 'listEvents',
+      method: 'get',
+      path: '/api/v1/events',
+      query: z.object({ type: EventType.optional() }),
+      responses: { 200: z.object({ data: z.array(z.object({ type: EventType })) }) },
+    });
+    const described = describeRoutes([listEvents], { openapi: '3.1.0', info: { title: 'Events', version: '1' }, paths: {} });
+    const parameters = (described.paths as Record<string, Record<string, { parameters: Array<{ name: string; schema: unknown }> }>>)['/api/v1/events']!.get!.parameters;
+    expect(parameters).toEqual([{ name: 'type', in: 'query', schema: { type: 'string', enum: ['ride.created', 'ride.cancelled'] } }]);
+    expect(JSON.stringify(described)).not.toContain('#/$defs/');
+  });
+
   it('refuses a route declared twice', () => {
     expect(() => describeRoutes([...table, table[0]!], overlay)).toThrow(/twice/);
   });
