@@ -12,7 +12,7 @@ import type { Browser, HTTPResponse, Page } from 'puppeteer-core';
 import { axeViolations } from '../helpers/axe';
 import { launchBrowser, refuseForeignRequests, screenshot } from '../helpers/browser';
 import { mailedLink } from '../helpers/mail-inbox';
-import { repositoryRoot, startSystem, type StartedSystem } from '../helpers/started-system';
+import { repositoryRoot, startSystem, startTogether, type StartedSystem } from '../helpers/started-system';
 
 const SUITE = 'dashboard-designer';
 const WAIT = { timeout: 30_000 };
@@ -26,7 +26,7 @@ let page: Page;
 let foreign: string[];
 
 beforeAll(async () => {
-  [system, browser] = await Promise.all([startSystem('e2e_dashboard_designer'), launchBrowser()]);
+  [system, browser] = await startTogether([startSystem('e2e_dashboard_designer'), launchBrowser()]);
   page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 900 });
   foreign = refuseForeignRequests(page, system.gatewayUrl);

@@ -14,7 +14,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { startFakeServer, type RecordedRequest } from '@platform/test-kit';
 import { launchBrowser, screenshot } from '../helpers/browser';
 import { dashboardPage, openDashboardTab, WAIT } from '../helpers/dashboard-page';
-import { startSystem, type StartedSystem } from '../helpers/started-system';
+import { startSystem, startTogether, type StartedSystem } from '../helpers/started-system';
 
 const SUITE = 'dashboard-ops';
 const OWNER = { name: 'Mary Jackson', email: 'mary@example.test', password: 'wind tunnel hampton 1958', organization: 'Festival Rides' };
@@ -42,7 +42,7 @@ function reply(request: RecordedRequest, res: ServerResponse) {
 
 beforeAll(async () => {
   files = mkdtempSync(path.join(os.tmpdir(), 'dashboard-ops-'));
-  [system, browser, receiver] = await Promise.all([startSystem('e2e_dashboard_ops'), launchBrowser(), startFakeServer(reply)]);
+  [system, browser, receiver] = await startTogether([startSystem('e2e_dashboard_ops'), launchBrowser(), startFakeServer(reply)]);
   await browser.defaultBrowserContext().overridePermissions(system.gatewayUrl, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
   ({ page, foreign } = await openDashboardTab(browser, system.gatewayUrl));
   page.on('dialog', (dialog) => void dialog.accept());

@@ -10,7 +10,7 @@ import { sendJson, startFakeServer } from '@platform/test-kit';
 import { launchBrowser, screenshot } from '../helpers/browser';
 import { dashboardPage, openDashboardTab, WAIT } from '../helpers/dashboard-page';
 import { mailedLink } from '../helpers/mail-inbox';
-import { startSystem, type StartedSystem } from '../helpers/started-system';
+import { startSystem, startTogether, type StartedSystem } from '../helpers/started-system';
 
 const SUITE = 'dashboard-product';
 const OWNER = { name: 'Dorothy Vaughan', email: 'dorothy@example.test', password: 'fortran for everyone 1961', organization: 'West Computing' };
@@ -60,7 +60,7 @@ const { textOf, type, clear, open, visit, waitForHeading, expectAccessible, keep
 
 beforeAll(async () => {
   paymentGateway = await startFakePaymentGateway();
-  [system, browser] = await Promise.all([
+  [system, browser] = await startTogether([
     startSystem('e2e_dashboard_product', { GATEWAY_A_SECRET_KEY: GATEWAY_A_SECRET, GATEWAY_A_BASE_URL: paymentGateway.url, GATEWAY_A_DISPLAY_NAME: 'Paystack' }),
     launchBrowser(),
   ]);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { launchBrowser, screenshot } from '../helpers/browser';
 import { dashboardPage, openDashboardTab, WAIT } from '../helpers/dashboard-page';
-import { startSystem, type StartedSystem } from '../helpers/started-system';
+import { startSystem, startTogether, type StartedSystem } from '../helpers/started-system';
 
 const SUITE = 'dashboard-round2';
 const OWNER = { name: 'Katherine Johnson', email: 'katherine@example.test', password: 'orbital mechanics 1962', organization: 'Trajectory Works' };
@@ -24,7 +24,7 @@ const { textOf, type, visit, waitForHeading, expectAccessible, keepForDocs, sign
 
 beforeAll(async () => {
   files = mkdtempSync(path.join(os.tmpdir(), 'dashboard-round2-'));
-  [system, browser] = await Promise.all([startSystem('e2e_dashboard_round2'), launchBrowser()]);
+  [system, browser] = await startTogether([startSystem('e2e_dashboard_round2'), launchBrowser()]);
   ({ page, foreign } = await openDashboardTab(browser, system.gatewayUrl));
 }, 300_000);
 

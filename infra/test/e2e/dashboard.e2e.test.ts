@@ -14,7 +14,7 @@ import { verifyStandardWebhook } from '@platform/webhook-signature';
 import { launchBrowser, refuseForeignRequests, screenshot } from '../helpers/browser';
 import { dashboardPage, openDashboardTab, WAIT } from '../helpers/dashboard-page';
 import { mailedLink } from '../helpers/mail-inbox';
-import { startSystem, type StartedSystem } from '../helpers/started-system';
+import { startSystem, startTogether, type StartedSystem } from '../helpers/started-system';
 
 const SUITE = 'dashboard';
 const GATEWAY_A_SECRET = 'sk_test_e2e_gateway_a_secret';
@@ -82,7 +82,7 @@ beforeAll(async () => {
   paymentGateway = await startFakePaymentGateway();
   receiver = await startReceiver();
   files = mkdtempSync(path.join(os.tmpdir(), 'dashboard-e2e-'));
-  [system, browser] = await Promise.all([
+  [system, browser] = await startTogether([
     startSystem('e2e_dashboard', { GATEWAY_A_SECRET_KEY: GATEWAY_A_SECRET, GATEWAY_A_BASE_URL: paymentGateway.url }),
     launchBrowser(),
   ]);

@@ -1,11 +1,11 @@
 import type { Browser } from 'puppeteer-core';
 import { launchBrowser, refuseForeignRequests, screenshot } from '../helpers/browser';
-import { startSystem, type StartedSystem } from '../helpers/started-system';
+import { startSystem, startTogether, type StartedSystem } from '../helpers/started-system';
 
 let system: StartedSystem;
 let browser: Browser;
 beforeAll(async () => {
-  [system, browser] = await Promise.all([startSystem('e2e_docs'), launchBrowser()]);
+  [system, browser] = await startTogether([startSystem('e2e_docs'), launchBrowser()]);
 }, 300_000);
 afterAll(async () => {
   await browser?.close();

@@ -29,9 +29,22 @@ export async function freePort(): Promise<string> {
 
 /**
  * Runs `pnpm start` as the README does (compiled output, plain node) on free ports, a fresh database and its own Redis
- * prefix, and resolves once it prints that the platform is up. `env` adds or overrides variables.
+ * prefix, and resolves once it prints that the platform is up. `env` adds or overrides variables. A start that fails
+ * because one of its ports was taken meanwhile by a program outside the test-kit's reservations is tried again on new ports.
  */
 export async function startSystem(name: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000): Promise<StartedSystem> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startSystemOnce(name, env, timeoutMs);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof PortTakenError)) throw error;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startSystemOnce(name: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<StartedSystem> {
   const ports: SystemPorts = { GATEWAY_PORT: await freePort(), GATEWAY_METRICS_PORT: await freePort(), CERTIFICATE_PORT: await freePort(), MOBILITY_PORT: await freePort() };
   const databaseUrl = await createRunDatabase(name);
   await dropRunDatabase(databaseUrl); // `pnpm start` creates it
@@ -52,7 +65,11 @@ export async function startSystem(name: string, env: NodeJS.ProcessEnv = {}, tim
   while (!output.includes('Partner platform is up')) {
     if (child.exitCode !== null || Date.now() > deadline) {
       if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
-      throw new Error(`pnpm start did not come up:\n${output.slice(-4000)}`);
+      await exited;
+      await dropRunDatabase(databaseUrl).catch(() => undefined);
+      await clearRedisPrefix(redisPrefix);
+      const message = `pnpm start did not come up:\n${output.slice(-4000)}`;
+      throw /port \d+ is already in use/.test(output) ? new PortTakenError(message) : new Error(message);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -74,4 +91,27 @@ export async function startSystem(name: string, env: NodeJS.ProcessEnv = {}, tim
       await clearRedisPrefix(redisPrefix);
     },
   };
+}
+
+/** Anything a suite starts in its beforeAll: a system, a browser, a fake server. */
+type Started = { stop(): Promise<unknown> } | { close(): Promise<unknown> | unknown };
+
+/**
+ * Awaits every start together, like Promise.all; but when one fails, it first closes the ones that did come up, so a
+ * failed beforeAll leaves no browser, server or system behind to keep jest from exiting.
+ */
+export async function startTogether<T extends readonly Started[]>(starts: { readonly [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const results = await Promise.allSettled(starts as readonly Promise<Started>[]);
+  const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) {
+    await Promise.allSettled(
+      results.map(async (result) => {
+        if (result.status !== 'fulfilled') return;
+        const started = result.value;
+        await ('stop' in started ? started.stop() : started.close());
+      }),
+    );
+    throw failed.reason;
+  }
+  return results.map((result) => (result as PromiseFulfilledResult<Started>).value) as unknown as T;
 }
