@@ -7,7 +7,7 @@
 import { createDatabase, dropDatabase, ensureDatabase, migrateLatest } from '@platform/service-kit/db';
 import { parseConfig } from '@platform/service-kit/config';
 import { buildServices, CERTIFICATE_SCHEMA, certificateConfigSchema, migrations } from '@platform/certificate/tooling';
-import { alternatingRounds, load, warmUp, type LoadResult, MEASURED_CPU, pinSelfToFirstCore, printTable, startProcess } from '@platform/bench-kit';
+import { alternatingRounds, buildIfStale, load, warmUp, type LoadResult, MEASURED_CPU, pinSelfToFirstCore, printTable, startProcess } from '@platform/bench-kit';
 
 /** Rounds of bare and direct, alternating; each keeps its median round (BENCH_ROUNDS, 3). */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -17,6 +17,7 @@ const PORTS = { service: 23001, gateway: 23080, baseline: 23085, bare: 23099 };
 const GATEWAY_TARGET = 0.75;
 
 async function main() {
+  buildIfStale();
   pinSelfToFirstCore(); // autocannon stays off the measured server's core
   const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/partner_platform');
   base.pathname = `/bench_verify_${Date.now().toString(36)}`;
@@ -35,12 +36,13 @@ async function main() {
       issue_date: '2026-05-01',
     });
     const env = { DATABASE_URL: databaseUrl };
-    // The service and the bare baseline each get MEASURED_CPU to themselves while measured (see pinnedCommand); the rest floats.
-    const service = await startProcess('services/certificate/src/server.ts', { ...env, PORT: String(PORTS.service) }, `http://127.0.0.1:${PORTS.service}/healthz`, MEASURED_CPU);
+    // The service and the gateway run built, as `pnpm start` runs them (BENCH_SERVICE_ENTRY / BENCH_GATEWAY_ENTRY name
+    // another entry, a `src/server.ts` to run the source through tsx). The service and the bare baseline each get MEASURED_CPU to themselves while measured (see pinnedCommand); the rest floats.
+    const service = await startProcess(process.env.BENCH_SERVICE_ENTRY ?? 'services/certificate/dist/server.js', { ...env, PORT: String(PORTS.service) }, `http://127.0.0.1:${PORTS.service}/healthz`, MEASURED_CPU);
     children.push(service);
     // The rate limiter stays on (its Redis round trip is part of the cost measured) with a budget the run cannot spend.
     const gatewayEnv = (port: number) => ({ PORT: String(port), METRICS_PORT: String(port + 1), CERTIFICATE_URL: `http://127.0.0.1:${PORTS.service}`, RATE_LIMIT_PER_MINUTE: '1000000000', REDIS_PREFIX: `bench_${port}_${Date.now().toString(36)}` });
-    const gatewayProcess = await startProcess('gateway/src/server.ts', gatewayEnv(PORTS.gateway), `http://127.0.0.1:${PORTS.gateway}/healthz`);
+    const gatewayProcess = await startProcess(process.env.BENCH_GATEWAY_ENTRY ?? 'gateway/dist/server.js', gatewayEnv(PORTS.gateway), `http://127.0.0.1:${PORTS.gateway}/healthz`);
     children.push(gatewayProcess);
     const baselineEntry = process.env.BENCH_GATEWAY_BASELINE;
     const baselineProcess = baselineEntry ? await startProcess(baselineEntry, gatewayEnv(PORTS.baseline), `http://127.0.0.1:${PORTS.baseline}/healthz`) : undefined;

@@ -97,14 +97,19 @@ export function machineCpuMs(): number {
   }
 }
 
-/** Starts a TypeScript entry point as its own process and waits until `readyUrl` answers (or it prints `ready`). */
+/**
+ * Starts an entry point as its own process and waits until `readyUrl` answers (or it prints `ready`). A TypeScript entry
+ * runs from source through tsx; a built one (`.js`, e.g. `gateway/dist/server.js`) runs on plain node with the
+ * workspace's built packages, as `pnpm start` runs it.
+ */
 export async function startProcess(entry: string, env: NodeJS.ProcessEnv, readyUrl: string, cpu?: number): Promise<ChildProcess> {
   // BENCH_CPU_PROFILE=<part of an entry's path>: that process writes a V8 CPU profile into bench/profiles when it exits.
   const profile = process.env.BENCH_CPU_PROFILE && entry.includes(process.env.BENCH_CPU_PROFILE) ? ['--cpu-prof', `--cpu-prof-dir=${path.join(root, 'bench/profiles')}`] : [];
-  const [command, args] = pinnedCommand(process.execPath, [...profile, '--conditions=source', '--import', 'tsx', path.join(root, entry)], cpu);
+  const runner = entry.endsWith('.js') ? [] : ['--conditions=source', '--import', 'tsx'];
+  const [command, args] = pinnedCommand(process.execPath, [...profile, ...runner, path.join(root, entry)], cpu);
   const child = spawn(command, args, {
     cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, ...(entry.endsWith('.js') ? { NODE_OPTIONS: withoutSourceCondition(process.env.NODE_OPTIONS) } : {}), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 30000;
@@ -193,4 +198,18 @@ export async function alternatingRounds(rounds: number, targets: Array<() => Pro
 /** Keeps this process (autocannon runs in it) on CPU 0, away from the measured server's core. */
 export function pinSelfToFirstCore(): void {
   if (canPin()) spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)]);
+}
+
+/** NODE_OPTIONS without `--conditions=source`, so a built entry loads the built packages. */
+function withoutSourceCondition(options: string | undefined): string {
+  return (options ?? '').replace(/--conditions[= ]source\b/g, '').trim();
+}
+
+/**
+ * Builds what is stale (`scripts/build-if-stale.cjs`, as `pnpm start` does), so a bench that runs built entry points
+ * (`gateway/dist/server.js`) measures the code in the tree, compiled as it runs in production.
+ */
+export function buildIfStale(): void {
+  const result = spawnSync(process.execPath, [path.join(root, 'scripts/build-if-stale.cjs')], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_OPTIONS: withoutSourceCondition(process.env.NODE_OPTIONS) } });
+  if (result.status !== 0) throw new Error('the build failed: see above');
 }
