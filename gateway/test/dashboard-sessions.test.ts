@@ -8,9 +8,11 @@ const withSid = (sid: string) => signAdminToken({ sub: 'acc_1', org: 'org_1', ro
 
 describe('dashboard session check at the gateway', () => {
   it('proxies a live sign-in, refuses an ended one with 401 session_ended (never proxied), and answers 503 when the service cannot say', async () => {
+    // Signed once: a token signed again a second later carries another `iat`, and the fake would take it for another sign-in.
+    const liveToken = withSid('rsf_live');
     const certificate = await startFakeServer((req, res) => {
       if (req.url === CHECK) {
-        const live = String(req.headers.authorization).includes(withSid('rsf_live').split('.')[1]!);
+        const live = req.headers.authorization === `Bearer ${liveToken}`;
         if (live) return void res.writeHead(204).end();
         return sendJson(res, 401, { error: 'ended', code: 'session_ended' });
       }
@@ -20,7 +22,7 @@ describe('dashboard session check at the gateway', () => {
     const down = await startGateway({ certificate: 'http://127.0.0.1:9', mobility: certificate.url }, { config: { JWT_SECRET: SECRET } });
     try {
       const get = (base: string, token: string) => fetch(`${base}/dashboard/api/mobility/drivers`, { headers: { Authorization: `Bearer ${token}` } });
-      const live = await get(gateway.url, withSid('rsf_live'));
+      const live = await get(gateway.url, liveToken);
       expect(live.status).toBe(200);
       expect(await live.json()).toEqual({ path: '/admin/v1/drivers' });
 
@@ -31,7 +33,7 @@ describe('dashboard session check at the gateway', () => {
       expect(await ended.json()).toMatchObject({ code: 'session_ended' });
       expect(certificate.requests.filter((r) => r.url !== CHECK).length).toBe(before);
 
-      const unavailable = await get(down.url, withSid('rsf_live'));
+      const unavailable = await get(down.url, liveToken);
       expect(unavailable.status).toBe(503);
       expect(unavailable.headers.get('retry-after')).toBe('1');
       expect(await unavailable.json()).toMatchObject({ code: 'session_check_unavailable' });
