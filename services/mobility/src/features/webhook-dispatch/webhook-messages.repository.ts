@@ -111,7 +111,8 @@ export async function claimAttempts(db: Knex, messageIds: string[], leaseMs: num
 
 /**
  * Gives back claimed attempts that were never sent (their endpoint had no free slot), one statement for all of them:
- * each only if its claim is still the one given back. The attempt then does not count.
+ * each only if its claim is still the one given back. The attempt then does not count. (The ids go twice, the second
+ * time as `id = any(array)`, so the planner looks them up by key instead of scanning every delivery: see recordAttempts.)
  */
 export async function unclaimAttempts(db: Knex, claims: Pick<ClaimedAttempt, 'messageId' | 'claimToken'>[]): Promise<void> {
   if (claims.length === 0) return;
@@ -119,14 +120,15 @@ export async function unclaimAttempts(db: Knex, claims: Pick<ClaimedAttempt, 'me
     `update webhook_deliveries d
         set attempts = d.attempts - 1, claimed_until = null, claim_token = null, updated_at = now()
        from unnest(?::text[], ?::text[]) as given(id, token)
-      where d.id = given.id and d.claim_token = given.token and ${IS_PENDING}`,
-    [claims.map((c) => c.messageId), claims.map((c) => c.claimToken)] as unknown as Knex.RawBinding[],
+      where d.id = given.id and d.id = any(?::text[]) and d.claim_token = given.token and ${IS_PENDING}`,
+    [claims.map((c) => c.messageId), claims.map((c) => c.claimToken), claims.map((c) => c.messageId)] as unknown as Knex.RawBinding[],
   );
 }
 
 /**
  * Extends the leases of claims still held by their tokens, one statement for all of them. Answers the ids whose claim
- * is still this holder's: a claim missing from the answer ran out and may belong to another job now.
+ * is still this holder's: a claim missing from the answer ran out and may belong to another job now. (The ids go
+ * twice for the same reason as in unclaimAttempts.)
  */
 export async function renewClaims(db: Knex, claims: { messageId: string; claimToken: string }[], leaseMs: number): Promise<Set<string>> {
   if (claims.length === 0) return new Set();
@@ -134,9 +136,9 @@ export async function renewClaims(db: Knex, claims: { messageId: string; claimTo
     `update webhook_deliveries d
         set claimed_until = now() + (? * interval '1 millisecond')
        from unnest(?::text[], ?::text[]) as held(id, token)
-      where d.id = held.id and d.claim_token = held.token and ${IS_PENDING}
+      where d.id = held.id and d.id = any(?::text[]) and d.claim_token = held.token and ${IS_PENDING}
   returning d.id`,
-    [leaseMs, claims.map((c) => c.messageId), claims.map((c) => c.claimToken)] as unknown as Knex.RawBinding[],
+    [leaseMs, claims.map((c) => c.messageId), claims.map((c) => c.claimToken), claims.map((c) => c.messageId)] as unknown as Knex.RawBinding[],
   );
   return new Set((result.rows as { id: string }[]).map((row) => row.id));
 }
@@ -205,13 +207,17 @@ async function recordAttemptsOnce(db: Knex, records: AttemptRecord[]): Promise<b
     request_headers: r.requestHeaders ?? null,
     response_headers: r.responseHeaders ?? null,
   }));
+  // The ids once more as an array: a join to a set-returning function (estimated at 100 rows) makes the planner scan
+  // every delivery and hash them, while `id = any(array)` is looked up by primary key (16 ms against 0.5 ms for 34
+  // attempts at 5,000 deliveries, and the scan grows with the table).
+  const ids = records.map((r) => r.messageId);
   const result = await db.raw(
     `with given as (
        select * from jsonb_to_recordset(?::jsonb)
          as t(delivery_id text, claim_token text, attempt int, status_code int, duration_ms int, error text, excerpt text, next_status text, retry_ms float8, request_headers jsonb, response_headers jsonb)
      ), input as (
        -- deliveries deleted with their endpoint are not recorded (the join finds each by its key, once)
-       select g.*, d.endpoint_id from given g join webhook_deliveries d on d.id = g.delivery_id
+       select g.*, d.endpoint_id from given g join webhook_deliveries d on d.id = g.delivery_id and d.id = any(?::text[])
      ), endpoint_outcomes as (
        select i.endpoint_id, bool_or(i.next_status = 'succeeded') as any_success
          from input i
@@ -232,10 +238,10 @@ async function recordAttemptsOnce(db: Knex, records: AttemptRecord[]): Promise<b
               delivered_at = case when i.next_status = 'succeeded' then now() else d.delivered_at end,
               next_attempt_at = now() + (i.retry_ms * interval '1 millisecond')
          from input i
-        where d.id = i.delivery_id and ${IS_PENDING} and (i.next_status = 'succeeded' or d.claim_token = i.claim_token)
+        where d.id = i.delivery_id and d.id = any(?::text[]) and ${IS_PENDING} and (i.next_status = 'succeeded' or d.claim_token = i.claim_token)
      )
      select delivery_id from input`,
-    [JSON.stringify(given)],
+    [JSON.stringify(given), ids, ids] as unknown as Knex.RawBinding[],
   );
   const present = new Set((result.rows as { delivery_id: string }[]).map((row) => row.delivery_id));
   return records.map((r) => present.has(r.messageId));
