@@ -78,7 +78,11 @@ export async function enqueueWebhookMessages(queue: WebhookQueue, messages: Webh
  */
 export async function enqueueWebhookBatches(queue: WebhookQueue, messages: WebhookMessageRef[]): Promise<void> {
   const byEndpoint = new Map<string, WebhookMessageRef[]>();
-  for (const m of messages) byEndpoint.set(m.endpoint_id, [...(byEndpoint.get(m.endpoint_id) ?? []), m]);
+  for (const m of messages) {
+    const group = byEndpoint.get(m.endpoint_id);
+    if (group) group.push(m);
+    else byEndpoint.set(m.endpoint_id, [m]);
+  }
   const singles: WebhookMessageRef[] = [];
   const batches: { name: string; data: WebhookBatchJobData; opts: JobsOptions }[] = [];
   for (const [endpointId, group] of byEndpoint) {

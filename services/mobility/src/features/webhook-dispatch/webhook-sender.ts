@@ -34,21 +34,41 @@ export function createWebhookSender(policy: TargetPolicy, timeoutMs: number): We
   const lookup = guardedLookup(policy);
   const agentOptions = { keepAlive: true, maxSockets: 100, lookup };
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
+  const targets = new Map<string, Target>();
+
+  /** The checked target of a URL, parsed once per URL (the policy is fixed): endpoints are few, deliveries many. */
+  function targetOf(rawUrl: string): Target {
+    let target = targets.get(rawUrl);
+    if (target) return target;
+    const url = parseTargetUrl(rawUrl, policy);
+    const host = hostOf(url);
+    // A literal IP skips the agent's lookup, so it is checked here.
+    if (isIP(host) && !policy.allowPrivate && isForbiddenAddress(host)) throw new Error(refusedConnection(host));
+    const https_ = url.protocol === 'https:';
+    target = {
+      client: https_ ? https : http,
+      agent: https_ ? agents.https : agents.http,
+      hostname: host,
+      port: url.port ? Number(url.port) : https_ ? 443 : 80,
+      path: `${url.pathname}${url.search}`,
+      hostHeader: url.host,
+    };
+    if (targets.size >= MAX_CACHED_TARGETS) targets.delete(targets.keys().next().value!);
+    targets.set(rawUrl, target);
+    return target;
+  }
 
   return {
     async send(rawUrl, body, headers) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
-      let url: URL;
+      let target: Target;
       try {
-        url = parseTargetUrl(rawUrl, policy);
-        const host = hostOf(url);
-        // A literal IP skips the agent's lookup, so it is checked here.
-        if (isIP(host) && !policy.allowPrivate && isForbiddenAddress(host)) throw new Error(refusedConnection(host));
+        target = targetOf(rawUrl);
       } catch (error) {
         return { statusCode: null, durationMs: elapsed(), error: (error as Error).message, excerpt: null, retryAfterMs: null };
       }
-      return post(url, body, headers, url.protocol === 'https:' ? agents.https : agents.http, timeoutMs, elapsed);
+      return post(target, body, headers, timeoutMs, elapsed);
     },
     close() {
       agents.http.destroy();
@@ -57,7 +77,21 @@ export function createWebhookSender(policy: TargetPolicy, timeoutMs: number): We
   };
 }
 
-function post(url: URL, body: string, headers: Record<string, string>, agent: http.Agent, timeoutMs: number, elapsed: () => number): Promise<SendOutcome> {
+/** Parsed URLs kept per sender; past this many the oldest goes (a changed endpoint URL is a new key). */
+const MAX_CACHED_TARGETS = 1000;
+
+interface Target {
+  client: typeof http | typeof https;
+  agent: http.Agent;
+  hostname: string;
+  port: number;
+  /** Path and query, as sent on the request line. */
+  path: string;
+  /** The URL's host with its port when it has one, as the Host header carries it. */
+  hostHeader: string;
+}
+
+function post(target: Target, body: string, headers: Record<string, string>, timeoutMs: number, elapsed: () => number): Promise<SendOutcome> {
   return new Promise((resolve) => {
     let settled = false;
     const finish = (outcome: Omit<SendOutcome, 'durationMs'>) => {
@@ -66,8 +100,13 @@ function post(url: URL, body: string, headers: Record<string, string>, agent: ht
       clearTimeout(timer);
       resolve({ ...outcome, durationMs: elapsed() });
     };
-    const client = url.protocol === 'https:' ? https : http;
-    const req = client.request(url, { method: 'POST', agent, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } }, (res) => {
+    // The headers go as a flat list (the form of rawHeaders): node writes them as they are instead of validating and
+    // storing each one by one; Host, which node adds only to object headers, is given here.
+    const headerList: string[] = ['Host', target.hostHeader];
+    for (const name in headers) headerList.push(name, headers[name]!);
+    headerList.push('Content-Length', String(Buffer.byteLength(body)));
+    const options = { method: 'POST', agent: target.agent, hostname: target.hostname, port: target.port, path: target.path, headers: headerList, setHost: false };
+    const req = target.client.request(options, (res) => {
       const chunks: Buffer[] = [];
       let read = 0;
       const answer = () => {
@@ -108,13 +147,27 @@ const MAX_HEADER_VALUE = 512;
 /** An answer's headers as the message log keeps them: names in lower case, repeated ones joined, few and short. */
 export function cappedHeaders(raw: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
+  let count = 0;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
-    if (!(name in headers) && Object.keys(headers).length >= MAX_RESPONSE_HEADERS) continue;
-    const value = safeExcerpt(Buffer.from(raw[i + 1]!.slice(0, MAX_HEADER_VALUE)));
-    headers[name] = name in headers ? `${headers[name]}, ${value}`.slice(0, MAX_HEADER_VALUE) : value;
+    const seen = name in headers;
+    if (!seen && count >= MAX_RESPONSE_HEADERS) continue;
+    const value = safeText(raw[i + 1]!.slice(0, MAX_HEADER_VALUE));
+    if (seen) headers[name] = `${headers[name]}, ${value}`.slice(0, MAX_HEADER_VALUE);
+    else {
+      headers[name] = value;
+      count += 1;
+    }
   }
   return headers;
+}
+
+// eslint-disable-next-line no-control-regex
+const NEEDS_CLEANING = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ud800-\udfff]/;
+
+/** `safeExcerpt` of a string's UTF-8 bytes, without the round trip through a Buffer when the string is clean already (nearly always). */
+function safeText(text: string): string {
+  return NEEDS_CLEANING.test(text) ? safeExcerpt(Buffer.from(text)) : text;
 }
 
 /**
