@@ -1,7 +1,7 @@
 /**
  * `pnpm bench:webhooks-api`: the webhook engine as a partner meets it. The whole stack (`pnpm start`'s compiled parts
  * and defaults: LOG_LEVEL info, WEBHOOK_CONCURRENCY, WEBHOOK_ENDPOINT_CONCURRENCY) runs on its own ports, database and
- * Redis prefix; the worker is frozen (SIGSTOP) while BENCH_API_EVENTS (1,000) rides are created and cancelled through
+ * Redis prefix; the worker is frozen (SIGSTOP) while BENCH_API_EVENTS (5,000) rides are created and cancelled through
  * the gateway (each ride also leaves its dispatch timers for the worker), then resumed (SIGCONT): the drain rate is the
  * events over the time from the resume until the receiver has had every one. Beside it, in the same run, a raw loop of
  * signed POSTs to the same receiver with as many in flight as the pipeline's per-endpoint cap. The direct-insert figure
@@ -18,7 +18,7 @@ import { startSystem, type RunningSystem } from '../system';
 import { callJson, mobilityPartnerKey, outboxEventIds, query, randomCentre, registerEndpoint, rideBody, sleep } from '../drills/lib';
 import { machineCpuMs, processCpuMs } from '@platform/bench-kit';
 
-const EVENTS = Number(process.env.BENCH_API_EVENTS ?? 1000);
+const EVENTS = Number(process.env.BENCH_API_EVENTS ?? 5000); // a drain long enough (about a second) that its first-POST latency does not dominate the rate;
 const IN_FLIGHT = Number(process.env.WEBHOOK_ENDPOINT_CONCURRENCY ?? 10); // the pipeline's per-endpoint cap (its default)
 const PRODUCERS = 20;
 
