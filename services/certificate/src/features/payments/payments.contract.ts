@@ -23,7 +23,8 @@ export const creditPackSchema = z.object({
   price: moneySchema,
 }).meta({ id: "CreditPack" });
 
-export const billingPaymentSchema = z.object({
+/** A payment's own fields, as every answer about one gives them; each answer adds its own (no component of its own: no `id`). */
+const paymentFields = z.object({
   reference: z.string().regex(/^pay_/),
   kind: z.enum(["plan_upgrade", "credit_top_up"]).meta({ description: "What it buys: a plan, or a credit pack (the plan unchanged)." }),
   plan: z.string().nullable().meta({ description: "The plan of an upgrade; null for a top-up." }),
@@ -34,23 +35,16 @@ export const billingPaymentSchema = z.object({
   status: z.enum(["pending", "succeeded", "failed"]),
   failure_reason: z.string().nullable(),
   created_at: z.iso.datetime({ offset: true }),
+});
+
+export const billingPaymentSchema = paymentFields.extend({
   gateway_name: z.string(),
   activated_at: z.iso.datetime({ offset: true }).nullable().meta({ description: "When the payment was confirmed (the plan period's start)." }),
   period: z.enum(["month"]).nullable().meta({ description: "The paid plan's period (null for a top-up)." }),
   renews_at: z.iso.datetime({ offset: true }).nullable().meta({ description: "One month after a plan's activation, when the next payment is due (null for a top-up)." }),
 }).meta({ id: "BillingPayment" });
 
-export const checkoutStartedSchema = z.object({
-  reference: z.string().regex(/^pay_/),
-  kind: z.enum(["plan_upgrade", "credit_top_up"]).meta({ description: "What it buys: a plan, or a credit pack (the plan unchanged)." }),
-  plan: z.string().nullable().meta({ description: "The plan of an upgrade; null for a top-up." }),
-  credit_pack: z.string().nullable().meta({ description: "The pack of a top-up; null for an upgrade." }),
-  credits: z.int().min(0).meta({ description: "The credits it adds once paid." }),
-  amount: moneySchema,
-  gateway: z.enum(["gateway-a", "gateway-b"]),
-  status: z.enum(["pending", "succeeded", "failed"]),
-  failure_reason: z.string().nullable(),
-  created_at: z.iso.datetime({ offset: true }),
+export const checkoutStartedSchema = paymentFields.extend({
   gateway_name: z.string().meta({ description: "The gateway's display name." }),
   checkout_url: z.url().meta({ description: "The gateway's hosted payment page; send the payer there." }),
 }).meta({ id: "CheckoutStarted" });
@@ -90,18 +84,27 @@ export const invalidSignatureResponse: ResponseObjectSpec = { id: 'InvalidSignat
 export const verificationUnavailableResponse: ResponseObjectSpec = { id: 'VerificationUnavailable', description: "The gateway's verify API gave no usable answer (`verification_unavailable`): unreachable, timed out, 401 or 403\n(our secret key refused), 408, 429, another non-404 error status, 5xx, a body that is not JSON or of an unknown shape.\nOr the gateway is not configured (`gateway_not_configured`). Nothing is activated, the payment stays pending, the\nreceipt is kept; the gateway should retry.\n", content: { "application/problem+json": problemSchema } };
 
 /** A payment as the billing history showed it before `BillingPayment`; still in the description for clients that name it. */
-export const paymentSchema = z.object({
-  reference: z.string().regex(/^pay_/),
-  kind: z.enum(["plan_upgrade", "credit_top_up"]).meta({ description: "What it buys: a plan, or a credit pack (the plan unchanged)." }),
-  plan: z.string().nullable().meta({ description: "The plan of an upgrade; null for a top-up." }),
-  credit_pack: z.string().nullable().meta({ description: "The pack of a top-up; null for an upgrade." }),
-  credits: z.int().min(0).meta({ description: "The credits it adds once paid." }),
-  amount: moneySchema,
-  gateway: z.enum(["gateway-a", "gateway-b"]),
-  status: z.enum(["pending", "succeeded", "failed"]),
-  failure_reason: z.string().nullable(),
-  created_at: z.iso.datetime({ offset: true }),
-}).meta({ id: "Payment" });
+export const paymentSchema = paymentFields.meta({ id: "Payment" });
+
+/** How a gateway's webhook is answered, whichever the gateway: received, or refused for its body, signature, size or shape, or left for a retry when the payment cannot be verified. */
+const gatewayWebhookAnswers = {
+  200: webhookReceivedResponse,
+  400: malformedWebhookResponse,
+  401: invalidSignatureResponse,
+  413: payloadTooLargeResponse,
+  422: validationFailedResponse,
+  503: verificationUnavailableResponse,
+};
+
+/** How starting a payment at a gateway (a plan checkout, a credit top-up) is answered: the checkout started, or refused for the caller's token or the body, or a gateway problem (502, 503). */
+const checkoutAnswers = {
+  201: checkoutStartedSchema,
+  401: invalidAdminTokenResponse,
+  415: unsupportedMediaTypeResponse,
+  422: validationFailedResponse,
+  502: { content: { "application/problem+json": problemSchema } },
+  503: { content: { "application/problem+json": problemSchema } },
+};
 
 export const paymentsRouteTable: RouteSpec[] = [
   route({
@@ -112,14 +115,7 @@ export const paymentsRouteTable: RouteSpec[] = [
     security: [],
     headers: z.object({ "X-Gateway-Signature": z.string().regex(/^[0-9a-f]{128}$/) }),
     body: { "application/json": gatewayAEventSchema },
-    responses: {
-      200: webhookReceivedResponse,
-      400: malformedWebhookResponse,
-      401: invalidSignatureResponse,
-      413: payloadTooLargeResponse,
-      422: validationFailedResponse,
-      503: verificationUnavailableResponse,
-    },
+    responses: gatewayWebhookAnswers,
   }),
   route({
     operationId: 'receiveGatewayBWebhook',
@@ -129,14 +125,7 @@ export const paymentsRouteTable: RouteSpec[] = [
     security: [],
     headers: z.object({ "X-Webhook-Hash": z.string().optional() }),
     body: { "application/json": gatewayBEventSchema },
-    responses: {
-      200: webhookReceivedResponse,
-      400: malformedWebhookResponse,
-      401: invalidSignatureResponse,
-      413: payloadTooLargeResponse,
-      422: validationFailedResponse,
-      503: verificationUnavailableResponse,
-    },
+    responses: gatewayWebhookAnswers,
   }),
   route({
     operationId: 'listPlans',
@@ -161,13 +150,8 @@ export const paymentsRouteTable: RouteSpec[] = [
     security: [{"adminJwt": []}],
     body: checkoutBody,
     responses: {
-      201: checkoutStartedSchema,
-      401: invalidAdminTokenResponse,
+      ...checkoutAnswers,
       404: notFoundResponse,
-      415: unsupportedMediaTypeResponse,
-      422: validationFailedResponse,
-      502: { content: { "application/problem+json": problemSchema } },
-      503: { content: { "application/problem+json": problemSchema } },
     },
   }),
   route({
@@ -193,13 +177,8 @@ export const paymentsRouteTable: RouteSpec[] = [
     security: [{"adminJwt": []}],
     body: topUpBody,
     responses: {
-      201: checkoutStartedSchema,
-      401: invalidAdminTokenResponse,
+      ...checkoutAnswers,
       403: insufficientRoleResponse,
-      415: unsupportedMediaTypeResponse,
-      422: validationFailedResponse,
-      502: { content: { "application/problem+json": problemSchema } },
-      503: { content: { "application/problem+json": problemSchema } },
     },
   }),
   route({

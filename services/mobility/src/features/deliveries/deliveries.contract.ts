@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
-import { answers, headers } from '../../platform/responses';
+import { answers } from '../../platform/responses';
 import { deliveryListQuerySchema } from './deliveries.routes';
 import { createDeliverySchema, deliveryQuoteSchema } from './deliveries.schema';
 import { createdDeliveryResponse, deliveryQuoteResponse, deliveryResponse, listDeliveriesResponse, requestDelivery422Response } from './deliveries.schema';
 import { partnerScope } from '../../platform/partner-security';
-import { adminModeQuery, withAdminMode } from '../partners';
+import { withAdminMode } from '../partners';
+import { adminJobListAnswers, adminJobRead, jobCancelAnswers, jobEventStream, jobReadHeaders, jobStreamAnswers, jobWithEtag, partnerJobListAnswers, partnerJobReadAnswers } from '../jobs';
 
 /** The deliveries operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */
 export const deliveriesContract = [
@@ -35,10 +36,7 @@ export const deliveriesContract = [
     query: deliveryListQuerySchema,
     responses: {
       200: listDeliveriesResponse,
-      400: answers.MalformedRequest,
-      401: answers.InvalidApiKey,
-      403: answers.InsufficientScope,
-      422: answers.ValidationFailed,
+      ...partnerJobListAnswers,
     },
   }),
   route({
@@ -64,14 +62,10 @@ export const deliveriesContract = [
     tags: ['Deliveries'],
     security: partnerScope('deliveries:read'),
     params: z.object({ id: z.string() }),
-    headers: z.object({ 'If-None-Match': z.string().meta({ examples: ["\"q9Zb1x7dM0y3\""] }).optional() }),
+    headers: jobReadHeaders,
     responses: {
-      200: { headers: { 'ETag': headers['ETag'] }, content: { 'application/json': deliveryResponse } },
-      304: answers.NotModified,
-      400: answers.MalformedRequest,
-      401: answers.InvalidApiKey,
-      403: answers.InsufficientScope,
-      404: answers.NotFound,
+      200: jobWithEtag(deliveryResponse),
+      ...partnerJobReadAnswers,
     },
   }),
   route({
@@ -82,12 +76,8 @@ export const deliveriesContract = [
     security: partnerScope('deliveries:read'),
     params: z.object({ id: z.string() }),
     responses: {
-      200: { headers: { 'Cache-Control': { schema: z.string() }, 'X-Accel-Buffering': { schema: z.string() } }, content: { 'text/event-stream': z.string().meta({ description: '`event: status` → `data:` is a `Delivery`; `event: location` → `data:` is a `Telemetry`.\n' }) } },
-      400: answers.MalformedRequest,
-      401: answers.InvalidApiKey,
-      403: answers.InsufficientScope,
-      404: answers.NotFound,
-      429: answers.TooManyStreams,
+      200: jobEventStream('Delivery'),
+      ...jobStreamAnswers,
     },
   }),
   route({
@@ -99,12 +89,7 @@ export const deliveriesContract = [
     params: z.object({ id: z.string() }),
     responses: {
       200: deliveryResponse,
-      400: answers.InvalidJson,
-      401: answers.InvalidApiKey,
-      403: answers.InsufficientScope,
-      404: answers.NotFound,
-      409: answers.InvalidTransition,
-      415: answers.UnsupportedMediaType,
+      ...jobCancelAnswers,
     },
   }),
   route({
@@ -116,26 +101,13 @@ export const deliveriesContract = [
     query: withAdminMode(deliveryListQuerySchema),
     responses: {
       200: listDeliveriesResponse,
-      400: answers.MalformedRequest,
-      401: answers.InvalidAdminToken,
-      422: answers.ValidationFailed,
+      ...adminJobListAnswers,
     },
   }),
   route({
     operationId: 'adminGetDelivery',
     method: 'get',
     path: '/admin/v1/deliveries/{id}',
-    tags: ['Admin trips'],
-    security: [{ adminJwt: [] }],
-    params: z.object({ id: z.string() }),
-    headers: z.object({ 'If-None-Match': z.string().meta({ examples: ["\"q9Zb1x7dM0y3\""] }).optional() }),
-    query: adminModeQuery,
-    responses: {
-      200: { headers: { 'ETag': headers['ETag'] }, content: { 'application/json': deliveryResponse } },
-      304: answers.NotModified,
-      400: answers.MalformedRequest,
-      401: answers.InvalidAdminToken,
-      404: answers.NotFound,
-    },
+    ...adminJobRead(deliveryResponse),
   }),
 ] as const;

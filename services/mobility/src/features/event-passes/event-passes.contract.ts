@@ -6,36 +6,68 @@ import { eventPassProgramResponse, eventPassResponse, issueEventPassesResponse, 
 import { problemSchema } from '@platform/service-kit';
 import { partnerScope } from '../../platform/partner-security';
 
+/** A partner reading its programs and passes: the partner API's tag and the read scope. */
+const partnerReads = { tags: ['Event passes'], security: partnerScope('event_passes:read') };
+
+/** A partner creating, issuing, closing or revoking: the partner API's tag and the write scope. */
+const partnerWrites = { tags: ['Event passes'], security: partnerScope('event_passes:write') };
+
+/** The dashboard acting for a partner: its tag and the admin JWT. */
+const adminApi = { tags: ['Admin event passes'], security: [{ adminJwt: [] }] };
+
+/** How a partner's call is refused for its key: none usable, or one without the scope. */
+const partnerRefused = { 401: answers.InvalidApiKey, 403: answers.InsufficientScope };
+
+/** How a dashboard call that changes something is refused for its caller: no usable admin JWT, or a role that may not. */
+const adminRefused = { 401: answers.InvalidAdminToken, 403: answers.InsufficientRole };
+
+/** How creating a program is refused: bad JSON, a body that is not JSON or not valid. */
+const createAnswers = {
+  400: answers.InvalidJson,
+  415: answers.UnsupportedMediaType,
+  422: answers.ValidationFailed,
+};
+
+/** How issuing passes is refused: bad JSON, no such program, a conflict with its state, a body that is not JSON or not valid. */
+const issueAnswers = {
+  400: answers.InvalidJson,
+  404: answers.NotFound,
+  409: { content: { 'application/problem+json': problemSchema } },
+  415: answers.UnsupportedMediaType,
+  422: answers.ValidationFailed,
+};
+
+/** How closing a program or revoking a pass is refused: bad JSON, no such program or pass, a body that is not JSON. */
+const endAnswers = {
+  400: answers.InvalidJson,
+  404: answers.NotFound,
+  415: answers.UnsupportedMediaType,
+};
+
 /** The event-passes operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */
 export const eventPassesContract = [
   route({
     operationId: 'createEventPassProgram',
     method: 'post',
     path: '/api/v1/event-pass-programs',
-    tags: ['Event passes'],
-    security: partnerScope('event_passes:write'),
+    ...partnerWrites,
     body: createProgramSchema,
     responses: {
       201: eventPassProgramResponse,
-      400: answers.InvalidJson,
-      401: answers.InvalidApiKey,
-      403: answers.InsufficientScope,
-      415: answers.UnsupportedMediaType,
-      422: answers.ValidationFailed,
+      ...partnerRefused,
+      ...createAnswers,
     },
   }),
   route({
     operationId: 'listEventPassPrograms',
     method: 'get',
     path: '/api/v1/event-pass-programs',
-    tags: ['Event passes'],
-    security: partnerScope('event_passes:read'),
+    ...partnerReads,
     query: eventPassPageSchema,
     responses: {
       200: listEventPassProgramsResponse,
       400: answers.MalformedRequest,
-      401: answers.InvalidApiKey,
-      403: answers.InsufficientScope,
+      ...partnerRefused,
       422: answers.ValidationFailed,
     },
   }),
@@ -43,14 +75,12 @@ export const eventPassesContract = [
     operationId: 'getEventPassProgram',
     method: 'get',
     path: '/api/v1/event-pass-programs/{id}',
-    tags: ['Event passes'],
-    security: partnerScope('event_passes:read'),
+    ...partnerReads,
     params: z.object({ id: z.string() }),
     responses: {
       200: eventPassProgramResponse,
       400: answers.MalformedRequest,
-      401: answers.InvalidApiKey,
-      403: answers.InsufficientScope,
+      ...partnerRefused,
       404: answers.NotFound,
     },
   }),
@@ -58,50 +88,38 @@ export const eventPassesContract = [
     operationId: 'closeEventPassProgram',
     method: 'post',
     path: '/api/v1/event-pass-programs/{id}/close',
-    tags: ['Event passes'],
-    security: partnerScope('event_passes:write'),
+    ...partnerWrites,
     params: z.object({ id: z.string() }),
     responses: {
       200: eventPassProgramResponse,
-      400: answers.InvalidJson,
-      401: answers.InvalidApiKey,
-      403: answers.InsufficientScope,
-      404: answers.NotFound,
-      415: answers.UnsupportedMediaType,
+      ...partnerRefused,
+      ...endAnswers,
     },
   }),
   route({
     operationId: 'issueEventPasses',
     method: 'post',
     path: '/api/v1/event-pass-programs/{id}/passes',
-    tags: ['Event passes'],
-    security: partnerScope('event_passes:write'),
+    ...partnerWrites,
     params: z.object({ id: z.string() }),
     body: issuePassesSchema,
     responses: {
       201: issueEventPassesResponse,
-      400: answers.InvalidJson,
-      401: answers.InvalidApiKey,
-      403: answers.InsufficientScope,
-      404: answers.NotFound,
-      409: { content: { 'application/problem+json': problemSchema } },
-      415: answers.UnsupportedMediaType,
-      422: answers.ValidationFailed,
+      ...partnerRefused,
+      ...issueAnswers,
     },
   }),
   route({
     operationId: 'listEventPasses',
     method: 'get',
     path: '/api/v1/event-pass-programs/{id}/passes',
-    tags: ['Event passes'],
-    security: partnerScope('event_passes:read'),
+    ...partnerReads,
     params: z.object({ id: z.string() }),
     query: eventPassPageSchema,
     responses: {
       200: listEventPassesResponse,
       400: answers.MalformedRequest,
-      401: answers.InvalidApiKey,
-      403: answers.InsufficientScope,
+      ...partnerRefused,
       404: answers.NotFound,
       422: answers.ValidationFailed,
     },
@@ -110,56 +128,43 @@ export const eventPassesContract = [
     operationId: 'revokeEventPassById',
     method: 'post',
     path: '/api/v1/event-pass-programs/{id}/passes/{pass_id}/revoke',
-    tags: ['Event passes'],
-    security: partnerScope('event_passes:write'),
+    ...partnerWrites,
     params: z.object({ id: z.string(), pass_id: z.string() }),
     responses: {
       200: eventPassResponse,
-      400: answers.InvalidJson,
-      401: answers.InvalidApiKey,
-      403: answers.InsufficientScope,
-      404: answers.NotFound,
-      415: answers.UnsupportedMediaType,
+      ...partnerRefused,
+      ...endAnswers,
     },
   }),
   route({
     operationId: 'revokeEventPass',
     method: 'post',
     path: '/api/v1/event-passes/{code}/revoke',
-    tags: ['Event passes'],
-    security: partnerScope('event_passes:write'),
+    ...partnerWrites,
     params: z.object({ code: z.string() }),
     responses: {
       200: eventPassResponse,
-      400: answers.InvalidJson,
-      401: answers.InvalidApiKey,
-      403: answers.InsufficientScope,
-      404: answers.NotFound,
-      415: answers.UnsupportedMediaType,
+      ...partnerRefused,
+      ...endAnswers,
     },
   }),
   route({
     operationId: 'adminCreateEventPassProgram',
     method: 'post',
     path: '/admin/v1/event-pass-programs',
-    tags: ['Admin event passes'],
-    security: [{ adminJwt: [] }],
+    ...adminApi,
     body: createProgramSchema,
     responses: {
       201: eventPassProgramResponse,
-      400: answers.InvalidJson,
-      401: answers.InvalidAdminToken,
-      403: answers.InsufficientRole,
-      415: answers.UnsupportedMediaType,
-      422: answers.ValidationFailed,
+      ...adminRefused,
+      ...createAnswers,
     },
   }),
   route({
     operationId: 'adminListEventPassPrograms',
     method: 'get',
     path: '/admin/v1/event-pass-programs',
-    tags: ['Admin event passes'],
-    security: [{ adminJwt: [] }],
+    ...adminApi,
     query: eventPassPageSchema,
     responses: {
       200: listEventPassProgramsResponse,
@@ -172,8 +177,7 @@ export const eventPassesContract = [
     operationId: 'adminGetEventPassProgram',
     method: 'get',
     path: '/admin/v1/event-pass-programs/{id}',
-    tags: ['Admin event passes'],
-    security: [{ adminJwt: [] }],
+    ...adminApi,
     params: z.object({ id: z.string() }),
     responses: {
       200: eventPassProgramResponse,
@@ -186,43 +190,32 @@ export const eventPassesContract = [
     operationId: 'adminCloseEventPassProgram',
     method: 'post',
     path: '/admin/v1/event-pass-programs/{id}/close',
-    tags: ['Admin event passes'],
-    security: [{ adminJwt: [] }],
+    ...adminApi,
     params: z.object({ id: z.string() }),
     responses: {
       200: eventPassProgramResponse,
-      400: answers.InvalidJson,
-      401: answers.InvalidAdminToken,
-      403: answers.InsufficientRole,
-      404: answers.NotFound,
-      415: answers.UnsupportedMediaType,
+      ...adminRefused,
+      ...endAnswers,
     },
   }),
   route({
     operationId: 'adminIssueEventPasses',
     method: 'post',
     path: '/admin/v1/event-pass-programs/{id}/passes',
-    tags: ['Admin event passes'],
-    security: [{ adminJwt: [] }],
+    ...adminApi,
     params: z.object({ id: z.string() }),
     body: issuePassesSchema,
     responses: {
       201: issueEventPassesResponse,
-      400: answers.InvalidJson,
-      401: answers.InvalidAdminToken,
-      403: answers.InsufficientRole,
-      404: answers.NotFound,
-      409: { content: { 'application/problem+json': problemSchema } },
-      415: answers.UnsupportedMediaType,
-      422: answers.ValidationFailed,
+      ...adminRefused,
+      ...issueAnswers,
     },
   }),
   route({
     operationId: 'adminListEventPasses',
     method: 'get',
     path: '/admin/v1/event-pass-programs/{id}/passes',
-    tags: ['Admin event passes'],
-    security: [{ adminJwt: [] }],
+    ...adminApi,
     params: z.object({ id: z.string() }),
     query: eventPassPageSchema,
     responses: {
@@ -237,16 +230,12 @@ export const eventPassesContract = [
     operationId: 'adminRevokeEventPassById',
     method: 'post',
     path: '/admin/v1/event-pass-programs/{id}/passes/{pass_id}/revoke',
-    tags: ['Admin event passes'],
-    security: [{ adminJwt: [] }],
+    ...adminApi,
     params: z.object({ id: z.string(), pass_id: z.string() }),
     responses: {
       200: eventPassResponse,
-      400: answers.InvalidJson,
-      401: answers.InvalidAdminToken,
-      403: answers.InsufficientRole,
-      404: answers.NotFound,
-      415: answers.UnsupportedMediaType,
+      ...adminRefused,
+      ...endAnswers,
     },
   }),
 ] as const;

@@ -5,20 +5,31 @@ import { driverListQuerySchema, registerDriverSchema } from './fleet.routes';
 import { activationCodeResponse, driverListResponse, driverProfileResponse, fleetDriverResponse, registeredDriverResponse } from './fleet.schema';
 import { problemSchema } from '@platform/service-kit';
 
+/** Every fleet operation is the dashboard's: its tag and the admin JWT. */
+const adminApi = { tags: ['Admin drivers'], security: [{ adminJwt: [] }] };
+
+/** How any fleet call is refused for its caller: no usable admin JWT, or a role that may not manage drivers. */
+const adminRefused = { 401: answers.InvalidAdminToken, 403: answers.InsufficientRole };
+
+/** How an action on one driver (issuing an activation code, disabling) is refused: bad JSON, no such driver, a body that is not JSON. */
+const driverActionAnswers = {
+  400: answers.InvalidJson,
+  404: answers.NotFound,
+  415: answers.UnsupportedMediaType,
+};
+
 /** The fleet operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */
 export const fleetContract = [
   route({
     operationId: 'registerDriver',
     method: 'post',
     path: '/admin/v1/drivers',
-    tags: ['Admin drivers'],
-    security: [{ adminJwt: [] }],
+    ...adminApi,
     body: registerDriverSchema,
     responses: {
       201: registeredDriverResponse,
       400: answers.InvalidJson,
-      401: answers.InvalidAdminToken,
-      403: answers.InsufficientRole,
+      ...adminRefused,
       415: answers.UnsupportedMediaType,
       422: answers.ValidationFailed,
     },
@@ -27,14 +38,12 @@ export const fleetContract = [
     operationId: 'listDrivers',
     method: 'get',
     path: '/admin/v1/drivers',
-    tags: ['Admin drivers'],
-    security: [{ adminJwt: [] }],
+    ...adminApi,
     query: driverListQuerySchema,
     responses: {
       200: driverListResponse,
       400: answers.MalformedRequest,
-      401: answers.InvalidAdminToken,
-      403: answers.InsufficientRole,
+      ...adminRefused,
       422: answers.ValidationFailed,
     },
   }),
@@ -42,14 +51,12 @@ export const fleetContract = [
     operationId: 'getDriver',
     method: 'get',
     path: '/admin/v1/drivers/{id}',
-    tags: ['Admin drivers'],
-    security: [{ adminJwt: [] }],
+    ...adminApi,
     params: z.object({ id: z.string() }),
     responses: {
       200: fleetDriverResponse,
       400: answers.MalformedRequest,
-      401: answers.InvalidAdminToken,
-      403: answers.InsufficientRole,
+      ...adminRefused,
       404: answers.NotFound,
     },
   }),
@@ -57,33 +64,25 @@ export const fleetContract = [
     operationId: 'issueDriverActivationCode',
     method: 'post',
     path: '/admin/v1/drivers/{id}/activation-codes',
-    tags: ['Admin drivers'],
-    security: [{ adminJwt: [] }],
+    ...adminApi,
     params: z.object({ id: z.string() }),
     responses: {
       201: activationCodeResponse,
-      400: answers.InvalidJson,
-      401: answers.InvalidAdminToken,
-      403: answers.InsufficientRole,
-      404: answers.NotFound,
+      ...adminRefused,
+      ...driverActionAnswers,
       409: { content: { 'application/problem+json': problemSchema } },
-      415: answers.UnsupportedMediaType,
     },
   }),
   route({
     operationId: 'disableDriver',
     method: 'post',
     path: '/admin/v1/drivers/{id}/disable',
-    tags: ['Admin drivers'],
-    security: [{ adminJwt: [] }],
+    ...adminApi,
     params: z.object({ id: z.string() }),
     responses: {
       200: driverProfileResponse,
-      400: answers.InvalidJson,
-      401: answers.InvalidAdminToken,
-      403: answers.InsufficientRole,
-      404: answers.NotFound,
-      415: answers.UnsupportedMediaType,
+      ...adminRefused,
+      ...driverActionAnswers,
     },
   }),
 ] as const;

@@ -10,7 +10,8 @@ export const vehicleResponse = z.object({
   color: z.string(),
 }).meta({ id: 'Vehicle' });
 
-export const driverProfileResponse = z.object({
+/** The driver's own fields, as every answer about a driver gives them; each answer adds its own or describes one more (no component of its own: no `id`). */
+const driverFields = z.object({
   id: z.string().regex(/^drv_/),
   name: z.string().optional(),
   phone: z.string().optional(),
@@ -19,11 +20,16 @@ export const driverProfileResponse = z.object({
   vehicle: vehicleResponse.optional(),
   rating: z.number().optional(),
   available: z.boolean(),
-  status: z.enum(['active', 'disabled']).meta({ description: 'A disabled driver is refused by the driver app and never offered a job.' }),
-  serves_all_partners: z.boolean().meta({ description: "Registered by a platform operator: offered every partner's jobs. Otherwise only its organization's." }),
+  status: z.enum(['active', 'disabled']),
+  serves_all_partners: z.boolean(),
   disabled_at: dateTime().nullable(),
   created_at: dateTime().optional(),
   updated_at: dateTime().optional(),
+});
+
+export const driverProfileResponse = driverFields.extend({
+  status: z.enum(['active', 'disabled']).meta({ description: 'A disabled driver is refused by the driver app and never offered a job.' }),
+  serves_all_partners: z.boolean().meta({ description: "Registered by a platform operator: offered every partner's jobs. Otherwise only its organization's." }),
 }).meta({ id: 'DriverProfile' });
 
 export const activationCodeValueResponse = z.string().regex(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/).meta({ id: 'ActivationCodeValue', description: 'A one-time code (Crockford base32, 60 random bits) the driver app exchanges at `POST /driver/v1/sessions`. Shown once;\nonly its SHA-256 is stored.\n', examples: ['K7QF-3M9X-TR2D'] });
@@ -41,20 +47,7 @@ export const telemetryResponse = z.object({
   updated_at: dateTime(),
 }).meta({ id: 'Telemetry' });
 
-export const registeredDriverResponse = z.object({
-  id: z.string().regex(/^drv_/),
-  name: z.string().optional(),
-  phone: z.string().optional(),
-  kind: z.enum(['driver', 'courier']).optional(),
-  tier: z.string().optional(),
-  vehicle: vehicleResponse.optional(),
-  rating: z.number().optional(),
-  available: z.boolean(),
-  status: z.enum(['active', 'disabled']),
-  serves_all_partners: z.boolean(),
-  disabled_at: dateTime().nullable(),
-  created_at: dateTime().optional(),
-  updated_at: dateTime().optional(),
+export const registeredDriverResponse = driverFields.extend({
   activation_code: activationCodeValueResponse,
   activation_code_expires_at: dateTime().meta({ description: '24 hours after registration.' }),
 }).meta({ id: 'RegisteredDriver', description: 'The driver as registered, with its first activation code (shown only in this answer).' });
@@ -65,20 +58,7 @@ export const fleetDriverJobResponse = z.object({
   status: z.string().nullable().meta({ description: "The job's status." }),
 }).meta({ id: 'FleetDriverJob' });
 
-export const fleetDriverResponse = z.object({
-  id: z.string().regex(/^drv_/),
-  name: z.string().optional(),
-  phone: z.string().optional(),
-  kind: z.enum(['driver', 'courier']).optional(),
-  tier: z.string().optional(),
-  vehicle: vehicleResponse.optional(),
-  rating: z.number().optional(),
-  available: z.boolean(),
-  status: z.enum(['active', 'disabled']),
-  serves_all_partners: z.boolean(),
-  disabled_at: dateTime().nullable(),
-  created_at: dateTime().optional(),
-  updated_at: dateTime().optional(),
+export const fleetDriverResponse = driverFields.extend({
   online: z.boolean().meta({ description: 'The driver app switched the driver online (available) and the driver is not disabled.' }),
   last_seen_at: dateTime().nullable().meta({ description: "The driver's latest location report; null when it never sent one." }),
   current_job: fleetDriverJobResponse.nullable().meta({ description: 'The ride or delivery the driver is on now; null when free.' }),

@@ -15,3 +15,4 @@ export type { JobLookup, JobRepository } from './job.repository';
 export { placeColumns } from './job.types';
 export type { JobPlaceColumns, PlaceInput } from './job.types';
 export { jobReadRoutes, partnerJobRoutes } from './partner-job.routes';
+export { adminJobListAnswers, adminJobRead, jobCancelAnswers, jobEventStream, jobReadHeaders, jobStreamAnswers, jobWithEtag, partnerJobListAnswers, partnerJobReadAnswers } from './partner-job.contract';

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
-import { answers, headers } from '../../platform/responses';
+import { answers } from '../../platform/responses';
 import { eventPassRefusalResponse } from '../event-passes/event-passes.schema';
 import { createRideSchema, rideListQuerySchema } from './rides.routes';
 import { listRidesResponse, rideResponse } from './rides.schema';
 import { problemSchema, validationProblemSchema } from '@platform/service-kit';
 import { partnerScope } from '../../platform/partner-security';
-import { adminModeQuery, withAdminMode } from '../partners';
+import { withAdminMode } from '../partners';
+import { adminJobListAnswers, adminJobRead, jobCancelAnswers, jobEventStream, jobReadHeaders, jobStreamAnswers, jobWithEtag, partnerJobListAnswers, partnerJobReadAnswers } from '../jobs';
 
 /** The rides operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */
 export const ridesContract = [
@@ -37,10 +38,7 @@ export const ridesContract = [
     query: rideListQuerySchema,
     responses: {
       200: listRidesResponse,
-      400: answers.MalformedRequest,
-      401: answers.InvalidApiKey,
-      403: answers.InsufficientScope,
-      422: answers.ValidationFailed,
+      ...partnerJobListAnswers,
     },
   }),
   route({
@@ -50,14 +48,10 @@ export const ridesContract = [
     tags: ['Rides'],
     security: partnerScope('rides:read'),
     params: z.object({ id: z.string() }),
-    headers: z.object({ 'If-None-Match': z.string().meta({ examples: ["\"q9Zb1x7dM0y3\""] }).optional() }),
+    headers: jobReadHeaders,
     responses: {
-      200: { headers: { 'ETag': headers['ETag'] }, content: { 'application/json': rideResponse } },
-      304: answers.NotModified,
-      400: answers.MalformedRequest,
-      401: answers.InvalidApiKey,
-      403: answers.InsufficientScope,
-      404: answers.NotFound,
+      200: jobWithEtag(rideResponse),
+      ...partnerJobReadAnswers,
     },
   }),
   route({
@@ -68,12 +62,8 @@ export const ridesContract = [
     security: partnerScope('rides:read'),
     params: z.object({ id: z.string() }),
     responses: {
-      200: { headers: { 'Cache-Control': { schema: z.string() }, 'X-Accel-Buffering': { schema: z.string() } }, content: { 'text/event-stream': z.string().meta({ description: '`event: status` → `data:` is a `Ride`; `event: location` → `data:` is a `Telemetry`.\n' }) } },
-      400: answers.MalformedRequest,
-      401: answers.InvalidApiKey,
-      403: answers.InsufficientScope,
-      404: answers.NotFound,
-      429: answers.TooManyStreams,
+      200: jobEventStream('Ride'),
+      ...jobStreamAnswers,
     },
   }),
   route({
@@ -85,12 +75,7 @@ export const ridesContract = [
     params: z.object({ id: z.string() }),
     responses: {
       200: rideResponse,
-      400: answers.InvalidJson,
-      401: answers.InvalidApiKey,
-      403: answers.InsufficientScope,
-      404: answers.NotFound,
-      409: answers.InvalidTransition,
-      415: answers.UnsupportedMediaType,
+      ...jobCancelAnswers,
     },
   }),
   route({
@@ -102,26 +87,13 @@ export const ridesContract = [
     query: withAdminMode(rideListQuerySchema),
     responses: {
       200: listRidesResponse,
-      400: answers.MalformedRequest,
-      401: answers.InvalidAdminToken,
-      422: answers.ValidationFailed,
+      ...adminJobListAnswers,
     },
   }),
   route({
     operationId: 'adminGetRide',
     method: 'get',
     path: '/admin/v1/rides/{id}',
-    tags: ['Admin trips'],
-    security: [{ adminJwt: [] }],
-    params: z.object({ id: z.string() }),
-    headers: z.object({ 'If-None-Match': z.string().meta({ examples: ["\"q9Zb1x7dM0y3\""] }).optional() }),
-    query: adminModeQuery,
-    responses: {
-      200: { headers: { 'ETag': headers['ETag'] }, content: { 'application/json': rideResponse } },
-      304: answers.NotModified,
-      400: answers.MalformedRequest,
-      401: answers.InvalidAdminToken,
-      404: answers.NotFound,
-    },
+    ...adminJobRead(rideResponse),
   }),
 ] as const;
