@@ -1,23 +1,9 @@
+import type { z } from 'zod';
+import type { apiKeySchema } from './api-key-schema';
 import type { ApiKeyRecord } from './api-keys.repository';
 
-/** The key as both admin APIs answer it: never the token or its hash (the token is added on create and rotate only). */
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  /** `expired` once `expires_at` has passed on a key that was never revoked. */
-  status: 'active' | 'revoked' | 'expired';
-  scopes?: string[];
-  /** false for a test-mode key (`mk_test_…`); only where the service has a test mode. */
-  livemode?: boolean;
-  token_hint: string;
-  created_at: string;
-  updated_at: string;
-  last_used_at: string | null;
-  expires_at: string | null;
-  rotated_at: string | null;
-  revoked_at: string | null;
-  previous_token_expires_at: string | null;
-}
+/** The key as both admin APIs answer it (`apiKeySchema`): never the token or its hash (the token is added on create and rotate only). */
+export type ApiKeyView = Omit<z.infer<typeof apiKeySchema>, 'token'>;
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 

@@ -1,6 +1,7 @@
 export * from './service-keys';
 export * from './token-format';
 export * from './api-keys.repository';
+export * from './api-key-schema';
 export * from './api-key-view';
 export * from './api-key-principal';
 export * from './api-keys.service';
