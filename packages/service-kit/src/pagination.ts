@@ -37,6 +37,19 @@ export function pageQuerySchema(options: PageQueryOptions & { id: string }) {
   return z.object(pageQueryFields(options)).meta({ id: options.id, examples: [{ limit: 20 }] });
 }
 
+/**
+ * `Page<T>` as a response schema: `data` of `item`, `has_more`, and `next_cursor` (with the list's own words on how to
+ * pass it back, where it has any). Name it with `.meta({ id })` where the description names the list.
+ */
+export function pageSchema<Item extends z.ZodType>(item: Item, options: { cursorDescription?: string } = {}) {
+  const nextCursor = z.string().nullable();
+  return z.object({
+    data: z.array(item),
+    has_more: z.boolean(),
+    next_cursor: options.cursorDescription === undefined ? nextCursor : nextCursor.meta({ description: options.cursorDescription }),
+  });
+}
+
 /** One page from `limit + 1` rows read in list order: the extra row only says that more follow. */
 export function pageOf<R extends { id: string }, T>(rows: R[], limit: number, present: (row: R) => T): Page<T> {
   const shown = rows.slice(0, limit);

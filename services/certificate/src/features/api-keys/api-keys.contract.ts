@@ -4,15 +4,12 @@ import { problemSchema } from '@platform/service-kit/problem-schema';
 import { apiKeyIdParameter, insufficientRoleResponse, invalidAdminTokenResponse, notFoundResponse, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
 import { newApiKeySchema } from './api-keys.schema';
 import { apiKeyListQuerySchema, apiKeySchema, apiKeyWithTokenSchema as sharedApiKeyWithTokenSchema, rotateApiKeySchema } from '@platform/api-keys';
+import { pageSchema } from '@platform/service-kit';
 
 /** Certificate's create and rotate answer: a `ck_` token, and no scopes. */
 const apiKeyWithTokenSchema = sharedApiKeyWithTokenSchema({ token: z.string().regex(/^ck_/) });
 
-export const apiKeyListSchema = z.object({
-  data: z.array(apiKeySchema),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page." }),
-}).meta({ id: "ApiKeyList" });
+export const apiKeyListSchema = pageSchema(apiKeySchema, { cursorDescription: "Pass as `cursor` for the next page." }).meta({ id: "ApiKeyList" });
 
 export const apiKeysRouteTable: RouteSpec[] = [
   route({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { route, type RouteSpec } from '@platform/service-kit/route-table';
 import { insufficientRoleResponse, invalidAdminTokenResponse, validationFailedResponse } from '../../http-contract';
-import { auditLogQuerySchema } from '@platform/service-kit';
+import { auditLogQuerySchema, pageSchema } from '@platform/service-kit';
 
 export const auditRouteTable: RouteSpec[] = [
   route({
@@ -12,23 +12,19 @@ export const auditRouteTable: RouteSpec[] = [
     security: [{"adminJwt": []}],
     query: auditLogQuerySchema,
     responses: {
-      200: z.object({
-  data: z.array(z.object({
-    id: z.string().regex(/^aud_/),
-    organization_id: z.string(),
-    actor_id: z.string(),
-    actor_role: z.string(),
-    action: z.string().meta({ examples: ["api_key.rotated"] }),
-    target_id: z.string().nullable(),
-    details: z.looseObject({}),
-    ip_address: z.string(),
-    created_at: z.iso.datetime({ offset: true }),
-    actor_name: z.string().nullable().meta({ description: "The acting account's name (null when it no longer exists)." }).optional(),
-    actor_email: z.string().nullable().optional(),
-  })),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-}),
+      200: pageSchema(z.object({
+        id: z.string().regex(/^aud_/),
+        organization_id: z.string(),
+        actor_id: z.string(),
+        actor_role: z.string(),
+        action: z.string().meta({ examples: ["api_key.rotated"] }),
+        target_id: z.string().nullable(),
+        details: z.looseObject({}),
+        ip_address: z.string(),
+        created_at: z.iso.datetime({ offset: true }),
+        actor_name: z.string().nullable().meta({ description: "The acting account's name (null when it no longer exists)." }).optional(),
+        actor_email: z.string().nullable().optional(),
+      })),
       401: invalidAdminTokenResponse,
       403: insufficientRoleResponse,
       422: validationFailedResponse,

@@ -4,6 +4,7 @@ import { problemSchema } from '@platform/service-kit/problem-schema';
 import { certificateIdParameter, certificateStatusSchema, invalidAdminTokenResponse, notFoundResponse, payloadTooLargeResponse, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
 import { listQuery } from './certificates.schema';
 import { batchSchema, newCertificateSchema } from './certificates.schema';
+import { pageSchema } from '@platform/service-kit';
 
 export const certificateSchema = z.object({
   id: z.string().regex(/^cert_/),
@@ -22,11 +23,7 @@ export const certificateSchema = z.object({
   custom_fields: z.record(z.string(), z.string()).meta({ description: "The values of the template's custom fields." }),
 }).meta({ id: "Certificate" });
 
-export const certificateListSchema = z.object({
-  data: z.array(certificateSchema),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page (`starting_after` is an alias)." }),
-}).meta({ id: "CertificateList" });
+export const certificateListSchema = pageSchema(certificateSchema, { cursorDescription: "Pass as `cursor` for the next page (`starting_after` is an alias)." }).meta({ id: "CertificateList" });
 
 export const insufficientCreditsResponse: ResponseObjectSpec = { id: 'InsufficientCredits', description: "The balance cannot pay for every certificate asked for (`insufficient_credits`); nothing is issued.", content: { "application/problem+json": problemSchema }, examples: {"application/problem+json": {"type": "https://docs.partner-platform.example/errors/insufficient_credits", "title": "Payment Required", "status": 402, "detail": "Insufficient certificate credits", "error": "Insufficient certificate credits", "code": "insufficient_credits"}} };
 

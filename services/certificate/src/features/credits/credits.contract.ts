@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { route, type RouteSpec } from '@platform/service-kit/route-table';
 import { creditsSchema, invalidAdminTokenResponse, validationFailedResponse } from '../../http-contract';
 import { ledgerQuery } from './credits.schema';
+import { pageSchema } from '@platform/service-kit';
 
 export const creditLedgerEntrySchema = z.object({
   id: z.string().meta({ description: "The entry id (also the cursor).", examples: ["1042"] }),
@@ -32,11 +33,7 @@ export const creditsRouteTable: RouteSpec[] = [
     security: [{"adminJwt": []}],
     query: ledgerQuery,
     responses: {
-      200: z.object({
-  data: z.array(creditLedgerEntrySchema),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-}),
+      200: pageSchema(creditLedgerEntrySchema),
       401: invalidAdminTokenResponse,
       422: validationFailedResponse,
     },

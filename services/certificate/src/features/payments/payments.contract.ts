@@ -3,6 +3,7 @@ import { route, type ResponseObjectSpec, type RouteSpec } from '@platform/servic
 import { problemSchema } from '@platform/service-kit/problem-schema';
 import { insufficientRoleResponse, invalidAdminTokenResponse, notFoundResponse, payloadTooLargeResponse, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
 import { checkoutBody, topUpBody } from './payments.schema';
+import { pageSchema } from '@platform/service-kit';
 
 export const moneySchema = z.object({
   amount: z.int().meta({ description: "Minor units (kobo for NGN)." }),
@@ -134,11 +135,7 @@ export const paymentsRouteTable: RouteSpec[] = [
     tags: ["Admin subscriptions"],
     security: [{"adminJwt": []}],
     responses: {
-      200: z.object({
-  data: z.array(planSchema),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-}),
+      200: pageSchema(planSchema),
       401: invalidAdminTokenResponse,
     },
   }),
@@ -161,11 +158,7 @@ export const paymentsRouteTable: RouteSpec[] = [
     tags: ["Admin subscriptions"],
     security: [{"adminJwt": []}],
     responses: {
-      200: z.object({
-  data: z.array(creditPackSchema),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-}),
+      200: pageSchema(creditPackSchema),
       401: invalidAdminTokenResponse,
     },
   }),
@@ -188,11 +181,7 @@ export const paymentsRouteTable: RouteSpec[] = [
     tags: ["Admin subscriptions"],
     security: [{"adminJwt": []}],
     responses: {
-      200: z.object({
-  data: z.array(billingPaymentSchema),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-}),
+      200: pageSchema(billingPaymentSchema),
       401: invalidAdminTokenResponse,
     },
   }),

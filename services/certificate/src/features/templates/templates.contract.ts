@@ -3,6 +3,7 @@ import { route, type ResponseObjectSpec, type RouteSpec } from '@platform/servic
 import { problemSchema } from '@platform/service-kit/problem-schema';
 import { documentRendersBusyResponse, invalidAdminTokenResponse, notFoundResponse, payloadTooLargeResponse, templateIdParameter, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
 import { newTemplateSchema, templateListQuery, templatePatchSchema, templateVersionListQuery } from './templates.schema';
+import { pageSchema } from '@platform/service-kit';
 
 export const imageDescriptionSchema = z.object({
   content_type: z.enum(["image/png", "image/jpeg"]).meta({ description: "Found from the bytes, not declared." }),
@@ -86,11 +87,7 @@ export const templateVersionListSchema = z.object({
   next_before: z.int().nullable().meta({ description: "Pass as `before` for the next (older) page." }),
 }).meta({ id: "TemplateVersionList" });
 
-export const templateListSchema = z.object({
-  data: z.array(templateSchema),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable().meta({ description: "Pass as `starting_after` for the next page." }),
-}).meta({ id: "TemplateList" });
+export const templateListSchema = pageSchema(templateSchema, { cursorDescription: "Pass as `starting_after` for the next page." }).meta({ id: "TemplateList" });
 
 export const templateRoleResponse: ResponseObjectSpec = { id: 'TemplateRole', description: "Templates are for owners and members (`insufficient_role`).", content: { "application/problem+json": problemSchema }, examples: {"application/problem+json": {"type": "https://docs.partner-platform.example/errors/insufficient_role", "title": "Forbidden", "status": 403, "detail": "This action needs the owner or member role", "error": "This action needs the owner or member role", "code": "insufficient_role"}} };
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { apiKeySchema, apiKeyWithTokenSchema } from '@platform/api-keys';
+import { pageSchema } from '@platform/service-kit';
 
 /** What the api-keys feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 
@@ -12,8 +13,4 @@ export const apiKeyWithTokenResponse = apiKeyWithTokenSchema({
   scopes: apiKeySchema.shape.scopes.unwrap(),
 });
 
-export const apiKeyListResponse = z.object({
-  data: z.array(apiKeyResponse),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page.' }),
-}).meta({ id: 'ApiKeyList' });
+export const apiKeyListResponse = pageSchema(apiKeyResponse, { cursorDescription: 'Pass as `cursor` for the next page.' }).meta({ id: 'ApiKeyList' });

@@ -4,7 +4,7 @@ import { imageDataUrlSchema } from '../../platform/image-data';
 import { moneyResponse, WEIGHT_TIERS, weightTierResponse } from '../../platform/pricing';
 import { assignedDriverResponse } from '../jobs/jobs.schema';
 import { telemetryResponse } from '../fleet/fleet.schema';
-import { problemSchema, validationProblemSchema } from '@platform/service-kit';
+import { pageSchema, problemSchema, validationProblemSchema } from '@platform/service-kit';
 import { dateTime, integer } from '../../platform/schema-types';
 import { DELIVERY_STATUSES } from './delivery-status';
 
@@ -78,11 +78,7 @@ export const createdDeliveryResponse = z.object({
 
 export const requestDelivery422Response = z.union([validationProblemSchema, problemSchema]);
 
-export const listDeliveriesResponse = z.object({
-  data: z.array(deliveryResponse),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-});
+export const listDeliveriesResponse = pageSchema(deliveryResponse);
 
 export const pinRefusedResponse = z.object({
   type: z.url().meta({ description: 'The documentation URL of the code: `ERROR_DOCS_BASE_URL` followed by the code (default https://docs.partner-platform.example/errors/<code>).' }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { moneyResponse, tierResponse } from '../../platform/pricing';
 import { rideStatusResponse } from '../rides/rides.schema';
 import { dateTime, integer } from '../../platform/schema-types';
+import { pageSchema } from '@platform/service-kit';
 
 /** What the event-passes feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 
@@ -73,18 +74,10 @@ export const eventPassRedemptionResponse = z.object({
   status: z.enum(['reserved', 'spent', 'released']),
 }).meta({ id: 'EventPassRedemption', description: 'The data of `event_pass.redeemed` and `event_pass.released`.' });
 
-export const listEventPassProgramsResponse = z.object({
-  data: z.array(eventPassProgramResponse),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-});
+export const listEventPassProgramsResponse = pageSchema(eventPassProgramResponse);
 
 export const issueEventPassesResponse = z.object({
   data: z.array(eventPassResponse),
 });
 
-export const listEventPassesResponse = z.object({
-  data: z.array(eventPassResponse),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-});
+export const listEventPassesResponse = pageSchema(eventPassResponse);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dateTime } from '../../platform/schema-types';
+import { pageSchema } from '@platform/service-kit';
 
 /** What the fleet feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 
@@ -64,9 +65,5 @@ export const fleetDriverResponse = driverFields.extend({
   current_job: fleetDriverJobResponse.nullable().meta({ description: 'The ride or delivery the driver is on now; null when free.' }),
 }).meta({ id: 'FleetDriver', description: 'A driver as the fleet admin sees it, with its presence and the job it is on.' });
 
-export const driverListResponse = z.object({
-  data: z.array(fleetDriverResponse),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page.' }),
-}).meta({ id: 'DriverList' });
+export const driverListResponse = pageSchema(fleetDriverResponse, { cursorDescription: 'Pass as `cursor` for the next page.' }).meta({ id: 'DriverList' });
 

@@ -5,6 +5,7 @@ import { deliveryResponse } from '../deliveries/deliveries.schema';
 import { eventPassProgramResponse, eventPassRedemptionResponse } from '../event-passes/event-passes.schema';
 import { deliveryLocationUpdateResponse, rideLocationUpdateResponse } from '../telemetry/telemetry.schema';
 import { dateTime } from '../../platform/schema-types';
+import { pageSchema } from '@platform/service-kit';
 
 /** What the outbox feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 
@@ -16,16 +17,12 @@ export const webhookEventResponse = z.object({
   data: z.xor([rideResponse, deliveryResponse, eventPassRedemptionResponse, eventPassProgramResponse, rideLocationUpdateResponse, deliveryLocationUpdateResponse]).meta({ description: "The ride or delivery exactly as `GET` returns it, with `updated_at` and `sequence`; for `event_pass.*` the\nredemption (ride, pass, covered amount); for `event_pass_program.budget_exhausted` the program as `GET` returns it;\nfor `ride.location_updated` / `delivery.courier_location_updated` the job's position (`JobLocationUpdate`).\n" }),
 }).meta({ id: 'WebhookEvent' });
 
-export const listEventsResponse = z.object({
-  data: z.array(z.object({
-    id: z.string().regex(/^evt_/),
-    type: z.string().meta({ examples: ['ride.completed','webhook.test','webhook_endpoint.disabled'] }),
-    created_at: dateTime(),
-    data: z.looseObject({}),
-    object_type: z.string().meta({ examples: ['ride','delivery','event_pass_program','webhook_endpoint'] }),
-    object_id: z.string(),
-    livemode: z.boolean().meta({ description: 'false for an event about test-mode data.' }),
-  })),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-});
+export const listEventsResponse = pageSchema(z.object({
+  id: z.string().regex(/^evt_/),
+  type: z.string().meta({ examples: ['ride.completed','webhook.test','webhook_endpoint.disabled'] }),
+  created_at: dateTime(),
+  data: z.looseObject({}),
+  object_type: z.string().meta({ examples: ['ride','delivery','event_pass_program','webhook_endpoint'] }),
+  object_id: z.string(),
+  livemode: z.boolean().meta({ description: 'false for an event about test-mode data.' }),
+}));

@@ -4,6 +4,7 @@ import { personResponse, placeResponse } from '../../platform/geo';
 import { assignedDriverResponse } from '../jobs/jobs.schema';
 import { dateTime, integer } from '../../platform/schema-types';
 import { RIDE_STATUSES } from './ride-status';
+import { pageSchema } from '@platform/service-kit';
 
 /** What the rides feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 
@@ -41,8 +42,4 @@ export const rideResponse = z.object({
   updated_at: dateTime(),
 }).meta({ id: 'Ride' });
 
-export const listRidesResponse = z.object({
-  data: z.array(rideResponse),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-});
+export const listRidesResponse = pageSchema(rideResponse);

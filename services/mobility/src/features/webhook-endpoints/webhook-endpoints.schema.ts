@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dateTime, integer } from '../../platform/schema-types';
 import { SUBSCRIBABLE_EVENT_TYPES } from './webhook-events';
+import { pageSchema } from '@platform/service-kit';
 
 /** What the webhook-endpoints feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 
@@ -58,11 +59,7 @@ export const webhookDeliveryResponse = z.object({
   })).optional(),
 }).meta({ id: 'WebhookDelivery' });
 
-export const listWebhookEndpointsResponse = z.object({
-  data: z.array(webhookEndpointResponse),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-});
+export const listWebhookEndpointsResponse = pageSchema(webhookEndpointResponse);
 
 export const recoverWebhookEventsResponse = z.object({
   endpoint_id: z.string().regex(/^whe_/),
@@ -71,8 +68,4 @@ export const recoverWebhookEventsResponse = z.object({
   queued: integer().min(0),
 });
 
-export const listWebhookDeliveriesResponse = z.object({
-  data: z.array(webhookDeliveryResponse),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-});
+export const listWebhookDeliveriesResponse = pageSchema(webhookDeliveryResponse);
