@@ -93,34 +93,40 @@ export const templateRoleResponse: ResponseObjectSpec = { id: 'TemplateRole', de
 
 export const templateConflictResponse: ResponseObjectSpec = { id: 'TemplateConflict', description: "The template is archived (`template_archived`) or changed while this update was made (`template_changed`).", content: { "application/problem+json": problemSchema }, examples: {"application/problem+json": {"type": "https://docs.partner-platform.example/errors/template_archived", "title": "Conflict", "status": 409, "detail": "An archived template cannot be changed", "error": "An archived template cannot be changed", "code": "template_archived"}} };
 
+/** What every template operation shares: its tag and the admin JWT. */
+const adminTemplates = { tags: ["Admin templates"], security: [{"adminJwt": []}] };
+
+/** What every operation on one template shares: the admin tag and JWT, and the template's id. */
+const oneTemplate = { ...adminTemplates, params: z.object({ id: templateIdParameter }) };
+
+/** How a template call is refused for its caller: no usable admin JWT, or a role that may not touch templates. */
+const templateRefused = { 401: invalidAdminTokenResponse, 403: templateRoleResponse };
+
+/** How a template body is refused: too large, not JSON, or not a valid template. */
+const bodyRefused = { 413: payloadTooLargeResponse, 415: unsupportedMediaTypeResponse, 422: validationFailedResponse };
+
 export const templatesRouteTable: RouteSpec[] = [
   route({
     operationId: 'createTemplate',
     method: 'post',
     path: '/admin/v1/templates',
-    tags: ["Admin templates"],
-    security: [{"adminJwt": []}],
+    ...adminTemplates,
     body: newTemplateSchema,
     responses: {
       201: templateSchema,
-      401: invalidAdminTokenResponse,
-      403: templateRoleResponse,
-      413: payloadTooLargeResponse,
-      415: unsupportedMediaTypeResponse,
-      422: validationFailedResponse,
+      ...templateRefused,
+      ...bodyRefused,
     },
   }),
   route({
     operationId: 'listTemplates',
     method: 'get',
     path: '/admin/v1/templates',
-    tags: ["Admin templates"],
-    security: [{"adminJwt": []}],
+    ...adminTemplates,
     query: templateListQuery,
     responses: {
       200: templateListSchema,
-      401: invalidAdminTokenResponse,
-      403: templateRoleResponse,
+      ...templateRefused,
       422: validationFailedResponse,
     },
   }),
@@ -128,16 +134,12 @@ export const templatesRouteTable: RouteSpec[] = [
     operationId: 'previewTemplate',
     method: 'post',
     path: '/admin/v1/templates/preview',
-    tags: ["Admin templates"],
-    security: [{"adminJwt": []}],
+    ...adminTemplates,
     body: newTemplateSchema,
     responses: {
       200: { content: { "image/png": z.string().meta({ format: "binary" }) } },
-      401: invalidAdminTokenResponse,
-      403: templateRoleResponse,
-      413: payloadTooLargeResponse,
-      415: unsupportedMediaTypeResponse,
-      422: validationFailedResponse,
+      ...templateRefused,
+      ...bodyRefused,
       503: documentRendersBusyResponse,
     },
   }),
@@ -145,13 +147,10 @@ export const templatesRouteTable: RouteSpec[] = [
     operationId: 'getTemplate',
     method: 'get',
     path: '/admin/v1/templates/{id}',
-    tags: ["Admin templates"],
-    security: [{"adminJwt": []}],
-    params: z.object({ id: templateIdParameter }),
+    ...oneTemplate,
     responses: {
       200: templateSchema,
-      401: invalidAdminTokenResponse,
-      403: templateRoleResponse,
+      ...templateRefused,
       404: notFoundResponse,
     },
   }),
@@ -159,38 +158,28 @@ export const templatesRouteTable: RouteSpec[] = [
     operationId: 'updateTemplate',
     method: 'patch',
     path: '/admin/v1/templates/{id}',
-    tags: ["Admin templates"],
-    security: [{"adminJwt": []}],
-    params: z.object({ id: templateIdParameter }),
+    ...oneTemplate,
     body: templatePatchSchema,
     responses: {
       200: templateSchema,
-      401: invalidAdminTokenResponse,
-      403: templateRoleResponse,
+      ...templateRefused,
       404: notFoundResponse,
       409: templateConflictResponse,
-      413: payloadTooLargeResponse,
-      415: unsupportedMediaTypeResponse,
-      422: validationFailedResponse,
+      ...bodyRefused,
     },
   }),
   route({
     operationId: 'previewTemplateUpdate',
     method: 'post',
     path: '/admin/v1/templates/{id}/preview',
-    tags: ["Admin templates"],
-    security: [{"adminJwt": []}],
-    params: z.object({ id: templateIdParameter }),
+    ...oneTemplate,
     body: templatePatchSchema,
     responses: {
       200: { content: { "image/png": z.string().meta({ format: "binary" }) } },
-      401: invalidAdminTokenResponse,
-      403: templateRoleResponse,
+      ...templateRefused,
       404: notFoundResponse,
       409: templateConflictResponse,
-      413: payloadTooLargeResponse,
-      415: unsupportedMediaTypeResponse,
-      422: validationFailedResponse,
+      ...bodyRefused,
       503: documentRendersBusyResponse,
     },
   }),
@@ -198,14 +187,11 @@ export const templatesRouteTable: RouteSpec[] = [
     operationId: 'listTemplateVersions',
     method: 'get',
     path: '/admin/v1/templates/{id}/versions',
-    tags: ["Admin templates"],
-    security: [{"adminJwt": []}],
-    params: z.object({ id: templateIdParameter }),
+    ...oneTemplate,
     query: templateVersionListQuery,
     responses: {
       200: templateVersionListSchema,
-      401: invalidAdminTokenResponse,
-      403: templateRoleResponse,
+      ...templateRefused,
       404: notFoundResponse,
       422: validationFailedResponse,
     },
@@ -214,13 +200,10 @@ export const templatesRouteTable: RouteSpec[] = [
     operationId: 'archiveTemplate',
     method: 'post',
     path: '/admin/v1/templates/{id}/archive',
-    tags: ["Admin templates"],
-    security: [{"adminJwt": []}],
-    params: z.object({ id: templateIdParameter }),
+    ...oneTemplate,
     responses: {
       200: templateSchema,
-      401: invalidAdminTokenResponse,
-      403: templateRoleResponse,
+      ...templateRefused,
       404: notFoundResponse,
     },
   }),
