@@ -20,7 +20,8 @@ export const proofOfDeliveryResponse = z.object({
   location: latLngResponse.nullable(),
 }).meta({ id: 'ProofOfDelivery' });
 
-export const deliveryResponse = z.object({
+/** A delivery as every answer shows it, up to `sequence` (a plain shape, so the created answer can put `security_pin` before the timestamps). */
+const deliveryShape = {
   id: z.string().regex(/^dlv_/),
   status: deliveryStatusResponse,
   weight_tier: weightTierResponse,
@@ -38,6 +39,10 @@ export const deliveryResponse = z.object({
   tracking_url: z.url().nullable().meta({ description: "The public tracking page to send the recipient (`{PUBLIC_BASE_URL}/track/{token}`, no key needed): status, courier's\nfirst name and vehicle, live position. The same link in every answer and event; `null` only for deliveries made\nbefore tracking existed.\n", example: 'https://api.partner-platform.example/track/q3X9kP2mZ7vR4tYw8bN6cD1e' }),
   livemode: z.boolean().meta({ description: 'false for test-mode data (created with an `mk_test_` key): never dispatched to real drivers, moved only by the sandbox.' }),
   sequence: integer().optional(),
+};
+
+export const deliveryResponse = z.object({
+  ...deliveryShape,
   created_at: dateTime(),
   updated_at: dateTime(),
 }).meta({ id: 'Delivery' });
@@ -54,23 +59,7 @@ export const deliveryQuoteResponse = z.object({
 }).meta({ id: 'DeliveryQuote', description: 'A fee and ETAs for one pickup, drop-off and weight tier; `quote_id` books the fee until `expires_at` (15 minutes).' });
 
 export const createdDeliveryResponse = z.object({
-  id: z.string().regex(/^dlv_/),
-  status: deliveryStatusResponse,
-  weight_tier: weightTierResponse,
-  fee: moneyResponse,
-  sender: personResponse,
-  recipient: personResponse,
-  pickup: placeResponse,
-  dropoff: placeResponse,
-  notes: z.string().nullable().optional(),
-  courier: assignedDriverResponse.nullable(),
-  courier_location: telemetryResponse.nullable(),
-  proof_of_delivery: proofOfDeliveryResponse.nullable(),
-  failure_reason: z.string().nullable().meta({ description: "Why the delivery failed: the courier's reason, `no_couriers_available`, or `sandbox_expired` (a picked-up test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S`)." }).optional(),
-  cancelled_by: z.literal(['partner', 'system', null]).meta({ type: ['string','null'] }).meta({ description: '`system`: a test-mode delivery nobody moved for `SANDBOX_JOB_TTL_S` (24 h) was ended by the sandbox sweep.' }).optional(),
-  tracking_url: z.url().nullable().meta({ description: "The public tracking page to send the recipient (`{PUBLIC_BASE_URL}/track/{token}`, no key needed): status, courier's\nfirst name and vehicle, live position. The same link in every answer and event; `null` only for deliveries made\nbefore tracking existed.\n", example: 'https://api.partner-platform.example/track/q3X9kP2mZ7vR4tYw8bN6cD1e' }),
-  livemode: z.boolean().meta({ description: 'false for test-mode data (created with an `mk_test_` key): never dispatched to real drivers, moved only by the sandbox.' }),
-  sequence: integer().optional(),
+  ...deliveryShape,
   security_pin: z.string().regex(/^[0-9]{4,8}$/).optional(),
   created_at: dateTime(),
   updated_at: dateTime(),
