@@ -29,19 +29,29 @@ export const insufficientCreditsResponse: ResponseObjectSpec = { id: 'Insufficie
 
 export const certificateNumberTakenResponse: ResponseObjectSpec = { id: 'CertificateNumberTaken', description: "A certificate of the organization already has this `certificate_number` (`certificate_number_taken`); nothing is spent.", content: { "application/problem+json": problemSchema } };
 
+/** What every certificate operation shares: its tag and the admin JWT. */
+const adminCertificates = { tags: ["Admin certificates"], security: [{"adminJwt": []}] };
+
+/** What the operations on one certificate share: the admin tag and JWT, and the certificate's id. */
+const oneCertificate = { ...adminCertificates, params: z.object({ id: certificateIdParameter }) };
+
+/** How issuing is refused for the organization: credits run out, or a `certificate_number` already taken. */
+const issueRefused = { 402: insufficientCreditsResponse, 409: certificateNumberTakenResponse };
+
+/** How a call on one certificate is refused: no usable admin JWT, or no such certificate of the organization. */
+const oneCertificateRefused = { 401: invalidAdminTokenResponse, 404: notFoundResponse };
+
 export const certificatesRouteTable: RouteSpec[] = [
   route({
     operationId: 'issueCertificate',
     method: 'post',
     path: '/admin/v1/certificates',
-    tags: ["Admin certificates"],
-    security: [{"adminJwt": []}],
+    ...adminCertificates,
     body: newCertificateSchema,
     responses: {
       201: certificateSchema,
       401: invalidAdminTokenResponse,
-      402: insufficientCreditsResponse,
-      409: certificateNumberTakenResponse,
+      ...issueRefused,
       415: unsupportedMediaTypeResponse,
       422: validationFailedResponse,
     },
@@ -50,8 +60,7 @@ export const certificatesRouteTable: RouteSpec[] = [
     operationId: 'listCertificates',
     method: 'get',
     path: '/admin/v1/certificates',
-    tags: ["Admin certificates"],
-    security: [{"adminJwt": []}],
+    ...adminCertificates,
     query: listQuery,
     responses: {
       200: certificateListSchema,
@@ -63,14 +72,12 @@ export const certificatesRouteTable: RouteSpec[] = [
     operationId: 'issueCertificateBatch',
     method: 'post',
     path: '/admin/v1/certificates/batch',
-    tags: ["Admin certificates"],
-    security: [{"adminJwt": []}],
+    ...adminCertificates,
     body: { "application/json": batchSchema, "text/csv": z.string() },
     responses: {
       201: certificateListSchema,
       401: invalidAdminTokenResponse,
-      402: insufficientCreditsResponse,
-      409: certificateNumberTakenResponse,
+      ...issueRefused,
       413: payloadTooLargeResponse,
       415: unsupportedMediaTypeResponse,
       422: validationFailedResponse,
@@ -80,26 +87,20 @@ export const certificatesRouteTable: RouteSpec[] = [
     operationId: 'getCertificate',
     method: 'get',
     path: '/admin/v1/certificates/{id}',
-    tags: ["Admin certificates"],
-    security: [{"adminJwt": []}],
-    params: z.object({ id: certificateIdParameter }),
+    ...oneCertificate,
     responses: {
       200: certificateSchema,
-      401: invalidAdminTokenResponse,
-      404: notFoundResponse,
+      ...oneCertificateRefused,
     },
   }),
   route({
     operationId: 'revokeCertificate',
     method: 'post',
     path: '/admin/v1/certificates/{id}/revoke',
-    tags: ["Admin certificates"],
-    security: [{"adminJwt": []}],
-    params: z.object({ id: certificateIdParameter }),
+    ...oneCertificate,
     responses: {
       200: certificateSchema,
-      401: invalidAdminTokenResponse,
-      404: notFoundResponse,
+      ...oneCertificateRefused,
     },
   }),
 ];
