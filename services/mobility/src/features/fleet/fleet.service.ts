@@ -1,22 +1,16 @@
 import { NotFoundError, isIdOf, newId, type AdminClaims, type Knex } from '@platform/service-kit';
 import type { LatLng } from '../../platform/geo';
-import type { Tier } from '../../platform/pricing';
 import { indexScopeOf, type FleetLocations } from './fleet.locations';
 import type { FleetRepository } from './fleet.repository';
-import type { Driver, FleetKind, Vehicle } from './fleet.types';
+import type { Driver } from './fleet.types';
 import type { z } from 'zod';
 import type { driverListResponse, driverProfileResponse, fleetDriverResponse } from './fleet.schema';
 
-/** A driver as the admin API and the driver app show it (`toDriverView` checks it against its response schema). */
-export interface DriverView {
-  id: string;
-  name: string;
-  phone: string;
-  kind: FleetKind;
-  tier: Tier;
-  vehicle: Vehicle;
-  rating: number;
-  available: boolean;
+/**
+ * A driver as the admin API and the driver app show it (`toDriverView` checks it against its response schema): the
+ * fields it shows as stored, and the snake_case ones it writes out.
+ */
+export interface DriverView extends Pick<Driver, 'id' | 'name' | 'phone' | 'kind' | 'tier' | 'vehicle' | 'rating' | 'available'> {
   status: 'active' | 'disabled';
   serves_all_partners: boolean;
   disabled_at: string | null;
@@ -53,13 +47,8 @@ export interface LocationReport extends LatLng {
   speed_kph?: number;
 }
 
-export interface NewDriverInput {
-  name: string;
-  phone: string;
-  kind: FleetKind;
-  tier: Tier;
-  vehicle: Vehicle;
-}
+/** What registering a driver is given: the profile fields the operator chooses (the rest are set by the service). */
+export type NewDriverInput = Pick<Driver, 'name' | 'phone' | 'kind' | 'tier' | 'vehicle'>;
 
 /**
  * What else happens, in the registering transaction, when a driver is registered; its answer is merged into the
