@@ -7,28 +7,34 @@ import { pageSchema } from '@platform/service-kit';
 
 export const webhookEventTypeResponse = z.enum(SUBSCRIBABLE_EVENT_TYPES).meta({ id: 'WebhookEventType', description: '`ride.location_updated` and `delivery.courier_location_updated` are opt-in: an endpoint registered without\n`events` gets every other type, and these only when it lists them.\n' });
 
-export const webhookEndpointResponse = z.object({
+/** An endpoint as every answer shows it, up to `disabled_reason` (a plain shape, spread so each answer keeps its own order). */
+const webhookEndpointShape = {
   id: z.string().regex(/^whe_/),
   url: z.string(),
   events: z.array(webhookEventTypeResponse),
   description: z.string().nullable().optional(),
   status: z.enum(['enabled', 'disabled']),
   disabled_reason: z.string().nullable().optional(),
-  livemode: z.boolean().meta({ description: 'false for an endpoint registered with a test-mode key: it receives test events only (and a live endpoint live events only).' }),
-  previous_secret_expires_at: dateTime().nullable().meta({ description: 'Until then the rotated-away secret still signs beside the current one (24 h after a rotation); null when no overlap is running.' }).optional(),
+};
+
+/** Whether the endpoint is live; the two answers differ only in whether they promise it. */
+const endpointLivemode = z.boolean().meta({ description: 'false for an endpoint registered with a test-mode key: it receives test events only (and a live endpoint live events only).' });
+
+/** When the secret a rotation replaced stops signing. */
+const previousSecretExpiresAt = dateTime().nullable().meta({ description: 'Until then the rotated-away secret still signs beside the current one (24 h after a rotation); null when no overlap is running.' }).optional();
+
+export const webhookEndpointResponse = z.object({
+  ...webhookEndpointShape,
+  livemode: endpointLivemode,
+  previous_secret_expires_at: previousSecretExpiresAt,
   created_at: dateTime(),
   updated_at: dateTime().optional(),
 }).meta({ id: 'WebhookEndpoint' });
 
 export const createdWebhookEndpointResponse = z.object({
-  id: z.string().regex(/^whe_/),
-  url: z.string(),
-  events: z.array(webhookEventTypeResponse),
-  description: z.string().nullable().optional(),
-  status: z.enum(['enabled', 'disabled']),
-  disabled_reason: z.string().nullable().optional(),
-  livemode: z.boolean().meta({ description: 'false for an endpoint registered with a test-mode key: it receives test events only (and a live endpoint live events only).' }).optional(),
-  previous_secret_expires_at: dateTime().nullable().meta({ description: 'Until then the rotated-away secret still signs beside the current one (24 h after a rotation); null when no overlap is running.' }).optional(),
+  ...webhookEndpointShape,
+  livemode: endpointLivemode.optional(),
+  previous_secret_expires_at: previousSecretExpiresAt,
   secret: z.string().regex(/^whsec_/).meta({ description: '`whsec_` + base64 of 32 random bytes.' }),
   created_at: dateTime(),
   updated_at: dateTime().optional(),
