@@ -5,6 +5,7 @@ import { readImageSize } from '../templates';
 import type { PlaceholderValues } from '../templates';
 import type { TemplateDefinition } from '../templates';
 import { canvasFamily, fontBytes } from './document-fonts';
+import { canvasImage, pdfImage, releaseCanvas, releaseImage, usingPreparedImages } from './document-images';
 import { layoutPage, statusBand, type LayoutImages, type MeasureText, type PageLayout } from './document-layout';
 import type { DocumentStatus } from './documents.repository';
 
@@ -34,13 +35,32 @@ function imagesOf(input: DocumentInput): LayoutImages {
   return { logo: input.logo ? readImageSize(input.logo) : null, signature: input.signature ? readImageSize(input.signature) : null };
 }
 
+/**
+ * The largest box, in points, each of the template's images is drawn in: the background covers the page; the logo
+ * and the signature are drawn at their placement's width or, where the layout shrinks them, smaller.
+ */
+function imageBoxes(input: DocumentInput, layout: PageLayout) {
+  const sizes = imagesOf(input);
+  const atWidth = (fraction: number, size: { width: number; height: number } | null) =>
+    size ? { width: fraction * layout.width, height: (fraction * layout.width * size.height) / size.width } : { width: layout.width, height: layout.height };
+  return {
+    background: { width: layout.width, height: layout.height },
+    logo: atWidth(input.definition.logo_placement.width, sizes.logo),
+    signature: atWidth(input.definition.signature_placement.width, sizes.signature),
+  };
+}
+
 /** The layout of a document, as both renderers draw it. */
 export function documentLayout(input: DocumentInput, measure: MeasureText): PageLayout {
   return layoutPage(input.definition, input.values, measure, imagesOf(input));
 }
 
 /** The certificate as a one-page PDF, fonts embedded (its text can be selected and copied), with the QR code linking to the public page. */
-export async function renderPdf(input: DocumentInput): Promise<Buffer> {
+export function renderPdf(input: DocumentInput): Promise<Buffer> {
+  return usingPreparedImages(() => drawPdf(input));
+}
+
+async function drawPdf(input: DocumentInput): Promise<Buffer> {
   const doc = new PDFDocument({ size: [10, 10], margin: 0, autoFirstPage: false, info: { Title: input.title, Author: input.values.issuer_name ?? '', Creator: 'Certificate service' } });
   for (const font of ['sans', 'serif', 'mono'] as const) {
     doc.registerFont(`${font}`, fontBytes(font, false));
@@ -54,16 +74,20 @@ export async function renderPdf(input: DocumentInput): Promise<Buffer> {
     doc.on('end', resolve);
     doc.on('error', reject);
   });
+  const boxes = imageBoxes(input, layout);
+  const background = input.backgroundImage && (await pdfImage(input.backgroundImage, boxes.background.width, boxes.background.height));
+  const logo = input.logo && layout.logo ? await pdfImage(input.logo, boxes.logo.width, boxes.logo.height) : null;
+  const signatureImage = input.signature && layout.signature ? await pdfImage(input.signature, boxes.signature.width, boxes.signature.height) : null;
   doc.addPage({ size: [layout.width, layout.height], margin: 0 });
   doc.rect(0, 0, layout.width, layout.height).fill(layout.background);
-  if (input.backgroundImage) doc.image(input.backgroundImage, 0, 0, { width: layout.width, height: layout.height });
+  if (background) doc.image(background, 0, 0, { width: layout.width, height: layout.height });
   if (layout.frame) {
     for (const rect of layout.frame.rects) doc.lineWidth(rect.lineWidth).rect(rect.x, rect.y, rect.width, rect.height).stroke(layout.frame.color);
   }
-  if (input.logo && layout.logo) doc.image(input.logo, layout.logo.x, layout.logo.y, { width: layout.logo.width, height: layout.logo.height });
+  if (logo && layout.logo) doc.image(logo, layout.logo.x, layout.logo.y, { width: layout.logo.width, height: layout.logo.height });
   const signature = layout.signature;
-  if (input.signature && signature) {
-    doc.image(input.signature, signature.image.x, signature.image.y, { width: signature.image.width, height: signature.image.height });
+  if (signatureImage && signature) {
+    doc.image(signatureImage, signature.image.x, signature.image.y, { width: signature.image.width, height: signature.image.height });
     const { rule } = signature;
     doc.lineWidth(0.75).moveTo(rule.x, rule.y).lineTo(rule.x + rule.width, rule.y).stroke(input.definition.colors.accent);
   }
@@ -92,24 +116,31 @@ function strokeRect(context: SKRSContext2D, rect: { x: number; y: number; width:
 }
 
 /** The same page as a PNG, drawn directly on a canvas (no browser, no PDF rasteriser). */
-export async function renderPng(input: DocumentInput): Promise<Buffer> {
+export function renderPng(input: DocumentInput): Promise<Buffer> {
+  return usingPreparedImages(() => drawPng(input));
+}
+
+async function drawPng(input: DocumentInput): Promise<Buffer> {
   const probe = createCanvas(1, 1).getContext('2d');
   const cssFont = (font: Parameters<typeof canvasFamily>[0], bold: boolean, size: number) => `${bold ? 'bold ' : ''}${size}px "${canvasFamily(font)}"`;
   const layout = documentLayout(input, (text, font, bold, size) => {
     probe.font = cssFont(font, bold, size);
     return probe.measureText(text).width;
   });
+  const boxes = imageBoxes(input, layout);
+  // Each image decoded at the pixels it is drawn at, and kept for the template's next documents.
+  const prepared = (bytes: Buffer, box: { width: number; height: number }) => canvasImage(bytes, box.width * PNG_SCALE, box.height * PNG_SCALE);
   const canvas = createCanvas(Math.round(layout.width * PNG_SCALE), Math.round(layout.height * PNG_SCALE));
   const context = canvas.getContext('2d');
   context.scale(PNG_SCALE, PNG_SCALE);
   context.fillStyle = layout.background;
   context.fillRect(0, 0, layout.width, layout.height);
-  if (input.backgroundImage) context.drawImage(await loadImage(input.backgroundImage), 0, 0, layout.width, layout.height);
+  if (input.backgroundImage) context.drawImage(await prepared(input.backgroundImage, boxes.background), 0, 0, layout.width, layout.height);
   for (const rect of layout.frame?.rects ?? []) strokeRect(context, rect, layout.frame!.color);
-  if (input.logo && layout.logo) context.drawImage(await loadImage(input.logo), layout.logo.x, layout.logo.y, layout.logo.width, layout.logo.height);
+  if (input.logo && layout.logo) context.drawImage(await prepared(input.logo, boxes.logo), layout.logo.x, layout.logo.y, layout.logo.width, layout.logo.height);
   const signature = layout.signature;
   if (input.signature && signature) {
-    context.drawImage(await loadImage(input.signature), signature.image.x, signature.image.y, signature.image.width, signature.image.height);
+    context.drawImage(await prepared(input.signature, boxes.signature), signature.image.x, signature.image.y, signature.image.width, signature.image.height);
     context.fillStyle = input.definition.colors.accent;
     context.fillRect(signature.rule.x, signature.rule.y - 0.375, signature.rule.width, 0.75);
   }
@@ -121,7 +152,8 @@ export async function renderPng(input: DocumentInput): Promise<Buffer> {
   }
   // Smoothing would blur the QR code's modules into grey; scanners read hard edges best.
   context.imageSmoothingEnabled = false;
-  context.drawImage(await loadImage(await qrCodePng(input.verificationUrl)), layout.qr.x, layout.qr.y, layout.qr.size, layout.qr.size);
+  const qr = await loadImage(await qrCodePng(input.verificationUrl));
+  context.drawImage(qr, layout.qr.x, layout.qr.y, layout.qr.size, layout.qr.size);
   const band = statusBand(input.status, layout.width, layout.height, (text, size) => {
     probe.font = cssFont('sans', true, size);
     return probe.measureText(text).width;
@@ -135,5 +167,11 @@ export async function renderPng(input: DocumentInput): Promise<Buffer> {
       context.fillText(line.text, line.x, line.y);
     }
   }
-  return canvas.toBuffer('image/png');
+  try {
+    return canvas.toBuffer('image/png');
+  } finally {
+    // Native memory the garbage collector does not see: freed now, not whenever a collection finds these objects.
+    releaseImage(qr);
+    releaseCanvas(canvas);
+  }
 }
