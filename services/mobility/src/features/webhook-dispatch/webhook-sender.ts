@@ -162,8 +162,11 @@ export function cappedHeaders(raw: string[]): Record<string, string> {
   return headers;
 }
 
-// eslint-disable-next-line no-control-regex
-const NEEDS_CLEANING = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ud800-\udfff]/;
+/** The control characters a stored excerpt writes as `\u…` escapes (tab, newline and carriage return stay). */
+const CONTROL_CHARACTERS = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f';
+const CONTROL_CHARACTER = new RegExp(`[${CONTROL_CHARACTERS}]`, 'g');
+/** A control character, or a lone surrogate (UTF-8 encoding turns it into U+FFFD): the text needs `safeExcerpt`. */
+const NEEDS_CLEANING = new RegExp(`[${CONTROL_CHARACTERS}\\ud800-\\udfff]`);
 
 /** `safeExcerpt` of a string's UTF-8 bytes, without the round trip through a Buffer when the string is clean already (nearly always). */
 function safeText(text: string): string {
@@ -175,8 +178,7 @@ function safeText(text: string): string {
  * above all, which a text column refuses) are written as `\u0000` escapes; tab, newline and carriage return stay.
  */
 export function safeExcerpt(bytes: Buffer): string {
-  // eslint-disable-next-line no-control-regex
-  return bytes.toString('utf8').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return bytes.toString('utf8').replace(CONTROL_CHARACTER, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** `Retry-After: 120` or `Retry-After: Wed, 21 Oct 2015 07:28:00 GMT` → milliseconds from now. */
