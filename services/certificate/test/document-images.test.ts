@@ -1,10 +1,11 @@
-import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { createCanvas } from '@napi-rs/canvas';
 import { PDF_PIXELS_PER_POINT } from '../src/features/documents/document-images';
 import { documentLayout, renderPdf, renderPng, type DocumentInput } from '../src/features/documents/document-renderers';
 import { canvasFamily } from '../src/features/documents/document-fonts';
 import type { MeasureText } from '../src/features/documents/document-layout';
 import { templateDefinitionSchema } from '../src/features/templates/templates.schema';
 import { jpegBase64, pngBase64 } from './factories/templates';
+import { magentaBoxIn } from './helpers/documents';
 
 /** Templates at the pixel cap: images far larger than the page draws them, as partners upload them. */
 const definition = templateDefinitionSchema.parse({
@@ -35,20 +36,8 @@ function embeddedImageWidths(pdf: Buffer): number[] {
 describe('documents of a template with images larger than the page draws them', () => {
   it('the PNG shows a large logo exactly in its layout box, in its colour', async () => {
     const layout = documentLayout(input(), measure);
-    const image = await loadImage(await renderPng(input()));
-    const canvas = createCanvas(image.width, image.height);
-    const context = canvas.getContext('2d');
-    context.drawImage(image, 0, 0);
-    const { data } = context.getImageData(0, 0, image.width, image.height);
-    let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
-    for (let y = 0; y < image.height; y++) {
-      for (let x = 0; x < image.width; x++) {
-        const at = (y * image.width + x) * 4;
-        if (data[at]! > 240 && data[at + 1]! < 20 && data[at + 2]! > 240) [left, top, right, bottom] = [Math.min(left, x), Math.min(top, y), Math.max(right, x), Math.max(bottom, y)];
-      }
-    }
-    // 2 pixels a point.
-    const drawn = { x: left / 2, y: top / 2, width: (right - left + 1) / 2, height: (bottom - top + 1) / 2 };
+    // The PNG is drawn at 2 pixels a point.
+    const drawn = await magentaBoxIn(await renderPng(input()), 2);
     for (const key of ['x', 'y', 'width', 'height'] as const) expect(Math.abs(drawn[key] - layout.boxes.logo![key])).toBeLessThanOrEqual(1);
   });
 

@@ -1,4 +1,4 @@
-import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { createCanvas } from '@napi-rs/canvas';
 import fc from 'fast-check';
 import { intersects, type Box } from '../src/features/documents/document-boxes';
 import { humanDate } from '../src/features/documents/document-dates';
@@ -8,6 +8,7 @@ import { documentLayout, renderPng, type DocumentInput } from '../src/features/d
 import { BUILT_IN_TEMPLATE } from '../src/features/documents/built-in-template';
 import { templateDefinitionSchema } from '../src/features/templates/templates.schema';
 import { pngBase64 } from './factories/templates';
+import { magentaBoxIn } from './helpers/documents';
 
 /** Text measured as the PNG renderer measures it (the real DejaVu fonts, through the canvas). */
 const probe = createCanvas(1, 1).getContext('2d');
@@ -193,20 +194,8 @@ describe('the rendered PNG', () => {
       status: 'valid',
     };
     const layout = documentLayout(input, measure);
-    const image = await loadImage(await renderPng(input));
-    const canvas = createCanvas(image.width, image.height);
-    const context = canvas.getContext('2d');
-    context.drawImage(image, 0, 0);
-    const { data } = context.getImageData(0, 0, image.width, image.height);
-    let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
-    for (let y = 0; y < image.height; y++) {
-      for (let x = 0; x < image.width; x++) {
-        const at = (y * image.width + x) * 4;
-        if (data[at]! > 240 && data[at + 1]! < 20 && data[at + 2]! > 240) [left, top, right, bottom] = [Math.min(left, x), Math.min(top, y), Math.max(right, x), Math.max(bottom, y)];
-      }
-    }
     // The PNG is drawn at 2 pixels a point.
-    const drawn = { x: left / 2, y: top / 2, width: (right - left + 1) / 2, height: (bottom - top + 1) / 2 };
+    const drawn = await magentaBoxIn(await renderPng(input), 2);
     const logo = layout.boxes.logo!;
     for (const key of ['x', 'y', 'width', 'height'] as const) expect(Math.abs(drawn[key] - logo[key])).toBeLessThanOrEqual(1);
     expect(intersects(drawn, layout.boxes.title!)).toBe(false);

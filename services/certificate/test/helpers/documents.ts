@@ -47,6 +47,26 @@ export async function pixelAt(png: Buffer, x: number, y: number): Promise<[numbe
   return [red!, green!, blue!];
 }
 
+/**
+ * Where a PNG document shows magenta (the tests' logo colour), in PDF points: the smallest box holding every
+ * magenta pixel of a page drawn at `pixelsPerPoint`.
+ */
+export async function magentaBoxIn(png: Buffer, pixelsPerPoint = 2): Promise<{ x: number; y: number; width: number; height: number }> {
+  const image = await loadImage(png);
+  const canvas = createCanvas(image.width, image.height);
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0);
+  const { data } = context.getImageData(0, 0, image.width, image.height);
+  let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let y = 0; y < image.height; y++) {
+    for (let x = 0; x < image.width; x++) {
+      const at = (y * image.width + x) * 4;
+      if (data[at]! > 240 && data[at + 1]! < 20 && data[at + 2]! > 240) [left, top, right, bottom] = [Math.min(left, x), Math.min(top, y), Math.max(right, x), Math.max(bottom, y)];
+    }
+  }
+  return { x: left / pixelsPerPoint, y: top / pixelsPerPoint, width: (right - left + 1) / pixelsPerPoint, height: (bottom - top + 1) / pixelsPerPoint };
+}
+
 /** Makes supertest collect a binary body as a Buffer. */
 export function binary(res: request.Response, done: (error: Error | null, body: Buffer) => void): void {
   const stream = res as unknown as NodeJS.ReadableStream;
