@@ -1,7 +1,7 @@
 // `pnpm platform …`: the operator CLI from its compiled output (dist/scripts/platform.js, built first when stale), in
 // this process: one node start-up instead of tsx compiling TypeScript on every command. Plain CommonJS: it runs before
 // any build. Under jest or tsx, NODE_OPTIONS carries `--conditions=source` (workspace packages resolved to their
-// TypeScript sources), which plain node cannot load: then the CLI runs in a child without it (see compiled-env.ts).
+// TypeScript sources), which plain node cannot load: then the CLI runs in a child without it (see @platform/service-kit/compiled-env).
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 

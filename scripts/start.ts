@@ -8,7 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { compiledEnv } from './compiled-env';
+import { compiledEnv } from '@platform/service-kit/compiled-env';
 import type { LocalServer } from './embedded-postgres';
 import { startLocalMailCatcher } from './local-mail';
 import { resolvePostgres, resolveRedis } from './local-stores';

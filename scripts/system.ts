@@ -8,7 +8,7 @@ import path from 'node:path';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@platform/service-kit/config';
 import { dropDatabase } from '@platform/service-kit/db';
 import { deleteKeysWithPrefix } from '@platform/service-kit/redis';
-import { compiledEnv } from './compiled-env';
+import { compiledEnv } from '@platform/service-kit/compiled-env';
 import { describeTakenPort } from './port-check';
 import { readRunningState, workspaceRoot } from './running-state';
 

@@ -15,6 +15,7 @@ import { listen } from '@platform/test-kit';
 import { copyCheckout, type CheckoutCopy } from './helpers/checkout-copy';
 import { freePorts, pnpmStart, untilAllStopped, waitForOutput, type Ports, type Started } from './helpers/pnpm-start';
 import { repositoryRoot } from './helpers/started-system';
+import { withoutSourceCondition } from '@platform/service-kit/compiled-env';
 
 jest.setTimeout(600000);
 
@@ -113,7 +114,7 @@ describe('README quick start', () => {
     const gatewayUrl = `http://127.0.0.1:${port}`;
 
     // Terminal 2: one bash in the same folder, fed one command at a time; only the curl lines' :8080 is this run's gateway.
-    const nodeOptions = (process.env.NODE_OPTIONS ?? '').replace(/--conditions[= ]source\b/g, '').trim();
+    const nodeOptions = withoutSourceCondition(process.env.NODE_OPTIONS);
     const terminal: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: nodeOptions, LOG_LEVEL: 'warn' };
     for (const name of CONFIGURED) delete terminal[name];
     for (const name of Object.keys(ports)) delete terminal[name];

@@ -7,6 +7,7 @@ import { createRedis } from '@platform/service-kit/redis';
 import { createRunDatabase, dropRunDatabase, listen, newRedisPrefix, clearRedisPrefix } from '@platform/test-kit';
 import { copyCheckout, type CheckoutCopy } from './helpers/checkout-copy';
 import { freePorts, pnpmStart, untilAllStopped, waitForOutput, type Ports, type Started } from './helpers/pnpm-start';
+import { withoutSourceCondition } from '@platform/service-kit/compiled-env';
 
 /** A port nothing listens on (bound, then closed again). */
 async function closedPort(): Promise<number> {
@@ -258,7 +259,7 @@ describe('pnpm start when it must not, or cannot, start its own Postgres or Redi
     const databaseUrl = await createRunDatabase('fallback');
     try {
       // The compiled starter run directly (pnpm itself lives on PATH), with a PATH that holds no redis-server.
-      const nodeOptions = (process.env.NODE_OPTIONS ?? '').replace(/--conditions[= ]source\b/g, '').trim();
+      const nodeOptions = withoutSourceCondition(process.env.NODE_OPTIONS);
       const result = spawnSync(process.execPath, [path.resolve(__dirname, '../../dist/scripts/start.js')], {
         env: { ...process.env, ...ports, NODE_OPTIONS: nodeOptions, PATH: '/nonexistent', DATABASE_URL: databaseUrl, REDIS_URL: undefined, PLATFORM_DEFAULT_REDIS_URL: `redis://127.0.0.1:${port}` },
         encoding: 'utf8',

@@ -10,7 +10,7 @@ import { cpus, loadavg } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_DATABASE_URL } from '@platform/service-kit/config';
 import { dropDatabase } from '@platform/service-kit/db';
-import { compiledEnv } from '../compiled-env';
+import { compiledEnv } from '@platform/service-kit/compiled-env';
 import { readRunningState, workspaceRoot } from '../running-state';
 
 const root = workspaceRoot(__dirname);

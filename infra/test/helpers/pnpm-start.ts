@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { spawnablePorts } from '@platform/test-kit';
+import { withoutSourceCondition } from '@platform/service-kit/compiled-env';
 
 const root = path.resolve(__dirname, '../../..');
 export type Ports = { GATEWAY_PORT: string; GATEWAY_METRICS_PORT: string; CERTIFICATE_PORT: string; MOBILITY_PORT: string };
@@ -23,7 +24,7 @@ export interface Started {
  * whole group. Jest's source condition is left out of NODE_OPTIONS: the system runs compiled, with plain node.
  */
 export function pnpmStart(env: NodeJS.ProcessEnv, args: string[] = [], cwd = root): Started {
-  const nodeOptions = (process.env.NODE_OPTIONS ?? '').replace(/--conditions[= ]source\b/g, '').trim();
+  const nodeOptions = withoutSourceCondition(process.env.NODE_OPTIONS);
   const pnpm = spawn('pnpm', ['start', ...args], { cwd, env: { ...process.env, NODE_OPTIONS: nodeOptions, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   pnpm.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { clearRedisPrefix, createRunDatabase, dropRunDatabase, newRedisPrefix, spawnablePort } from '@platform/test-kit';
+import { withoutSourceCondition } from '@platform/service-kit/compiled-env';
 
 export const repositoryRoot = path.resolve(__dirname, '../../..');
 
@@ -49,7 +50,7 @@ async function startSystemOnce(name: string, env: NodeJS.ProcessEnv, timeoutMs: 
   const databaseUrl = await createRunDatabase(name);
   await dropRunDatabase(databaseUrl); // `pnpm start` creates it
   const redisPrefix = newRedisPrefix(name);
-  const nodeOptions = (process.env.NODE_OPTIONS ?? '').replace(/--conditions[= ]source\b/g, '').trim();
+  const nodeOptions = withoutSourceCondition(process.env.NODE_OPTIONS);
   const child: ChildProcess = spawn('pnpm', ['start'], {
     cwd: repositoryRoot,
     env: { ...process.env, NODE_OPTIONS: nodeOptions, LOG_LEVEL: 'warn', ...ports, DATABASE_URL: databaseUrl, REDIS_PREFIX: redisPrefix, ...env },

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { compiledEnv } from '@platform/service-kit/compiled-env';
 
 /** The repository's root: the nearest folder above this file that holds pnpm-workspace.yaml (from `src/` or `dist/`). */
 function workspaceRoot(): string {
@@ -109,7 +110,7 @@ export async function startProcess(entry: string, env: NodeJS.ProcessEnv, readyU
   const [command, args] = pinnedCommand(process.execPath, [...profile, ...runner, path.join(root, entry)], cpu);
   const child = spawn(command, args, {
     cwd: root,
-    env: { ...process.env, ...(entry.endsWith('.js') ? { NODE_OPTIONS: withoutSourceCondition(process.env.NODE_OPTIONS) } : {}), LOG_LEVEL: 'warn', ...env },
+    env: { ...(entry.endsWith('.js') ? compiledEnv(process.env) : process.env), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 30000;
@@ -200,11 +201,6 @@ export function pinSelfToFirstCore(): void {
   if (canPin()) spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)]);
 }
 
-/** NODE_OPTIONS without `--conditions=source`, so a built entry loads the built packages. */
-function withoutSourceCondition(options: string | undefined): string {
-  return (options ?? '').replace(/--conditions[= ]source\b/g, '').trim();
-}
-
 /**
  * Builds what is stale (`scripts/build-if-stale.cjs`, as `pnpm start` does), so a bench that runs built entry points
  * (`gateway/dist/server.js`) measures the code in the tree, compiled as it runs in production. BENCH_SKIP_BUILD=1 runs
@@ -212,6 +208,6 @@ function withoutSourceCondition(options: string | undefined): string {
  */
 export function buildIfStale(): void {
   if (process.env.BENCH_SKIP_BUILD === '1') return;
-  const result = spawnSync(process.execPath, [path.join(root, 'scripts/build-if-stale.cjs')], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_OPTIONS: withoutSourceCondition(process.env.NODE_OPTIONS) } });
+  const result = spawnSync(process.execPath, [path.join(root, 'scripts/build-if-stale.cjs')], { cwd: root, stdio: 'inherit', env: compiledEnv(process.env) });
   if (result.status !== 0) throw new Error('the build failed: see above');
 }
