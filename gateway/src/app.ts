@@ -6,7 +6,7 @@ import type { GatewayConfig } from './config';
 import { docsRoutes, RENDERER_PATH } from './docs';
 import { DEFAULT_CERTIFICATE_OPENAPI_FILE, DEFAULT_MOBILITY_OPENAPI_FILE, gatewayDescriptionSource } from './openapi';
 import { checkDashboardToken, signedJwtCheck, type DashboardClaims } from './dashboard-auth';
-import { dashboardBodyCap, dashboardBodySize, streamDashboardBody } from './dashboard-body';
+import { dashboardBodyCap, dashboardBodySize, streamDashboardBody, uploadRefusal } from './dashboard-body';
 import { DashboardSessions } from './dashboard-sessions';
 import { dashboardStatic, DEFAULT_DASHBOARD_DIR } from './dashboard-static';
 import { InFlightCounter } from './in-flight';
@@ -35,6 +35,7 @@ type OptionalSettings =
   | 'DASHBOARD_UPLOAD_BYTES_PER_ACCOUNT'
   | 'DASHBOARD_UPLOAD_BYTES_PER_PROCESS'
   | 'DASHBOARD_SESSION_CACHE_MS'
+  | 'DASHBOARD_BODY_IDLE_MS'
   | 'BODY_TIMEOUT_MS'
   | 'MAX_IN_FLIGHT_PER_CLIENT'
   | 'JWT_SECRET'
@@ -101,6 +102,7 @@ export function createGateway({ config, logger, redis, batchLogLines = false }: 
     templateBytes: config.DASHBOARD_TEMPLATE_MAX_BODY_BYTES ?? 3 * 1024 * 1024,
     defaultBytes: bodyLimits.maxBytes,
   };
+  const dashboardBodyIdleMs = config.DASHBOARD_BODY_IDLE_MS ?? 5000;
   const uploads = new UploadBudget(config.DASHBOARD_UPLOAD_BYTES_PER_ACCOUNT ?? 16 * 1024 * 1024, config.DASHBOARD_UPLOAD_BYTES_PER_PROCESS ?? 64 * 1024 * 1024);
   const trustHops = config.TRUST_PROXY_HOPS ?? 0;
   const hsts = Boolean(config.TLS_CERT_FILE);
@@ -200,23 +202,20 @@ export function createGateway({ config, logger, redis, batchLogLines = false }: 
   };
 
   /**
-   * A dashboard admin request: its body streamed to the service (refused 413 over the route's cap), once the account
-   * and the process have room for it among the uploads in flight (429 / 503 with Retry-After otherwise).
+   * A dashboard admin request: its body streamed to the service (refused 413 over the route's cap) and charged to the
+   * uploads in flight as it arrives (429 / 503 with Retry-After when its account or the shared total refuse it).
    */
   const forwardDashboard = (req: IncomingMessage, res: ServerResponse, admin: DashboardClaims, maxBytes: number, arrivedAt: number, send: (body: ProxyCall['body']) => void) => {
     const outcome = dashboardBodySize(req, maxBytes);
     if (!outcome.ok) return answerJson(res, outcome.refusal.status, { error: outcome.refusal.message, code: outcome.refusal.code }, { Connection: 'close' });
     if (!outcome.size) return send(undefined);
-    const reservation = uploads.reserve(admin.sub, outcome.size.reserve);
-    if (!reservation.ok) {
-      const refusal =
-        reservation.scope === 'account'
-          ? { status: 429, error: 'Too many uploads in flight for this account; retry when one is done', code: 'too_many_uploads' }
-          : { status: 503, error: 'The gateway is busy with other uploads; retry shortly', code: 'uploads_busy' };
-      return answerJson(res, refusal.status, { error: refusal.error, code: refusal.code }, { 'Retry-After': '1', Connection: 'close' });
+    const admission = uploads.admit(admin.sub, outcome.size.length);
+    if (!admission.ok) {
+      const refusal = uploadRefusal(admission.scope);
+      return answerJson(res, refusal.status, { error: refusal.message, code: refusal.code }, { 'Retry-After': String(refusal.retryAfterSeconds), Connection: 'close' });
     }
-    res.once('close', reservation.release);
-    send(streamDashboardBody(req, outcome.size, { maxBytes, timeoutMs: bodyLimits.timeoutMs }, arrivedAt));
+    res.once('close', admission.upload.release);
+    send(streamDashboardBody(req, outcome.size, { maxBytes, timeoutMs: bodyLimits.timeoutMs, idleMs: dashboardBodyIdleMs }, arrivedAt, admission.upload));
   };
 
   /** The dashboard's static files, logged like proxied requests (route `/dashboard`). */

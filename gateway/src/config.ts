@@ -34,10 +34,16 @@ export const gatewayConfigSchema = z
     DASHBOARD_MAX_BODY_BYTES: env.positiveInt(5 * 1024 * 1024),
     /** Largest template body (with images): `POST /dashboard/api/certificate/templates`, `PATCH …/templates/{id}`, their previews. */
     DASHBOARD_TEMPLATE_MAX_BODY_BYTES: env.positiveInt(3 * 1024 * 1024),
-    /** Dashboard upload bytes one account may have in flight (declared length, or the route's cap when chunked): 429 past it. */
+    /** Dashboard upload bytes one account may have in flight (bytes received, until their answer is done): 429 past it. */
     DASHBOARD_UPLOAD_BYTES_PER_ACCOUNT: env.positiveInt(16 * 1024 * 1024),
-    /** Dashboard upload bytes one gateway process forwards at once, all accounts together: 503 past it. */
+    /**
+     * Dashboard upload bytes one gateway process holds in flight, all accounts together, shared fairly: while it is
+     * reached, an account under its fair share (this total divided by the accounts uploading) is still admitted; one at
+     * or over its share gets 503.
+     */
     DASHBOARD_UPLOAD_BYTES_PER_PROCESS: env.positiveInt(64 * 1024 * 1024),
+    /** A dashboard upload that sends no byte for this many ms is cut off with 408 and gives its share back. */
+    DASHBOARD_BODY_IDLE_MS: env.positiveInt(5000),
     /**
      * How long the answer to a dashboard token's session check (is its sign-in live, its membership unchanged?) is
      * trusted, while the gateway's Redis subscription to ended sessions is up (0: every admin request asks).

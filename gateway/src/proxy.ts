@@ -149,7 +149,8 @@ export function createUpstreamProxy(name: string, targets: string[], options: Up
       if (clientGone) return;
       if (answered || !(error instanceof BodyRefusal)) return void res.destroy();
       answered = true;
-      answerJson(res, error.status, { error: error.message, code: error.code }, { Connection: 'close' });
+      const retryAfter = error.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(error.retryAfterSeconds) };
+      answerJson(res, error.status, { error: error.message, code: error.code }, { ...retryAfter, Connection: 'close' });
     });
     // The client went away before the answer was complete: stop the upstream work too (not an upstream failure).
     res.once('close', () => {

@@ -59,9 +59,11 @@ function tooLargeOutcome(maxBytes: number): BodyOutcome {
 /** A body the gateway stops while streaming it (too large, too slow): answered with its status as JSON. */
 export class BodyRefusal extends Error {
   constructor(
-    readonly status: 408 | 413,
+    readonly status: 408 | 413 | 429 | 503,
     message: string,
     readonly code: string,
+    /** Seconds for `Retry-After` (a refusal for now, not for this body). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -76,6 +78,4 @@ export interface StreamedBody {
   stream: Readable;
   /** The client's Content-Length (undefined: chunked). */
   length: number | undefined;
-  /** Bytes this upload counts against the in-flight caps: its length, or its route's cap when chunked. */
-  reserve: number;
 }

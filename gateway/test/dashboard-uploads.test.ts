@@ -133,16 +133,20 @@ describe('dashboard bodies: per-route caps', () => {
 describe('dashboard bodies: streamed, and capped in flight per account and per process', () => {
   let service: HoldingService;
   let gateway: RunningGateway;
+  /** Accounts may hold 3 of the process's 4 MiB: the shared total is reached before any account's cap. */
+  let fairGateway: RunningGateway;
+  /** Bodies idle for 300 ms are cut off. */
+  let idleGateway: RunningGateway;
   beforeAll(async () => {
     service = await holdingService();
-    gateway = await startGateway(
-      { certificate: service.url, mobility: service.url },
-      { config: { JWT_SECRET: SECRET, DASHBOARD_UPLOAD_BYTES_PER_ACCOUNT: 2 * MiB, DASHBOARD_UPLOAD_BYTES_PER_PROCESS: 4 * MiB } },
-    );
+    const upstreams = { certificate: service.url, mobility: service.url };
+    gateway = await startGateway(upstreams, { config: { JWT_SECRET: SECRET, DASHBOARD_UPLOAD_BYTES_PER_ACCOUNT: 2 * MiB, DASHBOARD_UPLOAD_BYTES_PER_PROCESS: 4 * MiB } });
+    fairGateway = await startGateway(upstreams, { config: { JWT_SECRET: SECRET, DASHBOARD_UPLOAD_BYTES_PER_ACCOUNT: 3 * MiB, DASHBOARD_UPLOAD_BYTES_PER_PROCESS: 4 * MiB } });
+    idleGateway = await startGateway(upstreams, { config: { JWT_SECRET: SECRET, DASHBOARD_UPLOAD_BYTES_PER_ACCOUNT: 2 * MiB, DASHBOARD_BODY_IDLE_MS: 300 } });
   });
   afterEach(() => service.releaseAll());
   afterAll(async () => {
-    await gateway.close();
+    await Promise.all([gateway.close(), fairGateway.close(), idleGateway.close()]);
     await service.close();
   });
 
@@ -183,17 +187,100 @@ describe('dashboard bodies: streamed, and capped in flight per account and per p
     expect((await upload(gateway, 'acc_a', 'a4', MiB)).status).toBe(200);
   });
 
-  it('refuses an upload past the process cap with 503 JSON and Retry-After, while small requests are still answered', async () => {
-    const held = [upload(gateway, 'acc_p1', 'p1', 2 * MiB, true), upload(gateway, 'acc_p2', 'p2', 2 * MiB, true)];
+  it('charges bytes as they arrive: bodies that declare 1 MiB and send 1 KiB hold 1 KiB, so a bystander still uploads', async () => {
+    // 4 accounts × 2 uploads each declaring 1 MiB would reserve the whole process (4 MiB) and both accounts' caps.
+    const stalled = ['s1', 's2', 's3', 's4'].flatMap((account) =>
+      [1, 2].map((n) => {
+        const req = open(gateway.url, {
+          method: 'POST',
+          path: '/dashboard/api/certificate/certificates/batch',
+          headers: { authorization: `Bearer ${token(`acc_${account}`)}`, 'content-type': 'text/csv', 'content-length': String(MiB), 'x-upload-id': `${account}-${n}` },
+        });
+        req.on('error', () => undefined);
+        req.write(Buffer.alloc(1024, 0x61));
+        return req;
+      }),
+    );
+    try {
+      await waitFor(() => stalled.every((_req, i) => (service.received.get(`s${1 + Math.floor(i / 2)}-${1 + (i % 2)}`) ?? 0) >= 1024), 'the first KiB of each at the service');
+      const bystander = await upload(gateway, 'acc_bystander', 'bystander', MiB);
+      expect(bystander.status).toBe(200);
+      expect(JSON.parse(bystander.text)).toEqual({ id: 'bystander', bytes: MiB });
+      // And a stalling account's own second upload too: it holds 2 KiB of its 2 MiB.
+      expect((await upload(gateway, 'acc_s1', 's1-3', MiB)).status).toBe(200);
+    } finally {
+      stalled.forEach((req) => req.destroy());
+    }
+  });
+
+  it('shares the process total fairly: while it is full, an account at its share gets 503 JSON with Retry-After, a newcomer is admitted', async () => {
+    const held = [upload(fairGateway, 'acc_p1', 'p1', 2 * MiB, true), upload(fairGateway, 'acc_p2', 'p2', 2 * MiB, true)];
     await waitFor(() => service.held.length === 2, 'two uploads held at the service');
-    const refused = await upload(gateway, 'acc_p3', 'p3', MiB);
+    // acc_p1 is under its own cap (3 MiB) but holds its share of the full 4 MiB (4 / 2 accounts).
+    const refused = await upload(fairGateway, 'acc_p1', 'p1-more', MiB);
     expect(refused.status).toBe(503);
     expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(JSON.parse(refused.text)).toMatchObject({ code: 'uploads_busy' });
-    expect(service.received.has('p3')).toBe(false);
-    const list = await send(gateway.url, { path: '/dashboard/api/certificate/certificates', headers: { authorization: `Bearer ${token('acc_p3')}`, 'x-upload-id': 'list' } });
+    expect(service.received.has('p1-more')).toBe(false);
+    // A third account holds nothing, under its share (4 / 3 MiB): its first upload goes through.
+    const newcomer = await upload(fairGateway, 'acc_p3', 'p3', MiB);
+    expect(newcomer.status).toBe(200);
+    expect(JSON.parse(newcomer.text)).toEqual({ id: 'p3', bytes: MiB });
+    const list = await send(fairGateway.url, { path: '/dashboard/api/certificate/certificates', headers: { authorization: `Bearer ${token('acc_p3')}`, 'x-upload-id': 'list' } });
     expect(list.status).toBe(200);
     service.releaseAll();
     for (const answer of await Promise.all(held)) expect(answer.status).toBe(200);
+  });
+
+  it('a chunked upload past its account cap is stopped mid-body with 429 JSON; the service never sees it complete', async () => {
+    const first = upload(gateway, 'acc_c', 'c1', 1.5 * MiB, true);
+    await waitFor(() => service.held.length === 1, 'one upload held at the service');
+    const req = open(gateway.url, {
+      method: 'POST',
+      path: '/dashboard/api/certificate/certificates/batch',
+      headers: { authorization: `Bearer ${token('acc_c')}`, 'content-type': 'text/csv', 'transfer-encoding': 'chunked', 'x-upload-id': 'c2' },
+    });
+    req.on('error', () => undefined);
+    const answered = new Promise<{ status: number; retryAfter: string | undefined; text: string }>((resolve) =>
+      req.once('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], text: Buffer.concat(chunks).toString() }));
+      }),
+    );
+    for (let i = 0; i < 16; i++) req.write(Buffer.alloc(64 * 1024, 0x62));
+    req.end();
+    const answer = await answered;
+    expect(answer.status).toBe(429);
+    expect(answer.retryAfter).toBe('1');
+    expect(JSON.parse(answer.text)).toMatchObject({ code: 'too_many_uploads' });
+    expect(service.completed.some((c) => c.id === 'c2')).toBe(false);
+    service.releaseAll();
+    expect((await first).status).toBe(200);
+  });
+
+  it('a body that stops sending is cut off with 408 JSON after the idle time, and its share is given back', async () => {
+    const req = open(idleGateway.url, {
+      method: 'POST',
+      path: '/dashboard/api/certificate/certificates/batch',
+      headers: { authorization: `Bearer ${token('acc_idle')}`, 'content-type': 'text/csv', 'content-length': String(2 * MiB), 'x-upload-id': 'idle' },
+    });
+    req.on('error', () => undefined);
+    const answered = new Promise<{ status: number; text: string }>((resolve) =>
+      req.once('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+      }),
+    );
+    req.write(Buffer.alloc(MiB, 0x61));
+    const answer = await answered;
+    req.destroy();
+    expect(answer.status).toBe(408);
+    expect(JSON.parse(answer.text)).toMatchObject({ code: 'request_timeout' });
+    expect(service.completed.some((c) => c.id === 'idle')).toBe(false);
+    // Its megabyte was given back: the account may send its full cap again.
+    expect((await upload(idleGateway, 'acc_idle', 'idle-2', 2 * MiB)).status).toBe(200);
   });
 });

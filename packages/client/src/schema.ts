@@ -9313,6 +9313,7 @@ export namespace CertificateService {
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
+                503: components["responses"]["DocumentRendersBusy"];
             };
         };
         previewTemplate: {
@@ -9481,6 +9482,7 @@ export namespace CertificateService {
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
+                503: components["responses"]["DocumentRendersBusy"];
             };
         };
         previewTemplateUpdate: {

@@ -52,11 +52,11 @@ export function buildServices(
 ) {
   const apiKeys = createCertificateApiKeys(db, apiKeyCache);
   const organizations = createOrganizationsRepository(db);
-  const templates = createTemplatesService(createTemplatesRepository(db), { maxDecodedPixels: config.TEMPLATE_MAX_DECODED_PIXELS });
-  const certificates = createCertificatesService(db, createCertificatesRepository(db), templates);
   // Workers start on the first render, so the CLI (which renders nothing) starts none.
   const renderPool = createRenderPool({ workers: config.DOCUMENT_RENDER_WORKERS, maxQueued: config.DOCUMENT_RENDER_QUEUE, timeoutMs: config.DOCUMENT_RENDER_TIMEOUT_MS });
   const documents = createDocumentsService(createDocumentsRepository(db), config.PUBLIC_BASE_URL, { pool: renderPool, perOrganization: config.DOCUMENT_RENDERS_PER_ORGANIZATION });
+  const templates = createTemplatesService(createTemplatesRepository(db), { maxDecodedPixels: config.TEMPLATE_MAX_DECODED_PIXELS }, documents.decodeImages);
+  const certificates = createCertificatesService(db, createCertificatesRepository(db), templates);
   const credentialRecords = createCredentialsRepository(db);
   const credentials = createCredentialsService(credentialRecords, documents, { publicBaseUrl: config.PUBLIC_BASE_URL, documentWaitMs: config.DOCUMENT_RENDER_WAIT_MS }, createCredentialBrandingRepository(db));
   const verifiableCredentials = createVerifiableCredentialsService(credentialRecords, signingKeyFrom(config.CREDENTIAL_SIGNING_KEY), config.PUBLIC_BASE_URL);

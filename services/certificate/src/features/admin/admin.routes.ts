@@ -32,7 +32,7 @@ export function adminRoutes(services: AdminServices, adminTokens: AdminTokenSett
     next();
   });
   router.use('/api-keys', apiKeyAdminRoutes(services.apiKeys));
-  router.use('/templates', templateAdminRoutes(services.templates, (draft, issuerName) => services.documents.preview(draft, issuerName)));
+  router.use('/templates', templateAdminRoutes(services.templates, services.documents.preview));
   router.use('/certificates', documentAdminRoutes(services.documents));
   router.use('/certificates', certificateAdminRoutes(services.certificates));
   router.use('/credits', creditAdminRoutes(services.credits));

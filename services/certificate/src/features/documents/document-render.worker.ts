@@ -3,6 +3,8 @@
  * event loop, and answers with the bytes.
  */
 import { parentPort } from 'node:worker_threads';
+import { loadImage } from '@napi-rs/canvas';
+import { releaseImage } from './document-images';
 import { renderPdf, renderPng, type DocumentInput } from './document-renderers';
 import type { WorkerReply, WorkerRequest } from './render-pool';
 
@@ -17,6 +19,7 @@ async function handle(message: WorkerRequest): Promise<WorkerReply> {
     Atomics.wait(new Int32Array(message.gate), 0, 0);
     return { id: message.id, ok: true, content: new Uint8Array(0) };
   }
+  if (message.kind === 'decode') return { id: message.id, ok: true, content: await decodable(message.images) };
   const input: DocumentInput = { ...message.input, backgroundImage: asBuffer(message.input.backgroundImage), logo: asBuffer(message.input.logo), signature: asBuffer(message.input.signature) };
   const content = message.format === 'pdf' ? await renderPdf(input) : await renderPng(input);
   return { id: message.id, ok: true, content };
@@ -29,3 +32,18 @@ parentPort!.on('message', (message: WorkerRequest) => {
     (error: unknown) => parentPort!.postMessage({ id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies WorkerReply),
   );
 });
+
+/** A byte per image: 1 when it decodes. Each decoded image is released before the next is decoded. */
+async function decodable(images: Uint8Array[]): Promise<Uint8Array> {
+  const answer = new Uint8Array(images.length);
+  for (const [index, bytes] of images.entries()) {
+    try {
+      const image = await loadImage(asBuffer(bytes)!);
+      releaseImage(image);
+      answer[index] = 1;
+    } catch {
+      answer[index] = 0;
+    }
+  }
+  return answer;
+}

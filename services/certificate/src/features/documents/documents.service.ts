@@ -4,7 +4,7 @@ import { formatVerificationCode } from '../certificates';
 import { BUILT_IN_TEMPLATE } from './built-in-template';
 import { humanDate } from './document-dates';
 import type { DocumentInput } from './document-renderers';
-import type { TemplateDraft } from '../templates';
+import { type ImageToDecode, type TemplateDraft, unreadableImage } from '../templates';
 import type { CertificateForDocument, DocumentFormat, DocumentKey, DocumentsRepository } from './documents.repository';
 import { RenderQueueFullError, type RenderPool } from './render-pool';
 
@@ -75,32 +75,41 @@ export function createDocumentsService(repository: DocumentsRepository, publicBa
   }
 
   /**
-   * The render of one document, joined when it is already in flight, else started (and stored when done). With
-   * `budgeted`, an organization with `perOrganization` renders in flight gets a 503 instead; a full queue is a 503 too.
+   * Runs `job` in the render pool as one of the organization's jobs in flight. With `budgeted`, an organization that
+   * has `perOrganization` in flight gets a 503 instead; a full queue is a 503 too. Throws before `job` starts.
    */
-  function renderOnce(certificate: CertificateForDocument, key: DocumentKey, budgeted: boolean): Promise<Buffer> {
-    const id = `${key.certificateId}/${key.templateVersion}/${key.status}/${key.format}`;
-    const running = inFlight.get(id);
-    if (running) return running;
-    const organization = certificate.organization_id;
+  function inPool<T>(organization: string, budgeted: boolean, job: () => Promise<T>): Promise<T> {
     const count = perOrganization.get(organization) ?? 0;
     if (budgeted && count >= renders.perOrganization) throw busy("Too many of this organization's documents are being rendered");
     if (!renders.pool.hasRoom()) throw busy('Too many documents are being rendered');
     perOrganization.set(organization, count + 1);
-    const render = (async () => {
+    return (async () => {
       try {
-        const content = await renders.pool.render(key.format, await inputOf(certificate, key));
-        await repository.store(key, content);
-        return content;
+        return await job();
       } catch (error) {
         throw error instanceof RenderQueueFullError ? busy('Too many documents are being rendered') : error;
       } finally {
-        inFlight.delete(id);
         const left = (perOrganization.get(organization) ?? 1) - 1;
         if (left > 0) perOrganization.set(organization, left);
         else perOrganization.delete(organization);
       }
     })();
+  }
+
+  /** The render of one document, joined when it is already in flight, else started in the pool (and stored when done). */
+  function renderOnce(certificate: CertificateForDocument, key: DocumentKey, budgeted: boolean): Promise<Buffer> {
+    const id = `${key.certificateId}/${key.templateVersion}/${key.status}/${key.format}`;
+    const running = inFlight.get(id);
+    if (running) return running;
+    const render = inPool(certificate.organization_id, budgeted, async () => {
+      try {
+        const content = await renders.pool.render(key.format, await inputOf(certificate, key));
+        await repository.store(key, content);
+        return content;
+      } finally {
+        inFlight.delete(id);
+      }
+    });
     // A render whose requester stopped waiting may fail unobserved; the next request for the document starts another.
     render.catch(() => undefined);
     inFlight.set(id, render);
@@ -121,14 +130,23 @@ export function createDocumentsService(repository: DocumentsRepository, publicBa
 
   return {
     /**
-     * A template draft drawn as PNG by the real renderer with sample values (the designer's live preview): through the
-     * render pool like every document (a full queue is a 503), never stored.
+     * Uploaded template images decoded in the render pool, within the organization's budget (a 503 with Retry-After
+     * past it): a 422 names the first that does not decode.
      */
-    async preview(draft: TemplateDraft, issuerName: string): Promise<Buffer> {
+    async decodeImages(organizationId: string, images: ImageToDecode[]): Promise<void> {
+      const decoded = await inPool(organizationId, true, () => renders.pool.decode(images.map((image) => image.bytes)));
+      const unreadable = images.find((_image, index) => !decoded[index]);
+      if (unreadable) throw unreadableImage(unreadable);
+    },
+    /**
+     * A template draft drawn as PNG by the real renderer with sample values (the designer's live preview): through the
+     * render pool like every document and within the organization's budget (a 503 with Retry-After past either), never stored.
+     */
+    preview(organizationId: string, draft: TemplateDraft, issuerName: string): Promise<Buffer> {
       const verificationUrl = credentialPageUrl(publicBaseUrl, 'PREVIEW');
       const samples = Object.fromEntries(draft.definition.custom_fields.map((field) => [field.key, field.label]));
-      try {
-        return await renders.pool.render('png', {
+      return inPool(organizationId, true, () =>
+        renders.pool.render('png', {
           definition: draft.definition,
           backgroundImage: draft.background,
           logo: draft.logo,
@@ -145,10 +163,8 @@ export function createDocumentsService(repository: DocumentsRepository, publicBa
             certificate_number: 'PREVIEW-0001',
             verification_url: verificationUrl,
           },
-        });
-      } catch (error) {
-        throw error instanceof RenderQueueFullError ? busy('Too many documents are being rendered') : error;
-      }
+        }),
+      );
     },
     /** The dashboard's document: waits for the render (no organization budget; a full queue is still a 503). */
     async forCertificate(organizationId: string, id: string, format: DocumentFormat): Promise<Buffer> {

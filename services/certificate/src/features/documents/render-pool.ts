@@ -3,9 +3,13 @@ import { Worker } from 'node:worker_threads';
 import type { DocumentInput } from './document-renderers';
 import type { DocumentFormat } from './documents.repository';
 
-/** What the service sends a render worker: a document to draw, or (tests, drills) a hold until released. */
+/**
+ * What the service sends a render worker: a document to draw, images to decode (an uploaded template's: the answer
+ * holds a byte per image, 1 when it decoded), or (tests, drills) a hold until released.
+ */
 export type WorkerRequest =
   | { kind: 'render'; id: number; format: DocumentFormat; input: DocumentInput }
+  | { kind: 'decode'; id: number; images: Uint8Array[] }
   | { kind: 'hold'; id: number; gate: SharedArrayBuffer };
 export type WorkerReply = { id: number; ok: true; content: Uint8Array } | { id: number; ok: false; error: string };
 
@@ -119,7 +123,7 @@ export function createRenderPool(options: RenderPoolOptions) {
       const job = queue.shift()!;
       slot.job = job;
       slot.worker.ref(); // a render in progress keeps the process up; an idle pool does not
-      if (job.request.kind === 'render') {
+      if (job.request.kind !== 'hold') {
         const busy = slot;
         busy.timer = setTimeout(() => replace(busy, new Error(`Document render took longer than ${options.timeoutMs} ms`)), options.timeoutMs);
       }
@@ -139,6 +143,11 @@ export function createRenderPool(options: RenderPoolOptions) {
   return {
     render(format: DocumentFormat, input: DocumentInput): Promise<Buffer> {
       return submit({ kind: 'render', id: nextId++, format, input });
+    },
+    /** Whether each image decodes (decoded in a worker and released at once: the pixels never reach this thread). */
+    async decode(images: Uint8Array[]): Promise<boolean[]> {
+      const answer = await submit({ kind: 'decode', id: nextId++, images });
+      return images.map((_image, index) => answer[index] === 1);
     },
     /**
      * Occupies one worker until the returned function is called (tests and drills: a pool that is deliberately busy).

@@ -116,6 +116,7 @@ export const templatesRouteTable: RouteSpec[] = [
       201: templateSchema,
       ...templateRefused,
       ...bodyRefused,
+      503: documentRendersBusyResponse,
     },
   }),
   route({
@@ -166,6 +167,7 @@ export const templatesRouteTable: RouteSpec[] = [
       404: notFoundResponse,
       409: templateConflictResponse,
       ...bodyRefused,
+      503: documentRendersBusyResponse,
     },
   }),
   route({

@@ -4,7 +4,7 @@ import { newTemplateSchema, templateListQuery, templatePatchSchema, templateVers
 import type { TemplatesService } from './templates.service';
 
 /** Draws a checked draft as PNG (the documents feature's renderer, wired in admin/admin.routes.ts). */
-export type RenderPreview = (draft: Awaited<ReturnType<TemplatesService['draft']>>, issuerName: string) => Promise<Buffer>;
+export type RenderPreview = (organizationId: string, draft: Awaited<ReturnType<TemplatesService['draft']>>, issuerName: string) => Promise<Buffer>;
 
 /** Templates carry base64 images, so their JSON bodies may be up to 3 MB (other admin bodies: 100 kB). */
 const TEMPLATE_BODY_LIMIT = '3mb';
@@ -28,14 +28,16 @@ export function templateAdminRoutes(service: TemplatesService, renderPreview: Re
   });
   /** A live preview while editing: the draft (a new template's body) as the real renderer draws it, PNG, never stored. */
   router.post('/preview', async (req, res) => {
-    const draft = await service.draft(parseOrThrow(newTemplateSchema, req.body ?? {}));
-    sendPng(res, await renderPreview(draft, adminOf(req).org_name ?? 'Your organization'));
+    const admin = adminOf(req);
+    const draft = await service.draft(admin.org, parseOrThrow(newTemplateSchema, req.body ?? {}));
+    sendPng(res, await renderPreview(admin.org, draft, admin.org_name ?? 'Your organization'));
   });
   /** The preview of an edit: the next version an update with this body would make, drawn, never stored. */
   router.post('/:id/preview', async (req, res) => {
     const id = templateId(req.params.id);
-    const draft = await service.draftUpdate(adminOf(req).org, id, parseOrThrow(templatePatchSchema, req.body ?? {}));
-    sendPng(res, await renderPreview(draft, adminOf(req).org_name ?? 'Your organization'));
+    const admin = adminOf(req);
+    const draft = await service.draftUpdate(admin.org, id, parseOrThrow(templatePatchSchema, req.body ?? {}));
+    sendPng(res, await renderPreview(admin.org, draft, admin.org_name ?? 'Your organization'));
   });
   router.get('/', async (req, res) => {
     const query = parseOrThrow(templateListQuery, req.query);

@@ -1,5 +1,5 @@
 import { ConflictError, newId, NotFoundError, parseOrThrow, ValidationError } from '@platform/service-kit';
-import { checkImage, type ImageMeta } from './template-images';
+import { checkImage, type DecodeImages, type ImageMeta } from './template-images';
 import type { NewVersion, TemplatesRepository, VersionImages } from './templates.repository';
 import { templateDefinitionSchema, type NewTemplate, type TemplateDefinition, type TemplatePatch } from './templates.schema';
 import { presentTemplate } from './templates.presenter';
@@ -15,17 +15,27 @@ export interface TemplateForIssue {
 const IMAGE_FIELDS = ['background_image', 'logo', 'signature_image'] as const;
 type ImageField = (typeof IMAGE_FIELDS)[number];
 
-/** Each image of the request checked (undefined: not sent, null: removed). */
-async function uploadedImages(input: Pick<TemplatePatch, ImageField>) {
-  const checked = async (field: ImageField) => {
+/** Each image of the request with its header checked, nothing decoded yet (undefined: not sent, null: removed). */
+function uploadedImages(input: Pick<TemplatePatch, ImageField>) {
+  const checked = (field: ImageField) => {
     const image = input[field];
     return image ? checkImage(`${field}.data`, image.data) : image;
   };
-  return { background_image: await checked('background_image'), logo: await checked('logo'), signature_image: await checked('signature_image') };
+  return { background_image: checked('background_image'), logo: checked('logo'), signature_image: checked('signature_image') };
+}
+
+type UploadedImages = ReturnType<typeof uploadedImages>;
+
+/** The uploaded images to decode, in the order a 422 names them. */
+function toDecode(uploaded: UploadedImages) {
+  return IMAGE_FIELDS.flatMap((field) => {
+    const image = uploaded[field];
+    return image ? [{ path: `${field}.data`, bytes: image.bytes, contentType: image.meta.content_type }] : [];
+  });
 }
 
 /** The images of a new version: those uploaded, or null where removed, else those of the current version. */
-function versionImages(uploaded: Awaited<ReturnType<typeof uploadedImages>>, kept: VersionImages | null): VersionImages {
+function versionImages(uploaded: UploadedImages, kept: VersionImages | null): VersionImages {
   const pick = (field: ImageField) => {
     const image = uploaded[field];
     if (image === undefined) return { bytes: kept?.[field] ?? null, meta: kept?.[`${field}_meta`] ?? null };
@@ -43,7 +53,7 @@ function versionImages(uploaded: Awaited<ReturnType<typeof uploadedImages>>, kep
 }
 
 /** The pixel cap counts every image a version keeps; the error names the last image uploaded (the logo before the background). */
-function checkVersionPixels(uploaded: Awaited<ReturnType<typeof uploadedImages>>, images: VersionImages, maxDecodedPixels: number): void {
+function checkVersionPixels(uploaded: UploadedImages, images: VersionImages, maxDecodedPixels: number): void {
   const named = (['signature_image', 'logo', 'background_image'] as const).find((field) => uploaded[field]);
   if (!named) return;
   checkDecodedPixels([images.background_image_meta, images.logo_meta, images.signature_image_meta], named, maxDecodedPixels);
@@ -73,7 +83,21 @@ export interface TemplateDraft {
   signature: Buffer | null;
 }
 
-export function createTemplatesService(repository: TemplatesRepository, limits: { maxDecodedPixels: number }) {
+/**
+ * The images of a new version, checked in order of cost: each header (type, bytes, sides), then the pixels the version
+ * keeps together, and only then a decode of the uploaded ones, in the render pool within the organization's budget, so
+ * that no request makes the service decode more than the pixel cap, nor decode on its event loop.
+ */
+async function checkedVersionImages(organizationId: string, input: Pick<TemplatePatch, ImageField>, kept: VersionImages | null, maxDecodedPixels: number, decodeImages: DecodeImages) {
+  const uploaded = uploadedImages(input);
+  const images = versionImages(uploaded, kept);
+  checkVersionPixels(uploaded, images, maxDecodedPixels);
+  const pending = toDecode(uploaded);
+  if (pending.length) await decodeImages(organizationId, pending);
+  return images;
+}
+
+export function createTemplatesService(repository: TemplatesRepository, limits: { maxDecodedPixels: number }, decodeImages: DecodeImages) {
   async function find(organizationId: string, id: string) {
     const row = await repository.find(organizationId, id);
     if (!row) throw new NotFoundError('Template not found');
@@ -92,26 +116,21 @@ export function createTemplatesService(repository: TemplatesRepository, limits: 
       else if (value !== undefined) merged[field] = value;
     }
     const definition = parseOrThrow(templateDefinitionSchema, merged);
-    const uploaded = await uploadedImages(patch);
-    const version: NewVersion = { definition, ...versionImages(uploaded, await repository.images(id, current.current_version)) };
-    checkVersionPixels(uploaded, version, limits.maxDecodedPixels);
+    const kept = await repository.images(id, current.current_version);
+    const version: NewVersion = { definition, ...(await checkedVersionImages(organizationId, patch, kept, limits.maxDecodedPixels, decodeImages)) };
     return { current, version };
   }
 
   return {
     /** A draft checked as a new template would be (images decoded and bounded), for a preview: nothing is stored. */
-    async draft(input: NewTemplate): Promise<TemplateDraft> {
+    async draft(organizationId: string, input: NewTemplate): Promise<TemplateDraft> {
       const { background_image: _background, logo: _logo, signature_image: _signature, ...definition } = input;
-      const uploaded = await uploadedImages(input);
-      const images = versionImages(uploaded, null);
-      checkVersionPixels(uploaded, images, limits.maxDecodedPixels);
+      const images = await checkedVersionImages(organizationId, input, null, limits.maxDecodedPixels, decodeImages);
       return { definition, background: images.background_image, logo: images.logo, signature: images.signature_image };
     },
     async create(organizationId: string, input: NewTemplate) {
       const { background_image: _background, logo: _logo, signature_image: _signature, ...definition } = input;
-      const uploaded = await uploadedImages(input);
-      const images = versionImages(uploaded, null);
-      checkVersionPixels(uploaded, images, limits.maxDecodedPixels);
+      const images = await checkedVersionImages(organizationId, input, null, limits.maxDecodedPixels, decodeImages);
       const id = newId('tpl');
       await repository.create({ id, organization_id: organizationId, name: definition.name }, { definition, ...images });
       return presentTemplate(await find(organizationId, id));
