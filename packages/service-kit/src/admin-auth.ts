@@ -48,6 +48,8 @@ export const adminClaimsSchema = z.object({
   org: claimText(200),
   org_name: claimText(200).optional(),
   role: z.enum(ADMIN_ROLES),
+  /** The dashboard sign-in (refresh-session family) a token belongs to; operator tokens minted by the CLI have none. */
+  sid: claimText(200).optional(),
 });
 
 export type AdminClaims = z.infer<typeof adminClaimsSchema>;

@@ -13,7 +13,7 @@ export const ERROR_CODES = [
   'invalid_activation_code', 'activation_code_expired', 'invalid_refresh_token', 'refresh_token_reused', 'session_revoked', 'livemode_key_not_allowed',
   'sandbox_transition_not_allowed', 'test_mode_not_supported', 'too_many_streams', 'api_key_limit_reached', 'recover_in_progress', 'tracking_link_expired',
   'origin_not_allowed', 'email_taken', 'invalid_credentials', 'too_many_attempts', 'invitation_not_found', 'invitation_email_mismatch', 'not_a_member',
-  'last_owner', 'dashboard_not_built', 'session_ended', 'session_expired', 'session_check_unavailable', 'too_many_uploads', 'uploads_busy',
+  'last_owner', 'dashboard_not_built', 'session_ended', 'session_required', 'session_expired', 'session_check_unavailable', 'too_many_uploads', 'uploads_busy',
   'email_not_verified', 'token_not_found', 'mail_unavailable', 'organization_limit_reached', 'payment_gateway_unavailable', 'payment_gateway_not_configured',
 ] as const;
 

@@ -237,7 +237,40 @@ describe('refresh, rotation and sign-out', () => {
   it('refuses to create an organization without a token or cookie, or with a token that names no account', async () => {
     expect((await post('/organizations').send({ name: 'X' }).expect(401)).body.code).toBe('missing_token');
     const { signAdminToken } = await import('@platform/service-kit');
-    const foreign = signAdminToken({ sub: 'acc_aaaaaaaaaaaaaaaaaaaa', org: 'org_x', role: 'owner' }, ctx.config.JWT_SECRET, { issuer: ctx.config.JWT_ISSUER });
-    expect((await post('/organizations').set('Authorization', `Bearer ${foreign}`).send({ name: 'X' }).expect(401)).body.code).toBe('invalid_token');
+    const foreign = signAdminToken({ sub: 'acc_aaaaaaaaaaaaaaaaaaaa', org: 'org_x', role: 'owner', sid: 'rsf_unknown' }, ctx.config.JWT_SECRET, { issuer: ctx.config.JWT_ISSUER });
+    expect((await post('/organizations').set('Authorization', `Bearer ${foreign}`).send({ name: 'X' }).expect(401)).body.code).toBe('session_ended');
+  });
+});
+
+describe('tokens stay bound to their sign-in', () => {
+  const sidOf = (token: string) => verifyJwt(token, { secret: ctx.config.JWT_SECRET, issuer: ctx.config.JWT_ISSUER }, 'admin').sid;
+
+  it('an organization created with a bearer token alone gets a token of the same sign-in, which ends with it', async () => {
+    const account = await signUp(ctx);
+    const sid = sidOf(account.accessToken!);
+    expect(sid).toEqual(expect.any(String));
+    const created = await post('/organizations').set('Authorization', `Bearer ${account.accessToken}`).send({ name: 'Second Academy' }).expect(201);
+    expect(sidOf(created.body.access_token)).toBe(sid);
+
+    await request(ctx.app).delete('/accounts/v1/sessions/current').set('Origin', ORIGIN).set('Cookie', account.cookie).expect(204);
+    // Signed out: neither the old token nor the one it was swapped for can make more.
+    for (const token of [account.accessToken, created.body.access_token]) {
+      const refused = await post('/organizations').set('Authorization', `Bearer ${token}`).send({ name: 'Third Academy' }).expect(401);
+      expect(refused.body.code).toBe('session_ended');
+    }
+    expect(await ctx.db('memberships').where({ account_id: account.accountId }).count({ n: '*' })).toEqual([{ n: '2' }]);
+  });
+
+  it('a token that names no sign-in (an operator token) cannot create an organization or accept an invitation', async () => {
+    const owner = await signUp(ctx);
+    const { signAdminToken } = await import('@platform/service-kit');
+    const operatorToken = signAdminToken({ sub: owner.accountId, org: owner.organizationId!, role: 'owner' }, ctx.config.JWT_SECRET, { issuer: ctx.config.JWT_ISSUER });
+    const refused = await post('/organizations').set('Authorization', `Bearer ${operatorToken}`).send({ name: 'Shadow Academy' }).expect(401);
+    expect(refused.body.code).toBe('session_required');
+    expectToMatchRouteTable(refused);
+    const invitation = await request(ctx.app).post('/admin/v1/invitations').set('Authorization', `Bearer ${owner.accessToken}`).send({ role: 'member' }).expect(201);
+    const accepted = await post(`/invitations/${invitation.body.token}/accept`).set('Authorization', `Bearer ${operatorToken}`).expect(401);
+    expect(accepted.body.code).toBe('session_required');
+    expect(await ctx.db('memberships').where({ account_id: owner.accountId }).count({ n: '*' })).toEqual([{ n: '1' }]);
   });
 });

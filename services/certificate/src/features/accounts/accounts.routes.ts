@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { ApiError, clientAddress, isIdOf, NotFoundError, parseOrThrow, requireAdmin, requireRole, type AdminTokenSettings, adminOf } from '@platform/service-kit';
+import { ApiError, clientAddress, isIdOf, NotFoundError, parseOrThrow, requireAdmin, requireRole, type AdminClaims, type AdminTokenSettings, adminOf } from '@platform/service-kit';
 import { emailTokenSchema, newInvitationSchema, memberPatchSchema, newOrganizationSchema, passwordResetConfirmSchema, passwordResetSchema, refreshSchema, signInSchema, signUpSchema } from './accounts.schema';
 import type { AccountsService, SessionGrant } from './accounts.service';
 import type { MembersService } from './members.service';
@@ -20,12 +20,13 @@ export function accountRoutes(service: AccountsService, settings: AccountRouteSe
     res.status(status).json(grant.session);
   };
   /** The account acting: its Bearer access token when sent (a bad one is a 401), else its refresh cookie. */
-  const actingAccount = async (req: Request, res: Response): Promise<string> => {
-    let sub: string | undefined;
+  /** The sign-in a request acts in: its access token's (which must name a live one), or else its live refresh cookie's. */
+  const actingSignIn = async (req: Request, res: Response) => {
+    let claims: AdminClaims | undefined;
     if (req.headers.authorization !== undefined) {
-      sub = await new Promise<string>((resolve, reject) => requireAdmin(settings.adminTokens)(req, res, (error?: unknown) => (error ? reject(error) : resolve(adminOf(req).sub))));
+      claims = await new Promise<AdminClaims>((resolve, reject) => requireAdmin(settings.adminTokens)(req, res, (error?: unknown) => (error ? reject(error) : resolve(adminOf(req)))));
     }
-    return service.accountIdFor(sub, refreshTokenOf(req));
+    return service.signInFor(claims, refreshTokenOf(req));
   };
 
   const addressOf = (req: Request) => clientAddress(req, settings.trustProxyHops).slice(0, 100);
@@ -67,17 +68,17 @@ export function accountRoutes(service: AccountsService, settings: AccountRouteSe
     res.status(204).end();
   });
   router.post('/organizations', async (req, res) => {
-    const accountId = await actingAccount(req, res);
+    const signIn = await actingSignIn(req, res);
     const input = parseOrThrow(newOrganizationSchema, req.body ?? {});
-    answer(res, 201, { session: await service.createOrganization(accountId, input.name, refreshTokenOf(req)) });
+    answer(res, 201, { session: await service.createOrganization(signIn, input.name, refreshTokenOf(req)) });
   });
   router.get('/invitations/:token', async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     res.json(await service.describeInvitation(invitationToken(req.params.token)));
   });
   router.post('/invitations/:token/accept', async (req, res) => {
-    const accountId = await actingAccount(req, res);
-    answer(res, 200, { session: await service.acceptInvitation(accountId, invitationToken(req.params.token), refreshTokenOf(req)) });
+    const signIn = await actingSignIn(req, res);
+    answer(res, 200, { session: await service.acceptInvitation(signIn, invitationToken(req.params.token), refreshTokenOf(req)) });
   });
   return router;
 }

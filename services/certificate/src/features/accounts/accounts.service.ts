@@ -54,6 +54,12 @@ export type EnsureOrganization = (claims: { org: string; org_name?: string; sub:
 export type Session = z.infer<typeof sessionSchema>;
 
 /** A session answer and, when a sign-in happened or rotated, the refresh token for the cookie. */
+/** The dashboard sign-in a request acts in: its account and its refresh-session family (an access token's `sid`). */
+export interface SignIn {
+  accountId: string;
+  familyId: string;
+}
+
 export interface SessionGrant {
   session: Session;
   refreshToken?: string;
@@ -86,10 +92,10 @@ export function createAccountsService({ repo, tokens, throttle, ensureOrganizati
   const mails = accountMails(settings.publicBaseUrl);
   const mailSent = (message: string): MailSent => ({ status: 'mail_sent', message, ...(settings.mailInboxUrl ? { mail_inbox_url: settings.mailInboxUrl } : {}) });
 
-  function accessToken(account: AccountRow, organization: MembershipView, sid: string | undefined): string {
+  /** Every dashboard access token names its sign-in (`sid`): the gateway checks that it is live before proxying. */
+  function accessToken(account: AccountRow, organization: MembershipView, sid: string): string {
     return signAdminToken(
-      // `sid` is not part of AdminClaims: the services ignore it, the gateway checks it.
-      { sub: account.id, org: organization.organization_id, org_name: organization.organization_name, role: organization.role, ...(sid ? { sid } : {}) } as AdminClaims,
+      { sub: account.id, org: organization.organization_id, org_name: organization.organization_name, role: organization.role, sid },
       settings.jwtSecret,
       { issuer: settings.jwtIssuer, ttlSeconds: ACCESS_TOKEN_TTL_S },
     );
@@ -105,7 +111,7 @@ export function createAccountsService({ repo, tokens, throttle, ensureOrganizati
     return memberships.find((m) => m.organization_id === current) ?? memberships[0] ?? null;
   }
 
-  function sessionOf(account: AccountRow, memberships: MembershipView[], organization: MembershipView | null, sid: string | undefined): Session {
+  function sessionOf(account: AccountRow, memberships: MembershipView[], organization: MembershipView | null, sid: string): Session {
     return {
       access_token: organization ? accessToken(account, organization, sid) : null,
       token_type: 'Bearer',
@@ -141,14 +147,17 @@ export function createAccountsService({ repo, tokens, throttle, ensureOrganizati
     return row;
   }
 
-  async function grantFor(accountId: string, organizationId: string, refreshToken: string | undefined): Promise<Session> {
-    const account = (await repo.findAccount(accountId))!;
-    const memberships = await repo.memberships(accountId);
+  /**
+   * A session for the organization just joined or created, its access token bound to the caller's sign-in (never a
+   * token without one: a stolen access token cannot be swapped for one that outlives its sign-in). The browser's
+   * refresh session, when it is that sign-in's, follows the organization, so its next refresh stays there.
+   */
+  async function grantFor(signIn: SignIn, organizationId: string, refreshToken: string | undefined): Promise<Session> {
+    const account = (await repo.findAccount(signIn.accountId))!;
+    const memberships = await repo.memberships(signIn.accountId);
     const live = await liveSession(refreshToken);
-    // The browser's session follows the organization just joined or created, so its next refresh stays there.
-    const own = live && live.account_id === accountId ? live : undefined;
-    if (own) await repo.setSessionOrganization(own.id, organizationId);
-    return sessionOf(account, memberships, pickOrganization(memberships, organizationId, null), own?.family_id);
+    if (live && live.account_id === signIn.accountId && live.family_id === signIn.familyId) await repo.setSessionOrganization(live.id, organizationId);
+    return sessionOf(account, memberships, pickOrganization(memberships, organizationId, null), signIn.familyId);
   }
 
   /** An invitation naming an email is only for an account that proved it owns that email. */
@@ -300,22 +309,26 @@ export function createAccountsService({ repo, tokens, throttle, ensureOrganizati
       return membership?.role === claims.role;
     },
 
-    /** The account a dashboard request acts for: its access token's `sub`, or else its live refresh cookie. */
-    async accountIdFor(accessTokenSub: string | undefined, refreshToken: string | undefined): Promise<string> {
-      if (accessTokenSub !== undefined) {
-        if (!(await repo.findAccount(accessTokenSub))) throw new UnauthorizedError('The token does not name an account', 'invalid_token');
-        return accessTokenSub;
+    /**
+     * The sign-in a dashboard request acts in: its access token's, which must name one (`sid`) that is still live for
+     * its account and membership, or else (no token) its live refresh cookie's.
+     */
+    async signInFor(claims: AdminClaims | undefined, refreshToken: string | undefined): Promise<SignIn> {
+      if (claims !== undefined) {
+        if (claims.sid === undefined) throw new UnauthorizedError('This token names no sign-in; sign in again', 'session_required');
+        if (!(await this.sessionIsLive({ ...claims, sid: claims.sid }))) throw new UnauthorizedError('This sign-in has ended; sign in again', 'session_ended');
+        return { accountId: claims.sub, familyId: claims.sid };
       }
       const live = await liveSession(refreshToken);
       if (!live) throw new UnauthorizedError('Missing bearer token', 'missing_token');
-      return live.account_id;
+      return { accountId: live.account_id, familyId: live.family_id };
     },
 
-    async createOrganization(accountId: string, name: string, refreshToken: string | undefined): Promise<Session> {
-      const account = (await repo.findAccount(accountId))!;
+    async createOrganization(signIn: SignIn, name: string, refreshToken: string | undefined): Promise<Session> {
+      const account = (await repo.findAccount(signIn.accountId))!;
       if (!account.email_verified_at) throw notVerified();
-      const organizationId = await db.transaction((trx) => createOwnedOrganization(trx, accountId, name));
-      return grantFor(accountId, organizationId, refreshToken);
+      const organizationId = await db.transaction((trx) => createOwnedOrganization(trx, signIn.accountId, name));
+      return grantFor(signIn, organizationId, refreshToken);
     },
 
     async describeInvitation(token: string) {
@@ -329,10 +342,10 @@ export function createAccountsService({ repo, tokens, throttle, ensureOrganizati
       };
     },
 
-    async acceptInvitation(accountId: string, token: string, refreshToken: string | undefined): Promise<Session> {
-      const account = (await repo.findAccount(accountId))!;
+    async acceptInvitation(signIn: SignIn, token: string, refreshToken: string | undefined): Promise<Session> {
+      const account = (await repo.findAccount(signIn.accountId))!;
       const organizationId = await db.transaction((trx) => joinByInvitation(trx, token, account));
-      return grantFor(accountId, organizationId, refreshToken);
+      return grantFor(signIn, organizationId, refreshToken);
     },
 
     /** Uses a sign-up link: the account (with its organization or invitation) is made and signed in. */

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { ApiError, bearerToken, requireAdmin, UnauthorizedError, verifyJwt, type AdminTokenSettings, adminOf } from '@platform/service-kit';
+import { ApiError, requireAdmin, UnauthorizedError, type AdminTokenSettings, adminOf } from '@platform/service-kit';
 import type { AccountsService } from './accounts.service';
 
 /**
@@ -10,9 +10,9 @@ import type { AccountsService } from './accounts.service';
 export function dashboardSessionCheckRoutes(service: AccountsService, adminTokens: AdminTokenSettings): Router {
   const router = Router();
   router.get('/check', requireAdmin(adminTokens), async (req, res) => {
-    const payload = verifyJwt(bearerToken(req.headers.authorization)!, adminTokens, 'admin');
-    if (typeof payload.sid !== 'string') throw new ApiError(400, 'no_session', 'The token names no sign-in (sid)');
-    const live = await service.sessionIsLive({ sub: adminOf(req).sub, org: adminOf(req).org, role: adminOf(req).role, sid: payload.sid });
+    const { sub, org, role, sid } = adminOf(req);
+    if (sid === undefined) throw new ApiError(400, 'no_session', 'The token names no sign-in (sid)');
+    const live = await service.sessionIsLive({ sub, org, role, sid });
     if (!live) throw new UnauthorizedError('This sign-in has ended (signed out, removed from the organization, or past its lifetime)', 'session_ended');
     res.setHeader('Cache-Control', 'no-store');
     res.status(204).end();
