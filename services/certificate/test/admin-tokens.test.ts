@@ -35,3 +35,16 @@ describe('admin tokens of the certificate service: exp, iss and aud', () => {
     expect(await ctx.db('organizations').where({ id: org })).toHaveLength(0);
   });
 });
+
+describe("an admin token's organization name", () => {
+  it("names a new organization once; a later token's org_name never renames it nor clears its verified name", async () => {
+    const org = newOrg(ctx, { orgName: 'Lagos Coding Academy' });
+    await request(ctx.app).get('/admin/v1/plans').set('Authorization', org.admin()).expect(200);
+    await ctx.db('organizations').where({ id: org.org }).update({ name_verified_at: new Date() });
+    const impostor = signAdminToken({ sub: org.owner, org: org.org, org_name: 'Harvard University', role: 'owner' }, ctx.config.JWT_SECRET, { issuer: ctx.config.JWT_ISSUER });
+    await plans(impostor).expect(200);
+    const row = await ctx.db('organizations').where({ id: org.org }).first('name', 'name_verified_at');
+    expect(row.name).toBe('Lagos Coding Academy');
+    expect(row.name_verified_at).not.toBeNull();
+  });
+});

@@ -29,11 +29,8 @@ export function createOrganizationsRepository(db: Knex) {
           .onConflict('id')
           .ignore()
           .returning('id');
-        if (created.length) {
-          if (credits > 0) await trx('credit_ledger').insert({ organization_id: claims.org, delta: FREE_PLAN.credits, reason: 'free_plan_grant', reference: claims.org });
-        } else if (claims.org_name) {
-          await trx('organizations').where({ id: claims.org }).whereNot({ name: claims.org_name }).update({ name: claims.org_name, name_verified_at: null }); // a new name is not verified
-        }
+        // The name is set once, when the organization is made: a token's `org_name` never renames it (an admin read writes no name).
+        if (created.length && credits > 0) await trx('credit_ledger').insert({ organization_id: claims.org, delta: FREE_PLAN.credits, reason: 'free_plan_grant', reference: claims.org });
         // A user is (organization, sub): the same `sub` in another organization is another user with its own plan.
         await trx('users').insert({ id: claims.sub, organization_id: claims.org }).onConflict(['organization_id', 'id']).ignore();
       });
