@@ -28,17 +28,36 @@ describe('POST /api/v1/webhooks/{id}/recover coalesces', () => {
     expect((await ctx.queue.getJobCounts('waiting', 'delayed', 'active')).waiting).toBeGreaterThanOrEqual(3);
   });
 
-  it('allows one recover per endpoint per minute: 429 rate_limited with Retry-After; other endpoints are not affected', async () => {
+  it('allows one recover per partner and mode per minute, whichever endpoint: 429 rate_limited with Retry-After; other partners are not affected', async () => {
     const partner = newPartnerId();
     const endpoint = await registerEndpoint(ctx.app, partner, 'http://127.0.0.1:9/quiet');
     const other = await registerEndpoint(ctx.app, partner, 'http://127.0.0.1:9/other');
     expect((await recover(partner, endpoint.id, { since: since() }).expect(202)).body.queued).toBe(0);
-    const refused = await recover(partner, endpoint.id, { since: since() }).expect(429);
-    expect(refused.body.code).toBe('rate_limited');
-    const retryAfter = Number(refused.headers['retry-after']);
-    expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(retryAfter).toBeLessThanOrEqual(60);
-    await recover(partner, other.id, { since: since() }).expect(202);
+    // Another endpoint of the same partner, or a brand-new one, opens no new interval.
+    const fresh = await registerEndpoint(ctx.app, partner, 'http://127.0.0.1:9/fresh');
+    for (const id of [endpoint.id, other.id, fresh.id]) {
+      const refused = await recover(partner, id, { since: since() }).expect(429);
+      expect(refused.body.code).toBe('rate_limited');
+      const retryAfter = Number(refused.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+    }
+    const stranger = newPartnerId();
+    const theirs = await registerEndpoint(ctx.app, stranger, 'http://127.0.0.1:9/theirs');
+    await recover(stranger, theirs.id, { since: since() }).expect(202);
+  });
+
+  it('never replays events from before the endpoint was made, and says from when it replayed', async () => {
+    const partner = newPartnerId();
+    await insertEvents(ctx.db, partner, ['ride.accepted', 'ride.completed', 'ride.cancelled']);
+    const endpoint = await registerEndpoint(ctx.app, partner, 'http://127.0.0.1:9/new');
+    const later = await insertEvents(ctx.db, partner, ['ride.completed']);
+    const monthAgo = new Date(Date.now() - 29 * 86400_000).toISOString();
+    const res = await recover(partner, endpoint.id, { since: monthAgo, include_succeeded: true }).expect(202);
+    expect(res.body.queued).toBe(1);
+    const created = await ctx.db('webhook_endpoints').where({ id: endpoint.id }).first('created_at');
+    expect(res.body.since).toBe((created.created_at as Date).toISOString());
+    expect((await messagesOf(endpoint.id)).map((row) => row.event_id)).toEqual([later[0]!.id]);
   });
 
   it('never queues again a message already pending for the endpoint', async () => {

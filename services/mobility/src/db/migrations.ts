@@ -23,6 +23,7 @@ import * as webhookClaimLease from './migrations/0300_webhook_claim_lease';
 import * as auditLog from './migrations/0310_audit_log';
 import * as webhookClaimToken from './migrations/0320_webhook_claim_token';
 import * as webhookDeliveriesFillfactor from './migrations/0330_webhook_deliveries_fillfactor';
+import * as webhookRecoverPerPartner from './migrations/0340_webhook_recover_per_partner';
 
 /** Every migration of the `mobility` schema, in order. A merged migration is never edited: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0310_audit_log': auditLog,
   '0320_webhook_claim_token': webhookClaimToken,
   '0330_webhook_deliveries_fillfactor': webhookDeliveriesFillfactor,
+  '0340_webhook_recover_per_partner': webhookRecoverPerPartner,
 };

@@ -65,9 +65,11 @@ export interface WebhookEndpointsRepository {
    * `overlapHours` 0: no previous secret is kept at all (expire now).
    */
   rotateEndpointSecret(owner: EndpointOwner, id: string, encryptedSecret: string, overlapHours: number): Promise<WebhookEndpointRow | undefined>;
-  /** Seconds until the endpoint may be recovered again (0: now), given at most one recover per `minIntervalSeconds`. */
-  secondsUntilNextRecover(trx: Knex.Transaction, id: string, minIntervalSeconds: number): Promise<number>;
-  markRecovered(trx: Knex.Transaction, id: string): Promise<void>;
+  /**
+   * Takes the partner's recover slot for this mode (one per `minIntervalSeconds`, whatever the endpoint): 0 when taken
+   * now, else the seconds until it is free again (nothing changes then).
+   */
+  takeRecoverSlot(trx: Knex.Transaction, owner: EndpointOwner, minIntervalSeconds: number): Promise<number>;
 }
 
 /** The Postgres `webhook_endpoints` table. */
@@ -119,15 +121,20 @@ export function createWebhookEndpointsRepository(db: Knex): WebhookEndpointsRepo
         .returning('*');
       return row as WebhookEndpointRow | undefined;
     },
-    async secondsUntilNextRecover(trx, id, minIntervalSeconds) {
-      const { rows } = await trx.raw<{ rows: { wait: string | null }[] }>(
-        'select ceil(extract(epoch from (last_recovered_at + make_interval(secs => ?) - now()))) as wait from webhook_endpoints where id = ?',
-        [minIntervalSeconds, id],
+    async takeRecoverSlot(trx, owner, minIntervalSeconds) {
+      const { rows: taken } = await trx.raw<{ rows: unknown[] }>(
+        `insert into webhook_recover_marks (partner_id, livemode, last_recovered_at) values (?, ?, now())
+         on conflict (partner_id, livemode) do update set last_recovered_at = now()
+         where webhook_recover_marks.last_recovered_at <= now() - make_interval(secs => ?)
+         returning 1`,
+        [owner.partnerId, owner.livemode, minIntervalSeconds],
       );
-      return Math.max(0, Number(rows[0]?.wait ?? 0));
-    },
-    async markRecovered(trx, id) {
-      await trx('webhook_endpoints').where({ id }).update({ last_recovered_at: trx.fn.now() });
+      if (taken.length) return 0;
+      const { rows } = await trx.raw<{ rows: { wait: string | null }[] }>(
+        'select ceil(extract(epoch from (last_recovered_at + make_interval(secs => ?) - now()))) as wait from webhook_recover_marks where partner_id = ? and livemode = ?',
+        [minIntervalSeconds, owner.partnerId, owner.livemode],
+      );
+      return Math.max(1, Number(rows[0]?.wait ?? 1));
     },
   };
 }

@@ -21,7 +21,7 @@ export interface WebhookEndpointServiceDeps {
   appendEvent?: AppendEndpointEvent;
   /** HTTP attempts a test event gets (WEBHOOK_MAX_ATTEMPTS, else the retry schedule's). */
   maxAttempts?: number;
-  /** WEBHOOK_RECOVER_MIN_INTERVAL_S: at most one recover per endpoint per this many seconds (default 60). */
+  /** WEBHOOK_RECOVER_MIN_INTERVAL_S: at most one recover per partner and mode per this many seconds (default 60). */
   recoverMinIntervalSeconds?: number;
   logger?: Logger;
 }
@@ -192,12 +192,14 @@ export function createWebhookEndpointService({ db, endpoints, messageLog, queue,
     },
 
     /**
-     * Sends again every event since `since` the endpoint receives and did not acknowledge (with `include_succeeded`,
-     * the acknowledged ones too): after an outage, or after re-enabling. 409 when the endpoint is disabled or an earlier
-     * recover's messages are still pending (`recover_in_progress`); 429 within the interval of the last one.
+     * Sends again every event since `since` (and never from before the endpoint was made) the endpoint receives and did
+     * not acknowledge (with `include_succeeded`, the acknowledged ones too): after an outage, or after re-enabling. 409
+     * when the endpoint is disabled or an earlier recover's messages are still pending (`recover_in_progress`); 429
+     * within the interval of the partner's last recover in this mode, whichever endpoint it was for.
      */
     async recover(account: PartnerAccount, id: string, input: RecoverInput) {
       const { partnerId } = account;
+      let since = input.since;
       const messages = await db.transaction(async (trx) => {
         const endpoint = isIdOf('whe', id) ? await endpoints.lockEndpoint(trx, account, id) : undefined;
         if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
@@ -206,21 +208,21 @@ export function createWebhookEndpointService({ db, endpoints, messageLog, queue,
         if (await messageLog.recoverInProgress(trx, id)) {
           throw new ConflictError('A recover of this webhook endpoint is still in progress; wait until its events are sent', 'recover_in_progress');
         }
-        const wait = await endpoints.secondsUntilNextRecover(trx, id, recoverMinIntervalSeconds);
-        if (wait > 0) throw new ApiError(429, 'rate_limited', `This webhook endpoint was recovered less than ${recoverMinIntervalSeconds} s ago; try again in ${wait} s`, {}, { 'Retry-After': String(wait) });
-        await endpoints.markRecovered(trx, id);
+        const wait = await endpoints.takeRecoverSlot(trx, account, recoverMinIntervalSeconds);
+        if (wait > 0) throw new ApiError(429, 'rate_limited', `A webhook endpoint of this account was recovered less than ${recoverMinIntervalSeconds} s ago; try again in ${wait} s`, {}, { 'Retry-After': String(wait) });
+        since = endpoint.created_at > input.since ? endpoint.created_at : input.since;
         return messageLog.recoverWebhookMessages(trx, {
           partnerId,
           livemode: endpoint.livemode,
           endpointId: id,
           types: [...endpoint.events, ...ALWAYS_DELIVERED_EVENT_TYPES],
-          since: input.since,
+          since,
           includeSucceeded: input.include_succeeded ?? false,
           maxAttempts: maxAttempts ?? DEFAULT_RETRY_SCHEDULE_MS.length + 1,
         });
       });
       await enqueueWebhookMessages(queue, messages);
-      return { endpoint_id: id, since: input.since.toISOString(), include_succeeded: input.include_succeeded ?? false, queued: messages.length };
+      return { endpoint_id: id, since: since.toISOString(), include_succeeded: input.include_succeeded ?? false, queued: messages.length };
     },
 
     async remove(account: PartnerAccount, id: string): Promise<void> {
