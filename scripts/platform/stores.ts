@@ -1,7 +1,8 @@
 /**
  * Which Postgres and Redis `pnpm platform` works on. An explicit DATABASE_URL (or a per-service one) and REDIS_URL always
  * win. Otherwise the ones `.data/running.json` names, also when the start that wrote it was killed (its embedded
- * Postgres may still run); when they do not answer, the CLI stops with one line rather than opening another server.
+ * Postgres may still run; with a database configured, a killed start's record is not consulted at all); when they do
+ * not answer, the CLI stops with one line rather than opening another server.
  * With no running.json, the defaults `pnpm start` uses (127.0.0.1:5432, 127.0.0.1:6379), unless the last start of this
  * checkout used an embedded Postgres: then it is not running, and the CLI says so instead of opening the machine's.
  */
@@ -46,7 +47,10 @@ export async function adoptRecordedStores(root: string, env: NodeJS.ProcessEnv, 
   if (!needDatabase && !needRedis) return undefined;
   const record = readRunningRecord(root);
   if (record?.databaseUrl !== undefined) {
-    const gone = starterRuns(record) ? '' : ` (the pnpm start that wrote it, pid ${record.pid}, is gone)`;
+    const runs = starterRuns(record);
+    // A database chosen explicitly is a choice of other stores: a dead start's Redis is not forced on it.
+    if (!needDatabase && !runs) return undefined;
+    const gone = runs ? '' : ` (the pnpm start that wrote it, pid ${record.pid}, is gone)`;
     if (needDatabase) {
       if (!(await answers(record.databaseUrl, 5432))) {
         return `pnpm platform: .data/running.json names Postgres at ${redactUrl(record.databaseUrl)}, which does not answer${gone}: ${RESTART}, or set DATABASE_URL to choose a database.`;
