@@ -18,6 +18,7 @@ import { arch, platform, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from 'pg';
+import { defaultClusterFolders } from './checkout-data';
 
 export interface LocalServer {
   url: string;
@@ -183,7 +184,7 @@ async function initialise(bin: Binaries, dataDir: string, runAs: RunAs): Promise
  */
 export function clusterLocation(root: string, env: NodeJS.ProcessEnv): { dataDir: string; reason?: string } {
   if (env.PLATFORM_EMBEDDED_POSTGRES_DIR) return { dataDir: env.PLATFORM_EMBEDDED_POSTGRES_DIR };
-  const inCheckout = path.join(root, '.data', 'postgres');
+  const { inCheckout } = defaultClusterFolders(root);
   const runAs = unprivilegedUser();
   if (runAs.uid === undefined) return { dataDir: inCheckout };
   const blocked = firstUnreachable(root, runAs);
@@ -191,8 +192,7 @@ export function clusterLocation(root: string, env: NodeJS.ProcessEnv): { dataDir
     openToOthers(path.dirname(inCheckout));
     return { dataDir: inCheckout };
   }
-  const hash = createHash('sha256').update(root).digest('hex').slice(0, 12);
-  return { dataDir: path.join(SYSTEM_CLUSTERS, `postgres-${hash}`), reason: `the postgres user cannot enter ${blocked}` };
+  return { dataDir: defaultClusterFolders(root).system, reason: `the postgres user cannot enter ${blocked}` };
 }
 
 /** Earlier starts made `.data` mode 0700 as root, out of the `postgres` user's reach: let others enter it (not list it). */
@@ -200,9 +200,6 @@ function openToOthers(dir: string): void {
   const stat = statSync(dir, { throwIfNoEntry: false });
   if (stat && stat.uid === 0 && (stat.mode & 0o001) === 0) chmodSync(dir, (stat.mode & 0o777) | 0o011);
 }
-
-/** Root's place for clusters of checkouts the `postgres` user cannot reach. */
-const SYSTEM_CLUSTERS = '/var/lib/partner-platform';
 
 /** The first folder from / down to `dir` that `runAs` cannot enter (`test -x` as that user), or undefined. */
 function firstUnreachable(dir: string, runAs: RunAs): string | undefined {
@@ -220,7 +217,7 @@ function firstUnreachable(dir: string, runAs: RunAs): string | undefined {
  * server that was killed (its PID is gone or now belongs to another program, which Postgres would take for a running
  * server and refuse to start); undefined when there is no such file.
  */
-function earlierServer(dataDir: string): { state: 'running'; pid: number; port: string } | { state: 'stale'; pid: number } | undefined {
+export function earlierServer(dataDir: string): { state: 'running'; pid: number; port: string } | { state: 'stale'; pid: number } | undefined {
   let lines: string[];
   try {
     lines = readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n');

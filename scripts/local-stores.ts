@@ -16,7 +16,17 @@ import { clusterLocation, startEmbeddedPostgres, type LocalServer } from './embe
 import { redisServerOnPath, startLocalRedis } from './local-redis';
 import { freePortPreferring } from './port-check';
 
-export type Store = { url: string; server?: LocalServer; /** Where an embedded Postgres keeps its cluster. */ dataDir?: string } | { failure: string };
+export type Store =
+  | {
+      url: string;
+      server?: LocalServer;
+      /** Where an embedded Postgres keeps its cluster: relative to the checkout when inside it (for the banner), and absolute. */
+      dataDir?: string;
+      absoluteDataDir?: string;
+      /** The databases this start created on a Postgres that is not its own embedded one. */
+      createdDatabases?: string[];
+    }
+  | { failure: string };
 /** Told about a server the moment it runs, so that a Ctrl-C during the rest of the start-up stops it too. */
 export type OnStarted = (name: string, server: LocalServer) => void;
 
@@ -40,9 +50,10 @@ export async function resolvePostgres(env: NodeJS.ProcessEnv, root: string, onSt
   const defaultUrl = env.PLATFORM_DEFAULT_DATABASE_URL ?? DEFAULT_DATABASE_URL;
   const databaseUrl = env.DATABASE_URL ?? defaultUrl;
   try {
-    await ensureDatabase(env.CERTIFICATE_DATABASE_URL ?? databaseUrl);
-    await ensureDatabase(env.MOBILITY_DATABASE_URL ?? databaseUrl);
-    return { url: databaseUrl };
+    const urls = [...new Set([env.CERTIFICATE_DATABASE_URL ?? databaseUrl, env.MOBILITY_DATABASE_URL ?? databaseUrl])];
+    const createdDatabases: string[] = [];
+    for (const url of urls) if (await ensureDatabase(url)) createdDatabases.push(url);
+    return { url: databaseUrl, createdDatabases };
   } catch (error) {
     if (configured !== undefined || !nothingAnswers(error)) return { failure: describeUnreachable('Postgres', databaseUrl, error) };
   }
@@ -58,7 +69,7 @@ export async function resolvePostgres(env: NodeJS.ProcessEnv, root: string, onSt
   }
   const where = dataDir.startsWith(root + path.sep) ? path.relative(root, dataDir) : dataDir;
   console.log(`No Postgres answers at ${redactUrl(defaultUrl)} and DATABASE_URL is not set: started an embedded Postgres at ${server.url} (data in ${where}${reason ? `: ${reason}` : ''}).`);
-  return { url: server.url, server, dataDir: where };
+  return { url: server.url, server, dataDir: where, absoluteDataDir: dataDir };
 }
 
 export async function resolveRedis(env: NodeJS.ProcessEnv, onStarted: OnStarted): Promise<Store> {

@@ -1,19 +1,37 @@
 /**
  * `pnpm platform <command>`: the one operator CLI for the platform (docs/operations.md, "Operator CLI"). It works against
  * the running system's databases (the services' own config: DATABASE_URL, JWT_SECRET, … with `pnpm start`'s defaults;
- * unset ones taken from the running `pnpm start`'s .data/running.json, see running-state.ts) and, for `webhooks listen`,
- * its public API. `pnpm platform --help` lists the commands. `pnpm platform` runs the compiled dist/scripts/platform.js.
+ * unset addresses taken from `.data/running.json`, and never another server without saying so: see platform/stores.ts)
+ * and, for `webhooks listen`, its public API. `status` and `reset` read and remove this checkout's own state.
+ * `pnpm platform --help` lists the commands. `pnpm platform` runs the compiled dist/scripts/platform.js.
  */
 import { runCli, type CommandSpec } from './platform/cli';
 import { certificateSpecs } from './platform/commands/certificate';
 import { driversCode, driversRegister } from './platform/commands/drivers';
 import { keysCreate } from './platform/commands/keys';
 import { orgCreate } from './platform/commands/org';
+import { reset } from './platform/commands/reset';
+import { status } from './platform/commands/status';
 import { tokenAdmin, tokenDriver } from './platform/commands/token';
 import { webhooksListen } from './platform/commands/webhooks-listen';
-import { adoptRunningState, workspaceRoot } from './running-state';
+import { adoptRecordedStores } from './platform/stores';
+import { workspaceRoot } from './running-state';
 
-const commands: CommandSpec[] = [orgCreate, keysCreate, driversRegister, driversCode, tokenAdmin, tokenDriver, webhooksListen, ...certificateSpecs];
+const commands: CommandSpec[] = [status, reset, orgCreate, keysCreate, driversRegister, driversCode, tokenAdmin, tokenDriver, webhooksListen, ...certificateSpecs];
+/** Commands that never open the services' stores (they look at this checkout's state themselves). */
+const WITHOUT_STORES = new Set(['status', 'reset', 'help']);
 
-adoptRunningState(workspaceRoot(__dirname));
-void runCli(commands, process.argv.slice(2)).then((code) => process.exit(code));
+async function main(args: string[]): Promise<number> {
+  const helpOnly = args.length === 0 || WITHOUT_STORES.has(args[0]!) || args.some((arg) => arg === '--help' || arg === '-h');
+  if (!helpOnly) {
+    const people = !args.some((arg) => arg === '--json' || arg === '--quiet' || arg === '-q');
+    const refusal = await adoptRecordedStores(workspaceRoot(__dirname), process.env, (line) => people && process.stderr.write(`${line}\n`));
+    if (refusal) {
+      process.stderr.write(`${refusal}\n`);
+      return 1;
+    }
+  }
+  return runCli(commands, args);
+}
+
+void main(process.argv.slice(2)).then((code) => process.exit(code));

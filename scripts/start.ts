@@ -9,12 +9,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { compiledEnv } from '@platform/service-kit/compiled-env';
+import { recordCheckoutData } from './checkout-data';
 import type { LocalServer } from './embedded-postgres';
+import { reclaimLeftovers } from './leftovers';
 import { startLocalMailCatcher } from './local-mail';
+import { databaseConfigured, readRunningRecord, removeRunningState, runningStateFile, starterRuns, workspaceRoot, writeRunningState, type RunningRecord } from './running-state';
 import { resolvePostgres, resolveRedis } from './local-stores';
 import { describeTakenPort } from './port-check';
+import { startTicksOf, track } from './process-identity';
 import { replicaCount, replicaName, replicaPort } from './replicas';
-import { removeRunningState, runningStateFile, workspaceRoot, writeRunningState } from './running-state';
 
 // The checkout this starter belongs to (scripts/start.ts under tsx, dist/scripts/start.js once built): `.data` is there.
 const root = workspaceRoot(__dirname);
@@ -110,6 +113,20 @@ const children = new Map<string, ChildProcess>();
 const localServers: LocalServer[] = [];
 let starting: Promise<unknown> = Promise.resolve();
 let stopping = false;
+
+/**
+ * This start's `.data/running.json`, rewritten as each process starts (so a `kill -9` of this starter leaves the list
+ * of what still runs for the next start to stop: see leftovers.ts) and completed once everything is up.
+ */
+const record: RunningRecord = { pid: process.pid, startTicks: startTicksOf(process.pid), phase: 'starting', startedAt: new Date().toISOString(), processes: [] };
+function saveRecord(): void {
+  if (!stopping) writeRunningState(root, record);
+}
+function recordProcess(name: string, pid: number | undefined): void {
+  const tracked = track(name, pid);
+  if (tracked) record.processes!.push(tracked);
+  saveRecord();
+}
 
 /** `PLATFORM_CPU_PROFILE=worker` (a part's name: gateway, certificate, mobility, worker): that process writes a V8 CPU profile into bench/profiles when it stops. */
 const profiled = (part: Part) => (process.env.PLATFORM_CPU_PROFILE && part.name === process.env.PLATFORM_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(root, 'bench/profiles')}`] : []);
@@ -218,22 +235,37 @@ async function main() {
     console.error(replicas.failure);
     process.exit(1);
   }
+  const leftovers = await reclaimLeftovers(root);
+  if (leftovers) {
+    console.error(leftovers);
+    process.exit(1);
+  }
   const replicaSuffix = (i: number) => (i === 0 ? '' : ` replica ${i + 1}`);
+  const earlier = readRunningRecord(root);
+  const heldByEarlierStart = (port: number) =>
+    earlier && starterRuns(earlier) && Object.values(earlier.ports ?? {}).includes(String(port))
+      ? `the pnpm start already running in this checkout (pid ${earlier.pid}; \`pnpm platform status\` shows it): stop it with Ctrl-C in its terminal or \`kill ${earlier.pid}\``
+      : undefined;
   const taken = await describeTakenPort(
     indexes.flatMap((i) => [
       { name: `gateway${replicaSuffix(i)}`, variable: 'GATEWAY_PORT', port: Number(replicaPort(ports.gateway, i)) },
       { name: `certificate service${replicaSuffix(i)}`, variable: 'CERTIFICATE_PORT', port: Number(replicaPort(ports.certificate, i)) },
       { name: `mobility service${replicaSuffix(i)}`, variable: 'MOBILITY_PORT', port: Number(replicaPort(ports.mobility, i)) },
     ]),
+    heldByEarlierStart,
   );
   if (taken) {
     console.error(taken);
     process.exit(1);
   }
+  record.ports = { gateway: ports.gateway, certificate: ports.certificate, mobility: ports.mobility, gatewayMetrics: gatewayMetricsPort };
+  saveRecord();
   const onStarted = (name: string, server: LocalServer) => {
     localServers.push(server);
     watchLocalServer(name, server);
+    recordProcess(name, server.process.pid);
   };
+  const configuredDatabase = databaseConfigured(env);
   const postgresFound = resolvePostgres(env, root, onStarted);
   starting = postgresFound.catch(() => undefined);
   const postgres = await postgresFound;
@@ -243,6 +275,13 @@ async function main() {
   }
   if (stopping || 'failure' in postgres) return;
   if (postgres.server) env.DATABASE_URL = postgres.url; // every child (migrations, services) uses it
+  Object.assign(record, { databaseUrl: env.DATABASE_URL ?? postgres.url, postgresDataDir: postgres.absoluteDataDir });
+  // What `pnpm platform reset` may remove later: only databases made where nothing was configured, and our own clusters.
+  recordCheckoutData(root, {
+    createdDatabases: configuredDatabase ? [] : postgres.createdDatabases,
+    embeddedPostgres: postgres.absoluteDataDir,
+    lastStores: { postgres: { url: record.databaseUrl!, embedded: postgres.server !== undefined } },
+  });
   const redisFound = resolveRedis(env, onStarted);
   starting = redisFound.catch(() => undefined);
   const redis = await redisFound;
@@ -251,9 +290,13 @@ async function main() {
     await stopAll(1);
   }
   if (stopping || 'failure' in redis) return;
+  Object.assign(record, { redisUrl: redis.url, redisPrefix, embedded: { postgres: postgres.server !== undefined, redis: redis.server !== undefined } });
+  recordCheckoutData(root, { lastStores: { postgres: { url: record.databaseUrl!, embedded: postgres.server !== undefined }, redis: { url: redis.url, embedded: redis.server !== undefined } } });
+  saveRecord();
   // Development without SMTP_URL: a local mail catcher receives the certificate service's mails (see local-mail.ts).
   const mail = !env.SMTP_URL && env.NODE_ENV !== 'production' ? await startLocalMailCatcher() : undefined;
   if (mail) Object.assign(env, { SMTP_URL: mail.smtpUrl, MAIL_INBOX_URL: mail.inboxUrl });
+  record.mailInboxUrl = mail?.inboxUrl;
   const parts = partsFor(redis.url);
   await migrate(servicePart(parts, 'certificate')); // once, whatever the number of replicas
   await migrate(servicePart(parts, 'mobility'));
@@ -262,6 +305,7 @@ async function main() {
   for (const part of parts) {
     const child = run(part);
     children.set(part.name, child);
+    recordProcess(part.name, child.pid);
     child.once('exit', (code) => {
       if (stopping) return;
       console.error(`${part.name} exited (code ${code}); stopping everything.`);
@@ -280,14 +324,8 @@ async function main() {
     }
   }
   const gatewayUrl = `${env.TLS_CERT_FILE ? 'https' : 'http'}://127.0.0.1:${ports.gateway}`;
-  writeRunningState(root, {
-    pid: process.pid,
-    databaseUrl: env.DATABASE_URL ?? postgres.url,
-    redisUrl: redis.url,
-    redisPrefix,
-    gatewayUrl,
-    ports: { gateway: ports.gateway, certificate: ports.certificate, mobility: ports.mobility, gatewayMetrics: gatewayMetricsPort },
-  });
+  Object.assign(record, { phase: 'up', gatewayUrl });
+  saveRecord();
   console.log(
     [
       '',
@@ -305,7 +343,7 @@ async function main() {
       ...(redis.server ? [`  redis        ${redis.url}   (redis-server, nothing saved, stopped with the rest)`] : []),
       ...(mail ? [`  mail inbox   ${mail.inboxUrl}   (local mail catcher: sign-up, password-reset and invitation mails)`] : []),
       `  API docs     http://127.0.0.1:${ports.gateway}/docs   (description: /openapi.json)`,
-      '  operator CLI pnpm platform --help   (organizations, keys, drivers, tokens, webhooks listen)',
+      '  operator CLI pnpm platform --help   (status, reset, organizations, keys, drivers, tokens, webhooks listen)',
       `  addresses    ${path.relative(process.cwd(), runningStateFile(root)) || runningStateFile(root)}   (read by pnpm platform, load and drills; removed on stop)`,
       'Press Ctrl-C to stop.',
       '',

@@ -136,6 +136,13 @@ describe('pnpm start with nothing at the default Postgres and Redis addresses, n
     const state = JSON.parse(readFileSync(path.join(checkout.root, '.data', 'running.json'), 'utf8')) as Record<string, unknown>;
     expect(state).toEqual({
       pid: expect.any(Number),
+      startTicks: expect.stringMatching(/^\d+$/),
+      phase: 'up',
+      startedAt: expect.any(String),
+      processes: ['embedded Postgres', 'redis-server', 'certificate', 'mobility', 'worker', 'gateway'].map((name) => ({ name, pid: expect.any(Number), startTicks: expect.stringMatching(/^\d+$/) })),
+      mailInboxUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/$/),
+      postgresDataDir: dataDir,
+      embedded: { postgres: true, redis: true },
       databaseUrl: `postgres://postgres@127.0.0.1:${postgresPort}/partner_platform`,
       redisUrl: `redis://127.0.0.1:${redisPort}`,
       redisPrefix,

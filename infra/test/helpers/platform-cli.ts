@@ -11,13 +11,13 @@ export interface CliResult {
 
 /**
  * Runs `pnpm platform …` as its package script does (`node scripts/platform.cjs`: the compiled CLI, built first when
- * stale), without pnpm's banner: the test reads stdout as a script would.
+ * stale), without pnpm's banner: the test reads stdout as a script would. `cwd` runs another checkout's CLI (a copy).
  */
-export function platform(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+export function platform(args: string[], env: NodeJS.ProcessEnv, cwd = root): Promise<CliResult> {
   // An undefined value removes the variable.
   const childEnv = Object.fromEntries(Object.entries({ ...process.env, LOG_LEVEL: 'warn', ...env }).filter(([, value]) => value !== undefined));
   return new Promise((resolve) => {
-    execFile(process.execPath, ['scripts/platform.cjs', ...args], { cwd: root, env: childEnv, timeout: 60000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, ['scripts/platform.cjs', ...args], { cwd, env: childEnv, timeout: 60000 }, (error, stdout, stderr) =>
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });

@@ -22,8 +22,11 @@ export function redactUrl(url: string): string {
   }
 }
 
-/** Creates the database named in the URL when it does not exist yet (safe when several processes race). */
-export async function ensureDatabase(url: string): Promise<void> {
+/**
+ * Creates the database named in the URL when it does not exist yet (safe when several processes race); answers whether
+ * this call created it.
+ */
+export async function ensureDatabase(url: string): Promise<boolean> {
   const target = new URL(url);
   const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
   if (!name) throw new Error(`DATABASE_URL names no database: ${redactUrl(url)}`);
@@ -33,11 +36,14 @@ export async function ensureDatabase(url: string): Promise<void> {
   await client.connect();
   try {
     const found = await client.query('select 1 from pg_database where datname = $1', [name]);
-    if (found.rowCount === 0) {
-      await client.query(`create database "${name.replace(/"/g, '""')}"`).catch((error: { code?: string }) => {
-        if (error.code !== '42P04' && error.code !== '23505') throw error; // created meanwhile by another process
-      });
-    }
+    if (found.rowCount !== 0) return false;
+    return await client.query(`create database "${name.replace(/"/g, '""')}"`).then(
+      () => true,
+      (error: { code?: string }) => {
+        if (error.code !== '42P04' && error.code !== '23505') throw error;
+        return false; // created meanwhile by another process
+      },
+    );
   } finally {
     await client.end();
   }
