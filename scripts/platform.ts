@@ -10,10 +10,11 @@ import { driversCode, driversRegister } from './platform/commands/drivers';
 import { keysCreate } from './platform/commands/keys';
 import { orgCreate } from './platform/commands/org';
 import { tokenAdmin, tokenDriver } from './platform/commands/token';
+import { trigger } from './platform/commands/trigger';
 import { webhooksListen } from './platform/commands/webhooks-listen';
 import { adoptRunningState, workspaceRoot } from './running-state';
 
-const commands: CommandSpec[] = [orgCreate, keysCreate, driversRegister, driversCode, tokenAdmin, tokenDriver, webhooksListen, ...certificateSpecs];
+const commands: CommandSpec[] = [orgCreate, keysCreate, driversRegister, driversCode, tokenAdmin, tokenDriver, webhooksListen, trigger, ...certificateSpecs];
 
 adoptRunningState(workspaceRoot(__dirname));
 void runCli(commands, process.argv.slice(2)).then((code) => process.exit(code));
