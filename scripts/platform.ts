@@ -13,11 +13,12 @@ import { orgCreate } from './platform/commands/org';
 import { reset } from './platform/commands/reset';
 import { status } from './platform/commands/status';
 import { tokenAdmin, tokenDriver } from './platform/commands/token';
+import { trigger } from './platform/commands/trigger';
 import { webhooksListen } from './platform/commands/webhooks-listen';
 import { adoptRecordedStores } from './platform/stores';
 import { workspaceRoot } from './running-state';
 
-const commands: CommandSpec[] = [status, reset, orgCreate, keysCreate, driversRegister, driversCode, tokenAdmin, tokenDriver, webhooksListen, ...certificateSpecs];
+const commands: CommandSpec[] = [status, reset, orgCreate, keysCreate, driversRegister, driversCode, tokenAdmin, tokenDriver, webhooksListen, trigger, ...certificateSpecs];
 /** Commands that never open the services' stores (they look at this checkout's state themselves). */
 const WITHOUT_STORES = new Set(['status', 'reset', 'help']);
 

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { compiledEnv } from '@platform/service-kit/compiled-env';
 import { recordCheckoutData } from './checkout-data';
 import type { LocalServer } from './embedded-postgres';
+import { devLogFormatter, logFormatOf } from './dev-log';
 import { reclaimLeftovers } from './leftovers';
 import { startLocalMailCatcher } from './local-mail';
 import { databaseConfigured, readRunningRecord, removeRunningState, runningStateFile, starterRuns, workspaceRoot, writeRunningState, type RunningRecord } from './running-state';
@@ -52,6 +53,11 @@ interface Part {
   env: NodeJS.ProcessEnv;
   health?: string;
 }
+
+/** LOG_FORMAT (docs/configuration.md): short lines for people in development, the processes' JSON lines otherwise. */
+const logFormat = logFormatOf(env);
+/** As wide as the longest running part's name (`certificate`, `certificate-2`, …) so the lines' columns line up. */
+const prettyLine = logFormat === 'pretty' ? devLogFormatter(replicaName('certificate', count - 1).length) : undefined;
 
 // START_WITHOUT_WORKER=true leaves the worker out (drills start and kill it themselves); `pnpm start` runs all four.
 const withoutWorker = env.START_WITHOUT_WORKER === 'true';
@@ -145,7 +151,10 @@ function run(part: Part, entry = part.entry): ChildProcess {
     stream.on('data', (chunk: Buffer) => {
       const lines = (pending + chunk.toString()).split('\n');
       pending = lines.pop() ?? '';
-      for (const line of lines) out.write(prefix + line + '\n');
+      for (const line of lines) {
+        const text = prettyLine ? prettyLine(part.name, line) : prefix + line;
+        if (text !== undefined) out.write(text + '\n');
+      }
     });
   };
   forward(child.stdout!, process.stdout);
@@ -233,6 +242,10 @@ async function main() {
   stopOnSignalsAndOrphaning();
   if (typeof replicas !== 'number') {
     console.error(replicas.failure);
+    process.exit(1);
+  }
+  if (!logFormat) {
+    console.error(`LOG_FORMAT must be pretty or json (got ${JSON.stringify(env.LOG_FORMAT)})`);
     process.exit(1);
   }
   const leftovers = await reclaimLeftovers(root);
@@ -343,7 +356,7 @@ async function main() {
       ...(redis.server ? [`  redis        ${redis.url}   (redis-server, nothing saved, stopped with the rest)`] : []),
       ...(mail ? [`  mail inbox   ${mail.inboxUrl}   (local mail catcher: sign-up, password-reset and invitation mails)`] : []),
       `  API docs     http://127.0.0.1:${ports.gateway}/docs   (description: /openapi.json)`,
-      '  operator CLI pnpm platform --help   (status, reset, organizations, keys, drivers, tokens, webhooks listen)',
+      '  operator CLI pnpm platform --help   (status, reset, organizations, keys, drivers, tokens, webhooks listen, trigger)',
       `  addresses    ${path.relative(process.cwd(), runningStateFile(root)) || runningStateFile(root)}   (read by pnpm platform, load and drills; removed on stop)`,
       'Press Ctrl-C to stop.',
       '',

@@ -43,7 +43,7 @@ describe('pnpm platform', () => {
   it('prints its usage with --help (exit 0), and each command its own', async () => {
     const help = await platform(['--help'], env);
     expect(help.code).toBe(0);
-    for (const command of ['org create', 'keys create', 'drivers register', 'drivers code', 'token admin', 'token driver', 'webhooks listen']) expect(help.stdout).toContain(command);
+    for (const command of ['status', 'reset', 'org create', 'keys create', 'drivers register', 'drivers code', 'token admin', 'token driver', 'webhooks listen', 'trigger']) expect(help.stdout).toContain(command);
     const one = await platform(['keys', 'create', '--help'], env);
     expect(one.code).toBe(0);
     expect(one.stdout).toContain('usage: pnpm platform keys create --service certificate|mobility --org <id>');

@@ -34,8 +34,18 @@ export interface CommandInput {
   out: Output;
 }
 
-/** Wrong use of the command line: the command's usage goes to stderr and the exit code is 2. */
-export class UsageError extends Error {}
+/**
+ * Wrong use of the command line: the command's usage goes to stderr and the exit code is 2. `{ usage: false }` when the
+ * message alone says what would be right (e.g. lists the values allowed): then it is the only line.
+ */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly options: { usage?: boolean } = {},
+  ) {
+    super(message);
+  }
+}
 /** The command ran and could not do its job (unknown organization, service refused): one line on stderr, exit 1. */
 export class CommandError extends Error {}
 
@@ -153,6 +163,10 @@ export async function runCli(commands: CommandSpec[], args: string[]): Promise<n
     await spec.run({ flags, positionals: parsed.positionals, out: createOutput(flags.json ? 'json' : flags.quiet ? 'quiet' : 'human') });
     return 0;
   } catch (error) {
+    if (error instanceof UsageError && error.options.usage === false) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
     if (error instanceof UsageError) return usageFailure(spec, error.message);
     if (error instanceof ValidationError) return usageFailure(spec, describeValidation(error));
     process.stderr.write(`${error instanceof CommandError ? error.message : `error: ${(error as Error).message}`}\n`);

@@ -7,8 +7,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyStandardWebhook } from '@platform/webhook-signature';
-import { readRunningState, workspaceRoot } from '../../running-state';
 import { CommandError, UsageError, commaList, stringFlag, type CommandSpec, type Output } from '../cli';
+import { API_URL_DETAILS, absoluteUrl, callApi, describeRefusal, publicApiFrom, type PublicApi } from '../public-api';
+import { forwardDelivery, forwardedLine, type Forwarded } from './webhooks-forward';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -19,10 +20,9 @@ interface Endpoint {
   secret: string;
 }
 
-interface Options {
-  key: string;
-  apiUrl: URL;
+interface Options extends PublicApi {
   events?: string[];
+  forwardTo?: URL;
   port: number;
   exitAfter?: number;
 }
@@ -30,49 +30,34 @@ interface Options {
 export const webhooksListen: CommandSpec = {
   name: 'webhooks listen',
   summary: 'receive your webhooks locally: register a receiver on 127.0.0.1, verify and print each delivery',
-  synopsis: '--key <mk_…> [--url http://127.0.0.1:8080] [--events a,b] [--port <n>] [--exit-after <n>]',
+  synopsis: '--key <mk_…> [--url http://127.0.0.1:8080] [--events a,b] [--forward-to <url>] [--port <n>] [--exit-after <n>]',
   details: [
     'Registers http://127.0.0.1:<port>/webhooks as an endpoint of the key\'s organization (POST /api/v1/webhooks; the key',
     'needs webhooks:manage), prints its signing secret once, then one line per delivery:',
     '  <time> <event type> <object id> ✓ signature verified      (answered 200)',
     '  <time> <event type> <object id> ✗ signature refused       (answered 400: the platform retries it)',
-    '--url is the API base: by default the gateway of the running `pnpm start` (its .data/running.json), else',
-    'http://127.0.0.1:$GATEWAY_PORT (8080 when unset);',
-    'the mobility service itself (http://127.0.0.1:3002) works too.',
-    '--key may come from PLATFORM_API_KEY instead (pnpm echoes a script\'s flags unless run as `pnpm -s`).',
+    '--forward-to <url> also sends each verified delivery on to your app (same method, body bytes and webhook-id,',
+    'webhook-timestamp, webhook-signature headers: verify it with the signing secret above) and shows its answer:',
+    '  <time> <event type> <object id> ✓ signature verified → [<app status>] <ms> ms',
+    ...API_URL_DETAILS,
     '--events filters event types (default: all); --port picks the local port (default: any free one).',
     '--exit-after n exits 0 after n verified deliveries. Ctrl-C deletes the endpoint and exits 0.',
     'With --json every line is a JSON object (first the endpoint with its secret, then one per delivery).',
     'The platform must allow http:// and loopback targets: `pnpm start` does in development (WEBHOOK_ALLOW_HTTP,',
     'WEBHOOK_ALLOW_PRIVATE); production never does.',
   ],
-  flags: { key: 'string', url: 'string', events: 'string', port: 'string', 'exit-after': 'string' },
+  flags: { key: 'string', url: 'string', events: 'string', 'forward-to': 'string', port: 'string', 'exit-after': 'string' },
   async run({ flags, out }) {
     await listen(parseOptions(flags), out);
   },
 };
 
 function parseOptions(flags: Record<string, string | boolean | undefined>): Options {
-  // From the environment too: `pnpm platform …` (without -s) echoes its command line, flags included.
-  const key = stringFlag(flags, 'key') ?? process.env.PLATFORM_API_KEY;
-  if (!key) throw new UsageError('--key is required (or set PLATFORM_API_KEY)');
-  if (!key.startsWith('mk_')) throw new UsageError('--key must be a mobility key (mk_…) with the webhooks:manage scope');
-  let apiUrl: URL;
-  try {
-    apiUrl = new URL(stringFlag(flags, 'url') ?? defaultApiUrl());
-  } catch {
-    throw new UsageError('--url must be an absolute URL such as http://127.0.0.1:8080');
-  }
-  if (apiUrl.protocol !== 'http:' && apiUrl.protocol !== 'https:') throw new UsageError('--url must be an http:// or https:// URL');
+  const api = publicApiFrom(flags, 'a mobility key (mk_…) with the webhooks:manage scope');
+  const forwardTo = stringFlag(flags, 'forward-to');
   const port = wholeNumber(flags, 'port', 0, 65535) ?? 0;
   const exitAfter = wholeNumber(flags, 'exit-after', 1, 1_000_000);
-  return { key, apiUrl, events: commaList(flags.events), port, exitAfter };
-}
-
-/** An explicit GATEWAY_PORT, else the gateway `pnpm start` recorded in this checkout, else :8080. */
-function defaultApiUrl(): string {
-  if (process.env.GATEWAY_PORT) return `http://127.0.0.1:${process.env.GATEWAY_PORT}`;
-  return readRunningState(workspaceRoot(__dirname))?.gatewayUrl ?? 'http://127.0.0.1:8080';
+  return { ...api, events: commaList(flags.events), port, exitAfter, ...(forwardTo ? { forwardTo: absoluteUrl(forwardTo, 'forward-to', 'http://localhost:3000/webhooks') } : {}) };
 }
 
 function wholeNumber(flags: Record<string, string | boolean | undefined>, name: string, min: number, max: number): number | undefined {
@@ -86,6 +71,7 @@ function wholeNumber(flags: Record<string, string | boolean | undefined>, name: 
 async function listen(options: Options, out: Output): Promise<void> {
   let endpoint: Endpoint | undefined;
   let verified = 0;
+  let forwarding = Promise.resolve();
   const { promise: finished, resolve: finish } = Promise.withResolvers<void>();
 
   const server = http.createServer((req, res) => {
@@ -101,11 +87,17 @@ async function listen(options: Options, out: Output): Promise<void> {
       const ok = req.method === 'POST' && size <= MAX_BODY_BYTES && endpoint !== undefined && verifyStandardWebhook(body, req.headers, endpoint.secret);
       res.writeHead(ok ? 200 : 400, { 'content-type': 'application/json' }).end(JSON.stringify(ok ? { received: true } : { error: 'signature refused' }));
       const time = new Date().toISOString();
-      out.line(
-        { time, type: event.type, object_id: event.objectId, event_id: event.id, verified: ok },
-        `${time} ${event.type} ${event.objectId} ${ok ? '✓ signature verified' : '✗ signature refused (answered 400)'}`,
-      );
-      if (ok && options.exitAfter !== undefined && ++verified >= options.exitAfter) finish();
+      const value = { time, type: event.type, object_id: event.objectId, event_id: event.id, verified: ok };
+      const human = `${time} ${event.type} ${event.objectId} ${ok ? '✓ signature verified' : '✗ signature refused (answered 400)'}`;
+      if (!ok) return out.line(value, human);
+      // One delivery at a time, in the order received: the app sees them (and the lines show them) as the platform sent them.
+      const forwardTo = options.forwardTo;
+      forwarding = forwarding.then(async () => {
+        const forwarded: Forwarded | undefined = forwardTo ? await forwardDelivery(forwardTo, req.method!, req.headers, body) : undefined;
+        if (forwarded) out.line({ ...value, forwarded }, `${human} ${forwardedLine(forwarded)}`);
+        else out.line(value, human);
+        if (options.exitAfter !== undefined && ++verified >= options.exitAfter) finish();
+      });
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -125,11 +117,13 @@ async function listen(options: Options, out: Output): Promise<void> {
       { endpoint_id: endpoint.id, url: endpoint.url, events: endpoint.events, secret: endpoint.secret },
       [
         `Ready. Receiving ${options.events ? options.events.join(', ') : 'every event'} at ${receiverUrl} (endpoint ${endpoint.id}).`,
+        ...(options.forwardTo ? [`Forwarding verified deliveries to ${options.forwardTo.href}.`] : []),
         `Signing secret (shown only now): ${endpoint.secret}`,
         options.exitAfter ? `Exits after ${options.exitAfter} verified deliveries; Ctrl-C stops sooner.` : 'Press Ctrl-C to stop (the endpoint is then deleted).',
       ].join('\n'),
     );
     await finished;
+    await forwarding;
   } finally {
     process.off('SIGINT', stopOnSignal);
     process.off('SIGTERM', stopOnSignal);
@@ -150,48 +144,26 @@ function describeEvent(body: Buffer): { id: string; type: string; objectId: stri
   }
 }
 
-async function api(options: Options, method: string, path: string, body?: object): Promise<{ status: number; json: Record<string, unknown> }> {
-  let response: Response;
-  try {
-    response = await fetch(new URL(path, options.apiUrl), {
-      method,
-      headers: { authorization: `Bearer ${options.key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(15000),
-    });
-  } catch (error) {
-    throw new CommandError(`cannot reach ${options.apiUrl.origin} (${(error as Error).cause ?? (error as Error).message}): is the platform running (pnpm start)? Pass --url otherwise`);
-  }
-  const text = await response.text();
-  let json: Record<string, unknown> = {};
-  try {
-    json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-  } catch {
-    // not JSON: only the status speaks
-  }
-  return { status: response.status, json };
-}
-
 async function register(options: Options, receiverUrl: string): Promise<Endpoint> {
-  const { status, json } = await api(options, 'POST', '/api/v1/webhooks', {
+  const answer = await callApi(options, 'POST', '/api/v1/webhooks', {
     url: receiverUrl,
     ...(options.events ? { events: options.events } : {}),
     description: 'pnpm platform webhooks listen',
   });
+  const { status, json } = answer;
   if (status !== 201) {
-    const details = Array.isArray(json.details) ? ` (${(json.details as { path: string; message: string }[]).map((d) => `${d.path}: ${d.message}`).join('; ')})` : '';
- const unsafeTarget = ['https_required', 'unsafe_target'].includes(String(json.code)) || /https|private|loopback/i.test(JSON.stringify(json.details ?? ''));
+    const unsafeTarget = ['https_required', 'unsafe_target'].includes(String(json.code)) || /https|private|loopback/i.test(JSON.stringify(json.details ?? ''));
     const hint = unsafeTarget
       ? '\nThe platform refuses http:// or loopback receivers: start it with WEBHOOK_ALLOW_HTTP=true WEBHOOK_ALLOW_PRIVATE=true (pnpm start does in development).'
       : '';
-    throw new CommandError(`the platform refused to register the receiver: ${status} ${String(json.error ?? '')}${details}${hint}`);
+    throw new CommandError(`the platform refused to register the receiver: ${describeRefusal(answer)}${hint}`);
   }
   return json as unknown as Endpoint;
 }
 
 async function remove(options: Options, id: string, out: Output): Promise<void> {
   try {
-    const { status } = await api(options, 'DELETE', `/api/v1/webhooks/${id}`);
+    const { status } = await callApi(options, 'DELETE', `/api/v1/webhooks/${id}`);
     if (status === 204 || status === 404) out.note(`Deleted endpoint ${id}.`);
     else out.note(`Could not delete endpoint ${id} (${status}): delete it with DELETE /api/v1/webhooks/${id}.`);
   } catch (error) {
