@@ -1,13 +1,13 @@
+import { FairShare } from '@platform/service-kit/fair-share';
+
 /**
  * Request-body bytes in flight to the services on the dashboard's admin routes, per account and for the whole process.
  *
  * An upload is charged the bytes it has actually sent, chunk by chunk as they arrive, and gives them back when its
  * answer is done: a declared `Content-Length` reserves nothing, so a body that announces megabytes and then stalls
- * holds only what it sent (and is cut off by the body deadlines). An account never holds more than its cap. The
- * process total is a soft cap shared fairly: while it is reached, an account holding less than its fair share (the
- * total divided by the accounts with uploads in flight, this one included) is still admitted, and only accounts at or
- * over their share are refused. So any number of accounts filling the total cannot keep another account from its
- * first upload; the total can overshoot by at most the shares the late-comers take (never more than twice the cap).
+ * holds only what it sent (and is cut off by the body deadlines). An account never holds more than its cap; the process
+ * total is a soft cap shared fairly among the accounts uploading (`FairShare`), so any number of accounts filling it
+ * cannot keep another account from its first upload.
  */
 export type Refusal = 'account' | 'process';
 
@@ -20,19 +20,15 @@ export interface Upload {
 
 export type Admission = { ok: true; upload: Upload } | { ok: false; scope: Refusal };
 
-interface Holder {
-  bytes: number;
-  uploads: number;
-}
-
 export class UploadBudget {
-  private readonly holders = new Map<string, Holder>();
-  private total = 0;
+  private readonly bytes: FairShare;
 
   constructor(
     private readonly accountCap: number,
-    private readonly processCap: number,
-  ) {}
+    processCap: number,
+  ) {
+    this.bytes = new FairShare(processCap);
+  }
 
   /**
    * Admits an upload of `account` that declares `declared` bytes (undefined: chunked), or refuses it at once when
@@ -41,9 +37,6 @@ export class UploadBudget {
   admit(account: string, declared: number | undefined): Admission {
     const refusal = this.refusal(account, declared ?? 1);
     if (refusal) return { ok: false, scope: refusal };
-    const holder = this.holders.get(account) ?? { bytes: 0, uploads: 0 };
-    holder.uploads += 1;
-    this.holders.set(account, holder);
     let charged = 0;
     let released = false;
     return {
@@ -53,18 +46,14 @@ export class UploadBudget {
           if (released) return null;
           const refused = this.refusal(account, bytes);
           if (refused) return refused;
-          holder.bytes += bytes;
-          this.total += bytes;
+          this.bytes.take(account, bytes);
           charged += bytes;
           return null;
         },
         release: () => {
           if (released) return;
           released = true;
-          holder.bytes -= charged;
-          this.total -= charged;
-          holder.uploads -= 1;
-          if (holder.uploads === 0) this.holders.delete(account);
+          this.bytes.give(account, charged);
         },
       },
     };
@@ -72,19 +61,12 @@ export class UploadBudget {
 
   /** Bytes charged right now (all accounts). */
   get inFlight(): number {
-    return this.total;
+    return this.bytes.inUse;
   }
 
   private refusal(account: string, bytes: number): Refusal | null {
-    const held = this.holders.get(account)?.bytes ?? 0;
-    if (held + bytes > this.accountCap) return 'account';
-    if (this.total + bytes > this.processCap && held >= this.fairShare(account)) return 'process';
+    if (this.bytes.heldBy(account) + bytes > this.accountCap) return 'account';
+    if (!this.bytes.admits(account, bytes)) return 'process';
     return null;
-  }
-
-  /** The process total divided among the accounts with uploads in flight, `account` counted whether or not it has one. */
-  private fairShare(account: string): number {
-    const accounts = this.holders.size + (this.holders.has(account) ? 0 : 1);
-    return this.processCap / accounts;
   }
 }

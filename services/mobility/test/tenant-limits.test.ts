@@ -53,6 +53,44 @@ describe('streams per organization', () => {
   });
 });
 
+describe('streams per process, shared fairly', () => {
+  let shared: TestContext;
+  let server: RunningServer;
+  beforeAll(async () => {
+    shared = createTestContext({ STREAM_MAX_PER_PROCESS: '4', STREAM_MAX_PER_ORGANIZATION: '3', STREAM_MAX_PER_KEY: '3' });
+    server = await listen(createServer(shared.app));
+  });
+  afterAll(async () => {
+    await server.close();
+    await shared.close();
+  });
+  const streamOn = (path: string, token: string) => openEventStream(`${server.url}${path}`, { Authorization: `Bearer ${token}` });
+
+  it("once the process is full, an organization's first stream is still opened; one at its share is refused 429", async () => {
+    const tenants = [await createPartnerKey(shared), await createPartnerKey(shared)];
+    const open = [];
+    for (const tenant of tenants) {
+      const ride = (await partnerApi(shared, tenant.token).post('/api/v1/rides', rideBody(randomCentre())).expect(201)).body as Json;
+      for (let i = 0; i < 2; i++) open.push({ client: await streamOn(`/api/v1/rides/${ride.id}/stream`, tenant.token), ride: ride.id as string, token: tenant.token });
+    }
+    for (const { client } of open) await client.event(0);
+    expect(shared.services.telemetry.streamLimits.open).toBe(4);
+
+    // The first tenant is under its organization cap (3) but holds its share of the full process (4 / 2).
+    const refused = await request(shared.app).get(`/api/v1/rides/${open[0]!.ride}/stream`).set('Authorization', `Bearer ${open[0]!.token}`).expect(429);
+    expect(refused.body.code).toBe('too_many_streams');
+    expect(refused.headers['retry-after']).toBe('5');
+
+    const bystander = await createPartnerKey(shared);
+    const ride = (await partnerApi(shared, bystander.token).post('/api/v1/rides', rideBody(randomCentre())).expect(201)).body as Json;
+    const first = await streamOn(`/api/v1/rides/${ride.id}/stream`, bystander.token);
+    expect(first.status).toBe(200);
+    await first.event(0);
+    for (const client of [...open.map((o) => o.client), first]) client.close();
+    await waitFor(() => shared.services.telemetry.streamLimits.open === 0, 'every stream to be released');
+  });
+});
+
 describe('API keys per organization', () => {
   it('refuses a key beyond the live or test cap with 409 api_key_limit_reached; a revoked key frees its place', async () => {
     const owner = newAdmin();

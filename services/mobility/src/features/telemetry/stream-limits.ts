@@ -1,4 +1,5 @@
 import { ApiError } from '@platform/service-kit';
+import { FairShare } from '@platform/service-kit/fair-share';
 
 /** Over the cap of open streams: 429 with `Retry-After`, as a partner would expect from a rate limit. */
 export class TooManyStreamsError extends ApiError {
@@ -22,39 +23,40 @@ export interface StreamHolder {
 
 /**
  * Open event streams counted per process, per organization and per API key, so one partner (however many keys it makes)
- * cannot hold every socket (and Redis subscription) of a process. `acquire` throws over any cap; the release it returns
- * is idempotent.
+ * cannot hold every socket (and Redis subscription) of a process, and many partners together cannot keep another from
+ * its first stream: the process cap is shared fairly among the organizations holding streams (`FairShare`), so once it
+ * is reached only organizations at or over their share are refused. `acquire` throws over any cap; the release it
+ * returns is idempotent.
  */
 export class StreamLimits {
-  private total = 0;
   private readonly perKey = new Map<string, number>();
-  private readonly perOrganization = new Map<string, number>();
+  private readonly slots: FairShare;
 
-  constructor(private readonly caps: StreamCaps) {}
+  constructor(private readonly caps: StreamCaps) {
+    this.slots = new FairShare(caps.perProcess);
+  }
 
   acquire({ keyId, organizationId }: StreamHolder): () => void {
     const held = this.perKey.get(keyId) ?? 0;
     if (held >= this.caps.perKey) throw new TooManyStreamsError(`This API key already holds ${held} open streams (at most ${this.caps.perKey}); close one first`);
-    const heldByOrganization = this.perOrganization.get(organizationId) ?? 0;
+    const heldByOrganization = this.slots.heldBy(organizationId);
     if (heldByOrganization >= this.caps.perOrganization) {
       throw new TooManyStreamsError(`Your organization's keys already hold ${heldByOrganization} open streams (at most ${this.caps.perOrganization}); close one first`);
     }
-    if (this.total >= this.caps.perProcess) throw new TooManyStreamsError('Too many open streams on this server; try again shortly');
-    this.total += 1;
+    if (!this.slots.admits(organizationId, 1)) throw new TooManyStreamsError('Too many open streams on this server, and your organization holds its share of them; try again shortly');
+    this.slots.take(organizationId, 1);
     increment(this.perKey, keyId);
-    increment(this.perOrganization, organizationId);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.total -= 1;
+      this.slots.give(organizationId, 1);
       decrement(this.perKey, keyId);
-      decrement(this.perOrganization, organizationId);
     };
   }
 
   get open(): number {
-    return this.total;
+    return this.slots.inUse;
   }
 }
 
