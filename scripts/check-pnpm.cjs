@@ -3,6 +3,6 @@ require('./node-version.cjs').requireSupportedNode();
 // Refuse `npm install` at the root: the workspace and its lockfile are pnpm's.
 const agent = process.env.npm_config_user_agent || '';
 if (!agent.startsWith('pnpm/')) {
-  console.error('This workspace uses pnpm: run `npm i -g pnpm@10.34.8` then `pnpm install` (or `npm start` / `npm test`, which do both).');
+  console.error('This workspace uses pnpm: run `./pnpmw install` (or `./pnpmw start` / `./pnpmw test`), which brings the pinned Node and pnpm.');
   process.exit(1);
 }

@@ -1,6 +1,7 @@
 // The Node version the workspace needs: the root package.json's engines.node (">=MAJOR.MINOR"). Plain CommonJS, no
-// syntax newer than Node 12, so it runs under any node: `pnpm install` (preinstall) and `pnpm start` call it first and
-// an old Node ends them with one line saying what to install instead of a stack trace from deep inside a dependency.
+// syntax newer than Node 12, so it runs under any node: ./pnpmw asks it whether to fetch Node 24, and `pnpm install`
+// (preinstall) and `pnpm start` call it first, so an old Node that bypassed ./pnpmw ends them with one line naming
+// ./pnpmw instead of a stack trace from deep inside a dependency.
 const { engines } = require('../package.json');
 
 const MINIMUM = engines.node.replace(/^>=\s*/, '');
@@ -16,7 +17,7 @@ function nodeTooOldMessage(version, minimum = MINIMUM) {
   for (let i = 0; i < 3; i++) {
     if ((have[i] || 0) > (need[i] || 0)) return undefined;
     if ((have[i] || 0) < (need[i] || 0)) {
-      return `Node ${String(version).replace(/^v/, '')} is too old: this project needs Node ${minimum} or newer (24 LTS recommended): run \`nvm install 24\`, or \`npm install --prefix ~/.node24 node@24\` and put ~/.node24/node_modules/node/bin first on your PATH.`;
+      return `Node ${String(version).replace(/^v/, '')} is too old: this project needs Node ${minimum} or newer: run pnpm through \`./pnpmw\` (\`./pnpmw start\`, \`./pnpmw test\`), which fetches Node 24 LTS once.`;
     }
   }
   return undefined;

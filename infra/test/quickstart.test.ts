@@ -1,10 +1,10 @@
 /**
  * The README's quick start, run as written: the commands are read from the "Quick start" section's code block (so the
- * README and this test cannot drift), the start line runs as `pnpm start` with nothing configured and nothing at the
+ * README and this test cannot drift), the start line runs as `./pnpmw start` with nothing configured and nothing at the
  * default Postgres and Redis addresses (so it runs its embedded Postgres and a redis-server, in a checkout of its own:
  * see copyCheckout), and every other line runs in order in one bash (shell variables carry ids from one command to the
  * next) in that checkout, with the environment a terminal would have: no DATABASE_URL, REDIS_URL, REDIS_PREFIX or
- * GATEWAY_PORT, so `pnpm platform` finds the running system through its .data/running.json. Only the curl lines'
+ * GATEWAY_PORT, so `./pnpmw -s platform` finds the running system through its .data/running.json. Only the curl lines'
  * :8080 is replaced by this run's free gateway port.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -92,9 +92,9 @@ describe('README quick start', () => {
     // At most ten commands, counting each part of an `a && b` line.
     expect(commands.reduce((count, command) => count + command.text.split('&&').length, 0)).toBeLessThanOrEqual(10);
 
-    // Terminal 1. The install steps are what this checkout already did; `pnpm start` runs as written (compiled output),
-    // on a database that does not exist yet.
-    expect(start!.text.split('&&').map((part) => part.trim())).toEqual(['npm i -g pnpm@10.34.8', 'pnpm install', 'pnpm start']);
+    // Terminal 1: `./pnpmw start` runs as written (the checkout's Node 24 and pnpm are on PATH and node_modules is
+    // current, so the wrapper goes straight to `pnpm start`: compiled output), on a database that does not exist yet.
+    expect(start!.text).toBe('./pnpmw start');
     checkout = copyCheckout(0o755);
     ports = await freePorts();
     const [postgresPort, redisPort] = [await closedPort(), await closedPort()];
@@ -107,6 +107,7 @@ describe('README quick start', () => {
       },
       [],
       checkout.root,
+      path.join(checkout.root, 'pnpmw'),
     );
     await waitForOutput(system, 'Partner platform is up', 240_000);
     expect(system.output()).toContain(`started an embedded Postgres at postgres://postgres@127.0.0.1:${postgresPort}/partner_platform`);

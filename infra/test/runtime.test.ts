@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(__dirname, '../..');
@@ -24,11 +24,24 @@ describe('the Node runtime', () => {
     expect(nodeVersion.nodeTooOldMessage(process.versions.node)).toBeUndefined();
   });
 
-  it('reads its minimum from the root engines, which every package with engines meets or lowers', () => {
-    const engines = (file: string) => (JSON.parse(readFileSync(path.join(root, file), 'utf8')) as { engines: { node: string } }).engines.node;
-    expect(engines('package.json')).toBe(`>=${nodeVersion.MINIMUM}`);
-    expect(engines('packages/client/package.json')).toBe('>=22.12');
+  it('reads its minimum from the root engines, which every workspace package that names engines repeats', () => {
+    const manifests = ['package.json', ...['gateway', 'infra', ...['packages', 'services'].flatMap((folder) => readdirSync(path.join(root, folder)).map((name) => `${folder}/${name}`))].map((folder) => `${folder}/package.json`)];
+    const engines = Object.fromEntries(
+      manifests
+        .filter((file) => existsSync(path.join(root, file)))
+        .map((file) => [file, (JSON.parse(readFileSync(path.join(root, file), 'utf8')) as { engines?: { node?: string } }).engines?.node])
+        .filter(([, node]) => node !== undefined),
+    );
+    expect(engines).toMatchObject({ 'package.json': `>=${nodeVersion.MINIMUM}`, 'packages/client/package.json': `>=${nodeVersion.MINIMUM}` });
+    expect(new Set(Object.values(engines))).toEqual(new Set([`>=${nodeVersion.MINIMUM}`]));
     expect(Number(nodeVersion.MINIMUM.split('.')[0])).toBeGreaterThanOrEqual(22);
+  });
+
+  it('names Node 24 for nvm, fnm and volta, and turns on engine-strict and off the update box for pnpm', () => {
+    expect(readFileSync(path.join(root, '.nvmrc'), 'utf8').trim()).toBe('24');
+    expect(readFileSync(path.join(root, '.node-version'), 'utf8').trim()).toBe('24');
+    const npmrc = readFileSync(path.join(root, '.npmrc'), 'utf8').split('\n').map((line) => line.trim());
+    expect(npmrc).toEqual(expect.arrayContaining(['engine-strict=true', 'update-notifier=false']));
   });
 
   it('compares versions part by part, with or without the leading v', () => {
@@ -49,7 +62,7 @@ describe('the Node runtime', () => {
     expect(result.stdout).toBe('');
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^Node 20\.20\.2 is too old: this project needs Node \d+\.\d+ or newer \(24 LTS recommended\): run `nvm install 24`, or `npm install --prefix ~\/\.node24 node@24`/);
+    expect(lines[0]).toMatch(/^Node 20\.20\.2 is too old: this project needs Node \d+\.\d+ or newer: run pnpm through `\.\/pnpmw` \(`\.\/pnpmw start`, `\.\/pnpmw test`\), which fetches Node 24 LTS once\.$/);
   });
 
   it('lets a current Node through the preinstall', () => {

@@ -3,16 +3,16 @@
  * Debian's Chromium, axe-core run on the pages visited, no request leaving the gateway's origin. An owner signs up
  * through the mailed link, designs a template while the certificate service draws its preview, edits it into version
  * 2 (the preview of the edit drawn again), and issues a certificate picking the template by name. The designer with its
- * preview is kept as docs/images/template-designer.png; screenshots go to test-artifacts/dashboard-designer/.
+ * preview replaces docs/images/template-designer.png when UPDATE_DOCS_IMAGES=1; screenshots go to test-artifacts/dashboard-designer/.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, HTTPResponse, Page } from 'puppeteer-core';
 import { axeViolations } from '../helpers/axe';
-import { launchBrowser, refuseForeignRequests, screenshot } from '../helpers/browser';
+import { launchBrowser, refuseForeignRequests, screenshot, updateDocsImage } from '../helpers/browser';
 import { mailedLink } from '../helpers/mail-inbox';
-import { repositoryRoot, startSystem, startTogether, type StartedSystem } from '../helpers/started-system';
+import { startSystem, startTogether, type StartedSystem } from '../helpers/started-system';
 
 const SUITE = 'dashboard-designer';
 const WAIT = { timeout: 30_000 };
@@ -178,10 +178,7 @@ describe('the template designer, in Chromium', () => {
     // The object URL it replaced was revoked: it no longer loads.
     expect(await page.evaluate((url) => fetch(url).then(() => 'loaded', () => 'revoked'), before)).toBe('revoked');
     await expectAccessible('template-designer');
-    const file = await screenshot(page, SUITE, 'template-designer');
-    const kept = path.join(repositoryRoot, 'docs', 'images', 'template-designer.png');
-    mkdirSync(path.dirname(kept), { recursive: true });
-    copyFileSync(file, kept);
+    updateDocsImage(await screenshot(page, SUITE, 'template-designer'), 'template-designer.png');
 
     const saved = page.waitForResponse((response) => response.url().endsWith(`/dashboard/api/certificate/templates/${templateId}`) && response.request().method() === 'PATCH', WAIT);
     await page.click(`${form} button[type="submit"]`);

@@ -3,8 +3,8 @@
  * Debian's Chromium with axe-core on every page. An organization signs up through the mailed link; then an event pass
  * program is run from the dashboard (create, issue by form and CSV, copy, a covered ride, revoke, close), the webhook
  * message log is read as in Svix (payload, both sides of each attempt, filters, replay, success chart, event catalog),
- * and the home page charts rides and webhook success. Screenshots: test-artifacts/dashboard-ops/ and, for the docs,
- * docs/images/dashboard-event-pass-program.png and docs/images/dashboard-webhook-message.png.
+ * and the home page charts rides and webhook success. Screenshots: test-artifacts/dashboard-ops/ and, for the docs
+ * with UPDATE_DOCS_IMAGES=1, docs/images/dashboard-event-pass-program.png and docs/images/dashboard-webhook-message.png.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -2,7 +2,7 @@
  * The dashboard as the product organizations run their work in end to end: the real system
  * behind its gateway (`pnpm start`), driven in Debian's Chromium, axe-core run on every page visited, and no request
  * leaving the gateway's origin. One organization signs up through the mailed link; the tests run in order and build on it.
- * Screenshots go to test-artifacts/dashboard-product/; the billing page also to docs/images/.
+ * Screenshots go to test-artifacts/dashboard-product/; the billing page also to docs/images/ with UPDATE_DOCS_IMAGES=1.
  */
 import { createHmac } from 'node:crypto';
 import type { Browser, Page } from 'puppeteer-core';

@@ -1,7 +1,7 @@
 /**
  * The dashboard's second round end to end: the real system behind its gateway, driven in Debian's Chromium,
  * with axe-core run on every page visited. One organization signed up first; the tests run in order and build on it.
- * Screenshots go to test-artifacts/dashboard-round2/; the home page's also to docs/images/dashboard-home.png.
+ * Screenshots go to test-artifacts/dashboard-round2/; the home page's also to docs/images/dashboard-home.png with UPDATE_DOCS_IMAGES=1.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

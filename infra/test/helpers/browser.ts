@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { repositoryRoot } from './started-system';
@@ -7,6 +7,15 @@ import { repositoryRoot } from './started-system';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Screenshots end-to-end tests keep (git-ignored; CI keeps the folder as its artifacts). */
 export const ARTIFACTS_DIR = path.join(repositoryRoot, 'test-artifacts');
+
+/**
+ * Copies a screenshot over the tracked docs/images/<docsFile> only when asked (UPDATE_DOCS_IMAGES=1): no two runs draw
+ * the same pixels, so a plain test run leaves the tracked images alone and the working tree clean.
+ */
+export function updateDocsImage(screenshotFile: string, docsFile: string): void {
+  if (process.env.UPDATE_DOCS_IMAGES !== '1') return;
+  copyFileSync(screenshotFile, path.join(repositoryRoot, 'docs', 'images', docsFile));
+}
 
 export async function launchBrowser(): Promise<Browser> {
   return puppeteer.launch({

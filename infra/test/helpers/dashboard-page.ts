@@ -4,13 +4,11 @@
  * gateway directly. Suites start their system and browser in `beforeAll`, so the helpers take the page and the gateway's
  * URL through `current()`, read at each call.
  */
-import { copyFileSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { axeViolations } from './axe';
-import { refuseForeignRequests, screenshot } from './browser';
+import { refuseForeignRequests, screenshot, updateDocsImage } from './browser';
 import { mailedLink } from './mail-inbox';
-import { repositoryRoot, type StartedSystem } from './started-system';
+import type { StartedSystem } from './started-system';
 
 export const WAIT = { timeout: 30_000 };
 
@@ -68,12 +66,9 @@ export function dashboardPage(current: () => { page: Page; gatewayUrl: string })
   const expectAccessible = async (name: string): Promise<void> => {
     expect({ page: name, violations: await axeViolations(page()) }).toEqual({ page: name, violations: [] });
   };
-  /** A screenshot in test-artifacts/<suite>/, also kept as docs/images/<docsFile> for the docs. */
+  /** A screenshot in test-artifacts/<suite>/, copied over docs/images/<docsFile> when UPDATE_DOCS_IMAGES=1. */
   const keepForDocs = async (suite: string, name: string, docsFile: string): Promise<void> => {
-    const file = await screenshot(page(), suite, name);
-    const kept = path.join(repositoryRoot, 'docs', 'images', docsFile);
-    mkdirSync(path.dirname(kept), { recursive: true });
-    copyFileSync(file, kept);
+    updateDocsImage(await screenshot(page(), suite, name), docsFile);
   };
   /** Signs `owner` up with an organization and opens the mailed verification link: signed in as its owner. */
   const signUpOwner = async (system: StartedSystem, owner: Owner): Promise<void> => {

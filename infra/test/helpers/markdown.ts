@@ -110,7 +110,8 @@ export function pnpmCalls(commandText: string): PnpmCall[] {
     .split('\n')
     .map((line) => line.replace(/(^|\s)#.*$/, ''))
     .join('\n');
-  for (const match of code.matchAll(/(?:^|[\s;&|(`])pnpm((?:[ \t]+[^\s;&|)`]+)+)/g)) {
+  // `pnpm …` and `./pnpmw …` (the wrapper passes its arguments to pnpm).
+  for (const match of code.matchAll(/(?:^|[\s;&|(`])(?:\.\/pnpmw|pnpm)((?:[ \t]+[^\s;&|)`]+)+)/g)) {
     const words = (match[1] ?? '').trim().split(/\s+/);
     let filter: string | undefined;
     let command: string | undefined;

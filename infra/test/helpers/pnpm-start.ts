@@ -23,9 +23,9 @@ export interface Started {
  * Runs the README's `pnpm start` as a terminal would: pnpm leads its own process group, so a Ctrl-C can be sent to the
  * whole group. Jest's source condition is left out of NODE_OPTIONS: the system runs compiled, with plain node.
  */
-export function pnpmStart(env: NodeJS.ProcessEnv, args: string[] = [], cwd = root): Started {
+export function pnpmStart(env: NodeJS.ProcessEnv, args: string[] = [], cwd = root, command = 'pnpm'): Started {
   const nodeOptions = withoutSourceCondition(process.env.NODE_OPTIONS);
-  const pnpm = spawn('pnpm', ['start', ...args], { cwd, env: { ...process.env, NODE_OPTIONS: nodeOptions, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const pnpm = spawn(command, ['start', ...args], { cwd, env: { ...process.env, NODE_OPTIONS: nodeOptions, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   pnpm.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   pnpm.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -21,7 +21,7 @@ import { partnerApi } from './factories/rides';
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.join(__dirname, 'artifacts');
-/** The tracking page's screenshot in the service's documentation. */
+/** The tracking page's screenshot in the documentation: rewritten from this test's only when UPDATE_DOCS_IMAGES=1. */
 const DOCS_SCREENSHOT = path.join(__dirname, '..', '..', '..', 'docs', 'images', 'tracking-page.png');
 /** A cold browser on a busy machine, and a page polling every 3 s: generous waits, never a timing claim. */
 const BROWSER_TEST_TIMEOUT_MS = 120_000;
@@ -58,7 +58,6 @@ beforeAll(async () => {
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-extensions', '--no-first-run', '--disable-sync'],
   });
   mkdirSync(ARTIFACTS, { recursive: true });
-  mkdirSync(path.dirname(DOCS_SCREENSHOT), { recursive: true });
 }, BROWSER_TEST_TIMEOUT_MS);
 afterAll(async () => {
   await browser?.close();
@@ -170,7 +169,8 @@ describe('the public tracking page in a browser', () => {
     expect(dot.cy).toBeCloseTo(pickupDot.y + (dropoffDot.y - pickupDot.y) * along, 0);
     expect(await page.$eval('#map', (map) => map.getAttribute('aria-label'))).toMatch(/^Route from the pick-up to the drop-off; the courier is (4\d|5\d|60)% of the way, 1\.[23] km from the drop-off area$/);
     expect(await textOf(page, '#eta')).toMatch(/^Arriving in about \d+ minutes?$/);
-    await page.screenshot({ path: DOCS_SCREENSHOT, fullPage: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'tracking-page.png'), fullPage: true });
+    if (process.env.UPDATE_DOCS_IMAGES === '1') copyFileSync(path.join(ARTIFACTS, 'tracking-page.png'), DOCS_SCREENSHOT);
 
     // Delivered with a photo and a signature: the open page shows them, fetched from this origin.
     await courier.app.post(`/deliveries/${id}/deliver`, { pin: '90817263', received_by: 'Chidi', photo: dataUrl(photoPng()), signature: dataUrl(signaturePng()) }).expect(200);
