@@ -14,6 +14,8 @@ export interface RunningState {
   redisPrefix: string;
   gatewayUrl: string;
   ports: { gateway: string; certificate: string; mobility: string; gatewayMetrics: string };
+  /** The local mail catcher, when `pnpm start` runs one (development without SMTP_URL): loopback addresses, no credentials. */
+  mail?: { smtpUrl: string; inboxUrl: string };
 }
 
 /** The checkout holding `dir`: the first folder upwards with pnpm-workspace.yaml. */
@@ -59,8 +61,9 @@ export function readRunningState(root: string): RunningState | undefined {
 }
 
 /**
- * Fills the variables the services' config reads (DATABASE_URL, REDIS_URL, REDIS_PREFIX) from the running system's
- * record where `env` leaves them unset; a per-service database URL counts as set. Answers the record, if any.
+ * Fills the variables the services' config reads (DATABASE_URL, REDIS_URL, REDIS_PREFIX, and SMTP_URL with
+ * MAIL_INBOX_URL when the system runs a local mail catcher, so the CLI's mails reach the same inbox) from the running
+ * system's record where `env` leaves them unset; a per-service database URL counts as set. Answers the record, if any.
  */
 export function adoptRunningState(root: string, env: NodeJS.ProcessEnv = process.env): RunningState | undefined {
   const state = readRunningState(root);
@@ -68,5 +71,6 @@ export function adoptRunningState(root: string, env: NodeJS.ProcessEnv = process
   if (env.DATABASE_URL === undefined && env.CERTIFICATE_DATABASE_URL === undefined && env.MOBILITY_DATABASE_URL === undefined) env.DATABASE_URL = state.databaseUrl;
   env.REDIS_URL ??= state.redisUrl;
   env.REDIS_PREFIX ??= state.redisPrefix;
+  if (state.mail && env.SMTP_URL === undefined) Object.assign(env, { SMTP_URL: state.mail.smtpUrl, MAIL_INBOX_URL: env.MAIL_INBOX_URL ?? state.mail.inboxUrl });
   return state;
 }

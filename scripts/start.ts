@@ -287,6 +287,7 @@ async function main() {
     redisPrefix,
     gatewayUrl,
     ports: { gateway: ports.gateway, certificate: ports.certificate, mobility: ports.mobility, gatewayMetrics: gatewayMetricsPort },
+    ...(mail ? { mail: { smtpUrl: mail.smtpUrl, inboxUrl: mail.inboxUrl } } : {}),
   });
   console.log(
     [
