@@ -15,7 +15,6 @@ import { listen } from '@platform/test-kit';
 import { copyCheckout, type CheckoutCopy } from './helpers/checkout-copy';
 import { quickStartCommands } from './helpers/quickstart';
 import { freePorts, pnpmStart, untilAllStopped, waitForOutput, type Ports, type Started } from './helpers/pnpm-start';
-import { repositoryRoot } from './helpers/started-system';
 import { withoutSourceCondition } from '@platform/service-kit/compiled-env';
 
 jest.setTimeout(600000);
