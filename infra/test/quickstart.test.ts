@@ -144,5 +144,14 @@ describe('README quick start', () => {
       await mobility.destroy();
     }
 
+    // `org create` in terminal 2 found the local mail catcher through running.json: the owner's invitation is in the inbox.
+    const orgCreate = rest.find((command) => command.text.includes('org create'))!.text;
+    const [owner, name] = [/--owner-email (\S+)/.exec(orgCreate)![1]!, /--name "([^"]+)"/.exec(orgCreate)![1]!];
+    const inbox = /mail inbox\s+(http:\/\/127\.0\.0\.1:\d+\/)/.exec(system.output())![1]!;
+    const mails = (await (await fetch(`${inbox}messages`)).json()) as Array<{ to: string[]; subject: string; text: string }>;
+    expect(mails.filter((mail) => mail.to.includes(owner))).toEqual([
+      expect.objectContaining({ subject: `You are invited to ${name}`, text: expect.stringMatching(/\/dashboard\/invite\/[A-Za-z0-9_-]{20,}/) }),
+    ]);
+
   });
 });
