@@ -23,11 +23,11 @@ export interface RunningState {
   startedAt?: string;
   /** Every process the starter runs (itself not included): services, worker, gateway, an embedded Postgres or Redis. */
   processes?: TrackedProcess[];
-  /** The local mail catcher's web inbox (it runs inside the starter). */
-  mailInboxUrl?: string;
   /** Where an embedded Postgres keeps its cluster (absolute); absent when the Postgres is not ours. */
   postgresDataDir?: string;
   embedded?: { postgres: boolean; redis: boolean };
+  /** The local mail catcher, when `pnpm start` runs one (development without SMTP_URL): loopback addresses, no credentials. */
+  mail?: { smtpUrl: string; inboxUrl: string };
 }
 
 /** What the file holds while the system is starting: the addresses appear as they are settled. */

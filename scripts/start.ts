@@ -309,7 +309,7 @@ async function main() {
   // Development without SMTP_URL: a local mail catcher receives the certificate service's mails (see local-mail.ts).
   const mail = !env.SMTP_URL && env.NODE_ENV !== 'production' ? await startLocalMailCatcher() : undefined;
   if (mail) Object.assign(env, { SMTP_URL: mail.smtpUrl, MAIL_INBOX_URL: mail.inboxUrl });
-  record.mailInboxUrl = mail?.inboxUrl;
+  if (mail) record.mail = { smtpUrl: mail.smtpUrl, inboxUrl: mail.inboxUrl };
   const parts = partsFor(redis.url);
   await migrate(servicePart(parts, 'certificate')); // once, whatever the number of replicas
   await migrate(servicePart(parts, 'mobility'));

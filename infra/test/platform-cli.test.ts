@@ -18,7 +18,7 @@ let mobility: Knex;
 beforeAll(async () => {
   databaseUrl = await createRunDatabase('platform_cli');
   // JWT_SECRET unset: the development default, as `pnpm start` uses.
-  env = { DATABASE_URL: databaseUrl, JWT_SECRET: undefined, JWT_ISSUER: undefined, PLATFORM_API_KEY: undefined, NODE_ENV: 'development' };
+  env = { DATABASE_URL: databaseUrl, JWT_SECRET: undefined, JWT_ISSUER: undefined, PLATFORM_API_KEY: undefined, NODE_ENV: 'development', SMTP_URL: undefined, PUBLIC_BASE_URL: undefined };
   certificate = createDatabase(databaseUrl, 'certificate', 2);
   mobility = createDatabase(databaseUrl, 'mobility', 2);
 });
@@ -31,6 +31,7 @@ afterAll(async () => {
 interface Created {
   organization: { id: string; name: string };
   owner: { id: string; email: string; name: string | null; role: string };
+  invitation: { id: string; email: string; role: string; expires_at: string; invite_url: string; mailed: boolean; mail_problem?: string };
 }
 
 async function createOrg(name = 'Acme Rides'): Promise<Created> {
@@ -54,13 +55,24 @@ describe('pnpm platform', () => {
     expect(created).toEqual({
       organization: { id: expect.stringMatching(/^org_[0-9a-z]{20}$/), name: 'Acme Rides' },
       owner: { id: expect.stringMatching(/^usr_[0-9a-z]{20}$/), email: 'ada@example.com', name: 'Ada Obi', role: 'owner' },
+      // No SMTP_URL here: the owner's invitation is not mailed, its link is printed (platform-cli.invitation.test.ts mails it).
+      invitation: {
+        id: expect.stringMatching(/^inv_/),
+        email: 'ada@example.com',
+        role: 'owner',
+        expires_at: expect.any(String),
+        invite_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:8080\/dashboard\/invite\/[A-Za-z0-9_-]{20,}$/),
+        mailed: false,
+        mail_problem: 'no mail configured (SMTP_URL is unset)',
+      },
     });
+    expect(await certificate('invitations').where({ organization_id: created.organization.id }).select('email', 'role', 'created_by')).toEqual([{ email: 'ada@example.com', role: 'owner', created_by: created.owner.id }]);
     expect(await certificate('organizations').where({ id: created.organization.id }).first('name', 'balance')).toEqual({ name: 'Acme Rides', balance: 10 });
     expect(await certificate('users').where({ organization_id: created.organization.id }).pluck('id')).toEqual([created.owner.id]);
 
     const human = await platform(['org', 'create', '--name', 'Human Output', '--owner-email', 'bo@example.com'], env);
     expect(human.code).toBe(0);
-    expect(human.stdout).toMatch(/^Created organization org_[0-9a-z]{20} \(Human Output\)\nOwner usr_[0-9a-z]{20} <bo@example.com>\n$/);
+    expect(human.stdout).toMatch(/^Created organization org_[0-9a-z]{20} \(Human Output\)\nOwner usr_[0-9a-z]{20} <bo@example.com>\nInvitation to the dashboard not mailed: [^\n]+\n {2}http:\/\/127\.0\.0\.1:8080\/dashboard\/invite\/[A-Za-z0-9_-]{20,}\n$/);
   });
 
   it('refuses an unknown command, an unknown flag or a missing flag with the usage on stderr and exit 2', async () => {
@@ -191,13 +203,15 @@ describe('pnpm platform', () => {
   });
 
   it('--quiet (-q) prints only the id or secret a command made, for X=$(…) in scripts; refused with --json or where it means nothing', async () => {
-    const quiet = async (args: string[]) => {
+    const quiet = async (args: string[], stderr: RegExp = /^$/) => {
       const result = await platform(args, env);
-      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toMatch(stderr);
       expect(result.stdout).toMatch(/^\S+\n$/);
       return result.stdout.trim();
     };
-    const organizationId = await quiet(['org', 'create', '--name', 'Quiet Org', '--owner-email', 'q@example.com', '--quiet']);
+    // The owner's invitation link has nowhere else to go without mail: stderr, beside the captured id.
+    const organizationId = await quiet(['org', 'create', '--name', 'Quiet Org', '--owner-email', 'q@example.com', '--quiet'], /^Invitation to the dashboard not mailed: .*\n {2}http:\/\/\S+\/dashboard\/invite\/\S+\n$/);
     expect(organizationId).toMatch(/^org_[0-9a-z]{20}$/);
     expect(await certificate('organizations').where({ id: organizationId }).first('name')).toEqual({ name: 'Quiet Org' });
 

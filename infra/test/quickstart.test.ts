@@ -13,42 +13,11 @@ import path from 'node:path';
 import { createDatabase } from '@platform/service-kit/db';
 import { listen } from '@platform/test-kit';
 import { copyCheckout, type CheckoutCopy } from './helpers/checkout-copy';
+import { quickStartCommands } from './helpers/quickstart';
 import { freePorts, pnpmStart, untilAllStopped, waitForOutput, type Ports, type Started } from './helpers/pnpm-start';
-import { repositoryRoot } from './helpers/started-system';
 import { withoutSourceCondition } from '@platform/service-kit/compiled-env';
 
 jest.setTimeout(600000);
-
-interface Command {
-  text: string;
-  /** The text a trailing comment asks to wait for before the next command (`# wait for its "Ready." line`). */
-  waitFor?: string;
-}
-
-/** The logical command lines of the README's quick-start block: comments and blank lines dropped, `\` continuations joined. */
-function quickStartCommands(): Command[] {
-  const readme = fs.readFileSync(path.join(repositoryRoot, 'README.md'), 'utf8');
-  const section = /^## Quick start\n([\s\S]*?)^## /m.exec(readme)?.[1];
-  if (!section) throw new Error('README.md has no "## Quick start" section');
-  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!block) throw new Error('the quick start has no ```sh block');
-  const commands: Command[] = [];
-  let pending = '';
-  for (const line of block.split('\n')) {
-    if (!pending && (line.trim() === '' || line.trim().startsWith('#'))) continue;
-    pending += line;
-    if (line.endsWith('\\')) {
-      pending += '\n';
-      continue;
-    }
-    const waitFor = /&\s+#.*wait for [^"]*"([^"]+)"/.exec(pending)?.[1];
-    // A command sent to the background must say what to wait for, or the next one would race it.
-    if (/[^&]&\s*(#.*)?$/.test(pending) && !waitFor) throw new Error(`the background command needs a '# wait for its "…" line' comment: ${pending}`);
-    commands.push({ text: pending, ...(waitFor ? { waitFor } : {}) });
-    pending = '';
-  }
-  return commands;
-}
 
 /** A port nothing listens on (bound, then closed again): the "default" Postgres and Redis addresses of this run. */
 async function closedPort(): Promise<number> {
@@ -175,6 +144,15 @@ describe('README quick start', () => {
       await certificate.destroy();
       await mobility.destroy();
     }
+
+    // `org create` in terminal 2 found the local mail catcher through running.json: the owner's invitation is in the inbox.
+    const orgCreate = rest.find((command) => command.text.includes('org create'))!.text;
+    const [owner, name] = [/--owner-email (\S+)/.exec(orgCreate)![1]!, /--name "([^"]+)"/.exec(orgCreate)![1]!];
+    const inbox = /mail inbox\s+(http:\/\/127\.0\.0\.1:\d+\/)/.exec(system.output())![1]!;
+    const mails = (await (await fetch(`${inbox}messages`)).json()) as Array<{ to: string[]; subject: string; text: string }>;
+    expect(mails.filter((mail) => mail.to.includes(owner))).toEqual([
+      expect.objectContaining({ subject: `You are invited to ${name}`, text: expect.stringMatching(/\/dashboard\/invite\/[A-Za-z0-9_-]{20,}/) }),
+    ]);
 
   });
 });

@@ -140,7 +140,6 @@ describe('pnpm start with nothing at the default Postgres and Redis addresses, n
       phase: 'up',
       startedAt: expect.any(String),
       processes: ['embedded Postgres', 'redis-server', 'certificate', 'mobility', 'worker', 'gateway'].map((name) => ({ name, pid: expect.any(Number), startTicks: expect.stringMatching(/^\d+$/) })),
-      mailInboxUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/$/),
       postgresDataDir: dataDir,
       embedded: { postgres: true, redis: true },
       databaseUrl: `postgres://postgres@127.0.0.1:${postgresPort}/partner_platform`,
@@ -148,6 +147,8 @@ describe('pnpm start with nothing at the default Postgres and Redis addresses, n
       redisPrefix,
       gatewayUrl: `http://127.0.0.1:${ports.GATEWAY_PORT}`,
       ports: { gateway: ports.GATEWAY_PORT, certificate: ports.CERTIFICATE_PORT, mobility: ports.MOBILITY_PORT, gatewayMetrics: ports.GATEWAY_METRICS_PORT },
+      // The local mail catcher it runs (no SMTP_URL here), so `pnpm platform org create` mails to the same inbox.
+      mail: { smtpUrl: expect.stringMatching(/^smtp:\/\/127\.0\.0\.1:\d+$/), inboxUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/$/) },
     });
   });
 

@@ -37,15 +37,18 @@ export function answers(url: string, defaultPort: number): Promise<boolean> {
 const RESTART = 'run `pnpm start` (it stops what a killed start left running and starts afresh)';
 
 /**
- * Fills DATABASE_URL, REDIS_URL and REDIS_PREFIX in `env` from the record where unset. Answers the one line to stop
+ * Fills DATABASE_URL, REDIS_URL and REDIS_PREFIX (and SMTP_URL with MAIL_INBOX_URL while the recorded start runs its mail
+ * catcher) in `env` from the record where unset. Answers the one line to stop
  * with when the recorded stores do not answer, or the last start's embedded Postgres is not running; `note` is told
  * when the stores of a killed start are used.
  */
 export async function adoptRecordedStores(root: string, env: NodeJS.ProcessEnv, note: (line: string) => void): Promise<string | undefined> {
+  const record = readRunningRecord(root);
+  // The running system's local mail catcher, so the CLI's mails (an owner's invitation) reach the same inbox.
+  if (record?.mail && env.SMTP_URL === undefined && starterRuns(record)) Object.assign(env, { SMTP_URL: record.mail.smtpUrl, MAIL_INBOX_URL: env.MAIL_INBOX_URL ?? record.mail.inboxUrl });
   const needDatabase = !databaseConfigured(env);
   const needRedis = env.REDIS_URL === undefined;
   if (!needDatabase && !needRedis) return undefined;
-  const record = readRunningRecord(root);
   if (record?.databaseUrl !== undefined) {
     const runs = starterRuns(record);
     // A database chosen explicitly is a choice of other stores: a dead start's Redis is not forced on it.

@@ -87,7 +87,7 @@ export const status: CommandSpec = {
     const reachable = state === 'running' || state === 'starting';
     const gateway = reachable ? record?.gatewayUrl ?? (record?.ports ? `http://127.0.0.1:${record.ports.gateway}` : undefined) : undefined;
     const urls = gateway
-      ? { gateway, dashboard: `${gateway}/dashboard`, apiReference: `${gateway}/docs`, mailInbox: record?.mailInboxUrl ?? null }
+      ? { gateway, dashboard: `${gateway}/dashboard`, apiReference: `${gateway}/docs`, mailInbox: record?.mail?.inboxUrl ?? null }
       : undefined;
     const data = readCheckoutData(root);
     const clusters = embeddedClusters(root).map((dir) => ({ path: dir, size: sizeOf(dir) ?? null, inUse: record?.postgresDataDir === dir }));

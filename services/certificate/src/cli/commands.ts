@@ -5,8 +5,10 @@
 import { createLogger, loadConfigOrExit, newId, openServiceDatabase, parseOrThrow, type Knex } from '@platform/service-kit';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema, type CertificateConfig } from '../config';
 import { migrations } from '../db/migrations';
+import { accountMails } from '../features/accounts/account-mails';
 import { signUpSchema } from '../features/accounts/accounts.schema';
 import { newCertificateSchema } from '../features/certificates/certificates.schema';
+import { createMailer } from '../features/mail/mailer';
 import { buildServices, type CertificateServices } from '../services';
 
 export const CERTIFICATE_USAGE = `usage:
@@ -81,7 +83,8 @@ export function loadCertificateConfig(processName: string): CertificateConfig {
 /** The certificate database (migrated, as the server does on start) and its services; `close()` when done. */
 export async function openCertificateOperator(config: CertificateConfig, processName = 'certificate-cli') {
   const db: Knex = await openServiceDatabase(config.databaseUrl, CERTIFICATE_SCHEMA, migrations, createLogger(processName, 'warn'), 2);
-  const services = buildServices({ db, config });
+  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
+  const services = buildServices({ db, config }, mailer);
   return {
     config,
     services,
@@ -92,6 +95,22 @@ export async function openCertificateOperator(config: CertificateConfig, process
       await services.organizations.ensureWithUser({ org: organizationId, org_name: name, sub: ownerId });
       return { organizationId, ownerId };
     },
+    /**
+     * The dashboard's way into an organization the CLI made: an owner invitation for `email` (only an account that
+     * proves that address can accept it), mailed through SMTP_URL when one is set. The link is always in the answer, so
+     * without mail, or when the mail is refused, the operator hands it over; the organization stays made either way.
+     */
+    async inviteOwner(organizationId: string, organizationName: string, ownerId: string, email: string): Promise<OwnerInvitation> {
+      const invitation = await services.members.invite(organizationId, organizationName, ownerId, { role: 'owner', email, mail: false });
+      const view = { id: invitation.id, email, role: invitation.role, expires_at: invitation.expires_at, invite_url: invitation.invite_url };
+      if (!config.SMTP_URL) return { ...view, mailed: false, mail_problem: 'no mail configured (SMTP_URL is unset)' };
+      try {
+        await mailer.send(accountMails(config.PUBLIC_BASE_URL).invitation(email, organizationName, invitation.invite_url, config.INVITATION_TTL_DAYS));
+      } catch {
+        return { ...view, mailed: false, mail_problem: 'the mail server refused the invitation mail' };
+      }
+      return { ...view, mailed: true, ...(config.MAIL_INBOX_URL && config.NODE_ENV !== 'production' ? { mail_inbox_url: config.MAIL_INBOX_URL } : {}) };
+    },
     async close(): Promise<void> {
       await db.destroy();
     },
@@ -99,3 +118,17 @@ export async function openCertificateOperator(config: CertificateConfig, process
 }
 
 export type CertificateOperator = Awaited<ReturnType<typeof openCertificateOperator>>;
+
+/** An owner invitation made by the operator CLI: its link, and whether it was mailed (and why not). */
+export interface OwnerInvitation {
+  id: string;
+  email: string;
+  role: string;
+  expires_at: string;
+  invite_url: string;
+  mailed: boolean;
+  /** Set when not mailed: why, in words for the operator. */
+  mail_problem?: string;
+  /** Development's local inbox (MAIL_INBOX_URL) where the mail can be read. */
+  mail_inbox_url?: string;
+}

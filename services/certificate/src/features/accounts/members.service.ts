@@ -53,9 +53,10 @@ export function createMembersService(repo: AccountsRepository, mailer: Mailer, s
 
     /**
      * A link (7 days by default), its token in this answer only. With an email it is also mailed there (`mailed: true`),
-     * and only an account that proved that email can use it; without one the owner passes the link on.
+     * and only an account that proved that email can use it; without one the owner passes the link on. `mail: false`
+     * keeps the email's rule but sends nothing: the caller hands the link over itself (the operator CLI without SMTP).
      */
-    async invite(organizationId: string, organizationName: string, createdBy: string, input: { role: MemberRole; email?: string }) {
+    async invite(organizationId: string, organizationName: string, createdBy: string, input: { role: MemberRole; email?: string; mail?: boolean }) {
       const token = newSecretToken();
       const row = await repo.insertInvitation({
         id: newId('inv'),
@@ -67,8 +68,9 @@ export function createMembersService(repo: AccountsRepository, mailer: Mailer, s
         expires_at: new Date(Date.now() + settings.invitationTtlDays * 86400_000),
       });
       const inviteUrl = `${settings.publicBaseUrl.replace(/\/+$/, '')}/dashboard/invite/${token}`;
-      if (input.email) await mailer.send(mails.invitation(input.email, organizationName, inviteUrl, settings.invitationTtlDays));
-      return { ...invitationView(row), token, invite_url: inviteUrl, mailed: Boolean(input.email) };
+      const mailed = Boolean(input.email) && input.mail !== false;
+      if (mailed) await mailer.send(mails.invitation(input.email!, organizationName, inviteUrl, settings.invitationTtlDays));
+      return { ...invitationView(row), token, invite_url: inviteUrl, mailed };
     },
 
     async pendingInvitations(organizationId: string) {
