@@ -2369,10 +2369,10 @@ export interface components {
                 "application/json": components["schemas"]["Delivery"];
             };
         };
-        /** @description The endpoint was recovered less than `WEBHOOK_RECOVER_MIN_INTERVAL_S` (60) seconds ago (`rate_limited`); retry after `Retry-After` seconds. */
+        /** @description A webhook endpoint of this account (in this mode) was recovered less than `WEBHOOK_RECOVER_MIN_INTERVAL_S` (60) seconds ago (`rate_limited`); retry after `Retry-After` seconds. */
         RecoverTooSoon: {
             headers: {
-                /** @description Seconds until the endpoint may be recovered again. */
+                /** @description Seconds until an endpoint of this account may be recovered again. */
                 "Retry-After"?: string;
                 [name: string]: unknown;
             };
@@ -7333,6 +7333,20 @@ export namespace CertificateService {
                 };
             };
             /**
+             * @description The organization made `INVITATIONS_PER_ORGANIZATION_PER_DAY` (50) invitations in the last 24 hours (`rate_limited`);
+             *     `Retry-After` says when the oldest of them leaves that window. Nothing was made or mailed.
+             */
+            TooManyInvitations: {
+                headers: {
+                    /** @description Seconds until another invitation can be made. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description The API key is missing (`missing_api_key`, "Missing API key") or invalid, revoked, rotated away or deleted
              *     (`invalid_api_key`, "Invalid or revoked API key").
              */
@@ -8064,6 +8078,7 @@ export namespace CertificateService {
                 403: components["responses"]["InsufficientRole"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["TooManyInvitations"];
                 503: components["responses"]["MailUnavailable"];
             };
         };
@@ -13210,10 +13225,10 @@ export namespace MobilityService {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            /** @description The endpoint was recovered less than `WEBHOOK_RECOVER_MIN_INTERVAL_S` (60) seconds ago (`rate_limited`); retry after `Retry-After` seconds. */
+            /** @description A webhook endpoint of this account (in this mode) was recovered less than `WEBHOOK_RECOVER_MIN_INTERVAL_S` (60) seconds ago (`rate_limited`); retry after `Retry-After` seconds. */
             RecoverTooSoon: {
                 headers: {
-                    /** @description Seconds until the endpoint may be recovered again. */
+                    /** @description Seconds until an endpoint of this account may be recovered again. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };

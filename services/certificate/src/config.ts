@@ -72,6 +72,8 @@ export const certificateConfigSchema = z
     REDIS_URL: env.optionalUrl(),
     REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be letters, digits, _ . or -').default('platform'),
     INVITATION_TTL_DAYS: env.positiveInt(7),
+    /** Invitations one organization may make in 24 hours (its owners together); more are 429 `rate_limited` with Retry-After. */
+    INVITATIONS_PER_ORGANIZATION_PER_DAY: env.positiveInt(50),
     /** Sign-in throttle: failures per account (email) and per client address within one window of this many seconds. */
     SIGN_IN_WINDOW_S: env.positiveInt(900),
     /** Wrong passwords one (email, address bucket) pair may try at once; after them each try waits SIGN_IN_BASE_DELAY_S · 1, 2, 4 … (up to SIGN_IN_MAX_DELAY_S). */

@@ -98,7 +98,7 @@ export function buildServices(
       mailInboxUrl: config.NODE_ENV === 'production' ? undefined : config.MAIL_INBOX_URL,
     },
   );
-  const members = createMembersService(accountRecords, mailer, { invitationTtlDays: config.INVITATION_TTL_DAYS, publicBaseUrl: config.PUBLIC_BASE_URL, sessionEvents });
+  const members = createMembersService(accountRecords, mailer, { invitationTtlDays: config.INVITATION_TTL_DAYS, invitationsPerDay: config.INVITATIONS_PER_ORGANIZATION_PER_DAY, publicBaseUrl: config.PUBLIC_BASE_URL, sessionEvents });
   const summary = createSummaryReader(db);
   return { publicBaseUrl: config.PUBLIC_BASE_URL, dashboardOrigins: config.DASHBOARD_ORIGINS, accounts, members, apiKeys, organizations, templates, certificates, documents, renderPool, credentials, verifiableCredentials, paymentRecords, payments, paymentGateways, publicApi, credits, summary, runWebhookBodyRetention };
 }

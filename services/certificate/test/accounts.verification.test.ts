@@ -109,7 +109,7 @@ describe('invitations by mail', () => {
     expectToMatchRouteTable(created);
     expect(created.body.mailed).toBe(true);
     const invitation = ctx.mailbox.last(invitee);
-    expect(invitation.subject).toBe('You are invited to Inviting Academy');
+    expect(invitation.subject).toBe('Ada Lovelace invited you to Inviting Academy');
     const invitationToken = linkToken(invitation, 'invite');
 
     // A leaked link is useless with another address: refused before anything is mailed.

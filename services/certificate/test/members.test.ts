@@ -186,3 +186,50 @@ describe('expiry', () => {
     await refresh(refreshCookieOf(winner)!).expect(401);
   });
 });
+
+describe('invitation mails and their daily cap', () => {
+  let capped: TestContext;
+  beforeAll(() => {
+    capped = createTestContext({ INVITATIONS_PER_ORGANIZATION_PER_DAY: '2' });
+  });
+  afterAll(() => capped.close());
+  const inviteIn = (context: TestContext, owner: SignedUp, body: object) => request(context.app).post('/admin/v1/invitations').set('Authorization', bearer(owner)).send(body);
+
+  it('names who invited, from the stored account and organization, never from the token', async () => {
+    const owner = await signUp(capped, { name: 'Ada Lovelace', organization_name: 'Analytical Academy' });
+    const invitee = uniqueEmail('invitee');
+    await inviteIn(capped, owner, { role: 'member', email: invitee }).expect(201);
+    const mail = capped.mailbox.last(invitee);
+    expect(mail.subject).toBe('Ada Lovelace invited you to Analytical Academy');
+    expect(mail.text).toContain(`Ada Lovelace (${owner.email}) invited you to join Analytical Academy on the Partner Platform.`);
+  });
+
+  it('refuses more than the daily number of invitations of one organization with 429 and Retry-After; others are not held back', async () => {
+    const owner = await signUp(capped);
+    await inviteIn(capped, owner, { role: 'member' }).expect(201);
+    await inviteIn(capped, owner, { role: 'member', email: uniqueEmail('second') }).expect(201);
+    const refused = await inviteIn(capped, owner, { role: 'member', email: uniqueEmail('third') }).expect(429);
+    expect(refused.body.code).toBe('rate_limited');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(86000);
+    expectToMatchRouteTable(refused);
+    expect(await capped.db('invitations').where({ organization_id: owner.organizationId }).count({ n: '*' })).toEqual([{ n: '2' }]);
+    const other = await signUp(capped);
+    await inviteIn(capped, other, { role: 'member' }).expect(201);
+  });
+});
+
+describe('names with control characters', () => {
+  it.each([
+    ['a line break', 'Academy\r\nBcc: victim@example.com'],
+    ['a right-to-left override', 'Academy \u202Egnp.exe'],
+  ])('an organization name with %s is a 422 at sign-up and on create, and nothing is made', async (_label, name) => {
+    const email = uniqueEmail('ctl');
+    const signup = await request(ctx.app).post('/accounts/v1/signup').set('Origin', ORIGIN).send({ email, password: PASSWORD, name: 'Ada', organization_name: name }).expect(422);
+    expect(signup.body.details).toEqual([expect.objectContaining({ path: 'organization_name', message: 'must not contain control characters or line breaks' })]);
+    expect(ctx.mailbox.to(email)).toHaveLength(0);
+    const owner = await signUp(ctx);
+    const created = await request(ctx.app).post('/accounts/v1/organizations').set('Origin', ORIGIN).set('Authorization', bearer(owner)).send({ name }).expect(422);
+    expect(created.body.details[0].path).toBe('name');
+    expect(await ctx.db('memberships').where({ account_id: owner.accountId }).count({ n: '*' })).toEqual([{ n: '1' }]);
+  });
+});

@@ -101,11 +101,11 @@ export async function openCertificateOperator(config: CertificateConfig, process
      * without mail, or when the mail is refused, the operator hands it over; the organization stays made either way.
      */
     async inviteOwner(organizationId: string, organizationName: string, ownerId: string, email: string): Promise<OwnerInvitation> {
-      const invitation = await services.members.invite(organizationId, organizationName, ownerId, { role: 'owner', email, mail: false });
+      const invitation = await services.members.invite(organizationId, ownerId, { role: 'owner', email, mail: false });
       const view = { id: invitation.id, email, role: invitation.role, expires_at: invitation.expires_at, invite_url: invitation.invite_url };
       if (!config.SMTP_URL) return { ...view, mailed: false, mail_problem: 'no mail configured (SMTP_URL is unset)' };
       try {
-        await mailer.send(accountMails(config.PUBLIC_BASE_URL).invitation(email, organizationName, invitation.invite_url, config.INVITATION_TTL_DAYS));
+        await mailer.send(accountMails(config.PUBLIC_BASE_URL).invitation(email, { organizationName }, invitation.invite_url, config.INVITATION_TTL_DAYS));
       } catch {
         return { ...view, mailed: false, mail_problem: 'the mail server refused the invitation mail' };
       }

@@ -25,11 +25,13 @@ export function accountMails(publicBaseUrl: string) {
         text: `Someone (hopefully you) asked to reset the password of this account.\n\nChoose a new password:\n${dashboard}/reset-password/${token}\n\nThe link works once, for ${minutes} minutes, and signs every browser out. If it was not you, ignore this mail.\n`,
       };
     },
-    invitation(to: string, organizationName: string, inviteUrl: string, days: number): MailMessage {
+    /** Names the organization and, when an account made it, who invited (the operator CLI's invitations have none). */
+    invitation(to: string, from: { organizationName: string; inviter?: { name: string; email: string } }, inviteUrl: string, days: number): MailMessage {
+      const who = from.inviter ? `${from.inviter.name} (${from.inviter.email}) invited you` : 'You are invited';
       return {
         to,
-        subject: `You are invited to ${organizationName}`,
-        text: `You are invited to join ${organizationName} on the Partner Platform.\n\nAccept the invitation (sign in or sign up with this address):\n${inviteUrl}\n\nThe link works once, for ${days} days.\n`,
+        subject: `${from.inviter ? `${from.inviter.name} invited you` : 'You are invited'} to ${from.organizationName}`,
+        text: `${who} to join ${from.organizationName} on the Partner Platform.\n\nAccept the invitation (sign in or sign up with this address):\n${inviteUrl}\n\nThe link works once, for ${days} days. If you did not expect it, ignore this mail.\n`,
       };
     },
   };

@@ -79,6 +79,8 @@ export const mailUnavailableResponse: ResponseObjectSpec = { id: 'MailUnavailabl
 
 export const organizationLimitResponse: ResponseObjectSpec = { id: 'OrganizationLimit', description: "The account already owns `MAX_ORGANIZATIONS_PER_ACCOUNT` organizations (`organization_limit_reached`).", content: { "application/problem+json": problemSchema } };
 
+export const tooManyInvitationsResponse: ResponseObjectSpec = { id: 'TooManyInvitations', description: "The organization made `INVITATIONS_PER_ORGANIZATION_PER_DAY` (50) invitations in the last 24 hours (`rate_limited`);\n`Retry-After` says when the oldest of them leaves that window. Nothing was made or mailed.\n", headers: { "Retry-After": { description: "Seconds until another invitation can be made.", schema: z.int() } }, content: { "application/problem+json": problemSchema } };
+
 export const tooManyAttemptsResponse: ResponseObjectSpec = { id: 'TooManyAttempts', description: "Too many failed sign-ins for this email from this address, or from this address at all, or too many sign-ups and\npassword resets from this address (`too_many_attempts`); `Retry-After` says when to try again.\n", headers: { "Retry-After": { description: "Seconds until sign-in is possible again.", schema: z.int() } }, content: { "application/problem+json": problemSchema } };
 
 export const invalidRefreshTokenResponse: ResponseObjectSpec = { id: 'InvalidRefreshToken', description: "No refresh cookie, or one unknown, expired, revoked (`invalid_refresh_token`); or one already spent by an earlier\nrefresh (`refresh_token_reused`: every session of that sign-in is revoked); or a sign-in past its maximum lifetime\n(`session_expired`). `Set-Cookie` clears the cookie.\n", content: { "application/problem+json": problemSchema } };
@@ -307,6 +309,7 @@ export const accountsRouteTable: RouteSpec[] = [
       403: insufficientRoleResponse,
       415: unsupportedMediaTypeResponse,
       422: validationFailedResponse,
+      429: tooManyInvitationsResponse,
       503: mailUnavailableResponse,
     },
   }),

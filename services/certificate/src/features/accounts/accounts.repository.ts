@@ -139,9 +139,25 @@ export function createAccountsRepository(db: Knex) {
       await trx('refresh_sessions').where({ organization_id: organizationId, account_id: accountId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
     },
 
-    async insertInvitation(row: { id: string; organization_id: string; token_hash: string; role: MemberRole; email: string | null; created_by: string; expires_at: Date }): Promise<InvitationRow> {
-      const [created] = await db('invitations').insert(row).returning(['id', 'organization_id', 'role', 'email', 'created_at', 'expires_at', 'used_at']);
-      return created as InvitationRow;
+    /**
+     * Inserts an invitation unless the organization made `perDay` in the last 24 hours: then nothing is inserted and the
+     * answer is the seconds until the oldest of them leaves the window. The count and the insert hold the organization's
+     * lock, so concurrent invitations cannot pass the cap together.
+     */
+    async insertInvitationWithinCap(row: { id: string; organization_id: string; token_hash: string; role: MemberRole; email: string | null; created_by: string; expires_at: Date }, perDay: number): Promise<{ created: InvitationRow } | { retryAfterSeconds: number }> {
+      return db.transaction(async (trx) => {
+        await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`invitations:${row.organization_id}`]);
+        const recent = trx('invitations').where({ organization_id: row.organization_id }).where('created_at', '>', trx.raw("now() - interval '1 day'"));
+        const [window] = (await recent.clone().select(trx.raw('count(*)::int as n'), trx.raw("ceil(extract(epoch from (min(created_at) + interval '1 day' - now())))::int as wait"))) as unknown as Array<{ n: number; wait: number | null }>;
+        if (window && window.n >= perDay) return { retryAfterSeconds: Math.max(1, window.wait ?? 1) };
+        const [created] = await trx('invitations').insert(row).returning(['id', 'organization_id', 'role', 'email', 'created_at', 'expires_at', 'used_at']);
+        return { created: created as InvitationRow };
+      });
+    },
+    /** An organization's stored name (undefined when it does not exist). */
+    async organizationName(organizationId: string): Promise<string | undefined> {
+      const row = await db('organizations').where({ id: organizationId }).first('name');
+      return row?.name as string | undefined;
     },
     async pendingInvitations(organizationId: string): Promise<InvitationRow[]> {
       return db('invitations')

@@ -104,7 +104,7 @@ export function memberAdminRoutes(service: MembersService): Router {
   });
   router.post('/invitations', requireRole('owner'), async (req, res) => {
     const admin = adminOf(req);
-    res.status(201).json(await service.invite(admin.org, admin.org_name ?? admin.org, admin.sub, parseOrThrow(newInvitationSchema, req.body ?? {})));
+    res.status(201).json(await service.invite(admin.org, admin.sub, parseOrThrow(newInvitationSchema, req.body ?? {})));
   });
   router.get('/invitations', async (req, res) => {
     res.json(await service.pendingInvitations(adminOf(req).org));

@@ -3,8 +3,11 @@ import { MEMBER_ROLES } from './accounts.repository';
 
 const email = z.email('must be an email address').max(254);
 const password = z.string().min(10, 'must be at least 10 characters').max(200);
-const personName = z.string().trim().min(1, 'is required').max(100);
-const organizationName = z.string().trim().min(1, 'is required').max(100);
+/** Control characters (line breaks included) and bidirectional overrides: a name is shown in mails, pages and credentials. */
+const CONTROL_CHARACTERS = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
+const displayName = () => z.string().trim().min(1, 'is required').max(100).refine((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters or line breaks');
+const personName = displayName();
+const organizationName = displayName();
 const organizationId = z.string().min(1).max(200);
 
 export const signUpSchema = z

@@ -14,7 +14,7 @@ const lastOwner = () => new ConflictError('An organization keeps at least one ow
  * sessions for the organization are revoked, and a removal or role change reaches the gateways at once (their session
  * check refuses the member's access tokens still within their 15 minutes).
  */
-export function createMembersService(repo: AccountsRepository, mailer: Mailer, settings: { invitationTtlDays: number; publicBaseUrl: string; sessionEvents?: SessionEvents }) {
+export function createMembersService(repo: AccountsRepository, mailer: Mailer, settings: { invitationTtlDays: number; invitationsPerDay: number; publicBaseUrl: string; sessionEvents?: SessionEvents }) {
   const db = repo.db;
   const events = settings.sessionEvents ?? NO_SESSION_EVENTS;
   const mails = accountMails(settings.publicBaseUrl);
@@ -56,20 +56,32 @@ export function createMembersService(repo: AccountsRepository, mailer: Mailer, s
      * and only an account that proved that email can use it; without one the owner passes the link on. `mail: false`
      * keeps the email's rule but sends nothing: the caller hands the link over itself (the operator CLI without SMTP).
      */
-    async invite(organizationId: string, organizationName: string, createdBy: string, input: { role: MemberRole; email?: string; mail?: boolean }) {
+    async invite(organizationId: string, createdBy: string, input: { role: MemberRole; email?: string; mail?: boolean }) {
       const token = newSecretToken();
-      const row = await repo.insertInvitation({
-        id: newId('inv'),
-        organization_id: organizationId,
-        token_hash: tokenHash(token),
-        role: input.role,
-        email: input.email ?? null,
-        created_by: createdBy,
-        expires_at: new Date(Date.now() + settings.invitationTtlDays * 86400_000),
-      });
+      const outcome = await repo.insertInvitationWithinCap(
+        {
+          id: newId('inv'),
+          organization_id: organizationId,
+          token_hash: tokenHash(token),
+          role: input.role,
+          email: input.email ?? null,
+          created_by: createdBy,
+          expires_at: new Date(Date.now() + settings.invitationTtlDays * 86400_000),
+        },
+        settings.invitationsPerDay,
+      );
+      if ('retryAfterSeconds' in outcome) {
+        const wait = String(outcome.retryAfterSeconds);
+        throw new ApiError(429, 'rate_limited', `This organization made ${settings.invitationsPerDay} invitations in the last 24 hours; try again in ${wait} s`, {}, { 'Retry-After': wait });
+      }
+      const row = outcome.created;
       const inviteUrl = `${settings.publicBaseUrl.replace(/\/+$/, '')}/dashboard/invite/${token}`;
       const mailed = Boolean(input.email) && input.mail !== false;
-      if (mailed) await mailer.send(mails.invitation(input.email!, organizationName, inviteUrl, settings.invitationTtlDays));
+      if (mailed) {
+        // The stored names, never a token's claim: the mail says which organization and who invited.
+        const [organizationName, inviter] = await Promise.all([repo.organizationName(organizationId), repo.findAccount(createdBy)]);
+        await mailer.send(mails.invitation(input.email!, { organizationName: organizationName ?? organizationId, inviter: inviter ? { name: inviter.name, email: inviter.email } : undefined }, inviteUrl, settings.invitationTtlDays));
+      }
       return { ...invitationView(row), token, invite_url: inviteUrl, mailed };
     },
 
