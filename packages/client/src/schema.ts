@@ -7705,7 +7705,6 @@ export namespace CertificateService {
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
                 429: components["responses"]["TooManyAttempts"];
-                503: components["responses"]["MailUnavailable"];
             };
         };
         confirmPasswordReset: {

@@ -16,12 +16,12 @@ async function main() {
   const logger = createLogger('certificate', config.LOG_LEVEL, bufferedStdout());
   const tracing = await startTracing('certificate');
   warnAboutPaymentSettings(config, logger);
-  if (!config.SMTP_URL) logger.warn('SMTP_URL is not set: sign-up, password-reset and invitation mails cannot be sent (503 mail_unavailable)');
+  if (!config.SMTP_URL) logger.warn('SMTP_URL is not set: sign-up, password-reset and invitation mails cannot be sent (sign-up and invitations answer 503 mail_unavailable; password resets are logged)');
   const db = await openServiceDatabase(config.databaseUrl, CERTIFICATE_SCHEMA, migrations, logger);
   const keyCache = startApiKeyCache(config, CERTIFICATE_SCHEMA, logger);
   await keyCache?.listener.ready;
   const sessionEvents = config.REDIS_URL ? createRedisSessionEvents(config.REDIS_URL, config.REDIS_PREFIX, logger) : undefined;
-  const services = buildServices({ db, config, apiKeyCache: keyCache?.cache, sessionEvents });
+  const services = buildServices({ db, config, apiKeyCache: keyCache?.cache, sessionEvents, logger });
   const metrics = createMetrics('certificate');
   const app = createApp({ db, config, logger, apiKeyCache: keyCache?.cache, metrics, sessionEvents }, services);
   // The two hot partner reads skip Express when they succeed; every other request (and outcome) is the app's.

@@ -47,7 +47,7 @@ export interface CertificateDeps {
 
 /** Wires the feature services once per process; the HTTP app and the operator CLI share this. */
 export function buildServices(
-  { db, config, apiKeyCache, sessionEvents }: Pick<CertificateDeps, 'db' | 'config' | 'apiKeyCache' | 'sessionEvents'>,
+  { db, config, apiKeyCache, sessionEvents, logger }: Pick<CertificateDeps, 'db' | 'config' | 'apiKeyCache' | 'sessionEvents'> & Partial<Pick<CertificateDeps, 'logger'>>,
   mailer: Mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
 ) {
   const apiKeys = createCertificateApiKeys(db, apiKeyCache);
@@ -83,7 +83,14 @@ export function buildServices(
   // Organizations made by accounts get no free credits of their own: a verified account's one grant goes to its first.
   const ensureAccountOrganization = (claims: { org: string; org_name?: string; sub: string }, trx: typeof db) => organizations.ensureWithUser(claims, trx, { freeCredits: false });
   const accounts = createAccountsService(
-    { repo: accountRecords, tokens: createEmailTokensRepository(db), throttle, ensureOrganization: ensureAccountOrganization, mailer },
+    {
+      repo: accountRecords,
+      tokens: createEmailTokensRepository(db),
+      throttle,
+      ensureOrganization: ensureAccountOrganization,
+      mailer,
+      onBackgroundError: (error, what) => logger?.error({ err: error }, what),
+    },
     {
       jwtSecret: config.JWT_SECRET,
       jwtIssuer: config.JWT_ISSUER,

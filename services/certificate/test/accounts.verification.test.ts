@@ -69,9 +69,9 @@ describe('password reset', () => {
     const unknownEmail = uniqueEmail('nobody');
     const unknown = await post('/password-reset').send({ email: unknownEmail }).expect(202);
     expect(unknown.body).toEqual(known.body);
+    const mail = await ctx.mailbox.arrived(account.email, 2); // the sign-up confirmation, then the reset
     expect(ctx.mailbox.to(unknownEmail)).toEqual([]);
 
-    const mail = ctx.mailbox.last(account.email);
     expect(mail.subject).toBe('Reset your password');
     const token = linkToken(mail, 'reset-password');
     const reset = await post('/password-reset/confirm').send({ token, password: 'a brand new password' }).expect(200);
@@ -95,7 +95,7 @@ describe('password reset', () => {
     expect(refused.body.code).toBe('email_not_verified');
 
     await post('/password-reset').send({ email }).expect(202);
-    const reset = await post('/password-reset/confirm').send({ token: linkToken(ctx.mailbox.last(email), 'reset-password'), password: 'legacy new password' }).expect(200);
+    const reset = await post('/password-reset/confirm').send({ token: linkToken(await ctx.mailbox.arrived(email), 'reset-password'), password: 'legacy new password' }).expect(200);
     const created = await post('/organizations').set('Cookie', refreshCookieOf(reset)!).send({ name: 'Legacy Co' }).expect(201);
     expect(created.body.organization.name).toBe('Legacy Co');
   });
@@ -129,6 +129,35 @@ describe('invitations by mail', () => {
     const created = await request(ctx.app).post('/admin/v1/invitations').set('Authorization', bearer(owner.accessToken)).send({ role: 'member', email }).expect(201);
     const res = await post(`/invitations/${created.body.token}/accept`).set('Cookie', cookie).expect(403);
     expect(res.body.code).toBe('email_not_verified');
+  });
+});
+
+describe('password reset leaks nothing and links die together', () => {
+  it('answers a registered address 202 even when mail cannot be sent, as it answers an unknown one', async () => {
+    const broken = createTestContext({ SMTP_URL: 'smtp://127.0.0.1:1' });
+    try {
+      const email = uniqueEmail('registered');
+      await broken.db('accounts').insert({ id: newId('acc'), email, name: 'Registered', password_hash: await hashPassword(PASSWORD) });
+      const ask = (address: string) => request(broken.app).post('/accounts/v1/password-reset').set('Origin', ORIGIN).send({ email: address });
+      const known = await ask(email).expect(202);
+      const unknown = await ask(uniqueEmail('unknown')).expect(202);
+      expect(known.body).toEqual(unknown.body);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('using one reset link voids every other link of the account', async () => {
+    const account = await signUp(ctx);
+    await post('/password-reset').send({ email: account.email }).expect(202);
+    const older = linkToken(await ctx.mailbox.arrived(account.email, 2), 'reset-password');
+    await post('/password-reset').send({ email: account.email }).expect(202);
+    const newer = linkToken(await ctx.mailbox.arrived(account.email, 3), 'reset-password');
+    expect(newer).not.toBe(older);
+    await post('/password-reset/confirm').send({ token: newer, password: 'the newest password' }).expect(200);
+    const refused = await post('/password-reset/confirm').send({ token: older, password: 'an attacker password' }).expect(404);
+    expect(refused.body.code).toBe('token_not_found');
+    await post('/sessions').send({ email: account.email, password: 'the newest password' }).expect(200);
   });
 });
 

@@ -38,6 +38,15 @@ export function startTestMailbox() {
       if (mails.length === 0) throw new Error(`no mail for ${address}`);
       return mails[mails.length - 1]!;
     },
+    /** The newest mail for `address` once there are `count` (mails sent after the answer, as password resets are). */
+    async arrived(address: string, count = 1): Promise<ReceivedMail> {
+      const deadline = Date.now() + 5000;
+      while (received.filter((mail) => mail.to.includes(address.toLowerCase())).length < count) {
+        if (Date.now() > deadline) throw new Error(`no mail number ${count} for ${address} within 5 s`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return this.last(address);
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -139,7 +139,6 @@ export const accountsRouteTable: RouteSpec[] = [
       415: unsupportedMediaTypeResponse,
       422: validationFailedResponse,
       429: tooManyAttemptsResponse,
-      503: mailUnavailableResponse,
     },
   }),
   route({

@@ -42,6 +42,8 @@ export interface AccountsDeps {
   throttle: SignInThrottle;
   ensureOrganization: EnsureOrganization;
   mailer: Mailer;
+  /** Told of a failure in work done after the answer (a password-reset mail): the service logs it. */
+  onBackgroundError?: (error: unknown, what: string) => void;
 }
 
 /** The answer of sign-up and password-reset requests: the same whether the email has an account or not. */
@@ -53,13 +55,13 @@ export type EnsureOrganization = (claims: { org: string; org_name?: string; sub:
 /** A signed-in dashboard session as the accounts routes answer it. */
 export type Session = z.infer<typeof sessionSchema>;
 
-/** A session answer and, when a sign-in happened or rotated, the refresh token for the cookie. */
 /** The dashboard sign-in a request acts in: its account and its refresh-session family (an access token's `sid`). */
 export interface SignIn {
   accountId: string;
   familyId: string;
 }
 
+/** A session answer and, when a sign-in happened or rotated, the refresh token for the cookie. */
 export interface SessionGrant {
   session: Session;
   refreshToken?: string;
@@ -81,7 +83,7 @@ function notFoundInvitation(): never {
 const notVerified = () => new ForbiddenError('Confirm your email address first (a password reset confirms it too)', 'email_not_verified');
 const badEmailToken = () => new ApiError(404, 'token_not_found', 'This link is unknown, expired or already used');
 
-export function createAccountsService({ repo, tokens, throttle, ensureOrganization, mailer }: AccountsDeps, settings: AccountsSettings) {
+export function createAccountsService({ repo, tokens, throttle, ensureOrganization, mailer, onBackgroundError }: AccountsDeps, settings: AccountsSettings) {
   const db = repo.db;
   const events = settings.sessionEvents ?? NO_SESSION_EVENTS;
   const maxLifetimeMs = settings.sessionMaxLifetimeSeconds * 1000;
@@ -91,6 +93,16 @@ export function createAccountsService({ repo, tokens, throttle, ensureOrganizati
   };
   const mails = accountMails(settings.publicBaseUrl);
   const mailSent = (message: string): MailSent => ({ status: 'mail_sent', message, ...(settings.mailInboxUrl ? { mail_inbox_url: settings.mailInboxUrl } : {}) });
+
+  /** A reset link for the account with this email, if there is one, mailed to it. */
+  async function sendPasswordReset(email: string): Promise<void> {
+    const account = await repo.findAccountByEmail(email);
+    if (!account) return;
+    const token = newSecretToken();
+    const expiresAt = new Date(Date.now() + settings.passwordResetTtlMinutes * 60_000);
+    await tokens.insert({ id: newId('etk'), purpose: 'password_reset', token_hash: tokenHash(token), email: account.email, account_id: account.id, expires_at: expiresAt });
+    await mailer.send(mails.passwordReset(account.email, token, settings.passwordResetTtlMinutes));
+  }
 
   /** Every dashboard access token names its sign-in (`sid`): the gateway checks that it is live before proxying. */
   function accessToken(account: AccountRow, organization: MembershipView, sid: string): string {
@@ -358,15 +370,16 @@ export function createAccountsService({ repo, tokens, throttle, ensureOrganizati
     },
 
     /** Mails a reset link when the email has an account; the answer is the same 202 either way. */
+    /**
+     * The same answer, the same work before it and so the same timing whether or not the email has an account (and
+     * whether or not mail works): the look-up, the link and the mail happen after the answer, and a failure there is
+     * logged, never answered.
+     */
     async requestPasswordReset(email: string, address: string): Promise<MailSent> {
       await throttle.spendSignUp(address);
-      const account = await repo.findAccountByEmail(email);
-      if (account) {
-        const token = newSecretToken();
-        const expiresAt = new Date(Date.now() + settings.passwordResetTtlMinutes * 60_000);
-        await tokens.insert({ id: newId('etk'), purpose: 'password_reset', token_hash: tokenHash(token), email: account.email, account_id: account.id, expires_at: expiresAt });
-        await mailer.send(mails.passwordReset(account.email, token, settings.passwordResetTtlMinutes));
-      }
+      setImmediate(() => {
+        sendPasswordReset(email).catch((error: unknown) => onBackgroundError?.(error, 'password reset mail not sent'));
+      });
       return mailSent('If an account has this email, we sent it a link to choose a new password.');
     },
 
@@ -376,6 +389,7 @@ export function createAccountsService({ repo, tokens, throttle, ensureOrganizati
       const grant = await db.transaction(async (trx) => {
         const row = await tokens.use(trx, 'password_reset', tokenHash(token));
         if (!row?.account_id) throw badEmailToken();
+        await tokens.voidAll(trx, 'password_reset', row.account_id); // one reset: every other link of the account dies
         await repo.setPasswordHash(trx, row.account_id, passwordHash);
         await repo.markEmailVerified(trx, row.account_id);
         await repo.revokeAllSessions(trx, row.account_id);

@@ -34,6 +34,10 @@ export function createEmailTokensRepository(db: Knex) {
         .returning(['id', 'purpose', 'email', 'account_id', 'sign_up']);
       return row as EmailTokenRow | undefined;
     },
+    /** Voids every unused token of that purpose for the account (a reset link used: the older ones die with it). */
+    async voidAll(trx: Knex, purpose: EmailTokenPurpose, accountId: string): Promise<void> {
+      await trx('email_tokens').where({ purpose, account_id: accountId }).whereNull('used_at').update({ used_at: trx.fn.now() });
+    },
   };
 }
 
