@@ -77,7 +77,7 @@ export const mobilityConfigSchema = z
     API_KEY_MAX_LIVE_PER_PARTNER: env.positiveInt(50),
     API_KEY_MAX_TEST_PER_PARTNER: env.positiveInt(50),
     /** A test-mode (sandbox) job nobody moved for this long is ended by the worker's sweep (cancelled, reason sandbox_expired). */
-    SANDBOX_JOB_TTL_S: env.positiveInt(24 * 60 * 60),
+    SANDBOX_JOB_TTL_S: env.positiveInt(60 * 60),
     /** A job's location webhook goes out when this long has passed since its last one, or the driver moved LOCATION_EVENT_DISTANCE_M. */
     LOCATION_EVENT_INTERVAL_S: env.positiveInt(10),
     LOCATION_EVENT_DISTANCE_M: env.positiveInt(200),

@@ -128,10 +128,11 @@ describe('API keys per organization', () => {
 });
 
 describe('idle test-mode jobs', () => {
-  const DAY_S = 24 * 60 * 60;
-  const ageBy = (table: string, id: string, hours: number) => ctx.db(table).where({ id }).update({ updated_at: ctx.db.raw(`now() - interval '${hours} hours'`) });
+  const ageBy = (table: string, id: string, minutes: number) => ctx.db(table).where({ id }).update({ updated_at: ctx.db.raw(`now() - interval '${minutes} minutes'`) });
 
-  it('ends test rides and deliveries nobody moved for the TTL, with their usual events; live and recent test jobs stay', async () => {
+  it('ends test rides and deliveries nobody moved for an hour (the default TTL), with their usual events; live and recent test jobs stay', async () => {
+    const ttl = ctx.config.SANDBOX_JOB_TTL_S;
+    expect(ttl).toBe(3600);
     const centre = randomCentre();
     const live = await createPartnerKey(ctx);
     const test = await createPartnerKey(ctx, { owner: live.owner, mode: 'test' });
@@ -145,10 +146,10 @@ describe('idle test-mode jobs', () => {
     await testApi.post(`/api/v1/sandbox/deliveries/${pickedUp.id}/advance`, { to: 'picked_up' }).expect(200);
     const recentRide = (await testApi.post('/api/v1/rides', rideBody(centre)).expect(201)).body as Json;
     const liveRide = (await liveApi.post('/api/v1/rides', rideBody(centre)).expect(201)).body as Json;
-    for (const [table, id] of [['rides', idleRide.id], ['deliveries', idleDelivery.id], ['deliveries', pickedUp.id], ['rides', liveRide.id]] as const) await ageBy(table, id, 25);
-    await ageBy('rides', recentRide.id, 23);
+    for (const [table, id] of [['rides', idleRide.id], ['deliveries', idleDelivery.id], ['deliveries', pickedUp.id], ['rides', liveRide.id]] as const) await ageBy(table, id, 61);
+    await ageBy('rides', recentRide.id, 59);
 
-    await ctx.services.sandbox.expireIdle(DAY_S);
+    await ctx.services.sandbox.expireIdle(ttl);
 
     expect((await testApi.get(`/api/v1/rides/${idleRide.id}`).expect(200)).body).toMatchObject({ status: 'cancelled', cancelled_by: 'system' });
     expect((await testApi.get(`/api/v1/deliveries/${idleDelivery.id}`).expect(200)).body).toMatchObject({ status: 'cancelled', cancelled_by: 'system' });
@@ -162,7 +163,7 @@ describe('idle test-mode jobs', () => {
     expect(await events(pickedUp.id)).toContain('delivery.failed');
 
     // A second sweep finds nothing left to end.
-    const again = await ctx.services.sandbox.expireIdle(DAY_S);
+    const again = await ctx.services.sandbox.expireIdle(ttl);
     expect(again).toEqual({ rides: 0, deliveries: 0 });
   });
 });
