@@ -134,6 +134,19 @@ describe('the template designer (new template)', () => {
     expect(revoked).toEqual(['blob:preview-1', 'blob:preview-2']);
   });
 
+  it('asks again when the service is busy drawing (503), and shows the drawing once it answers', async () => {
+    let asked = 0;
+    const api = fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': { body: session() },
+      'GET /dashboard/api/certificate/templates': { body: { data: [], has_more: false, next_cursor: null } },
+      'POST /dashboard/api/certificate/templates/preview': () => (++asked === 1 ? problem(503, 'too_many_in_flight', "Too many of this organization's documents are being rendered; retry after 2 s") : png),
+    });
+    renderApp('/templates');
+    await waitFor(() => expect(screen.getByTestId('template-preview-image').getAttribute('src')).toBe('blob:preview-1'), { timeout: 4000 });
+    expect(api.calls('POST /dashboard/api/certificate/templates/preview')).toHaveLength(2);
+    expect(screen.getByTestId('template-preview-status').textContent).toBe('Preview up to date.');
+  });
+
   it('refuses an image over 1 MiB beside its field, without sending it', async () => {
     const api = fakeApi({
       'POST /dashboard/api/auth/sessions/refresh': { body: session() },

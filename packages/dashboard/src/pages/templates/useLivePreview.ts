@@ -4,8 +4,27 @@
  * newer one). The image is an object URL, revoked when a newer one replaces it and when the designer goes away.
  */
 import { useEffect, useRef, useState } from 'react';
+import { ApiError } from '../../api/http';
 
 export const PREVIEW_DEBOUNCE_MS = 400;
+/** A preview the service is too busy to draw now (503, its organization's renders in flight) is asked again this often, at most this many times. */
+export const PREVIEW_BUSY_RETRY_MS = 1000;
+export const PREVIEW_BUSY_RETRIES = 3;
+
+const isBusy = (failure: unknown) => failure instanceof ApiError && failure.status === 503;
+
+/** Draws, asking again a little later while the service answers that it is busy (an aborted draw is not asked again). */
+async function drawWhenFree(draw: () => Promise<Blob>, signal: AbortSignal): Promise<Blob> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await draw();
+    } catch (failure) {
+      if (!isBusy(failure) || attempt >= PREVIEW_BUSY_RETRIES || signal.aborted) throw failure;
+      await new Promise((resolve) => setTimeout(resolve, PREVIEW_BUSY_RETRY_MS));
+      if (signal.aborted) throw failure;
+    }
+  }
+}
 
 export interface LivePreview {
   /** The latest drawing, kept while the next one is asked for. */
@@ -28,8 +47,7 @@ export function useLivePreview(body: unknown, draw: (body: unknown, signal: Abor
     const controller = new AbortController();
     setLoading(true);
     const timer = setTimeout(() => {
-      drawRef
-        .current(JSON.parse(key) as unknown, controller.signal)
+      drawWhenFree(() => drawRef.current(JSON.parse(key) as unknown, controller.signal), controller.signal)
         .then((blob) => {
           if (controller.signal.aborted) return;
           const url = URL.createObjectURL(blob);
