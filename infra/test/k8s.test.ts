@@ -75,8 +75,8 @@ function defaultPort(schema: Parameters<typeof parseConfig>[0]): number {
   return (parseConfig(schema, { JWT_SECRET: 'x'.repeat(32) }) as { PORT: number }).PORT;
 }
 
-/** Names that hold credentials (GATEWAY_B_HASH_HEADER is only a header name). */
-const SECRET_NAME = /SECRET|_KEY$|_HASH$|PASSWORD|DATABASE_URL/;
+/** Names that hold credentials (GATEWAY_B_HASH_HEADER is only a header name; REDIS_URL carries the Redis password). */
+const SECRET_NAME = /SECRET|_KEY$|_HASH$|PASSWORD|DATABASE_URL|REDIS_URL/;
 
 describe('infra/k8s secrets', () => {
   it('holds no Secret, so `kubectl apply -f infra/k8s/` never replaces real secrets with placeholders', () => {
@@ -101,6 +101,16 @@ describe('infra/k8s secrets', () => {
       expect(() => parseConfig(schema, env)).toThrow(new RegExp(`^Invalid environment variable ${variable}: a placeholder from the repository is refused when NODE_ENV=production`));
     }
     expect(() => parseConfig(schema, resolvedEnv(container))).not.toThrow();
+  });
+
+  it('hands every process its Redis URL from the Secret, with a password in it (Redis requires one)', () => {
+    const readers = workloads.filter(({ kind, name }) => containerOf(name, kind).env.some((v) => v.name === 'REDIS_URL'));
+    expect(readers.map((w) => w.name).sort()).toEqual(['certificate', 'gateway', 'mobility', 'worker']);
+    for (const { kind, name } of readers) {
+      expect(containerOf(name, kind).env.find((v) => v.name === 'REDIS_URL')!.valueFrom?.secretKeyRef).toEqual({ name: 'platform-secrets', key: 'REDIS_URL' });
+    }
+    expect(configMap.REDIS_URL).toBeUndefined();
+    expect(new URL(exampleSecrets.REDIS_URL!).password).not.toBe('');
   });
 
   it('checks every production secret somewhere', () => {
