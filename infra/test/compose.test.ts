@@ -6,10 +6,12 @@ import { parseConfig, secretWeakness } from '@platform/service-kit';
 import { gatewayConfigSchema } from '../../gateway/src/config';
 import { certificateConfigSchema } from '../../services/certificate/src/config';
 import { mobilityConfigSchema } from '../../services/mobility/src/config';
+import { variablesOf } from './helpers/config-variables';
 
 const root = path.resolve(__dirname, '../..');
 
 interface ComposeService {
+  image?: string;
   working_dir?: string;
   command?: string[];
   environment?: Record<string, string>;
@@ -43,11 +45,20 @@ const apps = [
 /** The Ed25519 key an operator exports for the certificate service (compose requires it, with no fallback). */
 const CREDENTIAL_SIGNING_KEY = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 
-/** A process's environment as compose would interpolate it with JWT_SECRET (and `exported`) in the shell's environment. */
+/** The password compose's Redis is started with in these tests (compose requires REDIS_PASSWORD, hex as the docs make it). */
+const REDIS_PASSWORD = randomBytes(32).toString('hex');
+
+/**
+ * A process's environment as compose would interpolate it with JWT_SECRET (and `exported`) in the shell's environment;
+ * every other required variable (`${VAR:?…}`) is exported with a random value (REDIS_PASSWORD with the one above).
+ */
 function interpolated(name: string, jwtSecret: string, exported: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
+  const shell: Record<string, string> = { REDIS_PASSWORD, ...exported };
   for (const [variable, value] of Object.entries(compose.services[name]!.environment!)) {
-    env[variable] = value.replace(/\$\{(\w+):?-([^}]*)\}/g, (_whole, from: string, fallback: string) => exported[from] || fallback);
+    env[variable] = value
+      .replace(/\$\{(\w+):?-([^}]*)\}/g, (_whole, from: string, fallback: string) => shell[from] || fallback)
+      .replace(/\$\{(\w+):\?[^}]*\}/g, (_whole, from: string) => shell[from] ?? randomBytes(32).toString('base64'));
   }
   env.JWT_SECRET = jwtSecret;
   if ('CREDENTIAL_SIGNING_KEY' in env) env.CREDENTIAL_SIGNING_KEY = exported.CREDENTIAL_SIGNING_KEY ?? CREDENTIAL_SIGNING_KEY;
@@ -94,7 +105,7 @@ describe('docker-compose.yml', () => {
   it('requires JWT_SECRET and writes no fallback for any secret', () => {
     for (const { name } of apps) expect(compose.services[name]!.environment!.JWT_SECRET).toMatch(/^\$\{JWT_SECRET:\?[^}]+\}$/);
     for (const file of composeFiles) {
-      expect(text(file)).not.toMatch(/\$\{\w*(SECRET|_KEY|_HASH)\w*:?-/);
+      expect(text(file)).not.toMatch(/\$\{\w*(SECRET|_KEY|_HASH|PASSWORD)\w*:?-/);
       // Any other fallback in the file must not be usable as a secret either.
       for (const [, fallback] of text(file).matchAll(/\$\{\w+:?-([^}]*)\}/g)) expect(secretWeakness(fallback!)).toBeDefined();
     }
@@ -148,12 +159,55 @@ describe('docker-compose.yml', () => {
     expect(env.MOBILITY_URL).toBe('http://mobility:3002');
   });
 
-  it('gives every process the database and Redis of the compose network', () => {
-    for (const { name } of apps) {
-      const env = compose.services[name]!.environment!;
-      expect(env.DATABASE_URL).toMatch(/@postgres:5432\/partner_platform$/);
-      expect(env.REDIS_URL).toBe('redis://redis:6379');
+  it.each(apps)('gives $name only variables its config schema reads', ({ name, schema }) => {
+    const known = variablesOf(schema);
+    expect(Object.keys(compose.services[name]!.environment!).filter((variable) => !known.includes(variable))).toEqual([]);
+  });
+
+  it("gives the gateway no database URL, no Postgres password and none of the services' secrets", () => {
+    const env = compose.services.gateway!.environment!;
+    const serviceSecrets = ['WEBHOOK_SECRET_KEY', 'TRACKING_TOKEN_SECRET', 'PIN_FINGERPRINT_SECRET', 'CREDENTIAL_SIGNING_KEY', 'SMTP_URL'];
+    expect(Object.keys(env).filter((variable) => /DATABASE_URL|^GATEWAY_[AB]_/.test(variable) || serviceSecrets.includes(variable))).toEqual([]);
+    expect(Object.values(env).filter((value) => /postgres(ql)?:\/\//.test(value))).toEqual([]);
+  });
+
+  it.each([
+    ['certificate', 'CERTIFICATE_DATABASE_URL', 'certificate_svc'],
+    ['mobility', 'MOBILITY_DATABASE_URL', 'mobility_svc'],
+    ['worker', 'MOBILITY_DATABASE_URL', 'mobility_svc'],
+  ])("connects %s to Postgres as its own role only (%s, %s), never as the superuser", (name, variable, role) => {
+    const env = compose.services[name]!.environment!;
+    const urls = Object.entries(env).filter(([, value]) => /postgres(ql)?:\/\//.test(value));
+    expect(urls.map(([key]) => key)).toEqual([variable]);
+    const url = new URL(env[variable]!);
+    expect(`${url.username}@${url.host}${url.pathname}`).toBe(`${role}@postgres:5432/partner_platform`);
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it("gives each service none of the other's secrets", () => {
+    for (const name of ['mobility', 'worker']) {
+      for (const variable of ['CREDENTIAL_SIGNING_KEY', 'SMTP_URL', 'DASHBOARD_ORIGINS']) expect(compose.services[name]!.environment![variable]).toBeUndefined();
     }
+    for (const variable of ['WEBHOOK_SECRET_KEY', 'TRACKING_TOKEN_SECRET', 'PIN_FINGERPRINT_SECRET']) expect(compose.services.certificate!.environment![variable]).toBeUndefined();
+  });
+
+  it('runs Redis with a required password (REDIS_PASSWORD, no fallback), from its environment, and checks its health with it', () => {
+    const redis = compose.services.redis!;
+    expect(redis.environment!.REDIS_PASSWORD).toMatch(/^\$\{REDIS_PASSWORD:\?[^}]+\}$/);
+    expect(redis.command!.join(' ')).toMatch(/redis-server .*--requirepass "\$\$REDIS_PASSWORD"/);
+    // redis-cli exits 0 on NOAUTH: the check must authenticate and look for the answer.
+    const check = redis.healthcheck!.test.join(' ');
+    expect(check).toContain('REDISCLI_AUTH="$$REDIS_PASSWORD"');
+    expect(check).toMatch(/redis-cli ping \| grep -q PONG/);
+    // The development override publishes it on 127.0.0.1 and changes nothing else.
+    expect(Object.keys(dev.services.redis!)).toEqual(['ports']);
+  });
+
+  it.each(apps)("gives $name a REDIS_URL to compose's Redis with its password", ({ name, schema }) => {
+    expect(compose.services[name]!.environment!.REDIS_URL).toMatch(/^redis:\/\/:\$\{REDIS_PASSWORD:\?[^}]+\}@redis:6379$/);
+    const config = parseConfig(schema, interpolated(name, randomBytes(32).toString('base64'))) as { REDIS_URL: string };
+    const url = new URL(config.REDIS_URL);
+    expect({ host: url.host, password: url.password }).toEqual({ host: 'redis:6379', password: REDIS_PASSWORD });
   });
 });
 

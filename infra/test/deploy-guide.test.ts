@@ -119,17 +119,31 @@ function exportedCommands(code: string): Map<string, string> {
 describe('docker-compose.yml and the Docker commands of the docs', () => {
   const composeRequired = [...read('docker-compose.yml').matchAll(/\$\{(\w+):\?/g)].map((match) => match[1]!);
   const required = [...new Set(composeRequired)].sort();
+  /**
+   * Compose's own secrets: no process reads them by name; compose builds them into the processes' URLs (the password of
+   * the Redis it runs). The Docker Compose section names each with its command: "`NAME` (`command`)".
+   */
+  const composeOwn = required.filter((name) => !schemaVariables.includes(name));
+  const dockerSection = rawSection(guide, 'Docker Compose');
+  const composeOwnCommand = (name: string) => new RegExp(`\`${name}\` \\(\`([^\`]+)\`\\)`).exec(dockerSection.replace(/\s+/g, ' '))?.[1];
 
-  it("requires (`${VAR:?…}`) exactly the guide's secrets that production cannot start without", () => {
-    expect(required).toEqual(documentedRequired);
+  it("requires (`${VAR:?…}`) exactly the guide's secrets that production cannot start without, and its Redis's password", () => {
+    expect(required.filter((name) => schemaVariables.includes(name))).toEqual(documentedRequired);
+    expect(composeOwn).toEqual(['REDIS_PASSWORD']);
+  });
+
+  it('makes the Redis password with a command whose output goes into a URL as it is', () => {
+    const command = composeOwnCommand('REDIS_PASSWORD');
+    expect(command).toMatch(/^openssl rand -hex \d+$/);
+    expect(execFileSync('bash', ['-c', command!], { encoding: 'utf8' }).trim()).toMatch(/^[0-9a-f]{64,}$/);
   });
 
   it("deploy.md's Docker Compose section exports exactly those variables, each with the table's command", () => {
-    const blocks = codeBlocks(rawSection(guide, 'Docker Compose')).filter((block) => /docker compose up/.test(block.code));
+    const blocks = codeBlocks(dockerSection).filter((block) => /docker compose up/.test(block.code));
     expect(blocks).toHaveLength(1);
     const exported = exportedCommands(blocks[0]!.code);
     expect([...exported.keys()].sort()).toEqual(required);
-    for (const [name, command] of exported) expect(command).toBe(rows.find((row) => row.name === name)!.make);
+    for (const [name, command] of exported) expect(command).toBe(composeOwn.includes(name) ? composeOwnCommand(name) : rows.find((row) => row.name === name)!.make);
   });
 
   it('every `docker compose` command of docs/operations.md exports them first (the databases-only line too)', () => {

@@ -8,7 +8,7 @@ import { certificateConfigSchema } from '../../services/certificate/src/config';
 import { mobilityConfigSchema } from '../../services/mobility/src/config';
 import { variablesOf } from './helpers/config-variables';
 import { loadManifests, root, selects, type Container, type Manifest, type PodTemplate } from './helpers/manifests';
-import { ingressAllowed, ingressPoliciesOf, type Source } from './helpers/network-policy';
+import { egressAllowed, egressPoliciesOf, ingressAllowed, ingressPoliciesOf, type Destination, type Source } from './helpers/network-policy';
 
 const manifests = loadManifests('infra/k8s');
 const examples = loadManifests('infra/examples');
@@ -75,8 +75,8 @@ function defaultPort(schema: Parameters<typeof parseConfig>[0]): number {
   return (parseConfig(schema, { JWT_SECRET: 'x'.repeat(32) }) as { PORT: number }).PORT;
 }
 
-/** Names that hold credentials (GATEWAY_B_HASH_HEADER is only a header name). */
-const SECRET_NAME = /SECRET|_KEY$|_HASH$|PASSWORD|DATABASE_URL/;
+/** Names that hold credentials (GATEWAY_B_HASH_HEADER is only a header name; REDIS_URL carries the Redis password). */
+const SECRET_NAME = /SECRET|_KEY$|_HASH$|PASSWORD|DATABASE_URL|REDIS_URL/;
 
 describe('infra/k8s secrets', () => {
   it('holds no Secret, so `kubectl apply -f infra/k8s/` never replaces real secrets with placeholders', () => {
@@ -101,6 +101,16 @@ describe('infra/k8s secrets', () => {
       expect(() => parseConfig(schema, env)).toThrow(new RegExp(`^Invalid environment variable ${variable}: a placeholder from the repository is refused when NODE_ENV=production`));
     }
     expect(() => parseConfig(schema, resolvedEnv(container))).not.toThrow();
+  });
+
+  it('hands every process its Redis URL from the Secret, with a password in it (Redis requires one)', () => {
+    const readers = workloads.filter(({ kind, name }) => containerOf(name, kind).env.some((v) => v.name === 'REDIS_URL'));
+    expect(readers.map((w) => w.name).sort()).toEqual(['certificate', 'gateway', 'mobility', 'worker']);
+    for (const { kind, name } of readers) {
+      expect(containerOf(name, kind).env.find((v) => v.name === 'REDIS_URL')!.valueFrom?.secretKeyRef).toEqual({ name: 'platform-secrets', key: 'REDIS_URL' });
+    }
+    expect(configMap.REDIS_URL).toBeUndefined();
+    expect(new URL(exampleSecrets.REDIS_URL!).password).not.toBe('');
   });
 
   it('checks every production secret somewhere', () => {
@@ -283,5 +293,94 @@ describe('infra/k8s NetworkPolicy', () => {
     const portName = template.spec.containers[0]!.ports!.find((p) => p.containerPort === scrapePort)!.name;
     expect(ingressAllowed(policies, template, portName, { namespace: 'monitoring', labels: { 'app.kubernetes.io/name': 'prometheus' } })).toBe(true);
     expect(ingressAllowed(policies, template, portName, stranger)).toBe(name === 'gateway' && portName === 'https');
+  });
+
+  describe('egress', () => {
+    const kubeDns: Destination = { namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' } };
+    const to = (name: string): Destination => ({ namespace: 'platform', labels: pod(name).metadata.labels });
+    /** Postgres and Redis are the operator's (managed, or servers outside the manifests): reached by their port. */
+    const postgres = { ip: '10.20.0.5' };
+    const redis = { ip: '10.20.0.6' };
+    const internet = [{ ip: '93.184.216.34' }, { ip: '2606:2800:220:1:248:1893:25c8:1946' }];
+    /** The cluster (pods, the API server's Service address), private, shared, loopback and link-local addresses, IPv4 and IPv6. */
+    const forbidden = ['10.0.0.1', '10.96.0.1', '172.16.0.10', '172.31.255.254', '192.168.1.1', '100.64.0.1', '127.0.0.1', '169.254.169.254', '169.254.0.1', 'fd00:ec2::254', 'fc00::1', 'fe80::1', '::1'].map((ip) => ({ ip }));
+    const allPods = workloads.map(({ kind, name }) => ({ kind, name, template: podOf(kind, name) }));
+
+    it.each(workloads)('isolates $name ($kind) for egress: nothing leaves it unless a rule allows it', ({ kind, name }) => {
+      expect(egressPoliciesOf(policies, podOf(kind, name)).length).toBeGreaterThan(0);
+      expect(egressAllowed(policies, podOf(kind, name), { ip: '10.0.0.1' }, 80)).toBe(false);
+    });
+
+    it.each(allPods)('lets $name resolve names with kube-dns (UDP and TCP 53)', ({ name, template }) => {
+      expect(egressAllowed(policies, template, kubeDns, 53, 'UDP')).toBe(true);
+      expect(egressAllowed(policies, template, kubeDns, 53, 'TCP')).toBe(true);
+      // The worker reaches the whole internet (webhook URLs on any port); nothing else asks another DNS server.
+      expect(egressAllowed(policies, template, { ip: '8.8.8.8' }, 53, 'UDP')).toBe(name === 'worker');
+      expect(egressAllowed(policies, template, { namespace: 'kube-system', labels: { app: 'something-else' } }, 53, 'UDP')).toBe(false);
+    });
+
+    it('lets the gateway reach the certificate and mobility services and Redis only', () => {
+      const gateway = pod('gateway');
+      expect(egressAllowed(policies, gateway, to('certificate'), 3001)).toBe(true);
+      expect(egressAllowed(policies, gateway, to('mobility'), 3002)).toBe(true);
+      expect(egressAllowed(policies, gateway, redis, 6379)).toBe(true);
+      expect(egressAllowed(policies, gateway, postgres, 5432)).toBe(false);
+      expect(egressAllowed(policies, gateway, to('worker'), 9465)).toBe(false);
+      expect(egressAllowed(policies, gateway, to('certificate'), 3002)).toBe(false);
+      for (const destination of [...internet, ...forbidden]) expect(egressAllowed(policies, gateway, destination, 443)).toBe(false);
+    });
+
+    it.each(['certificate', 'mobility'])('lets %s reach Postgres and Redis, and no other pod', (name) => {
+      expect(egressAllowed(policies, pod(name), postgres, 5432)).toBe(true);
+      expect(egressAllowed(policies, pod(name), redis, 6379)).toBe(true);
+      for (const other of ['gateway', 'certificate', 'mobility']) expect(egressAllowed(policies, pod(name), to(other), other === 'gateway' ? 8080 : 3001)).toBe(false);
+      for (const destination of forbidden) for (const port of [80, 443, 587, 8080]) expect(egressAllowed(policies, pod(name), destination, port)).toBe(false);
+    });
+
+    it('lets the mobility API reach nothing else: its egress rules are DNS, Postgres and Redis', () => {
+      const rules = egressPoliciesOf(policies, pod('mobility')).flatMap((policy) => policy.spec.egress ?? []);
+      const ports = rules.flatMap((rule) => (rule.ports ?? [{ port: 'any' }]).map((p) => `${p.protocol ?? 'TCP'}/${p.port}`));
+      expect([...new Set(ports)].sort()).toEqual(['TCP/53', 'TCP/5432', 'TCP/6379', 'UDP/53']);
+      for (const destination of internet) expect(egressAllowed(policies, pod('mobility'), destination, 443)).toBe(false);
+    });
+
+    it('lets the certificate service call payment gateways (HTTPS) and its SMTP relay on the internet, nothing else there', () => {
+      const certificate = pod('certificate');
+      for (const destination of internet) {
+        for (const port of [443, 587, 465]) expect(egressAllowed(policies, certificate, destination, port)).toBe(true);
+        for (const port of [80, 25, 8443, 22]) expect(egressAllowed(policies, certificate, destination, port)).toBe(false);
+      }
+      const rules = egressPoliciesOf(policies, certificate).flatMap((policy) => policy.spec.egress ?? []);
+      const ports = rules.flatMap((rule) => (rule.ports ?? [{ port: 'any' }]).map((p) => `${p.protocol ?? 'TCP'}/${p.port}`));
+      expect([...new Set(ports)].sort()).toEqual(['TCP/443', 'TCP/465', 'TCP/53', 'TCP/5432', 'TCP/587', 'TCP/6379', 'UDP/53'].sort());
+    });
+
+    it('lets the worker deliver webhooks anywhere on the internet, on any port, and reach Postgres and Redis', () => {
+      const worker = pod('worker');
+      for (const destination of internet) for (const port of [443, 8443, 80]) expect(egressAllowed(policies, worker, destination, port)).toBe(true);
+      expect(egressAllowed(policies, worker, postgres, 5432)).toBe(true);
+      expect(egressAllowed(policies, worker, redis, 6379)).toBe(true);
+    });
+
+    it('keeps the worker out of the cluster, private, shared, loopback and metadata ranges (IPv4 and IPv6)', () => {
+      const worker = pod('worker');
+      for (const destination of forbidden) for (const port of [80, 443, 8443, 10250, 2379]) expect(egressAllowed(policies, worker, destination, port)).toBe(false);
+      for (const name of ['gateway', 'certificate', 'mobility']) {
+        for (const port of [3001, 3002, 8080, 9464]) expect(egressAllowed(policies, worker, to(name), port)).toBe(false);
+      }
+      // Every internet rule that selects the worker excludes each of those ranges.
+      const blocks = egressPoliciesOf(policies, worker).flatMap((policy) => (policy.spec.egress ?? []).flatMap((rule) => rule.to ?? []).flatMap((peer) => (peer.ipBlock ? [peer.ipBlock] : [])));
+      expect(blocks.map((block) => block.cidr).sort()).toEqual(['0.0.0.0/0', '::/0']);
+      const excepted = blocks.flatMap((block) => block.except ?? []);
+      expect(excepted).toEqual(expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', 'fc00::/7', 'fe80::/10', '::1/128']));
+    });
+
+    it.each(['certificate-migrate', 'mobility-migrate'])('lets the %s Job reach Postgres only', (name) => {
+      const job = podOf('Job', name);
+      expect(egressAllowed(policies, job, postgres, 5432)).toBe(true);
+      expect(egressAllowed(policies, job, redis, 6379)).toBe(false);
+      for (const destination of [...internet, ...forbidden]) expect(egressAllowed(policies, job, destination, 443)).toBe(false);
+      for (const name of ['gateway', 'certificate', 'mobility']) expect(egressAllowed(policies, job, to(name), 3001)).toBe(false);
+    });
   });
 });

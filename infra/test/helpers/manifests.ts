@@ -53,7 +53,11 @@ export interface PodTemplate {
 export interface NetworkPolicyPeer {
   podSelector?: LabelSelector;
   namespaceSelector?: LabelSelector;
-  ipBlock?: { cidr: string };
+  ipBlock?: { cidr: string; except?: string[] };
+}
+export interface NetworkPolicyPort {
+  port?: string | number;
+  protocol?: string;
 }
 export interface Manifest {
   kind: string;
@@ -69,7 +73,8 @@ export interface Manifest {
     minAvailable?: number;
     podSelector: LabelSelector;
     policyTypes?: string[];
-    ingress?: Array<{ from?: NetworkPolicyPeer[]; ports?: Array<{ port: string | number; protocol?: string }> }>;
+    ingress?: Array<{ from?: NetworkPolicyPeer[]; ports?: NetworkPolicyPort[] }>;
+    egress?: Array<{ to?: NetworkPolicyPeer[]; ports?: NetworkPolicyPort[] }>;
   };
 }
 
