@@ -11,8 +11,10 @@
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { MOBILITY_SCOPES } from '@platform/api-keys';
-import { DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, signAdminToken, signDriverToken } from '@platform/service-kit';
+import { DEFAULT_JWT_ISSUER, signAdminToken, signDriverToken } from '@platform/service-kit';
 import { descendantsCpuMs, machineCpuMs, namedProcessesCpuMs, processCpuMs } from '@platform/bench-kit';
+import { checkoutJwtSecret } from './dev-secrets';
+import { workspaceRoot } from './running-state';
 import { startSystem, type RunningSystem } from './system';
 
 interface Scenario {
@@ -23,7 +25,8 @@ interface Scenario {
 
 const seconds = Number(process.env.LOAD_SECONDS ?? 60);
 const rate = Number(process.env.LOAD_RATE ?? 200);
-const secret = process.env.JWT_SECRET ?? DEV_JWT_SECRET;
+// The system's own: `pnpm start` of this checkout uses .data/dev-secrets.json when JWT_SECRET is unset.
+const secret = checkoutJwtSecret(workspaceRoot(__dirname));
 const tokenOptions = { issuer: process.env.JWT_ISSUER ?? DEFAULT_JWT_ISSUER };
 const CENTRE = { lat: 6.5244, lng: 3.3792 };
 const PICKUP = { lat: 6.4541, lng: 3.3947, address: '1 Marina Road' };

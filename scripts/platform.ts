@@ -1,6 +1,7 @@
 /**
  * `pnpm platform <command>`: the one operator CLI for the platform (docs/operations.md, "Operator CLI"). It works against
- * the running system's databases (the services' own config: DATABASE_URL, JWT_SECRET, … with `pnpm start`'s defaults;
+ * the running system's databases (the services' own config: DATABASE_URL, JWT_SECRET, … with `pnpm start`'s defaults and
+ * this checkout's development secrets from .data/dev-secrets.json;
  * unset addresses taken from `.data/running.json`, and never another server without saying so: see platform/stores.ts)
  * and, for `webhooks listen`, its public API. `status` and `reset` read and remove this checkout's own state.
  * `pnpm platform --help` lists the commands. `pnpm platform` runs the compiled dist/scripts/platform.js.
@@ -15,6 +16,7 @@ import { status } from './platform/commands/status';
 import { tokenAdmin, tokenDriver } from './platform/commands/token';
 import { trigger } from './platform/commands/trigger';
 import { webhooksListen } from './platform/commands/webhooks-listen';
+import { adoptDevSecrets } from './dev-secrets';
 import { adoptRecordedStores } from './platform/stores';
 import { workspaceRoot } from './running-state';
 
@@ -25,6 +27,8 @@ const WITHOUT_STORES = new Set(['status', 'reset', 'help']);
 async function main(args: string[]): Promise<number> {
   const helpOnly = args.length === 0 || WITHOUT_STORES.has(args[0]!) || args.some((arg) => arg === '--help' || arg === '-h');
   if (!helpOnly) {
+    // The same development secrets as this checkout's `pnpm start` (.data/dev-secrets.json), so its tokens are accepted there.
+    adoptDevSecrets(workspaceRoot(__dirname), process.env);
     const people = !args.some((arg) => arg === '--json' || arg === '--quiet' || arg === '-q');
     const refusal = await adoptRecordedStores(workspaceRoot(__dirname), process.env, (line) => people && process.stderr.write(`${line}\n`));
     if (refusal) {

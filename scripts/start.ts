@@ -10,6 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { compiledEnv } from '@platform/service-kit/compiled-env';
 import { recordCheckoutData } from './checkout-data';
+import { adoptDevSecrets, devSecretsFile } from './dev-secrets';
 import type { LocalServer } from './embedded-postgres';
 import { devLogFormatter, logFormatOf } from './dev-log';
 import { reclaimLeftovers } from './leftovers';
@@ -253,6 +254,8 @@ async function main() {
     console.error(leftovers);
     process.exit(1);
   }
+  // JWT_SECRET, CREDENTIAL_SIGNING_KEY, … this checkout's own (generated once into .data/dev-secrets.json), never the published ones.
+  const generatedSecrets = adoptDevSecrets(root, env);
   const replicaSuffix = (i: number) => (i === 0 ? '' : ` replica ${i + 1}`);
   const earlier = readRunningRecord(root);
   const heldByEarlierStart = (port: number) =>
@@ -356,6 +359,8 @@ async function main() {
       ...(redis.server ? [`  redis        ${redis.url}   (redis-server, nothing saved, stopped with the rest)`] : []),
       ...(mail ? [`  mail inbox   ${mail.inboxUrl}   (local mail catcher: sign-up, password-reset and invitation mails)`] : []),
       `  API docs     http://127.0.0.1:${ports.gateway}/docs   (description: /openapi.json)`,
+      `  listening on ${env.BIND_ADDRESS ?? '127.0.0.1'}${env.BIND_ADDRESS ? '' : '   (this machine only; BIND_ADDRESS=0.0.0.0 opens every interface)'}`,
+      ...(generatedSecrets.length > 0 ? [`  secrets      ${path.relative(process.cwd(), devSecretsFile(root)) || devSecretsFile(root)}   (this checkout's development ${generatedSecrets.join(', ')}; pnpm platform uses them too)`] : []),
       '  operator CLI pnpm platform --help   (status, reset, organizations, keys, drivers, tokens, webhooks listen, trigger)',
       `  addresses    ${path.relative(process.cwd(), runningStateFile(root)) || runningStateFile(root)}   (read by pnpm platform, load and drills; removed on stop)`,
       'Press Ctrl-C to stop.',

@@ -8,6 +8,8 @@ export const gatewayConfigSchema = z
   .object({
     NODE_ENV: env.nodeEnv(),
     PORT: env.port(8080),
+    /** The interface PORT (and any metrics port) listens on: 127.0.0.1 unless told otherwise; the image sets 0.0.0.0. */
+    BIND_ADDRESS: env.bindAddress(),
     /** Verifies the dashboard's admin tokens before `/dashboard/api/certificate|mobility/…` is proxied (the services' own secret). */
     JWT_SECRET: jwtSecretSchema(),
     ...jwtSettingsConfig,

@@ -31,12 +31,12 @@ const server = createGatewayServer(gateway.public, config);
 // /metrics and /readyz live on an internal port only, never reachable through the public one.
 const internalServer = createServer(gateway.internal);
 const scheme = config.TLS_CERT_FILE ? 'https' : 'http';
-exitOnListenError(internalServer, 'gateway (internal)', config.METRICS_PORT);
-exitOnListenError(server, 'gateway', config.PORT);
-internalServer.listen(config.METRICS_PORT, () => {
-  logger.info({ port: config.METRICS_PORT }, 'gateway metrics and readiness listening');
-  server.listen(config.PORT, () => {
-    logger.info({ port: config.PORT, scheme, certificate: config.CERTIFICATE_URL, mobility: config.MOBILITY_URL }, 'gateway listening');
+exitOnListenError(internalServer, 'gateway (internal)', config.METRICS_PORT, config.BIND_ADDRESS);
+exitOnListenError(server, 'gateway', config.PORT, config.BIND_ADDRESS);
+internalServer.listen(config.METRICS_PORT, config.BIND_ADDRESS, () => {
+  logger.info({ port: config.METRICS_PORT, address: config.BIND_ADDRESS }, 'gateway metrics and readiness listening');
+  server.listen(config.PORT, config.BIND_ADDRESS, () => {
+    logger.info({ port: config.PORT, address: config.BIND_ADDRESS, scheme, certificate: config.CERTIFICATE_URL, mobility: config.MOBILITY_URL }, 'gateway listening');
   });
 });
 // Registered before the graceful close: open event streams end first, so draining does not wait for them.

@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { createRunDatabase, dropRunDatabase } from '@platform/test-kit';
 import { createDatabase, type Knex } from '@platform/service-kit/db';
 import { DEV_JWT_SECRET, verifyJwt, DEFAULT_JWT_ISSUER } from '@platform/service-kit';
-import { platform, platformJson } from './helpers/platform-cli';
+import { checkoutDevSecrets } from '../../scripts/dev-secrets';
+import { platform, platformJson, root } from './helpers/platform-cli';
 
 jest.setTimeout(300000);
 
@@ -17,7 +18,7 @@ let mobility: Knex;
 
 beforeAll(async () => {
   databaseUrl = await createRunDatabase('platform_cli');
-  // JWT_SECRET unset: the development default, as `pnpm start` uses.
+  // JWT_SECRET unset: this checkout's development secret (.data/dev-secrets.json), as `pnpm start` uses.
   env = { DATABASE_URL: databaseUrl, JWT_SECRET: undefined, JWT_ISSUER: undefined, PLATFORM_API_KEY: undefined, NODE_ENV: 'development', SMTP_URL: undefined, PUBLIC_BASE_URL: undefined };
   certificate = createDatabase(databaseUrl, 'certificate', 2);
   mobility = createDatabase(databaseUrl, 'mobility', 2);
@@ -176,10 +177,12 @@ describe('pnpm platform', () => {
     expect(noId.stderr).toContain('missing <driver-id>');
   });
 
-  it('token admin and token driver mint tokens the services accept (dev secret, our issuer, the right audience)', async () => {
+  it('token admin and token driver mint tokens the services accept (this checkout\'s dev secret, our issuer, the right audience)', async () => {
     const { organization, owner } = await createOrg('Token Org');
-    const settings = { secret: DEV_JWT_SECRET, issuer: DEFAULT_JWT_ISSUER };
     const admin = await platformJson<{ token: string }>(['token', 'admin', '--org', organization.id, '--role', 'operator', '--ttl', '30m'], env);
+    const settings = { secret: checkoutDevSecrets(root).JWT_SECRET, issuer: DEFAULT_JWT_ISSUER };
+    expect(settings.secret).not.toBe(DEV_JWT_SECRET);
+    expect(() => verifyJwt(admin.token, { ...settings, secret: DEV_JWT_SECRET }, 'admin')).toThrow(); // the published one signs nothing
     const claims = verifyJwt(admin.token, settings, 'admin');
     expect(claims).toMatchObject({ sub: owner.id, org: organization.id, org_name: 'Token Org', role: 'operator' });
     expect(claims.exp! - claims.iat!).toBe(1800);
@@ -221,7 +224,7 @@ describe('pnpm platform', () => {
     const driverId = await quiet(['drivers', 'register', '--org', organizationId, '--name', 'Quiet Driver', '-q']);
     expect(await mobility('drivers').where({ id: driverId }).first('name')).toEqual({ name: 'Quiet Driver' });
     expect(await quiet(['drivers', 'code', driverId, '-q'])).toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
-    const settings = { secret: DEV_JWT_SECRET, issuer: DEFAULT_JWT_ISSUER };
+    const settings = { secret: checkoutDevSecrets(root).JWT_SECRET, issuer: DEFAULT_JWT_ISSUER };
     expect(verifyJwt(await quiet(['token', 'admin', '--org', organizationId, '-q']), settings, 'admin')).toMatchObject({ org: organizationId, role: 'owner' });
     expect(verifyJwt(await quiet(['token', 'driver', driverId, '-q']), settings, 'driver')).toMatchObject({ sub: driverId });
 

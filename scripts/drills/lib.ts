@@ -6,12 +6,19 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import pg from 'pg';
 import { MOBILITY_SCOPES } from '@platform/api-keys';
 import type { components } from '@platform/client/schema';
-import { DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, signAdminToken, signDriverToken } from '@platform/service-kit';
+import { DEFAULT_JWT_ISSUER, signAdminToken, signDriverToken } from '@platform/service-kit';
+import { checkoutJwtSecret } from '../dev-secrets';
+import { workspaceRoot } from '../running-state';
 import type { RunningSystem } from '../system';
 
 export interface Point {
   lat: number;
   lng: number;
+}
+
+/** The system's JWT_SECRET: the environment's, else this checkout's development one (what `pnpm start` uses). */
+export function jwtSecret(): string {
+  return checkoutJwtSecret(workspaceRoot(__dirname));
 }
 
 export function sleep(ms: number): Promise<void> {
@@ -57,7 +64,7 @@ export async function must(url: string, method: string, auth?: string, body?: un
 }
 
 export function adminAuth(org: string, role: 'owner' | 'operator' | 'platform_operator' = 'owner'): string {
-  return `Bearer ${signAdminToken({ sub: `${org}_${role}`, org, org_name: `Drill ${org}`, role }, process.env.JWT_SECRET ?? DEV_JWT_SECRET, { issuer: process.env.JWT_ISSUER ?? DEFAULT_JWT_ISSUER })}`;
+  return `Bearer ${signAdminToken({ sub: `${org}_${role}`, org, org_name: `Drill ${org}`, role }, jwtSecret(), { issuer: process.env.JWT_ISSUER ?? DEFAULT_JWT_ISSUER })}`;
 }
 
 /** A new partner organization with a mobility key holding every scope. */
@@ -103,7 +110,7 @@ export async function onlineDrivers(system: RunningSystem, count: number, at: Po
       vehicle: { make: 'Toyota', model: 'Corolla', plate: `DRL-${s.slice(0, 5)}`, color: 'silver' },
     });
     const id = driver.id as string;
-    const auth = `Bearer ${signDriverToken(id, process.env.JWT_SECRET ?? DEV_JWT_SECRET, { issuer: process.env.JWT_ISSUER ?? DEFAULT_JWT_ISSUER })}`;
+    const auth = `Bearer ${signDriverToken(id, jwtSecret(), { issuer: process.env.JWT_ISSUER ?? DEFAULT_JWT_ISSUER })}`;
     await must(`${system.gateway}/driver/v1/location`, 'POST', auth, { ...offset(at, (i % 5) * 50, Math.floor(i / 5) * 50), heading: 90, speed_kph: 0 });
     await must(`${system.gateway}/driver/v1/availability`, 'POST', auth, { available: true });
     drivers.push({ id, auth });

@@ -6,9 +6,10 @@
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEV_JWT_SECRET, signAdminToken } from '@platform/service-kit';
+import { signAdminToken } from '@platform/service-kit';
 import { startSystem } from '../system';
 import type { DrillResult } from './drill';
+import { jwtSecret } from './lib';
 
 const SECRET = 'sk_drill_gateway_a';
 const PAYMENTS = 20;
@@ -39,7 +40,7 @@ export async function paymentVerifyTimeoutDrill(basePort: number): Promise<Drill
     const orgs = Array.from({ length: PAYMENTS }, (_, i) => `drill_org_${i}`);
     const references: Array<{ org: string; reference: string }> = [];
     for (const org of orgs) {
-      const admin = `Bearer ${signAdminToken({ sub: `${org}_owner`, org, role: 'owner' }, DEV_JWT_SECRET)}`;
+      const admin = `Bearer ${signAdminToken({ sub: `${org}_owner`, org, role: 'owner' }, jwtSecret())}`;
       const res = await fetch(`${system.certificate}/admin/v1/subscriptions/checkout`, {
         method: 'POST',
         headers: { authorization: admin, 'content-type': 'application/json' },
@@ -67,7 +68,7 @@ export async function paymentVerifyTimeoutDrill(basePort: number): Promise<Drill
     const after = await Promise.all(references.flatMap((r) => [send(r.reference), send(r.reference), send(r.reference)]));
     const balances = await Promise.all(
       references.map(async ({ org }) => {
-        const admin = `Bearer ${signAdminToken({ sub: `${org}_owner`, org, role: 'owner' }, DEV_JWT_SECRET)}`;
+        const admin = `Bearer ${signAdminToken({ sub: `${org}_owner`, org, role: 'owner' }, jwtSecret())}`;
         const key = (await (await fetch(`${system.certificate}/admin/v1/api-keys`, { method: 'POST', headers: { authorization: admin, 'content-type': 'application/json' }, body: '{"name":"drill"}' })).json()) as { token: string };
         const credits = (await (await fetch(`${system.gateway}/api/v1/credits`, { headers: { authorization: `Bearer ${key.token}` } })).json()) as { balance: number; plan: string };
         return credits;

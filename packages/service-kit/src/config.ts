@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** Thrown when the environment does not satisfy a process's schema; its message is one line naming the variable. */
@@ -51,6 +52,11 @@ export const env = {
       .default(fallback),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   nodeEnv: () => z.enum(['development', 'production', 'test']).default('development'),
+  /**
+   * BIND_ADDRESS: the interface a process listens on. 127.0.0.1 unless told otherwise, so a development machine's
+   * services are not reachable from its network; the image sets 0.0.0.0 (containers are reached through their network).
+   */
+  bindAddress: () => z.string().refine((value) => isIP(value) !== 0, 'must be an IP address such as 127.0.0.1, 0.0.0.0 or ::').default('127.0.0.1'),
 };
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/partner_platform';

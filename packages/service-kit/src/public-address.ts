@@ -27,16 +27,21 @@ export function isLoopbackUrl(value: string): boolean {
 
 /**
  * For a config schema's `.superRefine`: with NODE_ENV=production each named variable (a URL or a list of origins)
- * must be set to an address other than loopback; an unset one has the loopback default, so it is refused too.
+ * must be set to an address other than loopback; an unset one has the loopback default, so it is refused too. Those
+ * named in `httpsOnly` (PUBLIC_BASE_URL: the links handed out) must also be https:, except a loopback one allowed by
+ * ALLOW_LOOPBACK_PUBLIC_URLS (nothing leaves the machine then).
  */
-export function requirePublicAddressesInProduction<K extends string>(names: readonly K[]) {
+export function requirePublicAddressesInProduction<K extends string>(names: readonly K[], httpsOnly: readonly K[] = []) {
   return (config: { NODE_ENV: string; ALLOW_LOOPBACK_PUBLIC_URLS: boolean } & { [name in K]: string | readonly string[] }, ctx: z.RefinementCtx): void => {
-    if (config.NODE_ENV !== 'production' || config.ALLOW_LOOPBACK_PUBLIC_URLS) return;
+    if (config.NODE_ENV !== 'production') return;
     for (const name of names) {
       const value = config[name];
       const values: readonly string[] = typeof value === 'string' ? [value] : value;
-      if (values.some(isLoopbackUrl)) {
+      const loopback = values.some(isLoopbackUrl);
+      if (loopback && !config.ALLOW_LOOPBACK_PUBLIC_URLS) {
         ctx.addIssue({ code: 'custom', path: [name], message: 'must be the public address of the gateway, not loopback (127.0.0.1, ::1, localhost), when NODE_ENV=production' });
+      } else if (httpsOnly.includes(name) && values.some((url) => !isLoopbackUrl(url) && new URL(url).protocol !== 'https:')) {
+        ctx.addIssue({ code: 'custom', path: [name], message: 'must be an https:// address when NODE_ENV=production (links sent over http:// can be read and changed on the way)' });
       }
     }
   };

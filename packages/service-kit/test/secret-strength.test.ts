@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { ConfigError, DEV_JWT_SECRET, env, jwtSecretSchema, parseConfig } from '../src/config';
-import { estimatedEntropyBits, KNOWN_PLACEHOLDER_SECRETS, requireStrongSecretsInProduction, secretWeakness } from '../src/secret-strength';
+import { estimatedEntropyBits, KNOWN_PLACEHOLDER_SECRETS, requireStrongSecretsInProduction, secretWeakness, withoutCommonPatterns } from '../src/secret-strength';
 
 const schema = z
   .object({ NODE_ENV: env.nodeEnv(), JWT_SECRET: jwtSecretSchema(), PAYMENT_KEY: z.string().optional() })
@@ -35,6 +35,38 @@ describe('secretWeakness', () => {
   });
 });
 
+describe('secretWeakness: common passwords and patterns', () => {
+  const patterned = 'a value built from common passwords, runs (123, abc, qwerty) or repetition is refused';
+
+  it.each([
+    'Password123Password123Password123!',
+    'P@ssw0rd!P@ssw0rd!P@ssw0rd!P@ssw0rd!',
+    'SuperSecretJwtKeyForProduction2024!!',
+    'qwertyuiopasdfghjklzxcvbnm1234567890',
+    'abcdefghijklmnopqrstuvwxyz0123456789',
+    'Tr0ub4dor&3Tr0ub4dor&3Tr0ub4dor&3',
+    'letmein-welcome-admin-iloveyou-9876543',
+  ])('refuses %s, long and varied as it is', (value) => {
+    expect(Buffer.byteLength(value)).toBeGreaterThanOrEqual(32);
+    expect(estimatedEntropyBits(value)).toBeGreaterThanOrEqual(80); // the character count alone would pass it
+    expect(secretWeakness(value)).toBe(patterned);
+  });
+
+  it('takes out words, runs in one direction and repetition, not random characters', () => {
+    expect(withoutCommonPatterns('Password123Password123Password123!')).toBe('');
+    expect(withoutCommonPatterns('x9aba7')).toBe('x9aba7'); // `aba` goes back and forth: no run
+    expect(withoutCommonPatterns('k2j4k2j4k2j4')).toBe('k2j4');
+  });
+
+  it('keeps accepting random secrets and long passphrases', () => {
+    for (let i = 0; i < 2000; i += 1) {
+      expect(secretWeakness(randomBytes(16).toString('hex'))).toBeUndefined();
+      expect(secretWeakness(randomBytes(32).toString('base64url'))).toBeUndefined();
+    }
+    expect(secretWeakness('correct horse battery staple, purple elephant')).toBeUndefined();
+  });
+});
+
 describe('requireStrongSecretsInProduction', () => {
   it('lets development and tests run on the default and on short values', () => {
     expect(parseConfig(schema, {}).JWT_SECRET).toBe(DEV_JWT_SECRET);
@@ -55,6 +87,20 @@ describe('requireStrongSecretsInProduction', () => {
   ])('refuses %s=%s in production without printing it', (name, value, reason) => {
     const given = { NODE_ENV: 'production', JWT_SECRET: strong(), PAYMENT_KEY: strong(), [name]: value };
     expect(() => parseConfig(schema, given)).toThrow(new ConfigError(`Invalid environment variable ${name}: ${reason} when NODE_ENV=production (got a hidden value)`));
+  });
+
+  it('refuses one value in two variables, naming the second, without printing it', () => {
+    const secret = strong();
+    expect(() => parseConfig(schema, { NODE_ENV: 'production', JWT_SECRET: secret, PAYMENT_KEY: secret })).toThrow(
+      new ConfigError('Invalid environment variable PAYMENT_KEY: is the same value as JWT_SECRET: each secret must be its own when NODE_ENV=production (got a hidden value)'),
+    );
+    expect(parseConfig(schema, { NODE_ENV: 'development', JWT_SECRET: secret, PAYMENT_KEY: secret }).PAYMENT_KEY).toBe(secret);
+  });
+
+  it('refuses Password123Password123Password123! in production', () => {
+    expect(() => parseConfig(schema, { NODE_ENV: 'production', JWT_SECRET: 'Password123Password123Password123!' })).toThrow(
+      /^Invalid environment variable JWT_SECRET: a value built from common passwords, runs \(123, abc, qwerty\) or repetition is refused when NODE_ENV=production \(got a hidden value\)$/,
+    );
   });
 
   it('accepts strong values and leaves an optional secret unset', () => {

@@ -8,7 +8,7 @@ export const tokenAdmin: CommandSpec = {
   summary: 'mint an admin (dashboard) JWT for scripting the /admin/v1 APIs of both services',
   synopsis: `--org <id> [--role ${ADMIN_ROLES.join('|')}] [--user <id>] [--ttl 15m]`,
   details: [
-    'Signed HS256 with JWT_SECRET (the development default when unset and NODE_ENV is not production), iss JWT_ISSUER,',
+    'Signed HS256 with JWT_SECRET (when unset outside production: this checkout\'s, from .data/dev-secrets.json), iss JWT_ISSUER,',
     'aud admin. --role defaults to owner, --user to the organization\'s owner, --ttl to 15m (at most ADMIN_TOKEN_MAX_TTL_S, 12h).',
     'Use it as `Authorization: Bearer <token>` against http://127.0.0.1:3001/admin/v1 and http://127.0.0.1:3002/admin/v1.',
   ],

@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { parseSigningKey } from './features/credentials/signing-key';
+import { isDevelopmentSigningKey, parseSigningKey } from './features/credentials/signing-key';
 import { DEFAULT_DATABASE_URL, env, jwtSecretSchema, jwtSettingsConfig, publicAddressConfig, requirePublicAddressesInProduction, requireStrongSecretsInProduction } from '@platform/service-kit';
 
 export const certificateConfigSchema = z
   .object({
     NODE_ENV: env.nodeEnv(),
     PORT: env.port(3001),
+    /** The interface PORT (and any metrics port) listens on: 127.0.0.1 unless told otherwise; the image sets 0.0.0.0. */
+    BIND_ADDRESS: env.bindAddress(),
     DATABASE_URL: env.url(DEFAULT_DATABASE_URL),
     CERTIFICATE_DATABASE_URL: env.optionalUrl(),
     JWT_SECRET: jwtSecretSchema(),
@@ -30,7 +32,8 @@ export const certificateConfigSchema = z
     PAYMENT_WEBHOOK_RETENTION_DAYS: env.positiveInt(30),
     /**
      * The Ed25519 private key that signs the verifiable credentials and status lists (PKCS#8 PEM or a private JWK).
-     * Unset outside production: a fixed, published development key (see README). Required in production; never logged.
+     * Unset outside production: a fixed, published development key (see README; `pnpm start` generates one per checkout
+     * instead). Required in production, and never the published one; never logged.
      */
     CREDENTIAL_SIGNING_KEY: z
       .string()
@@ -97,10 +100,12 @@ export const certificateConfigSchema = z
     TRUST_PROXY_HOPS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(0),
   })
   .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'GATEWAY_A_SECRET_KEY', 'GATEWAY_B_SECRET_KEY', 'GATEWAY_B_SECRET_HASH']))
-  .superRefine(requirePublicAddressesInProduction(['PUBLIC_BASE_URL', 'DASHBOARD_ORIGINS']))
+  .superRefine(requirePublicAddressesInProduction(['PUBLIC_BASE_URL', 'DASHBOARD_ORIGINS'], ['PUBLIC_BASE_URL']))
   .superRefine((config, ctx) => {
     if (config.NODE_ENV === 'production' && !config.CREDENTIAL_SIGNING_KEY) {
       ctx.addIssue({ code: 'custom', path: ['CREDENTIAL_SIGNING_KEY'], message: 'is required when NODE_ENV=production (an Ed25519 private key, PKCS#8 PEM or JWK)' });
+    } else if (config.NODE_ENV === 'production' && config.CREDENTIAL_SIGNING_KEY && isDevelopmentSigningKey(config.CREDENTIAL_SIGNING_KEY)) {
+      ctx.addIssue({ code: 'custom', path: ['CREDENTIAL_SIGNING_KEY'], message: 'is the development key published in the source: anyone can sign credentials with it, refused when NODE_ENV=production' });
     }
   })
   .transform((config) => ({ ...config, databaseUrl: config.CERTIFICATE_DATABASE_URL ?? config.DATABASE_URL }));

@@ -26,8 +26,8 @@ async function main() {
   const app = createApp({ db, config, logger, apiKeyCache: keyCache?.cache, metrics, sessionEvents }, services);
   // The two hot partner reads skip Express when they succeed; every other request (and outcome) is the app's.
   const server = createServer(publicApiFastLane({ apiKeys: services.apiKeys, publicApi: services.publicApi, logger, metrics }, app));
-  server.listen(config.PORT, () => logger.info({ port: config.PORT }, 'certificate service listening'));
-  exitOnListenError(server, 'certificate', config.PORT);
+  server.listen(config.PORT, config.BIND_ADDRESS, () => logger.info({ port: config.PORT, address: config.BIND_ADDRESS }, 'certificate service listening'));
+  exitOnListenError(server, 'certificate', config.PORT, config.BIND_ADDRESS);
   server.keepAliveTimeout = 65000;
   const retention = scheduleWebhookBodyRetention(db, config.PAYMENT_WEBHOOK_RETENTION_DAYS, logger);
   closeGracefullyOnSignal(logger, [server], [retention.stop, () => services.documents.close(), () => services.apiKeys.flushUsage(), async () => keyCache?.listener.close(), async () => sessionEvents?.close(), () => db.destroy(), () => tracing.shutdown()]);

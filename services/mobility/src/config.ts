@@ -5,6 +5,8 @@ export const mobilityConfigSchema = z
   .object({
     NODE_ENV: env.nodeEnv(),
     PORT: env.port(3002),
+    /** The interface PORT (and any metrics port) listens on: 127.0.0.1 unless told otherwise; the image sets 0.0.0.0. */
+    BIND_ADDRESS: env.bindAddress(),
     DATABASE_URL: env.url(DEFAULT_DATABASE_URL),
     MOBILITY_DATABASE_URL: env.optionalUrl(),
     REDIS_URL: env.url(DEFAULT_REDIS_URL),
@@ -28,6 +30,7 @@ export const mobilityConfigSchema = z
     WEBHOOK_MAX_ENDPOINTS_PER_PARTNER: env.positiveInt(20),
     /** At most one `POST …/recover` per endpoint per this many seconds (429 `rate_limited` otherwise; 0: no spacing). */
     WEBHOOK_RECOVER_MIN_INTERVAL_S: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0).max(86400).default(60),
+    /** Development only (`pnpm start` sets both for local receivers): http:// and private/loopback webhook URLs. Refused in production. */
     WEBHOOK_ALLOW_HTTP: env.boolean(false),
     WEBHOOK_ALLOW_PRIVATE: env.boolean(false),
     /** Unset: the retry schedule's 13 attempts over about three days (webhook-dispatch/retry-schedule.ts). */
@@ -83,7 +86,14 @@ export const mobilityConfigSchema = z
     LOCATION_EVENT_DISTANCE_M: env.positiveInt(200),
   })
   .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'WEBHOOK_SECRET_KEY', 'TRACKING_TOKEN_SECRET', 'PIN_FINGERPRINT_SECRET']))
-  .superRefine(requirePublicAddressesInProduction(['PUBLIC_BASE_URL']))
+  .superRefine(requirePublicAddressesInProduction(['PUBLIC_BASE_URL'], ['PUBLIC_BASE_URL']))
+  .superRefine((config, ctx) => {
+    if (config.NODE_ENV !== 'production') return;
+    for (const name of ['WEBHOOK_ALLOW_PRIVATE', 'WEBHOOK_ALLOW_HTTP'] as const) {
+      // Private and loopback targets reach the cluster's own services and metadata; http:// sends events readable on the way.
+      if (config[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is for development only (local receivers), refused when NODE_ENV=production' });
+    }
+  })
   .transform((config) => ({ ...config, databaseUrl: config.MOBILITY_DATABASE_URL ?? config.DATABASE_URL }));
 
 export type MobilityConfig = z.infer<typeof mobilityConfigSchema>;

@@ -31,8 +31,8 @@ async function main() {
   const server = createServer(lanes);
   // Registered before the graceful close: open event streams end first, so draining does not wait for them.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void services.telemetry.close());
-  server.listen(config.PORT, () => logger.info({ port: config.PORT }, 'mobility service listening'));
-  exitOnListenError(server, 'mobility', config.PORT);
+  server.listen(config.PORT, config.BIND_ADDRESS, () => logger.info({ port: config.PORT, address: config.BIND_ADDRESS }, 'mobility service listening'));
+  exitOnListenError(server, 'mobility', config.PORT, config.BIND_ADDRESS);
   server.keepAliveTimeout = 65000;
   closeGracefullyOnSignal(logger, [server], [async () => keyCache?.listener.close(), async () => redis.quit(), () => db.destroy(), () => tracing.shutdown()]);
 }

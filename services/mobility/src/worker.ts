@@ -38,7 +38,7 @@ async function main() {
   if (config.WORKER_METRICS_PORT !== undefined) {
     // Optional (unset: no listener): /healthz for probes and /metrics (webhook_delivery_attempts_total{outcome}).
     const server = createWorkerHealthServer([dispatch, webhooks.worker], registry);
-    server.listen(config.WORKER_METRICS_PORT, () => logger.info({ port: config.WORKER_METRICS_PORT }, 'worker health and metrics listening'));
+    server.listen(config.WORKER_METRICS_PORT, config.BIND_ADDRESS, () => logger.info({ port: config.WORKER_METRICS_PORT, address: config.BIND_ADDRESS }, 'worker health and metrics listening'));
     servers.push(server);
   }
   // Closing a BullMQ worker whose connections are still starting rejects unhandled; announce (and accept SIGTERM) once ready.

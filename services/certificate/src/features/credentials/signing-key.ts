@@ -14,6 +14,14 @@ export function developmentSigningKey(): KeyObject {
   return createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, DEVELOPMENT_SEED]), format: 'der', type: 'pkcs8' });
 }
 
+/** Whether `text` holds the published development key (in whichever form: PEM or JWK). */
+export function isDevelopmentSigningKey(text: string): boolean {
+  const parsed = parseSigningKey(text);
+  if (typeof parsed === 'string') return false;
+  const seed = (key: KeyObject) => (key.export({ format: 'jwk' }) as { d?: string }).d;
+  return seed(parsed) === seed(developmentSigningKey());
+}
+
 /** The key in `text`, or an error message naming what is wrong (never the key itself). */
 export function parseSigningKey(text: string): KeyObject | string {
   const trimmed = text.trim();
