@@ -12238,7 +12238,7 @@ export namespace MobilityService {
              *         "progress": 0.5
              *       },
              *       "distance_meters": 1840,
-             *       "eta_seconds": 287,
+             *       "eta_seconds": 300,
              *       "proof_of_delivery": null,
              *       "poll_after_ms": 3000,
              *       "updated_at": "2026-11-26T09:12:40.000Z"
@@ -12264,7 +12264,10 @@ export namespace MobilityService {
                     /** Format: date-time */
                     at: string;
                 }[];
-                /** @description Once a courier accepted; only the first name and the vehicle. */
+                /**
+                 * @description Once a courier accepted and until the delivery is final (delivered, failed or cancelled): only the first name and
+                 *     the vehicle. `null` before assignment and from the hand-over on.
+                 */
                 courier: {
                     first_name: string;
                     vehicle: {
@@ -12276,7 +12279,11 @@ export namespace MobilityService {
                         plate: string;
                     };
                 } | null;
-                /** @description The courier's latest position while carrying the parcel (`picked_up`); `null` otherwise, including on the way to the pick-up (it would disclose the pick-up point). */
+                /**
+                 * @description The courier's latest position while carrying the parcel (`picked_up`) and at least 300 m from the pick-up point;
+                 *     `null` otherwise: on the way to the pick-up, at the hand-over and within 300 m of it (each would disclose the
+                 *     pick-up point).
+                 */
                 courier_location: {
                     lat: number;
                     lng: number;
@@ -12297,12 +12304,13 @@ export namespace MobilityService {
                     courier: components["schemas"]["RoutePoint"] | null;
                     progress: number | null;
                 };
-                /** @description Straight-line distance from the courier to the drop-off, while a position is shown. */
+                /** @description Straight-line distance from the courier to the drop-off, while a position is shown (never within 300 m of the pick-up). */
                 distance_meters: number | null;
                 /**
                  * @description From assignment on, as delivery estimates reckon it (straight-line metres × 1.3 at the courier's vehicle's
                  *     average speed): assigned, the courier's way to the pick-up plus the trip; picked up, the way to the drop-off.
-                 *     Null before assignment, once final, or while no courier position is known.
+                 *     In whole minutes (a multiple of 60, at least 60), so it never gives the pick-up's exact distance. Null before
+                 *     assignment, once final, or while no courier position is known.
                  */
                 eta_seconds: number | null;
                 /** @description Once delivered; the images (when the courier handed them in) are on this origin. */
