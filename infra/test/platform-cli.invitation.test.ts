@@ -80,7 +80,7 @@ describe('pnpm platform org create --owner-email', () => {
     expect(described.body).toMatchObject({ organization_name: 'Acme Rides', role: 'owner', email });
     await request(app).post('/accounts/v1/signup').set('Origin', ORIGIN).send({ email, password: PASSWORD, name: 'Ada Obi', invitation_token: token }).expect(202);
     const confirmation = (await inboxFor(email)).find((m) => m.subject === 'Confirm your email address');
-    const verified = await request(app).post('/accounts/v1/verify-email').set('Origin', ORIGIN).send({ token: tokenIn(confirmation!.text, 'verify-email') }).expect(201);
+    const verified = await request(app).post('/accounts/v1/verify-email').set('Origin', ORIGIN).send({ token: tokenIn(confirmation!.text, 'verify-email'), password: PASSWORD }).expect(201);
     expect(verified.body.organization).toEqual({ id: created.organization.id, name: 'Acme Rides', role: 'owner' });
     expect(await db('memberships').where({ organization_id: created.organization.id }).select('role')).toEqual([{ role: 'owner' }]);
     // The link worked once.

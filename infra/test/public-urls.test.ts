@@ -100,7 +100,7 @@ describe('the certificate service as deployed by infra/k8s', () => {
     await request(app).post('/accounts/v1/signup').set('Origin', PUBLIC_ORIGIN).send({ email, password, name: 'Ada Lovelace', organization_name: 'Analytical Academy' }).expect(202);
     const mail = mailbox.last(email);
     expect(mail.text).toContain(`${PUBLIC_BASE_URL}/dashboard/verify-email/`);
-    await request(app).post('/accounts/v1/verify-email').set('Origin', PUBLIC_ORIGIN).send({ token: linkToken(mail, 'verify-email') }).expect(201);
+    await request(app).post('/accounts/v1/verify-email').set('Origin', PUBLIC_ORIGIN).send({ token: linkToken(mail, 'verify-email'), password }).expect(201);
     const signedIn = await request(app).post('/accounts/v1/sessions').set('Origin', PUBLIC_ORIGIN).send({ email, password }).expect(200);
     expect(signedIn.body.access_token).toEqual(expect.any(String));
     for (const origin of ['https://evil.example', 'http://127.0.0.1:8080', 'http://localhost:8080']) {

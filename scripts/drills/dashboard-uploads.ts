@@ -62,7 +62,7 @@ async function signUp(system: RunningSystem, label: string): Promise<string> {
     body: JSON.stringify({ email, password: 'correct horse battery staple', name: 'Drill User', organization_name: `Drill ${label}` }),
   });
   if (res.status !== 202) throw new Error(`sign-up answered ${res.status}: ${await res.text()}`);
-  const verified = await fetch(`${system.gateway}/dashboard/api/auth/verify-email`, { method: 'POST', headers, body: JSON.stringify({ token: await mailedVerifyToken(system, email) }) });
+  const verified = await fetch(`${system.gateway}/dashboard/api/auth/verify-email`, { method: 'POST', headers, body: JSON.stringify({ token: await mailedVerifyToken(system, email), password: 'correct horse battery staple' }) });
   const body = (await verified.json()) as { access_token?: string };
   if (verified.status !== 201 || !body.access_token) throw new Error(`verify-email answered ${verified.status}: ${JSON.stringify(body)}`);
   return `Bearer ${body.access_token}`;

@@ -129,6 +129,8 @@ describe('the template designer, in Chromium', () => {
     await page.click('form[aria-label="Sign up"] button[type="submit"]');
     await page.waitForSelector('[data-testid="check-inbox"]', WAIT);
     await open(await mailedLink(system, OWNER.email, 'verify-email'));
+    await type('form[aria-label="Confirm your email"] input[name="password"]', OWNER.password);
+    await page.click('form[aria-label="Confirm your email"] button[type="submit"]');
     await page.waitForFunction((email) => document.querySelector('[data-testid="account-email"]')?.textContent === email, WAIT, OWNER.email);
   }, 120_000);
 

@@ -81,6 +81,9 @@ export function dashboardPage(current: () => { page: Page; gatewayUrl: string })
     // The account exists once the mailed link is used (the local mail catcher of `pnpm start` holds it).
     await page().waitForSelector('[data-testid="check-inbox"]', WAIT);
     await open(await mailedLink(system, owner.email, 'verify-email'));
+    // The link makes the account only with the password chosen at sign-up entered again (issue 35).
+    await type('form[aria-label="Confirm your email"] input[name="password"]', owner.password);
+    await page().click('form[aria-label="Confirm your email"] button[type="submit"]');
     await page().waitForFunction((email) => document.querySelector('[data-testid="account-email"]')?.textContent === email, WAIT, owner.email);
   };
   return {

@@ -4767,7 +4767,8 @@ export namespace CertificateService {
             /**
              * Ask for an account; a link to confirm the email is mailed
              * @description No account exists yet: a link (`<PUBLIC_BASE_URL>/dashboard/verify-email/<token>`, once, 24 hours) is mailed to
-             *     `email`, and `POST /accounts/v1/verify-email` with its token makes the account. When the email already has an
+             *     `email`, and `POST /accounts/v1/verify-email` with its token and this same password makes the account; a newer
+             *     sign-up for the address voids the older links. When the email already has an
              *     account, that address gets a mail saying someone tried to sign up with it. The answer is the same 202 either way.
              *     The password is hashed now (scrypt); sign-ups and password-reset requests are limited per client address (IPv6:
              *     its /64): 429 `too_many_attempts`. An `invitation_token` must be usable and, if it names an email, name this one.
@@ -4790,9 +4791,13 @@ export namespace CertificateService {
             get?: never;
             put?: never;
             /**
-             * Confirm the email of a sign-up with its mailed token; the account is made and signed in
+             * Confirm the email of a sign-up with its mailed token and the sign-up's password; the account is made and signed in
              * @description The account (its email verified), its organization (owned; the account's free credits go there) or the invited
-             *     membership are made now. The token works once. Sets the `pp_refresh` cookie. Needs an allowed `Origin`.
+             *     membership are made now, only when `password` is the one chosen at that sign-up: the link proves the mailbox, the
+             *     password the one who signed up, so a sign-up someone else made with this address (a pre-registration takeover)
+             *     never becomes an account. A wrong password: 401 `invalid_credentials`, the link stays usable; wrong passwords
+             *     count towards the sign-in throttle of the (email, address) pair (429 `too_many_attempts`). The token works once
+             *     and only while it is the address's newest sign-up link. Sets the `pp_refresh` cookie. Needs an allowed `Origin`.
              */
             post: operations["verifyEmail"];
             delete?: never;
@@ -6622,7 +6627,7 @@ export namespace CertificateService {
                 created_at: string;
             };
             /**
-             * @description A new account, made once the link mailed to `email` is used (`POST /verify-email`). With `organization_name` it owns a new organization; with `invitation_token` it joins the inviting one.
+             * @description A new account, made once the link mailed to `email` is used together with this `password` (`POST /verify-email`); a newer sign-up for the same address voids the older links. With `organization_name` it owns a new organization; with `invitation_token` it joins the inviting one.
              * @example {
              *       "email": "ada@example.com",
              *       "password": "correct horse battery",
@@ -6639,13 +6644,15 @@ export namespace CertificateService {
                 invitation_token?: string;
             };
             /**
-             * @description The token of the link mailed at sign-up.
+             * @description The token of the link mailed at sign-up and the password chosen at that sign-up: the link proves the mailbox, the password the one who signed up, so a sign-up someone else made with this address never becomes an account.
              * @example {
-             *       "token": "q0Fz3wXcV8yV2m2pW8bC1aH5QmGk0r8sTqZ7nJ4eLx0"
+             *       "token": "q0Fz3wXcV8yV2m2pW8bC1aH5QmGk0r8sTqZ7nJ4eLx0",
+             *       "password": "correct horse battery"
              *     }
              */
             VerifyEmail: {
                 token: string;
+                password: string;
             };
             /**
              * @example {
@@ -7227,6 +7234,18 @@ export namespace CertificateService {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description Not the password chosen at the sign-up this link was mailed for (`invalid_credentials`); no account is made and the
+             *     link stays usable until it expires or a newer sign-up for the address replaces it.
+             */
+            WrongSignUpPassword: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description The mailed link's token is unknown, expired or already used (`token_not_found`). */
             EmailTokenNotFound: {
                 headers: {
@@ -7647,7 +7666,8 @@ export namespace CertificateService {
                 content: {
                     /**
                      * @example {
-                     *       "token": "q0Fz3wXcV8yV2m2pW8bC1aH5QmGk0r8sTqZ7nJ4eLx0"
+                     *       "token": "q0Fz3wXcV8yV2m2pW8bC1aH5QmGk0r8sTqZ7nJ4eLx0",
+                     *       "password": "correct horse battery"
                      *     }
                      */
                     "application/json": components["schemas"]["VerifyEmail"];
@@ -7664,11 +7684,13 @@ export namespace CertificateService {
                         "application/json": components["schemas"]["Session"];
                     };
                 };
+                401: components["responses"]["WrongSignUpPassword"];
                 403: components["responses"]["AccountForbidden"];
                 404: components["responses"]["EmailTokenNotFound"];
                 409: components["responses"]["EmailTaken"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["TooManyAttempts"];
             };
         };
         requestPasswordReset: {
@@ -12238,7 +12260,7 @@ export namespace MobilityService {
              *         "progress": 0.5
              *       },
              *       "distance_meters": 1840,
-             *       "eta_seconds": 287,
+             *       "eta_seconds": 300,
              *       "proof_of_delivery": null,
              *       "poll_after_ms": 3000,
              *       "updated_at": "2026-11-26T09:12:40.000Z"
@@ -12264,7 +12286,10 @@ export namespace MobilityService {
                     /** Format: date-time */
                     at: string;
                 }[];
-                /** @description Once a courier accepted; only the first name and the vehicle. */
+                /**
+                 * @description Once a courier accepted and until the delivery is final (delivered, failed or cancelled): only the first name and
+                 *     the vehicle. `null` before assignment and from the hand-over on.
+                 */
                 courier: {
                     first_name: string;
                     vehicle: {
@@ -12276,7 +12301,11 @@ export namespace MobilityService {
                         plate: string;
                     };
                 } | null;
-                /** @description The courier's latest position while carrying the parcel (`picked_up`); `null` otherwise, including on the way to the pick-up (it would disclose the pick-up point). */
+                /**
+                 * @description The courier's latest position while carrying the parcel (`picked_up`) and at least 300 m from the pick-up point;
+                 *     `null` otherwise: on the way to the pick-up, at the hand-over and within 300 m of it (each would disclose the
+                 *     pick-up point).
+                 */
                 courier_location: {
                     lat: number;
                     lng: number;
@@ -12297,12 +12326,13 @@ export namespace MobilityService {
                     courier: components["schemas"]["RoutePoint"] | null;
                     progress: number | null;
                 };
-                /** @description Straight-line distance from the courier to the drop-off, while a position is shown. */
+                /** @description Straight-line distance from the courier to the drop-off, while a position is shown (never within 300 m of the pick-up). */
                 distance_meters: number | null;
                 /**
                  * @description From assignment on, as delivery estimates reckon it (straight-line metres × 1.3 at the courier's vehicle's
                  *     average speed): assigned, the courier's way to the pick-up plus the trip; picked up, the way to the drop-off.
-                 *     Null before assignment, once final, or while no courier position is known.
+                 *     In whole minutes (a multiple of 60, at least 60), so it never gives the pick-up's exact distance. Null before
+                 *     assignment, once final, or while no courier position is known.
                  */
                 eta_seconds: number | null;
                 /** @description Once delivered; the images (when the courier handed them in) are on this origin. */

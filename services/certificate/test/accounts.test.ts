@@ -23,7 +23,7 @@ describe('sign-up', () => {
     expect(await accountsWithEmail(email)).toBe(0); // nothing exists until the email is proven
     const mail = ctx.mailbox.last(email);
     expect(mail.subject).toBe('Confirm your email address');
-    const res = await post('/verify-email').send({ token: linkToken(mail, 'verify-email') }).expect(201);
+    const res = await post('/verify-email').send({ token: linkToken(mail, 'verify-email'), password: PASSWORD }).expect(201);
     expectToMatchRouteTable(res);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body).toMatchObject({

@@ -31,10 +31,10 @@ describe('email verification', () => {
     // Before the link is used nobody can sign in with that email.
     await post('/sessions').send({ email, password: PASSWORD }).expect(401);
 
-    const verified = await post('/verify-email').send({ token }).expect(201);
+    const verified = await post('/verify-email').send({ token, password: PASSWORD }).expect(201);
     expect(verified.body.account.email).toBe(email);
     await post('/sessions').send({ email, password: PASSWORD }).expect(200);
-    const again = await post('/verify-email').send({ token }).expect(404);
+    const again = await post('/verify-email').send({ token, password: PASSWORD }).expect(404);
     expectToMatchRouteTable(again);
     expect(again.body.code).toBe('token_not_found');
   });
@@ -44,8 +44,8 @@ describe('email verification', () => {
     await post('/signup').send({ email, password: PASSWORD, name: 'Late' }).expect(202);
     const token = linkToken(ctx.mailbox.last(email), 'verify-email');
     await ctx.db('email_tokens').where({ email }).update({ expires_at: ctx.db.raw("now() - interval '1 second'") });
-    expect((await post('/verify-email').send({ token }).expect(404)).body.code).toBe('token_not_found');
-    expect((await post('/verify-email').send({ token: 'short' }).expect(422)).body.code).toBe('validation_failed');
+    expect((await post('/verify-email').send({ token, password: PASSWORD }).expect(404)).body.code).toBe('token_not_found');
+    expect((await post('/verify-email').send({ token: 'short', password: PASSWORD }).expect(422)).body.code).toBe('validation_failed');
     expect((await post('/verify-email').send({}).expect(422)).headers['content-type']).toMatch(/^application\/problem\+json/);
   });
 
@@ -55,9 +55,69 @@ describe('email verification', () => {
     await post('/signup').send({ email, password: PASSWORD, name: 'Owner', organization_name: 'Real Co' }).expect(202);
     // Both links went to the owner's inbox; the owner uses the second one.
     const [, own] = ctx.mailbox.to(email);
-    const session = await post('/verify-email').send({ token: linkToken(own!, 'verify-email') }).expect(201);
+    const session = await post('/verify-email').send({ token: linkToken(own!, 'verify-email'), password: PASSWORD }).expect(201);
     expect(session.body.organization.name).toBe('Real Co');
     await post('/sessions').send({ email, password: 'the squatter password' }).expect(401);
+  });
+});
+
+describe('pre-registration takeover (issue 35)', () => {
+  const SQUATTER_PASSWORD = 'the squatter password';
+  const accountsWith = async (email: string) => ctx.db('accounts').whereRaw('lower(email) = lower(?)', [email]).select('id', 'password_hash', 'email_verified_at');
+
+  it("an attacker's sign-up for the victim's address never becomes an account when the victim clicks the mailed link", async () => {
+    const victim = uniqueEmail('victim');
+    await post('/signup').send({ email: victim, password: SQUATTER_PASSWORD, name: 'Victim', organization_name: 'Squatter Co' }).expect(202);
+    // The mail goes to the victim: an unexpected "confirm your email address".
+    const mail = ctx.mailbox.last(victim);
+    expect(mail.subject).toBe('Confirm your email address');
+    expect(mail.text).toContain('password you chose');
+    const token = linkToken(mail, 'verify-email');
+
+    // Clicking "confirm" alone (the old contract: the token only) makes nothing.
+    const bare = await post('/verify-email').send({ token }).expect(422);
+    expect(bare.body.code).toBe('validation_failed');
+    // The victim does not know the attacker's password; with their own, the link makes nothing either.
+    const wrong = await post('/verify-email').send({ token, password: 'the victim own password' }).expect(401);
+    expectToMatchRouteTable(wrong);
+    expect(wrong.body.code).toBe('invalid_credentials');
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+    expect(await accountsWith(victim)).toEqual([]);
+    await post('/sessions').send({ email: victim, password: SQUATTER_PASSWORD }).expect(401);
+    // No organization was made for the attacker either, and the link was not used up by the refusal.
+    expect(await ctx.db('organizations').where({ name: 'Squatter Co' }).first()).toBeUndefined();
+    expect((await ctx.db('email_tokens').where({ email: victim, purpose: 'sign_up' }).first()).used_at).toBeNull();
+  });
+
+  it('wrong passwords on a link count towards the sign-in throttle: 429 too_many_attempts with Retry-After', async () => {
+    const victim = uniqueEmail('victim');
+    await post('/signup').send({ email: victim, password: SQUATTER_PASSWORD, name: 'Victim' }).expect(202);
+    const token = linkToken(ctx.mailbox.last(victim), 'verify-email');
+    await ctx.db('sign_in_failures').insert({ subject: `login:${victim}|127.0.0.1`, failures: 30, window_started_at: ctx.db.fn.now(), last_failed_at: ctx.db.fn.now() });
+    const throttled = await post('/verify-email').send({ token, password: SQUATTER_PASSWORD }).expect(429);
+    expect(throttled.body.code).toBe('too_many_attempts');
+    expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await accountsWith(victim)).toEqual([]);
+  });
+
+  it("the victim's own sign-up voids the attacker's pending link; only the newest link, with its own password, makes the account", async () => {
+    const victim = uniqueEmail('victim');
+    await post('/signup').send({ email: victim, password: SQUATTER_PASSWORD, name: 'Squatter', organization_name: 'Squatter Co' }).expect(202);
+    await post('/signup').send({ email: victim, password: PASSWORD, name: 'Victim', organization_name: 'Victim Co' }).expect(202);
+    const [squatterMail, ownMail] = ctx.mailbox.to(victim);
+    const rows = await ctx.db('email_tokens').where({ email: victim, purpose: 'sign_up' }).orderBy('created_at').select('used_at');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]!.used_at).not.toBeNull(); // voided by the newer sign-up
+    expect(rows[1]!.used_at).toBeNull();
+
+    // The attacker's link is dead, whatever the password (even the attacker's own, had they the link).
+    expect((await post('/verify-email').send({ token: linkToken(squatterMail!, 'verify-email'), password: SQUATTER_PASSWORD }).expect(404)).body.code).toBe('token_not_found');
+    const session = await post('/verify-email').send({ token: linkToken(ownMail!, 'verify-email'), password: PASSWORD }).expect(201);
+    expect(session.body).toMatchObject({ account: { email: victim, name: 'Victim' }, organization: { name: 'Victim Co' } });
+    const [account] = await accountsWith(victim);
+    expect(account!.email_verified_at).not.toBeNull();
+    await post('/sessions').send({ email: victim, password: SQUATTER_PASSWORD }).expect(401);
+    await post('/sessions').send({ email: victim, password: PASSWORD }).expect(200);
   });
 });
 
@@ -117,7 +177,7 @@ describe('invitations by mail', () => {
     expect(leaked.body.code).toBe('invitation_email_mismatch');
 
     await post('/signup').send({ email: invitee, password: PASSWORD, name: 'Grace', invitation_token: invitationToken }).expect(202);
-    const joined = await post('/verify-email').send({ token: linkToken(ctx.mailbox.last(invitee), 'verify-email') }).expect(201);
+    const joined = await post('/verify-email').send({ token: linkToken(ctx.mailbox.last(invitee), 'verify-email'), password: PASSWORD }).expect(201);
     expect(joined.body.organization).toMatchObject({ id: owner.organizationId, role: 'operator' });
   });
 

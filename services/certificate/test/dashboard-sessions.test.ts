@@ -65,7 +65,7 @@ async function signUp(body: Record<string, unknown>): Promise<Session> {
   const res = await fetch(`${gateway.url}/dashboard/api/auth/verify-email`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Origin: ORIGIN },
-    body: JSON.stringify({ token: linkToken(ctx.mailbox.last(email), 'verify-email') }),
+    body: JSON.stringify({ token: linkToken(ctx.mailbox.last(email), 'verify-email'), password: PASSWORD }),
   });
   expect(res.status).toBe(201);
   const session = (await res.json()) as { access_token: string; account: { id: string } };

@@ -7,6 +7,7 @@ import { GATEWAY_B_HASH, paymentGatewayEnv, signA, startFakeGateways } from './f
 import { expectToMatchRouteTable } from './helpers/openapi';
 import { newId } from '@platform/service-kit';
 import { tokenHash } from '../src/features/accounts/secret-tokens';
+import { hashPassword } from '../src/features/accounts/passwords';
 import { ORIGIN, signUp, uniqueEmail } from './factories/accounts';
 
 type Json = Record<string, unknown>;
@@ -72,7 +73,7 @@ describe('every request example in the description is accepted', () => {
         const pending = example.path === '/accounts/v1/verify-email';
         await ctx.db('email_tokens').insert({
           id: newId('etk'), purpose: pending ? 'sign_up' : 'password_reset', token_hash: hash, email: pending ? uniqueEmail('example') : owner.email,
-          account_id: pending ? null : owner.accountId, sign_up: pending ? JSON.stringify({ name: 'Example', password_hash: 'scrypt$1$1$1$AA$AA' }) : null, expires_at: new Date(Date.now() + 3600_000),
+          account_id: pending ? null : owner.accountId, sign_up: pending ? JSON.stringify({ name: 'Example', password_hash: await hashPassword((example.body as Json).password as string) }) : null, expires_at: new Date(Date.now() + 3600_000),
         });
       }
       if (example.path === '/accounts/v1/sessions' && !(await ctx.db('accounts').whereRaw('lower(email) = lower(?)', [(example.body as Json).email as string]).first())) {

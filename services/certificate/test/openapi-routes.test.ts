@@ -290,9 +290,20 @@ const scenarios: Scenario[] = [
   ['POST /accounts/v1/verify-email', 201, 'a mailed token', async () => {
     const email = uniqueEmail('routes');
     await accounts('post', '/signup').send({ email, password: PASSWORD, name: 'Ada' }).expect(202);
-    return accounts('post', '/verify-email').send({ token: linkToken(ctx.mailbox.last(email), 'verify-email') });
+    return accounts('post', '/verify-email').send({ token: linkToken(ctx.mailbox.last(email), 'verify-email'), password: PASSWORD });
   }],
-  ['POST /accounts/v1/verify-email', 404, 'an unknown token', () => accounts('post', '/verify-email').send({ token: 'x'.repeat(43) })],
+  ['POST /accounts/v1/verify-email', 401, 'not the password chosen at sign-up', async () => {
+    const email = uniqueEmail('routes');
+    await accounts('post', '/signup').send({ email, password: PASSWORD, name: 'Ada' }).expect(202);
+    return accounts('post', '/verify-email').send({ token: linkToken(ctx.mailbox.last(email), 'verify-email'), password: 'not the sign-up password' });
+  }],
+  ['POST /accounts/v1/verify-email', 429, 'too many wrong passwords for this email from this address', async () => {
+    const email = uniqueEmail('routes');
+    await accounts('post', '/signup').send({ email, password: PASSWORD, name: 'Ada' }).expect(202);
+    await ctx.db('sign_in_failures').insert({ subject: `login:${email}|127.0.0.1`, failures: 30, window_started_at: ctx.db.fn.now(), last_failed_at: ctx.db.fn.now() });
+    return accounts('post', '/verify-email').send({ token: linkToken(ctx.mailbox.last(email), 'verify-email'), password: PASSWORD });
+  }],
+  ['POST /accounts/v1/verify-email', 404, 'an unknown token', () => accounts('post', '/verify-email').send({ token: 'x'.repeat(43), password: PASSWORD })],
   ['POST /accounts/v1/verify-email', 422, 'no token', () => accounts('post', '/verify-email').send({})],
   ['POST /accounts/v1/password-reset', 202, 'any email', () => accounts('post', '/password-reset').send({ email: uniqueEmail('forgot') })],
   ['POST /accounts/v1/password-reset', 422, 'not an email', () => accounts('post', '/password-reset').send({ email: 'nope' })],

@@ -97,7 +97,7 @@ describe('certificate service through the gateway', () => {
     const signup = await request(gateway.url)
       .post('/dashboard/api/auth/verify-email')
       .set('Origin', 'http://127.0.0.1:8080')
-      .send({ token: linkToken(ctx.mailbox.last(email), 'verify-email') })
+      .send({ token: linkToken(ctx.mailbox.last(email), 'verify-email'), password: 'correct horse battery' })
       .expect(201);
     expect(String(signup.headers['set-cookie'])).toContain('Path=/dashboard/api/auth');
     const token = signup.body.access_token as string;

@@ -104,9 +104,10 @@ describe('GET /track/{token}/status', () => {
       distance_meters: null,
       route: { courier: null, progress: null },
     });
-    // The ETA from assignment: the courier's 300 m to the pick-up plus the 2.5 km trip, × 1.3 road factor at a moto's 30 km/h.
-    expect(assigned.eta_seconds).toBeGreaterThan((((300 + 2500) * 1.3) / (30000 / 3600)) * 0.98);
-    expect(assigned.eta_seconds).toBeLessThan((((300 + 2500) * 1.3) / (30000 / 3600)) * 1.02);
+    // The ETA from assignment: the courier's 300 m to the pick-up plus the 2.5 km trip, × 1.3 road factor at a moto's 30 km/h,
+    // in whole minutes (to the second it would give the pick-up's distance away).
+    expect(assigned.eta_seconds % 60).toBe(0);
+    expect(Math.abs(assigned.eta_seconds - ((300 + 2500) * 1.3) / (30000 / 3600))).toBeLessThanOrEqual(30 + 9);
     expect(assigned).toMatchObject({ test: false, proof_of_delivery: null, partner: { logo_url: null, brand_color: null } });
     expect(assigned.timeline.map((entry: { status: string }) => entry.status)).toEqual(['pending', 'courier_assigned']);
 
@@ -118,7 +119,7 @@ describe('GET /track/{token}/status', () => {
     expect(carried).toMatchObject({ status: 'picked_up', final: false, courier_location: { lat: near.lat, lng: near.lng, heading: 180 } });
     expect(carried.distance_meters).toBeGreaterThan(350);
     expect(carried.distance_meters).toBeLessThan(450);
-    expect(carried.eta_seconds).toBe(Math.round((carried.distance_meters * 1.3) / (30000 / 3600)));
+    expect(carried.eta_seconds).toBe(Math.max(60, Math.round(Math.round((carried.distance_meters * 1.3) / (30000 / 3600)) / 60) * 60));
     // The courier 400 m short of the drop-off is drawn on the line, 84% of the way from the pick-up (2.5 km away).
     expect(carried.route.progress).toBeCloseTo(0.84, 1);
     const drawn = carried.route;
@@ -129,7 +130,8 @@ describe('GET /track/{token}/status', () => {
 
     await delivery.courier.app.post(`/deliveries/${delivery.id}/deliver`, { pin: PIN }).expect(200);
     const delivered = (await expectNothingPrivate(delivery)).json;
-    expect(delivered).toMatchObject({ status: 'delivered', final: true, courier_location: null, distance_meters: null, eta_seconds: null, poll_after_ms: null, courier: { first_name: 'Musa' } });
+    // Handed over: the courier's name and plate leave the page with the parcel.
+    expect(delivered).toMatchObject({ status: 'delivered', final: true, courier_location: null, distance_meters: null, eta_seconds: null, poll_after_ms: null, courier: null });
     expect(delivered.proof_of_delivery).toEqual({ received_by: null, photo_url: null, signature_url: null });
     expect(delivered.timeline.map((entry: { status: string }) => entry.status)).toEqual(['pending', 'courier_assigned', 'picked_up', 'delivered']);
     for (const entry of delivered.timeline) expect(new Date(entry.at).toISOString()).toBe(entry.at);
@@ -187,6 +189,72 @@ describe('GET /track/{token}/status', () => {
   it('needs no key, and ignores one', async () => {
     const delivery = await trackedDelivery();
     await status(delivery.token).set('Authorization', 'Bearer mk_not_a_real_key').expect(200);
+  });
+});
+
+describe('what the page never shows: the pick-up point, and the courier after the hand-over', () => {
+  /** Picks the delivery up, moves the courier `north`/`east` metres from the pick-up, and answers the JSON and the page. */
+  async function courierAt(delivery: Tracked, north: number, east: number) {
+    const at = offset(delivery.spot, north, east);
+    await delivery.courier.app.post('/location', { ...at, heading: 35, speed_kph: 30 }).expect(200);
+    const { json, html } = await expectNothingPrivate(delivery);
+    return { at, json, html };
+  }
+
+  const hidden = { status: 'picked_up', courier_location: null, distance_meters: null, route: { courier: null, progress: null } };
+  const coordinates = (p: Point) => [String(p.lat), String(p.lng), p.lat.toFixed(4), p.lng.toFixed(4)];
+
+  it('shows no courier position within 300 m of the pick-up: not at the hand-over, not 250 m on; from 300 m on it does', async () => {
+    const delivery = await trackedDelivery();
+    await acceptOffer(delivery);
+    await delivery.courier.app.post('/location', { ...delivery.spot, heading: 0, speed_kph: 0 }).expect(200);
+    await delivery.courier.app.post(`/deliveries/${delivery.id}/pickup`).expect(200);
+
+    // At the hand-over the courier stands on the pick-up point: neither the JSON nor the page gives it, or its distance.
+    const atPickup = await courierAt(delivery, 0, 0);
+    expect(atPickup.json).toMatchObject(hidden);
+    for (const text of [JSON.stringify(atPickup.json), atPickup.html]) for (const c of coordinates(delivery.spot)) expect(text).not.toContain(c);
+    expect(atPickup.html).toContain('visibility="hidden"');
+    expect(atPickup.html).toContain('no courier position shown');
+    expect(atPickup.html).toContain('Position not available yet.');
+    // The ETA is in whole minutes, so it does not give the pick-up's exact distance from the drop-off either.
+    expect(atPickup.json.eta_seconds % 60).toBe(0);
+
+    // 250 m along the way (toward the drop-off, 2 km north and 1.5 km east): still inside the 300 m, still hidden.
+    const near = await courierAt(delivery, 200, 150);
+    expect(near.json).toMatchObject(hidden);
+    for (const c of coordinates(near.at)) expect(JSON.stringify(near.json)).not.toContain(c);
+
+    // 350 m along: shown, with its distance to the drop-off and its place on the line.
+    const clear = await courierAt(delivery, 280, 210);
+    expect(clear.json).toMatchObject({ status: 'picked_up', courier_location: { lat: clear.at.lat, lng: clear.at.lng } });
+    expect(clear.json.distance_meters).toBeGreaterThan(2100);
+    expect(clear.json.route.progress).toBeCloseTo(0.14, 1);
+    expect(clear.html).toContain('visibility="visible"');
+
+    // Back within 300 m of the pick-up (say, a detour): hidden again.
+    expect((await courierAt(delivery, -100, 50)).json).toMatchObject(hidden);
+  });
+
+  it("drops the courier's name and plate once the delivery is handed over, in the JSON and on the page", async () => {
+    const delivery = await trackedDelivery();
+    await acceptOffer(delivery);
+    const assigned = (await status(delivery.token).expect(200)).body;
+    const plate = assigned.courier.vehicle.plate as string;
+    expect(assigned.courier.first_name).toBe('Musa');
+    expect((await trackingPage(delivery.token).expect(200)).text).toContain(plate);
+
+    await delivery.courier.app.post(`/deliveries/${delivery.id}/pickup`).expect(200);
+    await delivery.courier.app.post(`/deliveries/${delivery.id}/deliver`, { pin: PIN, received_by: 'Chidi' }).expect(200);
+    const { json, html } = await expectNothingPrivate(delivery);
+    expect(json).toMatchObject({ status: 'delivered', final: true, courier: null, courier_location: null, proof_of_delivery: { received_by: 'Chidi' } });
+    for (const text of [JSON.stringify(json), html]) {
+      expect(text).not.toContain('Musa');
+      expect(text).not.toContain(plate);
+    }
+    expect(html).toContain('The delivery has ended; the courier&#39;s details are no longer shown.');
+    // The delivery itself still knows its courier: only the public page forgets it.
+    expect((await ctx.db('deliveries').where({ id: delivery.id }).first('courier_id')).courier_id).toBe(delivery.courier.id);
   });
 });
 
@@ -327,12 +395,13 @@ describe('the partner, the proof of delivery and the sandbox on the tracking pag
     const assigned = (await status(token).expect(200)).body;
     // A quarter of the trip (2.5 km) before the pick-up: 625 m + 2.5 km at the sandbox courier's car's 25 km/h; no position shown.
     expect(assigned).toMatchObject({ status: 'courier_assigned', courier_location: null, route: { courier: null }, courier: { vehicle: { type: 'economy' } } });
-    expect(assigned.eta_seconds).toBeGreaterThan((((625 + 2500) * 1.3) / (25000 / 3600)) * 0.98);
-    expect(assigned.eta_seconds).toBeLessThan((((625 + 2500) * 1.3) / (25000 / 3600)) * 1.02);
+    expect(assigned.eta_seconds % 60).toBe(0);
+    expect(Math.abs(assigned.eta_seconds - ((625 + 2500) * 1.3) / (25000 / 3600))).toBeLessThanOrEqual(30 + 12);
 
     await testKey.post(`/api/v1/sandbox/deliveries/${id}/advance`, { to: 'picked_up' }).expect(200);
-    // The sandbox courier stands on the drawn line (its ends rounded to about 100 m), so the page shows the progress asked for.
-    expect((await status(token).expect(200)).body.route.progress).toBe(0);
+    // At the pick-up (progress 0) no position is shown: it would be the sender's address.
+    expect((await status(token).expect(200)).body).toMatchObject({ courier_location: null, distance_meters: null, route: { courier: null, progress: null } });
+    // Farther along, the sandbox courier stands on the drawn line (its ends rounded to about 100 m), so the page shows the progress asked for.
     for (const progress of [0.25, 0.5, 0.75]) {
       await testKey.post(`/api/v1/sandbox/deliveries/${id}/advance`, { to: 'picked_up', courier_progress: progress }).expect(200);
       const moved = (await status(token).expect(200)).body;

@@ -29,7 +29,7 @@ export async function startFakeGateway(distDir: string): Promise<FakeGateway> {
   const keys: object[] = [];
   let refreshCount = 0;
   let origin = '';
-  const pending = new Map<string, { email: string; name: string; organization: string }>();
+  const pending = new Map<string, { email: string; name: string; organization: string; password: string }>();
   let lastVerificationToken: string | undefined;
 
   const json = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -69,12 +69,15 @@ export async function startFakeGateway(distDir: string): Promise<FakeGateway> {
     if (route === 'POST /dashboard/api/auth/signup') {
       const body = await readBody(request);
       lastVerificationToken = `verify${Math.random().toString(36).slice(2)}${'x'.repeat(20)}`;
-      pending.set(lastVerificationToken, { email: body.email!, name: body.name!, organization: body.organization_name! });
+      pending.set(lastVerificationToken, { email: body.email!, name: body.name!, organization: body.organization_name!, password: body.password! });
       return json(response, 202, { status: 'mail_sent', message: 'Check your inbox: we sent a link to confirm your email address.' });
     }
     if (route === 'POST /dashboard/api/auth/verify-email') {
-      const account = pending.get((await readBody(request)).token ?? '');
+      const body = await readBody(request);
+      const account = pending.get(body.token ?? '');
       if (!account) return problem(response, 404, 'token_not_found');
+      // As the real service: the link makes the account only with the password chosen at sign-up.
+      if (body.password !== account.password) return problem(response, 401, 'invalid_credentials');
       pending.clear();
       return json(response, 201, sessionAnswer(account), rotate(account));
     }

@@ -36,7 +36,7 @@ export async function signUp(ctx: TestContext, body: Record<string, unknown> = {
     .send({ email, password: PASSWORD, name: 'Ada Lovelace', organization_name: 'Analytical Academy', ...body })
     .expect(202);
   const token = linkToken(ctx.mailbox.last(email), 'verify-email');
-  const res = await request(ctx.app).post('/accounts/v1/verify-email').set('Origin', ORIGIN).send({ token }).expect(201);
+  const res = await request(ctx.app).post('/accounts/v1/verify-email').set('Origin', ORIGIN).send({ token, password: (body.password as string | undefined) ?? PASSWORD }).expect(201);
   return {
     email,
     accountId: res.body.account.id,

@@ -33,15 +33,24 @@ describe('sign up', () => {
     });
   });
 
-  it('opens the mailed link: the email is confirmed and the dashboard of the new organization opens', async () => {
+  async function confirm(user: ReturnType<typeof renderApp>['user'], password = 'correct horse battery') {
+    await user.type(await screen.findByLabelText('Password'), password);
+    await user.click(screen.getByRole('button', { name: 'Confirm and create my account' }));
+  }
+
+  it('opens the mailed link: asks for the sign-up password, sends nothing before it, then the dashboard of the new organization opens', async () => {
     const api = fakeApi({
       'POST /dashboard/api/auth/sessions/refresh': NO_SESSION,
       'POST /dashboard/api/auth/verify-email': { status: 201, body: session() },
     });
-    renderApp('/verify-email/tok_mailed_1234567890abc');
+    const { user } = renderApp('/verify-email/tok_mailed_1234567890abc');
+    expect(await screen.findByRole('heading', { name: 'Confirm your email' })).toBeTruthy();
+    // Opening the link alone confirms nothing: a stranger's sign-up with this address must not become an account.
+    expect(api.calls('POST /dashboard/api/auth/verify-email')).toHaveLength(0);
+    await confirm(user);
     expect(await screen.findByRole('heading', { name: 'Acme Learning' })).toBeTruthy();
     expect(api.calls('POST /dashboard/api/auth/verify-email')).toHaveLength(1);
-    expect(api.calls('POST /dashboard/api/auth/verify-email')[0]!.body).toEqual({ token: 'tok_mailed_1234567890abc' });
+    expect(api.calls('POST /dashboard/api/auth/verify-email')[0]!.body).toEqual({ token: 'tok_mailed_1234567890abc', password: 'correct horse battery' });
     expect(within(screen.getByRole('banner')).getByText('ada@example.com')).toBeTruthy();
   });
 
@@ -50,8 +59,20 @@ describe('sign up', () => {
       'POST /dashboard/api/auth/sessions/refresh': NO_SESSION,
       'POST /dashboard/api/auth/verify-email': problem(404, 'token_not_found', 'This link is unknown, expired or already used'),
     });
-    renderApp('/verify-email/tok_old_1234567890abcdef');
+    const { user } = renderApp('/verify-email/tok_old_1234567890abcdef');
+    await confirm(user);
     expect((await screen.findByRole('alert')).textContent).toContain('This link is unknown, expired or already used');
+  });
+
+  it('refuses a password that is not the one chosen at sign-up, and stays on the page', async () => {
+    fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': NO_SESSION,
+      'POST /dashboard/api/auth/verify-email': problem(401, 'invalid_credentials', 'This is not the password chosen when signing up with this address'),
+    });
+    const { user } = renderApp('/verify-email/tok_mailed_1234567890abc');
+    await confirm(user, 'not my sign-up password');
+    expect((await screen.findByRole('alert')).textContent).toContain('This is not the password chosen when signing up with this address');
+    expect(screen.getByRole('heading', { name: 'Confirm your email' })).toBeTruthy();
   });
 
   it('shows a refusal as a form error and a field error tied to its input', async () => {
@@ -86,6 +107,7 @@ describe('sign up', () => {
       'POST /dashboard/api/auth/organizations': { status: 201, body: session({ organization: { id: 'org_2', name: 'Second', role: 'owner' } }) },
     });
     const { user } = renderApp('/verify-email/tok_mailed_1234567890abc');
+    await confirm(user);
     await user.type(await screen.findByLabelText('Organization name'), 'Second');
     await user.click(screen.getByRole('button', { name: 'Create organization' }));
     expect(await screen.findByRole('heading', { name: 'Second' })).toBeTruthy();

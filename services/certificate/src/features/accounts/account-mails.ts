@@ -8,7 +8,7 @@ export function accountMails(publicBaseUrl: string) {
       return {
         to,
         subject: 'Confirm your email address',
-        text: `Someone (hopefully you) signed up for the Partner Platform with this address.\n\nConfirm it to create your account:\n${dashboard}/verify-email/${token}\n\nThe link works once, for ${hours} hours. If it was not you, ignore this mail: no account is made.\n`,
+        text: `Someone (hopefully you) signed up for the Partner Platform with this address.\n\nConfirm it to create your account: open this link and enter the password you chose when signing up.\n${dashboard}/verify-email/${token}\n\nThe link works once, for ${hours} hours, and a newer sign-up for this address replaces it. If it was not you, ignore this mail: no account is made, and without the password that was chosen nobody can make one with this link.\n`,
       };
     },
     alreadyRegistered(to: string): MailMessage {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { route, type ResponseObjectSpec, type RouteSpec } from '@platform/service-kit/route-table';
 import { problemSchema } from '@platform/service-kit/problem-schema';
 import { accountIdParameter, insufficientRoleResponse, invalidAdminTokenResponse, invitationTokenParameter, notFoundResponse, originParameter, refreshCookieHeader, refreshCookieParameter, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
-import { emailTokenSchema, memberPatchSchema, newInvitationSchema, newOrganizationSchema, passwordResetConfirmSchema, passwordResetSchema, refreshSchema, signInSchema, signUpSchema } from './accounts.schema';
+import { verifyEmailSchema, memberPatchSchema, newInvitationSchema, newOrganizationSchema, passwordResetConfirmSchema, passwordResetSchema, refreshSchema, signInSchema, signUpSchema } from './accounts.schema';
 
 export const memberRoleSchema = z.enum(["owner", "member", "operator"]).meta({ id: "MemberRole" });
 
@@ -71,6 +71,8 @@ export const accountForbiddenResponse: ResponseObjectSpec = { id: 'AccountForbid
 
 export const emailTakenResponse: ResponseObjectSpec = { id: 'EmailTaken', description: "An account with this email (case-insensitively) exists (`email_taken`); nothing is created.", content: { "application/problem+json": problemSchema } };
 
+export const wrongSignUpPasswordResponse: ResponseObjectSpec = { id: 'WrongSignUpPassword', description: "Not the password chosen at the sign-up this link was mailed for (`invalid_credentials`); no account is made and the\nlink stays usable until it expires or a newer sign-up for the address replaces it.\n", content: { "application/problem+json": problemSchema } };
+
 export const invalidCredentialsResponse: ResponseObjectSpec = { id: 'InvalidCredentials', description: "Wrong email or password (`invalid_credentials`); the same answer whether or not the email has an account.", content: { "application/problem+json": problemSchema } };
 
 export const emailTokenNotFoundResponse: ResponseObjectSpec = { id: 'EmailTokenNotFound', description: "The mailed link's token is unknown, expired or already used (`token_not_found`).", content: { "application/problem+json": problemSchema } };
@@ -115,14 +117,16 @@ export const accountsRouteTable: RouteSpec[] = [
     tags: ["Accounts"],
     security: [],
     headers: z.object({ Origin: originParameter }),
-    body: emailTokenSchema,
+    body: verifyEmailSchema,
     responses: {
       201: { headers: { "Set-Cookie": refreshCookieHeader }, content: { "application/json": sessionSchema } },
+      401: wrongSignUpPasswordResponse,
       403: accountForbiddenResponse,
       404: emailTokenNotFoundResponse,
       409: emailTakenResponse,
       415: unsupportedMediaTypeResponse,
       422: validationFailedResponse,
+      429: tooManyAttemptsResponse,
     },
   }),
   route({

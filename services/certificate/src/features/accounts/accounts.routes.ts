@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { ApiError, clientAddress, isIdOf, NotFoundError, parseOrThrow, requireAdmin, requireRole, type AdminClaims, type AdminTokenSettings, adminOf } from '@platform/service-kit';
-import { emailTokenSchema, newInvitationSchema, memberPatchSchema, newOrganizationSchema, passwordResetConfirmSchema, passwordResetSchema, refreshSchema, signInSchema, signUpSchema } from './accounts.schema';
+import { verifyEmailSchema, newInvitationSchema, memberPatchSchema, newOrganizationSchema, passwordResetConfirmSchema, passwordResetSchema, refreshSchema, signInSchema, signUpSchema } from './accounts.schema';
 import type { AccountsService, SessionGrant } from './accounts.service';
 import type { MembersService } from './members.service';
 import { clearRefreshCookie, refreshTokenOf, setRefreshCookie } from './session-cookie';
@@ -39,7 +39,8 @@ export function accountRoutes(service: AccountsService, settings: AccountRouteSe
     mailSent(res, await service.signUp(parseOrThrow(signUpSchema, req.body ?? {}), addressOf(req)));
   });
   router.post('/verify-email', async (req, res) => {
-    answer(res, 201, await service.verifyEmail(parseOrThrow(emailTokenSchema, req.body ?? {}).token));
+    const input = parseOrThrow(verifyEmailSchema, req.body ?? {});
+    answer(res, 201, await service.verifyEmail(input.token, input.password, addressOf(req)));
   });
   router.post('/password-reset', async (req, res) => {
     mailSent(res, await service.requestPasswordReset(parseOrThrow(passwordResetSchema, req.body ?? {}).email, addressOf(req)));

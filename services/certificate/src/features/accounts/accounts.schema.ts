@@ -16,16 +16,21 @@ export const signUpSchema = z
   .meta({
     id: 'SignUp',
     description:
-      'A new account, made once the link mailed to `email` is used (`POST /verify-email`). With `organization_name` it owns a new organization; with `invitation_token` it joins the inviting one.',
+      'A new account, made once the link mailed to `email` is used together with this `password` (`POST /verify-email`); a newer sign-up for the same address voids the older links. With `organization_name` it owns a new organization; with `invitation_token` it joins the inviting one.',
     examples: [{ email: 'ada@example.com', password: 'correct horse battery', name: 'Ada Lovelace', organization_name: 'Analytical Academy' }],
   });
 
 const mailedToken = z.string().regex(/^[A-Za-z0-9_-]{20,200}$/, 'must be the token of the mailed link');
 
-export const emailTokenSchema = z
-  .object({ token: mailedToken })
+export const verifyEmailSchema = z
+  .object({ token: mailedToken, password: z.string().min(1).max(200) })
   .strict()
-  .meta({ id: 'VerifyEmail', description: 'The token of the link mailed at sign-up.', examples: [{ token: 'q0Fz3wXcV8yV2m2pW8bC1aH5QmGk0r8sTqZ7nJ4eLx0' }] });
+  .meta({
+    id: 'VerifyEmail',
+    description:
+      'The token of the link mailed at sign-up and the password chosen at that sign-up: the link proves the mailbox, the password the one who signed up, so a sign-up someone else made with this address never becomes an account.',
+    examples: [{ token: 'q0Fz3wXcV8yV2m2pW8bC1aH5QmGk0r8sTqZ7nJ4eLx0', password: 'correct horse battery' }],
+  });
 
 export const passwordResetSchema = z
   .object({ email })

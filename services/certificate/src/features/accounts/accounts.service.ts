@@ -206,7 +206,10 @@ export function createAccountsService({ repo, tokens, throttle, ensureOrganizati
     return organizationId;
   }
 
-  /** An account whose email is proven (a used sign-up link, or the operator's word), signed in; 409 when the email is taken. */
+  /**
+   * An account whose email is proven (a used sign-up link whose opener also knew the sign-up's password, or the
+   * operator's word), signed in; 409 when the email is taken.
+   */
   async function createVerifiedAccount(trx: Knex, email: string, pending: PendingSignUp): Promise<SessionGrant> {
     const account: AccountRow = { id: newId('acc'), email, name: pending.name, password_hash: pending.password_hash };
     if (!(await repo.insertAccount(trx, account))) throw new ConflictError('An account with this email already exists', 'email_taken');
@@ -223,8 +226,10 @@ export function createAccountsService({ repo, tokens, throttle, ensureOrganizati
   }
 
   /**
-   * Sign-up makes no account: it mails a link to the address, and the account exists once the link is used. An
-   * address that has an account gets a mail saying someone tried; the answer is the same 202 either way.
+   * Sign-up makes no account: it mails a link to the address, and the account exists once the link is used together
+   * with the password chosen here (`verifyEmail`). A new sign-up voids every older link for the address, so only the
+   * newest one works. An address that has an account gets a mail saying someone tried; the answer is the same 202
+   * either way.
    */
   async function signUp(input: SignUpInput, address: string): Promise<MailSent> {
     await throttle.spendSignUp(address);
@@ -243,13 +248,12 @@ export function createAccountsService({ repo, tokens, throttle, ensureOrganizati
       await mailer.send(mails.alreadyRegistered(input.email));
     } else {
       const token = newSecretToken();
-      await tokens.insert({
-        id: newId('etk'),
-        purpose: 'sign_up',
-        token_hash: tokenHash(token),
-        email: input.email,
-        sign_up: pending,
-        expires_at: new Date(Date.now() + settings.emailTokenTtlHours * 3600_000),
+      await db.transaction(async (trx) => {
+        await tokens.voidSignUps(trx, input.email);
+        await tokens.insert(
+          { id: newId('etk'), purpose: 'sign_up', token_hash: tokenHash(token), email: input.email, sign_up: pending, expires_at: new Date(Date.now() + settings.emailTokenTtlHours * 3600_000) },
+          trx,
+        );
       });
       await mailer.send(mails.verifyEmail(input.email, token, settings.emailTokenTtlHours));
     }
@@ -360,10 +364,27 @@ export function createAccountsService({ repo, tokens, throttle, ensureOrganizati
       return grantFor(signIn, organizationId, refreshToken);
     },
 
-    /** Uses a sign-up link: the account (with its organization or invitation) is made and signed in. */
-    async verifyEmail(token: string): Promise<SessionGrant> {
+    /**
+     * Uses a sign-up link: the account (with its organization or invitation) is made and signed in, but only when the
+     * opener also gives the password chosen at sign-up. The link proves the mailbox, the password proves the one who
+     * signed up: someone who signs up with another person's address cannot use the link (it is in that person's
+     * mailbox), and that person cannot make the account with the stranger's password by clicking "confirm" (they do not
+     * know it), so a pending sign-up never becomes an account its mailbox owner did not choose the password of.
+     * A wrong password: 401 `invalid_credentials`, the link stays usable, and the failure counts towards the sign-in
+     * throttle of that (email, address) pair (429 `too_many_attempts`).
+     */
+    async verifyEmail(token: string, password: string, address: string): Promise<SessionGrant> {
+      const hash = tokenHash(token);
+      const pending = await tokens.findLive('sign_up', hash);
+      if (!pending?.sign_up) throw badEmailToken();
+      await throttle.check(pending.email, address);
+      if (!(await verifyPassword(password, pending.sign_up.password_hash))) {
+        await throttle.recordFailure(pending.email, address);
+        throw new UnauthorizedError('This is not the password chosen when signing up with this address', 'invalid_credentials');
+      }
+      await throttle.clearPair(pending.email, address);
       return db.transaction(async (trx) => {
-        const row = await tokens.use(trx, 'sign_up', tokenHash(token));
+        const row = await tokens.use(trx, 'sign_up', hash);
         if (!row?.sign_up) throw badEmailToken();
         return createVerifiedAccount(trx, row.email, row.sign_up);
       });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { escapeHtml } from '@platform/service-kit';
 import type { PublicTracking } from './tracking.presenter';
 import { ROUTE_BOX } from './tracking-route';
-import { DEFAULT_BRAND_COLOR, STATUS_TEXT, TEST_MARKER_TEXT, TIMELINE_TEXT, VEHICLE_TYPE_TEXT } from './tracking-text';
+import { COURIER_GONE_TEXT, DEFAULT_BRAND_COLOR, STATUS_TEXT, TEST_MARKER_TEXT, TIMELINE_TEXT, VEHICLE_TYPE_TEXT } from './tracking-text';
 
 export const TRACKING_SCRIPT_PATH = '/track/assets/tracking.js';
 export const TRACKING_ICON_PATH = '/track/assets/icon.svg';
@@ -150,7 +150,9 @@ export function trackingPageHtml(tracking: PublicTracking, statusUrl: string): s
   const c = tracking.courier;
   const courier = c
     ? `${c.first_name} · ${[c.vehicle.color, c.vehicle.make, c.vehicle.model].join(' ')} (${VEHICLE_TYPE_TEXT[c.vehicle.type as keyof typeof VEHICLE_TYPE_TEXT] ?? c.vehicle.type}) · ${c.vehicle.plate}`
-    : 'No courier yet.';
+    : tracking.final
+      ? COURIER_GONE_TEXT
+      : 'No courier yet.';
   const distance = tracking.distance_meters === null ? (tracking.final ? '' : 'Position not available yet.') : `${distanceText(tracking.distance_meters)} from the drop-off area`;
   const timeline = tracking.timeline
     .map((entry) => `<li><time datetime="${e(entry.at)}">${e(entry.at.slice(11, 16))} UTC</time> ${e(TIMELINE_TEXT[entry.status as keyof typeof TIMELINE_TEXT] ?? entry.status)}</li>`)
@@ -171,7 +173,7 @@ ${testMarker}<section aria-labelledby="status-heading">
 <section aria-labelledby="map-heading">
 <h2 id="map-heading">Where it is</h2>
 ${routeSvg(tracking)}
-<p class="legend">Hollow dot: the pick-up. Dark dot: the drop-off area. Coloured dot: your courier, shown once your parcel is on its way. The line is straight, not the road.</p>
+<p class="legend">Hollow dot: the pick-up. Dark dot: the drop-off area. Coloured dot: your courier, shown once your parcel is on its way and clear of the pick-up. The line is straight, not the road.</p>
 <p id="distance">${e(distance)}</p>
 </section>
 ${proofHtml(tracking)}

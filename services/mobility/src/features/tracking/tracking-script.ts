@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { STATUS_TEXT, TIMELINE_TEXT, VEHICLE_TYPE_TEXT } from './tracking-text';
+import { COURIER_GONE_TEXT, STATUS_TEXT, TIMELINE_TEXT, VEHICLE_TYPE_TEXT } from './tracking-text';
 
 /**
  * The page's only script, served from `/track/assets/tracking.js` (CSP `script-src 'self'`): polls the status JSON
@@ -11,6 +11,7 @@ export const TRACKING_SCRIPT = `(function () {
   var STATUS_TEXT = ${JSON.stringify(STATUS_TEXT)};
   var TIMELINE_TEXT = ${JSON.stringify(TIMELINE_TEXT)};
   var VEHICLE_TYPE_TEXT = ${JSON.stringify(VEHICLE_TYPE_TEXT)};
+  var COURIER_GONE_TEXT = ${JSON.stringify(COURIER_GONE_TEXT)};
   var main = document.getElementById('tracking');
   if (!main) return;
   var statusUrl = main.getAttribute('data-status-url');
@@ -31,7 +32,7 @@ export const TRACKING_SCRIPT = `(function () {
     }
     main.setAttribute('data-status', t.status);
     var c = t.courier;
-    setText('courier', c ? c.first_name + ' \\u00b7 ' + [c.vehicle.color, c.vehicle.make, c.vehicle.model].join(' ') + ' (' + (VEHICLE_TYPE_TEXT[c.vehicle.type] || c.vehicle.type) + ') \\u00b7 ' + c.vehicle.plate : 'No courier yet.');
+    setText('courier', c ? c.first_name + ' \\u00b7 ' + [c.vehicle.color, c.vehicle.make, c.vehicle.model].join(' ') + ' (' + (VEHICLE_TYPE_TEXT[c.vehicle.type] || c.vehicle.type) + ') \\u00b7 ' + c.vehicle.plate : (t.final ? COURIER_GONE_TEXT : 'No courier yet.'));
     setText('distance', t.distance_meters === null ? (t.final ? '' : 'Position not available yet.') : distanceText(t.distance_meters) + ' from the drop-off area');
     setText('eta', t.eta_seconds === null ? '' : 'Arriving in about ' + minutesText(t.eta_seconds));
     var list = byId('timeline');

@@ -29,3 +29,6 @@ export const DEFAULT_BRAND_COLOR = '#1d4ed8';
 
 /** The TEST marker of a sandbox delivery. */
 export const TEST_MARKER_TEXT = 'TEST delivery: made with a test key in the sandbox. No real courier, nothing is delivered.';
+
+/** The courier line once the delivery is final: its name and plate leave the page with the hand-over. */
+export const COURIER_GONE_TEXT = "The delivery has ended; the courier's details are no longer shown.";

@@ -70,7 +70,8 @@ export function createTrackingService({ db, repository, findDriver, telemetry, l
   return {
     async track(token: string): Promise<PublicTracking> {
       const row = await resolve(token);
-      const courier = row.courier_id ? await findDriver(row.courier_id, db) : undefined;
+      // After the hand-over the page names no courier, so the driver is not even read.
+      const courier = row.courier_id && !isTerminalDelivery(row.status as DeliveryStatus) ? await findDriver(row.courier_id, db) : undefined;
       const proof = row.status === 'delivered' ? await repository.trackedProofKinds(row.id) : [];
       return presentTracking(row, courier, await courierPosition(row), proof, trackingImageUrls(token));
     },
