@@ -43,7 +43,8 @@ beforeAll(async () => {
   const probe = await listen(() => undefined);
   await probe.close();
   api = `http://127.0.0.1:${probe.port}`;
-  env = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl(), REDIS_PREFIX: redisPrefix, LOG_LEVEL: 'warn', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' };
+  // One JWT secret for the services and the CLI (without it the CLI would sign with this checkout's .data/dev-secrets.json).
+  env = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl(), REDIS_PREFIX: redisPrefix, LOG_LEVEL: 'warn', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', JWT_SECRET: 'platform-listen-test-jwt-secret-0123456789abcdef' };
   startFromSource('services/mobility/src/server.ts', { PORT: String(probe.port) });
   await until(async () => (await fetch(`${api}/healthz`).catch(() => undefined))?.ok === true, 'the mobility service');
   startFromSource('services/mobility/src/worker.ts', {});
