@@ -1,11 +1,35 @@
-import { mkdirSync, openSync, closeSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdirSync, openSync, closeSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isPortFree } from '@platform/service-kit/listen';
 
 /** How long a handed-out port stays reserved for the process that asked: long enough for a whole system to start. */
 const RESERVATION_MS = 15 * 60_000;
-const RESERVATIONS_DIR = path.join(os.tmpdir(), 'platform-spawnable-ports');
+export const SHARED_RESERVATIONS_DIR = path.join(os.tmpdir(), 'platform-spawnable-ports');
+let reservations: string | undefined;
+
+/**
+ * The folder of reservations: one for every user of the machine (mode 1777 like the temp folder itself, so each user
+ * creates reservations and only their owner removes one), else, when another user made it without opening it (an older
+ * version), one of this user's own.
+ */
+function reservationsDir(): string {
+  if (reservations) return reservations;
+  try {
+    mkdirSync(SHARED_RESERVATIONS_DIR, { recursive: true });
+    try {
+      chmodSync(SHARED_RESERVATIONS_DIR, 0o1777); // whatever the umask; only its owner (or root) may, and need only once
+    } catch {
+      // another user's folder: usable if they opened it
+    }
+    accessSync(SHARED_RESERVATIONS_DIR, constants.W_OK | constants.X_OK);
+    return (reservations = SHARED_RESERVATIONS_DIR);
+  } catch {
+    const own = `${SHARED_RESERVATIONS_DIR}-${os.userInfo().uid}`;
+    mkdirSync(own, { recursive: true, mode: 0o700 });
+    return (reservations = own);
+  }
+}
 
 /**
  * Ports for processes a test spawns. A port the kernel hands out for `listen(0)` comes from its ephemeral range, the same range
@@ -46,8 +70,7 @@ function portWindow(): [number, number] {
 
 /** Reserves `port` machine-wide for the test processes of this checkout and others. True when this process now holds `port`'s reservation: none existed, or the one there is older than RESERVATION_MS. */
 export function reservePort(port: number): boolean {
-  const file = path.join(RESERVATIONS_DIR, String(port));
-  mkdirSync(RESERVATIONS_DIR, { recursive: true });
+  const file = path.join(reservationsDir(), String(port));
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       closeSync(openSync(file, 'wx'));
