@@ -13,6 +13,7 @@ import { slowBodyDrill } from './drills/slow-body';
 import { documentRendersDrill } from './drills/document-renders';
 import { dashboardUploadsDrill } from './drills/dashboard-uploads';
 import { workerFrozenDrill } from './drills/worker-frozen';
+import { fairShareDrill } from './drills/fair-share';
 
 const drills: Array<{ file: string; run: (basePort: number) => Promise<DrillResult | null> }> = [
   { file: 'payment-verify-timeout', run: paymentVerifyTimeoutDrill },
@@ -24,6 +25,7 @@ const drills: Array<{ file: string; run: (basePort: number) => Promise<DrillResu
   { file: 'document-renders', run: documentRendersDrill },
   { file: 'dashboard-uploads', run: dashboardUploadsDrill },
   { file: 'worker-frozen', run: workerFrozenDrill },
+  { file: 'fair-share', run: fairShareDrill },
 ];
 
 async function main() {

@@ -33,7 +33,7 @@ function gatewayPid(system: RunningSystem): number {
   throw new Error('gateway process not found');
 }
 
-function rssMb(pid: number): number {
+export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
 }
@@ -53,8 +53,7 @@ async function mailedVerifyToken(system: RunningSystem, to: string): Promise<str
 }
 
 /** A dashboard account signed up through the gateway and confirmed with its mailed link: its access token. */
-async function signUp(system: RunningSystem, label: string): Promise<string> {
-  const email = `${label}_${suffix()}@drill.example`;
+export async function signUp(system: RunningSystem, label: string, email = `${label}_${suffix()}@drill.example`): Promise<string> {
   const headers = { 'content-type': 'application/json', origin: system.gateway };
   const res = await fetch(`${system.gateway}/dashboard/api/auth/signup`, {
     method: 'POST',
