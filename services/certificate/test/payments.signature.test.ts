@@ -119,7 +119,8 @@ describe('start-up warning about GATEWAY_B_SECRET_HASH', () => {
   // No Postgres on port 1: the process logs its start-up warnings, then exits; nothing else runs.
   const production = {
     NODE_ENV: 'production',
-    JWT_SECRET: 'a-production-secret-of-32-chars!',
+    // Random: production refuses secrets made of words (secret-strength).
+    JWT_SECRET: randomBytes(32).toString('base64'),
     DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
     PORT: '0',
     PUBLIC_BASE_URL: 'https://api.example.com',
@@ -134,7 +135,7 @@ describe('start-up warning about GATEWAY_B_SECRET_HASH', () => {
     expect(warnings).toHaveLength(1);
     expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 40, variable: 'GATEWAY_B_SECRET_HASH' });
 
-    const set = await runTsToEnd(serviceDir, 'src/server.ts', { ...production, GATEWAY_B_SECRET_HASH: 'a-gateway-b-webhook-hash-of-at-least-32-bytes' });
+    const set = await runTsToEnd(serviceDir, 'src/server.ts', { ...production, GATEWAY_B_SECRET_HASH: randomBytes(32).toString('hex') });
     expect(set.stderr).toContain('Postgres is not reachable'); // it got as far as the database
     expect(set.stdout).not.toContain('GATEWAY_B_SECRET_HASH');
   });
