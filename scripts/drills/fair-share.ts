@@ -226,6 +226,18 @@ async function bystanderAccount(system: RunningSystem): Promise<{ auth: string; 
   return { auth, email };
 }
 
+/** One template preview through the gateway, its body read to the end; resolves to the status (0: no answer in time). */
+async function postPreview(system: RunningSystem, auth: string, body: string, timeoutMs: number): Promise<number> {
+  const res = await fetch(`${system.gateway}/dashboard/api/certificate/templates/preview`, {
+    method: 'POST',
+    headers: { ...dashboardHeaders(system, auth), 'content-type': 'application/json' },
+    body,
+    signal: AbortSignal.timeout(timeoutMs),
+  }).catch(() => null);
+  await res?.arrayBuffer().catch(() => undefined);
+  return res?.status ?? 0;
+}
+
 // ------------------------------------------------------------------------------------------------------- a. uploads
 
 /** One batch upload declaring 5 MiB that sends 1 KiB and stalls; resolves to the gateway's status (0: none) when cut off or stopped. */
@@ -332,14 +344,7 @@ async function previewsPhase(system: RunningSystem, accounts: Account[], bystand
     const account = accounts[i % accounts.length]!;
     const auth = account.organizations[Math.floor(i / accounts.length) % account.organizations.length]!;
     while (Date.now() < end) {
-      const res = await fetch(`${system.gateway}/dashboard/api/certificate/templates/preview`, {
-        method: 'POST',
-        headers: { ...dashboardHeaders(system, auth), 'content-type': 'application/json' },
-        body,
-        signal: AbortSignal.timeout(30000),
-      }).catch(() => null);
-      await res?.arrayBuffer().catch(() => undefined);
-      flood.push(res?.status ?? 0);
+      flood.push(await postPreview(system, auth, body, 30000));
     }
   });
   const meter = new Meter();
@@ -410,15 +415,9 @@ async function documentsPhase(system: RunningSystem, accounts: Account[], bystan
     account.organizations.flatMap((auth) =>
       [0, 1].map(async () => {
         while (flooding && Date.now() < deadline) {
-          const res = await fetch(`${system.gateway}/dashboard/api/certificate/templates/preview`, {
-            method: 'POST',
-            headers: { ...dashboardHeaders(system, auth), 'content-type': 'application/json' },
-            body,
-            signal: AbortSignal.timeout(120000),
-          }).catch(() => null);
-          await res?.arrayBuffer().catch(() => undefined);
-          flood.push(res?.status ?? 0);
-          if (res?.status !== 200) await sleep(250);
+          const status = await postPreview(system, auth, body, 120000);
+          flood.push(status);
+          if (status !== 200) await sleep(250);
         }
       }),
     ),
