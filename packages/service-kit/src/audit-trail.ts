@@ -76,41 +76,59 @@ export async function recordAuditEntry(db: Knex, entry: Omit<AuditEntry, 'id' | 
   await db(TABLE).insert({ id: newId('aud'), ...entry });
 }
 
+export type AuditRecorderOptions = Omit<AuditTrailOptions, 'rules'>;
+
+/**
+ * The recorder of one declared action (a route table entry's `audit`): behind the admin guard, a successful answer
+ * (2xx) writes one row before it is sent. The changed object is the path's last parameter, else the answer's `id`.
+ */
+export function auditRecorder(db: Knex, options: AuditRecorderOptions): (action: string) => RequestHandler {
+  return (action) => (req, res, next) => {
+    const params = Object.values(req.params ?? {});
+    recordOnSuccess(db, options, req, res, action, typeof params.at(-1) === 'string' ? (params.at(-1) as string) : undefined);
+    next();
+  };
+}
+
 /** Records the admin's successful changes that match a rule, into `audit_log` of `db`. */
 export function auditTrail(db: Knex, options: AuditTrailOptions): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    const admin = req.admin;
-    const rule = admin ? options.rules.find((candidate) => candidate.method === req.method && candidate.pattern.test(req.path)) : undefined;
-    if (!admin || !rule) return next();
-    const pathId = rule.pattern.exec(req.path)?.groups?.id;
-    let answered: unknown;
-    const json = res.json.bind(res);
-    res.json = (value: unknown) => {
-      answered = value;
-      return json(value);
-    };
-    const end = res.end.bind(res) as (...args: unknown[]) => Response;
-    res.end = ((...args: unknown[]) => {
-      if (res.statusCode < 200 || res.statusCode >= 300) return end(...args);
-      const answerId = answered && typeof answered === 'object' && typeof (answered as { id?: unknown }).id === 'string' ? (answered as { id: string }).id : null;
-      const row = {
-        id: newId('aud'),
-        organization_id: admin.org,
-        actor_id: admin.sub,
-        actor_role: admin.role,
-        action: rule.action,
-        target_id: pathId ?? answerId,
-        details: detailsOf(req.body, req.query, options.detailFields),
-        ip_address: clientAddress(req, options.trustProxyHops).slice(0, 100),
-      };
-      db(TABLE)
-        .insert(row)
-        .catch((error: unknown) => options.onWriteError?.(error, rule.action))
-        .finally(() => end(...args));
-      return res;
-    }) as Response['end'];
+    const rule = req.admin ? options.rules.find((candidate) => candidate.method === req.method && candidate.pattern.test(req.path)) : undefined;
+    if (rule) recordOnSuccess(db, options, req, res, rule.action, rule.pattern.exec(req.path)?.groups?.id);
     next();
   };
+}
+
+/** Wraps the answer: when it ends with a 2xx, one row (who, what, which object, from where) is written first. */
+function recordOnSuccess(db: Knex, options: AuditRecorderOptions, req: Request, res: Response, action: string, pathId: string | undefined): void {
+  const admin = req.admin;
+  if (!admin) return;
+  let answered: unknown;
+  const json = res.json.bind(res);
+  res.json = (value: unknown) => {
+    answered = value;
+    return json(value);
+  };
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  res.end = ((...args: unknown[]) => {
+    if (res.statusCode < 200 || res.statusCode >= 300) return end(...args);
+    const answerId = answered && typeof answered === 'object' && typeof (answered as { id?: unknown }).id === 'string' ? (answered as { id: string }).id : null;
+    const row = {
+      id: newId('aud'),
+      organization_id: admin.org,
+      actor_id: admin.sub,
+      actor_role: admin.role,
+      action,
+      target_id: pathId ?? answerId,
+      details: detailsOf(req.body, req.query, options.detailFields),
+      ip_address: clientAddress(req, options.trustProxyHops).slice(0, 100),
+    };
+    db(TABLE)
+      .insert(row)
+      .catch((error: unknown) => options.onWriteError?.(error, action))
+      .finally(() => end(...args));
+    return res;
+  }) as Response['end'];
 }
 
 /** The organization's audit log, newest first, a page at a time (`cursor` = the last entry's id). */

@@ -1,7 +1,7 @@
 import express from 'express';
 import request from 'supertest';
 import { z } from 'zod';
-import { describeRoutes, mountRoutes, problemSchema, responseConformance, responseValidator, route, type OverlayDocument } from '../src';
+import { describeRoutes, problemSchema, responseConformance, responseValidator, route, type OverlayDocument } from '../src';
 
 const Ride = z.object({ id: z.string(), status: z.enum(['open', 'done']), fare: z.int().min(0), done_at: z.iso.datetime({ offset: true }).nullable() }).meta({ id: 'Ride' });
 const NewRide = z.object({ pickup: z.string().min(1) }).meta({ id: 'NewRide', examples: [{ pickup: 'Lagos' }] });
@@ -156,21 +156,5 @@ describe('the dev-mode response validator', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ method: 'GET', path: '/api/v1/rides/bad', status: 200 });
     expect((warnings[0]!.problems as string[]).join('\n')).toMatch(/body\.status/);
-  });
-});
-
-describe('mountRoutes', () => {
-  it('mounts one handler per operation at its path and refuses a missing or unknown handler', async () => {
-    const router = express.Router();
-    mountRoutes(router, table, {
-      getRide: (req: express.Request, res: express.Response) => void res.json({ id: req.params.id }),
-      createRide: (_req: express.Request, res: express.Response) => void res.status(201).json({ created: true }),
-    }, '/api/v1');
-    const app = express().use('/api/v1', router);
-    expect((await request(app).get('/api/v1/rides/r9').expect(200)).body).toEqual({ id: 'r9' });
-    await request(app).post('/api/v1/rides').expect(201);
-    const noop: express.RequestHandler = () => undefined;
-    expect(() => mountRoutes(express.Router(), table, { getRide: noop })).toThrow(/no handler for createRide/);
-    expect(() => mountRoutes(express.Router(), table, { getRide: noop, createRide: noop, other: noop })).toThrow(/a handler is given for other/);
   });
 });
