@@ -176,7 +176,9 @@ function bodyOf(spec: RouteSpec, req: Request): unknown {
   const media = bodyMedia(spec.body)!;
   const type = String(req.headers['content-type'] ?? 'application/json').split(';')[0]!.trim().toLowerCase();
   const schema = type in media ? media[type] : media['application/json'];
-  return schema ? parseOrThrow(schema, req.body) : (req.body as unknown);
+  if (!schema) return req.body as unknown;
+  // A JSON body left out is read as `{}`, so each missing field is named (`email: Required`) rather than the body.
+  return parseOrThrow(schema, req.body === undefined && !(type in media && type !== 'application/json') ? {} : req.body);
 }
 
 function send(req: Request, res: Response, answer: { status: number; body?: unknown; headers?: Record<string, string>; etag?: boolean }): void {

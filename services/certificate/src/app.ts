@@ -1,6 +1,9 @@
 import type { Express } from 'express';
 import { auditLogRoutes, certificateAuditTrail } from './features/audit/audit.routes';
 import { responseValidator, validateResponsesEnabled } from '@platform/service-kit/route-table';
+import { mountOperations } from '@platform/service-kit/operations';
+import { certificateGuards } from './operation-guards';
+import { certificateHandlers } from './operation-handlers';
 import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, openApiRoute, adminTokenSettings, requireAdmin } from '@platform/service-kit';
 import { accountRoutes } from './features/accounts/accounts.routes';
 import { requireDashboardOrigin } from './features/accounts/origin-check';
@@ -31,6 +34,8 @@ export function createApp(deps: CertificateDeps, services: CertificateServices =
   app.use('/webhooks/payments', paymentWebhookRoutes(services, logger));
   const adminTokens = adminTokenSettings(config);
   app.use('/accounts/v1', requireDashboardOrigin(config.DASHBOARD_ORIGINS)); // refuse cross-site writes before reading a body
+  // Every operation a feature hands over is mounted, guarded, parsed and audited from its route table entry.
+  mountOperations(app, certificateRouteTable, certificateHandlers(deps, services), certificateGuards(deps, services), { partial: true });
   app.use('/admin/v1', requireAdmin(adminTokens)); // authenticate before any body parser reads up to 5 MB
   app.use('/admin/v1/certificates/batch', batchBodyParsers());
   app.use('/admin/v1/templates', templateBodyParsers()); // base64 images: up to 3 MB

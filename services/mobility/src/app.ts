@@ -1,4 +1,7 @@
 import { responseValidator, validateResponsesEnabled } from '@platform/service-kit/route-table';
+import { mountOperations } from '@platform/service-kit/operations';
+import { mobilityGuards } from './operation-guards';
+import { mobilityHandlers } from './operation-handlers';
 import type { Express } from 'express';
 import {
   createJsonApp,
@@ -45,6 +48,8 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use(healthRoutes({ postgres: () => db.raw('select 1'), redis: () => redis.ping() }));
   app.get('/metrics', metrics.handler());
   app.get('/openapi.json', openApiRoute(mobilityOpenApi()));
+  // Every operation a feature hands over is mounted, guarded, parsed and audited from its route table entry.
+  mountOperations(app, mobilityRouteTable, mobilityHandlers(deps, services), mobilityGuards(deps, services), { partial: true });
   app.use(trackingRoutes(services.tracking)); // public: no key, no body
   app.use(jsonBodies());
 

@@ -3,7 +3,7 @@
  * where owners read them, newest first. Mobility keeps its own (endpoints, mobility keys, drivers) at the same path.
  */
 import { Router, type RequestHandler } from 'express';
-import { API_KEY_AUDIT_RULES, AUDIT_ID as ID, auditLogQuerySchema, auditTrail, parseOrThrow, readAuditLog, requireRole, type AuditRule, type Knex, type Logger, adminOf } from '@platform/service-kit';
+import { API_KEY_AUDIT_RULES, AUDIT_ID as ID, auditLogQuerySchema, auditRecorder, auditTrail, parseOrThrow, readAuditLog, requireRole, type AuditRule, type Knex, type Logger, adminOf } from '@platform/service-kit';
 
 export const CERTIFICATE_AUDIT_RULES: AuditRule[] = [
   ...API_KEY_AUDIT_RULES,
@@ -20,6 +20,15 @@ export const CERTIFICATE_AUDIT_RULES: AuditRule[] = [
 
 /** Request fields kept in `details`; never a secret (tokens and signing secrets are answers, not requests). */
 const DETAIL_FIELDS = ['name', 'role', 'email', 'scopes', 'mode', 'plan', 'pack', 'gateway', 'title', 'description', 'grace_period_seconds', 'expires_in_days'];
+
+/** The recorder of the actions the route table declares (`audit`), into this service's audit log. */
+export function certificateAuditRecorder(db: Knex, trustProxyHops: number, logger: Logger): (action: string) => RequestHandler {
+  return auditRecorder(db, {
+    detailFields: DETAIL_FIELDS,
+    trustProxyHops,
+    onWriteError: (error, action) => logger.error({ err: error, action }, 'audit log entry not written'),
+  });
+}
 
 export function certificateAuditTrail(db: Knex, trustProxyHops: number, logger: Logger): RequestHandler {
   return auditTrail(db, {

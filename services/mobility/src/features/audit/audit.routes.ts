@@ -4,7 +4,7 @@
  * the certificate service's (keys, roles, members, templates, plans); the dashboard shows both lists merged.
  */
 import { Router, type RequestHandler } from 'express';
-import { adminOf, API_KEY_AUDIT_RULES, AUDIT_ID as ID, auditLogQuerySchema, auditTrail, parseOrThrow, readAuditLog, requireRole, type AuditRule, type Knex, type Logger } from '@platform/service-kit';
+import { adminOf, API_KEY_AUDIT_RULES, AUDIT_ID as ID, auditLogQuerySchema, auditRecorder, auditTrail, parseOrThrow, readAuditLog, requireRole, type AuditRule, type Knex, type Logger } from '@platform/service-kit';
 
 export const MOBILITY_AUDIT_RULES: AuditRule[] = [
   ...API_KEY_AUDIT_RULES,
@@ -20,6 +20,15 @@ export const MOBILITY_AUDIT_RULES: AuditRule[] = [
 
 /** Request fields kept in `details` (never a secret; query `mode`/`livemode` says which data an endpoint change was for). */
 const DETAIL_FIELDS = ['name', 'url', 'events', 'enabled', 'description', 'scopes', 'mode', 'livemode', 'kind', 'tier', 'grace_period_seconds', 'since'];
+
+/** The recorder of the actions the route table declares (`audit`), into this service's audit log. */
+export function mobilityAuditRecorder(db: Knex, trustProxyHops: number, logger: Logger): (action: string) => RequestHandler {
+  return auditRecorder(db, {
+    detailFields: DETAIL_FIELDS,
+    trustProxyHops,
+    onWriteError: (error, action) => logger.error({ err: error, action }, 'audit log entry not written'),
+  });
+}
 
 export function mobilityAuditTrail(db: Knex, trustProxyHops: number, logger: Logger): RequestHandler {
   return auditTrail(db, {

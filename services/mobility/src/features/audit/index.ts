@@ -1,4 +1,4 @@
 /** The audit feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
 export { auditContract } from './audit.contract';
 export { listAuditLogResponse } from './audit.schema';
-export { auditLogRoutes, mobilityAuditTrail } from './audit.routes';
+export { auditLogRoutes, mobilityAuditRecorder, mobilityAuditTrail } from './audit.routes';

@@ -1,0 +1,9 @@
+import type { CertificateDeps, CertificateServices } from './services';
+
+/**
+ * Every operation's handler, feature by feature, keyed by operation id. Where each is mounted, how it is guarded,
+ * parsed, limited and audited is the route table's (`route-table.ts`); a feature gives only what it does.
+ */
+export function certificateHandlers(_deps: CertificateDeps, _services: CertificateServices): Record<string, (input: never) => unknown> {
+  return {};
+}
