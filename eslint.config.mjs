@@ -144,7 +144,9 @@ export default tseslint.config(
   {
     files: ['services/*/src/features/**/*.ts'],
     ...importResolution,
-    rules: { 'import-x/no-restricted-paths': ['error', { zones: featureZones }] },
+    plugins: { ...importResolution.plugins, house },
+    // (f) No circle between feature folders: a face shared both ways belongs on a floor below the features.
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: featureZones }], 'house/no-feature-cycle': 'error' },
   },
   {
     files: ['packages/*/src/**/*.{ts,tsx}', 'packages/*/scripts/**/*.ts'],

@@ -17,7 +17,7 @@ const compilerOptions = {
 };
 
 /** A module of the repository that a specifier names, or undefined (packages from the registry, declarations, unresolved). */
-function resolveModule(specifier, fromFile) {
+export function resolveModule(specifier, fromFile) {
   const resolved = ts.resolveModuleName(specifier, fromFile, compilerOptions, ts.sys).resolvedModule;
   if (!resolved || resolved.isExternalLibraryImport || resolved.resolvedFileName.endsWith('.d.ts')) return undefined;
   return path.resolve(resolved.resolvedFileName);
@@ -26,7 +26,7 @@ function resolveModule(specifier, fromFile) {
 const edgesCache = new Map();
 
 /** The modules a file on disk imports (types, re-exports and `require` included). */
-function importsOf(file) {
+export function importsOf(file) {
   let mtime;
   try {
     mtime = statSync(file).mtimeMs;
@@ -85,4 +85,6 @@ export const noTypeCycle = {
   },
 };
 
-export default { rules: { 'no-type-cycle': noTypeCycle } };
+import { noFeatureCycle } from './no-feature-cycle.mjs';
+
+export default { rules: { 'no-type-cycle': noTypeCycle, 'no-feature-cycle': noFeatureCycle } };

@@ -45,6 +45,12 @@ const FIXTURES: Record<string, Fixture> = {
     // A feature's *.schema.ts is a face too: the shapes other features' route tables embed.
     allowed: "import { listQuery } from '../certificates/certificates.schema';\nexport const query = listQuery;\n",
   },
+  'a circle between feature folders (rides using event passes, which use rides)': {
+    rule: 'house/no-feature-cycle',
+    filePath: 'services/mobility/src/features/rides/lint-fixture.ts',
+    violation: "import { createEventPassService } from '../event-passes';\nexport const passes = createEventPassService;\n",
+    allowed: "import { createFleetService } from '../fleet';\nexport const fleet = createFleetService;\n",
+  },
   'a feature importing the composition root': {
     rule: 'import-x/no-restricted-paths',
     filePath: 'services/mobility/src/features/rides/lint-fixture.ts',
