@@ -51,6 +51,8 @@ export const env = {
       .transform((v) => v === 'true' || v === '1' || v === 'yes')
       .default(fallback),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `off` answers every request through the app (the table-mounted routes), for `pnpm bench:lanes`' comparison. */
+  fastLanes: () => z.enum(['on', 'off']).default('on'),
   nodeEnv: () => z.enum(['development', 'production', 'test']).default('development'),
   /**
    * BIND_ADDRESS: the interface a process listens on. 127.0.0.1 unless told otherwise, so a development machine's

@@ -25,7 +25,8 @@ async function main() {
   const metrics = createMetrics('certificate');
   const app = createApp({ db, config, logger, apiKeyCache: keyCache?.cache, metrics, sessionEvents }, services);
   // The two hot partner reads skip Express when they succeed; every other request (and outcome) is the app's.
-  const server = createServer(publicApiFastLane({ apiKeys: services.apiKeys, publicApi: services.publicApi, logger, metrics }, app));
+  const lane = publicApiFastLane({ apiKeys: services.apiKeys, publicApi: services.publicApi, logger, metrics }, app);
+  const server = createServer(config.FAST_LANES === 'on' ? lane : app);
   server.listen(config.PORT, config.BIND_ADDRESS, () => logger.info({ port: config.PORT, address: config.BIND_ADDRESS }, 'certificate service listening'));
   exitOnListenError(server, 'certificate', config.PORT, config.BIND_ADDRESS);
   server.keepAliveTimeout = 65000;

@@ -15,6 +15,7 @@ export const mobilityConfigSchema = z
     // Every token's `iss`, and the longest lifetime of an admin token (12 h by default).
     ...jwtSettingsConfig,
     LOG_LEVEL: env.logLevel(),
+    FAST_LANES: env.fastLanes(),
     // Seconds a process trusts a cached API key between change notifications (0: no cache; see README).
     API_KEY_CACHE_TTL_S: z.coerce.number().int().min(0).max(3600).default(60),
     /**

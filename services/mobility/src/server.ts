@@ -28,7 +28,7 @@ async function main() {
   const reads = partnerJobReads(services, mobilityRouteTable);
   const laneDeps = { apiKeys: services.apiKeys, logger, metrics };
   const lanes = estimatesFastLane({ ...laneDeps, estimates: services.estimates }, rideCreationFastLane({ ...laneDeps, rides: services.rides }, jobReadsFastLane({ ...laneDeps, reads }, app)));
-  const server = createServer(lanes);
+  const server = createServer(config.FAST_LANES === 'on' ? lanes : app);
   // Registered before the graceful close: open event streams end first, so draining does not wait for them.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void services.telemetry.close());
   server.listen(config.PORT, config.BIND_ADDRESS, () => logger.info({ port: config.PORT, address: config.BIND_ADDRESS }, 'mobility service listening'));
