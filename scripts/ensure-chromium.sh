@@ -45,7 +45,8 @@ if command -v sudo >/dev/null 2>&1 && sudo -n true >/dev/null 2>&1; then apt_ins
 # No root: what apt would install, unpacked in a folder of this user's.
 if [ -z "${HOME:-}" ] && [ -z "${PNPMW_CACHE:-}" ]; then fail "HOME is not set: set it, or PNPMW_CACHE to a folder for chromium"; fi
 CACHE=${PNPMW_CACHE:-$HOME/.cache/partner-platform}
-PLAN=$(apt-get -s install --no-install-recommends chromium 2>&1) || fail "apt cannot plan chromium's installation on this machine: $(printf '%s\n' "$PLAN" | grep '^E:' | head -n 3)"
+PLAN=$(apt-get -s install --no-install-recommends chromium 2>&1) ||
+  fail "apt cannot plan chromium's installation on this machine (are its package lists empty? \`sudo apt-get update\`): $(printf '%s\n' "$PLAN" | grep '^E:' | head -n 3)"
 # "Inst libfoo1 [old] (1.2-3 Debian:12/stable [amd64])": the package and the version it would get.
 PACKAGES=$(printf '%s\n' "$PLAN" | sed -n 's/^Inst \([^ ]*\) .*/\1/p')
 VERSION=$(printf '%s\n' "$PLAN" | sed -n 's/^Inst chromium \(\[[^]]*\] \)\{0,1\}(\([^ ]*\) .*/\2/p')

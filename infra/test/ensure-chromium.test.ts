@@ -191,7 +191,7 @@ describe('scripts/ensure-chromium.sh', () => {
     const m = machine({ NO_CANDIDATE: '1' });
     const result = m.run();
     expect(result.status).toBe(1);
-    expect(result.stderr.trim().split('\n')).toEqual(["ensure-chromium: apt cannot plan chromium's installation on this machine: E: Unable to locate package chromium", ADVICE]);
+    expect(result.stderr.trim().split('\n')).toEqual(["ensure-chromium: apt cannot plan chromium's installation on this machine (are its package lists empty? `sudo apt-get update`): E: Unable to locate package chromium", ADVICE]);
     expect(existsSync(path.join(m.home, '.cache'))).toBe(false);
   });
 });
