@@ -79,7 +79,7 @@ describe('API docs served by the gateway', () => {
   });
 
   it('renders the reference in a headless browser where Chromium is installed', async () => {
-    const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((file) => existsSync(file));
+    const chromium = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((file) => existsSync(file));
     if (!chromium) return; // Chromium is not part of the default machine; the HTML and bundle checks above still hold
     const dir = mkdtempSync(path.join(tmpdir(), 'docs-'));
     try {

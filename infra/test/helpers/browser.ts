@@ -3,7 +3,7 @@ import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { repositoryRoot } from './started-system';
 
-/** Debian's chromium (`apt-get install -y chromium`); `.ci/run` installs it when missing. Never a downloaded browser. */
+/** Debian's chromium: `pnpm test` exports CHROMIUM_PATH (scripts/ensure-chromium.sh gets it when missing). Never a downloaded browser. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Screenshots end-to-end tests keep (git-ignored; CI keeps the folder as its artifacts). */
 export const ARTIFACTS_DIR = path.join(repositoryRoot, 'test-artifacts');
