@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer } from 'node:http';
 import pino from 'pino';
-import { listen, validateOpenApiDocument } from '@platform/test-kit';
+import { listen, staleDescription, validateOpenApiDocument } from '@platform/test-kit';
 import { createApp } from '../src/app';
 import type { OpenApiDocument } from '@platform/api-description';
 import { DEFAULT_CERTIFICATE_OPENAPI_FILE, DEFAULT_MOBILITY_OPENAPI_FILE, loadGatewayDescription, type ServiceDescriptionFiles } from '../src/openapi';
@@ -22,6 +22,11 @@ const description = builtDescription(SERVICE_FILES);
 describe('the gateway description of the real services', () => {
   it('is a valid OpenAPI 3.1 document whose references all resolve', () => {
     expect(validateOpenApiDocument(description)).toEqual({ valid: true, errors: [] });
+  });
+
+  // The published contract: what partners see through the gateway, committed; a change to it is a diff in review.
+  it('is the committed gateway/openapi.json (the services write their files from their sources first)', () => {
+    expect(staleDescription(path.join(__dirname, '..', 'openapi.json'), description)).toEqual([]);
   });
 
   it('holds the public API, the payment webhooks and the driver API, and nothing the gateway does not route', () => {

@@ -4,23 +4,44 @@
  * reads them through the services' published `@platform/<service>/openapi.json`, merges them as the gateway does
  * (@platform/api-description), and writes src/schema.ts (`@platform/client/schema`): the partner API the gateway serves,
  * plus each service's whole description (its dashboard and admin routes too) under `CertificateService` and
- * `MobilityService`, which the dashboard is typed with.
+ * `MobilityService`, which the dashboard is typed with. It also writes the committed descriptions
+ * (`DESCRIPTION_FILES`: services/certificate/openapi.json, services/mobility/openapi.json, gateway/openapi.json), the
+ * published contract: a change to what partners see is a reviewable diff of those files.
  *
- *   generate.ts               writes src/schema.ts
- *   generate.ts --check       only compares, and exits 1 when src/schema.ts is stale (a test keeps it in step)
- *   generate.ts --json <dir>  writes certificate.json, mobility.json and gateway.json to <dir> instead (`pnpm lint:openapi`)
+ *   generate.ts                          writes src/schema.ts and the committed descriptions
+ *   generate.ts --descriptions           writes the committed descriptions only (the last step of `pnpm build`)
+ *   generate.ts --check [--descriptions] only compares, and exits 1 naming each stale file and the command that rewrites
+ *                                        it (`pnpm lint:openapi` checks the descriptions; a client test checks both)
+ *   generate.ts --json <dir>             writes certificate.json, mobility.json and gateway.json to <dir> instead
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { partnerApiDescription, type OpenApiDocument } from '@platform/api-description';
 
 export const SCHEMA_FILE = path.join(__dirname, '..', 'src', 'schema.ts');
 
+const ROOT = path.join(__dirname, '..', '..', '..');
+
 type Json = Record<string, unknown>;
 
 const SERVICES = ['certificate', 'mobility'] as const;
 type Service = (typeof SERVICES)[number];
+
+/**
+ * The committed descriptions: each service's whole description and the gateway's merge of them, as partners see them.
+ * A change to one is a diff in review; `pnpm build` rewrites them, and `--check` fails while one is stale.
+ */
+export const DESCRIPTION_FILES: Record<Service | 'gateway', string> = {
+  certificate: path.join(ROOT, 'services', 'certificate', 'openapi.json'),
+  mobility: path.join(ROOT, 'services', 'mobility', 'openapi.json'),
+  gateway: path.join(ROOT, 'gateway', 'openapi.json'),
+};
+
+/** A description as a file holds it: pretty-printed, keys in the order they were built, one trailing newline. */
+export function descriptionText(document: OpenApiDocument): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
 
 /** Each service writes its description from its sources into its `dist/openapi.json`, as its build does from the compiled code. */
 export function writeServiceDescriptions(): void {
@@ -124,6 +145,25 @@ ${payloads.join('\n')};
 `;
 }
 
+/** A generated file: where it is committed, its text built now, and the command that rewrites it. */
+interface Generated {
+  file: string;
+  text: string;
+  command: string;
+}
+
+async function generatedFiles(descriptions: Record<Service | 'gateway', OpenApiDocument>, descriptionsOnly: boolean): Promise<Generated[]> {
+  const files = Object.entries(DESCRIPTION_FILES).map(([name, file]) => ({
+    file,
+    text: descriptionText(descriptions[name as Service | 'gateway']),
+    command: '`pnpm build` (or `pnpm build:descriptions`) and commit it',
+  }));
+  if (descriptionsOnly) return files;
+  return [...files, { file: SCHEMA_FILE, text: await generateSchemaSource(descriptions), command: '`pnpm --filter @platform/client generate`' }];
+}
+
+const relative = (file: string) => path.relative(ROOT, file);
+
 async function main(): Promise<void> {
   writeServiceDescriptions();
   const descriptions = readDescriptions();
@@ -131,22 +171,21 @@ async function main(): Promise<void> {
   if (jsonAt !== -1) {
     const dir = path.resolve(process.argv[jsonAt + 1] ?? 'dist/openapi');
     mkdirSync(dir, { recursive: true });
-    for (const [name, document] of Object.entries(descriptions)) writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(document, null, 2)}\n`);
+    for (const [name, document] of Object.entries(descriptions)) writeFileSync(path.join(dir, `${name}.json`), descriptionText(document));
     console.log(`wrote ${Object.keys(descriptions).map((name) => `${name}.json`).join(', ')} to ${path.relative(process.cwd(), dir) || '.'}`);
     return;
   }
-  const source = await generateSchemaSource(descriptions);
+  const files = await generatedFiles(descriptions, process.argv.includes('--descriptions'));
+  const stale = files.filter(({ file, text }) => !existsSync(file) || readFileSync(file, 'utf8') !== text);
   if (process.argv.includes('--check')) {
-    const current = readFileSync(SCHEMA_FILE, 'utf8');
-    if (current !== source) {
-      console.error('packages/client/src/schema.ts is stale: run `pnpm --filter @platform/client generate`');
-      process.exit(1);
-    }
-    console.log('packages/client/src/schema.ts is up to date');
+    for (const { file, command } of stale) console.error(`${relative(file)} is stale (not what its sources build now): run ${command}`);
+    if (stale.length > 0) process.exit(1);
+    for (const { file } of files) console.log(`${relative(file)} is up to date`);
     return;
   }
-  writeFileSync(SCHEMA_FILE, source);
-  console.log(`wrote ${path.relative(process.cwd(), SCHEMA_FILE)}`);
+  // Only what changed is written, so a build that changes nothing leaves the files (and their times) alone.
+  for (const { file, text } of stale) writeFileSync(file, text);
+  console.log(stale.length > 0 ? `wrote ${stale.map(({ file }) => relative(file)).join(', ')}` : `${files.map(({ file }) => relative(file)).join(', ')} already up to date`);
 }
 
 if (require.main === module) {

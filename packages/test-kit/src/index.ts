@@ -8,5 +8,6 @@ export * from './event-stream';
 export * from './ports';
 export * from './fast-lane-parity';
 export * from './description-shape';
+export * from './committed-description';
 export * from './schema-spellings';
 export * from './route-conformance';
