@@ -20,6 +20,16 @@ const INTENDED = ['GET /api/v1/events', 'GET /admin/v1/events'].flatMap((operati
   `${operation} › responses › 200 › content › application/json › properties › data › items › required: ["created_at","data","id","object_id","object_type","type"] → ["created_at","data","id","livemode","object_id","object_type","type"]`,
 ]);
 
+/**
+ * Answers added on purpose (the Problem Details shape, written out in full by `shapeDifferences`, so matched by prefix):
+ * - Event passes have no test data: a dashboard session in test mode (`?mode=test`, `?livemode=false`) is refused with
+ *   403 `test_mode_not_supported` where it used to be served live data; the admin reads now declare that 403.
+ */
+const ADDED_ANSWERS = ['GET /admin/v1/event-pass-programs', 'GET /admin/v1/event-pass-programs/{id}', 'GET /admin/v1/event-pass-programs/{id}/passes'].map(
+  (operation) => `${operation} › responses › 403: (absent) → {"content":{"application/problem+json":`,
+);
+const added = (line: string) => ADDED_ANSWERS.some((prefix) => line.startsWith(prefix));
+
 const baseline = JSON.parse(readFileSync(path.join(__dirname, 'fixtures', 'openapi-baseline.json'), 'utf8')) as Json;
 const shapeOf = (document: Json) => canonicalShape(descriptionShape(document));
 
@@ -39,7 +49,9 @@ function webhookShape(document: Json): unknown {
 
 describe('the mobility description built from the route table', () => {
   it('describes every operation, parameter, request body and response as the hand-written description did', () => {
-    expect(shapeDifferences(shapeOf(baseline), shapeOf(mobilityOpenApi())).sort()).toEqual([...INTENDED].sort());
+    const differences = shapeDifferences(shapeOf(baseline), shapeOf(mobilityOpenApi()));
+    expect(differences.filter((line) => !added(line)).sort()).toEqual([...INTENDED].sort());
+    expect(differences.filter(added)).toHaveLength(ADDED_ANSWERS.length);
   });
 
   it('describes the events sent to webhook endpoints as before', () => {
