@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { OpenApiDocument } from '@platform/service-kit';
 import { describeRoutes, loadOverlay, type OverlayDocument } from '@platform/service-kit/route-table';
-import { webhookEventContract } from './features/webhook-dispatch';
+import { webhookEventContract } from './features/outbox';
 import { mobilityRouteTable } from './route-table';
 
 /** The prose of the description (info, tags, summaries, descriptions, examples, security schemes): no shapes. */

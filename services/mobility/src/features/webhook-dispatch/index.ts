@@ -1,5 +1,4 @@
 /** The webhook-dispatch feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
-export { webhookEventContract } from './webhook-event.contract';
 export { ALWAYS_DELIVERED_EVENT_TYPES, nextEndpointEventSequence } from './endpoint-events';
 export type { AppendEndpointEvent } from './endpoint-events';
 export { createEndpointSecretCipher } from './endpoint-secret-cipher';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
-import { webhookEventResponse } from '../outbox/events.schema';
+import { webhookEventResponse } from './events.schema';
 import { webhookEventTypeResponse } from '../webhook-endpoints/webhook-endpoints.schema';
 
 /**
