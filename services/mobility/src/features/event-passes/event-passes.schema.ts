@@ -8,18 +8,8 @@ import { APPLIES_TO } from './event-pass-rules';
 
 /** What the event-passes feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 
-export const eventPassRefusalResponse = z.object({
-  type: z.url(),
-  title: z.string(),
-  status: z.literal(422).meta({ type: 'integer' }),
-  detail: z.string(),
-  error: z.string(),
-  code: z.enum(['event_pass_not_found', 'event_pass_revoked', 'event_pass_used_up', 'event_pass_program_closed', 'event_pass_outside_window', 'event_pass_venue_mismatch', 'event_pass_tier_not_allowed', 'event_pass_budget_exhausted']),
-  details: z.array(z.object({
-    path: z.literal('event_pass'),
-    message: z.string(),
-  })),
-}).meta({ id: 'EventPassRefusal', description: 'A ride whose `event_pass` does not match its program (Problem Details); `code` names the rule that failed.' });
+/** A ride's pass refused (the rides' 422): declared on the floor below both features, so rides need not import event passes. */
+export { eventPassRefusalResponse } from '../../platform/event-pass-refusal';
 
 export const eventPassProgramResponse = z.object({
   id: z.string().regex(/^evp_/),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
-import { eventPassRefusalResponse } from '../event-passes/event-passes.schema';
+import { eventPassRefusalResponse } from '../../platform/event-pass-refusal';
 import { createRideSchema, rideListQuerySchema } from './rides.routes';
 import { listRidesResponse, rideResponse } from './rides.schema';
 import { problemSchema, validationProblemSchema } from '@platform/service-kit';
