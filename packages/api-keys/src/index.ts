@@ -8,3 +8,4 @@ export * from './api-keys.service';
 export * from './api-key-auth';
 export * from './api-keys.routes';
 export * from './api-key-cache';
+export * from './api-keys.handlers';

@@ -13235,6 +13235,17 @@ export namespace MobilityService {
                     "application/json": components["schemas"]["Delivery"];
                 };
             };
+            /** @description A webhook endpoint of this account (in this mode) was recovered less than `WEBHOOK_RECOVER_MIN_INTERVAL_S` (60) seconds ago (`rate_limited`); retry after `Retry-After` seconds. */
+            RecoverTooSoon: {
+                headers: {
+                    /** @description Seconds until an endpoint of this account may be recovered again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description The caller's role may not do this (`insufficient_role`); keys need an owner, drivers an operator, owner or platform operator. */
             InsufficientRole: {
                 headers: {
@@ -13251,17 +13262,6 @@ export namespace MobilityService {
                      *       "code": "insufficient_role"
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A webhook endpoint of this account (in this mode) was recovered less than `WEBHOOK_RECOVER_MIN_INTERVAL_S` (60) seconds ago (`rate_limited`); retry after `Retry-After` seconds. */
-            RecoverTooSoon: {
-                headers: {
-                    /** @description Seconds until an endpoint of this account may be recovered again. */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
@@ -14402,6 +14402,15 @@ export namespace MobilityService {
                 };
                 400: components["responses"]["MalformedRequest"];
                 401: components["responses"]["InvalidAdminToken"];
+                /** @description The session asks for test-mode data (`mode=test` or `livemode=false`); event passes have none (`test_mode_not_supported`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
                 422: components["responses"]["ValidationFailed"];
             };
         };
@@ -14450,7 +14459,15 @@ export namespace MobilityService {
                 };
                 400: components["responses"]["InvalidJson"];
                 401: components["responses"]["InvalidAdminToken"];
-                403: components["responses"]["InsufficientRole"];
+                /** @description The caller's role may not do this (`insufficient_role`: owners and operators may), or the session asks for test-mode data, which event passes do not have (`test_mode_not_supported`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
             };
@@ -14478,6 +14495,15 @@ export namespace MobilityService {
                 };
                 400: components["responses"]["MalformedRequest"];
                 401: components["responses"]["InvalidAdminToken"];
+                /** @description The session asks for test-mode data (`mode=test` or `livemode=false`); event passes have none (`test_mode_not_supported`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
                 404: components["responses"]["NotFound"];
             };
         };
@@ -14504,7 +14530,15 @@ export namespace MobilityService {
                 };
                 400: components["responses"]["InvalidJson"];
                 401: components["responses"]["InvalidAdminToken"];
-                403: components["responses"]["InsufficientRole"];
+                /** @description The caller's role may not do this (`insufficient_role`: owners and operators may), or the session asks for test-mode data, which event passes do not have (`test_mode_not_supported`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
                 404: components["responses"]["NotFound"];
                 415: components["responses"]["UnsupportedMediaType"];
             };
@@ -14541,6 +14575,15 @@ export namespace MobilityService {
                 };
                 400: components["responses"]["MalformedRequest"];
                 401: components["responses"]["InvalidAdminToken"];
+                /** @description The session asks for test-mode data (`mode=test` or `livemode=false`); event passes have none (`test_mode_not_supported`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
                 404: components["responses"]["NotFound"];
                 422: components["responses"]["ValidationFailed"];
             };
@@ -14587,7 +14630,15 @@ export namespace MobilityService {
                 };
                 400: components["responses"]["InvalidJson"];
                 401: components["responses"]["InvalidAdminToken"];
-                403: components["responses"]["InsufficientRole"];
+                /** @description The caller's role may not do this (`insufficient_role`: owners and operators may), or the session asks for test-mode data, which event passes do not have (`test_mode_not_supported`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
                 404: components["responses"]["NotFound"];
                 /** @description The program is closed (`event_pass_program_closed`). */
                 409: {
@@ -14627,7 +14678,15 @@ export namespace MobilityService {
                 };
                 400: components["responses"]["InvalidJson"];
                 401: components["responses"]["InvalidAdminToken"];
-                403: components["responses"]["InsufficientRole"];
+                /** @description The caller's role may not do this (`insufficient_role`: owners and operators may), or the session asks for test-mode data, which event passes do not have (`test_mode_not_supported`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
                 404: components["responses"]["NotFound"];
                 415: components["responses"]["UnsupportedMediaType"];
             };

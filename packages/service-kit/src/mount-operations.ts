@@ -146,7 +146,7 @@ function answering(spec: RouteSpec, handler: OperationHandler<RouteSpec>): Reque
     let input: OperationInput<RouteSpec>;
     try {
       input = {
-        params: spec.params ? parseOrThrow(spec.params, req.params) : undefined,
+        params: spec.params ? pathParamsOf(spec.params, req.params) : undefined,
         query: spec.query ? parseOrThrow(spec.query, req.query) : undefined,
         headers: spec.headers ? parseOrThrow(spec.headers, declaredHeaders(spec.headers, req)) : undefined,
         body: bodyOf(spec, req),
@@ -163,6 +163,16 @@ function answering(spec: RouteSpec, handler: OperationHandler<RouteSpec>): Reque
       })
       .catch(next);
   };
+}
+
+/**
+ * The path parameters by the entry's zod. A control character in one is not refused as a text field's would be (422):
+ * a path parameter is an id or a code, and one holding a control character names nothing, so the handler's own check of
+ * its shape answers (404 `not_found`, as for any id of the wrong shape). Only what the schema refuses is 422.
+ */
+function pathParamsOf(schema: z.ZodObject, params: Request['params']): unknown {
+  const parsed = schema.safeParse(params);
+  return parsed.success ? parsed.data : parseOrThrow(schema, params);
 }
 
 /** The request headers the entry declares, under the names it declares them (`Idempotency-Key`). */

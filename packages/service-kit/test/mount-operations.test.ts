@@ -100,6 +100,8 @@ describe('mountOperations', () => {
     const header = await request(app).post('/api/v1/rides').set('x-key', 'rides:write').set('Idempotency-Key', 'too-long').send({ to: 'x' }).expect(422);
     expect(header.body.details).toEqual([expect.objectContaining({ path: 'Idempotency-Key' })]);
     expect((await request(app).get('/api/v1/rides/nope').set('x-key', 'rides:read').expect(422)).body.details[0].path).toBe('id');
+    // A control character in a path parameter is not a text field's 422: the handler sees the id (and answers as for any id).
+    expect((await request(app).get('/api/v1/rides/ride_%00').set('x-key', 'rides:read').expect(200)).body.id).toBe('ride_\u0000');
     expect((await request(app).get('/api/v1/rides/ride_1?expand=car').set('x-key', 'rides:read').expect(422)).body.details[0].path).toBe('expand');
     await request(app).post('/api/v1/rides').set('x-key', 'rides:write').send({ to: 'x'.repeat(2000) }).expect(413);
     await request(app).post('/api/v1/rides').set('x-key', 'rides:write').set('content-type', 'text/plain').send('to').expect(415);

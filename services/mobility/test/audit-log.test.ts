@@ -59,6 +59,25 @@ describe('GET /admin/v1/audit-log (mobility)', () => {
     expect(JSON.stringify(res.body)).not.toContain(created.body.secret);
   });
 
+  it('records a test event sent to an endpoint, and the keys an owner creates and revokes', async () => {
+    const owner = newAdmin();
+    const operator = newAdmin({ org: owner.org, role: 'operator' });
+    const endpoint = await admin(operator).post('/webhooks', { url: PUBLIC_URL }).expect(201);
+    const sent = await admin(operator).post(`/webhooks/${endpoint.body.id}/test`).expect(202);
+    const key = await admin(owner).post('/api-keys', { name: 'Audited', scopes: ['rides:read'] }).expect(201);
+    await admin(owner).post(`/api-keys/${key.body.id}/revoke`).expect(200);
+    await admin(operator).post(`/api-keys/${key.body.id}/revoke`).expect(403); // refused: nothing recorded
+
+    const entries = (await admin(owner).get('/audit-log').expect(200)).body.data as { action: string; target_id: string; actor_id: string }[];
+    expect(entries.map((entry) => [entry.action, entry.target_id, entry.actor_id])).toEqual([
+      ['api_key.revoked', key.body.id, owner.sub],
+      ['api_key.created', key.body.id, owner.sub],
+      ['webhook_endpoint.test_sent', endpoint.body.id, operator.sub],
+      ['webhook_endpoint.created', endpoint.body.id, operator.sub],
+    ]);
+    expect(sent.body.endpoint_id).toBe(endpoint.body.id);
+  });
+
   it('is for owners only, of their own organization; a bad cursor is 422', async () => {
     const owner = newAdmin();
     await admin(newAdmin({ role: 'operator' })).post('/webhooks', { url: PUBLIC_URL }).expect(201); // another organization

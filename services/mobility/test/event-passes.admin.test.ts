@@ -1,4 +1,4 @@
-/** The dashboard's event pass actions through the admin API: revoke one pass by its id. */
+/** The dashboard's event pass actions through the admin API: revoke one pass by its id; live only; audited. */
 import request from 'supertest';
 import { createTestContext, type TestContext } from './helpers/context';
 import { adminToken, newAdmin, type AdminIdentity } from './factories/auth';
@@ -49,5 +49,50 @@ describe('POST /admin/v1/event-pass-programs/{id}/passes/{pass_id}/revoke', () =
     await admin(newAdmin()).post(`/event-pass-programs/${first.id}/passes/${pass.id}/revoke`).expect(404);
     const shape = await admin(owner).post(`/event-pass-programs/${first.id}/passes/not-a-pass/revoke`).expect(404);
     expect(shape.headers['content-type']).toMatch(/application\/problem\+json/);
+  });
+});
+
+describe('event passes from the dashboard are live only', () => {
+  it('refuses a test-mode session (?mode=test, ?livemode=false) with 403 test_mode_not_supported, reads and changes alike, and acts on nothing', async () => {
+    const venue = randomCentre();
+    const { owner } = await organizer(ctx);
+    const live = (await admin(owner).post('/event-pass-programs', programBody(venue)).expect(201)).body;
+
+    const created = await admin(owner).post('/event-pass-programs?mode=test', programBody(venue)).expect(403);
+    expect(created.body.code).toBe('test_mode_not_supported');
+    expect((await admin(owner).get('/event-pass-programs?livemode=false').expect(403)).body.code).toBe('test_mode_not_supported');
+    expect((await admin(owner).get(`/event-pass-programs/${live.id}?mode=test`).expect(403)).body.code).toBe('test_mode_not_supported');
+    expect((await admin(owner).post(`/event-pass-programs/${live.id}/passes?mode=test`, { count: 1 }).expect(403)).body.code).toBe('test_mode_not_supported');
+    expect((await admin(owner).post(`/event-pass-programs/${live.id}/close?mode=test`).expect(403)).body.code).toBe('test_mode_not_supported');
+
+    // Nothing was made or changed: the one live program, still open, without passes.
+    expect((await admin(owner).get('/event-pass-programs').expect(200)).body.data.map((p: { id: string }) => p.id)).toEqual([live.id]);
+    expect((await admin(owner).get(`/event-pass-programs/${live.id}?mode=live`).expect(200)).body.status).toBe('open');
+    expect((await admin(owner).get(`/event-pass-programs/${live.id}/passes`).expect(200)).body.data).toEqual([]);
+  });
+});
+
+describe('the audit log of event pass changes', () => {
+  it('records program creation and closing and pass issuing and revoking, with who and what', async () => {
+    const venue = randomCentre();
+    const { owner } = await organizer(ctx);
+    const operator = newAdmin({ org: owner.org, role: 'operator' });
+    const program = (await admin(operator).post('/event-pass-programs', programBody(venue)).expect(201)).body;
+    const [pass] = (await admin(operator).post(`/event-pass-programs/${program.id}/passes`, { count: 2 }).expect(201)).body.data;
+    await admin(operator).post(`/event-pass-programs/${program.id}/passes/${pass.id}/revoke`).expect(200);
+    await admin(operator).post(`/event-pass-programs/${program.id}/close`).expect(200);
+    await admin(newAdmin({ org: owner.org, role: 'member' })).post(`/event-pass-programs/${program.id}/close`).expect(403); // refused: nothing recorded
+
+    const entries = (await admin(owner).get('/audit-log').expect(200)).body.data as { action: string; target_id: string; actor_id: string; details: object }[];
+    expect(entries.map((entry) => [entry.action, entry.target_id])).toEqual([
+      ['event_pass_program.closed', program.id],
+      ['event_pass.revoked', pass.id],
+      ['event_pass.issued', program.id],
+      ['event_pass_program.created', program.id],
+      ['api_key.created', expect.stringMatching(/^key_/)], // the organizer's key, made by its owner
+    ]);
+    expect(entries.slice(0, 4).every((entry) => entry.actor_id === operator.sub)).toBe(true);
+    expect(entries[2]!.details).toEqual({ count: 2 });
+    expect(entries[3]!.details).toEqual({ name: 'Test Fest' });
   });
 });

@@ -69,4 +69,15 @@ describe('PATCH /admin/v1/partner/branding', () => {
     await request(ctx.app).patch('/admin/v1/partner/branding').set('Authorization', `Bearer ${adminToken(ctx, owner)}`).set('Content-Type', 'text/plain').send('display_name=x').expect(415);
     await request(ctx.app).patch('/admin/v1/partner/branding').send({ display_name: 'x' }).expect(401);
   });
+
+  it('records each change in the audit log (what was set, by whom); a refused change records nothing', async () => {
+    const owner = newAdmin();
+    const operator = { ...owner, sub: `${owner.sub}_op`, role: 'operator' as const };
+    await branding(operator).patch({ display_name: 'Mama Put Kitchen', brand_color: '#0B6E4F', logo: dataUrl(logoPng()) }).expect(200);
+    await branding(owner).patch({ brand_color: 'green' }).expect(422);
+    const log = await request(ctx.app).get('/admin/v1/audit-log').set('Authorization', `Bearer ${adminToken(ctx, owner)}`).expect(200);
+    expect(log.body.data).toEqual([
+      expect.objectContaining({ action: 'branding.updated', actor_id: operator.sub, actor_role: 'operator', details: { display_name: 'Mama Put Kitchen', brand_color: '#0B6E4F' } }),
+    ]);
+  });
 });

@@ -7,7 +7,6 @@ import {
   createJsonApp,
   createRedis,
   errorHandler,
-  jsonBodies,
   migrateLatest,
   notFoundHandler,
   parseConfig,
@@ -15,15 +14,17 @@ import {
   type Logger,
   type Redis,
 } from '@platform/service-kit';
+import { mountOperations, type OperationGuards } from '@platform/service-kit/operations';
+import type { RequestHandler } from 'express';
 import { clearRedisPrefix, createRunDatabase, dropRunDatabase, redisUrl, runSuffix, runRedisPrefix } from '@platform/test-kit';
 import { MOBILITY_SCHEMA, mobilityConfigSchema, type MobilityConfig } from '../../src/config';
 import { migrations } from '../../src/db/migrations';
 import { appendOutboxEvent, type OutboxEventBody } from '../../src/features/outbox/outbox.repository';
-import { accountOf } from '../../src/features/api-keys/api-key-auth';
 import { createEndpointSecretCipher } from '../../src/features/webhook-dispatch/endpoint-secret-cipher';
 import { createWebhookQueue, type WebhookQueue } from '../../src/features/webhook-dispatch/webhook-queue';
 import { startWebhookDispatch, type WebhookDispatch } from '../../src/features/webhook-dispatch/webhook-worker';
-import { webhookEndpointRoutes } from '../../src/features/webhook-endpoints/webhook-endpoints.routes';
+import { webhookEndpointsContract } from '../../src/features/webhook-endpoints/webhook-endpoints.contract';
+import { webhookEndpointHandlers } from '../../src/features/webhook-endpoints/webhook-endpoints.handlers';
 import { createWebhookEndpointService } from '../../src/features/webhook-endpoints/webhook-endpoints.service';
 import { createWebhookEndpointsRepository } from '../../src/features/webhook-endpoints/webhook-endpoints.repository';
 import { createWebhookMessageLogRepository } from '../../src/features/webhook-endpoints/webhook-message-log.repository';
@@ -55,16 +56,16 @@ export function webhookTestApp(db: Knex, redis: Redis, config: MobilityConfig, q
     maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
   });
   const app = createJsonApp();
-  app.use(jsonBodies());
-  app.use(
-    '/api/v1/webhooks',
-    (req, _res, next) => {
-      const partner = req.header(PARTNER_HEADER);
-      if (partner) req.apiKey = { keyId: 'key_test', organizationId: partner, scopes: ['webhooks:manage'], livemode: true };
-      next();
-    },
-    webhookEndpointRoutes({ service, accountOf }),
-  );
+  const partner: RequestHandler = (req, _res, next) => {
+    const id = req.header(PARTNER_HEADER);
+    if (id) req.apiKey = { keyId: 'key_test', organizationId: id, scopes: ['webhooks:manage'], livemode: true };
+    next();
+  };
+  const guards: OperationGuards = { schemes: { apiKey: () => [partner], apiKeyHeader: () => [partner] } };
+  // The partner operations only (`/api/v1/webhooks…`), mounted from their table entries as the service mounts them.
+  const partnerOperations = webhookEndpointsContract.filter((spec) => spec.path.startsWith('/api/v1/'));
+  const handlers = Object.fromEntries(Object.entries(webhookEndpointHandlers(service)).filter(([id]) => partnerOperations.some((spec) => spec.operationId === id)));
+  mountOperations(app, partnerOperations, handlers, guards);
   app.use(notFoundHandler());
   app.use(errorHandler(silentLogger));
   return app;

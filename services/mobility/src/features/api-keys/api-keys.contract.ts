@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
-import { createKeySchema } from './api-keys.routes';
-import { apiKeyListResponse, apiKeyResponse, apiKeyWithTokenResponse } from './api-keys.schema';
+import { apiKeyListResponse, apiKeyResponse, apiKeyWithTokenResponse, createKeySchema } from './api-keys.schema';
 import { apiKeyListQuerySchema, rotateApiKeySchema } from '@platform/api-keys';
 import { problemSchema } from '@platform/service-kit';
 
@@ -14,6 +13,8 @@ export const apiKeysContract = [
     path: '/admin/v1/api-keys',
     tags: ['Admin API keys'],
     security: [{ adminJwt: [] }],
+    roles: ['owner'],
+    audit: 'api_key.created',
     body: createKeySchema,
     responses: {
       201: apiKeyWithTokenResponse,
@@ -45,6 +46,8 @@ export const apiKeysContract = [
     path: '/admin/v1/api-keys/{id}',
     tags: ['Admin API keys'],
     security: [{ adminJwt: [] }],
+    roles: ['owner'],
+    audit: 'api_key.deleted',
     params: z.object({ id: z.string() }),
     responses: {
       204: null,
@@ -61,6 +64,8 @@ export const apiKeysContract = [
     path: '/admin/v1/api-keys/{id}/rotate',
     tags: ['Admin API keys'],
     security: [{ adminJwt: [] }],
+    roles: ['owner'],
+    audit: 'api_key.rotated',
     params: z.object({ id: z.string() }),
     body: rotateApiKeySchema,
     bodyOptional: true,
@@ -81,6 +86,8 @@ export const apiKeysContract = [
     path: '/admin/v1/api-keys/{id}/revoke',
     tags: ['Admin API keys'],
     security: [{ adminJwt: [] }],
+    roles: ['owner'],
+    audit: 'api_key.revoked',
     params: z.object({ id: z.string() }),
     responses: {
       200: apiKeyResponse,

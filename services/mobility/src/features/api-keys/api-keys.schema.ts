@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiKeySchema, apiKeyWithTokenSchema } from '@platform/api-keys';
+import { apiKeySchema, apiKeyWithTokenSchema, createApiKeyBodySchema, MOBILITY_SCOPES } from '@platform/api-keys';
 import { pageSchema } from '@platform/service-kit';
 
 /** What the api-keys feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
@@ -14,3 +14,9 @@ export const apiKeyWithTokenResponse = apiKeyWithTokenSchema({
 });
 
 export const apiKeyListResponse = pageSchema(apiKeyResponse, { cursorDescription: 'Pass as `cursor` for the next page.' }).meta({ id: 'ApiKeyList' });
+
+/** The create body: every mobility key carries at least one of the mobility scopes, and is live (default) or test mode. */
+export const createKeySchema = createApiKeyBodySchema({ scopes: MOBILITY_SCOPES, testMode: true }).meta({
+  id: 'NewMobilityApiKey',
+  examples: [{ name: 'Production server', scopes: ['estimates:read', 'rides:write'] }, { name: 'Staging (test mode)', scopes: ['rides:write', 'rides:read'], mode: 'test' }],
+});

@@ -5,4 +5,5 @@ export { apiKeyListResponse, apiKeyResponse, apiKeyWithTokenResponse } from './a
 export { accountOf, partnerIdOf, presentedToken, requireApiKey, requireLiveKey, requireScope, requireTestKey } from './api-key-auth';
 export type { PartnerAccount } from './api-key-auth';
 export { apiKeyCapsOf, createMobilityApiKeys, MOBILITY_SCOPES } from './api-keys';
-export { apiKeyAdminRoutes, createKeySchema } from './api-keys.routes';
+export { createKeySchema } from './api-keys.schema';
+export { apiKeyHandlers } from './api-keys.handlers';

@@ -11,6 +11,7 @@ export const auditContract = [
     path: '/admin/v1/audit-log',
     tags: ['Admin audit log'],
     security: [{ adminJwt: [] }],
+    roles: ['owner'],
     query: auditLogQuerySchema,
     responses: {
       200: listAuditLogResponse,

@@ -3,8 +3,8 @@
  * are recorded by mobility, in its own database, and owners read them at `GET /admin/v1/audit-log`, the same shape as
  * the certificate service's (keys, roles, members, templates, plans); the dashboard shows both lists merged.
  */
-import { Router, type RequestHandler } from 'express';
-import { adminOf, API_KEY_AUDIT_RULES, AUDIT_ID as ID, auditLogQuerySchema, auditRecorder, auditTrail, parseOrThrow, readAuditLog, requireRole, type AuditRule, type Knex, type Logger } from '@platform/service-kit';
+import type { RequestHandler } from 'express';
+import { API_KEY_AUDIT_RULES, AUDIT_ID as ID, auditRecorder, auditTrail, type AuditRule, type Knex, type Logger } from '@platform/service-kit';
 
 export const MOBILITY_AUDIT_RULES: AuditRule[] = [
   ...API_KEY_AUDIT_RULES,
@@ -18,8 +18,11 @@ export const MOBILITY_AUDIT_RULES: AuditRule[] = [
   { method: 'POST', pattern: new RegExp(`^/drivers/${ID}/disable/?$`), action: 'driver.disabled' },
 ];
 
-/** Request fields kept in `details` (never a secret; query `mode`/`livemode` says which data an endpoint change was for). */
-const DETAIL_FIELDS = ['name', 'url', 'events', 'enabled', 'description', 'scopes', 'mode', 'livemode', 'kind', 'tier', 'grace_period_seconds', 'since'];
+/**
+ * Request fields kept in `details` (never a secret; query `mode`/`livemode` says which data an endpoint change was for;
+ * `display_name`/`brand_color` what a branding change set; `count` how many event passes were issued).
+ */
+const DETAIL_FIELDS = ['name', 'url', 'events', 'enabled', 'description', 'scopes', 'mode', 'livemode', 'kind', 'tier', 'grace_period_seconds', 'since', 'display_name', 'brand_color', 'count'];
 
 /** The recorder of the actions the route table declares (`audit`), into this service's audit log. */
 export function mobilityAuditRecorder(db: Knex, trustProxyHops: number, logger: Logger): (action: string) => RequestHandler {
@@ -37,14 +40,4 @@ export function mobilityAuditTrail(db: Knex, trustProxyHops: number, logger: Log
     trustProxyHops,
     onWriteError: (error, action) => logger.error({ err: error, action }, 'audit log entry not written'),
   });
-}
-
-/** `GET /admin/v1/audit-log` (owners). Actors are account ids: the certificate service's members list names them. */
-export function auditLogRoutes(db: Knex): Router {
-  const router = Router();
-  router.get('/audit-log', requireRole('owner'), async (req, res) => {
-    res.setHeader('Cache-Control', 'no-store');
-    res.json(await readAuditLog(db, adminOf(req).org, parseOrThrow(auditLogQuerySchema, req.query)));
-  });
-  return router;
 }

@@ -1,4 +1,5 @@
 /** The audit feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
 export { auditContract } from './audit.contract';
 export { listAuditLogResponse } from './audit.schema';
-export { auditLogRoutes, mobilityAuditRecorder, mobilityAuditTrail } from './audit.routes';
+export { auditHandlers } from './audit.handlers';
+export { mobilityAuditRecorder, mobilityAuditTrail } from './audit.routes';

@@ -1,7 +1,6 @@
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
-import { brandingSchema } from './branding.routes';
-import { partnerBrandingResponse } from './branding.schema';
+import { brandingSchema, partnerBrandingResponse } from './branding.schema';
 import { problemSchema } from '@platform/service-kit';
 
 /** The branding operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */
@@ -23,6 +22,8 @@ export const brandingContract = [
     path: '/admin/v1/partner/branding',
     tags: ['Admin partner branding'],
     security: [{ adminJwt: [] }],
+    roles: ['owner', 'operator'],
+    audit: 'branding.updated',
     body: brandingSchema,
     responses: {
       200: partnerBrandingResponse,

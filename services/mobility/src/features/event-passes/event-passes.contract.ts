@@ -1,25 +1,54 @@
 import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
-import { createProgramSchema, eventPassPageSchema, issuePassesSchema } from './event-passes.routes';
-import { eventPassProgramResponse, eventPassResponse, issueEventPassesResponse, listEventPassProgramsResponse, listEventPassesResponse } from './event-passes.schema';
+import {
+  createProgramSchema,
+  eventPassPageSchema,
+  eventPassProgramResponse,
+  eventPassResponse,
+  issueEventPassesResponse,
+  issuePassesSchema,
+  listEventPassProgramsResponse,
+  listEventPassesResponse,
+} from './event-passes.schema';
 import { problemSchema } from '@platform/service-kit';
 import { partnerScope } from '../../platform/partner-security';
 
+/** Event passes have no test data: a test-mode key or dashboard session is refused (403 `test_mode_not_supported`). */
+const liveOnly = { mode: 'live-only' } as const;
+
 /** A partner reading its programs and passes: the partner API's tag and the read scope. */
-const partnerReads = { tags: ['Event passes'], security: partnerScope('event_passes:read') };
+const partnerReads = { tags: ['Event passes'], security: partnerScope('event_passes:read'), ...liveOnly };
 
 /** A partner creating, issuing, closing or revoking: the partner API's tag and the write scope. */
-const partnerWrites = { tags: ['Event passes'], security: partnerScope('event_passes:write') };
+const partnerWrites = { tags: ['Event passes'], security: partnerScope('event_passes:write'), ...liveOnly };
 
-/** The dashboard acting for a partner: its tag and the admin JWT. */
-const adminApi = { tags: ['Admin event passes'], security: [{ adminJwt: [] }] };
+/** The dashboard reading a partner's programs and passes: its tag and the admin JWT (any role). */
+const adminReads = { tags: ['Admin event passes'], security: [{ adminJwt: [] }], ...liveOnly };
+
+/** The dashboard changing them: owners and operators. */
+const adminWrites = { ...adminReads, roles: ['owner', 'operator'] as const };
 
 /** How a partner's call is refused for its key: none usable, or one without the scope. */
 const partnerRefused = { 401: answers.InvalidApiKey, 403: answers.InsufficientScope };
 
-/** How a dashboard call that changes something is refused for its caller: no usable admin JWT, or a role that may not. */
-const adminRefused = { 401: answers.InvalidAdminToken, 403: answers.InsufficientRole };
+/** A dashboard session in test mode (`?mode=test`, `?livemode=false`): event passes have no test data. */
+const testModeRefused = {
+  description: 'The session asks for test-mode data (`mode=test` or `livemode=false`); event passes have none (`test_mode_not_supported`).',
+  content: { 'application/problem+json': problemSchema },
+};
+
+/** How a dashboard read is refused for its caller: no usable admin JWT, or a test-mode session. */
+const adminReadRefused = { 401: answers.InvalidAdminToken, 403: testModeRefused };
+
+/** How a dashboard change is refused for its caller: no usable admin JWT, a role that may not, or a test-mode session. */
+const adminRefused = {
+  401: answers.InvalidAdminToken,
+  403: {
+    description: "The caller's role may not do this (`insufficient_role`: owners and operators may), or the session asks for test-mode data, which event passes do not have (`test_mode_not_supported`).",
+    content: { 'application/problem+json': problemSchema },
+  },
+};
 
 /** How creating a program is refused: bad JSON, a body that is not JSON or not valid. */
 const createAnswers = {
@@ -152,7 +181,8 @@ export const eventPassesContract = [
     operationId: 'adminCreateEventPassProgram',
     method: 'post',
     path: '/admin/v1/event-pass-programs',
-    ...adminApi,
+    ...adminWrites,
+    audit: 'event_pass_program.created',
     body: createProgramSchema,
     responses: {
       201: eventPassProgramResponse,
@@ -164,12 +194,12 @@ export const eventPassesContract = [
     operationId: 'adminListEventPassPrograms',
     method: 'get',
     path: '/admin/v1/event-pass-programs',
-    ...adminApi,
+    ...adminReads,
     query: eventPassPageSchema,
     responses: {
       200: listEventPassProgramsResponse,
       400: answers.MalformedRequest,
-      401: answers.InvalidAdminToken,
+      ...adminReadRefused,
       422: answers.ValidationFailed,
     },
   }),
@@ -177,12 +207,12 @@ export const eventPassesContract = [
     operationId: 'adminGetEventPassProgram',
     method: 'get',
     path: '/admin/v1/event-pass-programs/{id}',
-    ...adminApi,
+    ...adminReads,
     params: z.object({ id: z.string() }),
     responses: {
       200: eventPassProgramResponse,
       400: answers.MalformedRequest,
-      401: answers.InvalidAdminToken,
+      ...adminReadRefused,
       404: answers.NotFound,
     },
   }),
@@ -190,7 +220,8 @@ export const eventPassesContract = [
     operationId: 'adminCloseEventPassProgram',
     method: 'post',
     path: '/admin/v1/event-pass-programs/{id}/close',
-    ...adminApi,
+    ...adminWrites,
+    audit: 'event_pass_program.closed',
     params: z.object({ id: z.string() }),
     responses: {
       200: eventPassProgramResponse,
@@ -202,7 +233,8 @@ export const eventPassesContract = [
     operationId: 'adminIssueEventPasses',
     method: 'post',
     path: '/admin/v1/event-pass-programs/{id}/passes',
-    ...adminApi,
+    ...adminWrites,
+    audit: 'event_pass.issued',
     params: z.object({ id: z.string() }),
     body: issuePassesSchema,
     responses: {
@@ -215,13 +247,13 @@ export const eventPassesContract = [
     operationId: 'adminListEventPasses',
     method: 'get',
     path: '/admin/v1/event-pass-programs/{id}/passes',
-    ...adminApi,
+    ...adminReads,
     params: z.object({ id: z.string() }),
     query: eventPassPageSchema,
     responses: {
       200: listEventPassesResponse,
       400: answers.MalformedRequest,
-      401: answers.InvalidAdminToken,
+      ...adminReadRefused,
       404: answers.NotFound,
       422: answers.ValidationFailed,
     },
@@ -230,7 +262,8 @@ export const eventPassesContract = [
     operationId: 'adminRevokeEventPassById',
     method: 'post',
     path: '/admin/v1/event-pass-programs/{id}/passes/{pass_id}/revoke',
-    ...adminApi,
+    ...adminWrites,
+    audit: 'event_pass.revoked',
     params: z.object({ id: z.string(), pass_id: z.string() }),
     responses: {
       200: eventPassResponse,

@@ -1,7 +1,6 @@
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
-import { eventListQuerySchema } from './events.routes';
-import { listEventsResponse } from './events.schema';
+import { eventListQuerySchema, listEventsResponse } from './events.schema';
 import { partnerScope } from '../../platform/partner-security';
 import { withAdminMode } from '../partners';
 

@@ -26,3 +26,13 @@ export const listEventsResponse = pageSchema(z.object({
   object_id: z.string(),
   livemode: z.boolean().meta({ description: 'false for an event about test-mode data.' }),
 }));
+
+/** What the events operations read: the list's query. */
+export const eventListQuerySchema = z
+  .object({
+    type: z.string().trim().min(1).max(100).optional().meta({ description: 'Only events of this type, e.g. `ride.completed`.' }),
+    object_id: z.string().trim().min(1).max(100).optional().meta({ description: 'Only events about this ride, delivery, program or endpoint.' }),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    cursor: z.string().max(100).optional().meta({ description: 'The `next_cursor` of the previous page.' }),
+  })
+  .meta({ id: 'EventListQuery', examples: [{ type: 'ride.completed', limit: 20 }] });

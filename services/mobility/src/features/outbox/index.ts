@@ -2,7 +2,7 @@
 export { eventsContract } from './events.contract';
 export { webhookEventContract } from './webhook-event.contract';
 export { listEventsResponse, webhookEventResponse } from './events.schema';
-export { eventRoutes } from './events.routes';
+export { eventHandlers } from './events.handlers';
 export { createEventsRepository } from './events.repository';
 export { createEventsService } from './events.service';
 export { appendOutboxEvent } from './outbox.repository';

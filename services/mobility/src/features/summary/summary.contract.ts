@@ -1,7 +1,6 @@
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
-import { mobilitySummaryQuery } from './summary.routes';
-import { mobilitySummaryResponse } from './summary.schema';
+import { mobilitySummaryQuery, mobilitySummaryResponse } from './summary.schema';
 
 /** The summary operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */
 export const summaryContract = [

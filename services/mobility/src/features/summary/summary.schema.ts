@@ -22,3 +22,13 @@ export const mobilitySummaryResponse = z.object({
     webhook_succeeded: integer().min(0),
   }),
 }).meta({ id: 'MobilitySummary' });
+
+/** What the summary operation reads: its query. */
+export const mobilitySummaryQuery = z
+  .object({
+    days: z.coerce.number().int().min(1).max(90).default(30).meta({ description: 'How many UTC days, ending today.' }),
+    mode: z.enum(['live', 'test']).default('live').meta({ description: '`test` counts test-mode data (made with `mk_test_…` keys).' }),
+    endpoint_id: z.string().regex(/^whe_/, 'must be a webhook endpoint id').max(100).optional().meta({ description: 'Count the webhook attempts of this endpoint only.' }),
+  })
+  .strict()
+  .meta({ id: 'MobilitySummaryQuery', examples: [{ days: 30, mode: 'live' }] });

@@ -1,8 +1,20 @@
 import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
-import { messageListQuerySchema, pageSchema, recoverSchema, registerSchema, rotateSecretSchema, updateEndpointSchema } from './webhook-endpoints.routes';
-import { createdWebhookEndpointResponse, listWebhookDeliveriesResponse, listWebhookEndpointsResponse, recoverWebhookEventsResponse, webhookDeliveryResponse, webhookEndpointResponse } from './webhook-endpoints.schema';
+import {
+  createdWebhookEndpointResponse,
+  endpointListQuerySchema,
+  listWebhookDeliveriesResponse,
+  listWebhookEndpointsResponse,
+  messageListQuerySchema,
+  recoverSchema,
+  recoverWebhookEventsResponse,
+  registerSchema,
+  rotateSecretSchema,
+  updateEndpointSchema,
+  webhookDeliveryResponse,
+  webhookEndpointResponse,
+} from './webhook-endpoints.schema';
 import { problemSchema } from '@platform/service-kit';
 import { partnerScope } from '../../platform/partner-security';
 import { adminModeQuery, withAdminMode } from '../partners';
@@ -12,6 +24,9 @@ const partnerApi = { tags: ['Webhooks'], security: partnerScope('webhooks:manage
 
 /** The dashboard managing a partner's endpoints: its tag and the admin JWT. */
 const adminApi = { tags: ['Admin webhooks'], security: [{ adminJwt: [] }] };
+
+/** Who may change a partner's endpoints from the dashboard (any role reads). */
+const adminChange = { ...adminApi, roles: ['owner', 'operator'] as const };
 
 /** How a partner's call is refused for its key: none usable, or one without the scope. */
 const partnerRefused = { 401: answers.InvalidApiKey, 403: answers.InsufficientScope };
@@ -71,7 +86,7 @@ const partnerRedelivery = {
 
 /** The same from the dashboard, in the live or test mode its query asks for. */
 const adminRedelivery = {
-  ...adminApi,
+  ...adminChange,
   params: z.object({ id: z.string(), delivery_id: z.string() }),
   query: adminModeQuery,
   responses: { 202: webhookDeliveryResponse, ...adminRefused, ...deliveryRequestAnswers },
@@ -96,7 +111,7 @@ export const webhookEndpointsContract = [
     method: 'get',
     path: '/api/v1/webhooks',
     ...partnerApi,
-    query: pageSchema,
+    query: endpointListQuerySchema,
     responses: {
       200: listWebhookEndpointsResponse,
       400: answers.MalformedRequest,
@@ -213,7 +228,8 @@ export const webhookEndpointsContract = [
     operationId: 'adminCreateWebhookEndpoint',
     method: 'post',
     path: '/admin/v1/webhooks',
-    ...adminApi,
+    ...adminChange,
+    audit: 'webhook_endpoint.created',
     query: adminModeQuery,
     body: registerSchema,
     responses: {
@@ -227,7 +243,7 @@ export const webhookEndpointsContract = [
     method: 'get',
     path: '/admin/v1/webhooks',
     ...adminApi,
-    query: withAdminMode(pageSchema),
+    query: withAdminMode(endpointListQuerySchema),
     responses: {
       200: listWebhookEndpointsResponse,
       400: answers.MalformedRequest,
@@ -253,7 +269,8 @@ export const webhookEndpointsContract = [
     operationId: 'adminUpdateWebhookEndpoint',
     method: 'patch',
     path: '/admin/v1/webhooks/{id}',
-    ...adminApi,
+    ...adminChange,
+    audit: 'webhook_endpoint.updated',
     params: z.object({ id: z.string() }),
     query: adminModeQuery,
     body: updateEndpointSchema,
@@ -267,7 +284,8 @@ export const webhookEndpointsContract = [
     operationId: 'adminDeleteWebhookEndpoint',
     method: 'delete',
     path: '/admin/v1/webhooks/{id}',
-    ...adminApi,
+    ...adminChange,
+    audit: 'webhook_endpoint.deleted',
     params: z.object({ id: z.string() }),
     query: adminModeQuery,
     responses: {
@@ -280,7 +298,8 @@ export const webhookEndpointsContract = [
     operationId: 'adminRotateWebhookSecret',
     method: 'post',
     path: '/admin/v1/webhooks/{id}/rotate-secret',
-    ...adminApi,
+    ...adminChange,
+    audit: 'webhook_endpoint.secret_rotated',
     params: z.object({ id: z.string() }),
     query: adminModeQuery,
     body: rotateSecretSchema,
@@ -295,7 +314,8 @@ export const webhookEndpointsContract = [
     operationId: 'adminSendWebhookTestEvent',
     method: 'post',
     path: '/admin/v1/webhooks/{id}/test',
-    ...adminApi,
+    ...adminChange,
+    audit: 'webhook_endpoint.test_sent',
     params: z.object({ id: z.string() }),
     query: adminModeQuery,
     responses: {
@@ -308,7 +328,8 @@ export const webhookEndpointsContract = [
     operationId: 'adminRecoverWebhookEvents',
     method: 'post',
     path: '/admin/v1/webhooks/{id}/recover',
-    ...adminApi,
+    ...adminChange,
+    audit: 'webhook_endpoint.recovered',
     params: z.object({ id: z.string() }),
     query: adminModeQuery,
     body: recoverSchema,
@@ -339,11 +360,13 @@ export const webhookEndpointsContract = [
     method: 'post',
     path: '/admin/v1/webhooks/{id}/deliveries/{delivery_id}/retry',
     ...adminRedelivery,
+    audit: 'webhook_delivery.retried',
   }),
   route({
     operationId: 'adminReplayWebhookDelivery',
     method: 'post',
     path: '/admin/v1/webhooks/{id}/deliveries/{delivery_id}/replay',
     ...adminRedelivery,
+    audit: 'webhook_delivery.replayed',
   }),
 ] as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dateTime, integer } from '../../platform/schema-types';
 import { SUBSCRIBABLE_EVENT_TYPES } from './webhook-events';
-import { pageSchema } from '@platform/service-kit';
+import { pageQueryFields, pageQuerySchema, pageSchema } from '@platform/service-kit';
 
 /** What the webhook-endpoints feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 
@@ -75,3 +75,74 @@ export const recoverWebhookEventsResponse = z.object({
 });
 
 export const listWebhookDeliveriesResponse = pageSchema(webhookDeliveryResponse);
+
+/** What the webhook-endpoints operations read: their bodies and queries. */
+
+export const registerSchema = z.object({
+  url: z.string().trim().min(1, 'is required').max(2048, 'must be at most 2048 characters'),
+  events: z.array(z.enum(SUBSCRIBABLE_EVENT_TYPES, { message: `must be one of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}` })).min(1, 'must list at least one event').optional(),
+  description: z.string().max(500).nullable().optional(),
+}).meta({
+  id: 'NewWebhookEndpoint',
+  description: '`url` must be `https://` and must not resolve to a loopback, private or link-local address; `events` defaults to every event type except the opt-in location events (`ride.location_updated`, `delivery.courier_location_updated`), which an endpoint receives only when it lists them.',
+  examples: [{ url: 'https://93.184.215.14/hooks/mobility', events: ['ride.completed', 'delivery.delivered'], description: 'Production receiver' }],
+});
+
+export const updateEndpointSchema = z
+  .object({
+    url: z.string().trim().min(1, 'is required').max(2048, 'must be at most 2048 characters').optional(),
+    events: z.array(z.enum(SUBSCRIBABLE_EVENT_TYPES, { message: `must be one of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}` })).min(1, 'must list at least one event').optional(),
+    description: z.string().max(500).nullable().optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, { message: 'must change at least one of url, events, description, enabled' })
+  .meta({
+    id: 'WebhookEndpointUpdate',
+    description: 'Only the fields given change. `enabled: true` re-enables a disabled endpoint; `enabled: false` disables it.',
+    examples: [{ events: ['ride.completed', 'ride.cancelled'], description: 'Production receiver', enabled: true }],
+  });
+
+export const recoverSchema = z
+  .object({
+    since: z.iso
+      .datetime({ offset: true, message: 'must be an ISO-8601 date-time' })
+      .transform((value) => new Date(value))
+      .refine((since) => since.getTime() <= Date.now(), 'must not be in the future'),
+    include_succeeded: z.boolean().optional(),
+  })
+  .strict()
+  .meta({
+    id: 'WebhookRecovery',
+    description: 'Re-send every event since `since` (events are kept 30 days, so an earlier time means all of them) that this endpoint receives and did not acknowledge; `include_succeeded: true` re-sends acknowledged ones too.',
+    examples: [{ since: '2026-11-25T08:00:00Z' }],
+  });
+
+export const rotateSecretSchema = z
+  .object({
+    expire_previous_now: z
+      .boolean()
+      .default(false)
+      .meta({ description: '`true` stops the previous secret signing at once (a leaked secret); default `false` keeps it signing beside the new one for 24 hours.' }),
+  })
+  .strict()
+  .meta({
+    id: 'WebhookSecretRotation',
+    description: 'Optional (no body: the 24-hour overlap). As Stripe\'s "expire now": `expire_previous_now: true` ends the previous secret immediately.',
+    examples: [{ expire_previous_now: true }],
+  });
+
+export const endpointListQuerySchema = pageQuerySchema({ id: 'PageQuery', defaultLimit: 20 });
+
+const instant = (description: string) => z.iso.datetime({ offset: true, message: 'must be an ISO-8601 date-time' }).optional().meta({ description });
+
+/** The message log's page, narrowed by event type, status and creation time (the filters stay the same across pages). */
+export const messageListQuerySchema = z
+  .object({
+    event_type: z.string().trim().min(1).max(100).regex(/^[a-z_]+\.[a-z_.]+$/, 'must be an event type such as ride.completed').optional().meta({ description: 'Only messages of this event type.' }),
+    status: z.enum(['pending', 'succeeded', 'failed']).optional().meta({ description: 'Only messages in this state.' }),
+    created_after: instant('Only messages created strictly after this time.'),
+    created_before: instant('Only messages created strictly before this time.'),
+    ...pageQueryFields({ defaultLimit: 20 }),
+  })
+  .meta({ id: 'WebhookMessageListQuery', examples: [{ event_type: 'ride.completed', status: 'failed', created_after: '2026-11-01T00:00:00Z', limit: 20 }] });

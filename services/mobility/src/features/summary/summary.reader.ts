@@ -1,15 +1,4 @@
-import { Router } from 'express';
-import { z } from 'zod';
-import { adminOf, parseOrThrow, type Knex } from '@platform/service-kit';
-
-export const mobilitySummaryQuery = z
-  .object({
-    days: z.coerce.number().int().min(1).max(90).default(30).meta({ description: 'How many UTC days, ending today.' }),
-    mode: z.enum(['live', 'test']).default('live').meta({ description: '`test` counts test-mode data (made with `mk_test_…` keys).' }),
-    endpoint_id: z.string().regex(/^whe_/, 'must be a webhook endpoint id').max(100).optional().meta({ description: 'Count the webhook attempts of this endpoint only.' }),
-  })
-  .strict()
-  .meta({ id: 'MobilitySummaryQuery', examples: [{ days: 30, mode: 'live' }] });
+import type { Knex } from '@platform/service-kit';
 
 export interface MobilityDayRow {
   date: string;
@@ -19,21 +8,12 @@ export interface MobilityDayRow {
   webhook_succeeded: number;
 }
 
-/**
- * `GET /admin/v1/summary`: per UTC day (oldest first, ending today) the rides and deliveries created and the webhook
- * attempts made (and how many were answered 2xx) for the caller's organization, in one mode.
- */
-export function mobilitySummaryRoutes(summary: MobilitySummaryReader): Router {
-  const router = Router();
-  router.get('/', async (req, res) => {
-    const query = parseOrThrow(mobilitySummaryQuery, req.query);
-    res.json(await summary(adminOf(req).org, { days: query.days, livemode: query.mode === 'live', endpointId: query.endpoint_id }));
-  });
-  return router;
-}
-
 export type MobilitySummaryReader = ReturnType<typeof createMobilitySummaryReader>;
 
+/**
+ * Per UTC day (oldest first, ending today) the rides and deliveries created and the webhook attempts made (and how many
+ * were answered 2xx) for an organization, in one mode.
+ */
 export function createMobilitySummaryReader(db: Knex) {
   return async (partnerId: string, { days, livemode, endpointId }: { days: number; livemode: boolean; endpointId?: string }) => {
     const { rows } = await db.raw<{ rows: MobilityDayRow[] }>(
@@ -57,6 +37,6 @@ export function createMobilitySummaryReader(db: Knex) {
       [days, partnerId, livemode, endpointId ?? null, endpointId ?? null, days, partnerId, livemode, partnerId, livemode],
     );
     const totals = rows.reduce((sum, row) => ({ rides: sum.rides + row.rides, deliveries: sum.deliveries + row.deliveries, webhook_attempts: sum.webhook_attempts + row.webhook_attempts, webhook_succeeded: sum.webhook_succeeded + row.webhook_succeeded }), { rides: 0, deliveries: 0, webhook_attempts: 0, webhook_succeeded: 0 });
-    return { mode: livemode ? 'live' : 'test', endpoint_id: endpointId ?? null, days: rows, totals };
+    return { mode: livemode ? ('live' as const) : ('test' as const), endpoint_id: endpointId ?? null, days: rows, totals };
   };
 }
