@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { ConflictError, ValidationError, type Knex } from '@platform/service-kit';
 
 export interface IdempotentAnswer<T> {
@@ -21,10 +22,22 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+const KEY_MESSAGE = 'must be 1-255 visible ASCII characters';
+
+/**
+ * An `Idempotency-Key` header: 1-255 visible ASCII characters, one message whatever is wrong (a route table entry
+ * declares it; the description shows its `maxLength`).
+ */
+export const idempotencyKeySchema = z
+  .string()
+  .max(255, { error: KEY_MESSAGE, abort: true })
+  .refine((key) => /^[\x21-\x7e]+$/.test(key), KEY_MESSAGE);
+
+/** The request's `Idempotency-Key` (undefined without one), for an operation whose entry does not declare the header; 422 when malformed. */
 export function validIdempotencyKey(header: unknown): string | undefined {
   if (header === undefined) return undefined;
-  if (typeof header !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(header)) {
-    throw new ValidationError([{ path: 'Idempotency-Key', message: 'must be 1-255 visible ASCII characters' }]);
+  if (typeof header !== 'string' || !idempotencyKeySchema.safeParse(header).success) {
+    throw new ValidationError([{ path: 'Idempotency-Key', message: KEY_MESSAGE }]);
   }
   return header;
 }
