@@ -19,18 +19,12 @@ import {
 } from '@platform/service-kit';
 import { brandingAdminRoutes } from './features/branding';
 import { accountOf, apiKeyAdminRoutes, requireApiKey, requireLiveKey, requireScope } from './features/api-keys';
-import { courierDeliveryRoutes, deliveryAdminRoutes, deliveryRoutes, deliveryStreams } from './features/deliveries';
-import { currentDriver, driverAppRoutes, requireDriver } from './features/driver-app';
+import { driverAppRoutes, requireDriver } from './features/driver-app';
 import { activationCodeAdminRoutes, driverSessionRoutes } from './features/driver-sessions';
-import { estimateRoutes } from './features/estimates';
 import { eventPassProgramRoutes, eventPassRoutes } from './features/event-passes';
 import { fleetAdminRoutes } from './features/fleet';
 import { auditLogRoutes, mobilityAuditTrail } from './features/audit';
 import { adminAccountOf, adminPartnerIdOf, ensurePartnerFromClaims } from './features/partners';
-import { rideAdminRoutes, rideRoutes, rideStreams } from './features/rides';
-import { partnerJobStreamRoutes } from './features/telemetry';
-import { trackingRoutes } from './features/tracking';
-import { sandboxRoutes } from './features/sandbox';
 import { createMobilitySummaryReader, mobilitySummaryRoutes } from './features/summary';
 import { mobilityOpenApi } from './openapi';
 import { mobilityRouteTable } from './route-table';
@@ -50,7 +44,6 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.get('/openapi.json', openApiRoute(mobilityOpenApi()));
   // Every operation a feature hands over is mounted, guarded, parsed and audited from its route table entry.
   mountOperations(app, mobilityRouteTable, mobilityHandlers(deps, services), mobilityGuards(deps, services), { partial: true });
-  app.use(trackingRoutes(services.tracking)); // public: no key, no body
   app.use(jsonBodies());
 
   registerOperationalMetrics(metrics.registry, db, [services.webhookQueue, services.timers.queue]);
@@ -70,8 +63,6 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   // The partner API's reads and webhook management for the dashboard, as the token's organization (live data unless
   // `?livemode=false` / `?mode=test`); any role reads, owners and operators change.
   const adminChange = requireRole('owner', 'operator');
-  app.use('/admin/v1/rides', rideAdminRoutes(services.rides, adminAccountOf));
-  app.use('/admin/v1/deliveries', deliveryAdminRoutes(services.deliveries, adminAccountOf));
   app.use('/admin/v1/events', eventRoutes(events, adminAccountOf));
   app.use('/admin/v1/webhooks', webhookEndpointRoutes({ service: webhooks, accountOf: adminAccountOf, requireChange: adminChange }));
   app.use('/admin/v1/partner/branding', brandingAdminRoutes(services.branding, adminChange));
@@ -79,12 +70,6 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use('/admin/v1/event-pass-programs', eventPassProgramRoutes(services.eventPasses, { read: (_req, _res, next) => next(), write: adminChange, partnerIdOf: adminPartnerIdOf }));
 
   const partnerKey = requireApiKey(services.apiKeys);
-  app.use('/api/v1/estimates', partnerKey, estimateRoutes(services.estimates));
-  app.use('/api/v1/rides', partnerKey, rideRoutes(services.rides));
-  app.use('/api/v1/rides', partnerKey, partnerJobStreamRoutes(rideStreams(services.rides), services.telemetry));
-  app.use('/api/v1/deliveries', partnerKey, deliveryRoutes(services.deliveries, services.deliveryQuotes));
-  app.use('/api/v1/deliveries', partnerKey, partnerJobStreamRoutes(deliveryStreams(services.deliveries), services.telemetry));
-  app.use('/api/v1/sandbox', partnerKey, sandboxRoutes(services.sandbox));
   // Event passes are live only: a test key gets 403 test_mode_not_supported (and a test ride cannot take a pass).
   const liveOnly = requireLiveKey('Event passes');
   app.use('/api/v1/event-pass-programs', partnerKey, liveOnly, eventPassProgramRoutes(services.eventPasses));
@@ -92,7 +77,6 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
 
   const driverAuth = requireDriver(services.fleet, { secret: config.JWT_SECRET, issuer: config.JWT_ISSUER }, services.driverSessions);
   app.use('/driver/v1/sessions', driverSessionRoutes(services.driverSessions, services.signInThrottle, driverAuth));
-  app.use('/driver/v1/deliveries', driverAuth, courierDeliveryRoutes(services.deliveries, currentDriver));
   app.use('/driver/v1', driverAuth, driverAppRoutes(services.fleet, services.dispatcher, services.rides, services.telemetry));
 
   app.use('/api/v1/webhooks', partnerKey, requireScope('webhooks:manage'), webhookEndpointRoutes({ service: webhooks, accountOf }));

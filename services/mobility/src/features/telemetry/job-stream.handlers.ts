@@ -1,6 +1,6 @@
-import { Router, type Request, type RequestHandler } from 'express';
-import { principalOf, type MobilityScope } from '@platform/api-keys';
-import { accountOf, requireScope } from '../api-keys';
+import type { Request, Response } from 'express';
+import { principalOf } from '@platform/api-keys';
+import { accountOf } from '../api-keys';
 import type { JobTelemetry } from './job-telemetry.service';
 import { streamJob } from './job-stream';
 import type { JobView } from './job-channels';
@@ -16,47 +16,36 @@ export interface Account {
 }
 
 /**
- * One kind of job the streams serve. Rides and deliveries each give theirs (`rideStreams`, `deliveryStreams`) to the
- * composition root, which hands it here: telemetry names no job feature.
+ * One kind of job the streams serve. Rides and deliveries each give theirs to `jobStreamHandler` in their handlers:
+ * telemetry names no job feature. The read scope is the route table entry's (`streamRide`: rides:read).
  */
 export interface StreamedJobs {
-  /** The scope a key needs to read this kind of job (`rides:read`). */
-  readScope: MobilityScope;
   /** A malformed id is a 404, like an unknown one. */
   parseId(value: unknown): string;
+  /** The job as its GET shows it to `account` (a stream shows only a job of the key's own partner and mode). */
   get(account: Account, id: string): Promise<JobView>;
   isTerminal(status: string): boolean;
 }
 
-export interface JobStreamRouteDeps extends Omit<StreamedJobs, 'readScope'> {
-  requireRead: RequestHandler;
-  /** The request's partner and mode: a stream shows only a job of the key's own partner and mode (live or test). */
-  accountOf: (req: Request) => Account;
-  telemetry: JobTelemetry;
-}
-
-/** `GET /api/v1/<jobs>/{id}/stream` (mounted behind API key authentication): one kind of job's streams, under its read scope. */
-export function partnerJobStreamRoutes(jobs: StreamedJobs, telemetry: JobTelemetry): Router {
-  return jobStreamRoutes({ ...jobs, requireRead: requireScope(jobs.readScope), accountOf, telemetry });
-}
-
-/** `GET /{id}/stream`: the job's Server-Sent Events (job-stream.ts), under the job's read scope. */
-export function jobStreamRoutes(deps: JobStreamRouteDeps): Router {
-  const router = Router();
-  router.get('/:id/stream', deps.requireRead, async (req, res) => {
-    const id = deps.parseId(req.params.id);
-    const account = deps.accountOf(req);
-    const releaseSlot = deps.telemetry.streamLimits.acquire(principalOf(req));
+/**
+ * The handler of `GET /api/v1/<jobs>/{id}/stream` (behind an API key with the job's read scope): the job's Server-Sent
+ * Events (job-stream.ts), one slot of the key's and its organization's open streams held until it ends. It writes
+ * the answer itself.
+ */
+export function jobStreamHandler(jobs: StreamedJobs, telemetry: JobTelemetry) {
+  return async ({ params, req, res }: { params: { id: string }; req: Request; res: Response }): Promise<void> => {
+    const id = jobs.parseId(params.id);
+    const account = accountOf(req);
+    const releaseSlot = telemetry.streamLimits.acquire(principalOf(req));
     await streamJob(res, {
-      hub: deps.telemetry.hub,
-      channel: deps.telemetry.channelOf(id),
-      snapshot: () => deps.get(account, id),
-      isTerminal: deps.isTerminal,
+      hub: telemetry.hub,
+      channel: telemetry.channelOf(id),
+      snapshot: () => jobs.get(account, id),
+      isTerminal: jobs.isTerminal,
       heartbeatMs: HEARTBEAT_MS,
       locationEveryMs: STREAM_LOCATION_EVERY_MS,
-      shutdown: deps.telemetry.shutdownSignal,
+      shutdown: telemetry.shutdownSignal,
       onEnd: releaseSlot,
     });
-  });
-  return router;
+  };
 }

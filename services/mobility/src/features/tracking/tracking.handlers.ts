@@ -1,7 +1,9 @@
-import { Router, type Response } from 'express';
+import type { Response } from 'express';
 import { ApiError } from '@platform/service-kit';
-import { TRACKING_ICON, TRACKING_ICON_PATH, TRACKING_PAGE_CSP, TRACKING_SCRIPT_PATH, trackingEndedHtml, trackingNotFoundHtml, trackingPageHtml } from './tracking-page';
+import type { Handlers } from '@platform/service-kit/operations';
+import { TRACKING_ICON, TRACKING_PAGE_CSP, trackingEndedHtml, trackingNotFoundHtml, trackingPageHtml } from './tracking-page';
 import { TRACKING_SCRIPT, TRACKING_SCRIPT_ETAG } from './tracking-script';
+import type { trackingContract } from './tracking.contract';
 import type { StoredImage } from './tracking.repository';
 import type { TrackingService } from './tracking.service';
 
@@ -20,42 +22,39 @@ function sendImage(res: Response, image: StoredImage) {
 /**
  * The public delivery tracking page (no key; the gateway limits it per address): `GET /track/{token}` is the HTML page,
  * `GET /track/{token}/status` the JSON it polls, `/track/{token}/logo` and `/track/{token}/proof/{photo|signature}` its
- * images, `GET /track/assets/tracking.js` its script.
+ * images, `GET /track/assets/tracking.js` its script. The page, the images and the assets are written here as they are.
  */
-export function trackingRoutes(tracking: TrackingService): Router {
-  const router = Router();
+export function trackingHandlers(tracking: TrackingService): Handlers<typeof trackingContract> {
+  return {
+    getTrackingScript: ({ req, res }) => {
+      res.set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=300', ETag: TRACKING_SCRIPT_ETAG });
+      if (req.headers['if-none-match'] === TRACKING_SCRIPT_ETAG) res.status(304).end();
+      else res.send(TRACKING_SCRIPT);
+    },
 
-  router.get(TRACKING_SCRIPT_PATH, (req, res) => {
-    res.set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=300', ETag: TRACKING_SCRIPT_ETAG });
-    if (req.headers['if-none-match'] === TRACKING_SCRIPT_ETAG) res.status(304).end();
-    else res.send(TRACKING_SCRIPT);
-  });
+    getTrackingIcon: ({ res }) => {
+      res.set({ 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400', 'Content-Security-Policy': "default-src 'none'; sandbox" }).send(TRACKING_ICON);
+    },
 
-  router.get(TRACKING_ICON_PATH, (_req, res) => {
-    res.set({ 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400', 'Content-Security-Policy': "default-src 'none'; sandbox" }).send(TRACKING_ICON);
-  });
+    getTrackingStatus: async ({ params }) => ({ status: 200, headers: PRIVATE, body: await tracking.track(params.token) }),
 
-  router.get('/track/:token/status', async (req, res) => {
-    res.set(PRIVATE).json(await tracking.track(req.params.token));
-  });
+    getTrackingLogo: async ({ params, res }) => {
+      sendImage(res, await tracking.logo(params.token));
+    },
 
-  router.get('/track/:token/logo', async (req, res) => {
-    sendImage(res, await tracking.logo(req.params.token));
-  });
+    // Any other kind is the service's 404, like an unknown token (the table describes the two kinds, and lets others through).
+    getTrackingProofImage: async ({ params, res }) => {
+      sendImage(res, await tracking.proofImage(params.token, params.kind));
+    },
 
-  router.get('/track/:token/proof/:kind', async (req, res) => {
-    sendImage(res, await tracking.proofImage(req.params.token, req.params.kind));
-  });
-
-  router.get('/track/:token', async (req, res) => {
-    try {
-      const view = await tracking.track(req.params.token);
-      sendHtml(res, 200, trackingPageHtml(view, `/track/${encodeURIComponent(req.params.token)}/status`));
-    } catch (error) {
-      if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 410)) throw error;
-      sendHtml(res, error.status, error.status === 410 ? trackingEndedHtml() : trackingNotFoundHtml());
-    }
-  });
-
-  return router;
+    getTrackingPage: async ({ params, res }) => {
+      try {
+        const view = await tracking.track(params.token);
+        sendHtml(res, 200, trackingPageHtml(view, `/track/${encodeURIComponent(params.token)}/status`));
+      } catch (error) {
+        if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 410)) throw error;
+        sendHtml(res, error.status, error.status === 410 ? trackingEndedHtml() : trackingNotFoundHtml());
+      }
+    },
+  };
 }
