@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
 import { ConflictError, ValidationError, type Knex } from '@platform/service-kit';
+import { IDEMPOTENCY_KEY_MESSAGE, idempotencyKeySchema } from './idempotency.schema';
 
 export interface IdempotentAnswer<T> {
   status: number;
@@ -22,22 +22,11 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-const KEY_MESSAGE = 'must be 1-255 visible ASCII characters';
-
-/**
- * An `Idempotency-Key` header: 1-255 visible ASCII characters, one message whatever is wrong (a route table entry
- * declares it; the description shows its `maxLength`).
- */
-export const idempotencyKeySchema = z
-  .string()
-  .max(255, { error: KEY_MESSAGE, abort: true })
-  .refine((key) => /^[\x21-\x7e]+$/.test(key), KEY_MESSAGE);
-
 /** The request's `Idempotency-Key` (undefined without one), for an operation whose entry does not declare the header; 422 when malformed. */
 export function validIdempotencyKey(header: unknown): string | undefined {
   if (header === undefined) return undefined;
   if (typeof header !== 'string' || !idempotencyKeySchema.safeParse(header).success) {
-    throw new ValidationError([{ path: 'Idempotency-Key', message: KEY_MESSAGE }]);
+    throw new ValidationError([{ path: 'Idempotency-Key', message: IDEMPOTENCY_KEY_MESSAGE }]);
   }
   return header;
 }

@@ -1,2 +1,2 @@
 /** The idempotency feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
-export { idempotencyKeySchema, runIdempotent, validIdempotencyKey } from './idempotency.service';
+export { runIdempotent, validIdempotencyKey } from './idempotency.service';

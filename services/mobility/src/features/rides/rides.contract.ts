@@ -5,7 +5,7 @@ import { eventPassRefusalResponse } from '../event-passes/event-passes.schema';
 import { createRideSchema, listRidesResponse, rideListQuerySchema, rideResponse } from './rides.schema';
 import { problemSchema, validationProblemSchema } from '@platform/service-kit';
 import { partnerScope } from '../../platform/partner-security';
-import { idempotencyKeySchema } from '../idempotency';
+import { idempotencyKeySchema } from '../idempotency/idempotency.schema';
 import { withAdminMode } from '../partners';
 import { adminJobListAnswers, adminJobRead, jobCancelAnswers, jobEventStream, jobReadHeaders, jobStreamAnswers, jobWithEtag, partnerJobListAnswers, partnerJobReadAnswers } from '../jobs';
 
