@@ -36,7 +36,11 @@ export function trackingHandlers(tracking: TrackingService): Handlers<typeof tra
       res.set({ 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400', 'Content-Security-Policy': "default-src 'none'; sandbox" }).send(TRACKING_ICON);
     },
 
-    getTrackingStatus: async ({ params }) => ({ status: 200, headers: PRIVATE, body: await tracking.track(params.token) }),
+    // The private headers go on its refusals too (404, 410): set before the link is looked up.
+    getTrackingStatus: async ({ params, res }) => {
+      res.set(PRIVATE);
+      return { status: 200, body: await tracking.track(params.token) };
+    },
 
     getTrackingLogo: async ({ params, res }) => {
       sendImage(res, await tracking.logo(params.token));
