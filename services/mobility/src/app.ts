@@ -16,18 +16,11 @@ import {
   requireAdmin,
   openApiRoute,
 } from '@platform/service-kit';
-import { requireApiKey } from './features/api-keys';
-import { courierDeliveryRoutes, deliveryAdminRoutes, deliveryRoutes, deliveryStreams } from './features/deliveries';
-import { currentDriver, driverAppRoutes, requireDriver } from './features/driver-app';
+import { driverAppRoutes, requireDriver } from './features/driver-app';
 import { activationCodeAdminRoutes, driverSessionRoutes } from './features/driver-sessions';
-import { estimateRoutes } from './features/estimates';
 import { fleetAdminRoutes } from './features/fleet';
 import { mobilityAuditTrail } from './features/audit';
-import { adminAccountOf, ensurePartnerFromClaims } from './features/partners';
-import { rideAdminRoutes, rideRoutes, rideStreams } from './features/rides';
-import { partnerJobStreamRoutes } from './features/telemetry';
-import { trackingRoutes } from './features/tracking';
-import { sandboxRoutes } from './features/sandbox';
+import { ensurePartnerFromClaims } from './features/partners';
 import { mobilityOpenApi } from './openapi';
 import { mobilityRouteTable } from './route-table';
 import { registerOperationalMetrics } from './platform/operational-metrics';
@@ -44,7 +37,6 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.get('/openapi.json', openApiRoute(mobilityOpenApi()));
   // Every operation a feature hands over is mounted, guarded, parsed and audited from its route table entry.
   mountOperations(app, mobilityRouteTable, mobilityHandlers(deps, services), mobilityGuards(deps, services), { partial: true });
-  app.use(trackingRoutes(services.tracking)); // public: no key, no body
   app.use(jsonBodies());
 
   registerOperationalMetrics(metrics.registry, db, [services.webhookQueue, services.timers.queue]);
@@ -59,22 +51,9 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
     fleetAdminRoutes(services.fleet, (driverId) => services.dispatcher.declineOpenOffers(driverId), services.driverSessions.firstActivationCode),
   );
   app.use('/admin/v1/drivers', activationCodeAdminRoutes(services.driverSessions));
-  // The partner API's reads for the dashboard, as the token's organization (live data unless `?livemode=false` /
-  // `?mode=test`).
-  app.use('/admin/v1/rides', rideAdminRoutes(services.rides, adminAccountOf));
-  app.use('/admin/v1/deliveries', deliveryAdminRoutes(services.deliveries, adminAccountOf));
-
-  const partnerKey = requireApiKey(services.apiKeys);
-  app.use('/api/v1/estimates', partnerKey, estimateRoutes(services.estimates));
-  app.use('/api/v1/rides', partnerKey, rideRoutes(services.rides));
-  app.use('/api/v1/rides', partnerKey, partnerJobStreamRoutes(rideStreams(services.rides), services.telemetry));
-  app.use('/api/v1/deliveries', partnerKey, deliveryRoutes(services.deliveries, services.deliveryQuotes));
-  app.use('/api/v1/deliveries', partnerKey, partnerJobStreamRoutes(deliveryStreams(services.deliveries), services.telemetry));
-  app.use('/api/v1/sandbox', partnerKey, sandboxRoutes(services.sandbox));
 
   const driverAuth = requireDriver(services.fleet, { secret: config.JWT_SECRET, issuer: config.JWT_ISSUER }, services.driverSessions);
   app.use('/driver/v1/sessions', driverSessionRoutes(services.driverSessions, services.signInThrottle, driverAuth));
-  app.use('/driver/v1/deliveries', driverAuth, courierDeliveryRoutes(services.deliveries, currentDriver));
   app.use('/driver/v1', driverAuth, driverAppRoutes(services.fleet, services.dispatcher, services.rides, services.telemetry));
 
   app.use(methodNotAllowedHandler(knownRoutesOf(mobilityOpenApi().paths)));

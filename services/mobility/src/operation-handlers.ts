@@ -5,6 +5,12 @@ import { eventPassHandlers } from './features/event-passes';
 import { eventHandlers } from './features/outbox';
 import { createMobilitySummaryReader, summaryHandlers } from './features/summary';
 import { webhookEndpointHandlers } from './features/webhook-endpoints';
+import { courierDeliveryHandlers, deliveryHandlers } from './features/deliveries';
+import { currentDriver } from './features/driver-app';
+import { estimateHandlers } from './features/estimates';
+import { rideHandlers } from './features/rides';
+import { sandboxHandlers } from './features/sandbox';
+import { trackingHandlers } from './features/tracking';
 import type { MobilityDeps, MobilityServices } from './services';
 
 /**
@@ -20,5 +26,11 @@ export function mobilityHandlers(deps: MobilityDeps, services: MobilityServices)
     ...summaryHandlers(createMobilitySummaryReader(deps.db)),
     ...auditHandlers(deps.db),
     ...apiKeyHandlers(services.apiKeys),
+    ...estimateHandlers(services.estimates),
+    ...rideHandlers(services.rides, services.telemetry),
+    ...deliveryHandlers(services.deliveries, services.deliveryQuotes, services.telemetry),
+    ...courierDeliveryHandlers(services.deliveries, currentDriver),
+    ...sandboxHandlers(services.sandbox),
+    ...trackingHandlers(services.tracking),
   };
 }

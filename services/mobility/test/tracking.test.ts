@@ -148,6 +148,8 @@ describe('GET /track/{token}/status', () => {
     expect(json.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(json.body.code).toBe('tracking_link_expired');
     expect(JSON.stringify(json.body)).not.toContain('cancelled');
+    // A refusal is as private as the status: never cached, its token never sent on as a referrer.
+    expect(json.headers).toMatchObject({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex, nofollow' });
     const html = await trackingPage(delivery.token).expect(410);
     expect(html.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(html.headers['cache-control']).toBe('no-store');
@@ -183,6 +185,7 @@ describe('GET /track/{token}/status', () => {
     const res = await status(token).expect(404);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body).toMatchObject({ code: 'not_found', error: 'Tracking link not found' });
+    expect(res.headers['cache-control']).toBe('no-store');
     expect(await partnerDeliveries()).toEqual(before);
   });
 

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
-import { deliveryListQuerySchema } from './deliveries.routes';
-import { createDeliverySchema, deliveryQuoteSchema } from './deliveries.schema';
+import { createDeliverySchema, deliveryListQuerySchema, deliveryQuoteSchema } from './deliveries.schema';
 import { createdDeliveryResponse, deliveryQuoteResponse, deliveryResponse, listDeliveriesResponse, requestDelivery422Response } from './deliveries.schema';
 import { partnerScope } from '../../platform/partner-security';
 import { withAdminMode } from '../partners';
@@ -17,6 +16,7 @@ export const deliveriesContract = [
     tags: ['Deliveries'],
     security: partnerScope('deliveries:write'),
     body: createDeliverySchema,
+    idempotent: true,
     responses: {
       201: createdDeliveryResponse,
       400: answers.InvalidJson,
@@ -74,6 +74,7 @@ export const deliveriesContract = [
     path: '/api/v1/deliveries/{id}/stream',
     tags: ['Deliveries'],
     security: partnerScope('deliveries:read'),
+    cost: 'stream',
     params: z.object({ id: z.string() }),
     responses: {
       200: jobEventStream('Delivery'),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { latLngResponse, latLngSchema, personResponse, phoneSchema, placeResponse, placeSchema } from '../../platform/geo';
 import { imageDataUrlSchema } from '../../platform/image-data';
 import { moneyResponse, WEIGHT_TIERS, weightTierResponse } from '../../platform/pricing';
-import { assignedDriverResponse } from '../jobs/jobs.schema';
+import { assignedDriverResponse, jobListQuerySchema } from '../jobs/jobs.schema';
 import { telemetryResponse } from '../fleet/fleet.schema';
 import { pageSchema, problemSchema, validationProblemSchema } from '@platform/service-kit';
 import { dateTime, integer } from '../../platform/schema-types';
@@ -139,3 +139,5 @@ export const deliverSchema = z.object({
 }).meta({ id: 'DeliveryHandover', examples: [{ pin: '4821', received_by: 'Tunde Bello', photo_url: 'https://photos.example/pod/4821.jpg' }] });
 
 export const failSchema = z.object({ reason: z.string().trim().min(1).max(500) }).meta({ id: 'DeliveryFailure', examples: [{ reason: 'Recipient not reachable at the door' }] });
+
+export const deliveryListQuerySchema = jobListQuerySchema({ id: 'DeliveryListQuery', statuses: DELIVERY_STATUSES, idPrefix: 'dlv' });

@@ -4,7 +4,7 @@ export { createdDeliveryResponse, deliveryQuoteResponse, deliveryResponse, deliv
 export { createKnexDeliveriesRepository } from './deliveries.repository';
 export { createDeliveryProofRepository } from './delivery-proof.repository';
 export { createDeliveryQuotesRepository } from './delivery-quotes.repository';
-export { courierDeliveryRoutes, deliveryAdminRoutes, deliveryId, deliveryRoutes, deliveryStreams } from './deliveries.routes';
+export { courierDeliveryHandlers, deliveryHandlers, deliveryId } from './deliveries.handlers';
 export { createDeliveryService } from './deliveries.service';
 export { createDeliveryLifecycle, deliveryDispatchHandler } from './delivery-lifecycle';
 export type { DeliveryChange, DeliveryLifecycle } from './delivery-lifecycle';

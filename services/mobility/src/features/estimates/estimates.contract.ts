@@ -1,7 +1,6 @@
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
-import { estimateSchema } from './estimates.routes';
-import { estimateResponse } from './estimates.schema';
+import { estimateResponse, estimateSchema } from './estimates.schema';
 import { partnerScope } from '../../platform/partner-security';
 
 /** The estimates operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */

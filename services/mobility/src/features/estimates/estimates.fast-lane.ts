@@ -4,7 +4,7 @@ import { fastLane, handOverBody, parseStrictJson, type FastLaneAnswer, type Logg
 import { presentedToken, requiredScope } from '../api-keys';
 import { operationOf } from '../../platform/route-lookup';
 import { estimatesContract } from './estimates.contract';
-import { estimateSchema } from './estimates.routes';
+import { estimateSchema } from './estimates.schema';
 import type { EstimateService } from './estimates.service';
 
 export interface EstimatesFastLaneDeps {
@@ -16,8 +16,8 @@ export interface EstimatesFastLaneDeps {
 
 const CREATE_ESTIMATE = operationOf(estimatesContract, 'createEstimate');
 const ESTIMATES_PATH = CREATE_ESTIMATE.path;
-/** The Express route's pattern as its log line and metrics name it (a router's `/` mounted at the path). */
-const ESTIMATES_ROUTE = `${ESTIMATES_PATH}/`;
+/** The route's pattern as the log line and metrics of the operation's Express route name it: the table's path, mounted as is. */
+const ESTIMATES_ROUTE = ESTIMATES_PATH;
 const REQUIRED_SCOPE = requiredScope(CREATE_ESTIMATE);
 /** Larger bodies (an estimate's is about 80 bytes) stay with Express and its 100 kB limit. */
 const MAX_FAST_BODY_BYTES = 8192;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { latLngSchema } from '../../platform/geo';
 import { moneyResponse, tierResponse } from '../../platform/pricing';
 import { dateTime, integer } from '../../platform/schema-types';
 
@@ -18,3 +19,9 @@ export const estimateResponse = z.object({
     available: z.boolean(),
   })),
 }).meta({ id: 'Estimate' });
+
+/** What a partner sends: the request shape of an estimate (the description's request schema). */
+
+export const estimateSchema = z
+  .object({ pickup: latLngSchema, dropoff: latLngSchema })
+  .meta({ id: 'EstimateRequest', examples: [{ pickup: { lat: 6.4541, lng: 3.3947 }, dropoff: { lat: 6.4281, lng: 3.4219 } }] });

@@ -2,7 +2,7 @@
 export { estimatesContract } from './estimates.contract';
 export { estimateResponse } from './estimates.schema';
 export { estimatesFastLane, jsonPostToken, readBody } from './estimates.fast-lane';
-export { estimateRoutes } from './estimates.routes';
+export { estimateHandlers } from './estimates.handlers';
 export { createEstimatesRepository } from './estimates.repository';
 export { createEstimateService, SANDBOX_PICKUP_ETA_SECONDS } from './estimates.service';
 export type { EstimateService } from './estimates.service';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ConflictError, ValidationError, type Knex } from '@platform/service-kit';
+import { IDEMPOTENCY_KEY_MESSAGE, idempotencyKeySchema } from './idempotency.schema';
 
 export interface IdempotentAnswer<T> {
   status: number;
@@ -21,10 +22,11 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** The request's `Idempotency-Key` (undefined without one), for an operation whose entry does not declare the header; 422 when malformed. */
 export function validIdempotencyKey(header: unknown): string | undefined {
   if (header === undefined) return undefined;
-  if (typeof header !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(header)) {
-    throw new ValidationError([{ path: 'Idempotency-Key', message: 'must be 1-255 visible ASCII characters' }]);
+  if (typeof header !== 'string' || !idempotencyKeySchema.safeParse(header).success) {
+    throw new ValidationError([{ path: 'Idempotency-Key', message: IDEMPOTENCY_KEY_MESSAGE }]);
   }
   return header;
 }

@@ -3,7 +3,7 @@ import { answers, headers } from '../../platform/responses';
 import { adminModeQuery } from '../partners';
 
 /**
- * What the route tables of rides and deliveries say alike of the routes partner-job.routes.ts mounts for both:
+ * What the route tables of rides and deliveries say alike of the operations partner-job.handlers.ts answers for both:
  * the job's reads, its event stream and its cancel answer the same way whatever the job, so they are declared once here.
  */
 

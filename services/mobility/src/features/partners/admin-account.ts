@@ -16,7 +16,7 @@ const adminModeFields = {
 export const adminModeQuery = z.object(adminModeFields);
 
 /** An admin list's query as its route table entry declares it: the list's parameters and the mode ones (with the list's examples). */
-export function withAdminMode<Shape extends z.ZodRawShape>(query: z.ZodObject<Shape>) {
+export function withAdminMode<Shape extends z.core.$ZodLooseShape, Config extends z.core.$ZodObjectConfig>(query: z.ZodObject<Shape, Config>) {
   const extended = query.extend(adminModeFields);
   const examples = z.globalRegistry.get(query)?.examples;
   return examples ? extended.meta({ examples }) : extended;

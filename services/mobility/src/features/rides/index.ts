@@ -6,6 +6,6 @@ export type { RideChange, RideLifecycle } from './ride-lifecycle';
 export { ACTIVE_STATUSES, RIDE_EVENT_TYPES, RIDE_STATUSES } from './ride-status';
 export type { RideAction, RideStatus } from './ride-status';
 export { createKnexRidesRepository } from './rides.repository';
-export { rideAdminRoutes, rideId, rideRoutes, rideStreams } from './rides.routes';
+export { rideHandlers, rideId } from './rides.handlers';
 export { createRideService } from './rides.service';
 export type { RideService } from './rides.service';

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
 import { eventPassRefusalResponse } from '../../platform/event-pass-refusal.schema';
-import { createRideSchema, rideListQuerySchema } from './rides.routes';
-import { listRidesResponse, rideResponse } from './rides.schema';
+import { createRideSchema, listRidesResponse, rideListQuerySchema, rideResponse } from './rides.schema';
 import { problemSchema, validationProblemSchema } from '@platform/service-kit';
 import { partnerScope } from '../../platform/partner-security';
+import { idempotencyKeySchema } from '../idempotency/idempotency.schema';
 import { withAdminMode } from '../partners';
 import { adminJobListAnswers, adminJobRead, jobCancelAnswers, jobEventStream, jobReadHeaders, jobStreamAnswers, jobWithEtag, partnerJobListAnswers, partnerJobReadAnswers } from '../jobs';
 
@@ -17,8 +17,9 @@ export const ridesContract = [
     path: '/api/v1/rides',
     tags: ['Rides'],
     security: partnerScope('rides:write'),
-    headers: z.object({ 'Idempotency-Key': z.string().max(255).optional() }),
+    headers: z.object({ 'Idempotency-Key': idempotencyKeySchema.optional() }),
     body: createRideSchema,
+    idempotent: true,
     responses: {
       201: rideResponse,
       400: answers.InvalidJson,
@@ -60,6 +61,7 @@ export const ridesContract = [
     path: '/api/v1/rides/{id}/stream',
     tags: ['Rides'],
     security: partnerScope('rides:read'),
+    cost: 'stream',
     params: z.object({ id: z.string() }),
     responses: {
       200: jobEventStream('Ride'),

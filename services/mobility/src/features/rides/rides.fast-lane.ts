@@ -5,7 +5,7 @@ import { requiredScope } from '../api-keys';
 import { jsonPostToken, readBody } from '../estimates';
 import { operationOf } from '../../platform/route-lookup';
 import { ridesContract } from './rides.contract';
-import { createRideSchema } from './rides.routes';
+import { createRideSchema } from './rides.schema';
 import type { RideService } from './rides.service';
 
 export interface RideCreationFastLaneDeps {
@@ -17,8 +17,8 @@ export interface RideCreationFastLaneDeps {
 
 const REQUEST_RIDE = operationOf(ridesContract, 'requestRide');
 const RIDES_PATH = REQUEST_RIDE.path;
-/** The Express route's pattern as its log line and metrics name it (the router's `/` mounted at the path). */
-const RIDES_ROUTE = `${RIDES_PATH}/`;
+/** The route's pattern as the log line and metrics of the operation's Express route name it: the table's path, mounted as is. */
+const RIDES_ROUTE = RIDES_PATH;
 const REQUIRED_SCOPE = requiredScope(REQUEST_RIDE);
 
 /**

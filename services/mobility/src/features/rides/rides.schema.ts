@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { tierResponse } from '../../platform/pricing';
-import { personResponse, placeResponse } from '../../platform/geo';
-import { assignedDriverResponse } from '../jobs/jobs.schema';
+import { TIERS, tierResponse } from '../../platform/pricing';
+import { personResponse, phoneSchema, placeResponse, placeSchema } from '../../platform/geo';
+import { assignedDriverResponse, jobListQuerySchema } from '../jobs/jobs.schema';
 import { dateTime, integer } from '../../platform/schema-types';
 import { RIDE_STATUSES } from './ride-status';
 import { pageSchema } from '@platform/service-kit';
@@ -43,3 +43,29 @@ export const rideResponse = z.object({
 }).meta({ id: 'Ride' });
 
 export const listRidesResponse = pageSchema(rideResponse);
+
+/** What a partner sends: the request shapes of the rides operations (the description's request schemas). */
+
+export const createRideSchema = z.object({
+  pickup: placeSchema,
+  dropoff: placeSchema,
+  tier: z.enum(TIERS),
+  passenger: z.object({
+    name: z.string().trim().min(1).max(200),
+    phone: phoneSchema,
+  }),
+  estimate_id: z.string().max(100).optional().meta({ description: 'An estimate still valid (5 minutes) locks its fare.' }),
+  event_pass: z.string().trim().min(1).max(40).optional().meta({ description: "An event pass code of the caller's program: covers the fare up to the program's cap." }),
+}).meta({
+  id: 'NewRide',
+  examples: [
+    {
+      pickup: { lat: 6.4541, lng: 3.3947, address: '12 Marina Road, Lagos Island' },
+      dropoff: { lat: 6.4281, lng: 3.4219, address: null },
+      tier: 'economy',
+      passenger: { name: 'Ada Obi', phone: '+2348012345678' },
+    },
+  ],
+});
+
+export const rideListQuerySchema = jobListQuerySchema({ id: 'RideListQuery', statuses: RIDE_STATUSES, idPrefix: 'ride' });

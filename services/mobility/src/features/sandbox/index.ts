@@ -3,6 +3,6 @@ export { sandboxContract } from './sandbox.contract';
 export { sandboxTransitionRefusedResponse } from './sandbox.schema';
 export { scheduleSandboxExpiry } from './sandbox-expiry';
 export { SANDBOX_COURIER_ID } from './sandbox-moves';
-export { sandboxRoutes } from './sandbox.routes';
+export { sandboxHandlers } from './sandbox.handlers';
 export { createSandboxExpiryRepository } from './sandbox-expiry.repository';
 export { createSandboxService } from './sandbox.service';

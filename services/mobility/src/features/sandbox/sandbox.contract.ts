@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
-import { advanceDeliverySchema, advanceRideSchema } from './sandbox.routes';
+import { advanceDeliverySchema, advanceRideSchema } from './sandbox.schema';
 import { partnerScope } from '../../platform/partner-security';
 
-/** What moving a test-mode job on shares, whatever its kind: the tag, a key with the kind's write scope, and the job's id. */
-const sandboxJob = (scope: 'rides:write' | 'deliveries:write') => ({ tags: ['Sandbox'], security: partnerScope(scope), params: z.object({ id: z.string() }) });
+/** What moving a test-mode job on shares, whatever its kind: the tag, a test-mode key with the kind's write scope, and the job's id. */
+const sandboxJob = (scope: 'rides:write' | 'deliveries:write') => ({ tags: ['Sandbox'], security: partnerScope(scope), mode: 'test-only' as const, params: z.object({ id: z.string() }) });
 
 /** How moving a test-mode job on is refused: bad JSON, no usable key, a key without the scope or a live one, no such job, a step its status does not allow, a body that is not JSON or not valid. */
 const advanceAnswers = {

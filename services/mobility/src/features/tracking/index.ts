@@ -2,6 +2,6 @@
 export { trackingContract } from './tracking.contract';
 export { routePointResponse, trackingStatusResponse } from './tracking.schema';
 export { createTrackingLinks } from './tracking-token';
-export { trackingRoutes } from './tracking.routes';
+export { trackingHandlers } from './tracking.handlers';
 export { createTrackingRepository } from './tracking.repository';
 export { createTrackingService } from './tracking.service';

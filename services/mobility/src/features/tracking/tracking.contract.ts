@@ -51,7 +51,8 @@ export const trackingContract = [
     path: '/track/{token}/proof/{kind}',
     tags: ['Tracking'],
     security: [],
-    params: z.object({ token: z.string(), kind: z.enum(['photo', 'signature']) }),
+    // Described as the two kinds there are; another kind is answered 404 like an unknown token, so it passes the parser.
+    params: z.object({ token: z.string(), kind: z.string().meta({ enum: ['photo', 'signature'] }) }),
     responses: {
       200: { content: { 'image/png': z.string().meta({ format: 'binary' }), 'image/jpeg': z.string().meta({ format: 'binary' }), 'image/webp': z.string().meta({ format: 'binary' }) } },
       404: answers.NotFound,

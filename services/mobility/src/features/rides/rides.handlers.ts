@@ -1,0 +1,33 @@
+import { idParam } from '@platform/service-kit';
+import type { Handlers } from '@platform/service-kit/operations';
+import { accountOf } from '../api-keys';
+import { jobReadHandlers, partnerJobHandlers } from '../jobs';
+import { adminAccountOf } from '../partners';
+import { jobStreamHandler, type JobTelemetry } from '../telemetry';
+import { isTerminal, type RideStatus } from './ride-status';
+import type { ridesContract } from './rides.contract';
+import type { RideService } from './rides.service';
+
+/** A ride's id from a path: a malformed one is a 404, like an unknown one. */
+export function rideId(value: unknown): string {
+  return idParam('ride', value, 'Ride not found');
+}
+
+/**
+ * The rides operations: the partner's (create with an optional Idempotency-Key, list, one ride, its event stream,
+ * cancel) and the dashboard's reads, for any admin role, in the mode its query asks for.
+ */
+export function rideHandlers(rides: RideService, telemetry: JobTelemetry): Handlers<typeof ridesContract> {
+  const reads = { parseId: rideId, get: rides.getRide, list: rides.listRides };
+  const partner = partnerJobHandlers({ ...reads, accountOf, create: rides.createRide, cancel: rides.cancelByPartner });
+  const admin = jobReadHandlers({ ...reads, accountOf: adminAccountOf });
+  return {
+    requestRide: partner.create,
+    listRides: partner.list,
+    getRide: partner.get,
+    streamRide: jobStreamHandler({ parseId: rideId, get: rides.getRide, isTerminal: (status) => isTerminal(status as RideStatus) }, telemetry),
+    cancelRide: partner.cancel,
+    adminListRides: admin.list,
+    adminGetRide: admin.get,
+  };
+}
