@@ -7,7 +7,6 @@ import {
   createJsonApp,
   createMetrics,
   errorHandler,
-  healthRoutes,
   jsonBodies,
   knownRoutesOf,
   methodNotAllowedHandler,
@@ -15,16 +14,13 @@ import {
   adminTokenSettings,
   requireAdmin,
   requireRole,
-  openApiRoute,
 } from '@platform/service-kit';
 import { brandingAdminRoutes } from './features/branding';
 import { accountOf, apiKeyAdminRoutes, requireApiKey, requireLiveKey, requireScope } from './features/api-keys';
 import { courierDeliveryRoutes, deliveryAdminRoutes, deliveryRoutes, deliveryStreams } from './features/deliveries';
-import { currentDriver, driverAppRoutes, requireDriver } from './features/driver-app';
-import { activationCodeAdminRoutes, driverSessionRoutes } from './features/driver-sessions';
+import { currentDriver, requireDriver } from './features/driver-app';
 import { estimateRoutes } from './features/estimates';
 import { eventPassProgramRoutes, eventPassRoutes } from './features/event-passes';
-import { fleetAdminRoutes } from './features/fleet';
 import { auditLogRoutes, mobilityAuditTrail } from './features/audit';
 import { adminAccountOf, adminPartnerIdOf, ensurePartnerFromClaims } from './features/partners';
 import { rideAdminRoutes, rideRoutes, rideStreams } from './features/rides';
@@ -41,15 +37,12 @@ import { webhookEndpointRoutes } from './features/webhook-endpoints';
 
 /** The mobility service's HTTP app, without listening; tests build it on their own database and Redis prefix. */
 export function createApp(deps: MobilityDeps, services: MobilityServices = buildServices(deps)): Express {
-  const { db, redis, config, logger } = deps;
+  const { db, config, logger } = deps;
   const metrics = deps.metrics ?? createMetrics('mobility');
   const app = createJsonApp({ metrics, logger });
   if (validateResponsesEnabled()) app.use(responseValidator(mobilityRouteTable, logger)); // development: log answers that drift from the table
-  app.use(healthRoutes({ postgres: () => db.raw('select 1'), redis: () => redis.ping() }));
-  app.get('/metrics', metrics.handler());
-  app.get('/openapi.json', openApiRoute(mobilityOpenApi()));
   // Every operation a feature hands over is mounted, guarded, parsed and audited from its route table entry.
-  mountOperations(app, mobilityRouteTable, mobilityHandlers(deps, services), mobilityGuards(deps, services), { partial: true });
+  mountOperations(app, mobilityRouteTable, mobilityHandlers({ ...deps, metrics }, services), mobilityGuards(deps, services), { partial: true });
   app.use(trackingRoutes(services.tracking)); // public: no key, no body
   app.use(jsonBodies());
 
@@ -61,12 +54,6 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   // caller's address is the last X-Forwarded-For hop, as for driver sign-in.
   app.use('/admin/v1', mobilityAuditTrail(db, config.DRIVER_SIGNIN_TRUST_PROXY_HOPS, logger), auditLogRoutes(db));
   app.use('/admin/v1/api-keys', apiKeyAdminRoutes(services.apiKeys));
-  app.use(
-    '/admin/v1/drivers',
-    // A registration answers the driver's first activation code, issued in the registering transaction.
-    fleetAdminRoutes(services.fleet, (driverId) => services.dispatcher.declineOpenOffers(driverId), services.driverSessions.firstActivationCode),
-  );
-  app.use('/admin/v1/drivers', activationCodeAdminRoutes(services.driverSessions));
   // The partner API's reads and webhook management for the dashboard, as the token's organization (live data unless
   // `?livemode=false` / `?mode=test`); any role reads, owners and operators change.
   const adminChange = requireRole('owner', 'operator');
@@ -91,9 +78,7 @@ export function createApp(deps: MobilityDeps, services: MobilityServices = build
   app.use('/api/v1/event-passes', partnerKey, liveOnly, eventPassRoutes(services.eventPasses));
 
   const driverAuth = requireDriver(services.fleet, { secret: config.JWT_SECRET, issuer: config.JWT_ISSUER }, services.driverSessions);
-  app.use('/driver/v1/sessions', driverSessionRoutes(services.driverSessions, services.signInThrottle, driverAuth));
   app.use('/driver/v1/deliveries', driverAuth, courierDeliveryRoutes(services.deliveries, currentDriver));
-  app.use('/driver/v1', driverAuth, driverAppRoutes(services.fleet, services.dispatcher, services.rides, services.telemetry));
 
   app.use('/api/v1/webhooks', partnerKey, requireScope('webhooks:manage'), webhookEndpointRoutes({ service: webhooks, accountOf }));
   app.use('/api/v1/events', partnerKey, requireScope('webhooks:manage'), eventRoutes(events, accountOf));
