@@ -133,6 +133,7 @@ function modeCheck(mode: 'live-only' | 'test-only', guards: OperationGuards): Re
 
 /** The parsers of the entry's body: its bytes (`rawBody`), text for each non-JSON media type it declares, then JSON; with its limit. */
 function bodyParsersOf(spec: RouteSpec): RequestHandler[] {
+  if (spec.body === undefined && spec.method === 'get') return []; // a read takes no body: one sent is left unread
   const limit = spec.bodyLimit ?? '100kb';
   if (spec.rawBody) return [express.raw({ type: () => true, limit })];
   const media = bodyMedia(spec.body) ?? {};

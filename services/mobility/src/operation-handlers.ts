@@ -6,19 +6,33 @@ import { eventHandlers } from './features/outbox';
 import { createMobilitySummaryReader, summaryHandlers } from './features/summary';
 import { webhookEndpointHandlers } from './features/webhook-endpoints';
 import { courierDeliveryHandlers, deliveryHandlers } from './features/deliveries';
-import { currentDriver } from './features/driver-app';
 import { estimateHandlers } from './features/estimates';
 import { rideHandlers } from './features/rides';
 import { sandboxHandlers } from './features/sandbox';
 import { trackingHandlers } from './features/tracking';
+import { currentDriver, driverAppHandlers } from './features/driver-app';
+import { driverSessionsHandlers } from './features/driver-sessions';
+import { fleetHandlers } from './features/fleet';
+import { mobilityOpenApi } from './openapi';
+import { operationsHandlers } from './platform/operations.handlers';
 import type { MobilityDeps, MobilityServices } from './services';
 
 /**
  * Every operation's handler, feature by feature, keyed by operation id. Where each is mounted, how it is guarded,
- * parsed, limited and audited is the route table's (`route-table.ts`); a feature gives only what it does.
+ * parsed, limited and audited is the route table's (`route-table.ts`); a feature gives only what it does. `deps.metrics`
+ * is the app's own registry (`/metrics` serves what the app records).
  */
-export function mobilityHandlers(deps: MobilityDeps, services: MobilityServices): Record<string, (input: never) => unknown> {
+export function mobilityHandlers(deps: MobilityDeps & Required<Pick<MobilityDeps, 'metrics'>>, services: MobilityServices): Record<string, (input: never) => unknown> {
   return {
+    ...driverAppHandlers(services.fleet, services.dispatcher, services.rides, services.telemetry),
+    ...driverSessionsHandlers(services.driverSessions, services.signInThrottle),
+    // A registration answers the driver's first activation code, issued in the registering transaction.
+    ...fleetHandlers(services.fleet, { passOnOpenOffers: (driverId) => services.dispatcher.declineOpenOffers(driverId), onRegistered: services.driverSessions.firstActivationCode }),
+    ...operationsHandlers({
+      readiness: { postgres: () => deps.db.raw('select 1'), redis: () => deps.redis.ping() },
+      metrics: deps.metrics,
+      description: mobilityOpenApi(),
+    }),
     ...webhookEndpointHandlers(services.webhooks),
     ...eventHandlers(services.events),
     ...eventPassHandlers(services.eventPasses),

@@ -113,3 +113,24 @@ describe('POST /admin/v1/drivers/{id}/disable', () => {
     await driverApp(ctx, driver.id).get('/offers').expect(200);
   });
 });
+
+describe('the audit log of fleet changes', () => {
+  it('records a registration, a fresh activation code and disabling (who, which driver, from where); refusals record nothing', async () => {
+    const owner = newAdmin();
+    const operator = newAdmin({ org: owner.org, role: 'operator' });
+    const driver = await registerDriver(ctx, {}, operator);
+    await admin(operator).post(`/${driver.id}/activation-codes`).set('X-Forwarded-For', '198.51.100.7').expect(201);
+    await admin(operator).post(`/${driver.id}/disable`).expect(200);
+    await admin(operator).post(`/${driver.id}/activation-codes`).expect(409); // a disabled driver gets no code: nothing recorded
+    await admin(newAdmin({ org: owner.org, role: 'member' })).post(`/${driver.id}/disable`).expect(403); // refused: nothing recorded
+    await admin(operator).post('/drv_00000000000000000000/disable').expect(404);
+
+    const log = await request(ctx.app).get('/admin/v1/audit-log').set('Authorization', `Bearer ${adminToken(ctx, owner)}`).expect(200);
+    expect(log.body.data).toEqual([
+      expect.objectContaining({ action: 'driver.disabled', target_id: driver.id, actor_id: operator.sub, actor_role: 'operator' }),
+      expect.objectContaining({ action: 'driver.activation_code_issued', target_id: driver.id, actor_id: operator.sub, details: {}, ip_address: '198.51.100.7' }),
+      expect.objectContaining({ action: 'driver.registered', target_id: driver.id, details: { name: driver.name, kind: 'driver', tier: 'economy' } }),
+    ]);
+    expect(JSON.stringify(log.body)).not.toMatch(/[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}/); // never a code
+  });
+});

@@ -5,8 +5,7 @@ import { deliverSchema, failSchema } from '../deliveries/deliveries.schema';
 import { deliveryResponse } from '../deliveries/deliveries.schema';
 import { driverProfileResponse, telemetryResponse } from '../fleet/fleet.schema';
 import { rideResponse } from '../rides/rides.schema';
-import { availabilitySchema, locationSchema } from './driver-app.routes';
-import { declineOfferResponse, listDriverOffersResponse } from './driver-app.schema';
+import { availabilitySchema, declineOfferResponse, listDriverOffersResponse, locationSchema } from './driver-app.schema';
 
 /** What every operation on one of the driver's jobs shares: its tag, the driver's token and the job's id. */
 const driverJob = { tags: ['Driver app'], security: [{ driverJwt: [] }], params: z.object({ id: z.string() }) };

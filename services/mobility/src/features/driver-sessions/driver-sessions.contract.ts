@@ -1,8 +1,7 @@
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
 import { integer } from '../../platform/schema-types';
-import { refreshSchema, signInSchema } from './driver-sessions.routes';
-import { driverSessionResponse } from './driver-sessions.schema';
+import { driverSessionResponse, refreshSchema, signInSchema } from './driver-sessions.schema';
 import { problemSchema } from '@platform/service-kit';
 
 /** The driver-sessions operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */

@@ -4,6 +4,15 @@ import { dateTime } from '../../platform/schema-types';
 
 /** What the driver-sessions feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 
+/** The bodies the driver app sends: an activation code to sign in, a refresh token to renew the session. */
+export const signInSchema = z
+  .object({ activation_code: z.string().min(1).max(64) })
+  .meta({ id: 'DriverSignIn', examples: [{ activation_code: 'K7QF-3M9X-TR2D' }] });
+
+export const refreshSchema = z
+  .object({ refresh_token: z.string().min(1).max(200) })
+  .meta({ id: 'DriverSessionRefresh', examples: [{ refresh_token: 'drt_4fQ9sV2mXk8LpR7tW3nB6yC1dZ5hJ0gE2aU9iO4eT7s' }] });
+
 export const driverSessionResponse = z.object({
   access_token: z.string().meta({ description: 'A driver JWT (`sub`, `role`, `sid`, `aud` driver, `iss`, `exp`) for `Authorization: Bearer` on `/driver/v1`.' }),
   token_type: z.enum(['Bearer']),

@@ -3,7 +3,7 @@ import { type Driver, type FleetService, type OnDriverRegistered, toDriverView }
 import type { DriverSessionsRepository } from './driver-sessions.repository';
 import { isRefreshTokenShaped, newActivationCode, newRefreshToken, normalizeActivationCode, secretHash, signAccessToken } from './driver-credentials';
 import type { z } from 'zod';
-import type { activationCodeResponse } from '../fleet';
+import type { activationCodeResponse, registeredDriverResponse } from '../fleet';
 import type { driverSessionResponse } from './driver-sessions.schema';
 
 /** An activation code is good for 24 hours after it was issued. */
@@ -20,6 +20,8 @@ export interface DriverSessionSettings {
 
 /** A fresh activation code as answered (its response schema's type). */
 export type IssuedActivationCode = z.input<typeof activationCodeResponse>;
+/** What a registration's answer adds: the driver's first code and when it expires. */
+export type FirstActivationCode = Pick<z.input<typeof registeredDriverResponse>, 'activation_code' | 'activation_code_expires_at'>;
 
 /** A signed-in session as answered (its response schema's type). */
 export type DriverSessionTokens = z.input<typeof driverSessionResponse>;
@@ -77,7 +79,7 @@ export function createDriverSessionService(db: Knex, repository: DriverSessionsR
    * The registration hook (`fleet.registerDriver(admin, input, driverSessions.firstActivationCode)`): the new driver's first
    * code, issued in the registering transaction, merged into the answer as `activation_code` and `activation_code_expires_at`.
    */
-  const firstActivationCode: OnDriverRegistered = async (trx, driver) => {
+  const firstActivationCode: OnDriverRegistered<FirstActivationCode> = async (trx, driver) => {
     const code = await issueDriverActivationCode(trx, driver);
     return { activation_code: code.activation_code, activation_code_expires_at: code.expires_at };
   };

@@ -2,7 +2,7 @@
 export { driverSessionsContract } from './driver-sessions.contract';
 export { driverSessionResponse } from './driver-sessions.schema';
 export { scheduleDriverCredentialRetention } from './credential-retention';
-export { activationCodeAdminRoutes, driverSessionRoutes } from './driver-sessions.routes';
+export { driverSessionsHandlers } from './driver-sessions.handlers';
 export { createDriverSessionsRepository } from './driver-sessions.repository';
 export { createDriverSessionService } from './driver-sessions.service';
 export type { IssuedActivationCode } from './driver-sessions.service';

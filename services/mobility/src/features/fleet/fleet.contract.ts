@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
-import { driverListQuerySchema, registerDriverSchema } from './fleet.routes';
-import { activationCodeResponse, driverListResponse, driverProfileResponse, fleetDriverResponse, registeredDriverResponse } from './fleet.schema';
+import { activationCodeResponse, driverListQuerySchema, driverListResponse, driverProfileResponse, fleetDriverResponse, registerDriverSchema, registeredDriverResponse } from './fleet.schema';
 import { problemSchema } from '@platform/service-kit';
 
-/** Every fleet operation is the dashboard's: its tag and the admin JWT. */
-const adminApi = { tags: ['Admin drivers'], security: [{ adminJwt: [] }] };
+/** Who manages the fleet: operators and owners of the organization, and platform operators (whose drivers serve every partner). */
+const FLEET_MANAGERS = ['operator', 'owner', 'platform_operator'] as const;
+
+/** Every fleet operation is the dashboard's: its tag, the admin JWT, and only fleet managers (members are refused). */
+const adminApi = { tags: ['Admin drivers'], security: [{ adminJwt: [] }], roles: FLEET_MANAGERS };
 
 /** How any fleet call is refused for its caller: no usable admin JWT, or a role that may not manage drivers. */
 const adminRefused = { 401: answers.InvalidAdminToken, 403: answers.InsufficientRole };
@@ -26,6 +28,7 @@ export const fleetContract = [
     path: '/admin/v1/drivers',
     ...adminApi,
     body: registerDriverSchema,
+    audit: 'driver.registered',
     responses: {
       201: registeredDriverResponse,
       400: answers.InvalidJson,
@@ -66,6 +69,7 @@ export const fleetContract = [
     path: '/admin/v1/drivers/{id}/activation-codes',
     ...adminApi,
     params: z.object({ id: z.string() }),
+    audit: 'driver.activation_code_issued',
     responses: {
       201: activationCodeResponse,
       ...adminRefused,
@@ -79,6 +83,7 @@ export const fleetContract = [
     path: '/admin/v1/drivers/{id}/disable',
     ...adminApi,
     params: z.object({ id: z.string() }),
+    audit: 'driver.disabled',
     responses: {
       200: driverProfileResponse,
       ...adminRefused,

@@ -1,8 +1,31 @@
 import { z } from 'zod';
+import { isIdOf, pageSchema } from '@platform/service-kit';
+import { phoneSchema } from '../../platform/geo';
+import { TIERS } from '../../platform/pricing';
 import { dateTime } from '../../platform/schema-types';
-import { pageSchema } from '@platform/service-kit';
 
 /** What the fleet feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
+
+const text = z.string().trim().min(1).max(200);
+
+/** A registration's body (the operator CLI reads the same shape). */
+export const registerDriverSchema = z.object({
+  name: text,
+  phone: phoneSchema,
+  kind: z.enum(['driver', 'courier']),
+  tier: z.enum(TIERS),
+  vehicle: z.object({ make: text, model: text, plate: text, color: text }),
+}).meta({
+  id: 'NewDriver',
+  examples: [{ name: 'Musa Danjuma', phone: '+2348031112222', kind: 'driver', tier: 'economy', vehicle: { make: 'Toyota', model: 'Corolla', plate: 'LND-123-XY', color: 'Silver' } }],
+});
+
+export const driverListQuerySchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(100).default(50),
+    cursor: z.string().refine((value) => isIdOf('drv', value), 'is not a cursor from this list').optional(),
+  })
+  .meta({ id: 'DriverListQuery', examples: [{ limit: 20 }] });
 
 export const vehicleResponse = z.object({
   make: z.string(),

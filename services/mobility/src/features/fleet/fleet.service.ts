@@ -52,9 +52,9 @@ export type NewDriverInput = Pick<Driver, 'name' | 'phone' | 'kind' | 'tier' | '
 
 /**
  * What else happens, in the registering transaction, when a driver is registered; its answer is merged into the
- * registration's (the first activation code, wired in app.ts from the driver-sessions feature).
+ * registration's (the first activation code, wired in operation-handlers.ts from the driver-sessions feature).
  */
-export type OnDriverRegistered = (trx: Knex.Transaction, driver: Driver) => Promise<Record<string, unknown>>;
+export type OnDriverRegistered<Extra extends object = Record<string, unknown>> = (trx: Knex.Transaction, driver: Driver) => Promise<Extra>;
 
 export function createFleetService(db: Knex, repository: FleetRepository, locations: FleetLocations) {
   /** Adds presence (online, last seen) and the current job to drivers, in one Redis round trip and one query. */
@@ -75,10 +75,10 @@ export function createFleetService(db: Knex, repository: FleetRepository, locati
 
   return {
     /** A platform operator's drivers serve every partner; any other role's drivers serve only its organization. */
-    async registerDriver(admin: Pick<AdminClaims, 'org' | 'role'>, input: NewDriverInput, onRegistered?: OnDriverRegistered): Promise<DriverView & Record<string, unknown>> {
+    async registerDriver<Extra extends object>(admin: Pick<AdminClaims, 'org' | 'role'>, input: NewDriverInput, onRegistered: OnDriverRegistered<Extra>): Promise<DriverView & Extra> {
       return db.transaction(async (trx) => {
         const driver = await repository.insertDriver(trx, { id: newId('drv'), organizationId: admin.org, servesAllPartners: admin.role === 'platform_operator', ...input });
-        return { ...toDriverView(driver), ...(onRegistered ? await onRegistered(trx, driver) : {}) };
+        return { ...toDriverView(driver), ...(await onRegistered(trx, driver)) };
       });
     },
 

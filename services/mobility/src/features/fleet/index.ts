@@ -1,9 +1,10 @@
 /** The fleet feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
 export { fleetContract } from './fleet.contract';
-export { activationCodeResponse, activationCodeValueResponse, driverListResponse, driverProfileResponse, fleetDriverJobResponse, fleetDriverResponse, registeredDriverResponse, telemetryResponse, vehicleResponse } from './fleet.schema';
+export { activationCodeResponse, activationCodeValueResponse, driverListResponse, driverProfileResponse, fleetDriverJobResponse, fleetDriverResponse, registerDriverSchema, registeredDriverResponse, telemetryResponse, vehicleResponse } from './fleet.schema';
 export { createFleetLocations } from './fleet.locations';
 export type { FleetLocations, IndexScope, Telemetry } from './fleet.locations';
-export { fleetAdminRoutes, fleetManager, registerDriverSchema } from './fleet.routes';
+export { fleetHandlers } from './fleet.handlers';
+export type { FleetHandlerPorts } from './fleet.handlers';
 export { createFleetRepository } from './fleet.repository';
 export { createFleetService, toDriverView } from './fleet.service';
 export type { DriverView, FleetService, OnDriverRegistered } from './fleet.service';

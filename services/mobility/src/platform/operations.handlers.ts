@@ -1,0 +1,36 @@
+import { openApiRoute, runChecks, type Metrics, type OpenApiDocument, type ReadinessCheck } from '@platform/service-kit';
+import type { Handlers } from '@platform/service-kit/operations';
+import type { operationsContract } from './operations.contract';
+
+export interface OperationsHandlerDeps {
+  /** `/readyz`: each dependency's probe (Postgres, Redis), answered within `timeoutMs` or counted down. */
+  readiness: Record<string, ReadinessCheck>;
+  timeoutMs?: number;
+  metrics: Metrics;
+  /** `/openapi.json`: the description, serialised once. */
+  description: OpenApiDocument;
+}
+
+/** The service's own operations: liveness, readiness, Prometheus metrics and the published description. */
+export function operationsHandlers({ readiness, timeoutMs = 2000, metrics, description }: OperationsHandlerDeps): Handlers<typeof operationsContract> {
+  const scrape = metrics.handler();
+  const describe = openApiRoute(description);
+  return {
+    healthz: () => ({ status: 200, body: { status: 'ok' } }),
+    readyz: async () => {
+      const checks = await runChecks(readiness, timeoutMs);
+      const down = Object.entries(checks).filter(([, state]) => state !== 'up').map(([name]) => name);
+      if (down.length === 0) return { status: 200, body: { status: 'ready', checks } };
+      return { status: 503, body: { status: 'unavailable', checks, error: `Not ready: ${down.join(', ')} down`, code: 'not_ready' } };
+    },
+    // Prometheus text and the description's bytes are written by service-kit's own handlers.
+    metrics: async ({ req, res }) => {
+      await scrape(req, res, (error?: unknown) => {
+        if (error) throw error;
+      });
+    },
+    openapi: ({ req, res }) => {
+      void describe(req, res, () => undefined);
+    },
+  };
+}
