@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
-import { principalOf, type MobilityScope } from '@platform/api-keys';
+import { principalOf, requireScope } from '@platform/api-keys';
 import { adminTokenSettings, requireAdmin } from '@platform/service-kit';
 import type { OperationGuards } from '@platform/service-kit/operations';
-import { requireApiKey, requireScope } from './features/api-keys';
+import { requireApiKey } from './features/api-keys';
 import { mobilityAuditRecorder } from './features/audit';
 import { requireDriver } from './features/driver-app';
 import { adminAccountOf, ensurePartnerFromClaims } from './features/partners';
@@ -16,7 +16,7 @@ import type { MobilityDeps, MobilityServices } from './services';
 export function mobilityGuards(deps: MobilityDeps, services: MobilityServices): OperationGuards {
   const { config, db, logger } = deps;
   const partnerKey = requireApiKey(services.apiKeys);
-  const apiKey = ({ scopes }: { scopes: readonly string[] }): RequestHandler[] => [partnerKey, ...scopes.map((scope) => requireScope(scope as MobilityScope))];
+  const apiKey = ({ scopes }: { scopes: readonly string[] }): RequestHandler[] => [partnerKey, ...scopes.map((scope) => requireScope(scope))];
   const admin = [requireAdmin(adminTokenSettings(config)), ensurePartnerFromClaims(services.partners)];
   const driver = requireDriver(services.fleet, { secret: config.JWT_SECRET, issuer: config.JWT_ISSUER }, services.driverSessions);
   return {

@@ -2,7 +2,7 @@ import type { RouteSpec } from '@platform/service-kit/route-table';
 import { apiKeysContract } from './features/api-keys';
 import { auditContract } from './features/audit';
 import { brandingContract } from './features/branding';
-import { deliveriesContract } from './features/deliveries';
+import { courierContract, deliveriesContract } from './features/deliveries';
 import { driverAppContract } from './features/driver-app';
 import { driverSessionsContract } from './features/driver-sessions';
 import { estimatesContract } from './features/estimates';
@@ -30,6 +30,7 @@ export const mobilityRouteTable: readonly RouteSpec[] = [
   ...eventsContract,
   ...driverSessionsContract,
   ...driverAppContract,
+  ...courierContract,
   ...brandingContract,
   ...apiKeysContract,
   ...fleetContract,

@@ -2,7 +2,7 @@
 export { apiKeysContract } from './api-keys.contract';
 export { partnerScope, requiredScope } from '../../platform/partner-security';
 export { apiKeyListResponse, apiKeyResponse, apiKeyWithTokenResponse } from './api-keys.schema';
-export { accountOf, partnerIdOf, presentedToken, requireApiKey, requireLiveKey, requireScope, requireTestKey } from './api-key-auth';
+export { accountOf, partnerIdOf, presentedToken, requireApiKey } from './api-key-auth';
 export type { PartnerAccount } from './api-key-auth';
 export { apiKeyCapsOf, createMobilityApiKeys, MOBILITY_SCOPES } from './api-keys';
 export { createKeySchema } from './api-keys.schema';

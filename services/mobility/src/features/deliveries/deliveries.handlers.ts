@@ -2,11 +2,11 @@ import type { Request } from 'express';
 import { idParam } from '@platform/service-kit';
 import type { Handlers } from '@platform/service-kit/operations';
 import { accountOf } from '../api-keys';
-import type { driverAppContract } from '../driver-app';
 import type { Driver } from '../fleet';
 import { jobReadHandlers, partnerJobHandlers } from '../jobs';
 import { adminAccountOf } from '../partners';
 import { jobStreamHandler, type JobTelemetry } from '../telemetry';
+import type { courierContract } from './courier.contract';
 import type { deliveriesContract } from './deliveries.contract';
 import type { DeliveryService } from './deliveries.service';
 import type { DeliveryQuoteService } from './delivery-quotes';
@@ -37,7 +37,7 @@ export function deliveryHandlers(deliveries: DeliveryService, quotes: DeliveryQu
   };
 }
 
-type CourierOperations = Pick<Handlers<typeof driverAppContract>, 'courierPickUp' | 'courierDeliver' | 'courierFail'>;
+type CourierOperations = Pick<Handlers<typeof courierContract>, 'courierPickUp' | 'courierDeliver' | 'courierFail'>;
 
 /** The courier's moves of its delivery (`/driver/v1/deliveries/{id}/…`, behind the driver's token, which `driverOf` reads). */
 export function courierDeliveryHandlers(deliveries: DeliveryService, driverOf: (req: Request) => Driver): CourierOperations {

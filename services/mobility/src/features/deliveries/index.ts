@@ -1,4 +1,5 @@
 /** The deliveries feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
+export { courierContract } from './courier.contract';
 export { deliveriesContract } from './deliveries.contract';
 export { createdDeliveryResponse, deliveryQuoteResponse, deliveryResponse, deliveryStatusResponse, listDeliveriesResponse, pinRefusedResponse, proofOfDeliveryResponse, requestDelivery422Response } from './deliveries.schema';
 export { createKnexDeliveriesRepository } from './deliveries.repository';

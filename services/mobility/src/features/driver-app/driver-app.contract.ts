@@ -1,23 +1,11 @@
 import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
-import { deliverSchema, failSchema } from '../deliveries/deliveries.schema';
-import { deliveryResponse } from '../deliveries/deliveries.schema';
+import { driverJob, stepAnswers } from '../../platform/driver-job.contract';
 import { driverProfileResponse, telemetryResponse } from '../fleet/fleet.schema';
+import { deliveryResponse } from '../deliveries/deliveries.schema';
 import { rideResponse } from '../rides/rides.schema';
 import { availabilitySchema, declineOfferResponse, listDriverOffersResponse, locationSchema } from './driver-app.schema';
-
-/** What every operation on one of the driver's jobs shares: its tag, the driver's token and the job's id. */
-const driverJob = { tags: ['Driver app'], security: [{ driverJwt: [] }], params: z.object({ id: z.string() }) };
-
-/** How moving a job on is refused, whatever the step: bad JSON, a bad token, no such job of this driver's, a step the job's status does not allow, or a body that is not JSON. */
-const stepAnswers = {
-  400: answers.InvalidJson,
-  401: answers.InvalidDriverToken,
-  404: answers.NotFound,
-  409: answers.InvalidTransition,
-  415: answers.UnsupportedMediaType,
-};
 
 /** The driver-app operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */
 export const driverAppContract = [
@@ -121,45 +109,6 @@ export const driverAppContract = [
     responses: {
       200: answers.RideMoved,
       ...stepAnswers,
-    },
-  }),
-  route({
-    operationId: 'courierPickUp',
-    method: 'post',
-    path: '/driver/v1/deliveries/{id}/pickup',
-    ...driverJob,
-    responses: {
-      200: answers.DeliveryMoved,
-      ...stepAnswers,
-    },
-  }),
-  route({
-    operationId: 'courierDeliver',
-    method: 'post',
-    path: '/driver/v1/deliveries/{id}/deliver',
-    ...driverJob,
-    body: deliverSchema,
-    responses: {
-      200: answers.DeliveryMoved,
-      400: answers.InvalidJson,
-      401: answers.InvalidDriverToken,
-      403: answers.PinRefused,
-      404: answers.NotFound,
-      409: answers.InvalidTransition,
-      415: answers.UnsupportedMediaType,
-      422: answers.ValidationFailed,
-    },
-  }),
-  route({
-    operationId: 'courierFail',
-    method: 'post',
-    path: '/driver/v1/deliveries/{id}/fail',
-    ...driverJob,
-    body: failSchema,
-    responses: {
-      200: answers.DeliveryMoved,
-      ...stepAnswers,
-      422: answers.ValidationFailed,
     },
   }),
 ] as const;

@@ -17,16 +17,13 @@ const rideId = (value: string) => idParam('ride', value, 'Ride not found');
 /** What accepting an offer answers: the job (a ride or a delivery) as its GET shows it (the dispatcher types it loosely). */
 type AcceptedJob = z.input<typeof rideResponse> | z.input<typeof deliveryResponse>;
 
-/** The courier's moves on a delivery (`/driver/v1/deliveries/...`) are the deliveries feature's handlers. */
-type CourierMoves = 'courierPickUp' | 'courierDeliver' | 'courierFail';
-
 /** `/driver/v1`: the signed-in driver goes on and off line, reports where it is, answers offers and moves its rides on. */
 export function driverAppHandlers(
   fleet: FleetService,
   dispatcher: Dispatcher,
   rides: RideService,
   telemetry: Pick<JobTelemetry, 'positionReported'>,
-): Omit<Handlers<typeof driverAppContract>, CourierMoves> {
+): Handlers<typeof driverAppContract> {
   return {
     setDriverAvailability: async ({ body, req }) => {
       const driver = currentDriver(req);
