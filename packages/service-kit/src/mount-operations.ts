@@ -2,11 +2,11 @@ import express, { Router, type NextFunction, type Request, type RequestHandler, 
 import type { z } from 'zod';
 import { requireRole } from './admin-auth';
 import { sendJsonWithEtag } from './etag';
-import { ForbiddenError } from './errors';
+import { ForbiddenError, ValidationError } from './errors';
 import { jsonBodies } from './json-app';
 import { expressPath } from './route-table';
 import { bodyMedia, type CostClass, type MediaSchemas, type ResponseSpec, type RouteSpec } from './route-spec';
-import { parseOrThrow } from './validation';
+import { parseOrThrow, toFieldIssues } from './validation';
 
 /**
  * The app built from a route table: one Express route per operation, its chain made from the entry alone — the
@@ -146,7 +146,7 @@ function answering(spec: RouteSpec, handler: OperationHandler<RouteSpec>): Reque
     let input: OperationInput<RouteSpec>;
     try {
       input = {
-        params: spec.params ? parseOrThrow(spec.params, req.params) : undefined,
+        params: spec.params ? pathParams(spec.params, req.params) : undefined,
         query: spec.query ? parseOrThrow(spec.query, req.query) : undefined,
         headers: spec.headers ? parseOrThrow(spec.headers, declaredHeaders(spec.headers, req)) : undefined,
         body: bodyOf(spec, req),
@@ -163,6 +163,16 @@ function answering(spec: RouteSpec, handler: OperationHandler<RouteSpec>): Reque
       })
       .catch(next);
   };
+}
+
+/**
+ * The path parameters, by the entry's schema alone: a control character in one is the handler's to answer, as the
+ * routers did (an id holding a NUL names nothing: the handler's 404 `not_found`, not a 422 about the path).
+ */
+function pathParams(schema: z.ZodObject, params: Request['params']): unknown {
+  const result = schema.safeParse(params);
+  if (!result.success) throw new ValidationError(toFieldIssues(result.error));
+  return result.data;
 }
 
 /** The request headers the entry declares, under the names it declares them (`Idempotency-Key`). */
