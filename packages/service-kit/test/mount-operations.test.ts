@@ -109,6 +109,13 @@ describe('mountOperations', () => {
     await request(app).post('/api/v1/rides').set('x-key', 'rides:write').set('content-type', 'text/plain').send('to').expect(415);
   });
 
+  it("leaves a control character in a path parameter to the handler (an id holding a NUL is its 404), and refuses one in the query or body", async () => {
+    const app = appWith();
+    expect((await request(app).get('/api/v1/rides/ride_%00').set('x-key', 'rides:read').expect(200)).body.id).toBe('ride_\u0000');
+    expect((await request(app).get('/api/v1/rides/ride_1?expand=%00').set('x-key', 'rides:read').expect(422)).body.details[0].path).toBe('expand');
+    expect((await request(app).post('/api/v1/rides').set('x-key', 'rides:write').send({ to: 'a\u0000' }).expect(422)).body.details[0].path).toBe('to');
+  });
+
   it('keeps the declared mode: a test key is refused a live-only operation and a live key a test-only one', async () => {
     const app = appWith();
     expect((await request(app).get('/api/v1/passes').set('x-key', 'rides:read|test').expect(403)).body.code).toBe('test_mode_not_supported');

@@ -1,11 +1,10 @@
 import type { Express } from 'express';
-import { auditLogRoutes, certificateAuditTrail } from './features/audit/audit.routes';
+import { certificateAuditTrail } from './features/audit/audit.routes';
 import { responseValidator, validateResponsesEnabled } from '@platform/service-kit/route-table';
 import { mountOperations } from '@platform/service-kit/operations';
 import { certificateGuards } from './operation-guards';
 import { certificateHandlers } from './operation-handlers';
-import { createJsonApp, createMetrics, errorHandler, healthRoutes, jsonBodies, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, openApiRoute, adminTokenSettings, requireAdmin } from '@platform/service-kit';
-import { accountRoutes } from './features/accounts/accounts.routes';
+import { createJsonApp, createMetrics, errorHandler, jsonBodies, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, adminTokenSettings, requireAdmin } from '@platform/service-kit';
 import { requireDashboardOrigin } from './features/accounts/origin-check';
 import { dashboardSessionCheckRoutes } from './features/accounts/session-check.routes';
 import { adminRoutes } from './features/admin/admin.routes';
@@ -28,14 +27,11 @@ export function createApp(deps: CertificateDeps, services: CertificateServices =
   if (validateResponsesEnabled()) app.use(responseValidator(certificateRouteTable, logger)); // development: log answers that drift from the table
   app.use(publicApiRoutes(services));
   app.use(credentialRoutes(services.credentials, services.verifiableCredentials));
-  app.use(healthRoutes({ postgres: () => db.raw('select 1') }));
-  app.get('/metrics', metrics.handler());
-  app.get('/openapi.json', openApiRoute(certificateOpenApi()));
   app.use('/webhooks/payments', paymentWebhookRoutes(services, logger));
   const adminTokens = adminTokenSettings(config);
   app.use('/accounts/v1', requireDashboardOrigin(config.DASHBOARD_ORIGINS)); // refuse cross-site writes before reading a body
   // Every operation a feature hands over is mounted, guarded, parsed and audited from its route table entry.
-  mountOperations(app, certificateRouteTable, certificateHandlers(deps, services), certificateGuards(deps, services), { partial: true });
+  mountOperations(app, certificateRouteTable, certificateHandlers({ ...deps, metrics }, services), certificateGuards(deps, services), { partial: true });
   app.use('/admin/v1', requireAdmin(adminTokens)); // authenticate before any body parser reads up to 5 MB
   app.use('/admin/v1/certificates/batch', batchBodyParsers());
   app.use('/admin/v1/templates', templateBodyParsers()); // base64 images: up to 3 MB
@@ -43,9 +39,8 @@ export function createApp(deps: CertificateDeps, services: CertificateServices =
   app.use(jsonBodies());
   app.use(credentialVerifyRoutes(services.verifiableCredentials));
   app.use('/internal/v1/dashboard-sessions', dashboardSessionCheckRoutes(services.accounts, adminTokens)); // the gateway's session check
-  app.use('/accounts/v1', accountRoutes(services.accounts, { adminTokens, refreshTtlDays: config.REFRESH_TOKEN_TTL_DAYS, trustProxyHops: config.TRUST_PROXY_HOPS }));
-  // The audit trail wraps every admin change below it; owners read it at /admin/v1/audit-log.
-  app.use('/admin/v1', certificateAuditTrail(db, config.TRUST_PROXY_HOPS, logger), auditLogRoutes(db));
+  // The audit trail wraps every admin change below it (an operation the route table mounts records its own `audit`).
+  app.use('/admin/v1', certificateAuditTrail(db, config.TRUST_PROXY_HOPS, logger));
   app.use('/admin/v1', adminRoutes(services, adminTokens));
   app.use(methodNotAllowedHandler(knownRoutesOf(certificateOpenApi().paths)));
   app.use(notFoundHandler());

@@ -1,9 +1,25 @@
+import type { Metrics } from '@platform/service-kit';
+import { accountsHandlers } from './features/accounts';
+import { apiKeysHandlers } from './features/api-keys';
+import { auditHandlers } from './features/audit/audit.handlers';
+import { creditsHandlers } from './features/credits';
+import { summaryHandlers } from './features/summary';
+import { certificateOpenApi } from './openapi';
+import { operationsHandlers } from './operations.handlers';
 import type { CertificateDeps, CertificateServices } from './services';
 
 /**
  * Every operation's handler, feature by feature, keyed by operation id. Where each is mounted, how it is guarded,
  * parsed, limited and audited is the route table's (`route-table.ts`); a feature gives only what it does.
  */
-export function certificateHandlers(_deps: CertificateDeps, _services: CertificateServices): Record<string, (input: never) => unknown> {
-  return {};
+export function certificateHandlers(deps: CertificateDeps & { metrics: Metrics }, services: CertificateServices): Record<string, (input: never) => unknown> {
+  const { db, config, metrics } = deps;
+  return {
+    ...accountsHandlers(services.accounts, services.members, { refreshTtlDays: config.REFRESH_TOKEN_TTL_DAYS, trustProxyHops: config.TRUST_PROXY_HOPS }),
+    ...apiKeysHandlers(services.apiKeys),
+    ...auditHandlers(db),
+    ...creditsHandlers(services.credits),
+    ...summaryHandlers(services.summary),
+    ...operationsHandlers({ checks: { postgres: () => db.raw('select 1') }, metrics, openApi: certificateOpenApi() }),
+  };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { route, type RouteSpec } from '@platform/service-kit/route-table';
+import { route } from '@platform/service-kit/route-table';
 
 export const readinessSchema = z.object({
   status: z.enum(["ready", "unavailable"]),
@@ -8,7 +8,7 @@ export const readinessSchema = z.object({
   code: z.string().optional(),
 }).meta({ id: "Readiness" });
 
-export const operationsRouteTable: RouteSpec[] = [
+export const operationsRouteTable = [
   route({
     operationId: 'healthz',
     method: 'get',
@@ -52,4 +52,4 @@ export const operationsRouteTable: RouteSpec[] = [
       200: z.object({}),
     },
   }),
-];
+] as const;

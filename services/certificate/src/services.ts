@@ -30,7 +30,7 @@ import { deleteExpiredWebhookBodies } from './features/payments/webhook-body-ret
 import { createTemplatesRepository } from './features/templates/templates.repository';
 import { createTemplatesService } from './features/templates/templates.service';
 import { createPublicApiRepository } from './features/verification/public-api.repository';
-import { createSummaryReader } from './features/summary/summary.routes';
+import { createSummaryReader } from './features/summary/summary.reader';
 
 /** What the composition root is built from: the process's connections, its configuration and its shared helpers. */
 export interface CertificateDeps {

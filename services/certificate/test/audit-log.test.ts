@@ -67,6 +67,36 @@ describe('GET /admin/v1/audit-log', () => {
     expect(second.body.data.map((entry: { action: string }) => entry.action)).toEqual(['member.role_changed', 'api_key.rotated']);
   });
 
+  it('records what the route table declares: key revocation and deletion, a withdrawn invitation, a removed member and one who left', async () => {
+    const { owner, member } = await team();
+    const key = await admin('post', '/api-keys', owner).send({ name: 'Short-lived' }).expect(201);
+    // Refused changes record nothing: a member may not revoke keys nor withdraw invitations.
+    expect((await admin('post', `/api-keys/${key.body.id}/revoke`, member).expect(403)).body.code).toBe('insufficient_role');
+    await admin('post', `/api-keys/${key.body.id}/revoke`, owner).expect(200);
+    await admin('delete', `/api-keys/${key.body.id}`, owner).expect(204);
+    const withdrawn = await admin('post', '/invitations', owner).send({ role: 'operator' }).expect(201);
+    await admin('delete', `/invitations/${withdrawn.body.id}`, member).expect(403);
+    await admin('delete', `/invitations/${withdrawn.body.id}`, owner).expect(204);
+    const second = await admin('post', '/invitations', owner).send({ role: 'member' }).expect(201);
+    const leaver = await signUp(ctx, { organization_name: undefined, invitation_token: second.body.token });
+    await admin('delete', `/members/${leaver.accountId}`, leaver).expect(204); // a member leaves
+    await admin('delete', `/members/${member.accountId}`, owner).expect(204); // the owner removes another
+
+    const res = await admin('get', '/audit-log', owner).expect(200);
+    expect(res.body.data.map((entry: { action: string; target_id: string; actor_id: string }) => [entry.action, entry.target_id, entry.actor_id])).toEqual([
+      ['member.removed', member.accountId, owner.accountId],
+      ['member.removed', leaver.accountId, leaver.accountId],
+      ['member.invited', second.body.id, owner.accountId],
+      ['invitation.deleted', withdrawn.body.id, owner.accountId],
+      ['member.invited', withdrawn.body.id, owner.accountId],
+      ['api_key.deleted', key.body.id, owner.accountId],
+      ['api_key.revoked', key.body.id, owner.accountId],
+      ['api_key.created', key.body.id, owner.accountId],
+      ['member.invited', expect.stringMatching(/^inv_/), owner.accountId],
+    ]);
+    expect(res.body.data[1]).toMatchObject({ actor_role: 'member' });
+  });
+
   it('is for owners only, of their own organization; a bad cursor or limit is 422', async () => {
     const { owner, member } = await team();
     const refused = await admin('get', '/audit-log', member).expect(403);

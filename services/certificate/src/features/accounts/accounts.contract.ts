@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { route, type ResponseObjectSpec, type RouteSpec } from '@platform/service-kit/route-table';
+import { route, type ResponseObjectSpec } from '@platform/service-kit/route-table';
 import { problemSchema } from '@platform/service-kit/problem-schema';
 import { accountIdParameter, insufficientRoleResponse, invalidAdminTokenResponse, invitationTokenParameter, notFoundResponse, originParameter, refreshCookieHeader, refreshCookieParameter, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
 import { verifyEmailSchema, memberPatchSchema, newInvitationSchema, newOrganizationSchema, passwordResetConfirmSchema, passwordResetSchema, refreshSchema, signInSchema, signUpSchema } from './accounts.schema';
@@ -91,7 +91,10 @@ export const invitationNotFoundResponse: ResponseObjectSpec = { id: 'InvitationN
 
 export const lastOwnerResponse: ResponseObjectSpec = { id: 'LastOwner', description: "The change would leave the organization without an owner (`last_owner`); nothing changes.", content: { "application/problem+json": problemSchema } };
 
-export const accountsRouteTable: RouteSpec[] = [
+/** The admin token when one is sent, else none (the refresh cookie then names the account); typed here, since `{}` beside `{ adminJwt: [] }` is not inferred as a requirement. */
+const adminJwtWhenSent: Array<Record<string, string[]>> = [{ adminJwt: [] }, {}];
+
+export const accountsRouteTable = [
   route({
     operationId: 'signUp',
     method: 'post',
@@ -100,6 +103,7 @@ export const accountsRouteTable: RouteSpec[] = [
     security: [],
     headers: z.object({ Origin: originParameter }),
     body: signUpSchema,
+    cost: 'mail',
     responses: {
       202: mailSentSchema,
       403: accountForbiddenResponse,
@@ -137,6 +141,7 @@ export const accountsRouteTable: RouteSpec[] = [
     security: [],
     headers: z.object({ Origin: originParameter }),
     body: passwordResetSchema,
+    cost: 'mail',
     responses: {
       202: mailSentSchema,
       403: accountForbiddenResponse,
@@ -214,9 +219,11 @@ export const accountsRouteTable: RouteSpec[] = [
     method: 'post',
     path: '/accounts/v1/organizations',
     tags: ["Accounts"],
-    security: [{"adminJwt": []}, {}],
+    security: adminJwtWhenSent,
     headers: z.object({ Origin: originParameter }),
     body: newOrganizationSchema,
+    // An account operation (the admin token optional): the organization it makes is not yet the token's, so no admin log records it.
+    audit: null,
     responses: {
       201: sessionSchema,
       401: invalidAdminTokenResponse,
@@ -243,9 +250,11 @@ export const accountsRouteTable: RouteSpec[] = [
     method: 'post',
     path: '/accounts/v1/invitations/{token}/accept',
     tags: ["Accounts"],
-    security: [{"adminJwt": []}, {}],
+    security: adminJwtWhenSent,
     params: z.object({ token: invitationTokenParameter }),
     headers: z.object({ Origin: originParameter }),
+    // An account operation (the admin token optional): it joins an organization the token does not name, so no admin log records it.
+    audit: null,
     responses: {
       200: sessionSchema,
       401: invalidAdminTokenResponse,
@@ -274,6 +283,8 @@ export const accountsRouteTable: RouteSpec[] = [
     security: [{"adminJwt": []}],
     params: z.object({ account_id: accountIdParameter }),
     body: memberPatchSchema,
+    roles: ['owner'],
+    audit: 'member.role_changed',
     responses: {
       200: memberSchema,
       401: invalidAdminTokenResponse,
@@ -291,6 +302,8 @@ export const accountsRouteTable: RouteSpec[] = [
     tags: ["Admin members"],
     security: [{"adminJwt": []}],
     params: z.object({ account_id: accountIdParameter }),
+    // Members may leave (themselves); removing another member is the owner's (the service checks).
+    audit: 'member.removed',
     responses: {
       204: null,
       401: invalidAdminTokenResponse,
@@ -306,6 +319,9 @@ export const accountsRouteTable: RouteSpec[] = [
     tags: ["Admin members"],
     security: [{"adminJwt": []}],
     body: newInvitationSchema,
+    roles: ['owner'],
+    audit: 'member.invited',
+    cost: 'mail',
     responses: {
       201: invitationWithTokenSchema,
       401: invalidAdminTokenResponse,
@@ -336,6 +352,8 @@ export const accountsRouteTable: RouteSpec[] = [
     tags: ["Admin members"],
     security: [{"adminJwt": []}],
     params: z.object({ id: z.string().meta({ description: "An invitation id (`inv_…`); any other shape is a 404." }) }),
+    roles: ['owner'],
+    audit: 'invitation.deleted',
     responses: {
       204: null,
       401: invalidAdminTokenResponse,
@@ -343,4 +361,4 @@ export const accountsRouteTable: RouteSpec[] = [
       404: notFoundResponse,
     },
   }),
-];
+] as const;

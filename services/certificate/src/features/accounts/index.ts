@@ -1,2 +1,2 @@
 /** The accounts feature's face: what other features use of it. */
-export { memberAdminRoutes } from './accounts.routes';
+export { accountsHandlers } from './accounts.handlers';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { route, type RouteSpec } from '@platform/service-kit/route-table';
+import { route } from '@platform/service-kit/route-table';
 import { problemSchema } from '@platform/service-kit/problem-schema';
 import { apiKeyIdParameter, insufficientRoleResponse, invalidAdminTokenResponse, notFoundResponse, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
 import { newApiKeySchema } from './api-keys.schema';
@@ -11,7 +11,7 @@ const apiKeyWithTokenSchema = sharedApiKeyWithTokenSchema({ token: z.string().re
 
 export const apiKeyListSchema = pageSchema(apiKeySchema, { cursorDescription: "Pass as `cursor` for the next page." }).meta({ id: "ApiKeyList" });
 
-export const apiKeysRouteTable: RouteSpec[] = [
+export const apiKeysRouteTable = [
   route({
     operationId: 'createApiKey',
     method: 'post',
@@ -19,6 +19,8 @@ export const apiKeysRouteTable: RouteSpec[] = [
     tags: ["Admin API keys"],
     security: [{"adminJwt": []}],
     body: newApiKeySchema,
+    roles: ['owner'],
+    audit: 'api_key.created',
     responses: {
       201: apiKeyWithTokenSchema,
       401: invalidAdminTokenResponse,
@@ -47,6 +49,8 @@ export const apiKeysRouteTable: RouteSpec[] = [
     tags: ["Admin API keys"],
     security: [{"adminJwt": []}],
     params: z.object({ id: apiKeyIdParameter }),
+    roles: ['owner'],
+    audit: 'api_key.deleted',
     responses: {
       204: null,
       401: invalidAdminTokenResponse,
@@ -63,6 +67,8 @@ export const apiKeysRouteTable: RouteSpec[] = [
     params: z.object({ id: apiKeyIdParameter }),
     body: rotateApiKeySchema,
     bodyOptional: true,
+    roles: ['owner'],
+    audit: 'api_key.rotated',
     responses: {
       200: apiKeyWithTokenSchema,
       401: invalidAdminTokenResponse,
@@ -80,6 +86,8 @@ export const apiKeysRouteTable: RouteSpec[] = [
     tags: ["Admin API keys"],
     security: [{"adminJwt": []}],
     params: z.object({ id: apiKeyIdParameter }),
+    roles: ['owner'],
+    audit: 'api_key.revoked',
     responses: {
       200: apiKeySchema,
       401: invalidAdminTokenResponse,
@@ -87,4 +95,4 @@ export const apiKeysRouteTable: RouteSpec[] = [
       404: notFoundResponse,
     },
   }),
-];
+] as const;

@@ -1,4 +1,5 @@
-import { CERTIFICATE_TOKEN_PREFIX, createApiKeyService, createKnexApiKeyRepository, type ApiKeyAuthCache, type ApiKeyService } from '@platform/api-keys';
+import type { RequestHandler } from 'express';
+import { CERTIFICATE_TOKEN_PREFIX, createApiKeyService, createKnexApiKeyRepository, requireApiKey as sharedRequireApiKey, type ApiKeyAuthCache, type ApiKeyService } from '@platform/api-keys';
 import type { Knex } from '@platform/service-kit';
 import { CERTIFICATE_SCHEMA } from '../../config';
 
@@ -11,4 +12,9 @@ export function createCertificateApiKeys(db: Knex, cache?: ApiKeyAuthCache): Api
     creatorColumn: 'user_id',
   });
   return createApiKeyService(repository, { tokenPrefix: CERTIFICATE_TOKEN_PREFIX, cache });
+}
+
+/** Public API authentication: `Authorization: Bearer <token>` only. */
+export function requireApiKey(service: ApiKeyService): RequestHandler {
+  return sharedRequireApiKey((token) => service.authenticate(token), { acceptXApiKeyHeader: false });
 }

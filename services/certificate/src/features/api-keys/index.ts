@@ -1,2 +1,3 @@
 /** The api-keys feature's face: what other features use of it. */
-export { apiKeyAdminRoutes, requireApiKey } from './api-keys.routes';
+export { requireApiKey } from './api-keys';
+export { apiKeysHandlers } from './api-keys.handlers';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { route, type RouteSpec } from '@platform/service-kit/route-table';
+import { route } from '@platform/service-kit/route-table';
 import { insufficientRoleResponse, invalidAdminTokenResponse, validationFailedResponse } from '../../http-contract';
 import { auditLogQuerySchema, pageSchema } from '@platform/service-kit';
 
-export const auditRouteTable: RouteSpec[] = [
+export const auditRouteTable = [
   route({
     operationId: 'listAuditLog',
     method: 'get',
@@ -11,6 +11,7 @@ export const auditRouteTable: RouteSpec[] = [
     tags: ["Admin audit log"],
     security: [{"adminJwt": []}],
     query: auditLogQuerySchema,
+    roles: ['owner'],
     responses: {
       200: pageSchema(z.object({
         id: z.string().regex(/^aud_/),
@@ -30,4 +31,4 @@ export const auditRouteTable: RouteSpec[] = [
       422: validationFailedResponse,
     },
   }),
-];
+] as const;

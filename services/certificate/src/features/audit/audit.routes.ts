@@ -1,9 +1,9 @@
 /**
- * The certificate service's audit log: the admin changes it records and `GET /admin/v1/audit-log`,
- * where owners read them, newest first. Mobility keeps its own (endpoints, mobility keys, drivers) at the same path.
+ * The certificate service's audit log: the admin changes it records (`audit.handlers.ts` answers
+ * `GET /admin/v1/audit-log`, where owners read them, newest first). Mobility keeps its own (endpoints, mobility keys, drivers) at the same path.
  */
-import { Router, type RequestHandler } from 'express';
-import { API_KEY_AUDIT_RULES, AUDIT_ID as ID, auditLogQuerySchema, auditRecorder, auditTrail, parseOrThrow, readAuditLog, requireRole, type AuditRule, type Knex, type Logger, adminOf } from '@platform/service-kit';
+import type { RequestHandler } from 'express';
+import { API_KEY_AUDIT_RULES, AUDIT_ID as ID, auditRecorder, auditTrail, type AuditRule, type Knex, type Logger } from '@platform/service-kit';
 
 export const CERTIFICATE_AUDIT_RULES: AuditRule[] = [
   ...API_KEY_AUDIT_RULES,
@@ -37,17 +37,4 @@ export function certificateAuditTrail(db: Knex, trustProxyHops: number, logger: 
     trustProxyHops,
     onWriteError: (error, action) => logger.error({ err: error, action }, 'audit log entry not written'),
   });
-}
-
-/** `GET /admin/v1/audit-log` (owners): each entry with the acting account's name and email. */
-export function auditLogRoutes(db: Knex): Router {
-  const router = Router();
-  router.get('/audit-log', requireRole('owner'), async (req, res) => {
-    const page = await readAuditLog(db, adminOf(req).org, parseOrThrow(auditLogQuerySchema, req.query));
-    const actors = await db('accounts').whereIn('id', [...new Set(page.data.map((entry) => entry.actor_id))]).select('id', 'name', 'email');
-    const byId = new Map(actors.map((actor: { id: string; name: string; email: string }) => [actor.id, actor]));
-    res.setHeader('Cache-Control', 'no-store');
-    res.json({ ...page, data: page.data.map((entry) => ({ ...entry, actor_name: byId.get(entry.actor_id)?.name ?? null, actor_email: byId.get(entry.actor_id)?.email ?? null })) });
-  });
-  return router;
 }

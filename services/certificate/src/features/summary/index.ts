@@ -1,2 +1,3 @@
 /** The summary feature's face: what other features use of it. */
-export { summaryAdminRoutes } from './summary.routes';
+export { summaryHandlers } from './summary.handlers';
+export { createSummaryReader, type SummaryReader } from './summary.reader';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { route, type RouteSpec } from '@platform/service-kit/route-table';
+import { route } from '@platform/service-kit/route-table';
 import { invalidAdminTokenResponse, validationFailedResponse } from '../../http-contract';
 import { summaryQuery } from './summary.schema';
 
@@ -13,7 +13,7 @@ export const certificateSummarySchema = z.strictObject({
   credits_used_this_month: z.int().min(0),
 }).meta({ id: "CertificateSummary" });
 
-export const summaryRouteTable: RouteSpec[] = [
+export const summaryRouteTable = [
   route({
     operationId: 'getAdminSummary',
     method: 'get',
@@ -27,4 +27,4 @@ export const summaryRouteTable: RouteSpec[] = [
       422: validationFailedResponse,
     },
   }),
-];
+] as const;

@@ -1,25 +1,9 @@
-import { Router } from 'express';
-import { parseOrThrow, type Knex, adminOf } from '@platform/service-kit';
-import { summaryQuery } from './summary.schema';
-
+import type { Knex } from '@platform/service-kit';
 
 export interface DayRow {
   date: string;
   certificates_issued: number;
   credits_used: number;
-}
-
-/**
- * `GET /admin/v1/summary`: the dashboard home's numbers for the caller's organization — per UTC day (oldest first) the
- * certificates issued and credits spent, the certificates issued in all, and the credits spent this calendar month.
- */
-export function summaryAdminRoutes(summary: SummaryReader): Router {
-  const router = Router();
-  router.get('/', async (req, res) => {
-    const { days } = parseOrThrow(summaryQuery, req.query);
-    res.json(await summary(adminOf(req).org, days));
-  });
-  return router;
 }
 
 export type SummaryReader = ReturnType<typeof createSummaryReader>;

@@ -1,0 +1,14 @@
+import { adminOf } from '@platform/service-kit';
+import type { Handlers } from '@platform/service-kit/operations';
+import type { summaryRouteTable } from './summary.contract';
+import type { SummaryReader } from './summary.reader';
+
+/**
+ * `GET /admin/v1/summary`: the dashboard home's numbers for the caller's organization — per UTC day (oldest first) the
+ * certificates issued and credits spent, the certificates issued in all, and the credits spent this calendar month.
+ */
+export function summaryHandlers(summary: SummaryReader): Handlers<typeof summaryRouteTable> {
+  return {
+    getAdminSummary: async ({ query, req }) => ({ status: 200, body: await summary(adminOf(req).org, query.days) }),
+  };
+}
