@@ -1,19 +1,12 @@
 import type { RouteSpec } from '@platform/service-kit/route-table';
 import { mobilityRouteTable } from '../src/route-table';
-import { createTestContext } from './helpers/context';
-import { label, notYetMoved, schemesOf } from './helpers/kit-mounted';
+import { label, schemesOf } from './helpers/route-entries';
 
 /**
  * Every admin change is audited: each admin (`adminJwt`) operation that is not a GET declares in the route table the
- * action its success records (`audit: 'object.verb'`), or `audit: null` for a write that changes nothing stored. An
- * operation not yet kit-mounted is still recorded by the legacy trail (MOBILITY_AUDIT_RULES); it is listed in
- * NOT_YET_MOVED, read from the app (never written down), and shown as a todo until its feature moves.
+ * action its success records (`audit: 'object.verb'`), or `audit: null` for a write that changes nothing stored. The
+ * kit records what the entry declares (`mountOperations`), so the declaration is the whole promise.
  */
-const ctx = createTestContext();
-afterAll(() => ctx.close());
-
-const NOT_YET_MOVED = notYetMoved(ctx.app);
-const moved = (spec: RouteSpec) => !NOT_YET_MOVED.includes(spec.operationId);
 const isAdmin = (spec: RouteSpec) => schemesOf(spec).includes('adminJwt');
 const adminWrites = mobilityRouteTable.filter((spec) => isAdmin(spec) && spec.method !== 'get');
 
@@ -36,11 +29,10 @@ const TODAYS_ACTIONS: Record<string, string> = {
 describe('the audit declarations of the mobility route table', () => {
   it('has admin writes to check (the table is read, not an empty list)', () => {
     expect(adminWrites.length).toBeGreaterThan(10);
-    expect(adminWrites.filter(moved).length).toBeGreaterThan(0);
   });
 
-  it('every kit-mounted admin write declares its audit action, or null', () => {
-    const missing = adminWrites.filter(moved).filter((spec) => spec.audit === undefined).map(label);
+  it('every admin write declares its audit action, or null', () => {
+    const missing = adminWrites.filter((spec) => spec.audit === undefined).map(label);
     expect(missing).toEqual([]);
   });
 
@@ -48,7 +40,7 @@ describe('the audit declarations of the mobility route table', () => {
     const unknown = Object.keys(TODAYS_ACTIONS).filter((id) => !mobilityRouteTable.some((spec) => spec.operationId === id));
     expect(unknown).toEqual([]); // an operation renamed: say here which action it records
     const renamed = mobilityRouteTable
-      .filter((spec) => spec.operationId in TODAYS_ACTIONS && moved(spec) && spec.audit !== TODAYS_ACTIONS[spec.operationId])
+      .filter((spec) => spec.operationId in TODAYS_ACTIONS && spec.audit !== TODAYS_ACTIONS[spec.operationId])
       .map((spec) => `${label(spec)} declares ${String(spec.audit)}, recorded ${TODAYS_ACTIONS[spec.operationId]} before`);
     expect(renamed).toEqual([]);
   });
@@ -59,7 +51,4 @@ describe('the audit declarations of the mobility route table', () => {
     expect(mobilityRouteTable.filter((spec) => spec.audit !== undefined && !isAdmin(spec)).map(label)).toEqual([]);
   });
 
-  for (const spec of adminWrites.filter((candidate) => !moved(candidate))) {
-    it.todo(`NOT_YET_MOVED: ${label(spec)} is kit-mounted and declares its audit action`);
-  }
 });

@@ -8,21 +8,17 @@ import { programBody, programWithPasses } from './factories/event-passes';
 import { randomCentre } from './factories/fleet';
 import { partnerApi, rideBody } from './factories/rides';
 import { createTestContext } from './helpers/context';
-import { label, notYetMoved, schemesOf } from './helpers/kit-mounted';
+import { label, schemesOf } from './helpers/route-entries';
 
 /**
  * The data an operation serves: event passes have no test data (`mode: 'live-only'`: a test key, or an admin session
  * with `?mode=test`, gets 403 `test_mode_not_supported`) and the sandbox moves test jobs only (`mode: 'test-only'`: a
  * live key gets 403 `livemode_key_not_allowed`). Refused means refused before anything happens: the partner's rows
  * (every table with its `partner_id` or `organization_id`, the audit log too) read the same after the request.
- * Operations not yet kit-mounted (NOT_YET_MOVED, read from the app) are refused by their legacy routers: their
- * behaviour is checked all the same, their table declaration once they move.
  */
 const ctx = createTestContext();
 afterAll(() => ctx.close());
 
-const NOT_YET_MOVED = notYetMoved(ctx.app);
-const moved = (spec: RouteSpec) => !NOT_YET_MOVED.includes(spec.operationId);
 const isPartner = (spec: RouteSpec) => schemesOf(spec).some((scheme) => scheme === 'apiKey' || scheme === 'apiKeyHeader');
 const isAdmin = (spec: RouteSpec) => schemesOf(spec).includes('adminJwt');
 
@@ -112,7 +108,7 @@ describe('operation modes in the mobility route table', () => {
 
   it('declares the mode of every kit-mounted operation that has one: event passes live only, the sandbox test only', () => {
     const wrong = mobilityRouteTable
-      .filter(moved)
+      
       .filter((spec) => (mustBeLiveOnly(spec) && spec.mode !== 'live-only') || (mustBeTestOnly(spec) && spec.mode !== 'test-only'))
       .map((spec) => `${label(spec)} declares mode ${String(spec.mode)}`);
     expect(wrong).toEqual([]);
@@ -140,7 +136,4 @@ describe('operation modes in the mobility route table', () => {
     expect((await call(spec, 'test')).body.code).not.toBe('livemode_key_not_allowed');
   });
 
-  for (const spec of [...liveOnly, ...testOnly].filter((candidate) => !moved(candidate))) {
-    it.todo(`NOT_YET_MOVED: ${label(spec)} is kit-mounted and declares its mode`);
-  }
 });
