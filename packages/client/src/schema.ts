@@ -200,6 +200,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/rides/{id}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A completed ride's receipt
+         * @description What the rider paid for a completed ride: the fare (with an event pass, the part its program covers and what the
+         *     rider pays), the route, the tier, the passenger and driver names and when the ride completed. A ride that has not
+         *     completed has no receipt yet (409 `invalid_ride_status`, the text names its status).
+         *
+         *     **Required scope:** `rides:read`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+         */
+        get: operations["getRideReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/rides/{id}/cancel": {
         parameters: {
             query?: never;
@@ -1226,6 +1250,18 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        RideReceipt: {
+            ride_id: string;
+            tier: components["schemas"]["Tier"];
+            pickup: components["schemas"]["Place"];
+            dropoff: components["schemas"]["Place"];
+            fare: components["schemas"]["RideFare"];
+            passenger_name: string;
+            driver_name: string | null;
+            /** Format: date-time */
+            completed_at: string;
+            livemode: boolean;
         };
         /** @description The delivery as `GET` shows it, plus `security_pin` when the service generated it (shown this once). */
         CreatedDelivery: {
@@ -2885,6 +2921,37 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyStreams"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+        };
+    };
+    getRideReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A ride id (`ride_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RideReceipt"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["MalformedRequest"];
+            401: components["responses"]["MobilityInvalidApiKey"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["InvalidTransition"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -9973,6 +10040,30 @@ export namespace MobilityService {
             patch?: never;
             trace?: never;
         };
+        "/api/v1/rides/{id}/receipt": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /**
+             * A completed ride's receipt
+             * @description What the rider paid for a completed ride: the fare (with an event pass, the part its program covers and what the
+             *     rider pays), the route, the tier, the passenger and driver names and when the ride completed. A ride that has not
+             *     completed has no receipt yet (409 `invalid_ride_status`, the text names its status).
+             *
+             *     **Required scope:** `rides:read`. A key without it is answered 403 `insufficient_scope` with the scope in `X-Accepted-Scopes`.
+             */
+            get: operations["getRideReceipt"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
         "/api/v1/rides/{id}/cancel": {
             parameters: {
                 query?: never;
@@ -11705,6 +11796,18 @@ export namespace MobilityService {
                 created_at: string;
                 /** Format: date-time */
                 updated_at: string;
+            };
+            RideReceipt: {
+                ride_id: string;
+                tier: components["schemas"]["Tier"];
+                pickup: components["schemas"]["Place"];
+                dropoff: components["schemas"]["Place"];
+                fare: components["schemas"]["RideFare"];
+                passenger_name: string;
+                driver_name: string | null;
+                /** Format: date-time */
+                completed_at: string;
+                livemode: boolean;
             };
             /** @description The delivery as `GET` shows it, plus `security_pin` when the service generated it (shown this once). */
             CreatedDelivery: {
@@ -13566,6 +13669,35 @@ export namespace MobilityService {
                 403: components["responses"]["InsufficientScope"];
                 404: components["responses"]["NotFound"];
                 429: components["responses"]["TooManyStreams"];
+            };
+        };
+        getRideReceipt: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A ride id (`ride_…`). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The receipt. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RideReceipt"];
+                    };
+                };
+                304: components["responses"]["NotModified"];
+                400: components["responses"]["MalformedRequest"];
+                401: components["responses"]["InvalidApiKey"];
+                403: components["responses"]["InsufficientScope"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["InvalidTransition"];
             };
         };
         cancelRide: {

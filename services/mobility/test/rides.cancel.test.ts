@@ -80,3 +80,30 @@ describe('cancelling a ride', () => {
     await intruder.app.post('/rides/bad/start').expect(404);
   });
 });
+
+describe("a ride's receipt", () => {
+  it('answers a completed ride: its fare, route, tier, names and when it completed', async () => {
+    const { ride, driver } = await rideIn('completed');
+    const completed = (await partner.get(`/api/v1/rides/${ride.id}`).expect(200)).body;
+    const receipt = await partner.get(`/api/v1/rides/${ride.id}/receipt`).expect(200);
+    expect(receipt.body).toEqual({
+      ride_id: ride.id,
+      tier: ride.tier,
+      pickup: ride.pickup,
+      dropoff: ride.dropoff,
+      fare: completed.fare,
+      passenger_name: ride.passenger.name,
+      driver_name: completed.driver.name,
+      completed_at: completed.updated_at,
+      livemode: true,
+    });
+    expect(driver.id).toBe(completed.driver.id);
+  });
+
+  it('has none before the ride completes (409 naming its status) and none for a ride the key cannot see (404)', async () => {
+    const { ride } = await rideIn('in_progress');
+    const early = await partner.get(`/api/v1/rides/${ride.id}/receipt`).expect(409);
+    expect(early.body).toMatchObject({ code: 'invalid_ride_status', error: expect.stringContaining('in_progress') });
+    expect((await partner.get('/api/v1/rides/ride_doesnotexist0000/receipt').expect(404)).body.code).toBe('not_found');
+  });
+});

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
 import { eventPassRefusalResponse } from '../../platform/event-pass-refusal.schema';
-import { createRideSchema, listRidesResponse, rideListQuerySchema, rideResponse } from './rides.schema';
+import { createRideSchema, listRidesResponse, rideFareResponse, rideListQuerySchema, rideResponse } from './rides.schema';
+import { placeResponse } from '../../platform/geo';
+import { tierResponse } from '../../platform/pricing';
+import { dateTime } from '../../platform/schema-types';
 import { problemSchema, validationProblemSchema } from '@platform/service-kit';
 import { partnerScope } from '../../platform/partner-security';
 import { idempotencyKeySchema } from '../idempotency/idempotency.schema';
@@ -66,6 +69,29 @@ export const ridesContract = [
     responses: {
       200: jobEventStream('Ride'),
       ...jobStreamAnswers,
+    },
+  }),
+  route({
+    operationId: 'getRideReceipt',
+    method: 'get',
+    path: '/api/v1/rides/{id}/receipt',
+    tags: ['Rides'],
+    security: partnerScope('rides:read'),
+    params: z.object({ id: z.string() }),
+    responses: {
+      200: z.object({
+        ride_id: z.string().regex(/^ride_/),
+        tier: tierResponse,
+        pickup: placeResponse,
+        dropoff: placeResponse,
+        fare: rideFareResponse,
+        passenger_name: z.string(),
+        driver_name: z.string().nullable(),
+        completed_at: dateTime(),
+        livemode: z.boolean(),
+      }).meta({ id: 'RideReceipt' }),
+      ...partnerJobReadAnswers,
+      409: answers.InvalidTransition,
     },
   }),
   route({

@@ -1,4 +1,4 @@
-import { idParam } from '@platform/service-kit';
+import { ConflictError, idParam } from '@platform/service-kit';
 import type { Handlers } from '@platform/service-kit/operations';
 import { accountOf } from '../api-keys';
 import { jobReadHandlers, partnerJobHandlers } from '../jobs';
@@ -27,6 +27,12 @@ export function rideHandlers(rides: RideService, telemetry: JobTelemetry): Handl
     getRide: partner.get,
     streamRide: jobStreamHandler({ parseId: rideId, get: rides.getRide, isTerminal: (status) => isTerminal(status as RideStatus) }, telemetry),
     cancelRide: partner.cancel,
+    getRideReceipt: async ({ params, req }) => {
+      const ride = await rides.getRide(accountOf(req), rideId(params.id));
+      if (ride.status !== 'completed') throw new ConflictError(`No receipt for a ride that is ${ride.status}: a ride has one once it is completed`, 'invalid_ride_status');
+      const { id, tier, pickup, dropoff, fare, passenger, driver, updated_at, livemode } = ride;
+      return { status: 200, body: { ride_id: id, tier, pickup, dropoff, fare, passenger_name: passenger.name, driver_name: driver?.name ?? null, completed_at: updated_at, livemode } };
+    },
     adminListRides: admin.list,
     adminGetRide: admin.get,
   };
