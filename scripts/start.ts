@@ -14,9 +14,9 @@ import { adoptDevSecrets, devSecretsFile } from './dev-secrets';
 import type { LocalServer } from './embedded-postgres';
 import { devLogFormatter, logFormatOf } from './dev-log';
 import { reclaimLeftovers } from './leftovers';
-import { startLocalMailCatcher } from './local-mail';
+import { startLocalMailCatcher, type LocalMailCatcher } from './local-mail';
 import { databaseConfigured, readRunningRecord, removeRunningState, runningStateFile, starterRuns, workspaceRoot, writeRunningState, type RunningRecord } from './running-state';
-import { resolvePostgres, resolveRedis } from './local-stores';
+import { resolvePostgres, resolveRedis, type Store } from './local-stores';
 import { describeTakenPort } from './port-check';
 import { startTicksOf, track } from './process-identity';
 import { replicaCount, replicaName, replicaPort } from './replicas';
@@ -239,8 +239,11 @@ function watchLocalServer(name: string, server: LocalServer): void {
   });
 }
 
-async function main() {
-  stopOnSignalsAndOrphaning();
+/**
+ * Refuses to start, with one line, on a bad `--replicas` or LOG_FORMAT, or when an earlier start left processes behind
+ * that cannot be reclaimed.
+ */
+async function refuseBadStart(): Promise<void> {
   if (typeof replicas !== 'number') {
     console.error(replicas.failure);
     process.exit(1);
@@ -254,8 +257,10 @@ async function main() {
     console.error(leftovers);
     process.exit(1);
   }
-  // JWT_SECRET, CREDENTIAL_SIGNING_KEY, … this checkout's own (generated once into .data/dev-secrets.json), never the published ones.
-  const generatedSecrets = adoptDevSecrets(root, env);
+}
+
+/** Refuses to start, with one line naming what holds it, when a port of a gateway or service replica is taken. */
+async function refuseTakenPorts(): Promise<void> {
   const replicaSuffix = (i: number) => (i === 0 ? '' : ` replica ${i + 1}`);
   const earlier = readRunningRecord(root);
   const heldByEarlierStart = (port: number) =>
@@ -274,22 +279,39 @@ async function main() {
     console.error(taken);
     process.exit(1);
   }
-  record.ports = { gateway: ports.gateway, certificate: ports.certificate, mobility: ports.mobility, gatewayMetrics: gatewayMetricsPort };
-  saveRecord();
+}
+
+type FoundStore = Exclude<Store, { failure: string }>;
+interface Stores {
+  postgres: FoundStore;
+  redis: FoundStore;
+}
+
+/** A store being found (or started): the store, or undefined once everything is stopping (it failed: one line said why). */
+async function storeOrStop(found: Promise<Store>): Promise<FoundStore | undefined> {
+  starting = found.catch(() => undefined);
+  const store = await found;
+  if ('failure' in store) {
+    console.error(store.failure);
+    await stopAll(1);
+  }
+  if (stopping || 'failure' in store) return undefined;
+  return store;
+}
+
+/**
+ * Postgres, then Redis: the configured ones, the default addresses, or our own (see local-stores.ts), each written into
+ * the running record and the checkout's data as it is found. Undefined when the start is stopping.
+ */
+async function startStores(): Promise<Stores | undefined> {
   const onStarted = (name: string, server: LocalServer) => {
     localServers.push(server);
     watchLocalServer(name, server);
     recordProcess(name, server.process.pid);
   };
   const configuredDatabase = databaseConfigured(env);
-  const postgresFound = resolvePostgres(env, root, onStarted);
-  starting = postgresFound.catch(() => undefined);
-  const postgres = await postgresFound;
-  if ('failure' in postgres) {
-    console.error(postgres.failure);
-    await stopAll(1);
-  }
-  if (stopping || 'failure' in postgres) return;
+  const postgres = await storeOrStop(resolvePostgres(env, root, onStarted));
+  if (!postgres) return undefined;
   if (postgres.server) env.DATABASE_URL = postgres.url; // every child (migrations, services) uses it
   Object.assign(record, { databaseUrl: env.DATABASE_URL ?? postgres.url, postgresDataDir: postgres.absoluteDataDir });
   // What `pnpm platform reset` may remove later: only databases made where nothing was configured, and our own clusters.
@@ -298,26 +320,16 @@ async function main() {
     embeddedPostgres: postgres.absoluteDataDir,
     lastStores: { postgres: { url: record.databaseUrl!, embedded: postgres.server !== undefined } },
   });
-  const redisFound = resolveRedis(env, onStarted);
-  starting = redisFound.catch(() => undefined);
-  const redis = await redisFound;
-  if ('failure' in redis) {
-    console.error(redis.failure);
-    await stopAll(1);
-  }
-  if (stopping || 'failure' in redis) return;
+  const redis = await storeOrStop(resolveRedis(env, onStarted));
+  if (!redis) return undefined;
   Object.assign(record, { redisUrl: redis.url, redisPrefix, embedded: { postgres: postgres.server !== undefined, redis: redis.server !== undefined } });
   recordCheckoutData(root, { lastStores: { postgres: { url: record.databaseUrl!, embedded: postgres.server !== undefined }, redis: { url: redis.url, embedded: redis.server !== undefined } } });
   saveRecord();
-  // Development without SMTP_URL: a local mail catcher receives the certificate service's mails (see local-mail.ts).
-  const mail = !env.SMTP_URL && env.NODE_ENV !== 'production' ? await startLocalMailCatcher() : undefined;
-  if (mail) Object.assign(env, { SMTP_URL: mail.smtpUrl, MAIL_INBOX_URL: mail.inboxUrl });
-  if (mail) record.mail = { smtpUrl: mail.smtpUrl, inboxUrl: mail.inboxUrl };
-  const parts = partsFor(redis.url);
-  await migrate(servicePart(parts, 'certificate')); // once, whatever the number of replicas
-  await migrate(servicePart(parts, 'mobility'));
-  if (stopping) return;
+  return { postgres, redis };
+}
 
+/** Runs every part, each one's death stopping everything, and waits up to 60 s for each health URL; false once stopping. */
+async function startParts(parts: Part[]): Promise<boolean> {
   for (const part of parts) {
     const child = run(part);
     children.set(part.name, child);
@@ -332,41 +344,66 @@ async function main() {
   const results = await Promise.all(
     parts.filter((p) => p.health).map(async (p) => [p, await waitForHealth(children.get(p.name)!, p.health!, deadline)] as const),
   );
-  if (stopping) return;
+  if (stopping) return false;
   for (const [part, up] of results) {
     if (!up) {
       console.error(`${part.name} did not become healthy within 60 s; stopping everything.`);
       await stopAll(1);
     }
   }
+  return true;
+}
+
+/** What `pnpm start` prints once everything is up: where each part listens, and where to go next. */
+function upBanner({ postgres, redis }: Stores, mail: LocalMailCatcher | undefined, generatedSecrets: string[]): string {
+  return [
+    '',
+    'Partner platform is up:',
+    ...indexes.map(
+      (i) =>
+        `  ${replicaName('gateway', i).padEnd(11)}  ${env.TLS_CERT_FILE ? 'https' : 'http'}://127.0.0.1:${replicaPort(ports.gateway, i)}   (public API, payment webhooks, driver API; ${env.RATE_LIMIT_PER_MINUTE ?? 600} requests/min per key${count > 1 ? ', shared by the replicas' : ''})`,
+    ),
+    ...indexes.map((i) => `  ${replicaName('certificate', i).padEnd(11)}  http://127.0.0.1:${replicaPort(ports.certificate, i)}   (admin API at /admin/v1)`),
+    ...indexes.map((i) => `  ${replicaName('mobility', i).padEnd(11)}  http://127.0.0.1:${replicaPort(ports.mobility, i)}   (admin API at /admin/v1)`),
+    withoutWorker
+      ? '  worker       not started (START_WITHOUT_WORKER=true)'
+      : `  worker       BullMQ (webhook deliveries, dispatch timers)${count > 1 ? `, ${count} of them` : ''}`,
+    ...(postgres.server ? [`  postgres     ${postgres.url}   (embedded, data in ${postgres.dataDir}, stopped with the rest)`] : []),
+    ...(redis.server ? [`  redis        ${redis.url}   (redis-server, nothing saved, stopped with the rest)`] : []),
+    ...(mail ? [`  mail inbox   ${mail.inboxUrl}   (local mail catcher: sign-up, password-reset and invitation mails)`] : []),
+    `  API docs     http://127.0.0.1:${ports.gateway}/docs   (description: /openapi.json)`,
+    `  listening on ${env.BIND_ADDRESS ?? '127.0.0.1'}${env.BIND_ADDRESS ? '' : '   (this machine only; BIND_ADDRESS=0.0.0.0 opens every interface)'}`,
+    ...(generatedSecrets.length > 0 ? [`  secrets      ${path.relative(process.cwd(), devSecretsFile(root)) || devSecretsFile(root)}   (this checkout's development ${generatedSecrets.join(', ')}; pnpm platform uses them too)`] : []),
+    '  operator CLI pnpm platform --help   (status, reset, organizations, keys, drivers, tokens, webhooks listen, trigger)',
+    `  addresses    ${path.relative(process.cwd(), runningStateFile(root)) || runningStateFile(root)}   (read by pnpm platform, load and drills; removed on stop)`,
+    'Press Ctrl-C to stop.',
+    '',
+  ].join('\n');
+}
+
+async function main() {
+  stopOnSignalsAndOrphaning();
+  await refuseBadStart();
+  // JWT_SECRET, CREDENTIAL_SIGNING_KEY, … this checkout's own (generated once into .data/dev-secrets.json), never the published ones.
+  const generatedSecrets = adoptDevSecrets(root, env);
+  await refuseTakenPorts();
+  record.ports = { gateway: ports.gateway, certificate: ports.certificate, mobility: ports.mobility, gatewayMetrics: gatewayMetricsPort };
+  saveRecord();
+  const stores = await startStores();
+  if (!stores) return;
+  // Development without SMTP_URL: a local mail catcher receives the certificate service's mails (see local-mail.ts).
+  const mail = !env.SMTP_URL && env.NODE_ENV !== 'production' ? await startLocalMailCatcher() : undefined;
+  if (mail) Object.assign(env, { SMTP_URL: mail.smtpUrl, MAIL_INBOX_URL: mail.inboxUrl });
+  if (mail) record.mail = { smtpUrl: mail.smtpUrl, inboxUrl: mail.inboxUrl };
+  const parts = partsFor(stores.redis.url);
+  await migrate(servicePart(parts, 'certificate')); // once, whatever the number of replicas
+  await migrate(servicePart(parts, 'mobility'));
+  if (stopping) return;
+  if (!(await startParts(parts))) return;
   const gatewayUrl = `${env.TLS_CERT_FILE ? 'https' : 'http'}://127.0.0.1:${ports.gateway}`;
   Object.assign(record, { phase: 'up', gatewayUrl });
   saveRecord();
-  console.log(
-    [
-      '',
-      'Partner platform is up:',
-      ...indexes.map(
-        (i) =>
-          `  ${replicaName('gateway', i).padEnd(11)}  ${env.TLS_CERT_FILE ? 'https' : 'http'}://127.0.0.1:${replicaPort(ports.gateway, i)}   (public API, payment webhooks, driver API; ${env.RATE_LIMIT_PER_MINUTE ?? 600} requests/min per key${count > 1 ? ', shared by the replicas' : ''})`,
-      ),
-      ...indexes.map((i) => `  ${replicaName('certificate', i).padEnd(11)}  http://127.0.0.1:${replicaPort(ports.certificate, i)}   (admin API at /admin/v1)`),
-      ...indexes.map((i) => `  ${replicaName('mobility', i).padEnd(11)}  http://127.0.0.1:${replicaPort(ports.mobility, i)}   (admin API at /admin/v1)`),
-      withoutWorker
-        ? '  worker       not started (START_WITHOUT_WORKER=true)'
-        : `  worker       BullMQ (webhook deliveries, dispatch timers)${count > 1 ? `, ${count} of them` : ''}`,
-      ...(postgres.server ? [`  postgres     ${postgres.url}   (embedded, data in ${postgres.dataDir}, stopped with the rest)`] : []),
-      ...(redis.server ? [`  redis        ${redis.url}   (redis-server, nothing saved, stopped with the rest)`] : []),
-      ...(mail ? [`  mail inbox   ${mail.inboxUrl}   (local mail catcher: sign-up, password-reset and invitation mails)`] : []),
-      `  API docs     http://127.0.0.1:${ports.gateway}/docs   (description: /openapi.json)`,
-      `  listening on ${env.BIND_ADDRESS ?? '127.0.0.1'}${env.BIND_ADDRESS ? '' : '   (this machine only; BIND_ADDRESS=0.0.0.0 opens every interface)'}`,
-      ...(generatedSecrets.length > 0 ? [`  secrets      ${path.relative(process.cwd(), devSecretsFile(root)) || devSecretsFile(root)}   (this checkout's development ${generatedSecrets.join(', ')}; pnpm platform uses them too)`] : []),
-      '  operator CLI pnpm platform --help   (status, reset, organizations, keys, drivers, tokens, webhooks listen, trigger)',
-      `  addresses    ${path.relative(process.cwd(), runningStateFile(root)) || runningStateFile(root)}   (read by pnpm platform, load and drills; removed on stop)`,
-      'Press Ctrl-C to stop.',
-      '',
-    ].join('\n'),
-  );
+  console.log(upBanner(stores, mail, generatedSecrets));
 }
 
 void main();

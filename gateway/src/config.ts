@@ -79,3 +79,11 @@ export const gatewayConfigSchema = z
   });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+
+/**
+ * The settings a gateway runs with: the ones it was given, every other one at its default here (defaults are written
+ * in the schema only). A process passes what loadConfigOrExit parsed; tests and benches pass the few they choose.
+ */
+export function gatewaySettings(given: z.input<typeof gatewayConfigSchema>): GatewayConfig {
+  return gatewayConfigSchema.parse(given);
+}

@@ -11,6 +11,17 @@ interface Fixture {
   filePath: string;
   violation: string;
   allowed: string;
+  /** Where the allowed form is linted, when it is allowed by where it lives rather than by what it says (default: filePath). */
+  allowedFilePath?: string;
+}
+
+/**
+ * A function of `lines` lines from its head to its closing brace, each body line a step of one job (a comment and a
+ * blank line among them, since both count).
+ */
+function functionOf(name: string, lines: number): string {
+  const body = Array.from({ length: lines - 6 }, (_, i) => `  total += ${i};`);
+  return [`export function ${name}(): number {`, '  // Counted like code.', '', '  let total = 0;', ...body, '  return total;', '}', ''].join('\n');
 }
 
 const FIXTURES: Record<string, Fixture> = {
@@ -87,6 +98,25 @@ const FIXTURES: Record<string, Fixture> = {
     violation: "import { machineCpuMs } from '../../../scripts/bench/lib';\nexport const cpu = machineCpuMs;\n",
     allowed: "import { machineCpuMs } from '@platform/bench-kit';\nexport const cpu = machineCpuMs;\n",
   },
+  'a function over 120 lines in source code (split by job instead)': {
+    rule: 'max-lines-per-function',
+    filePath: 'services/mobility/src/features/rides/lint-fixture.ts',
+    violation: functionOf('settle', 121),
+    allowed: `${functionOf('price', 120)}\n${functionOf('charge', 60)}`,
+  },
+  'a function over 120 lines in a tool': {
+    rule: 'max-lines-per-function',
+    filePath: 'scripts/lint-fixture.ts',
+    violation: functionOf('main', 121),
+    allowed: functionOf('main', 120),
+  },
+  'a function over 120 lines outside a test (a test may run longer)': {
+    rule: 'max-lines-per-function',
+    filePath: 'services/mobility/src/features/rides/lint-fixture.ts',
+    violation: functionOf('scenario', 200),
+    allowedFilePath: 'services/mobility/src/features/rides/lint-fixture.test.ts',
+    allowed: functionOf('scenario', 200),
+  },
 };
 
 type Messages = Array<{ ruleId: string | null; message: string }>;
@@ -97,7 +127,7 @@ let allowed: Messages[];
 beforeAll(() => {
   const sources = cases.flatMap(([, fixture]) => [
     { filePath: fixture.filePath, text: fixture.violation },
-    { filePath: fixture.filePath, text: fixture.allowed },
+    { filePath: fixture.allowedFilePath ?? fixture.filePath, text: fixture.allowed },
   ]);
   const output = execFileSync(process.execPath, [path.join(__dirname, 'helpers', 'lint-fixtures.mjs'), root], { input: JSON.stringify(sources), encoding: 'utf8', timeout: 170000 });
   const results = JSON.parse(output) as Messages[];

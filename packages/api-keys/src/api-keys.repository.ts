@@ -70,53 +70,55 @@ export interface ApiKeyRepository {
 
 type Row = Record<string, unknown>;
 
-export function createKnexApiKeyRepository(db: Knex, where: ApiKeyTable): ApiKeyRepository {
-  const { organizationColumn: orgColumn, creatorColumn, scopesColumn, livemodeColumn } = where;
-  const table = () => (where.schema ? db.withSchema(where.schema).table(where.table) : db.table(where.table));
+/** How one service's key table holds a key: the columns read back, a row read as a record, a new key written as a row. */
+function tableShape({ organizationColumn: orgColumn, creatorColumn, scopesColumn, livemodeColumn }: ApiKeyTable) {
   const columns = [
     'id', orgColumn, creatorColumn, 'name', 'token_hint', 'status', 'created_at', 'updated_at', 'rotated_at', 'revoked_at',
     'last_used_at', 'expires_at', 'previous_token_expires_at', ...(scopesColumn ? [scopesColumn] : []),
     ...(livemodeColumn ? [livemodeColumn] : []),
   ];
+  const toRecord = (row: Row): ApiKeyRecord => ({
+    id: row.id as string,
+    organizationId: row[orgColumn] as string,
+    createdBy: row[creatorColumn] as string,
+    name: row.name as string,
+    scopes: scopesColumn ? (row[scopesColumn] as string[]) : undefined,
+    livemode: livemodeColumn ? (row[livemodeColumn] as boolean) : undefined,
+    tokenHint: row.token_hint as string,
+    status: row.status as ApiKeyStatus,
+    createdAt: row.created_at as Date,
+    updatedAt: row.updated_at as Date,
+    rotatedAt: row.rotated_at as Date | null,
+    revokedAt: row.revoked_at as Date | null,
+    lastUsedAt: row.last_used_at as Date | null,
+    expiresAt: row.expires_at as Date | null,
+    previousTokenExpiresAt: row.previous_token_expires_at as Date | null,
+  });
+  const toRow = (key: NewApiKey): Row => ({
+    id: key.id,
+    [orgColumn]: key.organizationId,
+    [creatorColumn]: key.createdBy,
+    name: key.name,
+    ...(scopesColumn ? { [scopesColumn]: key.scopes ?? [] } : {}),
+    ...(livemodeColumn ? { [livemodeColumn]: key.livemode ?? true } : {}),
+    token_hash: key.tokenHash,
+    token_hint: key.tokenHint,
+    expires_at: key.expiresAt ?? null,
+  });
+  return { columns, toRecord, toRow };
+}
 
-  function toRecord(row: Row): ApiKeyRecord {
-    return {
-      id: row.id as string,
-      organizationId: row[orgColumn] as string,
-      createdBy: row[creatorColumn] as string,
-      name: row.name as string,
-      scopes: scopesColumn ? (row[scopesColumn] as string[]) : undefined,
-      livemode: livemodeColumn ? (row[livemodeColumn] as boolean) : undefined,
-      tokenHint: row.token_hint as string,
-      status: row.status as ApiKeyStatus,
-      createdAt: row.created_at as Date,
-      updatedAt: row.updated_at as Date,
-      rotatedAt: row.rotated_at as Date | null,
-      revokedAt: row.revoked_at as Date | null,
-      lastUsedAt: row.last_used_at as Date | null,
-      expiresAt: row.expires_at as Date | null,
-      previousTokenExpiresAt: row.previous_token_expires_at as Date | null,
-    };
-  }
+export function createKnexApiKeyRepository(db: Knex, where: ApiKeyTable): ApiKeyRepository {
+  const { organizationColumn: orgColumn, scopesColumn, livemodeColumn } = where;
+  const table = () => (where.schema ? db.withSchema(where.schema).table(where.table) : db.table(where.table));
+  const { columns, toRecord, toRow } = tableShape(where);
   const first = (rows: Row[]) => (rows[0] ? toRecord(rows[0]) : undefined);
 
   return {
     hasScopes: scopesColumn !== undefined,
     hasLivemode: livemodeColumn !== undefined,
     async insert(key) {
-      const rows: Row[] = await table()
-        .insert({
-          id: key.id,
-          [orgColumn]: key.organizationId,
-          [creatorColumn]: key.createdBy,
-          name: key.name,
-          ...(scopesColumn ? { [scopesColumn]: key.scopes ?? [] } : {}),
-          ...(livemodeColumn ? { [livemodeColumn]: key.livemode ?? true } : {}),
-          token_hash: key.tokenHash,
-          token_hint: key.tokenHint,
-          expires_at: key.expiresAt ?? null,
-        })
-        .returning(columns);
+      const rows: Row[] = await table().insert(toRow(key)).returning(columns);
       return toRecord(rows[0]!);
     },
     async page(organizationId, limit, afterId) {

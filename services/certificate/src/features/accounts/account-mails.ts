@@ -1,4 +1,10 @@
 import type { MailMessage } from '../mail';
+import type { MailSent } from './accounts.types';
+
+/** The answer of a request that may send a mail (the same whether it did or not), naming development's mail catcher inbox. */
+export function mailSentAnswer(message: string, mailInboxUrl: string | undefined): MailSent {
+  return { status: 'mail_sent', message, ...(mailInboxUrl ? { mail_inbox_url: mailInboxUrl } : {}) };
+}
 
 /** The texts of the mails accounts send; every link opens the dashboard, which POSTs the token (mail scanners only GET). */
 export function accountMails(publicBaseUrl: string) {

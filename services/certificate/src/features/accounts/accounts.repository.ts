@@ -39,8 +39,12 @@ export interface InvitationRow {
 
 /** Accounts, memberships, refresh sessions and invitations of the `certificate` schema; every query names its organization where one applies. */
 export function createAccountsRepository(db: Knex) {
+  return { db, ...accountQueries(db), ...membershipQueries(db), ...refreshSessionQueries(db), ...invitationQueries(db) };
+}
+
+/** The accounts themselves: found by email or id, created, their password hash, verification and free-credit grant. */
+function accountQueries(db: Knex) {
   return {
-    db,
     async findAccountByEmail(email: string, trx: Knex = db): Promise<AccountRow | undefined> {
       return trx('accounts').whereRaw('lower(email) = lower(?)', [email]).first('id', 'email', 'name', 'password_hash', 'email_verified_at');
     },
@@ -70,10 +74,12 @@ export function createAccountsRepository(db: Knex) {
       const [row] = await trx('memberships').where({ account_id: id, role: 'owner' }).count({ n: '*' });
       return Number(row!.n);
     },
-    async revokeAllSessions(trx: Knex, accountId: string): Promise<void> {
-      await trx('refresh_sessions').where({ account_id: accountId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
-    },
+  };
+}
 
+/** Who belongs to which organization, with which role. */
+function membershipQueries(db: Knex) {
+  return {
     async memberships(accountId: string, trx: Knex = db): Promise<MembershipView[]> {
       return trx('memberships as m')
         .join('organizations as o', 'o.id', 'm.organization_id')
@@ -105,7 +111,12 @@ export function createAccountsRepository(db: Knex) {
     async removeMembership(trx: Knex, organizationId: string, accountId: string): Promise<void> {
       await trx('memberships').where({ organization_id: organizationId, account_id: accountId }).delete();
     },
+  };
+}
 
+/** Dashboard sign-ins: refresh sessions, rotated within their family (one sign-in), revoked by family or organization. */
+function refreshSessionQueries(db: Knex) {
+  return {
     async insertRefreshSession(trx: Knex, row: { id: string; account_id: string; family_id: string; organization_id: string | null; token_hash: string; expires_at: Date }) {
       await trx('refresh_sessions').insert(row);
     },
@@ -134,11 +145,19 @@ export function createAccountsRepository(db: Knex) {
     async revokeFamily(familyId: string, trx: Knex = db): Promise<void> {
       await trx('refresh_sessions').where({ family_id: familyId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
     },
+    async revokeAllSessions(trx: Knex, accountId: string): Promise<void> {
+      await trx('refresh_sessions').where({ account_id: accountId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
+    },
     /** Sessions of an account that name this organization: a removed member's sign-ins there end. */
     async revokeSessionsIn(trx: Knex, organizationId: string, accountId: string): Promise<void> {
       await trx('refresh_sessions').where({ organization_id: organizationId, account_id: accountId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
     },
+  };
+}
 
+/** Invitations to an organization: created within a daily cap, listed while pending, used once, deleted. */
+function invitationQueries(db: Knex) {
+  return {
     /**
      * Inserts an invitation unless the organization made `perDay` in the last 24 hours: then nothing is inserted and the
      * answer is the seconds until the oldest of them leaves the window. The count and the insert hold the organization's

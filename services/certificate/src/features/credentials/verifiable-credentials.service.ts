@@ -4,7 +4,7 @@ import { NotFoundError } from '@platform/service-kit';
 import { certificateStatus } from '../certificates';
 import { normalizeVerificationCode } from '../certificates';
 import { credentialPageUrl } from '../documents';
-import { didDocument, issuerIdentity, jwks } from './issuer-identity';
+import { didDocument, issuerIdentity, jwks, type IssuerIdentity } from './issuer-identity';
 import { openBadgeCredential } from './open-badge';
 import type { CredentialsRepository, PublicCredentialRow } from './credentials.repository';
 import type { SigningKey } from './signing-key';
@@ -39,6 +39,40 @@ export function envelope(jwt: string) {
 
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
+/** The Open Badges 3.0 credential of a stored certificate, as this platform (its DID, its pages) issues it. */
+function credentialOf(row: PublicCredentialRow, publicBaseUrl: string, issuerDid: string) {
+  return openBadgeCredential({
+    pageUrl: credentialPageUrl(publicBaseUrl, row.verification_code),
+    issuerDid,
+    organizationName: row.organization_name,
+    recipientName: row.recipient_name,
+    programTitle: row.program_title,
+    issueDate: row.issue_date,
+    expiresOn: row.expires_on,
+    statusListPosition: row.status_list_position,
+    publicBaseUrl,
+  });
+}
+
+const tampered = (reason: string): VerificationResult => ({ status: 'tampered', valid: false, reason, credential: null });
+
+/** The compact JWS inside whatever was handed in: the JWT itself, an enveloped credential, or their JSON text. */
+function jwtIn(input: unknown): string | null {
+  if (typeof input === 'string') {
+    const text = input.trim();
+    if (COMPACT_JWS.test(text)) return text;
+    if (text.startsWith(ENVELOPE_PREFIX)) return jwtIn(text.slice(ENVELOPE_PREFIX.length));
+    if (!text.startsWith('{')) return null;
+    try {
+      return jwtIn(JSON.parse(text) as unknown);
+    } catch {
+      return null;
+    }
+  }
+  if (input && typeof input === 'object' && typeof (input as { id?: unknown }).id === 'string') return jwtIn((input as { id: string }).id);
+  return null;
+}
+
 /**
  * Signs every certificate as an Open Badges 3.0 credential secured with JOSE (VC-JOSE-COSE: a compact JWS, `typ`
  * `vc+jwt`, EdDSA over Ed25519), publishes the issuer's key and the revocation status lists, and verifies credentials
@@ -47,26 +81,10 @@ const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
  */
 export function createVerifiableCredentialsService(repository: CredentialsRepository, key: SigningKey, publicBaseUrl: string) {
   const identity = issuerIdentity(publicBaseUrl, key);
-  const publicKey: KeyObject = createPublicKey(key.privateKey);
   const header = { alg: 'EdDSA', kid: identity.keyId, typ: 'vc+jwt', cty: 'vc' };
-  const statusListPrefix = statusListUrl(publicBaseUrl, 0).replace(/0$/, '');
 
   async function sign(payload: Record<string, unknown>): Promise<string> {
     return new CompactSign(Buffer.from(JSON.stringify(payload))).setProtectedHeader(header).sign(key.privateKey);
-  }
-
-  function credentialOf(row: PublicCredentialRow) {
-    return openBadgeCredential({
-      pageUrl: credentialPageUrl(publicBaseUrl, row.verification_code),
-      issuerDid: identity.did,
-      organizationName: row.organization_name,
-      recipientName: row.recipient_name,
-      programTitle: row.program_title,
-      issueDate: row.issue_date,
-      expiresOn: row.expires_on,
-      statusListPosition: row.status_list_position,
-      publicBaseUrl,
-    });
   }
 
   async function rowFor(input: string) {
@@ -76,24 +94,52 @@ export function createVerifiableCredentialsService(repository: CredentialsReposi
     return row;
   }
 
-  const tampered = (reason: string): VerificationResult => ({ status: 'tampered', valid: false, reason, credential: null });
+  return {
+    identity,
+    didDocument: () => didDocument(identity),
+    jwks: () => jwks(identity),
 
-  /** The compact JWS inside whatever was handed in: the JWT itself, an enveloped credential, or their JSON text. */
-  function jwtIn(input: unknown): string | null {
-    if (typeof input === 'string') {
-      const text = input.trim();
-      if (COMPACT_JWS.test(text)) return text;
-      if (text.startsWith(ENVELOPE_PREFIX)) return jwtIn(text.slice(ENVELOPE_PREFIX.length));
-      if (!text.startsWith('{')) return null;
-      try {
-        return jwtIn(JSON.parse(text) as unknown);
-      } catch {
-        return null;
-      }
-    }
-    if (input && typeof input === 'object' && typeof (input as { id?: unknown }).id === 'string') return jwtIn((input as { id: string }).id);
-    return null;
-  }
+    /** The certificate's signed Open Badges credential (compact JWS). */
+    async credentialJwt(input: string): Promise<string> {
+      const row = await rowFor(input);
+      const credential = credentialOf(row, publicBaseUrl, identity.did);
+      return sign({
+        ...credential,
+        iss: identity.did,
+        jti: credential.id,
+        iat: Math.floor(row.created_at.getTime() / 1000),
+        ...(credential.validUntil ? { exp: seconds(credential.validUntil) } : {}),
+      });
+    },
+
+    /** Status list `list` as a signed BitstringStatusListCredential, or not found when no certificate is on it. */
+    async statusListJwt(list: number): Promise<string> {
+      const from = firstPositionOf(list);
+      if (!(await repository.anyPositionIn(from, from + STATUS_LIST_SIZE))) throw new NotFoundError('Status list not found');
+      const revoked = await repository.revokedPositions(from, from + STATUS_LIST_SIZE);
+      const url = statusListUrl(publicBaseUrl, list);
+      const now = new Date();
+      return sign({
+        '@context': ['https://www.w3.org/ns/credentials/v2'],
+        id: url,
+        type: ['VerifiableCredential', 'BitstringStatusListCredential'],
+        issuer: identity.did,
+        validFrom: now.toISOString(),
+        credentialSubject: { id: `${url}#list`, type: 'BitstringStatusList', statusPurpose: 'revocation', encodedList: encodeStatusList(revoked.map((position) => position - from)) },
+        iss: identity.did,
+        jti: url,
+        iat: Math.floor(now.getTime() / 1000),
+      });
+    },
+
+    ...credentialVerifier(repository, key, identity, publicBaseUrl),
+  };
+}
+
+/** Checks credentials handed back to the platform (their signature, revocation bit and expiry) and typed verification codes. */
+function credentialVerifier(repository: CredentialsRepository, key: SigningKey, identity: IssuerIdentity, publicBaseUrl: string) {
+  const publicKey: KeyObject = createPublicKey(key.privateKey);
+  const statusListPrefix = statusListUrl(publicBaseUrl, 0).replace(/0$/, '');
 
   async function verifySigned(jwt: string): Promise<VerificationResult> {
     let kid: string | undefined;
@@ -134,43 +180,6 @@ export function createVerifiableCredentialsService(repository: CredentialsReposi
   }
 
   return {
-    identity,
-    didDocument: () => didDocument(identity),
-    jwks: () => jwks(identity),
-
-    /** The certificate's signed Open Badges credential (compact JWS). */
-    async credentialJwt(input: string): Promise<string> {
-      const row = await rowFor(input);
-      const credential = credentialOf(row);
-      return sign({
-        ...credential,
-        iss: identity.did,
-        jti: credential.id,
-        iat: Math.floor(row.created_at.getTime() / 1000),
-        ...(credential.validUntil ? { exp: seconds(credential.validUntil) } : {}),
-      });
-    },
-
-    /** Status list `list` as a signed BitstringStatusListCredential, or not found when no certificate is on it. */
-    async statusListJwt(list: number): Promise<string> {
-      const from = firstPositionOf(list);
-      if (!(await repository.anyPositionIn(from, from + STATUS_LIST_SIZE))) throw new NotFoundError('Status list not found');
-      const revoked = await repository.revokedPositions(from, from + STATUS_LIST_SIZE);
-      const url = statusListUrl(publicBaseUrl, list);
-      const now = new Date();
-      return sign({
-        '@context': ['https://www.w3.org/ns/credentials/v2'],
-        id: url,
-        type: ['VerifiableCredential', 'BitstringStatusListCredential'],
-        issuer: identity.did,
-        validFrom: now.toISOString(),
-        credentialSubject: { id: `${url}#list`, type: 'BitstringStatusList', statusPurpose: 'revocation', encodedList: encodeStatusList(revoked.map((position) => position - from)) },
-        iss: identity.did,
-        jti: url,
-        iat: Math.floor(now.getTime() / 1000),
-      });
-    },
-
     /** Checks a credential handed in (JWT, enveloped JSON, or their text): signature, revocation bit, expiry. */
     async verifyCredential(input: unknown): Promise<VerificationResult> {
       const jwt = jwtIn(input);
@@ -184,7 +193,7 @@ export function createVerifiableCredentialsService(repository: CredentialsReposi
       const row = code ? await repository.byVerificationCode(code) : undefined;
       if (!row) return { status: 'unknown', valid: false, reason: 'No certificate has this verification code. Check the code you were given.', credential: null };
       const status = certificateStatus(row.status, row.expires_on);
-      const credential = credentialOf(row);
+      const credential = credentialOf(row, publicBaseUrl, identity.did);
       const summary = {
         id: credential.id,
         recipient_name: row.recipient_name,

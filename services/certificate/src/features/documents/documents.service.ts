@@ -24,14 +24,77 @@ export interface DocumentRenderSettings {
 /** A document ready to send, or (the public route) one still being rendered: ask again after `retryAfterSeconds`. */
 export type DocumentAnswer = { ready: true; content: Buffer } | { ready: false; retryAfterSeconds: number };
 
+function keyOf(certificate: CertificateForDocument, format: DocumentFormat): DocumentKey {
+  const status = certificateStatus(certificate.status, certificate.expires_on);
+  return { certificateId: certificate.id, templateVersion: certificate.template_version ?? 0, status, format };
+}
+
+/** What the renderer draws for a certificate: its template version's design and images, and the certificate's values. */
+async function documentInput(repository: DocumentsRepository, publicBaseUrl: string, certificate: CertificateForDocument, key: DocumentKey): Promise<DocumentInput> {
+  const template = certificate.template_id ? await repository.templateVersion(certificate.template_id, key.templateVersion) : undefined;
+  const verificationUrl = credentialPageUrl(publicBaseUrl, certificate.verification_code);
+  const definition = template?.definition ?? BUILT_IN_TEMPLATE;
+  return {
+    definition,
+    backgroundImage: template?.background_image ?? null,
+    logo: template?.logo ?? null,
+    signature: template?.signature_image ?? null,
+    verificationUrl,
+    title: `${certificate.program_title}: ${certificate.recipient_name}`,
+    status: key.status,
+    values: {
+      ...certificate.custom_fields,
+      recipient_name: certificate.recipient_name,
+      program_title: certificate.program_title,
+      issue_date: humanDate(certificate.issue_date, definition.date_format),
+      issuer_name: definition.issuer_name ?? certificate.organization_name,
+      certificate_number: certificate.certificate_number,
+      verification_url: verificationUrl,
+    },
+  };
+}
+
+/** What the renderer draws for a template draft's preview: the draft with sample values. */
+function previewInput(publicBaseUrl: string, draft: TemplateDraft, issuerName: string): DocumentInput {
+  const verificationUrl = credentialPageUrl(publicBaseUrl, 'PREVIEW');
+  const samples = Object.fromEntries(draft.definition.custom_fields.map((field) => [field.key, field.label]));
+  return {
+    definition: draft.definition,
+    backgroundImage: draft.background,
+    logo: draft.logo,
+    signature: draft.signature,
+    verificationUrl,
+    title: 'Preview',
+    status: 'valid',
+    values: {
+      ...samples,
+      recipient_name: 'Ada Lovelace',
+      program_title: 'Sample programme',
+      issue_date: humanDate(new Date().toISOString().slice(0, 10), draft.definition.date_format),
+      issuer_name: draft.definition.issuer_name ?? issuerName,
+      certificate_number: 'PREVIEW-0001',
+      verification_url: verificationUrl,
+    },
+  };
+}
+
+/** The render's result if it comes within `waitMs`, else null (it goes on, and is stored when done). */
+async function within(render: Promise<Buffer>, waitMs: number): Promise<Buffer | null> {
+  if (waitMs <= 0) return null;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)));
+  try {
+    return await Promise.race([render, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
- * Renders a certificate from the template version it was issued with (the built-in layout, version 0, without one),
- * in a worker thread of the render pool, never on the event loop. A document depends only on the certificate, that
- * version and the certificate's status (revoked and expired documents say so), so the first render of each is stored
- * and served from then on; concurrent requests for one document share one render.
+ * Admission to the render pool: each organization's jobs in flight counted, and a 503 with Retry-After when the
+ * organization's budget or the pool's queue is full.
  */
-export function createDocumentsService(repository: DocumentsRepository, publicBaseUrl: string, renders: DocumentRenderSettings) {
-  const inFlight = new Map<string, Promise<Buffer>>();
+function renderAdmission(renders: DocumentRenderSettings) {
   const perOrganization = new Map<string, number>();
 
   /** Seconds until asking again is worth it: one round of the queue ahead, at least 1 and at most 30. */
@@ -43,35 +106,6 @@ export function createDocumentsService(repository: DocumentsRepository, publicBa
   function busy(message: string): ApiError {
     const seconds = retryAfterSeconds();
     return new ApiError(503, 'too_many_in_flight', `${message}; retry after ${seconds} s`, {}, { 'Retry-After': String(seconds) });
-  }
-
-  function keyOf(certificate: CertificateForDocument, format: DocumentFormat): DocumentKey {
-    const status = certificateStatus(certificate.status, certificate.expires_on);
-    return { certificateId: certificate.id, templateVersion: certificate.template_version ?? 0, status, format };
-  }
-
-  async function inputOf(certificate: CertificateForDocument, key: DocumentKey): Promise<DocumentInput> {
-    const template = certificate.template_id ? await repository.templateVersion(certificate.template_id, key.templateVersion) : undefined;
-    const verificationUrl = credentialPageUrl(publicBaseUrl, certificate.verification_code);
-    const definition = template?.definition ?? BUILT_IN_TEMPLATE;
-    return {
-      definition,
-      backgroundImage: template?.background_image ?? null,
-      logo: template?.logo ?? null,
-      signature: template?.signature_image ?? null,
-      verificationUrl,
-      title: `${certificate.program_title}: ${certificate.recipient_name}`,
-      status: key.status,
-      values: {
-        ...certificate.custom_fields,
-        recipient_name: certificate.recipient_name,
-        program_title: certificate.program_title,
-        issue_date: humanDate(certificate.issue_date, definition.date_format),
-        issuer_name: definition.issuer_name ?? certificate.organization_name,
-        certificate_number: certificate.certificate_number,
-        verification_url: verificationUrl,
-      },
-    };
   }
 
   /**
@@ -96,6 +130,19 @@ export function createDocumentsService(repository: DocumentsRepository, publicBa
     })();
   }
 
+  return { inPool, retryAfterSeconds };
+}
+
+/**
+ * Renders a certificate from the template version it was issued with (the built-in layout, version 0, without one),
+ * in a worker thread of the render pool, never on the event loop. A document depends only on the certificate, that
+ * version and the certificate's status (revoked and expired documents say so), so the first render of each is stored
+ * and served from then on; concurrent requests for one document share one render.
+ */
+export function createDocumentsService(repository: DocumentsRepository, publicBaseUrl: string, renders: DocumentRenderSettings) {
+  const inFlight = new Map<string, Promise<Buffer>>();
+  const { inPool, retryAfterSeconds } = renderAdmission(renders);
+
   /** The render of one document, joined when it is already in flight, else started in the pool (and stored when done). */
   function renderOnce(certificate: CertificateForDocument, key: DocumentKey, budgeted: boolean): Promise<Buffer> {
     const id = `${key.certificateId}/${key.templateVersion}/${key.status}/${key.format}`;
@@ -103,7 +150,7 @@ export function createDocumentsService(repository: DocumentsRepository, publicBa
     if (running) return running;
     const render = inPool(certificate.organization_id, budgeted, async () => {
       try {
-        const content = await renders.pool.render(key.format, await inputOf(certificate, key));
+        const content = await renders.pool.render(key.format, await documentInput(repository, publicBaseUrl, certificate, key));
         await repository.store(key, content);
         return content;
       } finally {
@@ -114,18 +161,6 @@ export function createDocumentsService(repository: DocumentsRepository, publicBa
     render.catch(() => undefined);
     inFlight.set(id, render);
     return render;
-  }
-
-  /** The render's result if it comes within `waitMs`, else null (it goes on, and is stored when done). */
-  async function within(render: Promise<Buffer>, waitMs: number): Promise<Buffer | null> {
-    if (waitMs <= 0) return null;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)));
-    try {
-      return await Promise.race([render, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   return {
@@ -143,28 +178,7 @@ export function createDocumentsService(repository: DocumentsRepository, publicBa
      * render pool like every document and within the organization's budget (a 503 with Retry-After past either), never stored.
      */
     preview(organizationId: string, draft: TemplateDraft, issuerName: string): Promise<Buffer> {
-      const verificationUrl = credentialPageUrl(publicBaseUrl, 'PREVIEW');
-      const samples = Object.fromEntries(draft.definition.custom_fields.map((field) => [field.key, field.label]));
-      return inPool(organizationId, true, () =>
-        renders.pool.render('png', {
-          definition: draft.definition,
-          backgroundImage: draft.background,
-          logo: draft.logo,
-          signature: draft.signature,
-          verificationUrl,
-          title: 'Preview',
-          status: 'valid',
-          values: {
-            ...samples,
-            recipient_name: 'Ada Lovelace',
-            program_title: 'Sample programme',
-            issue_date: humanDate(new Date().toISOString().slice(0, 10), draft.definition.date_format),
-            issuer_name: draft.definition.issuer_name ?? issuerName,
-            certificate_number: 'PREVIEW-0001',
-            verification_url: verificationUrl,
-          },
-        }),
-      );
+      return inPool(organizationId, true, () => renders.pool.render('png', previewInput(publicBaseUrl, draft, issuerName)));
     },
     /** The dashboard's document: waits for the render (no organization budget; a full queue is still a 503). */
     async forCertificate(organizationId: string, id: string, format: DocumentFormat): Promise<Buffer> {

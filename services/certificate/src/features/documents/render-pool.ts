@@ -58,21 +58,13 @@ function startWorker(): Worker {
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 };
 
 /**
- * A bounded pool of render worker threads: a render never runs on the event loop that answers requests, at most
- * `workers` run at once, and at most `maxQueued` wait.
+ * The worker threads and their queue: a job goes to an idle worker (started on demand, at most `workers`) or waits (at
+ * most `maxQueued`); a worker that fails, exits or overruns `timeoutMs` is replaced and its job rejected.
  */
-export function createRenderPool(options: RenderPoolOptions) {
+function workerSlots(options: RenderPoolOptions) {
   const slots: Slot[] = [];
   const queue: Job[] = [];
-  const gates = new Set<SharedArrayBuffer>();
-  let nextId = 1;
   let closed = false;
-
-  function open(gate: SharedArrayBuffer) {
-    gates.delete(gate);
-    Atomics.store(new Int32Array(gate), 0, 1);
-    Atomics.notify(new Int32Array(gate), 0);
-  }
 
   function finish(slot: Slot, outcome: { content: Buffer } | { error: Error }) {
     const job = slot.job;
@@ -131,22 +123,58 @@ export function createRenderPool(options: RenderPoolOptions) {
     }
   }
 
-  function submit(request: WorkerRequest): Promise<Buffer> {
-    if (closed) return Promise.reject(new Error('The render pool is closed'));
-    if (queue.length >= options.maxQueued) return Promise.reject(new RenderQueueFullError());
-    return new Promise<Buffer>((resolve, reject) => {
-      queue.push({ request, resolve, reject });
-      dispatch();
-    });
+  return {
+    submit(request: WorkerRequest): Promise<Buffer> {
+      if (closed) return Promise.reject(new Error('The render pool is closed'));
+      if (queue.length >= options.maxQueued) return Promise.reject(new RenderQueueFullError());
+      return new Promise<Buffer>((resolve, reject) => {
+        queue.push({ request, resolve, reject });
+        dispatch();
+      });
+    },
+    /** Whether a worker has taken the job with this id. */
+    running: (id: number) => slots.some((s) => s.job?.request.id === id),
+    hasRoom: () => !closed && queue.length < options.maxQueued,
+    load: () => ({ running: slots.filter((s) => s.job).length, queued: queue.length, workers: options.workers }),
+    /** Rejects every job waiting or running and stops the workers. */
+    async close(): Promise<void> {
+      closed = true;
+      for (const job of queue.splice(0)) job.reject(new Error('The render pool is closed'));
+      await Promise.all(
+        slots.map(async (slot) => {
+          if (slot.timer) clearTimeout(slot.timer);
+          slot.job?.reject(new Error('The render pool is closed'));
+          slot.job = null;
+          await slot.worker.terminate();
+        }),
+      );
+      slots.length = 0;
+    },
+  };
+}
+
+/**
+ * A bounded pool of render worker threads: a render never runs on the event loop that answers requests, at most
+ * `workers` run at once, and at most `maxQueued` wait.
+ */
+export function createRenderPool(options: RenderPoolOptions) {
+  const workers = workerSlots(options);
+  const gates = new Set<SharedArrayBuffer>();
+  let nextId = 1;
+
+  function open(gate: SharedArrayBuffer) {
+    gates.delete(gate);
+    Atomics.store(new Int32Array(gate), 0, 1);
+    Atomics.notify(new Int32Array(gate), 0);
   }
 
   return {
     render(format: DocumentFormat, input: DocumentInput): Promise<Buffer> {
-      return submit({ kind: 'render', id: nextId++, format, input });
+      return workers.submit({ kind: 'render', id: nextId++, format, input });
     },
     /** Whether each image decodes (decoded in a worker and released at once: the pixels never reach this thread). */
     async decode(images: Uint8Array[]): Promise<boolean[]> {
-      const answer = await submit({ kind: 'decode', id: nextId++, images });
+      const answer = await workers.submit({ kind: 'decode', id: nextId++, images });
       return images.map((_image, index) => answer[index] === 1);
     },
     /**
@@ -158,8 +186,8 @@ export function createRenderPool(options: RenderPoolOptions) {
       gates.add(gate);
       const id = nextId++;
       let refused: unknown;
-      submit({ kind: 'hold', id, gate }).catch((error: unknown) => (refused = error));
-      while (!slots.some((s) => s.job?.request.id === id)) {
+      workers.submit({ kind: 'hold', id, gate }).catch((error: unknown) => (refused = error));
+      while (!workers.running(id)) {
         if (refused) throw refused;
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -167,25 +195,15 @@ export function createRenderPool(options: RenderPoolOptions) {
     },
     /** Whether one more job would be queued rather than refused. */
     hasRoom(): boolean {
-      return !closed && queue.length < options.maxQueued;
+      return workers.hasRoom();
     },
     /** Renders running and waiting, for `Retry-After`. */
     load(): { running: number; queued: number; workers: number } {
-      return { running: slots.filter((s) => s.job).length, queued: queue.length, workers: options.workers };
+      return workers.load();
     },
     async close(): Promise<void> {
-      closed = true;
       for (const gate of [...gates]) open(gate);
-      for (const job of queue.splice(0)) job.reject(new Error('The render pool is closed'));
-      await Promise.all(
-        slots.map(async (slot) => {
-          if (slot.timer) clearTimeout(slot.timer);
-          slot.job?.reject(new Error('The render pool is closed'));
-          slot.job = null;
-          await slot.worker.terminate();
-        }),
-      );
-      slots.length = 0;
+      await workers.close();
     },
   };
 }

@@ -35,7 +35,11 @@ export function isGuessFailure(error: unknown): boolean {
   return error instanceof UnauthorizedError && (error.code === 'invalid_activation_code' || error.code === 'activation_code_expired');
 }
 
-export function createDriverSessionService(db: Knex, repository: DriverSessionsRepository, fleet: Pick<FleetService, 'findDriver'>, settings: DriverSessionSettings) {
+/**
+ * Activation codes: one-time codes a driver signs in with, issued at registration and by an operator (which also ends
+ * the driver's sessions: a lost device shut out). A new code supersedes the driver's earlier unused ones.
+ */
+function activationCodes(db: Knex, repository: DriverSessionsRepository, fleet: Pick<FleetService, 'findDriver'>) {
   /**
    * Issues a fresh one-time activation code for a driver on `conn` (the caller's transaction when it has one): earlier unused
    * codes stop working. Only the hash is stored; the code itself is in the answer only.
@@ -53,26 +57,6 @@ export function createDriverSessionService(db: Knex, repository: DriverSessionsR
       expires_at: new Date(Date.now() + ACTIVATION_CODE_TTL_SECONDS * 1000),
     });
     return { activation_code: code, expires_at: row.expires_at.toISOString() };
-  }
-
-  async function openSession(trx: Knex.Transaction, driver: Driver, activationCodeId: string): Promise<DriverSessionTokens> {
-    const sessionId = newId('dss');
-    await repository.insertSession(trx, { id: sessionId, driver_id: driver.id, activation_code_id: activationCodeId });
-    await repository.revokeDriverSessions(trx, driver.id, 'signed_in_elsewhere', sessionId); // one signed-in device per driver
-    return { ...(await tokensFor(trx, driver, sessionId)), driver: toDriverView(driver) };
-  }
-
-  async function tokensFor(trx: Knex.Transaction, driver: Driver, sessionId: string) {
-    const refreshToken = newRefreshToken();
-    const refreshExpiresAt = new Date(Date.now() + settings.refreshTokenTtlSeconds * 1000);
-    await repository.insertRefreshToken(trx, { token_hash: secretHash(refreshToken), session_id: sessionId, expires_at: refreshExpiresAt });
-    return {
-      access_token: signAccessToken(driver.id, sessionId, { secret: settings.jwtSecret, issuer: settings.jwtIssuer, ttlSeconds: settings.accessTokenTtlSeconds }),
-      token_type: 'Bearer' as const,
-      expires_in: settings.accessTokenTtlSeconds,
-      refresh_token: refreshToken,
-      refresh_token_expires_at: refreshExpiresAt.toISOString(),
-    };
   }
 
   /**
@@ -103,7 +87,32 @@ export function createDriverSessionService(db: Knex, repository: DriverSessionsR
         return issued;
       });
     },
+  };
+}
 
+/** The driver app's sessions and their tokens: signing in with a code, rotating the refresh token, signing out. */
+function driverSessions(db: Knex, repository: DriverSessionsRepository, fleet: Pick<FleetService, 'findDriver'>, settings: DriverSessionSettings) {
+  async function openSession(trx: Knex.Transaction, driver: Driver, activationCodeId: string): Promise<DriverSessionTokens> {
+    const sessionId = newId('dss');
+    await repository.insertSession(trx, { id: sessionId, driver_id: driver.id, activation_code_id: activationCodeId });
+    await repository.revokeDriverSessions(trx, driver.id, 'signed_in_elsewhere', sessionId); // one signed-in device per driver
+    return { ...(await tokensFor(trx, driver, sessionId)), driver: toDriverView(driver) };
+  }
+
+  async function tokensFor(trx: Knex.Transaction, driver: Driver, sessionId: string) {
+    const refreshToken = newRefreshToken();
+    const refreshExpiresAt = new Date(Date.now() + settings.refreshTokenTtlSeconds * 1000);
+    await repository.insertRefreshToken(trx, { token_hash: secretHash(refreshToken), session_id: sessionId, expires_at: refreshExpiresAt });
+    return {
+      access_token: signAccessToken(driver.id, sessionId, { secret: settings.jwtSecret, issuer: settings.jwtIssuer, ttlSeconds: settings.accessTokenTtlSeconds }),
+      token_type: 'Bearer' as const,
+      expires_in: settings.accessTokenTtlSeconds,
+      refresh_token: refreshToken,
+      refresh_token_expires_at: refreshExpiresAt.toISOString(),
+    };
+  }
+
+  return {
     /** Exchanges a one-time activation code for the first access and refresh token of a new session. */
     async signIn(activationCode: string): Promise<DriverSessionTokens> {
       const normalized = normalizeActivationCode(activationCode);
@@ -159,6 +168,11 @@ export function createDriverSessionService(db: Knex, repository: DriverSessionsR
       return repository.isSessionActive(sessionId, driverId);
     },
   };
+}
+
+/** A driver's way into the app: activation codes, and the sessions they open. */
+export function createDriverSessionService(db: Knex, repository: DriverSessionsRepository, fleet: Pick<FleetService, 'findDriver'>, settings: DriverSessionSettings) {
+  return { ...activationCodes(db, repository, fleet), ...driverSessions(db, repository, fleet, settings) };
 }
 
 export type DriverSessionService = ReturnType<typeof createDriverSessionService>;

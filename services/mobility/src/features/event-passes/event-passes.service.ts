@@ -61,12 +61,27 @@ export interface RidePassRequest {
 
 const PROGRAM_NOT_FOUND = 'Event pass program not found';
 
-export function createEventPassService({ db, repository: repo, appendEvent }: EventPassDeps) {
-  async function view(conn: Knex, program: ProgramRow): Promise<ProgramView> {
-    const usage = await repo.programUsage(conn, [program.id]);
-    return presentProgram(program, usage.get(program.id)!);
-  }
+/** The program's view with its usage (passes issued, rides redeemed), read on `conn`. */
+async function programView(repo: EventPassesRepository, conn: Knex, program: ProgramRow): Promise<ProgramView> {
+  const usage = await repo.programUsage(conn, [program.id]);
+  return presentProgram(program, usage.get(program.id)!);
+}
 
+/** The program's rules a ride must meet: its window, its venue (at the pickup, the drop-off or either) and its tiers. */
+function checkProgramRules(program: ProgramRow, ride: RidePassRequest): void {
+  if (!insideWindow({ validFrom: program.valid_from, validUntil: program.valid_until }, new Date())) {
+    throw passRefused('event_pass_outside_window', `The pass is valid from ${program.valid_from.toISOString()} until ${program.valid_until.toISOString()}`);
+  }
+  const venue = { lat: program.venue_lat, lng: program.venue_lng, radiusMeters: program.venue_radius_m };
+  if (!matchesVenue(venue, program.applies_to, ride)) {
+    const where = { to_venue: 'the drop-off', from_venue: 'the pickup', both: 'the pickup or the drop-off' }[program.applies_to];
+    throw passRefused('event_pass_venue_mismatch', `The pass needs ${where} within ${program.venue_radius_m} m of the venue`);
+  }
+  if (!program.tiers.includes(ride.tier)) throw passRefused('event_pass_tier_not_allowed', `The pass covers the tiers ${program.tiers.join(', ')}`);
+}
+
+/** The organizer's side: programs created, listed, closed; passes issued, listed, revoked. */
+function programAdministration({ db, repository: repo }: Pick<EventPassDeps, 'db' | 'repository'>) {
   async function ownProgram(partnerId: string, id: string): Promise<ProgramRow> {
     const program = await repo.findProgram(db, partnerId, id);
     if (!program) throw new NotFoundError(PROGRAM_NOT_FOUND);
@@ -76,21 +91,6 @@ export function createEventPassService({ db, repository: repo, appendEvent }: Ev
   async function ownPassByCode(partnerId: string, code: string): Promise<PassRow | undefined> {
     const normalized = normalizePassCode(code);
     return normalized ? repo.findPassByHash(db, partnerId, passCodeHash(normalized)) : undefined;
-  }
-
-  /** The budget ran out (nothing left to cover): the one `budget_exhausted` event, the first time only. */
-  async function noteExhausted(trx: Knex.Transaction, program: ProgramRow): Promise<void> {
-    if (program.budget - program.budget_reserved - program.budget_spent > 0) return;
-    const marked = await repo.markBudgetExhausted(trx, program.id);
-    if (!marked) return;
-    await appendEvent(trx, {
-      partnerId: marked.partner_id,
-      type: 'event_pass_program.budget_exhausted',
-      objectType: 'event_pass_program',
-      objectId: marked.id,
-      sequence: marked.sequence,
-      data: await view(trx, marked),
-    });
   }
 
   return {
@@ -124,7 +124,7 @@ export function createEventPassService({ db, repository: repo, appendEvent }: Ev
     },
 
     async getProgram(partnerId: string, id: string): Promise<ProgramView> {
-      return view(db, await ownProgram(partnerId, id));
+      return programView(repo, db, await ownProgram(partnerId, id));
     },
 
     /** Stops new redemptions; rides already holding a reservation keep it and settle as usual. Closing twice is a no-op. */
@@ -132,7 +132,7 @@ export function createEventPassService({ db, repository: repo, appendEvent }: Ev
       return db.transaction(async (trx) => {
         const program = await repo.findProgram(trx, partnerId, id, { forUpdate: true });
         if (!program) throw new NotFoundError(PROGRAM_NOT_FOUND);
-        return view(trx, program.status === 'closed' ? program : await repo.closeProgram(trx, id));
+        return programView(repo, trx, program.status === 'closed' ? program : await repo.closeProgram(trx, id));
       });
     },
 
@@ -179,7 +179,30 @@ export function createEventPassService({ db, repository: repo, appendEvent }: Ev
       if (!pass || pass.program_id !== programId || pass.partner_id !== partnerId) throw new NotFoundError('Event pass not found');
       return presentPass(pass.status === 'revoked' ? pass : await repo.revokePass(pass.id));
     },
+  };
+}
 
+/**
+ * The rides' side: a ride created with a pass reserves one of its rides and the covered amount of the program's
+ * budget; the ride's end spends or releases them. Every change appends its event in the ride's transaction.
+ */
+function rideRedemptions({ repository: repo, appendEvent }: Pick<EventPassDeps, 'repository' | 'appendEvent'>) {
+  /** The budget ran out (nothing left to cover): the one `budget_exhausted` event, the first time only. */
+  async function noteExhausted(trx: Knex.Transaction, program: ProgramRow): Promise<void> {
+    if (program.budget - program.budget_reserved - program.budget_spent > 0) return;
+    const marked = await repo.markBudgetExhausted(trx, program.id);
+    if (!marked) return;
+    await appendEvent(trx, {
+      partnerId: marked.partner_id,
+      type: 'event_pass_program.budget_exhausted',
+      objectType: 'event_pass_program',
+      objectId: marked.id,
+      sequence: marked.sequence,
+      data: await programView(repo, trx, marked),
+    });
+  }
+
+  return {
     /**
      * In the ride's transaction: checks every rule, takes one ride from the pass and reserves the covered amount from
      * the budget, both with conditional UPDATEs, so concurrent rides can neither overdraw the budget nor over-use a pass.
@@ -192,15 +215,7 @@ export function createEventPassService({ db, repository: repo, appendEvent }: Ev
       if (pass.status === 'revoked') throw passRefused('event_pass_revoked', 'The pass has been revoked');
       const program = (await repo.findProgram(trx, ride.partnerId, pass.program_id))!;
       if (program.status === 'closed') throw passRefused('event_pass_program_closed', 'The pass program is closed');
-      if (!insideWindow({ validFrom: program.valid_from, validUntil: program.valid_until }, new Date())) {
-        throw passRefused('event_pass_outside_window', `The pass is valid from ${program.valid_from.toISOString()} until ${program.valid_until.toISOString()}`);
-      }
-      const venue = { lat: program.venue_lat, lng: program.venue_lng, radiusMeters: program.venue_radius_m };
-      if (!matchesVenue(venue, program.applies_to, ride)) {
-        const where = { to_venue: 'the drop-off', from_venue: 'the pickup', both: 'the pickup or the drop-off' }[program.applies_to];
-        throw passRefused('event_pass_venue_mismatch', `The pass needs ${where} within ${program.venue_radius_m} m of the venue`);
-      }
-      if (!program.tiers.includes(ride.tier)) throw passRefused('event_pass_tier_not_allowed', `The pass covers the tiers ${program.tiers.join(', ')}`);
+      checkProgramRules(program, ride);
 
       const used = await repo.useOneRide(trx, pass.id);
       if (!used) throw passRefused('event_pass_used_up', `The pass has no rides left (${pass.rides_allowed} per pass)`);
@@ -253,6 +268,11 @@ export function createEventPassService({ db, repository: repo, appendEvent }: Ev
       });
     },
   };
+}
+
+/** Event pass programs: the organizer's administration of programs and passes, and the rides that redeem them. */
+export function createEventPassService(deps: EventPassDeps) {
+  return { ...programAdministration(deps), ...rideRedemptions(deps) };
 }
 
 export type EventPassService = ReturnType<typeof createEventPassService>;

@@ -86,18 +86,36 @@ const comeBackDelayMs = () => 200 + Math.round(Math.random() * 300);
  * job, so a batch job completes once each of its messages was sent or handed on.
  */
 export function createWebhookMessageProcessor(options: WebhookMessageProcessorDeps) {
-  const slots = createEndpointSlots(options.perEndpointInFlight);
-  // Concurrent jobs share their claim and their attempt-log write: one statement per batch, each still awaited
-  // before its job completes, so nothing is acknowledged to BullMQ before Postgres has it.
-  const claim = createStatementBatcher((ids: string[]) => claimAttempts(options.db, ids, options.claimLeaseMs));
-  const leases = createClaimLeases(options.db, options.claimLeaseMs, options.logger);
-  // Attempts given back unsent (many at once when a backlog meets an endpoint at its cap) share a statement too.
-  const giveBack = createStatementBatcher(async (claims: ClaimedAttempt[]) => (await unclaimAttempts(options.db, claims), claims.map(() => undefined)));
   const deps: ProcessorContext = {
     ...options,
     secrets: withDecryptCache(options.secrets),
+    // Concurrent jobs share their attempt-log write: one statement per batch, each still awaited before its job
+    // completes, so nothing is acknowledged to BullMQ before Postgres has it.
     record: createStatementBatcher((records: AttemptRecord[]) => recordAttempts(options.db, records)),
   };
+  const attempts = messageAttempts(deps);
+  const processBatch = batchProcessor(deps, attempts);
+
+  return async function processWebhookJob(job: Job<WebhookJobData>, token?: string): Promise<WebhookAttemptResult> {
+    const data = job.data;
+    return isBatchJob(data) ? processBatch(job as Job<WebhookBatchJobData>, token) : processSingle(attempts, job as Job<WebhookMessageJobData>, token);
+  };
+}
+
+/** How one message is attempted, by a single job or within a batch: what both paths share. */
+type MessageAttempts = ReturnType<typeof messageAttempts>;
+
+/**
+ * One message's attempt: claimed (with a lease, renewed while it runs), given an endpoint slot (at most
+ * `perEndpointInFlight` in flight per endpoint), signed, sent and recorded.
+ */
+function messageAttempts(deps: ProcessorContext) {
+  const slots = createEndpointSlots(deps.perEndpointInFlight);
+  // Concurrent jobs share their claim: one statement per batch of them.
+  const claim = createStatementBatcher((ids: string[]) => claimAttempts(deps.db, ids, deps.claimLeaseMs));
+  const leases = createClaimLeases(deps.db, deps.claimLeaseMs, deps.logger);
+  // Attempts given back unsent (many at once when a backlog meets an endpoint at its cap) share a statement too.
+  const giveBack = createStatementBatcher(async (claims: ClaimedAttempt[]) => (await unclaimAttempts(deps.db, claims), claims.map(() => undefined)));
 
   // Messages this process is attempting, from before their claim until their attempt is recorded. A process frozen
   // longer than the claim lease (SIGSTOP, a long GC or VM pause) finds, when it runs again, BullMQ handing it the same
@@ -153,6 +171,14 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
     return conclude(deps, claimed, outcome, span, successLine);
   }
 
+  return { slots, leases, attempting, attemptMessage, sendClaimed };
+}
+
+/**
+ * A batch job: every message claimed in one statement and sent with at most the endpoint's in-flight cap at a time;
+ * a message that must be tried later waits once within the batch, then leaves it for a single delayed job.
+ */
+function batchProcessor(deps: ProcessorContext, { slots, leases, attempting, attemptMessage, sendClaimed }: MessageAttempts) {
   /**
    * The first try of each message of a batch: one statement claims every message this process is not attempting
    * already, and the claims are renewed while they wait for the endpoint's slots; a message not claimed is settled
@@ -165,7 +191,7 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
     const claims: (ClaimedAttempt | undefined)[] = [];
     try {
       const claimStartedAt = performance.now();
-      claims.push(...(await claimAttempts(deps.db, messages.filter((_m, i) => mine[i]).map((m) => m.deliveryId), options.claimLeaseMs)));
+      claims.push(...(await claimAttempts(deps.db, messages.filter((_m, i) => mine[i]).map((m) => m.deliveryId), deps.claimLeaseMs)));
       for (const claimed of claims) if (claimed) leases.hold(claimed, claimStartedAt);
     } catch (err) {
       // Postgres unreachable, say: every message goes to a single job that BullMQ retries with backoff.
@@ -204,7 +230,7 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
       throw new DelayedError();
     }
     const startedAt = performance.now();
-    const steps = await firstTries(endpointId, messages, options.perEndpointInFlight);
+    const steps = await firstTries(endpointId, messages, deps.perEndpointInFlight);
     const waiting = messages.map((message, at) => ({ message, step: steps[at]! })).filter(({ step }) => step.kind !== 'done' && step.kind !== 'gave_up');
     let delivered = steps.filter((step) => step.kind === 'done' && step.result === 'succeeded').length;
     let firstError: unknown;
@@ -227,41 +253,39 @@ export function createWebhookMessageProcessor(options: WebhookMessageProcessorDe
         }
         try {
           if (step.kind === 'done' && step.result === 'succeeded') delivered += 1;
-          if (step.kind === 'retry') await options.enqueueLater(endpointId, message, step.retryInMs);
-          if (step.kind === 'later') await options.enqueueLater(endpointId, message, step.laterInMs);
+          if (step.kind === 'retry') await deps.enqueueLater(endpointId, message, step.retryInMs);
+          if (step.kind === 'later') await deps.enqueueLater(endpointId, message, step.laterInMs);
         } catch (err) {
           firstError ??= err; // Redis unreachable: the batch fails and BullMQ runs it again (the claims keep sent messages from going twice)
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(options.perEndpointInFlight, waiting.length) }, runner));
+    await Promise.all(Array.from({ length: Math.min(deps.perEndpointInFlight, waiting.length) }, runner));
     deps.logger.info({ endpointId, messages: messages.length, delivered, ms: Math.round(performance.now() - startedAt) }, 'webhook batch done');
     if (firstError !== undefined) throw firstError instanceof Error ? firstError : new Error(String(firstError));
     return 'succeeded';
   }
 
-  async function processSingle(job: Job<WebhookMessageJobData>, token?: string): Promise<WebhookAttemptResult> {
-    const { deliveryId: messageId, endpointId } = job.data; // job data keeps its field names: jobs already queued still run
-    const step = await attemptMessage(messageId, endpointId, job.data.traceparent, 'info');
-    switch (step.kind) {
-      case 'done':
-        return step.result;
-      case 'later':
-        // This endpoint is at its limit here and not answering (or another job holds the message): give the slot to
-        // another job, come back shortly.
-        await job.moveToDelayed(Date.now() + step.laterInMs, token);
-        throw new DelayedError();
-      case 'retry':
-        throw new RetryWebhookMessageError(step.error, step.retryInMs);
-      case 'gave_up':
-        throw new UnrecoverableError(step.error);
-    }
-  }
+  return processBatch;
+}
 
-  return async function processWebhookJob(job: Job<WebhookJobData>, token?: string): Promise<WebhookAttemptResult> {
-    const data = job.data;
-    return isBatchJob(data) ? processBatch(job as Job<WebhookBatchJobData>, token) : processSingle(job as Job<WebhookMessageJobData>, token);
-  };
+/** A single job: one attempt of one message; BullMQ retries it, delays it or gives it up as the attempt's step says. */
+async function processSingle({ attemptMessage }: MessageAttempts, job: Job<WebhookMessageJobData>, token?: string): Promise<WebhookAttemptResult> {
+  const { deliveryId: messageId, endpointId } = job.data; // job data keeps its field names: jobs already queued still run
+  const step = await attemptMessage(messageId, endpointId, job.data.traceparent, 'info');
+  switch (step.kind) {
+    case 'done':
+      return step.result;
+    case 'later':
+      // This endpoint is at its limit here and not answering (or another job holds the message): give the slot to
+      // another job, come back shortly.
+      await job.moveToDelayed(Date.now() + step.laterInMs, token);
+      throw new DelayedError();
+    case 'retry':
+      throw new RetryWebhookMessageError(step.error, step.retryInMs);
+    case 'gave_up':
+      throw new UnrecoverableError(step.error);
+  }
 }
 
 /**

@@ -49,8 +49,14 @@ export interface RegisterEndpointInput {
   description?: string | null;
 }
 
-/** Registration, listing, deletion and the delivery log of a partner's webhook endpoints. */
-export function createWebhookEndpointService({ db, endpoints, messageLog, queue, policy, secrets, maxEndpointsPerPartner, appendEvent, maxAttempts, recoverMinIntervalSeconds = 60, logger }: WebhookEndpointServiceDeps) {
+async function requireEndpoint(endpoints: WebhookEndpointsRepository, account: PartnerAccount, id: string): Promise<WebhookEndpointRow> {
+  const endpoint = isIdOf('whe', id) ? await endpoints.findEndpoint(account, id) : undefined;
+  if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
+  return endpoint;
+}
+
+/** A partner's endpoints themselves: registered (within the per-partner cap, one enabled endpoint per URL), listed, changed, their secret rotated, deleted. */
+function endpointRegistry({ db, endpoints, policy, secrets, maxEndpointsPerPartner, logger }: WebhookEndpointServiceDeps) {
   async function checkedUrl(partnerId: string, candidate: string): Promise<URL> {
     try {
       return await assertSafeTarget(candidate, policy);
@@ -63,30 +69,6 @@ export function createWebhookEndpointService({ db, endpoints, messageLog, queue,
       throw error;
     }
   }
-
-  async function requireEndpoint(account: PartnerAccount, id: string): Promise<WebhookEndpointRow> {
-    const endpoint = isIdOf('whe', id) ? await endpoints.findEndpoint(account, id) : undefined;
-    if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
-    return endpoint;
-  }
-  async function reopen(account: PartnerAccount, endpointId: string, messageId: string, from: ('failed' | 'succeeded')[]) {
-    const { partnerId } = account;
-    const endpoint = await requireEndpoint(account, endpointId);
-    const found = isIdOf('whd', messageId) ? await messageLog.findWebhookMessage(partnerId, endpointId, messageId) : undefined;
-    if (!found) throw new NotFoundError('Webhook delivery not found');
-    if (endpoint.status !== 'enabled') throw new ConflictError('The webhook endpoint is disabled; register it again to receive events', 'endpoint_disabled');
-    if (!(await messageLog.reopenFailedWebhookMessage(messageId, from))) {
-      throw from.includes('succeeded')
-        ? new ConflictError(`Only a finished delivery can be replayed (this one is ${found.status})`, 'delivery_pending')
-        : new ConflictError(`Only a failed delivery can be retried (this one is ${found.status})`, 'delivery_not_failed');
-    }
-    // Read back before enqueueing, so the answer shows the delivery as reopened, not a race with the worker.
-    const reopened = (await messageLog.findWebhookMessage(partnerId, endpointId, messageId))!;
-    const attempts = await messageLog.attemptsOf([messageId]);
-    await enqueueWebhookMessages(queue, [found]);
-    return presentWebhookMessage(reopened, attempts);
-  }
-
 
   return {
     async register(account: PartnerAccount, input: RegisterEndpointInput) {
@@ -125,7 +107,7 @@ export function createWebhookEndpointService({ db, endpoints, messageLog, queue,
 
     /** One endpoint (never its secret); another partner's or mode's: 404. */
     async get(account: PartnerAccount, id: string) {
-      return presentEndpoint(await requireEndpoint(account, id));
+      return presentEndpoint(await requireEndpoint(endpoints, account, id));
     },
 
     /**
@@ -134,7 +116,7 @@ export function createWebhookEndpointService({ db, endpoints, messageLog, queue,
      */
     async update(account: PartnerAccount, id: string, input: UpdateEndpointInput) {
       const { partnerId } = account;
-      await requireEndpoint(account, id);
+      await requireEndpoint(endpoints, account, id);
       const url = input.url === undefined ? undefined : await checkedUrl(partnerId, input.url);
       const row = await db.transaction(async (trx) => {
         await endpoints.lockPartnerEndpoints(trx, partnerId);
@@ -157,16 +139,46 @@ export function createWebhookEndpointService({ db, endpoints, messageLog, queue,
       return presentEndpoint(row);
     },
 
-    /** A new secret, shown once; the old one keeps signing beside it for SECRET_OVERLAP_HOURS. */
-    /** A new secret; the previous one keeps signing for SECRET_OVERLAP_HOURS, or stops at once with `expirePreviousNow`. */
+    /** A new secret, shown once; the previous one keeps signing for SECRET_OVERLAP_HOURS, or stops at once with `expirePreviousNow`. */
     async rotateSecret(account: PartnerAccount, id: string, { expirePreviousNow = false }: { expirePreviousNow?: boolean } = {}) {
-      await requireEndpoint(account, id);
+      await requireEndpoint(endpoints, account, id);
       const secret = generateWebhookSecret();
       const row = await endpoints.rotateEndpointSecret(account, id, secrets.encrypt(id, secret), expirePreviousNow ? 0 : SECRET_OVERLAP_HOURS);
       if (!row) throw new NotFoundError('Webhook endpoint not found');
       return { ...presentEndpoint(row), secret };
     },
 
+    async remove(account: PartnerAccount, id: string): Promise<void> {
+      const removed = isIdOf('whe', id) && (await endpoints.deleteEndpoint(account, id));
+      if (!removed) throw new NotFoundError('Webhook endpoint not found');
+    },
+  };
+}
+
+/**
+ * What an endpoint is sent: a test event, a recover of the events it missed, a failed or finished delivery sent again,
+ * and its delivery log.
+ */
+function endpointDeliveries({ db, endpoints, messageLog, queue, appendEvent, maxAttempts, recoverMinIntervalSeconds = 60 }: WebhookEndpointServiceDeps) {
+  async function reopen(account: PartnerAccount, endpointId: string, messageId: string, from: ('failed' | 'succeeded')[]) {
+    const { partnerId } = account;
+    const endpoint = await requireEndpoint(endpoints, account, endpointId);
+    const found = isIdOf('whd', messageId) ? await messageLog.findWebhookMessage(partnerId, endpointId, messageId) : undefined;
+    if (!found) throw new NotFoundError('Webhook delivery not found');
+    if (endpoint.status !== 'enabled') throw new ConflictError('The webhook endpoint is disabled; register it again to receive events', 'endpoint_disabled');
+    if (!(await messageLog.reopenFailedWebhookMessage(messageId, from))) {
+      throw from.includes('succeeded')
+        ? new ConflictError(`Only a finished delivery can be replayed (this one is ${found.status})`, 'delivery_pending')
+        : new ConflictError(`Only a failed delivery can be retried (this one is ${found.status})`, 'delivery_not_failed');
+    }
+    // Read back before enqueueing, so the answer shows the delivery as reopened, not a race with the worker.
+    const reopened = (await messageLog.findWebhookMessage(partnerId, endpointId, messageId))!;
+    const attempts = await messageLog.attemptsOf([messageId]);
+    await enqueueWebhookMessages(queue, [found]);
+    return presentWebhookMessage(reopened, attempts);
+  }
+
+  return {
     /** Sends a `webhook.test` event to this endpoint alone (signed and retried like any other); 409 when disabled. */
     async sendTestEvent(account: PartnerAccount, id: string) {
       const { partnerId } = account;
@@ -225,14 +237,9 @@ export function createWebhookEndpointService({ db, endpoints, messageLog, queue,
       return { endpoint_id: id, since: since.toISOString(), include_succeeded: input.include_succeeded ?? false, queued: messages.length };
     },
 
-    async remove(account: PartnerAccount, id: string): Promise<void> {
-      const removed = isIdOf('whe', id) && (await endpoints.deleteEndpoint(account, id));
-      if (!removed) throw new NotFoundError('Webhook endpoint not found');
-    },
-
     async listWebhookMessages(account: PartnerAccount, endpointId: string, page: PageRequest & WebhookMessageFilter) {
       const { partnerId } = account;
-      await requireEndpoint(account, endpointId);
+      await requireEndpoint(endpoints, account, endpointId);
       const rows = await messageLog.listWebhookMessages(partnerId, endpointId, page);
       const shown = rows.slice(0, page.limit);
       const attempts = await messageLog.attemptsOf(shown.map((d) => d.id));
@@ -249,6 +256,11 @@ export function createWebhookEndpointService({ db, endpoints, messageLog, queue,
       return reopen(account, endpointId, messageId, ['failed', 'succeeded']);
     },
   };
+}
+
+/** Registration, listing, deletion and the delivery log of a partner's webhook endpoints. */
+export function createWebhookEndpointService(deps: WebhookEndpointServiceDeps) {
+  return { ...endpointRegistry(deps), ...endpointDeliveries(deps) };
 }
 
 export type WebhookEndpointService = ReturnType<typeof createWebhookEndpointService>;
