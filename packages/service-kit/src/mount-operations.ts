@@ -2,11 +2,11 @@ import express, { Router, type NextFunction, type Request, type RequestHandler, 
 import type { z } from 'zod';
 import { requireRole } from './admin-auth';
 import { sendJsonWithEtag } from './etag';
-import { ForbiddenError, ValidationError } from './errors';
+import { ForbiddenError } from './errors';
 import { jsonBodies } from './json-app';
 import { expressPath } from './route-table';
 import { bodyMedia, type CostClass, type MediaSchemas, type ResponseSpec, type RouteSpec } from './route-spec';
-import { parseOrThrow, toFieldIssues } from './validation';
+import { parseOrThrow } from './validation';
 
 /**
  * The app built from a route table: one Express route per operation, its chain made from the entry alone — the
