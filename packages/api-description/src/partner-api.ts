@@ -16,7 +16,7 @@ export const PARTNER_API_INFO = {
   description:
     'Everything partners, payment gateways and driver apps reach through the gateway: certificate verification and credits, ' +
     'payment webhooks, fare estimates, rides, deliveries, outgoing webhooks and the driver app. ' +
-    'Errors are `{"error", "code"}` (422 adds `details`); lists are `{"data", "has_more", "next_cursor"}`.',
+    'Errors are Problem Details (`application/problem+json`: `type`, `title`, `status`, `detail`, with `error` and `code`; 422 adds `details`); lists are `{"data", "has_more", "next_cursor"}`.',
   license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
 };
 
