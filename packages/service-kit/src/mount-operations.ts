@@ -2,11 +2,11 @@ import express, { Router, type NextFunction, type Request, type RequestHandler, 
 import type { z } from 'zod';
 import { requireRole } from './admin-auth';
 import { sendJsonWithEtag } from './etag';
-import { ForbiddenError } from './errors';
+import { ForbiddenError, ValidationError } from './errors';
 import { jsonBodies } from './json-app';
 import { expressPath } from './route-table';
 import { bodyMedia, type CostClass, type MediaSchemas, type ResponseSpec, type RouteSpec } from './route-spec';
-import { parseOrThrow } from './validation';
+import { parseOrThrow, toFieldIssues } from './validation';
 
 /**
  * The app built from a route table: one Express route per operation, its chain made from the entry alone — the
@@ -146,9 +146,9 @@ function answering(spec: RouteSpec, handler: OperationHandler<RouteSpec>): Reque
     let input: OperationInput<RouteSpec>;
     try {
       input = {
-        params: spec.params ? parseOrThrow(spec.params, req.params) : undefined,
+        params: spec.params ? parseParams(spec.params, req.params) : undefined,
         query: spec.query ? parseOrThrow(spec.query, req.query) : undefined,
-        headers: spec.headers ? parseOrThrow(spec.headers, declaredHeaders(spec.headers, req)) : undefined,
+        headers: spec.headers ? headersOf(spec, spec.headers, req) : undefined,
         body: bodyOf(spec, req),
         req,
         res,
@@ -163,6 +163,26 @@ function answering(spec: RouteSpec, handler: OperationHandler<RouteSpec>): Reque
       })
       .catch(next);
   };
+}
+
+/**
+ * The path's parameters by the entry's zod, without the control-character sweep of bodies and queries: a path segment
+ * is an id or a code, never stored text, and one holding a NUL names no record, so the handler's own id check answers
+ * it (404 `not_found`, as before the table) rather than a 422.
+ */
+function parseParams(schema: z.ZodObject, params: Request['params']): unknown {
+  const result = schema.safeParse(params);
+  if (!result.success) throw new ValidationError(toFieldIssues(result.error));
+  return result.data;
+}
+
+/**
+ * The declared headers, parsed; for a `rawBody` entry as sent: the signature they carry is checked by the handler
+ * over the bytes, and a missing or malformed one is its refusal (401 `invalid_signature`, the receipt kept), not a 422.
+ */
+function headersOf(spec: RouteSpec, schema: z.ZodObject, req: Request): unknown {
+  const headers = declaredHeaders(schema, req);
+  return spec.rawBody ? headers : parseOrThrow(schema, headers);
 }
 
 /** The request headers the entry declares, under the names it declares them (`Idempotency-Key`). */
