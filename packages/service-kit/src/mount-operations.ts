@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import { requireRole } from './admin-auth';
 import { sendJsonWithEtag } from './etag';
 import { ForbiddenError, ValidationError } from './errors';
-import { jsonBodies } from './json-app';
+import { hasBody, isJsonType, jsonBodies } from './json-app';
+import { UnsupportedMediaTypeError } from './media-type';
 import { expressPath } from './route-table';
 import { bodyMedia, type CostClass, type MediaSchemas, type ResponseSpec, type RouteSpec } from './route-spec';
 import { parseOrThrow, toFieldIssues } from './validation';
@@ -137,7 +138,18 @@ function bodyParsersOf(spec: RouteSpec): RequestHandler[] {
   if (spec.rawBody) return [express.raw({ type: () => true, limit })];
   const media = bodyMedia(spec.body) ?? {};
   const textTypes = Object.keys(media).filter((type) => type !== 'application/json' && !type.endsWith('+json'));
-  return [...textTypes.map((type) => express.text({ type, limit })), ...jsonBodies(limit)];
+  const others = Object.keys(media).filter((type) => type !== 'application/json');
+  return [...(others.length ? [refuseUndeclared(['application/json', ...others])] : []), ...textTypes.map((type) => express.text({ type, limit })), ...jsonBodies(limit)];
+}
+
+/** A body of a media type the entry does not declare is a 415 that names the ones it does (`application/json or text/csv`). */
+function refuseUndeclared(types: string[]): RequestHandler {
+  const message = `Content-Type must be ${types.slice(0, -1).join(', ')} or ${types.at(-1)!}`;
+  return (req, _res, next) => {
+    const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (hasBody(req) && !types.includes(type) && !isJsonType(req)) return next(new UnsupportedMediaTypeError(message));
+    next();
+  };
 }
 
 /** The handler's route: input parsed by the entry's zod, the handler called, its answer sent. */
