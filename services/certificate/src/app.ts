@@ -9,9 +9,7 @@ import { accountRoutes } from './features/accounts/accounts.routes';
 import { requireDashboardOrigin } from './features/accounts/origin-check';
 import { dashboardSessionCheckRoutes } from './features/accounts/session-check.routes';
 import { adminRoutes } from './features/admin/admin.routes';
-import { batchBodyParsers } from './features/certificates/certificates.routes';
 import { credentialRoutes, credentialVerifyBodyParsers, credentialVerifyRoutes } from './features/credentials/credentials.routes';
-import { templateBodyParsers } from './features/templates/templates.routes';
 import { paymentWebhookRoutes } from './features/payments/payments.routes';
 import { publicApiRoutes } from './features/verification/public-api.routes';
 import { certificateOpenApi } from './openapi';
@@ -37,8 +35,6 @@ export function createApp(deps: CertificateDeps, services: CertificateServices =
   // Every operation a feature hands over is mounted, guarded, parsed and audited from its route table entry.
   mountOperations(app, certificateRouteTable, certificateHandlers(deps, services), certificateGuards(deps, services), { partial: true });
   app.use('/admin/v1', requireAdmin(adminTokens)); // authenticate before any body parser reads up to 5 MB
-  app.use('/admin/v1/certificates/batch', batchBodyParsers());
-  app.use('/admin/v1/templates', templateBodyParsers()); // base64 images: up to 3 MB
   app.use('/credentials/verify', credentialVerifyBodyParsers()); // the bare JWT as application/vc+jwt
   app.use(jsonBodies());
   app.use(credentialVerifyRoutes(services.verifiableCredentials));

@@ -1,9 +1,16 @@
+import { certificatesHandlers } from './features/certificates/certificates.handlers';
+import { documentsHandlers } from './features/documents/documents.handlers';
+import { templatesHandlers } from './features/templates/templates.handlers';
 import type { CertificateDeps, CertificateServices } from './services';
 
 /**
  * Every operation's handler, feature by feature, keyed by operation id. Where each is mounted, how it is guarded,
  * parsed, limited and audited is the route table's (`route-table.ts`); a feature gives only what it does.
  */
-export function certificateHandlers(_deps: CertificateDeps, _services: CertificateServices): Record<string, (input: never) => unknown> {
-  return {};
+export function certificateHandlers(_deps: CertificateDeps, services: CertificateServices): Record<string, (input: never) => unknown> {
+  return {
+    ...certificatesHandlers(services.certificates),
+    ...documentsHandlers(services.documents),
+    ...templatesHandlers(services.templates, services.documents.preview),
+  };
 }

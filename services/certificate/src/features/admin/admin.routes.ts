@@ -3,11 +3,8 @@ import { requireAdmin, type AdminClaims, type AdminTokenSettings, adminOf } from
 import { memberAdminRoutes } from '../accounts';
 import { apiKeyAdminRoutes } from '../api-keys';
 import { creditAdminRoutes } from '../credits';
-import { certificateAdminRoutes } from '../certificates';
-import { documentAdminRoutes } from '../documents';
 import { subscriptionAdminRoutes } from '../payments';
 import { summaryAdminRoutes } from '../summary';
-import { templateAdminRoutes } from '../templates';
 
 type SubscriptionDeps = Parameters<typeof subscriptionAdminRoutes>[0];
 
@@ -15,9 +12,6 @@ type SubscriptionDeps = Parameters<typeof subscriptionAdminRoutes>[0];
 export type AdminServices = Omit<SubscriptionDeps, 'dashboardUrl'> & {
   organizations: { ensureWithUser(claims: AdminClaims): Promise<unknown> };
   apiKeys: Parameters<typeof apiKeyAdminRoutes>[0];
-  templates: Parameters<typeof templateAdminRoutes>[0];
-  documents: Parameters<typeof documentAdminRoutes>[0] & { preview: Parameters<typeof templateAdminRoutes>[1] };
-  certificates: Parameters<typeof certificateAdminRoutes>[0];
   credits: Parameters<typeof creditAdminRoutes>[0];
   summary: Parameters<typeof summaryAdminRoutes>[0];
   members: Parameters<typeof memberAdminRoutes>[0];
@@ -32,9 +26,6 @@ export function adminRoutes(services: AdminServices, adminTokens: AdminTokenSett
     next();
   });
   router.use('/api-keys', apiKeyAdminRoutes(services.apiKeys));
-  router.use('/templates', templateAdminRoutes(services.templates, services.documents.preview));
-  router.use('/certificates', documentAdminRoutes(services.documents));
-  router.use('/certificates', certificateAdminRoutes(services.certificates));
   router.use('/credits', creditAdminRoutes(services.credits));
   router.use('/summary', summaryAdminRoutes(services.summary));
   router.use(subscriptionAdminRoutes({ ...services, dashboardUrl: `${services.publicBaseUrl.replace(/\/$/, '')}/dashboard`, dashboardOrigins: services.dashboardOrigins }));
