@@ -9,9 +9,7 @@ import { accountRoutes } from './features/accounts/accounts.routes';
 import { requireDashboardOrigin } from './features/accounts/origin-check';
 import { dashboardSessionCheckRoutes } from './features/accounts/session-check.routes';
 import { adminRoutes } from './features/admin/admin.routes';
-import { credentialRoutes, credentialVerifyBodyParsers, credentialVerifyRoutes } from './features/credentials/credentials.routes';
-import { paymentWebhookRoutes } from './features/payments/payments.routes';
-import { publicApiRoutes } from './features/verification/public-api.routes';
+import { unknownDocumentFormat } from './features/credentials/credentials.handlers';
 import { certificateOpenApi } from './openapi';
 import { certificateRouteTable } from './route-table';
 import { buildServices, type CertificateDeps, type CertificateServices } from './services';
@@ -24,20 +22,16 @@ export function createApp(deps: CertificateDeps, services: CertificateServices =
   const metrics = deps.metrics ?? createMetrics('certificate');
   const app = createJsonApp({ metrics, logger });
   if (validateResponsesEnabled()) app.use(responseValidator(certificateRouteTable, logger)); // development: log answers that drift from the table
-  app.use(publicApiRoutes(services));
-  app.use(credentialRoutes(services.credentials, services.verifiableCredentials));
   app.use(healthRoutes({ postgres: () => db.raw('select 1') }));
   app.get('/metrics', metrics.handler());
   app.get('/openapi.json', openApiRoute(certificateOpenApi()));
-  app.use('/webhooks/payments', paymentWebhookRoutes(services, logger));
   const adminTokens = adminTokenSettings(config);
   app.use('/accounts/v1', requireDashboardOrigin(config.DASHBOARD_ORIGINS)); // refuse cross-site writes before reading a body
   // Every operation a feature hands over is mounted, guarded, parsed and audited from its route table entry.
   mountOperations(app, certificateRouteTable, certificateHandlers(deps, services), certificateGuards(deps, services), { partial: true });
+  app.get('/credentials/:code/document.:format', unknownDocumentFormat); // .pdf and .png are operations; any other is an unknown certificate's 404
   app.use('/admin/v1', requireAdmin(adminTokens)); // authenticate before any body parser reads up to 5 MB
-  app.use('/credentials/verify', credentialVerifyBodyParsers()); // the bare JWT as application/vc+jwt
   app.use(jsonBodies());
-  app.use(credentialVerifyRoutes(services.verifiableCredentials));
   app.use('/internal/v1/dashboard-sessions', dashboardSessionCheckRoutes(services.accounts, adminTokens)); // the gateway's session check
   app.use('/accounts/v1', accountRoutes(services.accounts, { adminTokens, refreshTtlDays: config.REFRESH_TOKEN_TTL_DAYS, trustProxyHops: config.TRUST_PROXY_HOPS }));
   // The audit trail wraps every admin change below it; owners read it at /admin/v1/audit-log.

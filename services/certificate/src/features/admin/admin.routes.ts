@@ -2,20 +2,14 @@ import { Router } from 'express';
 import { requireAdmin, type AdminClaims, type AdminTokenSettings, adminOf } from '@platform/service-kit';
 import { memberAdminRoutes } from '../accounts';
 import { apiKeyAdminRoutes } from '../api-keys';
-import { creditAdminRoutes } from '../credits';
-import { subscriptionAdminRoutes } from '../payments';
 import { summaryAdminRoutes } from '../summary';
 
-type SubscriptionDeps = Parameters<typeof subscriptionAdminRoutes>[0];
-
 /** What the admin API mounts: each feature's service as its routes take it (the composition root passes its own). */
-export type AdminServices = Omit<SubscriptionDeps, 'dashboardUrl'> & {
+export type AdminServices = {
   organizations: { ensureWithUser(claims: AdminClaims): Promise<unknown> };
   apiKeys: Parameters<typeof apiKeyAdminRoutes>[0];
-  credits: Parameters<typeof creditAdminRoutes>[0];
   summary: Parameters<typeof summaryAdminRoutes>[0];
   members: Parameters<typeof memberAdminRoutes>[0];
-  publicBaseUrl: string;
 };
 
 /** `/admin/v1`: the dashboard's back end, authenticated by its JWT; organizations and users appear on first sight. */
@@ -26,9 +20,7 @@ export function adminRoutes(services: AdminServices, adminTokens: AdminTokenSett
     next();
   });
   router.use('/api-keys', apiKeyAdminRoutes(services.apiKeys));
-  router.use('/credits', creditAdminRoutes(services.credits));
   router.use('/summary', summaryAdminRoutes(services.summary));
-  router.use(subscriptionAdminRoutes({ ...services, dashboardUrl: `${services.publicBaseUrl.replace(/\/$/, '')}/dashboard`, dashboardOrigins: services.dashboardOrigins }));
   router.use(memberAdminRoutes(services.members));
   return router;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { route, type RouteSpec } from '@platform/service-kit/route-table';
+import { route } from '@platform/service-kit/route-table';
 import { creditsSchema, invalidAdminTokenResponse, validationFailedResponse } from '../../http-contract';
 import { ledgerQuery } from './credits.schema';
 import { pageSchema } from '@platform/service-kit';
@@ -13,7 +13,7 @@ export const creditLedgerEntrySchema = z.object({
   created_at: z.iso.datetime({ offset: true }),
 }).meta({ id: "CreditLedgerEntry" });
 
-export const creditsRouteTable: RouteSpec[] = [
+export const creditsRouteTable = [
   route({
     operationId: 'getAdminCredits',
     method: 'get',
@@ -38,4 +38,4 @@ export const creditsRouteTable: RouteSpec[] = [
       422: validationFailedResponse,
     },
   }),
-];
+] as const;

@@ -1,3 +1,2 @@
 /** The credits feature's face: what other features use of it. */
 export { grantCreditsOnce, spendCredits } from './credit-ledger';
-export { creditAdminRoutes } from './credits.routes';
