@@ -1,42 +1,22 @@
 /**
  * The audit trail of the admin API: every successful change an admin makes (keys, roles, members,
- * webhook endpoints, templates, plans, drivers) is recorded with who made it, when, what and from which address. One
- * middleware, after the admin token is checked, matches the request against the service's rules; the row is written
- * before the answer is sent, so the change and its record are seen together. Failed requests (4xx/5xx) record nothing.
+ * webhook endpoints, templates, plans, drivers) is recorded with who made it, when, what and from which address. The
+ * action is the route table entry's `audit`; the kit runs its recorder after the admin token is checked, and the row is
+ * written before the answer is sent, so the change and its record are seen together. Failed requests record nothing.
  */
 import type { Knex } from 'knex';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { clientAddress } from './client-address';
 import { newId } from './ids';
 import { pageQueryFields, type Page } from './pagination';
-
-export interface AuditRule {
-  method: 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-  /** Matched against the path below the admin prefix; a named group `id` is the changed object's id. */
-  pattern: RegExp;
-  /** What happened, `object.verb` (`api_key.rotated`). */
-  action: string;
-}
-
-/** A rule pattern's changed object: the named group `id` of a path segment. */
-export const AUDIT_ID = '(?<id>[A-Za-z0-9_-]+)';
-
-/** API-key changes, recorded alike by both services (each has its own `/admin/v1/api-keys`). */
-export const API_KEY_AUDIT_RULES: AuditRule[] = [
-  { method: 'POST', pattern: /^\/api-keys\/?$/, action: 'api_key.created' },
-  { method: 'DELETE', pattern: new RegExp(`^/api-keys/${AUDIT_ID}/?$`), action: 'api_key.deleted' },
-  { method: 'POST', pattern: new RegExp(`^/api-keys/${AUDIT_ID}/rotate/?$`), action: 'api_key.rotated' },
-  { method: 'POST', pattern: new RegExp(`^/api-keys/${AUDIT_ID}/revoke/?$`), action: 'api_key.revoked' },
-];
 
 /** The query of each service's `GET /admin/v1/audit-log`: one schema, so both descriptions name one `AuditLogQuery`. */
 export const auditLogQuerySchema = z
   .object(pageQueryFields({ defaultLimit: 50, idPrefix: 'aud' }))
   .meta({ id: 'AuditLogQuery', examples: [{ limit: 20 }] });
 
-export interface AuditTrailOptions {
-  rules: AuditRule[];
+export interface AuditRecorderOptions {
   /** Request body fields worth keeping (never secrets): copied into `details`, strings cut to 200 characters. */
   detailFields: string[];
   trustProxyHops: number;
@@ -76,8 +56,6 @@ export async function recordAuditEntry(db: Knex, entry: Omit<AuditEntry, 'id' | 
   await db(TABLE).insert({ id: newId('aud'), ...entry });
 }
 
-export type AuditRecorderOptions = Omit<AuditTrailOptions, 'rules'>;
-
 /**
  * The recorder of one declared action (a route table entry's `audit`): behind the admin guard, a successful answer
  * (2xx) writes one row before it is sent. The changed object is the path's last parameter, else the answer's `id`.
@@ -86,15 +64,6 @@ export function auditRecorder(db: Knex, options: AuditRecorderOptions): (action:
   return (action) => (req, res, next) => {
     const params = Object.values(req.params ?? {});
     recordOnSuccess(db, options, req, res, action, typeof params.at(-1) === 'string' ? (params.at(-1) as string) : undefined);
-    next();
-  };
-}
-
-/** Records the admin's successful changes that match a rule, into `audit_log` of `db`. */
-export function auditTrail(db: Knex, options: AuditTrailOptions): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const rule = req.admin ? options.rules.find((candidate) => candidate.method === req.method && candidate.pattern.test(req.path)) : undefined;
-    if (rule) recordOnSuccess(db, options, req, res, rule.action, rule.pattern.exec(req.path)?.groups?.id);
     next();
   };
 }

@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import { requireRole } from './admin-auth';
 import { sendJsonWithEtag } from './etag';
 import { ForbiddenError } from './errors';
-import { jsonBodies } from './json-app';
+import { hasBody, isJsonType, jsonBodies } from './json-app';
+import { UnsupportedMediaTypeError } from './media-type';
 import { expressPath } from './route-table';
 import { bodyMedia, type CostClass, type MediaSchemas, type ResponseSpec, type RouteSpec } from './route-spec';
 import { parseOrThrow } from './validation';
@@ -138,7 +139,18 @@ function bodyParsersOf(spec: RouteSpec): RequestHandler[] {
   if (spec.rawBody) return [express.raw({ type: () => true, limit })];
   const media = bodyMedia(spec.body) ?? {};
   const textTypes = Object.keys(media).filter((type) => type !== 'application/json' && !type.endsWith('+json'));
-  return [...textTypes.map((type) => express.text({ type, limit })), ...jsonBodies(limit)];
+  const others = Object.keys(media).filter((type) => type !== 'application/json');
+  return [...(others.length ? [refuseUndeclared(['application/json', ...others])] : []), ...textTypes.map((type) => express.text({ type, limit })), ...jsonBodies(limit)];
+}
+
+/** A body of a media type the entry does not declare is a 415 that names the ones it does (`application/json or text/csv`). */
+function refuseUndeclared(types: string[]): RequestHandler {
+  const message = `Content-Type must be ${types.slice(0, -1).join(', ')} or ${types.at(-1)!}`;
+  return (req, _res, next) => {
+    const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (hasBody(req) && !types.includes(type) && !isJsonType(req)) return next(new UnsupportedMediaTypeError(message));
+    next();
+  };
 }
 
 /** The handler's route: input parsed by the entry's zod, the handler called, its answer sent. */
@@ -149,7 +161,7 @@ function answering(spec: RouteSpec, handler: OperationHandler<RouteSpec>): Reque
       input = {
         params: spec.params ? pathParamsOf(spec.params, req.params) : undefined,
         query: spec.query ? parseOrThrow(spec.query, req.query) : undefined,
-        headers: spec.headers ? parseOrThrow(spec.headers, declaredHeaders(spec.headers, req)) : undefined,
+        headers: spec.headers ? headersOf(spec, spec.headers, req) : undefined,
         body: bodyOf(spec, req),
         req,
         res,
@@ -174,6 +186,15 @@ function answering(spec: RouteSpec, handler: OperationHandler<RouteSpec>): Reque
 function pathParamsOf(schema: z.ZodObject, params: Request['params']): unknown {
   const parsed = schema.safeParse(params);
   return parsed.success ? parsed.data : parseOrThrow(schema, params);
+}
+
+/**
+ * The declared headers, parsed; for a `rawBody` entry as sent: the signature they carry is checked by the handler
+ * over the bytes, and a missing or malformed one is its refusal (401 `invalid_signature`, the receipt kept), not a 422.
+ */
+function headersOf(spec: RouteSpec, schema: z.ZodObject, req: Request): unknown {
+  const headers = declaredHeaders(schema, req);
+  return spec.rawBody ? headers : parseOrThrow(schema, headers);
 }
 
 /** The request headers the entry declares, under the names it declares them (`Idempotency-Key`). */

@@ -77,7 +77,10 @@ export interface RouteSpec {
   cost?: CostClass;
   /** The largest body accepted (`100kb` when absent); larger is 413. */
   bodyLimit?: string;
-  /** The body is handed over as its bytes (a payment signature is over them): no parser reads it. */
+  /**
+   * The body is handed over as its bytes (a payment signature is over them): no parser reads it, and the declared
+   * headers (the signature) are handed over as sent, for the handler to check with the bytes.
+   */
   rawBody?: boolean;
   /** Whether a create honours `Idempotency-Key` (a repeat answers the first answer). */
   idempotent?: boolean;

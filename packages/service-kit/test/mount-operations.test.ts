@@ -28,6 +28,24 @@ const table = [
   }),
   route({ operationId: 'listPasses', method: 'get', path: '/api/v1/passes', security: [{ apiKey: ['rides:read'] }], mode: 'live-only', responses: { 200: z.object({}) } }),
   route({ operationId: 'advance', method: 'post', path: '/api/v1/sandbox', security: [{ apiKey: ['rides:read'] }], mode: 'test-only', responses: { 204: null } }),
+  route({
+    operationId: 'receiveWebhook',
+    method: 'post',
+    path: '/webhooks/gateway',
+    security: [],
+    headers: z.object({ 'X-Signature': z.string().regex(/^[0-9a-f]{8}$/) }),
+    body: { 'application/json': z.object({ event: z.string() }) },
+    rawBody: true,
+    responses: { 200: z.object({ signature: z.string().nullable(), bytes: z.int() }), 401: null },
+  }),
+  route({
+    operationId: 'importRides',
+    method: 'post',
+    path: '/api/v1/imports',
+    security: [{ apiKey: ['rides:write'] }],
+    body: { 'application/json': z.object({ rows: z.array(z.string()) }), 'text/csv': z.string() },
+    responses: { 201: z.object({ got: z.string() }) },
+  }),
   route({ operationId: 'literal', method: 'get', path: '/api/v1/rides/latest', security: [], responses: { 200: rideSchema } }),
   route({ operationId: 'removeMember', method: 'delete', path: '/admin/v1/members/{memberId}', security: [{ adminJwt: [] }], roles: ['owner'], audit: 'member.removed', responses: { 204: null } }),
 ] as const;
@@ -70,6 +88,8 @@ function appWith(audited: string[] = []) {
     getRide: ({ params, query }) => ({ status: 200, body: { id: params.id, to: query.expand ?? 'none' }, etag: true }),
     listPasses: () => ({ status: 200, body: {} }),
     advance: () => ({ status: 204 }),
+    receiveWebhook: ({ headers, body }) => ({ status: 200, body: { signature: (headers['X-Signature'] as string | undefined) ?? null, bytes: (body as unknown as Buffer).length } }),
+    importRides: ({ body }) => ({ status: 201, body: { got: typeof body === 'string' ? body : JSON.stringify((body as { rows: string[] }).rows) } }),
     literal: () => ({ status: 200, body: { id: 'ride_latest', to: 'literal' } }),
     removeMember: () => ({ status: 204 }),
   };
@@ -116,6 +136,21 @@ describe('mountOperations', () => {
     expect((await request(app).post('/api/v1/rides').set('x-key', 'rides:write').send({ to: 'a\u0000' }).expect(422)).body.details[0].path).toBe('to');
   });
 
+  it('hands a raw-body entry its bytes and its declared headers as sent, for the handler to check the signature over them', async () => {
+    const app = appWith();
+    const unsigned = await request(app).post('/webhooks/gateway').set('Content-Type', 'application/json').send('{"event":"x"}').expect(200);
+    expect(unsigned.body).toEqual({ signature: null, bytes: 13 });
+    expect((await request(app).post('/webhooks/gateway').set('X-Signature', 'forged!').send('not json').expect(200)).body).toEqual({ signature: 'forged!', bytes: 8 });
+  });
+
+  it('reads each media type the entry declares, and names them in the 415 for another', async () => {
+    const app = appWith();
+    const refused = await request(app).post('/api/v1/imports').set('x-key', 'rides:write').set('Content-Type', 'application/xml').send('<a/>').expect(415);
+    expect(refused.body.detail).toBe('Content-Type must be application/json or text/csv');
+    expect((await request(app).post('/api/v1/imports').set('x-key', 'rides:write').set('Content-Type', 'text/csv').send('a,b').expect(201)).body).toEqual({ got: 'a,b' });
+    expect((await request(app).post('/api/v1/imports').set('x-key', 'rides:write').send({ rows: ['a'] }).expect(201)).body).toEqual({ got: '["a"]' });
+  });
+
   it('keeps the declared mode: a test key is refused a live-only operation and a live key a test-only one', async () => {
     const app = appWith();
     expect((await request(app).get('/api/v1/passes').set('x-key', 'rides:read|test').expect(403)).body.code).toBe('test_mode_not_supported');
@@ -134,7 +169,7 @@ describe('mountOperations', () => {
 
   it('fails at start-up for a missing handler, an unknown one, or a scheme the service does not guard', () => {
     const noop = () => undefined;
-    const handlers = { createRide: noop, getRide: noop, listPasses: noop, advance: noop, literal: noop, removeMember: noop };
+    const handlers = { createRide: noop, getRide: noop, listPasses: noop, advance: noop, receiveWebhook: noop, importRides: noop, literal: noop, removeMember: noop };
     expect(() => mountOperations(express(), table, { ...handlers, getRide: undefined as never }, guards([]))).toThrow(/no handler for getRide/);
     expect(() => mountOperations(express(), table, { ...handlers, other: noop }, guards([]))).toThrow(/a handler is given for other/);
     expect(() => mountOperations(express(), table, handlers, { ...guards([]), schemes: {} })).toThrow(/names security scheme apiKey/);

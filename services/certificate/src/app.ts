@@ -1,47 +1,33 @@
 import type { Express } from 'express';
-import { certificateAuditTrail } from './features/audit/audit.routes';
-import { responseValidator, validateResponsesEnabled } from '@platform/service-kit/route-table';
+import { adminTokenSettings, createJsonApp, createMetrics, errorHandler, jsonBodies, knownRoutesOf, methodNotAllowedHandler, notFoundHandler } from '@platform/service-kit';
 import { mountOperations } from '@platform/service-kit/operations';
-import { certificateGuards } from './operation-guards';
-import { certificateHandlers } from './operation-handlers';
-import { createJsonApp, createMetrics, errorHandler, jsonBodies, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, adminTokenSettings, requireAdmin } from '@platform/service-kit';
+import { responseValidator, validateResponsesEnabled } from '@platform/service-kit/route-table';
 import { requireDashboardOrigin } from './features/accounts/origin-check';
 import { dashboardSessionCheckRoutes } from './features/accounts/session-check.routes';
-import { adminRoutes } from './features/admin/admin.routes';
-import { batchBodyParsers } from './features/certificates/certificates.routes';
-import { credentialRoutes, credentialVerifyBodyParsers, credentialVerifyRoutes } from './features/credentials/credentials.routes';
-import { templateBodyParsers } from './features/templates/templates.routes';
-import { paymentWebhookRoutes } from './features/payments/payments.routes';
-import { publicApiRoutes } from './features/verification/public-api.routes';
+import { unknownDocumentFormat } from './features/credentials/credentials.handlers';
+import { certificateGuards } from './operation-guards';
+import { certificateHandlers } from './operation-handlers';
 import { certificateOpenApi } from './openapi';
 import { certificateRouteTable } from './route-table';
 import { buildServices, type CertificateDeps, type CertificateServices } from './services';
 
 export type { CertificateDeps } from './services';
 
-/** The certificate service's HTTP app, without listening; tests build it on their own database. */
+/**
+ * The certificate service's HTTP app, without listening; tests build it on their own database. Every operation is
+ * mounted, guarded, parsed, limited and audited from its route table entry (`route-table.ts`); the features give only
+ * their handlers (`operation-handlers.ts`).
+ */
 export function createApp(deps: CertificateDeps, services: CertificateServices = buildServices(deps)): Express {
-  const { db, config, logger } = deps;
+  const { config, logger } = deps;
   const metrics = deps.metrics ?? createMetrics('certificate');
   const app = createJsonApp({ metrics, logger });
   if (validateResponsesEnabled()) app.use(responseValidator(certificateRouteTable, logger)); // development: log answers that drift from the table
-  app.use(publicApiRoutes(services));
-  app.use(credentialRoutes(services.credentials, services.verifiableCredentials));
-  app.use('/webhooks/payments', paymentWebhookRoutes(services, logger));
-  const adminTokens = adminTokenSettings(config);
   app.use('/accounts/v1', requireDashboardOrigin(config.DASHBOARD_ORIGINS)); // refuse cross-site writes before reading a body
-  // Every operation a feature hands over is mounted, guarded, parsed and audited from its route table entry.
-  mountOperations(app, certificateRouteTable, certificateHandlers({ ...deps, metrics }, services), certificateGuards(deps, services), { partial: true });
-  app.use('/admin/v1', requireAdmin(adminTokens)); // authenticate before any body parser reads up to 5 MB
-  app.use('/admin/v1/certificates/batch', batchBodyParsers());
-  app.use('/admin/v1/templates', templateBodyParsers()); // base64 images: up to 3 MB
-  app.use('/credentials/verify', credentialVerifyBodyParsers()); // the bare JWT as application/vc+jwt
-  app.use(jsonBodies());
-  app.use(credentialVerifyRoutes(services.verifiableCredentials));
-  app.use('/internal/v1/dashboard-sessions', dashboardSessionCheckRoutes(services.accounts, adminTokens)); // the gateway's session check
-  // The audit trail wraps every admin change below it (an operation the route table mounts records its own `audit`).
-  app.use('/admin/v1', certificateAuditTrail(db, config.TRUST_PROXY_HOPS, logger));
-  app.use('/admin/v1', adminRoutes(services, adminTokens));
+  mountOperations(app, certificateRouteTable, certificateHandlers({ ...deps, metrics }, services), certificateGuards(deps, services));
+  app.get('/credentials/:code/document.:format', unknownDocumentFormat); // .pdf and .png are operations; any other is an unknown certificate's 404
+  // The gateway's session check: internal (no public route leads here), so not in the published table.
+  app.use('/internal/v1/dashboard-sessions', jsonBodies(), dashboardSessionCheckRoutes(services.accounts, adminTokenSettings(config)));
   app.use(methodNotAllowedHandler(knownRoutesOf(certificateOpenApi().paths)));
   app.use(notFoundHandler());
   app.use(errorHandler(logger));

@@ -50,6 +50,7 @@ export const apiKeyIdParameter = z.string().meta({ description: "An API key id (
 
 export const templateIdParameter = z.string().meta({ description: "A template id (`tpl_…`); any other shape is a 404.", parameterId: 'TemplateId' });
 
-export const verificationCodeParameter = z.string().max(64).meta({ description: "The certificate's verification code (`ABCDEF-GHJKMN-PQRSTU`; case, spaces and dashes are ignored).", parameterId: 'VerificationCode' });
+/** The length is documented, not enforced here: a longer code is a 404 (`not_found`, the page's 404 for a browser), as an unknown one. */
+export const verificationCodeParameter = z.string().meta({ maxLength: 64 }).meta({ description: "The certificate's verification code (`ABCDEF-GHJKMN-PQRSTU`; case, spaces and dashes are ignored).", parameterId: 'VerificationCode' });
 
 export const certificateIdParameter = z.string().meta({ description: "A certificate id (`cert_…`); any other shape is a 404.", parameterId: 'CertificateId' });

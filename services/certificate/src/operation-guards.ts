@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { adminOf, adminTokenSettings, requireAdmin } from '@platform/service-kit';
 import type { OperationGuards } from '@platform/service-kit/operations';
 import { requireApiKey } from './features/api-keys/api-keys';
-import { certificateAuditRecorder } from './features/audit/audit.routes';
+import { certificateAuditRecorder } from './features/audit/audit.recorder';
 import type { CertificateDeps, CertificateServices } from './services';
 
 /**

@@ -6,6 +6,12 @@ import { creditsHandlers } from './features/credits';
 import { summaryHandlers } from './features/summary';
 import { certificateOpenApi } from './openapi';
 import { operationsHandlers } from './operations.handlers';
+import { certificatesHandlers } from './features/certificates/certificates.handlers';
+import { credentialsHandlers } from './features/credentials/credentials.handlers';
+import { documentsHandlers } from './features/documents/documents.handlers';
+import { paymentsHandlers } from './features/payments/payments.handlers';
+import { publicApiHandlers } from './features/verification/public-api.handlers';
+import { templatesHandlers } from './features/templates/templates.handlers';
 import type { CertificateDeps, CertificateServices } from './services';
 
 /**
@@ -20,6 +26,12 @@ export function certificateHandlers(deps: CertificateDeps & { metrics: Metrics }
     ...auditHandlers(db),
     ...creditsHandlers(services.credits),
     ...summaryHandlers(services.summary),
+    ...certificatesHandlers(services.certificates),
+    ...documentsHandlers(services.documents),
+    ...templatesHandlers(services.templates, services.documents.preview),
+    ...paymentsHandlers({ ...services, dashboardUrl: `${services.publicBaseUrl.replace(/\/$/, '')}/dashboard`, logger: deps.logger }),
+    ...credentialsHandlers(services.credentials, services.verifiableCredentials),
+    ...publicApiHandlers(services.publicApi),
     ...operationsHandlers({ checks: { postgres: () => db.raw('select 1') }, metrics, openApi: certificateOpenApi() }),
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { route, type ResponseObjectSpec, type RouteSpec } from '@platform/service-kit/route-table';
+import { route, type ResponseObjectSpec } from '@platform/service-kit/route-table';
 import { problemSchema } from '@platform/service-kit/problem-schema';
 import { certificateIdParameter, certificateStatusSchema, invalidAdminTokenResponse, notFoundResponse, payloadTooLargeResponse, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
 import { listQuery } from './certificates.schema';
@@ -41,13 +41,14 @@ const issueRefused = { 402: insufficientCreditsResponse, 409: certificateNumberT
 /** How a call on one certificate is refused: no usable admin JWT, or no such certificate of the organization. */
 const oneCertificateRefused = { 401: invalidAdminTokenResponse, 404: notFoundResponse };
 
-export const certificatesRouteTable: RouteSpec[] = [
+export const certificatesRouteTable = [
   route({
     operationId: 'issueCertificate',
     method: 'post',
     path: '/admin/v1/certificates',
     ...adminCertificates,
     body: newCertificateSchema,
+    audit: 'certificate.issued',
     responses: {
       201: certificateSchema,
       401: invalidAdminTokenResponse,
@@ -74,6 +75,9 @@ export const certificatesRouteTable: RouteSpec[] = [
     path: '/admin/v1/certificates/batch',
     ...adminCertificates,
     body: { "application/json": batchSchema, "text/csv": z.string() },
+    bodyLimit: '5mb',
+    cost: 'bulk',
+    audit: 'certificate.batch_issued',
     responses: {
       201: certificateListSchema,
       401: invalidAdminTokenResponse,
@@ -98,9 +102,10 @@ export const certificatesRouteTable: RouteSpec[] = [
     method: 'post',
     path: '/admin/v1/certificates/{id}/revoke',
     ...oneCertificate,
+    audit: 'certificate.revoked',
     responses: {
       200: certificateSchema,
       ...oneCertificateRefused,
     },
   }),
-];
+] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { route, type ResponseObjectSpec, type RouteSpec } from '@platform/service-kit/route-table';
+import { route, type ResponseObjectSpec } from '@platform/service-kit/route-table';
 import { problemSchema } from '@platform/service-kit/problem-schema';
 import { certificateStatusSchema, documentCacheControlHeader, documentETagHeader, documentRendersBusyResponse, notFoundResponse, payloadTooLargeResponse, unsupportedMediaTypeResponse, validationFailedResponse, verificationCodeParameter, xRequestIdHeader } from '../../http-contract';
 import { verifyRequestSchema } from './credentials.schema';
@@ -71,7 +71,7 @@ export const documentRenderingResponse: ResponseObjectSpec = { id: 'DocumentRend
 
 export const documentNotModifiedResponse: ResponseObjectSpec = { id: 'DocumentNotModified', description: "`If-None-Match` named the current document's `ETag`: the copy held is still right." };
 
-export const credentialsRouteTable: RouteSpec[] = [
+export const credentialsRouteTable = [
   route({
     operationId: 'getPublicCredential',
     method: 'get',
@@ -144,7 +144,8 @@ export const credentialsRouteTable: RouteSpec[] = [
     path: '/credentials/status/{list}',
     tags: ["Public credentials"],
     security: [],
-    params: z.object({ list: z.string().regex(/^[1-9][0-9]*$/) }),
+    // The pattern is documented, not enforced here: any other list is a 404 (`not_found`), as an unknown one.
+    params: z.object({ list: z.string().meta({ pattern: '^[1-9][0-9]*$' }) }),
     responses: {
       200: { content: { "application/vc+jwt": z.string(), "application/vc+ld+json": envelopedCredentialSchema } },
       404: notFoundResponse,
@@ -207,4 +208,4 @@ export const credentialsRouteTable: RouteSpec[] = [
 }) } },
     },
   }),
-];
+] as const;

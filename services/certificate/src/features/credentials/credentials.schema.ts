@@ -16,3 +16,5 @@ export const verifyRequestSchema = z
     description: 'Exactly one of `credential` (the JWT, or the enveloped credential as an object or its JSON text) and `code`.',
     examples: [{ code: 'ABCDEF-GHJKMN-PQRSTU' }, { credential: 'eyJhbGciOiJFZERTQSJ9.eyJpZCI6InVybjpleGFtcGxlIn0.c2lnbmF0dXJl' }],
   });
+
+export type VerifyRequest = z.infer<typeof verifyRequestSchema>;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { route, type RouteSpec } from '@platform/service-kit/route-table';
+import { route } from '@platform/service-kit/route-table';
 import { certificateIdParameter, invalidAdminTokenResponse, notFoundResponse, validationFailedResponse } from '../../http-contract';
 import { documentQuery } from './documents.schema';
 
-export const documentsRouteTable: RouteSpec[] = [
+export const documentsRouteTable = [
   route({
     operationId: 'getCertificateDocument',
     method: 'get',
@@ -12,6 +12,7 @@ export const documentsRouteTable: RouteSpec[] = [
     security: [{"adminJwt": []}],
     params: z.object({ id: certificateIdParameter }),
     query: documentQuery,
+    cost: 'render',
     responses: {
       200: { content: { "application/pdf": null, "image/png": null } },
       401: invalidAdminTokenResponse,
@@ -19,4 +20,4 @@ export const documentsRouteTable: RouteSpec[] = [
       422: validationFailedResponse,
     },
   }),
-];
+] as const;

@@ -1,4 +1,3 @@
 /** The documents feature's face: what other features use of it. */
 export { BUILT_IN_TEMPLATE } from './built-in-template';
-export { documentAdminRoutes } from './documents.routes';
 export { DOCUMENT_CONTENT_TYPES, type DocumentsService, credentialPageUrl } from './documents.service';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { route, type ResponseObjectSpec, type RouteSpec } from '@platform/service-kit/route-table';
+import { route, type ResponseObjectSpec } from '@platform/service-kit/route-table';
 import { problemSchema } from '@platform/service-kit/problem-schema';
 import { insufficientRoleResponse, invalidAdminTokenResponse, notFoundResponse, payloadTooLargeResponse, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
 import { checkoutBody, topUpBody } from './payments.schema';
@@ -107,7 +107,7 @@ const checkoutAnswers = {
   503: { content: { "application/problem+json": problemSchema } },
 };
 
-export const paymentsRouteTable: RouteSpec[] = [
+export const paymentsRouteTable = [
   route({
     operationId: 'receiveGatewayAWebhook',
     method: 'post',
@@ -116,6 +116,9 @@ export const paymentsRouteTable: RouteSpec[] = [
     security: [],
     headers: z.object({ "X-Gateway-Signature": z.string().regex(/^[0-9a-f]{128}$/) }),
     body: { "application/json": gatewayAEventSchema },
+    // The signature is over the exact bytes: they (and the signature header, as sent) go to the handler unparsed.
+    rawBody: true,
+    bodyLimit: '100kb',
     responses: gatewayWebhookAnswers,
   }),
   route({
@@ -126,6 +129,9 @@ export const paymentsRouteTable: RouteSpec[] = [
     security: [],
     headers: z.object({ "X-Webhook-Hash": z.string().optional() }),
     body: { "application/json": gatewayBEventSchema },
+    // The signature is over the exact bytes: they (and the signature header, as sent) go to the handler unparsed.
+    rawBody: true,
+    bodyLimit: '100kb',
     responses: gatewayWebhookAnswers,
   }),
   route({
@@ -146,6 +152,7 @@ export const paymentsRouteTable: RouteSpec[] = [
     tags: ["Admin subscriptions"],
     security: [{"adminJwt": []}],
     body: checkoutBody,
+    audit: 'plan.checkout_started',
     responses: {
       ...checkoutAnswers,
       404: notFoundResponse,
@@ -169,6 +176,9 @@ export const paymentsRouteTable: RouteSpec[] = [
     tags: ["Admin subscriptions"],
     security: [{"adminJwt": []}],
     body: topUpBody,
+    // It spends the organization's money: owners only.
+    roles: ['owner'],
+    audit: 'credits.checkout_started',
     responses: {
       ...checkoutAnswers,
       403: insufficientRoleResponse,
@@ -215,4 +225,4 @@ export const paymentsRouteTable: RouteSpec[] = [
       401: invalidAdminTokenResponse,
     },
   }),
-];
+] as const;

@@ -6,7 +6,7 @@ import PDFDocument from 'pdfkit';
 import { findPlan } from '../plans';
 
 /** A paid plan's period: one month from activation. */
-export const PLAN_PERIOD = 'month';
+export const PLAN_PERIOD = 'month' as const;
 
 export interface ReceiptPayment {
   reference: string;

@@ -2,7 +2,6 @@
 export { customFieldIssues } from './custom-field-values';
 export { type ImageMeta, readImageSize } from './image-size';
 export { type PlaceholderValues, fillPlaceholders, placeholdersIn } from './template-placeholders';
-export { templateAdminRoutes } from './templates.routes';
 export { type DateFormat, type TemplateDefinition, type TemplateFont, templateDefinitionSchema } from './templates.schema';
 export { type DecodeImages, type ImageToDecode, unreadableImage } from './template-images';
 export { type TemplateDraft, type TemplatesService } from './templates.service';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { route, type ResponseObjectSpec, type RouteSpec } from '@platform/service-kit/route-table';
+import { route, type ResponseObjectSpec } from '@platform/service-kit/route-table';
 import { problemSchema } from '@platform/service-kit/problem-schema';
 import { documentRendersBusyResponse, invalidAdminTokenResponse, notFoundResponse, payloadTooLargeResponse, templateIdParameter, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
 import { newTemplateSchema, templateListQuery, templatePatchSchema, templateVersionListQuery } from './templates.schema';
@@ -93,8 +93,8 @@ export const templateRoleResponse: ResponseObjectSpec = { id: 'TemplateRole', de
 
 export const templateConflictResponse: ResponseObjectSpec = { id: 'TemplateConflict', description: "The template is archived (`template_archived`) or changed while this update was made (`template_changed`).", content: { "application/problem+json": problemSchema }, examples: {"application/problem+json": {"type": "https://docs.partner-platform.example/errors/template_archived", "title": "Conflict", "status": 409, "detail": "An archived template cannot be changed", "error": "An archived template cannot be changed", "code": "template_archived"}} };
 
-/** What every template operation shares: its tag and the admin JWT. */
-const adminTemplates = { tags: ["Admin templates"], security: [{"adminJwt": []}] };
+/** What every template operation shares: its tag, the admin JWT, and the roles that design templates (owners and members). */
+const adminTemplates = { tags: ["Admin templates"], security: [{"adminJwt": []}], roles: ['owner', 'member'] as const };
 
 /** What every operation on one template shares: the admin tag and JWT, and the template's id. */
 const oneTemplate = { ...adminTemplates, params: z.object({ id: templateIdParameter }) };
@@ -102,16 +102,21 @@ const oneTemplate = { ...adminTemplates, params: z.object({ id: templateIdParame
 /** How a template call is refused for its caller: no usable admin JWT, or a role that may not touch templates. */
 const templateRefused = { 401: invalidAdminTokenResponse, 403: templateRoleResponse };
 
+/** Templates carry base64 images, so their JSON bodies may be up to 3 MB (other admin bodies: 100 kB). */
+const TEMPLATE_BODY_LIMIT = '3mb';
+
 /** How a template body is refused: too large, not JSON, or not a valid template. */
 const bodyRefused = { 413: payloadTooLargeResponse, 415: unsupportedMediaTypeResponse, 422: validationFailedResponse };
 
-export const templatesRouteTable: RouteSpec[] = [
+export const templatesRouteTable = [
   route({
     operationId: 'createTemplate',
     method: 'post',
     path: '/admin/v1/templates',
     ...adminTemplates,
     body: newTemplateSchema,
+    bodyLimit: TEMPLATE_BODY_LIMIT,
+    audit: 'template.created',
     responses: {
       201: templateSchema,
       ...templateRefused,
@@ -137,6 +142,9 @@ export const templatesRouteTable: RouteSpec[] = [
     path: '/admin/v1/templates/preview',
     ...adminTemplates,
     body: newTemplateSchema,
+    bodyLimit: TEMPLATE_BODY_LIMIT,
+    cost: 'render',
+    audit: null,
     responses: {
       200: { content: { "image/png": z.string().meta({ format: "binary" }) } },
       ...templateRefused,
@@ -161,6 +169,8 @@ export const templatesRouteTable: RouteSpec[] = [
     path: '/admin/v1/templates/{id}',
     ...oneTemplate,
     body: templatePatchSchema,
+    bodyLimit: TEMPLATE_BODY_LIMIT,
+    audit: 'template.updated',
     responses: {
       200: templateSchema,
       ...templateRefused,
@@ -176,6 +186,9 @@ export const templatesRouteTable: RouteSpec[] = [
     path: '/admin/v1/templates/{id}/preview',
     ...oneTemplate,
     body: templatePatchSchema,
+    bodyLimit: TEMPLATE_BODY_LIMIT,
+    cost: 'render',
+    audit: null,
     responses: {
       200: { content: { "image/png": z.string().meta({ format: "binary" }) } },
       ...templateRefused,
@@ -203,10 +216,11 @@ export const templatesRouteTable: RouteSpec[] = [
     method: 'post',
     path: '/admin/v1/templates/{id}/archive',
     ...oneTemplate,
+    audit: 'template.archived',
     responses: {
       200: templateSchema,
       ...templateRefused,
       404: notFoundResponse,
     },
   }),
-];
+] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { route, type ResponseObjectSpec, type RouteSpec } from '@platform/service-kit/route-table';
+import { route, type ResponseObjectSpec } from '@platform/service-kit/route-table';
 import { problemSchema } from '@platform/service-kit/problem-schema';
 import { certificateStatusSchema, creditsSchema, eTagHeader, ifNoneMatchParameter, wwwAuthenticateHeader, xRequestIdHeader } from '../../http-contract';
 
@@ -27,7 +27,7 @@ export const notModifiedResponse: ResponseObjectSpec = { id: 'NotModified', desc
 
 export const invalidApiKeyResponse: ResponseObjectSpec = { id: 'InvalidApiKey', description: "The API key is missing (`missing_api_key`, \"Missing API key\") or invalid, revoked, rotated away or deleted\n(`invalid_api_key`, \"Invalid or revoked API key\").\n", headers: { "WWW-Authenticate": wwwAuthenticateHeader }, content: { "application/problem+json": problemSchema }, namedExamples: {"application/problem+json": {"missing": {"value": {"type": "https://docs.partner-platform.example/errors/missing_api_key", "title": "Unauthorized", "status": 401, "detail": "Missing API key", "error": "Missing API key", "code": "missing_api_key"}}, "invalid": {"value": {"type": "https://docs.partner-platform.example/errors/invalid_api_key", "title": "Unauthorized", "status": 401, "detail": "Invalid or revoked API key", "error": "Invalid or revoked API key", "code": "invalid_api_key"}}}} };
 
-export const publicApiRouteTable: RouteSpec[] = [
+export const publicApiRouteTable = [
   route({
     operationId: 'getCredits',
     method: 'get',
@@ -45,7 +45,8 @@ export const publicApiRouteTable: RouteSpec[] = [
     path: '/api/v1/verify/{code}',
     tags: ["Certificates API"],
     security: [{"apiKey": []}],
-    params: z.object({ code: z.string().max(200).meta({ description: "The verification code printed on the certificate, e.g. `ABCDEF-GHJKMN-PQRSTU`." }) }),
+    // The length is documented, not enforced here: a longer code is the JSON 404 (`not_found`), as an unknown one.
+    params: z.object({ code: z.string().meta({ maxLength: 200 }).meta({ description: "The verification code printed on the certificate, e.g. `ABCDEF-GHJKMN-PQRSTU`." }) }),
     headers: z.object({ "If-None-Match": ifNoneMatchParameter }),
     responses: {
       200: { headers: { "ETag": eTagHeader, "X-Request-Id": xRequestIdHeader }, content: { "application/json": verificationSchema } },
@@ -54,4 +55,4 @@ export const publicApiRouteTable: RouteSpec[] = [
       404: { content: { "application/problem+json": verificationNotFoundSchema } },
     },
   }),
-];
+] as const;

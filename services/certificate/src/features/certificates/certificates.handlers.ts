@@ -1,0 +1,26 @@
+import { adminOf, idParam, parseOrThrow } from '@platform/service-kit';
+import type { Handlers } from '@platform/service-kit/operations';
+import { certificatesFromCsv } from './certificates-csv';
+import type { certificatesRouteTable } from './certificates.contract';
+import { batchSchema, type NewCertificate } from './certificates.schema';
+import type { CertificatesService } from './certificates.service';
+
+/** `/admin/v1/certificates`: issue one or a batch (JSON or CSV), list, read and revoke, inside the caller's organization. */
+export function certificatesHandlers(service: CertificatesService): Handlers<typeof certificatesRouteTable> {
+  return {
+    issueCertificate: async ({ body, req }) => ({ status: 201, body: await service.issue(adminOf(req).org, body) }),
+    issueCertificateBatch: async ({ body, req }) => {
+      // A CSV upload becomes the JSON form's body, then is checked like it; a JSON body the table has already checked.
+      const { certificates } = typeof body === 'string' ? parseOrThrow(batchSchema, certificatesFromCsv(body)) : (body as { certificates: NewCertificate[] });
+      return { status: 201, body: { data: await service.issueBatch(adminOf(req).org, certificates), has_more: false, next_cursor: null } };
+    },
+    listCertificates: async ({ query, req }) => ({ status: 200, body: await service.list(adminOf(req).org, { limit: query.limit, cursor: query.cursor ?? query.starting_after }) }),
+    getCertificate: async ({ params, req }) => ({ status: 200, body: await service.get(adminOf(req).org, certificateId(params.id)) }),
+    revokeCertificate: async ({ params, req }) => ({ status: 200, body: await service.revoke(adminOf(req).org, certificateId(params.id)) }),
+  };
+}
+
+/** An id of another shape names no certificate: 404, as any unknown id. */
+function certificateId(value: string): string {
+  return idParam('cert', value, 'Certificate not found');
+}
