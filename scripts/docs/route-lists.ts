@@ -32,10 +32,12 @@ export interface Description {
   paths: Record<string, Partial<Record<(typeof METHODS)[number], Operation>>>;
 }
 
-/** What each security scheme is called in the docs. */
+/** What each security scheme is called in the docs (the gateway's merged description names each service's key). */
 const SCHEME_NAMES: Record<string, string> = {
   apiKey: 'key',
   apiKeyHeader: 'key',
+  CertificateApiKey: 'key (`ck_…`)',
+  MobilityApiKey: 'key (`mk_…`)',
   adminJwt: 'admin JWT',
   driverJwt: 'driver JWT',
 };
@@ -69,7 +71,9 @@ export function authOf(operation: Operation, description: Description): string {
   const requirements = operation.security ?? description.security ?? [];
   if (requirements.length === 0) return 'none (public)';
   const names: string[] = [];
-  for (const requirement of requirements) {
+  // `X-API-KEY` is the same key in another header: named only when it is the one way in.
+  const sameKey = (requirement: Record<string, string[]>): boolean => Object.keys(requirement).join() === 'apiKeyHeader';
+  for (const requirement of requirements.length > 1 ? requirements.filter((r) => !sameKey(r)) : requirements) {
     const entries = Object.entries(requirement);
     const name =
       entries.length === 0
