@@ -11,7 +11,7 @@
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { MOBILITY_SCOPES } from '@platform/api-keys';
-import { DEFAULT_JWT_ISSUER, signAdminToken, signDriverToken } from '@platform/service-kit';
+import { DEFAULT_JWT_ISSUER, signAdminToken, signDriverToken } from '@platform/service-kit/admin-auth';
 import { descendantsCpuMs, machineCpuMs, namedProcessesCpuMs, processCpuMs } from '@platform/bench-kit';
 import { checkoutJwtSecret } from './dev-secrets';
 import { workspaceRoot } from './running-state';

@@ -1,6 +1,10 @@
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
-import { createMetrics, notFoundHandler, runChecks, type Logger, type Metrics, type Redis } from '@platform/service-kit';
+import { createMetrics, type Metrics } from '@platform/service-kit/metrics';
+import { notFoundHandler } from '@platform/service-kit/error-handler';
+import { runChecks } from '@platform/service-kit/health';
+import type { Logger } from '@platform/service-kit/logger';
+import type { Redis } from '@platform/service-kit/redis';
 import { gatewaySettings, type GatewayConfig } from './config';
 import { DashboardSessions } from './dashboard-sessions';
 import { createUpstreamProxy } from './proxy';

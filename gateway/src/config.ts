@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { DEFAULT_REDIS_URL, env, jwtSecretSchema, jwtSettingsConfig, requireStrongSecretsInProduction } from '@platform/service-kit';
+import { DEFAULT_REDIS_URL, env, jwtSecretSchema } from '@platform/service-kit/config';
+import { jwtSettingsConfig } from '@platform/service-kit/admin-auth';
+import { requireStrongSecretsInProduction } from '@platform/service-kit/secret-strength';
 import { DEFAULT_DASHBOARD_DIR } from './dashboard-static';
 import { DEFAULT_CERTIFICATE_OPENAPI_FILE, DEFAULT_MOBILITY_OPENAPI_FILE } from './openapi';
 import { upstreamListSchema } from './upstream-list';

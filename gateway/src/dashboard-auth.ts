@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { adminClaimsSchema, ApiError, bearerToken, verifyJwt, type AdminClaims, type AdminTokenSettings } from '@platform/service-kit';
+import { adminClaimsSchema, verifyJwt, type AdminClaims, type AdminTokenSettings } from '@platform/service-kit/admin-auth';
+import { ApiError } from '@platform/service-kit/errors';
+import { bearerToken } from '@platform/service-kit/api-tokens';
 
 /** A dashboard token's claims once verified: `sid` names its sign-in (the refresh-session family) when present. */
 export type DashboardClaims = AdminClaims & { sid?: string };

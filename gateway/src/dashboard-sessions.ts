@@ -1,4 +1,5 @@
-import type { Logger, Redis } from '@platform/service-kit';
+import type { Logger } from '@platform/service-kit/logger';
+import type { Redis } from '@platform/service-kit/redis';
 import type { DashboardClaims } from './dashboard-auth';
 import { roundRobin } from './upstream-list';
 

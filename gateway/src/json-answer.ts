@@ -1,5 +1,5 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { PROBLEM_CONTENT_TYPE, problemBody } from '@platform/service-kit';
+import { PROBLEM_CONTENT_TYPE, problemBody } from '@platform/service-kit/problem-details';
 
 /** The gateway's own error answers: always a Problem Details document (RFC 9457) keeping `{error, code}`, never HTML. */
 export function answerJson(res: ServerResponse, status: number, body: { error: string; code: string }, headers: OutgoingHttpHeaders = {}): void {

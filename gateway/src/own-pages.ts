@@ -1,6 +1,11 @@
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { errorHandler, knownRoutesOf, methodNotAllowedHandler, notFoundHandler, requestContext, requestLogger, type Logger, type Metrics } from '@platform/service-kit';
+import { errorHandler, notFoundHandler } from '@platform/service-kit/error-handler';
+import { knownRoutesOf, methodNotAllowedHandler } from '@platform/service-kit/method-not-allowed';
+import { requestContext } from '@platform/service-kit/request-context';
+import { requestLogger } from '@platform/service-kit/request-log';
+import type { Logger } from '@platform/service-kit/logger';
+import type { Metrics } from '@platform/service-kit/metrics';
 import type { GatewayConfig } from './config';
 import { docsRoutes, RENDERER_PATH } from './docs';
 import { gatewayDescriptionSource } from './openapi';

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requestLogLine, type TraceSpan } from '@platform/service-kit';
+import { requestLogLine } from '@platform/service-kit/request-log';
+import type { TraceSpan } from '@platform/service-kit/trace-context';
 import type { InFlightCounter } from './in-flight';
 
 /** What a closed proxied request reports: its metrics (when its answer finished) and its log line. */

@@ -1,5 +1,6 @@
 import { Agent, request, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import type { Logger, TraceSpan } from '@platform/service-kit';
+import type { Logger } from '@platform/service-kit/logger';
+import type { TraceSpan } from '@platform/service-kit/trace-context';
 import { compressedHeaders, compressibleAnswer, compressorFor, negotiateEncoding } from './compression';
 import { answerJson } from './json-answer';
 import { BodyRefusal, type StreamedBody } from './request-body';

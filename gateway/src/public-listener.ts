@@ -1,5 +1,12 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { addressBucket, adminTokenSettings, clientAddress, requestIdFor, requestLogLine, startRequestSpan, type Logger, type Metrics, type Redis, type TraceSpan } from '@platform/service-kit';
+import { addressBucket, clientAddress } from '@platform/service-kit/client-address';
+import { adminTokenSettings } from '@platform/service-kit/admin-auth';
+import { requestIdFor, startRequestSpan } from '@platform/service-kit/request-context';
+import { requestLogLine } from '@platform/service-kit/request-log';
+import type { Logger } from '@platform/service-kit/logger';
+import type { Metrics } from '@platform/service-kit/metrics';
+import type { Redis } from '@platform/service-kit/redis';
+import type { TraceSpan } from '@platform/service-kit/trace-context';
 import type { GatewayConfig } from './config';
 import { checkDashboardToken, signedJwtCheck, type DashboardClaims } from './dashboard-auth';
 import { dashboardBodyCap, dashboardBodySize, streamDashboardBody, uploadRefusal } from './dashboard-body';

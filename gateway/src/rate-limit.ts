@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { API_TOKEN_PREFIXES, isWellFormedApiToken } from '@platform/api-keys';
-import { bearerToken, sha256, type Logger, type Redis } from '@platform/service-kit';
+import { bearerToken } from '@platform/service-kit/api-tokens';
+import { sha256 } from '@platform/service-kit/hash';
+import type { Logger } from '@platform/service-kit/logger';
+import type { Redis } from '@platform/service-kit/redis';
 import { answerJson } from './json-answer';
 import { LocalBudget } from './local-budget';
 import { isKeylessPath } from './routes';

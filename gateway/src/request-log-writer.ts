@@ -1,5 +1,5 @@
 import pino from 'pino';
-import type { Logger } from '@platform/service-kit';
+import type { Logger } from '@platform/service-kit/logger';
 
 type LoggerInternals = Record<symbol, unknown> & { isLevelEnabled(level: string): boolean };
 

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { bufferedStdout, closeGracefullyOnSignal, createLogger, loadConfigOrExit } from '@platform/service-kit';
+import { bufferedStdout, createLogger } from '@platform/service-kit/logger';
+import { closeGracefullyOnSignal } from '@platform/service-kit/shutdown';
+import { loadConfigOrExit } from '@platform/service-kit/config';
 import { createGateway } from './app';
 import { exitOnListenError } from '@platform/service-kit/listen';
 import { startTracing } from '@platform/service-kit/tracing';

@@ -1,4 +1,4 @@
-import { signAdminToken, type AdminClaims } from '@platform/service-kit';
+import { signAdminToken, type AdminClaims } from '@platform/service-kit/admin-auth';
 import { sendJson, startFakeServer } from '@platform/test-kit';
 import { startGateway } from './helpers';
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { signAdminToken } from '@platform/service-kit';
+import { signAdminToken } from '@platform/service-kit/admin-auth';
 import { listen, sendJson, startFakeServer, waitFor, type RunningServer } from '@platform/test-kit';
 import { startGateway, type RunningGateway } from './helpers';
 import { open, send } from './raw-http';

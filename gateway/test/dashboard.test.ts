@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { parse } from 'yaml';
-import { DEV_JWT_SECRET, signAdminToken, signDriverToken, signJwt } from '@platform/service-kit';
+import { DEV_JWT_SECRET } from '@platform/service-kit/config';
+import { signAdminToken, signDriverToken, signJwt } from '@platform/service-kit/admin-auth';
 import { sendJson, startFakeServer } from '@platform/test-kit';
 import { startGateway, testRedis, type RunningGateway } from './helpers';
 

@@ -1,6 +1,8 @@
 import { Agent, request } from 'node:http';
 import { generateApiToken } from '@platform/api-keys';
-import { createLogger, DEV_JWT_SECRET, signAdminToken, signDriverToken } from '@platform/service-kit';
+import { createLogger } from '@platform/service-kit/logger';
+import { DEV_JWT_SECRET } from '@platform/service-kit/config';
+import { signAdminToken, signDriverToken } from '@platform/service-kit/admin-auth';
 import { sendJson, startFakeServer } from '@platform/test-kit';
 import { createRateLimitRedis } from '../src/server-factory';
 import { captureLines, startGateway, testRedis } from './helpers';

@@ -1,4 +1,4 @@
-import { createLogger } from '@platform/service-kit';
+import { createLogger } from '@platform/service-kit/logger';
 import { requestLineWriter } from '../src/request-log-writer';
 import { captureLines } from './helpers';
 

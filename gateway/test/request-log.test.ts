@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { generateApiToken } from '@platform/api-keys';
-import { createLogger } from '@platform/service-kit';
+import { createLogger } from '@platform/service-kit/logger';
 import { sendJson, startFakeServer, type RunningServer } from '@platform/test-kit';
 import { captureLines, startGateway, testRedis } from './helpers';
 

@@ -1,4 +1,5 @@
-import { createLogger, parseTraceparent } from '@platform/service-kit';
+import { createLogger } from '@platform/service-kit/logger';
+import { parseTraceparent } from '@platform/service-kit/trace-context';
 import { sendJson, startFakeServer } from '@platform/test-kit';
 import { captureLines, startGateway, type RunningGateway } from './helpers';
 

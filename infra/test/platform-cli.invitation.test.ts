@@ -5,7 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { createDatabase, createLogger, parseConfig, type Knex } from '@platform/service-kit';
+import { createDatabase, type Knex } from '@platform/service-kit/db';
+import { createLogger } from '@platform/service-kit/logger';
+import { parseConfig } from '@platform/service-kit/config';
 import { createRunDatabase, dropRunDatabase } from '@platform/test-kit';
 import { startLocalMailCatcher, type CaughtMail, type LocalMailCatcher } from '../../scripts/local-mail';
 import { createApp as createCertificateApp } from '../../services/certificate/src/app';

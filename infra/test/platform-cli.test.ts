@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import { createRunDatabase, dropRunDatabase } from '@platform/test-kit';
 import { createDatabase, type Knex } from '@platform/service-kit/db';
-import { DEV_JWT_SECRET, verifyJwt, DEFAULT_JWT_ISSUER } from '@platform/service-kit';
+import { DEV_JWT_SECRET } from '@platform/service-kit/config';
+import { verifyJwt, DEFAULT_JWT_ISSUER } from '@platform/service-kit/admin-auth';
 import { checkoutDevSecrets } from '../../scripts/dev-secrets';
 import { platform, platformJson, root } from './helpers/platform-cli';
 

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { parseConfig } from '@platform/service-kit';
+import { parseConfig } from '@platform/service-kit/config';
 import { runTsToEnd } from '@platform/test-kit';
 import { certificateConfigSchema } from '../../services/certificate/src/config';
 import { developmentSigningKey } from '../../services/certificate/src/features/credentials/signing-key';

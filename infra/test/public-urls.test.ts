@@ -1,7 +1,11 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import request from 'supertest';
-import { createDatabase, createLogger, createRedis, migrateLatest, parseConfig, signAdminToken, type Knex, type Redis } from '@platform/service-kit';
+import { createDatabase, migrateLatest, type Knex } from '@platform/service-kit/db';
+import { createLogger } from '@platform/service-kit/logger';
+import { createRedis, type Redis } from '@platform/service-kit/redis';
+import { parseConfig } from '@platform/service-kit/config';
+import { signAdminToken } from '@platform/service-kit/admin-auth';
 import { clearRedisPrefix, createRunDatabase, dropRunDatabase, newRedisPrefix, redisUrl, runTsToEnd } from '@platform/test-kit';
 import { createApp as createCertificateApp } from '../../services/certificate/src/app';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema } from '../../services/certificate/src/config';

@@ -8,7 +8,10 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { ChildProcess } from 'node:child_process';
-import { DEFAULT_DATABASE_URL, DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, createRedis, dropDatabase, signAdminToken } from '@platform/service-kit';
+import { DEFAULT_DATABASE_URL, DEV_JWT_SECRET } from '@platform/service-kit/config';
+import { DEFAULT_JWT_ISSUER, signAdminToken } from '@platform/service-kit/admin-auth';
+import { createRedis } from '@platform/service-kit/redis';
+import { dropDatabase } from '@platform/service-kit/db';
 import { alternatingRounds, buildIfStale, clearPrefix, load, MEASURED_CPU, pinSelfToFirstCore, startProcess, type LoadResult } from '@platform/bench-kit';
 import { TIERS } from '@platform/mobility/tooling';
 

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import pg from 'pg';
 import { MOBILITY_SCOPES } from '@platform/api-keys';
 import type { components } from '@platform/client/schema';
-import { DEFAULT_JWT_ISSUER, signAdminToken, signDriverToken } from '@platform/service-kit';
+import { DEFAULT_JWT_ISSUER, signAdminToken, signDriverToken } from '@platform/service-kit/admin-auth';
 import { checkoutJwtSecret } from '../dev-secrets';
 import { workspaceRoot } from '../running-state';
 import type { RunningSystem } from '../system';

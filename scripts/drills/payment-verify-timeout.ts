@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { signAdminToken } from '@platform/service-kit';
+import { signAdminToken } from '@platform/service-kit/admin-auth';
 import { startSystem } from '../system';
 import type { DrillResult } from './drill';
 import { jwtSecret } from './lib';

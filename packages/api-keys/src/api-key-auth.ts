@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
-import { ForbiddenError, UnauthorizedError, bearerToken, noteApiKey } from '@platform/service-kit';
+import { ForbiddenError, UnauthorizedError } from '@platform/service-kit/errors';
+import { bearerToken } from '@platform/service-kit/api-tokens';
+import { noteApiKey } from '@platform/service-kit/request-log';
 import type { ApiKeyPrincipal } from './api-key-principal';
 
 declare global {

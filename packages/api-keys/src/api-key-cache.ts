@@ -1,4 +1,5 @@
-import { listenToChannel, type ChannelListener, type Logger } from '@platform/service-kit';
+import { listenToChannel, type ChannelListener } from '@platform/service-kit/pg-listener';
+import type { Logger } from '@platform/service-kit/logger';
 import type { ApiKeyPrincipal } from './api-key-principal';
 
 export interface CachedKey {

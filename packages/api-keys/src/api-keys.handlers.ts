@@ -1,5 +1,6 @@
 import type { Request } from 'express';
-import { adminOf, idParam } from '@platform/service-kit';
+import { adminOf } from '@platform/service-kit/admin-auth';
+import { idParam } from '@platform/service-kit/ids';
 import type { ApiKeyService, ApiKeyWithToken } from './api-keys.service';
 
 /** An id of the wrong shape is simply not found. */

@@ -1,6 +1,9 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { idParam, pageQuerySchema, parseOrThrow, requireRole, type AdminClaims } from '@platform/service-kit';
+import { idParam } from '@platform/service-kit/ids';
+import { pageQuerySchema } from '@platform/service-kit/pagination';
+import { parseOrThrow } from '@platform/service-kit/validation';
+import { requireRole, type AdminClaims } from '@platform/service-kit/admin-auth';
 import { MAX_GRACE_SECONDS, type ApiKeyService } from './api-keys.service';
 
 export interface ApiKeyRequestSchemas {

@@ -1,4 +1,6 @@
-import { ConflictError, NotFoundError, ValidationError, newId, pageOf, type Page } from '@platform/service-kit';
+import { ConflictError, NotFoundError, ValidationError } from '@platform/service-kit/errors';
+import { newId } from '@platform/service-kit/ids';
+import { pageOf, type Page } from '@platform/service-kit/pagination';
 import { isExpired, toApiKeyView, type ApiKeyView } from './api-key-view';
 import type { ApiKeyAuthCache } from './api-key-cache';
 import type { ApiKeyPrincipal } from './api-key-principal';

@@ -1,5 +1,7 @@
 import { crc32 } from 'node:zlib';
-import { constantTimeEqual, randomString, sha256 } from '@platform/service-kit';
+import { constantTimeEqual } from '@platform/service-kit/api-tokens';
+import { randomString } from '@platform/service-kit/ids';
+import { sha256 } from '@platform/service-kit/hash';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const RANDOM_LENGTH = 30; // 30 base62 characters ≈ 178 bits

@@ -1,4 +1,4 @@
-import { createDatabase, type Knex } from '@platform/service-kit';
+import { createDatabase, type Knex } from '@platform/service-kit/db';
 import { createRunDatabase, dropRunDatabase } from '@platform/test-kit';
 import { createKnexApiKeyRepository, type ApiKeyRepository } from '../src/api-keys.repository';
 import { createApiKeyService, type ApiKeyService } from '../src/api-keys.service';

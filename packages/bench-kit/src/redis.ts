@@ -1,4 +1,5 @@
-import { DEFAULT_REDIS_URL, deleteKeysWithPrefix } from '@platform/service-kit';
+import { DEFAULT_REDIS_URL } from '@platform/service-kit/config';
+import { deleteKeysWithPrefix } from '@platform/service-kit/redis';
 
 /** Deletes every key under a prefix (the simulator's and benchmarks' own prefixes only). */
 export function clearPrefix(prefix: string): Promise<void> {

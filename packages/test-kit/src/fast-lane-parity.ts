@@ -1,7 +1,8 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { createLogger, createMetrics, type Logger, type Metrics } from '@platform/service-kit';
+import { createLogger, type Logger } from '@platform/service-kit/logger';
+import { createMetrics, type Metrics } from '@platform/service-kit/metrics';
 
 /** One request a fast-lane parity test sends to both servers. */
 export interface ParityCase {

@@ -1,5 +1,9 @@
 import type { Express } from 'express';
-import { adminTokenSettings, createJsonApp, createMetrics, errorHandler, jsonBodies, knownRoutesOf, methodNotAllowedHandler, notFoundHandler } from '@platform/service-kit';
+import { adminTokenSettings } from '@platform/service-kit/admin-auth';
+import { createJsonApp, jsonBodies } from '@platform/service-kit/json-app';
+import { createMetrics } from '@platform/service-kit/metrics';
+import { errorHandler, notFoundHandler } from '@platform/service-kit/error-handler';
+import { knownRoutesOf, methodNotAllowedHandler } from '@platform/service-kit/method-not-allowed';
 import { mountOperations } from '@platform/service-kit/operations';
 import { responseValidator, validateResponsesEnabled } from '@platform/service-kit/route-table';
 import { requireDashboardOrigin } from './features/accounts/origin-check';

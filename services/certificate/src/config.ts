@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { isDevelopmentSigningKey, parseSigningKey } from './features/credentials/signing-key';
-import { DEFAULT_DATABASE_URL, env, jwtSecretSchema, jwtSettingsConfig, publicAddressConfig, requirePublicAddressesInProduction, requireStrongSecretsInProduction } from '@platform/service-kit';
+import { DEFAULT_DATABASE_URL, env, jwtSecretSchema } from '@platform/service-kit/config';
+import { jwtSettingsConfig } from '@platform/service-kit/admin-auth';
+import { publicAddressConfig, requirePublicAddressesInProduction } from '@platform/service-kit/public-address';
+import { requireStrongSecretsInProduction } from '@platform/service-kit/secret-strength';
 
 export const certificateConfigSchema = z
   .object({

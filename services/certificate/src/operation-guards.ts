@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { adminOf, adminTokenSettings, requireAdmin } from '@platform/service-kit';
+import { adminOf, adminTokenSettings, requireAdmin } from '@platform/service-kit/admin-auth';
 import type { OperationGuards } from '@platform/service-kit/operations';
 import { requireApiKey } from './features/api-keys/api-keys';
 import { certificateAuditRecorder } from './features/audit/audit.recorder';

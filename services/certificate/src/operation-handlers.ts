@@ -1,4 +1,4 @@
-import type { Metrics } from '@platform/service-kit';
+import type { Metrics } from '@platform/service-kit/metrics';
 import { accountsHandlers } from './features/accounts';
 import { apiKeysHandlers } from './features/api-keys';
 import { auditHandlers } from './features/audit/audit.handlers';

@@ -1,4 +1,6 @@
-import { openApiRoute, runChecks, type Metrics, type ReadinessCheck } from '@platform/service-kit';
+import { openApiRoute } from '@platform/service-kit/openapi';
+import { runChecks, type ReadinessCheck } from '@platform/service-kit/health';
+import type { Metrics } from '@platform/service-kit/metrics';
 import type { OpenApiDocument } from '@platform/service-kit/openapi';
 import type { Handlers } from '@platform/service-kit/operations';
 import type { operationsRouteTable } from './operations.contract';

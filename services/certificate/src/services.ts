@@ -1,5 +1,7 @@
 import type { ApiKeyAuthCache } from '@platform/api-keys';
-import type { Knex, Logger, Metrics } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
+import type { Logger } from '@platform/service-kit/logger';
+import type { Metrics } from '@platform/service-kit/metrics';
 import type { CertificateConfig } from './config';
 import type { SessionEvents } from './features/accounts/session-events';
 import { createAccountsRepository } from './features/accounts/accounts.repository';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { scryptSync, randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { newId } from '@platform/service-kit';
+import { newId } from '@platform/service-kit/ids';
 import { createTestContext, type TestContext } from './helpers/context';
 import { ORIGIN, PASSWORD, signUp, uniqueEmail } from './factories/accounts';
 import { expectToMatchRouteTable } from './helpers/openapi';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { verifyJwt } from '@platform/service-kit';
+import { verifyJwt } from '@platform/service-kit/admin-auth';
 import { createTestContext, type TestContext } from './helpers/context';
 import { ORIGIN, PASSWORD, refreshCookieOf, signUp, uniqueEmail } from './factories/accounts';
 import { linkToken } from './helpers/mailbox';

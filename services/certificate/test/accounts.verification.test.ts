@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { newId } from '@platform/service-kit';
+import { newId } from '@platform/service-kit/ids';
 import { createTestContext, type TestContext } from './helpers/context';
 import { ORIGIN, PASSWORD, refreshCookieOf, signUp, uniqueEmail } from './factories/accounts';
 import { linkToken } from './helpers/mailbox';

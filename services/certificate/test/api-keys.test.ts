@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { signAdminToken, signJwt } from '@platform/service-kit';
+import { signAdminToken, signJwt } from '@platform/service-kit/admin-auth';
 import { createTestContext, type TestContext } from './helpers/context';
 import { createApiKey, newOrg } from './factories/admin';
 

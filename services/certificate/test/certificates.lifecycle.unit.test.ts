@@ -1,5 +1,5 @@
 /** A certificate's status through issue, revoke and expiry, through the real service over in-memory tables: no HTTP, no Postgres. */
-import { ConflictError, NotFoundError } from '@platform/service-kit';
+import { ConflictError, NotFoundError } from '@platform/service-kit/errors';
 import { createCertificatesService } from '../src/features/certificates/certificates.service';
 import { createFakeCertificatesRepository, createFakeCreditBalances } from './helpers/fake-certificates-repository';
 import { createInMemoryDatabase } from './helpers/in-memory-transactions';

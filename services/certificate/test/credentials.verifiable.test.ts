@@ -2,7 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { compactVerify, decodeProtectedHeader, importJWK, jwtVerify, type JWK } from 'jose';
 import request from 'supertest';
-import { parseConfig } from '@platform/service-kit';
+import { parseConfig } from '@platform/service-kit/config';
 import { certificateConfigSchema } from '../src/config';
 import { createTestContext, type TestContext } from './helpers/context';
 import { expectToMatchRouteTable } from './helpers/openapi';

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import pino from 'pino';
 import { createGateway, type Gateway } from '@platform/gateway';
-import { createRedis, type Redis } from '@platform/service-kit';
+import { createRedis, type Redis } from '@platform/service-kit/redis';
 import { clearRedisPrefix, listen, newRedisPrefix, redisUrl, waitFor, type RunningServer } from '@platform/test-kit';
 import { createRedisSessionEvents, sessionEndedChannel, type SessionEvents } from '../src/features/accounts/session-events';
 import { createTestContext, type TestContext } from './helpers/context';

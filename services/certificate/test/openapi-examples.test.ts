@@ -5,7 +5,7 @@ import { issueCertificate, newOrg } from './factories/admin';
 import { createTemplate } from './factories/templates';
 import { GATEWAY_B_HASH, paymentGatewayEnv, signA, startFakeGateways } from './factories/payment-gateways';
 import { expectToMatchRouteTable } from './helpers/openapi';
-import { newId } from '@platform/service-kit';
+import { newId } from '@platform/service-kit/ids';
 import { tokenHash } from '../src/features/accounts/secret-tokens';
 import { hashPassword } from '../src/features/accounts/passwords';
 import { ORIGIN, signUp, uniqueEmail } from './factories/accounts';

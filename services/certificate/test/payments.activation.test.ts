@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { createDatabase, migrateLatest } from '@platform/service-kit';
+import { createDatabase, migrateLatest } from '@platform/service-kit/db';
 import { migrations } from '../src/db/migrations';
 import { createApiKey, newOrg } from './factories/admin';
 import { gatewayAWebhook, signA } from './factories/payment-gateways';

@@ -1,5 +1,6 @@
 /** The payment state machine through the real service and webhook code, over in-memory tables and a fake gateway: no HTTP, no Postgres. */
-import { UnauthorizedError, type Logger } from '@platform/service-kit';
+import { UnauthorizedError } from '@platform/service-kit/errors';
+import type { Logger } from '@platform/service-kit/logger';
 import { VerificationUnavailable, type Verification } from '../src/features/payments/payment-gateway';
 import { receivePaymentWebhook } from '../src/features/payments/payment-webhooks';
 import { createPaymentsService } from '../src/features/payments/payments.service';

@@ -2,7 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { createDatabase, createLogger, parseConfig } from '@platform/service-kit';
+import { createDatabase } from '@platform/service-kit/db';
+import { createLogger } from '@platform/service-kit/logger';
+import { parseConfig } from '@platform/service-kit/config';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema } from '../src/config';
 import { deleteExpiredWebhookBodies, scheduleWebhookBodyRetention, WEBHOOK_RETENTION_LOCK } from '../src/features/payments/webhook-body-retention';
 

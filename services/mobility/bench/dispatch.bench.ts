@@ -4,7 +4,8 @@
  * both); prints p50/p99 latency and Redis's own GEOSEARCH time per search. BENCH_DRIVERS sets the count (10,000 to 1,000,000). Uses its own Redis prefix and removes it afterwards.
  */
 import { randomBytes } from 'node:crypto';
-import { createRedis, DEFAULT_REDIS_URL } from '@platform/service-kit';
+import { createRedis } from '@platform/service-kit/redis';
+import { DEFAULT_REDIS_URL } from '@platform/service-kit/config';
 import { FleetLocations, scopesServing } from '@platform/mobility/tooling';
 
 const DRIVERS = Number(process.env.BENCH_DRIVERS ?? 100_000);

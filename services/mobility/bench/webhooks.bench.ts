@@ -13,7 +13,10 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { createDatabase, createRedis, migrateLatest, newId, parseConfig, type Knex } from '@platform/service-kit';
+import { createDatabase, migrateLatest, type Knex } from '@platform/service-kit/db';
+import { createRedis } from '@platform/service-kit/redis';
+import { newId } from '@platform/service-kit/ids';
+import { parseConfig } from '@platform/service-kit/config';
 import { clearRedisPrefix, createRunDatabase, dropRunDatabase, redisUrl, runSuffix } from '@platform/test-kit';
 import { signWebhook, generateWebhookSecret } from '@platform/webhook-signature';
 import { machineCpuMs, namedProcessesCpuMs } from '@platform/bench-kit';

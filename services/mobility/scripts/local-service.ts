@@ -1,5 +1,9 @@
 import type { AddressInfo } from 'node:net';
-import { closeServer, createLogger, createRedis, openServiceDatabase, parseConfig } from '@platform/service-kit';
+import { closeServer } from '@platform/service-kit/shutdown';
+import { createLogger } from '@platform/service-kit/logger';
+import { createRedis } from '@platform/service-kit/redis';
+import { openServiceDatabase } from '@platform/service-kit/bootstrap';
+import { parseConfig } from '@platform/service-kit/config';
 import { buildServices, createApp, createDispatchWorker, migrations, MOBILITY_SCHEMA, mobilityConfigSchema } from '@platform/mobility/tooling';
 
 /** The mobility API and its dispatch worker in this process on a loopback port, for the simulator and benchmarks. */

@@ -15,7 +15,8 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { MOBILITY_SCOPES } from '@platform/api-keys';
-import { DEFAULT_JWT_ISSUER, DEV_JWT_SECRET, signAdminToken, signDriverToken } from '@platform/service-kit';
+import { DEFAULT_JWT_ISSUER, signAdminToken, signDriverToken } from '@platform/service-kit/admin-auth';
+import { DEV_JWT_SECRET } from '@platform/service-kit/config';
 import { assertLoopback, startLocalMobility } from './local-service';
 import { clearPrefix } from '@platform/bench-kit';
 

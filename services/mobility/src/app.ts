@@ -1,5 +1,8 @@
 import type { Express } from 'express';
-import { createJsonApp, createMetrics, errorHandler, knownRoutesOf, methodNotAllowedHandler, notFoundHandler } from '@platform/service-kit';
+import { createJsonApp } from '@platform/service-kit/json-app';
+import { createMetrics } from '@platform/service-kit/metrics';
+import { errorHandler, notFoundHandler } from '@platform/service-kit/error-handler';
+import { knownRoutesOf, methodNotAllowedHandler } from '@platform/service-kit/method-not-allowed';
 import { mountOperations } from '@platform/service-kit/operations';
 import { responseValidator, validateResponsesEnabled } from '@platform/service-kit/route-table';
 import { mobilityGuards } from './operation-guards';

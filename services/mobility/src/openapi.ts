@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { OpenApiDocument } from '@platform/service-kit';
+import type { OpenApiDocument } from '@platform/service-kit/openapi';
 import { describeRoutes, loadOverlay, type OverlayDocument } from '@platform/service-kit/route-table';
 import { webhookEventContract } from './features/outbox';
 import { mobilityRouteTable } from './route-table';

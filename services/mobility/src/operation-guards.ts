@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { principalOf, requireScope } from '@platform/api-keys';
-import { adminTokenSettings, requireAdmin } from '@platform/service-kit';
+import { adminTokenSettings, requireAdmin } from '@platform/service-kit/admin-auth';
 import type { OperationGuards } from '@platform/service-kit/operations';
 import { requireApiKey } from './features/api-keys';
 import { mobilityAuditRecorder } from './features/audit';

@@ -1,5 +1,11 @@
 import { createServer } from 'node:http';
-import { closeGracefullyOnSignal, exitOnListenError, bufferedStdout, createLogger, createMetrics, createRedis, loadConfigOrExit, openServiceDatabase, requireRedis } from '@platform/service-kit';
+import { closeGracefullyOnSignal } from '@platform/service-kit/shutdown';
+import { exitOnListenError } from '@platform/service-kit/listen';
+import { bufferedStdout, createLogger } from '@platform/service-kit/logger';
+import { createMetrics } from '@platform/service-kit/metrics';
+import { createRedis } from '@platform/service-kit/redis';
+import { loadConfigOrExit } from '@platform/service-kit/config';
+import { openServiceDatabase, requireRedis } from '@platform/service-kit/bootstrap';
 import { startTracing } from '@platform/service-kit/tracing';
 import { startApiKeyCache } from '@platform/api-keys';
 import { createApp } from './app';

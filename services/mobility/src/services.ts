@@ -1,5 +1,8 @@
 import type { ApiKeyAuthCache } from '@platform/api-keys';
-import type { Knex, Logger, Metrics, Redis } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
+import type { Logger } from '@platform/service-kit/logger';
+import type { Metrics } from '@platform/service-kit/metrics';
+import type { Redis } from '@platform/service-kit/redis';
 import type { MobilityConfig } from './config';
 import { jobSecretsFrom } from './platform/job-secrets';
 import { apiKeyCapsOf, createMobilityApiKeys } from './features/api-keys';

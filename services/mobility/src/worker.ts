@@ -1,6 +1,10 @@
 import type { Server } from 'node:http';
 import { Registry } from 'prom-client';
-import { closeGracefullyOnSignal, bufferedStdout, createLogger, createRedis, loadConfigOrExit, openServiceDatabase, requireRedis } from '@platform/service-kit';
+import { closeGracefullyOnSignal } from '@platform/service-kit/shutdown';
+import { bufferedStdout, createLogger } from '@platform/service-kit/logger';
+import { createRedis } from '@platform/service-kit/redis';
+import { loadConfigOrExit } from '@platform/service-kit/config';
+import { openServiceDatabase, requireRedis } from '@platform/service-kit/bootstrap';
 import { startTracing } from '@platform/service-kit/tracing';
 import { MOBILITY_SCHEMA, mobilityConfigSchema } from './config';
 import { migrations } from './db/migrations';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { signAdminToken, signDriverToken, signJwt } from '@platform/service-kit';
+import { signAdminToken, signDriverToken, signJwt } from '@platform/service-kit/admin-auth';
 import { createTestContext, type TestContext } from './helpers/context';
 import { adminToken, newAdmin } from './factories/auth';
 import { registerDriver } from './factories/fleet';

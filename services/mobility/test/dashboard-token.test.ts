@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { signAdminToken } from '@platform/service-kit';
+import { signAdminToken } from '@platform/service-kit/admin-auth';
 import { createTestContext, type TestContext } from './helpers/context';
 import { suffix } from './factories/auth';
 

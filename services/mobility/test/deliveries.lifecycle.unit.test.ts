@@ -1,5 +1,5 @@
 /** The delivery's life cycle over the in-memory deliveries table: courier moves, the PIN counter, no Postgres. */
-import type { Logger } from '@platform/service-kit';
+import type { Logger } from '@platform/service-kit/logger';
 import { createInMemoryDeliveriesRepository } from '../src/features/deliveries/in-memory-deliveries';
 import { createDeliveryLifecycle, deliveryDispatchHandler } from '../src/features/deliveries/delivery-lifecycle';
 import { createDeliveryService, type DeliveryServiceDeps } from '../src/features/deliveries/deliveries.service';

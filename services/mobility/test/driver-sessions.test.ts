@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
-import { signJwt } from '@platform/service-kit';
+import { signJwt } from '@platform/service-kit/admin-auth';
 import { deleteSpentDriverCredentials } from '../src/features/driver-sessions/credential-retention';
 import { createTestContext, type TestContext } from './helpers/context';
 import { adminToken, driverToken, newAdmin, suffix, type AdminIdentity } from './factories/auth';

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import pino from 'pino';
 import request from 'supertest';
-import { createMetrics } from '@platform/service-kit';
+import { createMetrics } from '@platform/service-kit/metrics';
 import { comparableHeaders, comparableLine, runFastLaneParity, type ParityCase } from '@platform/test-kit';
 import { createApp } from '../src/app';
 import { estimatesFastLane } from '../src/features/estimates/estimates.fast-lane';

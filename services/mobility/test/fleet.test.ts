@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { signDriverToken } from '@platform/service-kit';
+import { signDriverToken } from '@platform/service-kit/admin-auth';
 import { createTestContext, type TestContext } from './helpers/context';
 import { adminToken, driverToken, newAdmin } from './factories/auth';
 import { driverApp, randomCentre, registerDriver } from './factories/fleet';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { parseConfig } from '@platform/service-kit';
+import { parseConfig } from '@platform/service-kit/config';
 import { createTestContext, type TestContext } from './helpers/context';
 import { createPartnerKey } from './factories/auth';
 import { deliveryBody } from './factories/deliveries';

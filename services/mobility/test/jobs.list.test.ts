@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 import { createTestContext, type PartnerApi, type TestContext } from './helpers/context';
 import { createPartnerKey } from './factories/auth';
 import { deliveryBody } from './factories/deliveries';

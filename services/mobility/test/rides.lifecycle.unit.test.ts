@@ -1,5 +1,5 @@
 /** The ride's life cycle over the in-memory rides table: the state machine as partners and drivers meet it, no Postgres. */
-import type { Logger } from '@platform/service-kit';
+import type { Logger } from '@platform/service-kit/logger';
 import { createInMemoryDatabase } from '../src/features/jobs/in-memory-jobs';
 import { createInMemoryRidesRepository } from '../src/features/rides/in-memory-rides';
 import { createRideLifecycle, rideDispatchHandler } from '../src/features/rides/ride-lifecycle';

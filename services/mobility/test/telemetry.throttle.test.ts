@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createRedis, type Redis } from '@platform/service-kit';
+import { createRedis, type Redis } from '@platform/service-kit/redis';
 import { redisUrl, runRedisPrefix } from '@platform/test-kit';
 import { createLocationThrottle } from '../src/features/telemetry/location-throttle';
 import { offset, randomCentre } from './factories/fleet';

@@ -1,5 +1,7 @@
 import { startGateway, captureLines, type RunningGateway } from '@platform/gateway/test/helpers';
-import { createLogger, createRedis, parseTraceparent, type Redis } from '@platform/service-kit';
+import { createLogger } from '@platform/service-kit/logger';
+import { createRedis, type Redis } from '@platform/service-kit/redis';
+import { parseTraceparent } from '@platform/service-kit/trace-context';
 import { listen, sendJson, startFakeServer, type RunningServer } from '@platform/test-kit';
 import { createApp } from '../src/app';
 import { createDispatchWorker } from '../src/features/dispatch/dispatch.worker';

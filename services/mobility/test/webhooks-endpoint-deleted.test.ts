@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { ServerResponse } from 'node:http';
-import { createLogger } from '@platform/service-kit';
+import { createLogger } from '@platform/service-kit/logger';
 import { sendJson, startFakeServer, waitFor, waitForDrained } from '@platform/test-kit';
 import type { WebhookDispatch } from '../src/features/webhook-dispatch/webhook-worker';
 import { createIsolatedContext, insertEvents, newPartnerId, PARTNER_HEADER, registerEndpoint, type IsolatedContext } from './helpers/webhooks';

@@ -3,7 +3,7 @@ import { createPartnerKey } from './factories/auth';
 import { partnerApi } from './factories/rides';
 import { insertEvents } from './helpers/webhooks';
 import { deleteExpiredEvents, EVENT_RETENTION_LOCK } from '../src/features/webhook-dispatch/event-retention';
-import { newId } from '@platform/service-kit';
+import { newId } from '@platform/service-kit/ids';
 
 let ctx: TestContext;
 beforeAll(() => {

@@ -4,7 +4,7 @@ import { DEFAULT_RETRY_SCHEDULE_MS, retryPolicyFrom } from '../src/features/webh
 import { parseRetryAfter } from '../src/features/webhook-dispatch/webhook-sender';
 import { isForbiddenAddress } from '../src/features/webhook-dispatch/ssrf-guard';
 import { createEndpointSecretCipher } from '../src/features/webhook-dispatch/endpoint-secret-cipher';
-import { parseConfig } from '@platform/service-kit';
+import { parseConfig } from '@platform/service-kit/config';
 import { mobilityConfigSchema } from '../src/config';
 
 describe('retry delay', () => {

@@ -9,7 +9,7 @@
  *   pnpm --filter @platform/certificate cli organizations verify org_…
  */
 import { parseArgs } from 'node:util';
-import { ApiError } from '@platform/service-kit';
+import { ApiError } from '@platform/service-kit/errors';
 import { CERTIFICATE_FLAGS, CERTIFICATE_USAGE, certificateCommands, loadCertificateConfig, MissingFlagError, openCertificateOperator, type Options } from './commands';
 
 export { createFirstOwner } from './commands';

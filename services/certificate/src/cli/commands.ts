@@ -2,7 +2,12 @@
  * The certificate service's operator commands, shared by its own entry (`cli.ts`, `node dist/cli/cli.js`) and the
  * platform CLI (`pnpm platform certificate …`, scripts/platform.ts).
  */
-import { createLogger, loadConfigOrExit, newId, openServiceDatabase, parseOrThrow, type Knex } from '@platform/service-kit';
+import { createLogger } from '@platform/service-kit/logger';
+import { loadConfigOrExit } from '@platform/service-kit/config';
+import { newId } from '@platform/service-kit/ids';
+import { openServiceDatabase } from '@platform/service-kit/bootstrap';
+import { parseOrThrow } from '@platform/service-kit/validation';
+import type { Knex } from '@platform/service-kit/db';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema, type CertificateConfig } from '../config';
 import { migrations } from '../db/migrations';
 import { accountMails } from '../features/accounts/account-mails';

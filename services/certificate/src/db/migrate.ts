@@ -1,4 +1,6 @@
-import { createLogger, loadConfigOrExit, openServiceDatabase } from '@platform/service-kit';
+import { createLogger } from '@platform/service-kit/logger';
+import { loadConfigOrExit } from '@platform/service-kit/config';
+import { openServiceDatabase } from '@platform/service-kit/bootstrap';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema } from '../config';
 import { migrations } from './migrations';
 

@@ -1,4 +1,4 @@
-import type { Migration } from '@platform/service-kit';
+import type { Migration } from '@platform/service-kit/db';
 import * as core from './migrations/0001_core';
 import * as payments from './migrations/0002_payments';
 import * as apiKeyLifecycle from './migrations/0003_api_key_lifecycle';

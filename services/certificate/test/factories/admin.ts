@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { signAdminToken, type AdminClaims } from '@platform/service-kit';
+import { signAdminToken, type AdminClaims } from '@platform/service-kit/admin-auth';
 import type { TestContext } from '../helpers/context';
 
 export interface TestOrg {

@@ -1,5 +1,6 @@
 import pino from 'pino';
-import { createDatabase, parseConfig, type Knex } from '@platform/service-kit';
+import { createDatabase, type Knex } from '@platform/service-kit/db';
+import { parseConfig } from '@platform/service-kit/config';
 import { runDatabaseUrl } from '@platform/test-kit';
 import type { Express } from 'express';
 import { createApp, type CertificateDeps } from '../../src/app';

@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 
 /** A fake table that takes part in transactions: `snapshot` answers the function that puts it back as it was. */
 export interface InMemoryTable {

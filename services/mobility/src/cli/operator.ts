@@ -3,7 +3,13 @@
  * features behind a few calls, so the CLI never reaches into a repository. Opening it applies pending migrations, as the
  * server does; Redis is never contacted (registering a driver touches only Postgres).
  */
-import { createLogger, createRedis, loadConfigOrExit, openServiceDatabase, parseOrThrow, type AdminClaims, type Knex } from '@platform/service-kit';
+import { createLogger } from '@platform/service-kit/logger';
+import { createRedis } from '@platform/service-kit/redis';
+import { loadConfigOrExit } from '@platform/service-kit/config';
+import { openServiceDatabase } from '@platform/service-kit/bootstrap';
+import { parseOrThrow } from '@platform/service-kit/validation';
+import type { AdminClaims } from '@platform/service-kit/admin-auth';
+import type { Knex } from '@platform/service-kit/db';
 import { MOBILITY_SCHEMA, mobilityConfigSchema, type MobilityConfig } from '../config';
 import { migrations } from '../db/migrations';
 import { apiKeyCapsOf, createKeySchema, createMobilityApiKeys, MOBILITY_SCOPES } from '../features/api-keys';

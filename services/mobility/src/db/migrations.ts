@@ -1,4 +1,4 @@
-import type { Migration } from '@platform/service-kit';
+import type { Migration } from '@platform/service-kit/db';
 import * as outbox from './migrations/0001_outbox';
 import * as partnersAndApiKeys from './migrations/0002_partners_and_api_keys';
 import * as fleetEstimatesRides from './migrations/0003_fleet_estimates_rides';

@@ -1,6 +1,6 @@
 import client from 'prom-client';
 import type { Queue } from 'bullmq';
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 
 /**
  * Gauges read when Prometheus scrapes `/metrics`: BullMQ queue depth by state, the outbox backlog, webhook deliveries

@@ -1,4 +1,6 @@
-import { openApiRoute, runChecks, type Metrics, type OpenApiDocument, type ReadinessCheck } from '@platform/service-kit';
+import { openApiRoute, type OpenApiDocument } from '@platform/service-kit/openapi';
+import { runChecks, type ReadinessCheck } from '@platform/service-kit/health';
+import type { Metrics } from '@platform/service-kit/metrics';
 import type { Handlers } from '@platform/service-kit/operations';
 import type { operationsContract } from './operations.contract';
 

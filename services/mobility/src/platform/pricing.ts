@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ValidationError } from '@platform/service-kit';
+import { ValidationError } from '@platform/service-kit/errors';
 import { greatCircleMeters, type LatLng } from './geo';
 import { integer } from './schema-types';
 

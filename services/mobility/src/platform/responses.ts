@@ -1,4 +1,4 @@
-import { problemSchema, validationProblemSchema } from '@platform/service-kit';
+import { problemSchema, validationProblemSchema } from '@platform/service-kit/problem-schema';
 import type { HeaderSpec, ResponseObjectSpec } from '@platform/service-kit/route-table';
 import { z } from 'zod';
 import { deliveryResponse, pinRefusedResponse } from '../features/deliveries/deliveries.schema';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { MOBILITY_SCOPES } from '@platform/api-keys';
-import { signAdminToken, signDriverToken, type AdminClaims } from '@platform/service-kit';
+import { signAdminToken, signDriverToken, type AdminClaims } from '@platform/service-kit/admin-auth';
 import type { TestContext } from '../helpers/test-context';
 
 export function suffix(): string {

@@ -1,6 +1,8 @@
 import pino from 'pino';
 import type { Worker } from 'bullmq';
-import { createDatabase, createRedis, parseConfig, type Redis } from '@platform/service-kit';
+import { createDatabase } from '@platform/service-kit/db';
+import { createRedis, type Redis } from '@platform/service-kit/redis';
+import { parseConfig } from '@platform/service-kit/config';
 import { redisUrl, runDatabaseUrl, runRedisPrefix } from '@platform/test-kit';
 import { createApp } from '../../src/app';
 import { MOBILITY_SCHEMA, mobilityConfigSchema } from '../../src/config';

@@ -1,6 +1,7 @@
 import type { Worker } from 'bullmq';
 import type { Express } from 'express';
-import type { Knex, Redis } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
+import type { Redis } from '@platform/service-kit/redis';
 import type { MobilityConfig } from '../../src/config';
 import type { MobilityServices } from '../../src/services';
 

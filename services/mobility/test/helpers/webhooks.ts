@@ -2,18 +2,12 @@ import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import request from 'supertest';
 import type { Express } from 'express';
-import {
-  createDatabase,
-  createJsonApp,
-  createRedis,
-  errorHandler,
-  migrateLatest,
-  notFoundHandler,
-  parseConfig,
-  type Knex,
-  type Logger,
-  type Redis,
-} from '@platform/service-kit';
+import { createDatabase, migrateLatest, type Knex } from '@platform/service-kit/db';
+import { createJsonApp } from '@platform/service-kit/json-app';
+import { createRedis, type Redis } from '@platform/service-kit/redis';
+import { errorHandler, notFoundHandler } from '@platform/service-kit/error-handler';
+import { parseConfig } from '@platform/service-kit/config';
+import type { Logger } from '@platform/service-kit/logger';
 import { mountOperations, type OperationGuards } from '@platform/service-kit/operations';
 import type { RequestHandler } from 'express';
 import { clearRedisPrefix, createRunDatabase, dropRunDatabase, redisUrl, runSuffix, runRedisPrefix } from '@platform/test-kit';

@@ -1,4 +1,6 @@
-import { ConflictError, ForbiddenError, newId, type Knex } from '@platform/service-kit';
+import { ConflictError, ForbiddenError } from '@platform/service-kit/errors';
+import { newId } from '@platform/service-kit/ids';
+import type { Knex } from '@platform/service-kit/db';
 import { grantCreditsOnce } from '../credits';
 import { FREE_PLAN } from '../plans';
 import type { AccountsRepository } from './accounts.repository';

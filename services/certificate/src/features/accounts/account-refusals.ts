@@ -1,4 +1,4 @@
-import { ApiError, ForbiddenError } from '@platform/service-kit';
+import { ApiError, ForbiddenError } from '@platform/service-kit/errors';
 
 /** The refusals several of the accounts' jobs answer alike. */
 export function notFoundInvitation(): never {

@@ -1,5 +1,8 @@
 import type { Request, Response } from 'express';
-import { ApiError, clientAddress, isIdOf, NotFoundError, adminOf } from '@platform/service-kit';
+import { ApiError, NotFoundError } from '@platform/service-kit/errors';
+import { clientAddress } from '@platform/service-kit/client-address';
+import { isIdOf } from '@platform/service-kit/ids';
+import { adminOf } from '@platform/service-kit/admin-auth';
 import type { Handlers } from '@platform/service-kit/operations';
 import type { accountsRouteTable } from './accounts.contract';
 import type { AccountsService, Session, SessionGrant } from './accounts.service';

@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 
 export type MemberRole = 'owner' | 'member' | 'operator';
 export const MEMBER_ROLES = ['owner', 'member', 'operator'] as const;

@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 import type { z } from 'zod';
 import type { Mailer } from '../mail';
 import type { AccountsRepository } from './accounts.repository';

@@ -1,4 +1,6 @@
-import { ApiError, ConflictError, ForbiddenError, newId, NotFoundError, type AdminClaims } from '@platform/service-kit';
+import { ApiError, ConflictError, ForbiddenError, NotFoundError } from '@platform/service-kit/errors';
+import { newId } from '@platform/service-kit/ids';
+import type { AdminClaims } from '@platform/service-kit/admin-auth';
 import type { AccountsRepository, MemberRole } from './accounts.repository';
 import type { Mailer } from '../mail';
 import { accountMails } from './account-mails';

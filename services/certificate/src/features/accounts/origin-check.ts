@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { ForbiddenError } from '@platform/service-kit';
+import { ForbiddenError } from '@platform/service-kit/errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

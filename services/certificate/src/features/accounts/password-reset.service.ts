@@ -1,4 +1,4 @@
-import { newId } from '@platform/service-kit';
+import { newId } from '@platform/service-kit/ids';
 import type { AccountsDeps, AccountsSettings, MailSent, SessionGrant } from './accounts.types';
 import { accountMails, mailSentAnswer } from './account-mails';
 import { badEmailToken } from './account-refusals';

@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { ApiError, requireAdmin, UnauthorizedError, type AdminTokenSettings, adminOf } from '@platform/service-kit';
+import { ApiError, UnauthorizedError } from '@platform/service-kit/errors';
+import { requireAdmin, type AdminTokenSettings, adminOf } from '@platform/service-kit/admin-auth';
 import type { AccountsService } from './accounts.service';
 
 /**

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createRedis, type Logger } from '@platform/service-kit';
+import { createRedis } from '@platform/service-kit/redis';
+import type { Logger } from '@platform/service-kit/logger';
 
 /**
  * A dashboard sign-in (or one member's access to one organization) that ended: every gateway drops what it cached of

@@ -1,4 +1,7 @@
-import { ForbiddenError, newId, signAdminToken, type Knex } from '@platform/service-kit';
+import { ForbiddenError } from '@platform/service-kit/errors';
+import { newId } from '@platform/service-kit/ids';
+import { signAdminToken } from '@platform/service-kit/admin-auth';
+import type { Knex } from '@platform/service-kit/db';
 import type { AccountRow, AccountsRepository, MembershipView } from './accounts.repository';
 import type { AccountsSettings, Session, SessionGrant, SignIn } from './accounts.types';
 import { newSecretToken, tokenHash } from './secret-tokens';

@@ -1,4 +1,5 @@
-import { UnauthorizedError, type AdminClaims } from '@platform/service-kit';
+import { UnauthorizedError } from '@platform/service-kit/errors';
+import type { AdminClaims } from '@platform/service-kit/admin-auth';
 import type { AccountsDeps, SessionGrant, SignIn } from './accounts.types';
 import { hashPassword, needsRehash, verifyPassword } from './passwords';
 import { tokenHash } from './secret-tokens';

@@ -1,4 +1,6 @@
-import { addressBucket, ApiError, type Knex } from '@platform/service-kit';
+import { addressBucket } from '@platform/service-kit/client-address';
+import { ApiError } from '@platform/service-kit/errors';
+import type { Knex } from '@platform/service-kit/db';
 
 export interface ThrottleSettings {
   windowSeconds: number;

@@ -1,4 +1,6 @@
-import { ConflictError, newId, UnauthorizedError, type Knex } from '@platform/service-kit';
+import { ConflictError, UnauthorizedError } from '@platform/service-kit/errors';
+import { newId } from '@platform/service-kit/ids';
+import type { Knex } from '@platform/service-kit/db';
 import type { AccountRow } from './accounts.repository';
 import type { AccountsDeps, AccountsSettings, MailSent, SessionGrant, SignUpInput } from './accounts.types';
 import { accountMails, mailSentAnswer } from './account-mails';

@@ -4,7 +4,7 @@ import { problemSchema } from '@platform/service-kit/problem-schema';
 import { apiKeyIdParameter, insufficientRoleResponse, invalidAdminTokenResponse, notFoundResponse, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
 import { newApiKeySchema } from './api-keys.schema';
 import { apiKeyListQuerySchema, apiKeySchema, apiKeyWithTokenSchema as sharedApiKeyWithTokenSchema, rotateApiKeySchema } from '@platform/api-keys';
-import { pageSchema } from '@platform/service-kit';
+import { pageSchema } from '@platform/service-kit/pagination';
 
 /** Certificate's create and rotate answer: a `ck_` token, and no scopes. */
 const apiKeyWithTokenSchema = sharedApiKeyWithTokenSchema({ token: z.string().regex(/^ck_/) });

@@ -1,4 +1,5 @@
-import { idParam, adminOf } from '@platform/service-kit';
+import { idParam } from '@platform/service-kit/ids';
+import { adminOf } from '@platform/service-kit/admin-auth';
 import type { Handlers } from '@platform/service-kit/operations';
 import type { ApiKeyService } from '@platform/api-keys';
 import type { apiKeysRouteTable } from './api-keys.contract';

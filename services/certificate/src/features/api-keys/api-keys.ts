@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { CERTIFICATE_TOKEN_PREFIX, createApiKeyService, createKnexApiKeyRepository, requireApiKey as sharedRequireApiKey, type ApiKeyAuthCache, type ApiKeyService } from '@platform/api-keys';
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 import { CERTIFICATE_SCHEMA } from '../../config';
 
 /** Certificate's keys: `ck_` tokens without scopes, in `certificate.api_keys`, owned by an organization and a user. */

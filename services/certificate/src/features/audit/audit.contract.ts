@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
 import { insufficientRoleResponse, invalidAdminTokenResponse, validationFailedResponse } from '../../http-contract';
-import { auditLogQuerySchema, pageSchema } from '@platform/service-kit';
+import { auditLogQuerySchema } from '@platform/service-kit/audit-trail';
+import { pageSchema } from '@platform/service-kit/pagination';
 
 export const auditRouteTable = [
   route({

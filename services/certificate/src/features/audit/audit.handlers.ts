@@ -1,4 +1,6 @@
-import { readAuditLog, adminOf, type Knex } from '@platform/service-kit';
+import { readAuditLog } from '@platform/service-kit/audit-trail';
+import { adminOf } from '@platform/service-kit/admin-auth';
+import type { Knex } from '@platform/service-kit/db';
 import type { Handlers } from '@platform/service-kit/operations';
 import type { auditRouteTable } from './audit.contract';
 

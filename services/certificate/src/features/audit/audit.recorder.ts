@@ -3,7 +3,9 @@
  * `GET /admin/v1/audit-log`, where owners read them, newest first). Mobility keeps its own (endpoints, mobility keys, drivers) at the same path.
  */
 import type { RequestHandler } from 'express';
-import { auditRecorder, type Knex, type Logger } from '@platform/service-kit';
+import { auditRecorder } from '@platform/service-kit/audit-trail';
+import type { Knex } from '@platform/service-kit/db';
+import type { Logger } from '@platform/service-kit/logger';
 
 /** Request fields kept in `details`; never a secret (tokens and signing secrets are answers, not requests). */
 const DETAIL_FIELDS = ['name', 'role', 'email', 'scopes', 'mode', 'plan', 'pack', 'gateway', 'title', 'description', 'grace_period_seconds', 'expires_in_days'];

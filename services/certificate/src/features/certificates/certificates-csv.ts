@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { ValidationError } from '@platform/service-kit';
+import { ValidationError } from '@platform/service-kit/errors';
 
 const KNOWN_COLUMNS = ['recipient_name', 'program_title', 'issue_date', 'certificate_number', 'expires_on', 'template_id'];
 /** A column `custom_fields.<key>` holds that custom field's value for each row. */

@@ -4,7 +4,7 @@ import { problemSchema } from '@platform/service-kit/problem-schema';
 import { certificateIdParameter, certificateStatusSchema, invalidAdminTokenResponse, notFoundResponse, payloadTooLargeResponse, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
 import { listQuery } from './certificates.schema';
 import { batchSchema, newCertificateSchema } from './certificates.schema';
-import { pageSchema } from '@platform/service-kit';
+import { pageSchema } from '@platform/service-kit/pagination';
 
 export const certificateSchema = z.object({
   id: z.string().regex(/^cert_/),

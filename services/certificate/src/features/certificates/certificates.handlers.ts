@@ -1,4 +1,6 @@
-import { adminOf, idParam, parseOrThrow } from '@platform/service-kit';
+import { adminOf } from '@platform/service-kit/admin-auth';
+import { idParam } from '@platform/service-kit/ids';
+import { parseOrThrow } from '@platform/service-kit/validation';
 import type { Handlers } from '@platform/service-kit/operations';
 import { certificatesFromCsv } from './certificates-csv';
 import type { certificatesRouteTable } from './certificates.contract';

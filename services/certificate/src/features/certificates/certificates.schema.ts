@@ -1,4 +1,4 @@
-import { pageQueryFields } from '@platform/service-kit';
+import { pageQueryFields } from '@platform/service-kit/pagination';
 import { z } from 'zod';
 
 const isoDate = z.iso.date('must be a date as YYYY-MM-DD');

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { ConflictError, NotFoundError, ValidationError, newId, pageOf, type Knex, type PageRequest } from '@platform/service-kit';
+import { ConflictError, NotFoundError, ValidationError } from '@platform/service-kit/errors';
+import { newId } from '@platform/service-kit/ids';
+import { pageOf, type PageRequest } from '@platform/service-kit/pagination';
+import type { Knex } from '@platform/service-kit/db';
 import { spendCredits } from '../credits';
 import { customFieldIssues } from '../templates';
 import type { TemplatesService } from '../templates';

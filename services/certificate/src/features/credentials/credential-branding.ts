@@ -1,4 +1,5 @@
-import { escapeHtml, type Knex } from '@platform/service-kit';
+import { escapeHtml } from '@platform/service-kit/html';
+import type { Knex } from '@platform/service-kit/db';
 import { BUILT_IN_TEMPLATE } from '../documents';
 import type { ImageMeta } from '../templates';
 import type { TemplateDefinition } from '../templates';

@@ -1,4 +1,4 @@
-import { escapeHtml } from '@platform/service-kit';
+import { escapeHtml } from '@platform/service-kit/html';
 import { brandingHeaderHtml, brandingStyle, statusBandHtml, type CredentialBranding } from './credential-branding';
 import type { PublicCredential } from './credentials.service';
 import { CREDENTIAL_PAGE_CSP, page, pageCsp, verifyCodeBox } from './page-shell';

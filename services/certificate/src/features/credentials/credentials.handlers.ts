@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { ApiError, matchesIfNoneMatch, NotFoundError, ValidationError } from '@platform/service-kit';
+import { ApiError, NotFoundError, ValidationError } from '@platform/service-kit/errors';
+import { matchesIfNoneMatch } from '@platform/service-kit/etag';
 import type { Handlers } from '@platform/service-kit/operations';
 import { DOCUMENT_CONTENT_TYPES } from '../documents';
 import { CREDENTIAL_PAGE_CSP, credentialPageCsp, credentialPageHtml, notFoundPageHtml } from './credential-page';

@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 
 /** What the public page may show of a certificate: nothing that identifies records inside the service. */
 export interface PublicCredentialRow {

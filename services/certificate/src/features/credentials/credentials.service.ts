@@ -1,4 +1,4 @@
-import { NotFoundError } from '@platform/service-kit';
+import { NotFoundError } from '@platform/service-kit/errors';
 import { certificateStatus } from '../certificates';
 import { formatVerificationCode, normalizeVerificationCode } from '../certificates';
 import { credentialPageUrl, type DocumentsService } from '../documents';

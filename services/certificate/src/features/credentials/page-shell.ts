@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { escapeHtml } from '@platform/service-kit';
+import { escapeHtml } from '@platform/service-kit/html';
 
 /** The public pages' only style sheet, inline; the CSP allows exactly this text by its hash, and nothing from elsewhere. */
 const STYLE = `

@@ -1,6 +1,6 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { CompactSign, compactVerify, decodeProtectedHeader } from 'jose';
-import { NotFoundError } from '@platform/service-kit';
+import { NotFoundError } from '@platform/service-kit/errors';
 import { certificateStatus } from '../certificates';
 import { normalizeVerificationCode } from '../certificates';
 import { credentialPageUrl } from '../documents';

@@ -1,4 +1,5 @@
-import { PaymentRequiredError, type Knex } from '@platform/service-kit';
+import { PaymentRequiredError } from '@platform/service-kit/errors';
+import type { Knex } from '@platform/service-kit/db';
 
 /**
  * Takes credits inside the caller's transaction. The conditional update is atomic, so concurrent issuers can never

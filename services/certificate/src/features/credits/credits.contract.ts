@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
 import { creditsSchema, invalidAdminTokenResponse, validationFailedResponse } from '../../http-contract';
 import { ledgerQuery } from './credits.schema';
-import { pageSchema } from '@platform/service-kit';
+import { pageSchema } from '@platform/service-kit/pagination';
 
 export const creditLedgerEntrySchema = z.object({
   id: z.string().meta({ description: "The entry id (also the cursor).", examples: ["1042"] }),

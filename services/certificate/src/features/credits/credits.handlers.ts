@@ -1,4 +1,6 @@
-import { NotFoundError, pageOf, adminOf } from '@platform/service-kit';
+import { NotFoundError } from '@platform/service-kit/errors';
+import { pageOf } from '@platform/service-kit/pagination';
+import { adminOf } from '@platform/service-kit/admin-auth';
 import type { Handlers } from '@platform/service-kit/operations';
 import type { creditsRouteTable } from './credits.contract';
 import type { CreditsRepository } from './credits.repository';

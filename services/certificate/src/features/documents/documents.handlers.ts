@@ -1,4 +1,6 @@
-import { adminOf, isIdOf, NotFoundError } from '@platform/service-kit';
+import { adminOf } from '@platform/service-kit/admin-auth';
+import { isIdOf } from '@platform/service-kit/ids';
+import { NotFoundError } from '@platform/service-kit/errors';
 import type { Handlers } from '@platform/service-kit/operations';
 import type { documentsRouteTable } from './documents.contract';
 import { DOCUMENT_CONTENT_TYPES, type DocumentsService } from './documents.service';

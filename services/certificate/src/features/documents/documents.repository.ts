@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 import type { TemplateDefinition } from '../templates';
 
 /** What a document shows of a certificate, read by this feature itself (the certificates feature's rows stay its own). */

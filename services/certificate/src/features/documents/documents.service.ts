@@ -1,4 +1,4 @@
-import { ApiError, NotFoundError } from '@platform/service-kit';
+import { ApiError, NotFoundError } from '@platform/service-kit/errors';
 import { certificateStatus } from '../certificates';
 import { formatVerificationCode } from '../certificates';
 import { BUILT_IN_TEMPLATE } from './built-in-template';

@@ -1,5 +1,5 @@
 import { createTransport } from 'nodemailer';
-import { ApiError } from '@platform/service-kit';
+import { ApiError } from '@platform/service-kit/errors';
 
 export interface MailMessage {
   to: string;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { constantTimeEqual } from '@platform/service-kit';
+import { constantTimeEqual } from '@platform/service-kit/api-tokens';
 import type { CertificateConfig } from '../../config';
 import { callGatewayApi, checkoutUnavailable, header, hostedPage, MalformedEvent, NOT_FOUND_AT_GATEWAY, postGatewayApi, unexpectedAnswer, type PaymentGateway } from './payment-gateway';
 

@@ -1,4 +1,5 @@
-import { recordAuditEntry, type AuditEntry, type Knex } from '@platform/service-kit';
+import { recordAuditEntry, type AuditEntry } from '@platform/service-kit/audit-trail';
+import type { Knex } from '@platform/service-kit/db';
 import { grantCreditsOnce } from '../credits';
 import type { PaymentKind } from './payments.repository';
 

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { ApiError } from '@platform/service-kit';
+import { ApiError } from '@platform/service-kit/errors';
 
 /** What a gateway's webhook says, once normalised. */
 export type GatewayEvent =

@@ -1,4 +1,4 @@
-import type { Logger } from '@platform/service-kit';
+import type { Logger } from '@platform/service-kit/logger';
 import type { CertificateConfig } from '../../config';
 
 /** Start-up warnings about payment settings that production should not run with. */

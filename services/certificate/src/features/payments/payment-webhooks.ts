@@ -1,4 +1,6 @@
-import { BadRequestError, ServiceUnavailableError, UnauthorizedError, ValidationError, controlCharacterIssues, type Logger } from '@platform/service-kit';
+import { BadRequestError, ServiceUnavailableError, UnauthorizedError, ValidationError } from '@platform/service-kit/errors';
+import { controlCharacterIssues } from '@platform/service-kit/validation';
+import type { Logger } from '@platform/service-kit/logger';
 import type { IncomingHttpHeaders } from 'node:http';
 import { MalformedEvent, VerificationUnavailable, type PaymentGateway } from './payment-gateway';
 import type { PaymentsRepository } from './payments.repository';

@@ -3,7 +3,7 @@ import { route, type ResponseObjectSpec } from '@platform/service-kit/route-tabl
 import { problemSchema } from '@platform/service-kit/problem-schema';
 import { insufficientRoleResponse, invalidAdminTokenResponse, notFoundResponse, payloadTooLargeResponse, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
 import { checkoutBody, topUpBody } from './payments.schema';
-import { pageSchema } from '@platform/service-kit';
+import { pageSchema } from '@platform/service-kit/pagination';
 
 export const moneySchema = z.object({
   amount: z.int().meta({ description: "Minor units (kobo for NGN)." }),

@@ -1,5 +1,8 @@
 import type { Request, Response } from 'express';
-import { adminOf, ApiError, NotFoundError, sendProblem, type Logger } from '@platform/service-kit';
+import { adminOf } from '@platform/service-kit/admin-auth';
+import { ApiError, NotFoundError } from '@platform/service-kit/errors';
+import { sendProblem } from '@platform/service-kit/error-handler';
+import type { Logger } from '@platform/service-kit/logger';
 import type { Handlers } from '@platform/service-kit/operations';
 import { CREDIT_PACKS, PLANS } from '../plans';
 import type { PaymentGateway } from './payment-gateway';

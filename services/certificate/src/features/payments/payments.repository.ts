@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 import type { PaymentGateway } from './payment-gateway';
 
 /** What a payment buys: a plan (set on the paying user) or a credit pack (credits added, the plan untouched). */

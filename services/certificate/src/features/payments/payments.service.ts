@@ -1,4 +1,6 @@
-import { newId, NotFoundError, ValidationError, type Knex } from '@platform/service-kit';
+import { newId } from '@platform/service-kit/ids';
+import { NotFoundError, ValidationError } from '@platform/service-kit/errors';
+import type { Knex } from '@platform/service-kit/db';
 import { findCreditPack } from '../plans';
 import { findPlan } from '../plans';
 import { createKnexPaymentActivationPorts, type PaymentActivationPorts } from './payment-activation';

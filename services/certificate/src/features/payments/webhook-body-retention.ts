@@ -1,4 +1,6 @@
-import { inTransactionHoldingLock, runPeriodically, type Knex, type Logger } from '@platform/service-kit';
+import { inTransactionHoldingLock, type Knex } from '@platform/service-kit/db';
+import { runPeriodically } from '@platform/service-kit/shutdown';
+import type { Logger } from '@platform/service-kit/logger';
 
 /** The Postgres advisory lock that lets one replica at a time run the retention job ("cert" + 1). */
 export const WEBHOOK_RETENTION_LOCK = 0x63657274_01;

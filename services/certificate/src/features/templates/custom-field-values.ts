@@ -1,4 +1,4 @@
-import type { FieldIssue } from '@platform/service-kit';
+import type { FieldIssue } from '@platform/service-kit/errors';
 import type { TemplateForIssue } from './templates.service';
 
 /**

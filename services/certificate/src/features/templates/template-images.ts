@@ -1,4 +1,4 @@
-import { ValidationError } from '@platform/service-kit';
+import { ValidationError } from '@platform/service-kit/errors';
 import { readHeader, type ImageMeta } from './image-size';
 
 /** A background image or logo after its checks: the bytes and what they were found to be. */

@@ -3,7 +3,7 @@ import { route, type ResponseObjectSpec } from '@platform/service-kit/route-tabl
 import { problemSchema } from '@platform/service-kit/problem-schema';
 import { documentRendersBusyResponse, invalidAdminTokenResponse, notFoundResponse, payloadTooLargeResponse, templateIdParameter, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
 import { newTemplateSchema, templateListQuery, templatePatchSchema, templateVersionListQuery } from './templates.schema';
-import { pageSchema } from '@platform/service-kit';
+import { pageSchema } from '@platform/service-kit/pagination';
 
 export const imageDescriptionSchema = z.object({
   content_type: z.enum(["image/png", "image/jpeg"]).meta({ description: "Found from the bytes, not declared." }),

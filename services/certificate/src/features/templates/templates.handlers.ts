@@ -1,5 +1,7 @@
 import type { Response } from 'express';
-import { adminOf, isIdOf, NotFoundError } from '@platform/service-kit';
+import { adminOf } from '@platform/service-kit/admin-auth';
+import { isIdOf } from '@platform/service-kit/ids';
+import { NotFoundError } from '@platform/service-kit/errors';
 import type { Handlers } from '@platform/service-kit/operations';
 import type { templatesRouteTable } from './templates.contract';
 import type { TemplatesService } from './templates.service';

@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 import type { ImageMeta } from './template-images';
 import type { TemplateDefinition } from './templates.schema';
 

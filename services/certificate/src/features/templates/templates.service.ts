@@ -1,4 +1,6 @@
-import { ConflictError, newId, NotFoundError, parseOrThrow, ValidationError } from '@platform/service-kit';
+import { ConflictError, NotFoundError, ValidationError } from '@platform/service-kit/errors';
+import { newId } from '@platform/service-kit/ids';
+import { parseOrThrow } from '@platform/service-kit/validation';
 import { checkImage, type DecodeImages, type ImageMeta } from './template-images';
 import type { NewVersion, TemplatesRepository, VersionImages } from './templates.repository';
 import { templateDefinitionSchema, type NewTemplate, type TemplateDefinition, type TemplatePatch } from './templates.schema';

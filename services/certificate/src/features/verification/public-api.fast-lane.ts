@@ -1,6 +1,9 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
-import { answerWithEtag, bearerToken, fastLane, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
+import { answerWithEtag, fastLane, type FastLaneAnswer } from '@platform/service-kit/fast-lane';
+import { bearerToken } from '@platform/service-kit/api-tokens';
+import type { Logger } from '@platform/service-kit/logger';
+import type { Metrics } from '@platform/service-kit/metrics';
 import { normalizeVerificationCode } from '../certificates';
 import { isFound, type PublicApiRepository } from './public-api.repository';
 import { creditsView, verificationView } from './public-api.presenter';

@@ -1,5 +1,5 @@
 import { INVALID_KEY_MESSAGE, principalOf } from '@platform/api-keys';
-import { NotFoundError, UnauthorizedError } from '@platform/service-kit';
+import { NotFoundError, UnauthorizedError } from '@platform/service-kit/errors';
 import type { Handlers } from '@platform/service-kit/operations';
 import { normalizeVerificationCode } from '../certificates';
 import type { publicApiRouteTable } from './public-api.contract';

@@ -1,4 +1,4 @@
-import { queryRows, type Knex } from '@platform/service-kit';
+import { queryRows, type Knex } from '@platform/service-kit/db';
 
 export interface CreditsRow {
   organization_name: string;

@@ -1,4 +1,5 @@
-import { ConflictError, type Knex } from '@platform/service-kit';
+import { ConflictError } from '@platform/service-kit/errors';
+import type { Knex } from '@platform/service-kit/db';
 import type { ApiKeyService } from '@platform/api-keys';
 import { MOBILITY_SCHEMA } from '../../config';
 

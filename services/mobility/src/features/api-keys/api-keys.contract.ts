@@ -3,7 +3,7 @@ import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
 import { apiKeyListResponse, apiKeyResponse, apiKeyWithTokenResponse, createKeySchema } from './api-keys.schema';
 import { apiKeyListQuerySchema, rotateApiKeySchema } from '@platform/api-keys';
-import { problemSchema } from '@platform/service-kit';
+import { problemSchema } from '@platform/service-kit/problem-schema';
 
 /** The api-keys operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */
 export const apiKeysContract = [

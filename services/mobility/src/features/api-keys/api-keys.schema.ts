@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { apiKeySchema, apiKeyWithTokenSchema, createApiKeyBodySchema, MOBILITY_SCOPES } from '@platform/api-keys';
-import { pageSchema } from '@platform/service-kit';
+import { pageSchema } from '@platform/service-kit/pagination';
 
 /** What the api-keys feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 

@@ -8,7 +8,7 @@ import {
   type ApiKeyService,
   type MobilityScope,
 } from '@platform/api-keys';
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 import { MOBILITY_SCHEMA, type MobilityConfig } from '../../config';
 import { withApiKeyCaps, type ApiKeyCaps } from './api-key-limits';
 

@@ -1,7 +1,7 @@
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
 import { listAuditLogResponse } from './audit.schema';
-import { auditLogQuerySchema } from '@platform/service-kit';
+import { auditLogQuerySchema } from '@platform/service-kit/audit-trail';
 
 /** The audit operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */
 export const auditContract = [

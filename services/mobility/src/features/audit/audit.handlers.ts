@@ -1,4 +1,6 @@
-import { adminOf, readAuditLog, type Knex } from '@platform/service-kit';
+import { adminOf } from '@platform/service-kit/admin-auth';
+import { readAuditLog } from '@platform/service-kit/audit-trail';
+import type { Knex } from '@platform/service-kit/db';
 import type { Handlers } from '@platform/service-kit/operations';
 import type { auditContract } from './audit.contract';
 

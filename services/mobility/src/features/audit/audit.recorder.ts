@@ -4,7 +4,9 @@
  * the certificate service's (keys, roles, members, templates, plans); the dashboard shows both lists merged.
  */
 import type { RequestHandler } from 'express';
-import { auditRecorder, type Knex, type Logger } from '@platform/service-kit';
+import { auditRecorder } from '@platform/service-kit/audit-trail';
+import type { Knex } from '@platform/service-kit/db';
+import type { Logger } from '@platform/service-kit/logger';
 
 /**
  * Request fields kept in `details` (never a secret; query `mode`/`livemode` says which data an endpoint change was for;

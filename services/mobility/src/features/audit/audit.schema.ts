@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dateTime } from '../../platform/schema-types';
-import { pageSchema } from '@platform/service-kit';
+import { pageSchema } from '@platform/service-kit/pagination';
 
 /** What the audit feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 

@@ -1,7 +1,7 @@
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
 import { brandingSchema, partnerBrandingResponse } from './branding.schema';
-import { problemSchema } from '@platform/service-kit';
+import { problemSchema } from '@platform/service-kit/problem-schema';
 
 /** The branding operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */
 export const brandingContract = [

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { idParam } from '@platform/service-kit';
+import { idParam } from '@platform/service-kit/ids';
 import type { Handlers } from '@platform/service-kit/operations';
 import { accountOf } from '../api-keys';
 import type { Driver } from '../fleet';

@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 import type { WeightTier } from '../../platform/pricing';
 import { createKnexJobRepository, type JobLookup, type JobPlaceColumns, type JobRepository } from '../jobs';
 import type { DeliveryStatus } from './delivery-status';

@@ -4,7 +4,8 @@ import { imageDataUrlSchema } from '../../platform/image-data';
 import { moneyResponse, WEIGHT_TIERS, weightTierResponse } from '../../platform/pricing';
 import { assignedDriverResponse, jobListQuerySchema } from '../jobs/jobs.schema';
 import { telemetryResponse } from '../fleet/fleet.schema';
-import { pageSchema, problemSchema, validationProblemSchema } from '@platform/service-kit';
+import { pageSchema } from '@platform/service-kit/pagination';
+import { problemSchema, validationProblemSchema } from '@platform/service-kit/problem-schema';
 import { dateTime, integer } from '../../platform/schema-types';
 import { DELIVERY_STATUSES } from './delivery-status';
 

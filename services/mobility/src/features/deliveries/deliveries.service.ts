@@ -1,4 +1,6 @@
-import { ApiError, NotFoundError, newId, type Page } from '@platform/service-kit';
+import { ApiError, NotFoundError } from '@platform/service-kit/errors';
+import { newId } from '@platform/service-kit/ids';
+import type { Page } from '@platform/service-kit/pagination';
 import type { ImageData } from '../../platform/image-data';
 import { DELIVERY_PRICING, deliveryFeeFor, tripMeters, type WeightTier } from '../../platform/pricing';
 import type { PartnerAccount } from '../api-keys';

@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 import { DELIVERY_PRICING } from '../../platform/pricing';
 import type { DispatchJob } from '../dispatch';
 import { createJobLifecycle, type JobLifecyclePorts } from '../jobs';

@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 import type { ImageData } from '../../platform/image-data';
 
 export type ProofKind = 'photo' | 'signature';

@@ -1,4 +1,6 @@
-import { ApiError, isIdOf, newId, type Knex } from '@platform/service-kit';
+import { ApiError } from '@platform/service-kit/errors';
+import { isIdOf, newId } from '@platform/service-kit/ids';
+import type { Knex } from '@platform/service-kit/db';
 import type { LatLng } from '../../platform/geo';
 import { DELIVERY_PRICING, DELIVERY_QUOTE_VALIDITY_SECONDS, ROAD_FACTOR, deliveryFeeFor, travelSeconds, tripMeters, type WeightTier } from '../../platform/pricing';
 import type { PartnerAccount } from '../api-keys';

@@ -1,4 +1,4 @@
-import { ConflictError } from '@platform/service-kit';
+import { ConflictError } from '@platform/service-kit/errors';
 
 /** The delivery state machine: the table below is the whole of it. */
 export const DELIVERY_STATUSES = ['pending', 'courier_assigned', 'picked_up', 'delivered', 'failed', 'cancelled'] as const;

@@ -1,4 +1,6 @@
-import { ConflictError, NotFoundError, newId, type Knex } from '@platform/service-kit';
+import { ConflictError, NotFoundError } from '@platform/service-kit/errors';
+import { newId } from '@platform/service-kit/ids';
+import type { Knex } from '@platform/service-kit/db';
 import type { FleetLocations, IndexScope } from '../fleet';
 import type { DispatchTimers, SearchWindow } from './dispatch.timers';
 import type { DispatchJob, DriverPool, JobHandler, JobKind } from './dispatch.types';

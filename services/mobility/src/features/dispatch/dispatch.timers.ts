@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { Redis } from '@platform/service-kit';
+import type { Redis } from '@platform/service-kit/redis';
 import { QUEUES } from '../../platform/queues';
 import type { DispatchJob, JobKind } from './dispatch.types';
 

@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 import type { LatLng } from '../../platform/geo';
 import type { Tier } from '../../platform/pricing';
 import type { Driver, FleetKind, Telemetry } from '../fleet';

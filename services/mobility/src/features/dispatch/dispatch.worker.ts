@@ -1,5 +1,6 @@
 import { Worker, type Job } from 'bullmq';
-import type { Logger, Redis } from '@platform/service-kit';
+import type { Logger } from '@platform/service-kit/logger';
+import type { Redis } from '@platform/service-kit/redis';
 import { QUEUES } from '../../platform/queues';
 import type { Dispatcher } from './dispatch.service';
 import type { DispatchTimerJob } from './dispatch.timers';

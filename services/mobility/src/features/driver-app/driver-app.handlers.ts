@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { idParam } from '@platform/service-kit';
+import { idParam } from '@platform/service-kit/ids';
 import type { Handlers } from '@platform/service-kit/operations';
 import type { deliveryResponse } from '../deliveries/deliveries.schema';
 import type { Dispatcher } from '../dispatch';

@@ -1,5 +1,8 @@
 import type { RequestHandler } from 'express';
-import { UnauthorizedError, bearerToken, isIdOf, verifyJwt, type JwtSettings } from '@platform/service-kit';
+import { UnauthorizedError } from '@platform/service-kit/errors';
+import { bearerToken } from '@platform/service-kit/api-tokens';
+import { isIdOf } from '@platform/service-kit/ids';
+import { verifyJwt, type JwtSettings } from '@platform/service-kit/admin-auth';
 import type { Driver, FleetService } from '../fleet';
 
 declare global {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { randomString, signJwt } from '@platform/service-kit';
+import { randomString } from '@platform/service-kit/ids';
+import { signJwt } from '@platform/service-kit/admin-auth';
 
 /** Crockford base32: no I, L, O or U, so a code read out over the phone or typed on a handset is not misread. */
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

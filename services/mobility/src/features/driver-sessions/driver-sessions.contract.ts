@@ -2,7 +2,7 @@ import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
 import { integer } from '../../platform/schema-types';
 import { driverSessionResponse, refreshSchema, signInSchema } from './driver-sessions.schema';
-import { problemSchema } from '@platform/service-kit';
+import { problemSchema } from '@platform/service-kit/problem-schema';
 
 /** The driver-sessions operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */
 export const driverSessionsContract = [

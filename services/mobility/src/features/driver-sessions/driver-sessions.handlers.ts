@@ -1,4 +1,5 @@
-import { adminOf, NotFoundError } from '@platform/service-kit';
+import { adminOf } from '@platform/service-kit/admin-auth';
+import { NotFoundError } from '@platform/service-kit/errors';
 import type { Handlers } from '@platform/service-kit/operations';
 import type { fleetContract } from '../fleet';
 import type { driverSessionsContract } from './driver-sessions.contract';

@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 
 export type RevokeReason = 'signed_out' | 'refresh_token_reused' | 'new_activation_code' | 'signed_in_elsewhere';
 

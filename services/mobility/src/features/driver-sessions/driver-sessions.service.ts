@@ -1,4 +1,6 @@
-import { ConflictError, NotFoundError, UnauthorizedError, isIdOf, newId, type Knex } from '@platform/service-kit';
+import { ConflictError, NotFoundError, UnauthorizedError } from '@platform/service-kit/errors';
+import { isIdOf, newId } from '@platform/service-kit/ids';
+import type { Knex } from '@platform/service-kit/db';
 import { type Driver, type FleetService, type OnDriverRegistered, toDriverView } from '../fleet';
 import type { DriverSessionsRepository } from './driver-sessions.repository';
 import { isRefreshTokenShaped, newActivationCode, newRefreshToken, normalizeActivationCode, secretHash, signAccessToken } from './driver-credentials';

@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { ApiError, addressBucket, clientAddress, type Redis } from '@platform/service-kit';
+import { ApiError } from '@platform/service-kit/errors';
+import { addressBucket, clientAddress } from '@platform/service-kit/client-address';
+import type { Redis } from '@platform/service-kit/redis';
 
 export interface SignInThrottleSettings {
   /** Failed sign-ins one address may make per window before it is refused with 429. */

@@ -1,6 +1,9 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
-import { fastLane, handOverBody, parseStrictJson, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
+import { fastLane, type FastLaneAnswer } from '@platform/service-kit/fast-lane';
+import { handOverBody, parseStrictJson } from '@platform/service-kit/json-app';
+import type { Logger } from '@platform/service-kit/logger';
+import type { Metrics } from '@platform/service-kit/metrics';
 import { presentedToken, requiredScope } from '../api-keys';
 import { operationOf } from '../../platform/route-lookup';
 import { estimatesContract } from './estimates.contract';

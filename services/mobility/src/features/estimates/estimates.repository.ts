@@ -1,4 +1,4 @@
-import { queryRows, type Knex } from '@platform/service-kit';
+import { queryRows, type Knex } from '@platform/service-kit/db';
 import type { LatLng } from '../../platform/geo';
 import type { Tier } from '../../platform/pricing';
 

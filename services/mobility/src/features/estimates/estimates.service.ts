@@ -1,4 +1,4 @@
-import { newId } from '@platform/service-kit';
+import { newId } from '@platform/service-kit/ids';
 import type { LatLng } from '../../platform/geo';
 import { ESTIMATE_VALIDITY_SECONDS, PRICING, ROAD_FACTOR, TIERS, fareFor, travelSeconds, tripMeters, type Tier } from '../../platform/pricing';
 import type { FleetLocations } from '../fleet';

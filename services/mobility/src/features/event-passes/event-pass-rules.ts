@@ -1,4 +1,4 @@
-import { ApiError } from '@platform/service-kit';
+import { ApiError } from '@platform/service-kit/errors';
 import { greatCircleMeters, type LatLng } from '../../platform/geo';
 
 export const APPLIES_TO = ['to_venue', 'from_venue', 'both'] as const;

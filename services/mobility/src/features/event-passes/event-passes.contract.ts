@@ -11,7 +11,7 @@ import {
   listEventPassProgramsResponse,
   listEventPassesResponse,
 } from './event-passes.schema';
-import { problemSchema } from '@platform/service-kit';
+import { problemSchema } from '@platform/service-kit/problem-schema';
 import { partnerScope } from '../../platform/partner-security';
 
 /** Event passes have no test data: a test-mode key or dashboard session is refused (403 `test_mode_not_supported`). */

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
-import { NotFoundError, isIdOf } from '@platform/service-kit';
+import { NotFoundError } from '@platform/service-kit/errors';
+import { isIdOf } from '@platform/service-kit/ids';
 import type { Handlers } from '@platform/service-kit/operations';
 import { partnerIdOf as partnerIdOfKey } from '../api-keys';
 import { adminPartnerIdOf } from '../partners';

@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 import type { AppliesTo } from './event-pass-rules';
 import type { Tier } from '../../platform/pricing';
 

@@ -3,7 +3,7 @@ import { latLngSchema } from '../../platform/geo';
 import { moneyResponse, TIERS, tierResponse } from '../../platform/pricing';
 import { rideStatusResponse } from '../rides/rides.schema';
 import { dateTime, integer } from '../../platform/schema-types';
-import { pageSchema } from '@platform/service-kit';
+import { pageSchema } from '@platform/service-kit/pagination';
 import { APPLIES_TO } from './event-pass-rules';
 
 /** What the event-passes feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */

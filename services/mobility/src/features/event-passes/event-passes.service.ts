@@ -1,4 +1,6 @@
-import { ConflictError, NotFoundError, newId, type Knex } from '@platform/service-kit';
+import { ConflictError, NotFoundError } from '@platform/service-kit/errors';
+import { newId } from '@platform/service-kit/ids';
+import type { Knex } from '@platform/service-kit/db';
 import type { LatLng } from '../../platform/geo';
 import { CURRENCY, type Tier } from '../../platform/pricing';
 import { newPassCode, normalizePassCode, passCodeHash } from './event-pass-code';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
 import { activationCodeResponse, driverListQuerySchema, driverListResponse, driverProfileResponse, fleetDriverResponse, registerDriverSchema, registeredDriverResponse } from './fleet.schema';
-import { problemSchema } from '@platform/service-kit';
+import { problemSchema } from '@platform/service-kit/problem-schema';
 
 /** Who manages the fleet: operators and owners of the organization, and platform operators (whose drivers serve every partner). */
 const FLEET_MANAGERS = ['operator', 'owner', 'platform_operator'] as const;

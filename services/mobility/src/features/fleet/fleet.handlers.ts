@@ -1,4 +1,4 @@
-import { adminOf } from '@platform/service-kit';
+import { adminOf } from '@platform/service-kit/admin-auth';
 import type { Handlers } from '@platform/service-kit/operations';
 import type { z } from 'zod';
 import type { fleetContract } from './fleet.contract';

@@ -1,4 +1,4 @@
-import type { Redis } from '@platform/service-kit';
+import type { Redis } from '@platform/service-kit/redis';
 import type { LatLng } from '../../platform/geo';
 import type { Tier } from '../../platform/pricing';
 import type { Driver, DriverIndexEntry, FleetKind } from './fleet.types';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { isIdOf, pageSchema } from '@platform/service-kit';
+import { isIdOf } from '@platform/service-kit/ids';
+import { pageSchema } from '@platform/service-kit/pagination';
 import { phoneSchema } from '../../platform/geo';
 import { TIERS } from '../../platform/pricing';
 import { dateTime } from '../../platform/schema-types';

@@ -1,4 +1,7 @@
-import { NotFoundError, isIdOf, newId, type AdminClaims, type Knex } from '@platform/service-kit';
+import { NotFoundError } from '@platform/service-kit/errors';
+import { isIdOf, newId } from '@platform/service-kit/ids';
+import type { AdminClaims } from '@platform/service-kit/admin-auth';
+import type { Knex } from '@platform/service-kit/db';
 import type { LatLng } from '../../platform/geo';
 import { indexScopeOf, type FleetLocations } from './fleet.locations';
 import type { FleetRepository } from './fleet.repository';

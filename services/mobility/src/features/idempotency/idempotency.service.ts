@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { ConflictError, ValidationError, type Knex } from '@platform/service-kit';
+import { ConflictError, ValidationError } from '@platform/service-kit/errors';
+import type { Knex } from '@platform/service-kit/db';
 import { IDEMPOTENCY_KEY_MESSAGE, idempotencyKeySchema } from './idempotency.schema';
 
 export interface IdempotentAnswer<T> {

@@ -1,4 +1,5 @@
-import type { Knex, Logger } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
+import type { Logger } from '@platform/service-kit/logger';
 import type { DispatchJob, Dispatcher, JobKind } from '../dispatch';
 import { runIdempotent } from '../idempotency';
 

@@ -1,4 +1,6 @@
-import { NotFoundError, ValidationError, pageOf, type Knex, type Page } from '@platform/service-kit';
+import { NotFoundError, ValidationError } from '@platform/service-kit/errors';
+import { pageOf, type Page } from '@platform/service-kit/pagination';
+import type { Knex } from '@platform/service-kit/db';
 import type { Driver, Telemetry } from '../fleet';
 import type { DispatchJob, JobHandler, JobKind } from '../dispatch';
 

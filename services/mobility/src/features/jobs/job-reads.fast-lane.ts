@@ -1,6 +1,9 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
-import { answerWithEtag, fastLane, isIdOf, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
+import { answerWithEtag, fastLane, type FastLaneAnswer } from '@platform/service-kit/fast-lane';
+import { isIdOf } from '@platform/service-kit/ids';
+import type { Logger } from '@platform/service-kit/logger';
+import type { Metrics } from '@platform/service-kit/metrics';
 import { expressPath, type RouteSpec } from '@platform/service-kit/route-table';
 import { presentedToken, requiredScope, type PartnerAccount } from '../api-keys';
 import { operationOf } from '../../platform/route-lookup';

@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 
 /** Which job row: by id, optionally only the partner's, or only the one assigned to `Assignee` (driverId, courierId). */
 export type JobLookup<Assignee extends string> = { id: string; partnerId?: string; livemode?: boolean } & Partial<Record<Assignee, string>>;

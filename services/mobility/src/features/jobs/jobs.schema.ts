@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQueryFields } from '@platform/service-kit';
+import { pageQueryFields } from '@platform/service-kit/pagination';
 import { vehicleResponse } from '../fleet/fleet.schema';
 
 /** What the jobs feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */

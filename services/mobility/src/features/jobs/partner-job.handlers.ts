@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { Page } from '@platform/service-kit';
+import type { Page } from '@platform/service-kit/pagination';
 import type { PartnerAccount } from '../api-keys';
 import { validIdempotencyKey } from '../idempotency';
 import type { JobListQuery } from './jobs.schema';

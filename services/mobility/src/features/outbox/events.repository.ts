@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 import { EVENT_RETENTION_DAYS } from '../webhook-dispatch';
 
 export interface EventListFilter {

@@ -5,7 +5,7 @@ import { deliveryResponse } from '../deliveries/deliveries.schema';
 import { eventPassProgramResponse, eventPassRedemptionResponse } from '../event-passes/event-passes.schema';
 import { deliveryLocationUpdateResponse, rideLocationUpdateResponse } from '../telemetry/telemetry.schema';
 import { dateTime } from '../../platform/schema-types';
-import { pageSchema } from '@platform/service-kit';
+import { pageSchema } from '@platform/service-kit/pagination';
 
 /** What the outbox feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 

@@ -1,4 +1,6 @@
-import { currentTraceparent, newId, type Knex } from '@platform/service-kit';
+import { currentTraceparent } from '@platform/service-kit/request-context';
+import { newId } from '@platform/service-kit/ids';
+import type { Knex } from '@platform/service-kit/db';
 
 export type EventObjectType = 'ride' | 'delivery' | 'event_pass_program' | 'webhook_endpoint';
 

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
-import { adminOf, parseOrThrow } from '@platform/service-kit';
+import { adminOf } from '@platform/service-kit/admin-auth';
+import { parseOrThrow } from '@platform/service-kit/validation';
 import type { PartnerAccount } from '../api-keys';
 
 /**

@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 
 /** The partners (organizations) the platform knows. */
 export interface PartnersRepository {

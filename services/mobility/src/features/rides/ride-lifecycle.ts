@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 import type { DispatchJob } from '../dispatch';
 import { createJobLifecycle, type JobLifecyclePorts } from '../jobs';
 import { nextRideStatus, rideEventType, type CancelledBy, type RideAction, type RideStatus } from './ride-status';

@@ -1,4 +1,4 @@
-import { ConflictError } from '@platform/service-kit';
+import { ConflictError } from '@platform/service-kit/errors';
 
 /** The ride state machine: the table below is the whole of it. */
 export const RIDE_STATUSES = ['pending', 'accepted', 'arrived', 'in_progress', 'completed', 'cancelled', 'no_drivers_available'] as const;

@@ -6,7 +6,7 @@ import { createRideSchema, listRidesResponse, rideFareResponse, rideListQuerySch
 import { placeResponse } from '../../platform/geo';
 import { tierResponse } from '../../platform/pricing';
 import { dateTime } from '../../platform/schema-types';
-import { problemSchema, validationProblemSchema } from '@platform/service-kit';
+import { problemSchema, validationProblemSchema } from '@platform/service-kit/problem-schema';
 import { partnerScope } from '../../platform/partner-security';
 import { idempotencyKeySchema } from '../idempotency/idempotency.schema';
 import { withAdminMode } from '../partners';

@@ -1,6 +1,10 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { ApiKeyService } from '@platform/api-keys';
-import { controlCharacterIssues, fastLane, handOverBody, parseStrictJson, type FastLaneAnswer, type Logger, type Metrics } from '@platform/service-kit';
+import { controlCharacterIssues } from '@platform/service-kit/validation';
+import { fastLane, type FastLaneAnswer } from '@platform/service-kit/fast-lane';
+import { handOverBody, parseStrictJson } from '@platform/service-kit/json-app';
+import type { Logger } from '@platform/service-kit/logger';
+import type { Metrics } from '@platform/service-kit/metrics';
 import { requiredScope } from '../api-keys';
 import { jsonPostToken, readBody } from '../estimates';
 import { operationOf } from '../../platform/route-lookup';

@@ -1,4 +1,5 @@
-import { ConflictError, idParam } from '@platform/service-kit';
+import { ConflictError } from '@platform/service-kit/errors';
+import { idParam } from '@platform/service-kit/ids';
 import type { Handlers } from '@platform/service-kit/operations';
 import { accountOf } from '../api-keys';
 import { jobReadHandlers, partnerJobHandlers } from '../jobs';

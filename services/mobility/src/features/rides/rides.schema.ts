@@ -4,7 +4,7 @@ import { personResponse, phoneSchema, placeResponse, placeSchema } from '../../p
 import { assignedDriverResponse, jobListQuerySchema } from '../jobs/jobs.schema';
 import { dateTime, integer } from '../../platform/schema-types';
 import { RIDE_STATUSES } from './ride-status';
-import { pageSchema } from '@platform/service-kit';
+import { pageSchema } from '@platform/service-kit/pagination';
 
 /** What the rides feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 

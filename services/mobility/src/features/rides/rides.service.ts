@@ -1,4 +1,7 @@
-import { ValidationError, newId, type Knex, type Page } from '@platform/service-kit';
+import { ValidationError } from '@platform/service-kit/errors';
+import { newId } from '@platform/service-kit/ids';
+import type { Knex } from '@platform/service-kit/db';
+import type { Page } from '@platform/service-kit/pagination';
 import type { PartnerAccount } from '../api-keys';
 import { greatCircleMeters } from '../../platform/geo';
 import { fareFor, tripMeters, type Tier } from '../../platform/pricing';

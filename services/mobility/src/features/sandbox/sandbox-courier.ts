@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 
 /**
  * `courier_progress` of a sandbox advance to `picked_up`: puts the sandbox courier that far along the test delivery's

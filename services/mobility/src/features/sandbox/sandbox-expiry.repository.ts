@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 
 /** A test-mode job the sweep may end: its id and partner (the life cycle locks it by both). */
 export interface IdleSandboxJob {

@@ -1,4 +1,6 @@
-import { runPeriodically, type Knex, type Logger } from '@platform/service-kit';
+import { runPeriodically } from '@platform/service-kit/shutdown';
+import type { Knex } from '@platform/service-kit/db';
+import type { Logger } from '@platform/service-kit/logger';
 import type { DeliveryAction, DeliveryChange, DeliveryStatus } from '../deliveries';
 import type { JobOutcome, JobRecord } from '../jobs';
 import type { RideAction, RideChange, RideStatus } from '../rides';

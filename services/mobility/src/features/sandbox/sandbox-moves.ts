@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 import { type DeliveryAction, type DeliveryChange, type DeliveryStatus, NO_COURIERS_AVAILABLE } from '../deliveries';
 import type { RideAction, RideChange, RideStatus } from '../rides';
 

@@ -1,4 +1,5 @@
-import { ApiError, type Knex } from '@platform/service-kit';
+import { ApiError } from '@platform/service-kit/errors';
+import type { Knex } from '@platform/service-kit/db';
 import type { PartnerAccount } from '../api-keys';
 import type { DeliveryLifecycle, DeliveryStatus } from '../deliveries';
 import type { JobOutcome, JobRecord } from '../jobs';

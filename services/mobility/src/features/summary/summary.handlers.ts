@@ -1,4 +1,4 @@
-import { adminOf } from '@platform/service-kit';
+import { adminOf } from '@platform/service-kit/admin-auth';
 import type { Handlers } from '@platform/service-kit/operations';
 import type { summaryContract } from './summary.contract';
 import type { MobilitySummaryReader } from './summary.reader';

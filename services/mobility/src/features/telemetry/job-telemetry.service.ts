@@ -1,4 +1,6 @@
-import { newId, type Logger, type Redis } from '@platform/service-kit';
+import { newId } from '@platform/service-kit/ids';
+import type { Logger } from '@platform/service-kit/logger';
+import type { Redis } from '@platform/service-kit/redis';
 import type { Telemetry } from '../fleet';
 import { ChannelHub } from './channel-hub';
 import { jobChannel, jobObjectTypeOf, type JobMessage, type JobObjectType, type JobView } from './job-channels';

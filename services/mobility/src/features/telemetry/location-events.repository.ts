@@ -1,4 +1,5 @@
-import { currentTraceparent, type Knex } from '@platform/service-kit';
+import { currentTraceparent } from '@platform/service-kit/request-context';
+import type { Knex } from '@platform/service-kit/db';
 import type { JobObjectType } from './job-channels';
 
 const JOBS = {

@@ -1,4 +1,4 @@
-import type { Redis } from '@platform/service-kit';
+import type { Redis } from '@platform/service-kit/redis';
 import type { LatLng } from '../../platform/geo';
 
 export interface LocationThrottleRule {

@@ -1,4 +1,4 @@
-import { ApiError } from '@platform/service-kit';
+import { ApiError } from '@platform/service-kit/errors';
 import { FairShare } from '@platform/service-kit/fair-share';
 
 /** Over the cap of open streams: 429 with `Retry-After`, as a partner would expect from a rate limit. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { escapeHtml } from '@platform/service-kit';
+import { escapeHtml } from '@platform/service-kit/html';
 import type { PublicTracking } from './tracking.presenter';
 import { ROUTE_BOX } from './tracking-route';
 import { COURIER_GONE_TEXT, DEFAULT_BRAND_COLOR, STATUS_TEXT, TEST_MARKER_TEXT, TIMELINE_TEXT, VEHICLE_TYPE_TEXT } from './tracking-text';

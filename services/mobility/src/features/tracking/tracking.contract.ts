@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
 import { answers } from '../../platform/responses';
 import { trackingStatusResponse } from './tracking.schema';
-import { problemSchema } from '@platform/service-kit';
+import { problemSchema } from '@platform/service-kit/problem-schema';
 
 /** The tracking operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */
 export const trackingContract = [

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { ApiError } from '@platform/service-kit';
+import { ApiError } from '@platform/service-kit/errors';
 import type { Handlers } from '@platform/service-kit/operations';
 import { TRACKING_ICON, TRACKING_PAGE_CSP, trackingEndedHtml, trackingNotFoundHtml, trackingPageHtml } from './tracking-page';
 import { TRACKING_SCRIPT, TRACKING_SCRIPT_ETAG } from './tracking-script';

@@ -1,4 +1,5 @@
-import { ApiError, NotFoundError, type Knex } from '@platform/service-kit';
+import { ApiError, NotFoundError } from '@platform/service-kit/errors';
+import type { Knex } from '@platform/service-kit/db';
 import type { Driver, Telemetry } from '../fleet';
 import { isTerminalDelivery, type DeliveryStatus } from '../deliveries';
 import { SANDBOX_COURIER_ID } from '../sandbox';

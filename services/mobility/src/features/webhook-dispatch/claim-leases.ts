@@ -1,4 +1,5 @@
-import type { Knex, Logger } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
+import type { Logger } from '@platform/service-kit/logger';
 import { renewClaims, type ClaimedAttempt } from './webhook-messages.repository';
 
 type HeldClaim = Pick<ClaimedAttempt, 'messageId' | 'claimToken'>;

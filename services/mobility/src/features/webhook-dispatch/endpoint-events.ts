@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 
 /** An event about a webhook endpoint itself (`webhook.test`, `webhook_endpoint.disabled`), written to the outbox. */
 export interface EndpointEvent {

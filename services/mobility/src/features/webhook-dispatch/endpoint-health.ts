@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 import { nextEndpointEventSequence, type AppendEndpointEvent } from './endpoint-events';
 
 /** An endpoint whose every attempt has failed for this long (no 2xx since `failing_since`) is disabled. */

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
-import { secretWeakness } from '@platform/service-kit';
+import { secretWeakness } from '@platform/service-kit/secret-strength';
 
 /**
  * Webhook signing secrets are stored encrypted (AES-256-GCM) as `v1:<key id>:<base64url of iv ‖ ciphertext ‖ tag>`.

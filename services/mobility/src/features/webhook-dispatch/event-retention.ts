@@ -1,4 +1,6 @@
-import { inTransactionHoldingLock, runPeriodically, type Knex, type Logger } from '@platform/service-kit';
+import { inTransactionHoldingLock, type Knex } from '@platform/service-kit/db';
+import { runPeriodically } from '@platform/service-kit/shutdown';
+import type { Logger } from '@platform/service-kit/logger';
 
 /** The Postgres advisory lock that lets one worker at a time run the event retention job ("mobi" + 1). */
 export const EVENT_RETENTION_LOCK = 0x6d6f6269_01;

@@ -1,4 +1,5 @@
-import { listenToChannel, type Logger } from '@platform/service-kit';
+import { listenToChannel } from '@platform/service-kit/pg-listener';
+import type { Logger } from '@platform/service-kit/logger';
 
 /** The channel the `outbox_events_notify` trigger (migration 0120) notifies when outbox events commit. */
 export const OUTBOX_NOTIFY_CHANNEL = 'mobility_outbox_events';

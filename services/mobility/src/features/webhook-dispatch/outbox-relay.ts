@@ -1,4 +1,6 @@
-import { newId, type Knex, type Logger } from '@platform/service-kit';
+import { newId } from '@platform/service-kit/ids';
+import type { Knex } from '@platform/service-kit/db';
+import type { Logger } from '@platform/service-kit/logger';
 import { ALWAYS_DELIVERED_EVENT_TYPES } from './endpoint-events';
 import { enabledEndpointsOf } from './webhook-targets.repository';
 import { duePendingWebhookMessages, insertWebhookMessages, type WebhookMessageRef } from './webhook-messages.repository';

@@ -1,6 +1,8 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { signWebhook } from '@platform/webhook-signature';
-import { parseTraceparent, startSpan, type Knex, type Logger, type TraceSpan } from '@platform/service-kit';
+import { parseTraceparent, startSpan, type TraceSpan } from '@platform/service-kit/trace-context';
+import type { Knex } from '@platform/service-kit/db';
+import type { Logger } from '@platform/service-kit/logger';
 import { createClaimLeases } from './claim-leases';
 import { createEndpointSlots } from './endpoint-slots';
 import { withDecryptCache, type EndpointSecretCipher } from './endpoint-secret-cipher';

@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 import type { WebhookMessageRow } from './webhook-message.types';
 
 /** What a delivery job needs to send one attempt. */

@@ -1,5 +1,5 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import type { Redis } from '@platform/service-kit';
+import type { Redis } from '@platform/service-kit/redis';
 import { QUEUES } from '../../platform/queues';
 import type { WebhookMessageRef } from './webhook-messages.repository';
 

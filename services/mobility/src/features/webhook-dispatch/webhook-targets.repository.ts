@@ -1,4 +1,4 @@
-import type { Knex } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
 
 /** What dispatch reads of a partner's endpoint to fan an event out. */
 export interface WebhookTarget {

@@ -1,6 +1,8 @@
 import { Worker } from 'bullmq';
 import type { Registry } from 'prom-client';
-import type { Knex, Logger, Redis } from '@platform/service-kit';
+import type { Knex } from '@platform/service-kit/db';
+import type { Logger } from '@platform/service-kit/logger';
+import type { Redis } from '@platform/service-kit/redis';
 import type { MobilityConfig } from '../../config';
 import { QUEUES } from '../../platform/queues';
 import { createEndpointSecretCipher } from './endpoint-secret-cipher';

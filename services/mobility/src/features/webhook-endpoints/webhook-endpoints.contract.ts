@@ -15,7 +15,7 @@ import {
   webhookDeliveryResponse,
   webhookEndpointResponse,
 } from './webhook-endpoints.schema';
-import { problemSchema } from '@platform/service-kit';
+import { problemSchema } from '@platform/service-kit/problem-schema';
 import { partnerScope } from '../../platform/partner-security';
 import { adminModeQuery, withAdminMode } from '../partners';
 

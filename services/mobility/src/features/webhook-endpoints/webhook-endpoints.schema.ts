@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dateTime, integer } from '../../platform/schema-types';
 import { SUBSCRIBABLE_EVENT_TYPES } from './webhook-events';
-import { pageQueryFields, pageQuerySchema, pageSchema } from '@platform/service-kit';
+import { pageQueryFields, pageQuerySchema, pageSchema } from '@platform/service-kit/pagination';
 
 /** What the webhook-endpoints feature answers: its response schemas, the only description of those shapes (`.meta({ id })` names the component). */
 

@@ -1,4 +1,8 @@
-import { ApiError, ConflictError, NotFoundError, ValidationError, isIdOf, newId, pageOf, type Knex, type Logger, type Page } from '@platform/service-kit';
+import { ApiError, ConflictError, NotFoundError, ValidationError } from '@platform/service-kit/errors';
+import { isIdOf, newId } from '@platform/service-kit/ids';
+import { pageOf, type Page } from '@platform/service-kit/pagination';
+import type { Knex } from '@platform/service-kit/db';
+import type { Logger } from '@platform/service-kit/logger';
 import { generateWebhookSecret } from '@platform/webhook-signature';
 import { ALWAYS_DELIVERED_EVENT_TYPES, type AppendEndpointEvent, assertSafeTarget, DEFAULT_RETRY_SCHEDULE_MS, type EndpointSecretCipher, enqueueWebhookMessages, nextEndpointEventSequence, type TargetPolicy, UnsafeTargetError, WEBHOOK_URL_REFUSED, type WebhookQueue } from '../webhook-dispatch';
 import type { EndpointChanges, PageRequest, WebhookEndpointRow, WebhookEndpointsRepository } from './webhook-endpoints.repository';

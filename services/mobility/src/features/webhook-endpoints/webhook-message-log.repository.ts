@@ -1,4 +1,5 @@
-import { newId, type Knex } from '@platform/service-kit';
+import { newId } from '@platform/service-kit/ids';
+import type { Knex } from '@platform/service-kit/db';
 import type { WebhookAttemptRow, WebhookMessageRow } from '../webhook-dispatch';
 
 /** A message as the log reads it: with its event's type and body. */
