@@ -6482,7 +6482,7 @@ export namespace CertificateService {
                     width: number;
                 };
                 /**
-                 * @description How `{{issue_date}}` is written on the document: `long` 26 November 2026, `us` November 26, 2026, `iso` 2026-11-26, `us_numeric` 11/26/2026 (issue 28 item 5).
+                 * @description How `{{issue_date}}` is written on the document: `long` 26 November 2026, `us` November 26, 2026, `iso` 2026-11-26, `us_numeric` 11/26/2026.
                  * @enum {string}
                  */
                 date_format: "long" | "us" | "iso" | "us_numeric";
@@ -6500,7 +6500,7 @@ export namespace CertificateService {
                 };
                 /** @description Printed under the signature (absent when none). */
                 signature_label?: string;
-                /** @description The issuer the document names (issue 28 item 5); absent: the organization's name. */
+                /** @description The issuer the document names; absent: the organization's name. */
                 issuer_name?: string;
                 background_image: components["schemas"]["ImageDescription"];
                 logo: components["schemas"]["ImageDescription"];

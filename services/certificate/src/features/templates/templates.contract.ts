@@ -53,7 +53,7 @@ export const templateSchema = z.object({
     y: z.number(),
     width: z.number(),
   }),
-  date_format: z.enum(["long", "us", "iso", "us_numeric"]).meta({ description: "How `{{issue_date}}` is written on the document: `long` 26 November 2026, `us` November 26, 2026, `iso` 2026-11-26, `us_numeric` 11/26/2026 (issue 28 item 5)." }),
+  date_format: z.enum(["long", "us", "iso", "us_numeric"]).meta({ description: "How `{{issue_date}}` is written on the document: `long` 26 November 2026, `us` November 26, 2026, `iso` 2026-11-26, `us_numeric` 11/26/2026." }),
   frame: z.object({
     style: z.enum(["none", "single", "double"]),
     color: z.string().regex(/^#[0-9A-Fa-f]{6}$/).optional(),
@@ -64,7 +64,7 @@ export const templateSchema = z.object({
     width: z.number(),
   }).meta({ description: "Where the signature image goes (top-left corner and width, fractions of the page), when the template has one." }),
   signature_label: z.string().meta({ description: "Printed under the signature (absent when none)." }).optional(),
-  issuer_name: z.string().meta({ description: "The issuer the document names (issue 28 item 5); absent: the organization's name." }).optional(),
+  issuer_name: z.string().meta({ description: "The issuer the document names; absent: the organization's name." }).optional(),
   background_image: imageDescriptionSchema,
   logo: imageDescriptionSchema,
   signature_image: imageDescriptionSchema,

@@ -1,7 +1,6 @@
 /** The estimates feature's face: what other features and the composition root may use of it (nothing else is imported from outside). */
 export { estimatesContract } from './estimates.contract';
 export { estimateResponse } from './estimates.schema';
-export { estimatesFastLane, jsonPostToken, readBody } from './estimates.fast-lane';
 export { estimateHandlers } from './estimates.handlers';
 export { createEstimatesRepository } from './estimates.repository';
 export { createEstimateService, SANDBOX_PICKUP_ETA_SECONDS } from './estimates.service';
