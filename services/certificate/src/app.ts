@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { adminTokenSettings } from '@platform/service-kit/admin-auth';
+import { adminTokenSettings, requireAdmin } from '@platform/service-kit/admin-auth';
 import { createJsonApp, jsonBodies } from '@platform/service-kit/json-app';
 import { createMetrics } from '@platform/service-kit/metrics';
 import { errorHandler, notFoundHandler } from '@platform/service-kit/error-handler';
@@ -30,6 +30,9 @@ export function createApp(deps: CertificateDeps, services: CertificateServices =
   app.use('/accounts/v1', requireDashboardOrigin(config.DASHBOARD_ORIGINS)); // refuse cross-site writes before reading a body
   mountOperations(app, certificateRouteTable, certificateHandlers({ ...deps, metrics }, services), certificateGuards(deps, services));
   app.get('/credentials/:code/document.:format', unknownDocumentFormat); // .pdf and .png are operations; any other is an unknown certificate's 404
+  // Authentication comes first on the admin API: a request no operation takes is 401 there without a valid token, and
+  // only then 405 or 404 (an operation the table mounts has already checked its own).
+  app.use('/admin/v1', requireAdmin(adminTokenSettings(config)));
   // The gateway's session check: internal (no public route leads here), so not in the published table.
   app.use('/internal/v1/dashboard-sessions', jsonBodies(), dashboardSessionCheckRoutes(services.accounts, adminTokenSettings(config)));
   app.use(methodNotAllowedHandler(knownRoutesOf(certificateOpenApi().paths)));

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { signAdminToken } from '@platform/service-kit/admin-auth';
 import { createTestContext, type TestContext } from './helpers/context';
 
 let ctx: TestContext;
@@ -52,16 +53,18 @@ describe('HTTP conventions every route shares', () => {
   });
 
   it('refuses a non-JSON body with 415, bad JSON with 400 and an oversize body with 413, all as JSON', async () => {
-    const wrongType = await request(ctx.app).post('/nope').set('Content-Type', 'text/plain').send('hello').expect(415);
+    const owner = signAdminToken({ sub: 'acc_conventions', org: 'org_conventions', role: 'owner' }, ctx.config.JWT_SECRET, { issuer: ctx.config.JWT_ISSUER });
+    const issue = () => request(ctx.app).post('/admin/v1/certificates').set('Authorization', `Bearer ${owner}`);
+    const wrongType = await issue().set('Content-Type', 'text/plain').send('hello').expect(415);
     expect(wrongType.body.code).toBe('unsupported_media_type');
-    const badJson = await request(ctx.app).post('/nope').set('Content-Type', 'application/json').send('{"a":').expect(400);
+    const badJson = await issue().set('Content-Type', 'application/json').send('{"a":').expect(400);
     expect(badJson.body).toMatchObject({ error: 'Request body is not valid JSON', code: 'invalid_json' });
-    const big = await request(ctx.app)
-      .post('/nope')
+    const big = await issue()
       .set('Content-Type', 'application/json')
       .send(JSON.stringify({ a: 'x'.repeat(101 * 1024) }))
       .expect(413);
     expect(big.body.code).toBe('payload_too_large');
+    expect(await ctx.db('certificates').where({ organization_id: 'org_conventions' })).toEqual([]);
   });
 
   it('answers a malformed percent-encoding in the path with JSON, not HTML', async () => {
