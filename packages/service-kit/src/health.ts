@@ -1,23 +1,11 @@
-import { Router } from 'express';
-
 export type ReadinessCheck = () => Promise<unknown>;
 
-/** `/healthz`: the process answers. `/readyz`: every dependency answers within the timeout, else 503 naming what is down. */
-export function healthRoutes(checks: Record<string, ReadinessCheck>, timeoutMs = 2000): Router {
-  const router = Router();
-  router.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  router.get('/readyz', async (_req, res) => {
-    const results = await runChecks(checks, timeoutMs);
-    const down = Object.entries(results).filter(([, state]) => state !== 'up').map(([name]) => name);
-    if (down.length === 0) {
-      res.json({ status: 'ready', checks: results });
-      return;
-    }
-    res.status(503).json({ status: 'unavailable', checks: results, error: `Not ready: ${down.join(', ')} down`, code: 'not_ready' });
-  });
-  return router;
+/** `/readyz`'s answer: 200 when every dependency answers within the timeout, else 503 naming what is down. */
+export async function readinessAnswer(checks: Record<string, ReadinessCheck>, timeoutMs: number) {
+  const results = await runChecks(checks, timeoutMs);
+  const down = Object.entries(results).filter(([, state]) => state !== 'up').map(([name]) => name);
+  if (down.length === 0) return { status: 200 as const, body: { status: 'ready' as const, checks: results } };
+  return { status: 503 as const, body: { status: 'unavailable' as const, checks: results, error: `Not ready: ${down.join(', ')} down`, code: 'not_ready' as const } };
 }
 
 export async function runChecks(checks: Record<string, ReadinessCheck>, timeoutMs: number): Promise<Record<string, 'up' | 'down'>> {

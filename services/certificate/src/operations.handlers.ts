@@ -1,5 +1,5 @@
 import { openApiRoute } from '@platform/service-kit/openapi';
-import { runChecks, type ReadinessCheck } from '@platform/service-kit/health';
+import { readinessAnswer, type ReadinessCheck } from '@platform/service-kit/health';
 import type { Metrics } from '@platform/service-kit/metrics';
 import type { OpenApiDocument } from '@platform/service-kit/openapi';
 import type { Handlers } from '@platform/service-kit/operations';
@@ -16,12 +16,7 @@ export function operationsHandlers({ checks, metrics, openApi }: { checks: Recor
   const serveOpenApi = openApiRoute(openApi);
   return {
     healthz: () => ({ status: 200, body: { status: 'ok' } }),
-    readyz: async () => {
-      const results = await runChecks(checks, READINESS_TIMEOUT_MS);
-      const down = Object.entries(results).filter(([, state]) => state !== 'up').map(([name]) => name);
-      if (down.length === 0) return { status: 200, body: { status: 'ready', checks: results } };
-      return { status: 503, body: { status: 'unavailable', checks: results, error: `Not ready: ${down.join(', ')} down`, code: 'not_ready' } };
-    },
+    readyz: () => readinessAnswer(checks, READINESS_TIMEOUT_MS),
     metrics: async ({ res }) => {
       res.setHeader('Content-Type', metrics.registry.contentType);
       res.send(await metrics.registry.metrics());

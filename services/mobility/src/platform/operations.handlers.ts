@@ -1,5 +1,5 @@
 import { openApiRoute, type OpenApiDocument } from '@platform/service-kit/openapi';
-import { runChecks, type ReadinessCheck } from '@platform/service-kit/health';
+import { readinessAnswer, type ReadinessCheck } from '@platform/service-kit/health';
 import type { Metrics } from '@platform/service-kit/metrics';
 import type { Handlers } from '@platform/service-kit/operations';
 import type { operationsContract } from './operations.contract';
@@ -19,12 +19,7 @@ export function operationsHandlers({ readiness, timeoutMs = 2000, metrics, descr
   const describe = openApiRoute(description);
   return {
     healthz: () => ({ status: 200, body: { status: 'ok' } }),
-    readyz: async () => {
-      const checks = await runChecks(readiness, timeoutMs);
-      const down = Object.entries(checks).filter(([, state]) => state !== 'up').map(([name]) => name);
-      if (down.length === 0) return { status: 200, body: { status: 'ready', checks } };
-      return { status: 503, body: { status: 'unavailable', checks, error: `Not ready: ${down.join(', ')} down`, code: 'not_ready' } };
-    },
+    readyz: () => readinessAnswer(readiness, timeoutMs),
     // Prometheus text and the description's bytes are written by service-kit's own handlers.
     metrics: async ({ req, res }) => {
       await scrape(req, res, (error?: unknown) => {
