@@ -102,7 +102,11 @@ export function chainOf(spec: RouteSpec, guards: OperationGuards): RequestHandle
   const chain: RequestHandler[] = [...guardOf(spec, guards)];
   if (spec.roles?.length) chain.push(requireRole(...spec.roles));
   if (spec.mode && spec.mode !== 'live-and-test') chain.push(modeCheck(spec.mode, guards));
-  if (spec.cost) chain.push(...(guards.costs?.[spec.cost] ?? []));
+  if (spec.cost) {
+    const hooks = guards.costs?.[spec.cost];
+    if (!hooks) throw new Error(`${spec.operationId} declares cost ${spec.cost}, and the service gives no governor for it`);
+    chain.push(...hooks);
+  }
   chain.push(...bodyParsersOf(spec));
   if (spec.audit) {
     if (!guards.audit) throw new Error(`${spec.operationId} declares an audit action, and the service gives no audit recorder`);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { problemSchema } from './problem-schema';
 
 /**
  * One operation of a service's route table: method, path, security, parameters, body and every response (status → zod
@@ -90,8 +91,25 @@ export type AdminRole = 'owner' | 'member' | 'operator' | 'platform_operator';
 export type OperationMode = 'live-and-test' | 'live-only' | 'test-only';
 export type CostClass = 'upload' | 'render' | 'stream' | 'bulk' | 'mail';
 
-/** Identity with inference: `route({...})` keeps the literal types of the spec. */
-export const route = <Id extends string, R extends Omit<RouteSpec, 'operationId'>>(spec: R & { operationId: Id }): R & { operationId: Id } => spec;
+/**
+ * The governor's refusal, which every operation declaring a `cost` may answer (the kit's cost hook answers it before the
+ * handler runs), so the table declares it once here rather than in each entry.
+ */
+export const overShareResponse: ResponseObjectSpec = {
+  id: 'OverShare',
+  description:
+    'Not started (`too_many_in_flight`): the organization or its account already has as many of these in flight as its plan allows, ' +
+    'or this server is busy with them and the account holds its fair share. Ask again after `Retry-After`.',
+  headers: { 'Retry-After': { schema: z.int().meta({ description: 'Seconds to wait before asking again.' }) } },
+  content: { 'application/problem+json': problemSchema },
+};
+
+/**
+ * Keeps the literal types of the spec (`route({...})`); an entry with a `cost` also declares the governor's 429
+ * (`overShareResponse`) unless it declares its own.
+ */
+export const route = <Id extends string, R extends Omit<RouteSpec, 'operationId'>>(spec: R & { operationId: Id }): R & { operationId: Id } =>
+  spec.cost && !(429 in spec.responses) ? { ...spec, responses: { ...spec.responses, 429: overShareResponse } } : spec;
 
 /** The response of one status as a full spec, whatever shorthand the table used. */
 export function responseOf(spec: ResponseSpec): ResponseObjectSpec {

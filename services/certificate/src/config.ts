@@ -93,6 +93,19 @@ export const certificateConfigSchema = z
     SIGN_UP_WINDOW_S: env.positiveInt(3600),
     /** Organizations one account may own. */
     MAX_ORGANIZATIONS_PER_ACCOUNT: env.positiveInt(3),
+    /**
+     * The fair-share governor (docs/configuration.md#fair-share): requests of each cost class the route table declares,
+     * in flight at once per process (a soft total shared fairly among accounts) and per account on the free plan (a paying
+     * account gets GOVERNOR_PAID_FACTOR times as many, and that weight in the shared total). Render: template uploads,
+     * previews and dashboard documents; bulk: CSV/JSON batches; mail: sign-ups, reset requests and invitations.
+     */
+    GOVERNOR_RENDERS_PER_PROCESS: env.positiveInt(12),
+    GOVERNOR_RENDERS_PER_ACCOUNT: env.positiveInt(2),
+    GOVERNOR_BULK_PER_PROCESS: env.positiveInt(4),
+    GOVERNOR_BULK_PER_ACCOUNT: env.positiveInt(1),
+    GOVERNOR_MAIL_PER_PROCESS: env.positiveInt(16),
+    GOVERNOR_MAIL_PER_ACCOUNT: env.positiveInt(4),
+    GOVERNOR_PAID_FACTOR: env.positiveInt(3),
     /** Outgoing mail (sign-up verification, password reset, invitations): smtp://user:pass@host:port or smtps://…; unset, mail cannot be sent (503). */
     SMTP_URL: env.optionalUrl(),
     MAIL_FROM: z.string().min(3).default('Partner Platform <no-reply@localhost>'),

@@ -1,14 +1,18 @@
 import type { RequestHandler } from 'express';
 import { adminOf, adminTokenSettings, requireAdmin } from '@platform/service-kit/admin-auth';
+import { costHooks, createGovernor, type ResourceLimits } from '@platform/service-kit/governor';
 import type { OperationGuards } from '@platform/service-kit/operations';
 import { requireApiKey } from './features/api-keys/api-keys';
 import { certificateAuditRecorder } from './features/audit/audit.recorder';
+import { createTenantResolver } from './features/organizations/organization-tenants';
+import type { CertificateConfig } from './config';
 import type { CertificateDeps, CertificateServices } from './services';
 
 /**
  * How the certificate service guards what its route table declares: an organization's API key (`Authorization:
  * Bearer`), the dashboard's admin token (its organization and user appear on first sight; checked once per request),
- * or, where the entry also admits none, the admin token only when one is sent; and the audit log.
+ * or, where the entry also admits none, the admin token only when one is sent; the audit log; and the fair-share
+ * governor of the cost classes the table declares (render, bulk, mail), keyed by organization and owning account.
  */
 export function certificateGuards(deps: CertificateDeps, services: CertificateServices): OperationGuards {
   const { config, db, logger } = deps;
@@ -23,5 +27,21 @@ export function certificateGuards(deps: CertificateDeps, services: CertificateSe
       adminJwt: ({ optional }) => (optional ? [whenSent] : [verifyAdmin, firstSight]),
     },
     audit: certificateAuditRecorder(db, config.TRUST_PROXY_HOPS, logger),
+    costs: costHooks(createGovernor(governorLimits(config)), createTenantResolver(db, config.TRUST_PROXY_HOPS)),
+  };
+}
+
+/** The governor's limits per cost class, from the configuration (a paying account: GOVERNOR_PAID_FACTOR times each). */
+export function governorLimits(config: CertificateConfig): Record<'render' | 'bulk' | 'mail', ResourceLimits> {
+  const limits = (what: string, perProcess: number, perAccount: number): ResourceLimits => ({
+    what,
+    perProcess,
+    perAccount: { free: perAccount, paid: perAccount * config.GOVERNOR_PAID_FACTOR },
+    paidWeight: config.GOVERNOR_PAID_FACTOR,
+  });
+  return {
+    render: limits('template uploads, previews and documents', config.GOVERNOR_RENDERS_PER_PROCESS, config.GOVERNOR_RENDERS_PER_ACCOUNT),
+    bulk: limits('batch issues', config.GOVERNOR_BULK_PER_PROCESS, config.GOVERNOR_BULK_PER_ACCOUNT),
+    mail: limits('sign-ups, reset requests and invitations', config.GOVERNOR_MAIL_PER_PROCESS, config.GOVERNOR_MAIL_PER_ACCOUNT),
   };
 }

@@ -13,7 +13,7 @@ import { pngBase64, templateInput } from './factories/templates';
  */
 let ctx: TestContext;
 beforeAll(() => {
-  ctx = createTestContext({ TEMPLATE_MAX_DECODED_PIXELS: '250000', DOCUMENT_RENDER_WORKERS: '1', DOCUMENT_RENDERS_PER_ORGANIZATION: '2' });
+  ctx = createTestContext({ TEMPLATE_MAX_DECODED_PIXELS: '250000', DOCUMENT_RENDER_WORKERS: '1', DOCUMENT_RENDERS_PER_ORGANIZATION: '2', GOVERNOR_RENDERS_PER_ACCOUNT: '10' });
 });
 afterAll(() => ctx.close());
 

@@ -6,12 +6,14 @@ import { requireApiKey } from './features/api-keys';
 import { mobilityAuditRecorder } from './features/audit';
 import { requireDriver } from './features/driver-app';
 import { adminAccountOf, ensurePartnerFromClaims } from './features/partners';
+import { streamSlotHook } from './features/telemetry';
 import type { MobilityDeps, MobilityServices } from './services';
 
 /**
  * How the mobility service guards what its route table declares: an API key (either header) holding the entry's
  * scope, the dashboard's admin token (its organization becomes a partner on first sight), a driver app token; the
- * caller's mode (a key's, or the admin query's `livemode`/`mode`) for live-only and test-only operations; the audit log.
+ * caller's mode (a key's, or the admin query's `livemode`/`mode`) for live-only and test-only operations; the audit log;
+ * and the stream slots the table's `cost: 'stream'` operations hold (per key, per organization, fair share of the process).
  */
 export function mobilityGuards(deps: MobilityDeps, services: MobilityServices): OperationGuards {
   const { config, db, logger } = deps;
@@ -31,5 +33,6 @@ export function mobilityGuards(deps: MobilityDeps, services: MobilityServices): 
       return principalOf(req).livemode ? 'live' : 'test';
     },
     audit: mobilityAuditRecorder(db, config.DRIVER_SIGNIN_TRUST_PROXY_HOPS, logger),
+    costs: { stream: [streamSlotHook(services.telemetry.streamLimits)] },
   };
 }

@@ -116,6 +116,7 @@ export const templatesRouteTable = [
     ...adminTemplates,
     body: newTemplateSchema,
     bodyLimit: TEMPLATE_BODY_LIMIT,
+    cost: 'render',
     audit: 'template.created',
     responses: {
       201: templateSchema,
@@ -170,6 +171,7 @@ export const templatesRouteTable = [
     ...oneTemplate,
     body: templatePatchSchema,
     bodyLimit: TEMPLATE_BODY_LIMIT,
+    cost: 'render',
     audit: 'template.updated',
     responses: {
       200: templateSchema,

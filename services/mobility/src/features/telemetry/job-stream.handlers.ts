@@ -1,5 +1,4 @@
 import type { Request, Response } from 'express';
-import { principalOf } from '@platform/api-keys';
 import { accountOf } from '../api-keys';
 import type { JobTelemetry } from './job-telemetry.service';
 import { streamJob } from './job-stream';
@@ -29,14 +28,13 @@ export interface StreamedJobs {
 
 /**
  * The handler of `GET /api/v1/<jobs>/{id}/stream` (behind an API key with the job's read scope): the job's Server-Sent
- * Events (job-stream.ts), one slot of the key's and its organization's open streams held until it ends. It writes
- * the answer itself.
+ * Events (job-stream.ts). The stream's slot is the route table's `cost: 'stream'` (`streamSlotHook`), held until the
+ * answer ends. It writes the answer itself.
  */
 export function jobStreamHandler(jobs: StreamedJobs, telemetry: JobTelemetry) {
   return async ({ params, req, res }: { params: { id: string }; req: Request; res: Response }): Promise<void> => {
     const id = jobs.parseId(params.id);
     const account = accountOf(req);
-    const releaseSlot = telemetry.streamLimits.acquire(principalOf(req));
     await streamJob(res, {
       hub: telemetry.hub,
       channel: telemetry.channelOf(id),
@@ -45,7 +43,6 @@ export function jobStreamHandler(jobs: StreamedJobs, telemetry: JobTelemetry) {
       heartbeatMs: HEARTBEAT_MS,
       locationEveryMs: STREAM_LOCATION_EVERY_MS,
       shutdown: telemetry.shutdownSignal,
-      onEnd: releaseSlot,
     });
   };
 }

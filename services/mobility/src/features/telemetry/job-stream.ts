@@ -18,7 +18,7 @@ export interface JobStreamOptions {
   /** Aborted when the process shuts down: every open stream ends, so draining does not wait for them. */
   shutdown: AbortSignal;
   /** Runs once when the stream ends, whoever ended it. */
-  onEnd(): void;
+  onEnd?(): void;
 }
 
 /**
@@ -37,7 +37,7 @@ export async function streamJob(res: Response, options: JobStreamOptions): Promi
     snapshot = await options.snapshot();
   } catch (error) {
     release?.();
-    options.onEnd();
+    options.onEnd?.();
     throw error;
   }
   const session = new StreamSession(res, options, snapshot.sequence, release);
@@ -123,7 +123,7 @@ class StreamSession {
     clearInterval(this.heartbeat);
     clearTimeout(this.locationTimer);
     this.unsubscribe();
-    this.options.onEnd();
+    this.options.onEnd?.();
     if (!this.res.writableEnded) this.res.end();
   };
 }

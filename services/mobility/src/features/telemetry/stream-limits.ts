@@ -1,3 +1,5 @@
+import type { RequestHandler } from 'express';
+import { principalOf } from '@platform/api-keys';
 import { ApiError } from '@platform/service-kit/errors';
 import { FairShare } from '@platform/service-kit/fair-share';
 
@@ -68,4 +70,23 @@ function decrement(counts: Map<string, number>, id: string): void {
   const left = (counts.get(id) ?? 1) - 1;
   if (left > 0) counts.set(id, left);
   else counts.delete(id);
+}
+
+/**
+ * The route table's `cost: 'stream'` hook: one slot of the key's and its organization's open streams, taken before the
+ * handler runs and given back when the answer ends (the stream closed, the client hung up, or a refusal was answered).
+ * Mobility knows organizations, not the accounts that own them: here the organization is the account.
+ */
+export function streamSlotHook(limits: StreamLimits): RequestHandler {
+  return (req, res, next) => {
+    let release: () => void;
+    try {
+      release = limits.acquire(principalOf(req));
+    } catch (error) {
+      return next(error);
+    }
+    res.once('close', release);
+    res.once('finish', release);
+    next();
+  };
 }

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { createTestContext, type TestContext } from './helpers/context';
+import { expectToMatchRouteTable } from './helpers/openapi';
+import { newOrg, type TestOrg } from './factories/admin';
+import { pngBase64, templateInput } from './factories/templates';
+
+/**
+ * The fair-share governor on the route table's cost classes: a render-cost operation (template create, update,
+ * previews, dashboard documents) holds one of its account's units while in flight, counted over every organization the
+ * account owns, so making organizations does not multiply what one free sign-up may hold. The render pool is held busy
+ * on purpose (`renderPool.hold()`), so the requests stay in flight as long as the test needs.
+ */
+let ctx: TestContext;
+beforeAll(() => {
+  ctx = createTestContext({
+    DOCUMENT_RENDER_WORKERS: '1',
+    DOCUMENT_RENDERS_PER_ORGANIZATION: '2',
+    GOVERNOR_RENDERS_PER_ACCOUNT: '2',
+    GOVERNOR_RENDERS_PER_PROCESS: '8',
+    GOVERNOR_PAID_FACTOR: '3',
+  });
+});
+afterAll(() => ctx.close());
+
+const withImage = () => templateInput({ logo: { data: pngBase64(64, 32) } });
+const create = (org: TestOrg) => request(ctx.app).post('/admin/v1/templates').set('Authorization', org.admin()).send(withImage());
+
+/** An account owning `count` organizations, as sign-up and "new organization" make them. */
+async function accountOwning(count: number): Promise<{ id: string; organizations: TestOrg[] }> {
+  const id = `acc_${randomBytes(5).toString('hex')}`;
+  await ctx.db('accounts').insert({ id, email: `${id}@example.test`, name: 'Flooder', password_hash: 'scrypt$x' });
+  const organizations = Array.from({ length: count }, () => newOrg(ctx));
+  for (const org of organizations) {
+    await ctx.db('organizations').insert({ id: org.org, name: org.orgName, balance: 0 });
+    await ctx.db('memberships').insert({ organization_id: org.org, account_id: id, role: 'owner' });
+  }
+  return { id, organizations };
+}
+
+/** Starts a request now (supertest sends on `then`) and waits until the pool has `queued` jobs waiting. */
+async function queuedBehindHold<T>(start: () => PromiseLike<T>, queued: number): Promise<{ answer: Promise<T> }> {
+  let settled: T | undefined;
+  const pending = Promise.resolve(start()).then((answer) => (settled = answer));
+  while (ctx.services.renderPool.load().queued < queued) {
+    if (settled !== undefined) throw new Error(`answered before it was queued: ${JSON.stringify(settled)}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return { answer: pending }; // wrapped: an async function returning a promise would wait for it
+}
+
+describe('the fair-share governor on render-cost operations', () => {
+  it("counts a free account's organizations together: its third template upload in flight is a 429 before the body is read; another account's is not", async () => {
+    const flooder = await accountOwning(3);
+    const bystander = newOrg(ctx);
+    const release = await ctx.services.renderPool.hold();
+    const answers = [];
+    try {
+      answers.push(await queuedBehindHold(() => create(flooder.organizations[0]!), 1));
+      answers.push(await queuedBehindHold(() => create(flooder.organizations[1]!), 2));
+      // A third organization of the same account: each organization holds only one, the account holds two.
+      const refused = await create(flooder.organizations[2]!).expect(429);
+      expect(refused.body).toMatchObject({ code: 'too_many_in_flight', detail: expect.stringContaining('at most 2 on the free plan') });
+      expect(refused.headers['retry-after']).toBe('1');
+      expectToMatchRouteTable(refused);
+      answers.push(await queuedBehindHold(() => create(bystander), 3));
+    } finally {
+      release();
+    }
+    expect((await Promise.all(answers.map(({ answer }) => answer))).map((answer) => answer.status)).toEqual([201, 201, 201]);
+    expect(await ctx.db('templates').where({ organization_id: flooder.organizations[2]!.org })).toEqual([]);
+    // Every unit came back with its answer: the refused organization uploads now.
+    expect((await create(flooder.organizations[2]!)).status).toBe(201);
+  });
+
+  it('gives an account that pays for any of its organizations GOVERNOR_PAID_FACTOR times as many', async () => {
+    const payer = await accountOwning(2);
+    await ctx.db('users').insert({ id: payer.organizations[1]!.owner, organization_id: payer.organizations[1]!.org, plan: 'pro' });
+    const release = await ctx.services.renderPool.hold();
+    const answers = [];
+    try {
+      // A free account's third would be a 429 (above); each organization stays within its own render budget of 2.
+      for (const [n, index] of [0, 1, 0].entries()) answers.push(await queuedBehindHold(() => create(payer.organizations[index]!), n + 1));
+    } finally {
+      release();
+    }
+    expect((await Promise.all(answers.map(({ answer }) => answer))).map((answer) => answer.status)).toEqual([201, 201, 201]);
+  });
+});
