@@ -3,14 +3,16 @@ import { adminClaimsSchema, verifyJwt, type AdminClaims, type AdminTokenSettings
 import { ApiError } from '@platform/service-kit/errors';
 import { bearerToken } from '@platform/service-kit/api-tokens';
 
-/** A dashboard token's claims once verified: `sid` names its sign-in (the refresh-session family) when present. */
-export type DashboardClaims = AdminClaims & { sid?: string };
+/** A dashboard token's claims once verified: `sid` names its sign-in (the refresh-session family). */
+export type DashboardClaims = AdminClaims & { sid: string };
 
 export type DashboardTokenCheck = { ok: true; claims: DashboardClaims } | { ok: false; refusal: { error: string; code: string } };
 
 /**
  * The dashboard's admin prefixes are proxied only with a valid admin token (HS256, `aud` admin, our issuer, `exp` at
- * most `maxTtlSeconds` ahead, claims `sub`, `org`, `role`); anything else is refused here, before the service sees it.
+ * most `maxTtlSeconds` ahead, claims `sub`, `org`, `role`) that names its sign-in (`sid`, checked live before proxying);
+ * anything else is refused here, before the service sees it. A token without `sid` (one signed with `JWT_SECRET` by an
+ * operator or a script, never the dashboard's) is 401 `session_required`: it could not be ended by signing out.
  */
 export function checkDashboardToken(req: IncomingMessage, settings: AdminTokenSettings): DashboardTokenCheck {
   const header = req.headers.authorization;
@@ -25,8 +27,9 @@ export function checkDashboardToken(req: IncomingMessage, settings: AdminTokenSe
     }
     const claims = adminClaimsSchema.safeParse(payload);
     if (!claims.success) return refused('Token is missing required claims (sub, org, role)', 'invalid_token');
-    const sid = typeof payload.sid === 'string' ? payload.sid : undefined;
-    return { ok: true, claims: { ...claims.data, ...(sid ? { sid } : {}) } };
+    const { sid } = claims.data;
+    if (sid === undefined) return refused('This token names no sign-in; sign in again', 'session_required');
+    return { ok: true, claims: { ...claims.data, sid } };
   } catch (error) {
     if (error instanceof ApiError) return refused(error.message, error.code);
     return refused('Invalid or expired token', 'invalid_token');

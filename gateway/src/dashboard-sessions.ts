@@ -34,7 +34,7 @@ interface Entry {
 }
 
 /**
- * The session check of dashboard admin requests: a token naming a sign-in (`sid`) is proxied only while the
+ * The session check of dashboard admin requests: every token names its sign-in (`sid`) and is proxied only while the
  * certificate service says that sign-in is live and the membership unchanged, so signing out or removing a member
  * takes effect at once rather than when the 15-minute token expires. Live answers are cached for `cacheMs`, trusted
  * only while this process's Redis subscription is up: the certificate service publishes each ended sign-in or
@@ -67,7 +67,7 @@ export class DashboardSessions {
     subscriber.on('message', (_channel: string, message: string) => this.onEnded(message));
   }
 
-  async check(claims: DashboardClaims & { sid: string }, authorization: string): Promise<SessionVerdict> {
+  async check(claims: DashboardClaims, authorization: string): Promise<SessionVerdict> {
     const key = `${claims.sid}|${claims.sub}|${claims.org}|${claims.role}`;
     const now = Date.now();
     const cached = this.listening ? this.entries.get(key) : undefined;

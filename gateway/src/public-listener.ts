@@ -156,9 +156,10 @@ function proxiedRoutes({ config, logger, metrics, proxies, sessions, redis, batc
 }
 
 /**
- * A dashboard admin request's way upstream: proxied only while the sign-in its token names is live (signed out or
- * removed: 401 at once); its body streamed to the service (refused 413 over the route's cap) and charged to the uploads
- * in flight as it arrives (429 / 503 with Retry-After when its account or the shared total refuse it).
+ * A dashboard admin request's way upstream (its token names a sign-in: `checkDashboardToken` refuses one without):
+ * proxied only while that sign-in is live (signed out or removed: 401 at once); its body streamed to the service
+ * (refused 413 over the route's cap) and charged to the uploads in flight as it arrives (429 / 503 with Retry-After when
+ * its account or the shared total refuse it).
  */
 function dashboardForwarder(config: GatewayConfig, sessions: DashboardSessions, limiter: RateLimiter | undefined) {
   // A signed-in dashboard user uploads CSV batches and templates with images: larger bodies on those routes only, streamed.
@@ -181,9 +182,8 @@ function dashboardForwarder(config: GatewayConfig, sessions: DashboardSessions, 
 
   return (passage: AdminPassage, send: Send): void => {
     const { req, res, claims } = passage;
-    // A token naming a sign-in is proxied only while that sign-in is live (signed out or removed: 401 at once).
-    if (!claims.sid) return void streamBody(passage, send);
-    sessions.check({ ...claims, sid: claims.sid }, String(req.headers.authorization)).then((verdict) => {
+    // Proxied only while the token's sign-in is live (signed out or removed: 401 at once); a token without one never gets here.
+    sessions.check(claims, String(req.headers.authorization)).then((verdict) => {
       if (res.destroyed) return;
       if (verdict === 'live') return streamBody(passage, send);
       if (verdict === 'unavailable') return answerJson(res, 503, { error: 'The dashboard session could not be checked; retry shortly', code: 'session_check_unavailable' }, { 'Retry-After': '1' });

@@ -1,16 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { signAdminToken } from '@platform/service-kit/admin-auth';
 import { listen, sendJson, startFakeServer, waitFor, type RunningServer } from '@platform/test-kit';
-import { startGateway, type RunningGateway } from './helpers';
+import { answerSessionCheck, dashboardToken, proxiedRequests, startGateway, withSessionCheck, type RunningGateway } from './helpers';
 import { open, send } from './raw-http';
 
 type Fake = Awaited<ReturnType<typeof startFakeServer>>;
 
 const SECRET = 'gateway-uploads-test-secret-0123456789ab';
 const MiB = 1024 * 1024;
-const token = (account: string) => signAdminToken({ sub: account, org: `org_${account}`, role: 'owner' }, SECRET, { ttlSeconds: 900 });
+/** An account's access token, naming a live sign-in (the fake certificate services answer the session check). */
+const token = (account: string) => dashboardToken({ sub: account, org: `org_${account}`, role: 'owner' }, SECRET, { ttlSeconds: 900 });
 
-/** A service that reads each upload as it arrives and answers held ones (`x-hold`) only when the test releases them. */
+/**
+ * A service that reads each upload as it arrives and answers held ones (`x-hold`) only when the test releases them; as
+ * the certificate service, it answers the gateway's session check too (not recorded).
+ */
 interface HoldingService extends RunningServer {
   received: Map<string, number>;
   held: ServerResponse[];
@@ -23,6 +26,7 @@ async function holdingService(): Promise<HoldingService> {
   const held: ServerResponse[] = [];
   const completed: HoldingService['completed'] = [];
   const running = await listen((req, res) => {
+    if (answerSessionCheck(req, res)) return;
     const id = String(req.headers['x-upload-id'] ?? '');
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => {
@@ -52,7 +56,7 @@ let certificate: Fake;
 let mobility: Fake;
 
 beforeAll(async () => {
-  certificate = await startFakeServer((req, res) => sendJson(res, 200, { path: req.url, bytes: req.body.length }));
+  certificate = await startFakeServer(withSessionCheck((req, res) => sendJson(res, 200, { path: req.url, bytes: req.body.length })));
   mobility = await startFakeServer((req, res) => sendJson(res, 200, { path: req.url, bytes: req.body.length }));
 });
 afterAll(async () => {
@@ -74,12 +78,12 @@ describe('dashboard bodies: per-route caps', () => {
     ['a CSV batch over 5 MiB', 'POST', '/dashboard/api/certificate/certificates/batch', 5 * MiB + 1, 'certificate'],
   ] as const)('%s (by Content-Length): 413 JSON, the service never sees it', async (_label, method, path, bytes, service) => {
     const fake = service === 'certificate' ? certificate : mobility;
-    const before = fake.requests.length;
+    const before = proxiedRequests(fake).length;
     const answer = await send(gateway.url, { method, path, headers: { authorization: `Bearer ${token('acc_cap')}`, 'content-type': 'application/json' }, body: Buffer.alloc(bytes, 0x20) });
     expect(answer.status).toBe(413);
     expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(JSON.parse(answer.text)).toMatchObject({ code: 'payload_too_large' });
-    expect(fake.requests.length).toBe(before);
+    expect(proxiedRequests(fake).length).toBe(before);
   });
 
   it.each([

@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { DEV_JWT_SECRET } from '@platform/service-kit/config';
 import { signAdminToken, signDriverToken, signJwt } from '@platform/service-kit/admin-auth';
 import { sendJson, startFakeServer } from '@platform/test-kit';
-import { startGateway, testRedis, type RunningGateway } from './helpers';
+import { dashboardToken, proxiedRequests, startGateway, testRedis, withSessionCheck, type RunningGateway } from './helpers';
 
 type Fake = Awaited<ReturnType<typeof startFakeServer>>;
 
@@ -21,7 +21,7 @@ let workDir: string;
 let dashboardDir: string;
 
 beforeAll(async () => {
-  certificate = await startFakeServer((req, res) => sendJson(res, 200, { upstream: 'certificate', path: req.url }));
+  certificate = await startFakeServer(withSessionCheck((req, res) => sendJson(res, 200, { upstream: 'certificate', path: req.url })));
   mobility = await startFakeServer((req, res) => sendJson(res, 200, { upstream: 'mobility', path: req.url }));
   workDir = mkdtempSync(path.join(tmpdir(), 'gateway-dashboard-'));
   dashboardDir = path.join(workDir, 'dist');
@@ -38,8 +38,11 @@ afterAll(async () => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
+/** Every request either service received, session checks included. */
 const upstreamCalls = () => certificate.requests.length + mobility.requests.length;
-const ownerToken = (secret = SECRET) => signAdminToken({ sub: 'acc_aaaaaaaaaaaaaaaaaaaa', org: 'org_bbbbbbbbbbbbbbbbbbbb', org_name: 'Academy', role: 'owner' }, secret, { ttlSeconds: 900 });
+const OWNER = { sub: 'acc_aaaaaaaaaaaaaaaaaaaa', org: 'org_bbbbbbbbbbbbbbbbbbbb', org_name: 'Academy', role: 'owner' } as const;
+/** The owner's access token, naming a live sign-in (the fake certificate service answers the session check). */
+const ownerToken = (secret = SECRET) => dashboardToken(OWNER, secret, { ttlSeconds: 900 });
 
 /** A service's description: its hand-written `openapi.yaml` while it has one, else the one built from its route table. */
 function serviceDescription(service: 'certificate' | 'mobility'): { paths: Record<string, Record<string, unknown>> } {
@@ -73,7 +76,7 @@ describe('dashboard admin prefixes', () => {
     expect([...families]).toEqual(expect.arrayContaining(['certificate api-keys', 'certificate certificates', 'certificate templates', 'certificate members', 'certificate invitations', 'certificate plans', 'certificate subscriptions', 'mobility api-keys', 'mobility drivers']));
   });
 
-  it.each(operations)('%s %s (%s): refused without a token, with a driver token, a foreign or long-lived one; proxied with a dashboard token', async (method, adminPath, service) => {
+  it.each(operations)('%s %s (%s): refused without a token, with a driver token, a foreign, long-lived or sign-in-less one; proxied with a dashboard token', async (method, adminPath, service) => {
     const gatewayPath = adminPath.replace('/admin/v1/', `/dashboard/api/${service}/`);
     const before = upstreamCalls();
     const send = (authorization?: string) =>
@@ -100,6 +103,11 @@ describe('dashboard admin prefixes', () => {
       expect(res.status).toBe(401);
       expect(await res.json()).toMatchObject({ code: 'invalid_token' });
     }
+    // Signed with our secret but naming no sign-in (`sid`): nothing could end it, so it is refused before any session check.
+    const sidless = await send(`Bearer ${signAdminToken(OWNER, SECRET, { ttlSeconds: 900 })}`);
+    expect(sidless.status).toBe(401);
+    expect(sidless.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+    expect(await sidless.json()).toMatchObject({ code: 'session_required' });
     expect(upstreamCalls()).toBe(before);
 
     const ok = await send(`Bearer ${ownerToken()}`);
@@ -165,7 +173,8 @@ describe('dashboard body size', () => {
   });
 
   it('refuses the large body without a token (401, nothing forwarded), past 5 MiB (413), and on the partner API past 100 kB (413)', async () => {
-    const before = upstreamCalls();
+    const proxied = () => proxiedRequests(certificate).length + mobility.requests.length;
+    const before = proxied();
     const unsigned = await fetch(`${gateway.url}/dashboard/api/certificate/certificates/batch`, { method: 'POST', headers: { 'Content-Type': 'text/csv' }, body: csv(2 * 1024 * 1024) });
     expect(unsigned.status).toBe(401);
     expect(await unsigned.json()).toMatchObject({ code: 'missing_token' });
@@ -179,7 +188,7 @@ describe('dashboard body size', () => {
     expect(await tooLarge.json()).toMatchObject({ code: 'payload_too_large' });
     const partner = await fetch(`${gateway.url}/api/v1/rides`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: Buffer.alloc(200 * 1024, 0x20) });
     expect(partner.status).toBe(413);
-    expect(upstreamCalls()).toBe(before);
+    expect(proxied()).toBe(before);
   });
 });
 

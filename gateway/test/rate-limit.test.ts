@@ -5,7 +5,7 @@ import { DEV_JWT_SECRET } from '@platform/service-kit/config';
 import { signAdminToken, signDriverToken } from '@platform/service-kit/admin-auth';
 import { sendJson, startFakeServer } from '@platform/test-kit';
 import { createRateLimitRedis } from '../src/server-factory';
-import { captureLines, startGateway, testRedis } from './helpers';
+import { captureLines, dashboardToken, startGateway, testRedis } from './helpers';
 import type { RunningGateway } from './helpers';
 
 type Fake = Awaited<ReturnType<typeof startFakeServer>>;
@@ -260,12 +260,17 @@ describe('gateway rate limits', () => {
       }
     });
 
-    it('invalid dashboard tokens are charged to the address: 401 until its budget is spent, then 429, and no service sees them', async () => {
+    it('invalid dashboard tokens, and ours naming no sign-in, are charged to the address: 401 until its budget is spent, then 429, and no service sees them', async () => {
       const { gateway, upstream } = await gatewayAnswering(200);
       try {
         const statuses: number[] = [];
         for (let i = 0; i < 12; i++) {
-          const junk = [`not-a-jwt-${i}`, signAdminToken({ sub: `acc_${i}`, org: 'org_x', role: 'owner' }, `made-up-secret-${i}-0123456789`), madeUpJwt(i)][i % 3]!;
+          const junk = [
+            `not-a-jwt-${i}`,
+            signAdminToken({ sub: `acc_${i}`, org: 'org_x', role: 'owner' }, `made-up-secret-${i}-0123456789`),
+            madeUpJwt(i),
+            signAdminToken({ sub: `acc_${i}`, org: 'org_x', role: 'owner' }, DEV_JWT_SECRET, { ttlSeconds: 900 }), // ours, without `sid`: 401 session_required
+          ][i % 4]!;
           const res = await fetch(`${gateway.url}/dashboard/api/certificate/certificates`, { headers: { Authorization: `Bearer ${junk}` } });
           statuses.push(res.status);
           await res.arrayBuffer();
@@ -273,7 +278,7 @@ describe('gateway rate limits', () => {
         expect(statuses).toEqual([...Array(LIMIT).fill(401), ...Array(12 - LIMIT).fill(429)]);
         expect(upstream.requests).toHaveLength(0);
         // A good dashboard token from the same address is refused too, like a good key after many bad ones.
-        const good = signAdminToken({ sub: 'acc_1', org: 'org_1', role: 'owner' }, DEV_JWT_SECRET, { ttlSeconds: 900 });
+        const good = dashboardToken({ sub: 'acc_1', org: 'org_1', role: 'owner' }, DEV_JWT_SECRET, { ttlSeconds: 900 });
         const limited = await fetch(`${gateway.url}/dashboard/api/certificate/certificates`, { headers: { Authorization: `Bearer ${good}` } });
         expect(limited.status).toBe(429);
         expect(await limited.json()).toMatchObject({ code: 'rate_limited' });

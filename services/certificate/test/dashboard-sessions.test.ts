@@ -48,6 +48,7 @@ afterAll(async () => {
 });
 
 interface Session {
+  email: string;
   accessToken: string;
   cookie: string;
   accountId: string;
@@ -70,7 +71,7 @@ async function signUp(body: Record<string, unknown>): Promise<Session> {
   expect(res.status).toBe(201);
   const session = (await res.json()) as { access_token: string; account: { id: string } };
   const cookie = res.headers.getSetCookie().find((line) => line.startsWith('pp_refresh='))!.split(';')[0]!;
-  return { accessToken: session.access_token, cookie, accountId: session.account.id };
+  return { email, accessToken: session.access_token, cookie, accountId: session.account.id };
 }
 
 const admin = (session: Session, path: string, init: RequestInit = {}) =>
@@ -82,7 +83,61 @@ async function expectSessionEnded(res: Response): Promise<void> {
   expect(await res.json()).toMatchObject({ code: 'session_ended' });
 }
 
+/** A POST to the accounts routes through the gateway, as the dashboard sends it (Origin; Bearer or cookie when given). */
+const accounts = (path: string, body: unknown, auth: { token?: string; cookie?: string } = {}) =>
+  fetch(`${gateway.url}/dashboard/api/auth${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: ORIGIN, ...(auth.token ? { Authorization: `Bearer ${auth.token}` } : {}), ...(auth.cookie ? { Cookie: auth.cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+
+/** The access token of a session answer (checked 200/201) and the refresh cookie it set, if any. */
+async function sessionOf(res: Response): Promise<{ accessToken: string; cookie?: string; organizationId: string }> {
+  expect([200, 201]).toContain(res.status);
+  const body = (await res.json()) as { access_token: string; organization: { id: string } };
+  const cookie = res.headers.getSetCookie().find((line) => line.startsWith('pp_refresh='))?.split(';')[0];
+  return { accessToken: body.access_token, cookie, organizationId: body.organization.id };
+}
+
 describe('dashboard sessions checked at the gateway', () => {
+  it('every access token the accounts routes hand out names its sign-in and is proxied on /dashboard/api/certificate', async () => {
+    const issued: Array<[string, string]> = [];
+    const owner = await signUp({ organization_name: 'Issuer Academy' });
+    issued.push(['verify-email', owner.accessToken]);
+    const { email } = owner;
+    const signedIn = await sessionOf(await accounts('/sessions', { email, password: PASSWORD }));
+    issued.push(['sign-in', signedIn.accessToken]);
+    const refreshed = await sessionOf(await accounts('/sessions/refresh', {}, { cookie: signedIn.cookie }));
+    issued.push(['refresh', refreshed.accessToken]);
+    const created = await sessionOf(await accounts('/organizations', { name: 'Second Issuer Academy' }, { token: refreshed.accessToken }));
+    issued.push(['organization creation', created.accessToken]);
+    const switched = await sessionOf(await accounts('/sessions/refresh', { organization_id: created.organizationId }, { cookie: refreshed.cookie }));
+    expect(switched.organizationId).not.toBe(refreshed.organizationId);
+    issued.push(['refresh switching organization', switched.accessToken]);
+
+    const invitation = await admin(owner, '/invitations', { method: 'POST', body: JSON.stringify({ role: 'member' }) });
+    expect(invitation.status).toBe(201);
+    const other = await signUp({ organization_name: 'Invitee Academy' });
+    const accepted = await sessionOf(await accounts(`/invitations/${((await invitation.json()) as { token: string }).token}/accept`, {}, { token: other.accessToken }));
+    issued.push(['invitation acceptance', accepted.accessToken]);
+
+    const expectProxied = async () => {
+      for (const [how, token] of issued.splice(0)) {
+        const { sid } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sid?: string };
+        expect([how, sid]).toEqual([how, expect.stringMatching(/^rsf_/)]);
+        const res = await fetch(`${gateway.url}/dashboard/api/certificate/members`, { headers: { Authorization: `Bearer ${token}` } });
+        expect([how, res.status]).toEqual([how, 200]);
+      }
+    };
+    await expectProxied();
+
+    // Last: a password reset signs the account's other browsers out.
+    expect((await accounts('/password-reset', { email })).status).toBe(202);
+    const reset = await sessionOf(await accounts('/password-reset/confirm', { token: linkToken(await ctx.mailbox.arrived(email, 2), 'reset-password'), password: 'a brand new password' }));
+    issued.push(['password reset', reset.accessToken]);
+    await expectProxied();
+  });
+
   it('refuses the still-unexpired access token right after sign-out', async () => {
     const owner = await signUp({ organization_name: 'Signed Out Academy' });
     expect((await admin(owner, '/api-keys')).status).toBe(200);
