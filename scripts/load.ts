@@ -6,7 +6,8 @@
  * so every request creates a ride; a few drivers are online 50 km away, outside the dispatch radius, so rides stay
  * `pending` and search), ride get, and delivery get — only when the running mobility service has deliveries
  * (`POST /api/v1/deliveries` is probed first; a 404 `route_not_found` skips that scenario with a note).
- * The gateway's rate limit is raised (LOAD_RATE_LIMIT_PER_MINUTE, default 1,000,000) so it counts but never refuses.
+ * The rate limits are raised so they count but never refuse: per key (LOAD_RATE_LIMIT_PER_MINUTE), per client address
+ * (LOAD_RATE_LIMIT_PER_ADDRESS_PER_MINUTE) and per organization (LOAD_RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE), default 1,000,000 each.
  */
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
@@ -114,7 +115,11 @@ async function mobilityScenarios(system: RunningSystem): Promise<Scenario[]> {
 }
 
 async function main() {
-  const system = await startSystem('load', 28080, { RATE_LIMIT_PER_MINUTE: process.env.LOAD_RATE_LIMIT_PER_MINUTE ?? '1000000' });
+  const system = await startSystem('load', 28080, {
+    RATE_LIMIT_PER_MINUTE: process.env.LOAD_RATE_LIMIT_PER_MINUTE ?? '1000000',
+    RATE_LIMIT_PER_ADDRESS_PER_MINUTE: process.env.LOAD_RATE_LIMIT_PER_ADDRESS_PER_MINUTE ?? '1000000',
+    RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE: process.env.LOAD_RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE ?? '1000000',
+  });
   try {
     // LOAD_ONLY=<part of a scenario's name> runs only the matching scenarios, each at its share of LOAD_RATE (a scenario's own cost).
     const only = process.env.LOAD_ONLY;

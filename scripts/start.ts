@@ -361,7 +361,7 @@ function upBanner({ postgres, redis }: Stores, mail: LocalMailCatcher | undefine
     'Partner platform is up:',
     ...indexes.map(
       (i) =>
-        `  ${replicaName('gateway', i).padEnd(11)}  ${env.TLS_CERT_FILE ? 'https' : 'http'}://127.0.0.1:${replicaPort(ports.gateway, i)}   (public API, payment webhooks, driver API; ${env.RATE_LIMIT_PER_MINUTE ?? 600} requests/min per key${count > 1 ? ', shared by the replicas' : ''})`,
+        `  ${replicaName('gateway', i).padEnd(11)}  ${env.TLS_CERT_FILE ? 'https' : 'http'}://127.0.0.1:${replicaPort(ports.gateway, i)}   (public API, payment webhooks, driver API; ${env.RATE_LIMIT_PER_MINUTE ?? 600} requests/min per key, ${env.RATE_LIMIT_PER_ADDRESS_PER_MINUTE ?? 6000} per address${count > 1 ? ', shared by the replicas' : ''})`,
     ),
     ...indexes.map((i) => `  ${replicaName('certificate', i).padEnd(11)}  http://127.0.0.1:${replicaPort(ports.certificate, i)}   (admin API at /admin/v1)`),
     ...indexes.map((i) => `  ${replicaName('mobility', i).padEnd(11)}  http://127.0.0.1:${replicaPort(ports.mobility, i)}   (admin API at /admin/v1)`),

@@ -60,7 +60,10 @@ export const gatewayConfigSchema = z
     LOG_LEVEL: env.logLevel(),
     REDIS_URL: env.url(DEFAULT_REDIS_URL),
     REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be letters, digits, _ . or -').default('platform'),
+    /** Requests per minute of one API key (of one client address for requests without a well-formed key): 429 `rate_limited` past it. */
     RATE_LIMIT_PER_MINUTE: env.positiveInt(600),
+    /** Requests per minute of one client address (IPv6: its /64), whatever key each carries (ten keys' worth): 429 past it. */
+    RATE_LIMIT_PER_ADDRESS_PER_MINUTE: env.positiveInt(6000),
     /** Hops of trusted reverse proxies in front of the gateway (0: the socket's address is the client's IP). */
     TRUST_PROXY_HOPS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(0),
     TLS_CERT_FILE: z.string().optional(),

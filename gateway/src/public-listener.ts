@@ -88,7 +88,7 @@ export function createPublicListener(parts: PublicListenerParts): RequestListene
  * (dashboard admin routes), then proxied.
  */
 function proxiedRoutes({ config, logger, metrics, proxies, sessions, redis, batchLogLines }: PublicListenerParts, hsts: boolean) {
-  const limiter = redis ? rateLimit({ redis, prefix: config.REDIS_PREFIX, perMinute: config.RATE_LIMIT_PER_MINUTE, logger }) : undefined;
+  const limiter = redis ? rateLimit({ redis, prefix: config.REDIS_PREFIX, perMinute: config.RATE_LIMIT_PER_MINUTE, perAddressPerMinute: config.RATE_LIMIT_PER_ADDRESS_PER_MINUTE, logger }) : undefined;
   const inFlight = new InFlightCounter(config.MAX_IN_FLIGHT_PER_CLIENT);
   const bodyLimits = { maxBytes: config.MAX_BODY_BYTES, timeoutMs: config.BODY_TIMEOUT_MS };
   const adminTokens = adminTokenSettings(config);

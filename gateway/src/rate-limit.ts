@@ -5,13 +5,15 @@ import { sha256 } from '@platform/service-kit/hash';
 import type { Logger } from '@platform/service-kit/logger';
 import type { Redis } from '@platform/service-kit/redis';
 import { answerJson } from './json-answer';
-import { LocalBudget } from './local-budget';
+import { LocalBudget } from '@platform/service-kit/local-budget';
 import { isKeylessPath } from './routes';
 
 export interface RateLimitOptions {
   redis: Redis;
   prefix: string;
   perMinute: number;
+  /** Requests one client address (IPv6: its /64) may make per minute, whatever key each carries. */
+  perAddressPerMinute: number;
   logger: Logger;
 }
 
@@ -21,24 +23,30 @@ const WARN_EVERY_MS = 10000;
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 /**
- * A fixed one-minute window in one atomic round trip: counts a hit on KEYS[1] (the first hit of a window sets its
- * expiry; a key that lost its expiry gets it back) and reads the client address's counter KEYS[2] (the same key
- * when the subject is the address). Returns {count, ttl, address count, address ttl}.
+ * Fixed one-minute windows in one atomic round trip: counts a hit on KEYS[1], the subject (the first hit of a window
+ * sets its expiry; a key that lost its expiry gets it back), and on KEYS[3], every request of the client address; reads
+ * the address's own counter KEYS[2] (keyless requests and refused keys; the same key when the subject is the address).
+ * Returns {count, ttl, address count, address ttl, all-requests count, all-requests ttl}.
  */
 const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-local ttl = redis.call('PTTL', KEYS[1])
-if count == 1 or ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  ttl = tonumber(ARGV[1])
+local function hit(key)
+  local count = redis.call('INCR', key)
+  local ttl = redis.call('PTTL', key)
+  if count == 1 or ttl < 0 then
+    redis.call('PEXPIRE', key, ARGV[1])
+    ttl = tonumber(ARGV[1])
+  end
+  return count, ttl
 end
-if KEYS[2] == KEYS[1] then return {count, ttl, count, ttl} end
+local count, ttl = hit(KEYS[1])
+local allCount, allTtl = hit(KEYS[3])
+if KEYS[2] == KEYS[1] then return {count, ttl, count, ttl, allCount, allTtl} end
 local addressCount = tonumber(redis.call('GET', KEYS[2]) or '0')
 local addressTtl = redis.call('PTTL', KEYS[2])
-return {count, ttl, addressCount, addressTtl}
+return {count, ttl, addressCount, addressTtl, allCount, allTtl}
 `;
 
-type HitCommand = (key: string, addressKey: string, windowMs: number) => Promise<[number, number, number, number]>;
+type HitCommand = (key: string, addressKey: string, allKey: string, windowMs: number) => Promise<[number, number, number, number, number, number]>;
 
 /** Adds a batch of hits granted in-process (ARGV[1]) to a counter; returns {count, ttl}. */
 const FLUSH_SCRIPT = `
@@ -78,21 +86,24 @@ export interface RateLimiter {
 
 /**
  * Per-API-key budgets (per client address for requests without a plausible key, and always per address for payment
- * webhooks), shared by every gateway process through Redis. Only a hash of the key is used. Junk keys do not get a
+ * webhooks), shared by every gateway process through Redis. Only a hash of the key is used. Every request also counts
+ * against its client address's budget across keys (`perAddressPerMinute`, whatever key or none it carries), checked in
+ * the same round trip; over it, 429 with that budget's `RateLimit-*` headers. Junk keys do not get a
  * budget of their own: a token that is not a well-formed `ck_`/`mk_` API token (checksum checked) or a JWT spends the
  * address's budget; every request the service answers 401 counts against the address; a key used from an address
  * whose budget is spent is refused. If Redis does not answer, requests pass and a warning is logged at most every 10 s.
  * Far from the limit, hits are granted in-process and reach Redis in batches every 50 ms (LocalBudget); within 10%
  * of the limit every hit is one atomic Redis round trip, so refusals are exact across processes.
  */
-export function rateLimit({ redis, prefix, perMinute, logger }: RateLimitOptions): RateLimiter {
-  const commands = redis as unknown as { gatewayRateLimitHit2?: HitCommand; gatewayRateLimitFlush?: FlushCommand };
-  if (!commands.gatewayRateLimitHit2) redis.defineCommand('gatewayRateLimitHit2', { numberOfKeys: 2, lua: HIT_SCRIPT });
+export function rateLimit({ redis, prefix, perMinute, perAddressPerMinute, logger }: RateLimitOptions): RateLimiter {
+  const commands = redis as unknown as { gatewayRateLimitHit3?: HitCommand; gatewayRateLimitFlush?: FlushCommand };
+  if (!commands.gatewayRateLimitHit3) redis.defineCommand('gatewayRateLimitHit3', { numberOfKeys: 3, lua: HIT_SCRIPT });
   if (!commands.gatewayRateLimitFlush) redis.defineCommand('gatewayRateLimitFlush', { numberOfKeys: 1, lua: FLUSH_SCRIPT });
-  const hit = commands.gatewayRateLimitHit2!.bind(redis);
+  const hit = commands.gatewayRateLimitHit3!.bind(redis);
   const flush = commands.gatewayRateLimitFlush!.bind(redis);
   const keyOf = (subject: RateLimitSubject) => `${prefix}:ratelimit:${subject.kind}:${subject.id}`;
   const addressKeyOf = (bucket: string) => `${prefix}:ratelimit:ip:${bucket}`;
+  const allKeyOf = (bucket: string) => `${prefix}:ratelimit:address:${bucket}`;
   let lastWarning = 0;
   const warn = (error: unknown) => {
     const now = Date.now();
@@ -102,31 +113,46 @@ export function rateLimit({ redis, prefix, perMinute, logger }: RateLimitOptions
   };
   // In-process grants only while a counter has more than 10% of the limit (and at least 10 hits) left: see LocalBudget.
   const local = new LocalBudget(perMinute, Math.max(10, Math.ceil(perMinute / 10)), WINDOW_MS, FLUSH_EVERY_MS, flush, warn);
+  const localAll = new LocalBudget(perAddressPerMinute, Math.max(10, Math.ceil(perAddressPerMinute / 10)), WINDOW_MS, FLUSH_EVERY_MS, flush, warn);
   const limitHeader = String(perMinute);
   const setHeaders = (res: ServerResponse, count: number, resetSeconds: number) => {
     res.setHeader('RateLimit-Limit', limitHeader);
     res.setHeader('RateLimit-Remaining', String(Math.max(0, perMinute - count)));
     res.setHeader('RateLimit-Reset', String(resetSeconds));
   };
+  const resetOf = (ttlMs: number) => Math.max(1, Math.ceil((ttlMs > 0 ? ttlMs : WINDOW_MS) / 1000));
 
   return {
     check(req, res, next) {
       const key = keyOf(req.subject);
+      const allKey = allKeyOf(req.addressBucket);
       const now = Date.now();
+      // Both the subject's and the address's counters far from their limits: granted here, no round trip.
       const granted = local.take(key, now);
       if (granted) {
-        setHeaders(res, granted.shared + granted.pending + granted.sending, Math.max(1, Math.ceil((granted.windowEnd - now) / 1000)));
-        return next();
+        if (localAll.take(allKey, now)) {
+          setHeaders(res, granted.shared + granted.pending + granted.sending, Math.max(1, Math.ceil((granted.windowEnd - now) / 1000)));
+          return next();
+        }
+        local.giveBack(key); // the round trip below counts it
       }
       const addressKey = addressKeyOf(req.addressBucket);
-      hit(key, addressKey, WINDOW_MS).then(
-        ([count, ttlMs, addressCount, addressTtlMs]) => {
+      hit(key, addressKey, allKey, WINDOW_MS).then(
+        ([count, ttlMs, addressCount, addressTtlMs, allCount, allTtlMs]) => {
           const resetSeconds = Math.max(1, Math.ceil(ttlMs / 1000));
           setHeaders(res, count, resetSeconds);
+          localAll.learn(allKey, allCount, allTtlMs, now);
           if (count > perMinute) return rejectOverLimit(res, resetSeconds);
+          if (allCount > perAddressPerMinute) {
+            const allReset = resetOf(allTtlMs);
+            res.setHeader('RateLimit-Limit', String(perAddressPerMinute));
+            res.setHeader('RateLimit-Remaining', '0');
+            res.setHeader('RateLimit-Reset', String(allReset));
+            return rejectOverLimit(res, allReset);
+          }
           if (addressCount >= perMinute && req.subject.kind === 'key') {
             local.forget(key);
-            const addressReset = Math.max(1, Math.ceil((addressTtlMs > 0 ? addressTtlMs : WINDOW_MS) / 1000));
+            const addressReset = resetOf(addressTtlMs);
             res.setHeader('RateLimit-Remaining', '0');
             res.setHeader('RateLimit-Reset', String(addressReset));
             return rejectOverLimit(res, addressReset);
@@ -143,8 +169,7 @@ export function rateLimit({ redis, prefix, perMinute, logger }: RateLimitOptions
     noteRefusedKey(req) {
       if (req.subject.kind !== 'key') return; // an address's own requests were already counted there
       local.forget(keyOf(req.subject)); // a refused key's next request checks its address in Redis
-      const addressKey = addressKeyOf(req.addressBucket);
-      hit(addressKey, addressKey, WINDOW_MS).catch(warn);
+      flush(addressKeyOf(req.addressBucket), 1, WINDOW_MS).catch(warn); // counted across keys already, in check
     },
   };
 }

@@ -306,6 +306,36 @@ describe('gateway rate limits', () => {
     });
   });
 
+  it('limits one client address across the keys it sends (RATE_LIMIT_PER_ADDRESS_PER_MINUTE), other addresses unaffected', async () => {
+    const shared = { client: redis.client, prefix: `${redis.prefix}_${++prefixCount}` };
+    const upstreams = { certificate: certificate.url, mobility: mobility.url };
+    const settings = { redis: shared, perMinute: LIMIT, config: { TRUST_PROXY_HOPS: 1, RATE_LIMIT_PER_ADDRESS_PER_MINUTE: 8 } };
+    const [a, b] = [await startGateway(upstreams, settings), await startGateway(upstreams, settings)];
+    gateways.push(a, b);
+    const [first, second, third] = [generateApiToken('ck_'), generateApiToken('mk_'), generateApiToken('ck_')];
+    const from = (gateway: RunningGateway, token: string, address: string) =>
+      fetch(`${gateway.url}/api/v1/credits`, { headers: { Authorization: `Bearer ${token}`, 'X-Forwarded-For': address } });
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMIT; i++) statuses.push((await from(i % 2 ? b : a, first, '203.0.113.7')).status);
+    for (let i = 0; i < 3; i++) statuses.push((await from(i % 2 ? a : b, second, '203.0.113.7')).status);
+    expect(statuses).toEqual(Array<number>(8).fill(200));
+    // The second key has spent 3 of its own 5, yet the address has spent its 8.
+    const limited = await from(a, second, '203.0.113.7');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await limited.json()).toMatchObject({ status: 429, error: 'Rate limit exceeded', code: 'rate_limited' });
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(rateHeaders(limited)).toEqual({ limit: '8', remaining: '0', reset: retryAfter });
+    expect((await from(b, third, '203.0.113.7')).status).toBe(429); // a fresh key from that address too
+    // Another address: the same keys (under their own budgets) pass.
+    const elsewhere = await from(b, third, '198.51.100.20');
+    expect(elsewhere.status).toBe(200);
+    expect(rateHeaders(elsewhere)).toMatchObject({ limit: String(LIMIT), remaining: String(LIMIT - 2) });
+    expect((await from(a, second, '198.51.100.20')).status).toBe(200);
+  });
+
   it('buckets IPv6 clients by /64', async () => {
     const shared = { client: redis.client, prefix: `${redis.prefix}_${++prefixCount}` };
     const gateway = await startGateway(

@@ -114,6 +114,7 @@ async function main() {
         MOBILITY_URL: `http://127.0.0.1:${PORTS.upstream}`,
         // The rate limiter stays on (its Redis round trip is part of the cost) with a budget the run cannot spend; request log lines on.
         RATE_LIMIT_PER_MINUTE: '1000000000',
+        RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '1000000000',
         // Every connection of the load generator comes from one address: the per-address in-flight cap (256) would
         // refuse the 500-connection rounds with 429s, which cost less than a proxied answer.
         MAX_IN_FLIGHT_PER_CLIENT: '100000',

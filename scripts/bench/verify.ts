@@ -35,13 +35,14 @@ async function main() {
       program_title: 'Engines',
       issue_date: '2026-05-01',
     });
-    const env = { DATABASE_URL: databaseUrl };
+    // The organization's request budget stays on (part of the cost measured) with a budget the run cannot spend.
+    const env = { DATABASE_URL: databaseUrl, RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE: '1000000000' };
     // The service and the gateway run built, as `pnpm start` runs them (BENCH_SERVICE_ENTRY / BENCH_GATEWAY_ENTRY name
     // another entry, a `src/server.ts` to run the source through tsx). The service and the bare baseline each get MEASURED_CPU to themselves while measured (see pinnedCommand); the rest floats.
     const service = await startProcess(process.env.BENCH_SERVICE_ENTRY ?? 'services/certificate/dist/server.js', { ...env, PORT: String(PORTS.service) }, `http://127.0.0.1:${PORTS.service}/healthz`, MEASURED_CPU);
     children.push(service);
     // The rate limiter stays on (its Redis round trip is part of the cost measured) with a budget the run cannot spend.
-    const gatewayEnv = (port: number) => ({ PORT: String(port), METRICS_PORT: String(port + 1), CERTIFICATE_URL: `http://127.0.0.1:${PORTS.service}`, RATE_LIMIT_PER_MINUTE: '1000000000', REDIS_PREFIX: `bench_${port}_${Date.now().toString(36)}` });
+    const gatewayEnv = (port: number) => ({ PORT: String(port), METRICS_PORT: String(port + 1), CERTIFICATE_URL: `http://127.0.0.1:${PORTS.service}`, RATE_LIMIT_PER_MINUTE: '1000000000', RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '1000000000', REDIS_PREFIX: `bench_${port}_${Date.now().toString(36)}` });
     const gatewayProcess = await startProcess(process.env.BENCH_GATEWAY_ENTRY ?? 'gateway/dist/server.js', gatewayEnv(PORTS.gateway), `http://127.0.0.1:${PORTS.gateway}/healthz`);
     children.push(gatewayProcess);
     const baselineEntry = process.env.BENCH_GATEWAY_BASELINE;

@@ -101,6 +101,8 @@ async function main() {
     START_WITHOUT_WORKER: 'true', // the bench starts the worker itself, to freeze it
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', // pnpm start's default (the system helper's is warn)
     RATE_LIMIT_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE: '1000000',
     // What `pnpm start` gives its own worker outside production (a receiver on loopback over http).
     WEBHOOK_ALLOW_HTTP: 'true',
     WEBHOOK_ALLOW_PRIVATE: 'true',

@@ -132,7 +132,7 @@ async function attack(system: RunningSystem, pid: number, label: string, auths: 
 }
 
 export async function dashboardUploadsDrill(basePort: number): Promise<DrillResult> {
-  const system = await startSystem('drill_uploads', basePort, { RATE_LIMIT_PER_MINUTE: '1000000', SIGN_UP_MAX_PER_ADDRESS: '1000' });
+  const system = await startSystem('drill_uploads', basePort, { RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '1000000', RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE: '1000000', SIGN_UP_MAX_PER_ADDRESS: '1000' });
   try {
     const pid = gatewayPid(system);
     const org = `drill_uploads_${suffix()}`;

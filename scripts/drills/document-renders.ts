@@ -79,7 +79,7 @@ async function fetchDocument(url: string, statuses: number[]): Promise<boolean> 
 }
 
 export async function documentRendersDrill(basePort: number): Promise<DrillResult> {
-  const system = await startSystem('drill_render', basePort, { RATE_LIMIT_PER_MINUTE: '1000000' });
+  const system = await startSystem('drill_render', basePort, { RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '1000000', RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE: '1000000' });
   try {
     const org = `drill_render_${suffix()}`;
     const owner = adminAuth(org);

@@ -633,6 +633,8 @@ export async function fairShareDrill(basePort: number): Promise<DrillResult> {
   const phases = (process.env.DRILL_FAIR_SHARE_PHASES ?? 'a,b,c,d,e').split(',').map((p) => p.trim().toLowerCase());
   const system = await startSystem('drill_fair', basePort, {
     RATE_LIMIT_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE: '1000000',
     MAX_IN_FLIGHT_PER_CLIENT: '5000',
     SIGN_UP_MAX_PER_ADDRESS: '1000',
     STREAM_MAX_PER_PROCESS: String(STREAM_MAX_PER_PROCESS),

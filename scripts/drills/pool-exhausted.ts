@@ -31,7 +31,7 @@ function clean(answer: Answer): boolean {
 
 export async function poolExhaustedDrill(basePort: number): Promise<DrillResult> {
   // The gateway's per-address cap is lifted here: this drill is about the services' Postgres pool, not the gateway.
-  const system = await startSystem('drill_pool', basePort, { RATE_LIMIT_PER_MINUTE: '1000000', MAX_IN_FLIGHT_PER_CLIENT: '5000' });
+  const system = await startSystem('drill_pool', basePort, { RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '1000000', RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE: '1000000', MAX_IN_FLIGHT_PER_CLIENT: '5000' });
   try {
     const org = `drill_pool_${suffix()}`;
     const key = await must(`${system.certificate}/admin/v1/api-keys`, 'POST', adminAuth(org), { name: 'drill' });

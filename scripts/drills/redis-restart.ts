@@ -46,6 +46,8 @@ export async function redisRestartDrill(basePort: number): Promise<DrillResult |
       WEBHOOK_BACKOFF_MS: '500',
       WEBHOOK_MAX_ATTEMPTS: '30',
       RATE_LIMIT_PER_MINUTE: '1000000',
+      RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '1000000',
+      RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE: '1000000',
       DISPATCH_TIMEOUT_S: '20',
     });
     try {

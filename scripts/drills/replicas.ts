@@ -76,6 +76,8 @@ export async function replicasDrill(basePort: number, replicas: number): Promise
     WEBHOOK_ALLOW_PRIVATE: 'true',
     WEBHOOK_BACKOFF_MS: '500',
     RATE_LIMIT_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE: '1000000',
   });
   try {
     const views = Array.from({ length: replicas }, (_, i) => throughGateway(system, basePort, i));

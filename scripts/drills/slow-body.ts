@@ -71,7 +71,7 @@ function percentile(values: number[], p: number): number {
 }
 
 export async function slowBodyDrill(basePort: number): Promise<DrillResult> {
-  const system = await startSystem('drill_slow', basePort, { RATE_LIMIT_PER_MINUTE: '1000000' });
+  const system = await startSystem('drill_slow', basePort, { RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '1000000', RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE: '1000000' });
   try {
     const org = `drill_slow_${suffix()}`;
     const key = await must(`${system.certificate}/admin/v1/api-keys`, 'POST', adminAuth(org), { name: 'drill' });

@@ -21,6 +21,8 @@ export async function webhookReceiverDownDrill(basePort: number): Promise<DrillR
     WEBHOOK_MAX_ATTEMPTS: '30',
     WEBHOOK_TIMEOUT_MS: '2000',
     RATE_LIMIT_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE: '1000000',
   });
   try {
     const partner = await mobilityPartnerKey(system, 'drill_receiver');

@@ -20,6 +20,8 @@ export async function workerFrozenDrill(basePort: number): Promise<DrillResult> 
     WEBHOOK_ALLOW_HTTP: 'true',
     WEBHOOK_ALLOW_PRIVATE: 'true',
     RATE_LIMIT_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE: '1000000',
   });
   const worker = system.startWorker();
   try {

@@ -38,6 +38,8 @@ export async function workerKilledDrill(basePort: number): Promise<DrillResult> 
     // A killed worker's active jobs are handed out again once their lock expires: short, so the drill is short.
     WEBHOOK_JOB_LOCK_MS: '3000',
     RATE_LIMIT_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE: '1000000',
   });
   try {
     let worker = system.startWorker();

@@ -6,6 +6,7 @@ export * from './api-key-view';
 export * from './api-key-principal';
 export * from './api-keys.service';
 export * from './api-key-auth';
+export * from './organization-budget';
 export * from './api-keys.routes';
 export * from './api-key-cache';
 export * from './api-keys.handlers';

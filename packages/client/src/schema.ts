@@ -2125,6 +2125,17 @@ export interface components {
                 "application/problem+json": components["schemas"]["Error"];
             };
         };
+        /** @description All API keys of the organization together made `RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE` (3000) requests this minute (`rate_limited`); retry after `Retry-After` seconds. */
+        CertificateRateLimited: {
+            headers: {
+                /** @description Seconds until the organization's next minute begins. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
         /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
         NotModified: {
             headers: {
@@ -2269,6 +2280,17 @@ export interface components {
                 "application/problem+json": components["schemas"]["ValidationError"];
             };
         };
+        /** @description All API keys of the organization together made `RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE` (3000) requests this minute (`rate_limited`, live and test keys counted together); retry after `Retry-After` seconds. */
+        MobilityRateLimited: {
+            headers: {
+                /** @description Seconds until the organization's next minute begins. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
         MalformedRequest: {
             headers: {
@@ -2287,7 +2309,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Error"];
             };
         };
-        /** @description The API key, its organization's keys together, or the server process hold as many open event streams as they may (`too_many_streams`); close one or retry after `Retry-After` seconds. */
+        /** @description The API key, its organization's keys together, or the server process hold as many open event streams as they may (`too_many_streams`; close one), or all API keys of the organization together made `RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE` (3000) requests this minute (`rate_limited`); retry after `Retry-After` seconds. */
         TooManyStreams: {
             headers: {
                 /** @description Seconds to wait. */
@@ -2405,10 +2427,10 @@ export interface components {
                 "application/json": components["schemas"]["Delivery"];
             };
         };
-        /** @description A webhook endpoint of this account (in this mode) was recovered less than `WEBHOOK_RECOVER_MIN_INTERVAL_S` (60) seconds ago (`rate_limited`); retry after `Retry-After` seconds. */
-        RecoverTooSoon: {
+        /** @description A webhook endpoint of this account (in this mode) was recovered less than `WEBHOOK_RECOVER_MIN_INTERVAL_S` (60) seconds ago, or all API keys of the organization together made `RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE` (3000) requests this minute (`rate_limited` both); retry after `Retry-After` seconds. */
+        PartnerRecoverTooSoon: {
             headers: {
-                /** @description Seconds until an endpoint of this account may be recovered again. */
+                /** @description Seconds to wait. */
                 "Retry-After"?: string;
                 [name: string]: unknown;
             };
@@ -2523,6 +2545,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["CertificateInvalidApiKey"];
+            429: components["responses"]["CertificateRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -2586,6 +2609,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["VerificationNotFound"];
                 };
             };
+            429: components["responses"]["CertificateRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -2705,6 +2729,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["MobilityValidationFailed"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -2752,6 +2777,7 @@ export interface operations {
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["MobilityValidationFailed"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -2842,6 +2868,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ValidationError"] | components["schemas"]["EventPassRefusal"];
                 };
             };
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -2876,6 +2903,7 @@ export interface operations {
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -2952,6 +2980,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -2983,6 +3012,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3030,6 +3060,7 @@ export interface operations {
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["MobilityValidationFailed"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3097,6 +3128,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3141,6 +3173,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["MobilityValidationFailed"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3175,6 +3208,7 @@ export interface operations {
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3251,6 +3285,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["InvalidTransition"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3284,6 +3319,7 @@ export interface operations {
             409: components["responses"]["SandboxTransitionRefused"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["MobilityValidationFailed"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3317,6 +3353,7 @@ export interface operations {
             409: components["responses"]["SandboxTransitionRefused"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["MobilityValidationFailed"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3352,6 +3389,7 @@ export interface operations {
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["MobilityValidationFailed"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3404,6 +3442,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["MobilityValidationFailed"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3433,6 +3472,7 @@ export interface operations {
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3463,6 +3503,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3502,6 +3543,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["MobilityValidationFailed"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3561,6 +3603,7 @@ export interface operations {
             };
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["MobilityValidationFailed"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3593,6 +3636,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3623,6 +3667,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3658,6 +3703,7 @@ export interface operations {
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["MobilityValidationFailed"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3711,6 +3757,7 @@ export interface operations {
             };
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["MobilityValidationFailed"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3740,6 +3787,7 @@ export interface operations {
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3768,6 +3816,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3822,6 +3871,7 @@ export interface operations {
             };
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["MobilityValidationFailed"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3862,6 +3912,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["MobilityValidationFailed"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3901,6 +3952,7 @@ export interface operations {
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -3956,7 +4008,7 @@ export interface operations {
             };
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["MobilityValidationFailed"];
-            429: components["responses"]["RecoverTooSoon"];
+            429: components["responses"]["PartnerRecoverTooSoon"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4013,6 +4065,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["MobilityValidationFailed"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4053,6 +4106,7 @@ export interface operations {
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4093,6 +4147,7 @@ export interface operations {
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -4158,6 +4213,7 @@ export interface operations {
             401: components["responses"]["MobilityInvalidApiKey"];
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["MobilityValidationFailed"];
+            429: components["responses"]["MobilityRateLimited"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
         };
@@ -7445,6 +7501,17 @@ export namespace CertificateService {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
+            /** @description All API keys of the organization together made `RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE` (3000) requests this minute (`rate_limited`); retry after `Retry-After` seconds. */
+            RateLimited: {
+                headers: {
+                    /** @description Seconds until the organization's next minute begins. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description The object is unchanged since the answer whose `ETag` was sent in `If-None-Match`; no body. */
             NotModified: {
                 headers: {
@@ -8224,6 +8291,7 @@ export namespace CertificateService {
                     };
                 };
                 401: components["responses"]["InvalidApiKey"];
+                429: components["responses"]["RateLimited"];
             };
         };
         verifyCertificate: {
@@ -8285,6 +8353,7 @@ export namespace CertificateService {
                         "application/problem+json": components["schemas"]["VerificationNotFound"];
                     };
                 };
+                429: components["responses"]["RateLimited"];
             };
         };
         getPublicCredential: {
@@ -13172,6 +13241,17 @@ export namespace MobilityService {
                     "application/problem+json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description All API keys of the organization together made `RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE` (3000) requests this minute (`rate_limited`, live and test keys counted together); retry after `Retry-After` seconds. */
+            RateLimited: {
+                headers: {
+                    /** @description Seconds until the organization's next minute begins. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request line cannot be read (for example a broken percent-encoding in the path). */
             MalformedRequest: {
                 headers: {
@@ -13198,7 +13278,7 @@ export namespace MobilityService {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key, its organization's keys together, or the server process hold as many open event streams as they may (`too_many_streams`); close one or retry after `Retry-After` seconds. */
+            /** @description The API key, its organization's keys together, or the server process hold as many open event streams as they may (`too_many_streams`; close one), or all API keys of the organization together made `RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE` (3000) requests this minute (`rate_limited`); retry after `Retry-After` seconds. */
             TooManyStreams: {
                 headers: {
                     /** @description Seconds to wait. */
@@ -13338,10 +13418,10 @@ export namespace MobilityService {
                     "application/json": components["schemas"]["Delivery"];
                 };
             };
-            /** @description A webhook endpoint of this account (in this mode) was recovered less than `WEBHOOK_RECOVER_MIN_INTERVAL_S` (60) seconds ago (`rate_limited`); retry after `Retry-After` seconds. */
-            RecoverTooSoon: {
+            /** @description A webhook endpoint of this account (in this mode) was recovered less than `WEBHOOK_RECOVER_MIN_INTERVAL_S` (60) seconds ago, or all API keys of the organization together made `RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE` (3000) requests this minute (`rate_limited` both); retry after `Retry-After` seconds. */
+            PartnerRecoverTooSoon: {
                 headers: {
-                    /** @description Seconds until an endpoint of this account may be recovered again. */
+                    /** @description Seconds to wait. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
@@ -13365,6 +13445,17 @@ export namespace MobilityService {
                      *       "code": "insufficient_role"
                      *     }
                      */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A webhook endpoint of this account (in this mode) was recovered less than `WEBHOOK_RECOVER_MIN_INTERVAL_S` (60) seconds ago (`rate_limited`); retry after `Retry-After` seconds. */
+            RecoverTooSoon: {
+                headers: {
+                    /** @description Seconds until an endpoint of this account may be recovered again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
@@ -13461,6 +13552,7 @@ export namespace MobilityService {
                 403: components["responses"]["InsufficientScope"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
             };
         };
         listRides: {
@@ -13506,6 +13598,7 @@ export namespace MobilityService {
                 401: components["responses"]["InvalidApiKey"];
                 403: components["responses"]["InsufficientScope"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
             };
         };
         requestRide: {
@@ -13594,6 +13687,7 @@ export namespace MobilityService {
                         "application/problem+json": components["schemas"]["ValidationError"] | components["schemas"]["EventPassRefusal"];
                     };
                 };
+                429: components["responses"]["RateLimited"];
             };
         };
         getRide: {
@@ -13626,6 +13720,7 @@ export namespace MobilityService {
                 401: components["responses"]["InvalidApiKey"];
                 403: components["responses"]["InsufficientScope"];
                 404: components["responses"]["NotFound"];
+                429: components["responses"]["RateLimited"];
             };
         };
         streamRide: {
@@ -13698,6 +13793,7 @@ export namespace MobilityService {
                 403: components["responses"]["InsufficientScope"];
                 404: components["responses"]["NotFound"];
                 409: components["responses"]["InvalidTransition"];
+                429: components["responses"]["RateLimited"];
             };
         };
         cancelRide: {
@@ -13727,6 +13823,7 @@ export namespace MobilityService {
                 404: components["responses"]["NotFound"];
                 409: components["responses"]["InvalidTransition"];
                 415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["RateLimited"];
             };
         };
         adminListRides: {
@@ -13856,6 +13953,7 @@ export namespace MobilityService {
                 401: components["responses"]["InvalidApiKey"];
                 403: components["responses"]["InsufficientScope"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
             };
         };
         requestDelivery: {
@@ -13921,6 +14019,7 @@ export namespace MobilityService {
                         "application/problem+json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
                     };
                 };
+                429: components["responses"]["RateLimited"];
             };
         };
         quoteDelivery: {
@@ -13963,6 +14062,7 @@ export namespace MobilityService {
                 403: components["responses"]["InsufficientScope"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
             };
         };
         getDelivery: {
@@ -13995,6 +14095,7 @@ export namespace MobilityService {
                 401: components["responses"]["InvalidApiKey"];
                 403: components["responses"]["InsufficientScope"];
                 404: components["responses"]["NotFound"];
+                429: components["responses"]["RateLimited"];
             };
         };
         streamDelivery: {
@@ -14067,6 +14168,7 @@ export namespace MobilityService {
                 404: components["responses"]["NotFound"];
                 409: components["responses"]["InvalidTransition"];
                 415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["RateLimited"];
             };
         };
         adminListDeliveries: {
@@ -14182,6 +14284,7 @@ export namespace MobilityService {
                 409: components["responses"]["SandboxTransitionRefused"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
             };
         };
         sandboxAdvanceDelivery: {
@@ -14213,6 +14316,7 @@ export namespace MobilityService {
                 409: components["responses"]["SandboxTransitionRefused"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
             };
         };
         listEventPassPrograms: {
@@ -14246,6 +14350,7 @@ export namespace MobilityService {
                 401: components["responses"]["InvalidApiKey"];
                 403: components["responses"]["InsufficientScope"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
             };
         };
         createEventPassProgram: {
@@ -14296,6 +14401,7 @@ export namespace MobilityService {
                 403: components["responses"]["InsufficientScope"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
             };
         };
         getEventPassProgram: {
@@ -14323,6 +14429,7 @@ export namespace MobilityService {
                 401: components["responses"]["InvalidApiKey"];
                 403: components["responses"]["InsufficientScope"];
                 404: components["responses"]["NotFound"];
+                429: components["responses"]["RateLimited"];
             };
         };
         closeEventPassProgram: {
@@ -14351,6 +14458,7 @@ export namespace MobilityService {
                 403: components["responses"]["InsufficientScope"];
                 404: components["responses"]["NotFound"];
                 415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["RateLimited"];
             };
         };
         listEventPasses: {
@@ -14388,6 +14496,7 @@ export namespace MobilityService {
                 403: components["responses"]["InsufficientScope"];
                 404: components["responses"]["NotFound"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
             };
         };
         issueEventPasses: {
@@ -14445,6 +14554,7 @@ export namespace MobilityService {
                 };
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
             };
         };
         revokeEventPassById: {
@@ -14475,6 +14585,7 @@ export namespace MobilityService {
                 403: components["responses"]["InsufficientScope"];
                 404: components["responses"]["NotFound"];
                 415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["RateLimited"];
             };
         };
         revokeEventPass: {
@@ -14503,6 +14614,7 @@ export namespace MobilityService {
                 403: components["responses"]["InsufficientScope"];
                 404: components["responses"]["NotFound"];
                 415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["RateLimited"];
             };
         };
         adminListEventPassPrograms: {
@@ -14854,6 +14966,7 @@ export namespace MobilityService {
                 401: components["responses"]["InvalidApiKey"];
                 403: components["responses"]["InsufficientScope"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
             };
         };
         createWebhookEndpoint: {
@@ -14905,6 +15018,7 @@ export namespace MobilityService {
                 };
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
             };
         };
         getWebhookEndpoint: {
@@ -14932,6 +15046,7 @@ export namespace MobilityService {
                 401: components["responses"]["InvalidApiKey"];
                 403: components["responses"]["InsufficientScope"];
                 404: components["responses"]["NotFound"];
+                429: components["responses"]["RateLimited"];
             };
         };
         deleteWebhookEndpoint: {
@@ -14958,6 +15073,7 @@ export namespace MobilityService {
                 403: components["responses"]["InsufficientScope"];
                 404: components["responses"]["NotFound"];
                 415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["RateLimited"];
             };
         };
         updateWebhookEndpoint: {
@@ -15010,6 +15126,7 @@ export namespace MobilityService {
                 };
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
             };
         };
         rotateWebhookSecret: {
@@ -15048,6 +15165,7 @@ export namespace MobilityService {
                 404: components["responses"]["NotFound"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
             };
         };
         sendWebhookTestEvent: {
@@ -15085,6 +15203,7 @@ export namespace MobilityService {
                     };
                 };
                 415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["RateLimited"];
             };
         };
         recoverWebhookEvents: {
@@ -15138,7 +15257,7 @@ export namespace MobilityService {
                 };
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
-                429: components["responses"]["RecoverTooSoon"];
+                429: components["responses"]["PartnerRecoverTooSoon"];
             };
         };
         listWebhookDeliveries: {
@@ -15193,6 +15312,7 @@ export namespace MobilityService {
                 403: components["responses"]["InsufficientScope"];
                 404: components["responses"]["NotFound"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
             };
         };
         retryWebhookDelivery: {
@@ -15231,6 +15351,7 @@ export namespace MobilityService {
                     };
                 };
                 415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["RateLimited"];
             };
         };
         replayWebhookDelivery: {
@@ -15269,6 +15390,7 @@ export namespace MobilityService {
                     };
                 };
                 415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["RateLimited"];
             };
         };
         adminListWebhookEndpoints: {
@@ -15830,6 +15952,7 @@ export namespace MobilityService {
                 401: components["responses"]["InvalidApiKey"];
                 403: components["responses"]["InsufficientScope"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
             };
         };
         adminListEvents: {

@@ -31,6 +31,8 @@ export * from './pg-listener';
 export * from './client-address';
 export * from './html';
 export * from './fast-lane';
+export * from './local-budget';
+export * from './minute-budget';
 export * from './public-address';
 export * from './audit-trail';
 export * from './problem-schema';

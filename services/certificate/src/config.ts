@@ -77,6 +77,11 @@ export const certificateConfigSchema = z
      * access token at once; without it at their next session check (DASHBOARD_SESSION_CACHE_MS at the gateway).
      */
     REDIS_URL: env.optionalUrl(),
+    /**
+     * Public API requests all API keys of one organization may make per minute (checked once a key is resolved):
+     * 429 `rate_limited` past it. Counted in Redis when REDIS_URL is set (shared by every process), else per process.
+     */
+    RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE: env.positiveInt(3000),
     REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be letters, digits, _ . or -').default('platform'),
     INVITATION_TTL_DAYS: env.positiveInt(7),
     /** Invitations one organization may make in 24 hours (its owners together); more are 429 `rate_limited` with Retry-After. */

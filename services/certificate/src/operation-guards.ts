@@ -23,7 +23,7 @@ export function certificateGuards(deps: CertificateDeps, services: CertificateSe
   const whenSent: RequestHandler = (req, res, next) => (req.headers.authorization === undefined ? next() : verifyAdmin(req, res, next));
   return {
     schemes: {
-      apiKey: () => [requireApiKey(services.apiKeys)],
+      apiKey: () => [requireApiKey(services.apiKeys, services.organizationRequests)],
       adminJwt: ({ optional }) => (optional ? [whenSent] : [verifyAdmin, firstSight]),
     },
     audit: certificateAuditRecorder(db, config.TRUST_PROXY_HOPS, logger),

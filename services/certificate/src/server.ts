@@ -6,6 +6,7 @@ import { createMetrics } from '@platform/service-kit/metrics';
 import { loadConfigOrExit } from '@platform/service-kit/config';
 import { openServiceDatabase } from '@platform/service-kit/bootstrap';
 import { startTracing } from '@platform/service-kit/tracing';
+import { createRedis } from '@platform/service-kit/redis';
 import { startApiKeyCache } from '@platform/api-keys';
 import { createApp } from './app';
 import { CERTIFICATE_SCHEMA, certificateConfigSchema } from './config';
@@ -26,17 +27,19 @@ async function main() {
   const keyCache = startApiKeyCache(config, CERTIFICATE_SCHEMA, logger);
   await keyCache?.listener.ready;
   const sessionEvents = config.REDIS_URL ? createRedisSessionEvents(config.REDIS_URL, config.REDIS_PREFIX, logger) : undefined;
-  const services = buildServices({ db, config, apiKeyCache: keyCache?.cache, sessionEvents, logger });
+  // The organizations' request budget is shared by every process through Redis when there is one.
+  const redis = config.REDIS_URL ? createRedis(config.REDIS_URL) : undefined;
+  const services = buildServices({ db, config, apiKeyCache: keyCache?.cache, sessionEvents, logger, redis });
   const metrics = createMetrics('certificate');
-  const app = createApp({ db, config, logger, apiKeyCache: keyCache?.cache, metrics, sessionEvents }, services);
+  const app = createApp({ db, config, logger, apiKeyCache: keyCache?.cache, metrics, sessionEvents, redis }, services);
   // The two hot partner reads skip Express when they succeed; every other request (and outcome) is the app's.
-  const lane = publicApiFastLane({ apiKeys: services.apiKeys, publicApi: services.publicApi, logger, metrics }, app);
+  const lane = publicApiFastLane({ apiKeys: services.apiKeys, publicApi: services.publicApi, organizations: services.organizationRequests, logger, metrics }, app);
   const server = createServer(config.FAST_LANES === 'on' ? lane : app);
   server.listen(config.PORT, config.BIND_ADDRESS, () => logger.info({ port: config.PORT, address: config.BIND_ADDRESS }, 'certificate service listening'));
   exitOnListenError(server, 'certificate', config.PORT, config.BIND_ADDRESS);
   server.keepAliveTimeout = 65000;
   const retention = scheduleWebhookBodyRetention(db, config.PAYMENT_WEBHOOK_RETENTION_DAYS, logger);
-  closeGracefullyOnSignal(logger, [server], [retention.stop, () => services.documents.close(), () => services.apiKeys.flushUsage(), async () => keyCache?.listener.close(), async () => sessionEvents?.close(), () => db.destroy(), () => tracing.shutdown()]);
+  closeGracefullyOnSignal(logger, [server], [retention.stop, () => services.documents.close(), () => services.apiKeys.flushUsage(), async () => keyCache?.listener.close(), async () => sessionEvents?.close(), async () => void (await redis?.quit()), () => db.destroy(), () => tracing.shutdown()]);
 }
 
 void main();

@@ -1,7 +1,8 @@
-import type { ApiKeyAuthCache } from '@platform/api-keys';
+import { organizationBudget, type ApiKeyAuthCache } from '@platform/api-keys';
 import type { Knex } from '@platform/service-kit/db';
 import type { Logger } from '@platform/service-kit/logger';
 import type { Metrics } from '@platform/service-kit/metrics';
+import type { Redis } from '@platform/service-kit/redis';
 import type { CertificateConfig } from './config';
 import type { SessionEvents } from './features/accounts/session-events';
 import { createAccountsRepository } from './features/accounts/accounts.repository';
@@ -45,14 +46,18 @@ export interface CertificateDeps {
   metrics?: Metrics;
   /** Tells the gateways when a dashboard session ends (the server starts it when REDIS_URL is set). */
   sessionEvents?: SessionEvents;
+  /** Shares the per-organization request count between processes (the server opens it when REDIS_URL is set). */
+  redis?: Redis;
 }
 
 /** Wires the feature services once per process; the HTTP app and the operator CLI share this. */
 export function buildServices(
-  { db, config, apiKeyCache, sessionEvents, logger }: Pick<CertificateDeps, 'db' | 'config' | 'apiKeyCache' | 'sessionEvents'> & Partial<Pick<CertificateDeps, 'logger'>>,
+  { db, config, apiKeyCache, sessionEvents, logger, redis }: Pick<CertificateDeps, 'db' | 'config' | 'apiKeyCache' | 'sessionEvents' | 'redis'> & Partial<Pick<CertificateDeps, 'logger'>>,
   mailer: Mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
 ) {
   const apiKeys = createCertificateApiKeys(db, apiKeyCache);
+  // Live and test are counted together (certificate keys have no test mode).
+  const organizationRequests = organizationBudget({ perMinute: config.RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE, service: 'certificate', redis, prefix: config.REDIS_PREFIX, logger });
   const organizations = createOrganizationsRepository(db);
   // Workers start on the first render, so the CLI (which renders nothing) starts none.
   const renderPool = createRenderPool({ workers: config.DOCUMENT_RENDER_WORKERS, maxQueued: config.DOCUMENT_RENDER_QUEUE, timeoutMs: config.DOCUMENT_RENDER_TIMEOUT_MS });
@@ -109,7 +114,7 @@ export function buildServices(
   );
   const members = createMembersService(accountRecords, mailer, { invitationTtlDays: config.INVITATION_TTL_DAYS, invitationsPerDay: config.INVITATIONS_PER_ORGANIZATION_PER_DAY, publicBaseUrl: config.PUBLIC_BASE_URL, sessionEvents });
   const summary = createSummaryReader(db);
-  return { publicBaseUrl: config.PUBLIC_BASE_URL, dashboardOrigins: config.DASHBOARD_ORIGINS, accounts, members, apiKeys, organizations, templates, certificates, documents, renderPool, credentials, verifiableCredentials, paymentRecords, payments, paymentGateways, publicApi, credits, summary, runWebhookBodyRetention };
+  return { publicBaseUrl: config.PUBLIC_BASE_URL, dashboardOrigins: config.DASHBOARD_ORIGINS, accounts, members, apiKeys, organizationRequests, organizations, templates, certificates, documents, renderPool, credentials, verifiableCredentials, paymentRecords, payments, paymentGateways, publicApi, credits, summary, runWebhookBodyRetention };
 }
 
 export type CertificateServices = ReturnType<typeof buildServices>;

@@ -56,7 +56,7 @@ describe('the public API fast lane', () => {
     const run = await runFastLaneParity(
       'certificate',
       (logger, metrics) => createApp({ db: ctx.db, config: ctx.config, logger, metrics }, ctx.services),
-      (deps, app) => publicApiFastLane({ ...deps, apiKeys: ctx.services.apiKeys, publicApi: ctx.services.publicApi }, app),
+      (deps, app) => publicApiFastLane({ ...deps, apiKeys: ctx.services.apiKeys, publicApi: ctx.services.publicApi, organizations: ctx.services.organizationRequests }, app),
       cases,
     );
     for (const { label, testCase, plain, lane, reachedExpress } of run.observations) {

@@ -24,7 +24,7 @@ async function main() {
   database.pathname = `/bench_mobility_${suffix}`;
   const databaseUrl = database.toString();
   const prefix = `bench_estimates_${suffix}`;
-  const env = { DATABASE_URL: databaseUrl, MOBILITY_DATABASE_URL: databaseUrl, REDIS_PREFIX: prefix };
+  const env = { DATABASE_URL: databaseUrl, MOBILITY_DATABASE_URL: databaseUrl, REDIS_PREFIX: prefix, RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE: '1000000000' };
   const children = [];
   const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   try {

@@ -80,6 +80,11 @@ export const mobilityConfigSchema = z
     STREAM_MAX_PER_KEY: env.positiveInt(50),
     /** Open job event streams all keys of one organization may hold together in one process. */
     STREAM_MAX_PER_ORGANIZATION: env.positiveInt(200),
+    /**
+     * Partner API requests all API keys of one organization may make per minute, live and test keys together (checked
+     * once a key is resolved; counted in Redis, shared by every process): 429 `rate_limited` past it.
+     */
+    RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE: env.positiveInt(3000),
     /** Live and test API keys one organization may hold (active, unexpired); creating one more is 409 `api_key_limit_reached`. */
     API_KEY_MAX_LIVE_PER_PARTNER: env.positiveInt(50),
     API_KEY_MAX_TEST_PER_PARTNER: env.positiveInt(50),

@@ -17,7 +17,7 @@ import type { MobilityDeps, MobilityServices } from './services';
  */
 export function mobilityGuards(deps: MobilityDeps, services: MobilityServices): OperationGuards {
   const { config, db, logger } = deps;
-  const partnerKey = requireApiKey(services.apiKeys);
+  const partnerKey = requireApiKey(services.apiKeys, services.organizationRequests);
   const apiKey = ({ scopes }: { scopes: readonly string[] }): RequestHandler[] => [partnerKey, ...scopes.map((scope) => requireScope(scope))];
   const admin = [requireAdmin(adminTokenSettings(config)), ensurePartnerFromClaims(services.partners)];
   const driver = requireDriver(services.fleet, { secret: config.JWT_SECRET, issuer: config.JWT_ISSUER }, services.driverSessions);

@@ -31,7 +31,7 @@ async function main() {
   // A successful read of one ride or delivery skips Express (`pnpm bench:lanes`: it saves ≥ 20 % of the CPU); every
   // other request (and outcome) is the app's.
   const reads = partnerJobReads(services, mobilityRouteTable);
-  const laneDeps = { apiKeys: services.apiKeys, logger, metrics };
+  const laneDeps = { apiKeys: services.apiKeys, organizations: services.organizationRequests, logger, metrics };
   const lanes = jobReadsFastLane({ ...laneDeps, reads }, app);
   const server = createServer(config.FAST_LANES === 'on' ? lanes : app);
   // Registered before the graceful close: open event streams end first, so draining does not wait for them.

@@ -1,4 +1,4 @@
-import type { ApiKeyAuthCache } from '@platform/api-keys';
+import { organizationBudget, type ApiKeyAuthCache } from '@platform/api-keys';
 import type { Knex } from '@platform/service-kit/db';
 import type { Logger } from '@platform/service-kit/logger';
 import type { Metrics } from '@platform/service-kit/metrics';
@@ -43,6 +43,8 @@ export interface MobilityDeps {
  */
 export function buildServices({ db, redis, config, logger, apiKeyCache }: MobilityDeps) {
   const apiKeys = createMobilityApiKeys(db, apiKeyCapsOf(config), apiKeyCache);
+  // One budget per partner, its live and test keys together: the sandbox cannot add a second budget to its live one.
+  const organizationRequests = organizationBudget({ perMinute: config.RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE, service: 'mobility', redis, prefix: config.REDIS_PREFIX, logger });
   const locations = createFleetLocations(redis, config.REDIS_PREFIX);
   const fleet = createFleetService(db, createFleetRepository(db), locations);
   const estimates = createEstimateService(createEstimatesRepository(db), locations, { dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
@@ -130,6 +132,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   const partners = createPartnersRepository(db);
   return {
     apiKeys,
+    organizationRequests,
     locations,
     fleet,
     estimates,

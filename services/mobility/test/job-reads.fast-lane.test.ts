@@ -62,7 +62,7 @@ describe('the ride and delivery reads fast lane', () => {
     const run = await runFastLaneParity(
       'mobility',
       (logger, metrics) => createApp({ db: ctx.db, redis: ctx.redis, config: ctx.config, logger, metrics }, ctx.services),
-      (deps, app) => jobReadsFastLane({ ...deps, apiKeys: ctx.services.apiKeys, reads: partnerJobReads(ctx.services, mobilityRouteTable) }, app),
+      (deps, app) => jobReadsFastLane({ ...deps, apiKeys: ctx.services.apiKeys, organizations: ctx.services.organizationRequests, reads: partnerJobReads(ctx.services, mobilityRouteTable) }, app),
       cases,
     );
     for (const { label, testCase, plain, lane, reachedExpress } of run.observations) {
@@ -90,7 +90,7 @@ describe('the ride and delivery reads fast lane', () => {
     services.rides.getRide = (...args) => ((reads += 1), getRide(...args));
     let expressRequests = 0;
     const app = createApp({ db: impatientDb, redis: ctx.redis, config: ctx.config, logger }, services);
-    const lane = jobReadsFastLane({ apiKeys: services.apiKeys, reads: partnerJobReads(services, mobilityRouteTable), logger, metrics: createMetrics('mobility') }, (req, res) => {
+    const lane = jobReadsFastLane({ apiKeys: services.apiKeys, organizations: services.organizationRequests, reads: partnerJobReads(services, mobilityRouteTable), logger, metrics: createMetrics('mobility') }, (req, res) => {
       expressRequests += 1;
       app(req, res);
     });

@@ -23,7 +23,7 @@ export interface TestContext {
  * The app on this run's database, with config from the given overrides; one per test file. Every sign-up of a file
  * comes from one address, so the per-address sign-up limit is lifted unless a test sets it.
  */
-export function createTestContext(env: Record<string, string> = {}, deps: Pick<CertificateDeps, 'sessionEvents'> = {}): TestContext {
+export function createTestContext(env: Record<string, string> = {}, deps: Pick<CertificateDeps, 'sessionEvents' | 'redis'> = {}): TestContext {
   const url = runDatabaseUrl();
   // Tests that read a document expect it on the first request; the ones about 202 set a short wait themselves.
   const config = parseConfig(certificateConfigSchema, { DATABASE_URL: url, NODE_ENV: 'test', SIGN_UP_MAX_PER_ADDRESS: '1000000', DOCUMENT_RENDER_WAIT_MS: '30000', ...env });

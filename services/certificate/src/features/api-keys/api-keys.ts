@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { CERTIFICATE_TOKEN_PREFIX, createApiKeyService, createKnexApiKeyRepository, requireApiKey as sharedRequireApiKey, type ApiKeyAuthCache, type ApiKeyService } from '@platform/api-keys';
 import type { Knex } from '@platform/service-kit/db';
+import type { MinuteBudget } from '@platform/service-kit/minute-budget';
 import { CERTIFICATE_SCHEMA } from '../../config';
 
 /** Certificate's keys: `ck_` tokens without scopes, in `certificate.api_keys`, owned by an organization and a user. */
@@ -14,7 +15,7 @@ export function createCertificateApiKeys(db: Knex, cache?: ApiKeyAuthCache): Api
   return createApiKeyService(repository, { tokenPrefix: CERTIFICATE_TOKEN_PREFIX, cache });
 }
 
-/** Public API authentication: `Authorization: Bearer <token>` only. */
-export function requireApiKey(service: ApiKeyService): RequestHandler {
-  return sharedRequireApiKey((token) => service.authenticate(token), { acceptXApiKeyHeader: false });
+/** Public API authentication: `Authorization: Bearer <token>` only; an accepted key spends its organization's budget. */
+export function requireApiKey(service: ApiKeyService, organizations?: MinuteBudget): RequestHandler {
+  return sharedRequireApiKey((token) => service.authenticate(token), { acceptXApiKeyHeader: false, organizations });
 }

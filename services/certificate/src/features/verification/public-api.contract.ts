@@ -27,6 +27,8 @@ export const notModifiedResponse: ResponseObjectSpec = { id: 'NotModified', desc
 
 export const invalidApiKeyResponse: ResponseObjectSpec = { id: 'InvalidApiKey', description: "The API key is missing (`missing_api_key`, \"Missing API key\") or invalid, revoked, rotated away or deleted\n(`invalid_api_key`, \"Invalid or revoked API key\").\n", headers: { "WWW-Authenticate": wwwAuthenticateHeader }, content: { "application/problem+json": problemSchema }, namedExamples: {"application/problem+json": {"missing": {"value": {"type": "https://docs.partner-platform.example/errors/missing_api_key", "title": "Unauthorized", "status": 401, "detail": "Missing API key", "error": "Missing API key", "code": "missing_api_key"}}, "invalid": {"value": {"type": "https://docs.partner-platform.example/errors/invalid_api_key", "title": "Unauthorized", "status": 401, "detail": "Invalid or revoked API key", "error": "Invalid or revoked API key", "code": "invalid_api_key"}}}} };
 
+export const rateLimitedResponse: ResponseObjectSpec = { id: 'RateLimited', description: "All API keys of the organization together made `RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE` (3000) requests this minute (`rate_limited`); retry after `Retry-After` seconds.", headers: { "Retry-After": { description: "Seconds until the organization's next minute begins.", schema: z.int() } }, content: { "application/problem+json": problemSchema } };
+
 export const publicApiRouteTable = [
   route({
     operationId: 'getCredits',
@@ -37,6 +39,7 @@ export const publicApiRouteTable = [
     responses: {
       200: { headers: { "X-Request-Id": xRequestIdHeader }, content: { "application/json": creditsSchema } },
       401: invalidApiKeyResponse,
+      429: rateLimitedResponse,
     },
   }),
   route({
@@ -53,6 +56,7 @@ export const publicApiRouteTable = [
       304: notModifiedResponse,
       401: invalidApiKeyResponse,
       404: { content: { "application/problem+json": verificationNotFoundSchema } },
+      429: rateLimitedResponse,
     },
   }),
 ] as const;

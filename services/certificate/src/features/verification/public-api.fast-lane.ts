@@ -1,9 +1,10 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
-import type { ApiKeyService } from '@platform/api-keys';
+import { spendOrganizationBudget, type ApiKeyService } from '@platform/api-keys';
 import { answerWithEtag, fastLane, type FastLaneAnswer } from '@platform/service-kit/fast-lane';
 import { bearerToken } from '@platform/service-kit/api-tokens';
 import type { Logger } from '@platform/service-kit/logger';
 import type { Metrics } from '@platform/service-kit/metrics';
+import type { MinuteBudget } from '@platform/service-kit/minute-budget';
 import { normalizeVerificationCode } from '../certificates';
 import { isFound, type PublicApiRepository } from './public-api.repository';
 import { creditsView, verificationView } from './public-api.presenter';
@@ -11,6 +12,8 @@ import { creditsView, verificationView } from './public-api.presenter';
 export interface PublicApiFastLaneDeps {
   apiKeys: ApiKeyService;
   publicApi: PublicApiRepository;
+  /** The organizations' request budget the API-key guard spends (a request is counted once, here or there). */
+  organizations: MinuteBudget;
   logger: Logger;
   metrics: Metrics;
 }
@@ -21,7 +24,7 @@ const CREDITS_ROUTE = '/api/v1/credits';
 
 /**
  * The partner API's two hot reads, `GET /api/v1/verify/{code}` and `GET /api/v1/credits`, answered without Express:
- * the same key check (the per-process cache), the same query and the same bytes, headers, request log line and metrics
+ * the same key check (the per-process cache) and organization budget (spent: 429 by Express), the same query and the same bytes, headers, request log line and metrics
  * as the Express routes, at a fraction of the CPU. Only a successful answer (200, or 304 to a matching If-None-Match)
  * is written here; everything else (no or bad key, unknown code, a query string, HEAD, ...) reaches `app` untouched,
  * before anything is written, and Express answers it as always; a failed lookup (a database error) goes to the app's
@@ -50,9 +53,11 @@ function eligible(req: IncomingMessage): Target | undefined {
 }
 
 /** `accepted` learns the key once it is accepted, for the log line of an error handed over after that. */
-async function answer({ apiKeys, publicApi }: PublicApiFastLaneDeps, req: IncomingMessage, target: Target, accepted: { apiKeyId?: string }): Promise<FastLaneAnswer | undefined> {
+async function answer({ apiKeys, publicApi, organizations }: PublicApiFastLaneDeps, req: IncomingMessage, target: Target, accepted: { apiKeyId?: string }): Promise<FastLaneAnswer | undefined> {
   const principal = await apiKeys.authenticate(bearerToken(req.headers.authorization)!);
   if (!principal) return undefined;
+  const spent = spendOrganizationBudget(req, organizations, principal.organizationId);
+  if ((spent instanceof Promise ? await spent : spent) !== undefined) return undefined;
   accepted.apiKeyId = principal.keyId;
   if (target.kind === 'credits') {
     const row = await publicApi.credits(principal.organizationId, principal.keyId);

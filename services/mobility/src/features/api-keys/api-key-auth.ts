@@ -1,13 +1,14 @@
 import type { RequestHandler } from 'express';
 import type { IncomingMessage } from 'node:http';
+import type { MinuteBudget } from '@platform/service-kit/minute-budget';
 import { presentedToken as sharedPresentedToken, principalOf, requireApiKey as sharedRequireApiKey, type ApiKeyService } from '@platform/api-keys';
 
 /** Mobility reads `Authorization: Bearer <token>` first, else `X-API-KEY: <token>`. */
 const AUTH_OPTIONS = { acceptXApiKeyHeader: true };
 
-/** Public API authentication: `Authorization: Bearer <token>` first, else `X-API-KEY: <token>`. */
-export function requireApiKey(service: ApiKeyService): RequestHandler {
-  return sharedRequireApiKey((token) => service.authenticate(token), AUTH_OPTIONS);
+/** Public API authentication: `Authorization: Bearer <token>` first, else `X-API-KEY: <token>`; an accepted key spends its organization's budget. */
+export function requireApiKey(service: ApiKeyService, organizations?: MinuteBudget): RequestHandler {
+  return sharedRequireApiKey((token) => service.authenticate(token), { ...AUTH_OPTIONS, organizations });
 }
 
 /**

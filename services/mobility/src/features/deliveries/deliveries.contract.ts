@@ -25,6 +25,7 @@ export const deliveriesContract = [
       409: answers.IdempotencyConflict,
       415: answers.UnsupportedMediaType,
       422: { content: { 'application/problem+json': requestDelivery422Response } },
+      429: answers.RateLimited,
     },
   }),
   route({
@@ -53,6 +54,7 @@ export const deliveriesContract = [
       403: answers.InsufficientScope,
       415: answers.UnsupportedMediaType,
       422: answers.ValidationFailed,
+      429: answers.RateLimited,
     },
   }),
   route({

@@ -19,6 +19,7 @@ export const estimatesContract = [
       403: answers.InsufficientScope,
       415: answers.UnsupportedMediaType,
       422: answers.ValidationFailed,
+      429: answers.RateLimited,
     },
   }),
 ] as const;

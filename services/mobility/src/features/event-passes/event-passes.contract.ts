@@ -29,8 +29,8 @@ const adminReads = { tags: ['Admin event passes'], security: [{ adminJwt: [] }],
 /** The dashboard changing them: owners and operators. */
 const adminWrites = { ...adminReads, roles: ['owner', 'operator'] as const };
 
-/** How a partner's call is refused for its key: none usable, or one without the scope. */
-const partnerRefused = { 401: answers.InvalidApiKey, 403: answers.InsufficientScope };
+/** How a partner's call is refused for its key: none usable, one without the scope, or its organization's minute spent. */
+const partnerRefused = { 401: answers.InvalidApiKey, 403: answers.InsufficientScope, 429: answers.RateLimited };
 
 /** A dashboard session in test mode (`?mode=test`, `?livemode=false`): event passes have no test data. */
 const testModeRefused = {

@@ -1,9 +1,10 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
-import type { ApiKeyService } from '@platform/api-keys';
+import { spendOrganizationBudget, type ApiKeyService } from '@platform/api-keys';
 import { answerWithEtag, fastLane, type FastLaneAnswer } from '@platform/service-kit/fast-lane';
 import { isIdOf } from '@platform/service-kit/ids';
 import type { Logger } from '@platform/service-kit/logger';
 import type { Metrics } from '@platform/service-kit/metrics';
+import type { MinuteBudget } from '@platform/service-kit/minute-budget';
 import { expressPath, type RouteSpec } from '@platform/service-kit/route-table';
 import { presentedToken, requiredScope, type PartnerAccount } from '../api-keys';
 import { operationOf } from '../../platform/route-lookup';
@@ -36,13 +37,16 @@ export function partnerJobReads(services: { rides: { getRide: JobRead['get'] }; 
 export interface JobReadsFastLaneDeps {
   apiKeys: ApiKeyService;
   reads: JobRead[];
+  /** The organizations' request budget the API-key guard spends (a request is counted once, here or there). */
+  organizations: MinuteBudget;
   logger: Logger;
   metrics: Metrics;
 }
 
 /**
  * `GET /api/v1/rides/{id}` and `GET /api/v1/deliveries/{id}`, the partner API's most frequent reads (partners poll
- * them), answered without Express when they succeed: the same key check (the per-process cache), scope, service read
+ * them), answered without Express when they succeed: the same key check (the per-process cache), organization budget
+ * (spent: 429 by Express), scope, service read
  * and view, and the same bytes, ETag/304, headers, request log line and metrics as the Express route. Anything else
  * (no or bad key, missing scope, a query string, HEAD, `If-Modified-Since`) goes to `app` before anything is written;
  * a read that fails (an unknown or foreign job's 404, a database error) goes to the app's error handler with its error.
@@ -70,9 +74,11 @@ function eligible(reads: JobRead[], req: IncomingMessage): Target | undefined {
 }
 
 /** `accepted` learns the key once it is accepted, for the log line of an error handed over after that. */
-async function answer({ apiKeys }: JobReadsFastLaneDeps, req: IncomingMessage, { read, id, token }: Target, accepted: { apiKeyId?: string }): Promise<FastLaneAnswer | undefined> {
+async function answer({ apiKeys, organizations }: JobReadsFastLaneDeps, req: IncomingMessage, { read, id, token }: Target, accepted: { apiKeyId?: string }): Promise<FastLaneAnswer | undefined> {
   const principal = await apiKeys.authenticate(token);
-  if (!principal || !principal.scopes.includes(read.scope)) return undefined;
+  if (!principal) return undefined;
+  const spent = spendOrganizationBudget(req, organizations, principal.organizationId);
+  if ((spent instanceof Promise ? await spent : spent) !== undefined || !principal.scopes.includes(read.scope)) return undefined;
   accepted.apiKeyId = principal.keyId;
   const view = await read.get({ partnerId: principal.organizationId, livemode: principal.livemode }, id);
   return answerWithEtag(req, { route: read.route, apiKeyId: principal.keyId }, view);

@@ -19,8 +19,8 @@ export const jobEventStream = (job: string) => ({
   content: { 'text/event-stream': z.string().meta({ description: `\`event: status\` → \`data:\` is a \`${job}\`; \`event: location\` → \`data:\` is a \`Telemetry\`.\n` }) },
 });
 
-/** How a partner's call on its jobs is refused for its key: none usable, or one without the read or write scope. */
-const partnerRefused = { 401: answers.InvalidApiKey, 403: answers.InsufficientScope };
+/** How a partner's call on its jobs is refused for its key: none usable, one without the read or write scope, its organization's minute spent. */
+const partnerRefused = { 401: answers.InvalidApiKey, 403: answers.InsufficientScope, 429: answers.RateLimited };
 
 /** How a partner's list of its jobs is refused: an unreadable request, no usable key or scope, a bad filter. */
 export const partnerJobListAnswers = {

@@ -19,6 +19,7 @@ export const eventsContract = [
       401: answers.InvalidApiKey,
       403: answers.InsufficientScope,
       422: answers.ValidationFailed,
+      429: answers.RateLimited,
     },
   }),
   route({

@@ -31,6 +31,7 @@ export const ridesContract = [
       409: { content: { 'application/problem+json': problemSchema } },
       415: answers.UnsupportedMediaType,
       422: { content: { 'application/problem+json': z.xor([validationProblemSchema, eventPassRefusalResponse]) } },
+      429: answers.RateLimited,
     },
   }),
   route({

@@ -16,6 +16,7 @@ const advanceAnswers = {
   409: answers.SandboxTransitionRefused,
   415: answers.UnsupportedMediaType,
   422: answers.ValidationFailed,
+  429: answers.RateLimited,
 };
 
 /** The sandbox operations: path, security, parameters, body and every answer (prose lives in openapi.overlay.yaml). */

@@ -28,8 +28,8 @@ const adminApi = { tags: ['Admin webhooks'], security: [{ adminJwt: [] }] };
 /** Who may change a partner's endpoints from the dashboard (any role reads). */
 const adminChange = { ...adminApi, roles: ['owner', 'operator'] as const };
 
-/** How a partner's call is refused for its key: none usable, or one without the scope. */
-const partnerRefused = { 401: answers.InvalidApiKey, 403: answers.InsufficientScope };
+/** How a partner's call is refused for its key: none usable, one without the scope, or its organization's minute spent. */
+const partnerRefused = { 401: answers.InvalidApiKey, 403: answers.InsufficientScope, 429: answers.RateLimited };
 
 /** How a dashboard call that changes something is refused for its caller: no usable admin JWT, or a role that may not. */
 const adminRefused = { 401: answers.InvalidAdminToken, 403: answers.InsufficientRole };
@@ -194,7 +194,7 @@ export const webhookEndpointsContract = [
       202: recoverWebhookEventsResponse,
       ...partnerRefused,
       ...changeAnswers,
-      429: answers.RecoverTooSoon,
+      429: answers.PartnerRecoverTooSoon,
     },
   }),
   route({

@@ -41,6 +41,12 @@ export class LocalBudget {
     return state;
   }
 
+  /** Takes back the hit `take` just granted (another counter of the same request refused to grant locally). */
+  giveBack(key: string): void {
+    const state = this.counters.get(key);
+    if (state && state.pending > 0) state.pending--;
+  }
+
   /** Records what Redis answered for a synchronous hit (that hit included in `count`). */
   learn(key: string, count: number, ttlMs: number, now: number): void {
     const state = this.counters.get(key);
