@@ -7459,7 +7459,7 @@ export namespace CertificateService {
              */
             DocumentRendering: {
                 headers: {
-                    /** @description Seconds to wait before asking again (1 to 30, from the length of the render queue). */
+                    /** @description Seconds to wait before asking again (1 to 30, from the place of the organization's renders in the render queue, which serves organizations in turn). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };

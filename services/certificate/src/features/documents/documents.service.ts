@@ -97,14 +97,11 @@ async function within(render: Promise<Buffer>, waitMs: number): Promise<Buffer |
 function renderAdmission(renders: DocumentRenderSettings) {
   const perOrganization = new Map<string, number>();
 
-  /** Seconds until asking again is worth it: one round of the queue ahead, at least 1 and at most 30. */
-  function retryAfterSeconds(): number {
-    const { running, queued, workers } = renders.pool.load();
-    return Math.min(30, 1 + Math.ceil((running + queued) / workers));
-  }
+  /** Seconds until asking again is worth it, from the organization's place in the render queue (1 to 30). */
+  const retryAfterSeconds = (organization: string) => renders.pool.retryAfterSeconds(organization);
 
-  function busy(message: string): ApiError {
-    const seconds = retryAfterSeconds();
+  function busy(organization: string, message: string): ApiError {
+    const seconds = retryAfterSeconds(organization);
     return new ApiError(503, 'too_many_in_flight', `${message}; retry after ${seconds} s`, {}, { 'Retry-After': String(seconds) });
   }
 
@@ -114,14 +111,14 @@ function renderAdmission(renders: DocumentRenderSettings) {
    */
   function inPool<T>(organization: string, budgeted: boolean, job: () => Promise<T>): Promise<T> {
     const count = perOrganization.get(organization) ?? 0;
-    if (budgeted && count >= renders.perOrganization) throw busy("Too many of this organization's documents are being rendered");
-    if (!renders.pool.hasRoom()) throw busy('Too many documents are being rendered');
+    if (budgeted && count >= renders.perOrganization) throw busy(organization, "Too many of this organization's documents are being rendered");
+    if (!renders.pool.hasRoom()) throw busy(organization, 'Too many documents are being rendered');
     perOrganization.set(organization, count + 1);
     return (async () => {
       try {
         return await job();
       } catch (error) {
-        throw error instanceof RenderQueueFullError ? busy('Too many documents are being rendered') : error;
+        throw error instanceof RenderQueueFullError ? busy(organization, 'Too many documents are being rendered') : error;
       } finally {
         const left = (perOrganization.get(organization) ?? 1) - 1;
         if (left > 0) perOrganization.set(organization, left);
@@ -150,7 +147,7 @@ export function createDocumentsService(repository: DocumentsRepository, publicBa
     if (running) return running;
     const render = inPool(certificate.organization_id, budgeted, async () => {
       try {
-        const content = await renders.pool.render(key.format, await documentInput(repository, publicBaseUrl, certificate, key));
+        const content = await renders.pool.render(key.format, await documentInput(repository, publicBaseUrl, certificate, key), { organization: certificate.organization_id });
         await repository.store(key, content);
         return content;
       } finally {
@@ -169,7 +166,7 @@ export function createDocumentsService(repository: DocumentsRepository, publicBa
      * past it): a 422 names the first that does not decode.
      */
     async decodeImages(organizationId: string, images: ImageToDecode[]): Promise<void> {
-      const decoded = await inPool(organizationId, true, () => renders.pool.decode(images.map((image) => image.bytes)));
+      const decoded = await inPool(organizationId, true, () => renders.pool.decode(images.map((image) => image.bytes), { organization: organizationId }));
       const unreadable = images.find((_image, index) => !decoded[index]);
       if (unreadable) throw unreadableImage(unreadable);
     },
@@ -178,7 +175,7 @@ export function createDocumentsService(repository: DocumentsRepository, publicBa
      * render pool like every document and within the organization's budget (a 503 with Retry-After past either), never stored.
      */
     preview(organizationId: string, draft: TemplateDraft, issuerName: string): Promise<Buffer> {
-      return inPool(organizationId, true, () => renders.pool.render('png', previewInput(publicBaseUrl, draft, issuerName)));
+      return inPool(organizationId, true, () => renders.pool.render('png', previewInput(publicBaseUrl, draft, issuerName), { organization: organizationId }));
     },
     /** The dashboard's document: waits for the render (no organization budget; a full queue is still a 503). */
     async forCertificate(organizationId: string, id: string, format: DocumentFormat): Promise<Buffer> {
@@ -198,7 +195,7 @@ export function createDocumentsService(repository: DocumentsRepository, publicBa
       const cached = await repository.cached(key);
       if (cached) return { ready: true, content: cached };
       const content = await within(renderOnce(certificate, key, true), waitMs);
-      return content ? { ready: true, content } : { ready: false, retryAfterSeconds: retryAfterSeconds() };
+      return content ? { ready: true, content } : { ready: false, retryAfterSeconds: retryAfterSeconds(certificate.organization_id) };
     },
     /** Stops the render workers (at shutdown). */
     close: () => renders.pool.close(),
