@@ -4,9 +4,10 @@ import { formatVerificationCode } from '../certificates';
 import { BUILT_IN_TEMPLATE } from './built-in-template';
 import { humanDate } from './document-dates';
 import type { DocumentInput } from './document-renderers';
-import { type ImageToDecode, type TemplateDraft, unreadableImage } from '../templates';
+import { type ImageToDecode, type PreviewDraft, type TemplateDraft, unreadableImage } from '../templates';
 import type { CertificateForDocument, DocumentFormat, DocumentKey, DocumentsRepository } from './documents.repository';
-import { RenderQueueFullError, type RenderPool } from './render-pool';
+import { createPreviewCache, previewKey } from './preview-cache';
+import { RenderQueueFullError, RenderWithdrawnError, type JobOwner, type RenderPool } from './render-pool';
 
 export const DOCUMENT_CONTENT_TYPES: Record<DocumentFormat, string> = { pdf: 'application/pdf', png: 'image/png' };
 
@@ -23,6 +24,9 @@ export interface DocumentRenderSettings {
 
 /** A document ready to send, or (the public route) one still being rendered: ask again after `retryAfterSeconds`. */
 export type DocumentAnswer = { ready: true; content: Buffer } | { ready: false; retryAfterSeconds: number };
+
+/** Template previews kept for the designer's next ask: 2 an organization, 32 in all, a minute each once drawn. */
+const PREVIEW_CACHE = { perOrganization: 2, total: 32, ttlMs: 60_000 };
 
 function keyOf(certificate: CertificateForDocument, format: DocumentFormat): DocumentKey {
   const status = certificateStatus(certificate.status, certificate.expires_on);
@@ -78,7 +82,7 @@ function previewInput(publicBaseUrl: string, draft: TemplateDraft, issuerName: s
   };
 }
 
-/** The render's result if it comes within `waitMs`, else null (it goes on, and is stored when done). */
+/** The render's result if it comes within `waitMs`, else null (it goes on, and is kept when done). */
 async function within(render: Promise<Buffer>, waitMs: number): Promise<Buffer | null> {
   if (waitMs <= 0) return null;
   let timer: NodeJS.Timeout | undefined;
@@ -130,6 +134,16 @@ function renderAdmission(renders: DocumentRenderSettings) {
   return { inPool, retryAfterSeconds };
 }
 
+/** A preview's render: the draft's uploaded images decoded first (a 422 names the first that does not), then the PNG. */
+async function drawPreview(pool: RenderPool, owner: JobOwner, preview: PreviewDraft, input: DocumentInput): Promise<Buffer> {
+  if (preview.toDecode.length) {
+    const decoded = await pool.decode(preview.toDecode.map((image) => image.bytes), owner);
+    const unreadable = preview.toDecode.find((_image, index) => !decoded[index]);
+    if (unreadable) throw unreadableImage(unreadable);
+  }
+  return pool.render('png', input, owner);
+}
+
 /**
  * Renders a certificate from the template version it was issued with (the built-in layout, version 0, without one),
  * in a worker thread of the render pool, never on the event loop. A document depends only on the certificate, that
@@ -139,6 +153,7 @@ function renderAdmission(renders: DocumentRenderSettings) {
 export function createDocumentsService(repository: DocumentsRepository, publicBaseUrl: string, renders: DocumentRenderSettings) {
   const inFlight = new Map<string, Promise<Buffer>>();
   const { inPool, retryAfterSeconds } = renderAdmission(renders);
+  const previews = createPreviewCache(PREVIEW_CACHE);
 
   /** The render of one document, joined when it is already in flight, else started in the pool (and stored when done). */
   function renderOnce(certificate: CertificateForDocument, key: DocumentKey, budgeted: boolean): Promise<Buffer> {
@@ -171,11 +186,28 @@ export function createDocumentsService(repository: DocumentsRepository, publicBa
       if (unreadable) throw unreadableImage(unreadable);
     },
     /**
-     * A template draft drawn as PNG by the real renderer with sample values (the designer's live preview): through the
-     * render pool like every document and within the organization's budget (a 503 with Retry-After past either), never stored.
+     * A template draft drawn as PNG by the real renderer with sample values (the designer's live preview), through the
+     * render pool like every document: the PNG if drawn within `waitMs`, else not ready yet (the render goes on, and
+     * the PNG is kept a minute for the same draft asked again). Counted in the organization's renders in flight but
+     * never refused for them (its previews kept are bounded instead); a 503 with Retry-After only when the queue is full.
      */
-    preview(organizationId: string, draft: TemplateDraft, issuerName: string): Promise<Buffer> {
-      return inPool(organizationId, true, () => renders.pool.render('png', previewInput(publicBaseUrl, draft, issuerName), { organization: organizationId }));
+    async preview(organizationId: string, preview: PreviewDraft, issuerName: string, waitMs: number): Promise<DocumentAnswer> {
+      const key = previewKey(preview.draft, issuerName);
+      const entry =
+        previews.find(organizationId, key) ??
+        previews.add(organizationId, key, (signal) =>
+          inPool(organizationId, false, () => drawPreview(renders.pool, { organization: organizationId, signal }, preview, previewInput(publicBaseUrl, preview.draft, issuerName))),
+        );
+      let content: Buffer | null;
+      try {
+        content = entry.endedAt === null ? await within(entry.render, waitMs) : await entry.render;
+      } catch (error) {
+        // A failure is told once; the draft asked again starts a new render. One dropped for newer drafts: ask again.
+        previews.drop(entry);
+        if (error instanceof RenderWithdrawnError) content = null;
+        else throw error;
+      }
+      return content ? { ready: true, content } : { ready: false, retryAfterSeconds: retryAfterSeconds(organizationId) };
     },
     /** The dashboard's document: waits for the render (no organization budget; a full queue is still a 503). */
     async forCertificate(organizationId: string, id: string, format: DocumentFormat): Promise<Buffer> {
