@@ -7526,7 +7526,7 @@ export namespace CertificateService {
              */
             DocumentRendering: {
                 headers: {
-                    /** @description Seconds to wait before asking again (1 to 30, from the length of the render queue). */
+                    /** @description Seconds to wait before asking again (1 to 30, from the place of the organization's renders in the render queue, which serves organizations in turn). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7681,6 +7681,56 @@ export namespace CertificateService {
                      *       "detail": "This action needs the owner or member role",
                      *       "error": "This action needs the owner or member role",
                      *       "code": "insufficient_role"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The preview is being drawn and was not ready within `DOCUMENT_RENDER_WAIT_MS` (the render pool is busy, or the
+             *     organization already has renders in flight): send the same request again after `Retry-After` seconds. The render goes on
+             *     meanwhile and its PNG is kept for a minute, so the same draft sent again then answers 200 at once. `Cache-Control: no-store`.
+             */
+            PreviewRendering: {
+                headers: {
+                    /** @description Seconds to wait before asking again (1 to 30, from the place of the organization's renders in the render queue, which serves organizations in turn). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "rendering",
+                     *       "retry_after": 2
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: "rendering";
+                        /** @description The same number of seconds as `Retry-After`. */
+                        retry_after: number;
+                    };
+                };
+            };
+            /**
+             * @description Not drawn, nothing queued (`too_many_in_flight`): the render queue is full (`DOCUMENT_RENDER_QUEUE` jobs waiting, all
+             *     organizations together). Ask again after `Retry-After`.
+             */
+            RenderQueueFull: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/too_many_in_flight",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Too many documents are being rendered; retry after 2 s",
+                     *       "error": "Too many documents are being rendered; retry after 2 s",
+                     *       "code": "too_many_in_flight"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Error"];
@@ -9579,12 +9629,13 @@ export namespace CertificateService {
                         "image/png": string;
                     };
                 };
+                202: components["responses"]["PreviewRendering"];
                 401: components["responses"]["InvalidAdminToken"];
                 403: components["responses"]["TemplateRole"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
-                503: components["responses"]["DocumentRendersBusy"];
+                503: components["responses"]["RenderQueueFull"];
             };
         };
         getTemplate: {
@@ -9693,6 +9744,7 @@ export namespace CertificateService {
                         "image/png": string;
                     };
                 };
+                202: components["responses"]["PreviewRendering"];
                 401: components["responses"]["InvalidAdminToken"];
                 403: components["responses"]["TemplateRole"];
                 404: components["responses"]["NotFound"];
@@ -9700,7 +9752,7 @@ export namespace CertificateService {
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
-                503: components["responses"]["DocumentRendersBusy"];
+                503: components["responses"]["RenderQueueFull"];
             };
         };
         listTemplateVersions: {

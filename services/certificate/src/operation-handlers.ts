@@ -28,7 +28,7 @@ export function certificateHandlers(deps: CertificateDeps & { metrics: Metrics }
     ...summaryHandlers(services.summary),
     ...certificatesHandlers(services.certificates),
     ...documentsHandlers(services.documents),
-    ...templatesHandlers(services.templates, services.documents.preview),
+    ...templatesHandlers(services.templates, (organizationId, preview, issuerName) => services.documents.preview(organizationId, preview, issuerName, config.DOCUMENT_RENDER_WAIT_MS)),
     ...paymentsHandlers({ ...services, dashboardUrl: `${services.publicBaseUrl.replace(/\/$/, '')}/dashboard`, logger: deps.logger }),
     ...credentialsHandlers(services.credentials, services.verifiableCredentials),
     ...publicApiHandlers(services.publicApi),

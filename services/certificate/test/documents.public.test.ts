@@ -96,6 +96,32 @@ describe('a cold public document', () => {
     }
     expect((await whenReady(third.verification_code, 'pdf')).headers['content-type']).toBe('application/pdf');
   });
+
+  it("of an organization new to the queue is told to ask again from its own place, not after every other organization's renders", async () => {
+    const flooders = [newOrg(ctx), newOrg(ctx), newOrg(ctx)];
+    const flooding = await Promise.all(flooders.flatMap((flooder) => [issueCertificate(ctx, flooder), issueCertificate(ctx, flooder)]));
+    const bystander = newOrg(ctx);
+    const first = await issueCertificate(ctx, bystander);
+
+    const release = await ctx.services.renderPool.hold();
+    let pending;
+    let wholeQueue;
+    try {
+      for (const certificate of flooding) await documentOf(certificate.verification_code, 'pdf').expect(202);
+      while (ctx.services.renderPool.load().queued < flooding.length) await new Promise((resolve) => setTimeout(resolve, 5));
+      const { running, queued, workers } = ctx.services.renderPool.load();
+      // What a first-come-first-served queue would have said: after every render running and waiting.
+      wholeQueue = 1 + Math.ceil((running + queued) / workers);
+      pending = await documentOf(first.verification_code, 'pdf').expect(202);
+    } finally {
+      release();
+    }
+    expect(JSON.parse((pending.body as Buffer).toString())).toEqual({ status: 'rendering', retry_after: Number(pending.headers['retry-after']) });
+    // Its render goes after one of each flooding organization's (a round), not after all six.
+    expect(Number(pending.headers['retry-after'])).toBeLessThan(wholeQueue);
+    expect(Number(pending.headers['retry-after'])).toBeLessThanOrEqual(1 + Math.ceil((1 + flooders.length) / 1));
+    expect((await whenReady(first.verification_code, 'pdf')).headers['content-type']).toBe('application/pdf');
+  });
 });
 
 describe('a revoked or expired certificate', () => {

@@ -134,17 +134,37 @@ describe('the template designer (new template)', () => {
     expect(revoked).toEqual(['blob:preview-1', 'blob:preview-2']);
   });
 
-  it('asks again when the service is busy drawing (503), and shows the drawing once it answers', async () => {
+  it('asks again when the service cannot queue the drawing (503), and shows the drawing once it answers', async () => {
     let asked = 0;
     const api = fakeApi({
       'POST /dashboard/api/auth/sessions/refresh': { body: session() },
       'GET /dashboard/api/certificate/templates': { body: { data: [], has_more: false, next_cursor: null } },
-      'POST /dashboard/api/certificate/templates/preview': () => (++asked === 1 ? problem(503, 'too_many_in_flight', "Too many of this organization's documents are being rendered; retry after 2 s") : png),
+      'POST /dashboard/api/certificate/templates/preview': () => (++asked === 1 ? problem(503, 'too_many_in_flight', 'Too many documents are being rendered; retry after 2 s') : png),
     });
     renderApp('/templates');
     await waitFor(() => expect(screen.getByTestId('template-preview-image').getAttribute('src')).toBe('blob:preview-1'), { timeout: 4000 });
     expect(api.calls('POST /dashboard/api/certificate/templates/preview')).toHaveLength(2);
     expect(screen.getByTestId('template-preview-status').textContent).toBe('Preview up to date.');
+  });
+
+  it('while the service is still drawing (202) sends the same draft again after Retry-After, then shows the drawing', async () => {
+    let asked = 0;
+    const rendering = { status: 202, headers: { 'retry-after': '1', 'cache-control': 'no-store' }, body: { status: 'rendering', retry_after: 1 } };
+    const api = fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': { body: session() },
+      'GET /dashboard/api/certificate/templates': { body: { data: [], has_more: false, next_cursor: null } },
+      'POST /dashboard/api/certificate/templates/preview': () => (++asked <= 2 ? rendering : png),
+    });
+    renderApp('/templates');
+    expect((await screen.findByTestId('template-preview-status')).textContent).toBe('Drawing the preview…');
+    // No image is made of the 202's JSON: the first object URL is the drawing's.
+    await waitFor(() => expect(screen.getByTestId('template-preview-image').getAttribute('src')).toBe('blob:preview-1'), { timeout: 5000 });
+    const calls = api.calls('POST /dashboard/api/certificate/templates/preview');
+    expect(calls).toHaveLength(3);
+    expect(calls[2]!.body).toEqual(calls[0]!.body);
+    expect(urls).toEqual(['blob:preview-1']);
+    expect(screen.getByTestId('template-preview-status').textContent).toBe('Preview up to date.');
+    expect(screen.queryByTestId('template-preview-error')).toBeNull();
   });
 
   it('refuses an image over 1 MiB beside its field, without sending it', async () => {

@@ -27,12 +27,23 @@ export function readBase64(file: Blob): Promise<string> {
   });
 }
 
+/**
+ * A preview drawn (the PNG), or (202) still being drawn by the service: the same body sent again after
+ * `retryAfterSeconds` gets it (the service keeps the drawing a minute).
+ */
+export type PreviewAnswer = { image: Blob } | { retryAfterSeconds: number };
+
+async function previewAnswer(response: Response): Promise<PreviewAnswer> {
+  if (response.status === 202) return { retryAfterSeconds: Math.max(1, Number(response.headers.get('retry-after')) || 1) };
+  return { image: await response.blob() };
+}
+
 /** A new template's draft as the certificate renderer draws it (PNG, never stored): the designer's live preview. */
-export async function previewTemplate(body: CertificateSchemas['NewTemplate'], signal?: AbortSignal): Promise<Blob> {
-  return (await send('certificate', '/templates/preview', { method: 'POST', body, signal })).blob();
+export async function previewTemplate(body: CertificateSchemas['NewTemplate'], signal?: AbortSignal): Promise<PreviewAnswer> {
+  return previewAnswer(await send('certificate', '/templates/preview', { method: 'POST', body, signal }));
 }
 
 /** The version an update would make, drawn (nothing stored): the preview while editing. */
-export async function previewTemplateUpdate(id: string, body: CertificateSchemas['TemplateUpdate'], signal?: AbortSignal): Promise<Blob> {
-  return (await send('certificate', `${templatePath(id)}/preview`, { method: 'POST', body, signal })).blob();
+export async function previewTemplateUpdate(id: string, body: CertificateSchemas['TemplateUpdate'], signal?: AbortSignal): Promise<PreviewAnswer> {
+  return previewAnswer(await send('certificate', `${templatePath(id)}/preview`, { method: 'POST', body, signal }));
 }

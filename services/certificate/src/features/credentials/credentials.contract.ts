@@ -64,7 +64,7 @@ export const didDocumentSchema = z.object({
   assertionMethod: z.array(z.string()),
 }).meta({ id: "DidDocument" });
 
-export const documentRenderingResponse: ResponseObjectSpec = { id: 'DocumentRendering', description: "The document is being rendered and was not ready within `DOCUMENT_RENDER_WAIT_MS`; ask again after `Retry-After`\nseconds (the render goes on meanwhile and is stored). `Cache-Control: no-store`.\n", headers: { "Retry-After": { description: "Seconds to wait before asking again (1 to 30, from the length of the render queue).", schema: z.int() } }, content: { "application/json": z.strictObject({
+export const documentRenderingResponse: ResponseObjectSpec = { id: 'DocumentRendering', description: "The document is being rendered and was not ready within `DOCUMENT_RENDER_WAIT_MS`; ask again after `Retry-After`\nseconds (the render goes on meanwhile and is stored). `Cache-Control: no-store`.\n", headers: { "Retry-After": { description: "Seconds to wait before asking again (1 to 30, from the place of the organization's renders in the render queue, which serves organizations in turn).", schema: z.int() } }, content: { "application/json": z.strictObject({
   status: z.literal("rendering"),
   retry_after: z.int().min(1).meta({ description: "The same number of seconds as `Retry-After`." }),
 }) }, examples: {"application/json": {"status": "rendering", "retry_after": 2}} };

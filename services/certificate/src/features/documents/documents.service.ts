@@ -4,9 +4,10 @@ import { formatVerificationCode } from '../certificates';
 import { BUILT_IN_TEMPLATE } from './built-in-template';
 import { humanDate } from './document-dates';
 import type { DocumentInput } from './document-renderers';
-import { type ImageToDecode, type TemplateDraft, unreadableImage } from '../templates';
+import { type ImageToDecode, type PreviewDraft, type TemplateDraft, unreadableImage } from '../templates';
 import type { CertificateForDocument, DocumentFormat, DocumentKey, DocumentsRepository } from './documents.repository';
-import { RenderQueueFullError, type RenderPool } from './render-pool';
+import { createPreviewCache, previewKey } from './preview-cache';
+import { RenderQueueFullError, RenderWithdrawnError, type JobOwner, type RenderPool } from './render-pool';
 
 export const DOCUMENT_CONTENT_TYPES: Record<DocumentFormat, string> = { pdf: 'application/pdf', png: 'image/png' };
 
@@ -23,6 +24,9 @@ export interface DocumentRenderSettings {
 
 /** A document ready to send, or (the public route) one still being rendered: ask again after `retryAfterSeconds`. */
 export type DocumentAnswer = { ready: true; content: Buffer } | { ready: false; retryAfterSeconds: number };
+
+/** Template previews kept for the designer's next ask: 2 an organization, 32 in all, a minute each once drawn. */
+const PREVIEW_CACHE = { perOrganization: 2, total: 32, ttlMs: 60_000 };
 
 function keyOf(certificate: CertificateForDocument, format: DocumentFormat): DocumentKey {
   const status = certificateStatus(certificate.status, certificate.expires_on);
@@ -78,7 +82,7 @@ function previewInput(publicBaseUrl: string, draft: TemplateDraft, issuerName: s
   };
 }
 
-/** The render's result if it comes within `waitMs`, else null (it goes on, and is stored when done). */
+/** The render's result if it comes within `waitMs`, else null (it goes on, and is kept when done). */
 async function within(render: Promise<Buffer>, waitMs: number): Promise<Buffer | null> {
   if (waitMs <= 0) return null;
   let timer: NodeJS.Timeout | undefined;
@@ -97,14 +101,11 @@ async function within(render: Promise<Buffer>, waitMs: number): Promise<Buffer |
 function renderAdmission(renders: DocumentRenderSettings) {
   const perOrganization = new Map<string, number>();
 
-  /** Seconds until asking again is worth it: one round of the queue ahead, at least 1 and at most 30. */
-  function retryAfterSeconds(): number {
-    const { running, queued, workers } = renders.pool.load();
-    return Math.min(30, 1 + Math.ceil((running + queued) / workers));
-  }
+  /** Seconds until asking again is worth it, from the organization's place in the render queue (1 to 30). */
+  const retryAfterSeconds = (organization: string) => renders.pool.retryAfterSeconds(organization);
 
-  function busy(message: string): ApiError {
-    const seconds = retryAfterSeconds();
+  function busy(organization: string, message: string): ApiError {
+    const seconds = retryAfterSeconds(organization);
     return new ApiError(503, 'too_many_in_flight', `${message}; retry after ${seconds} s`, {}, { 'Retry-After': String(seconds) });
   }
 
@@ -114,14 +115,14 @@ function renderAdmission(renders: DocumentRenderSettings) {
    */
   function inPool<T>(organization: string, budgeted: boolean, job: () => Promise<T>): Promise<T> {
     const count = perOrganization.get(organization) ?? 0;
-    if (budgeted && count >= renders.perOrganization) throw busy("Too many of this organization's documents are being rendered");
-    if (!renders.pool.hasRoom()) throw busy('Too many documents are being rendered');
+    if (budgeted && count >= renders.perOrganization) throw busy(organization, "Too many of this organization's documents are being rendered");
+    if (!renders.pool.hasRoom()) throw busy(organization, 'Too many documents are being rendered');
     perOrganization.set(organization, count + 1);
     return (async () => {
       try {
         return await job();
       } catch (error) {
-        throw error instanceof RenderQueueFullError ? busy('Too many documents are being rendered') : error;
+        throw error instanceof RenderQueueFullError ? busy(organization, 'Too many documents are being rendered') : error;
       } finally {
         const left = (perOrganization.get(organization) ?? 1) - 1;
         if (left > 0) perOrganization.set(organization, left);
@@ -133,6 +134,16 @@ function renderAdmission(renders: DocumentRenderSettings) {
   return { inPool, retryAfterSeconds };
 }
 
+/** A preview's render: the draft's uploaded images decoded first (a 422 names the first that does not), then the PNG. */
+async function drawPreview(pool: RenderPool, owner: JobOwner, preview: PreviewDraft, input: DocumentInput): Promise<Buffer> {
+  if (preview.toDecode.length) {
+    const decoded = await pool.decode(preview.toDecode.map((image) => image.bytes), owner);
+    const unreadable = preview.toDecode.find((_image, index) => !decoded[index]);
+    if (unreadable) throw unreadableImage(unreadable);
+  }
+  return pool.render('png', input, owner);
+}
+
 /**
  * Renders a certificate from the template version it was issued with (the built-in layout, version 0, without one),
  * in a worker thread of the render pool, never on the event loop. A document depends only on the certificate, that
@@ -142,6 +153,7 @@ function renderAdmission(renders: DocumentRenderSettings) {
 export function createDocumentsService(repository: DocumentsRepository, publicBaseUrl: string, renders: DocumentRenderSettings) {
   const inFlight = new Map<string, Promise<Buffer>>();
   const { inPool, retryAfterSeconds } = renderAdmission(renders);
+  const previews = createPreviewCache(PREVIEW_CACHE);
 
   /** The render of one document, joined when it is already in flight, else started in the pool (and stored when done). */
   function renderOnce(certificate: CertificateForDocument, key: DocumentKey, budgeted: boolean): Promise<Buffer> {
@@ -150,7 +162,7 @@ export function createDocumentsService(repository: DocumentsRepository, publicBa
     if (running) return running;
     const render = inPool(certificate.organization_id, budgeted, async () => {
       try {
-        const content = await renders.pool.render(key.format, await documentInput(repository, publicBaseUrl, certificate, key));
+        const content = await renders.pool.render(key.format, await documentInput(repository, publicBaseUrl, certificate, key), { organization: certificate.organization_id });
         await repository.store(key, content);
         return content;
       } finally {
@@ -169,16 +181,33 @@ export function createDocumentsService(repository: DocumentsRepository, publicBa
      * past it): a 422 names the first that does not decode.
      */
     async decodeImages(organizationId: string, images: ImageToDecode[]): Promise<void> {
-      const decoded = await inPool(organizationId, true, () => renders.pool.decode(images.map((image) => image.bytes)));
+      const decoded = await inPool(organizationId, true, () => renders.pool.decode(images.map((image) => image.bytes), { organization: organizationId }));
       const unreadable = images.find((_image, index) => !decoded[index]);
       if (unreadable) throw unreadableImage(unreadable);
     },
     /**
-     * A template draft drawn as PNG by the real renderer with sample values (the designer's live preview): through the
-     * render pool like every document and within the organization's budget (a 503 with Retry-After past either), never stored.
+     * A template draft drawn as PNG by the real renderer with sample values (the designer's live preview), through the
+     * render pool like every document: the PNG if drawn within `waitMs`, else not ready yet (the render goes on, and
+     * the PNG is kept a minute for the same draft asked again). Counted in the organization's renders in flight but
+     * never refused for them (its previews kept are bounded instead); a 503 with Retry-After only when the queue is full.
      */
-    preview(organizationId: string, draft: TemplateDraft, issuerName: string): Promise<Buffer> {
-      return inPool(organizationId, true, () => renders.pool.render('png', previewInput(publicBaseUrl, draft, issuerName)));
+    async preview(organizationId: string, preview: PreviewDraft, issuerName: string, waitMs: number): Promise<DocumentAnswer> {
+      const key = previewKey(preview.draft, issuerName);
+      const entry =
+        previews.find(organizationId, key) ??
+        previews.add(organizationId, key, (signal) =>
+          inPool(organizationId, false, () => drawPreview(renders.pool, { organization: organizationId, signal }, preview, previewInput(publicBaseUrl, preview.draft, issuerName))),
+        );
+      let content: Buffer | null;
+      try {
+        content = entry.endedAt === null ? await within(entry.render, waitMs) : await entry.render;
+      } catch (error) {
+        // A failure is told once; the draft asked again starts a new render. One dropped for newer drafts: ask again.
+        previews.drop(entry);
+        if (error instanceof RenderWithdrawnError) content = null;
+        else throw error;
+      }
+      return content ? { ready: true, content } : { ready: false, retryAfterSeconds: retryAfterSeconds(organizationId) };
     },
     /** The dashboard's document: waits for the render (no organization budget; a full queue is still a 503). */
     async forCertificate(organizationId: string, id: string, format: DocumentFormat): Promise<Buffer> {
@@ -198,7 +227,7 @@ export function createDocumentsService(repository: DocumentsRepository, publicBa
       const cached = await repository.cached(key);
       if (cached) return { ready: true, content: cached };
       const content = await within(renderOnce(certificate, key, true), waitMs);
-      return content ? { ready: true, content } : { ready: false, retryAfterSeconds: retryAfterSeconds() };
+      return content ? { ready: true, content } : { ready: false, retryAfterSeconds: retryAfterSeconds(certificate.organization_id) };
     },
     /** Stops the render workers (at shutdown). */
     close: () => renders.pool.close(),

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { DocumentInput } from './document-renderers';
 import type { DocumentFormat } from './documents.repository';
+import { createRenderQueue } from './render-queue';
 
 /**
  * What the service sends a render worker: a document to draw, images to decode (an uploaded template's: the answer
@@ -16,7 +17,7 @@ export type WorkerReply = { id: number; ok: true; content: Uint8Array } | { id: 
 export interface RenderPoolOptions {
   /** Worker threads, started on first use. */
   workers: number;
-  /** Jobs waiting for a free worker; one more is refused with `RenderQueueFullError`. */
+  /** Jobs waiting for a free worker, all organizations together; one more is refused with `RenderQueueFullError`. */
   maxQueued: number;
   /** A render still running after this long is abandoned: its worker is stopped and replaced. */
   timeoutMs: number;
@@ -28,7 +29,21 @@ export class RenderQueueFullError extends Error {
   }
 }
 
+/** Whose job it is (the queue serves organizations in turn) and, optionally, a signal that withdraws it while it waits. */
+export interface JobOwner {
+  organization: string;
+  signal?: AbortSignal;
+}
+
+/** A job withdrawn by its signal before a worker took it. */
+export class RenderWithdrawnError extends Error {
+  constructor() {
+    super('The render was withdrawn before it started');
+  }
+}
+
 interface Job {
+  organization: string;
   request: WorkerRequest;
   resolve(content: Buffer): void;
   reject(error: Error): void;
@@ -59,12 +74,14 @@ const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb:
 
 /**
  * The worker threads and their queue: a job goes to an idle worker (started on demand, at most `workers`) or waits (at
- * most `maxQueued`); a worker that fails, exits or overruns `timeoutMs` is replaced and its job rejected.
+ * most `maxQueued`, served organization by organization, see `render-queue.ts`); a worker that fails, exits or overruns
+ * `timeoutMs` is replaced and its job rejected.
  */
 function workerSlots(options: RenderPoolOptions) {
   const slots: Slot[] = [];
-  const queue: Job[] = [];
+  const queue = createRenderQueue<Job>();
   let closed = false;
+  const runningOf = (organization: string) => slots.filter((s) => s.job?.organization === organization).length;
 
   function finish(slot: Slot, outcome: { content: Buffer } | { error: Error }) {
     const job = slot.job;
@@ -104,7 +121,7 @@ function workerSlots(options: RenderPoolOptions) {
 
   function dispatch() {
     if (closed) return;
-    while (queue.length) {
+    while (queue.size) {
       let slot = slots.find((s) => !s.job);
       if (!slot && slots.length < options.workers) {
         slot = { worker: undefined as unknown as Worker, job: null, timer: null };
@@ -112,7 +129,7 @@ function workerSlots(options: RenderPoolOptions) {
         slots.push(slot);
       }
       if (!slot) return;
-      const job = queue.shift()!;
+      const job = queue.next(runningOf)!;
       slot.job = job;
       slot.worker.ref(); // a render in progress keeps the process up; an idle pool does not
       if (job.request.kind !== 'hold') {
@@ -124,22 +141,46 @@ function workerSlots(options: RenderPoolOptions) {
   }
 
   return {
-    submit(request: WorkerRequest): Promise<Buffer> {
+    submit(request: WorkerRequest, owner: JobOwner): Promise<Buffer> {
       if (closed) return Promise.reject(new Error('The render pool is closed'));
-      if (queue.length >= options.maxQueued) return Promise.reject(new RenderQueueFullError());
+      if (owner.signal?.aborted) return Promise.reject(new RenderWithdrawnError());
+      if (queue.size >= options.maxQueued) return Promise.reject(new RenderQueueFullError());
       return new Promise<Buffer>((resolve, reject) => {
-        queue.push({ request, resolve, reject });
+        const withdraw = () => {
+          if (queue.remove(job)) reject(new RenderWithdrawnError());
+        };
+        const settle = () => owner.signal?.removeEventListener('abort', withdraw);
+        const job: Job = {
+          organization: owner.organization,
+          request,
+          resolve: (content) => (settle(), resolve(content)),
+          reject: (error) => (settle(), reject(error)),
+        };
+        owner.signal?.addEventListener('abort', withdraw, { once: true });
+        queue.push(job);
         dispatch();
       });
     },
     /** Whether a worker has taken the job with this id. */
     running: (id: number) => slots.some((s) => s.job?.request.id === id),
-    hasRoom: () => !closed && queue.length < options.maxQueued,
-    load: () => ({ running: slots.filter((s) => s.job).length, queued: queue.length, workers: options.workers }),
+    hasRoom: () => !closed && queue.size < options.maxQueued,
+    load: () => ({ running: slots.filter((s) => s.job).length, queued: queue.size, workers: options.workers }),
+    /**
+     * Seconds until asking again about the organization's jobs is worth it, from its own place in the queue, not the
+     * queue's length: its last waiting job (or, with none waiting and none running, one more job) starts once the renders
+     * running now and those the queue serves before it (`ahead`) have ended, a worker's round each; a job already
+     * running is about done. At least 1, at most 30.
+     */
+    retryAfterSeconds(organization: string): number {
+      if (!queue.waitingOf(organization) && runningOf(organization)) return 1;
+      const running = slots.filter((s) => s.job).length;
+      const toWaitFor = Math.max(0, running + queue.ahead(organization, runningOf) + 1 - options.workers);
+      return Math.min(30, 1 + Math.ceil(toWaitFor / options.workers));
+    },
     /** Rejects every job waiting or running and stops the workers. */
     async close(): Promise<void> {
       closed = true;
-      for (const job of queue.splice(0)) job.reject(new Error('The render pool is closed'));
+      for (const job of queue.drain()) job.reject(new Error('The render pool is closed'));
       await Promise.all(
         slots.map(async (slot) => {
           if (slot.timer) clearTimeout(slot.timer);
@@ -155,7 +196,8 @@ function workerSlots(options: RenderPoolOptions) {
 
 /**
  * A bounded pool of render worker threads: a render never runs on the event loop that answers requests, at most
- * `workers` run at once, and at most `maxQueued` wait.
+ * `workers` run at once, and at most `maxQueued` wait. Every job names its organization: a free worker takes the next
+ * job of the organization with the fewest running, so one asking for its first render is next whatever others queue.
  */
 export function createRenderPool(options: RenderPoolOptions) {
   const workers = workerSlots(options);
@@ -169,24 +211,25 @@ export function createRenderPool(options: RenderPoolOptions) {
   }
 
   return {
-    render(format: DocumentFormat, input: DocumentInput): Promise<Buffer> {
-      return workers.submit({ kind: 'render', id: nextId++, format, input });
+    render(format: DocumentFormat, input: DocumentInput, owner: JobOwner): Promise<Buffer> {
+      return workers.submit({ kind: 'render', id: nextId++, format, input }, owner);
     },
     /** Whether each image decodes (decoded in a worker and released at once: the pixels never reach this thread). */
-    async decode(images: Uint8Array[]): Promise<boolean[]> {
-      const answer = await workers.submit({ kind: 'decode', id: nextId++, images });
+    async decode(images: Uint8Array[], owner: JobOwner): Promise<boolean[]> {
+      const answer = await workers.submit({ kind: 'decode', id: nextId++, images }, owner);
       return images.map((_image, index) => answer[index] === 1);
     },
     /**
      * Occupies one worker until the returned function is called (tests and drills: a pool that is deliberately busy).
-     * Resolves once a worker has taken the hold.
+     * Resolves once a worker has taken the hold, which counts as a job of `organization` (none named: an organization
+     * of its own).
      */
-    async hold(): Promise<() => void> {
+    async hold(organization = ''): Promise<() => void> {
       const gate = new SharedArrayBuffer(4);
       gates.add(gate);
       const id = nextId++;
       let refused: unknown;
-      workers.submit({ kind: 'hold', id, gate }).catch((error: unknown) => (refused = error));
+      workers.submit({ kind: 'hold', id, gate }, { organization }).catch((error: unknown) => (refused = error));
       while (!workers.running(id)) {
         if (refused) throw refused;
         await new Promise((resolve) => setImmediate(resolve));
@@ -197,9 +240,13 @@ export function createRenderPool(options: RenderPoolOptions) {
     hasRoom(): boolean {
       return workers.hasRoom();
     },
-    /** Renders running and waiting, for `Retry-After`. */
+    /** Renders running and waiting. */
     load(): { running: number; queued: number; workers: number } {
       return workers.load();
+    },
+    /** `Retry-After` for the organization's jobs: from its place in the queue (see `workerSlots`). */
+    retryAfterSeconds(organization: string): number {
+      return workers.retryAfterSeconds(organization);
     },
     async close(): Promise<void> {
       for (const gate of [...gates]) open(gate);

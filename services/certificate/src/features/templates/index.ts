@@ -4,4 +4,4 @@ export { type ImageMeta, readImageSize } from './image-size';
 export { type PlaceholderValues, fillPlaceholders, placeholdersIn } from './template-placeholders';
 export { type DateFormat, type TemplateDefinition, type TemplateFont, templateDefinitionSchema } from './templates.schema';
 export { type DecodeImages, type ImageToDecode, unreadableImage } from './template-images';
-export { type TemplateDraft, type TemplatesService } from './templates.service';
+export { type PreviewDraft, type TemplateDraft, type TemplatesService } from './templates.service';

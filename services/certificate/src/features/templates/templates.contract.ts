@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { route, type ResponseObjectSpec } from '@platform/service-kit/route-table';
 import { problemSchema } from '@platform/service-kit/problem-schema';
-import { documentRendersBusyResponse, invalidAdminTokenResponse, notFoundResponse, payloadTooLargeResponse, templateIdParameter, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
+import { documentRendersBusyResponse, invalidAdminTokenResponse, notFoundResponse, payloadTooLargeResponse, previewRenderingResponse, renderQueueFullResponse, templateIdParameter, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
 import { newTemplateSchema, templateListQuery, templatePatchSchema, templateVersionListQuery } from './templates.schema';
 import { pageSchema } from '@platform/service-kit/pagination';
 
@@ -148,9 +148,10 @@ export const templatesRouteTable = [
     audit: null,
     responses: {
       200: { content: { "image/png": z.string().meta({ format: "binary" }) } },
+      202: previewRenderingResponse,
       ...templateRefused,
       ...bodyRefused,
-      503: documentRendersBusyResponse,
+      503: renderQueueFullResponse,
     },
   }),
   route({
@@ -193,11 +194,12 @@ export const templatesRouteTable = [
     audit: null,
     responses: {
       200: { content: { "image/png": z.string().meta({ format: "binary" }) } },
+      202: previewRenderingResponse,
       ...templateRefused,
       404: notFoundResponse,
       409: templateConflictResponse,
       ...bodyRefused,
-      503: documentRendersBusyResponse,
+      503: renderQueueFullResponse,
     },
   }),
   route({

@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError, ValidationError } from '@platform/service-kit/errors';
 import { newId } from '@platform/service-kit/ids';
 import { parseOrThrow } from '@platform/service-kit/validation';
-import { checkImage, type DecodeImages, type ImageMeta } from './template-images';
+import { checkImage, type DecodeImages, type ImageMeta, type ImageToDecode } from './template-images';
 import type { NewVersion, TemplatesRepository, VersionImages } from './templates.repository';
 import { templateDefinitionSchema, type NewTemplate, type TemplateDefinition, type TemplatePatch } from './templates.schema';
 import { presentTemplate } from './templates.presenter';
@@ -73,11 +73,7 @@ function checkDecodedPixels(images: Array<ImageMeta | null | undefined>, uploade
   ]);
 }
 
-/**
- * Templates belong to one organization. Every change is a new version (the old ones stay for the certificates issued
- * with them); an archived template can be read but neither changed nor used to issue.
- */
-/** A template checked as a new one would be (images decoded and bounded), for a preview: nothing is stored. */
+/** What a preview draws: a template's design and images. */
 export interface TemplateDraft {
   definition: TemplateDefinition;
   background: Buffer | null;
@@ -86,19 +82,39 @@ export interface TemplateDraft {
 }
 
 /**
- * The images of a new version, checked in order of cost: each header (type, bytes, sides), then the pixels the version
- * keeps together, and only then a decode of the uploaded ones, in the render pool within the organization's budget, so
- * that no request makes the service decode more than the pixel cap, nor decode on its event loop.
+ * A draft checked as a new template would be, but for the decode of the images uploaded with it (`toDecode`), which the
+ * preview's render does first, in the render pool: nothing is stored.
  */
-async function checkedVersionImages(organizationId: string, input: Pick<TemplatePatch, ImageField>, kept: VersionImages | null, maxDecodedPixels: number, decodeImages: DecodeImages) {
+export interface PreviewDraft {
+  draft: TemplateDraft;
+  toDecode: ImageToDecode[];
+}
+
+/**
+ * The images of a new version, checked in order of cost: each header (type, bytes, sides), then the pixels the version
+ * keeps together; `pending` are the uploaded ones still to decode (`checkedVersionImages`, or a preview's render).
+ */
+function versionImagesToDecode(input: Pick<TemplatePatch, ImageField>, kept: VersionImages | null, maxDecodedPixels: number) {
   const uploaded = uploadedImages(input);
   const images = versionImages(uploaded, kept);
   checkVersionPixels(uploaded, images, maxDecodedPixels);
-  const pending = toDecode(uploaded);
+  return { images, pending: toDecode(uploaded) };
+}
+
+/**
+ * The images of a new version checked, and only then the uploaded ones decoded, in the render pool within the
+ * organization's budget, so that no request makes the service decode more than the pixel cap, nor decode on its event loop.
+ */
+async function checkedVersionImages(organizationId: string, input: Pick<TemplatePatch, ImageField>, kept: VersionImages | null, maxDecodedPixels: number, decodeImages: DecodeImages) {
+  const { images, pending } = versionImagesToDecode(input, kept, maxDecodedPixels);
   if (pending.length) await decodeImages(organizationId, pending);
   return images;
 }
 
+/**
+ * Templates belong to one organization. Every change is a new version (the old ones stay for the certificates issued
+ * with them); an archived template can be read but neither changed nor used to issue.
+ */
 export function createTemplatesService(repository: TemplatesRepository, limits: { maxDecodedPixels: number }, decodeImages: DecodeImages) {
   async function find(organizationId: string, id: string) {
     const row = await repository.find(organizationId, id);
@@ -106,7 +122,10 @@ export function createTemplatesService(repository: TemplatesRepository, limits: 
     return row;
   }
 
-  /** The next version an update makes: the current one with the fields given, checked as a new template is. */
+  /**
+   * The next version an update makes: the current one with the fields given, checked as a new template is but for the
+   * decode of the images uploaded (`pending`).
+   */
   async function changed(organizationId: string, id: string, patch: TemplatePatch) {
     const current = await find(organizationId, id);
     if (current.status === 'archived') throw new ConflictError('An archived template cannot be changed', 'template_archived');
@@ -119,16 +138,17 @@ export function createTemplatesService(repository: TemplatesRepository, limits: 
     }
     const definition = parseOrThrow(templateDefinitionSchema, merged);
     const kept = await repository.images(id, current.current_version);
-    const version: NewVersion = { definition, ...(await checkedVersionImages(organizationId, patch, kept, limits.maxDecodedPixels, decodeImages)) };
-    return { current, version };
+    const { images, pending } = versionImagesToDecode(patch, kept, limits.maxDecodedPixels);
+    const version: NewVersion = { definition, ...images };
+    return { current, version, pending };
   }
 
   return {
-    /** A draft checked as a new template would be (images decoded and bounded), for a preview: nothing is stored. */
-    async draft(organizationId: string, input: NewTemplate): Promise<TemplateDraft> {
+    /** A draft checked as a new template would be (its uploaded images still to decode), for a preview: nothing is stored. */
+    draft(input: NewTemplate): PreviewDraft {
       const { background_image: _background, logo: _logo, signature_image: _signature, ...definition } = input;
-      const images = await checkedVersionImages(organizationId, input, null, limits.maxDecodedPixels, decodeImages);
-      return { definition, background: images.background_image, logo: images.logo, signature: images.signature_image };
+      const { images, pending } = versionImagesToDecode(input, null, limits.maxDecodedPixels);
+      return { draft: { definition, background: images.background_image, logo: images.logo, signature: images.signature_image }, toDecode: pending };
     },
     async create(organizationId: string, input: NewTemplate) {
       const { background_image: _background, logo: _logo, signature_image: _signature, ...definition } = input;
@@ -148,16 +168,17 @@ export function createTemplatesService(repository: TemplatesRepository, limits: 
     },
     /** The fields given replace those of the current version; the result must pass the same rules as a new template. */
     async update(organizationId: string, id: string, patch: TemplatePatch) {
-      const { current, version } = await changed(organizationId, id, patch);
+      const { current, version, pending } = await changed(organizationId, id, patch);
+      if (pending.length) await decodeImages(organizationId, pending);
       if (!(await repository.addVersion(organizationId, id, current.current_version, version))) {
         throw new ConflictError('The template changed while this update was made; read it again and retry', 'template_changed');
       }
       return presentTemplate(await find(organizationId, id));
     },
-    /** What an update would make, for a preview while editing: checked like the update, nothing stored. */
-    async draftUpdate(organizationId: string, id: string, patch: TemplatePatch): Promise<TemplateDraft> {
-      const { version } = await changed(organizationId, id, patch);
-      return { definition: version.definition, background: version.background_image, logo: version.logo, signature: version.signature_image };
+    /** What an update would make, for a preview while editing: checked like the update (its uploaded images still to decode), nothing stored. */
+    async draftUpdate(organizationId: string, id: string, patch: TemplatePatch): Promise<PreviewDraft> {
+      const { version, pending } = await changed(organizationId, id, patch);
+      return { draft: { definition: version.definition, background: version.background_image, logo: version.logo, signature: version.signature_image }, toDecode: pending };
     },
     /** The template's versions, newest first, each with the certificates issued with it. */
     async versions(organizationId: string, id: string, limit: number, before?: number) {
