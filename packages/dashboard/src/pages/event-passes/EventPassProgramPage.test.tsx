@@ -43,6 +43,7 @@ function programApi() {
   ];
   return fakeApi({
     'POST /dashboard/api/auth/sessions/refresh': { body: session() },
+    'GET /dashboard/api/mobility/event-pass-programs': { body: { data: [program], has_more: false } },
     'GET /dashboard/api/mobility/event-pass-programs/evp_1': { body: program },
     'GET /dashboard/api/mobility/event-pass-programs/evp_1/passes': () => ({ body: { data: passes, has_more: false } }),
     'POST /dashboard/api/mobility/event-pass-programs/evp_1/passes': (request) => {
@@ -55,6 +56,16 @@ function programApi() {
 }
 
 describe('an event pass program', () => {
+  it('says in words which rides of the area a pass covers, and names the XL tier so', async () => {
+    programApi();
+    const { user } = renderApp('/event-passes/evp_1');
+    const area = (await screen.findByText('Area')).nextElementSibling!;
+    expect(area.textContent).toBe('Landmark Centre, within 500 m of 6.4281, 3.4219 (pick-up or drop-off)');
+    await user.click(screen.getByRole('link', { name: '← All programs' }));
+    const tiers = await screen.findByRole('group', { name: 'Tiers' });
+    expect(within(tiers).getAllByRole('checkbox').map((box) => box.parentElement!.textContent!.trim())).toEqual(['Moto', 'Economy', 'Comfort', 'XL']);
+  });
+
   it('shows each pass code once, with a copy button named after it', async () => {
     programApi();
     renderApp('/event-passes/evp_1');

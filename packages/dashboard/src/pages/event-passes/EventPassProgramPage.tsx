@@ -9,7 +9,7 @@ import { FormError } from '../../ui/FormError';
 import { formatDate, formatMoney } from '../../ui/format';
 import { humanLabel } from '../../ui/labels';
 import { QueryState } from '../../ui/QueryState';
-import { attendeesFromCsv, closeProgram, getProgram, issuePasses, listPasses, revokePass, type Attendee, type EventPass, type Program } from './event-passes-api';
+import { attendeesFromCsv, closeProgram, getProgram, issuePasses, listPasses, revokePass, RIDES_COVERED, type Attendee, type EventPass, type Program } from './event-passes-api';
 
 function SpendBar({ program }: { program: Program }) {
   const { budget, currency, usage } = program;
@@ -142,7 +142,7 @@ export function EventPassProgramPage() {
             </dd>
             <dt>Area</dt>
             <dd>
-              {data.venue.address ? `${data.venue.address}, ` : ''}within {data.venue.radius_m} m of {data.venue.lat}, {data.venue.lng} ({humanLabel(data.applies_to)})
+              {data.venue.address ? `${data.venue.address}, ` : ''}within {data.venue.radius_m} m of {data.venue.lat}, {data.venue.lng} ({RIDES_COVERED[data.applies_to]})
             </dd>
             <dt>Rides per pass</dt>
             <dd>{data.rides_per_pass}</dd>
