@@ -138,7 +138,7 @@ describe('the dashboard operations pages in Chromium', () => {
 
       const row = await passRow('TICKET-0001');
       const code = await row.$eval('[data-testid="pass-code"]', (node) => node.textContent!);
-      await (await row.$('button::-p-text(Copy code)'))!.click();
+      await (await row.$('button[aria-label^="Copy code"]'))!.click();
       await page.waitForFunction((cell) => cell.querySelector('.copy-status')?.textContent === 'Copied', WAIT, row);
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
 

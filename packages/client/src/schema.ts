@@ -11578,7 +11578,8 @@ export namespace MobilityService {
              * The dashboard home's mobility numbers per UTC day (any role)
              * @description For the token's organization, in one mode (live by default): per UTC day, oldest first and ending today, the rides
              *     and deliveries created and the webhook attempts made to its endpoints with how many were answered 2xx
-             *     (`endpoint_id` narrows them to one endpoint); `totals` sums the days.
+             *     (`endpoint_id` narrows them to one endpoint); `totals` sums the days. `failing_endpoints` counts the endpoints
+             *     failing now (every attempt since their last 2xx answer failed, disabled ones included).
              */
             get: operations["getAdminMobilitySummary"];
             put?: never;
@@ -12422,6 +12423,8 @@ export namespace MobilityService {
                     webhook_attempts: number;
                     webhook_succeeded: number;
                 };
+                /** @description The organization's endpoints (of this mode; with `endpoint_id`, that one) failing now: every attempt since their last 2xx answer failed. Endpoints disabled after failing count too. */
+                failing_endpoints: number;
             };
             /**
              * @description What the public tracking page shows, and nothing more.
@@ -16993,7 +16996,8 @@ export namespace MobilityService {
                          *         "deliveries": 1,
                          *         "webhook_attempts": 6,
                          *         "webhook_succeeded": 5
-                         *       }
+                         *       },
+                         *       "failing_endpoints": 0
                          *     }
                          */
                         "application/json": components["schemas"]["MobilitySummary"];

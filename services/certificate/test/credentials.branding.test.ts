@@ -63,6 +63,11 @@ describe("the credential page in the issuer's branding", () => {
     await request(ctx.app).post(`/admin/v1/certificates/${revoked.id}/revoke`).set('Authorization', org.admin()).expect(200);
     const revokedPage = (await page(revoked.verification_code)).text;
     expect(revokedPage).toContain('<div class="band" data-band="revoked">REVOKED</div>');
+    // The date it was revoked (the credential's JSON says revoked_at), in the status and beside the other dates.
+    const revokedOn = (await request(ctx.app).get(`/credentials/${revoked.verification_code}`).set('Accept', 'application/json').expect(200)).body.revoked_at.slice(0, 10);
+    expect(revokedOn).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(revokedPage).toContain(`This certificate was revoked by Enugu Coding School on ${revokedOn} and is no longer valid.`);
+    expect(revokedPage).toContain(`<dt>Revoked on</dt><dd>${revokedOn}</dd>`);
     expect(revokedPage).not.toContain('Add to LinkedIn profile');
     expect(revokedPage).toContain('<a href="/credentials/verify">the verifier</a>');
     const expired = await issueCertificate(ctx, org, { issue_date: '2020-01-01', expires_on: '2021-01-01' });

@@ -58,7 +58,8 @@ describe('the public credential page in a browser', () => {
     await request(ctx.app).post(`/admin/v1/certificates/${certificate.id}/revoke`).set('Authorization', org.admin()).expect(200);
     const { page, requested } = await visit(`${origin}/credentials/${certificate.verification_code}`);
     const status = await page.$eval('[role="status"]', (element) => ({ text: (element as unknown as { innerText: string }).innerText, status: element.getAttribute('data-status') }));
-    expect(status).toEqual({ text: 'This certificate has been revoked by Abuja School of Design and is no longer valid.', status: 'revoked' });
+    const revokedOn = new Date().toISOString().slice(0, 10);
+    expect(status).toEqual({ text: `This certificate was revoked by Abuja School of Design on ${revokedOn} and is no longer valid.`, status: 'revoked' });
     expect(await visibleText(page)).not.toContain('This certificate is valid');
     await page.screenshot({ path: path.join(ARTIFACTS, 'credential-revoked.png'), fullPage: true });
     expect(leavesLoopback(requested)).toEqual([]);

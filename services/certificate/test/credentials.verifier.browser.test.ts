@@ -108,6 +108,22 @@ describe('the verifier page in a browser', () => {
     await page.close();
   });
 
+  it('on a 390 px wide phone the result, with its long credential id, fits the screen: no sideways scrolling', async () => {
+    const certificate = await issueCertificate(ctx, org, { recipient_name: 'Chiamaka Eze' });
+    const file = await downloadedCredential(certificate.verification_code);
+    const { page } = await setup.visit(`${origin}/credentials/verify`, { width: 390, height: 844 });
+    const filePath = path.join(files, 'phone.json');
+    writeFileSync(filePath, file);
+    await (await page.$('#credential-file') as unknown as { uploadFile(file: string): Promise<void> }).uploadFile(filePath);
+    expect((await resultOf(page)).status).toBe('valid');
+    const details = await page.$eval('#result-details', (element) => (element as unknown as Shown).innerText);
+    expect(details).toContain('Chiamaka Eze');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'verifier-valid-390.png'), fullPage: true });
+    const scrollWidth = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
+    expect(scrollWidth).toBeLessThanOrEqual(390);
+    await page.close();
+  });
+
   it('a typed code is checked; an unknown one says so', async () => {
     const certificate = await issueCertificate(ctx, org);
     const { page, requested } = await visit(`${origin}/credentials/verify?code=${certificate.verification_code.toLowerCase()}`);
@@ -164,7 +180,7 @@ describe('sharing from the credential page in a browser', () => {
     const expired = await issueCertificate(ctx, org, { issue_date: '2020-01-01', expires_on: '2021-06-30' });
     const revoked = await issueCertificate(ctx, org);
     await request(ctx.app).post(`/admin/v1/certificates/${revoked.id}/revoke`).set('Authorization', org.admin()).expect(200);
-    for (const [certificate, status, sentence] of [[expired, 'expired', 'This certificate expired on 2021-06-30'], [revoked, 'revoked', 'This certificate has been revoked']] as const) {
+    for (const [certificate, status, sentence] of [[expired, 'expired', 'This certificate expired on 2021-06-30'], [revoked, 'revoked', 'This certificate was revoked']] as const) {
       const { page, requested } = await visit(`${origin}/credentials/${certificate.verification_code}`);
       expect(await page.$eval('[role="status"]', (element) => element.getAttribute('data-status'))).toBe(status);
       expect(await page.$eval('[role="status"]', (element) => (element as unknown as Shown).innerText)).toContain(sentence);

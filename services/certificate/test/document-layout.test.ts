@@ -8,7 +8,7 @@ import { documentLayout, renderPng, type DocumentInput } from '../src/features/d
 import { BUILT_IN_TEMPLATE } from '../src/features/documents/built-in-template';
 import { templateDefinitionSchema } from '../src/features/templates/templates.schema';
 import { pngBase64 } from './factories/templates';
-import { magentaBoxIn } from './helpers/documents';
+import { magentaBoxIn, pixelAt, qrCodeIn } from './helpers/documents';
 
 /** Text measured as the PNG renderer measures it (the real DejaVu fonts, through the canvas). */
 const probe = createCanvas(1, 1).getContext('2d');
@@ -199,5 +199,29 @@ describe('the rendered PNG', () => {
     const logo = layout.boxes.logo!;
     for (const key of ['x', 'y', 'width', 'height'] as const) expect(Math.abs(drawn[key] - logo[key])).toBeLessThanOrEqual(1);
     expect(intersects(drawn, layout.boxes.title!)).toBe(false);
+  });
+});
+
+describe('the REVOKED band', () => {
+  it('leaves the logo whole: with the logo at the top (the default place), the band goes across the bottom, clear of the QR code', async () => {
+    const input: DocumentInput = {
+      definition: BUILT_IN_TEMPLATE,
+      backgroundImage: null,
+      logo: Buffer.from(pngBase64(300, 200, '#FF00FF'), 'base64'),
+      signature: null,
+      values,
+      verificationUrl: values.verification_url,
+      title: 'test',
+      status: 'revoked',
+    };
+    const layout = documentLayout(input, measure);
+    const logo = layout.boxes.logo!;
+    expect(logo.y).toBeLessThan(0.11 * layout.height);
+    const png = await renderPng(input);
+    const drawn = await magentaBoxIn(png, 2);
+    for (const key of ['x', 'y', 'width', 'height'] as const) expect(Math.abs(drawn[key] - logo[key])).toBeLessThanOrEqual(1);
+    // The band is still there, in red, across the bottom; the QR code still reads.
+    expect(await pixelAt(png, 4, Math.round(layout.height * 2) - 4)).toEqual([0xb9, 0x1c, 0x1c]);
+    expect(await qrCodeIn(png)).toBe(values.verification_url);
   });
 });

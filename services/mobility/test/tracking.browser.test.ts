@@ -150,7 +150,7 @@ describe('the public tracking page in a browser', () => {
     await courier.app.post(`/offers/${offer!.id}/accept`).expect(200);
     await waitForText(page, '#status', 'A courier is on the way to collect your parcel.');
     expect(await textOf(page, '#courier')).toMatch(/^Musa · red Honda CG125 \(Motorbike\) · MC-/);
-    expect(await textOf(page, '#eta')).toMatch(/^Arriving in about \d+ minutes?$/);
+    expect(await textOf(page, '#eta')).toMatch(/^Parcel expected at the drop-off in about \d+ minutes?$/);
     expect((await dotOf(page)).visibility).toBe('hidden');
     expect(await textOf(page, '#distance')).toBe('Position not available yet.');
 
@@ -168,7 +168,7 @@ describe('the public tracking page in a browser', () => {
     expect(along).toBeLessThan(0.6);
     expect(dot.cy).toBeCloseTo(pickupDot.y + (dropoffDot.y - pickupDot.y) * along, 0);
     expect(await page.$eval('#map', (map) => map.getAttribute('aria-label'))).toMatch(/^Route from the pick-up to the drop-off; the courier is (4\d|5\d|60)% of the way, 1\.[23] km from the drop-off area$/);
-    expect(await textOf(page, '#eta')).toMatch(/^Arriving in about \d+ minutes?$/);
+    expect(await textOf(page, '#eta')).toMatch(/^Parcel expected at the drop-off in about \d+ minutes?$/);
     await page.screenshot({ path: path.join(ARTIFACTS, 'tracking-page.png'), fullPage: true });
     if (process.env.UPDATE_DOCS_IMAGES === '1') copyFileSync(path.join(ARTIFACTS, 'tracking-page.png'), DOCS_SCREENSHOT);
 
@@ -212,7 +212,7 @@ describe('the public tracking page in a browser', () => {
     expect(await textOf(page, '#test-marker')).toMatch(/^TEST\s+delivery: made with a test key in the sandbox/);
 
     await partner.post(`/api/v1/sandbox/deliveries/${id}/advance`, { to: 'courier_assigned' }).expect(200);
-    await waitForText(page, '#eta', 'Arriving in about');
+    await waitForText(page, '#eta', 'Parcel expected at the drop-off in about');
     expect((await dotOf(page)).visibility).toBe('hidden');
 
     const pickupDot = await pointOf(page, '#pickup-dot');

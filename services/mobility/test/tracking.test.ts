@@ -95,7 +95,7 @@ describe('GET /track/{token}/status', () => {
     await expectNothingPrivate(delivery);
 
     await acceptOffer(delivery);
-    const assigned = (await expectNothingPrivate(delivery)).json;
+    const { json: assigned, html: assignedPage } = await expectNothingPrivate(delivery);
     expect(assigned).toMatchObject({
       status: 'courier_assigned',
       courier: { first_name: 'Musa', vehicle: { type: 'moto', make: 'Honda', model: 'CG125', color: 'red', plate: expect.stringMatching(/^MC-/) } },
@@ -108,6 +108,8 @@ describe('GET /track/{token}/status', () => {
     // in whole minutes (to the second it would give the pick-up's distance away).
     expect(assigned.eta_seconds % 60).toBe(0);
     expect(Math.abs(assigned.eta_seconds - ((300 + 2500) * 1.3) / (30000 / 3600))).toBeLessThanOrEqual(30 + 9);
+    // Under "on the way to collect", the page says what the ETA is: the parcel's at the drop-off, not the courier's at the pick-up.
+    expect(assignedPage).toContain(`<p id="eta">Parcel expected at the drop-off in about ${assigned.eta_seconds / 60} minutes</p>`);
     expect(assigned).toMatchObject({ test: false, proof_of_delivery: null, partner: { logo_url: null, brand_color: null } });
     expect(assigned.timeline.map((entry: { status: string }) => entry.status)).toEqual(['pending', 'courier_assigned']);
 

@@ -156,6 +156,31 @@ describe('GET /admin/v1/summary (mobility)', () => {
     }
     await request(admin).get('/admin/v1/summary').expect(401);
   });
+
+  it('counts the endpoints failing now: an endpoint whose attempts fail since its last 2xx, not the one answering 2xx', async () => {
+    const org = `org_failing_${Date.now()}`;
+    const failingServer = await receiver((_req, res) => {
+      res.writeHead(503);
+      res.end();
+    });
+    const healthyServer = await receiver((_req, res) => {
+      res.writeHead(204);
+      res.end();
+    });
+    const failing = await registerEndpoint(ctx.app, org, failingServer.url, ['ride.completed']);
+    const healthy = await registerEndpoint(ctx.app, org, healthyServer.url, ['ride.completed']);
+    expect((await asAdmin(org).get('/summary?days=1').expect(200)).body.failing_endpoints).toBe(0);
+    await insertEvents(ctx.db, org, ['ride.completed']);
+    await waitFor(async () => {
+      const [bad, good] = [await messages(org, failing.id), await messages(org, healthy.id)];
+      return bad[0]?.attempt_log.length && good[0]?.status === 'succeeded' ? true : undefined;
+    }, 'one failed attempt and one delivered message');
+
+    expect((await asAdmin(org).get('/summary?days=1').expect(200)).body.failing_endpoints).toBe(1);
+    expect((await asAdmin(org).get(`/summary?days=1&endpoint_id=${failing.id}`).expect(200)).body.failing_endpoints).toBe(1);
+    expect((await asAdmin(org).get(`/summary?days=1&endpoint_id=${healthy.id}`).expect(200)).body.failing_endpoints).toBe(0);
+    expect((await asAdmin(org).get('/summary?days=1&mode=test').expect(200)).body.failing_endpoints).toBe(0);
+  });
 });
 
 /** Jobs written as rows (the summary only counts them): two live rides and one test delivery for `org`, a ride for another. */

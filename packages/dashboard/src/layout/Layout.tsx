@@ -1,12 +1,13 @@
 /** The signed-in frame: header (organization switcher, sign out), navigation, and the page. */
 import { Fragment, useEffect, useRef } from 'react';
-import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../auth/session';
 import { useDataMode } from '../mode/ModeProvider';
 import { ModeSwitch, TestModeBanner } from '../mode/ModeSwitch';
 import { OrganizationSwitcher } from './OrganizationSwitcher';
 
 const SECTIONS: { to: string; label: string }[] = [
+  { to: '/', label: 'Home' },
   { to: '/certificates', label: 'Certificates' },
   { to: '/templates', label: 'Templates' },
   { to: '/api-keys/certificate', label: 'Certificate API keys' },
@@ -44,7 +45,9 @@ export function Layout() {
       </a>
       <TestModeBanner />
       <header className="topbar">
-        <strong className="brand">Partner dashboard</strong>
+        <Link to="/" className="brand">
+          Partner dashboard
+        </Link>
         <OrganizationSwitcher />
         <ModeSwitch />
         <span className="account" data-testid="account-email">
@@ -58,7 +61,9 @@ export function Layout() {
         <ul>
           {SECTIONS.map((section) => (
             <li key={section.to}>
-              <NavLink to={section.to}>{section.label}</NavLink>
+              <NavLink to={section.to} end={section.to === '/'}>
+                {section.label}
+              </NavLink>
             </li>
           ))}
         </ul>

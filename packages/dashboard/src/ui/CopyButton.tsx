@@ -1,7 +1,10 @@
 import { useState } from 'react';
 
-/** Copies `text` to the clipboard and says so (politely, for screen readers). */
-export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+/**
+ * Copies `text` to the clipboard and says so (politely, for screen readers). `name`, when given, is the button's
+ * accessible name in place of its visible label (a short "Copy" beside the text it copies, named after it).
+ */
+export function CopyButton({ text, label = 'Copy', name }: { text: string; label?: string; name?: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copy = async () => {
     try {
@@ -13,7 +16,7 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   };
   return (
     <>
-      <button type="button" onClick={copy}>
+      <button type="button" onClick={copy} aria-label={name}>
         {label}
       </button>
       <span aria-live="polite" className="copy-status">

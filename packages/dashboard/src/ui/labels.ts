@@ -4,6 +4,7 @@ const SPECIAL: Record<string, string> = {
   courier_assigned: 'Courier assigned',
   picked_up: 'Picked up',
   in_progress: 'In progress',
+  xl: 'XL',
   gateway_a: 'Gateway A',
   gateway_b: 'Gateway B',
   'gateway-a': 'Gateway A',

@@ -19,6 +19,20 @@ const key = (overrides: Record<string, unknown> = {}) => ({
 });
 
 describe('API keys', () => {
+  it("shows each key's hint as the service gives it, and what a certificate key may do in place of scopes", async () => {
+    fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': { body: session() },
+      'GET /dashboard/api/certificate/api-keys': { body: { data: [key({ token_hint: 'ck_xaph…DuYb' })], has_more: false, next_cursor: null } },
+    });
+    renderApp('/api-keys/certificate');
+    const row = await screen.findByTestId('api-key-key_1');
+    expect(within(row).getByText('ck_xaph…DuYb')).toBeTruthy();
+    expect(row.textContent).not.toContain('…ck_');
+    const cells = within(row).getAllByRole('cell').map((cell) => cell.textContent);
+    expect(cells[2]).toBe('Read credits, verify certificates (every certificate key)');
+  });
+
+
   it('creates a mobility key with scopes and mode, and shows its token once with a copy button', async () => {
     const keys: ReturnType<typeof key>[] = [];
     const api = fakeApi({

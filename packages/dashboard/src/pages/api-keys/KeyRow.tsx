@@ -16,6 +16,9 @@ interface Props {
   onChanged: () => void;
 }
 
+/** What every certificate key may do: they carry no scopes (the partner API's `ck_…` routes). */
+const CERTIFICATE_KEY_CAN = 'Read credits, verify certificates (every certificate key)';
+
 /** One key: its state, last use, and (for owners) rotate with an optional overlap, revoke, delete. */
 export function KeyRow({ service, apiKey, canManage, onRotated, onChanged }: Props) {
   const graceId = useId();
@@ -28,13 +31,14 @@ export function KeyRow({ service, apiKey, canManage, onRotated, onChanged }: Pro
     <tr data-testid={`api-key-${apiKey.id}`}>
       <td>
         <strong>{apiKey.name}</strong>
-        <div className="muted">…{apiKey.token_hint}</div>
+        {/* The hint is the token's start and end with the ellipsis between them already (`ck_AbCd…wxyz`). */}
+        <div className="muted">{apiKey.token_hint}</div>
       </td>
       <td>
         <span className={`badge badge-${apiKey.status}`}>{humanLabel(apiKey.status)}</span>
         <ModeBadge mode={apiKey.livemode === false || apiKey.mode === 'test' ? 'test' : 'live'} />
       </td>
-      <td>{apiKey.scopes?.join(', ') ?? '—'}</td>
+      <td>{apiKey.scopes?.length ? apiKey.scopes.join(', ') : service === 'certificate' ? CERTIFICATE_KEY_CAN : '—'}</td>
       <td>{formatDate(apiKey.last_used_at)}</td>
       <td>{formatDate(apiKey.created_at)}</td>
       <td>

@@ -3,6 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { CardForm } from '../../ui/CardForm';
 import { TextField } from '../../ui/fields';
+import { humanLabel } from '../../ui/labels';
 import { createProgram, type NewProgram, type Program } from './event-passes-api';
 
 const TIERS = ['moto', 'economy', 'comfort', 'xl'] as const;
@@ -56,7 +57,7 @@ export function CreateProgramForm({ onCreated }: { onCreated: (program: Program)
             <div className="checkboxes">
               {TIERS.map((tier) => (
                 <label key={tier} className="checkbox">
-                  <input type="checkbox" name="tiers" value={tier} defaultChecked={tier === 'economy' || tier === 'comfort'} /> {tier[0]!.toUpperCase() + tier.slice(1)}
+                  <input type="checkbox" name="tiers" value={tier} defaultChecked={tier === 'economy' || tier === 'comfort'} /> {humanLabel(tier)}
                 </label>
               ))}
             </div>

@@ -9,7 +9,7 @@ import { FormError } from '../../ui/FormError';
 import { formatDate, formatMoney } from '../../ui/format';
 import { humanLabel } from '../../ui/labels';
 import { QueryState } from '../../ui/QueryState';
-import { attendeesFromCsv, closeProgram, getProgram, issuePasses, listPasses, revokePass, type Attendee, type Program } from './event-passes-api';
+import { attendeesFromCsv, closeProgram, getProgram, issuePasses, listPasses, revokePass, RIDES_COVERED, type Attendee, type EventPass, type Program } from './event-passes-api';
 
 function SpendBar({ program }: { program: Program }) {
   const { budget, currency, usage } = program;
@@ -44,11 +44,13 @@ function IssueForms({ programId, onIssued }: { programId: string; onIssued: () =
   const issue = useMutation({ mutationFn: (body: { count: number } | { attendees: Attendee[] }) => issuePasses(programId, body), onSuccess: onIssued });
   const byForm = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
+    const element = event.currentTarget;
+    const form = new FormData(element);
     const reference = String(form.get('reference') ?? '').trim();
     const name = String(form.get('name') ?? '').trim();
     const count = Number(form.get('count') || 1);
-    issue.mutate(reference || name ? { attendees: [{ ...(reference ? { reference } : {}), ...(name ? { name } : {}) }] } : { count });
+    // Issued: the form is emptied for the next attendee (a failure keeps what was typed).
+    issue.mutate(reference || name ? { attendees: [{ ...(reference ? { reference } : {}), ...(name ? { name } : {}) }] } : { count }, { onSuccess: () => element.reset() });
   };
   const byCsv = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -106,6 +108,12 @@ function IssueForms({ programId, onIssued }: { programId: string; onIssued: () =
   );
 }
 
+/** Newest first, as issued; the passes of one batch (issued together) by attendee reference, then name. */
+function inIssueOrder(passes: EventPass[]): EventPass[] {
+  const attendee = (pass: EventPass) => `${pass.attendee.reference ?? ''}\u0000${pass.attendee.name ?? ''}`;
+  return [...passes].sort((a, b) => b.created_at.localeCompare(a.created_at) || attendee(a).localeCompare(attendee(b)));
+}
+
 export function EventPassProgramPage() {
   const { id = '' } = useParams();
   const queryClient = useQueryClient();
@@ -134,7 +142,7 @@ export function EventPassProgramPage() {
             </dd>
             <dt>Area</dt>
             <dd>
-              {data.venue.address ? `${data.venue.address}, ` : ''}within {data.venue.radius_m} m of {data.venue.lat}, {data.venue.lng} ({humanLabel(data.applies_to)})
+              {data.venue.address ? `${data.venue.address}, ` : ''}within {data.venue.radius_m} m of {data.venue.lat}, {data.venue.lng} ({RIDES_COVERED[data.applies_to]})
             </dd>
             <dt>Rides per pass</dt>
             <dd>{data.rides_per_pass}</dd>
@@ -161,11 +169,11 @@ export function EventPassProgramPage() {
         </>
       )}
       <DataTable query={passes} what="the passes" testId="passes" caption="Passes" columns={['Code', 'Attendee', 'Status', 'Rides used / left', 'Actions']}
-        rows={passes.data?.data} rowKey={(pass) => pass.id} empty="No passes yet."
+        rows={passes.data && inIssueOrder(passes.data.data)} rowKey={(pass) => pass.id} empty="No passes yet."
         renderRow={(pass) => (
           <tr data-testid={`pass-${pass.id}`}>
             <td>
-              <code data-testid="pass-code">{pass.code}</code> <CopyButton text={pass.code} label={`Copy code ${pass.code}`} />
+              <code data-testid="pass-code">{pass.code}</code> <CopyButton text={pass.code} name={`Copy code ${pass.code}`} />
             </td>
             <td>{[pass.attendee.reference, pass.attendee.name].filter(Boolean).join(' · ') || '—'}</td>
             <td data-testid="pass-status">{humanLabel(pass.status)}</td>

@@ -8,6 +8,13 @@ export type EventPass = MobilitySchemas['EventPass'];
 export type NewProgram = MobilitySchemas['NewEventPassProgram'];
 export type Attendee = { reference?: string; name?: string };
 
+/** Which rides of the area a pass covers (`applies_to`), in words. */
+export const RIDES_COVERED: Record<Program['applies_to'], string> = {
+  both: 'pick-up or drop-off',
+  to_venue: 'drop-off only',
+  from_venue: 'pick-up only',
+};
+
 const at = (id: string, rest = ''): `/event-pass-programs/${string}` => `/event-pass-programs/${encodeURIComponent(id)}${rest}`;
 
 export const listPrograms = () => request<Page<Program>>('mobility', '/event-pass-programs', { query: { limit: 100 } });

@@ -18,7 +18,8 @@ export function DailyChart({ title, data, series, testId, unit = '' }: { title: 
           <BarChart accessibilityLayer={false} data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis dataKey="date" tickFormatter={(value: string) => value.slice(5)} fontSize={12} />
-            <YAxis allowDecimals={false} fontSize={12} unit={unit} />
+            {/* A share is drawn on its whole scale: 0 to 100 %, whatever the days' values. */}
+            <YAxis allowDecimals={false} fontSize={12} unit={unit} {...(unit === '%' ? { domain: [0, 100], ticks: [0, 25, 50, 75, 100] } : {})} />
             <Tooltip />
             <Legend />
             {series.map((item) => (

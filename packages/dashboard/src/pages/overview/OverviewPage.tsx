@@ -21,14 +21,13 @@ export function OverviewPage() {
   const deliveries = useQuery({ queryKey: ['deliveries', 'today'], queryFn: () => todaysJobs('deliveries') });
   const firstCertificate = useQuery({ queryKey: ['certificates', 'any'], queryFn: () => listCertificates(undefined) });
   const keys = [...(certificateKeys.data?.data ?? []), ...(mobilityKeys.data?.data ?? [])];
-  const failing = endpoints.data?.data.filter((endpoint) => endpoint.status === 'disabled' && endpoint.disabled_reason).length;
   const numbers: { label: string; value: string | number | undefined; testId: string }[] = [
     { label: 'Credits left', value: credits.data?.balance, testId: 'credits-left' },
     { label: 'Credits used this month', value: summary.data?.credits_used_this_month, testId: 'credits-used' },
     { label: 'Certificates issued', value: summary.data?.certificates_issued, testId: 'certificates-issued' },
     { label: 'Rides today', value: counted(rides.data), testId: 'rides-today' },
     { label: 'Deliveries today', value: counted(deliveries.data), testId: 'deliveries-today' },
-    { label: 'Failing webhook endpoints', value: failing, testId: 'failing-endpoints' },
+    { label: 'Failing webhook endpoints', value: mobility.data?.failing_endpoints, testId: 'failing-endpoints' },
   ];
   return (
     <section>

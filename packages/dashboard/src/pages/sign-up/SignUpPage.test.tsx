@@ -17,13 +17,15 @@ describe('sign up', () => {
   it('asks for the account, then says to check the inbox (with the local inbox in development)', async () => {
     const api = fakeApi({
       'POST /dashboard/api/auth/sessions/refresh': NO_SESSION,
-      'POST /dashboard/api/auth/signup': { status: 202, body: { status: 'mail_sent', message: 'Check your inbox.', mail_inbox_url: 'http://127.0.0.1:1080/' } },
+      // The certificate service's own message (sign-up.service.ts).
+      'POST /dashboard/api/auth/signup': { status: 202, body: { status: 'mail_sent', message: 'Check your inbox: we sent a link to confirm your email address.', mail_inbox_url: 'http://127.0.0.1:1080/' } },
     });
     const { user } = renderApp('/sign-up');
     await fillSignUp(user);
     const notice = await screen.findByTestId('check-inbox');
     expect(within(notice).getByRole('heading', { name: 'Check your inbox' })).toBeTruthy();
-    expect(notice.textContent).toContain('ada@example.com');
+    expect(notice.textContent!.split('Check your inbox')).toHaveLength(2);
+    expect(notice.textContent).toContain('We sent a link to confirm your email address. It went to ada@example.com; open the link in it to finish.');
     expect(within(notice).getByRole('link', { name: 'local inbox' }).getAttribute('href')).toBe('http://127.0.0.1:1080/');
     expect(api.calls('POST /dashboard/api/auth/signup')[0]!.body).toEqual({
       name: 'Ada',

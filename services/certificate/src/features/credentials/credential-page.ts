@@ -13,7 +13,10 @@ export { CREDENTIAL_PAGE_CSP };
 
 /** The status in plain words: a revoked or expired certificate says so before anything else. */
 export function statusSentence(credential: PublicCredential): string {
-  if (credential.status === 'revoked') return `This certificate has been revoked by ${credential.organization_name} and is no longer valid.`;
+  if (credential.status === 'revoked') {
+    const on = credential.revoked_at ? ` on ${credential.revoked_at.slice(0, 10)}` : '';
+    return `This certificate was revoked by ${credential.organization_name}${on} and is no longer valid.`;
+  }
   if (credential.status === 'expired') return `This certificate expired on ${credential.expires_on} and is no longer valid.`;
   return `This certificate is valid. It was issued by ${credential.organization_name}.`;
 }
@@ -65,6 +68,7 @@ export function credentialPageHtml(credential: PublicCredential, branding?: Cred
     ['Issued by', `${credential.organization_name} (${credential.issuer_verified ? 'verified issuer' : 'name not verified'})`],
     ['Issue date', credential.issue_date],
     [credential.status === 'expired' ? 'Expired on' : 'Expires on', credential.expires_on ?? 'Does not expire'],
+    ...(credential.status === 'revoked' && credential.revoked_at ? [['Revoked on', credential.revoked_at.slice(0, 10)] as [string, string]] : []),
     ['Certificate number', credential.certificate_number],
     ['Verification code', credential.verification_code],
   ];

@@ -7,13 +7,13 @@ body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;b
 main{max-width:960px;margin:0 auto;padding:24px}
 h1{font-size:1.6rem;margin:0 0 4px}
 h2{font-size:1.2rem;margin:24px 0 8px}
-.status{padding:12px 16px;border-radius:8px;font-weight:600;margin:16px 0}
+.status{padding:12px 16px;border-radius:8px;font-weight:600;margin:16px 0;overflow-wrap:anywhere}
 .status.valid{background:#e3f9e5;color:#0e5a1c}
 .status.revoked,.status.expired,.status.tampered,.status.unknown{background:#fde8e8;color:#8a1c1c}
 .status.pending{background:#e8eefc;color:#1e3a8a}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:6px 16px;margin:16px 0}
 dt{font-weight:600}
-dd{margin:0}
+dd{margin:0;min-width:0;overflow-wrap:anywhere}
 img.preview{width:100%;height:auto;border:1px solid #d3d7de;border-radius:4px;background:#fff}
 a.download,a.share,button{display:inline-block;margin:12px 8px 0 0;padding:10px 16px;background:#1d4ed8;color:#fff;border:0;border-radius:6px;text-decoration:none;font:inherit;cursor:pointer}
 a.share.linkedin{background:#0a66c2}

@@ -70,7 +70,10 @@ export interface PageLayout {
   boxes: LayoutBoxes;
 }
 
-/** A band across the top of the page saying the certificate is no longer valid, drawn over everything else. */
+/**
+ * A band across the page saying the certificate is no longer valid, drawn over everything else: across the top, or
+ * across the bottom where the top one would cover the logo (and the bottom one covers neither the logo nor the QR code).
+ */
 export interface StatusBand {
   y: number;
   height: number;
@@ -84,20 +87,29 @@ const BAND_TEXT = {
   expired: { title: 'EXPIRED', note: 'This certificate has expired and is no longer valid.' },
 } as const;
 
-/** The band of a revoked or expired certificate (none for a valid one), centred on the page; text in bold sans. */
-export function statusBand(status: 'valid' | 'revoked' | 'expired', width: number, height: number, measure: (text: string, size: number) => number): StatusBand | null {
+/** The band of a revoked or expired certificate (none for a valid one), centred across the page; text in bold sans. */
+export function statusBand(
+  status: 'valid' | 'revoked' | 'expired',
+  page: Pick<PageLayout, 'width' | 'height' | 'logo' | 'qr'>,
+  measure: (text: string, size: number) => number,
+): StatusBand | null {
   if (status === 'valid') return null;
+  const { width, height } = page;
   const { title, note } = BAND_TEXT[status];
   const bandHeight = Math.max(56, height * 0.11);
   const titleSize = bandHeight * 0.42;
   const noteSize = bandHeight * 0.16;
   const top = bandHeight * 0.12;
+  const clear = (y: number, boxes: Array<Box | null>) => boxes.every((box) => !box || !intersects({ x: 0, y, width, height: bandHeight }, box));
+  const qrBox = { x: page.qr.x, y: page.qr.y, width: page.qr.size, height: page.qr.size };
+  const bottom = height - bandHeight;
+  const y = clear(0, [page.logo]) || !clear(bottom, [page.logo, qrBox]) ? 0 : bottom;
   return {
-    y: 0,
+    y,
     height: bandHeight,
     color: '#B91C1C',
-    title: { text: title, x: (width - measure(title, titleSize)) / 2, y: top, size: titleSize },
-    note: { text: note, x: (width - measure(note, noteSize)) / 2, y: top + titleSize * LINE_HEIGHT, size: noteSize },
+    title: { text: title, x: (width - measure(title, titleSize)) / 2, y: y + top, size: titleSize },
+    note: { text: note, x: (width - measure(note, noteSize)) / 2, y: y + top + titleSize * LINE_HEIGHT, size: noteSize },
   };
 }
 

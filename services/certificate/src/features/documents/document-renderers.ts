@@ -96,7 +96,7 @@ async function drawPdf(input: DocumentInput): Promise<Buffer> {
   }
   doc.image(await qrCodePng(input.verificationUrl), layout.qr.x, layout.qr.y, { width: layout.qr.size });
   doc.link(layout.qr.x, layout.qr.y, layout.qr.size, layout.qr.size, input.verificationUrl);
-  const band = statusBand(input.status, layout.width, layout.height, (text, size) => doc.font('sans-bold').fontSize(size).widthOfString(text));
+  const band = statusBand(input.status, layout, (text, size) => doc.font('sans-bold').fontSize(size).widthOfString(text));
   if (band) {
     // Real text, not a picture of it: a reader (or a parser) finds the word REVOKED in the PDF.
     doc.rect(0, band.y, layout.width, band.height).fill(band.color);
@@ -154,7 +154,7 @@ async function drawPng(input: DocumentInput): Promise<Buffer> {
   context.imageSmoothingEnabled = false;
   const qr = await loadImage(await qrCodePng(input.verificationUrl));
   context.drawImage(qr, layout.qr.x, layout.qr.y, layout.qr.size, layout.qr.size);
-  const band = statusBand(input.status, layout.width, layout.height, (text, size) => {
+  const band = statusBand(input.status, layout, (text, size) => {
     probe.font = cssFont('sans', true, size);
     return probe.measureText(text).width;
   });

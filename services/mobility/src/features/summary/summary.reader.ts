@@ -12,7 +12,7 @@ export type MobilitySummaryReader = ReturnType<typeof createMobilitySummaryReade
 
 /**
  * Per UTC day (oldest first, ending today) the rides and deliveries created and the webhook attempts made (and how many
- * were answered 2xx) for an organization, in one mode.
+ * were answered 2xx) for an organization, in one mode, and how many of its endpoints are failing now.
  */
 export function createMobilitySummaryReader(db: Knex) {
   return async (partnerId: string, { days, livemode, endpointId }: { days: number; livemode: boolean; endpointId?: string }) => {
@@ -36,7 +36,15 @@ export function createMobilitySummaryReader(db: Knex) {
        from day order by day.date`,
       [days, partnerId, livemode, endpointId ?? null, endpointId ?? null, days, partnerId, livemode, partnerId, livemode],
     );
+    // Failing now: every attempt since the endpoint's last 2xx answer has failed (`failing_since` is set), disabled ones included.
+    const [failing] = await db('webhook_endpoints')
+      .where({ partner_id: partnerId, livemode })
+      .whereNotNull('failing_since')
+      .modify((query) => {
+        if (endpointId) query.where({ id: endpointId });
+      })
+      .count<{ count: string }[]>({ count: '*' });
     const totals = rows.reduce((sum, row) => ({ rides: sum.rides + row.rides, deliveries: sum.deliveries + row.deliveries, webhook_attempts: sum.webhook_attempts + row.webhook_attempts, webhook_succeeded: sum.webhook_succeeded + row.webhook_succeeded }), { rides: 0, deliveries: 0, webhook_attempts: 0, webhook_succeeded: 0 });
-    return { mode: livemode ? ('live' as const) : ('test' as const), endpoint_id: endpointId ?? null, days: rows, totals };
+    return { mode: livemode ? ('live' as const) : ('test' as const), endpoint_id: endpointId ?? null, days: rows, totals, failing_endpoints: Number(failing?.count ?? 0) };
   };
 }

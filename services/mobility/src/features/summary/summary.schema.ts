@@ -21,6 +21,7 @@ export const mobilitySummaryResponse = z.object({
     webhook_attempts: integer().min(0),
     webhook_succeeded: integer().min(0),
   }),
+  failing_endpoints: integer().min(0).meta({ description: "The organization's endpoints (of this mode; with `endpoint_id`, that one) failing now: every attempt since their last 2xx answer failed. Endpoints disabled after failing count too." }),
 }).meta({ id: 'MobilitySummary' });
 
 /** What the summary operation reads: its query. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { escapeHtml } from '@platform/service-kit/html';
 import type { PublicTracking } from './tracking.presenter';
 import { ROUTE_BOX } from './tracking-route';
-import { COURIER_GONE_TEXT, DEFAULT_BRAND_COLOR, STATUS_TEXT, TEST_MARKER_TEXT, TIMELINE_TEXT, VEHICLE_TYPE_TEXT } from './tracking-text';
+import { COURIER_GONE_TEXT, DEFAULT_BRAND_COLOR, ETA_TEXT, STATUS_TEXT, TEST_MARKER_TEXT, TIMELINE_TEXT, VEHICLE_TYPE_TEXT } from './tracking-text';
 
 export const TRACKING_SCRIPT_PATH = '/track/assets/tracking.js';
 export const TRACKING_ICON_PATH = '/track/assets/icon.svg';
@@ -141,7 +141,7 @@ function proofHtml(tracking: PublicTracking): string {
 export function etaText(seconds: number | null): string {
   if (seconds === null) return '';
   const minutes = Math.max(1, Math.round(seconds / 60));
-  return `Arriving in about ${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return `${ETA_TEXT}${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
 
 /** The tracking page, drawn with the delivery's state now; the script keeps it current. Every value is escaped. */

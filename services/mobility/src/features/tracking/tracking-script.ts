@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { COURIER_GONE_TEXT, STATUS_TEXT, TIMELINE_TEXT, VEHICLE_TYPE_TEXT } from './tracking-text';
+import { COURIER_GONE_TEXT, ETA_TEXT, STATUS_TEXT, TIMELINE_TEXT, VEHICLE_TYPE_TEXT } from './tracking-text';
 
 /**
  * The page's only script, served from `/track/assets/tracking.js` (CSP `script-src 'self'`): polls the status JSON
@@ -12,6 +12,7 @@ export const TRACKING_SCRIPT = `(function () {
   var TIMELINE_TEXT = ${JSON.stringify(TIMELINE_TEXT)};
   var VEHICLE_TYPE_TEXT = ${JSON.stringify(VEHICLE_TYPE_TEXT)};
   var COURIER_GONE_TEXT = ${JSON.stringify(COURIER_GONE_TEXT)};
+  var ETA_TEXT = ${JSON.stringify(ETA_TEXT)};
   var main = document.getElementById('tracking');
   if (!main) return;
   var statusUrl = main.getAttribute('data-status-url');
@@ -34,7 +35,7 @@ export const TRACKING_SCRIPT = `(function () {
     var c = t.courier;
     setText('courier', c ? c.first_name + ' \\u00b7 ' + [c.vehicle.color, c.vehicle.make, c.vehicle.model].join(' ') + ' (' + (VEHICLE_TYPE_TEXT[c.vehicle.type] || c.vehicle.type) + ') \\u00b7 ' + c.vehicle.plate : (t.final ? COURIER_GONE_TEXT : 'No courier yet.'));
     setText('distance', t.distance_meters === null ? (t.final ? '' : 'Position not available yet.') : distanceText(t.distance_meters) + ' from the drop-off area');
-    setText('eta', t.eta_seconds === null ? '' : 'Arriving in about ' + minutesText(t.eta_seconds));
+    setText('eta', t.eta_seconds === null ? '' : ETA_TEXT + minutesText(t.eta_seconds));
     var list = byId('timeline');
     while (list.firstChild) list.removeChild(list.firstChild);
     t.timeline.forEach(function (entry) {

@@ -21,6 +21,12 @@ export const TIMELINE_TEXT: Record<DeliveryStatus, string> = {
   cancelled: 'Cancelled',
 };
 
+/**
+ * The ETA line's words before the minutes: what arrives where. The ETA is the parcel's at the drop-off (through the
+ * pick-up while the courier is still on the way to collect it), never the courier's at the pick-up.
+ */
+export const ETA_TEXT = 'Parcel expected at the drop-off in about ';
+
 /** The fleet's vehicle tiers in words. */
 export const VEHICLE_TYPE_TEXT: Record<Tier, string> = { moto: 'Motorbike', economy: 'Car', comfort: 'Car', xl: 'Van' };
 
