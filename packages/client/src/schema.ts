@@ -7667,6 +7667,17 @@ export namespace CertificateService {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not started (`too_many_in_flight`): the organization or its account already has as many of these in flight as its plan allows, or this server is busy with them and the account holds its fair share. Ask again after `Retry-After`. */
+            OverShare: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description Templates are for owners and members (`insufficient_role`). */
             TemplateRole: {
                 headers: {
@@ -9329,6 +9340,7 @@ export namespace CertificateService {
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["OverShare"];
             };
         };
         getCertificate: {
@@ -9409,6 +9421,7 @@ export namespace CertificateService {
                 401: components["responses"]["InvalidAdminToken"];
                 404: components["responses"]["NotFound"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["OverShare"];
             };
         };
         listTemplates: {
@@ -9536,6 +9549,7 @@ export namespace CertificateService {
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["OverShare"];
                 503: components["responses"]["DocumentRendersBusy"];
             };
         };
@@ -9635,6 +9649,7 @@ export namespace CertificateService {
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["OverShare"];
                 503: components["responses"]["RenderQueueFull"];
             };
         };
@@ -9706,6 +9721,7 @@ export namespace CertificateService {
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["OverShare"];
                 503: components["responses"]["DocumentRendersBusy"];
             };
         };
@@ -9752,6 +9768,7 @@ export namespace CertificateService {
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["OverShare"];
                 503: components["responses"]["RenderQueueFull"];
             };
         };
