@@ -51,6 +51,8 @@ interface Part {
   name: string;
   dir: string;
   entry: string;
+  /** Node's own flags before the entry (the certificate service's heap, as its manifests give it). */
+  nodeArgs?: string[];
   env: NodeJS.ProcessEnv;
   health?: string;
 }
@@ -73,6 +75,9 @@ const replicaParts = (redisUrl: string, i: number): Part[] => {
       name: replicaName('certificate', i),
       dir: 'services/certificate',
       entry: 'dist/server.js',
+      // The heap the image runs it with (infra/k8s/certificate.yaml, docker-compose.yml): 256 MB of its 512 Mi container,
+      // the rest for the render workers' own heaps and canvases and scrypt's 128 MiB per sign-in.
+      nodeArgs: ['--max-old-space-size=256'],
       // Behind the gateway: one more trusted hop than the gateway's for the sign-in throttle's client address, and the
       // dashboard's origins on the gateway's port for the account routes' Origin check (every gateway replica's).
       env: {
@@ -139,7 +144,7 @@ function recordProcess(name: string, pid: number | undefined): void {
 const profiled = (part: Part) => (process.env.PLATFORM_CPU_PROFILE && part.name === process.env.PLATFORM_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(root, 'bench/profiles')}`] : []);
 
 function run(part: Part, entry = part.entry): ChildProcess {
-  const child = spawn(process.execPath, [...profiled(part), entry], {
+  const child = spawn(process.execPath, [...profiled(part), ...(part.nodeArgs ?? []), entry], {
     cwd: path.join(root, part.dir),
     env: compiledEnv({ ...env, ...part.env }),
     stdio: ['ignore', 'pipe', 'pipe'],

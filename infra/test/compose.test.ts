@@ -37,7 +37,7 @@ function defaultFromConfig(file: string, pattern: RegExp): string {
 
 /** Each process, the compiled entry the image runs (WORKDIR /app) and the source file it is built from. */
 const apps = [
-  { name: 'certificate', command: 'node /app/certificate/dist/server.js', source: 'services/certificate/src/server.ts', schema: certificateConfigSchema },
+  { name: 'certificate', command: 'node --max-old-space-size=256 /app/certificate/dist/server.js', source: 'services/certificate/src/server.ts', schema: certificateConfigSchema },
   { name: 'mobility', command: 'node /app/mobility/dist/server.js', source: 'services/mobility/src/server.ts', schema: mobilityConfigSchema },
   { name: 'worker', command: 'node /app/mobility/dist/worker.js', source: 'services/mobility/src/worker.ts', schema: mobilityConfigSchema },
   { name: 'gateway', command: 'node /app/gateway/dist/server.js', source: 'gateway/src/server.ts', schema: gatewayConfigSchema },

@@ -34,7 +34,7 @@ const strongSecrets = {
 /** Each workload, the compiled entry the image runs (`/app/<deploy>/dist/…`) and the source file it is built from. */
 const workloads = [
   { kind: 'Deployment', name: 'gateway', schema: gatewayConfigSchema, command: 'node /app/gateway/dist/server.js', source: 'gateway/src/server.ts' },
-  { kind: 'Deployment', name: 'certificate', schema: certificateConfigSchema, command: 'node /app/certificate/dist/server.js', source: 'services/certificate/src/server.ts' },
+  { kind: 'Deployment', name: 'certificate', schema: certificateConfigSchema, command: 'node --max-old-space-size=256 /app/certificate/dist/server.js', source: 'services/certificate/src/server.ts' },
   { kind: 'Deployment', name: 'mobility', schema: mobilityConfigSchema, command: 'node /app/mobility/dist/server.js', source: 'services/mobility/src/server.ts' },
   { kind: 'Deployment', name: 'worker', schema: mobilityConfigSchema, command: 'node /app/mobility/dist/worker.js', source: 'services/mobility/src/worker.ts' },
   { kind: 'Job', name: 'certificate-migrate', schema: certificateConfigSchema, command: 'node /app/certificate/dist/db/migrate.js', source: 'services/certificate/src/db/migrate.ts' },
@@ -125,6 +125,14 @@ describe('infra/k8s workloads', () => {
     expect(container.command.join(' ')).toBe(command);
     expect(container.workingDir).toBe('/app');
     expect(existsSync(path.join(root, source))).toBe(true);
+  });
+
+  it("gives the certificate service a heap of at most half its memory limit (Node would size it from the machine's memory)", () => {
+    const container = containerOf('certificate', 'Deployment') as unknown as { command: string[]; resources: { limits: { memory: string } } };
+    const heapMb = Number(/^--max-old-space-size=(\d+)$/.exec(container.command.find((arg) => arg.startsWith('--max-old-space-size=')) ?? '')?.[1]);
+    const limitMi = Number(/^(\d+)Mi$/.exec(container.resources.limits.memory)?.[1]);
+    expect(heapMb).toBeGreaterThan(0);
+    expect(heapMb).toBeLessThanOrEqual(limitMi / 2);
   });
 
   it('runs migrations only in the Jobs: no Deployment has an initContainer', () => {

@@ -364,11 +364,15 @@ async function previewsPhase(system: RunningSystem, accounts: Account[], bystand
 // ---------------------------------------------------------------------------------- c. previews vs first documents
 
 async function documentsPhase(system: RunningSystem, accounts: Account[], bystander: { auth: string }, certificatePid: number): Promise<PhaseResult> {
-  const body = JSON.stringify({
-    name: 'Drill: a 16-megapixel background',
-    text_blocks: [{ text: '{{recipient_name}}', x: 0.1, y: 0.4, width: 0.8, font_size: 32, bold: true }],
-    background_image: { data: flatPng(4000, 4000, '#E1F0F5') },
-  });
+  // Each preview a different draft (its text), so none is answered from the preview cache: every one is a render.
+  const background = flatPng(4000, 4000, '#E1F0F5');
+  let drafts = 0;
+  const body = () =>
+    JSON.stringify({
+      name: 'Drill: a 16-megapixel background',
+      text_blocks: [{ text: `{{recipient_name}} #${drafts++}`, x: 0.1, y: 0.4, width: 0.8, font_size: 32, bold: true }],
+      background_image: { data: background },
+    });
   const documents = Number(process.env.DRILL_FAIR_SHARE_DOCUMENTS ?? 5);
   const deadline = Date.now() + 240_000;
   const retryAfters: number[] = [];
@@ -410,12 +414,13 @@ async function documentsPhase(system: RunningSystem, accounts: Account[], bystan
   let flooding = true;
   const rss = rssSampler(certificatePid);
   const flood: number[] = [];
-  // Every organization keeps two previews in flight (its render budget), asking again 250 ms after a 503.
+  // Every organization keeps two previews in flight (its render budget), each a new draft, asking again 250 ms after
+  // anything but a 200 (a 202 leaves its render queued; a newer draft replaces the oldest of the organization's two).
   const loops = accounts.flatMap((account) =>
     account.organizations.flatMap((auth) =>
       [0, 1].map(async () => {
         while (flooding && Date.now() < deadline) {
-          const status = await postPreview(system, auth, body, 120000);
+          const status = await postPreview(system, auth, body(), 120000);
           flood.push(status);
           if (status !== 200) await sleep(250);
         }
