@@ -51,7 +51,8 @@ export function dashboardPage(current: () => { page: Page; gatewayUrl: string })
   };
   /** Opens a path of the gateway (not only the dashboard's) as a fresh load. */
   const open = async (pathname: string): Promise<void> => {
-    await page().goto(`${current().gatewayUrl}${pathname}`, { waitUntil: 'networkidle0' });
+    // 60 s: on a loaded 2-core machine a first page with a live preview (a cold render) can take longer than the default 30.
+    await page().goto(`${current().gatewayUrl}${pathname}`, { waitUntil: 'networkidle0', timeout: 60_000 });
   };
   const waitForHeading = async (heading: string | RegExp): Promise<void> => {
     const source = typeof heading === 'string' ? `^${heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` : heading.source;
