@@ -1,6 +1,9 @@
 /**
  * `pnpm load`: a mixed load through the gateway at a fixed rate (LOAD_RATE requests/s in all, LOAD_SECONDS long,
  * default 200/s for 60 s), printing throughput, p50/p99/p99.9 latency and non-2xx answers by status for each scenario.
+ * The load is open loop (`runOpenLoop` of bench-kit): arrivals are spread evenly, or as a Poisson process with
+ * LOAD_ARRIVALS=poisson, each request leaves at its time whatever the answers do, and its latency counts from that
+ * intended time; the sockets opened, any request that waited for one and the generator's own lateness are printed.
  *
  * Scenarios (share of the rate): certificate verify and credits; mobility estimates, ride creation (no Idempotency-Key,
  * so every request creates a ride; a few drivers are online 50 km away, outside the dispatch radius, so rides stay
@@ -10,22 +13,27 @@
  * (LOAD_RATE_LIMIT_PER_ADDRESS_PER_MINUTE) and per organization (LOAD_RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE), default 1,000,000 each.
  */
 import { loadavg } from 'node:os';
-import autocannon from 'autocannon';
 import { MOBILITY_SCOPES } from '@platform/api-keys';
 import { DEFAULT_JWT_ISSUER, signAdminToken, signDriverToken } from '@platform/service-kit/admin-auth';
-import { descendantsCpuMs, machineCpuMs, namedProcessesCpuMs, processCpuMs } from '@platform/bench-kit';
+import {
+  descendantsCpuMs,
+  machineCpuMs,
+  namedProcessesCpuMs,
+  processCpuMs,
+  runOpenLoop,
+  type Arrivals,
+  type OpenLoopResult,
+  type OpenLoopScenario,
+} from '@platform/bench-kit';
 import { checkoutJwtSecret } from './dev-secrets';
 import { workspaceRoot } from './running-state';
 import { startSystem, type RunningSystem } from './system';
 
-interface Scenario {
-  name: string;
-  share: number;
-  request: autocannon.Request & { path: string };
-}
+type Scenario = OpenLoopScenario;
 
 const seconds = Number(process.env.LOAD_SECONDS ?? 60);
 const rate = Number(process.env.LOAD_RATE ?? 200);
+const arrivals = (process.env.LOAD_ARRIVALS ?? 'even') as Arrivals;
 // The system's own: `pnpm start` of this checkout uses .data/dev-secrets.json when JWT_SECRET is unset.
 const secret = checkoutJwtSecret(workspaceRoot(__dirname));
 const tokenOptions = { issuer: process.env.JWT_ISSUER ?? DEFAULT_JWT_ISSUER };
@@ -115,6 +123,7 @@ async function mobilityScenarios(system: RunningSystem): Promise<Scenario[]> {
 }
 
 async function main() {
+  if (arrivals !== 'even' && arrivals !== 'poisson') throw new Error(`LOAD_ARRIVALS is ${arrivals}: even (the default) or poisson`);
   const system = await startSystem('load', 28080, {
     RATE_LIMIT_PER_MINUTE: process.env.LOAD_RATE_LIMIT_PER_MINUTE ?? '1000000',
     RATE_LIMIT_PER_ADDRESS_PER_MINUTE: process.env.LOAD_RATE_LIMIT_PER_ADDRESS_PER_MINUTE ?? '1000000',
@@ -126,36 +135,42 @@ async function main() {
     const all = [...(await certificateScenarios(system)), ...(await mobilityScenarios(system))];
     const total = all.reduce((sum, s) => sum + s.share, 0);
     const scenarios = all.filter((s) => !only || s.name.includes(only));
-    console.log(`pnpm load: ${rate} requests/s for ${seconds} s through ${system.gateway}\n`);
+    // Each scenario keeps its share of LOAD_RATE, also when LOAD_ONLY leaves others out.
+    const runRate = (rate * scenarios.reduce((sum, s) => sum + s.share, 0)) / total;
+    console.log(`pnpm load: ${rate} requests/s for ${seconds} s through ${system.gateway}, ${arrivals} arrivals, open loop (latency from each request's intended send time)\n`);
     const cpuBefore = cpuSnapshot(system);
-    const results = await Promise.all(
-      scenarios.map((s) => {
-        const target = Math.max(1, Math.round((rate * s.share) / total));
-        // Enough connections that a slow answer does not hold the rate down (up to half a second of requests in flight).
-        return autocannon({
-          url: system.gateway,
-          connections: Math.max(4, Math.min(32, Math.ceil(target / 2))),
-          duration: seconds,
-          overallRate: target,
-          requests: [s.request],
-        }).then((result) => ({ scenario: s, target, result }));
-      }),
-    );
-    console.log('| scenario | target/s | requests/s | p50 ms | p99 ms | p99.9 ms | non-2xx by status |');
-    console.log('|---|---:|---:|---:|---:|---:|---|');
-    for (const { scenario, target, result } of results) {
-      const codes = Object.entries((result as unknown as { statusCodeStats: Record<string, { count: number }> }).statusCodeStats ?? {})
-        .filter(([code]) => !code.startsWith('2'))
-        .map(([code, stat]) => `${code}: ${stat.count}`)
-        .join(', ');
-      console.log(
-        `| ${scenario.name} | ${target} | ${result.requests.average.toFixed(0)} | ${result.latency.p50} | ${result.latency.p99} | ${result.latency.p99_9} | ${codes || 'none'}${result.errors ? `, errors: ${result.errors}` : ''}${result.timeouts ? `, timeouts: ${result.timeouts}` : ''} |`,
-      );
-    }
-    printCpu(cpuBefore, cpuSnapshot(system), results.reduce((sum, { result }) => sum + result.requests.total, 0));
+    const result = await runOpenLoop({ url: system.gateway, rate: runRate, seconds, scenarios, arrivals });
+    printResult(result);
+    printCpu(cpuBefore, cpuSnapshot(system), result.answered);
   } finally {
     await system.stop();
   }
+}
+
+const ms = (value: number): string => (value < 10 ? value.toFixed(1) : value.toFixed(0));
+
+/** Per scenario: rates, latency from the intended send time, answers that were not 2xx; then the client's sockets and lateness. */
+function printResult(result: OpenLoopResult): void {
+  console.log('| scenario | target/s | sent/s | answered/s | p50 ms | p99 ms | p99.9 ms | non-2xx by status |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---|');
+  for (const s of result.scenarios) {
+    const failures = [
+      ...Object.entries(s.statuses)
+        .filter(([status]) => !status.startsWith('2'))
+        .map(([status, count]) => `${status}: ${count}`),
+      ...Object.entries(s.errors).map(([error, count]) => `${error}: ${count}`),
+    ];
+    console.log(
+      `| ${s.name} | ${s.targetPerSecond.toFixed(0)} | ${(s.sent / seconds).toFixed(0)} | ${(s.answered / seconds).toFixed(0)} | ${ms(s.latency.p50)} | ${ms(s.latency.p99)} | ${ms(s.latency.p999)} | ${failures.join(', ') || 'none'} |`,
+    );
+  }
+  const queued = result.queuedForSocket
+    ? `${result.queuedForSocket} requests waited for a socket (all ${result.maxSockets} busy; the wait is in their latency)`
+    : 'client never queued';
+  console.log(`\nclient: ${result.socketsOpened} sockets opened, at most ${result.maxInFlight} requests in flight; ${queued}`);
+  const lag = result.scheduleLag;
+  const saturated = lag.p99 > 10 ? ' — the load generator is falling behind its schedule: the latencies above include its lateness' : '';
+  console.log(`schedule lag (how late each request left against its intended time): p50 ${ms(lag.p50)} ms, p99 ${ms(lag.p99)} ms, max ${ms(lag.max)} ms${saturated}`);
 }
 
 /** CPU time (ms) of each process of the stack, Postgres, Redis and the whole machine, and the load average. */
