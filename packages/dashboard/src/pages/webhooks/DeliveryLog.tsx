@@ -7,7 +7,7 @@ import { FormError } from '../../ui/FormError';
 import { formatDate } from '../../ui/format';
 import { QueryState } from '../../ui/QueryState';
 import { humanLabel } from '../../ui/labels';
-import { EVENT_TYPES, LOCATION_EVENT_TYPES, listDeliveries, replayDelivery, type MessageFilters } from './webhooks-api';
+import { EVENT_TYPES, listDeliveries, replayDelivery, type MessageFilters } from './webhooks-api';
 
 type Attempt = NonNullable<WebhookDelivery['attempt_log']>[number];
 
@@ -42,7 +42,7 @@ export function DeliveryLog({ endpointId }: { endpointId: string }) {
           Event type{' '}
           <select name="event_type" defaultValue="">
             <option value="">Any</option>
-            {[...EVENT_TYPES, ...LOCATION_EVENT_TYPES, 'webhook.test'].map((type) => (
+            {[...EVENT_TYPES, 'webhook.test'].map((type) => (
               <option key={type} value={type}>
                 {type}
               </option>

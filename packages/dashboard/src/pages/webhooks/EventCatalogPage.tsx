@@ -13,7 +13,7 @@ async function loadDescription(): Promise<OpenApiDocument> {
 
 export function EventCatalogPage() {
   const description = useQuery({ queryKey: ['openapi'], queryFn: loadDescription, staleTime: Infinity });
-  const entries = description.data ? catalogOf(description.data, [...EVENT_TYPES, ...LOCATION_EVENT_TYPES], LOCATION_EVENT_TYPES) : [];
+  const entries = description.data ? catalogOf(description.data, EVENT_TYPES, LOCATION_EVENT_TYPES) : [];
   return (
     <section>
       <p>

@@ -1,4 +1,5 @@
 import { fireEvent, screen, within } from '@testing-library/react';
+import { WEBHOOK_EVENT_TYPES } from '@platform/client/schema';
 import { describe, expect, it } from 'vitest';
 import { fakeApi, problem } from '../../test/fake-api';
 import { renderApp, session } from '../../test/render';
@@ -51,6 +52,28 @@ describe('webhooks', () => {
     expect(within(screen.getByTestId('delivery-dlv_2')).getByRole('button', { name: 'Replay' })).toBeTruthy();
     await user.click(within(failed).getByRole('button', { name: 'Replay' }));
     expect(api.calls('POST /dashboard/api/mobility/webhooks/whe_1/deliveries/dlv_1/replay')).toHaveLength(1);
+  });
+
+  it('offers every event type the API accepts, the opt-in location events too', async () => {
+    const api = fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': { body: session() },
+      'GET /dashboard/api/mobility/webhooks': { body: { data: [] } },
+      'POST /dashboard/api/mobility/webhooks': (request) => ({ status: 201, body: { ...endpoint, ...(request.body as object), secret: 'whsec_c2VjcmV0' } }),
+    });
+    const { user } = renderApp('/webhooks');
+    const events = await screen.findByRole('group', { name: 'Events' });
+    expect(within(events).getAllByRole('checkbox').map((box) => (box as HTMLInputElement).value)).toEqual([...WEBHOOK_EVENT_TYPES]);
+    expect(within(events).getByText(/every event except the opt-in location events/)).toBeTruthy();
+
+    await user.type(screen.getByLabelText('URL'), 'https://partner.example/hooks');
+    await user.click(within(events).getByRole('checkbox', { name: 'ride.location_updated' }));
+    await user.click(within(events).getByRole('checkbox', { name: 'delivery.courier_location_updated' }));
+    await user.click(screen.getByRole('button', { name: 'Register endpoint' }));
+    expect((await screen.findByTestId('webhook-secret')).textContent).toBe('whsec_c2VjcmV0');
+    expect(api.calls('POST /dashboard/api/mobility/webhooks')[0]!.body).toEqual({
+      url: 'https://partner.example/hooks',
+      events: ['ride.location_updated', 'delivery.courier_location_updated'],
+    });
   });
 
   it('disables the endpoint and re-sends the events it missed since a time', async () => {
