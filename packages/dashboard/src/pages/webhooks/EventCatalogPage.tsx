@@ -31,7 +31,7 @@ export function EventCatalogPage() {
             {entry.type} {entry.optIn && <span className="badge badge-test">Opt-in</span>}
           </h2>
           <p className="muted">
-            <code>data</code> is a <code>{entry.schemaName}</code>.
+            <code>data</code>: <code>{entry.schemaName}</code> object
           </p>
           <details>
             <summary>Schema</summary>
