@@ -76,6 +76,42 @@ describe('webhooks', () => {
     });
   });
 
+  it("shows an attempt's request headers, response headers and response body, labelled, in a full-width row below the message", async () => {
+    const answered = {
+      ...delivery('dlv_1', 'failed'),
+      payload: { id: 'evt_dlv_1', type: 'ride.completed' },
+      attempt_log: [
+        {
+          attempt: 1,
+          status_code: 503,
+          duration_ms: 49,
+          error: 'HTTP 503',
+          request_headers: { 'webhook-id': 'evt_dlv_1', 'content-type': 'application/json' },
+          response_headers: { 'retry-after': '5' },
+          response_body_excerpt: 'busy, try again later',
+        },
+      ],
+    };
+    fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': { body: session() },
+      'GET /dashboard/api/mobility/webhooks/whe_1': { body: endpoint },
+      'GET /dashboard/api/mobility/webhooks/whe_1/deliveries': { body: { data: [answered], has_more: false } },
+    });
+    const { user } = renderApp('/webhooks/whe_1');
+    const row = await screen.findByTestId('delivery-dlv_1');
+    await user.click(within(row).getByText('Payload and attempts'));
+    const panel = screen.getByTestId('message-details');
+    expect(row.nextElementSibling).toBe(panel);
+    const cell = panel.querySelector('td')!;
+    expect(cell.colSpan).toBe(screen.getAllByRole('columnheader').length);
+
+    const attempt = within(cell).getByTestId('attempt-1');
+    expect(within(attempt).getAllByText(/^Re(quest|sponse) /).map((label) => label.textContent)).toEqual(['Request headers', 'Response headers', 'Response body']);
+    expect(within(attempt).getByLabelText('Request headers').textContent).toBe('webhook-id: evt_dlv_1\ncontent-type: application/json');
+    expect(within(attempt).getByLabelText('Response headers').textContent).toBe('retry-after: 5');
+    expect(within(attempt).getByLabelText('Response body').textContent).toBe('busy, try again later');
+  });
+
   it('disables the endpoint and re-sends the events it missed since a time', async () => {
     let status = 'enabled';
     const api = fakeApi({
