@@ -61,7 +61,7 @@ describe('webhooks', () => {
       'POST /dashboard/api/mobility/webhooks': (request) => ({ status: 201, body: { ...endpoint, ...(request.body as object), secret: 'whsec_c2VjcmV0' } }),
     });
     const { user } = renderApp('/webhooks');
-    const events = await screen.findByRole('group', { name: 'Events' });
+    const events = await screen.findByRole('group', { name: 'Events' }, { timeout: 5000 });
     expect(within(events).getAllByRole('checkbox').map((box) => (box as HTMLInputElement).value)).toEqual([...WEBHOOK_EVENT_TYPES]);
     expect(within(events).getByText(/every event except the opt-in location events/)).toBeTruthy();
 
@@ -98,7 +98,7 @@ describe('webhooks', () => {
       'GET /dashboard/api/mobility/webhooks/whe_1/deliveries': { body: { data: [answered], has_more: false } },
     });
     const { user } = renderApp('/webhooks/whe_1');
-    const row = await screen.findByTestId('delivery-dlv_1');
+    const row = await screen.findByTestId('delivery-dlv_1', {}, { timeout: 5000 });
     await user.click(within(row).getByText('Payload and attempts'));
     const panel = screen.getByTestId('message-details');
     expect(row.nextElementSibling).toBe(panel);
@@ -139,6 +139,53 @@ describe('webhooks', () => {
       since: new Date('2026-11-25T08:00').toISOString(),
       include_succeeded: false,
     });
+  });
+
+  it("edits the endpoint's URL, events, description and whether it is enabled, sending only what changed", async () => {
+    let current = { ...endpoint, description: 'Old receiver' as string | null };
+    const api = fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': { body: session() },
+      'GET /dashboard/api/mobility/webhooks/whe_1': () => ({ body: current }),
+      'PATCH /dashboard/api/mobility/webhooks/whe_1': (request) => {
+        const body = request.body as { url?: string; events?: string[]; description?: string | null; enabled?: boolean };
+        if (body.events?.length === 0) return problem(422, 'validation_failed', 'The request is invalid', [{ path: 'events', message: 'must list at least one event' }]);
+        const { enabled, ...rest } = body;
+        current = { ...current, ...rest, ...(enabled === undefined ? {} : { status: enabled ? 'enabled' : 'disabled' }) };
+        return { body: current };
+      },
+      'GET /dashboard/api/mobility/webhooks/whe_1/deliveries': { body: { data: [] } },
+    });
+    const { user } = renderApp('/webhooks/whe_1');
+    await user.click(await screen.findByRole('button', { name: 'Edit' }, { timeout: 5000 }));
+    const form = screen.getByRole('form', { name: 'Edit the webhook endpoint' });
+    expect((within(form).getByLabelText('URL') as HTMLInputElement).value).toBe('https://partner.example/hooks');
+    expect((within(form).getByLabelText('Description (optional)') as HTMLInputElement).value).toBe('Old receiver');
+    expect((within(form).getByRole('checkbox', { name: 'ride.completed' }) as HTMLInputElement).checked).toBe(true);
+    expect((within(form).getByRole('checkbox', { name: 'Enabled' }) as HTMLInputElement).checked).toBe(true);
+
+    await user.click(within(form).getByRole('checkbox', { name: 'ride.completed' }));
+    await user.click(within(form).getByRole('button', { name: 'Save changes' }));
+    expect((await within(form).findByTestId('error-events')).textContent).toBe('must list at least one event');
+
+    await user.clear(within(form).getByLabelText('URL'));
+    await user.type(within(form).getByLabelText('URL'), 'https://partner.example/v2/hooks');
+    await user.click(within(form).getByRole('checkbox', { name: 'ride.cancelled' }));
+    await user.click(within(form).getByRole('checkbox', { name: 'ride.location_updated' }));
+    await user.clear(within(form).getByLabelText('Description (optional)'));
+    await user.click(within(form).getByRole('checkbox', { name: 'Enabled' }));
+    await user.click(within(form).getByRole('button', { name: 'Save changes' }));
+    expect((await screen.findByText('Endpoint saved.')).getAttribute('role')).toBe('status');
+    expect(api.calls('PATCH /dashboard/api/mobility/webhooks/whe_1')[1]!.body).toEqual({
+      url: 'https://partner.example/v2/hooks',
+      events: ['ride.cancelled', 'ride.location_updated'],
+      description: null,
+      enabled: false,
+    });
+    expect(screen.queryByRole('form', { name: 'Edit the webhook endpoint' })).toBeNull();
+    expect(screen.getByText('https://partner.example/v2/hooks').tagName).toBe('DD');
+    expect(screen.getByText('ride.cancelled, ride.location_updated').tagName).toBe('DD');
+    expect(screen.getByTestId('endpoint-status').textContent).toBe('Disabled');
+    expect(screen.queryByText('Old receiver')).toBeNull();
   });
 
   it('says so when the mobility service has no admin webhook routes yet', async () => {
