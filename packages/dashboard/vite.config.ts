@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import { defaultClientConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 /** The gateway the dev server forwards /dashboard/api to (the back end serves everything else in production). */
@@ -7,6 +8,9 @@ const gateway = process.env.DASHBOARD_GATEWAY_URL ?? 'http://127.0.0.1:8080';
 export default defineConfig({
   base: '/dashboard/',
   plugins: [react()],
+  // Workspace packages by their TypeScript sources (`source` export), as tsconfig resolves them: the generated
+  // lists of @platform/client/schema (the event types the API accepts) are bundled, with no build of the client first.
+  resolve: { conditions: ['source', ...defaultClientConditions] },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
   server: {
     port: 5173,

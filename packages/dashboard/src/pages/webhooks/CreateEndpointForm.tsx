@@ -5,7 +5,7 @@ import { CardForm } from '../../ui/CardForm';
 import { CheckboxGroup, TextField } from '../../ui/fields';
 import { createEndpoint, EVENT_TYPES } from './webhooks-api';
 
-/** Registers an endpoint; no event chosen means every event. */
+/** Registers an endpoint; no event chosen means every event but the opt-in location events. */
 export function CreateEndpointForm({ onCreated }: { onCreated: (endpoint: CreatedWebhookEndpoint) => void }) {
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
@@ -26,7 +26,7 @@ export function CreateEndpointForm({ onCreated }: { onCreated: (endpoint: Create
         onChange={(event) => setUrl(event.target.value)} />
       <TextField label="Description (optional)" name="description" value={description} error={mutation.error} onChange={(event) => setDescription(event.target.value)} />
       <CheckboxGroup label="Events" name="events" options={EVENT_TYPES} value={events} onChange={setEvents} error={mutation.error}
-        hint="None chosen: every event." />
+        hint="None chosen: every event except the opt-in location events." />
       <button type="submit" disabled={mutation.isPending}>
         Register endpoint
       </button>

@@ -1,15 +1,17 @@
 /** The endpoint's message log as in Svix: filters, each message's payload and every attempt's request and answer, replay. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { WebhookDelivery } from '../../api/types';
 import { DataTable } from '../../ui/DataTable';
 import { FormError } from '../../ui/FormError';
 import { formatDate } from '../../ui/format';
 import { QueryState } from '../../ui/QueryState';
 import { humanLabel } from '../../ui/labels';
-import { EVENT_TYPES, LOCATION_EVENT_TYPES, listDeliveries, replayDelivery, type MessageFilters } from './webhooks-api';
+import { EVENT_TYPES, listDeliveries, replayDelivery, type MessageFilters } from './webhooks-api';
 
 type Attempt = NonNullable<WebhookDelivery['attempt_log']>[number];
+
+const MESSAGE_COLUMNS = ['Event', 'Status', 'Attempts', 'Last answer', 'Created', 'Actions'] as const;
 
 /** `2026-05-01` (a date input) → the start of that local day, as the API's ISO instant. */
 const dayStart = (value: string, plusDays = 0) => {
@@ -42,7 +44,7 @@ export function DeliveryLog({ endpointId }: { endpointId: string }) {
           Event type{' '}
           <select name="event_type" defaultValue="">
             <option value="">Any</option>
-            {[...EVENT_TYPES, ...LOCATION_EVENT_TYPES, 'webhook.test'].map((type) => (
+            {[...EVENT_TYPES, 'webhook.test'].map((type) => (
               <option key={type} value={type}>
                 {type}
               </option>
@@ -74,7 +76,7 @@ export function DeliveryLog({ endpointId }: { endpointId: string }) {
       <QueryState isLoading={deliveries.isLoading} error={deliveries.error} what="the message log" />
       <FormError error={replay.error} />
       {replay.isSuccess && <p role="status">Message queued to be sent again.</p>}
-      <DataTable testId="delivery-log" caption="Messages, newest first" columns={['Event', 'Status', 'Attempts', 'Last answer', 'Created', 'Actions']}
+      <DataTable testId="delivery-log" caption="Messages, newest first" columns={MESSAGE_COLUMNS}
         rows={deliveries.data?.data} rowKey={(delivery) => delivery.id}
         empty={<>No messages{Object.values(filters).some(Boolean) ? ' match these filters' : ' yet'}.</>}
         renderRow={(delivery) => <MessageRow delivery={delivery} onReplay={() => replay.mutate(delivery.id)} />} />
@@ -82,51 +84,74 @@ export function DeliveryLog({ endpointId }: { endpointId: string }) {
   );
 }
 
+/** The message's row, and when opened a full-width row below it: the payload and every attempt's request and answer. */
 function MessageRow({ delivery, onReplay }: { delivery: WebhookDelivery; onReplay: () => void }) {
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
   return (
-    <tr data-testid={`delivery-${delivery.id}`}>
-      <td>
-        {delivery.event_type}
-        <div className="muted">{delivery.event_id}</div>
-        <details className="message" data-testid="message-details">
-          <summary>Payload and attempts</summary>
-          <p className="label">Request payload</p>
-          <pre className="code" tabIndex={0} aria-label="Request payload" data-testid="message-payload">
-            {JSON.stringify(delivery.payload ?? null, null, 2)}
-          </pre>
-          {delivery.next_attempt_at && <p data-testid="next-retry">Next retry: {formatDate(delivery.next_attempt_at)}</p>}
-          <ol className="attempts">
-            {(delivery.attempt_log ?? []).map((attempt) => (
-              <AttemptDetails key={attempt.attempt} attempt={attempt} />
-            ))}
-          </ol>
-        </details>
-      </td>
-      <td>{humanLabel(delivery.status)}</td>
-      <td>{delivery.attempts}</td>
-      <td>{delivery.last_status_code ?? delivery.last_error ?? '—'}</td>
-      <td>{formatDate(delivery.created_at)}</td>
-      <td>
-        {delivery.status !== 'pending' && (
-          <button type="button" onClick={onReplay}>
-            Replay
+    <>
+      <tr data-testid={`delivery-${delivery.id}`}>
+        <td>
+          {delivery.event_type}
+          <div className="muted">{delivery.event_id}</div>
+          <button type="button" className="disclosure" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
+            Payload and attempts
           </button>
-        )}
-      </td>
-    </tr>
+        </td>
+        <td>{humanLabel(delivery.status)}</td>
+        <td>{delivery.attempts}</td>
+        <td>{delivery.last_status_code ?? delivery.last_error ?? '—'}</td>
+        <td>{formatDate(delivery.created_at)}</td>
+        <td>
+          {delivery.status !== 'pending' && (
+            <button type="button" onClick={onReplay}>
+              Replay
+            </button>
+          )}
+        </td>
+      </tr>
+      {open && (
+        <tr className="message" id={panelId} data-testid="message-details">
+          <td colSpan={MESSAGE_COLUMNS.length}>
+            <p className="label">Request payload</p>
+            <pre className="code" tabIndex={0} aria-label="Request payload" data-testid="message-payload">
+              {JSON.stringify(delivery.payload ?? null, null, 2)}
+            </pre>
+            {delivery.next_attempt_at && <p data-testid="next-retry">Next retry: {formatDate(delivery.next_attempt_at)}</p>}
+            <ol className="attempts">
+              {(delivery.attempt_log ?? []).map((attempt) => (
+                <AttemptDetails key={attempt.attempt} attempt={attempt} />
+              ))}
+            </ol>
+          </td>
+        </tr>
+      )}
+    </>
   );
 }
 
-function Headers({ headers, label }: { headers: Record<string, string> | null | undefined; label: string }) {
-  if (!headers) return <p className="muted">{label}: not recorded</p>;
+/** One labelled block of an attempt: its label above the text, or "not recorded". */
+function Block({ label, text, testId }: { label: string; text: string | null | undefined; testId?: string }) {
+  const id = useId();
+  if (text === null || text === undefined) return <p className="muted">{label}: not recorded</p>;
   return (
-    <pre className="code" tabIndex={0} aria-label={label}>
-      {Object.entries(headers)
-        .map(([name, value]) => `${name}: ${value}`)
-        .join('\n')}
-    </pre>
+    <>
+      <p className="label" id={id}>
+        {label}
+      </p>
+      <pre className="code" tabIndex={0} aria-labelledby={id} data-testid={testId}>
+        {text}
+      </pre>
+    </>
   );
 }
+
+const headerLines = (headers: Record<string, string> | null | undefined) =>
+  headers
+    ? Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('\n')
+    : headers;
 
 function AttemptDetails({ attempt }: { attempt: Attempt }) {
   return (
@@ -137,13 +162,9 @@ function AttemptDetails({ attempt }: { attempt: Attempt }) {
         {attempt.created_at ? `, ${formatDate(attempt.created_at)}` : ''}
         {attempt.error ? ` (${attempt.error})` : ''}
       </p>
-      <Headers headers={attempt.request_headers} label={`Request headers of attempt ${attempt.attempt}`} />
-      <Headers headers={attempt.response_headers} label={`Response headers of attempt ${attempt.attempt}`} />
-      {attempt.response_body_excerpt && (
-        <pre className="code" tabIndex={0} aria-label={`Response body of attempt ${attempt.attempt} (first 1 kB)`} data-testid="response-body">
-          {attempt.response_body_excerpt}
-        </pre>
-      )}
+      <Block label="Request headers" text={headerLines(attempt.request_headers)} />
+      <Block label="Response headers" text={headerLines(attempt.response_headers)} />
+      {attempt.response_body_excerpt && <Block label="Response body" text={attempt.response_body_excerpt} testId="response-body" />}
     </li>
   );
 }

@@ -1,14 +1,15 @@
-/** One endpoint: enable/disable, send a test, rotate the secret, delete, and its delivery log with retry. */
+/** One endpoint: edit it, enable/disable, send a test, rotate the secret, delete, and its delivery log with retry. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { CreatedWebhookEndpoint } from '../../api/types';
+import type { CreatedWebhookEndpoint, WebhookEndpoint } from '../../api/types';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { FormError } from '../../ui/FormError';
 import { formatDate } from '../../ui/format';
 import { QueryState } from '../../ui/QueryState';
 import { SecretBox } from '../../ui/SecretBox';
 import { DeliveryLog } from './DeliveryLog';
+import { EditEndpointForm } from './EditEndpointForm';
 import { RecoverForm } from './RecoverForm';
 import { deleteEndpoint, getEndpoint, rotateSecret, sendTest, updateEndpoint } from './webhooks-api';
 import { humanLabel } from '../../ui/labels';
@@ -20,12 +21,20 @@ export function EndpointPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [secret, setSecret] = useState<CreatedWebhookEndpoint | null>(null);
+  const [editing, setEditing] = useState(false);
+  const [saved, setSaved] = useState(false);
   const endpoint = useQuery({ queryKey: ['webhooks', id], queryFn: () => getEndpoint(id) });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks'] });
   const toggle = useMutation({ mutationFn: (enabled: boolean) => updateEndpoint(id, { enabled }), onSuccess: refresh });
   const test = useMutation({ mutationFn: () => sendTest(id), onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', id] }) });
   const rotate = useMutation({ mutationFn: () => rotateSecret(id), onSuccess: (next) => { setSecret(next); void refresh(); } });
   const remove = useMutation({ mutationFn: () => deleteEndpoint(id), onSuccess: () => { void refresh(); navigate('/webhooks'); } });
+  const onSaved = (next: WebhookEndpoint) => {
+    queryClient.setQueryData(['webhooks', id], next);
+    void refresh();
+    setEditing(false);
+    setSaved(true);
+  };
   const stats = useQuery({ queryKey: ['webhook-deliveries', id, 'stats'], queryFn: () => getMobilitySummary(30, id) });
   const data = endpoint.data;
   return (
@@ -48,6 +57,12 @@ export function EndpointPage() {
             </dd>
             <dt>Events</dt>
             <dd>{data.events.join(', ')}</dd>
+            {data.description && (
+              <>
+                <dt>Description</dt>
+                <dd>{data.description}</dd>
+              </>
+            )}
             {data.previous_secret_expires_at && (
               <>
                 <dt>Previous secret valid until</dt>
@@ -56,6 +71,9 @@ export function EndpointPage() {
             )}
           </dl>
           <div className="actions">
+            <button type="button" aria-expanded={editing} onClick={() => { setEditing(!editing); setSaved(false); }}>
+              Edit
+            </button>
             <button type="button" onClick={() => toggle.mutate(data.status !== 'enabled')}>
               {data.status === 'enabled' ? 'Disable' : 'Enable'}
             </button>
@@ -69,6 +87,8 @@ export function EndpointPage() {
               Delete
             </ConfirmButton>
           </div>
+          {editing && <EditEndpointForm key={data.updated_at ?? data.created_at} endpoint={data} onSaved={onSaved} onCancel={() => setEditing(false)} />}
+          {saved && <p role="status">Endpoint saved.</p>}
           {test.isSuccess && <p role="status">Test event queued.</p>}
           <FormError error={toggle.error ?? test.error ?? rotate.error ?? remove.error} />
           <RecoverForm endpointId={id} onQueued={() => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', id] })} />

@@ -13,7 +13,7 @@ async function loadDescription(): Promise<OpenApiDocument> {
 
 export function EventCatalogPage() {
   const description = useQuery({ queryKey: ['openapi'], queryFn: loadDescription, staleTime: Infinity });
-  const entries = description.data ? catalogOf(description.data, [...EVENT_TYPES, ...LOCATION_EVENT_TYPES], LOCATION_EVENT_TYPES) : [];
+  const entries = description.data ? catalogOf(description.data, EVENT_TYPES, LOCATION_EVENT_TYPES) : [];
   return (
     <section>
       <p>
@@ -31,7 +31,7 @@ export function EventCatalogPage() {
             {entry.type} {entry.optIn && <span className="badge badge-test">Opt-in</span>}
           </h2>
           <p className="muted">
-            <code>data</code> is a <code>{entry.schemaName}</code>.
+            <code>data</code>: <code>{entry.schemaName}</code> object
           </p>
           <details>
             <summary>Schema</summary>

@@ -1,35 +1,16 @@
 /** Webhook endpoints through the mobility admin API (admin twins of the partner API's /api/v1/webhooks routes). */
+import { WEBHOOK_EVENT_TYPES } from '@platform/client/schema';
 import { request } from '../../api/http';
 import type { CreatedWebhookEndpoint, MobilitySchemas, Page, WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../../api/types';
 
-/** The events an endpoint can subscribe to, in the order the form lists them. */
-export const EVENT_TYPES = [
-  'ride.accepted',
-  'ride.arrived',
-  'ride.in_progress',
-  'ride.completed',
-  'ride.cancelled',
-  'ride.no_drivers_available',
-  'delivery.courier_assigned',
-  'delivery.picked_up',
-  'delivery.delivered',
-  'delivery.failed',
-  'delivery.cancelled',
-  'event_pass.redeemed',
-  'event_pass.released',
-  'event_pass_program.budget_exhausted',
-] as const satisfies readonly WebhookEventType[];
-
-/** Sent only to endpoints that list them (a stream of positions). */
-export const LOCATION_EVENT_TYPES = ['ride.location_updated', 'delivery.courier_location_updated'] as const satisfies readonly WebhookEventType[];
-
 /**
- * The two lists together name every event type of the API's schema: a type the schema gains and neither list names
- * fails to compile here (an unknown name already fails the `satisfies` above).
+ * Every event type an endpoint can subscribe to, in the order the form lists them: the list the API validates `events`
+ * against (its `WebhookEventType`), generated from its description into @platform/client, so a new type shows up here.
  */
-type UnlistedEventType = Exclude<WebhookEventType, (typeof EVENT_TYPES)[number] | (typeof LOCATION_EVENT_TYPES)[number]>;
-const everyEventTypeListed: [UnlistedEventType] extends [never] ? true : { unlisted: UnlistedEventType } = true;
-void everyEventTypeListed;
+export const EVENT_TYPES: readonly WebhookEventType[] = WEBHOOK_EVENT_TYPES;
+
+/** Opt-in: sent only to endpoints that list them (a stream of positions); registering without `events` leaves them out. */
+export const LOCATION_EVENT_TYPES = ['ride.location_updated', 'delivery.courier_location_updated'] as const satisfies readonly WebhookEventType[];
 
 const at = (id: string, rest = ''): `/webhooks/${string}` => `/webhooks/${encodeURIComponent(id)}${rest}`;
 
