@@ -1,5 +1,6 @@
 /** Webhook endpoints through the mobility admin API (admin twins of the partner API's /api/v1/webhooks routes). */
 import { request } from '../../api/http';
+import type { DataMode } from '../../mode/data-mode';
 import type { CreatedWebhookEndpoint, MobilitySchemas, Page, WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../../api/types';
 
 /** The events an endpoint can subscribe to, in the order the form lists them. */
@@ -34,7 +35,7 @@ void everyEventTypeListed;
 const at = (id: string, rest = ''): `/webhooks/${string}` => `/webhooks/${encodeURIComponent(id)}${rest}`;
 
 export const listEndpoints = () => request<Page<WebhookEndpoint>>('mobility', '/webhooks');
-export const getEndpoint = (id: string) => request<WebhookEndpoint>('mobility', at(id));
+export const getEndpoint = (id: string, mode?: DataMode) => request<WebhookEndpoint>('mobility', at(id), { mode });
 export const createEndpoint = (body: MobilitySchemas['NewWebhookEndpoint']) => request<CreatedWebhookEndpoint>('mobility', '/webhooks', { method: 'POST', body });
 export const updateEndpoint = (id: string, body: MobilitySchemas['WebhookEndpointUpdate']) => request<WebhookEndpoint>('mobility', at(id), { method: 'PATCH', body });
 export const deleteEndpoint = (id: string) => request<void>('mobility', at(id), { method: 'DELETE' });
