@@ -256,7 +256,7 @@ describe('dashboard static files', () => {
     expect(head.headers.get('content-length')).toBe(String(APP_JS.length));
   });
 
-  it.each(['/dashboard/invite/AbCdEf0123456789_-xyz', '/dashboard/certificates/cert_1', '/dashboard/settings/members'])('answers index.html for the app route %s (SPA)', async (p) => {
+  it.each(['/dashboard/invite/AbCdEf0123456789_-xyz', '/dashboard/certificates/cert_1', '/dashboard/settings/members', '/dashboard/test', '/dashboard/test/rides/ride_1'])('answers index.html for the app route %s (SPA)', async (p) => {
     const res = await fetch(gateway.url + p);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');

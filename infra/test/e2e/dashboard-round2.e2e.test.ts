@@ -201,8 +201,10 @@ describe('the dashboard, round 2, in Chromium', () => {
       await page.waitForFunction(() => document.querySelector('[data-testid="status-history"]')?.textContent?.includes('Accepted'), WAIT);
       await expectAccessible('ride-test-mode');
 
-      // The mode holds across a reload; an endpoint registered in test mode is a test endpoint only.
-      await visit('/webhooks', 'Webhooks');
+      // The mode is in the address (/dashboard/test/…), so it holds across a page load; an endpoint registered in test
+      // mode is a test endpoint only.
+      expect(new URL(page.url()).pathname).toBe(`/dashboard/test/rides/${testRide}`);
+      await visit('/test/webhooks', 'Webhooks');
       expect(await page.$('[data-testid="test-mode-banner"]')).not.toBeNull();
       await type('form[aria-label="Register a webhook endpoint"] input[name="url"]', 'http://127.0.0.1:9/staging-hooks');
       await page.click('form[aria-label="Register a webhook endpoint"] input[name="events"][value="ride.cancelled"]');

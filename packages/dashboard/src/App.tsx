@@ -2,14 +2,14 @@
 import { hashKey, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useEffect } from 'react';
-import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
+import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
 import { ApiError } from './api/http';
 import { SessionProvider } from './auth/session';
 import { RequireOrganization, RequireSession, VisitorsOnly } from './layout/guards';
 import { Layout } from './layout/Layout';
 import { titleFor } from './layout/titles';
-import { getDataMode } from './mode/data-mode';
-import { ModeProvider } from './mode/ModeProvider';
+import { APP_BASE, getDataMode } from './mode/data-mode';
+import { Navigate } from './mode/links';
 import { ApiKeysPage } from './pages/api-keys/ApiKeysPage';
 import { AuditLogPage } from './pages/audit-log/AuditLogPage';
 import { BillingPage } from './pages/billing/BillingPage';
@@ -35,7 +35,7 @@ import { EventCatalogPage } from './pages/webhooks/EventCatalogPage';
 import { EventPassProgramPage } from './pages/event-passes/EventPassProgramPage';
 import { WebhooksPage } from './pages/webhooks/WebhooksPage';
 
-export const BASENAME = '/dashboard';
+export const BASENAME = APP_BASE;
 
 /** 4xx answers are final; only network failures and 5xx are worth one more try. */
 function retry(failures: number, error: unknown): boolean {
@@ -62,6 +62,37 @@ function DocumentTitle() {
   return null;
 }
 
+/**
+ * The organization's pages, the same in both modes: mounted at `/` (live) and below `/test` (test), so a test page's
+ * URL says so and survives a new tab, a link or a bookmark.
+ */
+function organizationPages() {
+  return (
+    <Route element={<Layout />}>
+      <Route index element={<OverviewPage />} />
+      <Route path="api-keys/:service" element={<ApiKeysPage />} />
+      <Route path="api-keys" element={<Navigate to="/api-keys/certificate" replace />} />
+      <Route path="certificates" element={<CertificatesPage />} />
+      <Route path="templates" element={<TemplatesPage />} />
+      <Route path="templates/:id" element={<TemplatePage />} />
+      <Route path="billing" element={<BillingPage />} />
+      <Route path="rides" element={<TripsPage kind="rides" key="rides" />} />
+      <Route path="rides/:id" element={<TripDetailPage kind="rides" />} />
+      <Route path="deliveries" element={<TripsPage kind="deliveries" key="deliveries" />} />
+      <Route path="deliveries/:id" element={<TripDetailPage kind="deliveries" />} />
+      <Route path="webhooks" element={<WebhooksPage />} />
+      <Route path="webhooks/event-types" element={<EventCatalogPage />} />
+      <Route path="webhooks/:id" element={<EndpointPage />} />
+      <Route path="drivers" element={<DriversPage />} />
+      <Route path="event-passes" element={<EventPassesPage />} />
+      <Route path="event-passes/:id" element={<EventPassProgramPage />} />
+      <Route path="members" element={<MembersPage />} />
+      <Route path="audit-log" element={<AuditLogPage />} />
+      <Route path="*" element={<NotFoundPage />} />
+    </Route>
+  );
+}
+
 export function AppRoutes() {
   return (
     <Routes>
@@ -76,28 +107,8 @@ export function AppRoutes() {
       <Route element={<RequireSession />}>
         <Route path="/organizations/new" element={<NewOrganizationPage />} />
         <Route element={<RequireOrganization />}>
-          <Route element={<Layout />}>
-            <Route index element={<OverviewPage />} />
-            <Route path="/api-keys/:service" element={<ApiKeysPage />} />
-            <Route path="/api-keys" element={<Navigate to="/api-keys/certificate" replace />} />
-            <Route path="/certificates" element={<CertificatesPage />} />
-            <Route path="/templates" element={<TemplatesPage />} />
-            <Route path="/templates/:id" element={<TemplatePage />} />
-            <Route path="/billing" element={<BillingPage />} />
-            <Route path="/rides" element={<TripsPage kind="rides" key="rides" />} />
-            <Route path="/rides/:id" element={<TripDetailPage kind="rides" />} />
-            <Route path="/deliveries" element={<TripsPage kind="deliveries" key="deliveries" />} />
-            <Route path="/deliveries/:id" element={<TripDetailPage kind="deliveries" />} />
-            <Route path="/webhooks" element={<WebhooksPage />} />
-            <Route path="/webhooks/event-types" element={<EventCatalogPage />} />
-            <Route path="/webhooks/:id" element={<EndpointPage />} />
-            <Route path="/drivers" element={<DriversPage />} />
-            <Route path="/event-passes" element={<EventPassesPage />} />
-            <Route path="/event-passes/:id" element={<EventPassProgramPage />} />
-            <Route path="/members" element={<MembersPage />} />
-            <Route path="/audit-log" element={<AuditLogPage />} />
-            <Route path="*" element={<NotFoundPage />} />
-          </Route>
+          <Route path="test">{organizationPages()}</Route>
+          {organizationPages()}
         </Route>
       </Route>
     </Routes>
@@ -110,10 +121,8 @@ export function App() {
     <QueryClientProvider client={queryClient}>
       <BrowserRouter basename={BASENAME}>
         <SessionProvider>
-          <ModeProvider>
-            <DocumentTitle />
-            <AppRoutes />
-          </ModeProvider>
+          <DocumentTitle />
+          <AppRoutes />
         </SessionProvider>
       </BrowserRouter>
     </QueryClientProvider>

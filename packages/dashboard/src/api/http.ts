@@ -3,7 +3,7 @@
  * the access token as a Bearer header, and every non-2xx answer turned into an ApiError carrying the problem+json body.
  */
 
-import { modeQueryFor } from '../mode/data-mode';
+import { modeQueryFor, type DataMode } from '../mode/data-mode';
 import type { AccountsRoute } from './accounts';
 import type { CertificateService, MobilityService } from '@platform/client/schema';
 
@@ -84,6 +84,8 @@ export interface RequestOptions {
   body?: unknown;
   contentType?: string;
   signal?: AbortSignal;
+  /** The mode to act in when not the page's own (looking a detail up in the other mode). */
+  mode?: DataMode;
 }
 
 export function apiUrl<S extends Service>(service: S, path: Routes[S], query?: RequestOptions['query']): string {
@@ -127,7 +129,7 @@ function sendOnce<S extends Service>(service: S, path: Routes[S], options: Reque
     headers['content-type'] = options.contentType ?? 'application/json';
     body = typeof options.body === 'string' && options.contentType ? options.body : JSON.stringify(options.body);
   }
-  return fetch(apiUrl(service, path, { ...modeQueryFor(service, path), ...options.query }), {
+  return fetch(apiUrl(service, path, { ...modeQueryFor(service, path, options.mode), ...options.query }), {
     method: options.method ?? 'GET',
     headers,
     body,

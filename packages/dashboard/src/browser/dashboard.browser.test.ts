@@ -2,7 +2,8 @@
 /**
  * The built app in Debian's chromium (puppeteer-core, never a downloaded browser) at 360 px wide: the /dashboard/ base
  * path, sign-up (and its mailed link) with the refresh cookie (Secure, HttpOnly, SameSite=Strict, Path=/dashboard/api/auth) surviving a
- * reload, the Origin header on state changes, and a key's token shown once, without the page scrolling sideways.
+ * reload, the Origin header on state changes, a key's token shown once, without the page scrolling sideways, and test mode
+ * kept by the URL in a new tab.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,5 +83,25 @@ describe('dashboard in a browser at 360 px', () => {
 
     expect(gateway.origins.every((origin) => origin === gateway.origin)).toBe(true);
     await page.close();
+  });
+
+  it('keeps test mode in the URL: the same address opened in a new tab shows test data', async () => {
+    const first = await browser.newPage();
+    await first.goto(`${gateway.origin}/dashboard/test/rides`);
+    await heading(first, 'Rides');
+    await first.waitForSelector('[data-testid="test-mode-banner"]');
+    await first.waitForSelector('::-p-aria([name="ride_test_1"][role="link"])');
+    // A new tab (empty sessionStorage) at the same address: still test mode, still test data.
+    const second = await browser.newPage();
+    await second.setViewport({ width: 360, height: 740 });
+    await second.goto(first.url());
+    await heading(second, 'Rides');
+    await second.waitForSelector('[data-testid="test-mode-banner"]');
+    await second.waitForSelector('::-p-aria([name="ride_test_1"][role="link"])');
+    expect(await second.$eval('[data-testid="mode-switch"]', (input) => (input as HTMLInputElement).checked)).toBe(true);
+    expect(await second.evaluate(() => document.querySelector('main table')!.textContent)).not.toContain('ride_live_1');
+    expect(await overflowsSideways(second)).toBe(false);
+    await first.close();
+    await second.close();
   });
 });

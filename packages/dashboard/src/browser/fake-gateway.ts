@@ -100,6 +100,12 @@ export async function startFakeGateway(distDir: string): Promise<FakeGateway> {
       const days = lastDays(30).map((date, i) => ({ date, rides: i % 5, deliveries: (i * 3) % 8, webhook_attempts: i % 4, webhook_succeeded: i % 3 }));
       return json(response, 200, { mode: 'live', endpoint_id: null, days, totals: { rides: 60, deliveries: 100, webhook_attempts: 45, webhook_succeeded: 30 } });
     }
+    // One ride in each mode: the test one is what a `?mode=test` call sees.
+    if (route === 'GET /dashboard/api/mobility/rides') {
+      const id = new URL(request.url ?? '/', origin).searchParams.get('mode') === 'test' ? 'ride_test_1' : 'ride_live_1';
+      const ride = { id, status: 'pending', tier: 'economy', fare: { amount: 150000, currency: 'NGN' }, created_at: new Date(0).toISOString() };
+      return json(response, 200, { data: [ride], has_more: false, next_cursor: null });
+    }
     if (route === 'POST /dashboard/api/mobility/api-keys') {
       const body = await readBody(request);
       const key = { id: `key_${keys.length + 1}`, name: body.name, status: 'active', scopes: body.scopes, mode: body.mode, token_hint: 'abcd',

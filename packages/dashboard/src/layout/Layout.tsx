@@ -1,8 +1,9 @@
 /** The signed-in frame: header (organization switcher, sign out), navigation, and the page. */
 import { Fragment, useEffect, useRef } from 'react';
-import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../auth/session';
-import { useDataMode } from '../mode/ModeProvider';
+import { Link, NavLink } from '../mode/links';
+import { useDataMode } from '../mode/useDataMode';
 import { ModeSwitch, TestModeBanner } from '../mode/ModeSwitch';
 import { OrganizationSwitcher } from './OrganizationSwitcher';
 

@@ -1,4 +1,6 @@
 /** Each page's `<title>`: "<page> · Partner dashboard", from the path (so every route, signed in or not, has its own). */
+import { modeOfPath, pathInMode } from '../mode/data-mode';
+
 const PRODUCT = 'Partner dashboard';
 
 const PAGES: [RegExp, string][] = [
@@ -31,8 +33,10 @@ const PAGES: [RegExp, string][] = [
   [/^\/audit-log\/?$/, 'Audit log'],
 ];
 
-/** The title for a path below the app's base (`/rides/ride_1` → "Ride · Partner dashboard"). */
+/** The title for a path below the app's base (`/rides/ride_1` → "Ride · Partner dashboard"; `/test/rides` → "Rides (test) · …"). */
 export function titleFor(pathname: string): string {
-  const page = PAGES.find(([pattern]) => pattern.test(pathname))?.[1] ?? 'Page not found';
-  return `${page} · ${PRODUCT}`;
+  const test = modeOfPath(pathname) === 'test';
+  const path = test ? pathInMode(pathname, 'live') : pathname;
+  const page = PAGES.find(([pattern]) => pattern.test(path))?.[1] ?? 'Page not found';
+  return `${page}${test ? ' (test)' : ''} · ${PRODUCT}`;
 }

@@ -1,6 +1,6 @@
 /** The top bar's switch between live and test data, and the banner shown on every page while test mode is on. */
 import { useId } from 'react';
-import { useDataMode } from './ModeProvider';
+import { useDataMode } from './useDataMode';
 
 export function ModeSwitch() {
   const id = useId();
@@ -19,7 +19,7 @@ export function TestModeBanner() {
   if (mode !== 'test') return null;
   return (
     <div className="test-banner" role="status" data-testid="test-mode-banner">
-      Test mode: rides, deliveries, webhook endpoints, messages and events shown here are test data (made with mk_test_… keys), not live.
+      Test mode: certificates, certificate API keys, rides, deliveries, webhook endpoints, messages and events shown here are test data (made with test keys), not live.
     </div>
   );
 }

@@ -1,37 +1,42 @@
 /**
- * Live or test data: the dashboard-wide switch. Mobility's rides, deliveries, webhook endpoints (with their messages)
- * and events exist in both modes (test data is what `mk_test_…` keys made); their admin routes take `?mode=test`.
+ * Live or test data, read from the dashboard's URL: test pages live under `/dashboard/test/…`, live ones under
+ * `/dashboard/…`, so a new tab, a link or a bookmark keeps the mode. Data that exists in both modes (what `mk_test_…`
+ * keys made is test data) is read and written through admin routes that take `?mode=test`: the list is MODAL_PATHS.
  */
 export type DataMode = 'live' | 'test';
 
-const STORAGE_KEY = 'dashboard.data-mode';
-/** The mobility admin paths whose data is live or test. */
-const MODAL_PATHS = /^\/(rides|deliveries|webhooks|events)(\/|$)/;
+/** Where the app is served (the router's basename). */
+export const APP_BASE = '/dashboard';
+/** The prefix, below APP_BASE, of every test-mode page. */
+export const TEST_PREFIX = '/test';
 
-let current: DataMode = readStored();
+/** The admin paths of each back end whose data is live or test: their calls carry `?mode=test` in test mode. */
+export const MODAL_PATHS: Record<string, RegExp | undefined> = {
+  certificate: /^\/(certificates|api-keys)(\/|$)/,
+  mobility: /^\/(rides|deliveries|webhooks|events)(\/|$)/,
+};
 
-function readStored(): DataMode {
-  try {
-    return globalThis.sessionStorage?.getItem(STORAGE_KEY) === 'test' ? 'test' : 'live';
-  } catch {
-    return 'live';
-  }
+const IN_TEST = new RegExp(`^${TEST_PREFIX}(/|$)`);
+
+/** The mode of a router path (below APP_BASE): `/test/rides` is test, `/rides` live. */
+export function modeOfPath(pathname: string): DataMode {
+  return IN_TEST.test(pathname) ? 'test' : 'live';
 }
 
+/** The same page in `mode`: `/rides/ride_1` ↔ `/test/rides/ride_1` (`/` ↔ `/test`). */
+export function pathInMode(pathname: string, mode: DataMode): string {
+  const page = modeOfPath(pathname) === 'test' ? pathname.slice(TEST_PREFIX.length) || '/' : pathname;
+  if (mode === 'live') return page;
+  return page === '/' ? TEST_PREFIX : `${TEST_PREFIX}${page}`;
+}
+
+/** The mode of the page the browser shows now. */
 export function getDataMode(): DataMode {
-  return current;
+  const pathname = globalThis.location?.pathname ?? '';
+  return pathname.startsWith(`${APP_BASE}/`) ? modeOfPath(pathname.slice(APP_BASE.length)) : 'live';
 }
 
-export function setDataMode(mode: DataMode): void {
-  current = mode;
-  try {
-    globalThis.sessionStorage?.setItem(STORAGE_KEY, mode);
-  } catch {
-    // Storage refused (private window): the switch still holds for this page's life.
-  }
-}
-
-/** `{ mode: 'test' }` for a mobility path that has test data while test mode is on; nothing otherwise (live is the default). */
-export function modeQueryFor(service: string, path: string): Record<string, string> {
-  return service === 'mobility' && current === 'test' && MODAL_PATHS.test(path) ? { mode: 'test' } : {};
+/** `{ mode: 'test' }` for an admin path that has test data when acting in test mode; nothing otherwise (live is the default). */
+export function modeQueryFor(service: string, path: string, mode: DataMode = getDataMode()): Record<string, string> {
+  return mode === 'test' && MODAL_PATHS[service]?.test(path) ? { mode: 'test' } : {};
 }

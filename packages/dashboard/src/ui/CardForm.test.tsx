@@ -1,5 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/http';
 import { CardForm } from './CardForm';
@@ -10,9 +11,10 @@ describe('CardForm', () => {
     const user = userEvent.setup({ delay: null });
     const onSubmit = vi.fn((event: { defaultPrevented: boolean }) => event.defaultPrevented);
     render(
-      <CardForm label="Plant a tree" title="Plant" error={null} onSubmit={onSubmit}>
+      <CardForm label="Plant a tree" title="Plant" dataMode="shared" error={null} onSubmit={onSubmit}>
         <button type="submit">Plant it</button>
       </CardForm>,
+      { wrapper: MemoryRouter },
     );
     const form = screen.getByRole('form', { name: 'Plant a tree' });
     expect(within(form).getByRole('heading', { level: 2 }).textContent).toBe('Plant');
@@ -30,9 +32,10 @@ describe('CardForm', () => {
       body: null,
     });
     render(
-      <CardForm label="Plant a tree" title="Plant" error={error} fields={['species']} onSubmit={() => undefined}>
+      <CardForm label="Plant a tree" title="Plant" dataMode="shared" error={error} fields={['species']} onSubmit={() => undefined}>
         <TextField label="Species" name="species" error={error} />
       </CardForm>,
+      { wrapper: MemoryRouter },
     );
     expect(screen.getByTestId('error-species').textContent).toBe('is required');
     expect(screen.getByRole('alert').textContent).toBe('soil is too dry');

@@ -3,27 +3,34 @@
  * validation is off, so the API's field errors are the ones shown.
  */
 import type { FormEvent, ReactNode } from 'react';
+import { DataModeLabel, ModeLock, useModeLocked, type DataScope } from '../mode/DataModeLabel';
 import { FormError } from './FormError';
 
-export function CardForm({ label, title, error, fields, onSubmit, children }: {
+export function CardForm({ label, title, error, fields, dataMode, onSubmit, children }: {
   /** The form's accessible name. */
   label: string;
   title: ReactNode;
   error: unknown;
   /** The field names the form shows errors under; any other problem goes to the banner. */
   fields?: string[];
+  /** The data it acts on, shown under the heading; a live-only form is off in test mode. */
+  dataMode: DataScope;
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
   children: ReactNode;
 }) {
+  const locked = useModeLocked(dataMode);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    onSubmit(event);
+    if (!locked) onSubmit(event);
   };
   return (
     <form onSubmit={submit} noValidate aria-label={label} className="card">
       <h2>{title}</h2>
+      <p className="hint">
+        <DataModeLabel scope={dataMode} />
+      </p>
       <FormError error={error} fields={fields} />
-      {children}
+      <ModeLock scope={dataMode}>{children}</ModeLock>
     </form>
   );
 }

@@ -4,6 +4,7 @@
  * table until the rows have loaded.
  */
 import { Fragment, type ReactNode } from 'react';
+import { DataModeLabel, type DataScope } from '../mode/DataModeLabel';
 import { QueryState } from './QueryState';
 
 /** The query's loading and error states, shown above the table (as "Loading {what}…" or "Could not load {what}: …"). */
@@ -11,6 +12,8 @@ type QueryStates = { query: { isLoading: boolean; error: unknown }; what: string
 
 export type DataTableProps<Row> = QueryStates & {
   caption: ReactNode;
+  /** The data it lists, shown above it ("Test data", "Live data", "Live data only", "Same in live and test"). */
+  dataMode: DataScope;
   /** The column headers, left to right. */
   columns: readonly ReactNode[];
   /** The items; `undefined` while they have not loaded (then no table is shown). */
@@ -25,9 +28,12 @@ export type DataTableProps<Row> = QueryStates & {
   footer?: ReactNode;
 };
 
-export function DataTable<Row>({ caption, columns, rows, rowKey, renderRow, empty, query, what, testId, footer }: DataTableProps<Row>) {
+export function DataTable<Row>({ caption, dataMode, columns, rows, rowKey, renderRow, empty, query, what, testId, footer }: DataTableProps<Row>) {
   return (
     <>
+      <p className="hint">
+        <DataModeLabel scope={dataMode} />
+      </p>
       {query && what !== undefined && <QueryState isLoading={query.isLoading} error={query.error} what={what} />}
       {rows && (
         <>

@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { DataTable } from './DataTable';
 import { Pager } from './Pager';
@@ -26,7 +27,7 @@ function Letters({ requested }: { requested: (string | undefined)[] }) {
       <button type="button" onClick={list.toFirstPage}>
         Start again
       </button>
-      <DataTable query={list.query} what="letters" caption="Letters" columns={['Letter']} rows={list.query.data?.data} rowKey={(letter) => letter}
+      <DataTable query={list.query} what="letters" caption="Letters" dataMode="shared" columns={['Letter']} rows={list.query.data?.data} rowKey={(letter) => letter}
         empty="No letters." renderRow={(letter) => (
           <tr>
             <td>{letter}</td>
@@ -44,6 +45,7 @@ function renderLetters() {
     <QueryClientProvider client={client}>
       <Letters requested={requested} />
     </QueryClientProvider>,
+    { wrapper: MemoryRouter },
   );
   return { requested, user: userEvent.setup({ delay: null }) };
 }

@@ -1,7 +1,8 @@
 /** /api-keys/certificate and /api-keys/mobility: the organization's keys of one service. */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Navigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { Navigate } from '../../mode/links';
 import type { ApiKeyWithToken } from '../../api/types';
 import { useIsOwner } from '../../auth/session';
 import { DataTable } from '../../ui/DataTable';
@@ -33,7 +34,7 @@ function KeysOf({ service }: { service: KeyService }) {
       <h1>{TITLES[service]}</h1>
       {fresh && <SecretBox label={`Token of ${fresh.name}`} value={fresh.token} testId="api-key-token" onDismiss={() => setFresh(null)} />}
       {isOwner ? <CreateKeyForm service={service} onCreated={showToken} /> : <p className="notice">Only owners can create, rotate, revoke and delete keys.</p>}
-      <DataTable query={keys} what="API keys" caption="Keys" columns={['Name', 'Status', 'Scopes', 'Last used', 'Created', 'Actions']}
+      <DataTable dataMode={service === 'certificate' ? 'current' : 'shared'} query={keys} what="API keys" caption="Keys" columns={['Name', 'Status', 'Scopes', 'Last used', 'Created', 'Actions']}
         rows={keys.data?.data} rowKey={(apiKey) => apiKey.id} empty="No keys yet."
         renderRow={(apiKey) => <KeyRow service={service} apiKey={apiKey} canManage={isOwner} onRotated={showToken} onChanged={refresh} />} />
     </section>

@@ -22,7 +22,7 @@ export function CreateKeyForm({ service, onCreated }: { service: KeyService; onC
     },
   });
   return (
-    <CardForm label="Create an API key" title="Create a key" error={mutation.error} fields={['name', 'scopes', 'mode']} onSubmit={() => mutation.mutate()}>
+    <CardForm dataMode={service === 'certificate' ? 'current' : 'shared'} label="Create an API key" title="Create a key" error={mutation.error} fields={['name', 'scopes', 'mode']} onSubmit={() => mutation.mutate()}>
       <TextField label="Key name" name="name" required value={name} error={mutation.error} onChange={(event) => setName(event.target.value)} />
       {service === 'mobility' && (
         <>

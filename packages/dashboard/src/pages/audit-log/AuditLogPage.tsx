@@ -36,7 +36,7 @@ export function AuditLogPage() {
       ) : (
         <>
           <p className="muted">Every change to keys, roles, members, webhook endpoints, templates, plans and drivers, newest first.</p>
-          <DataTable query={entries} what="the audit log" caption="Changes" columns={['When', 'Who', 'What', 'From']}
+          <DataTable dataMode="shared" query={entries} what="the audit log" caption="Changes" columns={['When', 'Who', 'What', 'From']}
             rows={entries.data} rowKey={(entry) => `${entry.service}-${entry.id}`} empty="No changes yet."
             renderRow={(entry) => (
               <tr data-testid="audit-entry" data-action={entry.action}>

@@ -103,7 +103,7 @@ export function BillingPage() {
         ))}
       <PaymentHistory payments={payments} />
       <h2>Ledger</h2>
-      <DataTable query={ledger} what="the credit ledger" caption="Credit movements, newest first" columns={['When', 'Change', 'Reason', 'Balance after']}
+      <DataTable dataMode="live-only" query={ledger} what="the credit ledger" caption="Credit movements, newest first" columns={['When', 'Change', 'Reason', 'Balance after']}
         rows={ledger.data?.data} rowKey={(entry) => entry.id} empty="No movements yet."
         renderRow={(entry) => (
           <tr>

@@ -29,7 +29,7 @@ export function CheckoutForm({ formLabel, title, offer, gateways, submitLabel, h
   const [gateway, setGateway] = useState(firstUsableGateway(gateways));
   const mutation = useMutation({ mutationFn: () => offer.start(item, gateway), onSuccess: onStarted });
   return (
-    <CardForm label={formLabel} title={title} error={mutation.error} fields={[offer.name, 'gateway']} onSubmit={() => mutation.mutate()}>
+    <CardForm dataMode="live-only" label={formLabel} title={title} error={mutation.error} fields={[offer.name, 'gateway']} onSubmit={() => mutation.mutate()}>
       <SelectField label={offer.label} name={offer.name} value={item} error={mutation.error} onChange={(event) => setItem(event.target.value)} options={offer.options} />
       <GatewayField gateways={gateways} value={gateway} error={mutation.error} onChange={setGateway} />
       <button type="submit" disabled={!item || mutation.isPending}>

@@ -30,7 +30,7 @@ export function PaymentHistory({ payments }: { payments: UseQueryResult<Page<Bil
           <strong>{formatDate(renewal.renews_at)}</strong>.
         </p>
       )}
-      <DataTable query={payments} what="payments" caption="Payments, newest first" columns={['Started', 'Purchase', 'Amount', 'Status', 'Receipt']}
+      <DataTable dataMode="live-only" query={payments} what="payments" caption="Payments, newest first" columns={['Started', 'Purchase', 'Amount', 'Status', 'Receipt']}
         rows={payments.data?.data} rowKey={(payment) => payment.reference} empty="No payments yet."
         renderRow={(payment) => (
           <tr data-testid={`payment-${payment.reference}`}>

@@ -2,6 +2,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { ApiError } from '../../api/http';
+import { DataModeLabel } from '../../mode/DataModeLabel';
 import { FormError } from '../../ui/FormError';
 import { uploadCertificateCsv } from './certificates-api';
 import { TemplatePicker } from '../templates/TemplatePicker';
@@ -38,6 +39,9 @@ export function BatchUpload({ onIssued }: { onIssued: () => void }) {
   return (
     <form onSubmit={submit} aria-label="Upload certificates CSV" className="card">
       <h2>Batch upload (CSV)</h2>
+      <p className="hint">
+        <DataModeLabel scope="current" />
+      </p>
       <p className="hint">
         Header row with <code>recipient_name</code>, <code>program_title</code>, <code>issue_date</code> and optionally <code>certificate_number</code>,{' '}
         <code>expires_on</code>, <code>template_id</code>, <code>custom_fields.&lt;key&gt;</code>. All rows are issued or none.

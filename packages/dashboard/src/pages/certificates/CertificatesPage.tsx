@@ -40,7 +40,7 @@ export function CertificatesPage() {
         <input id={searchId} type="search" value={search} onChange={(event) => setSearch(event.target.value)}
           placeholder="Recipient, program, number or code" />
       </div>
-      <DataTable query={page} what="certificates" caption="Certificates, newest first" columns={['Number', 'Recipient', 'Program', 'Issued', 'Status', 'Actions']}
+      <DataTable dataMode="current" query={page} what="certificates" caption="Certificates, newest first" columns={['Number', 'Recipient', 'Program', 'Issued', 'Status', 'Actions']}
         rows={page.data && shown} rowKey={(certificate) => certificate.id} empty={needle ? 'No certificate on this page matches.' : 'No certificates yet.'}
         renderRow={(certificate) => <CertificateRow certificate={certificate} onChanged={() => void queryClient.invalidateQueries({ queryKey: ['certificates'] })} />}
         footer={<Pager label="Certificate pages" page={list.pageNumber} {...list.pager} />} />

@@ -30,7 +30,7 @@ export function IssueCertificateForm({ onIssued }: { onIssued: (certificate: Cer
   });
   const set = (field: keyof typeof EMPTY) => (event: { target: { value: string } }) => setForm({ ...form, [field]: event.target.value });
   return (
-    <CardForm label="Issue a certificate" title="Issue a certificate" error={mutation.error} fields={FIELDS} onSubmit={() => mutation.mutate()}>
+    <CardForm dataMode="current" label="Issue a certificate" title="Issue a certificate" error={mutation.error} fields={FIELDS} onSubmit={() => mutation.mutate()}>
       <TextField label="Recipient name" name="recipient_name" required value={form.recipient_name} error={mutation.error} onChange={set('recipient_name')} />
       <TextField label="Program title" name="program_title" required value={form.program_title} error={mutation.error} onChange={set('program_title')} />
       <TextField label="Issue date" name="issue_date" type="date" required value={form.issue_date} error={mutation.error} onChange={set('issue_date')} />

@@ -4,7 +4,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../mode/links';
 import type { FleetDriver } from '../../api/types';
 import { useRole } from '../../auth/session';
 import { ConfirmButton } from '../../ui/ConfirmButton';
@@ -81,7 +81,7 @@ export function DriversPage() {
           onDismiss={() => setCode(null)} />
       )}
       <FormError error={disable.error ?? signIn.error} />
-      <DataTable query={drivers} what="drivers" caption="Drivers and couriers" columns={['Name', 'Kind / tier', 'Vehicle', 'Presence', 'Job', 'Actions']}
+      <DataTable dataMode="shared" query={drivers} what="drivers" caption="Drivers and couriers" columns={['Name', 'Kind / tier', 'Vehicle', 'Presence', 'Job', 'Actions']}
         rows={drivers.data?.data} rowKey={(driver) => driver.id} empty="No drivers yet."
         renderRow={(driver) => (
           <tr data-testid={`driver-${driver.id}`}>

@@ -28,7 +28,7 @@ export function RegisterDriverForm({ onRegistered }: { onRegistered: (driver: Re
   const set = (field: keyof typeof EMPTY) => (event: { target: { value: string } }) => setForm({ ...form, [field]: event.target.value });
   const error = mutation.error;
   return (
-    <CardForm label="Register a driver" title="Register a driver" error={error} fields={FIELDS} onSubmit={() => mutation.mutate()}>
+    <CardForm dataMode="shared" label="Register a driver" title="Register a driver" error={error} fields={FIELDS} onSubmit={() => mutation.mutate()}>
       <TextField label="Name" name="name" required value={form.name} error={error} onChange={set('name')} />
       <TextField label="Phone" name="phone" type="tel" required value={form.phone} error={error} onChange={set('phone')} />
       <SelectField label="Kind" name="kind" value={form.kind} error={error} onChange={set('kind')}

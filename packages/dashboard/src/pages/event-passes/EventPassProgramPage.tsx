@@ -1,7 +1,9 @@
 /** One program: its spend bar, issuing passes (form or CSV), the codes with copy and revoke, and closing it. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { DataModeLabel, ModeLock } from '../../mode/DataModeLabel';
+import { Link } from '../../mode/links';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { CopyButton } from '../../ui/CopyButton';
 import { DataTable } from '../../ui/DataTable';
@@ -67,7 +69,11 @@ function IssueForms({ programId, onIssued }: { programId: string; onIssued: () =
     <div className="grid-2">
       <form aria-label="Issue passes" className="card" onSubmit={byForm}>
         <h2>Issue passes</h2>
+        <p className="hint">
+          <DataModeLabel scope="live-only" />
+        </p>
         <p className="hint">One pass for an attendee (reference and/or name), or a number of anonymous passes.</p>
+        <ModeLock scope="live-only">
         <div className="field">
           <label htmlFor="pass-reference">Attendee reference</label>
           <input id="pass-reference" name="reference" />
@@ -83,9 +89,14 @@ function IssueForms({ programId, onIssued }: { programId: string; onIssued: () =
         <button type="submit" disabled={issue.isPending}>
           Issue
         </button>
+        </ModeLock>
       </form>
       <form aria-label="Upload attendees CSV" className="card" onSubmit={byCsv}>
         <h2>Upload attendees</h2>
+        <p className="hint">
+          <DataModeLabel scope="live-only" />
+        </p>
+        <ModeLock scope="live-only">
         <p className="hint" id="csv-hint">
           A CSV with a header row of <code>reference,name</code>; one pass per row (up to 1,000).
         </p>
@@ -97,6 +108,7 @@ function IssueForms({ programId, onIssued }: { programId: string; onIssued: () =
         <button type="submit" disabled={issue.isPending}>
           Upload and issue
         </button>
+        </ModeLock>
       </form>
       <FormError error={issue.error} />
       {issue.isSuccess && (
@@ -168,7 +180,7 @@ export function EventPassProgramPage() {
           )}
         </>
       )}
-      <DataTable query={passes} what="the passes" testId="passes" caption="Passes" columns={['Code', 'Attendee', 'Status', 'Rides used / left', 'Actions']}
+      <DataTable dataMode="live-only" query={passes} what="the passes" testId="passes" caption="Passes" columns={['Code', 'Attendee', 'Status', 'Rides used / left', 'Actions']}
         rows={passes.data && inIssueOrder(passes.data.data)} rowKey={(pass) => pass.id} empty="No passes yet."
         renderRow={(pass) => (
           <tr data-testid={`pass-${pass.id}`}>

@@ -1,6 +1,6 @@
 /** Event pass programs: create one, list them with usage, open one, close one. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '../../mode/links';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { DataTable } from '../../ui/DataTable';
 import { FormError } from '../../ui/FormError';
@@ -21,7 +21,7 @@ export function EventPassesPage() {
       <QueryState isLoading={programs.isLoading} error={programs.error} what="event pass programs" />
       <FormError error={close.error} />
       <CreateProgramForm onCreated={(program) => navigate(`/event-passes/${encodeURIComponent(program.id)}`)} />
-      <DataTable caption="Programs" columns={['Name', 'Status', 'Valid', 'Budget left', 'Passes / rides', 'Actions']}
+      <DataTable dataMode="live-only" caption="Programs" columns={['Name', 'Status', 'Valid', 'Budget left', 'Passes / rides', 'Actions']}
         rows={programs.data?.data} rowKey={(program) => program.id} empty="No programs yet."
         renderRow={(program) => (
           <tr>

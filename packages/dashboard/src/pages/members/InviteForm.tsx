@@ -16,7 +16,7 @@ export function InviteForm({ onInvited }: { onInvited: (invitation: Invitation) 
     },
   });
   return (
-    <CardForm label="Invite a member" title="Invite" error={mutation.error} fields={['role', 'email']} onSubmit={() => mutation.mutate()}>
+    <CardForm dataMode="shared" label="Invite a member" title="Invite" error={mutation.error} fields={['role', 'email']} onSubmit={() => mutation.mutate()}>
       <SelectField label="Role" name="role" value={role} error={mutation.error} onChange={(event) => setRole(event.target.value as Role)}
         options={ASSIGNABLE_ROLES.map((value) => ({ value, label: value }))} />
       <TextField label="Email (optional)" name="email" type="email" value={email} error={mutation.error} hint="Only this address can accept, when given."

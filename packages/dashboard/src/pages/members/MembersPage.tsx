@@ -35,7 +35,7 @@ export function MembersPage() {
       <h1>Members</h1>
       {isOwner && <InviteForm onInvited={onInvited} />}
       {invited?.invite_url && <SecretBox label={`Invitation link (${invited.role})`} value={invited.invite_url} testId="invite-url" onDismiss={() => setInvited(null)} />}
-      <DataTable query={members} what="members" caption="Members" columns={['Member', 'Role', 'Joined', 'Actions']}
+      <DataTable dataMode="shared" query={members} what="members" caption="Members" columns={['Member', 'Role', 'Joined', 'Actions']}
         rows={members.data?.data} rowKey={(member) => member.account_id}
         renderRow={(member) => (
           <MemberRow member={member} isOwner={isOwner} isSelf={member.account_id === session?.account.id} onChanged={refresh} onLeft={() => leave()} />

@@ -1,5 +1,6 @@
 /** Any dashboard path no page answers: said plainly, with the way back (never a silent jump to the overview). */
-import { Link, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
+import { Link } from '../../mode/links';
 
 export function NotFoundPage() {
   const { pathname } = useLocation();

@@ -1,5 +1,5 @@
 /** Getting started: four steps that tick themselves from the organization's real data. */
-import { Link } from 'react-router';
+import { Link } from '../../mode/links';
 
 export interface ChecklistState {
   keyCreated: boolean;

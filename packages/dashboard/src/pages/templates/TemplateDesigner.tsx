@@ -50,7 +50,7 @@ export function TemplateDesigner({ template, onSaved }: { template?: Template; o
 
   return (
     <div className="designer">
-      <CardForm label={label} title={template ? `Edit (saving makes version ${template.version + 1})` : 'Create a template'} error={mutation.error} fields={FIELDS} onSubmit={() => mutation.mutate()}>
+      <CardForm dataMode="shared" label={label} title={template ? `Edit (saving makes version ${template.version + 1})` : 'Create a template'} error={mutation.error} fields={FIELDS} onSubmit={() => mutation.mutate()}>
         <TextField label="Template name" name="name" required value={form.name} error={error} onChange={set('name')} />
         <TextField label="Issuer name (optional)" name="issuer_name" value={form.issuer_name} error={error} onChange={set('issuer_name')}
           hint={`Named on the document as "Issued by …"; blank: ${organizationName ?? 'the organization'}.`} />

@@ -4,7 +4,8 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { Link } from '../../mode/links';
 import type { Template } from '../../api/types';
 import { DataTable } from '../../ui/DataTable';
 import { formatDate } from '../../ui/format';
@@ -49,7 +50,7 @@ export function TemplatePage() {
         </>
       )}
       <h2>Version history</h2>
-      <DataTable query={versions} what="the versions" testId="template-versions" caption="Versions, newest first" columns={['Version', 'Name', 'Made', 'Certificates issued with it']}
+      <DataTable dataMode="shared" query={versions} what="the versions" testId="template-versions" caption="Versions, newest first" columns={['Version', 'Name', 'Made', 'Certificates issued with it']}
         rows={versions.data?.data} rowKey={(version) => version.version}
         renderRow={(version) => (
           <tr data-testid={`template-version-${version.version}`}>

@@ -1,6 +1,6 @@
 /** Templates: the designer for a new one, and the list of current versions (a page at a time); each opens its page. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { Link } from '../../mode/links';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { DataTable } from '../../ui/DataTable';
 import { FormError } from '../../ui/FormError';
@@ -24,7 +24,7 @@ export function TemplatesPage() {
       <TemplateDesigner onSaved={() => { list.toFirstPage(); void queryClient.invalidateQueries({ queryKey: ['templates'] }); }} />
       <QueryState isLoading={page.isLoading} error={page.error} what="templates" />
       <FormError error={archive.error} />
-      <DataTable caption="Templates at their current version, newest first" columns={['Name', 'ID', 'Version', 'Status', 'Updated', 'Actions']}
+      <DataTable dataMode="shared" caption="Templates at their current version, newest first" columns={['Name', 'ID', 'Version', 'Status', 'Updated', 'Actions']}
         rows={page.data?.data} rowKey={(template) => template.id} empty="No templates yet."
         renderRow={(template) => (
           <tr data-testid={`template-${template.id}`}>

@@ -1,6 +1,8 @@
 /** One ride or delivery: its fields and its status history. */
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { Link } from '../../mode/links';
+import { OtherModeNotice } from '../../mode/OtherModeNotice';
 import type { Delivery, Ride } from '../../api/types';
 import { formatDate, formatMoney } from '../../ui/format';
 import { humanLabel, vehicleLine } from '../../ui/labels';
@@ -21,6 +23,7 @@ export function TripDetailPage({ kind }: { kind: TripKind }) {
       </p>
       <h1>{kind === 'rides' ? 'Ride' : 'Delivery'} {id}</h1>
       <QueryState isLoading={trip.isLoading} error={trip.error} what={kind === 'rides' ? 'the ride' : 'the delivery'} />
+      <OtherModeNotice error={trip.error} what={kind === 'rides' ? 'ride' : 'delivery'} lookUp={(mode) => getTrip(kind, id, mode)} />
       {data && (
         <dl className="details" data-testid="trip-details">
           <dt>Status</dt>

@@ -1,6 +1,6 @@
 /** /rides and /deliveries: newest first, filtered by status, a page at a time. */
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../mode/links';
 import { DataTable } from '../../ui/DataTable';
 import { SelectField } from '../../ui/fields';
 import { formatDate, formatMoney } from '../../ui/format';
@@ -24,7 +24,7 @@ export function TripsPage({ kind }: { kind: TripKind }) {
       <h1>{TITLES[kind]}</h1>
       <SelectField label="Status" name="status" value={status} onChange={(event) => { setStatus(event.target.value); list.toFirstPage(); }}
         options={[{ value: '', label: 'Any' }, ...STATUSES[kind].map((value) => ({ value, label: humanLabel(value) }))]} />
-      <DataTable query={page} what={kind} caption={`${TITLES[kind]}, newest first`} columns={['ID', 'Status', kind === 'rides' ? 'Fare' : 'Fee', 'Created']}
+      <DataTable dataMode="current" query={page} what={kind} caption={`${TITLES[kind]}, newest first`} columns={['ID', 'Status', kind === 'rides' ? 'Fare' : 'Fee', 'Created']}
         rows={page.data?.data} rowKey={(trip) => trip.id} empty="Nothing here yet."
         renderRow={(trip) => (
           <tr>

@@ -1,13 +1,15 @@
 /** Rides and deliveries through the mobility admin API (admin twins of the partner API's lists and reads). */
 import { request } from '../../api/http';
 import type { Delivery, Page, Ride } from '../../api/types';
+import type { DataMode } from '../../mode/data-mode';
 
 export type TripKind = 'rides' | 'deliveries';
 export type Trip = Ride | Delivery;
 
 export const listTrips = (kind: TripKind, status?: string, cursor?: string) =>
   request<Page<Trip>>('mobility', `/${kind}`, { query: { limit: 20, status, cursor } });
-export const getTrip = (kind: TripKind, id: string) => request<Trip>('mobility', `/${kind}/${encodeURIComponent(id)}`);
+/** `mode`: look it up in that mode rather than the page's. */
+export const getTrip = (kind: TripKind, id: string, mode?: DataMode) => request<Trip>('mobility', `/${kind}/${encodeURIComponent(id)}`, { mode });
 
 export interface TripEvent {
   id: string;

@@ -21,7 +21,7 @@ export function CreateEndpointForm({ onCreated }: { onCreated: (endpoint: Create
     },
   });
   return (
-    <CardForm label="Register a webhook endpoint" title="Register an endpoint" error={mutation.error} fields={['url', 'events', 'description']} onSubmit={() => mutation.mutate()}>
+    <CardForm dataMode="current" label="Register a webhook endpoint" title="Register an endpoint" error={mutation.error} fields={['url', 'events', 'description']} onSubmit={() => mutation.mutate()}>
       <TextField label="URL" name="url" type="url" required placeholder="https://example.com/webhooks" value={url} error={mutation.error}
         onChange={(event) => setUrl(event.target.value)} />
       <TextField label="Description (optional)" name="description" value={description} error={mutation.error} onChange={(event) => setDescription(event.target.value)} />

@@ -76,7 +76,7 @@ export function DeliveryLog({ endpointId }: { endpointId: string }) {
       <QueryState isLoading={deliveries.isLoading} error={deliveries.error} what="the message log" />
       <FormError error={replay.error} />
       {replay.isSuccess && <p role="status">Message queued to be sent again.</p>}
-      <DataTable testId="delivery-log" caption="Messages, newest first" columns={MESSAGE_COLUMNS}
+      <DataTable dataMode="current" testId="delivery-log" caption="Messages, newest first" columns={MESSAGE_COLUMNS}
         rows={deliveries.data?.data} rowKey={(delivery) => delivery.id}
         empty={<>No messages{Object.values(filters).some(Boolean) ? ' match these filters' : ' yet'}.</>}
         renderRow={(delivery) => <MessageRow delivery={delivery} onReplay={() => replay.mutate(delivery.id)} />} />

@@ -34,7 +34,7 @@ export function EditEndpointForm({ endpoint, onSaved, onCancel }: { endpoint: We
     onSuccess: onSaved,
   });
   return (
-    <CardForm label="Edit the webhook endpoint" title="Edit the endpoint" error={mutation.error} fields={['url', 'events', 'description', 'enabled']} onSubmit={() => mutation.mutate()}>
+    <CardForm dataMode="current" label="Edit the webhook endpoint" title="Edit the endpoint" error={mutation.error} fields={['url', 'events', 'description', 'enabled']} onSubmit={() => mutation.mutate()}>
       <TextField label="URL" name="url" type="url" required value={url} error={mutation.error} onChange={(event) => setUrl(event.target.value)} />
       <TextField label="Description (optional)" name="description" value={description} error={mutation.error} onChange={(event) => setDescription(event.target.value)} />
       <CheckboxGroup label="Events" name="events" options={EVENT_TYPES} value={events} onChange={setEvents} error={mutation.error} hint="At least one." />

@@ -1,7 +1,9 @@
 /** One endpoint: edit it, enable/disable, send a test, rotate the secret, delete, and its delivery log with retry. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { Link, useNavigate } from '../../mode/links';
+import { OtherModeNotice } from '../../mode/OtherModeNotice';
 import type { CreatedWebhookEndpoint, WebhookEndpoint } from '../../api/types';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { FormError } from '../../ui/FormError';
@@ -44,6 +46,7 @@ export function EndpointPage() {
       </p>
       <h1>Webhook endpoint</h1>
       <QueryState isLoading={endpoint.isLoading} error={endpoint.error} what="the endpoint" />
+      <OtherModeNotice error={endpoint.error} what="endpoint" lookUp={(mode) => getEndpoint(id, mode)} />
       {secret && <SecretBox label="New signing secret" value={secret.secret} testId="webhook-secret" onDismiss={() => setSecret(null)} />}
       {data && (
         <>

@@ -1,6 +1,6 @@
 /** Every event an endpoint can receive: its `data` schema and an example payload (from the platform's /openapi.json). */
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { Link } from '../../mode/links';
 import { QueryState } from '../../ui/QueryState';
 import { catalogOf, type OpenApiDocument } from './event-catalog';
 import { EVENT_TYPES, LOCATION_EVENT_TYPES } from './webhooks-api';

@@ -13,7 +13,7 @@ export function RecoverForm({ endpointId, onQueued }: { endpointId: string; onQu
     onSuccess: onQueued,
   });
   return (
-    <CardForm label="Re-send missed events" title="Re-send missed events" error={mutation.error} fields={['since', 'include_succeeded']} onSubmit={() => { if (since) mutation.mutate(); }}>
+    <CardForm dataMode="current" label="Re-send missed events" title="Re-send missed events" error={mutation.error} fields={['since', 'include_succeeded']} onSubmit={() => { if (since) mutation.mutate(); }}>
       <TextField label="Since" name="since" type="datetime-local" required value={since} error={mutation.error} onChange={(event) => setSince(event.target.value)} />
       <label className="checkbox">
         <input type="checkbox" checked={includeSucceeded} onChange={(event) => setIncludeSucceeded(event.target.checked)} />

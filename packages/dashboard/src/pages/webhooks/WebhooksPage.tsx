@@ -1,7 +1,7 @@
 /** Webhook endpoints: list and register (the signing secret is shown once). */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../mode/links';
 import type { CreatedWebhookEndpoint } from '../../api/types';
 import { formatDate } from '../../ui/format';
 import { DataTable } from '../../ui/DataTable';
@@ -33,7 +33,7 @@ export function WebhooksPage() {
         </>
       )}
       <CreateEndpointForm onCreated={onCreated} />
-      <DataTable query={endpoints} what="webhook endpoints" caption="Endpoints" columns={['URL', 'Status', 'Events', 'Created']}
+      <DataTable dataMode="current" query={endpoints} what="webhook endpoints" caption="Endpoints" columns={['URL', 'Status', 'Events', 'Created']}
         rows={endpoints.data?.data} rowKey={(endpoint) => endpoint.id} empty="No endpoints yet."
         renderRow={(endpoint) => (
           <tr data-testid={`webhook-${endpoint.id}`}>

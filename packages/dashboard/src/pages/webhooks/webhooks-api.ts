@@ -1,6 +1,7 @@
 /** Webhook endpoints through the mobility admin API (admin twins of the partner API's /api/v1/webhooks routes). */
 import { WEBHOOK_EVENT_TYPES } from '@platform/client/schema';
 import { request } from '../../api/http';
+import type { DataMode } from '../../mode/data-mode';
 import type { CreatedWebhookEndpoint, MobilitySchemas, Page, WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../../api/types';
 
 /**
@@ -15,7 +16,7 @@ export const LOCATION_EVENT_TYPES = ['ride.location_updated', 'delivery.courier_
 const at = (id: string, rest = ''): `/webhooks/${string}` => `/webhooks/${encodeURIComponent(id)}${rest}`;
 
 export const listEndpoints = () => request<Page<WebhookEndpoint>>('mobility', '/webhooks');
-export const getEndpoint = (id: string) => request<WebhookEndpoint>('mobility', at(id));
+export const getEndpoint = (id: string, mode?: DataMode) => request<WebhookEndpoint>('mobility', at(id), { mode });
 export const createEndpoint = (body: MobilitySchemas['NewWebhookEndpoint']) => request<CreatedWebhookEndpoint>('mobility', '/webhooks', { method: 'POST', body });
 export const updateEndpoint = (id: string, body: MobilitySchemas['WebhookEndpointUpdate']) => request<WebhookEndpoint>('mobility', at(id), { method: 'PATCH', body });
 export const deleteEndpoint = (id: string) => request<void>('mobility', at(id), { method: 'DELETE' });
