@@ -6314,12 +6314,25 @@ export namespace CertificateService {
                     png_url: string;
                 };
             };
-            /** @description A VC 2.0 `EnvelopedVerifiableCredential`; `id` is the signed credential as a `data:application/vc+jwt,` URL. */
-            EnvelopedCredential: {
+            /** @description A VC 2.0 credential in its JSON-LD form (an Open Badges 3.0 `OpenBadgeCredential`, or a `BitstringStatusListCredential`), secured by its embedded Data Integrity proof. */
+            CredentialWithProof: {
                 "@context": string[];
+                /** Format: uri */
                 id: string;
-                /** @constant */
-                type: "EnvelopedVerifiableCredential";
+                type: string[];
+                issuer: string | ({
+                    id: string;
+                } & {
+                    [key: string]: unknown;
+                });
+                /** Format: date-time */
+                validFrom: string;
+                credentialSubject: {
+                    [key: string]: unknown;
+                };
+                proof: components["schemas"]["DataIntegrityProof"];
+            } & {
+                [key: string]: unknown;
             };
             CredentialVerification: {
                 /** @enum {string} */
@@ -6344,13 +6357,21 @@ export namespace CertificateService {
             DidDocument: {
                 "@context": string[];
                 id: string;
-                verificationMethod: {
+                /** @description The issuer's Ed25519 key, as a JsonWebKey2020 (the `kid` of the JWTs) and as a Multikey (the `verificationMethod` of the Data Integrity proofs). */
+                verificationMethod: ({
                     id: string;
                     /** @constant */
                     type: "JsonWebKey2020";
                     controller: string;
                     publicKeyJwk: components["schemas"]["PublicJwk"];
-                }[];
+                } | {
+                    id: string;
+                    /** @constant */
+                    type: "Multikey";
+                    controller: string;
+                    /** @description The same Ed25519 public key, multibase base58btc of the ed25519-pub multicodec. */
+                    publicKeyMultibase: string;
+                })[];
                 assertionMethod: string[];
             };
             CheckoutStarted: {
@@ -6626,6 +6647,23 @@ export namespace CertificateService {
              * @enum {string}
              */
             CertificateStatus: "valid" | "revoked" | "expired";
+            /** @description A W3C Data Integrity proof (`eddsa-rdfc-2022`) over the RDF canonical form of the credential. */
+            DataIntegrityProof: {
+                /** @constant */
+                type: "DataIntegrityProof";
+                /** @constant */
+                cryptosuite: "eddsa-rdfc-2022";
+                /** Format: date-time */
+                created: string;
+                /** @description The Multikey of the issuer's DID document that made the proof: `{did}#{publicKeyMultibase}`. */
+                verificationMethod: string;
+                /** @constant */
+                proofPurpose: "assertionMethod";
+                /** @description The Ed25519 signature, multibase base58btc. */
+                proofValue: string;
+            } & {
+                [key: string]: unknown;
+            };
             PublicJwk: {
                 /** @constant */
                 kty: "OKP";
@@ -6849,7 +6887,7 @@ export namespace CertificateService {
                 email?: string;
             };
             /**
-             * @description Exactly one of `credential` (the JWT, or the enveloped credential as an object or its JSON text) and `code`.
+             * @description Exactly one of `credential` (the credential with its Data Integrity proof, the JWT, or the enveloped JWT; an object or its JSON text) and `code`.
              * @example {
              *       "code": "ABCDEF-GHJKMN-PQRSTU"
              *     }
@@ -7266,6 +7304,13 @@ export namespace CertificateService {
                 signature_image?: {
                     data: string;
                 } | null;
+            };
+            /** @description A VC 2.0 `EnvelopedVerifiableCredential`; `id` is the signed credential as a `data:application/vc+jwt,` URL. */
+            EnvelopedCredential: {
+                "@context": string[];
+                id: string;
+                /** @constant */
+                type: "EnvelopedVerifiableCredential";
             };
         };
         responses: {
@@ -8439,7 +8484,7 @@ export namespace CertificateService {
                         "application/json": components["schemas"]["PublicCredential"];
                         "text/html": string;
                         "application/vc+jwt": string;
-                        "application/vc+ld+json": components["schemas"]["EnvelopedCredential"];
+                        "application/vc+ld+json": components["schemas"]["CredentialWithProof"];
                     };
                 };
                 /** @description No certificate has this code (`not_found`); an HTML page saying so (with a "verify a code" box) for a browser. */
@@ -8567,7 +8612,7 @@ export namespace CertificateService {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/vc+ld+json": components["schemas"]["EnvelopedCredential"];
+                        "application/vc+ld+json": components["schemas"]["CredentialWithProof"];
                     };
                 };
                 404: components["responses"]["NotFound"];
@@ -8592,7 +8637,7 @@ export namespace CertificateService {
                     };
                     content: {
                         "application/vc+jwt": string;
-                        "application/vc+ld+json": components["schemas"]["EnvelopedCredential"];
+                        "application/vc+ld+json": components["schemas"]["CredentialWithProof"];
                     };
                 };
                 404: components["responses"]["NotFound"];
@@ -8644,7 +8689,7 @@ export namespace CertificateService {
                      *       "type": "EnvelopedVerifiableCredential"
                      *     }
                      */
-                    "application/vc+ld+json": components["schemas"]["EnvelopedCredential"];
+                    "application/vc+ld+json": components["schemas"]["CredentialWithProof"] | components["schemas"]["EnvelopedCredential"];
                 };
             };
             responses: {

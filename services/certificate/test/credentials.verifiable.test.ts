@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { compactVerify, decodeProtectedHeader, importJWK, jwtVerify, type JWK } from 'jose';
+import { compactVerify, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, type JWK } from 'jose';
 import request from 'supertest';
 import { parseConfig } from '@platform/service-kit/config';
 import { certificateConfigSchema } from '../src/config';
@@ -10,7 +10,8 @@ import { issueCertificate, newOrg, type TestOrg } from './factories/admin';
 
 /**
  * Every certificate is an Open Badges 3.0 credential signed by the platform (Ed25519, vc+jwt), its issuer a
- * did:web served by the platform, its revocation a bit in a signed Bitstring Status List.
+ * did:web served by the platform, its revocation a bit in a signed Bitstring Status List. (Its JSON-LD form, with an
+ * embedded Data Integrity proof, is credentials.data-integrity.test.ts's.)
  */
 const PUBLIC_BASE_URL = 'https://certificates.example.test:8443';
 const DID = 'did:web:certificates.example.test%3A8443';
@@ -27,15 +28,13 @@ const app = () => request(ctx.app);
 const revoke = (id: string) => app().post(`/admin/v1/certificates/${id}/revoke`).set('Authorization', org.admin()).expect(200);
 
 async function downloadCredentialJwt(code: string): Promise<string> {
-  const res = await app().get(`/credentials/${code}/credential.json`).expect(200);
-  expect(res.headers['content-type']).toMatch(/^application\/vc\+ld\+json/);
-  expect(res.headers['content-disposition']).toMatch(/^attachment; filename="credential-[A-Z0-9-]+\.json"$/);
-  const document = JSON.parse(res.text) as { '@context': string[]; type: string; id: string };
-  expect(document['@context']).toEqual(['https://www.w3.org/ns/credentials/v2']);
-  expect(document.type).toBe('EnvelopedVerifiableCredential');
-  expect(document.id.startsWith('data:application/vc+jwt,')).toBe(true);
-  return document.id.slice('data:application/vc+jwt,'.length);
+  const res = await app().get(`/credentials/${code}`).set('Accept', 'application/vc+jwt').expect(200);
+  expect(res.headers['content-type']).toMatch(/^application\/vc\+jwt/);
+  return res.text;
 }
+
+/** The JWT as a VC 2.0 `EnvelopedVerifiableCredential`, as JSON-LD consumers of VC-JOSE pass it around. */
+const envelope = (jwt: string) => ({ '@context': ['https://www.w3.org/ns/credentials/v2'], id: `data:application/vc+jwt,${jwt}`, type: 'EnvelopedVerifiableCredential' });
 
 /** The status list's bit at `index`: multibase `u` + base64url of the gzipped bitstring, bit 0 the left-most. */
 function bitAt(encodedList: string, index: number): number {
@@ -46,17 +45,23 @@ function bitAt(encodedList: string, index: number): number {
 }
 
 describe('the issuer published by the platform', () => {
-  it('serves a did:web document and a JWKS with the same Ed25519 key', async () => {
+  it('serves a did:web document (the Ed25519 key as a JWK and as a Multikey) and a JWKS with the same key', async () => {
     const did = await app().get('/.well-known/did.json').expect(200);
     expect(did.headers['content-type']).toMatch(/^application\/did\+json/);
     const document = JSON.parse(did.text);
     expect(document.id).toBe(DID);
-    expect(document.verificationMethod).toHaveLength(1);
-    const [method] = document.verificationMethod;
+    expect(document['@context']).toContain('https://w3id.org/security/multikey/v1');
+    expect(document.verificationMethod).toHaveLength(2);
+    const [method, multikey] = document.verificationMethod;
     expect(method).toMatchObject({ type: 'JsonWebKey2020', controller: DID, publicKeyJwk: { kty: 'OKP', crv: 'Ed25519', x: expect.any(String) } });
     expect(method.id.startsWith(`${DID}#`)).toBe(true);
     expect(method.publicKeyJwk.d).toBeUndefined();
-    expect(document.assertionMethod).toEqual([method.id]);
+    // The Multikey: `z` + base58btc of the ed25519-pub multicodec (0xed 0x01) and the same 32 bytes as the JWK's `x`.
+    expect(multikey).toEqual({ id: `${DID}#${multikey.publicKeyMultibase}`, type: 'Multikey', controller: DID, publicKeyMultibase: expect.stringMatching(/^z6Mk/) });
+    const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+    const decoded = [...multikey.publicKeyMultibase.slice(1)].reduce((n: bigint, c: string) => n * 58n + BigInt(alphabet.indexOf(c)), 0n).toString(16);
+    expect(decoded).toBe(`ed01${Buffer.from(method.publicKeyJwk.x, 'base64url').toString('hex')}`);
+    expect(document.assertionMethod).toEqual([method.id, multikey.id]);
     const jwks = JSON.parse((await app().get('/.well-known/jwks.json').expect(200)).text);
     expect(jwks.keys).toEqual([{ ...method.publicKeyJwk, kid: method.id, alg: 'EdDSA', use: 'sig' }]);
   });
@@ -120,16 +125,20 @@ describe('a certificate as an Open Badges 3.0 verifiable credential', () => {
     expect(await downloadCredentialJwt(certificate.verification_code)).toBe(jwt);
   });
 
-  it('is served at the page address by content negotiation, as the JWT or enveloped in JSON', async () => {
+  it('is served at the page address by content negotiation, as the JWT or in JSON-LD with a proof', async () => {
     const certificate = await issueCertificate(ctx, org);
-    const jwt = await downloadCredentialJwt(certificate.verification_code);
     const asJwt = await app().get(`/credentials/${certificate.verification_code}`).set('Accept', 'application/vc+jwt').expect(200);
     expect(asJwt.headers['content-type']).toMatch(/^application\/vc\+jwt/);
-    expect(asJwt.text).toBe(jwt);
     expect(asJwt.headers.vary).toMatch(/Accept/);
+    expect(decodeProtectedHeader(asJwt.text).typ).toBe('vc+jwt');
     const asLd = await app().get(`/credentials/${certificate.verification_code}`).set('Accept', 'application/vc+ld+json').expect(200);
-    expect(JSON.parse(asLd.text).id).toBe(`data:application/vc+jwt,${jwt}`);
-    expect(decodeProtectedHeader(jwt).typ).toBe('vc+jwt');
+    // The same credential, secured the other way.
+    const { proof, ...credential } = JSON.parse(asLd.text);
+    expect(proof).toMatchObject({ type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022' });
+    const { iss, jti, iat, exp, ...payload } = decodeJwt(asJwt.text);
+    expect([iss, jti, typeof iat]).toEqual([DID, credential.id, 'number']);
+    expect(exp === undefined).toBe(credential.validUntil === undefined);
+    expect(payload).toEqual(credential);
   });
 
   it('an unknown code or status list is a 404 problem', async () => {
@@ -162,14 +171,18 @@ describe('POST /credentials/verify', () => {
     expect(revoked.body).toMatchObject({ status: 'revoked', valid: false, reason: expect.stringMatching(/revoked/) });
   });
 
-  it('takes the downloaded document as it is, the bare JWT, and a code', async () => {
+  it('takes the downloaded document as it is, the bare or enveloped JWT, and a code', async () => {
     const certificate = await issueCertificate(ctx, org);
     const file = (await app().get(`/credentials/${certificate.verification_code}/credential.json`).expect(200)).text;
     expect((await verify({ credential: file })).body.status).toBe('valid');
     expect((await verify({ credential: JSON.parse(file) })).body.status).toBe('valid');
     const asLd = await app().post('/credentials/verify').set('Content-Type', 'application/vc+ld+json').send(file).expect(200);
+    expectToMatchRouteTable(asLd);
     expect(asLd.body.status).toBe('valid');
-    const jwt = JSON.parse(file).id.slice('data:application/vc+jwt,'.length);
+    const jwt = await downloadCredentialJwt(certificate.verification_code);
+    expect((await verify({ credential: envelope(jwt) })).body.status).toBe('valid');
+    const enveloped = await app().post('/credentials/verify').set('Content-Type', 'application/vc+ld+json').send(JSON.stringify(envelope(jwt))).expect(200);
+    expect(enveloped.body.status).toBe('valid');
     const asJwt = await app().post('/credentials/verify').set('Content-Type', 'application/vc+jwt').send(jwt).expect(200);
     expect(asJwt.body.status).toBe('valid');
     expect((await verify({ code: certificate.verification_code.toLowerCase() })).body).toMatchObject({ status: 'valid', valid: true });

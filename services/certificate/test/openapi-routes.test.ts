@@ -208,14 +208,14 @@ const scenarios: Scenario[] = [
   ['GET /credentials/{code}', 404, 'an unknown code as JSON', () => app().get('/credentials/ABCDEF-GHJKMN-PQRSTU').set('Accept', 'application/json')],
   ['GET /credentials/{code}', 404, 'an unknown code as HTML', () => app().get('/credentials/ABCDEF-GHJKMN-PQRSTU').set('Accept', 'text/html')],
   ['GET /credentials/{code}', 200, 'as the signed credential', async () => app().get(`/credentials/${(await issueCertificate(ctx, newOrg(ctx))).verification_code}`).set('Accept', 'application/vc+jwt')],
-  ['GET /credentials/{code}', 200, 'as the enveloped credential', async () => app().get(`/credentials/${(await issueCertificate(ctx, newOrg(ctx))).verification_code}`).set('Accept', 'application/vc+ld+json')],
+  ['GET /credentials/{code}', 200, 'as the credential with its Data Integrity proof', async () => app().get(`/credentials/${(await issueCertificate(ctx, newOrg(ctx))).verification_code}`).set('Accept', 'application/vc+ld+json')],
   ['GET /credentials/{code}/credential.json', 200, 'a certificate', async () => app().get(`/credentials/${(await issueCertificate(ctx, newOrg(ctx))).verification_code}/credential.json`)],
   ['GET /credentials/{code}/credential.json', 404, 'an unknown code', () => app().get('/credentials/ABCDEF-GHJKMN-PQRSTU/credential.json')],
   ['GET /credentials/status/{list}', 200, 'list 1 as JWT', async () => {
     await issueCertificate(ctx, newOrg(ctx));
     return app().get('/credentials/status/1');
   }],
-  ['GET /credentials/status/{list}', 200, 'list 1 enveloped', () => app().get('/credentials/status/1').set('Accept', 'application/vc+ld+json')],
+  ['GET /credentials/status/{list}', 200, 'list 1 with its Data Integrity proof', () => app().get('/credentials/status/1').set('Accept', 'application/vc+ld+json')],
   ['GET /credentials/status/{list}', 404, 'a list nobody is on', () => app().get('/credentials/status/4000')],
   ['GET /credentials/verify', 200, 'the verifier page', () => app().get('/credentials/verify')],
   ['POST /credentials/verify', 200, 'a code', async () => app().post('/credentials/verify').send({ code: (await issueCertificate(ctx, newOrg(ctx))).verification_code })],

@@ -29,6 +29,25 @@ export const envelopedCredentialSchema = z.object({
   type: z.literal("EnvelopedVerifiableCredential"),
 }).meta({ id: "EnvelopedCredential", description: "A VC 2.0 `EnvelopedVerifiableCredential`; `id` is the signed credential as a `data:application/vc+jwt,` URL." });
 
+export const dataIntegrityProofSchema = z.looseObject({
+  type: z.literal("DataIntegrityProof"),
+  cryptosuite: z.literal("eddsa-rdfc-2022"),
+  created: z.iso.datetime({ offset: true }),
+  verificationMethod: z.string().meta({ description: "The Multikey of the issuer's DID document that made the proof: `{did}#{publicKeyMultibase}`." }),
+  proofPurpose: z.literal("assertionMethod"),
+  proofValue: z.string().regex(/^z[1-9A-HJ-NP-Za-km-z]+$/).meta({ description: "The Ed25519 signature, multibase base58btc." }),
+}).meta({ id: "DataIntegrityProof", description: "A W3C Data Integrity proof (`eddsa-rdfc-2022`) over the RDF canonical form of the credential." });
+
+export const credentialWithProofSchema = z.looseObject({
+  "@context": z.array(z.string()),
+  id: z.url(),
+  type: z.array(z.string()),
+  issuer: z.union([z.string(), z.looseObject({ id: z.string() })]),
+  validFrom: z.iso.datetime({ offset: true }),
+  credentialSubject: z.looseObject({}),
+  proof: dataIntegrityProofSchema,
+}).meta({ id: "CredentialWithProof", description: "A VC 2.0 credential in its JSON-LD form (an Open Badges 3.0 `OpenBadgeCredential`, or a `BitstringStatusListCredential`), secured by its embedded Data Integrity proof." });
+
 export const credentialVerificationSchema = z.object({
   status: z.enum(["valid", "revoked", "expired", "tampered", "unknown"]),
   valid: z.boolean().meta({ description: "True only when `status` is `valid`." }),
@@ -55,12 +74,20 @@ export const publicJwkSchema = z.object({
 export const didDocumentSchema = z.object({
   "@context": z.array(z.string()),
   id: z.string().regex(/^did:web:/),
-  verificationMethod: z.array(z.object({
-    id: z.string(),
-    type: z.literal("JsonWebKey2020"),
-    controller: z.string(),
-    publicKeyJwk: publicJwkSchema,
-  })),
+  verificationMethod: z.array(z.union([
+    z.object({
+      id: z.string(),
+      type: z.literal("JsonWebKey2020"),
+      controller: z.string(),
+      publicKeyJwk: publicJwkSchema,
+    }),
+    z.object({
+      id: z.string(),
+      type: z.literal("Multikey"),
+      controller: z.string(),
+      publicKeyMultibase: z.string().regex(/^z6Mk/).meta({ description: "The same Ed25519 public key, multibase base58btc of the ed25519-pub multicodec." }),
+    }),
+  ])).meta({ description: "The issuer's Ed25519 key, as a JsonWebKey2020 (the `kid` of the JWTs) and as a Multikey (the `verificationMethod` of the Data Integrity proofs)." }),
   assertionMethod: z.array(z.string()),
 }).meta({ id: "DidDocument" });
 
@@ -80,7 +107,7 @@ export const credentialsRouteTable = [
     security: [],
     params: z.object({ code: verificationCodeParameter }),
     responses: {
-      200: { headers: { "X-Request-Id": xRequestIdHeader }, content: { "application/json": publicCredentialSchema, "text/html": z.string(), "application/vc+jwt": z.string().regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/).meta({ description: "The signed Open Badges 3.0 credential (compact JWS, `typ` `vc+jwt`, EdDSA)." }), "application/vc+ld+json": envelopedCredentialSchema } },
+      200: { headers: { "X-Request-Id": xRequestIdHeader }, content: { "application/json": publicCredentialSchema, "text/html": z.string(), "application/vc+jwt": z.string().regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/).meta({ description: "The signed Open Badges 3.0 credential (compact JWS, `typ` `vc+jwt`, EdDSA)." }), "application/vc+ld+json": credentialWithProofSchema } },
       404: { content: { "application/problem+json": problemSchema, "text/html": z.string() } },
     },
   }),
@@ -134,7 +161,7 @@ export const credentialsRouteTable = [
     security: [],
     params: z.object({ code: verificationCodeParameter }),
     responses: {
-      200: { headers: { "Content-Disposition": { schema: z.string() } }, content: { "application/vc+ld+json": envelopedCredentialSchema } },
+      200: { headers: { "Content-Disposition": { schema: z.string() } }, content: { "application/vc+ld+json": credentialWithProofSchema } },
       404: notFoundResponse,
     },
   }),
@@ -147,7 +174,7 @@ export const credentialsRouteTable = [
     // The pattern is documented, not enforced here: any other list is a 404 (`not_found`), as an unknown one.
     params: z.object({ list: z.string().meta({ pattern: '^[1-9][0-9]*$' }) }),
     responses: {
-      200: { content: { "application/vc+jwt": z.string(), "application/vc+ld+json": envelopedCredentialSchema } },
+      200: { content: { "application/vc+jwt": z.string(), "application/vc+ld+json": credentialWithProofSchema } },
       404: notFoundResponse,
     },
   }),
@@ -167,7 +194,7 @@ export const credentialsRouteTable = [
     path: '/credentials/verify',
     tags: ["Public credentials"],
     security: [],
-    body: { "application/json": verifyRequestSchema, "application/vc+jwt": z.string(), "application/vc+ld+json": envelopedCredentialSchema },
+    body: { "application/json": verifyRequestSchema, "application/vc+jwt": z.string(), "application/vc+ld+json": z.union([credentialWithProofSchema, envelopedCredentialSchema]) },
     responses: {
       200: credentialVerificationSchema,
       400: { content: { "application/problem+json": problemSchema } },

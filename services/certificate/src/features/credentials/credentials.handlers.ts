@@ -10,7 +10,7 @@ import type { VerifyRequest } from './credentials.schema';
 import type { CredentialsService } from './credentials.service';
 import { PAGE_SCRIPT } from './page-script';
 import { verifierPageHtml } from './verifier-page';
-import { envelope, VC_JWT, VC_LD_JSON, type VerifiableCredentialsService } from './verifiable-credentials.service';
+import { VC_JWT, VC_LD_JSON, type VerifiableCredentialsService } from './verifiable-credentials.service';
 
 function sendHtml(res: Response, status: number, html: string, csp = CREDENTIAL_PAGE_CSP) {
   res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': csp, 'Cache-Control': 'no-cache' }).send(html);
@@ -20,10 +20,11 @@ function sendJwt(res: Response, jwt: string) {
   res.set({ 'Content-Type': VC_JWT, 'Cache-Control': 'no-cache' }).send(jwt);
 }
 
-function sendEnveloped(res: Response, jwt: string, filename?: string) {
+/** A credential in its JSON-LD form, secured by its embedded Data Integrity proof. */
+function sendWithProof(res: Response, credential: object, filename?: string) {
   res.set({ 'Content-Type': VC_LD_JSON, 'Cache-Control': 'no-cache' });
   if (filename) res.set('Content-Disposition', `attachment; filename="${filename}"`);
-  res.send(JSON.stringify(envelope(jwt)));
+  res.send(JSON.stringify(credential));
 }
 
 /**
@@ -39,8 +40,8 @@ const DOCUMENT_MAX_AGE_S = 60;
 
 /**
  * `/credentials/{code}`: the public credential page, no key needed (the gateway limits it per address). A browser gets
- * HTML; `Accept: application/json` gets the same facts as JSON; `application/vc+jwt` the signed Open Badges credential,
- * `application/vc+ld+json` the same enveloped in JSON. A code that is not found is a 404 in the same form. Also the
+ * HTML; `Accept: application/json` gets the same facts as JSON; `application/vc+jwt` the Open Badges credential signed
+ * as a JWT, `application/vc+ld+json` the same credential in JSON-LD with an embedded Data Integrity proof. A code that is not found is a 404 in the same form. Also the
  * issuer's DID document and JWKS, the status lists, the verifier page and its script, and `POST /credentials/verify`.
  * Pages, documents, scripts and credentials in their own media types are written here; JSON answers are returned.
  */
@@ -79,15 +80,14 @@ export function credentialsHandlers(credentials: CredentialsService, verifiable:
       res.vary('Accept');
       const list = /^[1-9][0-9]{0,8}$/.test(params.list) ? Number(params.list) : null;
       if (list === null) throw new NotFoundError('Status list not found');
-      const jwt = await verifiable.statusListJwt(list);
-      if (req.accepts([VC_JWT, VC_LD_JSON, 'json']) === VC_JWT) sendJwt(res, jwt);
-      else sendEnveloped(res, jwt);
+      if (req.accepts([VC_JWT, VC_LD_JSON, 'json']) === VC_JWT) sendJwt(res, await verifiable.statusListJwt(list));
+      else sendWithProof(res, await verifiable.statusListWithProof(list));
     },
     getPublicCredential: async ({ params: { code }, req, res }) => {
       res.vary('Accept');
       const wanted = req.accepts(['html', 'json', VC_LD_JSON, VC_JWT]);
       if (wanted === VC_JWT) return sendJwt(res, await verifiable.credentialJwt(code));
-      if (wanted === VC_LD_JSON) return sendEnveloped(res, await verifiable.credentialJwt(code));
+      if (wanted === VC_LD_JSON) return sendWithProof(res, await verifiable.credentialWithProof(code));
       const wantsJson = wanted === 'json';
       try {
         const credential = await credentials.find(code);
@@ -100,8 +100,7 @@ export function credentialsHandlers(credentials: CredentialsService, verifiable:
       }
     },
     getVerifiableCredential: async ({ params: { code }, res }) => {
-      const jwt = await verifiable.credentialJwt(code);
-      sendEnveloped(res, jwt, `credential-${code.replace(/[^A-Za-z0-9-]/g, '')}.json`);
+      sendWithProof(res, await verifiable.credentialWithProof(code), `credential-${code.replace(/[^A-Za-z0-9-]/g, '')}.json`);
     },
     // The issuer's logo on the page: same origin (the CSP allows images from nowhere else), cached like the documents.
     getPublicCredentialLogo: async ({ params: { code }, res }) => {
@@ -111,8 +110,8 @@ export function credentialsHandlers(credentials: CredentialsService, verifiable:
     getPublicCredentialPdf: ({ params: { code }, req, res }) => document(code, 'pdf', req, res),
     getPublicCredentialPng: ({ params: { code }, req, res }) => document(code, 'png', req, res),
     /**
-     * Checks a credential (`{"credential": <JWT or enveloped credential>}`, the downloaded document as
-     * `application/vc+ld+json`, or the JWT as `application/vc+jwt`) or a code (`{"code": …}`). Always 200 with
+     * Checks a credential (`{"credential": <credential with its proof, JWT, or enveloped JWT>}`, the downloaded
+     * document as `application/vc+ld+json`, or the JWT as `application/vc+jwt`) or a code (`{"code": …}`). Always 200 with
      * `{status, valid, reason, credential}` for something it could look at; 422 for a body that names neither.
      */
     verifyCredential: async ({ body, req }) => {

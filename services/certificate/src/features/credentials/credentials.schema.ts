@@ -13,7 +13,7 @@ export const verifyRequestSchema = z
   .refine((body) => (body.credential === undefined) !== (body.code === undefined), { message: 'send exactly one of credential and code' })
   .meta({
     id: 'CredentialVerificationRequest',
-    description: 'Exactly one of `credential` (the JWT, or the enveloped credential as an object or its JSON text) and `code`.',
+    description: 'Exactly one of `credential` (the credential with its Data Integrity proof, the JWT, or the enveloped JWT; an object or its JSON text) and `code`.',
     examples: [{ code: 'ABCDEF-GHJKMN-PQRSTU' }, { credential: 'eyJhbGciOiJFZERTQSJ9.eyJpZCI6InVybjpleGFtcGxlIn0.c2lnbmF0dXJl' }],
   });
 

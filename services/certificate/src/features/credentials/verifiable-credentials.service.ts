@@ -4,6 +4,7 @@ import { NotFoundError } from '@platform/service-kit/errors';
 import { certificateStatus } from '../certificates';
 import { normalizeVerificationCode } from '../certificates';
 import { credentialPageUrl } from '../documents';
+import { DATA_INTEGRITY_CRYPTOSUITE, documentLoader, signWithDataIntegrity, verifyDataIntegrity } from './data-integrity';
 import { didDocument, issuerIdentity, jwks, type IssuerIdentity } from './issuer-identity';
 import { openBadgeCredential } from './open-badge';
 import type { CredentialsRepository, PublicCredentialRow } from './credentials.repository';
@@ -12,6 +13,7 @@ import { encodeStatusList, firstPositionOf, STATUS_LIST_SIZE, statusListUrl } fr
 
 export const VC_JWT = 'application/vc+jwt';
 export const VC_LD_JSON = 'application/vc+ld+json';
+/** A VC 2.0 `EnvelopedVerifiableCredential` holds the JWT as a data: URL in its `id`; verification still takes it. */
 const ENVELOPE_PREFIX = `data:${VC_JWT},`;
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
@@ -30,11 +32,6 @@ export interface VerificationResult {
     valid_from: string | null;
     valid_until: string | null;
   };
-}
-
-/** A VC 2.0 `EnvelopedVerifiableCredential`: the signed JWT as a data: URL, for JSON-LD consumers and the `.json` download. */
-export function envelope(jwt: string) {
-  return { '@context': ['https://www.w3.org/ns/credentials/v2'], id: `${ENVELOPE_PREFIX}${jwt}`, type: 'EnvelopedVerifiableCredential' };
 }
 
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
@@ -56,6 +53,21 @@ function credentialOf(row: PublicCredentialRow, publicBaseUrl: string, issuerDid
 
 const tampered = (reason: string): VerificationResult => ({ status: 'tampered', valid: false, reason, credential: null });
 
+/** A credential in its JSON-LD form with an embedded proof (an object or its JSON text), or null. */
+function dataIntegrityCredentialIn(input: unknown): Record<string, unknown> | null {
+  if (typeof input === 'string') {
+    const text = input.trim();
+    if (!text.startsWith('{')) return null;
+    try {
+      return dataIntegrityCredentialIn(JSON.parse(text) as unknown);
+    } catch {
+      return null;
+    }
+  }
+  if (input && typeof input === 'object' && !Array.isArray(input) && 'proof' in input) return input as Record<string, unknown>;
+  return null;
+}
+
 /** The compact JWS inside whatever was handed in: the JWT itself, an enveloped credential, or their JSON text. */
 function jwtIn(input: unknown): string | null {
   if (typeof input === 'string') {
@@ -73,18 +85,44 @@ function jwtIn(input: unknown): string | null {
   return null;
 }
 
+/** A document loader that knows the bundled JSON-LD contexts and the platform's own DID, and nothing else. */
+function ownDocumentLoader(identity: IssuerIdentity) {
+  const document = didDocument(identity);
+  return documentLoader(async (did) => (did === identity.did ? document : undefined));
+}
+
 /**
- * Signs every certificate as an Open Badges 3.0 credential secured with JOSE (VC-JOSE-COSE: a compact JWS, `typ`
- * `vc+jwt`, EdDSA over Ed25519), publishes the issuer's key and the revocation status lists, and verifies credentials
- * handed back to it. Credentials are built on request from the stored certificate: the same certificate always yields
- * the same bytes (Ed25519 signatures are deterministic), and revoking changes only its status list bit.
+ * Signs every certificate as an Open Badges 3.0 credential, secured two ways with the same Ed25519 key: with JOSE
+ * (VC-JOSE-COSE: a compact JWS, `typ` `vc+jwt`, EdDSA) and, in its JSON-LD form (`application/vc+ld+json`), with an
+ * embedded Data Integrity proof (`eddsa-rdfc-2022`). Publishes the issuer's key and the revocation status lists (secured
+ * the same two ways), and verifies credentials handed back to it. Credentials are built on request from the stored
+ * certificate: the same certificate always yields the same bytes (Ed25519 signatures are deterministic, the proof is
+ * dated when the certificate was issued), and revoking changes only its status list bit.
  */
 export function createVerifiableCredentialsService(repository: CredentialsRepository, key: SigningKey, publicBaseUrl: string) {
   const identity = issuerIdentity(publicBaseUrl, key);
   const header = { alg: 'EdDSA', kid: identity.keyId, typ: 'vc+jwt', cty: 'vc' };
+  const loader = ownDocumentLoader(identity);
+  const proofKey = { id: identity.multikeyId, controller: identity.did, privateKey: key.privateKey };
 
   async function sign(payload: Record<string, unknown>): Promise<string> {
     return new CompactSign(Buffer.from(JSON.stringify(payload))).setProtectedHeader(header).sign(key.privateKey);
+  }
+
+  /** Status list `list` as a BitstringStatusListCredential (unsigned), or not found when no certificate is on it. */
+  async function statusListCredential(list: number, now: Date) {
+    const from = firstPositionOf(list);
+    if (!(await repository.anyPositionIn(from, from + STATUS_LIST_SIZE))) throw new NotFoundError('Status list not found');
+    const revoked = await repository.revokedPositions(from, from + STATUS_LIST_SIZE);
+    const url = statusListUrl(publicBaseUrl, list);
+    return {
+      '@context': ['https://www.w3.org/ns/credentials/v2'],
+      id: url,
+      type: ['VerifiableCredential', 'BitstringStatusListCredential'],
+      issuer: identity.did,
+      validFrom: now.toISOString(),
+      credentialSubject: { id: `${url}#list`, type: 'BitstringStatusList', statusPurpose: 'revocation', encodedList: encodeStatusList(revoked.map((position) => position - from)) },
+    };
   }
 
   async function rowFor(input: string) {
@@ -112,24 +150,24 @@ export function createVerifiableCredentialsService(repository: CredentialsReposi
       });
     },
 
-    /** Status list `list` as a signed BitstringStatusListCredential, or not found when no certificate is on it. */
+    /** The certificate's Open Badges credential in its JSON-LD form, with its Data Integrity proof. */
+    async credentialWithProof(input: string) {
+      const row = await rowFor(input);
+      const created = new Date(Math.floor(row.created_at.getTime() / 1000) * 1000);
+      return signWithDataIntegrity(credentialOf(row, publicBaseUrl, identity.did), proofKey, created, loader);
+    },
+
+    /** Status list `list` as a signed BitstringStatusListCredential (JWT), or not found when no certificate is on it. */
     async statusListJwt(list: number): Promise<string> {
-      const from = firstPositionOf(list);
-      if (!(await repository.anyPositionIn(from, from + STATUS_LIST_SIZE))) throw new NotFoundError('Status list not found');
-      const revoked = await repository.revokedPositions(from, from + STATUS_LIST_SIZE);
-      const url = statusListUrl(publicBaseUrl, list);
       const now = new Date();
-      return sign({
-        '@context': ['https://www.w3.org/ns/credentials/v2'],
-        id: url,
-        type: ['VerifiableCredential', 'BitstringStatusListCredential'],
-        issuer: identity.did,
-        validFrom: now.toISOString(),
-        credentialSubject: { id: `${url}#list`, type: 'BitstringStatusList', statusPurpose: 'revocation', encodedList: encodeStatusList(revoked.map((position) => position - from)) },
-        iss: identity.did,
-        jti: url,
-        iat: Math.floor(now.getTime() / 1000),
-      });
+      const credential = await statusListCredential(list, now);
+      return sign({ ...credential, iss: identity.did, jti: credential.id, iat: Math.floor(now.getTime() / 1000) });
+    },
+
+    /** Status list `list` in its JSON-LD form with a Data Integrity proof, or not found when no certificate is on it. */
+    async statusListWithProof(list: number) {
+      const now = new Date(Math.floor(Date.now() / 1000) * 1000);
+      return signWithDataIntegrity(await statusListCredential(list, now), proofKey, now, loader);
     },
 
     ...credentialVerifier(repository, key, identity, publicBaseUrl),
@@ -140,6 +178,7 @@ export function createVerifiableCredentialsService(repository: CredentialsReposi
 function credentialVerifier(repository: CredentialsRepository, key: SigningKey, identity: IssuerIdentity, publicBaseUrl: string) {
   const publicKey: KeyObject = createPublicKey(key.privateKey);
   const statusListPrefix = statusListUrl(publicBaseUrl, 0).replace(/0$/, '');
+  const loader = ownDocumentLoader(identity);
 
   async function verifySigned(jwt: string): Promise<VerificationResult> {
     let kid: string | undefined;
@@ -155,7 +194,26 @@ function credentialVerifier(repository: CredentialsRepository, key: SigningKey, 
     } catch {
       return tampered('The signature does not match the content: the credential was changed after it was issued.');
     }
-    const credential = JSON.parse(Buffer.from(payload).toString('utf8')) as ReturnType<typeof credentialOf>;
+    return assess(JSON.parse(Buffer.from(payload).toString('utf8')) as ReturnType<typeof credentialOf>);
+  }
+
+  async function verifyProof(document: Record<string, unknown>): Promise<VerificationResult> {
+    const proof = document.proof as { verificationMethod?: unknown; cryptosuite?: unknown } | undefined;
+    if (!proof || typeof proof !== 'object' || Array.isArray(proof)) return tampered('The credential does not carry one Data Integrity proof.');
+    if (proof.verificationMethod !== identity.multikeyId) return tampered('The credential is not signed with a key this platform publishes.');
+    if (proof.cryptosuite !== DATA_INTEGRITY_CRYPTOSUITE) return tampered(`The proof is not an ${DATA_INTEGRITY_CRYPTOSUITE} proof.`);
+    let outcome: { verified: boolean };
+    try {
+      outcome = await verifyDataIntegrity(document, loader);
+    } catch {
+      outcome = { verified: false };
+    }
+    if (!outcome.verified) return tampered('The proof does not match the content: the credential was changed after it was issued.');
+    return assess(document as unknown as ReturnType<typeof credentialOf>);
+  }
+
+  /** A credential whose signature or proof verified: what it says, its revocation bit, its expiry. */
+  async function assess(credential: ReturnType<typeof credentialOf>): Promise<VerificationResult> {
     const summary = {
       id: credential.id,
       recipient_name: credential.credentialSubject?.identifier?.[0]?.identityHash ?? null,
@@ -180,10 +238,15 @@ function credentialVerifier(repository: CredentialsRepository, key: SigningKey, 
   }
 
   return {
-    /** Checks a credential handed in (JWT, enveloped JSON, or their text): signature, revocation bit, expiry. */
+    /**
+     * Checks a credential handed in (the JSON-LD credential with its proof, the JWT, the enveloped JWT, or their text):
+     * proof or signature, revocation bit, expiry.
+     */
     async verifyCredential(input: unknown): Promise<VerificationResult> {
+      const withProof = dataIntegrityCredentialIn(input);
+      if (withProof) return verifyProof(withProof);
       const jwt = jwtIn(input);
-      if (!jwt) return tampered('This is not a credential of this platform: no signed credential (vc+jwt) was found in it.');
+      if (!jwt) return tampered('This is not a credential of this platform: no signed credential (a Data Integrity proof or a vc+jwt) was found in it.');
       return verifySigned(jwt);
     },
 

@@ -1,0 +1,145 @@
+import { gunzipSync } from 'node:zlib';
+import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
+import { cryptosuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite';
+import jsigs from 'jsonld-signatures';
+import request from 'supertest';
+import { BUNDLED_CONTEXTS } from '../src/features/credentials/data-integrity';
+import { createTestContext, type TestContext } from './helpers/context';
+import { expectToMatchRouteTable } from './helpers/openapi';
+import { issueCertificate, newOrg, type TestOrg } from './factories/admin';
+
+/**
+ * The JSON-LD form of a credential carries an embedded Data Integrity proof (`eddsa-rdfc-2022`), so verifiers that
+ * check embedded proofs (Data Integrity wallets) accept it. A verifier is built here from Digital Bazaar's libraries
+ * (jsonld-signatures, the Data Integrity suite, the eddsa-rdfc-2022 cryptosuite): it reads the JSON-LD contexts from
+ * the packages the service ships and resolves the issuer's did:web from the app, and from nothing else.
+ */
+const PUBLIC_BASE_URL = 'https://certificates.example.test:8443';
+const DID = 'did:web:certificates.example.test%3A8443';
+let ctx: TestContext;
+let org: TestOrg;
+const fetched: string[] = [];
+
+beforeAll(() => {
+  ctx = createTestContext({ PUBLIC_BASE_URL });
+  org = newOrg(ctx, { orgName: 'Sahel Nursing College' });
+});
+afterAll(() => ctx.close());
+
+const app = () => request(ctx.app);
+
+/** did:web resolution (`did:web:host%3Aport` is `https://host:port/.well-known/did.json`), answered by the app. */
+async function resolveDidWeb(did: string) {
+  expect(`https://${decodeURIComponent(did.slice('did:web:'.length))}`).toBe(PUBLIC_BASE_URL);
+  const res = await app().get('/.well-known/did.json').expect(200);
+  return JSON.parse(res.text) as { '@context': string[]; verificationMethod: Array<{ id: string }> };
+}
+
+async function documentLoader(url: string) {
+  fetched.push(url);
+  const context = BUNDLED_CONTEXTS.get(url);
+  if (context) return { contextUrl: null, documentUrl: url, document: context };
+  if (url.startsWith('did:web:')) {
+    const document = await resolveDidWeb(url.split('#')[0]!);
+    if (!url.includes('#')) return { contextUrl: null, documentUrl: url, document };
+    const method = document.verificationMethod.find((candidate) => candidate.id === url);
+    if (method) return { contextUrl: null, documentUrl: url, document: { '@context': document['@context'], ...method } };
+  }
+  throw new Error(`no network in this test: ${url}`);
+}
+
+const verifyProof = (document: object) =>
+  jsigs.verify(structuredClone(document), { suite: new DataIntegrityProof({ cryptosuite }), purpose: new jsigs.purposes.AssertionProofPurpose(), documentLoader });
+
+interface Credential {
+  '@context': string[];
+  id: string;
+  type: string[];
+  issuer: { id: string; name: string };
+  credentialSubject: { identifier: Array<{ identityHash: string }>; achievement: { name: string } };
+  credentialStatus: { statusListCredential: string; statusListIndex: string };
+  proof: { type: string; cryptosuite: string; verificationMethod: string; proofPurpose: string; created: string; proofValue: string };
+}
+
+async function downloadCredential(code: string): Promise<Credential> {
+  const res = await app().get(`/credentials/${code}/credential.json`).expect(200);
+  expectToMatchRouteTable(res);
+  expect(res.headers['content-type']).toMatch(/^application\/vc\+ld\+json/);
+  expect(res.headers['content-disposition']).toMatch(/^attachment; filename="credential-[A-Z0-9-]+\.json"$/);
+  return JSON.parse(res.text) as Credential;
+}
+
+/** The credential's revocation bit, read from its status list credential, whose own proof is checked first. */
+async function revocationBit(credential: Credential): Promise<number> {
+  const url = credential.credentialStatus.statusListCredential;
+  expect(url.startsWith(`${PUBLIC_BASE_URL}/`)).toBe(true);
+  const res = await app().get(url.slice(PUBLIC_BASE_URL.length)).set('Accept', 'application/vc+ld+json').expect(200);
+  expectToMatchRouteTable(res);
+  expect(res.headers['content-type']).toMatch(/^application\/vc\+ld\+json/);
+  const list = JSON.parse(res.text) as { type: string[]; issuer: string; credentialSubject: { encodedList: string }; proof: { cryptosuite: string } };
+  expect(list).toMatchObject({ id: url, type: ['VerifiableCredential', 'BitstringStatusListCredential'], issuer: DID, proof: { type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022' } });
+  expect((await verifyProof(list)).verified).toBe(true);
+  const bits = gunzipSync(Buffer.from(list.credentialSubject.encodedList.slice(1), 'base64url'));
+  const index = Number(credential.credentialStatus.statusListIndex);
+  return (bits[index >> 3]! >> (7 - (index & 7))) & 1;
+}
+
+describe('credential.json: the Open Badges credential with an embedded Data Integrity proof', () => {
+  it('verifies with the Data Integrity libraries, reports revocation through its status list, and a changed copy fails', async () => {
+    const certificate = await issueCertificate(ctx, org, { recipient_name: 'Aisha Garba', program_title: 'Midwifery Practice', expires_on: '2099-12-31' });
+    const credential = await downloadCredential(certificate.verification_code);
+    expect(credential).toMatchObject({
+      '@context': ['https://www.w3.org/ns/credentials/v2', 'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json'],
+      id: `${PUBLIC_BASE_URL}/credentials/${certificate.verification_code}`,
+      type: ['VerifiableCredential', 'OpenBadgeCredential'],
+      issuer: { id: DID, name: 'Sahel Nursing College' },
+      credentialSubject: { identifier: [{ identityHash: 'Aisha Garba' }], achievement: { name: 'Midwifery Practice' } },
+      proof: { type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022', proofPurpose: 'assertionMethod', verificationMethod: expect.stringMatching(new RegExp(`^${DID}#z6Mk`)) },
+    });
+    // The proof's key is the DID document's Multikey, one of its assertion methods.
+    const did = await resolveDidWeb(DID);
+    expect(did.verificationMethod).toContainEqual({ id: credential.proof.verificationMethod, type: 'Multikey', controller: DID, publicKeyMultibase: credential.proof.verificationMethod.split('#')[1] });
+
+    fetched.length = 0;
+    const result = await verifyProof(credential);
+    expect(result.error).toBeUndefined();
+    expect(result.verified).toBe(true);
+    expect(fetched.every((url) => BUNDLED_CONTEXTS.has(url) || url.startsWith(DID))).toBe(true);
+    expect(await revocationBit(credential)).toBe(0);
+    expect((await app().post('/credentials/verify').send({ credential }).expect(200)).body).toMatchObject({ status: 'valid', credential: { recipient_name: 'Aisha Garba' } });
+
+    // A copy naming someone else: the proof no longer matches, for the libraries and for the platform's verifier.
+    const changed = structuredClone(credential);
+    changed.credentialSubject.identifier[0]!.identityHash = 'Someone Else';
+    expect((await verifyProof(changed)).verified).toBe(false);
+    const tampered = await app().post('/credentials/verify').set('Content-Type', 'application/vc+ld+json').send(JSON.stringify(changed)).expect(200);
+    expectToMatchRouteTable(tampered);
+    expect(tampered.body).toMatchObject({ status: 'tampered', valid: false, credential: null });
+
+    await app().post(`/admin/v1/certificates/${certificate.id}/revoke`).set('Authorization', org.admin()).expect(200);
+    // Revoking changes the status list, not the credential: the same bytes, the same valid proof, its bit now set.
+    expect(await downloadCredential(certificate.verification_code)).toEqual(credential);
+    expect((await verifyProof(credential)).verified).toBe(true);
+    expect(await revocationBit(credential)).toBe(1);
+    const revoked = await app().post('/credentials/verify').set('Content-Type', 'application/vc+ld+json').send(JSON.stringify(credential)).expect(200);
+    expect(revoked.body).toMatchObject({ status: 'revoked', valid: false });
+  });
+
+  it('is also the answer to Accept: application/vc+ld+json at the page address', async () => {
+    const certificate = await issueCertificate(ctx, org);
+    const res = await app().get(`/credentials/${certificate.verification_code}`).set('Accept', 'application/vc+ld+json').expect(200);
+    expectToMatchRouteTable(res);
+    expect(res.headers['content-type']).toMatch(/^application\/vc\+ld\+json/);
+    const credential = await downloadCredential(certificate.verification_code);
+    expect(credential.proof).toMatchObject({ type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022' });
+    expect(JSON.parse(res.text)).toEqual(credential);
+  });
+
+  it('a credential naming a context the platform does not ship is not verified (nothing is fetched)', async () => {
+    const certificate = await issueCertificate(ctx, org);
+    const credential = await downloadCredential(certificate.verification_code);
+    const foreign = { ...credential, '@context': [...credential['@context'], 'https://contexts.example.test/extra.json'] };
+    const res = await app().post('/credentials/verify').send({ credential: foreign }).expect(200);
+    expect(res.body).toMatchObject({ status: 'tampered', valid: false });
+  });
+});
