@@ -12,8 +12,8 @@ export const apiKeySchema = z.object({
   name: z.string().min(1).max(100),
   status: z.enum(['active', 'expired', 'revoked']).meta({ description: '`expired` once `expires_at` has passed; an expired or revoked key is refused with 401 `Invalid or revoked API key`.' }),
   scopes: z.array(z.string()).meta({ description: 'What the key may do (mobility keys only; certificate keys carry no scopes).' }).optional(),
-  livemode: z.boolean().meta({ description: 'Mobility keys only: false for a test-mode key (`mk_test_…`, created with `mode: test`), whose rides, deliveries and webhooks are test data. Certificate keys have no test mode.' }).optional(),
-  token_hint: z.string().meta({ description: "The token's first 7 characters and last 4, to recognise it (`ck_AbCd…wxyz`, `mk_AbCd…wxyz`, `mk_test…wxyz`)." }),
+  livemode: z.boolean().meta({ description: 'False for a test-mode key (`mk_test_…` or `ck_test_…`, created with `mode: test`): a mobility test key\'s rides, deliveries and webhooks are test data; a certificate test key verifies test certificates as `test` and spends nothing.' }).optional(),
+  token_hint: z.string().meta({ description: "The token's first 7 characters and last 4, to recognise it (`ck_AbCd…wxyz`, `ck_test…wxyz`, `mk_AbCd…wxyz`, `mk_test…wxyz`)." }),
   created_at: dateTime(),
   updated_at: dateTime(),
   last_used_at: dateTime().nullable().meta({ description: 'The last authenticated request, recorded at most once a minute.' }),
@@ -21,7 +21,7 @@ export const apiKeySchema = z.object({
   rotated_at: dateTime().nullable(),
   revoked_at: dateTime().nullable(),
   previous_token_expires_at: dateTime().nullable().meta({ description: 'Until when the token replaced by the last rotation still works (rotation with `grace_seconds`); null when it stopped at once.' }),
-  token: z.string().regex(/^(ck_|mk_|mk_test_)[0-9A-Za-z]{36}$/).meta({ description: 'The secret token, shown on create and rotate only.' }).optional(),
+  token: z.string().regex(/^(ck_|ck_test_|mk_|mk_test_)[0-9A-Za-z]{36}$/).meta({ description: 'The secret token, shown on create and rotate only.' }).optional(),
 }).meta({ id: 'ApiKey', description: "An organization API key as both services' admin APIs answer it (the certificate and mobility descriptions hold this same schema). Never the token's hash; the token itself only in the answers of create and rotate." });
 
 /**

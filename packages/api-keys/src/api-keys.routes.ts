@@ -34,7 +34,9 @@ export const apiKeyListQuerySchema = pageQuerySchema({ id: 'ApiKeyListQuery', de
  * The create body: a name, an optional expiry and, where the service has them, the scopes (at least one).
  * `strict` refuses unknown fields (the certificate service always did).
  */
-export function createApiKeyBodySchema({ scopes, strict, testMode }: { scopes?: readonly [string, ...string[]]; strict?: boolean; testMode?: boolean } = {}) {
+export function createApiKeyBodySchema({ scopes, strict, testMode }: { scopes?: readonly [string, ...string[]]; strict?: boolean; testMode?: boolean | { description: string } } = {}) {
+  const modeDescription =
+    typeof testMode === 'object' ? testMode.description : '`test` creates a test-mode key (`mk_test_…`): everything it creates is test data, never dispatched to real drivers.';
   const shape = {
     name,
     expires_at: expiresAt.optional(),
@@ -44,7 +46,7 @@ export function createApiKeyBodySchema({ scopes, strict, testMode }: { scopes?: 
           mode: z
             .enum(['live', 'test'])
             .default('live')
-            .meta({ description: '`test` creates a test-mode key (`mk_test_…`): everything it creates is test data, never dispatched to real drivers.' }),
+            .meta({ description: modeDescription }),
         }
       : {}),
   };

@@ -33,6 +33,7 @@ export interface paths {
          * Verify a certificate by its verification code
          * @description Looks the code up inside the key's organization only. Case, spaces and dashes in the code are ignored
          *     (`abcdef-ghjkmn-pqrstu` finds `ABCDEFGHJKMNPQRSTU`). A code of another organization is not found.
+         *     A test certificate (issued in test mode) answers `certificate_status` `test` and a `reason`, never `valid`, with a live or a test key.
          */
         get: operations["verifyCertificate"];
         put?: never;
@@ -1141,6 +1142,8 @@ export interface components {
              * @example business
              */
             plan: string;
+            /** @description False when asked in test mode (a `ck_test_…` key, or `?mode=test`): the balance is the organization's one live balance either way, since test certificates spend nothing. */
+            livemode: boolean;
         };
         Verification: {
             valid: boolean;
@@ -1150,7 +1153,9 @@ export interface components {
             /** Format: date */
             issue_date: string;
             certificate_number: string;
-            certificate_status: components["schemas"]["CertificateStatus"];
+            certificate_status: components["schemas"]["VerifiedStatus"];
+            /** @description Only for a test certificate (`certificate_status: test`): it was issued in test mode and is not a real credential. */
+            reason?: string;
         };
         VerificationNotFound: {
             /** @constant */
@@ -1177,10 +1182,10 @@ export interface components {
          */
         ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_required" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured";
         /**
-         * @description `expired` is read off `expires_on` (UTC) at the moment of asking.
+         * @description What a verifier is told: `expired` is read off `expires_on` (UTC) at the moment of asking; `test` for a test certificate (issued in test mode), whatever its state: never a real credential.
          * @enum {string}
          */
-        CertificateStatus: "valid" | "revoked" | "expired";
+        VerifiedStatus: "valid" | "revoked" | "expired" | "test";
         GatewayAEvent: {
             /** @example charge.success */
             event: string;
@@ -2538,7 +2543,8 @@ export interface operations {
                      * @example {
                      *       "organization": "Lagos Academy",
                      *       "balance": 12,
-                     *       "plan": "free"
+                     *       "plan": "free",
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": components["schemas"]["Credits"];
@@ -5210,6 +5216,7 @@ export namespace CertificateService {
              * Verify a certificate by its verification code
              * @description Looks the code up inside the key's organization only. Case, spaces and dashes in the code are ignored
              *     (`abcdef-ghjkmn-pqrstu` finds `ABCDEFGHJKMNPQRSTU`). A code of another organization is not found.
+             *     A test certificate (issued in test mode) answers `certificate_status` `test` and a `reason`, never `valid`, with a live or a test key.
              */
             get: operations["verifyCertificate"];
             put?: never;
@@ -5725,7 +5732,10 @@ export namespace CertificateService {
             /** List the organization's certificates, newest first (created_at, then id), a page at a time */
             get: operations["listCertificates"];
             put?: never;
-            /** Issue one certificate for one credit */
+            /**
+             * Issue one certificate for one credit
+             * @description `?mode=test` issues a test certificate instead: no credit spent, no ledger row, TEST on its page and documents, verified as `test`, and seen only with `?mode=test`.
+             */
             post: operations["issueCertificate"];
             delete?: never;
             options?: never;
@@ -5747,7 +5757,7 @@ export namespace CertificateService {
              * @description A CSV upload has a header row naming the columns `recipient_name`, `program_title`, `issue_date`
              *     and optionally `certificate_number`, `expires_on`, `template_id` and one `custom_fields.<key>` column per custom
              *     field of the template; empty cells are absent fields. Rows naming a template keep its current version. Any bad row is a 422 naming it
-             *     (`certificates.3.issue_date`) and nothing is issued. A balance short of the batch is a 402.
+             *     (`certificates.3.issue_date`) and nothing is issued. A balance short of the batch is a 402. With `?mode=test` the batch is of test certificates and spends nothing.
              *     The admin token is checked before the body is read: without a valid token the answer is 401 whatever the body
              *     (never 400, 413, 415 or 422).
              */
@@ -6254,6 +6264,8 @@ export namespace CertificateService {
                  * @example business
                  */
                 plan: string;
+                /** @description False when asked in test mode (a `ck_test_…` key, or `?mode=test`): the balance is the organization's one live balance either way, since test certificates spend nothing. */
+                livemode: boolean;
             };
             Verification: {
                 valid: boolean;
@@ -6263,7 +6275,9 @@ export namespace CertificateService {
                 /** Format: date */
                 issue_date: string;
                 certificate_number: string;
-                certificate_status: components["schemas"]["CertificateStatus"];
+                certificate_status: components["schemas"]["VerifiedStatus"];
+                /** @description Only for a test certificate (`certificate_status: test`): it was issued in test mode and is not a real credential. */
+                reason?: string;
             };
             VerificationNotFound: {
                 /** @constant */
@@ -6287,7 +6301,7 @@ export namespace CertificateService {
             PublicCredential: {
                 /** @example ABCDEF-GHJKMN-PQRSTU */
                 verification_code: string;
-                status: components["schemas"]["CertificateStatus"];
+                status: components["schemas"]["VerifiedStatus"];
                 /** @description True only when `status` is `valid`. */
                 valid: boolean;
                 recipient_name: string;
@@ -6335,8 +6349,11 @@ export namespace CertificateService {
                 [key: string]: unknown;
             };
             CredentialVerification: {
-                /** @enum {string} */
-                status: "valid" | "revoked" | "expired" | "tampered" | "unknown";
+                /**
+                 * @description `test`: the code names a test certificate (issued in test mode), not a real credential.
+                 * @enum {string}
+                 */
+                status: "valid" | "revoked" | "expired" | "test" | "tampered" | "unknown";
                 /** @description True only when `status` is `valid`. */
                 valid: boolean;
                 /** @description The outcome in words for a person. */
@@ -6414,9 +6431,9 @@ export namespace CertificateService {
                 status: "active" | "expired" | "revoked";
                 /** @description What the key may do (mobility keys only; certificate keys carry no scopes). */
                 scopes?: string[];
-                /** @description Mobility keys only: false for a test-mode key (`mk_test_…`, created with `mode: test`), whose rides, deliveries and webhooks are test data. Certificate keys have no test mode. */
+                /** @description False for a test-mode key (`mk_test_…` or `ck_test_…`, created with `mode: test`): a mobility test key's rides, deliveries and webhooks are test data; a certificate test key verifies test certificates as `test` and spends nothing. */
                 livemode?: boolean;
-                /** @description The token's first 7 characters and last 4, to recognise it (`ck_AbCd…wxyz`, `mk_AbCd…wxyz`, `mk_test…wxyz`). */
+                /** @description The token's first 7 characters and last 4, to recognise it (`ck_AbCd…wxyz`, `ck_test…wxyz`, `mk_AbCd…wxyz`, `mk_test…wxyz`). */
                 token_hint: string;
                 /** Format: date-time */
                 created_at: string;
@@ -6460,9 +6477,9 @@ export namespace CertificateService {
                 status: "active" | "expired" | "revoked";
                 /** @description What the key may do (mobility keys only; certificate keys carry no scopes). */
                 scopes?: string[];
-                /** @description Mobility keys only: false for a test-mode key (`mk_test_…`, created with `mode: test`), whose rides, deliveries and webhooks are test data. Certificate keys have no test mode. */
+                /** @description False for a test-mode key (`mk_test_…` or `ck_test_…`, created with `mode: test`): a mobility test key's rides, deliveries and webhooks are test data; a certificate test key verifies test certificates as `test` and spends nothing. */
                 livemode?: boolean;
-                /** @description The token's first 7 characters and last 4, to recognise it (`ck_AbCd…wxyz`, `mk_AbCd…wxyz`, `mk_test…wxyz`). */
+                /** @description The token's first 7 characters and last 4, to recognise it (`ck_AbCd…wxyz`, `ck_test…wxyz`, `mk_AbCd…wxyz`, `mk_test…wxyz`). */
                 token_hint: string;
                 /** Format: date-time */
                 created_at: string;
@@ -6516,6 +6533,8 @@ export namespace CertificateService {
                 custom_fields: {
                     [key: string]: string;
                 };
+                /** @description False for a test certificate (issued with `?mode=test`): it spent no credit, its page and document say TEST, and it verifies as `test`, never `valid`. */
+                livemode: boolean;
             };
             CertificateList: {
                 data: components["schemas"]["Certificate"][];
@@ -6643,10 +6662,10 @@ export namespace CertificateService {
                 expires_at: string;
             };
             /**
-             * @description `expired` is read off `expires_on` (UTC) at the moment of asking.
+             * @description What a verifier is told: `expired` is read off `expires_on` (UTC) at the moment of asking; `test` for a test certificate (issued in test mode), whatever its state: never a real credential.
              * @enum {string}
              */
-            CertificateStatus: "valid" | "revoked" | "expired";
+            VerifiedStatus: "valid" | "revoked" | "expired" | "test";
             /** @description A W3C Data Integrity proof (`eddsa-rdfc-2022`) over the RDF canonical form of the credential. */
             DataIntegrityProof: {
                 /** @constant */
@@ -6725,6 +6744,11 @@ export namespace CertificateService {
                  */
                 renews_at: string | null;
             };
+            /**
+             * @description `expired` is read off `expires_on` (UTC) at the moment of asking.
+             * @enum {string}
+             */
+            CertificateStatus: "valid" | "revoked" | "expired";
             TextBlock: {
                 /** @description May hold `{{placeholders}}`. */
                 text: string;
@@ -6961,11 +6985,21 @@ export namespace CertificateService {
              *       "name": "Quarterly audit",
              *       "expires_at": "2030-01-01T00:00:00Z"
              *     }
+             * @example {
+             *       "name": "Staging (test mode)",
+             *       "mode": "test"
+             *     }
              */
             NewApiKey: {
                 name: string;
                 /** Format: date-time */
                 expires_at?: string;
+                /**
+                 * @description `test` creates a test-mode key (`ck_test_…`): it verifies test certificates (as `test`, never `valid`), and `GET /api/v1/credits` answers `livemode: false`.
+                 * @default live
+                 * @enum {string}
+                 */
+                mode: "live" | "test";
             };
             /**
              * @description How long the replaced token keeps working (0, the default, refuses it at once; at most 86,400 s).
@@ -7684,6 +7718,34 @@ export namespace CertificateService {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
+            /** @description The session asks for test mode (`?mode=test` or `?livemode=false`); plans, credit packs, checkouts and payments are live only (`test_mode_not_supported`). */
+            TestModeNotSupported: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.partner-platform.example/errors/test_mode_not_supported",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation has no test mode; use a live key or live data",
+                     *       "error": "This operation has no test mode; use a live key or live data",
+                     *       "code": "test_mode_not_supported"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only owners may (`insufficient_role`), and only in live mode: a session asking for test mode (`?mode=test`) is refused (`test_mode_not_supported`). */
+            OwnerOnlyLiveOnly: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description The balance cannot pay for every certificate asked for (`insufficient_credits`); nothing is issued. */
             InsufficientCredits: {
                 headers: {
@@ -8390,7 +8452,8 @@ export namespace CertificateService {
                          * @example {
                          *       "organization": "Lagos Academy",
                          *       "balance": 12,
-                         *       "plan": "free"
+                         *       "plan": "free",
+                         *       "livemode": true
                          *     }
                          */
                         "application/json": components["schemas"]["Credits"];
@@ -8888,6 +8951,7 @@ export namespace CertificateService {
                     };
                 };
                 401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["TestModeNotSupported"];
             };
         };
         checkout: {
@@ -8919,6 +8983,7 @@ export namespace CertificateService {
                     };
                 };
                 401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["TestModeNotSupported"];
                 404: components["responses"]["NotFound"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
@@ -8982,6 +9047,7 @@ export namespace CertificateService {
                     };
                 };
                 401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["TestModeNotSupported"];
             };
         };
         startCreditTopUp: {
@@ -9013,7 +9079,7 @@ export namespace CertificateService {
                     };
                 };
                 401: components["responses"]["InvalidAdminToken"];
-                403: components["responses"]["InsufficientRole"];
+                403: components["responses"]["OwnerOnlyLiveOnly"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
                 /** @description The gateway could not open a payment page (`payment_gateway_unavailable`). */
@@ -9059,6 +9125,7 @@ export namespace CertificateService {
                     };
                 };
                 401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["TestModeNotSupported"];
             };
         };
         paymentReceipt: {
@@ -9082,6 +9149,7 @@ export namespace CertificateService {
                     };
                 };
                 401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["TestModeNotSupported"];
                 404: components["responses"]["NotFound"];
             };
         };
@@ -9112,6 +9180,7 @@ export namespace CertificateService {
                     };
                 };
                 401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["TestModeNotSupported"];
             };
         };
         listApiKeys: {
@@ -9279,6 +9348,10 @@ export namespace CertificateService {
                     cursor?: string;
                     /** @description Alias of `cursor`, kept for existing integrations. */
                     starting_after?: string;
+                    /** @description `false` acts on test-mode certificates; live ones by default. */
+                    livemode?: "true" | "false";
+                    /** @description The same as `livemode`: `test` acts on test-mode certificates. */
+                    mode?: "live" | "test";
                 };
                 header?: never;
                 path?: never;
@@ -9301,7 +9374,15 @@ export namespace CertificateService {
         };
         issueCertificate: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description `false` acts on test-mode certificates; live ones by default. */
+                    livemode?: "true" | "false";
+                    /**
+                     * @description The same as `livemode`: `test` acts on test-mode certificates.
+                     * @example test
+                     */
+                    mode?: "live" | "test";
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -9338,7 +9419,15 @@ export namespace CertificateService {
         };
         issueCertificateBatch: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description `false` acts on test-mode certificates; live ones by default. */
+                    livemode?: "true" | "false";
+                    /**
+                     * @description The same as `livemode`: `test` acts on test-mode certificates.
+                     * @example test
+                     */
+                    mode?: "live" | "test";
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -9390,7 +9479,15 @@ export namespace CertificateService {
         };
         getCertificate: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description `false` acts on test-mode certificates; live ones by default. */
+                    livemode?: "true" | "false";
+                    /**
+                     * @description The same as `livemode`: `test` acts on test-mode certificates.
+                     * @example test
+                     */
+                    mode?: "live" | "test";
+                };
                 header?: never;
                 path: {
                     /** @description A certificate id (`cert_…`); any other shape is a 404. */
@@ -9415,7 +9512,15 @@ export namespace CertificateService {
         };
         revokeCertificate: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description `false` acts on test-mode certificates; live ones by default. */
+                    livemode?: "true" | "false";
+                    /**
+                     * @description The same as `livemode`: `test` acts on test-mode certificates.
+                     * @example test
+                     */
+                    mode?: "live" | "test";
+                };
                 header?: never;
                 path: {
                     /** @description A certificate id (`cert_…`); any other shape is a 404. */
@@ -9443,6 +9548,10 @@ export namespace CertificateService {
                 query?: {
                     /** @example png */
                     format?: "pdf" | "png";
+                    /** @description `false` acts on test-mode certificates; live ones by default. */
+                    livemode?: "true" | "false";
+                    /** @description The same as `livemode`: `test` acts on test-mode certificates. */
+                    mode?: "live" | "test";
                 };
                 header?: never;
                 path: {
@@ -9877,7 +9986,15 @@ export namespace CertificateService {
         };
         getAdminCredits: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description `false` acts on test-mode certificates; live ones by default. */
+                    livemode?: "true" | "false";
+                    /**
+                     * @description The same as `livemode`: `test` acts on test-mode certificates.
+                     * @example test
+                     */
+                    mode?: "live" | "test";
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -9894,13 +10011,15 @@ export namespace CertificateService {
                          * @example {
                          *       "organization": "Lagos Academy",
                          *       "balance": 12,
-                         *       "plan": "free"
+                         *       "plan": "free",
+                         *       "livemode": true
                          *     }
                          */
                         "application/json": components["schemas"]["Credits"];
                     };
                 };
                 401: components["responses"]["InvalidAdminToken"];
+                422: components["responses"]["ValidationFailed"];
             };
         };
         listCreditLedger: {
@@ -9942,6 +10061,10 @@ export namespace CertificateService {
                      * @example 30
                      */
                     days?: number;
+                    /** @description `false` acts on test-mode certificates; live ones by default. */
+                    livemode?: "true" | "false";
+                    /** @description The same as `livemode`: `test` acts on test-mode certificates. */
+                    mode?: "live" | "test";
                 };
                 header?: never;
                 path?: never;
@@ -12326,9 +12449,9 @@ export namespace MobilityService {
                 status: "active" | "expired" | "revoked";
                 /** @description What the key may do (mobility keys only; certificate keys carry no scopes). */
                 scopes: string[];
-                /** @description Mobility keys only: false for a test-mode key (`mk_test_…`, created with `mode: test`), whose rides, deliveries and webhooks are test data. Certificate keys have no test mode. */
+                /** @description False for a test-mode key (`mk_test_…` or `ck_test_…`, created with `mode: test`): a mobility test key's rides, deliveries and webhooks are test data; a certificate test key verifies test certificates as `test` and spends nothing. */
                 livemode?: boolean;
-                /** @description The token's first 7 characters and last 4, to recognise it (`ck_AbCd…wxyz`, `mk_AbCd…wxyz`, `mk_test…wxyz`). */
+                /** @description The token's first 7 characters and last 4, to recognise it (`ck_AbCd…wxyz`, `ck_test…wxyz`, `mk_AbCd…wxyz`, `mk_test…wxyz`). */
                 token_hint: string;
                 /** Format: date-time */
                 created_at: string;
@@ -12373,9 +12496,9 @@ export namespace MobilityService {
                 status: "active" | "expired" | "revoked";
                 /** @description What the key may do (mobility keys only; certificate keys carry no scopes). */
                 scopes?: string[];
-                /** @description Mobility keys only: false for a test-mode key (`mk_test_…`, created with `mode: test`), whose rides, deliveries and webhooks are test data. Certificate keys have no test mode. */
+                /** @description False for a test-mode key (`mk_test_…` or `ck_test_…`, created with `mode: test`): a mobility test key's rides, deliveries and webhooks are test data; a certificate test key verifies test certificates as `test` and spends nothing. */
                 livemode?: boolean;
-                /** @description The token's first 7 characters and last 4, to recognise it (`ck_AbCd…wxyz`, `mk_AbCd…wxyz`, `mk_test…wxyz`). */
+                /** @description The token's first 7 characters and last 4, to recognise it (`ck_AbCd…wxyz`, `ck_test…wxyz`, `mk_AbCd…wxyz`, `mk_test…wxyz`). */
                 token_hint: string;
                 /** Format: date-time */
                 created_at: string;

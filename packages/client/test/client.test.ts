@@ -32,7 +32,7 @@ describe('@platform/client against the real certificate service', () => {
 
     const credits = await client.GET('/api/v1/credits');
     expect(credits.response.status).toBe(200);
-    expect(credits.data).toEqual({ organization: org.orgName, balance: 9, plan: 'free' });
+    expect(credits.data).toEqual({ organization: org.orgName, balance: 9, plan: 'free', livemode: true });
 
     const { data, error, response } = await client.GET('/api/v1/verify/{code}', { params: { path: { code: issued.verification_code } } });
     expect(response.status).toBe(200);

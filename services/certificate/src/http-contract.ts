@@ -6,9 +6,12 @@ export const creditsSchema = z.object({
   organization: z.string().meta({ description: "The organization's name." }),
   balance: z.int().min(0),
   plan: z.string().meta({ examples: ["free", "starter", "pro", "business"] }),
+  livemode: z.boolean().meta({ description: "False when asked in test mode (a `ck_test_…` key, or `?mode=test`): the balance is the organization's one live balance either way, since test certificates spend nothing." }),
 }).meta({ id: "Credits" });
 
 export const certificateStatusSchema = z.enum(["valid", "revoked", "expired"]).meta({ id: "CertificateStatus", description: "`expired` is read off `expires_on` (UTC) at the moment of asking." });
+
+export const verifiedStatusSchema = z.enum(["valid", "revoked", "expired", "test"]).meta({ id: "VerifiedStatus", description: "What a verifier is told: `expired` is read off `expires_on` (UTC) at the moment of asking; `test` for a test certificate (issued in test mode), whatever its state: never a real credential." });
 
 export const refreshCookieHeader: HeaderSpec = { id: 'RefreshCookie', description: "`pp_refresh=<token>; Max-Age=2592000; Path=/dashboard/api/auth; HttpOnly; Secure; SameSite=Strict` (cleared with `Max-Age=0`).", schema: z.string() };
 
@@ -25,6 +28,10 @@ export const xRequestIdHeader: HeaderSpec = { id: 'X-Request-Id', description: "
 export const invalidAdminTokenResponse: ResponseObjectSpec = { id: 'InvalidAdminToken', description: "The dashboard JWT is missing (`missing_token`), invalid or expired, or lacks `sub`, `org` or `role` (`invalid_token`).", content: { "application/problem+json": problemSchema }, examples: {"application/problem+json": {"type": "https://docs.partner-platform.example/errors/invalid_token", "title": "Unauthorized", "status": 401, "detail": "Invalid or expired token", "error": "Invalid or expired token", "code": "invalid_token"}} };
 
 export const insufficientRoleResponse: ResponseObjectSpec = { id: 'InsufficientRole', description: "Only owners may create, rotate, revoke and delete keys (`insufficient_role`).", content: { "application/problem+json": problemSchema }, examples: {"application/problem+json": {"type": "https://docs.partner-platform.example/errors/insufficient_role", "title": "Forbidden", "status": 403, "detail": "This action needs the owner role", "error": "This action needs the owner role", "code": "insufficient_role"}} };
+
+export const testModeNotSupportedResponse: ResponseObjectSpec = { id: 'TestModeNotSupported', description: "The session asks for test mode (`?mode=test` or `?livemode=false`); plans, credit packs, checkouts and payments are live only (`test_mode_not_supported`).", content: { "application/problem+json": problemSchema }, examples: {"application/problem+json": {"type": "https://docs.partner-platform.example/errors/test_mode_not_supported", "title": "Forbidden", "status": 403, "detail": "This operation has no test mode; use a live key or live data", "error": "This operation has no test mode; use a live key or live data", "code": "test_mode_not_supported"}} };
+
+export const ownerOnlyLiveOnlyResponse: ResponseObjectSpec = { id: 'OwnerOnlyLiveOnly', description: "Only owners may (`insufficient_role`), and only in live mode: a session asking for test mode (`?mode=test`) is refused (`test_mode_not_supported`).", content: { "application/problem+json": problemSchema } };
 
 export const documentRendersBusyResponse: ResponseObjectSpec = { id: 'DocumentRendersBusy', description: "Not rendered now, nothing queued (`too_many_in_flight`): the certificate's organization already has\n`DOCUMENT_RENDERS_PER_ORGANIZATION` documents being rendered, or the render queue is full. Ask again after `Retry-After`.\n", headers: { "Retry-After": { description: "Seconds to wait before asking again.", schema: z.int() } }, content: { "application/problem+json": problemSchema }, examples: {"application/problem+json": {"type": "https://docs.partner-platform.example/errors/too_many_in_flight", "title": "Service Unavailable", "status": 503, "detail": "Too many of this organization's documents are being rendered; retry after 2 s", "error": "Too many of this organization's documents are being rendered; retry after 2 s", "code": "too_many_in_flight"}} };
 

@@ -5,13 +5,15 @@ import type { OperationGuards } from '@platform/service-kit/operations';
 import { requireApiKey } from './features/api-keys/api-keys';
 import { certificateAuditRecorder } from './features/audit/audit.recorder';
 import { createTenantResolver } from './features/organizations/organization-tenants';
+import { adminLivemode } from './platform/admin-mode';
 import type { CertificateConfig } from './config';
 import type { CertificateDeps, CertificateServices } from './services';
 
 /**
  * How the certificate service guards what its route table declares: an organization's API key (`Authorization:
  * Bearer`), the dashboard's admin token (its organization and user appear on first sight; checked once per request),
- * or, where the entry also admits none, the admin token only when one is sent; the audit log; and the fair-share
+ * or, where the entry also admits none, the admin token only when one is sent; the caller's mode (a key's, `ck_test_…`
+ * being test mode, or the admin query's `mode`/`livemode`) for live-only operations; the audit log; and the fair-share
  * governor of the cost classes the table declares (render, bulk, mail), keyed by organization and owning account.
  */
 export function certificateGuards(deps: CertificateDeps, services: CertificateServices): OperationGuards {
@@ -25,6 +27,11 @@ export function certificateGuards(deps: CertificateDeps, services: CertificateSe
     schemes: {
       apiKey: () => [requireApiKey(services.apiKeys, services.organizationRequests)],
       adminJwt: ({ optional }) => (optional ? [whenSent] : [verifyAdmin, firstSight]),
+    },
+    modeOf: (req) => {
+      if (req.apiKey) return req.apiKey.livemode ? 'live' : 'test';
+      if (req.admin) return adminLivemode(req) ? 'live' : 'test';
+      return undefined;
     },
     audit: certificateAuditRecorder(db, config.TRUST_PROXY_HOPS, logger),
     costs: costHooks(createGovernor(governorLimits(config)), createTenantResolver(db, config.TRUST_PROXY_HOPS)),

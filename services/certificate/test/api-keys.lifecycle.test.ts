@@ -31,7 +31,7 @@ describe('API key shape', () => {
   it('answers create, list, rotate and revoke with the same key fields, without scopes; the token only on create and rotate', async () => {
     const org = newOrg(ctx);
     const created = await keys(org).create({ name: 'shape' }).expect(201);
-    const fields = ['id', 'name', 'status', 'token_hint', 'created_at', 'updated_at', 'last_used_at', 'expires_at', 'rotated_at', 'revoked_at', 'previous_token_expires_at'];
+    const fields = ['id', 'name', 'status', 'livemode', 'token_hint', 'created_at', 'updated_at', 'last_used_at', 'expires_at', 'rotated_at', 'revoked_at', 'previous_token_expires_at'];
     expect(Object.keys(created.body).sort()).toEqual([...fields, 'token'].sort());
     expect(created.body).toMatchObject({ status: 'active', last_used_at: null, expires_at: null, token_hint: `${created.body.token.slice(0, 7)}…${created.body.token.slice(-4)}` });
     const listed = await keys(org).list().expect(200);

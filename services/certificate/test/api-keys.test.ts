@@ -26,17 +26,18 @@ describe('API keys (admin API)', () => {
     expect(stored.token_hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('has no test mode: refuses `mode` with 422 and creates nothing', async () => {
+  it('creates a live key by default or with mode live, a ck_test_ key with mode test, and refuses another mode with 422', async () => {
     const org = newOrg(ctx);
-    for (const mode of ['test', 'live']) {
-      const res = await request(ctx.app).post('/admin/v1/api-keys').set('Authorization', org.admin()).send({ name: 'staging', mode }).expect(422);
-      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-      expect(res.body.code).toBe('validation_failed');
-    }
-    const list = await request(ctx.app).get('/admin/v1/api-keys').set('Authorization', org.admin()).expect(200);
-    expect(list.body.data).toEqual([]);
-    const created = await request(ctx.app).post('/admin/v1/api-keys').set('Authorization', org.admin()).send({ name: 'production' }).expect(201);
-    expect(created.body).not.toHaveProperty('livemode');
+    const refused = await request(ctx.app).post('/admin/v1/api-keys').set('Authorization', org.admin()).send({ name: 'staging', mode: 'sandbox' }).expect(422);
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(refused.body.code).toBe('validation_failed');
+    expect((await request(ctx.app).get('/admin/v1/api-keys').set('Authorization', org.admin()).expect(200)).body.data).toEqual([]);
+    const byDefault = await request(ctx.app).post('/admin/v1/api-keys').set('Authorization', org.admin()).send({ name: 'production' }).expect(201);
+    const live = await request(ctx.app).post('/admin/v1/api-keys').set('Authorization', org.admin()).send({ name: 'production 2', mode: 'live' }).expect(201);
+    const test = await request(ctx.app).post('/admin/v1/api-keys').set('Authorization', org.admin()).send({ name: 'staging', mode: 'test' }).expect(201);
+    expect([byDefault.body.livemode, live.body.livemode, test.body.livemode]).toEqual([true, true, false]);
+    expect(byDefault.body.token).toMatch(/^ck_[0-9A-Za-z]{36}$/);
+    expect(test.body.token).toMatch(/^ck_test_[0-9A-Za-z]{36}$/);
   });
 
   it('lets only owners create, rotate, revoke and delete keys', async () => {

@@ -27,7 +27,7 @@ describe('operator CLI', () => {
     expect(key.code).toBe(0);
     const { token } = JSON.parse(key.stdout);
     const credits = await request(ctx.app).get('/api/v1/credits').set('Authorization', `Bearer ${token}`).expect(200);
-    expect(credits.body).toEqual({ organization: 'CLI Academy', balance: 10, plan: 'free' });
+    expect(credits.body).toEqual({ organization: 'CLI Academy', balance: 10, plan: 'free', livemode: true });
 
     const issued = await runCli(['issue', '--org', org, '--recipient', 'Ada Lovelace', '--program', 'Engines', '--date', '2026-05-01']);
     expect(issued.code).toBe(0);

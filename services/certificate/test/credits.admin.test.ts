@@ -14,7 +14,7 @@ describe('GET /admin/v1/credits', () => {
     const key = await createApiKey(ctx, org);
     await issueCertificate(ctx, org);
     const res = await request(ctx.app).get('/admin/v1/credits').set('Authorization', org.admin('member', 'user_reader')).expect(200);
-    expect(res.body).toEqual({ organization: org.orgName, balance: 9, plan: 'free' });
+    expect(res.body).toEqual({ organization: org.orgName, balance: 9, plan: 'free', livemode: true });
     const partner = await request(ctx.app).get('/api/v1/credits').set('Authorization', `Bearer ${key.token}`).expect(200);
     expect(res.body).toEqual(partner.body);
 

@@ -57,15 +57,15 @@ describe('the route table catches drift between the code and the description', (
   const credits = { method: 'GET', path: '/api/v1/credits', status: 200, headers: json };
 
   it('accepts an answer exactly as declared', () => {
-    expect(conformanceProblems({ ...credits, body: { organization: 'Academy', balance: 3, plan: 'free' } })).toEqual([]);
+    expect(conformanceProblems({ ...credits, body: { organization: 'Academy', balance: 3, plan: 'free', livemode: true } })).toEqual([]);
   });
 
   it('reports a renamed field, a field of the wrong type and a field the table does not name', () => {
-    expect(conformanceProblems({ ...credits, body: { organisation: 'Academy', balance: '3', plan: 'free' } })).toEqual([
+    expect(conformanceProblems({ ...credits, body: { organisation: 'Academy', balance: '3', plan: 'free', livemode: true } })).toEqual([
       expect.stringMatching(/^GET \/api\/v1\/credits 200: body\.organization /),
       expect.stringMatching(/^GET \/api\/v1\/credits 200: body\.balance /),
     ]);
-    expect(conformanceProblems({ ...credits, body: { organization: 'Academy', balance: 3, plan: 'free', organisation: 'x' } })).toEqual([
+    expect(conformanceProblems({ ...credits, body: { organization: 'Academy', balance: 3, plan: 'free', livemode: true, organisation: 'x' } })).toEqual([
       'GET /api/v1/credits 200: body.organisation is not declared',
     ]);
   });
@@ -74,7 +74,7 @@ describe('the route table catches drift between the code and the description', (
     const certificate = {
       id: 'cert_1', verification_code: 'ABCDEF-GHJKMN-PQRSTU', certificate_number: 'N-1', recipient_name: 'Ada', program_title: 'P',
       issue_date: '01/05/2026', expires_on: null, status: 'suspended', created_at: '2026-05-01T00:00:00.000Z', updated_at: '2026-05-01T00:00:00.000Z', revoked_at: null,
-      template_id: null, template_version: null, custom_fields: {},
+      template_id: null, template_version: null, custom_fields: {}, livemode: true,
     };
     const problems = conformanceProblems({ method: 'GET', path: '/admin/v1/certificates', status: 200, headers: json, body: { data: [certificate], has_more: false, next_cursor: null } });
     expect(problems).toEqual([

@@ -30,7 +30,7 @@ describe('activation', () => {
     await p.sendA(body, signA(body)).expect(200, { received: true });
     expect(await p.stateOf(org, reference)).toMatchObject({ balance: 110, plan: 'starter', upgrades: 1, payment: { status: 'succeeded' } });
     const credits = await request(p.ctx.app).get('/api/v1/credits').set('Authorization', `Bearer ${key.token}`).expect(200);
-    expect(credits.body).toEqual({ organization: org.orgName, balance: 110, plan: 'starter' });
+    expect(credits.body).toEqual({ organization: org.orgName, balance: 110, plan: 'starter', livemode: true });
     const receipts = await p.ctx.db('payment_webhooks').where({ reference });
     expect(receipts).toEqual([expect.objectContaining({ gateway: 'gateway-a', event: 'charge.success', outcome: 'activated', body_size: Buffer.byteLength(body) })]);
     expect(receipts[0].body.toString('utf8')).toBe(body);
@@ -78,9 +78,9 @@ describe('a plan belongs to the user within its organization', () => {
     await payAndActivate(second, 'pro', sub);
 
     const inSecond = await request(p.ctx.app).get('/api/v1/credits').set('Authorization', `Bearer ${secondKey.token}`).expect(200);
-    expect(inSecond.body).toEqual({ organization: second.orgName, balance: 510, plan: 'pro' });
+    expect(inSecond.body).toEqual({ organization: second.orgName, balance: 510, plan: 'pro', livemode: true });
     const inFirst = await request(p.ctx.app).get('/api/v1/credits').set('Authorization', `Bearer ${firstKey.token}`).expect(200);
-    expect(inFirst.body).toEqual({ organization: first.orgName, balance: 10, plan: 'free' });
+    expect(inFirst.body).toEqual({ organization: first.orgName, balance: 10, plan: 'free', livemode: true });
     expect(await p.ctx.db('users').where({ id: sub }).orderBy('plan')).toEqual([
       expect.objectContaining({ organization_id: first.org, plan: 'free' }),
       expect.objectContaining({ organization_id: second.org, plan: 'pro' }),

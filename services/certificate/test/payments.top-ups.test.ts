@@ -91,7 +91,7 @@ describe('a verified top-up payment', () => {
     const { reference, amount } = await p.topUp(org, 'credits_500', 'gateway-a');
     const body = await payAtA(reference, amount.amount);
     expect(await topUpState(org, reference)).toEqual({ balance: 10 + 100 + 500, plan: 'starter', status: 'succeeded', grants: [{ delta: 500, reason: 'credit_top_up' }] });
-    expect((await request(p.ctx.app).get('/api/v1/credits').set('Authorization', `Bearer ${key.token}`).expect(200)).body).toEqual({ organization: org.orgName, balance: 610, plan: 'starter' });
+    expect((await request(p.ctx.app).get('/api/v1/credits').set('Authorization', `Bearer ${key.token}`).expect(200)).body).toEqual({ organization: org.orgName, balance: 610, plan: 'starter', livemode: true });
     expect(await p.receiptOf(body)).toMatchObject({ gateway: 'gateway-a', reference, outcome: 'activated' });
 
     // Replays, one after another and 20 at once: still one grant.

@@ -37,7 +37,7 @@ describe('certificate service through the gateway', () => {
     const cert = await issueCertificate(ctx, org);
     const res = await request(gateway.url).get(`/api/v1/verify/${cert.verification_code}`).set('Authorization', `Bearer ${key.token}`).expect(200);
     expect(res.body).toMatchObject({ valid: true, certificate_status: 'valid', organization_name: org.orgName });
-    await request(gateway.url).get('/api/v1/credits').set('Authorization', `Bearer ${key.token}`).expect(200, { organization: org.orgName, balance: 9, plan: 'free' });
+    await request(gateway.url).get('/api/v1/credits').set('Authorization', `Bearer ${key.token}`).expect(200, { organization: org.orgName, balance: 9, plan: 'free', livemode: true });
     await request(gateway.url).get('/admin/v1/api-keys').set('Authorization', org.admin()).expect(404);
   });
 

@@ -21,6 +21,9 @@ describe('the public API fast lane', () => {
     const code = cert.verification_code;
     const etag = (await request(ctx.app).get(`/api/v1/verify/${code}`).set('Authorization', `Bearer ${key.token}`).expect(200)).headers.etag as string;
     const auth = { Authorization: `Bearer ${key.token}` };
+    const testKey = await request(ctx.app).post('/admin/v1/api-keys').set('Authorization', org.admin()).send({ name: 'staging', mode: 'test' }).expect(201);
+    const testAuth = { Authorization: `Bearer ${testKey.body.token}` };
+    const testCertificate = await request(ctx.app).post('/admin/v1/certificates?mode=test').set('Authorization', org.admin()).send({ recipient_name: 'Ada Lovelace', program_title: 'Analytical Engines 101', issue_date: '2026-05-01' }).expect(201);
 
     const cases: ParityCase[] = [
       { name: 'valid verify', path: `/api/v1/verify/${code}`, headers: auth, fast: true },
@@ -32,6 +35,9 @@ describe('the public API fast lane', () => {
       { name: 'X-Request-Id given', path: `/api/v1/verify/${code}`, headers: { ...auth, 'X-Request-Id': 'partner-req-42' }, fast: true },
       { name: 'unusable X-Request-Id replaced', path: `/api/v1/verify/${code}`, headers: { ...auth, 'X-Request-Id': 'no spaces allowed' }, fast: true },
       { name: 'credits', path: '/api/v1/credits', headers: auth, fast: true },
+      { name: 'credits, test key', path: '/api/v1/credits', headers: testAuth, fast: true },
+      { name: 'test certificate', path: `/api/v1/verify/${testCertificate.body.verification_code}`, headers: auth, fast: true },
+      { name: 'test certificate, test key', path: `/api/v1/verify/${testCertificate.body.verification_code}`, headers: testAuth, fast: true },
       { name: 'credits with X-Request-Id', path: '/api/v1/credits', headers: { ...auth, 'X-Request-Id': 'partner-req-43' }, fast: true },
       { name: 'credits with If-None-Match', path: '/api/v1/credits', headers: { ...auth, 'If-None-Match': '*' }, fast: false },
       { name: 'missing key', path: `/api/v1/verify/${code}`, fast: false },

@@ -118,7 +118,7 @@ describe('GET /api/v1/credits', () => {
   it("returns the organization's name, balance and the key user's plan", async () => {
     const { org, key } = await orgWithKey();
     const res = await request(ctx.app).get('/api/v1/credits').set('Authorization', `Bearer ${key.token}`).expect(200);
-    expect(res.body).toEqual({ organization: org.orgName, balance: 10, plan: 'free' });
+    expect(res.body).toEqual({ organization: org.orgName, balance: 10, plan: 'free', livemode: true });
     await issueCertificate(ctx, org);
     const after = await request(ctx.app).get('/api/v1/credits').set('Authorization', `Bearer ${key.token}`).expect(200);
     expect(after.body.balance).toBe(9);

@@ -17,9 +17,9 @@ export function createFakeCertificatesRepository(memory: InMemoryDatabase): Cert
       return () => void (rows = saved);
     },
   });
-  const ofOrganization = (organizationId: string, id: string) => {
+  const ofOrganization = (organizationId: string, id: string, livemode: boolean) => {
     const row = rows.get(id);
-    return row?.organization_id === organizationId ? row : undefined;
+    return row?.organization_id === organizationId && row.livemode === livemode ? row : undefined;
   };
   return {
     async insertMany(_trx, batch) {
@@ -34,20 +34,20 @@ export function createFakeCertificatesRepository(memory: InMemoryDatabase): Cert
       for (const row of stored) rows.set(row.id, structuredClone(row));
       return structuredClone(stored);
     },
-    async find(organizationId, id) {
-      const row = ofOrganization(organizationId, id);
+    async find(organizationId, id, livemode) {
+      const row = ofOrganization(organizationId, id, livemode);
       return row && structuredClone(row);
     },
-    async list(organizationId, limit, after) {
+    async list(organizationId, livemode, limit, after) {
       const newestFirst = [...rows.values()]
-        .filter((row) => row.organization_id === organizationId)
+        .filter((row) => row.organization_id === organizationId && row.livemode === livemode)
         .sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
       const cursor = after ? newestFirst.findIndex((row) => row.id === after) : -1;
       if (after && cursor < 0) return [];
       return structuredClone(newestFirst.slice(cursor + 1, cursor + 1 + limit));
     },
-    async revoke(organizationId, id) {
-      const row = ofOrganization(organizationId, id);
+    async revoke(organizationId, id, livemode) {
+      const row = ofOrganization(organizationId, id, livemode);
       if (!row) return undefined;
       const at = now();
       const revoked: CertificateRow = { ...row, status: 'revoked', revoked_at: row.revoked_at ?? at, updated_at: at };

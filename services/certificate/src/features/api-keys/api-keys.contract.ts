@@ -6,7 +6,7 @@ import { newApiKeySchema } from './api-keys.schema';
 import { apiKeyListQuerySchema, apiKeySchema, apiKeyWithTokenSchema as sharedApiKeyWithTokenSchema, rotateApiKeySchema } from '@platform/api-keys';
 import { pageSchema } from '@platform/service-kit/pagination';
 
-/** Certificate's create and rotate answer: a `ck_` token, and no scopes. */
+/** Certificate's create and rotate answer: a `ck_` token (live) or `ck_test_` token (test mode), and no scopes. */
 const apiKeyWithTokenSchema = sharedApiKeyWithTokenSchema({ token: z.string().regex(/^ck_/) });
 
 export const apiKeyListSchema = pageSchema(apiKeySchema, { cursorDescription: "Pass as `cursor` for the next page." }).meta({ id: "ApiKeyList" });

@@ -12,7 +12,7 @@ export function apiKeysHandlers(service: ApiKeyService): Handlers<typeof apiKeys
   return {
     createApiKey: async ({ body, req }) => {
       const { org, sub } = adminOf(req);
-      return { status: 201, body: await service.create({ organizationId: org, userId: sub, name: body.name, expiresAt: body.expires_at }) };
+      return { status: 201, body: await service.create({ organizationId: org, userId: sub, name: body.name, expiresAt: body.expires_at, livemode: body.mode === 'live' }) };
     },
     listApiKeys: async ({ query, req }) => ({ status: 200, body: await service.list(adminOf(req).org, query) }),
     deleteApiKey: async ({ params, req }) => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { route, type ResponseObjectSpec } from '@platform/service-kit/route-table';
 import { problemSchema } from '@platform/service-kit/problem-schema';
 import { certificateIdParameter, certificateStatusSchema, invalidAdminTokenResponse, notFoundResponse, payloadTooLargeResponse, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
+import { adminModeQuery } from '../../platform/admin-mode';
 import { listQuery } from './certificates.schema';
 import { batchSchema, newCertificateSchema } from './certificates.schema';
 import { pageSchema } from '@platform/service-kit/pagination';
@@ -21,6 +22,7 @@ export const certificateSchema = z.object({
   template_id: z.string().nullable().meta({ description: "The template it was issued with; null for the built-in layout." }),
   template_version: z.int().nullable().meta({ description: "The template version it keeps for good." }),
   custom_fields: z.record(z.string(), z.string()).meta({ description: "The values of the template's custom fields." }),
+  livemode: z.boolean().meta({ description: "False for a test certificate (issued with `?mode=test`): it spent no credit, its page and document say TEST, and it verifies as `test`, never `valid`." }),
 }).meta({ id: "Certificate" });
 
 export const certificateListSchema = pageSchema(certificateSchema, { cursorDescription: "Pass as `cursor` for the next page (`starting_after` is an alias)." }).meta({ id: "CertificateList" });
@@ -32,8 +34,8 @@ export const certificateNumberTakenResponse: ResponseObjectSpec = { id: 'Certifi
 /** What every certificate operation shares: its tag and the admin JWT. */
 const adminCertificates = { tags: ["Admin certificates"], security: [{"adminJwt": []}] };
 
-/** What the operations on one certificate share: the admin tag and JWT, and the certificate's id. */
-const oneCertificate = { ...adminCertificates, params: z.object({ id: certificateIdParameter }) };
+/** What the operations on one certificate share: the admin tag and JWT, the certificate's id, and the mode asked for. */
+const oneCertificate = { ...adminCertificates, params: z.object({ id: certificateIdParameter }), query: adminModeQuery };
 
 /** How issuing is refused for the organization: credits run out, or a `certificate_number` already taken. */
 const issueRefused = { 402: insufficientCreditsResponse, 409: certificateNumberTakenResponse };
@@ -47,6 +49,7 @@ export const certificatesRouteTable = [
     method: 'post',
     path: '/admin/v1/certificates',
     ...adminCertificates,
+    query: adminModeQuery,
     body: newCertificateSchema,
     audit: 'certificate.issued',
     responses: {
@@ -74,6 +77,7 @@ export const certificatesRouteTable = [
     method: 'post',
     path: '/admin/v1/certificates/batch',
     ...adminCertificates,
+    query: adminModeQuery,
     body: { "application/json": batchSchema, "text/csv": z.string() },
     bodyLimit: '5mb',
     cost: 'bulk',

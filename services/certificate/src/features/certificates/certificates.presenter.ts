@@ -21,5 +21,6 @@ export function presentCertificate(row: CertificateRow): z.infer<typeof certific
     template_id: row.template_id,
     template_version: row.template_version,
     custom_fields: row.custom_fields,
+    livemode: row.livemode,
   };
 }

@@ -1,5 +1,6 @@
 import { pageQueryFields } from '@platform/service-kit/pagination';
 import { z } from 'zod';
+import { adminModeFields } from '../../platform/admin-mode';
 
 const isoDate = z.iso.date('must be a date as YYYY-MM-DD');
 
@@ -56,5 +57,6 @@ export const listQuery = z
     ...pageQueryFields({ defaultLimit: 50 }),
     // The name this list's cursor had first; kept as an alias of `cursor` (which wins when both are sent).
     starting_after: z.string().max(100).optional().meta({ description: 'Alias of `cursor`, kept for existing integrations.' }),
+    ...adminModeFields,
   })
   .meta({ id: 'CertificateListQuery', examples: [{ limit: 20 }] });

@@ -35,14 +35,18 @@ async function templateVersionsFor(templates: Pick<TemplatesService, 'forIssue'>
 /** Takes one credit per reference inside the issuing transaction (throws 402 when the balance is short); answers the balance left. */
 export type SpendCredits = (trx: Knex.Transaction, organizationId: string, references: string[]) => Promise<number>;
 
-/** Issuing costs one credit per certificate; a batch is all or nothing, in one transaction. */
+/**
+ * Issuing costs one credit per certificate; a batch is all or nothing, in one transaction. In test mode (`livemode`
+ * false) issuing spends nothing (no ledger row) and makes test certificates, which every read and revoke finds only in
+ * test mode.
+ */
 export function createCertificatesService(
   db: Knex,
   repository: CertificatesRepository,
   templates: Pick<TemplatesService, 'forIssue'>,
   spend: SpendCredits = spendCredits,
 ) {
-  async function issueAll(organizationId: string, inputs: NewCertificate[], batch: boolean) {
+  async function issueAll(organizationId: string, livemode: boolean, inputs: NewCertificate[], batch: boolean) {
     const versions = await templateVersionsFor(templates, organizationId, inputs, batch);
     const rows = inputs.map((input, index) => ({
       id: newId('cert'),
@@ -56,10 +60,11 @@ export function createCertificatesService(
       template_id: input.template_id ?? null,
       template_version: versions[index]!,
       custom_fields: input.custom_fields ?? {},
+      livemode,
     }));
     try {
       return await db.transaction(async (trx) => {
-        await spend(trx, organizationId, rows.map((row) => row.id));
+        if (livemode) await spend(trx, organizationId, rows.map((row) => row.id));
         return repository.insertMany(trx, rows);
       });
     } catch (error) {
@@ -71,23 +76,23 @@ export function createCertificatesService(
   }
 
   return {
-    async issue(organizationId: string, input: NewCertificate) {
-      const [row] = await issueAll(organizationId, [input], false);
+    async issue(organizationId: string, input: NewCertificate, livemode = true) {
+      const [row] = await issueAll(organizationId, livemode, [input], false);
       return presentCertificate(row!);
     },
-    async issueBatch(organizationId: string, inputs: NewCertificate[]) {
-      return (await issueAll(organizationId, inputs, true)).map(presentCertificate);
+    async issueBatch(organizationId: string, inputs: NewCertificate[], livemode = true) {
+      return (await issueAll(organizationId, livemode, inputs, true)).map(presentCertificate);
     },
-    async get(organizationId: string, id: string) {
-      const row = await repository.find(organizationId, id);
+    async get(organizationId: string, id: string, livemode = true) {
+      const row = await repository.find(organizationId, id, livemode);
       if (!row) throw new NotFoundError('Certificate not found');
       return presentCertificate(row);
     },
-    async list(organizationId: string, page: PageRequest) {
-      return pageOf(await repository.list(organizationId, page.limit + 1, page.cursor), page.limit, presentCertificate);
+    async list(organizationId: string, page: PageRequest, livemode = true) {
+      return pageOf(await repository.list(organizationId, livemode, page.limit + 1, page.cursor), page.limit, presentCertificate);
     },
-    async revoke(organizationId: string, id: string) {
-      const row = await repository.revoke(organizationId, id);
+    async revoke(organizationId: string, id: string, livemode = true) {
+      const row = await repository.revoke(organizationId, id, livemode);
       if (!row) throw new NotFoundError('Certificate not found');
       return presentCertificate(row);
     },

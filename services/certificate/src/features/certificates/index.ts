@@ -1,3 +1,3 @@
 /** The certificates feature's face: what other features use of it. */
-export { certificateStatus } from './certificate-status';
+export { certificateStatus, TEST_CERTIFICATE_REASON, verifiedStatus, type VerifiedStatus } from './certificate-status';
 export { formatVerificationCode, normalizeVerificationCode } from './verification-code';

@@ -83,8 +83,9 @@ export function brandingHeaderHtml(branding: CredentialBranding, organizationNam
   return `<header class="brand">${logo}<span class="issuer">${e(organizationName)}</span></header>\n`;
 }
 
-/** A red band across the top of a revoked or expired certificate's page, as on its PDF and PNG. */
+/** A red band across the top of a revoked, expired or test certificate's page, as on its PDF and PNG. */
 export function statusBandHtml(status: string): string {
-  if (status !== 'revoked' && status !== 'expired') return '';
-  return `<div class="band" data-band="${status}">${status === 'revoked' ? 'REVOKED' : 'EXPIRED'}</div>\n`;
+  const text = { revoked: 'REVOKED', expired: 'EXPIRED', test: 'TEST' }[status];
+  if (!text) return '';
+  return `<div class="band" data-band="${status}">${text}</div>\n`;
 }

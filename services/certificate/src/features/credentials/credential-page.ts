@@ -11,8 +11,9 @@ export function credentialPageCsp(branding?: CredentialBranding): string {
 
 export { CREDENTIAL_PAGE_CSP };
 
-/** The status in plain words: a revoked or expired certificate says so before anything else. */
+/** The status in plain words: a test, revoked or expired certificate says so before anything else. */
 export function statusSentence(credential: PublicCredential): string {
+  if (credential.status === 'test') return `Test certificate — not a real credential. ${credential.organization_name} issued it in test mode; it proves nothing.`;
   if (credential.status === 'revoked') {
     const on = credential.revoked_at ? ` on ${credential.revoked_at.slice(0, 10)}` : '';
     return `This certificate was revoked by ${credential.organization_name}${on} and is no longer valid.`;
@@ -50,7 +51,7 @@ export function issuerSentence(credential: PublicCredential): string {
 /** The public credential page, in the issuer's branding when given; every value from the database is escaped. */
 export function credentialPageHtml(credential: PublicCredential, branding?: CredentialBranding): string {
   const e = escapeHtml;
-  const title = `${credential.recipient_name} – ${credential.program_title}`;
+  const title = `${credential.status === 'test' ? 'TEST – ' : ''}${credential.recipient_name} – ${credential.program_title}`;
   const description = `Certificate issued by ${credential.organization_name} on ${credential.issue_date}. Status: ${credential.status}.`;
   const head = [
     ['og:type', 'website'],
@@ -84,10 +85,15 @@ ${rows.map(([label, value]) => `<dt>${e(label)}</dt><dd>${e(value)}</dd>`).join(
 </dl>
 <img class="preview" src="${e(`${path}/document.png`)}" alt="${e(`Certificate for ${credential.recipient_name}`)}">
 <p><a class="download" href="${e(`${path}/document.pdf`)}" download>Download the certificate (PDF)</a>
-<a class="download secondary" id="credential-download" href="${e(`${path}/credential.json`)}" download>Download the verifiable credential (Open Badges 3.0)</a></p>
-<p class="hint">The verifiable credential is signed by the platform; anyone can check it, offline or at <a href="/credentials/verify">the verifier</a>.</p>`;
+${credential.status === 'test' ? '</p>\n<p class="hint">A test certificate has no verifiable credential.</p>' : verifiableCredentialLinks(e(`${path}/credential.json`))}`;
   const branded = branding && { style: brandingStyle(branding), top: brandingHeaderHtml(branding, credential.organization_name, path) + statusBandHtml(credential.status) };
   return page(title, head, body, branded);
+}
+
+/** The verifiable credential's download (none for a test certificate: the platform signs no test credential). */
+function verifiableCredentialLinks(href: string): string {
+  return `<a class="download secondary" id="credential-download" href="${href}" download>Download the verifiable credential (Open Badges 3.0)</a></p>
+<p class="hint">The verifiable credential is signed by the platform; anyone can check it, offline or at <a href="/credentials/verify">the verifier</a>.</p>`;
 }
 
 export function notFoundPageHtml(): string {

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { route, type ResponseObjectSpec } from '@platform/service-kit/route-table';
 import { problemSchema } from '@platform/service-kit/problem-schema';
-import { certificateStatusSchema, documentCacheControlHeader, documentETagHeader, documentRendersBusyResponse, notFoundResponse, payloadTooLargeResponse, unsupportedMediaTypeResponse, validationFailedResponse, verificationCodeParameter, xRequestIdHeader } from '../../http-contract';
+import { documentCacheControlHeader, documentETagHeader, documentRendersBusyResponse, notFoundResponse, payloadTooLargeResponse, unsupportedMediaTypeResponse, validationFailedResponse, verificationCodeParameter, verifiedStatusSchema, xRequestIdHeader } from '../../http-contract';
 import { verifyRequestSchema } from './credentials.schema';
 
 export const publicCredentialSchema = z.object({
   verification_code: z.string().meta({ examples: ["ABCDEF-GHJKMN-PQRSTU"] }),
-  status: certificateStatusSchema,
+  status: verifiedStatusSchema,
   valid: z.boolean().meta({ description: "True only when `status` is `valid`." }),
   recipient_name: z.string(),
   program_title: z.string(),
@@ -49,7 +49,7 @@ export const credentialWithProofSchema = z.looseObject({
 }).meta({ id: "CredentialWithProof", description: "A VC 2.0 credential in its JSON-LD form (an Open Badges 3.0 `OpenBadgeCredential`, or a `BitstringStatusListCredential`), secured by its embedded Data Integrity proof." });
 
 export const credentialVerificationSchema = z.object({
-  status: z.enum(["valid", "revoked", "expired", "tampered", "unknown"]),
+  status: z.enum(["valid", "revoked", "expired", "test", "tampered", "unknown"]).meta({ description: "`test`: the code names a test certificate (issued in test mode), not a real credential." }),
   valid: z.boolean().meta({ description: "True only when `status` is `valid`." }),
   reason: z.string().meta({ description: "The outcome in words for a person." }),
   credential: z.object({

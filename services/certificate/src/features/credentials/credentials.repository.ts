@@ -16,6 +16,8 @@ export interface PublicCredentialRow {
   created_at: Date;
   /** Where the certificate's revocation bit is in the status lists (assigned at issue). */
   status_list_position: number;
+  /** false for a test certificate: it verifies as `test` and has no verifiable credential. */
+  livemode: boolean;
 }
 
 export function createCredentialsRepository(db: Knex) {
@@ -27,7 +29,7 @@ export function createCredentialsRepository(db: Knex) {
         .where('c.verification_code', code)
         .first(
           'c.verification_code', 'c.recipient_name', 'c.program_title', 'o.name as organization_name', 'o.name_verified_at', 'c.issue_date', 'c.expires_on',
-          'c.certificate_number', 'c.status', 'c.revoked_at', 'c.created_at', 'c.status_list_position',
+          'c.certificate_number', 'c.status', 'c.revoked_at', 'c.created_at', 'c.status_list_position', 'c.livemode',
         );
       return row ? { ...row, status_list_position: Number(row.status_list_position) } : undefined;
     },

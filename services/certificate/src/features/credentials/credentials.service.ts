@@ -1,5 +1,5 @@
 import { NotFoundError } from '@platform/service-kit/errors';
-import { certificateStatus } from '../certificates';
+import { verifiedStatus } from '../certificates';
 import { formatVerificationCode, normalizeVerificationCode } from '../certificates';
 import { credentialPageUrl, type DocumentsService } from '../documents';
 import type { CredentialBrandingRepository } from './credential-branding';
@@ -20,7 +20,7 @@ export function createCredentialsService(repository: CredentialsRepository, docu
     async find(input: string) {
       const row = await repository.byVerificationCode(storedCode(input));
       if (!row) throw new NotFoundError('Certificate not found');
-      const status = certificateStatus(row.status, row.expires_on);
+      const status = verifiedStatus(row.status, row.expires_on, row.livemode);
       const pageUrl = credentialPageUrl(publicBaseUrl, row.verification_code);
       return {
         verification_code: formatVerificationCode(row.verification_code),

@@ -28,7 +28,7 @@ export const PAGE_SCRIPT = String.raw`'use strict';
   var codeInput = document.getElementById('code');
   var result = document.getElementById('result');
   var details = document.getElementById('result-details');
-  var HEADINGS = { valid: 'Valid', revoked: 'Revoked', expired: 'Expired', tampered: 'Tampered or not from this platform', unknown: 'Not found' };
+  var HEADINGS = { valid: 'Valid', revoked: 'Revoked', expired: 'Expired', test: 'TEST', tampered: 'Tampered or not from this platform', unknown: 'Not found' };
 
   function show(status, text, credential) {
     result.hidden = false;

@@ -11,6 +11,7 @@ h2{font-size:1.2rem;margin:24px 0 8px}
 .status.valid{background:#e3f9e5;color:#0e5a1c}
 .status.revoked,.status.expired,.status.tampered,.status.unknown{background:#fde8e8;color:#8a1c1c}
 .status.pending{background:#e8eefc;color:#1e3a8a}
+.status.test{background:#fef3c7;color:#78350f;border:2px dashed #b45309}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:6px 16px;margin:16px 0}
 dt{font-weight:600}
 dd{margin:0;min-width:0;overflow-wrap:anywhere}

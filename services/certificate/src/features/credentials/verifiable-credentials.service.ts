@@ -1,7 +1,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { CompactSign, compactVerify, decodeProtectedHeader } from 'jose';
 import { NotFoundError } from '@platform/service-kit/errors';
-import { certificateStatus } from '../certificates';
+import { certificateStatus, TEST_CERTIFICATE_REASON } from '../certificates';
 import { normalizeVerificationCode } from '../certificates';
 import { credentialPageUrl } from '../documents';
 import { DATA_INTEGRITY_CRYPTOSUITE, documentLoader, signWithDataIntegrity, verifyDataIntegrity } from './data-integrity';
@@ -17,7 +17,7 @@ export const VC_LD_JSON = 'application/vc+ld+json';
 const ENVELOPE_PREFIX = `data:${VC_JWT},`;
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
-export type VerificationStatus = 'valid' | 'revoked' | 'expired' | 'tampered' | 'unknown';
+export type VerificationStatus = 'valid' | 'revoked' | 'expired' | 'test' | 'tampered' | 'unknown';
 
 export interface VerificationResult {
   status: VerificationStatus;
@@ -137,9 +137,13 @@ export function createVerifiableCredentialsService(repository: CredentialsReposi
     didDocument: () => didDocument(identity),
     jwks: () => jwks(identity),
 
-    /** The certificate's signed Open Badges credential (compact JWS). */
+    /**
+     * The certificate's signed Open Badges credential (compact JWS). A test certificate has none (404): nothing signed
+     * by the platform may claim a test certificate is a credential.
+     */
     async credentialJwt(input: string): Promise<string> {
       const row = await rowFor(input);
+      if (!row.livemode) throw new NotFoundError('A test certificate has no verifiable credential');
       const credential = credentialOf(row, publicBaseUrl, identity.did);
       return sign({
         ...credential,
@@ -255,7 +259,6 @@ function credentialVerifier(repository: CredentialsRepository, key: SigningKey, 
       const code = normalizeVerificationCode(input);
       const row = code ? await repository.byVerificationCode(code) : undefined;
       if (!row) return { status: 'unknown', valid: false, reason: 'No certificate has this verification code. Check the code you were given.', credential: null };
-      const status = certificateStatus(row.status, row.expires_on);
       const credential = credentialOf(row, publicBaseUrl, identity.did);
       const summary = {
         id: credential.id,
@@ -265,6 +268,8 @@ function credentialVerifier(repository: CredentialsRepository, key: SigningKey, 
         valid_from: credential.validFrom,
         valid_until: credential.validUntil ?? null,
       };
+      if (!row.livemode) return { status: 'test', valid: false, reason: `${TEST_CERTIFICATE_REASON} (${row.organization_name})`, credential: summary };
+      const status = certificateStatus(row.status, row.expires_on);
       const reason = {
         valid: `${row.organization_name} issued this certificate and has not revoked it.`,
         revoked: `${row.organization_name} has revoked this certificate.`,

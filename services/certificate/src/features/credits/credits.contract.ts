@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { route } from '@platform/service-kit/route-table';
 import { creditsSchema, invalidAdminTokenResponse, validationFailedResponse } from '../../http-contract';
+import { adminModeQuery } from '../../platform/admin-mode';
 import { ledgerQuery } from './credits.schema';
 import { pageSchema } from '@platform/service-kit/pagination';
 
@@ -20,9 +21,11 @@ export const creditsRouteTable = [
     path: '/admin/v1/credits',
     tags: ["Admin subscriptions"],
     security: [{"adminJwt": []}],
+    query: adminModeQuery,
     responses: {
       200: creditsSchema,
       401: invalidAdminTokenResponse,
+      422: validationFailedResponse,
     },
   }),
   route({

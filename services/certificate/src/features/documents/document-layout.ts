@@ -85,11 +85,12 @@ export interface StatusBand {
 const BAND_TEXT = {
   revoked: { title: 'REVOKED', note: 'This certificate was revoked by its issuer and is no longer valid.' },
   expired: { title: 'EXPIRED', note: 'This certificate has expired and is no longer valid.' },
+  test: { title: 'TEST', note: 'Test certificate — not a real credential. It was issued in test mode.' },
 } as const;
 
-/** The band of a revoked or expired certificate (none for a valid one), centred across the page; text in bold sans. */
+/** The band of a revoked, expired or test certificate (none for a valid one), centred across the page; text in bold sans. */
 export function statusBand(
-  status: 'valid' | 'revoked' | 'expired',
+  status: 'valid' | 'revoked' | 'expired' | 'test',
   page: Pick<PageLayout, 'width' | 'height' | 'logo' | 'qr'>,
   measure: (text: string, size: number) => number,
 ): StatusBand | null {

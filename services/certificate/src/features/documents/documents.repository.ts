@@ -18,6 +18,8 @@ export interface CertificateForDocument {
   custom_fields: Record<string, string>;
   /** The issuing organization's name, printed on every document. */
   organization_name: string;
+  /** false for a test certificate, whose document carries a TEST band. */
+  livemode: boolean;
 }
 
 export interface TemplateVersionForDocument {
@@ -28,7 +30,8 @@ export interface TemplateVersionForDocument {
 }
 
 export type DocumentFormat = 'pdf' | 'png';
-export type DocumentStatus = 'valid' | 'revoked' | 'expired';
+/** The band a document carries: none (`valid`), REVOKED, EXPIRED, or TEST (a test certificate, whatever its state). */
+export type DocumentStatus = 'valid' | 'revoked' | 'expired' | 'test';
 
 /** One stored document: a certificate drawn from one template version, for one status, in one format. */
 export interface DocumentKey {
@@ -40,7 +43,7 @@ export interface DocumentKey {
 
 const CERTIFICATE_COLUMNS = [
   'c.id', 'c.organization_id', 'c.status', 'c.expires_on', 'c.verification_code', 'c.certificate_number', 'c.recipient_name', 'c.program_title', 'c.issue_date',
-  'c.template_id', 'c.template_version', 'c.custom_fields', 'o.name as organization_name',
+  'c.template_id', 'c.template_version', 'c.custom_fields', 'o.name as organization_name', 'c.livemode',
 ];
 
 function columnsOf(key: DocumentKey) {
@@ -50,8 +53,8 @@ function columnsOf(key: DocumentKey) {
 export function createDocumentsRepository(db: Knex) {
   const certificates = () => db('certificates as c').join('organizations as o', 'o.id', 'c.organization_id');
   return {
-    async certificateInOrganization(organizationId: string, id: string): Promise<CertificateForDocument | undefined> {
-      return certificates().where({ 'c.organization_id': organizationId, 'c.id': id }).first(CERTIFICATE_COLUMNS);
+    async certificateInOrganization(organizationId: string, id: string, livemode: boolean): Promise<CertificateForDocument | undefined> {
+      return certificates().where({ 'c.organization_id': organizationId, 'c.id': id, 'c.livemode': livemode }).first(CERTIFICATE_COLUMNS);
     },
     async certificateByVerificationCode(code: string): Promise<CertificateForDocument | undefined> {
       return certificates().where({ 'c.verification_code': code }).first(CERTIFICATE_COLUMNS);

@@ -1,5 +1,5 @@
 import { ApiError, NotFoundError } from '@platform/service-kit/errors';
-import { certificateStatus } from '../certificates';
+import { verifiedStatus } from '../certificates';
 import { formatVerificationCode } from '../certificates';
 import { BUILT_IN_TEMPLATE } from './built-in-template';
 import { humanDate } from './document-dates';
@@ -29,7 +29,7 @@ export type DocumentAnswer = { ready: true; content: Buffer } | { ready: false; 
 const PREVIEW_CACHE = { perOrganization: 2, total: 32, ttlMs: 60_000 };
 
 function keyOf(certificate: CertificateForDocument, format: DocumentFormat): DocumentKey {
-  const status = certificateStatus(certificate.status, certificate.expires_on);
+  const status = verifiedStatus(certificate.status, certificate.expires_on, certificate.livemode);
   return { certificateId: certificate.id, templateVersion: certificate.template_version ?? 0, status, format };
 }
 
@@ -209,9 +209,9 @@ export function createDocumentsService(repository: DocumentsRepository, publicBa
       }
       return content ? { ready: true, content } : { ready: false, retryAfterSeconds: retryAfterSeconds(organizationId) };
     },
-    /** The dashboard's document: waits for the render (no organization budget; a full queue is still a 503). */
-    async forCertificate(organizationId: string, id: string, format: DocumentFormat): Promise<Buffer> {
-      const certificate = await repository.certificateInOrganization(organizationId, id);
+    /** The dashboard's document, in the mode asked for: waits for the render (no organization budget; a full queue is still a 503). */
+    async forCertificate(organizationId: string, id: string, format: DocumentFormat, livemode = true): Promise<Buffer> {
+      const certificate = await repository.certificateInOrganization(organizationId, id, livemode);
       if (!certificate) throw new NotFoundError('Certificate not found');
       const key = keyOf(certificate, format);
       return (await repository.cached(key)) ?? renderOnce(certificate, key, false);

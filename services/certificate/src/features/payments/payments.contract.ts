@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { route, type ResponseObjectSpec } from '@platform/service-kit/route-table';
 import { problemSchema } from '@platform/service-kit/problem-schema';
-import { insufficientRoleResponse, invalidAdminTokenResponse, notFoundResponse, payloadTooLargeResponse, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
+import { invalidAdminTokenResponse, notFoundResponse, ownerOnlyLiveOnlyResponse, payloadTooLargeResponse, testModeNotSupportedResponse, unsupportedMediaTypeResponse, validationFailedResponse } from '../../http-contract';
 import { checkoutBody, topUpBody } from './payments.schema';
 import { pageSchema } from '@platform/service-kit/pagination';
 
@@ -101,11 +101,18 @@ const gatewayWebhookAnswers = {
 const checkoutAnswers = {
   201: checkoutStartedSchema,
   401: invalidAdminTokenResponse,
+  403: testModeNotSupportedResponse,
   415: unsupportedMediaTypeResponse,
   422: validationFailedResponse,
   502: { content: { "application/problem+json": problemSchema } },
   503: { content: { "application/problem+json": problemSchema } },
 };
+
+/**
+ * Plans, credit packs, checkouts and payments are real money: live only. A dashboard session in test mode (`?mode=test`)
+ * is refused with 403 `test_mode_not_supported` before anything happens.
+ */
+const adminBilling = { tags: ["Admin subscriptions"], security: [{"adminJwt": []}], mode: 'live-only' as const };
 
 export const paymentsRouteTable = [
   route({
@@ -138,19 +145,18 @@ export const paymentsRouteTable = [
     operationId: 'listPlans',
     method: 'get',
     path: '/admin/v1/plans',
-    tags: ["Admin subscriptions"],
-    security: [{"adminJwt": []}],
+    ...adminBilling,
     responses: {
       200: pageSchema(planSchema),
       401: invalidAdminTokenResponse,
+      403: testModeNotSupportedResponse,
     },
   }),
   route({
     operationId: 'checkout',
     method: 'post',
     path: '/admin/v1/subscriptions/checkout',
-    tags: ["Admin subscriptions"],
-    security: [{"adminJwt": []}],
+    ...adminBilling,
     body: checkoutBody,
     audit: 'plan.checkout_started',
     responses: {
@@ -162,49 +168,48 @@ export const paymentsRouteTable = [
     operationId: 'listCreditPacks',
     method: 'get',
     path: '/admin/v1/credit-packs',
-    tags: ["Admin subscriptions"],
-    security: [{"adminJwt": []}],
+    ...adminBilling,
     responses: {
       200: pageSchema(creditPackSchema),
       401: invalidAdminTokenResponse,
+      403: testModeNotSupportedResponse,
     },
   }),
   route({
     operationId: 'startCreditTopUp',
     method: 'post',
     path: '/admin/v1/credits/top-ups',
-    tags: ["Admin subscriptions"],
-    security: [{"adminJwt": []}],
+    ...adminBilling,
     body: topUpBody,
     // It spends the organization's money: owners only.
     roles: ['owner'],
     audit: 'credits.checkout_started',
     responses: {
       ...checkoutAnswers,
-      403: insufficientRoleResponse,
+      403: ownerOnlyLiveOnlyResponse,
     },
   }),
   route({
     operationId: 'listPayments',
     method: 'get',
     path: '/admin/v1/payments',
-    tags: ["Admin subscriptions"],
-    security: [{"adminJwt": []}],
+    ...adminBilling,
     responses: {
       200: pageSchema(billingPaymentSchema),
       401: invalidAdminTokenResponse,
+      403: testModeNotSupportedResponse,
     },
   }),
   route({
     operationId: 'paymentReceipt',
     method: 'get',
     path: '/admin/v1/payments/{reference}/receipt',
-    tags: ["Admin subscriptions"],
-    security: [{"adminJwt": []}],
+    ...adminBilling,
     params: z.object({ reference: z.string() }),
     responses: {
       200: { content: { "application/pdf": z.string().meta({ format: "binary" }) } },
       401: invalidAdminTokenResponse,
+      403: testModeNotSupportedResponse,
       404: notFoundResponse,
     },
   }),
@@ -212,8 +217,7 @@ export const paymentsRouteTable = [
     operationId: 'listPaymentGateways',
     method: 'get',
     path: '/admin/v1/payment-gateways',
-    tags: ["Admin subscriptions"],
-    security: [{"adminJwt": []}],
+    ...adminBilling,
     responses: {
       200: z.object({
   data: z.array(z.object({
@@ -223,6 +227,7 @@ export const paymentsRouteTable = [
   })),
 }),
       401: invalidAdminTokenResponse,
+      403: testModeNotSupportedResponse,
     },
   }),
 ] as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { route, type ResponseObjectSpec } from '@platform/service-kit/route-table';
 import { problemSchema } from '@platform/service-kit/problem-schema';
-import { certificateStatusSchema, creditsSchema, eTagHeader, ifNoneMatchParameter, wwwAuthenticateHeader, xRequestIdHeader } from '../../http-contract';
+import { creditsSchema, verifiedStatusSchema, eTagHeader, ifNoneMatchParameter, wwwAuthenticateHeader, xRequestIdHeader } from '../../http-contract';
 
 export const verificationSchema = z.object({
   valid: z.boolean(),
@@ -10,7 +10,8 @@ export const verificationSchema = z.object({
   organization_name: z.string(),
   issue_date: z.iso.date(),
   certificate_number: z.string(),
-  certificate_status: certificateStatusSchema,
+  certificate_status: verifiedStatusSchema,
+  reason: z.string().optional().meta({ description: "Only for a test certificate (`certificate_status: test`): it was issued in test mode and is not a real credential." }),
 }).meta({ id: "Verification" });
 
 export const verificationNotFoundSchema = z.object({

@@ -62,7 +62,7 @@ async function answer({ apiKeys, publicApi, organizations }: PublicApiFastLaneDe
   if (target.kind === 'credits') {
     const row = await publicApi.credits(principal.organizationId, principal.keyId);
     if (!row) return undefined;
-    const body = JSON.stringify(creditsView(row));
+    const body = JSON.stringify(creditsView(row, principal.livemode));
     return { status: 200, route: CREDITS_ROUTE, apiKeyId: principal.keyId, body };
   }
   const row = await publicApi.verification(principal.organizationId, normalizeVerificationCode(target.code));

@@ -18,10 +18,10 @@ function keyWithoutOrganization(): UnauthorizedError {
 export function publicApiHandlers(publicApi: PublicApiRepository): Handlers<typeof publicApiRouteTable> {
   return {
     getCredits: async ({ req }) => {
-      const { organizationId, keyId } = principalOf(req);
+      const { organizationId, keyId, livemode } = principalOf(req);
       const row = await publicApi.credits(organizationId, keyId);
       if (!row) throw keyWithoutOrganization();
-      return { status: 200, body: creditsView(row) };
+      return { status: 200, body: creditsView(row, livemode) };
     },
     verifyCertificate: async ({ params, req }) => {
       const row = await publicApi.verification(principalOf(req).organizationId, normalizeVerificationCode(params.code));

@@ -1,17 +1,17 @@
-import { certificateStatus } from '../certificates';
+import { TEST_CERTIFICATE_REASON, verifiedStatus } from '../certificates';
 import type { CreditsRow, FoundVerificationRow } from './public-api.repository';
 import type { verificationSchema } from './public-api.contract';
 import type { creditsSchema } from '../../http-contract';
 import type { z } from 'zod';
 
-/** `GET /api/v1/credits`'s answer: the Express route and the fast lane send exactly this. */
-export function creditsView(row: CreditsRow): z.infer<typeof creditsSchema> {
-  return { organization: row.organization_name, balance: row.balance, plan: row.plan };
+/** `GET /api/v1/credits`'s answer: the Express route and the fast lane send exactly this (a test key: the live balance, `livemode: false`). */
+export function creditsView(row: CreditsRow, livemode: boolean): z.infer<typeof creditsSchema> {
+  return { organization: row.organization_name, balance: row.balance, plan: row.plan, livemode };
 }
 
 /** `GET /api/v1/verify/{code}`'s answer for a found certificate: the Express route and the fast lane send exactly this. */
 export function verificationView(row: FoundVerificationRow): z.infer<typeof verificationSchema> {
-  const status = certificateStatus(row.status, row.expires_on);
+  const status = verifiedStatus(row.status, row.expires_on, row.livemode);
   return {
     valid: status === 'valid',
     recipient_name: row.recipient_name,
@@ -20,5 +20,6 @@ export function verificationView(row: FoundVerificationRow): z.infer<typeof veri
     issue_date: row.issue_date,
     certificate_number: row.certificate_number,
     certificate_status: status,
+    ...(status === 'test' ? { reason: TEST_CERTIFICATE_REASON } : {}),
   };
 }

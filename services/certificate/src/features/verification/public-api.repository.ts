@@ -15,10 +15,12 @@ export interface VerificationRow {
   certificate_number: string | null;
   status: string | null;
   expires_on: string | null;
+  /** false for a test certificate; null when none was found. */
+  livemode: boolean | null;
 }
 
 /** A verification row whose certificate was found: the certificate's columns are all set. */
-export type FoundVerificationRow = VerificationRow & Record<'certificate_id' | 'recipient_name' | 'program_title' | 'issue_date' | 'certificate_number' | 'status', string>;
+export type FoundVerificationRow = VerificationRow & Record<'certificate_id' | 'recipient_name' | 'program_title' | 'issue_date' | 'certificate_number' | 'status', string> & { livemode: boolean };
 
 export function isFound(row: VerificationRow): row is FoundVerificationRow {
   return row.certificate_id !== null;
@@ -45,7 +47,7 @@ export function createPublicApiRepository(db: Knex) {
         db,
         `select o.name as organization_name,
                 c.id as certificate_id, c.recipient_name, c.program_title, c.issue_date,
-                c.certificate_number, c.status, c.expires_on
+                c.certificate_number, c.status, c.expires_on, c.livemode
            from organizations o
            left join certificates c on c.organization_id = o.id and c.verification_code = $1
           where o.id = $2`,
