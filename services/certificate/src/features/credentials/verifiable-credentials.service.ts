@@ -132,18 +132,21 @@ export function createVerifiableCredentialsService(repository: CredentialsReposi
     return row;
   }
 
+  /** A certificate the platform signs for: a test certificate has no signed form in either mechanism (404). */
+  async function signableRowFor(input: string) {
+    const row = await rowFor(input);
+    if (!row.livemode) throw new NotFoundError('A test certificate has no verifiable credential');
+    return row;
+  }
+
   return {
     identity,
     didDocument: () => didDocument(identity),
     jwks: () => jwks(identity),
 
-    /**
-     * The certificate's signed Open Badges credential (compact JWS). A test certificate has none (404): nothing signed
-     * by the platform may claim a test certificate is a credential.
-     */
+    /** The certificate's signed Open Badges credential (compact JWS); none for a test certificate (404). */
     async credentialJwt(input: string): Promise<string> {
-      const row = await rowFor(input);
-      if (!row.livemode) throw new NotFoundError('A test certificate has no verifiable credential');
+      const row = await signableRowFor(input);
       const credential = credentialOf(row, publicBaseUrl, identity.did);
       return sign({
         ...credential,
@@ -156,7 +159,7 @@ export function createVerifiableCredentialsService(repository: CredentialsReposi
 
     /** The certificate's Open Badges credential in its JSON-LD form, with its Data Integrity proof. */
     async credentialWithProof(input: string) {
-      const row = await rowFor(input);
+      const row = await signableRowFor(input);
       const created = new Date(Math.floor(row.created_at.getTime() / 1000) * 1000);
       return signWithDataIntegrity(credentialOf(row, publicBaseUrl, identity.did), proofKey, created, loader);
     },
