@@ -95,6 +95,16 @@ export function createUpstreamProxy(name: string, targets: string[], options: Up
         answered = true;
         const status = answer.statusCode ?? 502;
         call.onStatus?.(status);
+        // The service answered before the client's body was all here (it refused the request unread): the rest will
+        // never be read, so once the answer is sent the body stops, the service's socket is let go and the client's
+        // connection closes, at once instead of at the body's deadline.
+        if (streamed && !req.complete) {
+          res.setHeader('Connection', 'close');
+          res.once('finish', () => {
+            attemptRequest.destroy();
+            streamed.stream.destroy();
+          });
+        }
         answer.once('error', () => res.destroy());
         if (isEventStream(answer.headers)) {
           // A Server-Sent Events stream lives as long as its job: UPSTREAM_TIMEOUT_MS bounds only the start of an answer,

@@ -264,6 +264,34 @@ describe('dashboard bodies: streamed, and capped in flight per account and per p
     expect((await first).status).toBe(200);
   });
 
+  it('an upload the service refuses before reading it (a 429 of its own) ends at once: the client gets the answer with Connection: close and the service socket is freed', async () => {
+    const sockets = new Set<import('node:net').Socket>();
+    const refusing = await listen((req, res) => {
+      if (answerSessionCheck(req, res)) return;
+      sockets.add(req.socket);
+      req.socket.once('close', () => sockets.delete(req.socket));
+      sendJson(res, 429, { error: 'Too many batch issues in flight', code: 'too_many_in_flight' });
+    });
+    const slowBodies = await startGateway({ certificate: refusing.url, mobility: refusing.url }, { config: { JWT_SECRET: SECRET, DASHBOARD_BODY_IDLE_MS: 30000 } });
+    const req = open(slowBodies.url, {
+      method: 'POST',
+      path: '/dashboard/api/certificate/certificates/batch',
+      headers: { authorization: `Bearer ${token('acc_refused')}`, 'content-type': 'text/csv', 'content-length': String(MiB) },
+    });
+    req.on('error', () => undefined);
+    try {
+      const answer = new Promise<{ status: number; connection: string | undefined }>((resolve) => req.once('response', (res) => (res.resume(), resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }))));
+      req.write(Buffer.alloc(1024, 0x61));
+      expect(await answer).toEqual({ status: 429, connection: 'close' });
+      // Long before the 30 s idle cut-off, nothing of the request is left open at the service.
+      await waitFor(() => sockets.size === 0, "the service's socket closed", { timeoutMs: 5000 });
+    } finally {
+      req.destroy();
+      await slowBodies.close();
+      await refusing.close();
+    }
+  });
+
   it('a body that stops sending is cut off with 408 JSON after the idle time, and its share is given back', async () => {
     const req = open(idleGateway.url, {
       method: 'POST',
