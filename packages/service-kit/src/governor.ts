@@ -30,19 +30,54 @@ export interface ResourceLimits {
   perProcess: number;
   perAccount: Record<Plan, number>;
   perOrganization?: Record<Plan, number>;
+  /**
+   * Units one account may start per minute, by plan (a token bucket: a burst of that many, refilled evenly over the
+   * minute), so an account cannot keep the resource busy with quick requests one after another. None when absent.
+   */
+  perAccountPerMinute?: Record<Plan, number>;
   /** A paying account's weight in the fair share of the process total (a free account weighs 1). */
   paidWeight: number;
 }
 
-export type RefusalScope = 'organization' | 'account' | 'process';
+export type RefusalScope = 'organization' | 'account' | 'process' | 'rate';
 
-/** A unit refused: 429 `too_many_in_flight` with `Retry-After`, naming which count refused it. */
+/**
+ * A unit refused: 429 with `Retry-After`, naming which count refused it: `too_many_in_flight` for the counts of units
+ * held, `rate_limited` for the account's units per minute.
+ */
 export class OverShareError extends ApiError {
   constructor(
     readonly scope: RefusalScope,
     message: string,
+    retryAfterSeconds = 1,
   ) {
-    super(429, 'too_many_in_flight', message, {}, { 'Retry-After': '1' });
+    super(429, scope === 'rate' ? 'rate_limited' : 'too_many_in_flight', message, {}, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
+/** Accounts' token buckets of one resource: `capacity` tokens each, refilled at `capacity` a minute. */
+class MinuteBuckets {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+
+  /** Takes a token of `account`'s bucket of `capacity`, or answers the seconds until one is there. */
+  take(account: string, capacity: number, now = Date.now()): { ok: true } | { ok: false; retryAfterSeconds: number } {
+    const perMs = capacity / 60_000;
+    const bucket = this.buckets.get(account) ?? { tokens: capacity, at: now };
+    bucket.tokens = Math.min(capacity, bucket.tokens + (now - bucket.at) * perMs);
+    bucket.at = now;
+    if (bucket.tokens < 1) {
+      this.buckets.set(account, bucket);
+      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000)) };
+    }
+    bucket.tokens -= 1;
+    this.buckets.set(account, bucket);
+    if (this.buckets.size > 10_000) this.forgetFull(now);
+    return { ok: true };
+  }
+
+  /** Buckets that have refilled hold nothing worth remembering. */
+  private forgetFull(now: number): void {
+    for (const [account, bucket] of this.buckets) if (now - bucket.at > 60_000) this.buckets.delete(account);
   }
 }
 
@@ -52,6 +87,7 @@ export type Release = () => void;
 export class GovernedResource {
   private readonly byOrganization = new Map<string, number>();
   private readonly byAccount: FairShare;
+  private readonly starts = new MinuteBuckets();
 
   constructor(readonly limits: ResourceLimits) {
     this.byAccount = new FairShare(limits.perProcess);
@@ -72,6 +108,13 @@ export class GovernedResource {
     const weight = this.weightOf(tenant.plan);
     if (!this.byAccount.admits(tenant.account, 1, weight)) {
       throw new OverShareError('process', `This server is busy with ${what} and your account holds its share of them; retry shortly`);
+    }
+    const perMinute = this.limits.perAccountPerMinute?.[tenant.plan];
+    if (perMinute !== undefined) {
+      const started = this.starts.take(tenant.account, perMinute);
+      if (!started.ok) {
+        throw new OverShareError('rate', `Your account's organizations started ${perMinute} ${what} in the last minute (at most ${perMinute} a minute on the ${tenant.plan} plan); retry after ${started.retryAfterSeconds} s`, started.retryAfterSeconds);
+      }
     }
     this.byAccount.take(tenant.account, 1, weight);
     this.byOrganization.set(tenant.organization, organizationHolds + 1);

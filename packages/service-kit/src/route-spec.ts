@@ -99,7 +99,8 @@ export const overShareResponse: ResponseObjectSpec = {
   id: 'OverShare',
   description:
     'Not started (`too_many_in_flight`): the organization or its account already has as many of these in flight as its plan allows, ' +
-    'or this server is busy with them and the account holds its fair share. Ask again after `Retry-After`.',
+    'or this server is busy with them and the account holds its fair share; or (`rate_limited`) the account started as many as its plan ' +
+    'allows a minute. Ask again after `Retry-After`.',
   headers: { 'Retry-After': { schema: z.int().meta({ description: 'Seconds to wait before asking again.' }) } },
   content: { 'application/problem+json': problemSchema },
 };

@@ -55,6 +55,23 @@ describe('GovernedResource: a shared resource counted per organization, per acco
     expect(previews.inUse).toBe(11);
   });
 
+  it('bounds how many units an account starts a minute: a burst of its plan\'s number, then one as the bucket refills, 429 rate_limited with the wait', () => {
+    const previews = new GovernedResource({ ...limits, perAccountPerMinute: { free: 3, paid: 9 } });
+    for (let unit = 0; unit < 3; unit++) previews.acquire(free('acc_a'))();
+    let refused: unknown;
+    try {
+      previews.acquire(free('acc_a', 'acc_a_other_org'));
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(OverShareError);
+    expect((refused as OverShareError).toBody()).toMatchObject({ code: 'rate_limited' });
+    // One token comes back every 60 / 3 = 20 s.
+    expect((refused as OverShareError).headers['Retry-After']).toBe('20');
+    expect(refusalOf(() => previews.acquire(free('acc_b')))).toBeNull();
+    expect(refusalOf(() => previews.acquire({ account: 'acc_paid', organization: 'org_paid', plan: 'paid' }))).toBeNull();
+  });
+
   it('caps one organization by its own count when a per-organization cap is given', () => {
     const previews = new GovernedResource({ ...limits, perOrganization: { free: 1, paid: 2 } });
     previews.acquire(free('acc_a', 'org_1'));

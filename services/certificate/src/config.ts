@@ -102,12 +102,15 @@ export const certificateConfigSchema = z
      * The fair-share governor (docs/configuration.md#fair-share): requests of each cost class the route table declares,
      * in flight at once per process (a soft total shared fairly among accounts) and per account on the free plan (a paying
      * account gets GOVERNOR_PAID_FACTOR times as many, and that weight in the shared total). Render: template uploads,
-     * previews and dashboard documents; bulk: CSV/JSON batches; mail: sign-ups, reset requests and invitations.
+     * previews and dashboard documents; bulk: CSV/JSON batches; mail: sign-ups, reset requests and invitations. Render
+     * and bulk also bound how many an account starts a minute (a burst of that many, refilled over the minute).
      */
     GOVERNOR_RENDERS_PER_PROCESS: env.positiveInt(12),
     GOVERNOR_RENDERS_PER_ACCOUNT: env.positiveInt(2),
+    GOVERNOR_RENDERS_PER_ACCOUNT_PER_MINUTE: env.positiveInt(30),
     GOVERNOR_BULK_PER_PROCESS: env.positiveInt(4),
     GOVERNOR_BULK_PER_ACCOUNT: env.positiveInt(1),
+    GOVERNOR_BULK_PER_ACCOUNT_PER_MINUTE: env.positiveInt(10),
     GOVERNOR_MAIL_PER_PROCESS: env.positiveInt(16),
     GOVERNOR_MAIL_PER_ACCOUNT: env.positiveInt(4),
     GOVERNOR_PAID_FACTOR: env.positiveInt(3),

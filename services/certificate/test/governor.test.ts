@@ -27,13 +27,13 @@ const withImage = () => templateInput({ logo: { data: pngBase64(64, 32) } });
 const create = (org: TestOrg) => request(ctx.app).post('/admin/v1/templates').set('Authorization', org.admin()).send(withImage());
 
 /** An account owning `count` organizations, as sign-up and "new organization" make them. */
-async function accountOwning(count: number): Promise<{ id: string; organizations: TestOrg[] }> {
+async function accountOwning(count: number, on: TestContext = ctx): Promise<{ id: string; organizations: TestOrg[] }> {
   const id = `acc_${randomBytes(5).toString('hex')}`;
-  await ctx.db('accounts').insert({ id, email: `${id}@example.test`, name: 'Flooder', password_hash: 'scrypt$x' });
-  const organizations = Array.from({ length: count }, () => newOrg(ctx));
+  await on.db('accounts').insert({ id, email: `${id}@example.test`, name: 'Flooder', password_hash: 'scrypt$x' });
+  const organizations = Array.from({ length: count }, () => newOrg(on));
   for (const org of organizations) {
-    await ctx.db('organizations').insert({ id: org.org, name: org.orgName, balance: 0 });
-    await ctx.db('memberships').insert({ organization_id: org.org, account_id: id, role: 'owner' });
+    await on.db('organizations').insert({ id: org.org, name: org.orgName, balance: 0 });
+    await on.db('memberships').insert({ organization_id: org.org, account_id: id, role: 'owner' });
   }
   return { id, organizations };
 }
@@ -85,5 +85,25 @@ describe('the fair-share governor on render-cost operations', () => {
       release();
     }
     expect((await Promise.all(answers.map(({ answer }) => answer))).map((answer) => answer.status)).toEqual([201, 201, 201]);
+  });
+});
+
+describe('the fair-share governor: starts per account a minute', () => {
+  let limited: TestContext;
+  beforeAll(() => {
+    limited = createTestContext({ GOVERNOR_RENDERS_PER_ACCOUNT_PER_MINUTE: '3', GOVERNOR_PAID_FACTOR: '3' });
+  });
+  afterAll(() => limited.close());
+
+  it("refuses a free account's fourth template upload in a minute across its organizations (429 rate_limited, Retry-After 20), nothing stored; another account uploads", async () => {
+    const flooder = await accountOwning(2, limited);
+    const upload = (org: TestOrg) => request(limited.app).post('/admin/v1/templates').set('Authorization', org.admin()).send(templateInput());
+    for (const org of [flooder.organizations[0]!, flooder.organizations[1]!, flooder.organizations[0]!]) expect((await upload(org)).status).toBe(201);
+    const refused = await upload(flooder.organizations[1]!).expect(429);
+    expect(refused.body).toMatchObject({ code: 'rate_limited', detail: expect.stringContaining('at most 3 a minute on the free plan') });
+    expect(refused.headers['retry-after']).toBe('20');
+    expectToMatchRouteTable(refused);
+    expect(await limited.db('templates').whereIn('organization_id', flooder.organizations.map((org) => org.org)).count({ n: '*' })).toEqual([{ n: '3' }]);
+    expect((await upload(newOrg(limited))).status).toBe(201);
   });
 });

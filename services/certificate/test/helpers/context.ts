@@ -21,12 +21,13 @@ export interface TestContext {
 
 /**
  * The app on this run's database, with config from the given overrides; one per test file. Every sign-up of a file
- * comes from one address, so the per-address sign-up limit is lifted unless a test sets it.
+ * comes from one address, so the per-address sign-up limit is lifted unless a test sets it; so are the governor's
+ * starts per account a minute (a file's tests make many templates and batches quickly; test/governor.test.ts sets them).
  */
 export function createTestContext(env: Record<string, string> = {}, deps: Pick<CertificateDeps, 'sessionEvents' | 'redis'> = {}): TestContext {
   const url = runDatabaseUrl();
   // Tests that read a document expect it on the first request; the ones about 202 set a short wait themselves.
-  const config = parseConfig(certificateConfigSchema, { DATABASE_URL: url, NODE_ENV: 'test', SIGN_UP_MAX_PER_ADDRESS: '1000000', DOCUMENT_RENDER_WAIT_MS: '30000', ...env });
+  const config = parseConfig(certificateConfigSchema, { DATABASE_URL: url, NODE_ENV: 'test', SIGN_UP_MAX_PER_ADDRESS: '1000000', GOVERNOR_RENDERS_PER_ACCOUNT_PER_MINUTE: '1000000', GOVERNOR_BULK_PER_ACCOUNT_PER_MINUTE: '1000000', DOCUMENT_RENDER_WAIT_MS: '30000', ...env });
   const db = createDatabase(url, CERTIFICATE_SCHEMA, 5);
   const mailbox = startTestMailbox();
   // Real SMTP through nodemailer; the mailbox's port is known once it listens, so the first mail waits for that.
