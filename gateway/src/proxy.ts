@@ -49,10 +49,7 @@ export interface UpstreamOptions {
  * and only when every replica refuses is the answer a 502. Any other failure is not retried: the replica may have acted.
  */
 export function createUpstreamProxy(name: string, targets: string[], options: UpstreamOptions, logger: Logger): UpstreamProxy {
-  const bases = targets.map((target) => {
-    const base = new URL(target);
-    return { host: base.hostname, port: base.port ? Number(base.port) : 80 };
-  });
+  const bases = targets.map(hostAndPort);
   const agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets, keepAliveMsecs: 10000 }); // pools per host:port
   // A stream holds its socket until the job ends: hundreds of open streams must not leave other requests waiting for one.
   const streamAgent = new Agent({ keepAlive: false, maxSockets: options.maxStreamSockets });
@@ -95,16 +92,7 @@ export function createUpstreamProxy(name: string, targets: string[], options: Up
         answered = true;
         const status = answer.statusCode ?? 502;
         call.onStatus?.(status);
-        // The service answered before the client's body was all here (it refused the request unread): the rest will
-        // never be read, so once the answer is sent the body stops, the service's socket is let go and the client's
-        // connection closes, at once instead of at the body's deadline.
-        if (streamed && !req.complete) {
-          res.setHeader('Connection', 'close');
-          res.once('finish', () => {
-            attemptRequest.destroy();
-            streamed.stream.destroy();
-          });
-        }
+        if (streamed && !req.complete) endWithEarlyAnswer(res, attemptRequest, streamed);
         answer.once('error', () => res.destroy());
         if (isEventStream(answer.headers)) {
           // A Server-Sent Events stream lives as long as its job: UPSTREAM_TIMEOUT_MS bounds only the start of an answer,
@@ -176,6 +164,24 @@ export function createUpstreamProxy(name: string, targets: string[], options: Up
     closeStreams() {
       for (const close of [...openStreams]) close();
     },
+  });
+}
+
+function hostAndPort(target: string): { host: string; port: number } {
+  const base = new URL(target);
+  return { host: base.hostname, port: base.port ? Number(base.port) : 80 };
+}
+
+/**
+ * The service answered before the client's body was all here (it refused the request unread): the rest will never be
+ * read, so once the answer is sent the body stops, the service's socket is let go and the client's connection closes,
+ * at once instead of at the body's deadline.
+ */
+function endWithEarlyAnswer(res: ServerResponse, upstream: ClientRequest, body: StreamedBody): void {
+  res.setHeader('Connection', 'close');
+  res.once('finish', () => {
+    upstream.destroy();
+    body.stream.destroy();
   });
 }
 
