@@ -19,9 +19,7 @@ import type { CertificateDeps, CertificateServices } from './services';
 export function certificateGuards(deps: CertificateDeps, services: CertificateServices): OperationGuards {
   const { config, db, logger } = deps;
   const verifyAdmin = requireAdmin(adminTokenSettings(config));
-  const firstSight: RequestHandler = (req, _res, next) => {
-    services.organizations.ensureWithUser(adminOf(req)).then(() => next(), next);
-  };
+  const firstSight = firstSightOnce(services);
   const whenSent: RequestHandler = (req, res, next) => (req.headers.authorization === undefined ? next() : verifyAdmin(req, res, next));
   return {
     schemes: {
@@ -35,6 +33,28 @@ export function certificateGuards(deps: CertificateDeps, services: CertificateSe
     },
     audit: certificateAuditRecorder(db, config.TRUST_PROXY_HOPS, logger),
     costs: costHooks(createGovernor(governorLimits(config)), createTenantResolver(db, config.TRUST_PROXY_HOPS)),
+  };
+}
+
+/** Organization and user pairs this process has made sure of: a later request of the same pair writes nothing. */
+const SEEN_MAX = 10_000;
+
+/**
+ * The organization and user a dashboard token names come into being on first sight (`ensureWithUser`); each pair is
+ * made sure of once per process (rows are never deleted), so the requests after it (a refused flood among them) cost
+ * no transaction.
+ */
+function firstSightOnce(services: CertificateServices): RequestHandler {
+  const seen = new Set<string>();
+  return (req, _res, next) => {
+    const claims = adminOf(req);
+    const pair = `${claims.org}\u0000${claims.sub}`;
+    if (seen.has(pair)) return next();
+    services.organizations.ensureWithUser(claims).then(() => {
+      if (seen.size >= SEEN_MAX) seen.clear();
+      seen.add(pair);
+      next();
+    }, next);
   };
 }
 
