@@ -64,6 +64,11 @@ export const gatewayConfigSchema = z
     RATE_LIMIT_PER_MINUTE: env.positiveInt(600),
     /** Requests per minute of one client address (IPv6: its /64), whatever key each carries (ten keys' worth): 429 past it. */
     RATE_LIMIT_PER_ADDRESS_PER_MINUTE: env.positiveInt(6000),
+    /**
+     * Dashboard requests per minute of one account (a token's `sub`), whatever organization or sign-in each names: a
+     * person at the dashboard makes a few a second at most; 429 `rate_limited` past it.
+     */
+    DASHBOARD_RATE_LIMIT_PER_ACCOUNT_PER_MINUTE: env.positiveInt(600),
     /** Hops of trusted reverse proxies in front of the gateway (0: the socket's address is the client's IP). */
     TRUST_PROXY_HOPS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(0),
     TLS_CERT_FILE: z.string().optional(),

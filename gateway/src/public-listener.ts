@@ -5,6 +5,7 @@ import { requestIdFor, startRequestSpan } from '@platform/service-kit/request-co
 import { requestLogLine } from '@platform/service-kit/request-log';
 import type { Logger } from '@platform/service-kit/logger';
 import type { Metrics } from '@platform/service-kit/metrics';
+import { minuteBudget, type MinuteBudget } from '@platform/service-kit/minute-budget';
 import type { Redis } from '@platform/service-kit/redis';
 import type { TraceSpan } from '@platform/service-kit/trace-context';
 import type { GatewayConfig } from './config';
@@ -93,7 +94,13 @@ function proxiedRoutes({ config, logger, metrics, proxies, sessions, redis, batc
   const bodyLimits = { maxBytes: config.MAX_BODY_BYTES, timeoutMs: config.BODY_TIMEOUT_MS };
   const adminTokens = adminTokenSettings(config);
   const isSignedJwt = signedJwtCheck(adminTokens);
-  const forwardAdmin = dashboardForwarder(config, sessions, limiter);
+  const accounts = minuteBudget({
+    perMinute: config.DASHBOARD_RATE_LIMIT_PER_ACCOUNT_PER_MINUTE,
+    prefix: `${config.REDIS_PREFIX}:ratelimit:account`,
+    redis,
+    onError: (err) => logger.warn({ err }, 'the dashboard account budget could not be counted; the request went on'),
+  });
+  const forwardAdmin = dashboardForwarder(config, sessions, limiter, accounts);
   const writeRequestLine = requestLineWriter(logger, { batch: batchLogLines });
 
   /** A proxied request's metrics (an answer that finished, as Express's middleware counts) and its log line. */
@@ -161,7 +168,7 @@ function proxiedRoutes({ config, logger, metrics, proxies, sessions, redis, batc
  * (refused 413 over the route's cap) and charged to the uploads in flight as it arrives (429 / 503 with Retry-After when
  * its account or the shared total refuse it).
  */
-function dashboardForwarder(config: GatewayConfig, sessions: DashboardSessions, limiter: RateLimiter | undefined) {
+function dashboardForwarder(config: GatewayConfig, sessions: DashboardSessions, limiter: RateLimiter | undefined, accounts: MinuteBudget) {
   // A signed-in dashboard user uploads CSV batches and templates with images: larger bodies on those routes only, streamed.
   const caps = { batchBytes: config.DASHBOARD_MAX_BODY_BYTES, templateBytes: config.DASHBOARD_TEMPLATE_MAX_BODY_BYTES, defaultBytes: config.MAX_BODY_BYTES };
   const uploads = new UploadBudget(config.DASHBOARD_UPLOAD_BYTES_PER_ACCOUNT, config.DASHBOARD_UPLOAD_BYTES_PER_PROCESS);
@@ -180,7 +187,7 @@ function dashboardForwarder(config: GatewayConfig, sessions: DashboardSessions, 
     send(streamDashboardBody(req, outcome.size, { maxBytes, timeoutMs: config.BODY_TIMEOUT_MS, idleMs: config.DASHBOARD_BODY_IDLE_MS }, arrivedAt, admission.upload));
   };
 
-  return (passage: AdminPassage, send: Send): void => {
+  const checkSession = (passage: AdminPassage, send: Send): void => {
     const { req, res, claims } = passage;
     // Proxied only while the token's sign-in is live (signed out or removed: 401 at once); a token without one never gets here.
     sessions.check(claims, String(req.headers.authorization)).then((verdict) => {
@@ -190,6 +197,18 @@ function dashboardForwarder(config: GatewayConfig, sessions: DashboardSessions, 
       if (limiter) limiter.noteRefusedKey(passage.limited); // a refused credential: charged to the address
       answerJson(res, 401, { error: 'This sign-in has ended; sign in again', code: 'session_ended' }, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
     }, noop);
+  };
+
+  // Every request of one account (all its organizations and sign-ins) spends one budget a minute, before anything else.
+  return (passage: AdminPassage, send: Send): void => {
+    const refuse = (retryAfter: number | undefined) => {
+      if (retryAfter === undefined) return checkSession(passage, send);
+      if (passage.res.destroyed) return;
+      answerJson(passage.res, 429, { error: `Too many dashboard requests from this account; retry after ${retryAfter} s`, code: 'rate_limited' }, { 'Retry-After': String(retryAfter) });
+    };
+    const verdict = accounts.spend(passage.claims.sub);
+    if (typeof verdict === 'object') void verdict.then(refuse);
+    else refuse(verdict);
   };
 }
 

@@ -5,7 +5,7 @@ import { DEV_JWT_SECRET } from '@platform/service-kit/config';
 import { signAdminToken, signDriverToken } from '@platform/service-kit/admin-auth';
 import { sendJson, startFakeServer } from '@platform/test-kit';
 import { createRateLimitRedis } from '../src/server-factory';
-import { captureLines, dashboardToken, startGateway, testRedis } from './helpers';
+import { captureLines, dashboardToken, proxiedRequests, startGateway, testRedis, withSessionCheck } from './helpers';
 import type { RunningGateway } from './helpers';
 
 type Fake = Awaited<ReturnType<typeof startFakeServer>>;
@@ -375,5 +375,28 @@ describe('gateway rate limits', () => {
     const [a] = await twoGateways();
     const ready = await fetch(`${a.internalUrl}/readyz`);
     expect(await ready.json()).toEqual({ status: 'ready', checks: { certificate: 'up', mobility: 'up', redis: 'up' } });
+  });
+});
+
+describe('dashboard requests per account', () => {
+  it("counts every token of one account together, whatever organization or sign-in it names: past the minute's budget 429 rate_limited, nothing forwarded; another account goes on", async () => {
+    const upstream = await startFakeServer(withSessionCheck((_req, res) => sendJson(res, 200, { ok: true })));
+    const shared = { client: redis.client, prefix: `${redis.prefix}_accounts` };
+    const gateway = await startGateway({ certificate: upstream.url, mobility: upstream.url }, { redis: shared, perMinute: 1000, config: { DASHBOARD_RATE_LIMIT_PER_ACCOUNT_PER_MINUTE: 3 } });
+    gateways.push(gateway);
+    try {
+      const as = (sub: string, org: string) => ({ Authorization: `Bearer ${dashboardToken({ sub, org, role: 'owner' }, DEV_JWT_SECRET, { ttlSeconds: 900 })}` });
+      const get = (headers: Record<string, string>) => fetch(`${gateway.url}/dashboard/api/certificate/certificates`, { headers });
+      for (const org of ['org_1', 'org_2', 'org_3']) expect((await get(as('acc_flood', org))).status).toBe(200);
+      const forwarded = proxiedRequests(upstream).length;
+      const refused = await get(as('acc_flood', 'org_4'));
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await refused.json()).toMatchObject({ code: 'rate_limited' });
+      expect(proxiedRequests(upstream)).toHaveLength(forwarded);
+      expect((await get(as('acc_bystander', 'org_5'))).status).toBe(200);
+    } finally {
+      await upstream.close();
+    }
   });
 });

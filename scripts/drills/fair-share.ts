@@ -275,15 +275,21 @@ function stalledUpload(system: RunningSystem, auth: string, open: Set<ClientRequ
   });
 }
 
+/** The bystander's pace of issues in phase a. */
+const BYSTANDER_ISSUE_EVERY_MS = 200;
+
 async function uploadsPhase(system: RunningSystem, accounts: Account[], bystander: { auth: string }, certificatePid: number): Promise<PhaseResult> {
   let n = 0;
+  // Five issues a second at most, as a busy person or back end would (within DASHBOARD_RATE_LIMIT_PER_ACCOUNT_PER_MINUTE).
   const issue = async (meter: Meter, until: number) => {
     while (Date.now() < until) {
+      const next = Date.now() + BYSTANDER_ISSUE_EVERY_MS;
       await meter.time(
         () =>
           callJson(`${system.gateway}/dashboard/api/certificate/certificates`, 'POST', bystander.auth, { recipient_name: `Bystander ${n++}`, program_title: 'Fair share', issue_date: '2026-05-01' }, { origin: system.gateway }, 10000),
         (a) => a.status === 201,
       );
+      await sleep(Math.max(0, next - Date.now()));
     }
   };
   const quiet = await quietly(certificatePid, issue);
