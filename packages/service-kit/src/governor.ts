@@ -31,8 +31,8 @@ export interface ResourceLimits {
   perAccount: Record<Plan, number>;
   perOrganization?: Record<Plan, number>;
   /**
-   * Units one account may start per minute, by plan (a token bucket: a burst of that many, refilled evenly over the
-   * minute), so an account cannot keep the resource busy with quick requests one after another. None when absent.
+   * Units one account may start per minute, by plan (a token bucket refilled evenly over the minute, holding a quarter
+   * minute's starts), so an account cannot keep the resource busy with quick requests one after another. None when absent.
    */
   perAccountPerMinute?: Record<Plan, number>;
   /** A paying account's weight in the fair share of the process total (a free account weighs 1). */
@@ -55,13 +55,17 @@ export class OverShareError extends ApiError {
   }
 }
 
-/** Accounts' token buckets of one resource: `capacity` tokens each, refilled at `capacity` a minute. */
+/**
+ * Accounts' token buckets of one resource, refilled at `perMinute` tokens a minute and holding a quarter of that (a
+ * burst of a quarter minute's starts), so a flood that waited cannot spend a whole minute's starts at once.
+ */
 class MinuteBuckets {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
-  /** Takes a token of `account`'s bucket of `capacity`, or answers the seconds until one is there. */
-  take(account: string, capacity: number, now = Date.now()): { ok: true } | { ok: false; retryAfterSeconds: number } {
-    const perMs = capacity / 60_000;
+  /** Takes a token of `account`'s bucket, or answers the seconds until one is there. */
+  take(account: string, perMinute: number, now = Date.now()): { ok: true } | { ok: false; retryAfterSeconds: number } {
+    const perMs = perMinute / 60_000;
+    const capacity = Math.max(1, Math.ceil(perMinute / 4));
     const bucket = this.buckets.get(account) ?? { tokens: capacity, at: now };
     bucket.tokens = Math.min(capacity, bucket.tokens + (now - bucket.at) * perMs);
     bucket.at = now;
@@ -113,7 +117,7 @@ export class GovernedResource {
     if (perMinute !== undefined) {
       const started = this.starts.take(tenant.account, perMinute);
       if (!started.ok) {
-        throw new OverShareError('rate', `Your account's organizations started ${perMinute} ${what} in the last minute (at most ${perMinute} a minute on the ${tenant.plan} plan); retry after ${started.retryAfterSeconds} s`, started.retryAfterSeconds);
+        throw new OverShareError('rate', `Your account's organizations are starting ${what} faster than ${perMinute} a minute, the ${tenant.plan} plan's pace; retry after ${started.retryAfterSeconds} s`, started.retryAfterSeconds);
       }
     }
     this.byAccount.take(tenant.account, 1, weight);

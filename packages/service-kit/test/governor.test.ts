@@ -55,8 +55,8 @@ describe('GovernedResource: a shared resource counted per organization, per acco
     expect(previews.inUse).toBe(11);
   });
 
-  it('bounds how many units an account starts a minute: a burst of its plan\'s number, then one as the bucket refills, 429 rate_limited with the wait', () => {
-    const previews = new GovernedResource({ ...limits, perAccountPerMinute: { free: 3, paid: 9 } });
+  it('bounds how many units an account starts a minute: a burst of a quarter minute\'s, then one as the bucket refills, 429 rate_limited with the wait', () => {
+    const previews = new GovernedResource({ ...limits, perAccountPerMinute: { free: 12, paid: 36 } });
     for (let unit = 0; unit < 3; unit++) previews.acquire(free('acc_a'))();
     let refused: unknown;
     try {
@@ -66,8 +66,8 @@ describe('GovernedResource: a shared resource counted per organization, per acco
     }
     expect(refused).toBeInstanceOf(OverShareError);
     expect((refused as OverShareError).toBody()).toMatchObject({ code: 'rate_limited' });
-    // One token comes back every 60 / 3 = 20 s.
-    expect((refused as OverShareError).headers['Retry-After']).toBe('20');
+    // One token comes back every 60 / 12 = 5 s.
+    expect((refused as OverShareError).headers['Retry-After']).toBe('5');
     expect(refusalOf(() => previews.acquire(free('acc_b')))).toBeNull();
     expect(refusalOf(() => previews.acquire({ account: 'acc_paid', organization: 'org_paid', plan: 'paid' }))).toBeNull();
   });

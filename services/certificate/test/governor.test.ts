@@ -91,17 +91,17 @@ describe('the fair-share governor on render-cost operations', () => {
 describe('the fair-share governor: starts per account a minute', () => {
   let limited: TestContext;
   beforeAll(() => {
-    limited = createTestContext({ GOVERNOR_RENDERS_PER_ACCOUNT_PER_MINUTE: '3', GOVERNOR_PAID_FACTOR: '3' });
+    limited = createTestContext({ GOVERNOR_RENDERS_PER_ACCOUNT_PER_MINUTE: '12', GOVERNOR_PAID_FACTOR: '3' });
   });
   afterAll(() => limited.close());
 
-  it("refuses a free account's fourth template upload in a minute across its organizations (429 rate_limited, Retry-After 20), nothing stored; another account uploads", async () => {
+  it("refuses a free account's fourth quick template upload across its organizations at 12 a minute (429 rate_limited, Retry-After 5), nothing stored; another account uploads", async () => {
     const flooder = await accountOwning(2, limited);
     const upload = (org: TestOrg) => request(limited.app).post('/admin/v1/templates').set('Authorization', org.admin()).send(templateInput());
     for (const org of [flooder.organizations[0]!, flooder.organizations[1]!, flooder.organizations[0]!]) expect((await upload(org)).status).toBe(201);
     const refused = await upload(flooder.organizations[1]!).expect(429);
-    expect(refused.body).toMatchObject({ code: 'rate_limited', detail: expect.stringContaining('at most 3 a minute on the free plan') });
-    expect(refused.headers['retry-after']).toBe('20');
+    expect(refused.body).toMatchObject({ code: 'rate_limited', detail: expect.stringContaining('faster than 12 a minute, the free plan') });
+    expect(refused.headers['retry-after']).toBe('5');
     expectToMatchRouteTable(refused);
     expect(await limited.db('templates').whereIn('organization_id', flooder.organizations.map((org) => org.org)).count({ n: '*' })).toEqual([{ n: '3' }]);
     expect((await upload(newOrg(limited))).status).toBe(201);
