@@ -15,6 +15,7 @@ import type { Upstream } from './routes';
 type OptionalSettings =
   | 'REDIS_PREFIX'
   | 'RATE_LIMIT_PER_MINUTE'
+  | 'DASHBOARD_RATE_LIMIT_PER_ACCOUNT_PER_MINUTE'
   | 'TRUST_PROXY_HOPS'
   | 'TLS_CERT_FILE'
   | 'CERTIFICATE_OPENAPI_FILE'
