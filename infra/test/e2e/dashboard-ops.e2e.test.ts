@@ -189,7 +189,7 @@ describe('the dashboard operations pages in Chromium', () => {
       // The first attempt is answered 503, the retry (after 5 s) 200.
       await refreshUntil(() => Array.from(document.querySelectorAll('[data-testid^="delivery-whd_"]')).some((row) => row.textContent!.includes('Succeeded')));
       const message = await page.waitForSelector('[data-testid^="delivery-whd_"]', WAIT);
-      await (await message!.$('summary'))!.click();
+      await (await message!.$('button.disclosure'))!.click();
       const payload = JSON.parse(await textOf('[data-testid="message-payload"]')) as { type: string; data: { id: string } };
       expect(payload).toMatchObject({ type: 'ride.cancelled', data: { id: passRide } });
       const first = await textOf('[data-testid="attempt-1"]');
