@@ -5331,7 +5331,8 @@ export namespace CertificateService {
              *     `cty` `vc`, `alg` EdDSA over Ed25519, `kid` the key's id in the issuer's DID document), delivered as a VC 2.0
              *     `EnvelopedVerifiableCredential` whose `id` is `data:application/vc+jwt,<JWT>`. The JWT's payload is the credential:
              *     `issuer.id` is the platform's `did:web` (see `/.well-known/did.json`), `issuer.name` the organization,
-             *     `credentialSubject.achievement` the program, `validFrom` the issue date, `validUntil` the expiry, and
+             *     `credentialSubject.achievement` the program, `validFrom` the moment it was issued (`iat`), `awardedDate` the issue
+             *     date, `validUntil` the expiry, `credentialSchema` the Open Badges 3.0 JSON Schema, and
              *     `credentialStatus` a `BitstringStatusListEntry` (revocation) pointing at `/credentials/status/{list}`.
              *     Revoking changes only the status list bit, never this document. Check it offline with the published key, or at
              *     `POST /credentials/verify`.

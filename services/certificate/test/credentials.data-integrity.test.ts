@@ -54,6 +54,7 @@ const verifyProof = (document: object) =>
 interface Credential {
   '@context': string[];
   id: string;
+  validFrom: string;
   type: string[];
   issuer: { id: string; name: string };
   credentialSubject: { identifier: Array<{ identityHash: string }>; achievement: { name: string } };
@@ -89,13 +90,20 @@ describe('credential.json: the Open Badges credential with an embedded Data Inte
     const certificate = await issueCertificate(ctx, org, { recipient_name: 'Aisha Garba', program_title: 'Midwifery Practice', expires_on: '2099-12-31' });
     const credential = await downloadCredential(certificate.verification_code);
     expect(credential).toMatchObject({
-      '@context': ['https://www.w3.org/ns/credentials/v2', 'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json'],
+      '@context': [
+        'https://www.w3.org/ns/credentials/v2',
+        'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json',
+        'https://purl.imsglobal.org/spec/ob/v3p0/extensions.json',
+      ],
       id: `${PUBLIC_BASE_URL}/credentials/${certificate.verification_code}`,
       type: ['VerifiableCredential', 'OpenBadgeCredential'],
       issuer: { id: DID, name: 'Sahel Nursing College' },
       credentialSubject: { identifier: [{ identityHash: 'Aisha Garba' }], achievement: { name: 'Midwifery Practice' } },
       proof: { type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022', proofPurpose: 'assertionMethod', verificationMethod: expect.stringMatching(new RegExp(`^${DID}#z6Mk`)) },
     });
+    // The proof was made when the certificate was issued, the moment the credential is valid from.
+    expect(credential.proof.created).toBe(credential.validFrom);
+    expect(credential.validFrom).toBe(`${(certificate as unknown as { created_at: string }).created_at.slice(0, 19)}Z`);
     // The proof's key is the DID document's Multikey, one of its assertion methods.
     const did = await resolveDidWeb(DID);
     expect(did.verificationMethod).toContainEqual({ id: credential.proof.verificationMethod, type: 'Multikey', controller: DID, publicKeyMultibase: credential.proof.verificationMethod.split('#')[1] });

