@@ -5,7 +5,8 @@ import { sha256 } from '@platform/service-kit/hash';
 import type { Logger } from '@platform/service-kit/logger';
 import type { Redis } from '@platform/service-kit/redis';
 import { answerJson } from './json-answer';
-import { LocalBudget } from '@platform/service-kit/local-budget';
+import { LocalBudget, type FlushCommand } from '@platform/service-kit/local-budget';
+import { COUNT_SCRIPT } from '@platform/service-kit/minute-budget';
 import { isKeylessPath } from './routes';
 
 export interface RateLimitOptions {
@@ -48,18 +49,7 @@ return {count, ttl, addressCount, addressTtl, allCount, allTtl}
 
 type HitCommand = (key: string, addressKey: string, allKey: string, windowMs: number) => Promise<[number, number, number, number, number, number]>;
 
-/** Adds a batch of hits granted in-process (ARGV[1]) to a counter; returns {count, ttl}. */
-const FLUSH_SCRIPT = `
-local count = redis.call('INCRBY', KEYS[1], ARGV[1])
-local ttl = redis.call('PTTL', KEYS[1])
-if count == tonumber(ARGV[1]) or ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  ttl = tonumber(ARGV[2])
-end
-return {count, ttl}
-`;
 
-type FlushCommand = (key: string, hits: number, windowMs: number) => Promise<[number, number]>;
 
 /** How often hits granted in-process reach Redis. */
 const FLUSH_EVERY_MS = 50;
@@ -98,7 +88,7 @@ export interface RateLimiter {
 export function rateLimit({ redis, prefix, perMinute, perAddressPerMinute, logger }: RateLimitOptions): RateLimiter {
   const commands = redis as unknown as { gatewayRateLimitHit3?: HitCommand; gatewayRateLimitFlush?: FlushCommand };
   if (!commands.gatewayRateLimitHit3) redis.defineCommand('gatewayRateLimitHit3', { numberOfKeys: 3, lua: HIT_SCRIPT });
-  if (!commands.gatewayRateLimitFlush) redis.defineCommand('gatewayRateLimitFlush', { numberOfKeys: 1, lua: FLUSH_SCRIPT });
+  if (!commands.gatewayRateLimitFlush) redis.defineCommand('gatewayRateLimitFlush', { numberOfKeys: 1, lua: COUNT_SCRIPT });
   const hit = commands.gatewayRateLimitHit3!.bind(redis);
   const flush = commands.gatewayRateLimitFlush!.bind(redis);
   const keyOf = (subject: RateLimitSubject) => `${prefix}:ratelimit:${subject.kind}:${subject.id}`;

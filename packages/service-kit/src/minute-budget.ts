@@ -5,8 +5,11 @@ const WINDOW_MS = 60000;
 /** How often hits granted in-process reach Redis. */
 const FLUSH_EVERY_MS = 50;
 
-/** Adds `ARGV[1]` hits to a fixed-window counter (the first hit of a window sets its expiry); returns {count, ttl}. */
-const COUNT_SCRIPT = `
+/**
+ * Adds `ARGV[1]` hits to a fixed-window counter (the first hit of a window sets its expiry); returns {count, ttl}. The
+ * gateway's rate limiter flushes its in-process hits with it too.
+ */
+export const COUNT_SCRIPT = `
 local count = redis.call('INCRBY', KEYS[1], ARGV[1])
 local ttl = redis.call('PTTL', KEYS[1])
 if count == tonumber(ARGV[1]) or ttl < 0 then

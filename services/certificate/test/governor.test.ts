@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { createTestContext, type TestContext } from './helpers/context';
 import { expectToMatchRouteTable } from './helpers/openapi';
+import { queuedBehindHold } from './helpers/documents';
 import { newOrg, type TestOrg } from './factories/admin';
 import { pngBase64, templateInput } from './factories/templates';
 
@@ -38,17 +39,6 @@ async function accountOwning(count: number, on: TestContext = ctx): Promise<{ id
   return { id, organizations };
 }
 
-/** Starts a request now (supertest sends on `then`) and waits until the pool has `queued` jobs waiting. */
-async function queuedBehindHold<T>(start: () => PromiseLike<T>, queued: number): Promise<{ answer: Promise<T> }> {
-  let settled: T | undefined;
-  const pending = Promise.resolve(start()).then((answer) => (settled = answer));
-  while (ctx.services.renderPool.load().queued < queued) {
-    if (settled !== undefined) throw new Error(`answered before it was queued: ${JSON.stringify(settled)}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  return { answer: pending }; // wrapped: an async function returning a promise would wait for it
-}
-
 describe('the fair-share governor on render-cost operations', () => {
   it("counts a free account's organizations together: its third template upload in flight is a 429 before the body is read; another account's is not", async () => {
     const flooder = await accountOwning(3);
@@ -56,14 +46,14 @@ describe('the fair-share governor on render-cost operations', () => {
     const release = await ctx.services.renderPool.hold();
     const answers = [];
     try {
-      answers.push(await queuedBehindHold(() => create(flooder.organizations[0]!), 1));
-      answers.push(await queuedBehindHold(() => create(flooder.organizations[1]!), 2));
+      answers.push(await queuedBehindHold(ctx.services.renderPool, () => create(flooder.organizations[0]!), 1));
+      answers.push(await queuedBehindHold(ctx.services.renderPool, () => create(flooder.organizations[1]!), 2));
       // A third organization of the same account: each organization holds only one, the account holds two.
       const refused = await create(flooder.organizations[2]!).expect(429);
       expect(refused.body).toMatchObject({ code: 'too_many_in_flight', detail: expect.stringContaining('at most 2 on the free plan') });
       expect(refused.headers['retry-after']).toBe('1');
       expectToMatchRouteTable(refused);
-      answers.push(await queuedBehindHold(() => create(bystander), 3));
+      answers.push(await queuedBehindHold(ctx.services.renderPool, () => create(bystander), 3));
     } finally {
       release();
     }
@@ -80,7 +70,7 @@ describe('the fair-share governor on render-cost operations', () => {
     const answers = [];
     try {
       // A free account's third would be a 429 (above); each organization stays within its own render budget of 2.
-      for (const [n, index] of [0, 1, 0].entries()) answers.push(await queuedBehindHold(() => create(payer.organizations[index]!), n + 1));
+      for (const [n, index] of [0, 1, 0].entries()) answers.push(await queuedBehindHold(ctx.services.renderPool, () => create(payer.organizations[index]!), n + 1));
     } finally {
       release();
     }

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { createTestContext, type TestContext } from './helpers/context';
-import { binary } from './helpers/documents';
+import { binary, queuedBehindHold } from './helpers/documents';
 import { expectToMatchRouteTable } from './helpers/openapi';
 import { newOrg, type TestOrg } from './factories/admin';
 import { pngBase64, templateInput } from './factories/templates';
@@ -22,18 +22,6 @@ const withImage = (width = 64, height = 32) => templateInput({ logo: { data: png
 const create = (org: TestOrg, body: unknown) => app().post('/admin/v1/templates').set('Authorization', org.admin()).send(body as object);
 const preview = (org: TestOrg, body: unknown) => app().post('/admin/v1/templates/preview').set('Authorization', org.admin()).send(body as object).buffer(true).parse(binary);
 
-/** Starts a request now (supertest sends on `then`) and waits until the pool has `queued` jobs waiting. */
-async function queuedBehindHold<T>(start: () => PromiseLike<T>, queued: number): Promise<{ answer: Promise<T> }> {
-  let settled: T | undefined;
-  const pending = Promise.resolve(start()).then((answer) => (settled = answer));
-  while (ctx.services.renderPool.load().queued < queued) {
-    if (settled !== undefined) throw new Error(`answered before it was queued: ${JSON.stringify(settled)}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  return { answer: pending }; // wrapped: an async function returning a promise would wait for it
-
-}
-
 /** A PNG whose header says `width` × `height` but whose pixel data is missing: decoding it would fail (and cost its size). */
 function pngHeaderOnly(width: number, height: number): string {
   return Buffer.concat([Buffer.from(pngBase64(width, height), 'base64').subarray(0, 40), Buffer.alloc(30)]).toString('base64');
@@ -54,14 +42,14 @@ describe('template images', () => {
     const release = await ctx.services.renderPool.hold();
     let first, second, theirs;
     try {
-      first = await queuedBehindHold(() => create(org, withImage()), 1);
-      second = await queuedBehindHold(() => preview(org, withImage()), 2);
+      first = await queuedBehindHold(ctx.services.renderPool, () => create(org, withImage()), 1);
+      second = await queuedBehindHold(ctx.services.renderPool, () => preview(org, withImage()), 2);
       const refused = await create(org, withImage()).expect(503);
       expect(refused.body).toMatchObject({ code: 'too_many_in_flight' });
       expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expectToMatchRouteTable(refused);
       // Another organization is not held back by this one's budget: its create waits in the pool too.
-      theirs = await queuedBehindHold(() => create(other, withImage()), 3);
+      theirs = await queuedBehindHold(ctx.services.renderPool, () => create(other, withImage()), 3);
     } finally {
       release();
     }

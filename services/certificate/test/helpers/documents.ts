@@ -75,3 +75,17 @@ export function binary(res: request.Response, done: (error: Error | null, body: 
   stream.on('end', () => done(null, Buffer.concat(chunks)));
 }
 
+
+/**
+ * Starts a request now (supertest sends on `then`) and waits until the render pool has `queued` jobs waiting; the
+ * answer is wrapped, since an async function returning a promise would wait for it.
+ */
+export async function queuedBehindHold<T>(pool: { load(): { queued: number } }, start: () => PromiseLike<T>, queued: number): Promise<{ answer: Promise<T> }> {
+  let settled: T | undefined;
+  const pending = Promise.resolve(start()).then((answer) => (settled = answer));
+  while (pool.load().queued < queued) {
+    if (settled !== undefined) throw new Error(`answered before it was queued: ${JSON.stringify(settled)}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return { answer: pending };
+}
