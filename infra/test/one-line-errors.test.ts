@@ -33,7 +33,7 @@ describe('start-up mistakes give one line, not a stack trace', () => {
     const cli = path.join(root, 'services/certificate');
     const asked = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/cli/cli.ts', '--help'], { cwd: cli, encoding: 'utf8' });
     expect(asked.status).toBe(0);
-    expect(asked.stdout).toMatch(/^usage:\n {2}cli create-key/);
+    expect(asked.stdout).toMatch(/^usage:\n {2}cli keys create .*\[--test\]/);
     const unknown = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/cli/cli.ts', 'credits', '--frobnicate'], { cwd: cli, encoding: 'utf8' });
     expect(unknown.status).toBe(2);
     expectOneLine(unknown.stderr, "Unknown option '--frobnicate'");

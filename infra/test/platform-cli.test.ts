@@ -146,6 +146,16 @@ describe('pnpm platform', () => {
     expect(await mobility('api_keys').where({ id: key.id }).first('livemode', 'partner_id')).toEqual({ livemode: false, partner_id: organization.id });
   });
 
+  it('keys create --test makes a test-mode certificate key (ck_test_…, livemode false); without it the key is live', async () => {
+    const { organization, owner } = await createOrg();
+    const key = await platformJson<{ id: string; token: string; livemode: boolean }>(['keys', 'create', '--service', 'certificate', '--org', organization.id, '--test'], env);
+    expect(key.token).toMatch(/^ck_test_/);
+    expect(key.livemode).toBe(false);
+    expect(await certificate('api_keys').where({ id: key.id }).first('organization_id', 'user_id', 'livemode')).toEqual({ organization_id: organization.id, user_id: owner.id, livemode: false });
+    const live = await platformJson<{ token: string; livemode: boolean }>(['keys', 'create', '--service', 'certificate', '--org', organization.id], env);
+    expect([live.token.startsWith('ck_test_'), live.livemode]).toEqual([false, true]);
+  });
+
   it('drivers register adds a driver or courier to the organization\'s fleet with its first sign-in code; drivers code issues a fresh one', async () => {
     const { organization } = await createOrg();
     const driver = await platformJson<{ id: string; activation_code: string }>(['drivers', 'register', '--org', organization.id, '--name', 'Musa Danjuma', '--vehicle', 'Toyota,Corolla,LND-123-XY,Silver'], env);
@@ -238,7 +248,7 @@ describe('pnpm platform', () => {
     expect(listen).toMatchObject({ code: 2, stdout: '' });
     expect(listen.stderr).toContain("Unknown option '--quiet'");
     const help = await platform(['keys', 'create', '--help'], env);
-    expect(help.stdout).toContain('--quiet (-q) prints only the token (ck_…, mk_… or mk_test_…)');
+    expect(help.stdout).toContain('--quiet (-q) prints only the token (ck_…, ck_test_…, mk_… or mk_test_…)');
   });
 
   it('webhooks listen refuses a key that is not a mobility key (exit 2) and an API it cannot reach (exit 1)', async () => {

@@ -11,11 +11,11 @@ export const keysCreate: CommandSpec = {
   synopsis: '--service certificate|mobility --org <id> [--name <name>] [--scopes a,b] [--test]',
   details: () => [
     `--scopes (mobility only; default: all of them): ${mobilityCli().MOBILITY_SCOPES.join(', ')}.`,
-    '--name defaults to "CLI key". --test makes a test-mode key (mk_test_…) for the sandbox (mobility only).',
+    '--name defaults to "CLI key". --test makes a test-mode key: mk_test_… for the mobility sandbox, ck_test_… for free test certificates.',
     'The key is created by the organization\'s owner. Only a hash of the token is stored: copy it now.',
   ],
   flags: { service: 'string', org: 'string', name: 'string', scopes: 'string', test: 'boolean' },
-  quiet: 'the token (ck_…, mk_… or mk_test_…)',
+  quiet: 'the token (ck_…, ck_test_…, mk_… or mk_test_…)',
   required: ['service', 'org'],
   async run({ flags, out }) {
     const service = stringFlag(flags, 'service');
@@ -24,14 +24,13 @@ export const keysCreate: CommandSpec = {
     const scopes = commaList(flags.scopes);
     const test = flags.test === true;
     if (service === 'certificate' && scopes) throw new UsageError('certificate keys have no scopes: leave out --scopes');
-    if (service === 'certificate' && test) throw new UsageError('--test is for mobility keys only');
     const organization = await requireOrganization(stringFlag(flags, 'org')!);
     const userId = organization.ownerId ?? CLI_CREATOR;
     const key =
       service === 'certificate'
         ? await withCertificate(({ services }) => {
             if (!organization.ownerId) throw new CommandError(`organization ${organization.id} has no user in the certificate service`);
-            return services.apiKeys.create({ organizationId: organization.id, userId, name });
+            return services.apiKeys.create({ organizationId: organization.id, userId, name, livemode: !test });
           })
         : await withMobility((mobility) =>
             mobility.createKey({ organizationId: organization.id, organizationName: organization.name, userId, name, scopes: scopes ?? [...mobilityCli().MOBILITY_SCOPES], ...(test ? { mode: 'test' as const } : {}) }),

@@ -36,6 +36,31 @@ describe('operator CLI', () => {
     expect(verified.body).toMatchObject({ valid: true, recipient_name: 'Ada Lovelace', organization_name: 'CLI Academy' });
   });
 
+  it('keys create --test makes a ck_test_ key that the public API answers in test mode (livemode false)', async () => {
+    const org = `org_cli_${randomBytes(4).toString('hex')}`;
+    const key = await runCli(['keys', 'create', '--org', org, '--org-name', 'CLI Test Academy', '--user', 'alice', '--name', 'staging', '--test']);
+    expect(key.code).toBe(0);
+    const created = JSON.parse(key.stdout);
+    expect(created).toMatchObject({ name: 'staging', livemode: false });
+    expect(created.token).toMatch(/^ck_test_[0-9A-Za-z]{36}$/);
+    expect(await ctx.db('api_keys').where({ id: created.id }).first('organization_id', 'livemode')).toEqual({ organization_id: org, livemode: false });
+
+    const auth = { Authorization: `Bearer ${created.token}` };
+    expect((await request(ctx.app).get('/api/v1/credits').set(auth).expect(200)).body).toEqual({ organization: 'CLI Test Academy', balance: 10, plan: 'free', livemode: false });
+
+    // Without --test (and as create-key) the key is live.
+    const live = JSON.parse((await runCli(['create-key', '--org', org, '--user', 'alice'])).stdout);
+    expect([live.token.startsWith('ck_test_'), live.livemode]).toEqual([false, true]);
+  });
+
+  it('refuses a value given to --test (exit 2, usage) and makes no key', async () => {
+    const org = `org_cli_${randomBytes(4).toString('hex')}`;
+    const result = await runCli(['keys', 'create', '--org', org, '--user', 'alice', '--test=yes']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('usage:');
+    expect(await ctx.db('api_keys').where({ organization_id: org })).toEqual([]);
+  });
+
   it('says what is wrong with bad input and exits non-zero', async () => {
     const result = await runCli(['issue', '--org', 'nobody', '--recipient', 'A', '--program', 'B', '--date', '2026-99-01']);
     expect(result.code).toBe(1);

@@ -72,6 +72,27 @@ describe('GET /admin/v1/rides and /deliveries', () => {
     await viewer.get(`/rides/${testRide.id}?mode=test`).expect(200);
   });
 
+  it("tells the dashboard which mode its own job is in (404 in the other mode, 200 in its own), and another organization's job is 404 in both", async () => {
+    const { owner, ride, delivery, testRide } = await partnerWithTrips();
+    const viewer = admin(owner);
+    // The dashboard's cross-mode link: a page in the wrong mode gets 404 and asks the other mode, with the same session.
+    for (const [path, mode] of [[`/rides/${ride.id}`, 'live'], [`/deliveries/${delivery.id}`, 'live'], [`/rides/${testRide.id}`, 'test']] as const) {
+      const other = mode === 'live' ? '?mode=test' : '';
+      const own = mode === 'live' ? '' : '?mode=test';
+      expect((await viewer.get(`${path}${other}`).expect(404)).body.code).toBe('not_found');
+      expect((await viewer.get(`${path}${own}`).expect(200)).body.livemode).toBe(mode === 'live');
+    }
+    // Nothing crosses organizations: a stranger's session finds neither job in either mode, answered as an unknown id is.
+    const stranger = admin(newAdmin());
+    const unknown = (await stranger.get('/rides/ride_doesnotexist00000000').expect(404)).body;
+    for (const query of ['', '?mode=test']) {
+      for (const id of [ride.id, testRide.id]) {
+        const refused = await stranger.get(`/rides/${id}${query}`).expect(404);
+        expect({ ...refused.body, detail: '', error: '' }).toEqual({ ...unknown, detail: '', error: '' });
+      }
+    }
+  });
+
   it("answers 404 for another organization's job and 422 for a bad query, as problem+json", async () => {
     const { ride, delivery } = await partnerWithTrips();
     const stranger = admin(newAdmin());

@@ -27,23 +27,26 @@ export function useModeLocked(scope: DataScope): boolean {
   return scope === 'live-only' && mode === 'test';
 }
 
-/** Said above a live-only form in test mode, whose controls are then disabled. */
-export function LiveOnlyNotice() {
+/**
+ * Said above a live-only form in test mode, whose controls are then disabled. `subject` names what has no test mode
+ * ("Event passes"): "Event passes are live only, …"; without it the notice says "This works on live data only, …".
+ */
+export function LiveOnlyNotice({ subject }: { subject?: string }) {
   const { pathname } = useLocation();
   return (
     <p role="note" data-testid="live-only-notice">
-      This works on live data only, so it is off in test mode: <Link to={pathInMode(pathname, 'live')}>switch to live</Link>.
+      {subject ? `${subject} are live only` : 'This works on live data only'}, so it is off in test mode: <Link to={pathInMode(pathname, 'live')}>switch to live</Link>.
     </p>
   );
 }
 
 /** A live-only form's controls in test mode: its notice, then the controls disabled (submit included). */
-export function ModeLock({ scope, children }: { scope: DataScope; children: ReactNode }) {
+export function ModeLock({ scope, subject, children }: { scope: DataScope; subject?: string; children: ReactNode }) {
   const locked = useModeLocked(scope);
   if (!locked) return <>{children}</>;
   return (
     <>
-      <LiveOnlyNotice />
+      <LiveOnlyNotice subject={subject} />
       <fieldset disabled className="mode-locked">
         {children}
       </fieldset>

@@ -12,7 +12,7 @@ export const TEST_PREFIX = '/test';
 
 /** The admin paths of each back end whose data is live or test: their calls carry `?mode=test` in test mode. */
 export const MODAL_PATHS: Record<string, RegExp | undefined> = {
-  certificate: /^\/(certificates|api-keys)(\/|$)/,
+  certificate: /^\/(certificates|api-keys|summary)(\/|$)/,
   mobility: /^\/(rides|deliveries|webhooks|events)(\/|$)/,
 };
 

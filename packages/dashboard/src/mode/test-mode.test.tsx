@@ -86,6 +86,7 @@ describe('test mode in the URL', () => {
       'GET /dashboard/api/mobility/rides': { body: page([]) },
       'GET /dashboard/api/mobility/webhooks': { body: page([]) },
       'GET /dashboard/api/mobility/drivers': { body: page([]) },
+      'GET /dashboard/api/certificate/summary': { body: {} },
     });
     window.history.pushState({}, '', '/dashboard/test/certificates');
     await request('certificate', '/certificates');
@@ -97,6 +98,7 @@ describe('test mode in the URL', () => {
     await request('mobility', '/rides');
     await request('mobility', '/webhooks');
     await request('mobility', '/drivers');
+    await request('certificate', '/summary');
     expect(api.requests.map((sent) => `${sent.path} ${sent.query.get('mode')}`)).toEqual([
       '/dashboard/api/certificate/certificates test',
       '/dashboard/api/certificate/certificates/batch test',
@@ -107,6 +109,7 @@ describe('test mode in the URL', () => {
       '/dashboard/api/mobility/rides test',
       '/dashboard/api/mobility/webhooks test',
       '/dashboard/api/mobility/drivers null',
+      '/dashboard/api/certificate/summary test',
     ]);
     // The same page in live mode: no mode at all (live is the default).
     window.history.pushState({}, '', '/dashboard/certificates');
@@ -135,7 +138,7 @@ describe('test mode in the URL', () => {
     const { user } = renderApp('/test/event-passes');
     const form = await screen.findByRole('form', { name: 'Create a program' });
     expect(within(form).getByTestId('data-mode-label').textContent).toBe('Live data only');
-    expect(within(form).getByTestId('live-only-notice').textContent).toMatch(/live data only, so it is off in test mode/);
+    expect(within(form).getByTestId('live-only-notice').textContent).toBe('Event passes are live only, so it is off in test mode: switch to live.');
     expect(within(form).getByRole('link', { name: 'switch to live' }).getAttribute('href')).toBe('/dashboard/event-passes');
     const submit = within(form).getByRole('button', { name: 'Create program' });
     expect(submit.matches(':disabled')).toBe(true);

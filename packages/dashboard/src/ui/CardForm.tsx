@@ -6,7 +6,7 @@ import type { FormEvent, ReactNode } from 'react';
 import { DataModeLabel, ModeLock, useModeLocked, type DataScope } from '../mode/DataModeLabel';
 import { FormError } from './FormError';
 
-export function CardForm({ label, title, error, fields, dataMode, onSubmit, children }: {
+export function CardForm({ label, title, error, fields, dataMode, liveOnly, onSubmit, children }: {
   /** The form's accessible name. */
   label: string;
   title: ReactNode;
@@ -15,6 +15,8 @@ export function CardForm({ label, title, error, fields, dataMode, onSubmit, chil
   fields?: string[];
   /** The data it acts on, shown under the heading; a live-only form is off in test mode. */
   dataMode: DataScope;
+  /** What a live-only form acts on, named in its test-mode notice ("Event passes" are live only). */
+  liveOnly?: string;
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
   children: ReactNode;
 }) {
@@ -30,7 +32,7 @@ export function CardForm({ label, title, error, fields, dataMode, onSubmit, chil
         <DataModeLabel scope={dataMode} />
       </p>
       <FormError error={error} fields={fields} />
-      <ModeLock scope={dataMode}>{children}</ModeLock>
+      <ModeLock scope={dataMode} subject={liveOnly}>{children}</ModeLock>
     </form>
   );
 }

@@ -1,6 +1,7 @@
 /**
  * The certificate service's own operator CLI (also reachable as `pnpm platform certificate …`):
- *   pnpm --filter @platform/certificate cli create-key --org acme --org-name "Acme Academy" --user alice [--name "first key"]
+ *   pnpm --filter @platform/certificate cli keys create --org acme --org-name "Acme Academy" --user alice [--name "first key"] [--test]
+ *     (create-key is the same; --test makes a test-mode key, ck_test_…)
  *   pnpm --filter @platform/certificate cli issue --org acme --recipient "Ada Lovelace" --program "Engines" --date 2026-05-01 [--number N] [--expires 2030-01-01]
  *   pnpm --filter @platform/certificate cli credits --org acme
  *   pnpm --filter @platform/certificate cli retention
@@ -10,7 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ApiError } from '@platform/service-kit/errors';
-import { CERTIFICATE_FLAGS, CERTIFICATE_USAGE, certificateCommands, loadCertificateConfig, MissingFlagError, openCertificateOperator, type Options } from './commands';
+import { CERTIFICATE_FLAGS, CERTIFICATE_SWITCHES, CERTIFICATE_USAGE, certificateCommands, loadCertificateConfig, MissingFlagError, openCertificateOperator, type Options } from './commands';
 
 export { createFirstOwner } from './commands';
 
@@ -25,9 +26,13 @@ function parseCommandLine(): { positionals: string[]; values: Options } {
     const { positionals, values } = parseArgs({
       args,
       allowPositionals: true,
-      options: Object.fromEntries(CERTIFICATE_FLAGS.map((n) => [n, { type: 'string' as const }])),
+      options: {
+        ...Object.fromEntries(CERTIFICATE_FLAGS.map((n) => [n, { type: 'string' as const }])),
+        ...Object.fromEntries(CERTIFICATE_SWITCHES.map((n) => [n, { type: 'boolean' as const }])),
+      },
     });
-    return { positionals, values: values as Options };
+    // A switch given is handed over as 'true' (the commands read every option as text).
+    return { positionals, values: Object.fromEntries(Object.entries(values).map(([name, value]) => [name, value === true ? 'true' : value])) as Options };
   } catch (error) {
     process.stderr.write(`${(error as Error).message.split('.')[0]}\n${CERTIFICATE_USAGE}\n`);
     process.exit(2);

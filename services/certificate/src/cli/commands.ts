@@ -17,26 +17,33 @@ import { createMailer } from '../features/mail/mailer';
 import { buildServices, type CertificateServices } from '../services';
 
 export const CERTIFICATE_USAGE = `usage:
-  cli create-key --org <id> [--org-name <name>] --user <id> [--name <key name>]
+  cli keys create --org <id> [--org-name <name>] --user <id> [--name <key name>] [--test]   (--test: a test-mode key, ck_test_…)
+  cli create-key …   (the same as keys create)
   cli issue --org <id> --recipient <name> --program <title> --date <YYYY-MM-DD> [--number <n>] [--expires <YYYY-MM-DD>]
   cli credits --org <id>
   cli retention   (deletes payment-webhook bodies older than PAYMENT_WEBHOOK_RETENTION_DAYS, once)
   cli accounts create-owner --email <email> [--password <password> | OWNER_PASSWORD=…] --org-name <name> [--name <person>]
   cli organizations verify <org id>   (the operator checked the name is theirs: credential pages say "verified issuer")`;
 
-/** Every flag the commands read (all take a value). */
+/** Every flag the commands read that takes a value. */
 export const CERTIFICATE_FLAGS = ['org', 'org-name', 'user', 'name', 'recipient', 'program', 'date', 'number', 'expires', 'email', 'password'] as const;
+/** Every flag that takes none (`--test`); the entry points hand a given one over as `'true'`. */
+export const CERTIFICATE_SWITCHES = ['test'] as const;
 
 export type Options = Record<string, string | undefined>;
 
 /** A missing flag: the entry points print it with their usage and exit 2. */
 export class MissingFlagError extends Error {}
 
+/** An API key for the organization (made with its first user when new); `--test` makes a test-mode one (`ck_test_…`). */
+const createKey = async ({ organizations, apiKeys }: CertificateServices, o: Options) => {
+  await organizations.ensureWithUser({ org: required(o, 'org'), org_name: o['org-name'], sub: required(o, 'user') });
+  return apiKeys.create({ organizationId: o.org!, userId: o.user!, name: o.name ?? 'first key', livemode: !switchOn(o, 'test') });
+};
+
 export const certificateCommands: Record<string, (services: CertificateServices, o: Options) => Promise<unknown>> = {
-  'create-key': async ({ organizations, apiKeys }, o) => {
-    await organizations.ensureWithUser({ org: required(o, 'org'), org_name: o['org-name'], sub: required(o, 'user') });
-    return apiKeys.create({ organizationId: o.org!, userId: o.user!, name: o.name ?? 'first key' });
-  },
+  'keys create': createKey,
+  'create-key': createKey,
   issue: async ({ organizations, certificates }, o) => {
     const input = parseOrThrow(newCertificateSchema, {
       recipient_name: required(o, 'recipient'),
@@ -73,6 +80,11 @@ export async function createFirstOwner({ accounts }: Pick<CertificateServices, '
     organization_name: required(o, 'org-name'),
   });
   return accounts.createOwner({ ...input, organization_name: input.organization_name! });
+}
+
+/** Whether a switch (`--test`) was given. */
+function switchOn(options: Options, name: (typeof CERTIFICATE_SWITCHES)[number]): boolean {
+  return options[name] !== undefined && options[name] !== 'false';
 }
 
 function required(options: Options, name: string): string {

@@ -29,7 +29,7 @@ export function CreateProgramForm({ onCreated }: { onCreated: (program: Program)
   };
   const error = create.error;
   return (
-    <CardForm dataMode="live-only" label="Create a program" title="New program" error={error} onSubmit={submit}>
+    <CardForm dataMode="live-only" liveOnly="Event passes" label="Create a program" title="New program" error={error} onSubmit={submit}>
       <div className="grid-2">
         <div>
           <TextField label="Name" name="name" error={error} required />

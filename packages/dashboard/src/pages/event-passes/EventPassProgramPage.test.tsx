@@ -94,4 +94,21 @@ describe('an event pass program', () => {
     expect((screen.getByLabelText('Attendee name') as HTMLInputElement).value).toBe('');
     expect((await screen.findAllByTestId('pass-code'))[0]!.textContent).toBe('EVP-EEEE-5555');
   });
+
+  it('in test mode shows the live program with every change off: its forms say event passes are live only, no close or revoke', async () => {
+    const api = programApi();
+    renderApp('/test/event-passes/evp_1');
+    expect(await screen.findByTestId('spend-bar')).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByTestId('pass-code')).toHaveLength(4));
+    for (const name of ['Issue passes', 'Upload attendees CSV']) {
+      const form = screen.getByRole('form', { name });
+      expect(within(form).getByTestId('live-only-notice').textContent).toBe('Event passes are live only, so it is off in test mode: switch to live.');
+      expect(within(form).getByRole('link', { name: 'switch to live' }).getAttribute('href')).toBe('/dashboard/event-passes/evp_1');
+      expect(within(form).getByRole('button', { name: /Issue|Upload/ }).matches(':disabled')).toBe(true);
+    }
+    expect(screen.queryByRole('button', { name: 'Close program' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Revoke' })).toBeNull();
+    // Nothing carries mode=test to the service (it would refuse: event passes are live only) and nothing was changed.
+    expect(api.requests.filter((sent) => sent.path.includes('event-pass')).map((sent) => `${sent.method} ${sent.query.get('mode')}`).every((line) => line === 'GET null')).toBe(true);
+  });
 });

@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
-import { DataModeLabel, ModeLock } from '../../mode/DataModeLabel';
+import { DataModeLabel, ModeLock, useModeLocked } from '../../mode/DataModeLabel';
 import { Link } from '../../mode/links';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { CopyButton } from '../../ui/CopyButton';
@@ -73,7 +73,7 @@ function IssueForms({ programId, onIssued }: { programId: string; onIssued: () =
           <DataModeLabel scope="live-only" />
         </p>
         <p className="hint">One pass for an attendee (reference and/or name), or a number of anonymous passes.</p>
-        <ModeLock scope="live-only">
+        <ModeLock scope="live-only" subject="Event passes">
         <div className="field">
           <label htmlFor="pass-reference">Attendee reference</label>
           <input id="pass-reference" name="reference" />
@@ -96,7 +96,7 @@ function IssueForms({ programId, onIssued }: { programId: string; onIssued: () =
         <p className="hint">
           <DataModeLabel scope="live-only" />
         </p>
-        <ModeLock scope="live-only">
+        <ModeLock scope="live-only" subject="Event passes">
         <p className="hint" id="csv-hint">
           A CSV with a header row of <code>reference,name</code>; one pass per row (up to 1,000).
         </p>
@@ -135,6 +135,8 @@ export function EventPassProgramPage() {
   const revoke = useMutation({ mutationFn: (passId: string) => revokePass(id, passId), onSuccess: refresh });
   const close = useMutation({ mutationFn: () => closeProgram(id), onSuccess: refresh });
   const data = program.data;
+  // Event passes are live only: in test mode the live program is shown, but nothing on it can be changed.
+  const locked = useModeLocked('live-only');
   return (
     <section>
       <p>
@@ -169,11 +171,11 @@ export function EventPassProgramPage() {
           {data.status === 'open' ? (
             <>
               <IssueForms programId={id} onIssued={refresh} />
-              <p>
+              {!locked && <p>
                 <ConfirmButton className="danger" question={`Close ${data.name}? Its passes take no new rides.`} onConfirm={() => close.mutate()}>
                   Close program
                 </ConfirmButton>
-              </p>
+              </p>}
             </>
           ) : (
             <p className="notice">This program is closed: its passes take no new rides.</p>
@@ -193,7 +195,7 @@ export function EventPassProgramPage() {
               {pass.rides_used} / {pass.rides_left}
             </td>
             <td>
-              {pass.status === 'active' && (
+              {pass.status === 'active' && !locked && (
                 <ConfirmButton className="danger" question={`Revoke ${pass.code}?`} onConfirm={() => revoke.mutate(pass.id)}>
                   Revoke
                 </ConfirmButton>

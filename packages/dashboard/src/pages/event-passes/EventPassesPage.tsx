@@ -1,5 +1,6 @@
 /** Event pass programs: create one, list them with usage, open one, close one. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useModeLocked } from '../../mode/DataModeLabel';
 import { Link, useNavigate } from '../../mode/links';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { DataTable } from '../../ui/DataTable';
@@ -15,6 +16,8 @@ export function EventPassesPage() {
   const navigate = useNavigate();
   const programs = useQuery({ queryKey: ['event-pass-programs'], queryFn: listPrograms });
   const close = useMutation({ mutationFn: closeProgram, onSuccess: () => queryClient.invalidateQueries({ queryKey: ['event-pass-programs'] }) });
+  // Event passes are live only: in test mode the live programs are listed, but none can be closed.
+  const locked = useModeLocked('live-only');
   return (
     <section>
       <h1>Event pass programs</h1>
@@ -37,7 +40,7 @@ export function EventPassesPage() {
               {program.usage.passes_issued} / {program.usage.rides_redeemed}
             </td>
             <td>
-              {program.status === 'open' && (
+              {program.status === 'open' && !locked && (
                 <ConfirmButton className="danger" question={`Close ${program.name}?`} onConfirm={() => close.mutate(program.id)}>
                   Close
                 </ConfirmButton>

@@ -80,4 +80,18 @@ describe('home', () => {
     await user.click(within(nav).getByRole('link', { name: 'Home' }));
     expect(await screen.findByRole('heading', { name: 'Acme Learning' })).toBeTruthy();
   });
+
+  it('in test mode shows the test certificates\' numbers: the summary is asked for with mode=test', async () => {
+    const api = homeApi();
+    api.routes['GET /dashboard/api/certificate/summary'] = (request) =>
+      request.query.get('mode') === 'test'
+        ? { body: { credits_used_this_month: 0, certificates_issued: 2, days: [{ date: today, certificates_issued: 2, credits_used: 0 }] } }
+        : { body: { credits_used_this_month: 3, certificates_issued: 7, days: [{ date: today, certificates_issued: 7, credits_used: 3 }] } };
+    renderApp('/test');
+    await screen.findByRole('heading', { name: 'Acme Learning' });
+    await waitFor(() => expect(screen.getByTestId('certificates-issued').textContent).toBe('2'));
+    expect(screen.getByTestId('credits-used').textContent).toBe('0');
+    expect(api.calls('GET /dashboard/api/certificate/summary').map((sent) => sent.query.get('mode'))).toEqual(['test']);
+    expect(api.calls('GET /dashboard/api/mobility/summary').map((sent) => sent.query.get('mode'))).toEqual(['test']);
+  });
 });
