@@ -151,6 +151,10 @@ describe('test mode in the URL', () => {
     const { user } = renderApp('/test/rides/ride_live');
     const notice = await screen.findByTestId('other-mode-notice');
     expect(notice.textContent).toBe('This ride is live: switch to live.');
+    // In place of "not found": the page's own 404 is not shown.
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(document.body.textContent).not.toMatch(/not found/i);
+    expect(screen.queryByRole('heading', { name: 'Status history' })).toBeNull();
     expect(api.calls('GET /dashboard/api/mobility/rides/ride_live').map((sent) => sent.query.get('mode'))).toEqual(['test', null]);
     await user.click(within(notice).getByRole('link', { name: 'switch to live' }));
     expect(await screen.findByTestId('trip-details')).toBeTruthy();
@@ -164,5 +168,14 @@ describe('test mode in the URL', () => {
     const notice = await screen.findByTestId('other-mode-notice');
     expect(notice.textContent).toBe('This ride is in test mode: switch to test.');
     expect(within(notice).getByRole('link').getAttribute('href')).toBe('/dashboard/test/rides/ride_test');
+  });
+
+  it('says "not found" when the object is in neither mode, and offers no switch', async () => {
+    const api = ridesApi();
+    api.routes['GET /dashboard/api/mobility/rides/ride_gone'] = problem(404, 'not_found', 'Ride not found');
+    renderApp('/test/rides/ride_gone');
+    expect((await screen.findByRole('alert')).textContent).toBe('Could not load the ride: Ride not found');
+    expect(screen.queryByTestId('other-mode-notice')).toBeNull();
+    expect(api.calls('GET /dashboard/api/mobility/rides/ride_gone').map((sent) => sent.query.get('mode'))).toEqual(['test', null]);
   });
 });

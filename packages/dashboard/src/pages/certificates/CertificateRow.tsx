@@ -15,6 +15,13 @@ export function CertificateRow({ certificate, onChanged }: { certificate: Certif
       <td>{certificate.issue_date}</td>
       <td>
         <span className={`badge badge-${certificate.status}`}>{certificate.status}</span>
+        {/* A test certificate verifies as "test", never valid: said beside its status. */}
+        {certificate.livemode === false && (
+          <>
+            {' '}
+            <span className="badge badge-test" data-testid="certificate-test-badge">Test</span>
+          </>
+        )}
       </td>
       <td>
         <div className="actions">

@@ -18,6 +18,7 @@ const certificate = (n: number, overrides: Record<string, unknown> = {}) => ({
   template_id: null,
   template_version: null,
   custom_fields: {},
+  livemode: true,
   ...overrides,
 });
 
@@ -127,5 +128,17 @@ describe('certificates', () => {
     expect(api.calls('GET /dashboard/api/certificate/certificates').at(-1)!.query.get('cursor')).toBe('c2');
     await user.click(screen.getByRole('button', { name: 'Previous page' }));
     expect(await screen.findByTestId('certificate-cert_1')).toBeTruthy();
+  });
+
+  it('marks a test certificate "Test" beside its status, in test mode', async () => {
+    fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': { body: session() },
+      'GET /dashboard/api/certificate/certificates': { body: { data: [certificate(1, { livemode: false }), certificate(2)], has_more: false, next_cursor: null } },
+      'GET /dashboard/api/certificate/templates': { body: { data: [], has_more: false, next_cursor: null } },
+    });
+    renderApp('/test/certificates');
+    const test = await screen.findByTestId('certificate-cert_1');
+    expect(within(test).getByTestId('certificate-test-badge').textContent).toBe('Test');
+    expect(within(screen.getByTestId('certificate-cert_2')).queryByTestId('certificate-test-badge')).toBeNull();
   });
 });

@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { Link } from '../../mode/links';
-import { OtherModeNotice } from '../../mode/OtherModeNotice';
+import { errorUnlessInOtherMode, OtherModeNotice, useOtherMode } from '../../mode/OtherModeNotice';
 import type { Delivery, Ride } from '../../api/types';
 import { formatDate, formatMoney } from '../../ui/format';
 import { humanLabel, vehicleLine } from '../../ui/labels';
@@ -15,6 +15,7 @@ export function TripDetailPage({ kind }: { kind: TripKind }) {
   const { id = '' } = useParams();
   const trip = useQuery({ queryKey: [kind, 'one', id], queryFn: () => getTrip(kind, id) });
   const history = useQuery({ queryKey: ['events', id], queryFn: () => listTripEvents(id) });
+  const other = useOtherMode(trip.error, (mode) => getTrip(kind, id, mode));
   const data = trip.data;
   return (
     <section>
@@ -22,8 +23,8 @@ export function TripDetailPage({ kind }: { kind: TripKind }) {
         <Link to={`/${kind}`}>← All {kind}</Link>
       </p>
       <h1>{kind === 'rides' ? 'Ride' : 'Delivery'} {id}</h1>
-      <QueryState isLoading={trip.isLoading} error={trip.error} what={kind === 'rides' ? 'the ride' : 'the delivery'} />
-      <OtherModeNotice error={trip.error} what={kind === 'rides' ? 'ride' : 'delivery'} lookUp={(mode) => getTrip(kind, id, mode)} />
+      <QueryState isLoading={trip.isLoading || other.checking} error={errorUnlessInOtherMode(trip.error, other)} what={kind === 'rides' ? 'the ride' : 'the delivery'} />
+      <OtherModeNotice other={other} what={kind === 'rides' ? 'ride' : 'delivery'} />
       {data && (
         <dl className="details" data-testid="trip-details">
           <dt>Status</dt>
@@ -39,17 +40,22 @@ export function TripDetailPage({ kind }: { kind: TripKind }) {
           <dd>{formatDate(data.updated_at)}</dd>
         </dl>
       )}
-      <h2>Status history</h2>
-      <QueryState isLoading={history.isLoading} error={history.error} what="the status history" />
-      {history.data && (
-        <ol data-testid="status-history">
-          {history.data.length === 0 && <li>No status change yet.</li>}
-          {history.data.map((event) => (
-            <li key={event.id}>
-              <time dateTime={event.created_at}>{formatDate(event.created_at)}</time> — {event.data?.status ? humanLabel(event.data.status) : event.type}
-            </li>
-          ))}
-        </ol>
+      {/* The history of a job this mode has: none for one missing here (its events are in the other mode). */}
+      {!trip.error && (
+        <>
+          <h2>Status history</h2>
+          <QueryState isLoading={history.isLoading} error={history.error} what="the status history" />
+          {history.data && (
+            <ol data-testid="status-history">
+              {history.data.length === 0 && <li>No status change yet.</li>}
+              {history.data.map((event) => (
+                <li key={event.id}>
+                  <time dateTime={event.created_at}>{formatDate(event.created_at)}</time> — {event.data?.status ? humanLabel(event.data.status) : event.type}
+                </li>
+              ))}
+            </ol>
+          )}
+        </>
       )}
     </section>
   );

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { Link, useNavigate } from '../../mode/links';
-import { OtherModeNotice } from '../../mode/OtherModeNotice';
+import { errorUnlessInOtherMode, OtherModeNotice, useOtherMode } from '../../mode/OtherModeNotice';
 import type { CreatedWebhookEndpoint, WebhookEndpoint } from '../../api/types';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { FormError } from '../../ui/FormError';
@@ -38,6 +38,7 @@ export function EndpointPage() {
     setSaved(true);
   };
   const stats = useQuery({ queryKey: ['webhook-deliveries', id, 'stats'], queryFn: () => getMobilitySummary(30, id) });
+  const other = useOtherMode(endpoint.error, (mode) => getEndpoint(id, mode));
   const data = endpoint.data;
   return (
     <section>
@@ -45,8 +46,8 @@ export function EndpointPage() {
         <Link to="/webhooks">← All endpoints</Link>
       </p>
       <h1>Webhook endpoint</h1>
-      <QueryState isLoading={endpoint.isLoading} error={endpoint.error} what="the endpoint" />
-      <OtherModeNotice error={endpoint.error} what="endpoint" lookUp={(mode) => getEndpoint(id, mode)} />
+      <QueryState isLoading={endpoint.isLoading || other.checking} error={errorUnlessInOtherMode(endpoint.error, other)} what="the endpoint" />
+      <OtherModeNotice other={other} what="endpoint" />
       {secret && <SecretBox label="New signing secret" value={secret.secret} testId="webhook-secret" onDismiss={() => setSecret(null)} />}
       {data && (
         <>
