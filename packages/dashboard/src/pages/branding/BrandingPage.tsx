@@ -38,7 +38,7 @@ export function BrandingPage() {
         the page and the route line). Test and live deliveries show the same branding.
       </p>
       <QueryState isLoading={branding.isLoading} error={branding.error} what="the branding" />
-      {branding.data && <BrandingForm branding={branding.data} key={branding.data.updated_at ?? 'unset'} />}
+      {branding.data && <BrandingForm branding={branding.data} />}
     </section>
   );
 }
