@@ -116,8 +116,8 @@ describe('trips in the dashboard and on the tracking page, in Chromium', () => {
     expect(outcome).toMatch(/No courier accepted within \d+ minutes?\./);
     expect(outcome).toContain('Nothing was charged; create the delivery again or widen the area');
     expect(await textOf('[data-testid="trip-details"]')).toContain('no_couriers_available');
-    await page.waitForSelector('[data-testid="trip-timeline"]', WAIT);
-    expect(await textOf('[data-testid="trip-timeline"]')).toMatch(/Pending[\s\S]*Failed[\s\S]*delivery\.failed/);
+    await page.waitForSelector('[data-testid="status-history"]', WAIT);
+    expect(await textOf('[data-testid="status-history"]')).toMatch(/Pending[\s\S]*Failed[\s\S]*delivery\.failed/);
     await expectNoHorizontalOverflow();
     await expectAccessible('failed-delivery');
     await screenshot(page, SUITE, 'failed-delivery');
@@ -130,18 +130,18 @@ describe('trips in the dashboard and on the tracking page, in Chromium', () => {
     // The relay writes the messages moments after the changes commit: reload until the last one shows.
     for (let attempt = 0; attempt < 60; attempt++) {
       await visit(`/test/rides/${id}`, `Ride ${id}`);
-      await page.waitForSelector('[data-testid="trip-timeline"]', WAIT);
-      if ((await page.$$('[data-testid="trip-timeline"] a[href*="message=whd_"]')).length >= 4) break;
+      await page.waitForSelector('[data-testid="status-history"]', WAIT);
+      if ((await page.$$('[data-testid="status-history"] a[href*="message=whd_"]')).length >= 4) break;
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
-    const statuses = await page.$$eval('[data-testid="trip-timeline"] > li > strong', (items) => items.map((item) => item.textContent));
+    const statuses = await page.$$eval('[data-testid="status-history"] > li > strong', (items) => items.map((item) => item.textContent));
     expect(statuses).toEqual(['Pending', 'Accepted', 'Arrived', 'In progress', 'Completed']);
-    const times = await page.$$eval('[data-testid="trip-timeline"] > li > time', (items) => items.map((item) => [item.getAttribute('datetime'), item.textContent]));
+    const times = await page.$$eval('[data-testid="status-history"] > li > time', (items) => items.map((item) => [item.getAttribute('datetime'), item.textContent]));
     for (const [iso, shown] of times) {
       expect(Number.isNaN(Date.parse(String(iso)))).toBe(false);
       expect(shown).toMatch(/\d{4}/);
     }
-    expect(await textOf('[data-testid="trip-timeline"] > li:last-child')).toMatch(/ride\.completed[\s\S]*Message whd_\w+ to http:\/\/127\.0\.0\.1:\d+\/hooks\/trips/);
+    expect(await textOf('[data-testid="status-history"] > li:last-child')).toMatch(/ride\.completed[\s\S]*Message whd_\w+ to http:\/\/127\.0\.0\.1:\d+\/hooks\/trips/);
     // The route: an inline drawing, pick-up and drop-off, nothing loaded from elsewhere (foreign requests are refused).
     const map = await page.$eval('[data-testid="route-map"]', (svg) => ({ label: svg.getAttribute('aria-label'), lines: svg.querySelectorAll('line').length, dots: svg.querySelectorAll('circle').length }));
     expect(map.label).toMatch(/^Route from the pick-up \(12 Marina Road, Lagos Island\) to the drop-off \(3 Awolowo Road, Ikoyi\)/);
@@ -154,7 +154,7 @@ describe('trips in the dashboard and on the tracking page, in Chromium', () => {
     await keepForDocs(SUITE, 'ride-detail', 'dashboard-ride-detail.png');
 
     // A message opens in its endpoint's message log, its row open with the payload that was sent.
-    const link = await page.waitForSelector('[data-testid="trip-timeline"] > li:last-child a[href*="message=whd_"]', WAIT);
+    const link = await page.waitForSelector('[data-testid="status-history"] > li:last-child a[href*="message=whd_"]', WAIT);
     const messageId = new URL(await link!.evaluate((a) => (a as HTMLAnchorElement).href)).searchParams.get('message');
     await link!.click();
     await page.waitForSelector(`[data-testid="delivery-${messageId}"][aria-current="true"]`, WAIT);

@@ -70,7 +70,7 @@ function EntryEvents({ entry }: { entry: TimelineEntry }) {
 
 export function TimelineList({ timeline }: { timeline: TimelineEntry[] }) {
   return (
-    <ol className="timeline" data-testid="trip-timeline">
+    <ol className="timeline" data-testid="status-history">
       {timeline.map((entry, index) => (
         <li key={`${entry.status}-${index}`}>
           <strong>{humanLabel(entry.status)}</strong> — <time dateTime={entry.at}>{absoluteTime(entry.at)}</time> <span className="muted">({relativeTime(entry.at)})</span>

@@ -47,8 +47,8 @@ describe('rides', () => {
     expect((await screen.findByTestId('trip-details')).textContent).toContain('Bola — blue Toyota Corolla, LAG-123');
 
     // Oldest first, each with its absolute time (the viewer's zone) and how long ago.
-    const timeline = await screen.findByTestId('trip-timeline');
-    const entries = [...timeline.querySelectorAll(':scope > li')];
+    const timeline = await screen.findByTestId('status-history');
+    const entries = [...timeline.querySelectorAll<HTMLElement>(':scope > li')];
     expect(entries.map((entry) => entry.querySelector('strong')?.textContent)).toEqual(['Pending', 'Accepted', 'Completed']);
     const completed = entries[2]!;
     expect(completed.querySelector('time')!.getAttribute('dateTime')).toBe('2026-11-26T09:30:00Z');
