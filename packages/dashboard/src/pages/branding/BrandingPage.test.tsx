@@ -40,6 +40,10 @@ describe('tracking page branding', () => {
 
     await user.click(screen.getByRole('button', { name: 'Save branding' }));
     expect((await screen.findByTestId('branding-saved')).textContent).toContain('Saved');
+    // The form stays as saved (not reset by the answer), the status with it.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getByTestId('branding-saved')).toBeTruthy();
+    expect((screen.getByLabelText('Display name') as HTMLInputElement).value).toBe('Ada Foods');
     const [sent] = api.calls('PATCH /dashboard/api/mobility/partner/branding');
     expect(sent!.body).toEqual({ display_name: 'Ada Foods', brand_color: '#7c2d12', logo: expect.stringMatching(/^data:image\/png;base64,/) });
   });
