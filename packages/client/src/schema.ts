@@ -10589,6 +10589,52 @@ export namespace MobilityService {
             patch?: never;
             trace?: never;
         };
+        "/admin/v1/rides/{id}/timeline": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /**
+             * A ride's timeline for the dashboard, with the webhook messages of each change, why it ended and its price in parts
+             * @description Every status so far, oldest first (the first at creation), each with the webhook events it produced and the
+             *     message that carried each event to each endpoint (its id in the endpoint's message log, its status); `outcome`
+             *     says in words why a ride ended without being completed and what happens next; `price` is the
+             *     fare in the pricing table's parts. Events older than 30 days are gone, and so are their changes here.
+             */
+            get: operations["adminGetRideTimeline"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/deliveries/{id}/timeline": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /**
+             * A delivery's timeline for the dashboard, with the webhook messages of each change, why it ended and its price in parts
+             * @description Every status so far, oldest first (the first at creation), each with the webhook events it produced and the
+             *     message that carried each event to each endpoint (its id in the endpoint's message log, its status); `outcome`
+             *     says in words why a delivery ended without being completed and what happens next; `price` is the
+             *     fee in the pricing table's parts. Events older than 30 days are gone, and so are their changes here.
+             */
+            get: operations["adminGetDeliveryTimeline"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
         "/api/v1/sandbox/rides/{id}/advance": {
             parameters: {
                 query?: never;
@@ -12207,6 +12253,16 @@ export namespace MobilityService {
                 /** Format: date-time */
                 updated_at: string;
             };
+            /** @description A ride's or delivery's history for the dashboard: status changes with the webhook events and messages each sent, why it ended, and its price in parts. */
+            TripTimeline: {
+                id: string;
+                status: string;
+                /** @description Why a trip ended without being completed, and what next; null otherwise. */
+                outcome: components["schemas"]["TripOutcome"] | null;
+                /** @description Every status so far, oldest first (the first at creation), within the event retention (30 days). */
+                timeline: components["schemas"]["TripTimelineEntry"][];
+                price: components["schemas"]["PriceBreakdown"];
+            };
             EventPassProgram: {
                 id: string;
                 name: string;
@@ -12858,6 +12914,67 @@ export namespace MobilityService {
             LatLng: {
                 lat: number;
                 lng: number;
+            };
+            TripOutcome: {
+                /**
+                 * @example no_couriers_available
+                 * @example cancelled_by_partner
+                 */
+                code: string;
+                /** @description What happened, in words. */
+                summary: string;
+                /** @description What happens next, or what to do. */
+                next_step: string;
+            };
+            TripTimelineEntry: {
+                /**
+                 * @example pending
+                 * @example failed
+                 */
+                status: string;
+                /** Format: date-time */
+                at: string;
+                /** @description The webhook events the change produced (and any other event about the trip until the next change). */
+                events: components["schemas"]["TripTimelineEvent"][];
+            };
+            TripTimelineEvent: {
+                id: string;
+                /** @example delivery.failed */
+                type: string;
+                /** Format: date-time */
+                created_at: string;
+                /** @description The messages that carry it to the endpoints subscribed to it; empty when none was. */
+                messages: components["schemas"]["TripTimelineMessage"][];
+            };
+            TripTimelineMessage: {
+                /** @description The message (`whd_…`): one event sent to one endpoint, as the endpoint's message log lists it. */
+                id: string;
+                endpoint_id: string;
+                /** @description Null when the endpoint was deleted since. */
+                endpoint_url: string | null;
+                /** @enum {string} */
+                status: "pending" | "succeeded" | "failed";
+                attempts: number;
+                last_status_code: number | null;
+                /** Format: date-time */
+                created_at: string;
+            };
+            /** @description Minor units; base + distance + time + surge + adjustment = total. */
+            PriceBreakdown: {
+                base: number;
+                distance: number;
+                /** @description Per minute at the tier's average speed; 0 for a delivery. */
+                time: number;
+                /** @description The platform has no surge pricing: 0. */
+                surge: number;
+                /** @description The minimum fare's top-up and rounding (and, with an estimate, the difference its locked fare makes): the parts add up to `total`. */
+                adjustment: number;
+                /** @description The fare or fee charged, minor units. */
+                total: number;
+                currency: string;
+                /** @description Road distance the price was reckoned on (straight line × 1.3). */
+                distance_meters: number;
+                duration_seconds: number | null;
             };
             /**
              * @description `ride.location_updated` and `delivery.courier_location_updated` are opt-in: an endpoint registered without
@@ -14491,6 +14608,68 @@ export namespace MobilityService {
                     };
                 };
                 304: components["responses"]["NotModified"];
+                400: components["responses"]["MalformedRequest"];
+                401: components["responses"]["InvalidAdminToken"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        adminGetRideTimeline: {
+            parameters: {
+                query?: {
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path: {
+                    /** @description A ride id (`ride_…`). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The ride's timeline. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TripTimeline"];
+                    };
+                };
+                400: components["responses"]["MalformedRequest"];
+                401: components["responses"]["InvalidAdminToken"];
+                404: components["responses"]["NotFound"];
+            };
+        };
+        adminGetDeliveryTimeline: {
+            parameters: {
+                query?: {
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path: {
+                    /** @description A delivery id (`dlv_…`). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The delivery's timeline. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TripTimeline"];
+                    };
+                };
                 400: components["responses"]["MalformedRequest"];
                 401: components["responses"]["InvalidAdminToken"];
                 404: components["responses"]["NotFound"];

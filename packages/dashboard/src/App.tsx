@@ -13,6 +13,7 @@ import { Navigate } from './mode/links';
 import { ApiKeysPage } from './pages/api-keys/ApiKeysPage';
 import { AuditLogPage } from './pages/audit-log/AuditLogPage';
 import { BillingPage } from './pages/billing/BillingPage';
+import { BrandingPage } from './pages/branding/BrandingPage';
 import { CertificatesPage } from './pages/certificates/CertificatesPage';
 import { DriversPage } from './pages/drivers/DriversPage';
 import { EventPassesPage } from './pages/event-passes/EventPassesPage';
@@ -80,6 +81,7 @@ function organizationPages() {
       <Route path="rides/:id" element={<TripDetailPage kind="rides" />} />
       <Route path="deliveries" element={<TripsPage kind="deliveries" key="deliveries" />} />
       <Route path="deliveries/:id" element={<TripDetailPage kind="deliveries" />} />
+      <Route path="branding" element={<BrandingPage />} />
       <Route path="webhooks" element={<WebhooksPage />} />
       <Route path="webhooks/event-types" element={<EventCatalogPage />} />
       <Route path="webhooks/:id" element={<EndpointPage />} />

@@ -10,6 +10,7 @@ import { estimateHandlers } from './features/estimates';
 import { rideHandlers } from './features/rides';
 import { sandboxHandlers } from './features/sandbox';
 import { trackingHandlers } from './features/tracking';
+import { tripTimelineHandlers } from './features/trip-timeline';
 import { currentDriver, driverAppHandlers } from './features/driver-app';
 import { driverSessionsHandlers } from './features/driver-sessions';
 import { fleetHandlers } from './features/fleet';
@@ -46,5 +47,6 @@ export function mobilityHandlers(deps: MobilityDeps & Required<Pick<MobilityDeps
     ...courierDeliveryHandlers(services.deliveries, currentDriver),
     ...sandboxHandlers(services.sandbox),
     ...trackingHandlers(services.tracking),
+    ...tripTimelineHandlers(services.tripTimelines),
   };
 }

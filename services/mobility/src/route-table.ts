@@ -13,6 +13,7 @@ import { ridesContract } from './features/rides';
 import { sandboxContract } from './features/sandbox';
 import { summaryContract } from './features/summary';
 import { trackingContract } from './features/tracking';
+import { tripTimelineContract } from './features/trip-timeline';
 import { webhookEndpointsContract } from './features/webhook-endpoints';
 import { operationsContract } from './platform/operations.contract';
 
@@ -24,6 +25,7 @@ export const mobilityRouteTable: readonly RouteSpec[] = [
   ...estimatesContract,
   ...ridesContract,
   ...deliveriesContract,
+  ...tripTimelineContract,
   ...sandboxContract,
   ...eventPassesContract,
   ...webhookEndpointsContract,

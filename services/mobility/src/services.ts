@@ -18,9 +18,10 @@ import { appendOutboxEvent, createEventsRepository, createEventsService } from '
 import { ACTIVE_STATUSES, createKnexRidesRepository, createRideLifecycle, createRideService, rideDispatchHandler } from './features/rides';
 import { createPartnersRepository } from './features/partners';
 import { createTrackingLinks, createTrackingRepository, createTrackingService } from './features/tracking';
+import { createTripTimelineRepository, createTripTimelineService } from './features/trip-timeline';
 import { createSandboxExpiryRepository, createSandboxService } from './features/sandbox';
 import { createJobTelemetry, createLocationEventsRepository } from './features/telemetry';
-import { createEndpointSecretCipher, createWebhookQueue, retryPolicyFrom } from './features/webhook-dispatch';
+import { createEndpointSecretCipher, createWebhookQueue, EVENT_RETENTION_DAYS, retryPolicyFrom } from './features/webhook-dispatch';
 import { createWebhookEndpointService, createWebhookEndpointsRepository, createWebhookMessageLogRepository } from './features/webhook-endpoints';
 
 /** What a mobility process (the API server, the worker, a test) gives the services it builds. */
@@ -129,6 +130,8 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   });
   const events = createEventsService(createEventsRepository(db));
   const branding = createBrandingRepository(db);
+  // The dashboard's history of one ride or delivery: its events, the messages that carried them, why it ended, its price.
+  const tripTimelines = createTripTimelineService({ repository: createTripTimelineRepository(db), getRide: rides.getRide, getDelivery: deliveries.getDelivery, dispatchTimeoutSeconds: config.DISPATCH_TIMEOUT_S, retentionDays: EVENT_RETENTION_DAYS });
   const partners = createPartnersRepository(db);
   return {
     apiKeys,
@@ -153,6 +156,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
     events,
     branding,
     partners,
+    tripTimelines,
   };
 }
 

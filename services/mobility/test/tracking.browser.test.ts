@@ -181,6 +181,10 @@ describe('the public tracking page in a browser', () => {
     expect(await textOf(page, '#received-by')).toBe('Received by Chidi');
     expect(await dotOf(page)).toMatchObject({ visibility: 'hidden' });
     expect(await textOf(page, '#timeline')).toContain('Delivered');
+    // The open page switches to the ended state by itself: the time it was delivered, no promise of refreshing.
+    await waitForText(page, '#refresh-note', 'This delivery has ended; this page no longer refreshes.');
+    expect(await textOf(page, '#ended')).toMatch(/^Delivered at \d/);
+    expect(await page.$eval('#tracking', (main) => main.getAttribute('data-final'))).toBe('true');
     const shown = await page.content();
     for (const secret of ['90817263', '+234 809 555 0199', '+234 803 111 1111', '+234 804 222 2222', '5 Warehouse Lane', 'Ibrahim', id]) expect(shown).not.toContain(secret);
     await page.screenshot({ path: path.join(ARTIFACTS, 'tracking-delivered.png'), fullPage: true });
@@ -227,6 +231,7 @@ describe('the public tracking page in a browser', () => {
       expect(along).toBeCloseTo(progress, 1);
       previous = along;
     }
+    expect(await textOf(page, '#courier')).toBe('Sandbox courier');
     await page.screenshot({ path: path.join(ARTIFACTS, 'tracking-sandbox.png'), fullPage: true });
     expect(offOrigin(requested)).toEqual([]);
     expect(consoleErrors).toEqual([]);

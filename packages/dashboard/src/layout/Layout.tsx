@@ -15,6 +15,7 @@ const SECTIONS: { to: string; label: string }[] = [
   { to: '/billing', label: 'Credits & plan' },
   { to: '/rides', label: 'Rides' },
   { to: '/deliveries', label: 'Deliveries' },
+  { to: '/branding', label: 'Tracking page branding' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/api-keys/mobility', label: 'Mobility API keys' },
   { to: '/drivers', label: 'Drivers' },

@@ -23,6 +23,7 @@ const PAGES: [RegExp, string][] = [
   [/^\/rides\/[^/]+\/?$/, 'Ride'],
   [/^\/deliveries\/?$/, 'Deliveries'],
   [/^\/deliveries\/[^/]+\/?$/, 'Delivery'],
+  [/^\/branding\/?$/, 'Tracking page branding'],
   [/^\/webhooks\/?$/, 'Webhooks'],
   [/^\/webhooks\/event-types\/?$/, 'Event catalog'],
   [/^\/webhooks\/[^/]+\/?$/, 'Webhook endpoint'],

@@ -93,3 +93,40 @@ export const tierResponse = z.enum(TIERS).meta({ id: 'Tier' });
 
 /** A delivery's weight tier (the pricing table's `WEIGHT_TIERS`). */
 export const weightTierResponse = z.enum(WEIGHT_TIERS).meta({ id: 'WeightTier' });
+
+/**
+ * A fare or fee in its parts, as the pricing table reckons it for the trip's road distance: `base`, `distance`
+ * (per km), `time` (per minute at the tier's average speed; deliveries have none) and `surge` (the platform has no
+ * surge pricing: always 0). `adjustment` is what makes the parts add up to the amount charged: the minimum fare's
+ * top-up, rounding and, for a ride booked with an estimate, the difference its locked fare makes.
+ */
+export interface PriceBreakdown {
+  base: number;
+  distance: number;
+  time: number;
+  surge: number;
+  adjustment: number;
+  total: number;
+  currency: string;
+  distance_meters: number;
+  duration_seconds: number | null;
+}
+
+function breakdown(parts: { base: number; distance: number; time: number }, total: { amount: number; currency: string }, meters: number, seconds: number | null): PriceBreakdown {
+  const surge = 0;
+  const adjustment = total.amount - parts.base - parts.distance - parts.time - surge;
+  return { ...parts, surge, adjustment, total: total.amount, currency: total.currency, distance_meters: meters, duration_seconds: seconds };
+}
+
+/** A ride's fare (as charged: `charged`) in the pricing table's parts. */
+export function fareBreakdown(tier: Tier, meters: number, charged: { amount: number; currency: string }): PriceBreakdown {
+  const p = PRICING[tier];
+  const seconds = travelSeconds(tier, meters);
+  return breakdown({ base: p.base, distance: Math.round((p.perKm * meters) / 1000), time: Math.round((p.perMinute * seconds) / 60) }, charged, meters, seconds);
+}
+
+/** A delivery's fee (as charged) in the pricing table's parts: no time part. */
+export function deliveryFeeBreakdown(weightTier: WeightTier, meters: number, charged: { amount: number; currency: string }): PriceBreakdown {
+  const p = DELIVERY_PRICING[weightTier];
+  return breakdown({ base: p.base, distance: Math.round((p.perKm * meters) / 1000), time: 0 }, charged, meters, null);
+}

@@ -1,4 +1,4 @@
-/** One ride or delivery: its fields and its status history. */
+/** One ride or delivery: why it ended (if it did not complete), its fields, route, price in parts and timeline. */
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { Link } from '../../mode/links';
@@ -7,16 +7,31 @@ import type { Delivery, Ride } from '../../api/types';
 import { formatDate, formatMoney } from '../../ui/format';
 import { humanLabel, vehicleLine } from '../../ui/labels';
 import { QueryState } from '../../ui/QueryState';
-import { getTrip, listTripEvents, type TripKind } from './trips-api';
+import { RouteMap, placeName as place } from './RouteMap';
+import { OutcomeNote, PriceTable, TimelineList } from './TripTimeline';
+import { getTrip, getTripTimeline, type Trip, type TripKind } from './trips-api';
 
-const place = (value: { lat: number; lng: number; address?: string | null }) => value.address ?? `${value.lat}, ${value.lng}`;
+const COMPLETED = ['completed', 'delivered'];
+
+/** The driver's or courier's last known position: live while under way, where the parcel was handed over once delivered. */
+function lastPosition(kind: TripKind, trip: Trip) {
+  if (kind === 'rides') {
+    const at = (trip as Ride).vehicle_location;
+    return at ? { lat: at.lat, lng: at.lng, label: "the driver's last position" } : null;
+  }
+  const delivery = trip as Delivery;
+  const at = delivery.courier_location ?? delivery.proof_of_delivery?.location;
+  if (!at) return null;
+  return { lat: at.lat, lng: at.lng, label: delivery.courier_location ? "the courier's last position" : 'where the courier handed the parcel over' };
+}
 
 export function TripDetailPage({ kind }: { kind: TripKind }) {
   const { id = '' } = useParams();
   const trip = useQuery({ queryKey: [kind, 'one', id], queryFn: () => getTrip(kind, id) });
-  const history = useQuery({ queryKey: ['events', id], queryFn: () => listTripEvents(id) });
   const other = useOtherMode(trip.error, (mode) => getTrip(kind, id, mode));
+  const timeline = useQuery({ queryKey: [kind, 'timeline', id], queryFn: () => getTripTimeline(kind, id), enabled: trip.isSuccess });
   const data = trip.data;
+  const what = kind === 'rides' ? 'ride' : 'delivery';
   return (
     <section>
       <p>
@@ -24,7 +39,8 @@ export function TripDetailPage({ kind }: { kind: TripKind }) {
       </p>
       <h1>{kind === 'rides' ? 'Ride' : 'Delivery'} {id}</h1>
       <QueryState isLoading={trip.isLoading || other.checking} error={errorUnlessInOtherMode(trip.error, other)} what={kind === 'rides' ? 'the ride' : 'the delivery'} />
-      <OtherModeNotice other={other} what={kind === 'rides' ? 'ride' : 'delivery'} />
+      <OtherModeNotice other={other} what={what} />
+      {timeline.data?.outcome && <OutcomeNote outcome={timeline.data.outcome} />}
       {data && (
         <dl className="details" data-testid="trip-details">
           <dt>Status</dt>
@@ -40,21 +56,16 @@ export function TripDetailPage({ kind }: { kind: TripKind }) {
           <dd>{formatDate(data.updated_at)}</dd>
         </dl>
       )}
-      {/* The history of a job this mode has: none for one missing here (its events are in the other mode). */}
-      {!trip.error && (
+      {data && (
         <>
-          <h2>Status history</h2>
-          <QueryState isLoading={history.isLoading} error={history.error} what="the status history" />
-          {history.data && (
-            <ol data-testid="status-history">
-              {history.data.length === 0 && <li>No status change yet.</li>}
-              {history.data.map((event) => (
-                <li key={event.id}>
-                  <time dateTime={event.created_at}>{formatDate(event.created_at)}</time> — {event.data?.status ? humanLabel(event.data.status) : event.type}
-                </li>
-              ))}
-            </ol>
-          )}
+          <h2>Route</h2>
+          <RouteMap pickup={data.pickup} dropoff={data.dropoff} position={lastPosition(kind, data)} completed={COMPLETED.includes(data.status)} />
+          <h2>Price</h2>
+          {timeline.data && <PriceTable price={timeline.data.price} kind={kind} />}
+          <h2>Timeline</h2>
+          <p className="muted">Each status change with its time in your time zone, and the webhook events it sent; a message opens in its endpoint's message log.</p>
+          <QueryState isLoading={timeline.isLoading} error={timeline.error} what={`the ${what}'s timeline`} />
+          {timeline.data && <TimelineList timeline={timeline.data.timeline} />}
         </>
       )}
     </section>
@@ -115,8 +126,10 @@ function DeliveryFields({ delivery }: { delivery: Delivery }) {
       )}
       {delivery.failure_reason && (
         <>
-          <dt>Failure</dt>
-          <dd>{delivery.failure_reason}</dd>
+          <dt>Failure reason</dt>
+          <dd>
+            <code>{delivery.failure_reason}</code>
+          </dd>
         </>
       )}
     </>

@@ -1,6 +1,7 @@
 /** The endpoint's message log as in Svix: filters, each message's payload and every attempt's request and answer, replay. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
 import type { WebhookDelivery } from '../../api/types';
 import { DataTable } from '../../ui/DataTable';
 import { FormError } from '../../ui/FormError';
@@ -20,9 +21,23 @@ const dayStart = (value: string, plusDays = 0) => {
   return date.toISOString();
 };
 
+/**
+ * `?message=whd_…&event_type=…&at=…` (a link from a trip's timeline): the log opens filtered to that event type and a
+ * second either side of the message's creation, with the message's row open.
+ */
+function linkedMessage(params: URLSearchParams): { id?: string; filters: MessageFilters } {
+  const id = params.get('message') ?? undefined;
+  const at = Date.parse(params.get('at') ?? '');
+  if (!id || Number.isNaN(at)) return { filters: {} };
+  const around = (ms: number) => new Date(at + ms).toISOString();
+  return { id, filters: { event_type: params.get('event_type') ?? undefined, created_after: around(-1000), created_before: around(1000) } };
+}
+
 export function DeliveryLog({ endpointId }: { endpointId: string }) {
   const queryClient = useQueryClient();
-  const [filters, setFilters] = useState<MessageFilters>({});
+  const [params] = useSearchParams();
+  const [linked] = useState(() => linkedMessage(params));
+  const [filters, setFilters] = useState<MessageFilters>(linked.filters);
   const deliveries = useQuery({ queryKey: ['webhook-deliveries', endpointId, filters], queryFn: () => listDeliveries(endpointId, filters) });
   const replay = useMutation({
     mutationFn: (deliveryId: string) => replayDelivery(endpointId, deliveryId),
@@ -42,7 +57,7 @@ export function DeliveryLog({ endpointId }: { endpointId: string }) {
       <form aria-label="Filter messages" className="actions filters" onSubmit={apply}>
         <label>
           Event type{' '}
-          <select name="event_type" defaultValue="">
+          <select name="event_type" defaultValue={linked.filters.event_type ?? ''}>
             <option value="">Any</option>
             {[...EVENT_TYPES, 'webhook.test'].map((type) => (
               <option key={type} value={type}>
@@ -73,24 +88,29 @@ export function DeliveryLog({ endpointId }: { endpointId: string }) {
           Refresh
         </button>
       </form>
+      {linked.id && filters === linked.filters && <p className="muted">Showing message {linked.id}, opened from a trip's timeline; filter to see the others.</p>}
       <QueryState isLoading={deliveries.isLoading} error={deliveries.error} what="the message log" />
       <FormError error={replay.error} />
       {replay.isSuccess && <p role="status">Message queued to be sent again.</p>}
       <DataTable dataMode="current" testId="delivery-log" caption="Messages, newest first" columns={MESSAGE_COLUMNS}
         rows={deliveries.data?.data} rowKey={(delivery) => delivery.id}
         empty={<>No messages{Object.values(filters).some(Boolean) ? ' match these filters' : ' yet'}.</>}
-        renderRow={(delivery) => <MessageRow delivery={delivery} onReplay={() => replay.mutate(delivery.id)} />} />
+        renderRow={(delivery) => <MessageRow delivery={delivery} linked={delivery.id === linked.id} onReplay={() => replay.mutate(delivery.id)} />} />
     </>
   );
 }
 
 /** The message's row, and when opened a full-width row below it: the payload and every attempt's request and answer. */
-function MessageRow({ delivery, onReplay }: { delivery: WebhookDelivery; onReplay: () => void }) {
-  const [open, setOpen] = useState(false);
+function MessageRow({ delivery, linked = false, onReplay }: { delivery: WebhookDelivery; linked?: boolean; onReplay: () => void }) {
+  const [open, setOpen] = useState(linked);
   const panelId = useId();
+  const row = useRef<HTMLTableRowElement>(null);
+  useEffect(() => {
+    if (linked) row.current?.scrollIntoView?.({ block: 'center' });
+  }, [linked]);
   return (
     <>
-      <tr data-testid={`delivery-${delivery.id}`}>
+      <tr data-testid={`delivery-${delivery.id}`} ref={row} aria-current={linked ? 'true' : undefined} className={linked ? 'linked' : undefined}>
         <td>
           {delivery.event_type}
           <div className="muted">{delivery.event_id}</div>

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { escapeHtml } from '@platform/service-kit/html';
 import type { PublicTracking } from './tracking.presenter';
 import { ROUTE_BOX } from './tracking-route';
-import { COURIER_GONE_TEXT, DEFAULT_BRAND_COLOR, ETA_TEXT, STATUS_TEXT, TEST_MARKER_TEXT, TIMELINE_TEXT, VEHICLE_TYPE_TEXT } from './tracking-text';
+import { COURIER_GONE_TEXT, DEFAULT_BRAND_COLOR, ENDED_TEXT, ETA_TEXT, FINAL_ROUTE_LABEL, LEGEND_TEXT, REFRESH_TEXT, SANDBOX_COURIER_TEXT, STATUS_TEXT, TEST_MARKER_TEXT, TIMELINE_TEXT, UNKNOWN_VEHICLE_VALUES, VEHICLE_TYPE_TEXT } from './tracking-text';
 
 export const TRACKING_SCRIPT_PATH = '/track/assets/tracking.js';
 export const TRACKING_ICON_PATH = '/track/assets/icon.svg';
@@ -29,10 +29,11 @@ section{background:#fff;border:1px solid #d3d7de;border-radius:8px;padding:12px 
 #status{font-size:1.15rem;font-weight:600;margin:0}
 #status[data-status=delivered]{color:#0e5a1c}
 #status[data-status=failed],#status[data-status=cancelled]{color:#8a1c1c}
-#eta:empty,#distance:empty,#received-by:empty{display:none}
+#eta:empty,#ended:empty,#distance:empty,#received-by:empty{display:none}
 #map{display:block;width:100%;height:auto;margin:8px auto}
 .route-rest{stroke-width:4;stroke-dasharray:2 8;stroke-linecap:round;opacity:.55}
 .route-done{stroke-width:5;stroke-linecap:round}
+#tracking[data-final=true] .route-rest{stroke-dasharray:none;stroke-width:5;opacity:1;stroke:#7b8794}
 .pickup{fill:#fff;stroke:#1f2933;stroke-width:3}
 .dropoff{fill:#1f2933}
 .courier{stroke:#fff;stroke-width:3}
@@ -101,17 +102,21 @@ function distanceText(meters: number): string {
 }
 
 /** The drawing's text alternative; the script writes the same words. */
-export function routeLabel(tracking: Pick<PublicTracking, 'route' | 'distance_meters'>): string {
+export function routeLabel(tracking: Pick<PublicTracking, 'route' | 'distance_meters' | 'final' | 'status'>): string {
   const { progress } = tracking.route;
+  if (tracking.final) return FINAL_ROUTE_LABEL[tracking.status] ?? FINAL_ROUTE_LABEL.cancelled!;
   if (progress === null || tracking.distance_meters === null) return 'Route from the pick-up to the drop-off; no courier position shown';
   return `Route from the pick-up to the drop-off; the courier is ${Math.round(progress * 100)}% of the way, ${distanceText(tracking.distance_meters)} from the drop-off area`;
 }
 
-/** The route: a straight line from the pick-up (hollow dot) to the drop-off (dark dot), the courier's dot on it. */
+/**
+ * The route: a straight line from the pick-up (hollow dot) to the drop-off (dark dot), the courier's dot on it; the
+ * part still ahead dotted. Delivered, the whole line is solid in the partner's colour; failed or cancelled, solid grey.
+ */
 function routeSvg(tracking: PublicTracking): string {
   const { pickup, dropoff, courier } = tracking.route;
   const color = escapeHtml(tracking.partner.brand_color ?? DEFAULT_BRAND_COLOR);
-  const at = courier ?? pickup;
+  const at = tracking.status === 'delivered' ? dropoff : (courier ?? pickup);
   const labelY = (y: number, other: number) => (y <= other ? Math.max(12, y - 12) : Math.min(ROUTE_BOX.height - 4, y + 20));
   return `<svg id="map" viewBox="0 0 ${ROUTE_BOX.width} ${ROUTE_BOX.height}" role="img" aria-label="${escapeHtml(routeLabel(tracking))}">
 <line id="route-rest" class="route-rest" stroke="${color}" x1="${at.x}" y1="${at.y}" x2="${dropoff.x}" y2="${dropoff.y}"/>
@@ -138,6 +143,31 @@ function proofHtml(tracking: PublicTracking): string {
 </section>`;
 }
 
+/** The time of day a delivery's status was entered, as the page first draws it (the script then shows the viewer's time). */
+const utcTime = (iso: string) => `${iso.slice(11, 16)} UTC`;
+
+/** "Delivered at 14:05 UTC" once final (the time of its last status), else empty. */
+export function endedText(tracking: Pick<PublicTracking, 'final' | 'status' | 'timeline'>): string {
+  const last = tracking.timeline[tracking.timeline.length - 1];
+  if (!tracking.final || !last) return '';
+  return `${ENDED_TEXT[tracking.status] ?? 'Ended at '}${utcTime(last.at)}`;
+}
+
+const isKnown = (value: string | null | undefined): value is string => typeof value === 'string' && !UNKNOWN_VEHICLE_VALUES.includes(value.trim().toLowerCase());
+
+/**
+ * The courier line: first name, vehicle and plate, leaving out what the fleet left unknown; the sandbox courier of a
+ * test delivery is named as such, with no vehicle (it has none).
+ */
+export function courierText(tracking: Pick<PublicTracking, 'courier' | 'final' | 'test'>): string {
+  const c = tracking.courier;
+  if (!c) return tracking.final ? COURIER_GONE_TEXT : 'No courier yet.';
+  if (tracking.test) return SANDBOX_COURIER_TEXT;
+  const vehicle = [c.vehicle.color, c.vehicle.make, c.vehicle.model].filter(isKnown).join(' ');
+  const type = VEHICLE_TYPE_TEXT[c.vehicle.type as keyof typeof VEHICLE_TYPE_TEXT] ?? c.vehicle.type;
+  return [c.first_name, vehicle ? `${vehicle} (${type})` : type, isKnown(c.vehicle.plate) ? c.vehicle.plate : ''].filter(Boolean).join(' · ');
+}
+
 export function etaText(seconds: number | null): string {
   if (seconds === null) return '';
   const minutes = Math.max(1, Math.round(seconds / 60));
@@ -147,15 +177,11 @@ export function etaText(seconds: number | null): string {
 /** The tracking page, drawn with the delivery's state now; the script keeps it current. Every value is escaped. */
 export function trackingPageHtml(tracking: PublicTracking, statusUrl: string): string {
   const e = escapeHtml;
-  const c = tracking.courier;
-  const courier = c
-    ? `${c.first_name} · ${[c.vehicle.color, c.vehicle.make, c.vehicle.model].join(' ')} (${VEHICLE_TYPE_TEXT[c.vehicle.type as keyof typeof VEHICLE_TYPE_TEXT] ?? c.vehicle.type}) · ${c.vehicle.plate}`
-    : tracking.final
-      ? COURIER_GONE_TEXT
-      : 'No courier yet.';
+  const courier = courierText(tracking);
+  const mode = tracking.final ? 'final' : 'live';
   const distance = tracking.distance_meters === null ? (tracking.final ? '' : 'Position not available yet.') : `${distanceText(tracking.distance_meters)} from the drop-off area`;
   const timeline = tracking.timeline
-    .map((entry) => `<li><time datetime="${e(entry.at)}">${e(entry.at.slice(11, 16))} UTC</time> ${e(TIMELINE_TEXT[entry.status as keyof typeof TIMELINE_TEXT] ?? entry.status)}</li>`)
+    .map((entry) => `<li><time datetime="${e(entry.at)}">${e(utcTime(entry.at))}</time> ${e(TIMELINE_TEXT[entry.status as keyof typeof TIMELINE_TEXT] ?? entry.status)}</li>`)
     .join('\n');
   const testMarker = tracking.test ? `<p id="test-marker" class="test-marker" role="note"><strong>TEST</strong> ${e(TEST_MARKER_TEXT.replace(/^TEST /, ''))}</p>\n` : '';
   return page(
@@ -165,6 +191,7 @@ ${testMarker}<section aria-labelledby="status-heading">
 <h2 id="status-heading">Status</h2>
 <p id="status" role="status" aria-live="polite" data-status="${e(tracking.status)}">${e(STATUS_TEXT[tracking.status])}</p>
 <p id="eta">${e(etaText(tracking.eta_seconds))}</p>
+<p id="ended">${e(endedText(tracking))}</p>
 </section>
 <section aria-labelledby="courier-heading">
 <h2 id="courier-heading">Courier</h2>
@@ -173,7 +200,7 @@ ${testMarker}<section aria-labelledby="status-heading">
 <section aria-labelledby="map-heading">
 <h2 id="map-heading">Where it is</h2>
 ${routeSvg(tracking)}
-<p class="legend">Hollow dot: the pick-up. Dark dot: the drop-off area. Coloured dot: your courier, shown once your parcel is on its way and clear of the pick-up. The line is straight, not the road.</p>
+<p class="legend" id="legend">${e(LEGEND_TEXT[mode])}</p>
 <p id="distance">${e(distance)}</p>
 </section>
 ${proofHtml(tracking)}
@@ -184,7 +211,7 @@ ${timeline}
 </ol>
 </section>
 </main>
-<footer><p>Last updated <span id="updated">${e(tracking.updated_at.slice(11, 16))} UTC</span>. This page refreshes by itself until the delivery is complete.</p></footer>`,
+<footer><p>Last updated <span id="updated">${e(utcTime(tracking.updated_at))}</span>. <span id="refresh-note">${e(REFRESH_TEXT[mode])}</span></p></footer>`,
     { script: !tracking.final, partner: tracking.partner },
   );
 }

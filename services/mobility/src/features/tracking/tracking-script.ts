@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { COURIER_GONE_TEXT, ETA_TEXT, STATUS_TEXT, TIMELINE_TEXT, VEHICLE_TYPE_TEXT } from './tracking-text';
+import { COURIER_GONE_TEXT, ENDED_TEXT, ETA_TEXT, FINAL_ROUTE_LABEL, LEGEND_TEXT, REFRESH_TEXT, SANDBOX_COURIER_TEXT, STATUS_TEXT, TIMELINE_TEXT, UNKNOWN_VEHICLE_VALUES, VEHICLE_TYPE_TEXT } from './tracking-text';
 
 /**
  * The page's only script, served from `/track/assets/tracking.js` (CSP `script-src 'self'`): polls the status JSON
@@ -13,6 +13,12 @@ export const TRACKING_SCRIPT = `(function () {
   var VEHICLE_TYPE_TEXT = ${JSON.stringify(VEHICLE_TYPE_TEXT)};
   var COURIER_GONE_TEXT = ${JSON.stringify(COURIER_GONE_TEXT)};
   var ETA_TEXT = ${JSON.stringify(ETA_TEXT)};
+  var ENDED_TEXT = ${JSON.stringify(ENDED_TEXT)};
+  var FINAL_ROUTE_LABEL = ${JSON.stringify(FINAL_ROUTE_LABEL)};
+  var LEGEND_TEXT = ${JSON.stringify(LEGEND_TEXT)};
+  var REFRESH_TEXT = ${JSON.stringify(REFRESH_TEXT)};
+  var SANDBOX_COURIER_TEXT = ${JSON.stringify(SANDBOX_COURIER_TEXT)};
+  var UNKNOWN_VEHICLE_VALUES = ${JSON.stringify(UNKNOWN_VEHICLE_VALUES)};
   var main = document.getElementById('tracking');
   if (!main) return;
   var statusUrl = main.getAttribute('data-status-url');
@@ -24,6 +30,19 @@ export const TRACKING_SCRIPT = `(function () {
   function distanceText(m) { return m < 1000 ? (Math.round(m / 10) * 10) + ' m' : (m / 1000).toFixed(1) + ' km'; }
   function minutesText(s) { var m = Math.max(1, Math.round(s / 60)); return m + (m === 1 ? ' minute' : ' minutes'); }
   function timeText(iso) { return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }); }
+  function known(v) { return typeof v === 'string' && UNKNOWN_VEHICLE_VALUES.indexOf(v.trim().toLowerCase()) === -1; }
+  function courierText(t) {
+    var c = t.courier;
+    if (!c) return t.final ? COURIER_GONE_TEXT : 'No courier yet.';
+    if (t.test) return SANDBOX_COURIER_TEXT;
+    var vehicle = [c.vehicle.color, c.vehicle.make, c.vehicle.model].filter(known).join(' ');
+    var type = VEHICLE_TYPE_TEXT[c.vehicle.type] || c.vehicle.type;
+    return [c.first_name, vehicle ? vehicle + ' (' + type + ')' : type, known(c.vehicle.plate) ? c.vehicle.plate : ''].filter(Boolean).join(' \u00b7 ');
+  }
+  function endedText(t) {
+    var last = t.timeline[t.timeline.length - 1];
+    return t.final && last ? (ENDED_TEXT[t.status] || 'Ended at ') + timeText(last.at) : '';
+  }
 
   function render(t) {
     var status = byId('status');
@@ -32,8 +51,11 @@ export const TRACKING_SCRIPT = `(function () {
       status.textContent = STATUS_TEXT[t.status] || t.status;
     }
     main.setAttribute('data-status', t.status);
-    var c = t.courier;
-    setText('courier', c ? c.first_name + ' \\u00b7 ' + [c.vehicle.color, c.vehicle.make, c.vehicle.model].join(' ') + ' (' + (VEHICLE_TYPE_TEXT[c.vehicle.type] || c.vehicle.type) + ') \\u00b7 ' + c.vehicle.plate : (t.final ? COURIER_GONE_TEXT : 'No courier yet.'));
+    main.setAttribute('data-final', String(t.final));
+    setText('courier', courierText(t));
+    setText('ended', endedText(t));
+    setText('legend', t.final ? LEGEND_TEXT.final : LEGEND_TEXT.live);
+    setText('refresh-note', t.final ? REFRESH_TEXT.final : REFRESH_TEXT.live);
     setText('distance', t.distance_meters === null ? (t.final ? '' : 'Position not available yet.') : distanceText(t.distance_meters) + ' from the drop-off area');
     setText('eta', t.eta_seconds === null ? '' : ETA_TEXT + minutesText(t.eta_seconds));
     var list = byId('timeline');
@@ -54,11 +76,11 @@ export const TRACKING_SCRIPT = `(function () {
 
   function drawRoute(t) {
     var r = t.route;
-    var at = r.courier || r.pickup;
+    var at = t.status === 'delivered' ? r.dropoff : (r.courier || r.pickup);
     setAttrs(byId('route-done'), { x1: r.pickup.x, y1: r.pickup.y, x2: at.x, y2: at.y });
     setAttrs(byId('route-rest'), { x1: at.x, y1: at.y, x2: r.dropoff.x, y2: r.dropoff.y });
     setAttrs(byId('courier-dot'), { cx: at.x, cy: at.y, visibility: r.courier ? 'visible' : 'hidden' });
-    byId('map').setAttribute('aria-label', r.progress === null || t.distance_meters === null
+    byId('map').setAttribute('aria-label', t.final ? (FINAL_ROUTE_LABEL[t.status] || FINAL_ROUTE_LABEL.cancelled) : r.progress === null || t.distance_meters === null
       ? 'Route from the pick-up to the drop-off; no courier position shown'
       : 'Route from the pick-up to the drop-off; the courier is ' + Math.round(r.progress * 100) + '% of the way, ' + distanceText(t.distance_meters) + ' from the drop-off area');
   }

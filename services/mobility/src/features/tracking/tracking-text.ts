@@ -38,3 +38,31 @@ export const TEST_MARKER_TEXT = 'TEST delivery: made with a test key in the sand
 
 /** The courier line once the delivery is final: its name and plate leave the page with the hand-over. */
 export const COURIER_GONE_TEXT = "The delivery has ended; the courier's details are no longer shown.";
+
+/** The courier line of a test delivery: the sandbox courier has no real name or vehicle to show. */
+export const SANDBOX_COURIER_TEXT = 'Sandbox courier';
+
+/** A vehicle field the fleet left unknown: never shown. */
+export const UNKNOWN_VEHICLE_VALUES = ['', 'none', 'unknown', 'n/a'];
+
+/** The map's legend while the delivery is under way, and once it is final (no courier any more). */
+export const LEGEND_TEXT = {
+  live: 'Hollow dot: the pick-up. Dark dot: the drop-off area. Coloured dot: your courier, shown once your parcel is on its way and clear of the pick-up. The line is straight, not the road.',
+  final: 'Hollow dot: the pick-up. Dark dot: the drop-off area. The line is straight, not the road.',
+};
+
+/** The footer's note on refreshing: the page polls only until the delivery is final. */
+export const REFRESH_TEXT = {
+  live: 'This page refreshes by itself until the delivery is complete.',
+  final: 'This delivery has ended; this page no longer refreshes.',
+};
+
+/** The words before the time a final delivery ended, by its status. */
+export const ENDED_TEXT: Partial<Record<DeliveryStatus, string>> = { delivered: 'Delivered at ', failed: 'Ended at ', cancelled: 'Cancelled at ' };
+
+/** The drawing's text alternative once final. */
+export const FINAL_ROUTE_LABEL: Partial<Record<DeliveryStatus, string>> = {
+  delivered: 'Route from the pick-up to the drop-off; the parcel was delivered',
+  failed: 'Route from the pick-up to the drop-off; the delivery failed',
+  cancelled: 'Route from the pick-up to the drop-off; the delivery was cancelled',
+};
