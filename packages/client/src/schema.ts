@@ -5318,6 +5318,29 @@ export namespace CertificateService {
             patch?: never;
             trace?: never;
         };
+        "/credentials/{code}/badge.png": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /**
+             * The credential's badge (its Open Badges achievement image)
+             * @description The picture the credential names as `credentialSubject.achievement.image`: a round badge, 400 × 400
+             *     pixels, in the accent colour of the template version the certificate was issued with, holding the template's logo,
+             *     or the programme's initials and title when the template has no logo. Drawn once and kept; a certificate's badge
+             *     does not change, so caches may keep it a day (`Cache-Control: public, max-age=86400`, revalidated by `ETag`).
+             */
+            get: operations["getPublicCredentialBadge"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
         "/credentials/{code}/credential.json": {
             parameters: {
                 query?: never;
@@ -8654,6 +8677,43 @@ export namespace CertificateService {
                     };
                 };
                 404: components["responses"]["NotFound"];
+            };
+        };
+        getPublicCredentialBadge: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The certificate's verification code (`ABCDEF-GHJKMN-PQRSTU`; case, spaces and dashes are ignored). */
+                    code: components["parameters"]["VerificationCode"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The badge as PNG. */
+                200: {
+                    headers: {
+                        /** @description A strong validator of the badge's bytes. Send it back in `If-None-Match` for a 304. */
+                        ETag?: string;
+                        /** @description `public, max-age=86400`: a certificate's badge does not change. */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": unknown;
+                    };
+                };
+                304: components["responses"]["DocumentNotModified"];
+                /** @description No certificate has this code (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         getVerifiableCredential: {

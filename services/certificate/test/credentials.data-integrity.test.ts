@@ -1,6 +1,10 @@
 import { gunzipSync } from 'node:zlib';
 import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
 import { cryptosuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite';
+import { DataIntegrityProof as DccDataIntegrityProof } from '@digitalcredentials/data-integrity';
+import { cryptosuite as dccCryptosuite } from '@digitalcredentials/eddsa-rdfc-2022-cryptosuite';
+import * as dccVc from '@digitalcredentials/vc';
+import { checkStatus } from '@digitalcredentials/vc-bitstring-status-list';
 import jsigs from 'jsonld-signatures';
 import request from 'supertest';
 import { BUNDLED_CONTEXTS } from '../src/features/credentials/data-integrity';
@@ -13,6 +17,19 @@ import { issueCertificate, newOrg, type TestOrg } from './factories/admin';
  * check embedded proofs (Data Integrity wallets) accept it. A verifier is built here from Digital Bazaar's libraries
  * (jsonld-signatures, the Data Integrity suite, the eddsa-rdfc-2022 cryptosuite): it reads the JSON-LD contexts from
  * the packages the service ships and resolves the issuer's did:web from the app, and from nothing else.
+ *
+ * The field's verifier is checked too: the Digital Credentials Consortium's (DCC) verifier, which its wallet and
+ * VerifierPlus run. Its package, @digitalcredentials/verifier-core (1.0.0-beta.11, the newest on npm), cannot run
+ * offline: `verifyCredential({ credential, knownDIDRegistries })` takes no document loader. It builds its own once, at
+ * import (`securityLoader({ fetchRemoteContexts: true })`), which resolves a did:web over HTTPS and fetches the status
+ * list credential and any context it does not bundle from their URLs; it fetches the credential's `credentialSchema`
+ * (purl.imsglobal.org) with the global `fetch`, and every issuer registry named in `knownDIDRegistries`. So the test
+ * runs what verifier-core is made of, the way it runs it: @digitalcredentials/vc's `verifyCredential` with the
+ * `eddsa-rdfc-2022` Data Integrity suite (@digitalcredentials/data-integrity and -eddsa-rdfc-2022-cryptosuite) and
+ * @digitalcredentials/vc-bitstring-status-list's `checkStatus`, `verifyMatchingIssuers: false` as verifier-core passes
+ * it, given a document loader over the bundled contexts and the app (the did:web document and the status list,
+ * answered by the app on a loopback port). Its schema step is credentials.open-badges.test.ts's (ajv against 1EdTech's
+ * schema, shipped in test/fixtures); its registry step only says whether the issuer is listed somewhere.
  */
 const PUBLIC_BASE_URL = 'https://certificates.example.test:8443';
 const DID = 'did:web:certificates.example.test%3A8443';
@@ -47,6 +64,24 @@ async function documentLoader(url: string) {
   }
   throw new Error(`no network in this test: ${url}`);
 }
+
+/** The DCC verifier's loader: the same, and the platform's own documents (the status lists) from the app. */
+async function dccDocumentLoader(url: string) {
+  if (!url.startsWith(`${PUBLIC_BASE_URL}/`)) return documentLoader(url);
+  fetched.push(url);
+  const res = await app().get(url.slice(PUBLIC_BASE_URL.length)).set('Accept', 'application/vc+ld+json').expect(200);
+  return { contextUrl: null, documentUrl: url, document: JSON.parse(res.text) as unknown };
+}
+
+/** As @digitalcredentials/verifier-core verifies a credential (its signature, then its status), without its fetching. */
+const verifyAsDcc = (credential: object) =>
+  dccVc.verifyCredential({
+    credential: structuredClone(credential),
+    suite: [new DccDataIntegrityProof({ cryptosuite: dccCryptosuite })],
+    documentLoader: dccDocumentLoader,
+    checkStatus,
+    verifyMatchingIssuers: false,
+  });
 
 const verifyProof = (document: object) =>
   jsigs.verify(structuredClone(document), { suite: new DataIntegrityProof({ cryptosuite }), purpose: new jsigs.purposes.AssertionProofPurpose(), documentLoader });
@@ -131,6 +166,33 @@ describe('credential.json: the Open Badges credential with an embedded Data Inte
     expect(await revocationBit(credential)).toBe(1);
     const revoked = await app().post('/credentials/verify').set('Content-Type', 'application/vc+ld+json').send(JSON.stringify(credential)).expect(200);
     expect(revoked.body).toMatchObject({ status: 'revoked', valid: false });
+  });
+
+  it("the field's verifier (the DCC verifier's libraries) says valid, then revoked once the certificate is revoked", async () => {
+    const certificate = await issueCertificate(ctx, org, { recipient_name: 'Hauwa Sani', program_title: 'Community Health' });
+    const credential = await downloadCredential(certificate.verification_code);
+    fetched.length = 0;
+    const valid = await verifyAsDcc(credential);
+    expect(valid.error).toBeUndefined();
+    expect(valid.verified).toBe(true);
+    expect(valid.log).toEqual(expect.arrayContaining([{ id: 'valid_signature', valid: true }, { id: 'revocation_status', valid: true }]));
+    // It read the status list credential (and checked that list's own proof) from the platform, and nothing from elsewhere.
+    expect(fetched).toContain(credential.credentialStatus.statusListCredential);
+    expect(fetched.every((url) => BUNDLED_CONTEXTS.has(url) || url.startsWith(DID) || url.startsWith(`${PUBLIC_BASE_URL}/credentials/status/`))).toBe(true);
+
+    await app().post(`/admin/v1/certificates/${certificate.id}/revoke`).set('Authorization', org.admin()).expect(200);
+    const revoked = await verifyAsDcc(credential);
+    // The signature still holds; the status list now says revoked, so the credential no longer verifies.
+    expect(revoked.verified).toBe(false);
+    expect(revoked.log).toEqual(expect.arrayContaining([{ id: 'valid_signature', valid: true }, { id: 'revocation_status', valid: false }]));
+    expect(revoked.statusResult).toMatchObject({ verified: false, results: [{ verified: false, credentialStatus: { statusPurpose: 'revocation' } }] });
+
+    // A changed copy fails at the signature, before any status is looked at.
+    const changed = structuredClone(credential);
+    changed.credentialSubject.achievement.name = 'Surgery';
+    const tampered = await verifyAsDcc(changed);
+    expect(tampered.verified).toBe(false);
+    expect(tampered.statusResult).toBeUndefined();
   });
 
   it('is also the answer to Accept: application/vc+ld+json at the page address', async () => {
