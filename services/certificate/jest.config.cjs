@@ -2,21 +2,9 @@ const preset = require('../../jest.preset.cjs');
 
 /**
  * The Data Integrity libraries (and the two small packages they import) are ES modules only; jest loads CommonJS, so
- * swc turns them into CommonJS here. So are the Digital Credentials Consortium's verifier building blocks the tests
- * verify with (@digitalcredentials/*: vc, its Data Integrity suite, cryptosuite and Multikey). Every other file under
- * node_modules is loaded as it is.
+ * swc turns them into CommonJS here. Every other file under node_modules is loaded as it is.
  */
-const ESM_ONLY_PACKAGES = [
-  '@digitalbazaar/data-integrity',
-  '@digitalbazaar/eddsa-rdfc-2022-cryptosuite',
-  '@digitalbazaar/ed25519-multikey',
-  'base58-universal',
-  'base64url-universal',
-  '@digitalcredentials/vc',
-  '@digitalcredentials/data-integrity',
-  '@digitalcredentials/eddsa-rdfc-2022-cryptosuite',
-  '@digitalcredentials/ed25519-multikey',
-];
+const ESM_ONLY_PACKAGES = ['@digitalbazaar/data-integrity', '@digitalbazaar/eddsa-rdfc-2022-cryptosuite', '@digitalbazaar/ed25519-multikey', 'base58-universal', 'base64url-universal'];
 
 module.exports = {
   ...preset,
