@@ -5318,6 +5318,29 @@ export namespace CertificateService {
             patch?: never;
             trace?: never;
         };
+        "/credentials/{code}/badge.png": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /**
+             * The credential's badge (its Open Badges achievement image)
+             * @description The picture the credential names as `credentialSubject.achievement.image`: a round badge, 400 × 400
+             *     pixels, in the accent colour of the template version the certificate was issued with, holding the template's logo,
+             *     or the programme's initials and title when the template has no logo. Drawn once and kept; a certificate's badge
+             *     does not change, so caches may keep it a day (`Cache-Control: public, max-age=86400`, revalidated by `ETag`).
+             */
+            get: operations["getPublicCredentialBadge"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
         "/credentials/{code}/credential.json": {
             parameters: {
                 query?: never;
@@ -5327,14 +5350,16 @@ export namespace CertificateService {
             };
             /**
              * The certificate as a signed Open Badges 3.0 verifiable credential (download)
-             * @description An `OpenBadgeCredential` (W3C Verifiable Credential 2.0) secured as a compact JWS (VC-JOSE-COSE: `typ` `vc+jwt`,
-             *     `cty` `vc`, `alg` EdDSA over Ed25519, `kid` the key's id in the issuer's DID document), delivered as a VC 2.0
-             *     `EnvelopedVerifiableCredential` whose `id` is `data:application/vc+jwt,<JWT>`. The JWT's payload is the credential:
-             *     `issuer.id` is the platform's `did:web` (see `/.well-known/did.json`), `issuer.name` the organization,
-             *     `credentialSubject.achievement` the program, `validFrom` the moment it was issued (`iat`), `awardedDate` the issue
-             *     date, `validUntil` the expiry, `credentialSchema` the Open Badges 3.0 JSON Schema, and
+             * @description An `OpenBadgeCredential` (W3C Verifiable Credential 2.0) in its JSON-LD form (`application/vc+ld+json`), secured by
+             *     an embedded Data Integrity proof (`DataIntegrityProof`, `eddsa-rdfc-2022`, `verificationMethod` the Multikey of the
+             *     issuer's DID document, `created` the moment it was issued); the same credential as a JWT is
+             *     `Accept: application/vc+jwt` on `/credentials/{code}`. `issuer.id` is the platform's `did:web` (see
+             *     `/.well-known/did.json`), `issuer.name` the organization, `credentialSubject.achievement` the program (its
+             *     `criteria` and its `image`, the badge at `/credentials/{code}/badge.png`), `validFrom` the moment it was issued,
+             *     `awardedDate` the issue date, `validUntil` the expiry, `credentialSchema` 1EdTech's Open Badges 3.0 JSON Schema, and
              *     `credentialStatus` a `BitstringStatusListEntry` (revocation) pointing at `/credentials/status/{list}`.
-             *     Revoking changes only the status list bit, never this document. Check it offline with the published key, or at
+             *     Revoking changes only the status list bit, never this document (signed once and kept). Check it offline with the
+             *     published key (any Data Integrity verifier, the Digital Credentials Consortium's among them), or at
              *     `POST /credentials/verify`.
              */
             get: operations["getVerifiableCredential"];
@@ -8654,6 +8679,43 @@ export namespace CertificateService {
                     };
                 };
                 404: components["responses"]["NotFound"];
+            };
+        };
+        getPublicCredentialBadge: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The certificate's verification code (`ABCDEF-GHJKMN-PQRSTU`; case, spaces and dashes are ignored). */
+                    code: components["parameters"]["VerificationCode"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The badge as PNG. */
+                200: {
+                    headers: {
+                        /** @description A strong validator of the badge's bytes. Send it back in `If-None-Match` for a 304. */
+                        ETag?: string;
+                        /** @description `public, max-age=86400`: a certificate's badge does not change. */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": unknown;
+                    };
+                };
+                304: components["responses"]["DocumentNotModified"];
+                /** @description No certificate has this code (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         getVerifiableCredential: {

@@ -1,3 +1,8 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
 import { cryptosuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite';
@@ -13,6 +18,17 @@ import { issueCertificate, newOrg, type TestOrg } from './factories/admin';
  * check embedded proofs (Data Integrity wallets) accept it. A verifier is built here from Digital Bazaar's libraries
  * (jsonld-signatures, the Data Integrity suite, the eddsa-rdfc-2022 cryptosuite): it reads the JSON-LD contexts from
  * the packages the service ships and resolves the issuer's did:web from the app, and from nothing else.
+ *
+ * The field's verifier is checked too: the Digital Credentials Consortium's (DCC) verifier, which its wallet and
+ * VerifierPlus run. Its package, @digitalcredentials/verifier-core (1.0.0-beta.11, the newest on npm), takes no
+ * document loader: `verifyCredential({ credential, knownDIDRegistries })` uses the one it builds at import
+ * (`securityLoader({ fetchRemoteContexts: true })`), which resolves the did:web over HTTPS and fetches the status list
+ * credential (and any context it does not bundle; it bundles all of ours) from their URLs, and it fetches the
+ * credential's `credentialSchema` (purl.imsglobal.org) with the global `fetch`, and every issuer registry named in
+ * `knownDIDRegistries` (none here). So it runs as it is, offline, in a Node process of its own (it is ES modules
+ * throughout, which jest's CommonJS runtime does not load: test/helpers/dcc-verifier-core.mjs), its `fetch` pointed at
+ * loopback servers: the app for the platform's addresses, a server with the shipped 1EdTech schema for
+ * purl.imsglobal.org; any other address is refused.
  */
 const PUBLIC_BASE_URL = 'https://certificates.example.test:8443';
 const DID = 'did:web:certificates.example.test%3A8443';
@@ -46,6 +62,42 @@ async function documentLoader(url: string) {
     if (method) return { contextUrl: null, documentUrl: url, document: { '@context': document['@context'], ...method } };
   }
   throw new Error(`no network in this test: ${url}`);
+}
+
+const SCHEMA_FILE = 'ob_v3p0_achievementcredential_schema.json';
+const SCHEMA_URL = `https://purl.imsglobal.org/spec/ob/v3p0/schema/json/${SCHEMA_FILE}`;
+
+/** A server listening on a loopback port, its origin, and how to stop it. */
+async function listening(server: Server) {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { origin: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+interface VerifierCoreAnswer {
+  result: {
+    errors?: Array<{ name: string; message: string }>;
+    log?: Array<{ id: string; valid: boolean }>;
+    additionalInformation?: Array<{ id: string; results: Array<{ schema: string; result: { valid: boolean; errors?: Array<{ instancePath: string; message: string }> } }> }>;
+  };
+  fetched: Array<{ url: string; answered: boolean }>;
+}
+
+/** @digitalcredentials/verifier-core's verdict on `credential` (test/helpers/dcc-verifier-core.mjs), its fetches sent by `urlMap`. */
+function verifierCore(credential: object, urlMap: Record<string, string>): Promise<VerifierCoreAnswer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(__dirname, 'helpers', 'dcc-verifier-core.mjs')], {
+      env: { ...process.env, NODE_OPTIONS: '', DCC_URL_MAP: JSON.stringify(urlMap) },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as VerifierCoreAnswer) : reject(new Error(`verifier-core exited with ${code}: ${err}`))));
+    child.stdin.end(JSON.stringify(credential));
+  });
 }
 
 const verifyProof = (document: object) =>
@@ -131,6 +183,46 @@ describe('credential.json: the Open Badges credential with an embedded Data Inte
     expect(await revocationBit(credential)).toBe(1);
     const revoked = await app().post('/credentials/verify').set('Content-Type', 'application/vc+ld+json').send(JSON.stringify(credential)).expect(200);
     expect(revoked.body).toMatchObject({ status: 'revoked', valid: false });
+  });
+
+  it('the DCC verifier itself (verifier-core, in its own process, offline) says valid, then revoked', async () => {
+    const certificate = await issueCertificate(ctx, org, { recipient_name: 'Binta Musa', program_title: 'Public Health Nursing' });
+    const credential = await downloadCredential(certificate.verification_code);
+    const platform = await listening(createServer(ctx.app));
+    const purl = await listening(
+      createServer((req, res) => {
+        if (req.url !== `/${SCHEMA_FILE}`) return void res.writeHead(404).end();
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(readFileSync(path.join(__dirname, 'fixtures', SCHEMA_FILE)));
+      }),
+    );
+    try {
+      const urlMap = { [`${PUBLIC_BASE_URL}/`]: `${platform.origin}/`, [SCHEMA_URL.replace(SCHEMA_FILE, '')]: `${purl.origin}/` };
+      const valid = await verifierCore(credential, urlMap);
+      expect(valid.result.errors).toBeUndefined();
+      expect(valid.result.log).toEqual(
+        expect.arrayContaining([{ id: 'valid_signature', valid: true }, { id: 'revocation_status', valid: true }, { id: 'expiration', valid: true }]),
+      );
+      // What it fetched: the did:web document and the status list from the platform, the schema from 1EdTech; nothing else.
+      expect(valid.fetched.every(({ answered }) => answered)).toBe(true);
+      expect(new Set(valid.fetched.map(({ url }) => url))).toEqual(new Set([`${PUBLIC_BASE_URL}/.well-known/did.json`, credential.credentialStatus.statusListCredential, SCHEMA_URL]));
+      // Its schema step validates the credential with its proof: 1EdTech's schema wants `proof` as an array (see
+      // credentials.open-badges.test.ts), the one complaint it has.
+      const schemaCheck = valid.result.additionalInformation?.find(({ id }) => id === 'schema_check');
+      expect(schemaCheck?.results).toEqual([expect.objectContaining({ schema: SCHEMA_URL, result: expect.objectContaining({ valid: false }) })]);
+      expect(schemaCheck?.results[0]?.result.errors?.map(({ instancePath, message }) => `${instancePath}: ${message}`)).toEqual(['/proof: must be array']);
+
+      await app().post(`/admin/v1/certificates/${certificate.id}/revoke`).set('Authorization', org.admin()).expect(200);
+      const revoked = await verifierCore(credential, urlMap);
+      expect(revoked.result.log).toEqual(expect.arrayContaining([{ id: 'valid_signature', valid: true }, { id: 'revocation_status', valid: false }]));
+
+      // A copy naming another achievement: its signature fails, and it says so before anything else.
+      const changed = structuredClone(credential);
+      changed.credentialSubject.achievement.name = 'Surgery';
+      const tampered = await verifierCore(changed, urlMap);
+      expect(tampered.result.errors).toEqual([expect.objectContaining({ name: 'invalid_signature' })]);
+    } finally {
+      await Promise.all([platform.close(), purl.close()]);
+    }
   });
 
   it('is also the answer to Accept: application/vc+ld+json at the page address', async () => {

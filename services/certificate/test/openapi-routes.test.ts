@@ -237,6 +237,8 @@ const scenarios: Scenario[] = [
     return app().get(`/credentials/${issued.body.verification_code}/logo`);
   }],
   ['GET /credentials/{code}/logo', 404, 'a certificate without a logo', async () => app().get(`/credentials/${(await issueCertificate(ctx, newOrg(ctx))).verification_code}/logo`)],
+  ['GET /credentials/{code}/badge.png', 200, 'a certificate', async () => app().get(`/credentials/${(await issueCertificate(ctx, newOrg(ctx))).verification_code}/badge.png`)],
+  ['GET /credentials/{code}/badge.png', 404, 'an unknown code', () => app().get('/credentials/ABCDEF-GHJKMN-PQRSTU/badge.png')],
   ['GET /admin/v1/certificates/{id}/document', 200, 'as PDF', async () => {
     const who = newOrg(ctx);
     return asOwner(app().get(`/admin/v1/certificates/${(await issueCertificate(ctx, who)).id}/document`), who);

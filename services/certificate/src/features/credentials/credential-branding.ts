@@ -55,7 +55,7 @@ function contrast(a: string, b: string): number {
 }
 
 /** Text on a brand colour: white or near-black, whichever reads better (the issuer's colours may be anything). */
-const textOn = (background: string) => (contrast(background, '#FFFFFF') >= contrast(background, '#111111') ? '#FFFFFF' : '#111111');
+export const textOn = (background: string): string => (contrast(background, '#FFFFFF') >= contrast(background, '#111111') ? '#FFFFFF' : '#111111');
 
 /**
  * The branding's style sheet: the accent colour on the header band and the download button, the template's background

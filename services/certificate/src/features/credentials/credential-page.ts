@@ -75,8 +75,10 @@ export function credentialPageHtml(credential: PublicCredential, branding?: Cred
   ];
   // Same-origin paths: the page works at whatever address serves it, and the CSP allows images from there only.
   const path = `/credentials/${encodeURIComponent(credential.verification_code)}`;
-  const body = `<h1>${e(credential.program_title)}</h1>
-<p>${e(credential.recipient_name)}</p>
+  // Beside the title, the badge the verifiable credential names as its achievement's image.
+  const body = `<div class="heading"><div><h1>${e(credential.program_title)}</h1>
+<p>${e(credential.recipient_name)}</p></div>
+<img class="badge" src="${e(`${path}/badge.png`)}" alt="${e(`Badge of ${credential.program_title}`)}" width="96" height="96"></div>
 <p class="status ${credential.status}" role="status" data-status="${credential.status}">${e(statusSentence(credential))}</p>
 <p class="issuer" data-issuer-verified="${credential.issuer_verified}">${e(issuerSentence(credential))}</p>
 ${shareActions(credential)}

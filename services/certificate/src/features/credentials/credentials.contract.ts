@@ -154,6 +154,19 @@ export const credentialsRouteTable = [
     },
   }),
   route({
+    operationId: 'getPublicCredentialBadge',
+    method: 'get',
+    path: '/credentials/{code}/badge.png',
+    tags: ["Public credentials"],
+    security: [],
+    params: z.object({ code: verificationCodeParameter }),
+    responses: {
+      200: { headers: { "ETag": { description: "A strong validator of the badge's bytes. Send it back in `If-None-Match` for a 304.", schema: z.string() }, "Cache-Control": { description: "`public, max-age=86400`: a certificate's badge does not change.", schema: z.string() } }, content: { "image/png": null } },
+      304: documentNotModifiedResponse,
+      404: notFoundResponse,
+    },
+  }),
+  route({
     operationId: 'getVerifiableCredential',
     method: 'get',
     path: '/credentials/{code}/credential.json',

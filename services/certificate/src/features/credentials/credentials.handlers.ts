@@ -37,6 +37,8 @@ export const unknownDocumentFormat: RequestHandler = () => {
 
 /** Seconds a browser or CDN may keep a public document without asking again. */
 const DOCUMENT_MAX_AGE_S = 60;
+/** A badge never changes for its certificate: a day. */
+const BADGE_MAX_AGE_S = 86_400;
 
 /**
  * `/credentials/{code}`: the public credential page, no key needed (the gateway limits it per address). A browser gets
@@ -106,6 +108,17 @@ export function credentialsHandlers(credentials: CredentialsService, verifiable:
     getPublicCredentialLogo: async ({ params: { code }, res }) => {
       const logo = await credentials.logo(code);
       res.set({ 'Content-Type': logo.contentType, 'Cache-Control': `public, max-age=${DOCUMENT_MAX_AGE_S}`, 'X-Content-Type-Options': 'nosniff' }).send(logo.content);
+    },
+    // The badge (the credential's achievement image): the same for the certificate's whole life, so cached for a day.
+    getPublicCredentialBadge: async ({ params: { code }, req, res }) => {
+      const png = await credentials.badge(code);
+      const etag = `"${createHash('sha256').update(png).digest('base64url').slice(0, 32)}"`;
+      res.set({ ETag: etag, 'Cache-Control': `public, max-age=${BADGE_MAX_AGE_S}`, 'X-Content-Type-Options': 'nosniff' });
+      if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) {
+        res.status(304).end();
+        return;
+      }
+      res.set('Content-Type', 'image/png').send(png);
     },
     getPublicCredentialPdf: ({ params: { code }, req, res }) => document(code, 'pdf', req, res),
     getPublicCredentialPng: ({ params: { code }, req, res }) => document(code, 'png', req, res),

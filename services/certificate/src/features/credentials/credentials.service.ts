@@ -2,6 +2,7 @@ import { NotFoundError } from '@platform/service-kit/errors';
 import { verifiedStatus } from '../certificates';
 import { formatVerificationCode, normalizeVerificationCode } from '../certificates';
 import { credentialPageUrl, type DocumentsService } from '../documents';
+import { badgePng } from './badge-image';
 import type { CredentialBrandingRepository } from './credential-branding';
 import type { CredentialsRepository } from './credentials.repository';
 
@@ -47,6 +48,17 @@ export function createCredentialsService(repository: CredentialsRepository, docu
       const logo = await branding.logo(storedCode(input));
       if (!logo) throw new NotFoundError('Logo not found');
       return logo;
+    },
+    /**
+     * The credential's badge (its Open Badges `achievement.image`): a PNG drawn in the template's accent colour around
+     * the template's logo, or around the programme's initials when the template has none.
+     */
+    async badge(input: string): Promise<Buffer> {
+      const code = storedCode(input);
+      const row = await repository.byVerificationCode(code);
+      if (!row) throw new NotFoundError('Certificate not found');
+      const [{ colors }, logo] = await Promise.all([branding.branding(code), branding.logo(code)]);
+      return badgePng({ programTitle: row.program_title, accent: colors.accent, logo: logo?.content ?? null });
     },
     /** The document, or (not rendered yet within `documentWaitMs`) when to ask again. */
     async document(input: string, format: 'pdf' | 'png') {

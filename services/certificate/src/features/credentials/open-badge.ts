@@ -42,11 +42,17 @@ export function validUntilOf(expiresOn: string): string {
   return `${expiresOn}T23:59:59Z`;
 }
 
+/** The badge's picture (an OB 3.0 `Image`), served by the platform beside the credential page (`{page}/badge.png`). */
+export function achievementImage(facts: Pick<OpenBadgeFacts, 'pageUrl' | 'programTitle' | 'organizationName'>) {
+  return { id: `${facts.pageUrl}/badge.png`, type: 'Image', caption: `Badge of ${facts.programTitle}, awarded by ${facts.organizationName}` };
+}
+
 /**
  * The certificate as an Open Badges 3.0 `OpenBadgeCredential` (a W3C Verifiable Credential 2.0). The platform signs it
  * (`issuer.id` is its did:web) on behalf of the organization, whose name is `issuer.name`; the recipient is named by an
  * unhashed `name` identifier, as the certificate names them. Its id is the public credential page. It is valid from the
- * moment the certificate was issued; the certificate's issue date is its `awardedDate`.
+ * moment the certificate was issued; the certificate's issue date is its `awardedDate`. The achievement's `image` is the
+ * badge the platform serves for it (the template's logo, else a drawn badge).
  */
 export function openBadgeCredential(facts: OpenBadgeFacts) {
   return {
@@ -67,6 +73,7 @@ export function openBadgeCredential(facts: OpenBadgeFacts) {
         name: facts.programTitle,
         description: `${facts.programTitle}, awarded by ${facts.organizationName}.`,
         criteria: { narrative: `Completed ${facts.programTitle} as recorded by ${facts.organizationName}.` },
+        image: achievementImage(facts),
         creator: { id: facts.issuerDid, type: ['Profile'], name: facts.organizationName },
       },
     },

@@ -16,6 +16,9 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:6px 16px;margin:16px 0
 dt{font-weight:600}
 dd{margin:0;min-width:0;overflow-wrap:anywhere}
 img.preview{width:100%;height:auto;border:1px solid #d3d7de;border-radius:4px;background:#fff}
+.heading{display:flex;justify-content:space-between;align-items:center;gap:16px}
+.heading>div{min-width:0;overflow-wrap:anywhere}
+img.badge{flex:none;width:96px;height:96px}
 a.download,a.share,button{display:inline-block;margin:12px 8px 0 0;padding:10px 16px;background:#1d4ed8;color:#fff;border:0;border-radius:6px;text-decoration:none;font:inherit;cursor:pointer}
 a.share.linkedin{background:#0a66c2}
 a.download.secondary,button.secondary{background:#fff;color:#1d4ed8;border:1px solid #1d4ed8}

@@ -1,4 +1,4 @@
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import { CompactSign, compactVerify, decodeProtectedHeader } from 'jose';
 import { NotFoundError } from '@platform/service-kit/errors';
 import { certificateStatus, TEST_CERTIFICATE_REASON } from '../certificates';
@@ -7,6 +7,7 @@ import { credentialPageUrl } from '../documents';
 import { DATA_INTEGRITY_CRYPTOSUITE, documentLoader, signWithDataIntegrity, verifyDataIntegrity } from './data-integrity';
 import { didDocument, issuerIdentity, jwks, type IssuerIdentity } from './issuer-identity';
 import { openBadgeCredential } from './open-badge';
+import { promiseLru } from './promise-lru';
 import type { CredentialsRepository, PublicCredentialRow } from './credentials.repository';
 import type { SigningKey } from './signing-key';
 import { encodeStatusList, firstPositionOf, STATUS_LIST_SIZE, statusListUrl } from './status-list';
@@ -35,6 +36,12 @@ export interface VerificationResult {
 }
 
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+/**
+ * Signed `credential.json` documents kept per service (a few KB each). Canonicalizing a credential for its proof takes
+ * about a second of CPU when cold, and the same certificate always yields the same document, so each is signed once.
+ */
+const SIGNED_CREDENTIALS_KEPT = 1_000;
 
 /** The Open Badges 3.0 credential of a stored certificate, as this platform (its DID, its pages) issues it. */
 function credentialOf(row: PublicCredentialRow, publicBaseUrl: string, issuerDid: string) {
@@ -105,6 +112,7 @@ export function createVerifiableCredentialsService(repository: CredentialsReposi
   const header = { alg: 'EdDSA', kid: identity.keyId, typ: 'vc+jwt', cty: 'vc' };
   const loader = ownDocumentLoader(identity);
   const proofKey = { id: identity.multikeyId, controller: identity.did, privateKey: key.privateKey };
+  const signedCredentials = promiseLru<object>(SIGNED_CREDENTIALS_KEPT);
 
   async function sign(payload: Record<string, unknown>): Promise<string> {
     return new CompactSign(Buffer.from(JSON.stringify(payload))).setProtectedHeader(header).sign(key.privateKey);
@@ -158,11 +166,19 @@ export function createVerifiableCredentialsService(repository: CredentialsReposi
       });
     },
 
-    /** The certificate's Open Badges credential in its JSON-LD form, with its Data Integrity proof. */
-    async credentialWithProof(input: string) {
+    /**
+     * The certificate's Open Badges credential in its JSON-LD form, with its Data Integrity proof. Signed once and kept,
+     * keyed by the digest of the unsigned credential and the proof's date: whatever changes the credential (the
+     * organization's new name, say) changes the key, so a kept document is never stale. A revoke changes only the
+     * status list bit, so the revoked certificate's document is the one kept.
+     */
+    async credentialWithProof(input: string): Promise<object> {
       const row = await signableRowFor(input);
       const created = new Date(Math.floor(row.created_at.getTime() / 1000) * 1000);
-      return signWithDataIntegrity(credentialOf(row, publicBaseUrl, identity.did), proofKey, created, loader);
+      const credential = credentialOf(row, publicBaseUrl, identity.did);
+      const key = createHash('sha256').update(JSON.stringify([credential, created.toISOString()])).digest('base64url');
+      const signed = await signedCredentials.get(key, () => signWithDataIntegrity(credential, proofKey, created, loader));
+      return structuredClone(signed);
     },
 
     /** Status list `list` as a signed BitstringStatusListCredential (JWT), or not found when no certificate is on it. */
