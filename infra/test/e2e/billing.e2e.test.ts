@@ -98,17 +98,20 @@ describe('billing and invoices in Chromium', () => {
   }, 120_000);
 
   it('keeps every plan price inside its card, with no horizontal overflow, at 1280 px and at 390 px', async () => {
-    for (const width of [1280, 390]) {
-      await page.setViewport({ width, height: 900 });
-      await visit('/billing', 'Credits & plan');
-      await page.waitForSelector('[data-testid="plan-business"]', WAIT);
-      const overflow = await overflowOf();
-      expect(overflow.prices).toEqual([]);
-      expect(overflow.page).toBeLessThanOrEqual(overflow.window);
-      await expectAccessible(`billing-${width}`);
-      await screenshot(page, SUITE, `plans-${width}`);
+    try {
+      for (const width of [1280, 390]) {
+        await page.setViewport({ width, height: 900 });
+        await visit('/billing', 'Credits & plan');
+        await page.waitForSelector('[data-testid="plan-business"]', WAIT);
+        await screenshot(page, SUITE, `plans-${width}`);
+        const overflow = await overflowOf();
+        expect(overflow.prices).toEqual([]);
+        expect(overflow.page).toBeLessThanOrEqual(overflow.window);
+        await expectAccessible(`billing-${width}`);
+      }
+    } finally {
+      await page.setViewport({ width: 1280, height: 900 });
     }
-    await page.setViewport({ width: 1280, height: 900 });
   }, 120_000);
 
   it('saves the organization\'s billing details', async () => {

@@ -49,7 +49,7 @@ function OwnerForm({ saved }: { saved: BillingDetails }) {
       <TextField label="Legal name" name="legal_name" value={form.legal_name} error={mutation.error} onChange={set('legal_name')} autoComplete="organization" />
       <div className="field">
         <label htmlFor={addressId}>Address</label>
-        <textarea id={addressId} name="address" rows={3} value={form.address} onChange={set('address')} autoComplete="street-address"
+        <textarea id={addressId} className="billing-address-input" name="address" rows={3} value={form.address} onChange={set('address')} autoComplete="street-address"
           aria-invalid={addressError ? true : undefined} aria-describedby={addressError ? `${addressId}-error` : undefined} />
         {addressError && (
           <small id={`${addressId}-error`} className="field-error" data-testid="error-address">

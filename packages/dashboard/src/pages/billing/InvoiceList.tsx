@@ -9,7 +9,7 @@ import { downloadInvoice, saveFile, type Invoice } from './billing-api';
 export function InvoiceList({ invoices }: { invoices: UseQueryResult<Page<Invoice>> }) {
   const download = useMutation({ mutationFn: async (invoice: Invoice) => saveFile(await downloadInvoice(invoice.id), `${invoice.number}.pdf`) });
   return (
-    <section aria-labelledby="invoices-heading">
+    <section className="billing-invoices" aria-labelledby="invoices-heading">
       <h2 id="invoices-heading">Invoices</h2>
       <FormError error={download.error} />
       <DataTable dataMode="live-only" query={invoices} what="invoices" caption="Invoices, newest first" columns={['Number', 'Date', 'Description', 'Total', 'PDF']}
