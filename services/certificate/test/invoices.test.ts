@@ -6,6 +6,11 @@ import { expectToMatchRouteTable } from './helpers/openapi';
 import { startPaymentsContext, type PaymentsContext } from './helpers/payments';
 import { allocateInvoiceNumber } from '../src/features/payments/invoice-numbers';
 import { formatAmount, splitVat } from '../src/features/payments/invoice-amounts';
+import { warnAboutPaymentSettings } from '../src/features/payments/payment-settings-warnings';
+import { parseConfig } from '@platform/service-kit/config';
+import { createLogger } from '@platform/service-kit/logger';
+import { Writable } from 'node:stream';
+import { certificateConfigSchema } from '../src/config';
 
 const SELLER = { INVOICE_SELLER_NAME: 'Partner Platform Ltd', INVOICE_SELLER_ADDRESS: '3 Broad Street\\nLagos 100001\\nNigeria', INVOICE_SELLER_TAX_ID: 'TIN-09876543', INVOICE_VAT_RATE: '7.5' };
 const BUYER = { legal_name: 'Acme Learning Ltd', address: '12 Marina Road\nLagos 101241', tax_id: 'TIN-12345678', email: 'accounts@acme.example' };
@@ -205,5 +210,36 @@ describe('billing details', () => {
     const multiLineName = await request(p.ctx.app).put('/admin/v1/billing-details').set('Authorization', org.admin()).send({ ...BUYER, legal_name: 'Two\nLines' }).expect(422);
     expect(multiLineName.body.code).toBe('validation_failed');
     expect((await request(p.ctx.app).get('/admin/v1/billing-details').set('Authorization', org.admin()).expect(200)).body).toMatchObject(BUYER);
+  });
+});
+
+describe('invoice settings', () => {
+  const warningsFor = (env: Record<string, string>) => {
+    const lines: { msg: string; variables?: string[] }[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const { NODE_ENV, ...rest } = env;
+    // Parsed as in development (production also demands its secrets), then run as NODE_ENV says.
+    const config = { ...parseConfig(certificateConfigSchema, { GATEWAY_B_SECRET_HASH: 'hash', ...rest }), NODE_ENV: NODE_ENV as 'production' | 'development' };
+    warnAboutPaymentSettings(config, createLogger('certificate', 'info', sink));
+    return lines.filter((line) => /invoices name the seller/.test(line.msg));
+  };
+
+  it('warns in production when invoices would lack the seller\'s address or tax id, not when both are set', () => {
+    expect(warningsFor({ NODE_ENV: 'development' })).toEqual([]);
+    expect(warningsFor({ NODE_ENV: 'production', INVOICE_SELLER_ADDRESS: 'Lagos' })).toEqual([
+      expect.objectContaining({ msg: 'INVOICE_SELLER_TAX_ID unset: invoices name the seller (Partner Platform) without them', variables: ['INVOICE_SELLER_TAX_ID'] }),
+    ]);
+    expect(warningsFor({ NODE_ENV: 'production', INVOICE_SELLER_ADDRESS: 'Lagos', INVOICE_SELLER_TAX_ID: 'TIN-1' })).toEqual([]);
+  });
+
+  it('refuses a VAT rate that is not a percentage', () => {
+    expect(() => parseConfig(certificateConfigSchema, { INVOICE_VAT_RATE: 'seven' })).toThrow(/INVOICE_VAT_RATE/);
+    expect(() => parseConfig(certificateConfigSchema, { INVOICE_VAT_RATE: '120' })).toThrow(/INVOICE_VAT_RATE/);
+    expect(parseConfig(certificateConfigSchema, { INVOICE_VAT_RATE: '7.5' }).INVOICE_VAT_RATE).toBe(7.5);
   });
 });
