@@ -5676,6 +5676,81 @@ export namespace CertificateService {
             patch?: never;
             trace?: never;
         };
+        "/admin/v1/invoices": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /**
+             * The organization's invoices, newest first (by number), one per paid payment
+             * @description Each payment confirmed by its gateway gets an invoice in the same transaction: the next number of the year
+             *     (`INV-<year>-<nnnnnn>`, one sequence per year without gaps), the seller as configured (INVOICE_SELLER_NAME,
+             *     INVOICE_SELLER_ADDRESS, INVOICE_SELLER_TAX_ID), the buyer from the organization's billing details, one line item, and
+             *     the VAT included in the price (INVOICE_VAT_RATE) split out. An invoice never changes after it is issued.
+             */
+            get: operations["listInvoices"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/invoices/{id}": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** One invoice of the organization */
+            get: operations["getInvoice"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/invoices/{id}/pdf": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** The invoice as a PDF */
+            get: operations["invoicePdf"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/billing-details": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** The organization's billing details, the buyer's side of its invoices */
+            get: operations["getBillingDetails"];
+            /** Set the organization's billing details (owners); invoices issued from then on use them */
+            put: operations["updateBillingDetails"];
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
         "/admin/v1/api-keys": {
             parameters: {
                 query?: never;
@@ -6446,6 +6521,70 @@ export namespace CertificateService {
                  */
                 checkout_url: string;
             };
+            Invoice: {
+                /** @example in_4k2m9x0q7w1e5r8t3y6u */
+                id: string;
+                /**
+                 * @description The seller's invoice number: one sequence per year, without gaps.
+                 * @example INV-2026-000001
+                 */
+                number: string;
+                /**
+                 * Format: date-time
+                 * @description When the payment was confirmed; the invoice's date.
+                 */
+                issued_at: string;
+                payment_reference: string;
+                /** @description The seller as configured when the invoice was issued (INVOICE_SELLER_NAME, INVOICE_SELLER_ADDRESS, INVOICE_SELLER_TAX_ID). */
+                seller: {
+                    name: string;
+                    /** @description One line per line of the address. */
+                    address: string | null;
+                    tax_id: string | null;
+                };
+                /** @description The organization's billing details when the invoice was issued (its name when it had none). */
+                buyer: {
+                    name: string;
+                    /** @description One line per line of the address. */
+                    address: string | null;
+                    tax_id: string | null;
+                    email: string | null;
+                };
+                lines: {
+                    description: string;
+                    quantity: number;
+                    /** @description VAT excluded. */
+                    unit_price: components["schemas"]["Money"];
+                    /** @description Quantity × unit price, VAT excluded. */
+                    amount: components["schemas"]["Money"];
+                }[];
+                /** @description The lines' sum, VAT excluded. */
+                subtotal: components["schemas"]["Money"];
+                /** @description Null when no VAT rate was configured (INVOICE_VAT_RATE) at issue. */
+                vat: {
+                    /**
+                     * @description Percent.
+                     * @example 7.5
+                     */
+                    rate: number;
+                    amount: components["schemas"]["Money"];
+                } | null;
+                /** @description What was paid, VAT included. */
+                total: components["schemas"]["Money"];
+                /** @description The payment gateway, by its configured name. */
+                gateway_name: string;
+            };
+            BillingDetails: {
+                legal_name: string | null;
+                address: string | null;
+                tax_id: string | null;
+                email: string | null;
+                /**
+                 * Format: date-time
+                 * @description Null while none are set: invoices then name the organization only.
+                 */
+                updated_at: string | null;
+            };
             /** @description A key with its new token (create and rotate). */
             ApiKeyWithToken: {
                 id: string;
@@ -6769,6 +6908,13 @@ export namespace CertificateService {
                  * @description One month after a plan's activation, when the next payment is due (null for a top-up).
                  */
                 renews_at: string | null;
+                /** @description The invoice issued when the payment was confirmed; null while it is not paid (and for payments confirmed before invoices existed, which have a receipt only). */
+                invoice: {
+                    /** @description The invoice id: `GET /admin/v1/invoices/{id}` (`/pdf` for its PDF). */
+                    id: string;
+                    /** @example INV-2026-000001 */
+                    number: string;
+                } | null;
             };
             /**
              * @description `expired` is read off `expires_on` (UTC) at the moment of asking.
@@ -7002,6 +7148,27 @@ export namespace CertificateService {
                 pack: "credits_100" | "credits_500" | "credits_2000";
                 /** @enum {string} */
                 gateway: "gateway-a" | "gateway-b";
+            };
+            /**
+             * @example {
+             *       "legal_name": "Acme Learning Ltd",
+             *       "address": "12 Marina Road\nLagos 101241\nNigeria",
+             *       "tax_id": "12345678-0001",
+             *       "email": "accounts@acme.example"
+             *     }
+             */
+            BillingDetailsInput: {
+                /** @description The organization's legal name, as invoices address it. */
+                legal_name: string;
+                /** @description The postal address; one line per line of the address. */
+                address: string;
+                /** @description The tax id (VAT or TIN) invoices show; null or absent for none. */
+                tax_id?: string | null;
+                /**
+                 * Format: email
+                 * @description Where billing questions go; shown on invoices.
+                 */
+                email: string;
             };
             /**
              * @example {
@@ -9244,6 +9411,164 @@ export namespace CertificateService {
                 };
                 401: components["responses"]["InvalidAdminToken"];
                 403: components["responses"]["TestModeNotSupported"];
+            };
+        };
+        listInvoices: {
+            parameters: {
+                query?: {
+                    /** @example 20 */
+                    limit?: number;
+                    /** @description The `next_cursor` of the previous page. */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Newest first; `next_cursor` is the last invoice's id. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Invoice"][];
+                            has_more: boolean;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["TestModeNotSupported"];
+                422: components["responses"]["ValidationFailed"];
+            };
+        };
+        getInvoice: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description An invoice id (`in_…`); any other shape is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The invoice. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Invoice"];
+                    };
+                };
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["TestModeNotSupported"];
+                /** @description No such invoice in the caller's organization (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        invoicePdf: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description An invoice id (`in_…`); any other shape is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The invoice (A4 PDF), as an attachment named after its number. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/pdf": string;
+                    };
+                };
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["TestModeNotSupported"];
+                /** @description No such invoice in the caller's organization (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        getBillingDetails: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The details; every field null while none are set (invoices then name the organization only). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BillingDetails"];
+                    };
+                };
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["TestModeNotSupported"];
+            };
+        };
+        updateBillingDetails: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "legal_name": "Acme Learning Ltd",
+                     *       "address": "12 Marina Road\nLagos 101241\nNigeria",
+                     *       "tax_id": "12345678-0001",
+                     *       "email": "accounts@acme.example"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BillingDetailsInput"];
+                };
+            };
+            responses: {
+                /** @description The details as saved. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BillingDetails"];
+                    };
+                };
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["OwnerOnlyLiveOnly"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
             };
         };
         listApiKeys: {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { InvoiceSettings } from './features/payments/invoices.repository';
 import { isDevelopmentSigningKey, parseSigningKey } from './features/credentials/signing-key';
 import { DEFAULT_DATABASE_URL, env, jwtSecretSchema } from '@platform/service-kit/config';
 import { jwtSettingsConfig } from '@platform/service-kit/admin-auth';
@@ -34,6 +35,12 @@ export const certificateConfigSchema = z
     GATEWAY_B_DISPLAY_NAME: z.string().trim().min(1).max(60).default('Gateway B'),
     PAYMENT_VERIFY_TIMEOUT_MS: env.positiveInt(10000),
     PAYMENT_WEBHOOK_RETENTION_DAYS: env.positiveInt(30),
+    /** The seller on every invoice: legal name, postal address (lines separated by newlines or a literal `\n`) and tax id. */
+    INVOICE_SELLER_NAME: z.string().trim().min(1).max(200).default('Partner Platform'),
+    INVOICE_SELLER_ADDRESS: z.string().trim().min(1).max(500).optional(),
+    INVOICE_SELLER_TAX_ID: z.string().trim().min(1).max(50).optional(),
+    /** VAT in percent (7.5): prices include it and invoices split it out. Unset: invoices show no VAT. */
+    INVOICE_VAT_RATE: z.coerce.number({ message: 'must be a number (percent, e.g. 7.5)' }).min(0, 'must be 0 or more').max(100, 'must be at most 100').optional(),
     /**
      * The Ed25519 private key that signs the verifiable credentials and status lists (PKCS#8 PEM or a private JWK).
      * Unset outside production: a fixed, published development key (see README; `pnpm start` generates one per checkout
@@ -136,5 +143,10 @@ export const certificateConfigSchema = z
   .transform((config) => ({ ...config, databaseUrl: config.CERTIFICATE_DATABASE_URL ?? config.DATABASE_URL }));
 
 export type CertificateConfig = z.infer<typeof certificateConfigSchema>;
+
+/** The invoice settings (seller and VAT) out of the configuration. */
+export function invoiceSettingsOf(config: CertificateConfig): InvoiceSettings {
+  return { sellerName: config.INVOICE_SELLER_NAME, sellerAddress: config.INVOICE_SELLER_ADDRESS, sellerTaxId: config.INVOICE_SELLER_TAX_ID, vatRate: config.INVOICE_VAT_RATE || undefined };
+}
 
 export const CERTIFICATE_SCHEMA = 'certificate';

@@ -3,7 +3,7 @@ import type { Knex } from '@platform/service-kit/db';
 import type { Logger } from '@platform/service-kit/logger';
 import type { Metrics } from '@platform/service-kit/metrics';
 import type { Redis } from '@platform/service-kit/redis';
-import type { CertificateConfig } from './config';
+import { invoiceSettingsOf, type CertificateConfig } from './config';
 import type { SessionEvents } from './features/accounts/session-events';
 import { createAccountsRepository } from './features/accounts/accounts.repository';
 import { createAccountsService } from './features/accounts/accounts.service';
@@ -27,6 +27,8 @@ import { createOrganizationsRepository } from './features/organizations/organiza
 import { createGatewayA } from './features/payments/gateway-a';
 import { createGatewayB } from './features/payments/gateway-b';
 import type { PaymentGateway } from './features/payments/payment-gateway';
+import { createInvoicesRepository } from './features/payments/invoices.repository';
+import { createKnexPaymentActivationPorts } from './features/payments/payment-activation';
 import { createPaymentsRepository } from './features/payments/payments.repository';
 import { createPaymentsService } from './features/payments/payments.service';
 import { deleteExpiredWebhookBodies } from './features/payments/webhook-body-retention';
@@ -68,7 +70,9 @@ export function buildServices(
   const credentials = createCredentialsService(credentialRecords, documents, { publicBaseUrl: config.PUBLIC_BASE_URL, documentWaitMs: config.DOCUMENT_RENDER_WAIT_MS }, createCredentialBrandingRepository(db));
   const verifiableCredentials = createVerifiableCredentialsService(credentialRecords, signingKeyFrom(config.CREDENTIAL_SIGNING_KEY), config.PUBLIC_BASE_URL);
   const paymentRecords = createPaymentsRepository(db);
-  const payments = createPaymentsService(db, paymentRecords);
+  const invoices = createInvoicesRepository(db);
+  // Every paid payment gets its invoice in the transaction that marks it paid.
+  const payments = createPaymentsService(db, paymentRecords, createKnexPaymentActivationPorts(invoiceSettingsOf(config)));
   const paymentGateways = new Map<string, PaymentGateway>([
     ['gateway-a', createGatewayA(config)],
     ['gateway-b', createGatewayB(config)],
@@ -114,7 +118,7 @@ export function buildServices(
   );
   const members = createMembersService(accountRecords, mailer, { invitationTtlDays: config.INVITATION_TTL_DAYS, invitationsPerDay: config.INVITATIONS_PER_ORGANIZATION_PER_DAY, publicBaseUrl: config.PUBLIC_BASE_URL, sessionEvents });
   const summary = createSummaryReader(db);
-  return { publicBaseUrl: config.PUBLIC_BASE_URL, dashboardOrigins: config.DASHBOARD_ORIGINS, accounts, members, apiKeys, organizationRequests, organizations, templates, certificates, documents, renderPool, credentials, verifiableCredentials, paymentRecords, payments, paymentGateways, publicApi, credits, summary, runWebhookBodyRetention };
+  return { publicBaseUrl: config.PUBLIC_BASE_URL, dashboardOrigins: config.DASHBOARD_ORIGINS, accounts, members, apiKeys, organizationRequests, organizations, templates, certificates, documents, renderPool, credentials, verifiableCredentials, paymentRecords, payments, paymentGateways, invoices, publicApi, credits, summary, runWebhookBodyRetention };
 }
 
 export type CertificateServices = ReturnType<typeof buildServices>;

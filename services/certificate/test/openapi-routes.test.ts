@@ -40,6 +40,14 @@ async function checkout(gateway: 'gateway-a' | 'gateway-b', who = newOrg(ctx)) {
   const res = await asOwner(app().post('/admin/v1/subscriptions/checkout'), who).send({ plan: 'starter', gateway }).expect(201);
   return res.body.reference as string;
 }
+/** A paid plan of a new checkout of `who`: its invoice's id. */
+async function paidInvoiceOf(who: TestOrg): Promise<string> {
+  const reference = await checkout('gateway-a', who);
+  gateways.charge({ reference, amountMinor: 500000, currency: 'NGN', status: 'success' });
+  const body = gatewayAWebhook(reference);
+  await sendA(body, signA(body)).expect(200);
+  return (await asOwner(app().get('/admin/v1/invoices'), who).expect(200)).body.data[0].id as string;
+}
 async function spentOrg() {
   const poor = newOrg(ctx);
   const ten = Array.from({ length: 10 }, () => certificateInput());
@@ -195,6 +203,29 @@ const scenarios: Scenario[] = [
     return asOwner(app().get(`/admin/v1/payments/${await checkout('gateway-b', who)}/receipt`), who);
   }],
   ['GET /admin/v1/payment-gateways', 401, 'no token', () => app().get('/admin/v1/payment-gateways')],
+  ['GET /admin/v1/invoices', 200, 'the invoices', async () => {
+    const who = newOrg(ctx);
+    await paidInvoiceOf(who);
+    return asOwner(app().get('/admin/v1/invoices'), who);
+  }],
+  ['GET /admin/v1/invoices', 422, 'a bad cursor', () => asOwner(app().get('/admin/v1/invoices?cursor=abc'))],
+  ['GET /admin/v1/invoices/{id}', 200, 'an invoice', async () => {
+    const who = newOrg(ctx);
+    return asOwner(app().get(`/admin/v1/invoices/${await paidInvoiceOf(who)}`), who);
+  }],
+  ['GET /admin/v1/invoices/{id}', 404, 'another organization\'s invoice', async () => asOwner(app().get(`/admin/v1/invoices/${await paidInvoiceOf(newOrg(ctx))}`))],
+  ['GET /admin/v1/invoices/{id}/pdf', 200, 'an invoice', async () => {
+    const who = newOrg(ctx);
+    return asOwner(app().get(`/admin/v1/invoices/${await paidInvoiceOf(who)}/pdf`), who);
+  }],
+  ['GET /admin/v1/invoices/{id}/pdf', 404, 'an unknown id', () => asOwner(app().get('/admin/v1/invoices/in_00000000000000000000/pdf'))],
+  ['GET /admin/v1/billing-details', 200, 'none set yet', () => asOwner(app().get('/admin/v1/billing-details'), newOrg(ctx))],
+  ['GET /admin/v1/billing-details', 401, 'no token', () => app().get('/admin/v1/billing-details')],
+  ['PUT /admin/v1/billing-details', 200, 'the details', () =>
+    asOwner(app().put('/admin/v1/billing-details'), newOrg(ctx)).send({ legal_name: 'Acme Learning Ltd', address: '12 Marina Road\nLagos', tax_id: 'TIN-1', email: 'accounts@acme.example' })],
+  ['PUT /admin/v1/billing-details', 403, 'a member', () =>
+    app().put('/admin/v1/billing-details').set('Authorization', org.admin('member', 'user_member')).send({ legal_name: 'Acme', address: 'Lagos', email: 'a@acme.example' })],
+  ['PUT /admin/v1/billing-details', 422, 'no email', () => asOwner(app().put('/admin/v1/billing-details'), newOrg(ctx)).send({ legal_name: 'Acme', address: 'Lagos' })],
   ['GET /admin/v1/credit-packs', 200, 'the packs', () => asOwner(app().get('/admin/v1/credit-packs'))],
   ['GET /admin/v1/credit-packs', 401, 'no token', () => app().get('/admin/v1/credit-packs')],
   ['POST /admin/v1/credits/top-ups', 201, 'a credit pack', () => asOwner(app().post('/admin/v1/credits/top-ups')).send({ pack: 'credits_500', gateway: 'gateway-a' })],

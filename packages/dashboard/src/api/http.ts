@@ -78,7 +78,7 @@ export function setAccessRenewal(renew: (() => Promise<boolean>) | null): void {
 }
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   query?: Record<string, string | number | undefined | null>;
   /** A JSON body, or a string sent with `contentType`. */
   body?: unknown;

@@ -3,7 +3,7 @@
  * per item and a row that says so when there is none, and what follows the table (a pager). Nothing is shown of the
  * table until the rows have loaded.
  */
-import { Fragment, type ReactNode } from 'react';
+import { Fragment, useId, type ReactNode } from 'react';
 import { DataModeLabel, type DataScope } from '../mode/DataModeLabel';
 import { QueryState } from './QueryState';
 
@@ -29,6 +29,7 @@ export type DataTableProps<Row> = QueryStates & {
 };
 
 export function DataTable<Row>({ caption, dataMode, columns, rows, rowKey, renderRow, empty, query, what, testId, footer }: DataTableProps<Row>) {
+  const captionId = useId();
   return (
     <>
       <p className="hint">
@@ -37,9 +38,10 @@ export function DataTable<Row>({ caption, dataMode, columns, rows, rowKey, rende
       {query && what !== undefined && <QueryState isLoading={query.isLoading} error={query.error} what={what} />}
       {rows && (
         <>
-          <div className="table-wrap">
+          {/* On a narrow screen the table scrolls sideways inside its wrapper, which keyboard users reach with Tab (named by the caption). */}
+          <div className="table-wrap" tabIndex={0} role="region" aria-labelledby={captionId}>
             <table data-testid={testId}>
-              <caption>{caption}</caption>
+              <caption id={captionId}>{caption}</caption>
               <thead>
                 <tr>
                   {columns.map((column, index) => (

@@ -20,10 +20,11 @@ export function createFakePaymentActivation(memory: InMemoryDatabase, users: (Pa
   let audit: ActivationAuditEntry[] = [];
   let ledger: FakeLedgerRow[] = [];
   let balances = new Map<string, number>();
+  let invoices: { reference: string; number: string }[] = [];
   memory.register({
     snapshot() {
-      const saved = { plans: new Map(plans), audit: structuredClone(audit), ledger: structuredClone(ledger), balances: new Map(balances) };
-      return () => ({ plans, audit, ledger, balances } = saved);
+      const saved = { plans: new Map(plans), audit: structuredClone(audit), ledger: structuredClone(ledger), balances: new Map(balances), invoices: structuredClone(invoices) };
+      return () => ({ plans, audit, ledger, balances, invoices } = saved);
     },
   });
 
@@ -43,6 +44,11 @@ export function createFakePaymentActivation(memory: InMemoryDatabase, users: (Pa
       balances.set(organizationId, (balances.get(organizationId) ?? 0) + credits);
       return true;
     },
+    async issueInvoice(_trx, payment) {
+      const number = `INV-2026-${String(invoices.length + 1).padStart(6, '0')}`;
+      invoices.push({ reference: payment.reference, number });
+      return number;
+    },
   };
   return {
     ports,
@@ -50,6 +56,7 @@ export function createFakePaymentActivation(memory: InMemoryDatabase, users: (Pa
     audit: () => structuredClone(audit),
     ledger: () => structuredClone(ledger),
     balance: (organizationId: string) => balances.get(organizationId) ?? 0,
+    invoices: () => structuredClone(invoices),
   };
 }
 

@@ -96,6 +96,7 @@ export async function startPaymentsContext(env: Record<string, string> = {}) {
     async close() {
       await db.destroy();
       await gateways.close();
+      await ctx.mailbox.close();
     },
   };
 }

@@ -1,18 +1,21 @@
 /**
- * Credits and plan: balance, plan cards, an upgrade, a credit top-up, billing history and the ledger. After a
- * checkout starts (or the payment page sends the user back), the payment is polled until the payment webhook has
- * settled it; then the balance, plan and ledger are read again.
+ * Credits and plan: balance, plan cards, an upgrade, a credit top-up, billing history, invoices, billing details and
+ * the ledger. After a checkout starts (or the payment page sends the user back with `?reference=`), the payment is
+ * polled until the payment webhook has settled it; then the balance, plan, ledger and invoices are read again.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { useIsOwner } from '../../auth/session';
 import type { CheckoutStarted, Plan } from '../../api/types';
 import { DataTable } from '../../ui/DataTable';
 import { formatDate } from '../../ui/format';
 import { humanLabel } from '../../ui/labels';
 import { QueryState } from '../../ui/QueryState';
-import { getCredits, listCreditPacks, listLedger, listPaymentGateways, listPayments, listPlans, paymentPage, pendingCheckout, rememberCheckout, type PendingCheckout } from './billing-api';
-import { CheckoutStatus } from './CheckoutStatus';
+import { getBillingDetails, getCredits, listCreditPacks, listInvoices, listLedger, listPaymentGateways, listPayments, listPlans, paymentPage, pendingCheckout, rememberCheckout, type PendingCheckout } from './billing-api';
+import { BillingDetailsForm } from './BillingDetailsForm';
+import { CheckoutStatus, purchaseOfPayment } from './CheckoutStatus';
+import { InvoiceList } from './InvoiceList';
 import { PaymentHistory } from './PaymentHistory';
 import { PlanCards } from './PlanCards';
 import { TopUpForm } from './TopUpForm';
@@ -20,15 +23,22 @@ import { UpgradeForm } from './UpgradeForm';
 
 const POLL_MS = 3000;
 
-/** What a checkout buys, for people: "plan Growth" or "500 credits". */
-function purchaseOf(started: CheckoutStarted): string {
-  return started.kind === 'credit_top_up' ? `${started.credits.toLocaleString()} credits` : `plan ${humanLabel(started.plan)}`;
+/**
+ * The checkout to follow: the one this tab started, or the one the payment page sent the user back with
+ * (`?reference=`; what it bought is read from billing history then).
+ */
+function checkoutToFollow(returnedWith: string | null): PendingCheckout | null {
+  const stored = pendingCheckout();
+  if (!returnedWith || stored?.reference === returnedWith) return stored;
+  return /^pay_[0-9a-z]{1,60}$/.test(returnedWith) ? { reference: returnedWith, kind: '', purchase: '' } : stored;
 }
 
 export function BillingPage() {
   const queryClient = useQueryClient();
   const isOwner = useIsOwner();
-  const [pending, setPending] = useState<PendingCheckout | null>(pendingCheckout);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const returnedWith = searchParams.get('reference');
+  const [pending, setPending] = useState<PendingCheckout | null>(() => checkoutToFollow(returnedWith));
   const [started, setStarted] = useState<CheckoutStarted | null>(null);
   const statusOf = (data: { data: { reference: string; status: string }[] } | undefined) => data?.data.find((payment) => payment.reference === pending?.reference)?.status ?? 'pending';
   const payments = useQuery({
@@ -36,23 +46,26 @@ export function BillingPage() {
     queryFn: listPayments,
     refetchInterval: (query) => (pending && statusOf(query.state.data) === 'pending' ? POLL_MS : false),
   });
-  const settled = pending ? payments.data?.data.find((payment) => payment.reference === pending.reference && payment.status !== 'pending') : undefined;
+  const followed = pending ? payments.data?.data.find((payment) => payment.reference === pending.reference) : undefined;
   const credits = useQuery({ queryKey: ['credits'], queryFn: getCredits });
   const ledger = useQuery({ queryKey: ['ledger'], queryFn: listLedger });
   const plans = useQuery({ queryKey: ['plans'], queryFn: listPlans });
   const packs = useQuery({ queryKey: ['credit-packs'], queryFn: listCreditPacks });
   const gateways = useQuery({ queryKey: ['payment-gateways'], queryFn: listPaymentGateways });
+  const invoices = useQuery({ queryKey: ['invoices'], queryFn: listInvoices });
+  const billingDetails = useQuery({ queryKey: ['billing-details'], queryFn: getBillingDetails });
 
   // Once the webhook has settled the payment, the balance, plan and ledger have changed (or, if it failed, not).
-  const outcome = settled?.status;
+  const outcome = followed?.status;
   useEffect(() => {
     if (outcome !== 'succeeded') return;
     void queryClient.invalidateQueries({ queryKey: ['credits'] });
     void queryClient.invalidateQueries({ queryKey: ['ledger'] });
+    void queryClient.invalidateQueries({ queryKey: ['invoices'] });
   }, [outcome, queryClient]);
 
   const onStarted = (next: CheckoutStarted) => {
-    const checkout: PendingCheckout = { reference: next.reference, kind: next.kind, purchase: purchaseOf(next) };
+    const checkout: PendingCheckout = { reference: next.reference, kind: next.kind, purchase: purchaseOfPayment(next) };
     rememberCheckout(checkout);
     setPending(checkout);
     setStarted(next);
@@ -61,6 +74,7 @@ export function BillingPage() {
   };
   const dismiss = () => {
     rememberCheckout(null);
+    if (returnedWith) setSearchParams({}, { replace: true });
     setPending(null);
     setStarted(null);
   };
@@ -83,7 +97,9 @@ export function BillingPage() {
           </div>
         </dl>
       )}
-      {pending && <CheckoutStatus pending={pending} started={started} settled={settled} onCheck={() => void payments.refetch()} onDismiss={dismiss} />}
+      {pending && (
+        <CheckoutStatus pending={pending} started={started} payment={followed} returned={returnedWith === pending.reference} onCheck={() => void payments.refetch()} onDismiss={dismiss} />
+      )}
       <QueryState isLoading={plans.isLoading} error={plans.error} what="plans" />
       {plans.data && credits.data && (
         <>
@@ -102,6 +118,8 @@ export function BillingPage() {
           </p>
         ))}
       <PaymentHistory payments={payments} />
+      <InvoiceList invoices={invoices} />
+      <BillingDetailsForm details={billingDetails} isOwner={isOwner} />
       <h2>Ledger</h2>
       <DataTable dataMode="live-only" query={ledger} what="the credit ledger" caption="Credit movements, newest first" columns={['When', 'Change', 'Reason', 'Balance after']}
         rows={ledger.data?.data} rowKey={(entry) => entry.id} empty="No movements yet."

@@ -39,7 +39,10 @@ export function PaymentHistory({ payments }: { payments: UseQueryResult<Page<Bil
             <td>
               {formatMoney(payment.amount)} <span className="muted">via {payment.gateway_name}</span>
             </td>
-            <td>{humanLabel(payment.status)}</td>
+            <td>
+              {humanLabel(payment.status)}
+              {payment.invoice && <span className="muted"> · invoice {payment.invoice.number}</span>}
+            </td>
             <td>
               {payment.status === 'succeeded' ? (
                 <button type="button" onClick={() => void saveReceipt(payment.reference)}>

@@ -1,5 +1,9 @@
 import { request, send } from '../../api/http';
-import type { BillingPayment, CheckoutStarted, CreditPack, Credits, LedgerEntry, Page, Payment, Plan } from '../../api/types';
+import type { BillingPayment, CertificateSchemas, CheckoutStarted, CreditPack, Credits, LedgerEntry, Page, Payment, Plan } from '../../api/types';
+
+export type Invoice = CertificateSchemas['Invoice'];
+export type BillingDetails = CertificateSchemas['BillingDetails'];
+export type BillingDetailsInput = CertificateSchemas['BillingDetailsInput'];
 
 export const listPlans = () => request<Page<Plan>>('certificate', '/plans');
 /** Credit packs: credits bought without a plan change. */
@@ -21,6 +25,22 @@ export const listPayments = () => request<Page<BillingPayment>>('certificate', '
 export async function downloadReceipt(reference: string): Promise<Blob> {
   return (await send('certificate', `/payments/${encodeURIComponent(reference)}/receipt`)).blob();
 }
+/** The organization's invoices, newest first (one per paid payment). */
+export const listInvoices = () => request<Page<Invoice>>('certificate', '/invoices', { query: { limit: 50 } });
+/** Fetches an invoice's PDF with the session's token (a plain link would carry none). */
+export async function downloadInvoice(id: string): Promise<Blob> {
+  return (await send('certificate', `/invoices/${encodeURIComponent(id)}/pdf`)).blob();
+}
+/** The organization's side of its invoices: legal name, address, tax id, email (all null while unset). */
+export const getBillingDetails = () => request<BillingDetails>('certificate', '/billing-details');
+export const saveBillingDetails = (details: BillingDetailsInput) => request<BillingDetails>('certificate', '/billing-details', { method: 'PUT', body: details });
+/** Saves a downloaded file under `filename` (the browser's download). */
+export function saveFile(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = Object.assign(document.createElement('a'), { href: url, download: filename });
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
 /** Both gateways by their configured display names. */
 export const listPaymentGateways = () => request<{ data: PaymentGatewayOption[] }>('certificate', '/payment-gateways');
 /** Admin twins of the partner API's GET /api/v1/credits, plus the ledger. */
@@ -31,8 +51,9 @@ export const listLedger = () => request<Page<LedgerEntry>>('certificate', '/cred
 const PENDING_KEY = 'dashboard.pending-checkout';
 export interface PendingCheckout {
   reference: string;
-  kind: Payment['kind'];
-  /** What is being bought, for people: "plan Growth", "500 credits". */
+  /** Empty for a checkout known only from the payment page's return address (billing history says what it is). */
+  kind: Payment['kind'] | '';
+  /** What is being bought, for people: "plan Growth", "500 credits" (empty: read from billing history). */
   purchase: string;
 }
 export function rememberCheckout(pending: PendingCheckout | null): void {

@@ -1,7 +1,8 @@
 import { recordAuditEntry, type AuditEntry } from '@platform/service-kit/audit-trail';
 import type { Knex } from '@platform/service-kit/db';
 import { grantCreditsOnce } from '../credits';
-import type { PaymentKind } from './payments.repository';
+import { issueInvoice, type InvoiceSettings } from './invoices.repository';
+import type { PaymentKind, PaymentRow } from './payments.repository';
 
 /** The user a plan upgrade is for: the one who paid, in the organization paid for. */
 export interface PayingUser {
@@ -14,7 +15,8 @@ export type ActivationAuditEntry = Omit<AuditEntry, 'id' | 'created_at'>;
 
 /**
  * What activating a payment writes besides the payment, each inside the activation's transaction: the paying user's
- * plan, the audit log, and the credit ledger (a grant keyed by the payment reference, made at most once).
+ * plan, the audit log, the credit ledger (a grant keyed by the payment reference, made at most once) and the invoice
+ * (numbered without gaps: a number rolls back with its transaction).
  */
 export interface PaymentActivationPorts {
   /** The plan the user is on before the change; undefined when there is no such user. */
@@ -23,10 +25,12 @@ export interface PaymentActivationPorts {
   recordAudit(trx: Knex.Transaction, entry: ActivationAuditEntry): Promise<void>;
   /** Adds `credits` once per (organization, kind, reference); answers false when that grant was already made. */
   grantCreditsOnce(trx: Knex.Transaction, organizationId: string, credits: number, kind: PaymentKind, reference: string): Promise<boolean>;
+  /** Issues the invoice of the payment just claimed; answers its number. */
+  issueInvoice(trx: Knex.Transaction, payment: PaymentRow): Promise<string>;
 }
 
-/** The ports over Postgres: the users table, `audit_log` and `credit_ledger`. */
-export function createKnexPaymentActivationPorts(): PaymentActivationPorts {
+/** The ports over Postgres: the users table, `audit_log`, `credit_ledger` and `invoices` (the seller and VAT from `invoicing`). */
+export function createKnexPaymentActivationPorts(invoicing: InvoiceSettings = { sellerName: 'Partner Platform' }): PaymentActivationPorts {
   return {
     async planOf(trx, user) {
       const row = (await trx('users').where(user).first('plan')) as { plan?: string } | undefined;
@@ -37,5 +41,6 @@ export function createKnexPaymentActivationPorts(): PaymentActivationPorts {
     },
     recordAudit: (trx, entry) => recordAuditEntry(trx, entry),
     grantCreditsOnce: (trx, organizationId, credits, kind, reference) => grantCreditsOnce(trx, organizationId, credits, kind, reference),
+    issueInvoice: async (trx, payment) => (await issueInvoice(trx, payment, invoicing)).number,
   };
 }

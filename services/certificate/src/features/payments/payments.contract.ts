@@ -43,6 +43,10 @@ export const billingPaymentSchema = paymentFields.extend({
   activated_at: z.iso.datetime({ offset: true }).nullable().meta({ description: "When the payment was confirmed (the plan period's start)." }),
   period: z.enum(["month"]).nullable().meta({ description: "The paid plan's period (null for a top-up)." }),
   renews_at: z.iso.datetime({ offset: true }).nullable().meta({ description: "One month after a plan's activation, when the next payment is due (null for a top-up)." }),
+  invoice: z.object({
+    id: z.string().meta({ description: "The invoice id: `GET /admin/v1/invoices/{id}` (`/pdf` for its PDF)." }),
+    number: z.string().meta({ examples: ["INV-2026-000001"] }),
+  }).nullable().meta({ description: "The invoice issued when the payment was confirmed; null while it is not paid (and for payments confirmed before invoices existed, which have a receipt only)." }),
 }).meta({ id: "BillingPayment" });
 
 export const checkoutStartedSchema = paymentFields.extend({

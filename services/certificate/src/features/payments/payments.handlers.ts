@@ -11,11 +11,14 @@ import type { paymentsRouteTable } from './payments.contract';
 import { presentPayment } from './payments.presenter';
 import type { PaymentRow, PaymentsRepository } from './payments.repository';
 import type { PaymentsService } from './payments.service';
+import type { InvoicesRepository } from './invoices.repository';
 import { oneMonthAfter, PLAN_PERIOD, renderReceipt } from './receipts';
 
 export interface PaymentsHandlerDeps {
   payments: PaymentsService;
   paymentRecords: PaymentsRepository;
+  /** The invoice of each paid payment, for billing history. */
+  invoices: InvoicesRepository;
   /** By gateway name; a Map, so `__proto__` is just an unknown name. */
   paymentGateways: Map<string, PaymentGateway>;
   /** The dashboard's base (`<PUBLIC_BASE_URL>/dashboard`): the gateway's page sends the payer back to its billing page. */
@@ -31,7 +34,7 @@ export interface PaymentsHandlerDeps {
  * and its receipts, and the two checkouts: a plan (`/admin/v1/subscriptions/checkout`) and a credit pack
  * (`/admin/v1/credits/top-ups`).
  */
-export function paymentsHandlers({ payments, paymentRecords, paymentGateways, dashboardUrl, dashboardOrigins, logger }: PaymentsHandlerDeps): Handlers<typeof paymentsRouteTable> {
+export function paymentsHandlers({ payments, paymentRecords, invoices, paymentGateways, dashboardUrl, dashboardOrigins, logger }: PaymentsHandlerDeps): Handlers<typeof paymentsRouteTable> {
   const receive = async (gatewayId: PaymentGateway['id'], body: unknown, req: Request, res: Response) => {
     const gateway = paymentGateways.get(gatewayId);
     if (!gateway) throw new NotFoundError('Not found');
@@ -46,7 +49,7 @@ export function paymentsHandlers({ payments, paymentRecords, paymentGateways, da
   const returnBase = (origin: string | undefined) => (origin && dashboardOrigins.includes(origin) ? `${origin}/dashboard` : dashboardUrl);
 
   /** A payment as billing history: its gateway's name and, once paid, when; a paid plan's period too (a top-up has none). */
-  const historyOf = (row: PaymentRow) => {
+  const historyOf = (row: PaymentRow, invoice: { id: string; number: string } | null = null) => {
     const activated = row.status === 'succeeded' && row.activated_at ? row.activated_at : null;
     const planPeriod = activated && row.kind === 'plan_upgrade' ? activated : null;
     return {
@@ -55,6 +58,7 @@ export function paymentsHandlers({ payments, paymentRecords, paymentGateways, da
       activated_at: activated?.toISOString() ?? null,
       period: planPeriod ? PLAN_PERIOD : null,
       renews_at: planPeriod ? oneMonthAfter(planPeriod).toISOString() : null,
+      invoice,
     };
   };
 
@@ -92,7 +96,11 @@ export function paymentsHandlers({ payments, paymentRecords, paymentGateways, da
       status: 200,
       body: { data: [...paymentGateways.values()].map((gateway) => ({ id: gateway.id, name: gateway.displayName, available: gateway.isConfigured() })) },
     }),
-    listPayments: async ({ req }) => ({ status: 200, body: { data: (await paymentRecords.listForOrganization(adminOf(req).org)).map(historyOf), has_more: false, next_cursor: null } }),
+    listPayments: async ({ req }) => {
+      const rows = await paymentRecords.listForOrganization(adminOf(req).org);
+      const invoiceOf = await invoices.numbersOf(rows.filter((row) => row.status === 'succeeded').map((row) => row.reference));
+      return { status: 200, body: { data: rows.map((row) => historyOf(row, invoiceOf.get(row.reference) ?? null)), has_more: false, next_cursor: null } };
+    },
     paymentReceipt: async ({ params, req, res }) => {
       const row = await paymentRecords.find(params.reference);
       if (!row || row.organization_id !== adminOf(req).org || row.status !== 'succeeded' || !row.activated_at) throw new NotFoundError('No receipt: the payment is unknown or not paid');

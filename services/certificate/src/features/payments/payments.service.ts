@@ -48,7 +48,8 @@ export function createPaymentsService(db: Knex, repository: PaymentsRepository, 
     /**
      * Activation, once per payment whatever races: the payment is claimed with a conditional update, then (an upgrade)
      * the user's plan is set and the plan's credits added, or (a top-up) the pack's credits added, as a ledger row keyed
-     * by the payment reference, all in one transaction.
+     * by the payment reference, and the payment's invoice issued with the next number of the year, all in one
+     * transaction (a rollback gives the number back, so numbers have no gaps).
      */
     async activate(reference: string, transactionId: string): Promise<boolean> {
       return db.transaction(async (trx) => {
@@ -56,6 +57,7 @@ export function createPaymentsService(db: Knex, repository: PaymentsRepository, 
         if (!payment) return false;
         if (payment.kind === 'credit_top_up') await addTopUp(activation, trx, payment, transactionId);
         else await upgradePlan(activation, trx, payment, transactionId);
+        await activation.issueInvoice(trx, payment);
         return true;
       });
     },
