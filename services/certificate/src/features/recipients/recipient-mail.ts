@@ -44,11 +44,14 @@ export async function recipientMail(row: CertificateRow, organizationName: strin
   const links = recipientLinks(row, organizationName, publicBaseUrl);
   const test = !row.livemode;
   const subject = `${test ? '[TEST] ' : ''}Your certificate: ${row.program_title}, from ${organizationName}`;
-  const intro = `${organizationName} issued you a certificate for ${row.program_title} (${row.issue_date}), ${row.recipient_name}.`;
+  const greeting = `Hello ${row.recipient_name},`;
+  const intro = `${organizationName} issued you a certificate for ${row.program_title}, dated ${row.issue_date}.`;
   const testNote = 'TEST: this certificate was issued in test mode. It is not a real credential and proves nothing.';
   const code = formatVerificationCode(row.verification_code);
   const lines = [
     ...(test ? [testNote, ''] : []),
+    greeting,
+    '',
     intro,
     '',
     `View and share it (anyone can check it with the code ${code}):`,
@@ -70,6 +73,7 @@ export async function recipientMail(row: CertificateRow, organizationName: strin
 <main style="max-width:560px;margin:0 auto">
 ${test ? `<p style="background:#fef3c7;color:#78350f;padding:8px 12px;border-radius:4px;font-weight:bold">${e(testNote)}</p>` : ''}
 <h1 style="font-size:20px;margin:0 0 16px">${e(row.program_title)}</h1>
+<p style="margin:0 0 8px">${e(greeting)}</p>
 <p style="margin:0 0 16px">${e(intro)}</p>
 ${link(links.page, 'View and share your certificate')}
 ${link(links.pdf, 'Download it as a PDF')}
