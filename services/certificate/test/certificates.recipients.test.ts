@@ -83,6 +83,12 @@ describe('the recipient in the credential', () => {
       expect(byEmail.identityHash).toBe(`sha256$${sha256(email.toLowerCase() + String(byEmail.salt))}`);
       expect(JSON.stringify(credential)).not.toContain(email.toLowerCase().split('@')[0]!);
     }
+    // Both forms still verify with the identity in them (its terms are in the OB 3.0 context), and a changed salt does not.
+    expect((await app().post('/credentials/verify').send({ credential: jwt.text }).expect(200)).body.status).toBe('valid');
+    const withProof = JSON.parse(json.text) as { credentialSubject: { identifier: Array<Record<string, unknown>> } };
+    expect((await app().post('/credentials/verify').send({ credential: withProof }).expect(200)).body.status).toBe('valid');
+    withProof.credentialSubject.identifier[1]!.salt = '00'.repeat(16);
+    expect((await app().post('/credentials/verify').send({ credential: withProof }).expect(200)).body.status).toBe('tampered');
     // The public page's JSON shows nothing of the address.
     const page = await app().get(`/credentials/${certificate.verification_code}`).set('Accept', 'application/json').expect(200);
     expect(JSON.stringify(page.body)).not.toMatch(/example\.org|sha256/);
