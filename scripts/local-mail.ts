@@ -15,6 +15,8 @@ export interface CaughtMail {
   to: string[];
   subject: string;
   text: string;
+  /** The HTML part, when the mail has one (its inline images as data: URLs), so it can be looked at as sent. */
+  html?: string;
   date: string;
 }
 
@@ -69,6 +71,7 @@ export async function startLocalMailCatcher(ports: { smtp?: number; inbox?: numb
             to: session.envelope.rcptTo.map((r) => r.address),
             subject: parsed.subject ?? '',
             text: parsed.text ?? '',
+            ...(typeof parsed.html === 'string' ? { html: parsed.html } : {}),
             date: (parsed.date ?? new Date()).toISOString(),
           });
           if (messages.length > MAX_KEPT) messages.shift();

@@ -1180,7 +1180,7 @@ export interface components {
          * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_required" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured";
+        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_required" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured" | "no_recipient_email" | "certificate_revoked";
         /**
          * @description What a verifier is told: `expired` is read off `expires_on` (UTC) at the moment of asking; `test` for a test certificate (issued in test mode), whatever its state: never a real credential.
          * @enum {string}
@@ -4838,6 +4838,8 @@ export const ERROR_CODES = [
     'organization_limit_reached',
     'payment_gateway_unavailable',
     'payment_gateway_not_configured',
+    'no_recipient_email',
+    'certificate_revoked',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -5836,6 +5838,7 @@ export namespace CertificateService {
             /**
              * Issue one certificate for one credit
              * @description `?mode=test` issues a test certificate instead: no credit spent, no ledger row, TEST on its page and documents, verified as `test`, and seen only with `?mode=test`.
+             *     With a `recipient_email`, the recipient is mailed the credential's links once it is issued, in the background: the answer's `delivery` is `pending`, and reading the certificate later shows whether it was `sent`.
              */
             post: operations["issueCertificate"];
             delete?: never;
@@ -5856,7 +5859,7 @@ export namespace CertificateService {
             /**
              * Issue many certificates at once, all or nothing (JSON or CSV, up to 5 MB, 1000 rows)
              * @description A CSV upload has a header row naming the columns `recipient_name`, `program_title`, `issue_date`
-             *     and optionally `certificate_number`, `expires_on`, `template_id` and one `custom_fields.<key>` column per custom
+             *     and optionally `certificate_number`, `expires_on`, `template_id`, `recipient_email` and one `custom_fields.<key>` column per custom
              *     field of the template; empty cells are absent fields. Rows naming a template keep its current version. Any bad row is a 422 naming it
              *     (`certificates.3.issue_date`) and nothing is issued. A balance short of the batch is a 402. With `?mode=test` the batch is of test certificates and spends nothing.
              *     The admin token is checked before the body is read: without a valid token the answer is 401 whatever the body
@@ -5897,6 +5900,26 @@ export namespace CertificateService {
             put?: never;
             /** Revoke a certificate; verification then answers `certificate_status` `revoked` */
             post: operations["revokeCertificate"];
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/certificates/{id}/resend": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /**
+             * Mail the recipient again, now, at the certificate's `recipient_email`
+             * @description Sends the recipient mail again in this request (it spends a unit of the governor's mail budget). The answer is the certificate with this attempt's `delivery`: `sent`, or `failed`/`bounced` with the SMTP server's answer in `last_error`. A certificate without a `recipient_email`, or a revoked one, is a 409 and nothing is sent.
+             */
+            post: operations["resendCertificateMail"];
             delete?: never;
             options?: never;
             head?: never;
@@ -6700,6 +6723,10 @@ export namespace CertificateService {
                 };
                 /** @description False for a test certificate (issued with `?mode=test`): it spent no credit, its page and document say TEST, and it verifies as `test`, never `valid`. */
                 livemode: boolean;
+                /** @description The address the recipient is mailed at; null when issued without one. */
+                recipient_email: string | null;
+                /** @description The recipient mail's delivery; null without a `recipient_email`. */
+                delivery: components["schemas"]["CertificateDelivery"] | null;
             };
             CertificateList: {
                 data: components["schemas"]["Certificate"][];
@@ -6813,7 +6840,7 @@ export namespace CertificateService {
              * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
              * @enum {string}
              */
-            ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_required" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured";
+            ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_required" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured" | "no_recipient_email" | "certificate_revoked";
             /** @enum {string} */
             MemberRole: "owner" | "member" | "operator";
             Invitation: {
@@ -6921,6 +6948,21 @@ export namespace CertificateService {
              * @enum {string}
              */
             CertificateStatus: "valid" | "revoked" | "expired";
+            /** @description The recipient mail's delivery. */
+            CertificateDelivery: {
+                /**
+                 * @description `pending` until the SMTP server took the mail (`sent`) or refused it: `bounced` for a 5xx refusal (the address or its server refuses it), `failed` otherwise (the server could not be reached or answered 4xx).
+                 * @enum {string}
+                 */
+                status: "pending" | "sent" | "failed" | "bounced";
+                /** @description The SMTP server's answer to the last failed attempt (`550 5.1.1 …`); null once a mail is sent. */
+                last_error: string | null;
+                /**
+                 * Format: date-time
+                 * @description When the SMTP server last took the mail.
+                 */
+                sent_at: string | null;
+            };
             TextBlock: {
                 /** @description May hold `{{placeholders}}`. */
                 text: string;
@@ -7205,7 +7247,7 @@ export namespace CertificateService {
                 grace_seconds: number;
             };
             /**
-             * @description `certificate_number` is unique in the organization and generated (`CERT-2026-…`) when absent; `expires_on` is not before `issue_date`. With a `template_id`, the certificate keeps the template's current version for good and `custom_fields` fills its custom fields.
+             * @description `certificate_number` is unique in the organization and generated (`CERT-2026-…`) when absent; `expires_on` is not before `issue_date`. With a `template_id`, the certificate keeps the template's current version for good and `custom_fields` fills its custom fields. With a `recipient_email`, the recipient is mailed the credential once it is issued (see `delivery`).
              * @example {
              *       "recipient_name": "Ada Lovelace",
              *       "program_title": "Analytical Engines 101",
@@ -7223,6 +7265,11 @@ export namespace CertificateService {
                 expires_on?: string;
                 /** @description A template of the organization (`tpl_…`); without one the built-in layout is used. */
                 template_id?: string;
+                /**
+                 * Format: email
+                 * @description The recipient's address: they are mailed the credential's links, and the credential names them by its salted SHA-256 (never the address itself).
+                 */
+                recipient_email?: string;
                 /** @description Values for the template's custom fields: every required one, and no other. */
                 custom_fields?: {
                     [key: string]: string;
@@ -7972,6 +8019,15 @@ export namespace CertificateService {
                 headers: {
                     /** @description Seconds to wait before asking again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The certificate has no `recipient_email` (`no_recipient_email`) or is revoked (`certificate_revoked`); nothing is sent. */
+            CannotResend: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9929,6 +9985,41 @@ export namespace CertificateService {
                 };
                 401: components["responses"]["InvalidAdminToken"];
                 404: components["responses"]["NotFound"];
+            };
+        };
+        resendCertificateMail: {
+            parameters: {
+                query?: {
+                    /** @description `false` acts on test-mode certificates; live ones by default. */
+                    livemode?: "true" | "false";
+                    /**
+                     * @description The same as `livemode`: `test` acts on test-mode certificates.
+                     * @example test
+                     */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path: {
+                    /** @description A certificate id (`cert_…`); any other shape is a 404. */
+                    id: components["parameters"]["CertificateId"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The certificate with the attempt's delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Certificate"];
+                    };
+                };
+                401: components["responses"]["InvalidAdminToken"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["CannotResend"];
+                429: components["responses"]["OverShare"];
             };
         };
         getCertificateDocument: {
@@ -13227,7 +13318,7 @@ export namespace MobilityService {
              * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
              * @enum {string}
              */
-            ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_required" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured";
+            ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_required" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured" | "no_recipient_email" | "certificate_revoked";
             /** @enum {string} */
             RideStatus: "pending" | "accepted" | "arrived" | "in_progress" | "completed" | "cancelled" | "no_drivers_available";
             Place: {

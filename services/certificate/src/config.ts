@@ -109,7 +109,7 @@ export const certificateConfigSchema = z
      * The fair-share governor (docs/configuration.md#fair-share): requests of each cost class the route table declares,
      * in flight at once per process (a soft total shared fairly among accounts) and per account on the free plan (a paying
      * account gets GOVERNOR_PAID_FACTOR times as many, and that weight in the shared total). Render: template uploads,
-     * previews and dashboard documents; bulk: CSV/JSON batches; mail: sign-ups, reset requests and invitations. Render
+     * previews and dashboard documents; bulk: CSV/JSON batches; mail: sign-ups, reset requests, invitations and recipient mails. Render
      * and bulk also bound how many an account starts a minute (refilled evenly, a burst of a quarter of that).
      */
     GOVERNOR_RENDERS_PER_PROCESS: env.positiveInt(12),

@@ -1,12 +1,10 @@
 import type { RequestHandler } from 'express';
 import { adminOf, adminTokenSettings, requireAdmin } from '@platform/service-kit/admin-auth';
-import { costHooks, createGovernor, type ResourceLimits } from '@platform/service-kit/governor';
+import { costHooks } from '@platform/service-kit/governor';
 import type { OperationGuards } from '@platform/service-kit/operations';
 import { requireApiKey } from './features/api-keys/api-keys';
 import { certificateAuditRecorder } from './features/audit/audit.recorder';
-import { createTenantResolver } from './features/organizations/organization-tenants';
 import { adminLivemode } from './platform/admin-mode';
-import type { CertificateConfig } from './config';
 import type { CertificateDeps, CertificateServices } from './services';
 
 /**
@@ -32,7 +30,8 @@ export function certificateGuards(deps: CertificateDeps, services: CertificateSe
       return undefined;
     },
     audit: certificateAuditRecorder(db, config.TRUST_PROXY_HOPS, logger),
-    costs: costHooks(createGovernor(governorLimits(config)), createTenantResolver(db, config.TRUST_PROXY_HOPS)),
+    // One governor per process (`buildServices`): background recipient mails spend the same mail budget as requests.
+    costs: costHooks(services.governor, services.tenants),
   };
 }
 
@@ -55,22 +54,5 @@ function firstSightOnce(services: CertificateServices): RequestHandler {
       seen.add(pair);
       next();
     }, next);
-  };
-}
-
-/** The governor's limits per cost class, from the configuration (a paying account: GOVERNOR_PAID_FACTOR times each). */
-export function governorLimits(config: CertificateConfig): Record<'render' | 'bulk' | 'mail', ResourceLimits> {
-  const byPlan = (free: number) => ({ free, paid: free * config.GOVERNOR_PAID_FACTOR });
-  const limits = (what: string, perProcess: number, perAccount: number, perAccountPerMinute?: number): ResourceLimits => ({
-    what,
-    perProcess,
-    perAccount: byPlan(perAccount),
-    ...(perAccountPerMinute ? { perAccountPerMinute: byPlan(perAccountPerMinute) } : {}),
-    paidWeight: config.GOVERNOR_PAID_FACTOR,
-  });
-  return {
-    render: limits('template uploads, previews and documents', config.GOVERNOR_RENDERS_PER_PROCESS, config.GOVERNOR_RENDERS_PER_ACCOUNT, config.GOVERNOR_RENDERS_PER_ACCOUNT_PER_MINUTE),
-    bulk: limits('batch issues', config.GOVERNOR_BULK_PER_PROCESS, config.GOVERNOR_BULK_PER_ACCOUNT, config.GOVERNOR_BULK_PER_ACCOUNT_PER_MINUTE),
-    mail: limits('sign-ups, reset requests and invitations', config.GOVERNOR_MAIL_PER_PROCESS, config.GOVERNOR_MAIL_PER_ACCOUNT),
   };
 }

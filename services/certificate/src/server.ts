@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { closeGracefullyOnSignal } from '@platform/service-kit/shutdown';
+import { closeGracefullyOnSignal, runPeriodically } from '@platform/service-kit/shutdown';
 import { exitOnListenError } from '@platform/service-kit/listen';
 import { bufferedStdout, createLogger } from '@platform/service-kit/logger';
 import { createMetrics } from '@platform/service-kit/metrics';
@@ -22,7 +22,7 @@ async function main() {
   const logger = createLogger('certificate', config.LOG_LEVEL, bufferedStdout());
   const tracing = await startTracing('certificate');
   warnAboutPaymentSettings(config, logger);
-  if (!config.SMTP_URL) logger.warn('SMTP_URL is not set: sign-up, password-reset and invitation mails cannot be sent (sign-up and invitations answer 503 mail_unavailable; password resets are logged)');
+  if (!config.SMTP_URL) logger.warn('SMTP_URL is not set: sign-up, password-reset, invitation and recipient mails cannot be sent (sign-up and invitations answer 503 mail_unavailable; password resets are logged; recipient mails are recorded failed)');
   const db = await openServiceDatabase(config.databaseUrl, CERTIFICATE_SCHEMA, migrations, logger);
   const keyCache = startApiKeyCache(config, CERTIFICATE_SCHEMA, logger);
   await keyCache?.listener.ready;
@@ -39,7 +39,16 @@ async function main() {
   exitOnListenError(server, 'certificate', config.PORT, config.BIND_ADDRESS);
   server.keepAliveTimeout = 65000;
   const retention = scheduleWebhookBodyRetention(db, config.PAYMENT_WEBHOOK_RETENTION_DAYS, logger);
-  closeGracefullyOnSignal(logger, [server], [retention.stop, () => services.documents.close(), () => services.apiKeys.flushUsage(), async () => keyCache?.listener.close(), async () => sessionEvents?.close(), async () => void (await redis?.quit()), () => db.destroy(), () => tracing.shutdown()]);
+  // Recipient mails a stopped process left pending are sent by the next sweep (at start, then every 5 minutes).
+  const recipientSweep = runPeriodically(
+    () =>
+      services.recipientDeliveries.sweep().then(
+        (sent) => void (sent > 0 && logger.info({ deliveries: sent }, 'pending recipient mails sent')),
+        (err: unknown) => logger.error({ err }, 'recipient mail sweep failed'),
+      ),
+    5 * 60 * 1000,
+  );
+  closeGracefullyOnSignal(logger, [server], [retention.stop, recipientSweep.stop, () => services.recipientDeliveries.idle(), () => services.documents.close(), () => services.apiKeys.flushUsage(), async () => keyCache?.listener.close(), async () => sessionEvents?.close(), async () => void (await redis?.quit()), () => db.destroy(), () => tracing.shutdown()]);
 }
 
 void main();

@@ -13,6 +13,10 @@ import { createSignInThrottle } from './features/accounts/sign-in-throttle';
 import { createCertificateApiKeys } from './features/api-keys/api-keys';
 import { createCertificatesRepository } from './features/certificates/certificates.repository';
 import { createCertificatesService } from './features/certificates/certificates.service';
+import { createRecipientDeliveries } from './features/recipients';
+import { createTenantResolver } from './features/organizations/organization-tenants';
+import { governorLimits } from './platform/governor-limits';
+import { createGovernor, OverShareError, type GovernedResource, type Release, type Tenant } from '@platform/service-kit/governor';
 import { createCreditsRepository } from './features/credits/credits.repository';
 import { createCredentialBrandingRepository } from './features/credentials/credential-branding';
 import { createCredentialsRepository } from './features/credentials/credentials.repository';
@@ -65,7 +69,19 @@ export function buildServices(
   const renderPool = createRenderPool({ workers: config.DOCUMENT_RENDER_WORKERS, maxQueued: config.DOCUMENT_RENDER_QUEUE, timeoutMs: config.DOCUMENT_RENDER_TIMEOUT_MS });
   const documents = createDocumentsService(createDocumentsRepository(db), config.PUBLIC_BASE_URL, { pool: renderPool, perOrganization: config.DOCUMENT_RENDERS_PER_ORGANIZATION });
   const templates = createTemplatesService(createTemplatesRepository(db), { maxDecodedPixels: config.TEMPLATE_MAX_DECODED_PIXELS }, documents.decodeImages);
-  const certificates = createCertificatesService(db, createCertificatesRepository(db), templates);
+  // The fair-share governor of the route table's cost classes; its mail budget also paces the background recipient mails.
+  const governor = createGovernor(governorLimits(config));
+  const tenants = createTenantResolver(db, config.TRUST_PROXY_HOPS);
+  const certificateRecords = createCertificatesRepository(db);
+  const recipientDeliveries = createRecipientDeliveries({
+    db,
+    repository: certificateRecords,
+    mailer,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    mailBudget: async (organizationId) => mailUnit(governor.mail!, await tenants.ofOrganization(organizationId)),
+    onError: (error, what) => logger?.error({ err: error }, what),
+  });
+  const certificates = createCertificatesService(db, certificateRecords, templates, undefined, recipientDeliveries);
   const credentialRecords = createCredentialsRepository(db);
   const credentials = createCredentialsService(credentialRecords, documents, { publicBaseUrl: config.PUBLIC_BASE_URL, documentWaitMs: config.DOCUMENT_RENDER_WAIT_MS }, createCredentialBrandingRepository(db));
   const verifiableCredentials = createVerifiableCredentialsService(credentialRecords, signingKeyFrom(config.CREDENTIAL_SIGNING_KEY), config.PUBLIC_BASE_URL);
@@ -118,7 +134,21 @@ export function buildServices(
   );
   const members = createMembersService(accountRecords, mailer, { invitationTtlDays: config.INVITATION_TTL_DAYS, invitationsPerDay: config.INVITATIONS_PER_ORGANIZATION_PER_DAY, publicBaseUrl: config.PUBLIC_BASE_URL, sessionEvents });
   const summary = createSummaryReader(db);
-  return { publicBaseUrl: config.PUBLIC_BASE_URL, dashboardOrigins: config.DASHBOARD_ORIGINS, accounts, members, apiKeys, organizationRequests, organizations, templates, certificates, documents, renderPool, credentials, verifiableCredentials, paymentRecords, payments, paymentGateways, invoices, publicApi, credits, summary, runWebhookBodyRetention };
+  return { governor, tenants, recipientDeliveries, publicBaseUrl: config.PUBLIC_BASE_URL, dashboardOrigins: config.DASHBOARD_ORIGINS, accounts, members, apiKeys, organizationRequests, organizations, templates, certificates, documents, renderPool, credentials, verifiableCredentials, paymentRecords, payments, paymentGateways, invoices, publicApi, credits, summary, runWebhookBodyRetention };
 }
 
 export type CertificateServices = ReturnType<typeof buildServices>;
+
+const MAIL_UNIT_WAIT_MS = 200;
+
+/** A unit of the mail budget for work outside a request: while the tenant's share is taken, it waits (and asks again). */
+async function mailUnit(mail: GovernedResource, tenant: Tenant): Promise<Release> {
+  for (;;) {
+    try {
+      return mail.acquire(tenant);
+    } catch (error) {
+      if (!(error instanceof OverShareError)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, MAIL_UNIT_WAIT_MS));
+    }
+  }
+}

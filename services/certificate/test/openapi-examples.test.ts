@@ -61,7 +61,9 @@ describe('every request example in the description is accepted', () => {
     if (path.includes('/templates/{id}')) path = path.replace('{id}', (await createTemplate(ctx, org)).id);
     if (path.includes('/certificates/{id}')) {
       // A query example in test mode reads a test certificate: a live one is not found there.
-      const certificate = example.query?.mode === 'test' ? (await request(ctx.app).post('/admin/v1/certificates?mode=test').set('Authorization', org.admin()).send({ recipient_name: 'Ada Lovelace', program_title: 'Engines', issue_date: '2026-05-01' }).expect(201)).body : await issueCertificate(ctx, org);
+      // With a recipient email, so that a resend has someone to mail.
+      const input = { recipient_name: 'Ada Lovelace', program_title: 'Engines', issue_date: '2026-05-01', recipient_email: 'ada@example.org' };
+      const certificate = example.query?.mode === 'test' ? (await request(ctx.app).post('/admin/v1/certificates?mode=test').set('Authorization', org.admin()).send(input).expect(201)).body : await issueCertificate(ctx, org, input);
       path = path.replace('{id}', certificate.id as string);
     }
     let authorization = org.admin();

@@ -173,6 +173,11 @@ const scenarios: Scenario[] = [
   ['GET /admin/v1/certificates/{id}', 200, 'a certificate', async () => asOwner(app().get(`/admin/v1/certificates/${(await issueCertificate(ctx, org)).id}`))],
   ['GET /admin/v1/certificates/{id}', 404, 'an id of the wrong shape', () => asOwner(app().get('/admin/v1/certificates/not-an-id'))],
   ['POST /admin/v1/certificates/{id}/revoke', 200, 'a certificate', async () => asOwner(app().post(`/admin/v1/certificates/${(await issueCertificate(ctx, org)).id}/revoke`))],
+  ['POST /admin/v1/certificates/{id}/resend', 200, 'a certificate with a recipient email', async () => {
+    const certificate = await issueCertificate(ctx, org, { recipient_email: 'walked@example.org' });
+    return asOwner(app().post(`/admin/v1/certificates/${certificate.id}/resend`));
+  }],
+  ['POST /admin/v1/certificates/{id}/resend', 409, 'a certificate without one', async () => asOwner(app().post(`/admin/v1/certificates/${(await issueCertificate(ctx, org)).id}/resend`))],
   ['POST /admin/v1/certificates/{id}/revoke', 404, 'another organization\'s certificate', async () => {
     const other = newOrg(ctx);
     return asOwner(app().post(`/admin/v1/certificates/${(await issueCertificate(ctx, other)).id}/revoke`));

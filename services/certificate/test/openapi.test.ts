@@ -74,7 +74,7 @@ describe('the route table catches drift between the code and the description', (
     const certificate = {
       id: 'cert_1', verification_code: 'ABCDEF-GHJKMN-PQRSTU', certificate_number: 'N-1', recipient_name: 'Ada', program_title: 'P',
       issue_date: '01/05/2026', expires_on: null, status: 'suspended', created_at: '2026-05-01T00:00:00.000Z', updated_at: '2026-05-01T00:00:00.000Z', revoked_at: null,
-      template_id: null, template_version: null, custom_fields: {}, livemode: true,
+      template_id: null, template_version: null, custom_fields: {}, livemode: true, recipient_email: null, delivery: null,
     };
     const problems = conformanceProblems({ method: 'GET', path: '/admin/v1/certificates', status: 200, headers: json, body: { data: [certificate], has_more: false, next_cursor: null } });
     expect(problems).toEqual([

@@ -14,6 +14,7 @@ import * as templateDesign from './migrations/0062_template_design';
 import * as auditLog from './migrations/0070_audit_log';
 import * as creditTopUps from './migrations/0080_credit_top_ups';
 import * as testMode from './migrations/0090_test_mode';
+import * as certificateRecipients from './migrations/0095_certificate_recipients';
 import * as invoices from './migrations/0105_invoices';
 
 /** Every migration of the `certificate` schema, in order. A merged migration is never edited: add a new one. */
@@ -33,5 +34,6 @@ export const migrations: Record<string, Migration> = {
   '0070_audit_log': auditLog,
   '0080_credit_top_ups': creditTopUps,
   '0090_test_mode': testMode,
+  '0095_certificate_recipients': certificateRecipients,
   '0105_invoices': invoices,
 };

@@ -35,6 +35,7 @@ export function createTestContext(env: Record<string, string> = {}, deps: Pick<C
   const services = buildServices({ db, config, ...deps }, mailer);
   const app = createApp({ db, config, logger: pino({ level: 'silent' }), ...deps }, services);
   const close = async () => {
+    await services.recipientDeliveries.idle(); // recipient mails sent after an issue's answer
     await services.documents.close(); // the render workers
     await services.apiKeys.flushUsage(); // no last_used_at write outlives the pool
     await db.destroy();

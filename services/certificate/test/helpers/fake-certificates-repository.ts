@@ -29,7 +29,8 @@ export function createFakeCertificatesRepository(memory: InMemoryDatabase): Cert
         if (numbers.has(key)) throw Object.assign(new Error('duplicate key'), { code: '23505', constraint: 'certificates_organization_id_certificate_number_unique' });
         numbers.add(key);
         const at = now();
-        return { ...structuredClone(row), status: 'valid' as const, created_at: at, updated_at: at, revoked_at: null };
+        const { recipient_identity_salt: _salt, recipient_identity_hash: _hash, ...stored } = structuredClone(row);
+        return { ...stored, status: 'valid' as const, created_at: at, updated_at: at, revoked_at: null, delivery_last_error: null, delivery_sent_at: null };
       });
       for (const row of stored) rows.set(row.id, structuredClone(row));
       return structuredClone(stored);
@@ -53,6 +54,24 @@ export function createFakeCertificatesRepository(memory: InMemoryDatabase): Cert
       const revoked: CertificateRow = { ...row, status: 'revoked', revoked_at: row.revoked_at ?? at, updated_at: at };
       rows.set(id, structuredClone(revoked));
       return structuredClone(revoked);
+    },
+    async markPending(organizationId, id, livemode) {
+      const row = ofOrganization(organizationId, id, livemode);
+      if (!row) return undefined;
+      const pending: CertificateRow = { ...row, delivery_status: row.recipient_email ? 'pending' : null };
+      rows.set(id, structuredClone(pending));
+      return structuredClone(pending);
+    },
+    async recordDelivery(id, outcome) {
+      const row = rows.get(id);
+      if (!row?.recipient_email) return undefined;
+      const recorded: CertificateRow =
+        outcome.status === 'sent' ? { ...row, delivery_status: 'sent', delivery_last_error: null, delivery_sent_at: now() } : { ...row, delivery_status: outcome.status, delivery_last_error: outcome.error };
+      rows.set(id, structuredClone(recorded));
+      return structuredClone(recorded);
+    },
+    async claimStalePending() {
+      return [];
     },
     rows: () => structuredClone([...rows.values()]),
   };

@@ -7,19 +7,30 @@ export interface ReceivedMail {
   from: string;
   subject: string;
   text: string;
+  /** The HTML part, when the mail has one ('' otherwise). */
+  html: string;
+  /** Its attachments (inline images among them), by content id. */
+  attachments: Array<{ cid?: string; contentType: string; content: Buffer }>;
 }
 
 /** A real SMTP server on loopback that keeps what it receives: the service's mails go here through nodemailer. */
 export function startTestMailbox() {
   const received: ReceivedMail[] = [];
+  /** Addresses the server refuses at RCPT TO, with the answer it gives (`refuse`). */
+  const refused = new Map<string, string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const answer = refused.get(address.address.toLowerCase());
+      if (answer === undefined) return callback();
+      callback(Object.assign(new Error(answer), { responseCode: 550 }));
+    },
     onData(stream, session, callback) {
-      simpleParser(stream)
+      simpleParser(stream, { keepCidLinks: true })
         .then((mail) => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', subject: mail.subject ?? '', text: mail.text ?? '' });
+          received.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', subject: mail.subject ?? '', text: mail.text ?? '', html: typeof mail.html === 'string' ? mail.html : '', attachments: mail.attachments.map((a) => ({ cid: a.cid, contentType: a.contentType, content: a.content })) });
           callback();
         })
         .catch((error: Error) => callback(error));
@@ -46,6 +57,10 @@ export function startTestMailbox() {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       return this.last(address);
+    },
+    /** From now on the server refuses mail for `address` with a 550 and `message`, as a mailbox that does not exist. */
+    refuse(address: string, message: string): void {
+      refused.set(address.toLowerCase(), message);
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -44,7 +44,7 @@ export function BatchUpload({ onIssued }: { onIssued: () => void }) {
       </p>
       <p className="hint">
         Header row with <code>recipient_name</code>, <code>program_title</code>, <code>issue_date</code> and optionally <code>certificate_number</code>,{' '}
-        <code>expires_on</code>, <code>template_id</code>, <code>custom_fields.&lt;key&gt;</code>. All rows are issued or none.
+        <code>expires_on</code>, <code>template_id</code>, <code>recipient_email</code> (the recipient is mailed), <code>custom_fields.&lt;key&gt;</code>. All rows are issued or none.
       </p>
       <div className="field">
         <label htmlFor={inputId}>CSV file</label>

@@ -141,4 +141,45 @@ describe('certificates', () => {
     expect(within(test).getByTestId('certificate-test-badge').textContent).toBe('Test');
     expect(within(screen.getByTestId('certificate-cert_2')).queryByTestId('certificate-test-badge')).toBeNull();
   });
+
+  it('shows each recipient mail\'s delivery (a bounce with the server\'s answer), resends it, and sends the email when issuing', async () => {
+    let bounced = true;
+    const bouncedCertificate = () =>
+      certificate(1, {
+        recipient_email: 'ada@example.org',
+        delivery: bounced
+          ? { status: 'bounced', last_error: '550 No such user here', sent_at: null }
+          : { status: 'sent', last_error: null, sent_at: '2026-11-20T10:05:00Z' },
+      });
+    const api = fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': { body: session() },
+      'GET /dashboard/api/certificate/certificates': () => ({ body: { data: [bouncedCertificate(), certificate(2, { recipient_email: null, delivery: null })], has_more: false, next_cursor: null } }),
+      'POST /dashboard/api/certificate/certificates/cert_1/resend': () => {
+        bounced = false;
+        return { body: bouncedCertificate() };
+      },
+      'POST /dashboard/api/certificate/certificates': { status: 201, body: certificate(9, { recipient_email: 'grace@example.org', delivery: { status: 'pending', last_error: null, sent_at: null } }) },
+    });
+    const { user } = renderApp('/certificates');
+    const delivery = await screen.findByTestId('delivery-cert_1');
+    expect(delivery.textContent).toContain('ada@example.org');
+    expect(delivery.textContent).toContain('mail bounced');
+    expect(delivery.textContent).toContain('550 No such user here');
+    expect(screen.queryByTestId('delivery-cert_2')).toBeNull();
+    expect(within(screen.getByTestId('certificate-cert_2')).queryByRole('button', { name: /Resend mail/ })).toBeNull();
+
+    await user.click(within(screen.getByTestId('certificate-cert_1')).getByRole('button', { name: 'Resend mail of N-1 to ada@example.org' }));
+    await screen.findByText('mail sent');
+    expect(api.calls('POST /dashboard/api/certificate/certificates/cert_1/resend')).toHaveLength(1);
+    expect(screen.getByTestId('delivery-cert_1').textContent).not.toContain('550');
+
+    const form = within(screen.getByRole('form', { name: 'Issue a certificate' }));
+    await user.type(form.getByLabelText('Recipient name'), 'Grace');
+    await user.type(form.getByLabelText('Recipient email (optional)'), 'grace@example.org');
+    await user.type(form.getByLabelText('Program title'), 'Compilers');
+    await user.type(form.getByLabelText('Issue date'), '2026-05-01');
+    await user.click(form.getByRole('button', { name: 'Issue certificate' }));
+    expect((await screen.findByTestId('issued-certificate')).textContent).toContain('A mail to grace@example.org is on its way.');
+    expect(api.calls('POST /dashboard/api/certificate/certificates')[0]!.body).toEqual({ recipient_name: 'Grace', recipient_email: 'grace@example.org', program_title: 'Compilers', issue_date: '2026-05-01' });
+  });
 });

@@ -6,7 +6,7 @@ import { TextField } from '../../ui/fields';
 import { TemplatePicker } from '../templates/TemplatePicker';
 import { issueCertificate } from './certificates-api';
 
-const EMPTY = { recipient_name: '', program_title: '', issue_date: '', certificate_number: '', expires_on: '', template_id: '' };
+const EMPTY = { recipient_name: '', recipient_email: '', program_title: '', issue_date: '', certificate_number: '', expires_on: '', template_id: '' };
 const FIELDS = [...Object.keys(EMPTY), 'custom_fields'];
 
 /** Issues one certificate for one credit; empty optional fields are left out. */
@@ -32,6 +32,7 @@ export function IssueCertificateForm({ onIssued }: { onIssued: (certificate: Cer
   return (
     <CardForm dataMode="current" label="Issue a certificate" title="Issue a certificate" error={mutation.error} fields={FIELDS} onSubmit={() => mutation.mutate()}>
       <TextField label="Recipient name" name="recipient_name" required value={form.recipient_name} error={mutation.error} onChange={set('recipient_name')} />
+      <TextField label="Recipient email (optional)" hint="The recipient is mailed links to the certificate." name="recipient_email" type="email" value={form.recipient_email} error={mutation.error} onChange={set('recipient_email')} />
       <TextField label="Program title" name="program_title" required value={form.program_title} error={mutation.error} onChange={set('program_title')} />
       <TextField label="Issue date" name="issue_date" type="date" required value={form.issue_date} error={mutation.error} onChange={set('issue_date')} />
       <TextField label="Certificate number (optional)" name="certificate_number" value={form.certificate_number} error={mutation.error} onChange={set('certificate_number')} />
@@ -51,6 +52,7 @@ export function IssueCertificateForm({ onIssued }: { onIssued: (certificate: Cer
       {mutation.isSuccess && (
         <p role="status" data-testid="issued-certificate">
           Issued {mutation.data.certificate_number}, verification code <code>{mutation.data.verification_code}</code>.
+          {mutation.data.recipient_email && ` A mail to ${mutation.data.recipient_email} is on its way.`}
         </p>
       )}
     </CardForm>

@@ -8,6 +8,8 @@ export const issueCertificate = (body: NewCertificate) => request<Certificate>('
 export const uploadCertificateCsv = (csv: string) =>
   request<Page<Certificate>>('certificate', '/certificates/batch', { method: 'POST', body: csv, contentType: 'text/csv' });
 export const revokeCertificate = (id: string) => request<Certificate>('certificate', `/certificates/${encodeURIComponent(id)}/revoke`, { method: 'POST' });
+/** Mails the recipient again; the answer shows how that attempt went (`delivery`). */
+export const resendCertificateMail = (id: string) => request<Certificate>('certificate', `/certificates/${encodeURIComponent(id)}/resend`, { method: 'POST' });
 
 /** The public page of a certificate, served by the gateway without a key. */
 export const publicPageUrl = (certificate: Certificate) => `/credentials/${encodeURIComponent(certificate.verification_code)}`;

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { ValidationError } from '@platform/service-kit/errors';
 
-const KNOWN_COLUMNS = ['recipient_name', 'program_title', 'issue_date', 'certificate_number', 'expires_on', 'template_id'];
+const KNOWN_COLUMNS = ['recipient_name', 'program_title', 'issue_date', 'certificate_number', 'expires_on', 'template_id', 'recipient_email'];
 /** A column `custom_fields.<key>` holds that custom field's value for each row. */
 const CUSTOM_FIELD_COLUMN = /^custom_fields\.[a-z][a-z0-9_]{0,39}$/;
 

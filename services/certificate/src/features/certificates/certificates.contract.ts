@@ -7,6 +7,12 @@ import { listQuery } from './certificates.schema';
 import { batchSchema, newCertificateSchema } from './certificates.schema';
 import { pageSchema } from '@platform/service-kit/pagination';
 
+export const certificateDeliverySchema = z.object({
+  status: z.enum(['pending', 'sent', 'failed', 'bounced']).meta({ description: "`pending` until the SMTP server took the mail (`sent`) or refused it: `bounced` for a 5xx refusal (the address or its server refuses it), `failed` otherwise (the server could not be reached or answered 4xx)." }),
+  last_error: z.string().nullable().meta({ description: "The SMTP server's answer to the last failed attempt (`550 5.1.1 …`); null once a mail is sent." }),
+  sent_at: z.iso.datetime({ offset: true }).nullable().meta({ description: "When the SMTP server last took the mail." }),
+}).meta({ id: "CertificateDelivery", description: "The recipient mail's delivery." });
+
 export const certificateSchema = z.object({
   id: z.string().regex(/^cert_/),
   verification_code: z.string().regex(/^[2-9A-HJ-NP-Z]{6}-[2-9A-HJ-NP-Z]{6}-[2-9A-HJ-NP-Z]{6}$/).meta({ examples: ["ABCDEF-GHJKMN-PQRSTU"] }),
@@ -23,6 +29,8 @@ export const certificateSchema = z.object({
   template_version: z.int().nullable().meta({ description: "The template version it keeps for good." }),
   custom_fields: z.record(z.string(), z.string()).meta({ description: "The values of the template's custom fields." }),
   livemode: z.boolean().meta({ description: "False for a test certificate (issued with `?mode=test`): it spent no credit, its page and document say TEST, and it verifies as `test`, never `valid`." }),
+  recipient_email: z.string().nullable().meta({ description: "The address the recipient is mailed at; null when issued without one." }),
+  delivery: certificateDeliverySchema.nullable().meta({ description: "The recipient mail's delivery; null without a `recipient_email`." }),
 }).meta({ id: "Certificate" });
 
 export const certificateListSchema = pageSchema(certificateSchema, { cursorDescription: "Pass as `cursor` for the next page (`starting_after` is an alias)." }).meta({ id: "CertificateList" });
@@ -39,6 +47,8 @@ const oneCertificate = { ...adminCertificates, params: z.object({ id: certificat
 
 /** How issuing is refused for the organization: credits run out, or a `certificate_number` already taken. */
 const issueRefused = { 402: insufficientCreditsResponse, 409: certificateNumberTakenResponse };
+
+export const cannotResendResponse: ResponseObjectSpec = { id: 'CannotResend', description: "The certificate has no `recipient_email` (`no_recipient_email`) or is revoked (`certificate_revoked`); nothing is sent.", content: { "application/problem+json": problemSchema } };
 
 /** How a call on one certificate is refused: no usable admin JWT, or no such certificate of the organization. */
 const oneCertificateRefused = { 401: invalidAdminTokenResponse, 404: notFoundResponse };
@@ -110,6 +120,19 @@ export const certificatesRouteTable = [
     responses: {
       200: certificateSchema,
       ...oneCertificateRefused,
+    },
+  }),
+  route({
+    operationId: 'resendCertificateMail',
+    method: 'post',
+    path: '/admin/v1/certificates/{id}/resend',
+    ...oneCertificate,
+    cost: 'mail',
+    audit: 'certificate.mail_resent',
+    responses: {
+      200: certificateSchema,
+      ...oneCertificateRefused,
+      409: cannotResendResponse,
     },
   }),
 ] as const;

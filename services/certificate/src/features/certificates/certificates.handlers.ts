@@ -9,7 +9,7 @@ import { batchSchema, type NewCertificate } from './certificates.schema';
 import type { CertificatesService } from './certificates.service';
 
 /**
- * `/admin/v1/certificates`: issue one or a batch (JSON or CSV), list, read and revoke, inside the caller's organization
+ * `/admin/v1/certificates`: issue one or a batch (JSON or CSV), list, read, revoke and mail the recipient again, inside the caller's organization
  * and in the mode its query asks for (`?mode=test`: test certificates; live ones by default).
  */
 export function certificatesHandlers(service: CertificatesService): Handlers<typeof certificatesRouteTable> {
@@ -23,6 +23,7 @@ export function certificatesHandlers(service: CertificatesService): Handlers<typ
     listCertificates: async ({ query, req }) => ({ status: 200, body: await service.list(adminOf(req).org, { limit: query.limit, cursor: query.cursor ?? query.starting_after }, adminLivemode(req)) }),
     getCertificate: async ({ params, req }) => ({ status: 200, body: await service.get(adminOf(req).org, certificateId(params.id), adminLivemode(req)) }),
     revokeCertificate: async ({ params, req }) => ({ status: 200, body: await service.revoke(adminOf(req).org, certificateId(params.id), adminLivemode(req)) }),
+    resendCertificateMail: async ({ params, req }) => ({ status: 200, body: await service.resend(adminOf(req).org, certificateId(params.id), adminLivemode(req)) }),
   };
 }
 

@@ -22,5 +22,9 @@ export function presentCertificate(row: CertificateRow): z.infer<typeof certific
     template_version: row.template_version,
     custom_fields: row.custom_fields,
     livemode: row.livemode,
+    recipient_email: row.recipient_email,
+    delivery: row.delivery_status
+      ? { status: row.delivery_status, last_error: row.delivery_last_error, sent_at: row.delivery_sent_at?.toISOString() ?? null }
+      : null,
   };
 }

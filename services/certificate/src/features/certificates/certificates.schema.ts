@@ -18,6 +18,11 @@ export const newCertificateSchema = z
       .optional(),
     expires_on: isoDate.optional(),
     template_id: z.string().max(100).optional().meta({ description: 'A template of the organization (`tpl_…`); without one the built-in layout is used.' }),
+    recipient_email: z
+      .email('must be an email address')
+      .max(254)
+      .optional()
+      .meta({ description: "The recipient's address: they are mailed the credential's links, and the credential names them by its salted SHA-256 (never the address itself)." }),
     custom_fields: z
       .record(z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'must be a custom field key'), z.string().max(500))
       .optional()
@@ -29,7 +34,8 @@ export const newCertificateSchema = z
     id: 'NewCertificate',
     description:
       '`certificate_number` is unique in the organization and generated (`CERT-2026-…`) when absent; `expires_on` is not before `issue_date`. ' +
-      'With a `template_id`, the certificate keeps the template\'s current version for good and `custom_fields` fills its custom fields.',
+      'With a `template_id`, the certificate keeps the template\'s current version for good and `custom_fields` fills its custom fields. ' +
+      'With a `recipient_email`, the recipient is mailed the credential once it is issued (see `delivery`).',
     examples: [{ recipient_name: 'Ada Lovelace', program_title: 'Analytical Engines 101', issue_date: '2026-05-01', expires_on: '2028-05-01' }],
   });
 

@@ -18,6 +18,9 @@ export interface PublicCredentialRow {
   status_list_position: number;
   /** false for a test certificate: it verifies as `test` and has no verifiable credential. */
   livemode: boolean;
+  /** The recipient's email as the credential names it: salted SHA-256 and salt (never the address); null without one. */
+  recipient_identity_hash: string | null;
+  recipient_identity_salt: string | null;
 }
 
 export function createCredentialsRepository(db: Knex) {
@@ -30,6 +33,7 @@ export function createCredentialsRepository(db: Knex) {
         .first(
           'c.verification_code', 'c.recipient_name', 'c.program_title', 'o.name as organization_name', 'o.name_verified_at', 'c.issue_date', 'c.expires_on',
           'c.certificate_number', 'c.status', 'c.revoked_at', 'c.created_at', 'c.status_list_position', 'c.livemode',
+          'c.recipient_identity_hash', 'c.recipient_identity_salt',
         );
       return row ? { ...row, status_list_position: Number(row.status_list_position) } : undefined;
     },

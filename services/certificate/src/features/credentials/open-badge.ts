@@ -24,6 +24,16 @@ export interface OpenBadgeFacts {
   expiresOn: string | null;
   statusListPosition: number;
   publicBaseUrl: string;
+  /** The recipient's email as its salted hash (`sha256$…`) and salt, when the certificate was issued with one. */
+  recipientEmail?: { hash: string; salt: string } | null;
+}
+
+/**
+ * OB 3.0's `IdentityObject` of the recipient's email: hashed, never the address (`identityHash` is `sha256$` and the
+ * hex SHA-256 of the lowercased address followed by `salt`, a random salt of this certificate).
+ */
+export function emailIdentityObject(email: { hash: string; salt: string }) {
+  return { type: 'IdentityObject', identityHash: email.hash, identityType: 'emailAddress', hashed: true, salt: email.salt };
 }
 
 /** The Open Badges 3.0 JSON Schema an `AchievementCredential` / `OpenBadgeCredential` conforms to. */
@@ -50,9 +60,10 @@ export function achievementImage(facts: Pick<OpenBadgeFacts, 'pageUrl' | 'progra
 /**
  * The certificate as an Open Badges 3.0 `OpenBadgeCredential` (a W3C Verifiable Credential 2.0). The platform signs it
  * (`issuer.id` is its did:web) on behalf of the organization, whose name is `issuer.name`; the recipient is named by an
- * unhashed `name` identifier, as the certificate names them. Its id is the public credential page. It is valid from the
- * moment the certificate was issued; the certificate's issue date is its `awardedDate`. The achievement's `image` is the
- * badge the platform serves for it (the template's logo, else a drawn badge).
+ * unhashed `name` identifier, as the certificate names them, and by their hashed email when it was issued with one. Its
+ * id is the public credential page. It is valid from the moment the certificate was issued; the certificate's issue date
+ * is its `awardedDate`. The achievement's `image` is the badge the platform serves for it (the template's logo, else a
+ * drawn badge).
  */
 export function openBadgeCredential(facts: OpenBadgeFacts) {
   return {
@@ -66,7 +77,10 @@ export function openBadgeCredential(facts: OpenBadgeFacts) {
     ...(facts.expiresOn ? { validUntil: validUntilOf(facts.expiresOn) } : {}),
     credentialSubject: {
       type: ['AchievementSubject'],
-      identifier: [{ type: 'IdentityObject', identityType: 'name', hashed: false, identityHash: facts.recipientName }],
+      identifier: [
+        { type: 'IdentityObject', identityType: 'name', hashed: false, identityHash: facts.recipientName },
+        ...(facts.recipientEmail ? [emailIdentityObject(facts.recipientEmail)] : []),
+      ],
       achievement: {
         id: `${facts.pageUrl}#achievement`,
         type: ['Achievement'],

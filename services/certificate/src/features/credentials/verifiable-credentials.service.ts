@@ -56,6 +56,7 @@ function credentialOf(row: PublicCredentialRow, publicBaseUrl: string, issuerDid
     expiresOn: row.expires_on,
     statusListPosition: row.status_list_position,
     publicBaseUrl,
+    recipientEmail: row.recipient_identity_hash && row.recipient_identity_salt ? { hash: row.recipient_identity_hash, salt: row.recipient_identity_salt } : null,
   });
 }
 

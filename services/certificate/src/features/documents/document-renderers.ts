@@ -1,6 +1,5 @@
 import { createCanvas, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
 import PDFDocument from 'pdfkit';
-import QRCode from 'qrcode';
 import { readImageSize } from '../templates';
 import type { PlaceholderValues } from '../templates';
 import type { TemplateDefinition } from '../templates';
@@ -8,6 +7,7 @@ import { canvasFamily, fontBytes } from './document-fonts';
 import { canvasImage, pdfImage, releaseCanvas, releaseImage, usingPreparedImages } from './document-images';
 import { layoutPage, statusBand, type LayoutImages, type MeasureText, type PageLayout } from './document-layout';
 import type { DocumentStatus } from './documents.repository';
+import { qrCodePng } from './qr-code';
 
 /** What a document is drawn from: the template version, its images, the placeholder values and the public page's URL. */
 export interface DocumentInput {
@@ -25,10 +25,6 @@ export interface DocumentInput {
 
 /** PNG pixels per PDF point: A4 landscape becomes 1684 × 1191 pixels (144 dpi). */
 const PNG_SCALE = 2;
-
-function qrCodePng(url: string): Promise<Buffer> {
-  return QRCode.toBuffer(url, { errorCorrectionLevel: 'M', margin: 2, width: 600, color: { dark: '#000000', light: '#FFFFFF' } });
-}
 
 /** The proportions of the images a document has, read from their headers (both renderers lay out the same page). */
 function imagesOf(input: DocumentInput): LayoutImages {

@@ -2,3 +2,4 @@
 export { BUILT_IN_TEMPLATE } from './built-in-template';
 export { DOCUMENT_CONTENT_TYPES, type DocumentsService, credentialPageUrl } from './documents.service';
 export { canvasFamily } from './document-fonts';
+export { qrCodePng } from './qr-code';

@@ -1,2 +1,2 @@
 /** The mail feature's face: what other features use of it. */
-export { type MailMessage, type Mailer } from './mailer';
+export { MailUnavailableError, type InlineImage, type MailMessage, type Mailer } from './mailer';

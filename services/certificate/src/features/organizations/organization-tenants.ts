@@ -40,9 +40,13 @@ export function createTenantResolver(db: Knex, trustProxyHops: number) {
     return tenant;
   }
 
-  return (req: Request): Tenant | Promise<Tenant> => {
+  const ofRequest = (req: Request): Tenant | Promise<Tenant> => {
     if (req.admin) return ofOrganization(req.admin.org);
     const address = `address:${addressBucket(clientAddress(req, trustProxyHops))}`;
     return { account: address, organization: address, plan: 'free' };
   };
+  // Work an organization causes outside a request (its recipient mails) is governed as the organization's too.
+  return Object.assign(ofRequest, { ofOrganization });
 }
+
+export type TenantResolver = ReturnType<typeof createTenantResolver>;
