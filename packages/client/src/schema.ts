@@ -2024,6 +2024,11 @@ export interface components {
             /** @description false for an event about test-mode data; such events go only to test-mode endpoints. */
             livemode: boolean;
             /**
+             * @description Only on an example event sent from the dashboard's event catalog ("Send example event"): its `data` is made up; do not act on it.
+             * @constant
+             */
+            example?: true;
+            /**
              * @description The ride or delivery exactly as `GET` returns it, with `updated_at` and `sequence`; for `event_pass.*` the
              *     redemption (ride, pass, covered amount); for `event_pass_program.budget_exhausted` the program as `GET` returns it;
              *     for `ride.location_updated` / `delivery.courier_location_updated` the job's position (`JobLocationUpdate`).
@@ -11169,6 +11174,52 @@ export namespace MobilityService {
             patch?: never;
             trace?: never;
         };
+        "/admin/v1/webhooks/{id}/examples": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /**
+             * Send an example event of one type to this endpoint alone
+             * @description The dashboard's "Send example event" (as in Svix): an event of `event_type` carrying the example `data` (the event
+             *     catalog's example for that type) is written to the outbox for this endpoint only and sent by the worker like any
+             *     other: signed, retried and logged. Its body says `"example": true` so a receiver can tell it from a real event; it
+             *     is about the endpoint, so no ride's or delivery's event sequence moves. A disabled endpoint: 409 `endpoint_disabled`.
+             */
+            post: operations["adminSendWebhookExampleEvent"];
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/webhooks/{id}/stats": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /**
+             * Success rate, latency and volume of an endpoint's deliveries
+             * @description Counted from the endpoint's attempts (each HTTP request sent) over the last 24 hours and the last 7 days, in one
+             *     query: messages attempted, attempts, attempts answered 2xx (`success_rate` = succeeded / attempts, null without
+             *     attempts) and the attempts' median and 95th-percentile duration in milliseconds (continuous percentiles).
+             *     Another organization's endpoint, or one of the other mode: 404.
+             */
+            get: operations["adminGetWebhookEndpointStats"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
         "/admin/v1/webhooks/{id}/recover": {
             parameters: {
                 query?: never;
@@ -12361,6 +12412,34 @@ export namespace MobilityService {
                     created_at?: string;
                 }[];
             };
+            WebhookEndpointStats: {
+                endpoint_id: string;
+                /** Format: date-time */
+                computed_at: string;
+                windows: {
+                    /**
+                     * @description The last 24 hours or the last 7 days, up to `computed_at`.
+                     * @enum {string}
+                     */
+                    window: "24h" | "7d";
+                    /** Format: date-time */
+                    since: string;
+                    /** @description Messages with at least one attempt in the window. */
+                    messages: number;
+                    attempts: number;
+                    /** @description Attempts answered with a 2xx status. */
+                    succeeded: number;
+                    /** @description Attempts answered otherwise, or not answered (timeout, refused connection). */
+                    failed: number;
+                    /** @description `succeeded / attempts`; null when there was no attempt. */
+                    success_rate: number | null;
+                    /** @description Median and 95th percentile of the attempts' durations (continuous percentiles); null when there was no attempt. */
+                    latency_ms: {
+                        p50: number | null;
+                        p95: number | null;
+                    };
+                }[];
+            };
             DriverSession: {
                 /** @description A driver JWT (`sub`, `role`, `sid`, `aud` driver, `iss`, `exp`) for `Authorization: Bearer` on `/driver/v1`. */
                 access_token: string;
@@ -13203,6 +13282,24 @@ export namespace MobilityService {
                 include_succeeded?: boolean;
             };
             /**
+             * @description An event of this type with this example `data`, sent to one endpoint and marked `"example": true`.
+             * @example {
+             *       "event_type": "ride.completed",
+             *       "data": {
+             *         "id": "ride_01HZX3Q8M4",
+             *         "status": "completed"
+             *       }
+             *     }
+             */
+            WebhookExampleEvent: {
+                /** @enum {string} */
+                event_type: "ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated";
+                /** @description The example object the event carries (the event catalog's example for this type). */
+                data: {
+                    [key: string]: unknown;
+                };
+            };
+            /**
              * @example {
              *       "activation_code": "K7QF-3M9X-TR2D"
              *     }
@@ -13352,6 +13449,11 @@ export namespace MobilityService {
                 created_at: string;
                 /** @description false for an event about test-mode data; such events go only to test-mode endpoints. */
                 livemode: boolean;
+                /**
+                 * @description Only on an example event sent from the dashboard's event catalog ("Send example event"): its `data` is made up; do not act on it.
+                 * @constant
+                 */
+                example?: true;
                 /**
                  * @description The ride or delivery exactly as `GET` returns it, with `updated_at` and `sequence`; for `event_pass.*` the
                  *     redemption (ride, pass, covered amount); for `event_pass_program.budget_exhausted` the program as `GET` returns it;
@@ -15928,6 +16030,93 @@ export namespace MobilityService {
                     };
                 };
                 415: components["responses"]["UnsupportedMediaType"];
+            };
+        };
+        adminSendWebhookExampleEvent: {
+            parameters: {
+                query?: {
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path: {
+                    /** @description A webhook endpoint id (`whe_…`). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "event_type": "ride.completed",
+                     *       "data": {
+                     *         "id": "ride_01HZX3Q8M4",
+                     *         "status": "completed"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookExampleEvent"];
+                };
+            };
+            responses: {
+                /** @description The queued delivery. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+                400: components["responses"]["InvalidJson"];
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["InsufficientRole"];
+                404: components["responses"]["NotFound"];
+                /** @description `endpoint_disabled`: enable the endpoint first. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+            };
+        };
+        adminGetWebhookEndpointStats: {
+            parameters: {
+                query?: {
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path: {
+                    /** @description A webhook endpoint id (`whe_…`). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Both windows' statistics. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpointStats"];
+                    };
+                };
+                400: components["responses"]["MalformedRequest"];
+                401: components["responses"]["InvalidAdminToken"];
+                404: components["responses"]["NotFound"];
             };
         };
         adminRecoverWebhookEvents: {

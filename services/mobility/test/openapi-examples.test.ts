@@ -110,6 +110,7 @@ const SETUPS: Record<string, () => Promise<{ path: string; authorization: string
   'PATCH /admin/v1/webhooks/{id}': async () => adminEndpointCall(''),
   'POST /admin/v1/webhooks/{id}/recover': async () => adminEndpointCall('/recover'),
   'POST /admin/v1/webhooks/{id}/rotate-secret': async () => adminEndpointCall('/rotate-secret'),
+  'POST /admin/v1/webhooks/{id}/examples': async () => adminEndpointCall('/examples'),
   'GET /admin/v1/webhooks/{id}/deliveries ?query': async () => adminEndpointCall('/deliveries'),
   'POST /admin/v1/event-pass-programs': async () => adminCall('/admin/v1/event-pass-programs'),
   'GET /admin/v1/event-pass-programs ?query': async () => adminCall('/admin/v1/event-pass-programs'),
