@@ -95,11 +95,11 @@ describe('DataTable: sort, filter, export', () => {
   it('filters the rows by text in any column, and says when none match', async () => {
     const user = userEvent.setup();
     render(<People rows={people} />, { wrapper: MemoryRouter });
-    await user.type(screen.getByLabelText('Filter'), 'ITEM');
+    await user.type(screen.getByLabelText('Filter rows'), 'ITEM');
     expect(names()).toEqual(['item 10', 'Item 2']);
     expect(screen.getByText('2 of 3 shown')).toBeTruthy();
-    await user.clear(screen.getByLabelText('Filter'));
-    await user.type(screen.getByLabelText('Filter'), 'zebra');
+    await user.clear(screen.getByLabelText('Filter rows'));
+    await user.type(screen.getByLabelText('Filter rows'), 'zebra');
     expect(screen.getByRole('cell', { name: /No rows on this page match “zebra”/ }).getAttribute('colspan')).toBe('4');
   });
 

@@ -40,6 +40,8 @@ export type DataTableProps<Row> = QueryStates & {
    * those headers and filterable by a text box.
    */
   values?: readonly (ColumnValue<Row> | undefined)[];
+  /** With `values`, whether to show the filter box (default yes; off where the page has a search of its own). */
+  filterable?: boolean;
   /** With `values`: an "Export CSV" button saving `{exportName}-{date}.csv`. */
   exportName?: string;
   /** Every item of the list (all its pages, through the list API), for the export; without it the loaded rows are exported. */
@@ -80,7 +82,7 @@ export function arrangeRows<Row>(rows: readonly Row[], values: readonly (ColumnV
 /** A header's text for the CSV and the sort button's name. */
 const headerText = (column: ReactNode, index: number) => (typeof column === 'string' || typeof column === 'number' ? String(column) : `Column ${index + 1}`);
 
-export function DataTable<Row>({ caption, dataMode, columns, rows, rowKey, renderRow, empty, query, what, testId, footer, values, exportName, loadAllRows }: DataTableProps<Row>) {
+export function DataTable<Row>({ caption, dataMode, columns, rows, rowKey, renderRow, empty, query, what, testId, footer, values, filterable = true, exportName, loadAllRows }: DataTableProps<Row>) {
   const [filter, setFilter] = useState('');
   const [sort, setSort] = useState<Sort>(null);
   const [exporting, setExporting] = useState(false);
@@ -120,8 +122,12 @@ export function DataTable<Row>({ caption, dataMode, columns, rows, rowKey, rende
         <>
           {values && (
             <div className="table-tools" data-testid={testId ? `${testId}-tools` : undefined}>
-              <label htmlFor={filterId}>Filter</label>
-              <input id={filterId} type="search" value={filter} onChange={(event) => setFilter(event.target.value)} placeholder="Text in any column" />
+              {filterable && (
+                <>
+                  <label htmlFor={filterId}>Filter rows</label>
+                  <input id={filterId} type="search" value={filter} onChange={(event) => setFilter(event.target.value)} placeholder="Text in any column" />
+                </>
+              )}
               {filtering && (
                 <span className="muted" aria-live="polite">
                   {shown.length} of {rows.length} shown

@@ -8,6 +8,7 @@ import { BatchUpload } from './BatchUpload';
 import { CertificateRow } from './CertificateRow';
 import { listCertificates } from './certificates-api';
 import { IssueCertificateForm } from './IssueCertificateForm';
+import { CERTIFICATE_VALUES } from '../../ui/list-columns';
 
 export function CertificatesPage() {
   const searchId = useId();
@@ -41,7 +42,7 @@ export function CertificatesPage() {
           placeholder="Recipient, program, number or code" />
       </div>
       <DataTable dataMode="current" query={page} what="certificates" caption="Certificates, newest first" columns={['Number', 'Recipient', 'Program', 'Issued', 'Status', 'Actions']}
-        rows={page.data && shown} rowKey={(certificate) => certificate.id} empty={needle ? 'No certificate on this page matches.' : 'No certificates yet.'}
+        rows={page.data && shown} rowKey={(certificate) => certificate.id} values={CERTIFICATE_VALUES} filterable={false} exportName="certificates" loadAllRows={list.loadAll} empty={needle ? 'No certificate on this page matches.' : 'No certificates yet.'}
         renderRow={(certificate) => <CertificateRow certificate={certificate} onChanged={() => void queryClient.invalidateQueries({ queryKey: ['certificates'] })} />}
         footer={<Pager label="Certificate pages" page={list.pageNumber} {...list.pager} />} />
     </section>

@@ -9,6 +9,7 @@ import { SecretBox } from '../../ui/SecretBox';
 import { CreateEndpointForm } from './CreateEndpointForm';
 import { listEndpoints } from './webhooks-api';
 import { humanLabel } from '../../ui/labels';
+import { WEBHOOK_ENDPOINT_VALUES } from '../../ui/list-columns';
 
 export function WebhooksPage() {
   const queryClient = useQueryClient();
@@ -34,7 +35,8 @@ export function WebhooksPage() {
       )}
       <CreateEndpointForm onCreated={onCreated} />
       <DataTable dataMode="current" query={endpoints} what="webhook endpoints" caption="Endpoints" columns={['URL', 'Status', 'Events', 'Created']}
-        rows={endpoints.data?.data} rowKey={(endpoint) => endpoint.id} empty="No endpoints yet."
+        rows={endpoints.data?.data} rowKey={(endpoint) => endpoint.id} values={WEBHOOK_ENDPOINT_VALUES} exportName="webhook-endpoints"
+        empty="No endpoints yet. Register one above to receive signed events."
         renderRow={(endpoint) => (
           <tr data-testid={`webhook-${endpoint.id}`}>
             <td>
