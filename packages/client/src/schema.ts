@@ -11827,6 +11827,29 @@ export namespace MobilityService {
             patch?: never;
             trace?: never;
         };
+        "/admin/v1/search": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /**
+             * Search the organization's rides, deliveries, event passes and webhook endpoints (any role)
+             * @description The dashboard's command palette. Within the token's organization and the query's mode: rides and deliveries whose
+             *     id is `q` or starts with it; event passes (live only) whose code is `q` or starts with it, in any case; webhook
+             *     endpoints whose id or URL starts with `q`. Exact matches come first, then the newest; at most `limit` of each
+             *     kind. `%` and `_` are matched as themselves. `q` shorter than 2 characters: 422.
+             */
+            get: operations["adminSearchMobility"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
         "/track/{token}": {
             parameters: {
                 query?: never;
@@ -12691,6 +12714,11 @@ export namespace MobilityService {
                 /** @description The organization's endpoints (of this mode; with `endpoint_id`, that one) failing now: every attempt since their last 2xx answer failed. Endpoints disabled after failing count too. */
                 failing_endpoints: number;
             };
+            MobilitySearchResults: {
+                query: string;
+                /** @description Exact matches first, then prefix matches; at most `limit` of each kind. */
+                data: components["schemas"]["MobilitySearchResult"][];
+            };
             /**
              * @description What the public tracking page shows, and nothing more.
              * @example {
@@ -12981,6 +13009,17 @@ export namespace MobilityService {
                 webhook_attempts: number;
                 /** @description Of those, the ones answered 2xx. */
                 webhook_succeeded: number;
+            };
+            MobilitySearchResult: {
+                /** @enum {string} */
+                kind: "ride" | "delivery" | "event_pass" | "webhook_endpoint";
+                id: string;
+                /** @description What the dashboard shows: the id, or the pass code, or the endpoint URL. */
+                label: string;
+                /** @description A second line: status, attendee, program. */
+                detail: string | null;
+                /** @description An event pass: its program (the page that lists it). */
+                program_id?: string | null;
             };
             /** @description A point of the tracking page's route drawing, in its SVG box (0-320 × 0-160). */
             RoutePoint: {
@@ -17376,6 +17415,44 @@ export namespace MobilityService {
                          *     }
                          */
                         "application/json": components["schemas"]["MobilitySummary"];
+                    };
+                };
+                400: components["responses"]["MalformedRequest"];
+                401: components["responses"]["InvalidAdminToken"];
+                422: components["responses"]["ValidationFailed"];
+            };
+        };
+        adminSearchMobility: {
+            parameters: {
+                query: {
+                    /** @description `false` searches the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                    /**
+                     * @description An id (`ride_…`, `dlv_…`, `whe_…`), an event-pass code or the start of one, or the start of a webhook URL.
+                     * @example ride_01HZ
+                     */
+                    q: string;
+                    /**
+                     * @description At most this many results of each kind.
+                     * @example 5
+                     */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The matches, exact ones first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MobilitySearchResults"];
                     };
                 };
                 400: components["responses"]["MalformedRequest"];

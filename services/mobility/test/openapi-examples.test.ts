@@ -112,6 +112,7 @@ const SETUPS: Record<string, () => Promise<{ path: string; authorization: string
   'POST /admin/v1/webhooks/{id}/rotate-secret': async () => adminEndpointCall('/rotate-secret'),
   'POST /admin/v1/webhooks/{id}/examples': async () => adminEndpointCall('/examples'),
   'GET /admin/v1/webhooks/{id}/deliveries ?query': async () => adminEndpointCall('/deliveries'),
+  'GET /admin/v1/search ?query': async () => adminCall('/admin/v1/search'),
   'POST /admin/v1/event-pass-programs': async () => adminCall('/admin/v1/event-pass-programs'),
   'GET /admin/v1/event-pass-programs ?query': async () => adminCall('/admin/v1/event-pass-programs'),
   'POST /admin/v1/event-pass-programs/{id}/passes': async () => adminProgramCall('passes'),
