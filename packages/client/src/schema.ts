@@ -6031,6 +6031,29 @@ export namespace CertificateService {
             patch?: never;
             trace?: never;
         };
+        "/admin/v1/search": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /**
+             * Search the organization's certificates and members (any role)
+             * @description The dashboard's command palette. Within the token's organization: its certificates of the query's mode whose id,
+             *     verification code or number is `q` or starts with it (codes and numbers in any case), and its members whose email
+             *     starts with `q` (any case). Exact matches come first, then the newest; at most `limit` of each kind. `%` and `_`
+             *     are matched as themselves. `q` shorter than 2 characters: 422.
+             */
+            get: operations["adminSearchCertificates"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
         "/healthz": {
             parameters: {
                 query?: never;
@@ -6636,6 +6659,10 @@ export namespace CertificateService {
                 certificates_issued: number;
                 credits_used_this_month: number;
             };
+            CertificateSearchResults: {
+                query: string;
+                data: components["schemas"]["CertificateSearchResult"][];
+            };
             Readiness: {
                 /** @enum {string} */
                 status: "ready" | "unavailable";
@@ -6816,6 +6843,17 @@ export namespace CertificateService {
                 balance_after: number;
                 /** Format: date-time */
                 created_at: string;
+            };
+            CertificateSearchResult: {
+                /** @enum {string} */
+                kind: "certificate" | "member";
+                /** @description The certificate id, or the member's account id. */
+                id: string;
+                /** @description The certificate number, or the member's email. */
+                label: string;
+                /** @description A second line: recipient, program, code and status; or name and role. */
+                detail: string | null;
+                verification_code?: string | null;
             };
             /**
              * @description A new account, made once the link mailed to `email` is used together with this `password` (`POST /verify-email`); a newer sign-up for the same address voids the older links. With `organization_name` it owns a new organization; with `invitation_token` it joins the inviting one.
@@ -10098,6 +10136,63 @@ export namespace CertificateService {
                          *     }
                          */
                         "application/json": components["schemas"]["CertificateSummary"];
+                    };
+                };
+                401: components["responses"]["InvalidAdminToken"];
+                422: components["responses"]["ValidationFailed"];
+            };
+        };
+        adminSearchCertificates: {
+            parameters: {
+                query: {
+                    /**
+                     * @description A certificate id (`cert_…`), verification code or number, or the start of one; or the start of a member's email.
+                     * @example CERT-2026
+                     */
+                    q: string;
+                    /**
+                     * @description At most this many results of each kind.
+                     * @example 5
+                     */
+                    limit?: number;
+                    /** @description `false` acts on test-mode certificates; live ones by default. */
+                    livemode?: "true" | "false";
+                    /** @description The same as `livemode`: `test` acts on test-mode certificates. */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The matches, exact ones first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "query": "CERT-2026",
+                         *       "data": [
+                         *         {
+                         *           "kind": "certificate",
+                         *           "id": "cert_01HZX3Q8M4",
+                         *           "label": "CERT-2026-0001",
+                         *           "detail": "Ada Lovelace, Data Science, code 8K2M4Q7T, valid",
+                         *           "verification_code": "8K2M4Q7T"
+                         *         },
+                         *         {
+                         *           "kind": "member",
+                         *           "id": "acc_01HZX3Q8M4",
+                         *           "label": "ada@example.com",
+                         *           "detail": "Ada Lovelace, owner"
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": components["schemas"]["CertificateSearchResults"];
                     };
                 };
                 401: components["responses"]["InvalidAdminToken"];
