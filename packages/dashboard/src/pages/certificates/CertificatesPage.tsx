@@ -1,6 +1,7 @@
 /** Certificates: a page at a time (cursor), filtered by the search box, plus issuing one and batch upload. */
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { DataTable } from '../../ui/DataTable';
 import { Pager } from '../../ui/Pager';
 import { usePagedList } from '../../ui/usePagedList';
@@ -13,7 +14,10 @@ import { CERTIFICATE_VALUES } from '../../ui/list-columns';
 export function CertificatesPage() {
   const searchId = useId();
   const queryClient = useQueryClient();
-  const [search, setSearch] = useState('');
+  const [params] = useSearchParams();
+  const [search, setSearch] = useState(params.get('search') ?? '');
+  // The command palette opens a certificate as `?search=<number>`.
+  useEffect(() => setSearch((current) => params.get('search') ?? current), [params]);
   const list = usePagedList({ queryKey: ['certificates'], fetchPage: listCertificates, keepPreviousPage: true });
   const page = list.query;
   const refresh = () => {
