@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeApi, problem } from '../../test/fake-api';
 import { renderApp, session } from '../../test/render';
@@ -75,5 +75,47 @@ describe('endpoint statistics and example events', () => {
     await user.selectOptions(type, 'ride.completed');
     await user.click(within(form).getByRole('button', { name: 'Send example event' }));
     expect((await within(form).findByRole('alert')).textContent).toMatch(/disabled/);
+  });
+});
+
+describe('event catalog: send example event', () => {
+  it('sends the example of a catalog entry to the chosen enabled endpoint', async () => {
+    const api = fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': { body: session() },
+      'GET /openapi.json': { body: description },
+      'GET /dashboard/api/mobility/webhooks': {
+        body: {
+          data: [
+            { ...endpoint, id: 'whe_off', url: 'https://old.example/hooks', status: 'disabled' },
+            endpoint,
+            { ...endpoint, id: 'whe_2', url: 'https://staging.example/hooks', description: 'Staging' },
+          ],
+        },
+      },
+      'POST /dashboard/api/mobility/webhooks/whe_2/examples': { status: 202, body: { id: 'whd_2', event_id: 'evt_2', event_type: 'ride.completed', status: 'pending', attempts: 0, created_at: '2026-11-29T10:00:00Z' } },
+    });
+    const { user } = renderApp('/webhooks/event-types');
+    const entry = await screen.findByTestId('event-ride.completed');
+    await user.click(within(entry).getByText('Send example event', { selector: 'summary' }));
+    const form = await within(entry).findByRole('form', { name: 'Send an example ride.completed event' });
+    const target = await within(form).findByLabelText('Endpoint');
+    // Disabled endpoints are not offered.
+    await waitFor(() => expect(within(target).getAllByRole('option').map((option) => option.textContent)).toEqual(['https://partner.example/hooks', 'Staging (https://staging.example/hooks)']));
+    await user.selectOptions(target, 'whe_2');
+    await user.click(within(form).getByRole('button', { name: 'Send example event' }));
+    expect((await within(form).findByRole('status')).textContent).toBe('Example ride.completed event queued (evt_2).');
+    expect(api.calls('POST /dashboard/api/mobility/webhooks/whe_2/examples')[0]!.body).toEqual({ event_type: 'ride.completed', data: { id: 'ride_01HZX3Q8M4', status: 'completed' } });
+  });
+
+  it('says to register an endpoint when there is no enabled one', async () => {
+    fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': { body: session() },
+      'GET /openapi.json': { body: description },
+      'GET /dashboard/api/mobility/webhooks': { body: { data: [] } },
+    });
+    const { user } = renderApp('/webhooks/event-types');
+    const entry = await screen.findByTestId('event-ride.completed');
+    await user.click(within(entry).getByText('Send example event', { selector: 'summary' }));
+    expect(await within(entry).findByText(/Register an enabled endpoint on the Webhooks page/)).toBeTruthy();
   });
 });

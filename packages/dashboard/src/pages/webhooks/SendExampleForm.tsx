@@ -8,6 +8,7 @@ import { useState } from 'react';
 import type { WebhookEventType } from '../../api/types';
 import { CardForm } from '../../ui/CardForm';
 import { SelectField } from '../../ui/fields';
+import { QueryState } from '../../ui/QueryState';
 import { catalogOf, loadDescription } from './event-catalog';
 import { EVENT_TYPES, LOCATION_EVENT_TYPES, listEndpoints, sendExample } from './webhooks-api';
 
@@ -38,7 +39,8 @@ export function SendExampleForm({ endpointId, eventTypes = EVENT_TYPES, eventTyp
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', chosen] }),
   });
   const title = eventType ? `Send an example ${eventType} event` : 'Send an example event';
-  if (endpointId === undefined && endpoints.data && enabled.length === 0) {
+  if (endpointId === undefined && !endpoints.data) return <QueryState isLoading={endpoints.isLoading} error={endpoints.error} what="the endpoints" />;
+  if (endpointId === undefined && enabled.length === 0) {
     return <p className="muted">Register an enabled endpoint on the Webhooks page to send it an example of this event.</p>;
   }
   return (

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from '../../mode/links';
 import type { CreatedWebhookEndpoint } from '../../api/types';
-import { formatDate } from '../../ui/format';
+import { Time } from '../../ui/Time';
 import { DataTable } from '../../ui/DataTable';
 import { SecretBox } from '../../ui/SecretBox';
 import { CreateEndpointForm } from './CreateEndpointForm';
@@ -44,7 +44,9 @@ export function WebhooksPage() {
             </td>
             <td>{humanLabel(endpoint.status)}</td>
             <td>{endpoint.events.length === 0 ? 'all' : endpoint.events.join(', ')}</td>
-            <td>{formatDate(endpoint.created_at)}</td>
+            <td>
+              <Time value={endpoint.created_at} />
+            </td>
           </tr>
         )} />
     </section>
