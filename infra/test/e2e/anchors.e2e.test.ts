@@ -201,5 +201,29 @@ describe('the anchors, in Chromium', () => {
       await page.waitForFunction((text) => document.querySelectorAll('[data-testid^="certificate-"]').length === 1 && document.querySelector('[data-testid^="certificate-"]')!.textContent!.includes(text), WAIT, number);
       await checkPage('certificate-from-palette');
     }, 90_000);
+
+    it('fits a 360 px screen: the palette, the filter and export tools and the endpoint statistics do not scroll sideways', async () => {
+      await page.setViewport({ width: 360, height: 740 });
+      try {
+        await visit('/webhooks', 'Webhooks');
+        await (await page.waitForSelector('main table a', WAIT))!.click();
+        await page.waitForSelector('[data-testid="endpoint-stats"]', WAIT);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(360);
+        await (await page.waitForSelector('button.palette-button', WAIT))!.click();
+        await page.waitForSelector('[role="dialog"] [role="combobox"]', WAIT);
+        await page.keyboard.type('Mem');
+        await page.waitForFunction(() => Array.from(document.querySelectorAll('[role="option"]')).some((option) => option.textContent!.includes('Members')), WAIT);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(360);
+        await expectAccessible('command-palette-360');
+        await screenshot(page, SUITE, 'command-palette-360');
+        await page.keyboard.press('Enter');
+        await page.waitForFunction(() => location.pathname === '/dashboard/members' && document.querySelector('main h1')?.textContent === 'Members', WAIT);
+        await page.waitForSelector('main table', WAIT);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(360);
+        await expectAccessible('members-360');
+      } finally {
+        await page.setViewport({ width: 1280, height: 900 });
+      }
+    }, 90_000);
   });
 });
