@@ -29,6 +29,15 @@ function api(mobility: 'answers' | 'fails' = 'answers') {
 }
 
 const PALETTE = 'Search pages, ids, codes and emails';
+/** Presses the shortcut once the layout listens for it (it renders after the session is restored). */
+async function pressShortcut(init: { key: string; ctrlKey?: boolean; metaKey?: boolean }) {
+  await screen.findByRole('button', { name: /^Search/ });
+  await waitFor(() => {
+    if (!screen.queryByRole('dialog')) fireEvent.keyDown(document, init);
+    expect(screen.getByRole('dialog')).toBeTruthy();
+  });
+}
+
 const options = () => within(screen.getByRole('listbox')).queryAllByRole('option');
 
 describe('command palette', () => {
@@ -37,7 +46,7 @@ describe('command palette', () => {
     const { user } = renderApp('/');
     const trigger = await screen.findByRole('button', { name: /^Search/ });
     trigger.focus();
-    fireEvent.keyDown(document, { key: 'k', ctrlKey: true });
+    await pressShortcut({ key: 'k', ctrlKey: true });
     const dialog = await screen.findByRole('dialog', { name: 'Search and go to' });
     expect(dialog.getAttribute('aria-modal')).toBe('true');
     const combobox = within(dialog).getByRole('combobox', { name: 'Search pages, ids, codes and emails' });
@@ -80,8 +89,7 @@ describe('command palette', () => {
   it('shows the other service\'s matches when one service fails, and says when nothing matches', async () => {
     api('fails');
     const { user } = renderApp('/');
-    await screen.findByRole('button', { name: /^Search/ });
-    fireEvent.keyDown(document, { key: 'K', metaKey: true });
+    await pressShortcut({ key: 'K', metaKey: true });
     await user.type(await screen.findByRole('combobox', { name: PALETTE }), 'hdyp');
     expect(await screen.findByRole('option', { name: /CERT-2026-0001/ }, { timeout: 3000 })).toBeTruthy();
 
@@ -96,8 +104,7 @@ describe('command palette', () => {
   it('opens a ride found by id with a click', async () => {
     api();
     const { user } = renderApp('/');
-    await screen.findByRole('button', { name: /^Search/ });
-    fireEvent.keyDown(document, { key: 'k', ctrlKey: true });
+    await pressShortcut({ key: 'k', ctrlKey: true });
     await user.type(await screen.findByRole('combobox', { name: PALETTE }), 'ride_1');
     await user.click(await screen.findByRole('option', { name: /ride_1/ }, { timeout: 3000 }));
     await waitFor(() => expect(window.location.pathname).toBe('/dashboard/rides/ride_1'));

@@ -103,6 +103,16 @@ describe('DataTable: sort, filter, export', () => {
     expect(screen.getByRole('cell', { name: /No rows on this page match “zebra”/ }).getAttribute('colspan')).toBe('4');
   });
 
+  it('opens filtered by the address\'s ?filter=', () => {
+    render(
+      <MemoryRouter initialEntries={['/people?filter=alpha']}>
+        <People rows={people} />
+      </MemoryRouter>,
+    );
+    expect((screen.getByLabelText('Filter rows') as HTMLInputElement).value).toBe('alpha');
+    expect(names()).toEqual(['alpha']);
+  });
+
   it('exports the loaded rows as filtered and sorted, escaped and guarded against formulas', async () => {
     const saved = captureDownloads();
     const user = userEvent.setup();

@@ -8,6 +8,7 @@
  * as filtered and sorted, from every page when `loadAllRows` reads them through the list API, else the loaded ones.
  */
 import { Fragment, useId, useMemo, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 import { DataModeLabel, type DataScope } from '../mode/DataModeLabel';
 import { csvFileName, downloadText, toCsv, type CsvCell } from './csv';
 import { errorMessage } from './problems';
@@ -83,7 +84,9 @@ export function arrangeRows<Row>(rows: readonly Row[], values: readonly (ColumnV
 const headerText = (column: ReactNode, index: number) => (typeof column === 'string' || typeof column === 'number' ? String(column) : `Column ${index + 1}`);
 
 export function DataTable<Row>({ caption, dataMode, columns, rows, rowKey, renderRow, empty, query, what, testId, footer, values, filterable = true, exportName, loadAllRows }: DataTableProps<Row>) {
-  const [filter, setFilter] = useState('');
+  // `?filter=` opens the list filtered (the command palette opens a member this way).
+  const [params] = useSearchParams();
+  const [filter, setFilter] = useState(() => (values && filterable ? (params.get('filter') ?? '') : ''));
   const [sort, setSort] = useState<Sort>(null);
   const [exporting, setExporting] = useState(false);
   const [exported, setExported] = useState<{ ok: true; text: string } | { ok: false; text: string } | null>(null);

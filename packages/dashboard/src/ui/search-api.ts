@@ -35,7 +35,7 @@ function targetOf(result: CertificateResult | MobilityResult): string {
     case 'certificate':
       return `/certificates?search=${enc(result.label)}`;
     case 'member':
-      return '/members';
+      return `/members?filter=${enc(result.label)}`;
     case 'ride':
       return `/rides/${enc(result.id)}`;
     case 'delivery':
