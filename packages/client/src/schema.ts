@@ -2024,6 +2024,11 @@ export interface components {
             /** @description false for an event about test-mode data; such events go only to test-mode endpoints. */
             livemode: boolean;
             /**
+             * @description Only on an example event sent from the dashboard's event catalog ("Send example event"): its `data` is made up; do not act on it.
+             * @constant
+             */
+            example?: true;
+            /**
              * @description The ride or delivery exactly as `GET` returns it, with `updated_at` and `sequence`; for `event_pass.*` the
              *     redemption (ride, pass, covered amount); for `event_pass_program.budget_exhausted` the program as `GET` returns it;
              *     for `ride.location_updated` / `delivery.courier_location_updated` the job's position (`JobLocationUpdate`).
@@ -6149,6 +6154,29 @@ export namespace CertificateService {
             patch?: never;
             trace?: never;
         };
+        "/admin/v1/search": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /**
+             * Search the organization's certificates and members (any role)
+             * @description The dashboard's command palette. Within the token's organization: its certificates of the query's mode whose id,
+             *     verification code or number is `q` or starts with it (codes and numbers in any case), and its members whose email
+             *     starts with `q` (any case). Exact matches come first, then the newest; at most `limit` of each kind. `%` and `_`
+             *     are matched as themselves. `q` shorter than 2 characters: 422.
+             */
+            get: operations["adminSearchCertificates"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
         "/healthz": {
             parameters: {
                 query?: never;
@@ -6822,6 +6850,10 @@ export namespace CertificateService {
                 certificates_issued: number;
                 credits_used_this_month: number;
             };
+            CertificateSearchResults: {
+                query: string;
+                data: components["schemas"]["CertificateSearchResult"][];
+            };
             Readiness: {
                 /** @enum {string} */
                 status: "ready" | "unavailable";
@@ -7024,6 +7056,17 @@ export namespace CertificateService {
                 balance_after: number;
                 /** Format: date-time */
                 created_at: string;
+            };
+            CertificateSearchResult: {
+                /** @enum {string} */
+                kind: "certificate" | "member";
+                /** @description The certificate id, or the member's account id. */
+                id: string;
+                /** @description The certificate number, or the member's email. */
+                label: string;
+                /** @description A second line: recipient, program, code and status; or name and role. */
+                detail: string | null;
+                verification_code?: string | null;
             };
             /**
              * @description A new account, made once the link mailed to `email` is used together with this `password` (`POST /verify-email`); a newer sign-up for the same address voids the older links. With `organization_name` it owns a new organization; with `invitation_token` it joins the inviting one.
@@ -10577,6 +10620,63 @@ export namespace CertificateService {
                 422: components["responses"]["ValidationFailed"];
             };
         };
+        adminSearchCertificates: {
+            parameters: {
+                query: {
+                    /**
+                     * @description A certificate id (`cert_…`), verification code or number, or the start of one; or the start of a member's email.
+                     * @example CERT-2026
+                     */
+                    q: string;
+                    /**
+                     * @description At most this many results of each kind.
+                     * @example 5
+                     */
+                    limit?: number;
+                    /** @description `false` acts on test-mode certificates; live ones by default. */
+                    livemode?: "true" | "false";
+                    /** @description The same as `livemode`: `test` acts on test-mode certificates. */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The matches, exact ones first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "query": "CERT-2026",
+                         *       "data": [
+                         *         {
+                         *           "kind": "certificate",
+                         *           "id": "cert_01HZX3Q8M4",
+                         *           "label": "CERT-2026-0001",
+                         *           "detail": "Ada Lovelace, Data Science, code 8K2M4Q7T, valid",
+                         *           "verification_code": "8K2M4Q7T"
+                         *         },
+                         *         {
+                         *           "kind": "member",
+                         *           "id": "acc_01HZX3Q8M4",
+                         *           "label": "ada@example.com",
+                         *           "detail": "Ada Lovelace, owner"
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": components["schemas"]["CertificateSearchResults"];
+                    };
+                };
+                401: components["responses"]["InvalidAdminToken"];
+                422: components["responses"]["ValidationFailed"];
+            };
+        };
         healthz: {
             parameters: {
                 query?: never;
@@ -11693,6 +11793,52 @@ export namespace MobilityService {
             patch?: never;
             trace?: never;
         };
+        "/admin/v1/webhooks/{id}/examples": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /**
+             * Send an example event of one type to this endpoint alone
+             * @description The dashboard's "Send example event" (as in Svix): an event of `event_type` carrying the example `data` (the event
+             *     catalog's example for that type) is written to the outbox for this endpoint only and sent by the worker like any
+             *     other: signed, retried and logged. Its body says `"example": true` so a receiver can tell it from a real event; it
+             *     is about the endpoint, so no ride's or delivery's event sequence moves. A disabled endpoint: 409 `endpoint_disabled`.
+             */
+            post: operations["adminSendWebhookExampleEvent"];
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/webhooks/{id}/stats": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /**
+             * Success rate, latency and volume of an endpoint's deliveries
+             * @description Counted from the endpoint's attempts (each HTTP request sent) over the last 24 hours and the last 7 days, in one
+             *     query: messages attempted, attempts, attempts answered 2xx (`success_rate` = succeeded / attempts, null without
+             *     attempts) and the attempts' median and 95th-percentile duration in milliseconds (continuous percentiles).
+             *     Another organization's endpoint, or one of the other mode: 404.
+             */
+            get: operations["adminGetWebhookEndpointStats"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
         "/admin/v1/webhooks/{id}/recover": {
             parameters: {
                 query?: never;
@@ -12300,6 +12446,29 @@ export namespace MobilityService {
             patch?: never;
             trace?: never;
         };
+        "/admin/v1/search": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /**
+             * Search the organization's rides, deliveries, event passes and webhook endpoints (any role)
+             * @description The dashboard's command palette. Within the token's organization and the query's mode: rides and deliveries whose
+             *     id is `q` or starts with it; event passes (live only) whose code is `q` or starts with it, in any case; webhook
+             *     endpoints whose id or URL starts with `q`. Exact matches come first, then the newest; at most `limit` of each
+             *     kind. `%` and `_` are matched as themselves. `q` shorter than 2 characters: 422.
+             */
+            get: operations["adminSearchMobility"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
         "/track/{token}": {
             parameters: {
                 query?: never;
@@ -12895,6 +13064,34 @@ export namespace MobilityService {
                     created_at?: string;
                 }[];
             };
+            WebhookEndpointStats: {
+                endpoint_id: string;
+                /** Format: date-time */
+                computed_at: string;
+                windows: {
+                    /**
+                     * @description The last 24 hours or the last 7 days, up to `computed_at`.
+                     * @enum {string}
+                     */
+                    window: "24h" | "7d";
+                    /** Format: date-time */
+                    since: string;
+                    /** @description Messages with at least one attempt in the window. */
+                    messages: number;
+                    attempts: number;
+                    /** @description Attempts answered with a 2xx status. */
+                    succeeded: number;
+                    /** @description Attempts answered otherwise, or not answered (timeout, refused connection). */
+                    failed: number;
+                    /** @description `succeeded / attempts`; null when there was no attempt. */
+                    success_rate: number | null;
+                    /** @description Median and 95th percentile of the attempts' durations (continuous percentiles); null when there was no attempt. */
+                    latency_ms: {
+                        p50: number | null;
+                        p95: number | null;
+                    };
+                }[];
+            };
             DriverSession: {
                 /** @description A driver JWT (`sub`, `role`, `sid`, `aud` driver, `iss`, `exp`) for `Authorization: Bearer` on `/driver/v1`. */
                 access_token: string;
@@ -13145,6 +13342,11 @@ export namespace MobilityService {
                 };
                 /** @description The organization's endpoints (of this mode; with `endpoint_id`, that one) failing now: every attempt since their last 2xx answer failed. Endpoints disabled after failing count too. */
                 failing_endpoints: number;
+            };
+            MobilitySearchResults: {
+                query: string;
+                /** @description Exact matches first, then prefix matches; at most `limit` of each kind. */
+                data: components["schemas"]["MobilitySearchResult"][];
             };
             /**
              * @description What the public tracking page shows, and nothing more.
@@ -13498,6 +13700,17 @@ export namespace MobilityService {
                 /** @description Of those, the ones answered 2xx. */
                 webhook_succeeded: number;
             };
+            MobilitySearchResult: {
+                /** @enum {string} */
+                kind: "ride" | "delivery" | "event_pass" | "webhook_endpoint";
+                id: string;
+                /** @description What the dashboard shows: the id, or the pass code, or the endpoint URL. */
+                label: string;
+                /** @description A second line: status, attendee, program. */
+                detail: string | null;
+                /** @description An event pass: its program (the page that lists it). */
+                program_id?: string | null;
+            };
             /** @description A point of the tracking page's route drawing, in its SVG box (0-320 × 0-160). */
             RoutePoint: {
                 x: number;
@@ -13798,6 +14011,24 @@ export namespace MobilityService {
                 include_succeeded?: boolean;
             };
             /**
+             * @description An event of this type with this example `data`, sent to one endpoint and marked `"example": true`.
+             * @example {
+             *       "event_type": "ride.completed",
+             *       "data": {
+             *         "id": "ride_01HZX3Q8M4",
+             *         "status": "completed"
+             *       }
+             *     }
+             */
+            WebhookExampleEvent: {
+                /** @enum {string} */
+                event_type: "ride.accepted" | "ride.arrived" | "ride.in_progress" | "ride.completed" | "ride.cancelled" | "ride.no_drivers_available" | "delivery.courier_assigned" | "delivery.picked_up" | "delivery.delivered" | "delivery.failed" | "delivery.cancelled" | "event_pass.redeemed" | "event_pass.released" | "event_pass_program.budget_exhausted" | "ride.location_updated" | "delivery.courier_location_updated";
+                /** @description The example object the event carries (the event catalog's example for this type). */
+                data: {
+                    [key: string]: unknown;
+                };
+            };
+            /**
              * @example {
              *       "activation_code": "K7QF-3M9X-TR2D"
              *     }
@@ -13947,6 +14178,11 @@ export namespace MobilityService {
                 created_at: string;
                 /** @description false for an event about test-mode data; such events go only to test-mode endpoints. */
                 livemode: boolean;
+                /**
+                 * @description Only on an example event sent from the dashboard's event catalog ("Send example event"): its `data` is made up; do not act on it.
+                 * @constant
+                 */
+                example?: true;
                 /**
                  * @description The ride or delivery exactly as `GET` returns it, with `updated_at` and `sequence`; for `event_pass.*` the
                  *     redemption (ride, pass, covered amount); for `event_pass_program.budget_exhausted` the program as `GET` returns it;
@@ -16587,6 +16823,93 @@ export namespace MobilityService {
                 415: components["responses"]["UnsupportedMediaType"];
             };
         };
+        adminSendWebhookExampleEvent: {
+            parameters: {
+                query?: {
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path: {
+                    /** @description A webhook endpoint id (`whe_…`). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "event_type": "ride.completed",
+                     *       "data": {
+                     *         "id": "ride_01HZX3Q8M4",
+                     *         "status": "completed"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookExampleEvent"];
+                };
+            };
+            responses: {
+                /** @description The queued delivery. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+                400: components["responses"]["InvalidJson"];
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["InsufficientRole"];
+                404: components["responses"]["NotFound"];
+                /** @description `endpoint_disabled`: enable the endpoint first. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+            };
+        };
+        adminGetWebhookEndpointStats: {
+            parameters: {
+                query?: {
+                    /** @description `false` acts on the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path: {
+                    /** @description A webhook endpoint id (`whe_…`). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Both windows' statistics. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpointStats"];
+                    };
+                };
+                400: components["responses"]["MalformedRequest"];
+                401: components["responses"]["InvalidAdminToken"];
+                404: components["responses"]["NotFound"];
+            };
+        };
         adminRecoverWebhookEvents: {
             parameters: {
                 query?: {
@@ -17844,6 +18167,44 @@ export namespace MobilityService {
                          *     }
                          */
                         "application/json": components["schemas"]["MobilitySummary"];
+                    };
+                };
+                400: components["responses"]["MalformedRequest"];
+                401: components["responses"]["InvalidAdminToken"];
+                422: components["responses"]["ValidationFailed"];
+            };
+        };
+        adminSearchMobility: {
+            parameters: {
+                query: {
+                    /** @description `false` searches the organization's test-mode data (made with `mk_test_…` keys); live data when absent. */
+                    livemode?: "true" | "false";
+                    /** @description The same choice as `livemode`, by name (`test` = `livemode=false`); both given and disagreeing is a 422. */
+                    mode?: "live" | "test";
+                    /**
+                     * @description An id (`ride_…`, `dlv_…`, `whe_…`), an event-pass code or the start of one, or the start of a webhook URL.
+                     * @example ride_01HZ
+                     */
+                    q: string;
+                    /**
+                     * @description At most this many results of each kind.
+                     * @example 5
+                     */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The matches, exact ones first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MobilitySearchResults"];
                     };
                 };
                 400: components["responses"]["MalformedRequest"];

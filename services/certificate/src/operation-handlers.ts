@@ -4,6 +4,7 @@ import { apiKeysHandlers } from './features/api-keys';
 import { auditHandlers } from './features/audit/audit.handlers';
 import { creditsHandlers } from './features/credits';
 import { summaryHandlers } from './features/summary';
+import { createCertificateSearchReader, searchHandlers } from './features/search';
 import { certificateOpenApi } from './openapi';
 import { operationsHandlers } from './operations.handlers';
 import { certificatesHandlers } from './features/certificates/certificates.handlers';
@@ -27,6 +28,7 @@ export function certificateHandlers(deps: CertificateDeps & { metrics: Metrics }
     ...auditHandlers(db),
     ...creditsHandlers(services.credits),
     ...summaryHandlers(services.summary),
+    ...searchHandlers(createCertificateSearchReader(db)),
     ...certificatesHandlers(services.certificates),
     ...documentsHandlers(services.documents),
     ...templatesHandlers(services.templates, (organizationId, preview, issuerName) => services.documents.preview(organizationId, preview, issuerName, config.DOCUMENT_RENDER_WAIT_MS)),

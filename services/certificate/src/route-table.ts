@@ -9,6 +9,7 @@ import { documentsRouteTable } from './features/documents/documents.contract';
 import { invoicesRouteTable } from './features/payments/invoices.contract';
 import { paymentsRouteTable } from './features/payments/payments.contract';
 import { summaryRouteTable } from './features/summary/summary.contract';
+import { searchRouteTable } from './features/search/search.contract';
 import { templatesRouteTable } from './features/templates/templates.contract';
 import { publicApiRouteTable } from './features/verification/public-api.contract';
 import { operationsRouteTable } from './operations.contract';
@@ -26,6 +27,7 @@ export const certificateRouteTable: readonly RouteSpec[] = [
   ...templatesRouteTable,
   ...creditsRouteTable,
   ...summaryRouteTable,
+  ...searchRouteTable,
   ...operationsRouteTable,
   ...auditRouteTable,
 ];

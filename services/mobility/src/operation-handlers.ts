@@ -4,6 +4,7 @@ import { brandingHandlers } from './features/branding';
 import { eventPassHandlers } from './features/event-passes';
 import { eventHandlers } from './features/outbox';
 import { createMobilitySummaryReader, summaryHandlers } from './features/summary';
+import { createMobilitySearchReader, searchHandlers } from './features/search';
 import { webhookEndpointHandlers } from './features/webhook-endpoints';
 import { courierDeliveryHandlers, deliveryHandlers } from './features/deliveries';
 import { estimateHandlers } from './features/estimates';
@@ -39,6 +40,7 @@ export function mobilityHandlers(deps: MobilityDeps & Required<Pick<MobilityDeps
     ...eventPassHandlers(services.eventPasses),
     ...brandingHandlers(services.branding),
     ...summaryHandlers(createMobilitySummaryReader(deps.db)),
+    ...searchHandlers(createMobilitySearchReader(deps.db)),
     ...auditHandlers(deps.db),
     ...apiKeyHandlers(services.apiKeys),
     ...estimateHandlers(services.estimates),

@@ -11,6 +11,7 @@ import { fleetContract } from './features/fleet';
 import { eventsContract } from './features/outbox';
 import { ridesContract } from './features/rides';
 import { sandboxContract } from './features/sandbox';
+import { searchContract } from './features/search';
 import { summaryContract } from './features/summary';
 import { trackingContract } from './features/tracking';
 import { tripTimelineContract } from './features/trip-timeline';
@@ -37,6 +38,7 @@ export const mobilityRouteTable: readonly RouteSpec[] = [
   ...apiKeysContract,
   ...fleetContract,
   ...summaryContract,
+  ...searchContract,
   ...trackingContract,
   ...operationsContract,
   ...auditContract,

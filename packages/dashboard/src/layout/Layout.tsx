@@ -6,8 +6,9 @@ import { Link, NavLink } from '../mode/links';
 import { useDataMode } from '../mode/useDataMode';
 import { ModeSwitch, TestModeBanner } from '../mode/ModeSwitch';
 import { OrganizationSwitcher } from './OrganizationSwitcher';
+import { CommandPalette } from '../ui/CommandPalette';
 
-const SECTIONS: { to: string; label: string }[] = [
+export const SECTIONS: { to: string; label: string }[] = [
   { to: '/', label: 'Home' },
   { to: '/certificates', label: 'Certificates' },
   { to: '/templates', label: 'Templates' },
@@ -51,6 +52,7 @@ export function Layout() {
           Partner dashboard
         </Link>
         <OrganizationSwitcher />
+        <CommandPalette pages={[...SECTIONS, { to: '/webhooks/event-types', label: 'Event catalog' }]} />
         <ModeSwitch />
         <span className="account" data-testid="account-email">
           {session?.account.email}

@@ -12,6 +12,22 @@ export interface CursorPage<Item> {
   next_cursor?: string | null;
 }
 
+/** At most this many pages are read for one export (at the lists' page sizes, thousands of rows). */
+export const MAX_EXPORT_PAGES = 200;
+
+/** Every item of a cursor-paged list, page after page (for an export); stops after `maxPages`. */
+export async function fetchAllPages<Item>(fetchPage: (cursor: string | undefined) => Promise<CursorPage<Item>>, maxPages = MAX_EXPORT_PAGES): Promise<Item[]> {
+  const items: Item[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < maxPages; page += 1) {
+    const next = await fetchPage(cursor);
+    items.push(...next.data);
+    if (!next.has_more || !next.next_cursor) break;
+    cursor = next.next_cursor;
+  }
+  return items;
+}
+
 export function usePagedList<Item>({ queryKey, fetchPage, keepPreviousPage = false }: {
   /** The query's key; the page's cursor is added to it. */
   queryKey: readonly unknown[];
@@ -28,6 +44,8 @@ export function usePagedList<Item>({ queryKey, fetchPage, keepPreviousPage = fal
     /** 1 for the first page. */
     pageNumber: cursors.length,
     toFirstPage: () => setCursors([undefined]),
+    /** Every page of the list, read through the same list API (for an export). */
+    loadAll: () => fetchAllPages(fetchPage),
     pager: {
       hasPrevious: cursors.length > 1,
       hasNext: Boolean(nextCursor),

@@ -10,6 +10,7 @@ import { SecretBox } from '../../ui/SecretBox';
 import { listKeys, type KeyService } from './api-keys-api';
 import { CreateKeyForm } from './CreateKeyForm';
 import { KeyRow } from './KeyRow';
+import { API_KEY_VALUES } from '../../ui/list-columns';
 
 const TITLES: Record<KeyService, string> = { certificate: 'Certificate API keys', mobility: 'Mobility API keys' };
 
@@ -35,7 +36,7 @@ function KeysOf({ service }: { service: KeyService }) {
       {fresh && <SecretBox label={`Token of ${fresh.name}`} value={fresh.token} testId="api-key-token" onDismiss={() => setFresh(null)} />}
       {isOwner ? <CreateKeyForm service={service} onCreated={showToken} /> : <p className="notice">Only owners can create, rotate, revoke and delete keys.</p>}
       <DataTable dataMode={service === 'certificate' ? 'current' : 'shared'} query={keys} what="API keys" caption="Keys" columns={['Name', 'Status', 'Scopes', 'Last used', 'Created', 'Actions']}
-        rows={keys.data?.data} rowKey={(apiKey) => apiKey.id} empty="No keys yet."
+        rows={keys.data?.data} rowKey={(apiKey) => apiKey.id} values={API_KEY_VALUES} exportName={`${service}-api-keys`} empty="No keys yet."
         renderRow={(apiKey) => <KeyRow service={service} apiKey={apiKey} canManage={isOwner} onRotated={showToken} onChanged={refresh} />} />
     </section>
   );

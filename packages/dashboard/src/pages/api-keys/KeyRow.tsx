@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import type { ApiKey, ApiKeyWithToken } from '../../api/types';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { FormError } from '../../ui/FormError';
-import { formatDate } from '../../ui/format';
+import { Time } from '../../ui/Time';
 import { humanLabel } from '../../ui/labels';
 import { ModeBadge } from '../../ui/ModeBadge';
 import { deleteKey, revokeKey, rotateKey, type KeyService } from './api-keys-api';
@@ -39,8 +39,12 @@ export function KeyRow({ service, apiKey, canManage, onRotated, onChanged }: Pro
         <ModeBadge mode={apiKey.livemode === false || apiKey.mode === 'test' ? 'test' : 'live'} />
       </td>
       <td>{apiKey.scopes?.length ? apiKey.scopes.join(', ') : service === 'certificate' ? CERTIFICATE_KEY_CAN : '—'}</td>
-      <td>{formatDate(apiKey.last_used_at)}</td>
-      <td>{formatDate(apiKey.created_at)}</td>
+      <td>
+        <Time value={apiKey.last_used_at} empty="Never" />
+      </td>
+      <td>
+        <Time value={apiKey.created_at} />
+      </td>
       <td>
         {canManage ? (
           <div className="actions">

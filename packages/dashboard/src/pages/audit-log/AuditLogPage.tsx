@@ -6,6 +6,7 @@ import { formatDate } from '../../ui/format';
 import { humanLabel } from '../../ui/labels';
 import { listMembers } from '../members/members-api';
 import { listAuditLog, type ServiceAuditEntry } from './audit-log-api';
+import { AUDIT_VALUES } from '../../ui/list-columns';
 
 /** `api_key.rotated` → "API key rotated". */
 export function actionLabel(action: string): string {
@@ -37,7 +38,8 @@ export function AuditLogPage() {
         <>
           <p className="muted">Every change to keys, roles, members, webhook endpoints, templates, plans and drivers, newest first.</p>
           <DataTable dataMode="shared" query={entries} what="the audit log" caption="Changes" columns={['When', 'Who', 'What', 'From']}
-            rows={entries.data} rowKey={(entry) => `${entry.service}-${entry.id}`} empty="No changes yet."
+            rows={entries.data} rowKey={(entry) => `${entry.service}-${entry.id}`} values={AUDIT_VALUES} exportName="audit-log"
+            empty="No changes yet. Creating a key, inviting a member or registering a webhook endpoint is recorded here."
             renderRow={(entry) => (
               <tr data-testid="audit-entry" data-action={entry.action}>
                 <td>{formatDate(entry.created_at)}</td>

@@ -12,6 +12,7 @@ import { formatDate, formatMoney } from '../../ui/format';
 import { humanLabel } from '../../ui/labels';
 import { QueryState } from '../../ui/QueryState';
 import { attendeesFromCsv, closeProgram, getProgram, issuePasses, listPasses, revokePass, RIDES_COVERED, type Attendee, type EventPass, type Program } from './event-passes-api';
+import { PASS_VALUES } from '../../ui/list-columns';
 
 function SpendBar({ program }: { program: Program }) {
   const { budget, currency, usage } = program;
@@ -183,7 +184,8 @@ export function EventPassProgramPage() {
         </>
       )}
       <DataTable dataMode="live-only" query={passes} what="the passes" testId="passes" caption="Passes" columns={['Code', 'Attendee', 'Status', 'Rides used / left', 'Actions']}
-        rows={passes.data && inIssueOrder(passes.data.data)} rowKey={(pass) => pass.id} empty="No passes yet."
+        rows={passes.data && inIssueOrder(passes.data.data)} rowKey={(pass) => pass.id} values={PASS_VALUES} exportName="event-passes"
+        empty="No passes yet. Issue them with the forms above (a count, or a CSV of attendees)."
         renderRow={(pass) => (
           <tr data-testid={`pass-${pass.id}`}>
             <td>

@@ -10,6 +10,7 @@ import { QueryState } from '../../ui/QueryState';
 import { humanLabel } from '../../ui/labels';
 import { CreateProgramForm } from './CreateProgramForm';
 import { closeProgram, listPrograms } from './event-passes-api';
+import { PROGRAM_VALUES } from '../../ui/list-columns';
 
 export function EventPassesPage() {
   const queryClient = useQueryClient();
@@ -25,7 +26,8 @@ export function EventPassesPage() {
       <FormError error={close.error} />
       <CreateProgramForm onCreated={(program) => navigate(`/event-passes/${encodeURIComponent(program.id)}`)} />
       <DataTable dataMode="live-only" caption="Programs" columns={['Name', 'Status', 'Valid', 'Budget left', 'Passes / rides', 'Actions']}
-        rows={programs.data?.data} rowKey={(program) => program.id} empty="No programs yet."
+        rows={programs.data?.data} rowKey={(program) => program.id} values={PROGRAM_VALUES} exportName="event-pass-programs"
+        empty="No programs yet. Create one above, then issue its passes."
         renderRow={(program) => (
           <tr>
             <td>

@@ -11,6 +11,7 @@ import { SecretBox } from '../../ui/SecretBox';
 import { InviteForm } from './InviteForm';
 import { MemberRow } from './MemberRow';
 import { cancelInvitation, listInvitations, listMembers } from './members-api';
+import { MEMBER_VALUES } from '../../ui/list-columns';
 
 export function MembersPage() {
   const { session, signOut, switchOrganization } = useSession();
@@ -36,7 +37,7 @@ export function MembersPage() {
       {isOwner && <InviteForm onInvited={onInvited} />}
       {invited?.invite_url && <SecretBox label={`Invitation link (${invited.role})`} value={invited.invite_url} testId="invite-url" onDismiss={() => setInvited(null)} />}
       <DataTable dataMode="shared" query={members} what="members" caption="Members" columns={['Member', 'Role', 'Joined', 'Actions']}
-        rows={members.data?.data} rowKey={(member) => member.account_id}
+        rows={members.data?.data} rowKey={(member) => member.account_id} values={MEMBER_VALUES} exportName="members"
         renderRow={(member) => (
           <MemberRow member={member} isOwner={isOwner} isSelf={member.account_id === session?.account.id} onChanged={refresh} onLeft={() => leave()} />
         )} />

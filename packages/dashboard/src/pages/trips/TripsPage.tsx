@@ -8,6 +8,7 @@ import { humanLabel } from '../../ui/labels';
 import { Pager } from '../../ui/Pager';
 import { usePagedList } from '../../ui/usePagedList';
 import { listTrips, STATUSES, type Trip, type TripKind } from './trips-api';
+import { TRIP_VALUES } from '../../ui/list-columns';
 
 const TITLES: Record<TripKind, string> = { rides: 'Rides', deliveries: 'Deliveries' };
 
@@ -25,7 +26,8 @@ export function TripsPage({ kind }: { kind: TripKind }) {
       <SelectField label="Status" name="status" value={status} onChange={(event) => { setStatus(event.target.value); list.toFirstPage(); }}
         options={[{ value: '', label: 'Any' }, ...STATUSES[kind].map((value) => ({ value, label: humanLabel(value) }))]} />
       <DataTable dataMode="current" query={page} what={kind} caption={`${TITLES[kind]}, newest first`} columns={['ID', 'Status', kind === 'rides' ? 'Fare' : 'Fee', 'Created']}
-        rows={page.data?.data} rowKey={(trip) => trip.id} empty="Nothing here yet."
+        rows={page.data?.data} rowKey={(trip) => trip.id} values={TRIP_VALUES} exportName={kind} loadAllRows={list.loadAll}
+        empty={status ? `No ${kind} with this status. Choose another status, or Any.` : `No ${kind} yet. Create one with the partner API (an API key is on the API keys page).`}
         renderRow={(trip) => (
           <tr>
             <td>

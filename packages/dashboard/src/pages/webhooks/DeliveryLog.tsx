@@ -6,6 +6,8 @@ import type { WebhookDelivery } from '../../api/types';
 import { DataTable } from '../../ui/DataTable';
 import { FormError } from '../../ui/FormError';
 import { formatDate } from '../../ui/format';
+import { Time } from '../../ui/Time';
+import { fetchAllPages } from '../../ui/usePagedList';
 import { QueryState } from '../../ui/QueryState';
 import { humanLabel } from '../../ui/labels';
 import { EVENT_TYPES, listDeliveries, replayDelivery, type MessageFilters } from './webhooks-api';
@@ -13,6 +15,16 @@ import { EVENT_TYPES, listDeliveries, replayDelivery, type MessageFilters } from
 type Attempt = NonNullable<WebhookDelivery['attempt_log']>[number];
 
 const MESSAGE_COLUMNS = ['Event', 'Status', 'Attempts', 'Last answer', 'Created', 'Actions'] as const;
+
+/** Each column's value, for sorting, the filter and the CSV export (the actions have none). */
+const MESSAGE_VALUES = [
+  (d: WebhookDelivery) => `${d.event_type} ${d.event_id}`,
+  (d: WebhookDelivery) => d.status,
+  (d: WebhookDelivery) => d.attempts,
+  (d: WebhookDelivery) => d.last_status_code ?? d.last_error ?? null,
+  (d: WebhookDelivery) => d.created_at,
+  undefined,
+] as const;
 
 /** `2026-05-01` (a date input) → the start of that local day, as the API's ISO instant. */
 const dayStart = (value: string, plusDays = 0) => {
@@ -94,7 +106,8 @@ export function DeliveryLog({ endpointId }: { endpointId: string }) {
       {replay.isSuccess && <p role="status">Message queued to be sent again.</p>}
       <DataTable dataMode="current" testId="delivery-log" caption="Messages, newest first" columns={MESSAGE_COLUMNS}
         rows={deliveries.data?.data} rowKey={(delivery) => delivery.id}
-        empty={<>No messages{Object.values(filters).some(Boolean) ? ' match these filters' : ' yet'}.</>}
+        values={MESSAGE_VALUES} exportName="webhook-messages" loadAllRows={() => fetchAllPages((cursor) => listDeliveries(endpointId, filters, cursor))}
+        empty={Object.values(filters).some(Boolean) ? <>No messages match these filters. Change or clear them.</> : <>No messages yet. Send a test or example event above to see one here.</>}
         renderRow={(delivery) => <MessageRow delivery={delivery} linked={delivery.id === linked.id} onReplay={() => replay.mutate(delivery.id)} />} />
     </>
   );
@@ -121,7 +134,9 @@ function MessageRow({ delivery, linked = false, onReplay }: { delivery: WebhookD
         <td>{humanLabel(delivery.status)}</td>
         <td>{delivery.attempts}</td>
         <td>{delivery.last_status_code ?? delivery.last_error ?? '—'}</td>
-        <td>{formatDate(delivery.created_at)}</td>
+        <td>
+          <Time value={delivery.created_at} />
+        </td>
         <td>
           {delivery.status !== 'pending' && (
             <button type="button" onClick={onReplay}>

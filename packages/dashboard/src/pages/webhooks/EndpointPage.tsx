@@ -11,6 +11,8 @@ import { formatDate } from '../../ui/format';
 import { QueryState } from '../../ui/QueryState';
 import { SecretBox } from '../../ui/SecretBox';
 import { DeliveryLog } from './DeliveryLog';
+import { EndpointStats } from './EndpointStats';
+import { SendExampleForm } from './SendExampleForm';
 import { EditEndpointForm } from './EditEndpointForm';
 import { RecoverForm } from './RecoverForm';
 import { deleteEndpoint, getEndpoint, rotateSecret, sendTest, updateEndpoint } from './webhooks-api';
@@ -95,6 +97,8 @@ export function EndpointPage() {
           {saved && <p role="status">Endpoint saved.</p>}
           {test.isSuccess && <p role="status">Test event queued.</p>}
           <FormError error={toggle.error ?? test.error ?? rotate.error ?? remove.error} />
+          <EndpointStats endpointId={id} />
+          {data.status === 'enabled' && <SendExampleForm endpointId={id} eventTypes={data.events} />}
           <RecoverForm endpointId={id} onQueued={() => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', id] })} />
           {stats.data && (
             <DailyChart title="Success rate per day (last 30 days)" testId="chart-endpoint-success" data={successRates(stats.data)} unit="%"

@@ -2,14 +2,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '../../mode/links';
 import { QueryState } from '../../ui/QueryState';
-import { catalogOf, type OpenApiDocument } from './event-catalog';
+import { catalogOf, loadDescription } from './event-catalog';
+import { SendExampleForm } from './SendExampleForm';
 import { EVENT_TYPES, LOCATION_EVENT_TYPES } from './webhooks-api';
-
-async function loadDescription(): Promise<OpenApiDocument> {
-  const response = await fetch('/openapi.json', { headers: { Accept: 'application/json' } });
-  if (!response.ok) throw new Error(`The API description could not be read (HTTP ${response.status})`);
-  return (await response.json()) as OpenApiDocument;
-}
 
 export function EventCatalogPage() {
   const description = useQuery({ queryKey: ['openapi'], queryFn: loadDescription, staleTime: Infinity });
@@ -44,6 +39,10 @@ export function EventCatalogPage() {
             <pre className="code" tabIndex={0} aria-label={`Example payload of ${entry.type}`} data-testid="example-payload">
               {JSON.stringify(entry.example, null, 2)}
             </pre>
+          </details>
+          <details>
+            <summary>Send example event</summary>
+            <SendExampleForm eventType={entry.type} />
           </details>
         </article>
       ))}

@@ -3,12 +3,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from '../../mode/links';
 import type { CreatedWebhookEndpoint } from '../../api/types';
-import { formatDate } from '../../ui/format';
+import { Time } from '../../ui/Time';
 import { DataTable } from '../../ui/DataTable';
 import { SecretBox } from '../../ui/SecretBox';
 import { CreateEndpointForm } from './CreateEndpointForm';
 import { listEndpoints } from './webhooks-api';
 import { humanLabel } from '../../ui/labels';
+import { WEBHOOK_ENDPOINT_VALUES } from '../../ui/list-columns';
 
 export function WebhooksPage() {
   const queryClient = useQueryClient();
@@ -34,7 +35,8 @@ export function WebhooksPage() {
       )}
       <CreateEndpointForm onCreated={onCreated} />
       <DataTable dataMode="current" query={endpoints} what="webhook endpoints" caption="Endpoints" columns={['URL', 'Status', 'Events', 'Created']}
-        rows={endpoints.data?.data} rowKey={(endpoint) => endpoint.id} empty="No endpoints yet."
+        rows={endpoints.data?.data} rowKey={(endpoint) => endpoint.id} values={WEBHOOK_ENDPOINT_VALUES} exportName="webhook-endpoints"
+        empty="No endpoints yet. Register one above to receive signed events."
         renderRow={(endpoint) => (
           <tr data-testid={`webhook-${endpoint.id}`}>
             <td>
@@ -42,7 +44,9 @@ export function WebhooksPage() {
             </td>
             <td>{humanLabel(endpoint.status)}</td>
             <td>{endpoint.events.length === 0 ? 'all' : endpoint.events.join(', ')}</td>
-            <td>{formatDate(endpoint.created_at)}</td>
+            <td>
+              <Time value={endpoint.created_at} />
+            </td>
           </tr>
         )} />
     </section>

@@ -3,6 +3,13 @@
  * event type the schema of its `data` and an example payload built from that schema, so the catalog cannot drift from it.
  */
 type Schema = Record<string, unknown>;
+
+/** The platform's OpenAPI description as the gateway serves it (read once per session: react-query key `['openapi']`). */
+export async function loadDescription(): Promise<OpenApiDocument> {
+  const response = await fetch('/openapi.json', { headers: { Accept: 'application/json' } });
+  if (!response.ok) throw new Error(`The API description could not be read (HTTP ${response.status})`);
+  return (await response.json()) as OpenApiDocument;
+}
 export interface OpenApiDocument {
   components: { schemas: Record<string, Schema> };
 }

@@ -4,6 +4,8 @@ import { request } from '../../api/http';
 import type { DataMode } from '../../mode/data-mode';
 import type { CreatedWebhookEndpoint, MobilitySchemas, Page, WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../../api/types';
 
+export type EndpointStats = MobilitySchemas['WebhookEndpointStats'];
+
 /**
  * Every event type an endpoint can subscribe to, in the order the form lists them: the list the API validates `events`
  * against (its `WebhookEventType`), generated from its description into @platform/client, so a new type shows up here.
@@ -22,6 +24,11 @@ export const updateEndpoint = (id: string, body: MobilitySchemas['WebhookEndpoin
 export const deleteEndpoint = (id: string) => request<void>('mobility', at(id), { method: 'DELETE' });
 export const rotateSecret = (id: string) => request<CreatedWebhookEndpoint>('mobility', at(id, '/rotate-secret'), { method: 'POST' });
 export const sendTest = (id: string) => request<unknown>('mobility', at(id, '/test'), { method: 'POST' });
+/** Sends one event type's catalog example to this endpoint alone (marked `"example": true`). */
+export const sendExample = (id: string, body: MobilitySchemas['WebhookExampleEvent']) =>
+  request<WebhookDelivery>('mobility', at(id, '/examples'), { method: 'POST', body });
+/** Success rate, p50/p95 latency and volume of the endpoint's deliveries over the last 24 h and 7 d. */
+export const getEndpointStats = (id: string) => request<EndpointStats>('mobility', at(id, '/stats'));
 /** The message log's filters, as the admin API takes them (empty means any). */
 export interface MessageFilters {
   event_type?: string;

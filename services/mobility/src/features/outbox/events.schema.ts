@@ -14,6 +14,7 @@ export const webhookEventResponse = z.object({
   type: webhookEventTypeResponse,
   created_at: dateTime(),
   livemode: z.boolean().meta({ description: 'false for an event about test-mode data; such events go only to test-mode endpoints.' }),
+  example: z.literal(true).optional().meta({ description: 'Only on an example event sent from the dashboard\'s event catalog ("Send example event"): its `data` is made up; do not act on it.' }),
   data: z.xor([rideResponse, deliveryResponse, eventPassRedemptionResponse, eventPassProgramResponse, rideLocationUpdateResponse, deliveryLocationUpdateResponse]).meta({ description: "The ride or delivery exactly as `GET` returns it, with `updated_at` and `sequence`; for `event_pass.*` the\nredemption (ride, pass, covered amount); for `event_pass_program.budget_exhausted` the program as `GET` returns it;\nfor `ride.location_updated` / `delivery.courier_location_updated` the job's position (`JobLocationUpdate`).\n" }),
 }).meta({ id: 'WebhookEvent' });
 

@@ -15,6 +15,8 @@ export interface NewOutboxEvent {
   sequence: number;
   /** The object as GET returns it. */
   data: Record<string, unknown>;
+  /** An example event sent to one endpoint: the body says `"example": true`. */
+  example?: boolean;
 }
 
 export interface OutboxEventBody {
@@ -23,6 +25,8 @@ export interface OutboxEventBody {
   created_at: string;
   /** false for test-mode (sandbox) data. */
   livemode: boolean;
+  /** Only on example events (sent from the dashboard's event catalog): true. */
+  example?: true;
   data: Record<string, unknown>;
 }
 
@@ -32,7 +36,7 @@ export interface OutboxEventBody {
  */
 export async function appendOutboxEvent(trx: Knex.Transaction, event: NewOutboxEvent): Promise<OutboxEventBody> {
   const livemode = event.livemode ?? true;
-  const body: OutboxEventBody = { id: newId('evt'), type: event.type, created_at: new Date().toISOString(), livemode, data: event.data };
+  const body: OutboxEventBody = { id: newId('evt'), type: event.type, created_at: new Date().toISOString(), livemode, ...(event.example ? { example: true as const } : {}), data: event.data };
   await trx('outbox_events').insert({
     id: body.id,
     partner_id: event.partnerId,

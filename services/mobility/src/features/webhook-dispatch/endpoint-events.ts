@@ -1,11 +1,16 @@
 import type { Knex } from '@platform/service-kit/db';
 
-/** An event about a webhook endpoint itself (`webhook.test`, `webhook_endpoint.disabled`), written to the outbox. */
+/**
+ * An event about a webhook endpoint itself (`webhook.test`, `webhook_endpoint.disabled`), or an example event of any
+ * type sent to one endpoint (`example: true`), written to the outbox.
+ */
 export interface EndpointEvent {
   partnerId: string;
   /** The endpoint's mode: a test endpoint's events go to test endpoints only. */
   livemode: boolean;
-  type: 'webhook.test' | 'webhook_endpoint.disabled';
+  type: string;
+  /** An example event (the dashboard's "Send example event"): its body says `"example": true`. */
+  example?: true;
   objectType: 'webhook_endpoint';
   objectId: string;
   sequence: number;

@@ -4,6 +4,7 @@ import { answers } from '../../platform/responses';
 import {
   createdWebhookEndpointResponse,
   endpointListQuerySchema,
+  exampleEventSchema,
   listWebhookDeliveriesResponse,
   listWebhookEndpointsResponse,
   messageListQuerySchema,
@@ -14,6 +15,7 @@ import {
   updateEndpointSchema,
   webhookDeliveryResponse,
   webhookEndpointResponse,
+  webhookEndpointStatsResponse,
 } from './webhook-endpoints.schema';
 import { problemSchema } from '@platform/service-kit/problem-schema';
 import { partnerScope } from '../../platform/partner-security';
@@ -322,6 +324,36 @@ export const webhookEndpointsContract = [
       202: webhookDeliveryResponse,
       ...adminRefused,
       ...deliveryRequestAnswers,
+    },
+  }),
+  route({
+    operationId: 'adminSendWebhookExampleEvent',
+    method: 'post',
+    path: '/admin/v1/webhooks/{id}/examples',
+    ...adminChange,
+    audit: 'webhook_endpoint.example_sent',
+    params: z.object({ id: z.string() }),
+    query: adminModeQuery,
+    body: exampleEventSchema,
+    responses: {
+      202: webhookDeliveryResponse,
+      ...adminRefused,
+      ...deliveryRequestAnswers,
+      422: answers.ValidationFailed,
+    },
+  }),
+  route({
+    operationId: 'adminGetWebhookEndpointStats',
+    method: 'get',
+    path: '/admin/v1/webhooks/{id}/stats',
+    ...adminApi,
+    params: z.object({ id: z.string() }),
+    query: adminModeQuery,
+    responses: {
+      200: webhookEndpointStatsResponse,
+      400: answers.MalformedRequest,
+      401: answers.InvalidAdminToken,
+      404: answers.NotFound,
     },
   }),
   route({

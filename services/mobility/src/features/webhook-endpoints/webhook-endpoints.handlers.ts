@@ -29,6 +29,11 @@ function endpointOperations(service: WebhookEndpointService, accountOf: (req: Re
       body: await service.rotateSecret(accountOf(req), params.id, { expirePreviousNow: body?.expire_previous_now ?? false }),
     }),
     sendTest: async ({ params, req }: { params: { id: string }; req: Request }) => ({ status: 202 as const, body: await service.sendTestEvent(accountOf(req), params.id) }),
+    sendExample: async ({ params, body, req }: { params: { id: string }; body: Parameters<WebhookEndpointService['sendExampleEvent']>[2]; req: Request }) => ({
+      status: 202 as const,
+      body: await service.sendExampleEvent(accountOf(req), params.id, body),
+    }),
+    stats: async ({ params, req }: { params: { id: string }; req: Request }) => ({ status: 200 as const, body: await service.endpointStats(accountOf(req), params.id) }),
     recover: async ({ params, body, req }: { params: { id: string }; body: Parameters<WebhookEndpointService['recover']>[2]; req: Request }) => ({
       status: 202 as const,
       body: await service.recover(accountOf(req), params.id, body),
@@ -81,6 +86,8 @@ export function webhookEndpointHandlers(service: WebhookEndpointService): Handle
     adminDeleteWebhookEndpoint: admin.remove,
     adminRotateWebhookSecret: admin.rotateSecret,
     adminSendWebhookTestEvent: admin.sendTest,
+    adminSendWebhookExampleEvent: admin.sendExample,
+    adminGetWebhookEndpointStats: admin.stats,
     adminRecoverWebhookEvents: admin.recover,
     adminListWebhookDeliveries: admin.listDeliveries,
     adminRetryWebhookDelivery: admin.retry,

@@ -76,6 +76,27 @@ export const recoverWebhookEventsResponse = z.object({
 
 export const listWebhookDeliveriesResponse = pageSchema(webhookDeliveryResponse);
 
+/** One window of an endpoint's delivery statistics, counted from its attempts (each HTTP request sent). */
+const endpointStatsWindow = z.object({
+  window: z.enum(['24h', '7d']).meta({ description: 'The last 24 hours or the last 7 days, up to `computed_at`.' }),
+  since: dateTime(),
+  messages: integer().min(0).meta({ description: 'Messages with at least one attempt in the window.' }),
+  attempts: integer().min(0),
+  succeeded: integer().min(0).meta({ description: 'Attempts answered with a 2xx status.' }),
+  failed: integer().min(0).meta({ description: 'Attempts answered otherwise, or not answered (timeout, refused connection).' }),
+  success_rate: z.number().min(0).max(1).nullable().meta({ description: '`succeeded / attempts`; null when there was no attempt.' }),
+  latency_ms: z.object({
+    p50: z.number().nullable(),
+    p95: z.number().nullable(),
+  }).meta({ description: 'Median and 95th percentile of the attempts\' durations (continuous percentiles); null when there was no attempt.' }),
+});
+
+export const webhookEndpointStatsResponse = z.object({
+  endpoint_id: z.string().regex(/^whe_/),
+  computed_at: dateTime(),
+  windows: z.array(endpointStatsWindow),
+}).meta({ id: 'WebhookEndpointStats' });
+
 /** What the webhook-endpoints operations read: their bodies and queries. */
 
 export const registerSchema = z.object({
@@ -116,6 +137,18 @@ export const recoverSchema = z
     id: 'WebhookRecovery',
     description: 'Re-send every event since `since` (events are kept 30 days, so an earlier time means all of them) that this endpoint receives and did not acknowledge; `include_succeeded: true` re-sends acknowledged ones too.',
     examples: [{ since: '2026-11-25T08:00:00Z' }],
+  });
+
+export const exampleEventSchema = z
+  .object({
+    event_type: z.enum(SUBSCRIBABLE_EVENT_TYPES, { message: `must be one of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}` }),
+    data: z.record(z.string(), z.unknown()).meta({ description: 'The example object the event carries (the event catalog\'s example for this type).' }),
+  })
+  .strict()
+  .meta({
+    id: 'WebhookExampleEvent',
+    description: 'An event of this type with this example `data`, sent to one endpoint and marked `"example": true`.',
+    examples: [{ event_type: 'ride.completed', data: { id: 'ride_01HZX3Q8M4', status: 'completed' } }],
   });
 
 export const rotateSecretSchema = z

@@ -163,7 +163,8 @@ function endpointRegistry({ db, endpoints, policy, secrets, maxEndpointsPerPartn
  * What an endpoint is sent: a test event, a recover of the events it missed, a failed or finished delivery sent again,
  * and its delivery log.
  */
-function endpointDeliveries({ db, endpoints, messageLog, queue, appendEvent, maxAttempts, recoverMinIntervalSeconds = 60 }: WebhookEndpointServiceDeps) {
+function endpointDeliveries(deps: WebhookEndpointServiceDeps) {
+  const { db, endpoints, messageLog, queue, maxAttempts, recoverMinIntervalSeconds = 60 } = deps;
   async function reopen(account: PartnerAccount, endpointId: string, messageId: string, from: ('failed' | 'succeeded')[]) {
     const { partnerId } = account;
     const endpoint = await requireEndpoint(endpoints, account, endpointId);
@@ -185,26 +186,10 @@ function endpointDeliveries({ db, endpoints, messageLog, queue, appendEvent, max
   return {
     /** Sends a `webhook.test` event to this endpoint alone (signed and retried like any other); 409 when disabled. */
     async sendTestEvent(account: PartnerAccount, id: string) {
-      const { partnerId } = account;
-      if (!appendEvent) throw new Error('test events need the outbox (appendEvent)');
-      const message = await db.transaction(async (trx) => {
-        const endpoint = isIdOf('whe', id) ? await endpoints.lockEndpoint(trx, account, id) : undefined;
-        if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
-        if (endpoint.status !== 'enabled') throw new ConflictError('The webhook endpoint is disabled; enable it to send a test event', 'endpoint_disabled');
-        const event = await appendEvent(trx, {
-          partnerId,
-          livemode: endpoint.livemode,
-          type: 'webhook.test',
-          objectType: 'webhook_endpoint',
-          objectId: id,
-          sequence: await nextEndpointEventSequence(trx, id),
-          data: { endpoint_id: id, url: endpoint.url, message: 'A test event sent from the webhooks API' },
-        });
-        await messageLog.markEventDispatched(trx, event.id);
-        return messageLog.insertWebhookMessage(trx, { id: newId('whd'), event_id: event.id, endpoint_id: id, partner_id: partnerId, max_attempts: maxAttempts ?? DEFAULT_RETRY_SCHEDULE_MS.length + 1 });
-      });
-      await enqueueWebhookMessages(queue, [message]);
-      return presentWebhookMessage(message, []);
+      return sendToEndpointAlone(deps, account, id, 'send a test event', (endpoint) => ({
+        type: 'webhook.test',
+        data: { endpoint_id: id, url: endpoint.url, message: 'A test event sent from the webhooks API' },
+      }));
     },
 
     /**
@@ -262,9 +247,82 @@ function endpointDeliveries({ db, endpoints, messageLog, queue, appendEvent, max
   };
 }
 
+/**
+ * One event written to the outbox for one endpoint only and queued for the worker (signed, retried and logged like any
+ * other): a test event, or an example event. 404 for another partner's or mode's endpoint, 409 when it is disabled.
+ */
+async function sendToEndpointAlone(
+  { db, endpoints, messageLog, queue, appendEvent, maxAttempts }: WebhookEndpointServiceDeps,
+  account: PartnerAccount,
+  id: string,
+  what: string,
+  eventFor: (endpoint: WebhookEndpointRow) => { type: string; example?: true; data: Record<string, unknown> },
+) {
+  const { partnerId } = account;
+  if (!appendEvent) throw new Error('events sent to one endpoint need the outbox (appendEvent)');
+  const message = await db.transaction(async (trx) => {
+    const endpoint = isIdOf('whe', id) ? await endpoints.lockEndpoint(trx, account, id) : undefined;
+    if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
+    if (endpoint.status !== 'enabled') throw new ConflictError(`The webhook endpoint is disabled; enable it to ${what}`, 'endpoint_disabled');
+    const event = await appendEvent(trx, {
+      partnerId,
+      livemode: endpoint.livemode,
+      ...eventFor(endpoint),
+      objectType: 'webhook_endpoint',
+      objectId: id,
+      sequence: await nextEndpointEventSequence(trx, id),
+    });
+    await messageLog.markEventDispatched(trx, event.id);
+    return messageLog.insertWebhookMessage(trx, { id: newId('whd'), event_id: event.id, endpoint_id: id, partner_id: partnerId, max_attempts: maxAttempts ?? DEFAULT_RETRY_SCHEDULE_MS.length + 1 });
+  });
+  await enqueueWebhookMessages(queue, [message]);
+  return presentWebhookMessage(message, []);
+}
+
+/** The dashboard's Svix-like additions: an example event of any catalog type, and the endpoint's delivery statistics. */
+function endpointInsights(deps: WebhookEndpointServiceDeps) {
+  const { endpoints, messageLog } = deps;
+  return {
+    /**
+     * Sends one event of a subscribable type with the given example `data` to this endpoint alone, through the outbox
+     * and the worker like any other (signed, retried, logged). The event says `"example": true`, and it is about the
+     * endpoint (not a ride or delivery), so no job's event sequence moves. 409 when the endpoint is disabled.
+     */
+    async sendExampleEvent(account: PartnerAccount, id: string, input: { event_type: SubscribableEventType; data: Record<string, unknown> }) {
+      return sendToEndpointAlone(deps, account, id, 'send an example event', () => ({ type: input.event_type, example: true, data: input.data }));
+    },
+
+    /**
+     * Svix-like statistics of the endpoint's deliveries over the last 24 hours and 7 days: messages, attempts, the share
+     * answered 2xx and the attempts' p50/p95 latency. Another organization's or mode's endpoint: 404.
+     */
+    async endpointStats(account: PartnerAccount, id: string, now = new Date()) {
+      await requireEndpoint(endpoints, account, id);
+      const row = await messageLog.endpointStats(account.partnerId, id, now);
+      const windowOf = (window: '24h' | '7d', hours: number, suffix: '24h' | '7d') => {
+        const attempts = row[`attempts_${suffix}`];
+        const succeeded = row[`succeeded_${suffix}`];
+        const latency = (value: number | null) => (value === null ? null : Math.round(Number(value) * 10) / 10);
+        return {
+          window,
+          since: new Date(now.getTime() - hours * 3600_000).toISOString(),
+          messages: row[`messages_${suffix}`],
+          attempts,
+          succeeded,
+          failed: attempts - succeeded,
+          success_rate: attempts === 0 ? null : Math.round((succeeded / attempts) * 10_000) / 10_000,
+          latency_ms: { p50: latency(row[`p50_${suffix}`]), p95: latency(row[`p95_${suffix}`]) },
+        };
+      };
+      return { endpoint_id: id, computed_at: now.toISOString(), windows: [windowOf('24h', 24, '24h'), windowOf('7d', 7 * 24, '7d')] };
+    },
+
+  };
+}
+
 /** Registration, listing, deletion and the delivery log of a partner's webhook endpoints. */
 export function createWebhookEndpointService(deps: WebhookEndpointServiceDeps) {
-  return { ...endpointRegistry(deps), ...endpointDeliveries(deps) };
+  return { ...endpointRegistry(deps), ...endpointDeliveries(deps), ...endpointInsights(deps) };
 }
 
 export type WebhookEndpointService = ReturnType<typeof createWebhookEndpointService>;

@@ -53,7 +53,43 @@ export interface WebhookMessageLogRepository {
   recoverWebhookMessages(trx: Knex.Transaction, request: RecoverRequest): Promise<{ id: string; event_id: string; endpoint_id: string }[]>;
   /** True while a message an earlier recover queued for this endpoint is still pending (recovers coalesce). */
   recoverInProgress(trx: Knex.Transaction, endpointId: string): Promise<boolean>;
+  /** The endpoint's attempts over the last 24 hours and 7 days before `now`, in one query (see EndpointStatsRow). */
+  endpointStats(partnerId: string, endpointId: string, now: Date): Promise<EndpointStatsRow>;
 }
+
+/** Per window (`_24h`, `_7d`): messages attempted, attempts, attempts answered 2xx, and the attempts' p50/p95 duration. */
+export interface EndpointStatsRow {
+  messages_24h: number;
+  attempts_24h: number;
+  succeeded_24h: number;
+  p50_24h: number | null;
+  p95_24h: number | null;
+  messages_7d: number;
+  attempts_7d: number;
+  succeeded_7d: number;
+  p50_7d: number | null;
+  p95_7d: number | null;
+}
+
+/**
+ * Both windows in one scan of the endpoint's last 7 days of attempts: each aggregate is filtered to its window, and the
+ * latencies are continuous percentiles (`percentile_cont`, interpolated as Svix and most dashboards show them).
+ */
+const ENDPOINT_STATS_SQL = `
+  select
+    count(distinct a.delivery_id) filter (where a.created_at > :day) :: int as messages_24h,
+    count(*) filter (where a.created_at > :day) :: int as attempts_24h,
+    count(*) filter (where a.created_at > :day and a.status_code between 200 and 299) :: int as succeeded_24h,
+    percentile_cont(0.5) within group (order by a.duration_ms) filter (where a.created_at > :day) as p50_24h,
+    percentile_cont(0.95) within group (order by a.duration_ms) filter (where a.created_at > :day) as p95_24h,
+    count(distinct a.delivery_id) :: int as messages_7d,
+    count(*) :: int as attempts_7d,
+    count(*) filter (where a.status_code between 200 and 299) :: int as succeeded_7d,
+    percentile_cont(0.5) within group (order by a.duration_ms) as p50_7d,
+    percentile_cont(0.95) within group (order by a.duration_ms) as p95_7d
+  from webhook_attempts a
+  join webhook_deliveries d on d.id = a.delivery_id
+  where d.partner_id = :partnerId and d.endpoint_id = :endpointId and a.created_at > :week and a.created_at <= :now`;
 
 /** The Postgres webhook message and attempt tables, read and reopened for the endpoint API. */
 export function createWebhookMessageLogRepository(db: Knex): WebhookMessageLogRepository {
@@ -128,6 +164,12 @@ export function createWebhookMessageLogRepository(db: Knex): WebhookMessageLogRe
         .update({ status: 'pending', max_attempts: trx.raw('d.attempts + ?', [request.maxAttempts]), next_attempt_at: trx.fn.now(), updated_at: trx.fn.now(), recovered_at: trx.fn.now() })
         .returning(['d.id', 'd.event_id', 'd.endpoint_id']);
       return [...created, ...reopened];
+    },
+    async endpointStats(partnerId, endpointId, now) {
+      const day = new Date(now.getTime() - 24 * 3600_000);
+      const week = new Date(now.getTime() - 7 * 24 * 3600_000);
+      const result = await db.raw<{ rows: EndpointStatsRow[] }>(ENDPOINT_STATS_SQL, { partnerId, endpointId, now, day, week });
+      return result.rows[0]!;
     },
     async recoverInProgress(trx, endpointId) {
       const row = await trx('webhook_deliveries').where({ endpoint_id: endpointId, status: 'pending' }).whereNotNull('recovered_at').first('id');
