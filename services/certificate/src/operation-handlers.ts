@@ -9,6 +9,7 @@ import { operationsHandlers } from './operations.handlers';
 import { certificatesHandlers } from './features/certificates/certificates.handlers';
 import { credentialsHandlers } from './features/credentials/credentials.handlers';
 import { documentsHandlers } from './features/documents/documents.handlers';
+import { issuersHandlers } from './features/credentials/issuers.handlers';
 import { paymentsHandlers } from './features/payments/payments.handlers';
 import { publicApiHandlers } from './features/verification/public-api.handlers';
 import { templatesHandlers } from './features/templates/templates.handlers';
@@ -31,6 +32,7 @@ export function certificateHandlers(deps: CertificateDeps & { metrics: Metrics }
     ...templatesHandlers(services.templates, (organizationId, preview, issuerName) => services.documents.preview(organizationId, preview, issuerName, config.DOCUMENT_RENDER_WAIT_MS)),
     ...paymentsHandlers({ ...services, dashboardUrl: `${services.publicBaseUrl.replace(/\/$/, '')}/dashboard`, logger: deps.logger }),
     ...credentialsHandlers(services.credentials, services.verifiableCredentials),
+    ...issuersHandlers(services.issuers),
     ...publicApiHandlers(services.publicApi),
     ...operationsHandlers({ checks: { postgres: () => db.raw('select 1') }, metrics, openApi: certificateOpenApi() }),
   };

@@ -6,6 +6,7 @@ import { certificatesRouteTable } from './features/certificates/certificates.con
 import { credentialsRouteTable } from './features/credentials/credentials.contract';
 import { creditsRouteTable } from './features/credits/credits.contract';
 import { documentsRouteTable } from './features/documents/documents.contract';
+import { issuersRouteTable } from './features/credentials/issuers.contract';
 import { paymentsRouteTable } from './features/payments/payments.contract';
 import { summaryRouteTable } from './features/summary/summary.contract';
 import { templatesRouteTable } from './features/templates/templates.contract';
@@ -17,6 +18,7 @@ export const certificateRouteTable: readonly RouteSpec[] = [
   ...accountsRouteTable,
   ...publicApiRouteTable,
   ...credentialsRouteTable,
+  ...issuersRouteTable,
   ...paymentsRouteTable,
   ...apiKeysRouteTable,
   ...certificatesRouteTable,

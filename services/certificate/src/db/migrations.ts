@@ -14,6 +14,7 @@ import * as templateDesign from './migrations/0062_template_design';
 import * as auditLog from './migrations/0070_audit_log';
 import * as creditTopUps from './migrations/0080_credit_top_ups';
 import * as testMode from './migrations/0090_test_mode';
+import * as issuers from './migrations/0091_issuers';
 
 /** Every migration of the `certificate` schema, in order. A merged migration is never edited: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0070_audit_log': auditLog,
   '0080_credit_top_ups': creditTopUps,
   '0090_test_mode': testMode,
+  '0091_issuers': issuers,
 };

@@ -48,6 +48,13 @@ export function issuerSentence(credential: PublicCredential): string {
     : 'The platform has not verified this issuer’s name: it is what the issuer entered.';
 }
 
+/** Whether the issuer proved a domain: `verified domain …` (its credentials name it as the issuer's URL) or not. */
+export function identitySentence(credential: PublicCredential): string {
+  return credential.issuer_domain
+    ? `${credential.organization_name}: ${credential.issuer_identity} (the issuer proved it controls ${credential.issuer_domain}).`
+    : `${credential.organization_name}: ${credential.issuer_identity} (the issuer has not proved a domain).`;
+}
+
 /** The public credential page, in the issuer's branding when given; every value from the database is escaped. */
 export function credentialPageHtml(credential: PublicCredential, branding?: CredentialBranding): string {
   const e = escapeHtml;
@@ -66,7 +73,7 @@ export function credentialPageHtml(credential: PublicCredential, branding?: Cred
   const rows: Array<[string, string]> = [
     ['Recipient', credential.recipient_name],
     ['Program', credential.program_title],
-    ['Issued by', `${credential.organization_name} (${credential.issuer_verified ? 'verified issuer' : 'name not verified'})`],
+    ['Issued by', `${credential.organization_name} (${credential.issuer_verified ? 'verified issuer' : 'name not verified'}) · ${credential.issuer_identity}`],
     ['Issue date', credential.issue_date],
     [credential.status === 'expired' ? 'Expired on' : 'Expires on', credential.expires_on ?? 'Does not expire'],
     ...(credential.status === 'revoked' && credential.revoked_at ? [['Revoked on', credential.revoked_at.slice(0, 10)] as [string, string]] : []),
@@ -79,6 +86,7 @@ export function credentialPageHtml(credential: PublicCredential, branding?: Cred
 <p>${e(credential.recipient_name)}</p>
 <p class="status ${credential.status}" role="status" data-status="${credential.status}">${e(statusSentence(credential))}</p>
 <p class="issuer" data-issuer-verified="${credential.issuer_verified}">${e(issuerSentence(credential))}</p>
+<p class="issuer-identity" data-issuer-domain="${e(credential.issuer_domain ?? '')}">${e(identitySentence(credential))}</p>
 ${shareActions(credential)}
 <dl>
 ${rows.map(([label, value]) => `<dt>${e(label)}</dt><dd>${e(value)}</dd>`).join('\n')}

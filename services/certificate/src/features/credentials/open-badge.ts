@@ -24,6 +24,8 @@ export interface OpenBadgeFacts {
   expiresOn: string | null;
   statusListPosition: number;
   publicBaseUrl: string;
+  /** The issuer Profile's `url` (its proved domain) and `image` (its logo), when it has them. */
+  issuerProfile?: { url?: string; image?: { id: string; type: 'Image' } };
 }
 
 /** The Open Badges 3.0 JSON Schema an `AchievementCredential` / `OpenBadgeCredential` conforms to. */
@@ -54,7 +56,7 @@ export function openBadgeCredential(facts: OpenBadgeFacts) {
     id: facts.pageUrl,
     type: ['VerifiableCredential', 'OpenBadgeCredential'],
     name: facts.programTitle,
-    issuer: { id: facts.issuerDid, type: ['Profile'], name: facts.organizationName },
+    issuer: { id: facts.issuerDid, type: ['Profile'], name: facts.organizationName, ...facts.issuerProfile },
     validFrom: toSecondTimestamp(facts.issuedAt),
     awardedDate: `${facts.issueDate}T00:00:00Z`,
     ...(facts.expiresOn ? { validUntil: validUntilOf(facts.expiresOn) } : {}),

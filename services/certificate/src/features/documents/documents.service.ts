@@ -1,6 +1,7 @@
 import { ApiError, NotFoundError } from '@platform/service-kit/errors';
 import { verifiedStatus } from '../certificates';
 import { formatVerificationCode } from '../certificates';
+import { issuerIdentityMark } from '../../platform/issuer-identity-mark';
 import { BUILT_IN_TEMPLATE } from './built-in-template';
 import { humanDate } from './document-dates';
 import type { DocumentInput } from './document-renderers';
@@ -46,6 +47,7 @@ async function documentInput(repository: DocumentsRepository, publicBaseUrl: str
     verificationUrl,
     title: `${certificate.program_title}: ${certificate.recipient_name}`,
     status: key.status,
+    issuerNote: `${certificate.organization_name} — ${issuerIdentityMark(certificate.issuer_domain)}`,
     values: {
       ...certificate.custom_fields,
       recipient_name: certificate.recipient_name,
