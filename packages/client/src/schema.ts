@@ -7093,6 +7093,11 @@ export namespace CertificateService {
                 };
                 code?: string;
             };
+            /**
+             * @example {
+             *       "domain": "academy.example.org"
+             *     }
+             */
             DomainVerificationRequest: {
                 /**
                  * @description The domain to prove, such as `academy.example.org`.
@@ -9116,6 +9121,11 @@ export namespace CertificateService {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "domain": "academy.example.org"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DomainVerificationRequest"];
                 };
             };

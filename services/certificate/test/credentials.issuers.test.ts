@@ -10,6 +10,7 @@ import { createTestContext, type TestContext } from './helpers/context';
 import { binary, pdfText } from './helpers/documents';
 import { expectToMatchRouteTable } from './helpers/openapi';
 import { issueCertificate, newOrg, type TestOrg } from './factories/admin';
+import { createTemplate, pngBase64 } from './factories/templates';
 
 /**
  * Each organization issues as itself: its own did:web under the platform's host (`did:web:<host>:issuers:<org>`,
@@ -148,6 +149,17 @@ describe("each organization's own issuer DID and key", () => {
     expect((await verify(ctx.app, { credential: await credentialJsonOf(ctx.app, certificate.verification_code) })).status).toBe('valid');
     // ...and the organization got no key for it.
     expect(await ctx.db('issuer_keys').where({ organization_id: org.org })).toEqual([]);
+  });
+
+  it("names the organization's logo (its template's) as the issuer Profile's image, and the credential still verifies", async () => {
+    const org = newOrg(ctx, { orgName: 'Jos Art School' });
+    const template = await createTemplate(ctx, org, { logo: { data: pngBase64(120, 60) } });
+    const issued = await request(ctx.app).post('/admin/v1/certificates').set('Authorization', org.admin()).send({ recipient_name: 'Ada', program_title: 'Painting', issue_date: '2026-05-01', template_id: template.id, custom_fields: { grade: 'A' } }).expect(201);
+    const code = issued.body.verification_code as string;
+    const credential = await credentialJsonOf(ctx.app, code);
+    expect(credential.issuer).toEqual({ id: didOf(org), type: ['Profile'], name: 'Jos Art School', image: { id: `${PUBLIC_BASE_URL}/credentials/${code}/logo`, type: 'Image' } });
+    expect(decodeJwt(await jwtOf(ctx.app, code)).issuer).toEqual(credential.issuer);
+    expect((await verify(ctx.app, { credential })).status).toBe('valid');
   });
 
   it('refuses a credential claiming an issuer other than the DID whose key signed it', async () => {

@@ -27,7 +27,7 @@ export const issuerSchema = z.object({
 
 export const domainVerificationRequestSchema = z.strictObject({
   domain: z.string().min(1).max(260).meta({ description: 'The domain to prove, such as `academy.example.org`.', examples: ['academy.example.org'] }),
-}).meta({ id: 'DomainVerificationRequest' });
+}).meta({ id: 'DomainVerificationRequest', examples: [{ domain: 'academy.example.org' }] });
 
 export const domainVerificationSchema = z.object({
   domain: z.string(),

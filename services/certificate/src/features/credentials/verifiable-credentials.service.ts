@@ -51,7 +51,7 @@ function credentialOf(row: PublicCredentialRow, publicBaseUrl: string, issuerDid
     ...(row.has_logo ? { image: { id: `${pageUrl}/logo`, type: 'Image' as const } } : {}),
   };
   return openBadgeCredential({
-    pageUrl: credentialPageUrl(publicBaseUrl, row.verification_code),
+    pageUrl,
     issuerDid,
     organizationName: row.organization_name,
     recipientName: row.recipient_name,

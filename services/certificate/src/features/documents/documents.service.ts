@@ -47,7 +47,8 @@ async function documentInput(repository: DocumentsRepository, publicBaseUrl: str
     verificationUrl,
     title: `${certificate.program_title}: ${certificate.recipient_name}`,
     status: key.status,
-    issuerNote: `${certificate.organization_name} — ${issuerIdentityMark(certificate.issuer_domain)}`,
+    // Beside the issuer's name as the document prints it (a template may name a faculty instead of the organization).
+    issuerNote: `${definition.issuer_name ?? certificate.organization_name} — ${issuerIdentityMark(certificate.issuer_domain)}`,
     values: {
       ...certificate.custom_fields,
       recipient_name: certificate.recipient_name,
