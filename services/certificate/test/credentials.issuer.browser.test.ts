@@ -73,6 +73,9 @@ describe("the issuer's identity on the credential page and the verifier", () => 
 
     await ctx.services.issuers.markDomainVerified(org.org, DOMAIN);
     const after = await setup.visit(`${origin}/credentials/${certificate.verification_code}`, { width: 1100, height: 1400 });
+    // The document preview was drawn again; this browser kept the earlier one (public, max-age=60): ask past its cache.
+    await after.page.setCacheEnabled(false);
+    await after.page.reload({ waitUntil: 'networkidle0' });
     const verified = await visibleText(after.page);
     expect(verified).toContain(`Ibadan Film Academy (name not verified) · verified domain ${DOMAIN}`);
     expect(verified).not.toContain('issuer identity not verified');

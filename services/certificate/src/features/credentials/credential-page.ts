@@ -101,7 +101,7 @@ ${credential.status === 'test' ? '</p>\n<p class="hint">A test certificate has n
 /** The verifiable credential's download (none for a test certificate: the platform signs no test credential). */
 function verifiableCredentialLinks(href: string): string {
   return `<a class="download secondary" id="credential-download" href="${href}" download>Download the verifiable credential (Open Badges 3.0)</a></p>
-<p class="hint">The verifiable credential is signed by the platform; anyone can check it, offline or at <a href="/credentials/verify">the verifier</a>.</p>`;
+<p class="hint">The verifiable credential is signed with the issuer’s key, which the platform publishes; anyone can check it, offline or at <a href="/credentials/verify">the verifier</a>.</p>`;
 }
 
 export function notFoundPageHtml(): string {

@@ -27,13 +27,14 @@ export interface DocumentInput {
 
 const ISSUER_NOTE_SIZE = 7;
 
-/** Where the issuer note goes: just under the QR code (above it when the page ends there), kept on the page. */
+/** Where the issuer note goes: just under the QR code (above it when the page ends there). */
 function issuerNoteLine(note: string | undefined, layout: PageLayout, measure: (text: string, size: number) => number) {
   if (!note) return null;
   const width = measure(note, ISSUER_NOTE_SIZE);
   const below = layout.qr.y + layout.qr.size + 3;
   const y = below + ISSUER_NOTE_SIZE * 1.3 <= layout.height - 4 ? below : layout.qr.y - ISSUER_NOTE_SIZE * 1.3 - 3;
-  const x = Math.max(4, Math.min(layout.qr.x, layout.width - width - 8));
+  // Right-aligned with the QR code, so a note wider than the code grows inwards, away from the page's edge and frame.
+  const x = Math.max(12, layout.qr.x + layout.qr.size - width);
   return { text: note, x, y, size: ISSUER_NOTE_SIZE };
 }
 
