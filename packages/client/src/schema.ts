@@ -5334,7 +5334,8 @@ export namespace CertificateService {
              * @description An `OpenBadgeCredential` (W3C Verifiable Credential 2.0) secured as a compact JWS (VC-JOSE-COSE: `typ` `vc+jwt`,
              *     `cty` `vc`, `alg` EdDSA over Ed25519, `kid` the key's id in the issuer's DID document), delivered as a VC 2.0
              *     `EnvelopedVerifiableCredential` whose `id` is `data:application/vc+jwt,<JWT>`. The JWT's payload is the credential:
-             *     `issuer.id` is the platform's `did:web` (see `/.well-known/did.json`), `issuer.name` the organization,
+             *     `issuer.id` is the organization's own `did:web` (see `/issuers/{organization}/did.json`; the platform's
+             *     `/.well-known/did.json` for certificates stored before organizations had keys), `issuer.name` the organization,
              *     `credentialSubject.achievement` the program, `validFrom` the moment it was issued (`iat`), `awardedDate` the issue
              *     date, `validUntil` the expiry, `credentialSchema` the Open Badges 3.0 JSON Schema, and
              *     `credentialStatus` a `BitstringStatusListEntry` (revocation) pointing at `/credentials/status/{list}`.
@@ -5431,7 +5432,9 @@ export namespace CertificateService {
             };
             /**
              * The credential issuer's DID document (did:web)
-             * @description The platform is the issuer `did:web:<host of PUBLIC_BASE_URL>` (a port written `%3A`); this document holds its
+             * @description The platform's own DID `did:web:<host of PUBLIC_BASE_URL>` (a port written `%3A`): it signs the status
+             *     lists and the credentials of certificates stored before organizations had keys of their own (each organization
+             *     now signs as `did:web:<host>:issuers:<organization id>`, `/issuers/{organization}/did.json`). This document holds its
              *     Ed25519 public key (`JsonWebKey2020`) for `assertionMethod`. The gateway serves it at the origin's
              *     `/.well-known/did.json`, where did:web resolvers look.
              */
@@ -8955,12 +8958,13 @@ export namespace CertificateService {
                          * @example {
                          *       "status": "revoked",
                          *       "valid": false,
-                         *       "reason": "Lagos Code Academy has revoked this credential (its status list bit is set).",
+                         *       "reason": "Lagos Code Academy (verified domain lagoscode.example.org) has revoked this credential (its status list bit is set).",
                          *       "credential": {
                          *         "id": "https://certificates.example.com/credentials/ABCDEF-GHJKMN-PQRSTU",
                          *         "recipient_name": "Ada Lovelace",
                          *         "achievement": "Analytical Engines 101",
                          *         "issuer_name": "Lagos Code Academy",
+                         *         "issuer_identity": "verified domain lagoscode.example.org",
                          *         "valid_from": "2026-05-01T00:00:00Z",
                          *         "valid_until": null
                          *       }
