@@ -11,7 +11,7 @@ import { chmodSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, write
 import path from 'node:path';
 
 /** What `pnpm start` hands its processes (the gateway takes JWT_SECRET, each service the ones its config reads). */
-export const DEV_SECRET_NAMES = ['JWT_SECRET', 'CREDENTIAL_SIGNING_KEY', 'WEBHOOK_SECRET_KEY', 'TRACKING_TOKEN_SECRET', 'PIN_FINGERPRINT_SECRET'] as const;
+export const DEV_SECRET_NAMES = ['JWT_SECRET', 'CREDENTIAL_SIGNING_KEY', 'ISSUER_KEY_ENCRYPTION_KEY', 'WEBHOOK_SECRET_KEY', 'TRACKING_TOKEN_SECRET', 'PIN_FINGERPRINT_SECRET'] as const;
 export type DevSecretName = (typeof DEV_SECRET_NAMES)[number];
 export type DevSecrets = Record<DevSecretName, string>;
 

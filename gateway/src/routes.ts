@@ -13,6 +13,8 @@ const ROUTE_TABLE: Array<Route & { kind: 'segment' | 'prefix' | 'exact' }> = [
   // The verifiable credentials' issuer: its did:web document and the same key as a JWKS.
   { path: '/.well-known/did.json', kind: 'exact', upstream: 'certificate' },
   { path: '/.well-known/jwks.json', kind: 'exact', upstream: 'certificate' },
+  // Each organization's own issuer: did:web:<host>:issuers:<org> resolves at /issuers/<org>/did.json.
+  { path: '/issuers/', kind: 'prefix', upstream: 'certificate' },
   { path: '/api/v1/estimates', kind: 'segment', upstream: 'mobility' },
   { path: '/api/v1/rides', kind: 'segment', upstream: 'mobility' },
   { path: '/api/v1/deliveries', kind: 'segment', upstream: 'mobility' },
@@ -60,7 +62,7 @@ export function rewrittenUrl(route: Route, url: string): string | null {
  * well-formed key would otherwise buy a fresh budget, as the upstream never refuses a key it does not read).
  */
 // The dashboard's sign-in routes too: a made-up JWT-shaped Bearer must not buy sign-up or sign-in attempts a budget of their own.
-export const KEYLESS_PREFIXES = ['/webhooks/payments/', '/credentials/', '/.well-known/', '/track/', '/dashboard/api/auth/'];
+export const KEYLESS_PREFIXES = ['/webhooks/payments/', '/credentials/', '/.well-known/', '/issuers/', '/track/', '/dashboard/api/auth/'];
 
 /**
  * Exact paths that read no credential either: the driver app's sign-in and refresh take a password or refresh token in

@@ -35,6 +35,7 @@ const routed: Array<[string, string]> = [
   ['/credentials/assets/credentials.js', 'certificate'],
   ['/.well-known/did.json', 'certificate'],
   ['/.well-known/jwks.json', 'certificate'],
+  ['/issuers/org_abc/did.json', 'certificate'],
   ['/api/v1/estimates', 'mobility'],
   ['/api/v1/rides/ride_123/cancel', 'mobility'],
   ['/api/v1/deliveries', 'mobility'],
@@ -58,7 +59,7 @@ describe('gateway routing', () => {
     expect(await res.json()).toEqual({ upstream, path });
   });
 
-  it.each(['/', '/credentials', '/credentialsx/ABC', '/api/v1/creditsx', '/api/v1/ridesx', '/api/v1/event-passesx', '/api/v1/event-pass-programsx/1', '/api/v1/eventsx', '/admin/v1/api-keys', '/api/v2/credits', '/driver/v2/offers', '/track', '/trackx/abc', '/api/v1/sandboxx/rides', '/.well-known/', '/.well-known/did.json/x', '/.well-known/security.txt'])(
+  it.each(['/', '/credentials', '/credentialsx/ABC', '/api/v1/creditsx', '/api/v1/ridesx', '/api/v1/event-passesx', '/api/v1/event-pass-programsx/1', '/api/v1/eventsx', '/admin/v1/api-keys', '/api/v2/credits', '/driver/v2/offers', '/track', '/trackx/abc', '/api/v1/sandboxx/rides', '/.well-known/', '/.well-known/did.json/x', '/.well-known/security.txt', '/issuers', '/issuersx/org_abc/did.json'])(
     'answers %s with a JSON 404 and never calls an upstream',
     async (path) => {
       const before = certificate.requests.length + mobility.requests.length;

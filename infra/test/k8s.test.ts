@@ -23,7 +23,7 @@ const configMap = find('ConfigMap', 'platform-config').data!;
 const exampleSecrets = find('Secret', 'platform-secrets', examples).stringData!;
 
 /** The secrets each service refuses in production when shorter than 32 bytes or a placeholder (service-kit secret-strength). */
-const CHECKED_SECRETS = ['JWT_SECRET', 'GATEWAY_A_SECRET_KEY', 'GATEWAY_B_SECRET_KEY', 'GATEWAY_B_SECRET_HASH', 'WEBHOOK_SECRET_KEY', 'TRACKING_TOKEN_SECRET', 'PIN_FINGERPRINT_SECRET'];
+const CHECKED_SECRETS = ['JWT_SECRET', 'GATEWAY_A_SECRET_KEY', 'GATEWAY_B_SECRET_KEY', 'GATEWAY_B_SECRET_HASH', 'WEBHOOK_SECRET_KEY', 'TRACKING_TOKEN_SECRET', 'PIN_FINGERPRINT_SECRET', 'ISSUER_KEY_ENCRYPTION_KEY'];
 /** The example Secret with every checked secret replaced by 32 random bytes, as an operator would create it. */
 const strongSecrets = {
   ...exampleSecrets,

@@ -32,6 +32,7 @@ const certificateProduction = () => ({
   NODE_ENV: 'production',
   JWT_SECRET: strong(),
   CREDENTIAL_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+  ISSUER_KEY_ENCRYPTION_KEY: strong(),
   PUBLIC_BASE_URL: 'https://certificates.example.com',
   DASHBOARD_ORIGINS: 'https://certificates.example.com',
 });

@@ -187,7 +187,7 @@ describe('a production process without a public address', () => {
   });
 
   it('is accepted with public addresses, or loopback when ALLOW_LOOPBACK_PUBLIC_URLS=true says the platform is only reached on this machine', () => {
-    const certificate = { ...production, CREDENTIAL_SIGNING_KEY: signingKey() };
+    const certificate = { ...production, CREDENTIAL_SIGNING_KEY: signingKey(), ISSUER_KEY_ENCRYPTION_KEY: operatorSecret('ISSUER_KEY_ENCRYPTION_KEY') };
     expect(() => parseConfig(certificateConfigSchema, { ...certificate, PUBLIC_BASE_URL, DASHBOARD_ORIGINS: PUBLIC_ORIGIN })).not.toThrow();
     expect(() => parseConfig(certificateConfigSchema, { ...certificate, ALLOW_LOOPBACK_PUBLIC_URLS: 'true' })).not.toThrow();
     expect(() => parseConfig(mobilityConfigSchema, { ...production, PUBLIC_BASE_URL: 'https://127.example.com' })).not.toThrow();

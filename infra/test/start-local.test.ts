@@ -44,7 +44,7 @@ async function adminStatus(port: string, secret: string): Promise<number> {
   return response.status;
 }
 
-const UNSET = { JWT_SECRET: undefined, CREDENTIAL_SIGNING_KEY: undefined, WEBHOOK_SECRET_KEY: undefined, TRACKING_TOKEN_SECRET: undefined, PIN_FINGERPRINT_SECRET: undefined, BIND_ADDRESS: undefined, NODE_ENV: undefined };
+const UNSET = { JWT_SECRET: undefined, CREDENTIAL_SIGNING_KEY: undefined, ISSUER_KEY_ENCRYPTION_KEY: undefined, WEBHOOK_SECRET_KEY: undefined, TRACKING_TOKEN_SECRET: undefined, PIN_FINGERPRINT_SECRET: undefined, BIND_ADDRESS: undefined, NODE_ENV: undefined };
 
 describe('pnpm start in a fresh checkout', () => {
   let checkout: CheckoutCopy;

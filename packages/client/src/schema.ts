@@ -1180,7 +1180,7 @@ export interface components {
          * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_required" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured" | "no_recipient_email" | "certificate_revoked";
+        ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_required" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured" | "no_recipient_email" | "certificate_revoked" | "no_domain_verification" | "domain_refused" | "domain_unreachable" | "domain_proof_mismatch";
         /**
          * @description What a verifier is told: `expired` is read off `expires_on` (UTC) at the moment of asking; `test` for a test certificate (issued in test mode), whatever its state: never a real credential.
          * @enum {string}
@@ -4845,6 +4845,10 @@ export const ERROR_CODES = [
     'payment_gateway_not_configured',
     'no_recipient_email',
     'certificate_revoked',
+    'no_domain_verification',
+    'domain_refused',
+    'domain_unreachable',
+    'domain_proof_mismatch',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -5360,8 +5364,9 @@ export namespace CertificateService {
              * @description An `OpenBadgeCredential` (W3C Verifiable Credential 2.0) in its JSON-LD form (`application/vc+ld+json`), secured by
              *     an embedded Data Integrity proof (`DataIntegrityProof`, `eddsa-rdfc-2022`, `verificationMethod` the Multikey of the
              *     issuer's DID document, `created` the moment it was issued); the same credential as a JWT is
-             *     `Accept: application/vc+jwt` on `/credentials/{code}`. `issuer.id` is the platform's `did:web` (see
-             *     `/.well-known/did.json`), `issuer.name` the organization, `credentialSubject.achievement` the program (its
+             *     `Accept: application/vc+jwt` on `/credentials/{code}`. `issuer.id` is the organization's own `did:web` (see
+             *     `/issuers/{organization}/did.json`; the platform's `/.well-known/did.json` for certificates stored before
+             *     organizations had keys), `issuer.name` the organization, `credentialSubject.achievement` the program (its
              *     `criteria` and its `image`, the badge at `/credentials/{code}/badge.png`), `validFrom` the moment it was issued,
              *     `awardedDate` the issue date, `validUntil` the expiry, `credentialSchema` 1EdTech's Open Badges 3.0 JSON Schema, and
              *     `credentialStatus` a `BitstringStatusListEntry` (revocation) pointing at `/credentials/status/{list}`.
@@ -5459,7 +5464,9 @@ export namespace CertificateService {
             };
             /**
              * The credential issuer's DID document (did:web)
-             * @description The platform is the issuer `did:web:<host of PUBLIC_BASE_URL>` (a port written `%3A`); this document holds its
+             * @description The platform's own DID `did:web:<host of PUBLIC_BASE_URL>` (a port written `%3A`): it signs the status
+             *     lists and the credentials of certificates stored before organizations had keys of their own (each organization
+             *     now signs as `did:web:<host>:issuers:<organization id>`, `/issuers/{organization}/did.json`). This document holds its
              *     Ed25519 public key (`JsonWebKey2020`) for `assertionMethod`. The gateway serves it at the origin's
              *     `/.well-known/did.json`, where did:web resolvers look.
              */
@@ -5483,6 +5490,105 @@ export namespace CertificateService {
             get: operations["getIssuerJwks"];
             put?: never;
             post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/issuers/{organization}/did.json": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /**
+             * An organization's own issuer DID document (did:web)
+             * @description Each organization issues as `did:web:<host of PUBLIC_BASE_URL>:issuers:<organization id>`, which did:web
+             *     resolves here. It holds every Ed25519 key the organization signed credentials with (the current one and those
+             *     rotated out), each as a `JsonWebKey2020` and as a `Multikey`. Not found before its first credential is signed.
+             */
+            get: operations["getOrganizationDidDocument"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/issuer": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** The organization as an issuer — its DID, its keys, its domain and any pending domain proof */
+            get: operations["getIssuer"];
+            put?: never;
+            post?: never;
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/issuer/keys/rotate": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /** Give the organization a new signing key (owner); the old one stays published so what it signed keeps verifying */
+            post: operations["rotateIssuerKey"];
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/issuer/domain-verification": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /**
+             * Start proving a domain (owner) — answers the token to serve and the exact URL the platform reads it from
+             * @description Serve `token` as a line of a text file at `proof_url`
+             *     (`https://<domain>/.well-known/partner-platform-issuer.txt`), then call the check. A new start replaces a pending one.
+             */
+            post: operations["startIssuerDomainVerification"];
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        "/admin/v1/issuer/domain-verification/check": {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /**
+             * Check the pending domain proof (owner); once it holds the token the domain is the issuer's
+             * @description The proof file is fetched through the platform's SSRF guard: the domain must resolve only to public
+             *     addresses, no redirect is followed, 4 kB at most within 5 seconds. Verified, credentials name `https://<domain>` as
+             *     the issuer's `url`, and the credential page, the document and the verifier say "verified domain <domain>".
+             */
+            post: operations["checkIssuerDomainVerification"];
             delete?: never;
             options?: never;
             head?: never;
@@ -6461,6 +6567,14 @@ export namespace CertificateService {
                 organization_name: string;
                 /** @description Whether an operator verified the issuer's name (`cli organizations verify`); false: the name is what the issuer entered. */
                 issuer_verified: boolean;
+                /** @description The domain the issuer proved it controls (its credentials' `issuer.url`); null: its identity is not verified. */
+                issuer_domain: string | null;
+                /**
+                 * @description What the page says beside the issuer's name.
+                 * @example verified domain academy.example.org
+                 * @example issuer identity not verified
+                 */
+                issuer_identity: string;
                 /** Format: date */
                 issue_date: string;
                 /** Format: date */
@@ -6517,6 +6631,8 @@ export namespace CertificateService {
                     recipient_name: string | null;
                     achievement: string | null;
                     issuer_name: string | null;
+                    /** @description Beside the issuer's name: `verified domain {domain}` when the issuer proved a domain, else `issuer identity not verified`. */
+                    issuer_identity: string;
                     /** Format: date-time */
                     valid_from: string | null;
                     /** Format: date-time */
@@ -6542,6 +6658,60 @@ export namespace CertificateService {
                     publicKeyMultibase: string;
                 })[];
                 assertionMethod: string[];
+            };
+            Issuer: {
+                /** @description The organization's own issuer DID: `did:web:{platform host}:issuers:{organization id}`. */
+                did: string;
+                /**
+                 * Format: uri
+                 * @description Where did:web resolves it: `{PUBLIC_BASE_URL}/issuers/{organization id}/did.json`.
+                 */
+                did_document_url: string;
+                name: string;
+                /** @description Every key the organization ever signed with, oldest first; empty until its first credential is signed. */
+                keys: {
+                    /** @description The key id (`kid` of the JWTs): `{did}#{JWK thumbprint}`. */
+                    id: string;
+                    /** Format: date-time */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When a rotation replaced it; it stays in the DID document, so what it signed keeps verifying.
+                     */
+                    retired_at: string | null;
+                    /** @description The key new credentials are signed with. */
+                    current: boolean;
+                }[];
+                /** @description The proved domain: credentials name `https://{domain}` as the issuer's `url`. */
+                domain: string | null;
+                /** Format: date-time */
+                domain_verified_at: string | null;
+                /**
+                 * @description What credential pages, documents and the verifier say beside the name.
+                 * @example verified domain academy.example.org
+                 * @example issuer identity not verified
+                 */
+                identity: string;
+                /** @description A domain verification started and not yet checked successfully. */
+                pending_domain: {
+                    domain: string;
+                    token: string;
+                    /** Format: uri */
+                    proof_url: string;
+                    /** Format: date-time */
+                    started_at: string;
+                } | null;
+            };
+            DomainVerification: {
+                domain: string;
+                /** @description Serve it as a line of the proof file. */
+                token: string;
+                /**
+                 * Format: uri
+                 * @description Exactly where the platform reads the proof: `https://{domain}/.well-known/partner-platform-issuer.txt`.
+                 */
+                proof_url: string;
+                instructions: string;
             };
             CheckoutStarted: {
                 reference: string;
@@ -6872,7 +7042,7 @@ export namespace CertificateService {
              * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
              * @enum {string}
              */
-            ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_required" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured" | "no_recipient_email" | "certificate_revoked";
+            ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_required" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured" | "no_recipient_email" | "certificate_revoked" | "no_domain_verification" | "domain_refused" | "domain_unreachable" | "domain_proof_mismatch";
             /** @enum {string} */
             MemberRole: "owner" | "member" | "operator";
             Invitation: {
@@ -7181,6 +7351,18 @@ export namespace CertificateService {
                     [key: string]: unknown;
                 };
                 code?: string;
+            };
+            /**
+             * @example {
+             *       "domain": "academy.example.org"
+             *     }
+             */
+            DomainVerificationRequest: {
+                /**
+                 * @description The domain to prove, such as `academy.example.org`.
+                 * @example academy.example.org
+                 */
+                domain: string;
             };
             GatewayAEvent: {
                 /** @example charge.success */
@@ -7940,6 +8122,15 @@ export namespace CertificateService {
             };
             /** @description The body is over the limit (`payload_too_large`). */
             PayloadTooLarge: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The proof was not found: the domain resolves to a loopback, private or reserved address or does not resolve (`domain_refused`), the file could not be read (`domain_unreachable`), or it does not hold the token (`domain_proof_mismatch`). Nothing changed. */
+            DomainCheckFailed: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9095,12 +9286,13 @@ export namespace CertificateService {
                          * @example {
                          *       "status": "revoked",
                          *       "valid": false,
-                         *       "reason": "Lagos Code Academy has revoked this credential (its status list bit is set).",
+                         *       "reason": "Lagos Code Academy (verified domain lagoscode.example.org) has revoked this credential (its status list bit is set).",
                          *       "credential": {
                          *         "id": "https://certificates.example.com/credentials/ABCDEF-GHJKMN-PQRSTU",
                          *         "recipient_name": "Ada Lovelace",
                          *         "achievement": "Analytical Engines 101",
                          *         "issuer_name": "Lagos Code Academy",
+                         *         "issuer_identity": "verified domain lagoscode.example.org",
                          *         "valid_from": "2026-05-01T00:00:00Z",
                          *         "valid_until": null
                          *       }
@@ -9183,6 +9375,138 @@ export namespace CertificateService {
                         };
                     };
                 };
+            };
+        };
+        getOrganizationDidDocument: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The organization id. */
+                    organization: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The DID document. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/did+json": components["schemas"]["DidDocument"];
+                    };
+                };
+                404: components["responses"]["NotFound"];
+            };
+        };
+        getIssuer: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The issuer. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Issuer"];
+                    };
+                };
+                401: components["responses"]["InvalidAdminToken"];
+            };
+        };
+        rotateIssuerKey: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The issuer with its new current key. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Issuer"];
+                    };
+                };
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["InsufficientRole"];
+            };
+        };
+        startIssuerDomainVerification: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "domain": "academy.example.org"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DomainVerificationRequest"];
+                };
+            };
+            responses: {
+                /** @description The token and where to serve it. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DomainVerification"];
+                    };
+                };
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["InsufficientRole"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+            };
+        };
+        checkIssuerDomainVerification: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The issuer, its domain verified. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Issuer"];
+                    };
+                };
+                401: components["responses"]["InvalidAdminToken"];
+                403: components["responses"]["InsufficientRole"];
+                /** @description No domain verification was started (`no_domain_verification`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Error"];
+                    };
+                };
+                422: components["responses"]["DomainCheckFailed"];
             };
         };
         receiveGatewayAWebhook: {
@@ -13520,7 +13844,7 @@ export namespace MobilityService {
              * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
              * @enum {string}
              */
-            ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_required" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured" | "no_recipient_email" | "certificate_revoked";
+            ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_required" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured" | "no_recipient_email" | "certificate_revoked" | "no_domain_verification" | "domain_refused" | "domain_unreachable" | "domain_proof_mismatch";
             /** @enum {string} */
             RideStatus: "pending" | "accepted" | "arrived" | "in_progress" | "completed" | "cancelled" | "no_drivers_available";
             Place: {

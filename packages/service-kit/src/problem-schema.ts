@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'last_owner', 'dashboard_not_built', 'session_ended', 'session_required', 'session_expired', 'session_check_unavailable', 'too_many_uploads', 'uploads_busy',
   'email_not_verified', 'token_not_found', 'mail_unavailable', 'organization_limit_reached', 'payment_gateway_unavailable', 'payment_gateway_not_configured',
   'no_recipient_email', 'certificate_revoked',
+  'no_domain_verification', 'domain_refused', 'domain_unreachable', 'domain_proof_mismatch',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

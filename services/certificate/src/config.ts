@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { InvoiceSettings } from './features/payments/invoices.repository';
 import { isDevelopmentSigningKey, parseSigningKey } from './features/credentials/signing-key';
+import { DEVELOPMENT_ISSUER_KEY_ENCRYPTION_KEY } from './features/credentials/issuer-key-cipher';
 import { DEFAULT_DATABASE_URL, env, jwtSecretSchema } from '@platform/service-kit/config';
 import { jwtSettingsConfig } from '@platform/service-kit/admin-auth';
 import { publicAddressConfig, requirePublicAddressesInProduction } from '@platform/service-kit/public-address';
@@ -53,6 +54,16 @@ export const certificateConfigSchema = z
         const problem = value === undefined ? undefined : parseSigningKey(value);
         if (typeof problem === 'string') ctx.addIssue({ code: 'custom', message: problem });
       }),
+    /**
+     * The platform key that encrypts each organization's issuer private key at rest (AES-256-GCM, the key derived with
+     * HKDF-SHA256). Required in production (at least 32 characters, not a weak value); unset elsewhere: a fixed,
+     * published development key. Changing it makes the stored issuer keys unreadable.
+     */
+    ISSUER_KEY_ENCRYPTION_KEY: z.string().min(1).optional(),
+    /** Development and tests only: the domain check may fetch over http:// (the proof URL is then http). */
+    ISSUER_DOMAIN_ALLOW_HTTP: env.boolean(false),
+    /** Development and tests only: the domain check may fetch from loopback and private addresses (a domain may name a port). */
+    ISSUER_DOMAIN_ALLOW_PRIVATE: env.boolean(false),
     /** Worker threads that render documents (PDF, PNG) off the event loop; each holds one render's memory at a time. */
     DOCUMENT_RENDER_WORKERS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(1, 'must be 1 or more').max(16, 'must be at most 16').default(1),
     /** Renders waiting for a worker; more are refused (503 `too_many_in_flight`). */
@@ -131,13 +142,25 @@ export const certificateConfigSchema = z
     /** Proxies in front of the service (the gateway: 1): the throttle reads the client address from `X-Forwarded-For` that many hops back. */
     TRUST_PROXY_HOPS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(0, 'must be 0 or more').default(0),
   })
-  .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'GATEWAY_A_SECRET_KEY', 'GATEWAY_B_SECRET_KEY', 'GATEWAY_B_SECRET_HASH']))
+  .superRefine(requireStrongSecretsInProduction(['JWT_SECRET', 'GATEWAY_A_SECRET_KEY', 'GATEWAY_B_SECRET_KEY', 'GATEWAY_B_SECRET_HASH', 'ISSUER_KEY_ENCRYPTION_KEY']))
   .superRefine(requirePublicAddressesInProduction(['PUBLIC_BASE_URL', 'DASHBOARD_ORIGINS'], ['PUBLIC_BASE_URL']))
   .superRefine((config, ctx) => {
     if (config.NODE_ENV === 'production' && !config.CREDENTIAL_SIGNING_KEY) {
       ctx.addIssue({ code: 'custom', path: ['CREDENTIAL_SIGNING_KEY'], message: 'is required when NODE_ENV=production (an Ed25519 private key, PKCS#8 PEM or JWK)' });
     } else if (config.NODE_ENV === 'production' && config.CREDENTIAL_SIGNING_KEY && isDevelopmentSigningKey(config.CREDENTIAL_SIGNING_KEY)) {
       ctx.addIssue({ code: 'custom', path: ['CREDENTIAL_SIGNING_KEY'], message: 'is the development key published in the source: anyone can sign credentials with it, refused when NODE_ENV=production' });
+    }
+  })
+  .superRefine((config, ctx) => {
+    if (config.NODE_ENV !== 'production') return;
+    if (!config.ISSUER_KEY_ENCRYPTION_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['ISSUER_KEY_ENCRYPTION_KEY'], message: 'is required when NODE_ENV=production (it encrypts the organizations\' issuer keys)' });
+    } else if (config.ISSUER_KEY_ENCRYPTION_KEY === DEVELOPMENT_ISSUER_KEY_ENCRYPTION_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['ISSUER_KEY_ENCRYPTION_KEY'], message: 'is the development key published in the source, refused when NODE_ENV=production' });
+    }
+    for (const name of ['ISSUER_DOMAIN_ALLOW_HTTP', 'ISSUER_DOMAIN_ALLOW_PRIVATE'] as const) {
+      // Private and loopback addresses reach the cluster's own services and metadata.
+      if (config[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is for development only (local servers), refused when NODE_ENV=production' });
     }
   })
   .transform((config) => ({ ...config, databaseUrl: config.CERTIFICATE_DATABASE_URL ?? config.DATABASE_URL }));

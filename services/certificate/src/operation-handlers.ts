@@ -11,6 +11,7 @@ import { certificatesHandlers } from './features/certificates/certificates.handl
 import { credentialsHandlers } from './features/credentials/credentials.handlers';
 import { documentsHandlers } from './features/documents/documents.handlers';
 import { invoicesHandlers } from './features/payments/invoices.handlers';
+import { issuersHandlers } from './features/credentials/issuers.handlers';
 import { paymentsHandlers } from './features/payments/payments.handlers';
 import { publicApiHandlers } from './features/verification/public-api.handlers';
 import { templatesHandlers } from './features/templates/templates.handlers';
@@ -35,6 +36,7 @@ export function certificateHandlers(deps: CertificateDeps & { metrics: Metrics }
     ...paymentsHandlers({ ...services, dashboardUrl: `${services.publicBaseUrl.replace(/\/$/, '')}/dashboard`, logger: deps.logger }),
     ...invoicesHandlers(services),
     ...credentialsHandlers(services.credentials, services.verifiableCredentials),
+    ...issuersHandlers(services.issuers),
     ...publicApiHandlers(services.publicApi),
     ...operationsHandlers({ checks: { postgres: () => db.raw('select 1') }, metrics, openApi: certificateOpenApi() }),
   };

@@ -7,6 +7,7 @@ import { credentialsRouteTable } from './features/credentials/credentials.contra
 import { creditsRouteTable } from './features/credits/credits.contract';
 import { documentsRouteTable } from './features/documents/documents.contract';
 import { invoicesRouteTable } from './features/payments/invoices.contract';
+import { issuersRouteTable } from './features/credentials/issuers.contract';
 import { paymentsRouteTable } from './features/payments/payments.contract';
 import { summaryRouteTable } from './features/summary/summary.contract';
 import { searchRouteTable } from './features/search/search.contract';
@@ -19,6 +20,7 @@ export const certificateRouteTable: readonly RouteSpec[] = [
   ...accountsRouteTable,
   ...publicApiRouteTable,
   ...credentialsRouteTable,
+  ...issuersRouteTable,
   ...paymentsRouteTable,
   ...invoicesRouteTable,
   ...apiKeysRouteTable,

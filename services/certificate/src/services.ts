@@ -24,6 +24,9 @@ import { createCredentialsService } from './features/credentials/credentials.ser
 import { signingKeyFrom } from './features/credentials/signing-key';
 import { createVerifiableCredentialsService } from './features/credentials/verifiable-credentials.service';
 import { createDocumentsRepository } from './features/documents/documents.repository';
+import { createIssuerKeyCipher } from './features/credentials/issuer-key-cipher';
+import { createIssuersRepository } from './features/credentials/issuers.repository';
+import { createIssuersService } from './features/credentials/issuers.service';
 import { createDocumentsService } from './features/documents/documents.service';
 import { createRenderPool } from './features/documents/render-pool';
 import { createMailer, type Mailer } from './features/mail/mailer';
@@ -84,7 +87,12 @@ export function buildServices(
   const certificates = createCertificatesService(db, certificateRecords, templates, undefined, recipientDeliveries);
   const credentialRecords = createCredentialsRepository(db);
   const credentials = createCredentialsService(credentialRecords, documents, { publicBaseUrl: config.PUBLIC_BASE_URL, documentWaitMs: config.DOCUMENT_RENDER_WAIT_MS }, createCredentialBrandingRepository(db));
-  const verifiableCredentials = createVerifiableCredentialsService(credentialRecords, signingKeyFrom(config.CREDENTIAL_SIGNING_KEY), config.PUBLIC_BASE_URL);
+  const issuers = createIssuersService(createIssuersRepository(db), {
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    cipher: createIssuerKeyCipher(config.ISSUER_KEY_ENCRYPTION_KEY),
+    domainPolicy: { allowHttp: config.ISSUER_DOMAIN_ALLOW_HTTP, allowPrivate: config.ISSUER_DOMAIN_ALLOW_PRIVATE },
+  });
+  const verifiableCredentials = createVerifiableCredentialsService(credentialRecords, signingKeyFrom(config.CREDENTIAL_SIGNING_KEY), config.PUBLIC_BASE_URL, issuers);
   const paymentRecords = createPaymentsRepository(db);
   const invoices = createInvoicesRepository(db);
   // Every paid payment gets its invoice in the transaction that marks it paid.
@@ -134,7 +142,7 @@ export function buildServices(
   );
   const members = createMembersService(accountRecords, mailer, { invitationTtlDays: config.INVITATION_TTL_DAYS, invitationsPerDay: config.INVITATIONS_PER_ORGANIZATION_PER_DAY, publicBaseUrl: config.PUBLIC_BASE_URL, sessionEvents });
   const summary = createSummaryReader(db);
-  return { governor, tenants, recipientDeliveries, publicBaseUrl: config.PUBLIC_BASE_URL, dashboardOrigins: config.DASHBOARD_ORIGINS, accounts, members, apiKeys, organizationRequests, organizations, templates, certificates, documents, renderPool, credentials, verifiableCredentials, paymentRecords, payments, paymentGateways, invoices, publicApi, credits, summary, runWebhookBodyRetention };
+  return { governor, tenants, recipientDeliveries, publicBaseUrl: config.PUBLIC_BASE_URL, dashboardOrigins: config.DASHBOARD_ORIGINS, accounts, members, apiKeys, organizationRequests, organizations, templates, certificates, documents, renderPool, credentials, verifiableCredentials, issuers, paymentRecords, payments, paymentGateways, invoices, publicApi, credits, summary, runWebhookBodyRetention };
 }
 
 export type CertificateServices = ReturnType<typeof buildServices>;

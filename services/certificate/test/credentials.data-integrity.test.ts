@@ -44,11 +44,15 @@ afterAll(() => ctx.close());
 
 const app = () => request(ctx.app);
 
-/** did:web resolution (`did:web:host%3Aport` is `https://host:port/.well-known/did.json`), answered by the app. */
+/**
+ * did:web resolution, answered by the app: `did:web:host%3Aport` is `https://host:port/.well-known/did.json`, and
+ * `did:web:host%3Aport:issuers:org` (an organization's own DID) is `https://host:port/issuers/org/did.json`.
+ */
 async function resolveDidWeb(did: string) {
-  expect(`https://${decodeURIComponent(did.slice('did:web:'.length))}`).toBe(PUBLIC_BASE_URL);
-  const res = await app().get('/.well-known/did.json').expect(200);
-  return JSON.parse(res.text) as { '@context': string[]; verificationMethod: Array<{ id: string }> };
+  const [host, ...path] = did.slice('did:web:'.length).split(':');
+  expect(`https://${decodeURIComponent(host!)}`).toBe(PUBLIC_BASE_URL);
+  const res = await app().get(path.length ? `/${path.map(decodeURIComponent).join('/')}/did.json` : '/.well-known/did.json').expect(200);
+  return JSON.parse(res.text) as { id: string; '@context': string[]; verificationMethod: Array<{ id: string }> };
 }
 
 async function documentLoader(url: string) {
@@ -141,6 +145,8 @@ describe('credential.json: the Open Badges credential with an embedded Data Inte
   it('verifies with the Data Integrity libraries, reports revocation through its status list, and a changed copy fails', async () => {
     const certificate = await issueCertificate(ctx, org, { recipient_name: 'Aisha Garba', program_title: 'Midwifery Practice', expires_on: '2099-12-31' });
     const credential = await downloadCredential(certificate.verification_code);
+    // Signed by the organization's own DID, under the platform's host.
+    const orgDid = `${DID}:issuers:${org.org}`;
     expect(credential).toMatchObject({
       '@context': [
         'https://www.w3.org/ns/credentials/v2',
@@ -149,16 +155,17 @@ describe('credential.json: the Open Badges credential with an embedded Data Inte
       ],
       id: `${PUBLIC_BASE_URL}/credentials/${certificate.verification_code}`,
       type: ['VerifiableCredential', 'OpenBadgeCredential'],
-      issuer: { id: DID, name: 'Sahel Nursing College' },
+      issuer: { id: orgDid, name: 'Sahel Nursing College' },
       credentialSubject: { identifier: [{ identityHash: 'Aisha Garba' }], achievement: { name: 'Midwifery Practice' } },
-      proof: { type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022', proofPurpose: 'assertionMethod', verificationMethod: expect.stringMatching(new RegExp(`^${DID}#z6Mk`)) },
+      proof: { type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022', proofPurpose: 'assertionMethod', verificationMethod: expect.stringMatching(new RegExp(`^${orgDid}#z6Mk`)) },
     });
     // The proof was made when the certificate was issued, the moment the credential is valid from.
     expect(credential.proof.created).toBe(credential.validFrom);
     expect(credential.validFrom).toBe(`${(certificate as unknown as { created_at: string }).created_at.slice(0, 19)}Z`);
     // The proof's key is the DID document's Multikey, one of its assertion methods.
-    const did = await resolveDidWeb(DID);
-    expect(did.verificationMethod).toContainEqual({ id: credential.proof.verificationMethod, type: 'Multikey', controller: DID, publicKeyMultibase: credential.proof.verificationMethod.split('#')[1] });
+    const did = await resolveDidWeb(orgDid);
+    expect(did.id).toBe(orgDid);
+    expect(did.verificationMethod).toContainEqual({ id: credential.proof.verificationMethod, type: 'Multikey', controller: orgDid, publicKeyMultibase: credential.proof.verificationMethod.split('#')[1] });
 
     fetched.length = 0;
     const result = await verifyProof(credential);

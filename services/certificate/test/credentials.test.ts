@@ -32,6 +32,8 @@ describe('the public credential, as JSON', () => {
       program_title: 'Analytical Engines 101',
       organization_name: 'Lagos <Code> Academy',
       issuer_verified: false,
+      issuer_domain: null,
+      issuer_identity: 'issuer identity not verified',
       issue_date: '2026-05-01',
       expires_on: '2099-01-01',
       certificate_number: certificate.certificate_number,

@@ -9,8 +9,9 @@ import { expectToMatchRouteTable } from './helpers/openapi';
 import { issueCertificate, newOrg, type TestOrg } from './factories/admin';
 
 /**
- * Every certificate is an Open Badges 3.0 credential signed by the platform (Ed25519, vc+jwt), its issuer a
- * did:web served by the platform, its revocation a bit in a signed Bitstring Status List. (Its JSON-LD form, with an
+ * Every certificate is an Open Badges 3.0 credential signed (Ed25519, vc+jwt) by its organization's own did:web, served
+ * by the platform under its host (older ones by the platform's did:web), its revocation a bit in a Bitstring Status List
+ * the platform signs. (Issuers' keys, rotation and domains are credentials.issuers.test.ts's.) (Its JSON-LD form, with an
  * embedded Data Integrity proof, is credentials.data-integrity.test.ts's.)
  */
 const PUBLIC_BASE_URL = 'https://certificates.example.test:8443';
@@ -70,16 +71,20 @@ describe('the issuer published by the platform', () => {
 describe('a certificate as an Open Badges 3.0 verifiable credential', () => {
   it('verifies offline with the published key, has the Open Badges shape, and its status bit flips when revoked', async () => {
     const certificate = await issueCertificate(ctx, org, { recipient_name: 'Zainab Bello', program_title: 'Control Systems', expires_on: '2099-12-31' });
-    // Fetch the issuer's key once...
-    const didDocument = JSON.parse((await app().get('/.well-known/did.json').expect(200)).text);
+    const jwt = await downloadCredentialJwt(certificate.verification_code);
+    // Fetch the issuer's key once: the organization's own DID (did:web:<host>:issuers:<org> is /issuers/<org>/did.json)...
+    const orgDid = `${DID}:issuers:${org.org}`;
+    const didDocument = JSON.parse((await app().get(`/issuers/${org.org}/did.json`).expect(200)).text);
+    expect(didDocument.id).toBe(orgDid);
     const publicJwk = didDocument.verificationMethod[0].publicKeyJwk as JWK;
     const keyId = didDocument.verificationMethod[0].id as string;
-    const jwt = await downloadCredentialJwt(certificate.verification_code);
+    const platformDocument = JSON.parse((await app().get('/.well-known/did.json').expect(200)).text);
+    const platformKey = await importJWK(platformDocument.verificationMethod[0].publicKeyJwk as JWK, 'EdDSA');
     const issuedAt = (certificate as unknown as { created_at: string }).created_at;
 
     // ...then verify with jose alone: no call to the service from here on.
     const key = await importJWK(publicJwk, 'EdDSA');
-    const { payload, protectedHeader } = await jwtVerify(jwt, key, { issuer: DID, typ: 'vc+jwt', algorithms: ['EdDSA'] });
+    const { payload, protectedHeader } = await jwtVerify(jwt, key, { issuer: orgDid, typ: 'vc+jwt', algorithms: ['EdDSA'] });
     expect(protectedHeader).toEqual({ alg: 'EdDSA', kid: keyId, typ: 'vc+jwt', cty: 'vc' });
     const page = `${PUBLIC_BASE_URL}/credentials/${certificate.verification_code}`;
     expect(payload).toMatchObject({
@@ -91,7 +96,7 @@ describe('a certificate as an Open Badges 3.0 verifiable credential', () => {
       id: page,
       jti: page,
       type: expect.arrayContaining(['VerifiableCredential', 'OpenBadgeCredential']),
-      issuer: { id: DID, type: ['Profile'], name: 'Kano Robotics Institute' },
+      issuer: { id: orgDid, type: ['Profile'], name: 'Kano Robotics Institute' },
       // Valid from the moment the certificate was issued (to the second); the issue date is the award date.
       validFrom: `${issuedAt.slice(0, 19)}Z`,
       awardedDate: '2026-05-01T00:00:00Z',
@@ -105,7 +110,8 @@ describe('a certificate as an Open Badges 3.0 verifiable credential', () => {
       },
       credentialStatus: { type: 'BitstringStatusListEntry', statusPurpose: 'revocation', statusListIndex: expect.stringMatching(/^\d+$/) },
     });
-    expect(JSON.stringify(payload)).not.toMatch(/cert_[0-9a-z]{20}|org_[0-9a-f]{10}/);
+    // No internal id (the organization's id is public: it is in its DID).
+    expect(JSON.stringify(payload).replaceAll(orgDid, '')).not.toMatch(/cert_[0-9a-z]{20}|org_[0-9a-f]{10}/);
     // One changed byte in the signed content: the same offline check refuses it.
     const [head, body, signature] = jwt.split('.');
     const changed = `${head}.${body!.slice(0, 10)}${body![10] === 'A' ? 'B' : 'A'}${body!.slice(11)}.${signature}`;
@@ -118,7 +124,8 @@ describe('a certificate as an Open Badges 3.0 verifiable credential', () => {
     const statusList = async () => {
       const res = await app().get('/credentials/status/1').set('Accept', 'application/vc+jwt').expect(200);
       expect(res.headers['content-type']).toMatch(/^application\/vc\+jwt/);
-      const verified = await jwtVerify(res.text, key, { issuer: DID, typ: 'vc+jwt' });
+      // The status lists stay the platform's.
+      const verified = await jwtVerify(res.text, platformKey, { issuer: DID, typ: 'vc+jwt' });
       expect(verified.payload).toMatchObject({
         id: status.statusListCredential,
         type: ['VerifiableCredential', 'BitstringStatusListCredential'],
@@ -145,7 +152,7 @@ describe('a certificate as an Open Badges 3.0 verifiable credential', () => {
     const { proof, ...credential } = JSON.parse(asLd.text);
     expect(proof).toMatchObject({ type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022' });
     const { iss, jti, iat, exp, ...payload } = decodeJwt(asJwt.text);
-    expect([iss, jti, typeof iat]).toEqual([DID, credential.id, 'number']);
+    expect([iss, jti, typeof iat]).toEqual([`${DID}:issuers:${org.org}`, credential.id, 'number']);
     expect(exp === undefined).toBe(credential.validUntil === undefined);
     expect(payload).toEqual(credential);
   });
@@ -232,14 +239,18 @@ describe('CREDENTIAL_SIGNING_KEY', () => {
     expect(() => parseConfig(certificateConfigSchema, { ...production, CREDENTIAL_SIGNING_KEY: 'nonsense' })).toThrow(/^(?!.*nonsense).*PKCS#8 PEM or a private JWK/);
   });
 
-  it('signs with the configured key, given as PEM or as a JWK', async () => {
+  it('signs the status lists, and credentials signed before organizations had keys, with the configured key, given as PEM or as a JWK', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
     for (const configured of [privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), JSON.stringify(privateKey.export({ format: 'jwk' }))]) {
       const other = createTestContext({ PUBLIC_BASE_URL, CREDENTIAL_SIGNING_KEY: configured });
       try {
         const certificate = await issueCertificate(other, newOrg(other));
+        // A certificate stored before issuers had keys of their own (the migration marks those 'platform').
+        await other.db('certificates').where({ id: certificate.id }).update({ issuer_key_id: 'platform' });
         const jwt = (await request(other.app).get(`/credentials/${certificate.verification_code}`).set('Accept', 'application/vc+jwt').expect(200)).text;
         await expect(compactVerify(jwt, publicKey)).resolves.toBeDefined();
+        const list = (await request(other.app).get('/credentials/status/1').set('Accept', 'application/vc+jwt').expect(200)).text;
+        await expect(compactVerify(list, publicKey)).resolves.toBeDefined();
         const jwks = JSON.parse((await request(other.app).get('/.well-known/jwks.json').expect(200)).text);
         expect(jwks.keys[0].x).toBe((publicKey.export({ format: 'jwk' }) as { x: string }).x);
       } finally {

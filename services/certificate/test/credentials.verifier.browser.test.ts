@@ -102,7 +102,7 @@ describe('the verifier page in a browser', () => {
     await page.click('#credential-form button[type="submit"]');
     const revoked = await resultOf(page);
     expect(revoked.status).toBe('revoked');
-    expect(revoked.text).toMatch(/Enugu Coding School has revoked this credential/);
+    expect(revoked.text).toMatch(/Enugu Coding School \(issuer identity not verified\) has revoked this credential/);
     await page.screenshot({ path: path.join(ARTIFACTS, 'verifier-revoked.png'), fullPage: true });
     expect(leavesOrigin(requested)).toEqual([]);
     await page.close();

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { Response } from 'supertest';
 import { createTestContext, type TestContext } from './helpers/context';
@@ -266,6 +268,40 @@ const scenarios: Scenario[] = [
   ['GET /credentials/assets/credentials.js', 200, 'the script', () => app().get('/credentials/assets/credentials.js')],
   ['GET /.well-known/did.json', 200, 'the DID document', () => app().get('/.well-known/did.json')],
   ['GET /.well-known/jwks.json', 200, 'the JWKS', () => app().get('/.well-known/jwks.json')],
+  ['GET /issuers/{organization}/did.json', 200, "an organization's DID document", async () => {
+    const issuer = newOrg(ctx);
+    const certificate = await issueCertificate(ctx, issuer);
+    await app().get(`/credentials/${certificate.verification_code}`).set('Accept', 'application/vc+jwt').expect(200);
+    return app().get(`/issuers/${issuer.org}/did.json`);
+  }],
+  ['GET /issuers/{organization}/did.json', 404, 'an organization with no key yet', () => app().get('/issuers/org_nobody/did.json')],
+  ['GET /admin/v1/issuer', 200, 'the issuer', () => asOwner(app().get('/admin/v1/issuer'))],
+  ['GET /admin/v1/issuer', 401, 'no token', () => app().get('/admin/v1/issuer')],
+  ['POST /admin/v1/issuer/keys/rotate', 200, 'a new key', () => asOwner(app().post('/admin/v1/issuer/keys/rotate'))],
+  ['POST /admin/v1/issuer/keys/rotate', 403, 'a member', () => app().post('/admin/v1/issuer/keys/rotate').set('Authorization', org.admin('member'))],
+  ['POST /admin/v1/issuer/domain-verification', 201, 'a token to serve', () => asOwner(app().post('/admin/v1/issuer/domain-verification')).send({ domain: 'academy.example.org' })],
+  ['POST /admin/v1/issuer/domain-verification', 422, 'not a domain', () => asOwner(app().post('/admin/v1/issuer/domain-verification')).send({ domain: 'not a domain' })],
+  ['POST /admin/v1/issuer/domain-verification/check', 200, 'the proof served on loopback (allowed in this context only)', async () => {
+    const local = createTestContext({ ISSUER_DOMAIN_ALLOW_HTTP: 'true', ISSUER_DOMAIN_ALLOW_PRIVATE: 'true' });
+    let token = '';
+    const server = http.createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/plain' }).end(token));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const owner = newOrg(local);
+      const started = await request(local.app).post('/admin/v1/issuer/domain-verification').set('Authorization', owner.admin()).send({ domain: `127.0.0.1:${(server.address() as AddressInfo).port}` }).expect(201);
+      token = started.body.token as string;
+      return await request(local.app).post('/admin/v1/issuer/domain-verification/check').set('Authorization', owner.admin());
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await local.close();
+    }
+  }],
+  ['POST /admin/v1/issuer/domain-verification/check', 409, 'none started', () => asOwner(app().post('/admin/v1/issuer/domain-verification/check'), newOrg(ctx))],
+  ['POST /admin/v1/issuer/domain-verification/check', 422, 'a loopback domain (the SSRF guard)', async () => {
+    const owner = newOrg(ctx);
+    await asOwner(app().post('/admin/v1/issuer/domain-verification'), owner).send({ domain: '127.0.0.1' }).expect(201);
+    return asOwner(app().post('/admin/v1/issuer/domain-verification/check'), owner);
+  }],
   ['GET /credentials/{code}/document.pdf', 200, 'a certificate', async () => app().get(`/credentials/${(await issueCertificate(ctx, newOrg(ctx))).verification_code}/document.pdf`)],
   ['GET /credentials/{code}/document.pdf', 404, 'an unknown code', () => app().get('/credentials/ABCDEF-GHJKMN-PQRSTU/document.pdf')],
   ['GET /credentials/{code}/document.png', 200, 'a certificate', async () => app().get(`/credentials/${(await issueCertificate(ctx, newOrg(ctx))).verification_code}/document.png`)],

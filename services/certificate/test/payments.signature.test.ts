@@ -126,6 +126,7 @@ describe('start-up warning about GATEWAY_B_SECRET_HASH', () => {
     PUBLIC_BASE_URL: 'https://api.example.com',
     DASHBOARD_ORIGINS: 'https://api.example.com',
     CREDENTIAL_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    ISSUER_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   };
   const WARNING = 'GATEWAY_B_SECRET_HASH is unset: gateway B webhooks cannot be authenticated, so they are recorded but never change a payment';
 

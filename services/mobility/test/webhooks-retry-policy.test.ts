@@ -2,7 +2,7 @@ import { createEndpointSlots } from '../src/features/webhook-dispatch/endpoint-s
 import { retryDelayMs } from '../src/features/webhook-dispatch/webhook-message.processor';
 import { DEFAULT_RETRY_SCHEDULE_MS, retryPolicyFrom } from '../src/features/webhook-dispatch/retry-schedule';
 import { parseRetryAfter } from '../src/features/webhook-dispatch/webhook-sender';
-import { isForbiddenAddress } from '../src/features/webhook-dispatch/ssrf-guard';
+import { isForbiddenAddress } from '@platform/service-kit/ssrf-guard';
 import { createEndpointSecretCipher } from '../src/features/webhook-dispatch/endpoint-secret-cipher';
 import { parseConfig } from '@platform/service-kit/config';
 import { mobilityConfigSchema } from '../src/config';

@@ -8,6 +8,7 @@
  *   pnpm --filter @platform/certificate cli accounts create-owner --email ada@example.com --password '…' --org-name "Acme Academy" [--name "Ada Lovelace"]
  *     (or the password in OWNER_PASSWORD, which keeps it out of the process list and shell history)
  *   pnpm --filter @platform/certificate cli organizations verify org_…
+ *   pnpm --filter @platform/certificate cli organizations verify-domain org_… academy.example.org
  */
 import { parseArgs } from 'node:util';
 import { ApiError } from '@platform/service-kit/errors';
@@ -48,8 +49,8 @@ async function main() {
   }
   const operator = await openCertificateOperator(loadCertificateConfig('certificate-cli'));
   try {
-    // A two-word command's third word (`organizations verify <org>`) is its argument.
-    process.stdout.write(`${JSON.stringify(await command(operator.services, { ...values, argument: positionals[2] }), null, 2)}\n`);
+    // A two-word command's third word (`organizations verify <org>`) is its argument, a fourth its second one.
+    process.stdout.write(`${JSON.stringify(await command(operator.services, { ...values, argument: positionals[2], argument2: positionals[3] }), null, 2)}\n`);
   } catch (error) {
     const message = error instanceof ApiError ? JSON.stringify(error.toBody()) : (error as Error).message;
     process.stderr.write(error instanceof MissingFlagError ? `${message}\n${CERTIFICATE_USAGE}\n` : `${message}\n`);

@@ -23,10 +23,11 @@ export const CERTIFICATE_USAGE = `usage:
   cli credits --org <id>
   cli retention   (deletes payment-webhook bodies older than PAYMENT_WEBHOOK_RETENTION_DAYS, once)
   cli accounts create-owner --email <email> [--password <password> | OWNER_PASSWORD=…] --org-name <name> [--name <person>]
-  cli organizations verify <org id>   (the operator checked the name is theirs: credential pages say "verified issuer")`;
+  cli organizations verify <org id>   (the operator checked the name is theirs: credential pages say "verified issuer")
+  cli organizations verify-domain <org id> <domain>   (the operator checked the domain is theirs: credentials name https://<domain>, pages say "verified domain <domain>")`;
 
 /** Every flag the commands read that takes a value. */
-export const CERTIFICATE_FLAGS = ['org', 'org-name', 'user', 'name', 'recipient', 'program', 'date', 'number', 'expires', 'email', 'password'] as const;
+export const CERTIFICATE_FLAGS = ['org', 'org-name', 'user', 'name', 'recipient', 'program', 'date', 'number', 'expires', 'email', 'password', 'domain'] as const;
 /** Every flag that takes none (`--test`); the entry points hand a given one over as `'true'`. */
 export const CERTIFICATE_SWITCHES = ['test'] as const;
 
@@ -65,6 +66,13 @@ export const certificateCommands: Record<string, (services: CertificateServices,
     const verified = await organizations.verifyName(id);
     if (!verified) throw new Error(`organization ${id} does not exist`);
     return { id: verified.id, name: verified.name, name_verified_at: verified.name_verified_at.toISOString() };
+  },
+  /** Without the proof file: the operator's word that the organization controls the domain (checked some other way). */
+  'organizations verify-domain': async ({ issuers }, o) => {
+    const id = o.org ?? o.argument;
+    const domain = o.domain ?? o.argument2;
+    if (!id || !domain) throw new MissingFlagError('the organization id and the domain are required');
+    return issuers.markDomainVerified(id, domain);
   },
 };
 

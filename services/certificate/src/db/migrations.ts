@@ -14,6 +14,7 @@ import * as templateDesign from './migrations/0062_template_design';
 import * as auditLog from './migrations/0070_audit_log';
 import * as creditTopUps from './migrations/0080_credit_top_ups';
 import * as testMode from './migrations/0090_test_mode';
+import * as issuers from './migrations/0091_issuers';
 import * as certificateRecipients from './migrations/0095_certificate_recipients';
 import * as invoices from './migrations/0105_invoices';
 
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '0070_audit_log': auditLog,
   '0080_credit_top_ups': creditTopUps,
   '0090_test_mode': testMode,
+  '0091_issuers': issuers,
   '0095_certificate_recipients': certificateRecipients,
   '0105_invoices': invoices,
 };

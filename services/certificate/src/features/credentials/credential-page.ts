@@ -48,6 +48,13 @@ export function issuerSentence(credential: PublicCredential): string {
     : 'The platform has not verified this issuer’s name: it is what the issuer entered.';
 }
 
+/** Whether the issuer proved a domain: `verified domain …` (its credentials name it as the issuer's URL) or not. */
+export function identitySentence(credential: PublicCredential): string {
+  return credential.issuer_domain
+    ? `${credential.organization_name}: ${credential.issuer_identity} (the issuer proved it controls ${credential.issuer_domain}).`
+    : `${credential.organization_name}: ${credential.issuer_identity} (the issuer has not proved a domain).`;
+}
+
 /** The public credential page, in the issuer's branding when given; every value from the database is escaped. */
 export function credentialPageHtml(credential: PublicCredential, branding?: CredentialBranding): string {
   const e = escapeHtml;
@@ -66,7 +73,7 @@ export function credentialPageHtml(credential: PublicCredential, branding?: Cred
   const rows: Array<[string, string]> = [
     ['Recipient', credential.recipient_name],
     ['Program', credential.program_title],
-    ['Issued by', `${credential.organization_name} (${credential.issuer_verified ? 'verified issuer' : 'name not verified'})`],
+    ['Issued by', `${credential.organization_name} (${credential.issuer_verified ? 'verified issuer' : 'name not verified'}) · ${credential.issuer_identity}`],
     ['Issue date', credential.issue_date],
     [credential.status === 'expired' ? 'Expired on' : 'Expires on', credential.expires_on ?? 'Does not expire'],
     ...(credential.status === 'revoked' && credential.revoked_at ? [['Revoked on', credential.revoked_at.slice(0, 10)] as [string, string]] : []),
@@ -81,6 +88,7 @@ export function credentialPageHtml(credential: PublicCredential, branding?: Cred
 <img class="badge" src="${e(`${path}/badge.png`)}" alt="${e(`Badge of ${credential.program_title}`)}" width="96" height="96"></div>
 <p class="status ${credential.status}" role="status" data-status="${credential.status}">${e(statusSentence(credential))}</p>
 <p class="issuer" data-issuer-verified="${credential.issuer_verified}">${e(issuerSentence(credential))}</p>
+<p class="issuer-identity" data-issuer-domain="${e(credential.issuer_domain ?? '')}">${e(identitySentence(credential))}</p>
 ${shareActions(credential)}
 <dl>
 ${rows.map(([label, value]) => `<dt>${e(label)}</dt><dd>${e(value)}</dd>`).join('\n')}
@@ -95,7 +103,7 @@ ${credential.status === 'test' ? '</p>\n<p class="hint">A test certificate has n
 /** The verifiable credential's download (none for a test certificate: the platform signs no test credential). */
 function verifiableCredentialLinks(href: string): string {
   return `<a class="download secondary" id="credential-download" href="${href}" download>Download the verifiable credential (Open Badges 3.0)</a></p>
-<p class="hint">The verifiable credential is signed by the platform; anyone can check it, offline or at <a href="/credentials/verify">the verifier</a>.</p>`;
+<p class="hint">The verifiable credential is signed with the issuer’s key, which the platform publishes; anyone can check it, offline or at <a href="/credentials/verify">the verifier</a>.</p>`;
 }
 
 export function notFoundPageHtml(): string {

@@ -21,6 +21,11 @@ export interface PublicCredentialRow {
   /** The recipient's email as the credential names it: salted SHA-256 and salt (never the address); null without one. */
   recipient_identity_hash: string | null;
   recipient_identity_salt: string | null;
+  organization_id: string;
+  /** The domain the organization proved (its issuer `url`); null: its identity is not verified. */
+  issuer_domain: string | null;
+  /** Whether the certificate's template version has a logo: the issuer's `image` in its credential. */
+  has_logo: boolean;
 }
 
 export function createCredentialsRepository(db: Knex) {
@@ -29,13 +34,15 @@ export function createCredentialsRepository(db: Knex) {
     async byVerificationCode(code: string): Promise<PublicCredentialRow | undefined> {
       const row = await db('certificates as c')
         .join('organizations as o', 'o.id', 'c.organization_id')
+        .leftJoin('template_versions as v', (on) => on.on('v.template_id', 'c.template_id').andOn('v.version', 'c.template_version'))
         .where('c.verification_code', code)
         .first(
           'c.verification_code', 'c.recipient_name', 'c.program_title', 'o.name as organization_name', 'o.name_verified_at', 'c.issue_date', 'c.expires_on',
           'c.certificate_number', 'c.status', 'c.revoked_at', 'c.created_at', 'c.status_list_position', 'c.livemode',
           'c.recipient_identity_hash', 'c.recipient_identity_salt',
+          'c.organization_id', 'o.issuer_domain', db.raw('(v.logo_meta is not null) as has_logo'),
         );
-      return row ? { ...row, status_list_position: Number(row.status_list_position) } : undefined;
+      return row ? { ...row, status_list_position: Number(row.status_list_position), has_logo: row.has_logo === true } : undefined;
     },
     /** The revoked positions in [from, to): the set bits of one status list. */
     async revokedPositions(from: number, to: number): Promise<number[]> {

@@ -3,6 +3,7 @@ import { verifiedStatus } from '../certificates';
 import { formatVerificationCode, normalizeVerificationCode } from '../certificates';
 import { credentialPageUrl, type DocumentsService } from '../documents';
 import { badgePng } from './badge-image';
+import { issuerIdentityMark } from '../../platform/issuer-identity-mark';
 import type { CredentialBrandingRepository } from './credential-branding';
 import type { CredentialsRepository } from './credentials.repository';
 
@@ -31,6 +32,8 @@ export function createCredentialsService(repository: CredentialsRepository, docu
         program_title: row.program_title,
         organization_name: row.organization_name,
         issuer_verified: row.name_verified_at !== null,
+        issuer_domain: row.issuer_domain,
+        issuer_identity: issuerIdentityMark(row.issuer_domain),
         issue_date: row.issue_date,
         expires_on: row.expires_on,
         certificate_number: row.certificate_number,

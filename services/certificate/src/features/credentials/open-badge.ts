@@ -26,6 +26,8 @@ export interface OpenBadgeFacts {
   publicBaseUrl: string;
   /** The recipient's email as its salted hash (`sha256$…`) and salt, when the certificate was issued with one. */
   recipientEmail?: { hash: string; salt: string } | null;
+  /** The issuer Profile's `url` (its proved domain) and `image` (its logo), when it has them. */
+  issuerProfile?: { url?: string; image?: { id: string; type: 'Image' } };
 }
 
 /**
@@ -71,7 +73,7 @@ export function openBadgeCredential(facts: OpenBadgeFacts) {
     id: facts.pageUrl,
     type: ['VerifiableCredential', 'OpenBadgeCredential'],
     name: facts.programTitle,
-    issuer: { id: facts.issuerDid, type: ['Profile'], name: facts.organizationName },
+    issuer: { id: facts.issuerDid, type: ['Profile'], name: facts.organizationName, ...facts.issuerProfile },
     validFrom: toSecondTimestamp(facts.issuedAt),
     awardedDate: `${facts.issueDate}T00:00:00Z`,
     ...(facts.expiresOn ? { validUntil: validUntilOf(facts.expiresOn) } : {}),

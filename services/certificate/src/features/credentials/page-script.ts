@@ -38,7 +38,7 @@ export const PAGE_SCRIPT = String.raw`'use strict';
     details.textContent = '';
     details.hidden = !credential;
     if (!credential) return;
-    [['Recipient', credential.recipient_name], ['Achievement', credential.achievement], ['Issued by', credential.issuer_name],
+    [['Recipient', credential.recipient_name], ['Achievement', credential.achievement], ['Issued by', credential.issuer_name && (credential.issuer_identity ? credential.issuer_name + ' (' + credential.issuer_identity + ')' : credential.issuer_name)],
       ['Valid from', credential.valid_from], ['Valid until', credential.valid_until || 'Does not expire'], ['Credential', credential.id]]
       .forEach(function (row) {
         if (!row[1]) return;

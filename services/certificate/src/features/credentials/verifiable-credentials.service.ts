@@ -1,11 +1,13 @@
-import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey } from 'node:crypto';
 import { CompactSign, compactVerify, decodeProtectedHeader } from 'jose';
 import { NotFoundError } from '@platform/service-kit/errors';
 import { certificateStatus, TEST_CERTIFICATE_REASON } from '../certificates';
 import { normalizeVerificationCode } from '../certificates';
 import { credentialPageUrl } from '../documents';
 import { DATA_INTEGRITY_CRYPTOSUITE, documentLoader, signWithDataIntegrity, verifyDataIntegrity } from './data-integrity';
-import { didDocument, issuerIdentity, jwks, type IssuerIdentity } from './issuer-identity';
+import { issuerIdentityMark } from '../../platform/issuer-identity-mark';
+import type { IssuersService } from './issuers.service';
+import { didDocument, issuerIdentity, jwks, organizationOfDid, type IssuerIdentity } from './issuer-identity';
 import { openBadgeCredential } from './open-badge';
 import { promiseLru } from './promise-lru';
 import type { CredentialsRepository, PublicCredentialRow } from './credentials.repository';
@@ -30,6 +32,8 @@ export interface VerificationResult {
     recipient_name: string | null;
     achievement: string | null;
     issuer_name: string | null;
+    /** Beside the issuer's name: `verified domain {domain}`, or `issuer identity not verified`. */
+    issuer_identity: string;
     valid_from: string | null;
     valid_until: string | null;
   };
@@ -43,10 +47,18 @@ const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
  */
 const SIGNED_CREDENTIALS_KEPT = 1_000;
 
-/** The Open Badges 3.0 credential of a stored certificate, as this platform (its DID, its pages) issues it. */
+/**
+ * The Open Badges 3.0 credential of a stored certificate, as this platform (its pages) issues it for the organization
+ * (`issuerDid`: its own DID, or the platform's for certificates signed before organizations had keys of their own).
+ */
 function credentialOf(row: PublicCredentialRow, publicBaseUrl: string, issuerDid: string) {
+  const pageUrl = credentialPageUrl(publicBaseUrl, row.verification_code);
+  const issuerProfile = {
+    ...(row.issuer_domain ? { url: `https://${row.issuer_domain}` } : {}),
+    ...(row.has_logo ? { image: { id: `${pageUrl}/logo`, type: 'Image' as const } } : {}),
+  };
   return openBadgeCredential({
-    pageUrl: credentialPageUrl(publicBaseUrl, row.verification_code),
+    pageUrl,
     issuerDid,
     organizationName: row.organization_name,
     recipientName: row.recipient_name,
@@ -57,6 +69,7 @@ function credentialOf(row: PublicCredentialRow, publicBaseUrl: string, issuerDid
     statusListPosition: row.status_list_position,
     publicBaseUrl,
     recipientEmail: row.recipient_identity_hash && row.recipient_identity_salt ? { hash: row.recipient_identity_hash, salt: row.recipient_identity_salt } : null,
+    ...(Object.keys(issuerProfile).length ? { issuerProfile } : {}),
   });
 }
 
@@ -94,10 +107,23 @@ function jwtIn(input: unknown): string | null {
   return null;
 }
 
-/** A document loader that knows the bundled JSON-LD contexts and the platform's own DID, and nothing else. */
-function ownDocumentLoader(identity: IssuerIdentity) {
+/**
+ * A document loader that knows the bundled JSON-LD contexts, the platform's own DID and its organizations' DIDs (read
+ * from this platform's database), and nothing else.
+ */
+function ownDocumentLoader(identity: IssuerIdentity, issuers: IssuersService, publicBaseUrl: string) {
   const document = didDocument(identity);
-  return documentLoader(async (did) => (did === identity.did ? document : undefined));
+  return documentLoader(async (did) => {
+    if (did === identity.did) return document;
+    const organization = organizationOfDid(publicBaseUrl, did);
+    return organization ? issuers.didDocument(organization).catch(() => undefined) : undefined;
+  });
+}
+
+/** A key credentials are signed with: the platform's, or one of an organization's. */
+interface Signer {
+  identity: IssuerIdentity;
+  key: SigningKey;
 }
 
 /**
@@ -108,15 +134,21 @@ function ownDocumentLoader(identity: IssuerIdentity) {
  * certificate: the same certificate always yields the same bytes (Ed25519 signatures are deterministic, the proof is
  * dated when the certificate was issued), and revoking changes only its status list bit.
  */
-export function createVerifiableCredentialsService(repository: CredentialsRepository, key: SigningKey, publicBaseUrl: string) {
+export function createVerifiableCredentialsService(repository: CredentialsRepository, key: SigningKey, publicBaseUrl: string, issuers: IssuersService) {
   const identity = issuerIdentity(publicBaseUrl, key);
-  const header = { alg: 'EdDSA', kid: identity.keyId, typ: 'vc+jwt', cty: 'vc' };
-  const loader = ownDocumentLoader(identity);
-  const proofKey = { id: identity.multikeyId, controller: identity.did, privateKey: key.privateKey };
+  const platform: Signer = { identity, key };
+  const loader = ownDocumentLoader(identity, issuers, publicBaseUrl);
+  const proofKeyOf = (signer: Signer) => ({ id: signer.identity.multikeyId, controller: signer.identity.did, privateKey: signer.key.privateKey });
   const signedCredentials = promiseLru<object>(SIGNED_CREDENTIALS_KEPT);
 
-  async function sign(payload: Record<string, unknown>): Promise<string> {
-    return new CompactSign(Buffer.from(JSON.stringify(payload))).setProtectedHeader(header).sign(key.privateKey);
+  async function sign(payload: Record<string, unknown>, signer: Signer = platform): Promise<string> {
+    const header = { alg: 'EdDSA', kid: signer.identity.keyId, typ: 'vc+jwt', cty: 'vc' };
+    return new CompactSign(Buffer.from(JSON.stringify(payload))).setProtectedHeader(header).sign(signer.key.privateKey);
+  }
+
+  /** The organization's own key (fixed the first time the certificate is signed), or the platform's for older ones. */
+  async function signerFor(row: PublicCredentialRow): Promise<Signer> {
+    return (await issuers.signerForCertificate(row.organization_id, row.verification_code)) ?? platform;
   }
 
   /** Status list `list` as a BitstringStatusListCredential (unsigned), or not found when no certificate is on it. */
@@ -157,14 +189,18 @@ export function createVerifiableCredentialsService(repository: CredentialsReposi
     /** The certificate's signed Open Badges credential (compact JWS); none for a test certificate (404). */
     async credentialJwt(input: string): Promise<string> {
       const row = await signableRowFor(input);
-      const credential = credentialOf(row, publicBaseUrl, identity.did);
-      return sign({
-        ...credential,
-        iss: identity.did,
-        jti: credential.id,
-        iat: Math.floor(row.created_at.getTime() / 1000),
-        ...(credential.validUntil ? { exp: seconds(credential.validUntil) } : {}),
-      });
+      const signer = await signerFor(row);
+      const credential = credentialOf(row, publicBaseUrl, signer.identity.did);
+      return sign(
+        {
+          ...credential,
+          iss: signer.identity.did,
+          jti: credential.id,
+          iat: Math.floor(row.created_at.getTime() / 1000),
+          ...(credential.validUntil ? { exp: seconds(credential.validUntil) } : {}),
+        },
+        signer,
+      );
     },
 
     /**
@@ -176,9 +212,10 @@ export function createVerifiableCredentialsService(repository: CredentialsReposi
     async credentialWithProof(input: string): Promise<object> {
       const row = await signableRowFor(input);
       const created = new Date(Math.floor(row.created_at.getTime() / 1000) * 1000);
-      const credential = credentialOf(row, publicBaseUrl, identity.did);
-      const key = createHash('sha256').update(JSON.stringify([credential, created.toISOString()])).digest('base64url');
-      const signed = await signedCredentials.get(key, () => signWithDataIntegrity(credential, proofKey, created, loader));
+      const signer = await signerFor(row);
+      const credential = credentialOf(row, publicBaseUrl, signer.identity.did);
+      const key = createHash('sha256').update(JSON.stringify([credential, created.toISOString(), signer.identity.multikeyId])).digest('base64url');
+      const signed = await signedCredentials.get(key, () => signWithDataIntegrity(credential, proofKeyOf(signer), created, loader));
       return structuredClone(signed);
     },
 
@@ -192,18 +229,42 @@ export function createVerifiableCredentialsService(repository: CredentialsReposi
     /** Status list `list` in its JSON-LD form with a Data Integrity proof, or not found when no certificate is on it. */
     async statusListWithProof(list: number) {
       const now = new Date(Math.floor(Date.now() / 1000) * 1000);
-      return signWithDataIntegrity(await statusListCredential(list, now), proofKey, now, loader);
+      return signWithDataIntegrity(await statusListCredential(list, now), proofKeyOf(platform), now, loader);
     },
 
-    ...credentialVerifier(repository, key, identity, publicBaseUrl),
+    ...credentialVerifier(repository, identity, publicBaseUrl, issuers, loader),
   };
 }
 
+/** Finds the key a `kid` or `verificationMethod` names (`{did}#{fragment}`), when this platform publishes it. */
+function publishedKeys(platform: IssuerIdentity, publicBaseUrl: string, issuers: IssuersService) {
+  /** The published keys of a DID: the platform's one, or every key of an organization (rotated-out ones too). */
+  async function keysOf(did: string): Promise<IssuerIdentity[]> {
+    if (did === platform.did) return [platform];
+    const organization = organizationOfDid(publicBaseUrl, did);
+    return organization ? issuers.identities(organization) : [];
+  }
+  return async (id: unknown, which: 'keyId' | 'multikeyId'): Promise<IssuerIdentity | undefined> => {
+    if (typeof id !== 'string' || !id.includes('#')) return undefined;
+    return (await keysOf(id.slice(0, id.indexOf('#')))).find((candidate) => candidate[which] === id);
+  };
+}
+
+/** What the platform knows of a credential's issuer now: its proved domain, found from the certificate it is of. */
+async function identityMarkOf(repository: CredentialsRepository, credentialId: string): Promise<string> {
+  const code = normalizeVerificationCode(decodeURIComponent(credentialId.slice(credentialId.lastIndexOf('/') + 1)));
+  const row = code ? await repository.byVerificationCode(code) : undefined;
+  return issuerIdentityMark(row?.issuer_domain ?? null);
+}
+
 /** Checks credentials handed back to the platform (their signature, revocation bit and expiry) and typed verification codes. */
-function credentialVerifier(repository: CredentialsRepository, key: SigningKey, identity: IssuerIdentity, publicBaseUrl: string) {
-  const publicKey: KeyObject = createPublicKey(key.privateKey);
+function credentialVerifier(repository: CredentialsRepository, platform: IssuerIdentity, publicBaseUrl: string, issuers: IssuersService, loader: ReturnType<typeof documentLoader>) {
   const statusListPrefix = statusListUrl(publicBaseUrl, 0).replace(/0$/, '');
-  const loader = ownDocumentLoader(identity);
+  const notOurs = () => tampered('The credential is not signed with a key this platform publishes.');
+  const publishedKey = publishedKeys(platform, publicBaseUrl, issuers);
+
+  /** The credential's issuer must be the DID whose key signed it: an organization cannot sign as another. */
+  const issuerIdOf = (credential: { issuer?: unknown }) => (typeof credential.issuer === 'string' ? credential.issuer : (credential.issuer as { id?: unknown } | undefined)?.id);
 
   async function verifySigned(jwt: string): Promise<VerificationResult> {
     let kid: string | undefined;
@@ -212,20 +273,24 @@ function credentialVerifier(repository: CredentialsRepository, key: SigningKey, 
     } catch {
       return tampered('The credential could not be read: its signed header is damaged.');
     }
-    if (kid !== identity.keyId) return tampered('The credential is not signed with a key this platform publishes.');
+    const signer = await publishedKey(kid, 'keyId');
+    if (!signer) return notOurs();
     let payload: Uint8Array;
     try {
-      ({ payload } = await compactVerify(jwt, publicKey, { algorithms: ['EdDSA'] }));
+      ({ payload } = await compactVerify(jwt, createPublicKey({ key: signer.publicJwk, format: 'jwk' }), { algorithms: ['EdDSA'] }));
     } catch {
       return tampered('The signature does not match the content: the credential was changed after it was issued.');
     }
-    return assess(JSON.parse(Buffer.from(payload).toString('utf8')) as ReturnType<typeof credentialOf>);
+    const credential = JSON.parse(Buffer.from(payload).toString('utf8')) as ReturnType<typeof credentialOf> & { iss?: unknown };
+    if (issuerIdOf(credential) !== signer.did || credential.iss !== signer.did) return notOurs();
+    return assess(credential);
   }
 
   async function verifyProof(document: Record<string, unknown>): Promise<VerificationResult> {
     const proof = document.proof as { verificationMethod?: unknown; cryptosuite?: unknown } | undefined;
     if (!proof || typeof proof !== 'object' || Array.isArray(proof)) return tampered('The credential does not carry one Data Integrity proof.');
-    if (proof.verificationMethod !== identity.multikeyId) return tampered('The credential is not signed with a key this platform publishes.');
+    const signer = await publishedKey(proof.verificationMethod, 'multikeyId');
+    if (!signer || issuerIdOf(document) !== signer.did) return notOurs();
     if (proof.cryptosuite !== DATA_INTEGRITY_CRYPTOSUITE) return tampered(`The proof is not an ${DATA_INTEGRITY_CRYPTOSUITE} proof.`);
     let outcome: { verified: boolean };
     try {
@@ -239,14 +304,17 @@ function credentialVerifier(repository: CredentialsRepository, key: SigningKey, 
 
   /** A credential whose signature or proof verified: what it says, its revocation bit, its expiry. */
   async function assess(credential: ReturnType<typeof credentialOf>): Promise<VerificationResult> {
+    const mark = await identityMarkOf(repository, String(credential.id ?? ''));
     const summary = {
       id: credential.id,
       recipient_name: credential.credentialSubject?.identifier?.[0]?.identityHash ?? null,
       achievement: credential.credentialSubject?.achievement?.name ?? null,
       issuer_name: credential.issuer?.name ?? null,
+      issuer_identity: mark,
       valid_from: credential.validFrom ?? null,
       valid_until: (credential as { validUntil?: string }).validUntil ?? null,
     };
+    const issuer = `${summary.issuer_name ?? 'The issuer'} (${mark})`;
     const status = credential.credentialStatus;
     const index = Number(status?.statusListIndex);
     const list = Number(String(status?.statusListCredential ?? '').slice(statusListPrefix.length));
@@ -254,12 +322,12 @@ function credentialVerifier(repository: CredentialsRepository, key: SigningKey, 
       return tampered('The credential has no revocation status entry of this platform.');
     }
     if (await repository.isRevokedAt(firstPositionOf(list) + index)) {
-      return { status: 'revoked', valid: false, reason: `${summary.issuer_name ?? 'The issuer'} has revoked this credential (its status list bit is set).`, credential: summary };
+      return { status: 'revoked', valid: false, reason: `${issuer} has revoked this credential (its status list bit is set).`, credential: summary };
     }
     if (summary.valid_until && Date.parse(summary.valid_until) < Date.now()) {
-      return { status: 'expired', valid: false, reason: `The credential expired on ${summary.valid_until.slice(0, 10)}.`, credential: summary };
+      return { status: 'expired', valid: false, reason: `The credential expired on ${summary.valid_until.slice(0, 10)}. Issued by ${issuer}.`, credential: summary };
     }
-    return { status: 'valid', valid: true, reason: `The signature is the platform's and ${summary.issuer_name ?? 'the issuer'} has not revoked it.`, credential: summary };
+    return { status: 'valid', valid: true, reason: `The signature is made with a key this platform publishes for the issuer, and ${issuer} has not revoked it.`, credential: summary };
   }
 
   return {
@@ -280,21 +348,24 @@ function credentialVerifier(repository: CredentialsRepository, key: SigningKey, 
       const code = normalizeVerificationCode(input);
       const row = code ? await repository.byVerificationCode(code) : undefined;
       if (!row) return { status: 'unknown', valid: false, reason: 'No certificate has this verification code. Check the code you were given.', credential: null };
-      const credential = credentialOf(row, publicBaseUrl, identity.did);
+      const credential = credentialOf(row, publicBaseUrl, platform.did);
+      const mark = issuerIdentityMark(row.issuer_domain);
+      const issuer = `${row.organization_name} (${mark})`;
       const summary = {
         id: credential.id,
         recipient_name: row.recipient_name,
         achievement: row.program_title,
         issuer_name: row.organization_name,
+        issuer_identity: mark,
         valid_from: credential.validFrom,
         valid_until: credential.validUntil ?? null,
       };
       if (!row.livemode) return { status: 'test', valid: false, reason: `${TEST_CERTIFICATE_REASON} (${row.organization_name})`, credential: summary };
       const status = certificateStatus(row.status, row.expires_on);
       const reason = {
-        valid: `${row.organization_name} issued this certificate and has not revoked it.`,
-        revoked: `${row.organization_name} has revoked this certificate.`,
-        expired: `This certificate expired on ${row.expires_on}.`,
+        valid: `${issuer} issued this certificate and has not revoked it.`,
+        revoked: `${issuer} has revoked this certificate.`,
+        expired: `This certificate expired on ${row.expires_on}. Issued by ${issuer}.`,
       }[status];
       return { status, valid: status === 'valid', reason, credential: summary };
     },

@@ -21,6 +21,21 @@ export interface DocumentInput {
   title: string;
   /** A revoked or expired certificate's document carries a band saying so. */
   status: DocumentStatus;
+  /** Beside the QR code: the issuer's name and whether its identity is verified (`… — verified domain …`); none on previews. */
+  issuerNote?: string;
+}
+
+const ISSUER_NOTE_SIZE = 7;
+
+/** Where the issuer note goes: just under the QR code (above it when the page ends there). */
+function issuerNoteLine(note: string | undefined, layout: PageLayout, measure: (text: string, size: number) => number) {
+  if (!note) return null;
+  const width = measure(note, ISSUER_NOTE_SIZE);
+  const below = layout.qr.y + layout.qr.size + 3;
+  const y = below + ISSUER_NOTE_SIZE * 1.3 <= layout.height - 4 ? below : layout.qr.y - ISSUER_NOTE_SIZE * 1.3 - 3;
+  // Right-aligned with the QR code, so a note wider than the code grows inwards, away from the page's edge and frame.
+  const x = Math.max(12, layout.qr.x + layout.qr.size - width);
+  return { text: note, x, y, size: ISSUER_NOTE_SIZE };
 }
 
 /** PNG pixels per PDF point: A4 landscape becomes 1684 × 1191 pixels (144 dpi). */
@@ -92,6 +107,8 @@ async function drawPdf(input: DocumentInput): Promise<Buffer> {
   }
   doc.image(await qrCodePng(input.verificationUrl), layout.qr.x, layout.qr.y, { width: layout.qr.size });
   doc.link(layout.qr.x, layout.qr.y, layout.qr.size, layout.qr.size, input.verificationUrl);
+  const note = issuerNoteLine(input.issuerNote, layout, (text, size) => doc.font('sans').fontSize(size).widthOfString(text));
+  if (note) doc.font('sans').fontSize(note.size).fillColor(input.definition.colors.text).text(note.text, note.x, note.y, { lineBreak: false });
   const band = statusBand(input.status, layout, (text, size) => doc.font('sans-bold').fontSize(size).widthOfString(text));
   if (band) {
     // Real text, not a picture of it: a reader (or a parser) finds the word REVOKED in the PDF.
@@ -150,6 +167,15 @@ async function drawPng(input: DocumentInput): Promise<Buffer> {
   context.imageSmoothingEnabled = false;
   const qr = await loadImage(await qrCodePng(input.verificationUrl));
   context.drawImage(qr, layout.qr.x, layout.qr.y, layout.qr.size, layout.qr.size);
+  const note = issuerNoteLine(input.issuerNote, layout, (text, size) => {
+    probe.font = cssFont('sans', false, size);
+    return probe.measureText(text).width;
+  });
+  if (note) {
+    context.font = cssFont('sans', false, note.size);
+    context.fillStyle = input.definition.colors.text;
+    context.fillText(note.text, note.x, note.y);
+  }
   const band = statusBand(input.status, layout, (text, size) => {
     probe.font = cssFont('sans', true, size);
     return probe.measureText(text).width;

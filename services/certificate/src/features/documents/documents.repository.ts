@@ -20,6 +20,8 @@ export interface CertificateForDocument {
   organization_name: string;
   /** false for a test certificate, whose document carries a TEST band. */
   livemode: boolean;
+  /** The domain the organization proved (null: its identity is not verified); the document says which. */
+  issuer_domain: string | null;
 }
 
 export interface TemplateVersionForDocument {
@@ -43,7 +45,7 @@ export interface DocumentKey {
 
 const CERTIFICATE_COLUMNS = [
   'c.id', 'c.organization_id', 'c.status', 'c.expires_on', 'c.verification_code', 'c.certificate_number', 'c.recipient_name', 'c.program_title', 'c.issue_date',
-  'c.template_id', 'c.template_version', 'c.custom_fields', 'o.name as organization_name', 'c.livemode',
+  'c.template_id', 'c.template_version', 'c.custom_fields', 'o.name as organization_name', 'c.livemode', 'o.issuer_domain',
 ];
 
 function columnsOf(key: DocumentKey) {

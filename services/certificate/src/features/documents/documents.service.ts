@@ -1,6 +1,7 @@
 import { ApiError, NotFoundError } from '@platform/service-kit/errors';
 import { verifiedStatus } from '../certificates';
 import { formatVerificationCode } from '../certificates';
+import { issuerIdentityMark } from '../../platform/issuer-identity-mark';
 import { BUILT_IN_TEMPLATE } from './built-in-template';
 import { humanDate } from './document-dates';
 import type { DocumentInput } from './document-renderers';
@@ -46,6 +47,8 @@ async function documentInput(repository: DocumentsRepository, publicBaseUrl: str
     verificationUrl,
     title: `${certificate.program_title}: ${certificate.recipient_name}`,
     status: key.status,
+    // Beside the issuer's name as the document prints it (a template may name a faculty instead of the organization).
+    issuerNote: `${definition.issuer_name ?? certificate.organization_name} — ${issuerIdentityMark(certificate.issuer_domain)}`,
     values: {
       ...certificate.custom_fields,
       recipient_name: certificate.recipient_name,

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { guardedLookup, hostOf, isForbiddenAddress, parseTargetUrl, refusedConnection, UnsafeTargetError, type TargetPolicy } from './ssrf-guard';
+import { guardedLookup, hostOf, isForbiddenAddress, parseTargetUrl, UnsafeTargetError, type TargetPolicy } from '@platform/service-kit/ssrf-guard';
+import { refusedConnection } from './webhook-url-refusals';
 
 export const RESPONSE_EXCERPT_BYTES = 1024;
 const MAX_RESPONSE_READ_BYTES = 64 * 1024;
@@ -31,7 +32,7 @@ export interface WebhookSender {
  * passed the check. Redirects are never followed (node's http client does not follow them).
  */
 export function createWebhookSender(policy: TargetPolicy, timeoutMs: number): WebhookSender {
-  const lookup = guardedLookup(policy);
+  const lookup = guardedLookup(policy, refusedConnection);
   const agentOptions = { keepAlive: true, maxSockets: 100, lookup };
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
   const targets = new Map<string, Target>();

@@ -2,35 +2,29 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /**
- * Webhook URLs are chosen by partners, so they must never reach our own network: the address is checked when the
- * endpoint is registered and again on every delivery, and the delivery connects only to the address it checked
- * (the check runs inside the socket's `lookup`, so a DNS answer that changes in between cannot slip through).
+ * The guard for every request the platform makes to an address someone else chose (a mobility webhook URL, an
+ * issuer's domain whose proof file the certificate service fetches): such an address must never reach our own network.
+ * The address is checked before the request and again when connecting, and the connection goes only to the address it
+ * checked (the check runs inside the socket's `lookup`, so a DNS answer that changes in between cannot slip through).
  */
 export interface TargetPolicy {
-  /** WEBHOOK_ALLOW_HTTP: accept `http://` (development and tests only). */
+  /** Accept `http://` (development and tests only: WEBHOOK_ALLOW_HTTP, ISSUER_DOMAIN_ALLOW_HTTP). */
   allowHttp: boolean;
-  /** WEBHOOK_ALLOW_PRIVATE: accept loopback and private targets (development and tests only). */
+  /** Accept loopback and private targets (development and tests only: WEBHOOK_ALLOW_PRIVATE, ISSUER_DOMAIN_ALLOW_PRIVATE). */
   allowPrivate: boolean;
 }
 
-/**
- * The one answer to every refusal of a webhook URL at registration: a bad scheme, credentials, a host that
- * does not resolve and one that resolves to a forbidden address all read the same, so the answer cannot be used to
- * map which internal names exist. What exactly was wrong goes to our log (`reason`, `forbiddenAddress`).
- */
-export const WEBHOOK_URL_REFUSED = 'must be a public https:// URL without credentials whose host resolves only to public addresses';
-
-/** The one attempt-log text for a connection refused by the guard (forbidden address or a host that does not resolve). */
-export function refusedConnection(host: string): string {
-  return `refused to connect to ${host}: the webhook URL was refused`;
+/** The default text of a connection the guard refused: it names the host, never the address it resolved to. */
+export function refusedConnectionTo(host: string): string {
+  return `refused to connect to ${host}: the address is not allowed`;
 }
 
 export class UnsafeTargetError extends Error {
   /** One code for every refusal; `reason` (our logs only) says which rule refused it. */
-  readonly code = 'webhook_url_refused';
+  readonly code = 'url_refused';
 
   constructor(
-    /** Why, for our logs: may name the host's resolution; the partner sees WEBHOOK_URL_REFUSED or refusedConnection instead. */
+    /** Why, for our logs: may name the host's resolution; callers show a fixed text of their own instead. */
     readonly reason: string,
     readonly kind = 'unsafe_target',
     /** The forbidden address the host resolved to: for our logs only, never for the partner's answer or log. */
@@ -151,7 +145,7 @@ export async function assertSafeTarget(raw: string, policy: TargetPolicy): Promi
  * A `lookup` for http(s) agents: resolves, refuses the connection when any answer is forbidden, and hands the socket
  * only checked addresses. Works for both the single-address and the `all: true` (happy eyeballs) call styles.
  */
-export function guardedLookup(policy: TargetPolicy): LookupFunction {
+export function guardedLookup(policy: TargetPolicy, refusedConnection: (host: string) => string = refusedConnectionTo): LookupFunction {
   return ((hostname: string, options: { all?: boolean; family?: number } | number, callback: (...args: unknown[]) => void) => {
     const wantAll = typeof options === 'object' && options !== null && options.all === true;
     resolveHost(hostname).then(
