@@ -209,9 +209,11 @@ describe('credential.json: the Open Badges credential with an embedded Data Inte
       expect(valid.result.log).toEqual(
         expect.arrayContaining([{ id: 'valid_signature', valid: true }, { id: 'revocation_status', valid: true }, { id: 'expiration', valid: true }]),
       );
-      // What it fetched: the did:web document and the status list from the platform, the schema from 1EdTech; nothing else.
+      // What it fetched: the organization's did:web document (the credential's signer), the platform's (the status list's
+      // signer) and the status list from the platform, the schema from 1EdTech; nothing else.
       expect(valid.fetched.every(({ answered }) => answered)).toBe(true);
-      expect(new Set(valid.fetched.map(({ url }) => url))).toEqual(new Set([`${PUBLIC_BASE_URL}/.well-known/did.json`, credential.credentialStatus.statusListCredential, SCHEMA_URL]));
+      const organizationDid = `${PUBLIC_BASE_URL}/issuers/${String(credential.issuer.id).split(':').at(-1)}/did.json`;
+      expect(new Set(valid.fetched.map(({ url }) => url))).toEqual(new Set([organizationDid, `${PUBLIC_BASE_URL}/.well-known/did.json`, credential.credentialStatus.statusListCredential, SCHEMA_URL]));
       // Its schema step validates the credential with its proof: 1EdTech's schema wants `proof` as an array (see
       // credentials.open-badges.test.ts), the one complaint it has.
       const schemaCheck = valid.result.additionalInformation?.find(({ id }) => id === 'schema_check');
