@@ -14,6 +14,8 @@ import * as templateDesign from './migrations/0062_template_design';
 import * as auditLog from './migrations/0070_audit_log';
 import * as creditTopUps from './migrations/0080_credit_top_ups';
 import * as testMode from './migrations/0090_test_mode';
+import * as auditModeChanges from './migrations/0110_audit_mode_changes';
+import * as invitationMailed from './migrations/0111_invitation_mailed';
 
 /** Every migration of the `certificate` schema, in order. A merged migration is never edited: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +34,6 @@ export const migrations: Record<string, Migration> = {
   '0070_audit_log': auditLog,
   '0080_credit_top_ups': creditTopUps,
   '0090_test_mode': testMode,
+  '0110_audit_mode_changes': auditModeChanges,
+  '0111_invitation_mailed': invitationMailed,
 };
