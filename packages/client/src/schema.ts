@@ -6308,15 +6308,26 @@ export namespace CertificateService {
                 recipient_name: string;
                 program_title: string;
                 organization_name: string;
+                /** @description The issuer the certificate names, as its document and its verifiable credential do: the template's issuer name, else `organization_name`. */
+                issuer_name: string;
                 /** @description Whether an operator verified the issuer's name (`cli organizations verify`); false: the name is what the issuer entered. */
                 issuer_verified: boolean;
                 /** Format: date */
                 issue_date: string;
+                /**
+                 * @description `issue_date` as the document writes it (the template's date format).
+                 * @example 26 November 2026
+                 */
+                issue_date_text: string;
                 /** Format: date */
                 expires_on: string | null;
+                /** @description `expires_on` in the same date format. */
+                expires_on_text: string | null;
                 certificate_number: string;
                 /** Format: date-time */
                 revoked_at: string | null;
+                /** @description The day of `revoked_at` (UTC) in the document's date format. */
+                revoked_on_text: string | null;
                 /**
                  * Format: uri
                  * @description This page, on `PUBLIC_BASE_URL`.

@@ -1,4 +1,5 @@
 import type { Knex } from '@platform/service-kit/db';
+import type { DateFormat } from '../templates';
 
 /** What the public page may show of a certificate: nothing that identifies records inside the service. */
 export interface PublicCredentialRow {
@@ -18,6 +19,10 @@ export interface PublicCredentialRow {
   status_list_position: number;
   /** false for a test certificate: it verifies as `test` and has no verifiable credential. */
   livemode: boolean;
+  /** The issuer name of the certificate's template version (null: none, or no template): the document names it. */
+  template_issuer_name: string | null;
+  /** The date format of the certificate's template version (null: the built-in template's, `long`). */
+  date_format: DateFormat | null;
 }
 
 export function createCredentialsRepository(db: Knex) {
@@ -26,10 +31,14 @@ export function createCredentialsRepository(db: Knex) {
     async byVerificationCode(code: string): Promise<PublicCredentialRow | undefined> {
       const row = await db('certificates as c')
         .join('organizations as o', 'o.id', 'c.organization_id')
+        .leftJoin('template_versions as tv', function () {
+          this.on('tv.template_id', '=', 'c.template_id').andOn('tv.version', '=', 'c.template_version');
+        })
         .where('c.verification_code', code)
         .first(
           'c.verification_code', 'c.recipient_name', 'c.program_title', 'o.name as organization_name', 'o.name_verified_at', 'c.issue_date', 'c.expires_on',
           'c.certificate_number', 'c.status', 'c.revoked_at', 'c.created_at', 'c.status_list_position', 'c.livemode',
+          db.raw("tv.definition->>'issuer_name' as template_issuer_name"), db.raw("tv.definition->>'date_format' as date_format"),
         );
       return row ? { ...row, status_list_position: Number(row.status_list_position) } : undefined;
     },

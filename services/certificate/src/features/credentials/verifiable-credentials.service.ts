@@ -3,7 +3,7 @@ import { CompactSign, compactVerify, decodeProtectedHeader } from 'jose';
 import { NotFoundError } from '@platform/service-kit/errors';
 import { certificateStatus, TEST_CERTIFICATE_REASON } from '../certificates';
 import { normalizeVerificationCode } from '../certificates';
-import { credentialPageUrl } from '../documents';
+import { credentialPageUrl, issuerNameOf } from '../documents';
 import { DATA_INTEGRITY_CRYPTOSUITE, documentLoader, signWithDataIntegrity, verifyDataIntegrity } from './data-integrity';
 import { didDocument, issuerIdentity, jwks, type IssuerIdentity } from './issuer-identity';
 import { openBadgeCredential } from './open-badge';
@@ -41,7 +41,7 @@ function credentialOf(row: PublicCredentialRow, publicBaseUrl: string, issuerDid
   return openBadgeCredential({
     pageUrl: credentialPageUrl(publicBaseUrl, row.verification_code),
     issuerDid,
-    organizationName: row.organization_name,
+    organizationName: issuerNameOf(row.template_issuer_name, row.organization_name), // the issuer the document names
     recipientName: row.recipient_name,
     programTitle: row.program_title,
     issueDate: row.issue_date,
@@ -264,19 +264,20 @@ function credentialVerifier(repository: CredentialsRepository, key: SigningKey, 
       const row = code ? await repository.byVerificationCode(code) : undefined;
       if (!row) return { status: 'unknown', valid: false, reason: 'No certificate has this verification code. Check the code you were given.', credential: null };
       const credential = credentialOf(row, publicBaseUrl, identity.did);
+      const issuer = issuerNameOf(row.template_issuer_name, row.organization_name);
       const summary = {
         id: credential.id,
         recipient_name: row.recipient_name,
         achievement: row.program_title,
-        issuer_name: row.organization_name,
+        issuer_name: issuer,
         valid_from: credential.validFrom,
         valid_until: credential.validUntil ?? null,
       };
-      if (!row.livemode) return { status: 'test', valid: false, reason: `${TEST_CERTIFICATE_REASON} (${row.organization_name})`, credential: summary };
+      if (!row.livemode) return { status: 'test', valid: false, reason: `${TEST_CERTIFICATE_REASON} (${issuer})`, credential: summary };
       const status = certificateStatus(row.status, row.expires_on);
       const reason = {
-        valid: `${row.organization_name} issued this certificate and has not revoked it.`,
-        revoked: `${row.organization_name} has revoked this certificate.`,
+        valid: `${issuer} issued this certificate and has not revoked it.`,
+        revoked: `${issuer} has revoked this certificate.`,
         expired: `This certificate expired on ${row.expires_on}.`,
       }[status];
       return { status, valid: status === 'valid', reason, credential: summary };
