@@ -53,6 +53,7 @@ describe('audit log', () => {
     expect(revoked.textContent).toContain('Changed:');
     expect(revoked.querySelector('[data-field="status"]')!.textContent).toBe('status before: valid → after: revoked');
     expect(revoked.querySelector('[data-field="revoked_at"] del')!.textContent).toBe('before: —');
+    expect(revoked.querySelector('[data-field="revoked_at"] ins')!.textContent).toBe(`after: ${new Date('2026-11-27T12:00:00Z').toLocaleString()}`);
     const removed = within(rows[1]!).getByTestId('audit-diff');
     expect(removed.textContent).toContain('Removed:');
     expect(removed.querySelector('[data-field="role"]')!.textContent).toBe('role before: member');

@@ -18,6 +18,7 @@ export function actionLabel(action: string): string {
 
 function valueText(value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) return formatDate(value); // a time, as the page's others
   return Array.isArray(value) ? value.join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
