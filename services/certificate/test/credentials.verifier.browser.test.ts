@@ -161,7 +161,7 @@ describe('sharing from the credential page in a browser', () => {
     });
     expect(await page.$eval('a.share.linkedin', (a) => a.textContent)).toBe('Add to LinkedIn profile');
     const text = await page.$eval('body', (body) => (body as unknown as Shown).innerText);
-    expect(text).toMatch(/Expires on\s+2029-09-30/);
+    expect(text).toMatch(/Expires on\s+30 September 2029/); // as the document writes dates
     expect(await page.$eval('#credential-download', (a) => a.getAttribute('href'))).toBe(`/credentials/${certificate.verification_code}/credential.json`);
 
     // Copy link: the clipboard gets the page's address.
