@@ -6399,6 +6399,31 @@ export namespace CertificateService {
                 /** Format: date-time */
                 created_at: string;
             };
+            /** @description A signed-in dashboard session. `access_token` is an admin JWT for `/admin/v1` of both services, valid 15 minutes. */
+            Session: {
+                /** @description Null while the account has no membership. */
+                access_token: string | null;
+                /** @constant */
+                token_type: "Bearer";
+                /** @constant */
+                expires_in: 900;
+                account: {
+                    /** @example acc_3k9x0q2m7v1b5n8c4z6d */
+                    id: string;
+                    email: string;
+                    name: string;
+                };
+                organization: {
+                    id: string;
+                    name: string;
+                    role: components["schemas"]["MemberRole"];
+                } | null;
+                memberships: {
+                    organization_id: string;
+                    organization_name: string;
+                    role: components["schemas"]["MemberRole"];
+                }[];
+            };
             MailSent: {
                 /** @constant */
                 status: "mail_sent";
@@ -6449,31 +6474,6 @@ export namespace CertificateService {
                     /** @example certificates.3.issue_date */
                     path: string;
                     message: string;
-                }[];
-            };
-            /** @description A signed-in dashboard session. `access_token` is an admin JWT for `/admin/v1` of both services, valid 15 minutes. */
-            Session: {
-                /** @description Null while the account has no membership. */
-                access_token: string | null;
-                /** @constant */
-                token_type: "Bearer";
-                /** @constant */
-                expires_in: 900;
-                account: {
-                    /** @example acc_3k9x0q2m7v1b5n8c4z6d */
-                    id: string;
-                    email: string;
-                    name: string;
-                };
-                organization: {
-                    id: string;
-                    name: string;
-                    role: components["schemas"]["MemberRole"];
-                } | null;
-                memberships: {
-                    organization_id: string;
-                    organization_name: string;
-                    role: components["schemas"]["MemberRole"];
                 }[];
             };
             InvitationPreview: {
@@ -6565,6 +6565,8 @@ export namespace CertificateService {
                 recipient_name: string;
                 program_title: string;
                 organization_name: string;
+                /** @description The issuer the certificate names, as its document and its verifiable credential do: the template's issuer name, else `organization_name`. */
+                issuer_name: string;
                 /** @description Whether an operator verified the issuer's name (`cli organizations verify`); false: the name is what the issuer entered. */
                 issuer_verified: boolean;
                 /** @description The domain the issuer proved it controls (its credentials' `issuer.url`); null: its identity is not verified. */
@@ -6577,11 +6579,20 @@ export namespace CertificateService {
                 issuer_identity: string;
                 /** Format: date */
                 issue_date: string;
+                /**
+                 * @description `issue_date` as the document writes it (the template's date format).
+                 * @example 26 November 2026
+                 */
+                issue_date_text: string;
                 /** Format: date */
                 expires_on: string | null;
+                /** @description `expires_on` in the same date format. */
+                expires_on_text: string | null;
                 certificate_number: string;
                 /** Format: date-time */
                 revoked_at: string | null;
+                /** @description The day of `revoked_at` (UTC) in the document's date format. */
+                revoked_on_text: string | null;
                 /**
                  * Format: uri
                  * @description This page, on `PUBLIC_BASE_URL`.
@@ -7038,13 +7049,13 @@ export namespace CertificateService {
                 amount: number;
                 currency: string;
             };
+            /** @enum {string} */
+            MemberRole: "owner" | "member" | "operator";
             /**
              * @description Every error code the platform answers (both services and the gateway share one list); each is documented at its `type` URL.
              * @enum {string}
              */
             ErrorCode: "bad_request" | "invalid_json" | "request_aborted" | "payload_too_large" | "unsupported_media_type" | "route_not_found" | "method_not_allowed" | "not_found" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "missing_token" | "invalid_token" | "insufficient_role" | "api_key_revoked" | "api_key_expired" | "database_busy" | "internal_error" | "insufficient_credits" | "certificate_number_taken" | "invalid_signature" | "malformed_webhook" | "verification_unavailable" | "gateway_not_configured" | "idempotency_key_reused" | "invalid_ride_status" | "invalid_delivery_status" | "offer_closed" | "invalid_pin" | "pin_locked" | "endpoint_disabled" | "delivery_not_failed" | "rate_limited" | "too_many_in_flight" | "request_timeout" | "upstream_unavailable" | "upstream_timeout" | "driver_disabled" | "duplicate_webhook_url" | "webhook_endpoint_limit_reached" | "event_pass_not_found" | "event_pass_revoked" | "event_pass_used_up" | "event_pass_program_closed" | "event_pass_outside_window" | "event_pass_venue_mismatch" | "event_pass_tier_not_allowed" | "event_pass_budget_exhausted" | "template_archived" | "template_changed" | "delivery_quote_not_found" | "delivery_quote_expired" | "delivery_quote_mismatch" | "invalid_activation_code" | "activation_code_expired" | "invalid_refresh_token" | "refresh_token_reused" | "session_revoked" | "livemode_key_not_allowed" | "sandbox_transition_not_allowed" | "test_mode_not_supported" | "too_many_streams" | "api_key_limit_reached" | "recover_in_progress" | "tracking_link_expired" | "origin_not_allowed" | "email_taken" | "invalid_credentials" | "too_many_attempts" | "invitation_not_found" | "invitation_email_mismatch" | "not_a_member" | "last_owner" | "dashboard_not_built" | "session_ended" | "session_required" | "session_expired" | "session_check_unavailable" | "too_many_uploads" | "uploads_busy" | "email_not_verified" | "token_not_found" | "mail_unavailable" | "organization_limit_reached" | "payment_gateway_unavailable" | "payment_gateway_not_configured" | "no_recipient_email" | "certificate_revoked" | "no_domain_verification" | "domain_refused" | "domain_unreachable" | "domain_proof_mismatch";
-            /** @enum {string} */
-            MemberRole: "owner" | "member" | "operator";
             Invitation: {
                 /** @example inv_3k9x0q2m7v1b5n8c4z6d */
                 id: string;
@@ -7844,6 +7855,15 @@ export namespace CertificateService {
                     "application/problem+json": components["schemas"]["Error"];
                 };
             };
+            /** @description An account with this email (case-insensitively) exists (`email_taken`); nothing is created. */
+            EmailTaken: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is not JSON (`unsupported_media_type`). */
             UnsupportedMediaType: {
                 headers: {
@@ -7915,15 +7935,6 @@ export namespace CertificateService {
             };
             /** @description The mailed link's token is unknown, expired or already used (`token_not_found`). */
             EmailTokenNotFound: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An account with this email (case-insensitively) exists (`email_taken`); nothing is created. */
-            EmailTaken: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8420,6 +8431,16 @@ export namespace CertificateService {
                 };
             };
             responses: {
+                /** @description With the token of an invitation that was mailed to this email: the mail proved the address, so the account is made verified, joined to the organization and signed in (no confirmation mail). */
+                201: {
+                    headers: {
+                        "Set-Cookie": components["headers"]["RefreshCookie"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Session"];
+                    };
+                };
                 /** @description A mail is on its way (the same answer whether or not the email has an account). */
                 202: {
                     headers: {
@@ -8431,6 +8452,7 @@ export namespace CertificateService {
                 };
                 403: components["responses"]["AccountForbidden"];
                 404: components["responses"]["InvitationNotFound"];
+                409: components["responses"]["EmailTaken"];
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
                 429: components["responses"]["TooManyAttempts"];
@@ -11128,6 +11150,16 @@ export namespace CertificateService {
                                 ip_address: string;
                                 /** Format: date-time */
                                 created_at: string;
+                                /** @description Which data the change was made to; null when the caller had no mode (the payment gateway) or for an entry older than the mode. */
+                                mode: ("live" | "test") | null;
+                                /** @description An update's changed fields before it (a delete's: the whole object); never a secret. Null for other actions. */
+                                before: {
+                                    [key: string]: unknown;
+                                } | null;
+                                /** @description An update's changed fields after it; null for other actions and deletes. */
+                                after: {
+                                    [key: string]: unknown;
+                                } | null;
                                 /** @description The acting account's name (null when it no longer exists). */
                                 actor_name?: string | null;
                                 actor_email?: string | null;
@@ -18853,6 +18885,16 @@ export namespace MobilityService {
                                 ip_address: string;
                                 /** Format: date-time */
                                 created_at: string;
+                                /** @description Which data the change was made to; null when the caller had no mode (the payment gateway) or for an entry older than the mode. */
+                                mode: ("live" | "test") | null;
+                                /** @description An update's changed fields before it (a delete's: the whole object); never a secret. Null for other actions. */
+                                before: {
+                                    [key: string]: unknown;
+                                } | null;
+                                /** @description An update's changed fields after it; null for other actions and deletes. */
+                                after: {
+                                    [key: string]: unknown;
+                                } | null;
                             }[];
                             has_more: boolean;
                             next_cursor: string | null;

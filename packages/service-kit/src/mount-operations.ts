@@ -108,7 +108,7 @@ export function chainOf(spec: RouteSpec, guards: OperationGuards): RequestHandle
     chain.push(...hooks);
   }
   chain.push(...bodyParsersOf(spec));
-  if (spec.audit) {
+  if (typeof spec.audit === 'string') {
     if (!guards.audit) throw new Error(`${spec.operationId} declares an audit action, and the service gives no audit recorder`);
     chain.push(guards.audit(spec.audit));
   }

@@ -70,10 +70,11 @@ export interface RouteSpec {
    */
   mode?: OperationMode;
   /**
-   * The audit action recorded when the operation succeeds (`api_key.created`); `null` declares an admin write that
-   * changes nothing worth recording (a preview). Every admin operation that is not a GET declares one or the other.
+   * The audit action recorded when the operation succeeds (`api_key.created`), or an exemption that says why an admin
+   * write records nothing (`{ exempt: 'a preview: draws the document, stores nothing' }`). Every admin operation that is
+   * not a GET declares one or the other (each service's `audit-coverage.test.ts` walks its table).
    */
-  audit?: string | null;
+  audit?: string | AuditExemption;
   /** The shared resource the operation spends beyond a plain request: the fair-share governor's hook. */
   cost?: CostClass;
   /** The largest body accepted (`100kb` when absent); larger is 413. */
@@ -85,6 +86,11 @@ export interface RouteSpec {
   rawBody?: boolean;
   /** Whether a create honours `Idempotency-Key` (a repeat answers the first answer). */
   idempotent?: boolean;
+}
+
+/** An admin write that records no audit entry, and why (a sentence a reviewer can check). */
+export interface AuditExemption {
+  exempt: string;
 }
 
 export type AdminRole = 'owner' | 'member' | 'operator' | 'platform_operator';

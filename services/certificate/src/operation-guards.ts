@@ -19,17 +19,18 @@ export function certificateGuards(deps: CertificateDeps, services: CertificateSe
   const verifyAdmin = requireAdmin(adminTokenSettings(config));
   const firstSight = firstSightOnce(services);
   const whenSent: RequestHandler = (req, res, next) => (req.headers.authorization === undefined ? next() : verifyAdmin(req, res, next));
+  const modeOf: OperationGuards['modeOf'] = (req) => {
+    if (req.apiKey) return req.apiKey.livemode ? 'live' : 'test';
+    if (req.admin) return adminLivemode(req) ? 'live' : 'test';
+    return undefined;
+  };
   return {
     schemes: {
       apiKey: () => [requireApiKey(services.apiKeys, services.organizationRequests)],
       adminJwt: ({ optional }) => (optional ? [whenSent] : [verifyAdmin, firstSight]),
     },
-    modeOf: (req) => {
-      if (req.apiKey) return req.apiKey.livemode ? 'live' : 'test';
-      if (req.admin) return adminLivemode(req) ? 'live' : 'test';
-      return undefined;
-    },
-    audit: certificateAuditRecorder(db, config.TRUST_PROXY_HOPS, logger),
+    modeOf,
+    audit: certificateAuditRecorder(db, config.TRUST_PROXY_HOPS, logger, modeOf),
     // One governor per process (`buildServices`): background recipient mails spend the same mail budget as requests.
     costs: costHooks(services.governor, services.tenants),
   };

@@ -162,7 +162,7 @@ describe('password reset', () => {
 });
 
 describe('invitations by mail', () => {
-  it('mails an invitation for an email; the invitee signs up with it, verifies, and is a member', async () => {
+  it('mails an invitation for an email; signing up with it makes a verified member at once, with no second mail', async () => {
     const owner = await signUp(ctx, { organization_name: 'Inviting Academy' });
     const invitee = uniqueEmail('invitee');
     const created = await request(ctx.app).post('/admin/v1/invitations').set('Authorization', bearer(owner.accessToken)).send({ role: 'operator', email: invitee }).expect(201);
@@ -176,9 +176,43 @@ describe('invitations by mail', () => {
     const leaked = await post('/signup').send({ email: uniqueEmail('thief'), password: PASSWORD, name: 'Thief', invitation_token: invitationToken }).expect(403);
     expect(leaked.body.code).toBe('invitation_email_mismatch');
 
-    await post('/signup').send({ email: invitee, password: PASSWORD, name: 'Grace', invitation_token: invitationToken }).expect(202);
-    const joined = await post('/verify-email').send({ token: linkToken(ctx.mailbox.last(invitee), 'verify-email'), password: PASSWORD }).expect(201);
+    // The mailed invitation proved the address: signing up with its token is the account, verified, joined and
+    // signed in at once — no second "confirm your email" mail.
+    const joined = await post('/signup').send({ email: invitee, password: PASSWORD, name: 'Grace', invitation_token: invitationToken }).expect(201);
+    expectToMatchRouteTable(joined);
+    expect(joined.headers['cache-control']).toBe('no-store');
+    expect(refreshCookieOf(joined)).toBeDefined();
+    expect(joined.body.account.email).toBe(invitee);
     expect(joined.body.organization).toMatchObject({ id: owner.organizationId, role: 'operator' });
+    expect(ctx.mailbox.to(invitee).map((mail) => mail.subject)).toEqual(['Ada Lovelace invited you to Inviting Academy']);
+    expect(await ctx.db('email_tokens').where({ email: invitee })).toEqual([]);
+    const account = await ctx.db('accounts').where({ email: invitee }).first();
+    expect(account.email_verified_at).toBeInstanceOf(Date);
+    await post('/sessions').send({ email: invitee, password: PASSWORD }).expect(200);
+    // The invitation is used: a second sign-up with it is refused, and nothing more is mailed.
+    expect((await post('/signup').send({ email: invitee, password: PASSWORD, name: 'Again', invitation_token: invitationToken }).expect(404)).body.code).toBe('invitation_not_found');
+    expect(ctx.mailbox.to(invitee)).toHaveLength(1);
+  });
+
+  it('a link-only invitation (no email, so nothing mailed) proves no address: the invitee still confirms it by mail', async () => {
+    const owner = await signUp(ctx, { organization_name: 'Handing Academy' });
+    const invitee = uniqueEmail('handed');
+    const created = await request(ctx.app).post('/admin/v1/invitations').set('Authorization', bearer(owner.accessToken)).send({ role: 'member' }).expect(201);
+    expect(created.body.mailed).toBe(false);
+    await post('/signup').send({ email: invitee, password: PASSWORD, name: 'Grace', invitation_token: created.body.token }).expect(202);
+    expect(await ctx.db('accounts').where({ email: invitee })).toEqual([]);
+    const joined = await post('/verify-email').send({ token: linkToken(ctx.mailbox.last(invitee), 'verify-email'), password: PASSWORD }).expect(201);
+    expect(joined.body.organization).toMatchObject({ id: owner.organizationId, role: 'member' });
+  });
+
+  it('a mailed invitation for an address that has an account answers as any sign-up does (202, a mail saying so), making nothing', async () => {
+    const owner = await signUp(ctx, { organization_name: 'Busy Academy' });
+    const existing = await signUp(ctx, { organization_name: 'Own Co' });
+    const created = await request(ctx.app).post('/admin/v1/invitations').set('Authorization', bearer(owner.accessToken)).send({ role: 'member', email: existing.email }).expect(201);
+    const before = ctx.mailbox.to(existing.email).length;
+    await post('/signup').send({ email: existing.email, password: PASSWORD, name: 'Someone', invitation_token: created.body.token }).expect(202);
+    expect(ctx.mailbox.to(existing.email)).toHaveLength(before + 1);
+    expect(await ctx.db('memberships').where({ organization_id: owner.organizationId, account_id: existing.accountId })).toEqual([]);
   });
 
   it('an unverified account cannot accept an invitation for its email', async () => {

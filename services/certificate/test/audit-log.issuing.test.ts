@@ -20,7 +20,16 @@ afterAll(async () => {
 const admin = (org: TestOrg, method: 'get' | 'post' | 'patch', path: string, role: 'owner' | 'member' = 'owner') =>
   request(p.ctx.app)[method](`/admin/v1${path}`).set('Authorization', org.admin(role)).set('X-Forwarded-For', '203.0.113.9');
 
-type Entry = { action: string; target_id: string | null; actor_id: string; actor_role: string; details: Record<string, unknown> };
+type Entry = {
+  action: string;
+  target_id: string | null;
+  actor_id: string;
+  actor_role: string;
+  details: Record<string, unknown>;
+  mode: 'live' | 'test' | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+};
 
 async function auditOf(org: TestOrg): Promise<Entry[]> {
   return (await admin(org, 'get', '/audit-log?limit=100').expect(200)).body.data as Entry[];
@@ -43,6 +52,25 @@ describe('audit of issuing', () => {
     expect(single).toMatchObject({ target_id: issued.body.id, actor_id: org.owner, actor_role: 'member' });
     expect(revoked).toMatchObject({ target_id: issued.body.id, actor_role: 'owner' });
     expect([json!.target_id, csv!.target_id]).toEqual([null, null]);
+    // Live data, and the revoke's before and after (the fields it changed; never the verification code).
+    expect(entries.map((entry) => entry.mode)).toEqual(['live', 'live', 'live', 'live']);
+    expect(single).toMatchObject({ before: null, after: null });
+    expect(revoked).toMatchObject({ before: { status: 'valid', revoked_at: null }, after: { status: 'revoked', revoked_at: expect.any(String) } });
+    expect(JSON.stringify(entries)).not.toContain(issued.body.verification_code);
+  });
+
+  it('records a test-mode issue and revoke as test (mode from the dashboard query)', async () => {
+    const org = newOrg(p.ctx);
+    const issued = await admin(org, 'post', '/certificates?mode=test').send(certificateInput()).expect(201);
+    await admin(org, 'post', `/certificates/${issued.body.id as string}/revoke?mode=test`).send().expect(200);
+    // Live mode cannot see a test certificate: 404, nothing recorded.
+    await admin(org, 'post', `/certificates/${issued.body.id as string}/revoke`).send().expect(404);
+    const entries = await auditOf(org);
+    expect(entries.map((entry) => [entry.action, entry.mode, entry.target_id])).toEqual([
+      ['certificate.revoked', 'test', issued.body.id],
+      ['certificate.issued', 'test', issued.body.id],
+    ]);
+    expect(entries[0]).toMatchObject({ before: { status: 'valid' }, after: { status: 'revoked' } });
   });
 });
 
@@ -63,6 +91,8 @@ describe('audit of templates', () => {
       ['template.created', id],
     ]);
     expect(entries[1]!.details).toEqual({ name: 'Course completion v2' });
+    expect(entries[1]).toMatchObject({ mode: 'live', before: { name: 'Course completion' }, after: { name: 'Course completion v2' } });
+    expect(entries[0]).toMatchObject({ before: { status: 'active', archived_at: null }, after: { status: 'archived', archived_at: expect.any(String) } });
   });
 });
 

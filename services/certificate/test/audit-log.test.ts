@@ -41,9 +41,10 @@ describe('GET /admin/v1/audit-log', () => {
       'member.role_changed',
       'api_key.rotated',
       'api_key.created',
+      'member.joined',
       'member.invited',
     ]);
-    const [updated, , role, rotated, created, invited] = res.body.data;
+    const [updated, , role, rotated, created, joined, invited] = res.body.data;
     expect(created).toMatchObject({
       actor_id: owner.accountId,
       actor_name: 'Ada Lovelace',
@@ -59,6 +60,18 @@ describe('GET /admin/v1/audit-log', () => {
     expect(role).toMatchObject({ target_id: member.accountId, details: { role: 'operator' } });
     expect(updated).toMatchObject({ target_id: template.body.id, details: { name: 'Course completion v2' } });
     expect(invited).toMatchObject({ target_id: invitationId, details: { role: 'member' } });
+    // Accepting the invitation (here by signing up with it) is the new member's own entry, in the invitation's organization.
+    expect(joined).toMatchObject({ action: 'member.joined', actor_id: member.accountId, actor_role: 'member', target_id: member.accountId, details: { role: 'member', invitation_id: invitationId } });
+
+    // Each entry says which data it changed (the dashboard's mode); an update keeps the fields it changed, before and after.
+    expect(res.body.data.filter((entry: { action: string }) => entry.action !== 'member.joined').map((entry: { mode: string }) => entry.mode)).toEqual(['live', 'live', 'live', 'live', 'live', 'live']);
+    expect(role).toMatchObject({ before: { role: 'member' }, after: { role: 'operator' } });
+    expect(updated.before.name).toBe(templateInput().name);
+    expect(updated.after).toMatchObject({ name: 'Course completion v2' });
+    expect(Object.keys(rotated.after)).toContain('rotated_at');
+    expect(rotated.before).toMatchObject({ rotated_at: null });
+    expect([created.before, created.after, invited.before, invited.after]).toEqual([null, null, null, null]); // a create has no before
+    expect(JSON.stringify(res.body)).not.toMatch(/token_hash|token_hint|password/);
 
     // Pages, newest first.
     const first = await admin('get', '/audit-log?limit=2', owner).expect(200);
@@ -86,15 +99,24 @@ describe('GET /admin/v1/audit-log', () => {
     expect(res.body.data.map((entry: { action: string; target_id: string; actor_id: string }) => [entry.action, entry.target_id, entry.actor_id])).toEqual([
       ['member.removed', member.accountId, owner.accountId],
       ['member.removed', leaver.accountId, leaver.accountId],
+      ['member.joined', leaver.accountId, leaver.accountId],
       ['member.invited', second.body.id, owner.accountId],
       ['invitation.deleted', withdrawn.body.id, owner.accountId],
       ['member.invited', withdrawn.body.id, owner.accountId],
       ['api_key.deleted', key.body.id, owner.accountId],
       ['api_key.revoked', key.body.id, owner.accountId],
       ['api_key.created', key.body.id, owner.accountId],
+      ['member.joined', member.accountId, member.accountId],
       ['member.invited', expect.stringMatching(/^inv_/), owner.accountId],
     ]);
     expect(res.body.data[1]).toMatchObject({ actor_role: 'member' });
+    // A delete keeps the whole object before it; a revoke the fields it changed.
+    const byAction = (action: string) => (res.body.data as { action: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null }[]).find((entry) => entry.action === action)!;
+    expect(res.body.data[0]).toMatchObject({ before: { account_id: member.accountId, role: 'member' }, after: null });
+    expect(byAction('invitation.deleted')).toMatchObject({ before: { id: withdrawn.body.id, role: 'operator', email: null }, after: null });
+    expect(byAction('api_key.revoked')).toMatchObject({ before: { status: 'active', revoked_at: null }, after: { status: 'revoked', revoked_at: expect.any(String) } });
+    expect(byAction('api_key.deleted')).toMatchObject({ before: { id: key.body.id, name: 'Short-lived', status: 'revoked', livemode: true }, after: null });
+    expect(JSON.stringify(res.body)).not.toMatch(/token_hash|token_hint/);
   });
 
   it('is for owners only, of their own organization; a bad cursor or limit is 422', async () => {
@@ -105,7 +127,7 @@ describe('GET /admin/v1/audit-log', () => {
     await admin('post', '/api-keys', stranger).send({ name: 'Theirs' }).expect(201);
     const mine = await admin('get', '/audit-log', owner).expect(200);
     expect(mine.body.data.every((entry: { organization_id: string }) => entry.organization_id === owner.organizationId)).toBe(true);
-    expect(mine.body.data.map((entry: { action: string }) => entry.action)).toEqual(['member.invited']);
+    expect(mine.body.data.map((entry: { action: string }) => entry.action)).toEqual(['member.joined', 'member.invited']);
     expect((await admin('get', '/audit-log?cursor=key_1', owner).expect(422)).body.code).toBe('validation_failed');
     expect((await admin('get', '/audit-log?limit=0', owner).expect(422)).body.code).toBe('validation_failed');
   });

@@ -34,7 +34,7 @@ describe("the credential page in the issuer's branding", () => {
     const logoPath = `/credentials/${issued.body.verification_code}/logo`;
     expect(res.text).toContain(`<img class="logo" src="${logoPath}" alt="Enugu Coding School logo">`);
     expect(res.text).toContain('<span class="issuer">Enugu Coding School</span>');
-    expect(res.text).toContain('<dt>Expires on</dt><dd>2099-12-31</dd>');
+    expect(res.text).toContain('<dt>Expires on</dt><dd>31 December 2099</dd>'); // the template's date format, as on its document
     // The branding sits beside the page's own features: sharing, the verifiable credential and the verifier.
     expect(res.text).toContain('Add to LinkedIn profile');
     expect(res.text).toContain(`href="/credentials/${issued.body.verification_code}/credential.json"`);
@@ -63,9 +63,12 @@ describe("the credential page in the issuer's branding", () => {
     await request(ctx.app).post(`/admin/v1/certificates/${revoked.id}/revoke`).set('Authorization', org.admin()).expect(200);
     const revokedPage = (await page(revoked.verification_code)).text;
     expect(revokedPage).toContain('<div class="band" data-band="revoked">REVOKED</div>');
-    // The date it was revoked (the credential's JSON says revoked_at), in the status and beside the other dates.
-    const revokedOn = (await request(ctx.app).get(`/credentials/${revoked.verification_code}`).set('Accept', 'application/json').expect(200)).body.revoked_at.slice(0, 10);
-    expect(revokedOn).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    // The date it was revoked (the credential's JSON says revoked_at), in the status and beside the other dates, written
+    // as the document writes dates.
+    const json = (await request(ctx.app).get(`/credentials/${revoked.verification_code}`).set('Accept', 'application/json').expect(200)).body;
+    expect(json.revoked_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    const revokedOn = json.revoked_on_text as string;
+    expect(revokedOn).toMatch(/^\d{1,2} [A-Z][a-z]+ \d{4}$/);
     expect(revokedPage).toContain(`This certificate was revoked by Enugu Coding School on ${revokedOn} and is no longer valid.`);
     expect(revokedPage).toContain(`<dt>Revoked on</dt><dd>${revokedOn}</dd>`);
     expect(revokedPage).not.toContain('Add to LinkedIn profile');
@@ -73,7 +76,7 @@ describe("the credential page in the issuer's branding", () => {
     const expired = await issueCertificate(ctx, org, { issue_date: '2020-01-01', expires_on: '2021-01-01' });
     const text = (await page(expired.verification_code)).text;
     expect(text).toContain('<div class="band" data-band="expired">EXPIRED</div>');
-    expect(text).toContain('<dt>Expired on</dt><dd>2021-01-01</dd>');
+    expect(text).toContain('<dt>Expired on</dt><dd>1 January 2021</dd>');
     const valid = await issueCertificate(ctx, org);
     expect((await page(valid.verification_code)).text).not.toContain('class="band"');
   });

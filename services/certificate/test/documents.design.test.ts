@@ -74,6 +74,52 @@ describe('the document design', () => {
     expect(await pdfText((await document(numeric.id)).body as Buffer)).toContain('Musa Danjuma on 03/01/2026 (A)');
   });
 
+  it("the credential page, its JSON and its verifiable credential name the template's issuer and write dates as the document does", async () => {
+    const template = await createTemplate(ctx, org, {
+      issuer_name: 'Faculty of Engineering',
+      date_format: 'us',
+      text_blocks: [{ text: '{{recipient_name}}, {{issue_date}} ({{grade}})', x: 0.1, y: 0.3, width: 0.8 }],
+    });
+    const issued = await issueWith(template.id, { recipient_name: 'Halima Sani', issue_date: '2026-11-26', expires_on: '2028-01-05' });
+    const pdf = await pdfText((await document(issued.id)).body as Buffer);
+    expect(pdf).toContain('Halima Sani, November 26, 2026 (A)');
+    expect(pdf).toContain('Issued by Faculty of Engineering');
+
+    const page = `/credentials/${issued.verification_code as string}`;
+    const json = await request(ctx.app).get(page).set('Accept', 'application/json').expect(200);
+    expectToMatchRouteTable(json);
+    expect(json.body).toMatchObject({
+      issuer_name: 'Faculty of Engineering',
+      organization_name: 'Kano Polytechnic Academy',
+      issue_date: '2026-11-26',
+      issue_date_text: 'November 26, 2026',
+      expires_on_text: 'January 5, 2028',
+      revoked_on_text: null,
+    });
+    const html = (await request(ctx.app).get(page).set('Accept', 'text/html').expect(200)).text;
+    expect(html).toContain('<dt>Issued by</dt><dd>Faculty of Engineering, for Kano Polytechnic Academy (name not verified)</dd>');
+    expect(html).toContain('<dt>Issue date</dt><dd>November 26, 2026</dd>');
+    expect(html).toContain('<dt>Expires on</dt><dd>January 5, 2028</dd>');
+    expect(html).toContain('It was issued by Faculty of Engineering.');
+    expect(html).not.toContain('2026-11-26</dd>');
+    const credential = await request(ctx.app).get(`${page}/credential.json`).expect(200);
+    expect(credential.body.issuer.name).toBe('Faculty of Engineering');
+
+    // Revoked: the day is written in the same format, and the issuer is the same name.
+    await request(ctx.app).post(`/admin/v1/certificates/${issued.id as string}/revoke`).set('Authorization', org.admin()).send().expect(200);
+    const revoked = await request(ctx.app).get(page).set('Accept', 'application/json').expect(200);
+    expect(revoked.body.revoked_on_text).toMatch(/^[A-Z][a-z]+ \d{1,2}, \d{4}$/);
+    const revokedHtml = (await request(ctx.app).get(page).set('Accept', 'text/html').expect(200)).text;
+    expect(revokedHtml).toContain(`This certificate was revoked by Faculty of Engineering on ${revoked.body.revoked_on_text as string} and is no longer valid.`);
+  });
+
+  it('a certificate of the built-in layout shows the organization and the long date on its page, as its document does', async () => {
+    const certificate = await issueCertificate(ctx, org, { issue_date: '2026-11-26' });
+    const json = await request(ctx.app).get(`/credentials/${certificate.verification_code as string}`).set('Accept', 'application/json').expect(200);
+    expect(json.body).toMatchObject({ issuer_name: 'Kano Polytechnic Academy', issue_date_text: '26 November 2026' });
+    expect(await pdfText((await document(certificate.id)).body as Buffer)).toContain('Issued by Kano Polytechnic Academy on 26 November 2026');
+  });
+
   it('the frame style changes the drawn PNG: the page edge carries the frame colour only with a frame', async () => {
     const draw = async (style: string) => {
       const res = await request(ctx.app)

@@ -350,6 +350,12 @@ const scenarios: Scenario[] = [
   ['POST /admin/v1/templates/{id}/archive', 200, 'a template', async () => asOwner(app().post(`/admin/v1/templates/${(await createTemplate(ctx, org)).id}/archive`))],
   ['POST /admin/v1/templates/{id}/archive', 404, 'an unknown template', () => asOwner(app().post('/admin/v1/templates/tpl_aaaaaaaaaaaaaaaaaaaa/archive'))],
   ['POST /accounts/v1/signup', 202, 'a new owner', () => accounts('post', '/signup').send({ email: uniqueEmail(), password: PASSWORD, name: 'Ada', organization_name: 'Routes Academy' })],
+  ['POST /accounts/v1/signup', 201, 'an invitation mailed to that email (it proved the address)', async () => {
+    const owner = await signUp(ctx);
+    const email = uniqueEmail();
+    const invitation = await app().post('/admin/v1/invitations').set('Authorization', `Bearer ${owner.accessToken}`).send({ role: 'member', email }).expect(201);
+    return accounts('post', '/signup').send({ email, password: PASSWORD, name: 'Grace', invitation_token: invitation.body.token });
+  }],
   ['POST /accounts/v1/signup', 202, 'a taken email (the same answer)', async () => accounts('post', '/signup').send({ email: (await signUp(ctx)).email, password: PASSWORD, name: 'Ada' })],
   ['POST /accounts/v1/signup', 403, 'a foreign Origin', () => app().post('/accounts/v1/signup').set('Origin', 'https://evil.example').send({ email: uniqueEmail(), password: PASSWORD, name: 'Ada' })],
   ['POST /accounts/v1/signup', 404, 'an unknown invitation', () => accounts('post', '/signup').send({ email: uniqueEmail(), password: PASSWORD, name: 'Ada', invitation_token: 'x'.repeat(43) })],

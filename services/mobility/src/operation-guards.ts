@@ -21,6 +21,10 @@ export function mobilityGuards(deps: MobilityDeps, services: MobilityServices): 
   const apiKey = ({ scopes }: { scopes: readonly string[] }): RequestHandler[] => [partnerKey, ...scopes.map((scope) => requireScope(scope))];
   const admin = [requireAdmin(adminTokenSettings(config)), ensurePartnerFromClaims(services.partners)];
   const driver = requireDriver(services.fleet, { secret: config.JWT_SECRET, issuer: config.JWT_ISSUER }, services.driverSessions);
+  const modeOf: OperationGuards['modeOf'] = (req) => {
+    if (req.admin) return adminAccountOf(req).livemode ? 'live' : 'test';
+    return principalOf(req).livemode ? 'live' : 'test';
+  };
   return {
     schemes: {
       apiKey,
@@ -28,11 +32,8 @@ export function mobilityGuards(deps: MobilityDeps, services: MobilityServices): 
       adminJwt: () => admin,
       driverJwt: () => [driver],
     },
-    modeOf: (req) => {
-      if (req.admin) return adminAccountOf(req).livemode ? 'live' : 'test';
-      return principalOf(req).livemode ? 'live' : 'test';
-    },
-    audit: mobilityAuditRecorder(db, config.DRIVER_SIGNIN_TRUST_PROXY_HOPS, logger),
+    modeOf,
+    audit: mobilityAuditRecorder(db, config.DRIVER_SIGNIN_TRUST_PROXY_HOPS, logger, modeOf),
     costs: { stream: [streamSlotHook(services.telemetry.streamLimits)] },
   };
 }

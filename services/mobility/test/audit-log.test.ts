@@ -55,6 +55,12 @@ describe('GET /admin/v1/audit-log (mobility)', () => {
       ip_address: '198.51.100.4',
     });
     expect(entries[4]).toMatchObject({ target_id: created.body.id, details: { enabled: false }, ip_address: '203.0.113.9' });
+    // The mode of each change, and an update's or a delete's fields before and after (never the signing secret).
+    expect(entries.map((entry) => entry.mode)).toEqual(['live', 'live', 'test', 'test', 'test', 'test']);
+    expect(entries[4]).toMatchObject({ before: { status: 'enabled' }, after: { status: 'disabled' } });
+    expect(entries[2]).toMatchObject({ before: { id: created.body.id, url: PUBLIC_URL, status: 'disabled', livemode: false }, after: null });
+    expect(entries[0]).toMatchObject({ before: { disabled_at: null }, after: { disabled_at: expect.any(String) } });
+    expect(entries[5]).toMatchObject({ before: null, after: null });
     expect(entries[1]).toMatchObject({ target_id: driver.id, details: { kind: 'driver', tier: 'economy' } });
     expect(JSON.stringify(res.body)).not.toContain(created.body.secret);
   });

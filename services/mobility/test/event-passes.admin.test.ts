@@ -94,5 +94,12 @@ describe('the audit log of event pass changes', () => {
     expect(entries.slice(0, 4).every((entry) => entry.actor_id === operator.sub)).toBe(true);
     expect(entries[2]!.details).toEqual({ count: 2 });
     expect(entries[3]!.details).toEqual({ name: 'Test Fest' });
+    // Live data (event passes have no test mode here), and what the revoke and the close changed, before and after.
+    const full = entries as unknown as { mode: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null }[];
+    expect(full.slice(0, 4).map((entry) => entry.mode)).toEqual(['live', 'live', 'live', 'live']);
+    expect(full[0]).toMatchObject({ before: { status: 'open', closed_at: null }, after: { status: 'closed', closed_at: expect.any(String) } });
+    expect(full[1]).toMatchObject({ before: { status: 'active', revoked_at: null }, after: { status: 'revoked', revoked_at: expect.any(String) } });
+    expect([full[2]!.before, full[3]!.after]).toEqual([null, null]); // creates have no before and after
+    expect(JSON.stringify(entries)).not.toContain(pass.code); // never a pass's code
   });
 });

@@ -75,9 +75,20 @@ describe('PATCH /admin/v1/partner/branding', () => {
     const operator = { ...owner, sub: `${owner.sub}_op`, role: 'operator' as const };
     await branding(operator).patch({ display_name: 'Mama Put Kitchen', brand_color: '#0B6E4F', logo: dataUrl(logoPng()) }).expect(200);
     await branding(owner).patch({ brand_color: 'green' }).expect(422);
+    await branding(owner).patch({ brand_color: '#123456' }).expect(200);
     const log = await request(ctx.app).get('/admin/v1/audit-log').set('Authorization', `Bearer ${adminToken(ctx, owner)}`).expect(200);
     expect(log.body.data).toEqual([
-      expect.objectContaining({ action: 'branding.updated', actor_id: operator.sub, actor_role: 'operator', details: { display_name: 'Mama Put Kitchen', brand_color: '#0B6E4F' } }),
+      // A change keeps what it changed, before and after (never the logo's bytes); the first one had nothing before.
+      expect.objectContaining({ action: 'branding.updated', actor_id: owner.sub, mode: 'live', before: { brand_color: '#0b6e4f' }, after: { brand_color: '#123456' } }),
+      expect.objectContaining({
+        action: 'branding.updated',
+        actor_id: operator.sub,
+        actor_role: 'operator',
+        mode: 'live',
+        details: { display_name: 'Mama Put Kitchen', brand_color: '#0B6E4F' },
+        before: null,
+        after: { display_name: 'Mama Put Kitchen', brand_color: '#0b6e4f', logo_content_type: 'image/png' }, // as stored
+      }),
     ]);
   });
 });

@@ -72,8 +72,14 @@ export interface Invitation {
   invite_url?: string;
 }
 
-/** Roles an owner can give; platform_operator is assigned by the platform only. */
-export const ASSIGNABLE_ROLES: Role[] = ['owner', 'member', 'operator'];
+/**
+ * Roles an owner can give, least privilege first: a role list's first option is what the browser shows when no value
+ * is chosen (or a chosen one is lost), so it must never be owner. platform_operator is assigned by the platform only.
+ */
+export const ASSIGNABLE_ROLES: Role[] = ['member', 'operator', 'owner'];
+
+/** The role an invitation starts at. */
+export const LEAST_PRIVILEGED_ROLE: Role = ASSIGNABLE_ROLES[0]!;
 
 /** The password rule of sign-up. */
 export const MIN_PASSWORD_LENGTH = 10;

@@ -2,8 +2,12 @@
 import type { InvitationPreview, MailSent, Session, SignIn, SignUp } from '../api/accounts';
 import { request } from '../api/http';
 
-/** Sign-up mails a link; the account exists (and is signed in) once `verifyEmail` is called with the link's token and the sign-up's password. */
-export const signUp = (body: SignUp) => request<MailSent>('auth', '/signup', { method: 'POST', body });
+/**
+ * Sign-up mails a link; the account exists (and is signed in) once `verifyEmail` is called with the link's token and the
+ * sign-up's password. With the token of an invitation mailed to the same address the answer is the session itself
+ * (201: the invitation's mail proved the address).
+ */
+export const signUp = (body: SignUp) => request<MailSent | Session>('auth', '/signup', { method: 'POST', body });
 export const verifyEmail = (token: string, password: string) => request<Session>('auth', '/verify-email', { method: 'POST', body: { token, password } });
 /** Mails a reset link when the email has an account (the 202 is the same either way). */
 export const requestPasswordReset = (email: string) => request<MailSent>('auth', '/password-reset', { method: 'POST', body: { email } });

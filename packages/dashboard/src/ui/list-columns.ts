@@ -72,14 +72,16 @@ interface AuditRow {
   actor_email?: string | null;
   action: string;
   target_id: string | null;
+  mode?: 'live' | 'test' | null;
   ip_address: string;
   created_at: string;
 }
 
-/** When, Who, What, From. */
+/** When, Who, What, Mode, From. */
 export const AUDIT_VALUES: Values<AuditRow> = [
   (e) => e.created_at,
   (e) => [e.actor_name, e.actor_email ?? e.actor_id].filter(Boolean).join(' '),
   (e) => [e.action, e.target_id].filter(Boolean).join(' '),
+  (e) => e.mode ?? '',
   (e) => e.ip_address,
 ];

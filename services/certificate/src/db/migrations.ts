@@ -17,6 +17,8 @@ import * as testMode from './migrations/0090_test_mode';
 import * as issuers from './migrations/0091_issuers';
 import * as certificateRecipients from './migrations/0095_certificate_recipients';
 import * as invoices from './migrations/0105_invoices';
+import * as auditModeChanges from './migrations/0110_audit_mode_changes';
+import * as invitationMailed from './migrations/0111_invitation_mailed';
 
 /** Every migration of the `certificate` schema, in order. A merged migration is never edited: add a new one. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +40,6 @@ export const migrations: Record<string, Migration> = {
   '0091_issuers': issuers,
   '0095_certificate_recipients': certificateRecipients,
   '0105_invoices': invoices,
+  '0110_audit_mode_changes': auditModeChanges,
+  '0111_invitation_mailed': invitationMailed,
 };

@@ -24,6 +24,7 @@ import * as auditLog from './migrations/0310_audit_log';
 import * as webhookClaimToken from './migrations/0320_webhook_claim_token';
 import * as webhookDeliveriesFillfactor from './migrations/0330_webhook_deliveries_fillfactor';
 import * as webhookRecoverPerPartner from './migrations/0340_webhook_recover_per_partner';
+import * as auditModeChanges from './migrations/0370_audit_mode_changes';
 import * as searchPrefixIndexes from './migrations/0380_search_prefix_indexes';
 
 /** Every migration of the `mobility` schema, in order. A merged migration is never edited: add a new one. */
@@ -53,5 +54,6 @@ export const migrations: Record<string, Migration> = {
   '0320_webhook_claim_token': webhookClaimToken,
   '0330_webhook_deliveries_fillfactor': webhookDeliveriesFillfactor,
   '0340_webhook_recover_per_partner': webhookRecoverPerPartner,
+  '0370_audit_mode_changes': auditModeChanges,
   '0380_search_prefix_indexes': searchPrefixIndexes,
 };

@@ -13,6 +13,12 @@ export interface AuditEntry {
   details: Record<string, unknown>;
   ip_address: string;
   created_at: string;
+  /** Which data the change was made to; null for a change no dashboard made (a payment) or an entry older than modes. */
+  mode?: 'live' | 'test' | null;
+  /** An update's changed fields before it (a delete's: the whole object); null otherwise. */
+  before?: Record<string, unknown> | null;
+  /** An update's changed fields after it; null otherwise. */
+  after?: Record<string, unknown> | null;
 }
 
 export type ServiceAuditEntry = AuditEntry & { service: 'certificate' | 'mobility' };

@@ -23,6 +23,30 @@ describe('invitation', () => {
     expect(api.calls('POST /dashboard/api/auth/signup')[0]!.body).toMatchObject({ invitation_token: 'tok_1', email: 'grace@example.com' });
   });
 
+  it('fixes the email of an invitation mailed to it (read-only): signing up joins at once, with no "check your inbox"', async () => {
+    const api = fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': problem(401, 'invalid_refresh_token', 'No refresh token'),
+      'GET /dashboard/api/auth/invitations/tok_2': { body: { ...preview, email: 'grace@example.com' } },
+      'POST /dashboard/api/auth/signup': {
+        status: 201,
+        body: session({ account: { id: 'acc_2', email: 'grace@example.com', name: 'Grace' }, organization: { id: 'org_9', name: 'Joined Org', role: 'member' } }),
+      },
+    });
+    const { user } = renderApp('/invite/tok_2');
+    const email = (await screen.findByLabelText('Email')) as HTMLInputElement;
+    expect(email.value).toBe('grace@example.com');
+    expect(email.readOnly).toBe(true);
+    expect(screen.getByText('The address the invitation was sent to; it is confirmed already.')).toBeTruthy();
+    await user.type(email, 'x'); // read-only: typing changes nothing
+    expect(email.value).toBe('grace@example.com');
+    await user.type(screen.getByLabelText('Your name'), 'Grace');
+    await user.type(screen.getByLabelText('Password'), 'correct horse battery');
+    await user.click(screen.getByRole('button', { name: 'Sign up and join' }));
+    expect(await screen.findByRole('heading', { name: 'Joined Org' })).toBeTruthy();
+    expect(screen.queryByTestId('check-inbox')).toBeNull();
+    expect(api.calls('POST /dashboard/api/auth/signup')[0]!.body).toMatchObject({ invitation_token: 'tok_2', email: 'grace@example.com', name: 'Grace' });
+  });
+
   it('lets a signed-in account accept', async () => {
     const api = fakeApi({
       'POST /dashboard/api/auth/sessions/refresh': { body: session() },

@@ -40,7 +40,7 @@ export function AcceptInvitationPage() {
           ) : (
             <>
               <h2>Create your account to join</h2>
-              <SignUpForm invitationToken={token} />
+              <SignUpForm invitationToken={token} {...(invitation.data.email ? { invitationEmail: invitation.data.email } : {})} />
               <p>
                 Already have an account? <Link to="/sign-in" state={{ from: `/invite/${token}` }}>Sign in</Link>, then open this link again.
               </p>

@@ -1,17 +1,19 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ASSIGNABLE_ROLES, type Invitation, type Role } from '../../api/accounts';
+import { ASSIGNABLE_ROLES, LEAST_PRIVILEGED_ROLE, type Invitation, type Role } from '../../api/accounts';
 import { CardForm } from '../../ui/CardForm';
 import { SelectField, TextField } from '../../ui/fields';
 import { createInvitation } from './members-api';
 
+/** Invites at the least privileged role unless the owner picks another; after each invitation the form starts over. */
 export function InviteForm({ onInvited }: { onInvited: (invitation: Invitation) => void }) {
-  const [role, setRole] = useState<Role>('member');
+  const [role, setRole] = useState<Role>(LEAST_PRIVILEGED_ROLE);
   const [email, setEmail] = useState('');
   const mutation = useMutation({
     mutationFn: () => createInvitation({ role, ...(email ? { email } : {}) }),
     onSuccess: (invitation) => {
       setEmail('');
+      setRole(LEAST_PRIVILEGED_ROLE);
       onInvited(invitation);
     },
   });

@@ -35,6 +35,33 @@ describe('members', () => {
     expect(api.calls('DELETE /dashboard/api/certificate/members/acc_2')).toHaveLength(1);
   });
 
+  it('starts an invitation at the least privileged role (member, the first option; never owner) and starts over after each', async () => {
+    const api = fakeApi({
+      'POST /dashboard/api/auth/sessions/refresh': { body: session() },
+      'GET /dashboard/api/certificate/members': { body: { data: members } },
+      'GET /dashboard/api/certificate/invitations': { body: { data: [] } },
+      'POST /dashboard/api/certificate/invitations': (request) => ({
+        status: 201,
+        body: { id: 'inv_1', token: 'tok', invite_url: 'http://127.0.0.1:8080/dashboard/invite/tok', expires_at: '2026-12-03T10:00:00Z', email: null, ...(request.body as object) },
+      }),
+    });
+    const { user } = renderApp('/members');
+    const role = (await screen.findByLabelText('Role')) as HTMLSelectElement;
+    expect(role.value).toBe('member');
+    expect([...role.options].map((option) => option.value)).toEqual(['member', 'operator', 'owner']);
+    expect(role.selectedOptions[0]!.textContent).toBe('member');
+    // Even the form's own reset (the browser's default option) lands on member.
+    role.closest('form')!.reset();
+    expect(role.selectedIndex).toBe(0);
+    expect(role.options[0]!.value).toBe('member');
+
+    await user.selectOptions(role, 'owner');
+    await user.click(screen.getByRole('button', { name: 'Create invitation link' }));
+    await screen.findByTestId('invite-url');
+    expect(api.calls('POST /dashboard/api/certificate/invitations')[0]!.body).toEqual({ role: 'owner' });
+    expect(((await screen.findByLabelText('Role')) as HTMLSelectElement).value).toBe('member');
+  });
+
   it('shows the refusal to demote the last owner', async () => {
     fakeApi({
       'POST /dashboard/api/auth/sessions/refresh': { body: session() },

@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { MIN_PASSWORD_LENGTH } from '../../api/accounts';
+import { useSession } from '../../auth/session';
 import { signUp } from '../../auth/session-api';
 import { TextField } from '../../ui/fields';
 import { FormError } from '../../ui/FormError';
@@ -12,10 +13,20 @@ const FIELDS = ['name', 'email', 'password', 'organization_name'];
 /**
  * Sign-up; with an invitation token (from the invitation page) it joins that organization instead of creating one.
  * The account is made once the emailed link is opened (/verify-email/<token>): until then it shows "check your inbox".
+ * An invitation for an email (`invitationEmail`) fixes the address (read-only): its mail proved it, so the account is
+ * made and signed in at once, with no second confirmation mail.
  */
-export function SignUpForm({ invitationToken }: { invitationToken?: string }) {
-  const [form, setForm] = useState({ name: '', email: '', password: '', organization_name: '' });
+export function SignUpForm({ invitationToken, invitationEmail }: { invitationToken?: string; invitationEmail?: string }) {
+  const [form, setForm] = useState({ name: '', email: invitationEmail ?? '', password: '', organization_name: '' });
+  const { adopt } = useSession();
+  const navigate = useNavigate();
   const mutation = useMutation({
+    onSuccess: (answer) => {
+      if ('access_token' in answer) {
+        adopt(answer);
+        navigate('/');
+      }
+    },
     mutationFn: () =>
       signUp({
         name: form.name,
@@ -29,12 +40,13 @@ export function SignUpForm({ invitationToken }: { invitationToken?: string }) {
     event.preventDefault();
     mutation.mutate();
   };
-  if (mutation.data) return <CheckInbox sent={mutation.data} email={form.email} />;
+  if (mutation.data && 'status' in mutation.data) return <CheckInbox sent={mutation.data} email={form.email} />;
   return (
     <form onSubmit={submit} noValidate aria-label="Sign up">
       <FormError error={mutation.error} fields={FIELDS} />
       <TextField label="Your name" name="name" autoComplete="name" required value={form.name} error={mutation.error} onChange={set('name')} />
-      <TextField label="Email" name="email" type="email" autoComplete="email" required value={form.email} error={mutation.error} onChange={set('email')} />
+      <TextField label="Email" name="email" type="email" autoComplete="email" required value={form.email} error={mutation.error} onChange={set('email')}
+        readOnly={invitationEmail !== undefined} hint={invitationEmail !== undefined ? 'The address the invitation was sent to; it is confirmed already.' : undefined} />
       <TextField label="Password" name="password" type="password" autoComplete="new-password" required minLength={MIN_PASSWORD_LENGTH}
         hint={`At least ${MIN_PASSWORD_LENGTH} characters.`} value={form.password} error={mutation.error} onChange={set('password')} />
       {!invitationToken && (

@@ -83,7 +83,16 @@ describe('the template designer (new template)', () => {
     await user.clear(screen.getByLabelText('Recipient line'));
     await user.type(screen.getByLabelText('Recipient line'), '{{{{recipient_name}}');
     await user.click(screen.getByRole('button', { name: 'Create template' }));
-    expect(await screen.findByRole('link', { name: 'Course completion' })).toBeTruthy();
+    // A notice links to the new template, and the form starts over: no name, no chosen file, the default lines.
+    const notice = await screen.findByTestId('template-created');
+    expect(notice.getAttribute('role')).toBe('status');
+    expect(within(notice).getByRole('link', { name: 'Course completion' }).getAttribute('href')).toBe('/dashboard/templates/tpl_1');
+    expect((screen.getByLabelText('Template name') as HTMLInputElement).value).toBe('');
+    expect((screen.getByLabelText('Issuer name (optional)') as HTMLInputElement).value).toBe('');
+    expect((screen.getByLabelText('Signature label (optional)') as HTMLInputElement).value).toBe('');
+    expect((screen.getByLabelText('Signature image (PNG or JPEG, at most 1 MiB, optional)') as HTMLInputElement).files).toHaveLength(0);
+    expect((screen.getByLabelText('Recipient line') as HTMLInputElement).value).toBe('{{recipient_name}}');
+    expect(await screen.findAllByRole('link', { name: 'Course completion' })).toHaveLength(2);
     expect(api.calls('POST /dashboard/api/certificate/templates')[1]!.body).toEqual({
       name: 'Course completion',
       page_size: 'A4',

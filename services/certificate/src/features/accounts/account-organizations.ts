@@ -1,3 +1,4 @@
+import { recordAuditEntry } from '@platform/service-kit/audit-trail';
 import { ConflictError, ForbiddenError } from '@platform/service-kit/errors';
 import { newId } from '@platform/service-kit/ids';
 import type { Knex } from '@platform/service-kit/db';
@@ -42,6 +43,16 @@ export function accountOrganizations(repo: AccountsRepository, ensureOrganizatio
     if (!(await repo.useInvitation(trx, invitation.id, account.id))) notFoundInvitation();
     await ensureOrganization({ org: invitation.organization_id, sub: account.id }, trx);
     await repo.addMembership(trx, invitation.organization_id, account.id, invitation.role);
+    // Recorded here, not by the route table: the organization joined is the invitation's, which no admin token names yet.
+    await recordAuditEntry(trx, {
+      organization_id: invitation.organization_id,
+      actor_id: account.id,
+      actor_role: invitation.role,
+      action: 'member.joined',
+      target_id: account.id,
+      details: { role: invitation.role, email: account.email, invitation_id: invitation.id },
+      ip_address: 'invitation link',
+    });
     return invitation.organization_id;
   }
 

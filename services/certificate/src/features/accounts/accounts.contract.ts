@@ -105,9 +105,15 @@ export const accountsRouteTable = [
     body: signUpSchema,
     cost: 'mail',
     responses: {
+      201: {
+        description: 'With the token of an invitation that was mailed to this email: the mail proved the address, so the account is made verified, joined to the organization and signed in (no confirmation mail).',
+        headers: { "Set-Cookie": refreshCookieHeader },
+        content: { "application/json": sessionSchema },
+      },
       202: mailSentSchema,
       403: accountForbiddenResponse,
       404: invitationNotFoundResponse,
+      409: emailTakenResponse,
       415: unsupportedMediaTypeResponse,
       422: validationFailedResponse,
       429: tooManyAttemptsResponse,
@@ -222,8 +228,7 @@ export const accountsRouteTable = [
     security: adminJwtWhenSent,
     headers: z.object({ Origin: originParameter }),
     body: newOrganizationSchema,
-    // An account operation (the admin token optional): the organization it makes is not yet the token's, so no admin log records it.
-    audit: null,
+    audit: { exempt: "An account operation (the admin token optional): the organization it makes is not yet the token's, and starts empty." },
     responses: {
       201: sessionSchema,
       401: invalidAdminTokenResponse,
@@ -253,8 +258,7 @@ export const accountsRouteTable = [
     security: adminJwtWhenSent,
     params: z.object({ token: invitationTokenParameter }),
     headers: z.object({ Origin: originParameter }),
-    // An account operation (the admin token optional): it joins an organization the token does not name, so no admin log records it.
-    audit: null,
+    audit: { exempt: "Recorded by the handler (member.joined) in the invitation's organization, which the token does not name." },
     responses: {
       200: sessionSchema,
       401: invalidAdminTokenResponse,

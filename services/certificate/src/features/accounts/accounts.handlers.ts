@@ -31,7 +31,10 @@ export function accountsHandlers(service: AccountsService, members: MembersServi
   const addressOf = (req: Request) => clientAddress(req, settings.trustProxyHops).slice(0, 100);
 
   return {
-    signUp: async ({ body, req }) => ({ status: 202, body: await service.signUp(body, addressOf(req)), headers: NO_STORE }),
+    signUp: async ({ body, req, res }) => {
+      const outcome = await service.signUp(body, addressOf(req));
+      return 'session' in outcome ? session(res, 201, outcome) : { status: 202, body: outcome, headers: NO_STORE };
+    },
     verifyEmail: async ({ body, req, res }) => session(res, 201, await service.verifyEmail(body.token, body.password, addressOf(req))),
     requestPasswordReset: async ({ body, req }) => ({ status: 202, body: await service.requestPasswordReset(body.email, addressOf(req)), headers: NO_STORE }),
     confirmPasswordReset: async ({ body, res }) => session(res, 200, await service.confirmPasswordReset(body.token, body.password)),

@@ -35,6 +35,8 @@ export interface InvitationRow {
   created_at: Date;
   expires_at: Date;
   used_at: Date | null;
+  /** When the invitation was mailed to `email` (which the mail proves); null for a link handed over. */
+  mailed_at?: Date | null;
 }
 
 /** Accounts, memberships, refresh sessions and invitations of the `certificate` schema; every query names its organization where one applies. */
@@ -193,7 +195,11 @@ function invitationQueries(db: Knex) {
         .where('i.token_hash', hash)
         .whereNull('i.used_at')
         .where('i.expires_at', '>', trx.fn.now())
-        .first('i.id', 'i.organization_id', 'i.role', 'i.email', 'i.created_at', 'i.expires_at', 'i.used_at', 'o.name as organization_name');
+        .first('i.id', 'i.organization_id', 'i.role', 'i.email', 'i.created_at', 'i.expires_at', 'i.used_at', 'i.mailed_at', 'o.name as organization_name');
+    },
+    /** The invitation's mail went out: its address is proven to whoever signs up with its token. */
+    async markInvitationMailed(id: string): Promise<void> {
+      await db('invitations').where({ id }).update({ mailed_at: db.fn.now() });
     },
     /** Uses an invitation once; false when another request used it first. */
     async useInvitation(trx: Knex, id: string, accountId: string): Promise<boolean> {

@@ -83,6 +83,7 @@ export function createMembersService(repo: AccountsRepository, mailer: Mailer, s
         // The stored names, never a token's claim: the mail says which organization and who invited.
         const [organizationName, inviter] = await Promise.all([repo.organizationName(organizationId), repo.findAccount(createdBy)]);
         await mailer.send(mails.invitation(input.email!, { organizationName: organizationName ?? organizationId, inviter: inviter ? { name: inviter.name, email: inviter.email } : undefined }, inviteUrl, settings.invitationTtlDays));
+        await repo.markInvitationMailed(row.id);
       }
       return { ...invitationView(row), token, invite_url: inviteUrl, mailed };
     },

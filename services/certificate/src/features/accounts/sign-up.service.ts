@@ -44,14 +44,17 @@ export function createSignUpService(
      * Sign-up makes no account: it mails a link to the address, and the account exists once the link is used together
      * with the password chosen here (`verifyEmail`). A new sign-up voids every older link for the address, so only the
      * newest one works. An address that has an account gets a mail saying someone tried; the answer is the same 202
-     * either way.
+     * either way. With the token of an invitation mailed to the same address (the mail proved it), the account is
+     * made at once instead: verified, in the invitation's organization, signed in (no mail).
      */
-    async signUp(input: SignUpInput, address: string): Promise<MailSent> {
+    async signUp(input: SignUpInput, address: string): Promise<MailSent | SessionGrant> {
       await throttle.spendSignUp(address);
+      let mailedInvitation = false;
       if (input.invitation_token !== undefined) {
         const invitation = await repo.findUsableInvitation(tokenHash(input.invitation_token));
         if (!invitation) notFoundInvitation();
         checkInvitationEmail(invitation, { email: input.email, email_verified_at: new Date() }); // the link will prove the email
+        mailedInvitation = Boolean(invitation.email && invitation.mailed_at);
       }
       const pending: PendingSignUp = {
         name: input.name,
@@ -59,7 +62,11 @@ export function createSignUpService(
         ...(input.organization_name !== undefined ? { organization_name: input.organization_name } : {}),
         ...(input.invitation_token !== undefined ? { invitation_token: input.invitation_token } : {}),
       };
-      if (await repo.findAccountByEmail(input.email)) {
+      const taken = await repo.findAccountByEmail(input.email);
+      // The invitation mailed to this address already proved it (its token came from that mailbox): the account is
+      // made verified, joined and signed in now, with no second confirmation mail.
+      if (mailedInvitation && !taken) return db.transaction((trx) => createVerifiedAccount(trx, input.email, pending));
+      if (taken) {
         await mailer.send(mails.alreadyRegistered(input.email));
       } else {
         const token = newSecretToken();

@@ -13,13 +13,13 @@ export { CREDENTIAL_PAGE_CSP };
 
 /** The status in plain words: a test, revoked or expired certificate says so before anything else. */
 export function statusSentence(credential: PublicCredential): string {
-  if (credential.status === 'test') return `Test certificate — not a real credential. ${credential.organization_name} issued it in test mode; it proves nothing.`;
+  if (credential.status === 'test') return `Test certificate — not a real credential. ${credential.issuer_name} issued it in test mode; it proves nothing.`;
   if (credential.status === 'revoked') {
-    const on = credential.revoked_at ? ` on ${credential.revoked_at.slice(0, 10)}` : '';
-    return `This certificate was revoked by ${credential.organization_name}${on} and is no longer valid.`;
+    const on = credential.revoked_on_text ? ` on ${credential.revoked_on_text}` : '';
+    return `This certificate was revoked by ${credential.issuer_name}${on} and is no longer valid.`;
   }
-  if (credential.status === 'expired') return `This certificate expired on ${credential.expires_on} and is no longer valid.`;
-  return `This certificate is valid. It was issued by ${credential.organization_name}.`;
+  if (credential.status === 'expired') return `This certificate expired on ${credential.expires_on_text} and is no longer valid.`;
+  return `This certificate is valid. It was issued by ${credential.issuer_name}.`;
 }
 
 /** Sharing is offered only for a certificate that is valid now: add to LinkedIn, copy the page's link. */
@@ -59,7 +59,7 @@ export function identitySentence(credential: PublicCredential): string {
 export function credentialPageHtml(credential: PublicCredential, branding?: CredentialBranding): string {
   const e = escapeHtml;
   const title = `${credential.status === 'test' ? 'TEST – ' : ''}${credential.recipient_name} – ${credential.program_title}`;
-  const description = `Certificate issued by ${credential.organization_name} on ${credential.issue_date}. Status: ${credential.status}.`;
+  const description = `Certificate issued by ${credential.issuer_name} on ${credential.issue_date_text}. Status: ${credential.status}.`;
   const head = [
     ['og:type', 'website'],
     ['og:title', title],
@@ -73,10 +73,10 @@ export function credentialPageHtml(credential: PublicCredential, branding?: Cred
   const rows: Array<[string, string]> = [
     ['Recipient', credential.recipient_name],
     ['Program', credential.program_title],
-    ['Issued by', `${credential.organization_name} (${credential.issuer_verified ? 'verified issuer' : 'name not verified'}) · ${credential.issuer_identity}`],
-    ['Issue date', credential.issue_date],
-    [credential.status === 'expired' ? 'Expired on' : 'Expires on', credential.expires_on ?? 'Does not expire'],
-    ...(credential.status === 'revoked' && credential.revoked_at ? [['Revoked on', credential.revoked_at.slice(0, 10)] as [string, string]] : []),
+    ['Issued by', `${credential.issuer_name}${credential.issuer_name === credential.organization_name ? '' : `, for ${credential.organization_name}`} (${credential.issuer_verified ? 'verified issuer' : 'name not verified'}) · ${credential.issuer_identity}`],
+    ['Issue date', credential.issue_date_text],
+    [credential.status === 'expired' ? 'Expired on' : 'Expires on', credential.expires_on_text ?? 'Does not expire'],
+    ...(credential.status === 'revoked' && credential.revoked_on_text ? [['Revoked on', credential.revoked_on_text] as [string, string]] : []),
     ['Certificate number', credential.certificate_number],
     ['Verification code', credential.verification_code],
   ];

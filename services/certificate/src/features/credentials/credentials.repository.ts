@@ -1,4 +1,5 @@
 import type { Knex } from '@platform/service-kit/db';
+import type { DateFormat } from '../templates';
 
 /** What the public page may show of a certificate: nothing that identifies records inside the service. */
 export interface PublicCredentialRow {
@@ -26,6 +27,10 @@ export interface PublicCredentialRow {
   issuer_domain: string | null;
   /** Whether the certificate's template version has a logo: the issuer's `image` in its credential. */
   has_logo: boolean;
+  /** The issuer name of the certificate's template version (null: none, or no template): the document names it. */
+  template_issuer_name: string | null;
+  /** The date format of the certificate's template version (null: the built-in template's, `long`). */
+  date_format: DateFormat | null;
 }
 
 export function createCredentialsRepository(db: Knex) {
@@ -41,6 +46,7 @@ export function createCredentialsRepository(db: Knex) {
           'c.certificate_number', 'c.status', 'c.revoked_at', 'c.created_at', 'c.status_list_position', 'c.livemode',
           'c.recipient_identity_hash', 'c.recipient_identity_salt',
           'c.organization_id', 'o.issuer_domain', db.raw('(v.logo_meta is not null) as has_logo'),
+          db.raw("v.definition->>'issuer_name' as template_issuer_name"), db.raw("v.definition->>'date_format' as date_format"),
         );
       return row ? { ...row, status_list_position: Number(row.status_list_position), has_logo: row.has_logo === true } : undefined;
     },

@@ -1,7 +1,7 @@
 import { NotFoundError } from '@platform/service-kit/errors';
 import { verifiedStatus } from '../certificates';
 import { formatVerificationCode, normalizeVerificationCode } from '../certificates';
-import { credentialPageUrl, type DocumentsService } from '../documents';
+import { credentialPageUrl, humanDate, issuerNameOf, type DocumentsService } from '../documents';
 import { badgePng } from './badge-image';
 import { issuerIdentityMark } from '../../platform/issuer-identity-mark';
 import type { CredentialBrandingRepository } from './credential-branding';
@@ -31,13 +31,17 @@ export function createCredentialsService(repository: CredentialsRepository, docu
         recipient_name: row.recipient_name,
         program_title: row.program_title,
         organization_name: row.organization_name,
+        issuer_name: issuerNameOf(row.template_issuer_name, row.organization_name),
         issuer_verified: row.name_verified_at !== null,
         issuer_domain: row.issuer_domain,
         issuer_identity: issuerIdentityMark(row.issuer_domain),
         issue_date: row.issue_date,
+        issue_date_text: humanDate(row.issue_date, row.date_format ?? undefined),
         expires_on: row.expires_on,
+        expires_on_text: row.expires_on ? humanDate(row.expires_on, row.date_format ?? undefined) : null,
         certificate_number: row.certificate_number,
         revoked_at: row.revoked_at?.toISOString() ?? null,
+        revoked_on_text: row.revoked_at ? humanDate(row.revoked_at.toISOString().slice(0, 10), row.date_format ?? undefined) : null,
         page_url: pageUrl,
         document: { pdf_url: `${pageUrl}/document.pdf`, png_url: `${pageUrl}/document.png` },
       };

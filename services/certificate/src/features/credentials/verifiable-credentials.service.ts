@@ -3,7 +3,7 @@ import { CompactSign, compactVerify, decodeProtectedHeader } from 'jose';
 import { NotFoundError } from '@platform/service-kit/errors';
 import { certificateStatus, TEST_CERTIFICATE_REASON } from '../certificates';
 import { normalizeVerificationCode } from '../certificates';
-import { credentialPageUrl } from '../documents';
+import { credentialPageUrl, issuerNameOf } from '../documents';
 import { DATA_INTEGRITY_CRYPTOSUITE, documentLoader, signWithDataIntegrity, verifyDataIntegrity } from './data-integrity';
 import { issuerIdentityMark } from '../../platform/issuer-identity-mark';
 import type { IssuersService } from './issuers.service';
@@ -60,7 +60,7 @@ function credentialOf(row: PublicCredentialRow, publicBaseUrl: string, issuerDid
   return openBadgeCredential({
     pageUrl,
     issuerDid,
-    organizationName: row.organization_name,
+    organizationName: issuerNameOf(row.template_issuer_name, row.organization_name), // the issuer the document names
     recipientName: row.recipient_name,
     programTitle: row.program_title,
     issueDate: row.issue_date,
@@ -350,17 +350,18 @@ function credentialVerifier(repository: CredentialsRepository, platform: IssuerI
       if (!row) return { status: 'unknown', valid: false, reason: 'No certificate has this verification code. Check the code you were given.', credential: null };
       const credential = credentialOf(row, publicBaseUrl, platform.did);
       const mark = issuerIdentityMark(row.issuer_domain);
-      const issuer = `${row.organization_name} (${mark})`;
+      const issuerName = issuerNameOf(row.template_issuer_name, row.organization_name);
+      const issuer = `${issuerName} (${mark})`;
       const summary = {
         id: credential.id,
         recipient_name: row.recipient_name,
         achievement: row.program_title,
-        issuer_name: row.organization_name,
+        issuer_name: issuerName,
         issuer_identity: mark,
         valid_from: credential.validFrom,
         valid_until: credential.validUntil ?? null,
       };
-      if (!row.livemode) return { status: 'test', valid: false, reason: `${TEST_CERTIFICATE_REASON} (${row.organization_name})`, credential: summary };
+      if (!row.livemode) return { status: 'test', valid: false, reason: `${TEST_CERTIFICATE_REASON} (${issuer})`, credential: summary };
       const status = certificateStatus(row.status, row.expires_on);
       const reason = {
         valid: `${issuer} issued this certificate and has not revoked it.`,

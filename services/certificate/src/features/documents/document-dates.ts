@@ -16,3 +16,11 @@ export function humanDate(date: string, format: DateFormat = 'long'): string {
   if (format === 'us_numeric') return `${month}/${day}/${year}`;
   return format === 'us' ? `${monthName} ${Number(day)}, ${year}` : `${Number(day)} ${monthName} ${year}`;
 }
+
+/**
+ * The issuer a certificate names wherever it is shown — its document, its public page, its verifiable credential: the
+ * template's issuer name when it has one ("Faculty of Engineering"), else the organization's name.
+ */
+export function issuerNameOf(templateIssuerName: string | null | undefined, organizationName: string): string {
+  return templateIssuerName?.trim() ? templateIssuerName : organizationName;
+}

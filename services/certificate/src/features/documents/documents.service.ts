@@ -3,7 +3,7 @@ import { verifiedStatus } from '../certificates';
 import { formatVerificationCode } from '../certificates';
 import { issuerIdentityMark } from '../../platform/issuer-identity-mark';
 import { BUILT_IN_TEMPLATE } from './built-in-template';
-import { humanDate } from './document-dates';
+import { humanDate, issuerNameOf } from './document-dates';
 import type { DocumentInput } from './document-renderers';
 import { type ImageToDecode, type PreviewDraft, type TemplateDraft, unreadableImage } from '../templates';
 import type { CertificateForDocument, DocumentFormat, DocumentKey, DocumentsRepository } from './documents.repository';
@@ -54,7 +54,7 @@ async function documentInput(repository: DocumentsRepository, publicBaseUrl: str
       recipient_name: certificate.recipient_name,
       program_title: certificate.program_title,
       issue_date: humanDate(certificate.issue_date, definition.date_format),
-      issuer_name: definition.issuer_name ?? certificate.organization_name,
+      issuer_name: issuerNameOf(definition.issuer_name, certificate.organization_name),
       certificate_number: certificate.certificate_number,
       verification_url: verificationUrl,
     },
@@ -78,7 +78,7 @@ function previewInput(publicBaseUrl: string, draft: TemplateDraft, issuerName: s
       recipient_name: 'Ada Lovelace',
       program_title: 'Sample programme',
       issue_date: humanDate(new Date().toISOString().slice(0, 10), draft.definition.date_format),
-      issuer_name: draft.definition.issuer_name ?? issuerName,
+      issuer_name: issuerNameOf(draft.definition.issuer_name, issuerName),
       certificate_number: 'PREVIEW-0001',
       verification_url: verificationUrl,
     },

@@ -1,4 +1,4 @@
-import { recordAuditEntry, type AuditEntry } from '@platform/service-kit/audit-trail';
+import { recordAuditEntry, type NewAuditEntry } from '@platform/service-kit/audit-trail';
 import type { Knex } from '@platform/service-kit/db';
 import { grantCreditsOnce } from '../credits';
 import { issueInvoice, type InvoiceSettings } from './invoices.repository';
@@ -11,7 +11,7 @@ export interface PayingUser {
 }
 
 /** An audit row as activation writes it (the log fills `id` and `created_at`). */
-export type ActivationAuditEntry = Omit<AuditEntry, 'id' | 'created_at'>;
+export type ActivationAuditEntry = NewAuditEntry;
 
 /**
  * What activating a payment writes besides the payment, each inside the activation's transaction: the paying user's

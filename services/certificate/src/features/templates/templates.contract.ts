@@ -145,7 +145,7 @@ export const templatesRouteTable = [
     body: newTemplateSchema,
     bodyLimit: TEMPLATE_BODY_LIMIT,
     cost: 'render',
-    audit: null,
+    audit: { exempt: 'A preview: draws the document from the upload and stores nothing.' },
     responses: {
       200: { content: { "image/png": z.string().meta({ format: "binary" }) } },
       202: previewRenderingResponse,
@@ -191,7 +191,7 @@ export const templatesRouteTable = [
     body: templatePatchSchema,
     bodyLimit: TEMPLATE_BODY_LIMIT,
     cost: 'render',
-    audit: null,
+    audit: { exempt: 'A preview of an edit: draws the document and changes nothing stored.' },
     responses: {
       200: { content: { "image/png": z.string().meta({ format: "binary" }) } },
       202: previewRenderingResponse,

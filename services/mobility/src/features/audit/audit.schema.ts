@@ -14,4 +14,7 @@ export const listAuditLogResponse = pageSchema(z.object({
   details: z.record(z.string(), z.unknown()),
   ip_address: z.string(),
   created_at: dateTime(),
+  mode: z.enum(['live', 'test']).nullable().meta({ description: 'Which data the change was made to; null when the caller had no mode (the payment gateway) or for an entry older than the mode.' }),
+  before: z.record(z.string(), z.unknown()).nullable().meta({ description: "An update's changed fields before it (a delete's: the whole object); never a secret. Null for other actions." }),
+  after: z.record(z.string(), z.unknown()).nullable().meta({ description: "An update's changed fields after it; null for other actions and deletes." }),
 }));

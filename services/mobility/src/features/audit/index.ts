@@ -2,4 +2,4 @@
 export { auditContract } from './audit.contract';
 export { listAuditLogResponse } from './audit.schema';
 export { auditHandlers } from './audit.handlers';
-export { mobilityAuditRecorder } from './audit.recorder';
+export { MOBILITY_AUDIT_SNAPSHOTS, mobilityAuditRecorder } from './audit.recorder';
