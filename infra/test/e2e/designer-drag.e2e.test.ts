@@ -103,7 +103,7 @@ describe('dragging blocks in the template designer, in Chromium', () => {
     await ui.visit('/certificates', 'Certificates');
     const csv = path.join(mkdtempSync(path.join(tmpdir(), 'designer-drag-')), 'crew.csv');
     writeFileSync(csv, 'recipient_name,program_title,issue_date\nMae Jemison,Space science,2026-05-01\nSally Ride,Space science,2026-05-01\n');
-    await (await page.waitForSelector('[data-testid="batch-file"]', WAIT))!.uploadFile(csv);
+    await (await page.waitForSelector('input[type="file"][data-testid="batch-file"]', WAIT))!.uploadFile(csv);
     await page.click('form[aria-label="Upload certificates CSV"] button[type="submit"]');
     expect(await ui.textOf('[data-testid="batch-result"]')).toBe('Issued 2 certificates.');
     await page.waitForFunction(() => document.querySelectorAll('main tbody input[type="checkbox"]').length === 2, WAIT);
