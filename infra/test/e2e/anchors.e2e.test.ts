@@ -166,7 +166,7 @@ describe('the anchors, in Chromium', () => {
       // Sorting by a header says so with aria-sort.
       await (await page.waitForSelector('main th button::-p-text(Recipient)', WAIT))!.click();
       expect(await page.$eval('main th[aria-sort="ascending"]', (th) => th.textContent)).toMatch(/^Recipient/);
-      const names = await page.$$eval('[data-testid^="certificate-"] td:nth-child(2)', (cells) => cells.map((cell) => cell.textContent));
+      const names = await page.$$eval('[data-testid^="certificate-"] td:nth-child(3)', (cells) => cells.map((cell) => cell.textContent));
       expect(names).toEqual(['Grace Hopper', 'Katherine Johnson']);
       await checkPage('certificates-export');
       await screenshot(page, SUITE, 'certificates-export');
@@ -178,7 +178,7 @@ describe('the anchors, in Chromium', () => {
       await visit('/', OWNER.organization);
       await visit('/certificates', 'Certificates');
       const row = await page.waitForSelector('[data-testid^="certificate-"]', WAIT);
-      const number = await row!.$eval('td', (cell) => cell.textContent!.trim());
+      const number = await row!.$eval('td:nth-child(2)', (cell) => cell.textContent!.trim());
       const publicLink = await row!.$eval('a[href^="/credentials/"]', (link) => link.getAttribute('href')!);
       const code = decodeURIComponent(publicLink.replace('/credentials/', ''));
 

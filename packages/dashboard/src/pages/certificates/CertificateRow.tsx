@@ -4,12 +4,17 @@ import { ConfirmButton } from '../../ui/ConfirmButton';
 import { FormError } from '../../ui/FormError';
 import { downloadDocument, publicPageUrl, resendCertificateMail, revokeCertificate } from './certificates-api';
 
-export function CertificateRow({ certificate, onChanged }: { certificate: Certificate; onChanged: () => void }) {
+export function CertificateRow({ certificate, onChanged, selected = false, onSelect }: { certificate: Certificate; onChanged: () => void; selected?: boolean; onSelect?: (checked: boolean) => void }) {
   const revoke = useMutation({ mutationFn: () => revokeCertificate(certificate.id), onSuccess: onChanged });
   const download = useMutation({ mutationFn: (format: 'pdf' | 'png') => downloadDocument(certificate, format) });
   const resend = useMutation({ mutationFn: () => resendCertificateMail(certificate.id), onSuccess: onChanged });
   return (
     <tr data-testid={`certificate-${certificate.id}`}>
+      {onSelect && (
+        <td>
+          <input type="checkbox" checked={selected} onChange={(event) => onSelect(event.target.checked)} aria-label={`Select ${certificate.certificate_number}`} />
+        </td>
+      )}
       <td>{certificate.certificate_number}</td>
       <td>
         {certificate.recipient_name}

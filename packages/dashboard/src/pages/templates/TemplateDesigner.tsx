@@ -2,7 +2,8 @@
  * The template designer: page, font, colours, the issuer named on the document, the date format, the border, a logo
  * and a signature image (with its label), and three lines of text with placeholders; beside it, the live preview drawn
  * by the service's real renderer. Creating makes version 1; saving an existing template makes its next version.
- * Field errors (from saving, or from the preview's check) are shown beside their fields.
+ * Field errors (from saving, or from the preview's check) are shown beside their fields. Over the preview, each block
+ * (the lines, the logo, the signature, the QR code) is a handle to drag, resize or move with the arrow keys.
  */
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -10,6 +11,8 @@ import type { Template } from '../../api/types';
 import { useSession } from '../../auth/session';
 import { CardForm } from '../../ui/CardForm';
 import { SelectField, TextField } from '../../ui/fields';
+import { defaultLayout, layoutFromTemplate, pageSize, withLayout, BLOCK_IDS, type BlockId, type Layout, type Placement } from './designer-layout';
+import { DesignerOverlay } from './DesignerOverlay';
 import { ImageField } from './ImageField';
 import { DATE_FORMAT_CHOICES, FRAME_CHOICES, formFromTemplate, hasDesignerLines, INITIAL_FORM, KEEP, newTemplateBody, templateUpdateBody, type DesignerForm, type DesignerImages } from './template-form';
 import { createTemplate, previewTemplate, previewTemplateUpdate, updateTemplate } from './templates-api';
@@ -27,18 +30,24 @@ export function TemplateDesigner({ template, onSaved }: { template?: Template; o
   const organizationName = useSession().session?.organization?.name;
   const [form, setForm] = useState<DesignerForm>(() => (template ? formFromTemplate(template) : INITIAL_FORM));
   const [images, setImages] = useState<DesignerImages>({ logo: KEEP, signature: KEEP });
+  const [layout, setLayout] = useState<Layout>(() => (template ? layoutFromTemplate(template) : defaultLayout()));
   const linesEditable = !template || hasDesignerLines(template);
+  const page = pageSize(form.page_size, form.orientation);
+  const place = (id: BlockId, placement: Placement) => setLayout((now) => ({ ...now, [id]: placement }));
+  // A template laid out through the API keeps its layout as it is (no handles; nothing of it sent).
+  const updateBody = (current: Template) => (linesEditable ? withLayout(templateUpdateBody(form, images, current), layout) : templateUpdateBody(form, images, current));
 
-  const body = template ? templateUpdateBody(form, images, template) : newTemplateBody({ ...form, name: form.name || 'Preview' }, images);
+  const body = template ? updateBody(template) : withLayout(newTemplateBody({ ...form, name: form.name || 'Preview' }, images), layout);
   const preview = useLivePreview(body, (draft, signal) =>
     template ? previewTemplateUpdate(template.id, draft as Parameters<typeof previewTemplateUpdate>[1], signal) : previewTemplate(draft as Parameters<typeof previewTemplate>[0], signal),
   );
   const mutation = useMutation({
-    mutationFn: () => (template ? updateTemplate(template.id, templateUpdateBody(form, images, template)) : createTemplate(newTemplateBody(form, images))),
+    mutationFn: () => (template ? updateTemplate(template.id, updateBody(template)) : createTemplate(withLayout(newTemplateBody(form, images), layout))),
     onSuccess: (saved) => {
       if (!template) {
         setForm(INITIAL_FORM);
         setImages({ logo: KEEP, signature: KEEP });
+        setLayout(defaultLayout());
       }
       onSaved(saved);
     },
@@ -88,7 +97,8 @@ export function TemplateDesigner({ template, onSaved }: { template?: Template; o
           {template ? `Save as version ${template.version + 1}` : 'Create template'}
         </button>
       </CardForm>
-      <TemplatePreview preview={preview} />
+      <TemplatePreview preview={preview} aspect={page.width / page.height}
+        overlay={linesEditable ? <DesignerOverlay layout={layout} page={page} blocks={BLOCK_IDS} onChange={place} /> : null} />
     </div>
   );
 }

@@ -88,10 +88,15 @@ function textBlocks(form: DesignerForm): TextBlock[] {
   ];
 }
 
-/** Whether a template's text is the designer's three lines (else its text was laid out through the API, and is kept). */
+/** The designer's lines' font sizes, title first: how its three lines are told apart wherever they were dragged. */
+const LINE_FONT_SIZES = [36, 30, 18];
+
+/**
+ * Whether a template's text is the designer's three lines (else its text was laid out through the API, and is kept):
+ * three centred lines at the designer's font sizes, wherever they were placed (the designer lets them be dragged).
+ */
 export function hasDesignerLines(template: Pick<Template, 'text_blocks'>): boolean {
-  const { lines } = DESIGNER_LAYOUT;
-  return template.text_blocks.length === 3 && template.text_blocks.every((block) => block.x === lines.x && block.width === lines.width);
+  return template.text_blocks.length === 3 && template.text_blocks.every((block, index) => block.align === 'center' && block.font_size === LINE_FONT_SIZES[index]);
 }
 
 /** The form showing a template's current version. */
