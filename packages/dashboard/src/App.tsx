@@ -17,6 +17,7 @@ import { BrandingPage } from './pages/branding/BrandingPage';
 import { CertificatesPage } from './pages/certificates/CertificatesPage';
 import { DriversPage } from './pages/drivers/DriversPage';
 import { EventPassesPage } from './pages/event-passes/EventPassesPage';
+import { IssuerPage } from './pages/issuer/IssuerPage';
 import { AcceptInvitationPage } from './pages/invite/AcceptInvitationPage';
 import { MembersPage } from './pages/members/MembersPage';
 import { NotFoundPage } from './pages/not-found/NotFoundPage';
@@ -76,6 +77,7 @@ function organizationPages() {
       <Route path="certificates" element={<CertificatesPage />} />
       <Route path="templates" element={<TemplatesPage />} />
       <Route path="templates/:id" element={<TemplatePage />} />
+      <Route path="issuer" element={<IssuerPage />} />
       <Route path="billing" element={<BillingPage />} />
       <Route path="rides" element={<TripsPage kind="rides" key="rides" />} />
       <Route path="rides/:id" element={<TripDetailPage kind="rides" />} />

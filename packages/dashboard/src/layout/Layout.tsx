@@ -12,6 +12,7 @@ export const SECTIONS: { to: string; label: string }[] = [
   { to: '/', label: 'Home' },
   { to: '/certificates', label: 'Certificates' },
   { to: '/templates', label: 'Templates' },
+  { to: '/issuer', label: 'Issuer identity' },
   { to: '/api-keys/certificate', label: 'Certificate API keys' },
   { to: '/billing', label: 'Credits & plan' },
   { to: '/rides', label: 'Rides' },

@@ -15,6 +15,7 @@ const PAGES: [RegExp, string][] = [
   [/^\/certificates\/?$/, 'Certificates'],
   [/^\/templates\/?$/, 'Templates'],
   [/^\/templates\/[^/]+\/?$/, 'Template'],
+  [/^\/issuer\/?$/, 'Issuer identity'],
   [/^\/api-keys\/certificate\/?$/, 'Certificate API keys'],
   [/^\/api-keys\/mobility\/?$/, 'Mobility API keys'],
   [/^\/api-keys\/?$/, 'API keys'],
