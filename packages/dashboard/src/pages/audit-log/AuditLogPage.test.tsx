@@ -47,7 +47,7 @@ describe('audit log', () => {
     });
     renderApp('/audit-log');
     const rows = await screen.findAllByTestId('audit-entry');
-    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toContain('Mode');
+    expect(screen.getByRole('columnheader', { name: /^Mode/ })).toBeTruthy();
     expect(rows.map((row) => within(row).getByTestId('audit-mode').textContent)).toEqual(['Test', 'Live', 'Live', '—']);
     const revoked = within(rows[0]!).getByTestId('audit-diff');
     expect(revoked.textContent).toContain('Changed:');
