@@ -37,7 +37,7 @@ describe('the public credential page in a browser', () => {
     expect(text).toContain('Folake Adeyemi');
     expect(text).toContain('Typography');
     expect(text).toContain('Abuja School of Design');
-    expect(text).toContain('2026-05-01');
+    expect(text).toContain('1 May 2026'); // the document's date style (the built-in template's `long`)
     expect(text).toContain('This certificate is valid.');
     const preview = await page.$eval('img.preview', (img) => ({ loaded: img.complete, width: img.naturalWidth }));
     expect(preview).toEqual({ loaded: true, width: 1684 });
@@ -58,7 +58,7 @@ describe('the public credential page in a browser', () => {
     await request(ctx.app).post(`/admin/v1/certificates/${certificate.id}/revoke`).set('Authorization', org.admin()).expect(200);
     const { page, requested } = await visit(`${origin}/credentials/${certificate.verification_code}`);
     const status = await page.$eval('[role="status"]', (element) => ({ text: (element as unknown as { innerText: string }).innerText, status: element.getAttribute('data-status') }));
-    const revokedOn = new Date().toISOString().slice(0, 10);
+    const revokedOn = new Date().toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
     expect(status).toEqual({ text: `This certificate was revoked by Abuja School of Design on ${revokedOn} and is no longer valid.`, status: 'revoked' });
     expect(await visibleText(page)).not.toContain('This certificate is valid');
     await page.screenshot({ path: path.join(ARTIFACTS, 'credential-revoked.png'), fullPage: true });

@@ -307,8 +307,10 @@ const scenarios: Scenario[] = [
   ['GET /credentials/{code}/document.png', 200, 'a certificate', async () => app().get(`/credentials/${(await issueCertificate(ctx, newOrg(ctx))).verification_code}/document.png`)],
   ['GET /credentials/{code}/document.png', 404, 'an unknown code', () => app().get('/credentials/ABCDEF-GHJKMN-PQRSTU/document.png')],
   ['GET /credentials/{code}/logo', 200, "a certificate of a template with a logo", async () => {
-    const template = await createTemplate(ctx, org, { logo: { data: pngBase64(20, 10) } });
-    const issued = await asOwner(app().post('/admin/v1/certificates')).send(certificateInput({ template_id: template.id, custom_fields: { grade: 'A' } })).expect(201);
+    // An organization of its own: the shared one's free credits go to the other scenarios.
+    const who = newOrg(ctx);
+    const template = await createTemplate(ctx, who, { logo: { data: pngBase64(20, 10) } });
+    const issued = await asOwner(app().post('/admin/v1/certificates'), who).send(certificateInput({ template_id: template.id, custom_fields: { grade: 'A' } })).expect(201);
     return app().get(`/credentials/${issued.body.verification_code}/logo`);
   }],
   ['GET /credentials/{code}/logo', 404, 'a certificate without a logo', async () => app().get(`/credentials/${(await issueCertificate(ctx, newOrg(ctx))).verification_code}/logo`)],

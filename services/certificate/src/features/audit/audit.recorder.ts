@@ -29,6 +29,7 @@ export const CERTIFICATE_AUDIT_SNAPSHOTS: Readonly<Record<string, AuditSnapshot>
   'certificate.revoked': rowSnapshot('certificates', ['id', 'certificate_number', 'recipient_name', 'program_title', 'status', 'livemode', 'revoked_at'], { idColumn: 'id', orgColumn: 'organization_id' }),
   'template.updated': template,
   'template.archived': template,
+  'billing_details.updated': rowSnapshot('organization_billing_details', ['legal_name', 'address', 'tax_id', 'email'], { orgColumn: 'organization_id' }),
 };
 
 /** The recorder of the actions the route table declares (`audit`), into this service's audit log, with the caller's mode. */
