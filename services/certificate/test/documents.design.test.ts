@@ -97,7 +97,7 @@ describe('the document design', () => {
       revoked_on_text: null,
     });
     const html = (await request(ctx.app).get(page).set('Accept', 'text/html').expect(200)).text;
-    expect(html).toContain('<dt>Issued by</dt><dd>Faculty of Engineering, for Kano Polytechnic Academy (name not verified)</dd>');
+    expect(html).toContain('<dt>Issued by</dt><dd>Faculty of Engineering, for Kano Polytechnic Academy (name not verified) · issuer identity not verified</dd>');
     expect(html).toContain('<dt>Issue date</dt><dd>November 26, 2026</dd>');
     expect(html).toContain('<dt>Expires on</dt><dd>January 5, 2028</dd>');
     expect(html).toContain('It was issued by Faculty of Engineering.');
