@@ -72,12 +72,18 @@ describe('pnpm start in a fresh checkout', () => {
     await start();
   }, 300000);
   afterAll(async () => {
-    if (started && started.pnpm.exitCode === null) process.kill(-started.pnpm.pid!, 'SIGKILL');
+    // Ctrl-C first, as a user stops it: pnpm start then stops the services it started (each leads its own process
+    // group, so a SIGKILL of pnpm's group alone would leave them running). SIGKILL only when that did not end it.
+    if (started && started.pnpm.exitCode === null && started.pnpm.signalCode === null) {
+      process.kill(-started.pnpm.pid!, 'SIGINT');
+      await Promise.race([started.exited, new Promise((resolve) => setTimeout(resolve, 30000))]);
+      if (started.pnpm.exitCode === null && started.pnpm.signalCode === null) process.kill(-started.pnpm.pid!, 'SIGKILL');
+    }
     await untilAllStopped(ports);
     await dropRunDatabase(databaseUrl);
     await clearRedisPrefix(redisPrefix);
     checkout?.remove();
-  }, 60000);
+  }, 90000);
 
   it('answers on 127.0.0.1 and refuses connections on the machine\'s other address (gateway, its metrics port, both services)', async () => {
     expect(await tcp('127.0.0.1', ports.GATEWAY_PORT)).toBe('accepted');
