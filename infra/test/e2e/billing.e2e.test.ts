@@ -10,9 +10,9 @@ import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
-import { sendJson, startFakeServer } from '@platform/test-kit';
 import { launchBrowser, screenshot, updateDocsImage } from '../helpers/browser';
 import { dashboardPage, openDashboardTab, WAIT } from '../helpers/dashboard-page';
+import { startFakeGatewayA } from '../helpers/fake-gateway-a';
 import { firstPageAsPng } from '../helpers/pdf-image';
 import { startSystem, startTogether, type StartedSystem } from '../helpers/started-system';
 
@@ -22,33 +22,7 @@ const BUYER = { legal_name: 'Supersonic Pressure Tunnel Ltd', address: '12 Marin
 const SELLER = { INVOICE_SELLER_NAME: 'Partner Platform Ltd', INVOICE_SELLER_ADDRESS: '3 Broad Street\\nLagos 100001\\nNigeria', INVOICE_SELLER_TAX_ID: 'TIN-09876543', INVOICE_VAT_RATE: '7.5' };
 const GATEWAY_A_SECRET = 'sk_test_e2e_billing_gateway_a';
 
-/** Gateway A on loopback: its hosted page "takes the payment" and sends the payer back; its verify API knows those charges. */
-const paid = new Map<string, { amount: number; currency: string }>();
-async function startFakePaymentGateway() {
-  const opened = new Map<string, { callback: string; amount: number; currency: string }>();
-  const server = await startFakeServer((request, res) => {
-    if (request.method === 'POST' && request.url === '/transaction/initialize') {
-      if (request.headers.authorization !== `Bearer ${GATEWAY_A_SECRET}`) return sendJson(res, 401, { status: false });
-      const body = JSON.parse(request.body.toString('utf8')) as { reference: string; amount: number; currency: string; callback_url: string };
-      opened.set(body.reference, { callback: body.callback_url, amount: body.amount, currency: body.currency });
-      return sendJson(res, 200, { status: true, data: { authorization_url: `${server.url}/pay/${body.reference}`, access_code: 'ac_e2e', reference: body.reference } });
-    }
-    const page = /^\/pay\/([^/?]+)$/.exec(request.url);
-    if (page && opened.has(page[1]!)) {
-      const payment = opened.get(page[1]!)!;
-      paid.set(page[1]!, { amount: payment.amount, currency: payment.currency });
-      return void res.writeHead(303, { Location: payment.callback }).end();
-    }
-    const verify = /^\/transaction\/verify\/([^/]+)$/.exec(request.url);
-    const charge = verify && paid.get(decodeURIComponent(verify[1]!));
-    if (!verify || request.headers.authorization !== `Bearer ${GATEWAY_A_SECRET}`) return sendJson(res, 401, { status: false });
-    if (!charge) return sendJson(res, 404, { status: false });
-    sendJson(res, 200, { status: true, data: { id: 4099260599, status: 'success', reference: decodeURIComponent(verify[1]!), amount: charge.amount, currency: charge.currency } });
-  });
-  return server;
-}
-
-let paymentGateway: Awaited<ReturnType<typeof startFakePaymentGateway>>;
+let paymentGateway: Awaited<ReturnType<typeof startFakeGatewayA>>;
 let system: StartedSystem;
 let browser: Browser;
 let page: Page;
@@ -57,7 +31,7 @@ const { textOf, type, visit, waitForHeading, expectAccessible, signUpOwner, gate
 const json = (token?: string) => ({ 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) });
 
 beforeAll(async () => {
-  paymentGateway = await startFakePaymentGateway();
+  paymentGateway = await startFakeGatewayA(GATEWAY_A_SECRET, 4099260599);
   [system, browser] = await startTogether([
     startSystem('e2e_billing', { GATEWAY_A_SECRET_KEY: GATEWAY_A_SECRET, GATEWAY_A_BASE_URL: paymentGateway.url, GATEWAY_A_DISPLAY_NAME: 'Paystack', ...SELLER }),
     launchBrowser(),
@@ -147,7 +121,7 @@ describe('billing and invoices in Chromium', () => {
     await expectAccessible('billing-returned');
 
     // The gateway's signed webhook confirms the payment; the page polls and shows the invoice number.
-    const charge = paid.get(reference)!;
+    const charge = paymentGateway.paid.get(reference)!;
     const body = JSON.stringify({ event: 'charge.success', data: { id: 4099260599, reference, amount: charge.amount, currency: charge.currency, status: 'success' } });
     const delivered = await gatewayFetch('/webhooks/payments/gateway-a', {
       method: 'POST',

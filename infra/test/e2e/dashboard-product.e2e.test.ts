@@ -6,9 +6,9 @@
  */
 import { createHmac } from 'node:crypto';
 import type { Browser, Page } from 'puppeteer-core';
-import { sendJson, startFakeServer } from '@platform/test-kit';
 import { launchBrowser, screenshot } from '../helpers/browser';
 import { dashboardPage, openDashboardTab, WAIT } from '../helpers/dashboard-page';
+import { startFakeGatewayA } from '../helpers/fake-gateway-a';
 import { mailedLink } from '../helpers/mail-inbox';
 import { startSystem, startTogether, type StartedSystem } from '../helpers/started-system';
 
@@ -20,38 +20,7 @@ const RIDE = { pickup: PICKUP, dropoff: { lat: 6.4654, lng: 3.4064 }, tier: 'eco
 
 const GATEWAY_A_SECRET = 'sk_test_e2e_product_gateway_a';
 
-/**
- * Gateway A as a real HTTP server on loopback: its initialise API answers a hosted payment page on this server, which
- * "takes the payment" and sends the payer back to the callback URL; its verify API knows the charges paid that way.
- */
-const paid = new Map<string, { amount: number; currency: string }>();
-const visitedPaymentPages: string[] = [];
-async function startFakePaymentGateway() {
-  const opened = new Map<string, { callback: string; amount: number; currency: string }>();
-  const server = await startFakeServer((request, res) => {
-    if (request.method === 'POST' && request.url === '/transaction/initialize') {
-      if (request.headers.authorization !== `Bearer ${GATEWAY_A_SECRET}`) return sendJson(res, 401, { status: false });
-      const body = JSON.parse(request.body.toString('utf8')) as { reference: string; amount: number; currency: string; callback_url: string };
-      opened.set(body.reference, { callback: body.callback_url, amount: body.amount, currency: body.currency });
-      return sendJson(res, 200, { status: true, data: { authorization_url: `${server.url}/pay/${body.reference}`, access_code: 'ac_e2e', reference: body.reference } });
-    }
-    const page = /^\/pay\/([^/?]+)$/.exec(request.url);
-    if (page && opened.has(page[1]!)) {
-      const payment = opened.get(page[1]!)!;
-      visitedPaymentPages.push(page[1]!);
-      paid.set(page[1]!, { amount: payment.amount, currency: payment.currency });
-      return void res.writeHead(303, { Location: payment.callback }).end();
-    }
-    const verify = /^\/transaction\/verify\/([^/]+)$/.exec(request.url);
-    const charge = verify && paid.get(decodeURIComponent(verify[1]!));
-    if (!verify || request.headers.authorization !== `Bearer ${GATEWAY_A_SECRET}`) return sendJson(res, 401, { status: false });
-    if (!charge) return sendJson(res, 404, { status: false });
-    sendJson(res, 200, { status: true, data: { id: 4099260517, status: 'success', reference: decodeURIComponent(verify[1]!), amount: charge.amount, currency: charge.currency } });
-  });
-  return server;
-}
-
-let paymentGateway: Awaited<ReturnType<typeof startFakePaymentGateway>>;
+let paymentGateway: Awaited<ReturnType<typeof startFakeGatewayA>>;
 let system: StartedSystem;
 let browser: Browser;
 let page: Page;
@@ -59,7 +28,7 @@ let foreign: string[];
 const { textOf, type, clear, open, visit, waitForHeading, expectAccessible, keepForDocs, signUpOwner, gatewayFetch } = dashboardPage(() => ({ page, gatewayUrl: system.gatewayUrl }));
 
 beforeAll(async () => {
-  paymentGateway = await startFakePaymentGateway();
+  paymentGateway = await startFakeGatewayA(GATEWAY_A_SECRET, 4099260517);
   [system, browser] = await startTogether([
     startSystem('e2e_dashboard_product', { GATEWAY_A_SECRET_KEY: GATEWAY_A_SECRET, GATEWAY_A_BASE_URL: paymentGateway.url, GATEWAY_A_DISPLAY_NAME: 'Paystack' }),
     launchBrowser(),
@@ -265,13 +234,13 @@ describe('the dashboard as a product, in Chromium', () => {
       // Through the gateway's page (another origin) and back on the billing page, with the reference.
       await page.waitForFunction(() => location.pathname === '/dashboard/billing' && new URLSearchParams(location.search).has('reference'), WAIT);
       const reference = new URL(page.url()).searchParams.get('reference')!;
-      expect(visitedPaymentPages).toEqual([reference]);
+      expect(paymentGateway.visitedPaymentPages).toEqual([reference]);
       expect(foreign).toEqual([`${paymentGateway.url}/pay/${reference}`]);
       await waitForHeading('Credits & plan');
       expect(await textOf('[data-testid="checkout-reference"]')).toBe(reference);
 
       // The gateway's signed webhook activates the plan; the page shows it.
-      const charge = paid.get(reference)!;
+      const charge = paymentGateway.paid.get(reference)!;
       const body = JSON.stringify({ event: 'charge.success', data: { id: 4099260517, reference, amount: charge.amount, currency: charge.currency, status: 'success' } });
       const delivered = await fetch(`${system.gatewayUrl}/webhooks/payments/gateway-a`, {
         method: 'POST',
@@ -309,13 +278,13 @@ describe('the dashboard as a product, in Chromium', () => {
       await back;
       await page.waitForFunction(() => location.pathname === '/dashboard/billing' && new URLSearchParams(location.search).has('reference'), WAIT);
       const reference = new URL(page.url()).searchParams.get('reference')!;
-      expect(visitedPaymentPages.at(-1)).toBe(reference);
+      expect(paymentGateway.visitedPaymentPages.at(-1)).toBe(reference);
       expect(foreign).toEqual([`${paymentGateway.url}/pay/${reference}`]);
       await waitForHeading('Credits & plan');
       expect(await textOf('[data-testid="checkout-status"]')).toContain('for 500 credits');
 
       // The gateway's signed webhook, sent twice (gateways retry): the credits are added once.
-      const charge = paid.get(reference)!;
+      const charge = paymentGateway.paid.get(reference)!;
       const body = JSON.stringify({ event: 'charge.success', data: { id: 4099260518, reference, amount: charge.amount, currency: charge.currency, status: 'success' } });
       for (let copy = 0; copy < 2; copy++) {
         const delivered = await gatewayFetch('/webhooks/payments/gateway-a', {
