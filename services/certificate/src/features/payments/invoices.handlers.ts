@@ -23,11 +23,12 @@ export interface InvoicesHandlerDeps {
  * invoice, or an id of another shape, is a 404 like an unknown one.
  */
 export function invoicesHandlers({ invoices, paymentRecords, paymentGateways }: InvoicesHandlerDeps): Handlers<typeof invoicesRouteTable> {
-  const gatewayNameOf = async (row: InvoiceRow) => {
-    const payment = await paymentRecords.find(row.payment_reference);
-    const gateway = payment ? paymentGateways.get(payment.gateway) : undefined;
-    return { gatewayName: gateway?.displayName ?? payment?.gateway ?? '—', transactionId: payment?.gateway_transaction_id ?? null };
-  };
+  /** How an invoice names its payment's gateway (its configured display name) and transaction. */
+  const gatewayOf = (payment: { gateway: string; gateway_transaction_id?: string | null } | undefined) => ({
+    gatewayName: (payment && paymentGateways.get(payment.gateway)?.displayName) ?? payment?.gateway ?? '—',
+    transactionId: payment?.gateway_transaction_id ?? null,
+  });
+  const gatewayNameOf = async (row: InvoiceRow) => gatewayOf(await paymentRecords.find(row.payment_reference));
   const findInvoice = async (organizationId: string, id: string) => {
     const row = isIdOf('in', id) ? await invoices.find(organizationId, id) : undefined;
     if (!row) throw new NotFoundError('Invoice not found');
@@ -36,8 +37,9 @@ export function invoicesHandlers({ invoices, paymentRecords, paymentGateways }: 
   return {
     listInvoices: async ({ query, req }) => {
       const rows = await invoices.list(adminOf(req).org, query);
-      const names = new Map(await Promise.all(rows.map(async (row) => [row.id, (await gatewayNameOf(row)).gatewayName] as const)));
-      return { status: 200, body: pageOf(rows, query.limit, (row) => presentInvoice(row, names.get(row.id)!)) };
+      // The page's payments in one query, not one per invoice.
+      const payments = await invoices.paymentsOf(rows.map((row) => row.payment_reference));
+      return { status: 200, body: pageOf(rows, query.limit, (row) => presentInvoice(row, gatewayOf(payments.get(row.payment_reference)).gatewayName)) };
     },
     getInvoice: async ({ params, req }) => {
       const row = await findInvoice(adminOf(req).org, params.id);

@@ -128,6 +128,12 @@ export function createInvoicesRepository(db: Knex) {
     async find(organizationId: string, id: string): Promise<InvoiceRow | undefined> {
       return db('invoices').where({ organization_id: organizationId, id }).first();
     },
+    /** The gateway (its id) and transaction id of each of these invoices' payments, by payment reference: one query. */
+    async paymentsOf(references: string[]): Promise<Map<string, { gateway: string; gateway_transaction_id: string | null }>> {
+      if (references.length === 0) return new Map();
+      const rows = (await db('payments').whereIn('reference', references).select('reference', 'gateway', 'gateway_transaction_id')) as { reference: string; gateway: string; gateway_transaction_id: string | null }[];
+      return new Map(rows.map((row) => [row.reference, { gateway: row.gateway, gateway_transaction_id: row.gateway_transaction_id }]));
+    },
     /** The invoice of each of these payments, by payment reference. */
     async numbersOf(references: string[]): Promise<Map<string, { id: string; number: string }>> {
       if (references.length === 0) return new Map();
