@@ -79,6 +79,15 @@ export function exited(child: ChildProcess): Promise<number | null> {
 }
 
 /**
+ * The line that says why a server stopped: the last one naming an error (Postgres ends with "database system is shut
+ * down" after the FATAL line that matters), else the last one.
+ */
+export function tellingLine(output: string): string {
+  const lines = output.trim().split('\n').filter(Boolean);
+  return [...lines].reverse().find((line) => /\b(FATAL|PANIC|ERROR)\b|could not|# /.test(line)) ?? lines.pop() ?? 'no output';
+}
+
+/**
  * Waits until `answers()` is true. A process that exits (or never started) or does not answer within `timeoutMs` is
  * killed and ends start-up with one line: `failure` given the last line it printed.
  */
@@ -88,7 +97,7 @@ export async function untilServing(server: ChildProcess, answers: () => Promise<
   while (!(await answers())) {
     if (server.exitCode !== null || server.signalCode !== null || server.pid === undefined || Date.now() > deadline) {
       if (server.exitCode === null && server.pid !== undefined) server.kill('SIGKILL');
-      throw new Error(failure(output().trim().split('\n').filter(Boolean).pop() ?? 'no output'));
+      throw new Error(failure(tellingLine(output())));
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -247,6 +256,22 @@ async function accepts(url: string): Promise<boolean> {
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+/**
+ * `preferred` unless the server could not listen there: as root it runs as `postgres`, and no unprivileged user may
+ * listen below the kernel's `ip_unprivileged_port_start` (1024), although the check that the port is free, made as
+ * root, would pass. Postgres would then log "could not create any TCP/IP sockets" and shut down. Undefined: any free port.
+ */
+export function portTheServerCanUse(preferred: number): number | undefined {
+  if (process.getuid?.() !== 0) return preferred;
+  let firstUnprivileged = 1024;
+  try {
+    firstUnprivileged = Number(readFileSync('/proc/sys/net/ipv4/ip_unprivileged_port_start', 'utf8').trim());
+  } catch {
+    // Not Linux: the classic limit.
+  }
+  return preferred < firstUnprivileged ? undefined : preferred;
 }
 
 /** Starts Postgres on 127.0.0.1:`port` with its cluster in `dataDir` and answers once it accepts connections. */

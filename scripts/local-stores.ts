@@ -12,7 +12,7 @@ import path from 'node:path';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@platform/service-kit/config';
 import { describeUnreachable, ensureDatabase, redactUrl } from '@platform/service-kit/db';
 import { pingRedis } from '@platform/service-kit/redis';
-import { clusterLocation, startEmbeddedPostgres, type LocalServer } from './embedded-postgres';
+import { clusterLocation, portTheServerCanUse, startEmbeddedPostgres, type LocalServer } from './embedded-postgres';
 import { redisServerOnPath, startLocalRedis } from './local-redis';
 import { freePortPreferring } from './port-check';
 
@@ -61,7 +61,7 @@ export async function resolvePostgres(env: NodeJS.ProcessEnv, root: string, onSt
   const database = decodeURIComponent(new URL(defaultUrl).pathname.replace(/^\//, '')) || 'partner_platform';
   let server: LocalServer;
   try {
-    server = await startEmbeddedPostgres(dataDir, await freePortPreferring(portOf(defaultUrl, 5432)), database);
+    server = await startEmbeddedPostgres(dataDir, await freePortPreferring(portTheServerCanUse(portOf(defaultUrl, 5432))), database);
     onStarted('embedded Postgres', server); // stopped by the starter from here on, also when the next line fails
     await ensureDatabase(server.url);
   } catch (error) {

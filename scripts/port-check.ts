@@ -24,9 +24,9 @@ export async function describeTakenPort(claims: PortClaim[], holder: (port: numb
   return undefined;
 }
 
-/** `preferred` when nothing listens on it, else a free port the system picks. */
-export async function freePortPreferring(preferred: number): Promise<number> {
-  if (await isPortFree(preferred)) return preferred;
+/** `preferred` when nothing listens on it, else (or when it is undefined) a free port the system picks. */
+export async function freePortPreferring(preferred: number | undefined): Promise<number> {
+  if (preferred !== undefined && (await isPortFree(preferred))) return preferred;
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

@@ -39,3 +39,21 @@ describe('start-up mistakes give one line, not a stack trace', () => {
     expectOneLine(unknown.stderr, "Unknown option '--frobnicate'");
   });
 });
+
+describe('a local store that does not start is named by the line that says why', () => {
+  // What Postgres prints when it cannot listen: the FATAL line matters, the last line ("shut down") says nothing.
+  const postgresLog = [
+    '2026-11-29 20:08:57.110 UTC [6274] LOG:  starting PostgreSQL 16.4 on x86_64-pc-linux-gnu',
+    '2026-11-29 20:08:57.111 UTC [6274] LOG:  could not bind IPv4 address "127.0.0.1": Permission denied',
+    '2026-11-29 20:08:57.112 UTC [6274] FATAL:  could not create any TCP/IP sockets',
+    '2026-11-29 20:08:57.118 UTC [6274] LOG:  database system is shut down',
+    '',
+  ].join('\n');
+
+  it('picks the last error line over a closing one, and the last line when nothing names an error', async () => {
+    const { tellingLine } = await import('../../scripts/embedded-postgres');
+    expect(tellingLine(postgresLog)).toBe('2026-11-29 20:08:57.112 UTC [6274] FATAL:  could not create any TCP/IP sockets');
+    expect(tellingLine('starting\nready to start\n')).toBe('ready to start');
+    expect(tellingLine('')).toBe('no output');
+  });
+});

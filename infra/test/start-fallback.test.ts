@@ -197,22 +197,30 @@ describe('pnpm start with nothing at the default Postgres and Redis addresses, n
 });
 
 // A checkout every user can enter (mode 755 up to /): the cluster is the checkout's own `.data/postgres`, created with
-// modes that let the `postgres` user reach it when the start runs as root.
+// modes that let the `postgres` user reach it when the start runs as root. As root the default address here is on a
+// privileged port (1): free, but the `postgres` user may not listen there, so the server must take another port
+// rather than shut down with "could not create any TCP/IP sockets".
 describe('pnpm start with nothing configured in a checkout under a mode-755 folder', () => {
-  it('keeps the cluster in the checkout\'s .data/postgres', async () => {
+  it('keeps the cluster in the checkout\'s .data/postgres (as root, on a port the postgres user may listen on)', async () => {
     const ports = await freePorts();
-    const postgresPort = await closedPort();
+    const defaultPort = asRoot ? 1 : await closedPort();
+    let postgresPort = defaultPort;
     const redisPort = await closedPort();
     const checkout = copyCheckout(0o755);
     const dataDir = path.join(checkout.root, '.data', 'postgres');
     const started = pnpmStart(
-      { ...ports, ...unconfigured, PLATFORM_EMBEDDED_POSTGRES_DIR: undefined, PLATFORM_DEFAULT_DATABASE_URL: `postgres://postgres@127.0.0.1:${postgresPort}/partner_platform`, PLATFORM_DEFAULT_REDIS_URL: `redis://127.0.0.1:${redisPort}`, REDIS_PREFIX: newRedisPrefix('fallback') },
+      { ...ports, ...unconfigured, PLATFORM_EMBEDDED_POSTGRES_DIR: undefined, PLATFORM_DEFAULT_DATABASE_URL: `postgres://postgres@127.0.0.1:${defaultPort}/partner_platform`, PLATFORM_DEFAULT_REDIS_URL: `redis://127.0.0.1:${redisPort}`, REDIS_PREFIX: newRedisPrefix('fallback') },
       [],
       checkout.root,
     );
     try {
       await waitForOutput(started, 'Partner platform is up', 240000);
-      expect(started.output()).toContain(`started an embedded Postgres at postgres://postgres@127.0.0.1:${postgresPort}/partner_platform (data in .data/postgres).`);
+      const embedded = /started an embedded Postgres at postgres:\/\/postgres@127\.0\.0\.1:(\d+)\/partner_platform \(data in \.data\/postgres\)\./.exec(started.output());
+      expect(embedded).not.toBeNull();
+      postgresPort = Number(embedded![1]);
+      if (asRoot) expect(postgresPort).toBeGreaterThanOrEqual(1024);
+      else expect(postgresPort).toBe(defaultPort);
+      expect(await accepts(postgresPort)).toBe(true);
       expect(started.output()).toMatch(/^ {2}postgres {5}\S+ {3}\(embedded, data in \.data\/postgres, stopped with the rest\)$/m);
       if (asRoot) {
         // The postgres user can pass through .data (its listing stays private: it holds dev-secrets.json).
