@@ -83,13 +83,13 @@ async function waitForOutput(output: () => string, text: string, timeoutMs: numb
   }
 }
 
-/** Dispatch timer jobs (offer expiry, search retry, search timeout) the worker would run: delayed or waiting in BullMQ. */
+/** Dispatch timers the worker would run: offer expiries and search timeouts delayed or waiting in BullMQ, and search retries. */
 async function dispatchTimersWaiting(system: RunningSystem): Promise<number> {
   const redis = createRedis(process.env.REDIS_URL ?? DEFAULT_REDIS_URL);
   try {
     const queue = `${system.redisPrefix}:dispatch-timers`;
-    const [delayed, waiting] = await Promise.all([redis.zcard(`${queue}:delayed`), redis.llen(`${queue}:wait`)]);
-    return delayed + waiting;
+    const [delayed, waiting, retries] = await Promise.all([redis.zcard(`${queue}:delayed`), redis.llen(`${queue}:wait`), redis.zcard(`${system.redisPrefix}:dispatch:search-retries`)]);
+    return delayed + waiting + retries;
   } finally {
     redis.disconnect();
   }

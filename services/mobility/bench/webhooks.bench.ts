@@ -8,6 +8,9 @@
  *   4. commit → first POST latency while events commit at 200/s, one per transaction (BENCH_LATENCY_EVENTS, 600).
  * BENCH_SCALE_ENDPOINTS=1,100,1000 runs instead one row per count: BENCH_EVENTS deliveries to that many endpoints of one
  * partner (how the drain rate grows with the endpoints), each beside its raw loop.
+ * Rows 1 and 2 and every scaling row also measure the durable floor (`durableFloor`): the same signed POSTs with the
+ * same number in flight, plus only what makes a delivery survive a crash, its state and its attempt record, written to
+ * the same tables in batched multi-row statements. pipeline / floor is what the engine's own machinery costs.
  * Needs local Postgres and Redis. The machine is shared, so figures are noisy: compare each with its own baseline.
  */
 import { createServer, type IncomingMessage } from 'node:http';
@@ -20,6 +23,7 @@ import { parseConfig } from '@platform/service-kit/config';
 import { clearRedisPrefix, createRunDatabase, dropRunDatabase, redisUrl, runSuffix } from '@platform/test-kit';
 import { signWebhook, generateWebhookSecret } from '@platform/webhook-signature';
 import { machineCpuMs, namedProcessesCpuMs } from '@platform/bench-kit';
+import { createStatementBatcher } from '@platform/mobility/tooling';
 import {
   appendOutboxEvent,
   createEndpointSecretCipher,
@@ -122,6 +126,88 @@ async function rawLoop(urls: string[], count: number, parallel: number): Promise
   });
   sender.close();
   return result;
+}
+
+interface FloorDelivery {
+  id: string;
+  url: string;
+  secret: string;
+  eventId: string;
+  body: string;
+}
+
+/**
+ * Deliveries for the floor, written before it is timed: `count` events of `partnerId` (committed through the outbox, as
+ * the pipeline's are), one pending delivery row per event and endpoint, spread over `urls` in turn.
+ */
+async function floorDeliveries(db: Knex, config: MobilityConfig, partnerId: string, urls: string[], count: number): Promise<FloorDelivery[]> {
+  const secrets = urls.map(() => generateWebhookSecret());
+  const cipher = createEndpointSecretCipher(config);
+  const endpoints = urls.map((url, i) => ({ id: newId('whe'), url, secret: secrets[i]! }));
+  await db('webhook_endpoints').insert(endpoints.map((e) => ({ id: e.id, partner_id: partnerId, url: e.url, events: ['ride.cancelled'], secret: cipher.encrypt(e.id, e.secret) })));
+  await commitEvents(db, partnerId, Math.ceil(count / urls.length));
+  const events = await db('outbox_events').where({ partner_id: partnerId }).select('id', 'body').orderBy('id');
+  const deliveries: FloorDelivery[] = [];
+  for (let i = 0; deliveries.length < count; i++) {
+    const event = events[Math.floor(i / urls.length)]!;
+    const endpoint = endpoints[i % urls.length]!;
+    deliveries.push({ id: newId('whd'), url: endpoint.url, secret: endpoint.secret, eventId: event.id as string, body: JSON.stringify(event.body) });
+  }
+  const endpointOf = new Map(endpoints.map((e) => [e.url, e.id]));
+  for (let i = 0; i < deliveries.length; i += 5000) {
+    await db('webhook_deliveries').insert(deliveries.slice(i, i + 5000).map((d) => ({ id: d.id, event_id: d.eventId, endpoint_id: endpointOf.get(d.url), partner_id: partnerId, max_attempts: 5 })));
+  }
+  await db('outbox_events').where({ partner_id: partnerId }).update({ dispatched_at: db.fn.now() });
+  return deliveries;
+}
+
+/**
+ * The durable floor: each delivery signed and POSTed (`parallel` at a time, as the raw loop), then its state
+ * (`succeeded`, attempts, status code, delivered_at) and its attempt record written; concurrent deliveries share one
+ * statement (group commit), and a delivery counts only once its statement has committed. No queue, no claim, no
+ * lease, no relay: what the pipeline adds beyond this is its own machinery.
+ */
+async function durableFloor(db: Knex, deliveries: FloorDelivery[], parallel: number): Promise<Measured> {
+  const sender = createWebhookSender({ allowHttp: true, allowPrivate: true }, 10000);
+  const record = createStatementBatcher(async (done: { id: string; status: number; ms: number }[]) => {
+    const ids = done.map((d) => d.id);
+    await db.raw(
+      `with moved as (
+         update webhook_deliveries d
+            set status = 'succeeded', attempts = d.attempts + 1, last_status_code = t.status, delivered_at = now(), updated_at = now()
+           from unnest(?::text[], ?::int[], ?::int[]) as t(id, status, ms)
+          where d.id = t.id and d.id = any(?::text[])
+      returning d.id, d.attempts, t.status, t.ms
+       )
+       insert into webhook_attempts (delivery_id, attempt, status_code, duration_ms) select id, attempts, status, ms from moved`,
+      [ids, done.map((d) => d.status), done.map((d) => d.ms), ids] as unknown as Knex.RawBinding[],
+    );
+    return done.map(() => undefined);
+  });
+  let next = 0;
+  const result = await measured(deliveries.length, async () => {
+    await Promise.all(
+      Array.from({ length: parallel }, async () => {
+        while (next < deliveries.length) {
+          const delivery = deliveries[next++]!;
+          const started = performance.now();
+          const headers = signWebhook({ secret: delivery.secret, id: delivery.eventId, timestamp: Math.floor(Date.now() / 1000), body: delivery.body });
+          const outcome = await sender.send(delivery.url, delivery.body, { 'Content-Type': 'application/json', ...headers });
+          if (outcome.statusCode !== 200) throw new Error(`floor POST failed: ${outcome.error ?? outcome.statusCode}`);
+          await record({ id: delivery.id, status: outcome.statusCode, ms: Math.round(performance.now() - started) });
+        }
+      }),
+    );
+  });
+  sender.close();
+  const [row] = await db('webhook_deliveries').whereIn('id', deliveries.slice(0, 1000).map((d) => d.id)).whereNot({ status: 'succeeded' }).count<{ n: string }[]>('* as n');
+  if (Number(row?.n) !== 0) throw new Error('the floor left deliveries unrecorded');
+  return result;
+}
+
+/** pipeline against the floor and the raw loop, and the floor against the raw loop. */
+function ratios(pipe: Measured, floor: Measured, raw: Measured): string {
+  return `pipeline / floor ${(pipe.rate / floor.rate).toFixed(2)}, pipeline / raw ${(pipe.rate / raw.rate).toFixed(2)}, floor / raw ${(floor.rate / raw.rate).toFixed(2)}`;
 }
 
 async function addEndpoints(db: Knex, config: MobilityConfig, partnerId: string, urls: string[]): Promise<void> {
@@ -242,9 +328,11 @@ async function main() {
         const deliveries = Math.max(count, Math.floor(EVENTS / count) * count);
         const parallel = Math.min(CONCURRENCY, count * ENDPOINT_CONCURRENCY);
         const raw = await rawLoop(urls, deliveries, parallel);
+        const floorUrls = Array.from({ length: count }, (_v, i) => `${fast.url}/f${count}_${i}`);
+        const floor = await durableFloor(db, await floorDeliveries(db, config, `${partnerId}_floor`, floorUrls, deliveries), parallel);
         const piped = await pipeline(db, config, partnerId, fast, deliveries, deliveries / count);
-        console.log(`${count} endpoints: pipeline ${rate(piped.rate)} vs raw loop ${rate(raw.rate)} (${parallel} at a time): ratio ${(piped.rate / raw.rate).toFixed(2)} [${deliveries} deliveries]`);
-        console.log(`                               ${cpuOf(piped, raw)}`);
+        console.log(`${count} endpoints: pipeline ${rate(piped.rate)}, durable floor ${rate(floor.rate)}, raw loop ${rate(raw.rate)} (${parallel} at a time): ${ratios(piped, floor, raw)} [${deliveries} deliveries]`);
+        console.log(`                               ${cpuOf(piped, raw)}; floor: this process ${Math.round(floor.processUs)} µs, Postgres ${Math.round(floor.postgresUs)} µs, machine ${Math.round(floor.machineUs)} µs`);
       }
       return;
     }
@@ -253,18 +341,20 @@ async function main() {
     const oneUrl = `${fast.url}/one`;
     await addEndpoints(db, config, 'org_bench_one', [oneUrl]);
     const rawOne = await rawLoop([oneUrl], EVENTS, ENDPOINT_CONCURRENCY);
+    const floorOne = await durableFloor(db, await floorDeliveries(db, config, 'org_bench_one_floor', [`${fast.url}/one_floor`], EVENTS), ENDPOINT_CONCURRENCY);
     const pipeOne = await pipeline(db, config, 'org_bench_one', fast, EVENTS, EVENTS);
-    console.log(`1 endpoint, instant receiver:  pipeline ${rate(pipeOne.rate)} vs raw loop ${rate(rawOne.rate)} (${ENDPOINT_CONCURRENCY} at a time): ratio ${(pipeOne.rate / rawOne.rate).toFixed(2)} [${EVENTS} events]`);
-    console.log(`                               ${cpuOf(pipeOne, rawOne)}`);
+    console.log(`1 endpoint, instant receiver:  pipeline ${rate(pipeOne.rate)}, durable floor ${rate(floorOne.rate)}, raw loop ${rate(rawOne.rate)} (${ENDPOINT_CONCURRENCY} at a time): ${ratios(pipeOne, floorOne, rawOne)} [${EVENTS} events]`);
+    console.log(`                               ${cpuOf(pipeOne, rawOne)}; floor: this process ${Math.round(floorOne.processUs)} µs, Postgres ${Math.round(floorOne.postgresUs)} µs`);
 
     // 2. 100 endpoints of one partner: each event goes to all of them.
     const hundred = Array.from({ length: 100 }, (_v, i) => `${fast.url}/e${i}`);
     await addEndpoints(db, config, 'org_bench_hundred', hundred);
     const deliveries = Math.max(100, Math.floor(EVENTS / 100) * 100);
     const rawHundred = await rawLoop(hundred, deliveries, CONCURRENCY);
+    const floorHundred = await durableFloor(db, await floorDeliveries(db, config, 'org_bench_hundred_floor', Array.from({ length: 100 }, (_v, i) => `${fast.url}/f${i}`), deliveries), CONCURRENCY);
     const pipeHundred = await pipeline(db, config, 'org_bench_hundred', fast, deliveries, deliveries / 100);
-    console.log(`100 endpoints, one partner:    pipeline ${rate(pipeHundred.rate)} vs raw loop ${rate(rawHundred.rate)} (${CONCURRENCY} at a time): ratio ${(pipeHundred.rate / rawHundred.rate).toFixed(2)} [${deliveries} deliveries]`);
-    console.log(`                               ${cpuOf(pipeHundred, rawHundred)}`);
+    console.log(`100 endpoints, one partner:    pipeline ${rate(pipeHundred.rate)}, durable floor ${rate(floorHundred.rate)}, raw loop ${rate(rawHundred.rate)} (${CONCURRENCY} at a time): ${ratios(pipeHundred, floorHundred, rawHundred)} [${deliveries} deliveries]`);
+    console.log(`                               ${cpuOf(pipeHundred, rawHundred)}; floor: this process ${Math.round(floorHundred.processUs)} µs, Postgres ${Math.round(floorHundred.postgresUs)} µs`);
 
     // 3. One endpoint whose receiver takes 100 ms: the ceiling is ENDPOINT_CONCURRENCY / 0.1 s.
     const slowUrl = `${slow.url}/slow`;

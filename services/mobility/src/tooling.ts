@@ -13,5 +13,6 @@ export { createDispatchWorker } from './features/dispatch';
 export { appendOutboxEvent } from './features/outbox';
 export { createEndpointSecretCipher, startWebhookDispatch, WORKER_DB_SETTINGS } from './features/webhook-dispatch';
 export { createWebhookSender } from './features/webhook-dispatch/webhook-sender';
+export { createStatementBatcher } from './features/webhook-dispatch/statement-batcher';
 export { FleetLocations, scopesServing } from './features/fleet/fleet.locations';
 export { TIERS } from './platform/pricing';

@@ -8,7 +8,7 @@ import { openServiceDatabase, requireRedis } from '@platform/service-kit/bootstr
 import { startTracing } from '@platform/service-kit/tracing';
 import { MOBILITY_SCHEMA, mobilityConfigSchema } from './config';
 import { migrations } from './db/migrations';
-import { createDispatchWorker } from './features/dispatch';
+import { createDispatchWorker, startSearchRetrySweeper } from './features/dispatch';
 import { scheduleEventRetention, startWebhookDispatch, WORKER_DB_SETTINGS } from './features/webhook-dispatch';
 import { appendOutboxEvent } from './features/outbox';
 import { scheduleDriverCredentialRetention } from './features/driver-sessions';
@@ -30,6 +30,7 @@ async function main() {
   const connection = createRedis(config.REDIS_URL);
   const services = buildServices({ db, redis, config, logger });
   const dispatch = createDispatchWorker(services.dispatcher, connection, config.REDIS_PREFIX, logger);
+  const searchRetries = startSearchRetrySweeper(services.dispatcher, services.timers.retries, logger);
   const registry = new Registry();
   const webhooks = startWebhookDispatch({ db, connection, config, logger, registry, appendEvent: appendOutboxEvent });
   // Events and attempt logs older than 30 days are deleted hourly (one worker at a time: a Postgres advisory lock).
@@ -49,6 +50,7 @@ async function main() {
   await Promise.all([dispatch.waitUntilReady(), webhooks.worker.waitUntilReady()]);
   logger.info({ queues: Object.values(QUEUES), prefix: config.REDIS_PREFIX }, 'worker started');
   closeGracefullyOnSignal(logger, servers, [
+    () => searchRetries.stop(),
     () => dispatch.close(),
     () => webhooks.close(),
     () => retention.stop(),

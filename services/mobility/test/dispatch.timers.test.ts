@@ -4,6 +4,7 @@ import { createPartnerKey } from './factories/auth';
 import { offset, onlineDriver, randomCentre } from './factories/fleet';
 import { eventually } from '@platform/test-kit';
 import { partnerApi, rideBody } from './factories/rides';
+import { SearchRetries } from '../src/features/dispatch/search-retries';
 
 let ctx: TestContext;
 let partner: ReturnType<typeof partnerApi>;
@@ -81,8 +82,11 @@ describe('dispatch timers (BullMQ worker)', () => {
   });
 
   it('leaves no search timers waiting once a ride is cancelled, or accepted (with its offer expiry)', async () => {
-    const timersOf = async (...subjects: string[]) =>
-      (await ctx.services.timers.queue.getDelayed()).filter((job) => subjects.includes(job.data.offerId ?? job.data.id)).map((job) => job.name).sort();
+    const timersOf = async (...subjects: string[]) => {
+      const delayed = (await ctx.services.timers.queue.getDelayed()).filter((job) => subjects.includes(job.data.offerId ?? job.data.id)).map((job) => job.name);
+      const retries = (await Promise.all(subjects.map((id) => ctx.services.timers.retries.dueAt(id)))).filter((due) => due !== null).map(() => 'search-retry');
+      return [...delayed, ...retries].sort();
+    };
     const waiting = await partner.post('/api/v1/rides', rideBody(randomCentre())).expect(201);
     expect(await timersOf(waiting.body.id)).toEqual(['search-retry', 'search-timeout']);
     await partner.post(`/api/v1/rides/${waiting.body.id}/cancel`).expect(200);
@@ -95,5 +99,53 @@ describe('dispatch timers (BullMQ worker)', () => {
     expect(await timersOf(offered.body.id, offer!.id)).toEqual(['offer-expiry', 'search-retry', 'search-timeout']);
     await driver.app.post(`/offers/${offer!.id}/accept`).expect(200);
     expect(await timersOf(offered.body.id, offer!.id)).toEqual([]);
+  });
+
+  it('keeps one search retry per waiting ride, which each look moves on, and drops it once the search window has ended', async () => {
+    const centre = randomCentre();
+    const ride = await partner.post('/api/v1/rides', rideBody(centre)).expect(201);
+    const retries = ctx.services.timers.retries;
+    const first = await retries.dueAt(ride.body.id);
+    expect(first).toBeGreaterThan(Date.now());
+    // Scheduling again moves the one entry rather than adding a second.
+    const before = await retries.count();
+    await ctx.services.timers.searchRetry('ride', ride.body.id, 60_000);
+    expect(await retries.count()).toBe(before);
+    // A look that finds nobody in range schedules the next one (the sweeper took it at 0, under a 30 s lease).
+    await fireTimer(ctx, 'search-retry', ride.body.id);
+    const next = await eventually(async () => {
+      const due = await retries.dueAt(ride.body.id);
+      expect(due).not.toBe(0);
+      return due!;
+    });
+    expect(next).toBeGreaterThan(Date.now());
+    expect(next).toBeLessThan(Date.now() + 30_000);
+    // A window that has ended: the look schedules nothing, and the sweep drops the entry.
+    const pickup = { lat: centre.lat, lng: centre.lng };
+    await ctx.services.timers.searchRetry('ride', ride.body.id, 0, { partnerId: 'org_gone', fleetKind: 'driver', tier: 'economy', pickup, until: Date.now() - 1 });
+    await eventually(async () => expect(await retries.dueAt(ride.body.id)).toBeNull());
+    expect((await partner.get(`/api/v1/rides/${ride.body.id}`).expect(200)).body.status).toBe('pending');
+  });
+
+  it('hands each due retry to one sweep at a time (a lease), and keeps those a look rescheduled', async () => {
+    // A set of its own (no sweeper runs on it), so this test alone takes its retries.
+    const retries = new SearchRetries(ctx.redis, `${ctx.config.REDIS_PREFIX}.lease`);
+    const pickup = { lat: 6.5, lng: 3.4 };
+    const window = { partnerId: 'org_lease', fleetKind: 'driver' as const, tier: 'economy' as const, pickup, until: Date.now() + 60_000 };
+    await retries.schedule('delivery', 'dlv_a', 0);
+    await retries.schedule('ride', 'ride_b', 0, window);
+    await retries.schedule('ride', 'ride_later', 3_600_000);
+    await retries.schedule('ride', 'ride_b', 0); // without a window: the stored one stays
+    const taken = await retries.takeDue(500, 30_000);
+    expect(taken.retries).toEqual([{ kind: 'delivery', id: 'dlv_a' }, { kind: 'ride', id: 'ride_b', search: window }]);
+    for (const id of ['dlv_a', 'ride_b']) expect(await retries.dueAt(id)).toBe(taken.leaseUntil);
+    expect((await retries.takeDue(500, 30_000)).retries).toEqual([]); // held by the first sweep's lease
+    await retries.schedule('ride', 'ride_b', 5_000); // the look at ride_b scheduled its next one
+    await retries.settle(['dlv_a', 'ride_b'], taken.leaseUntil);
+    expect(await retries.dueAt('dlv_a')).toBeNull();
+    expect(await retries.dueAt('ride_b')).toBeGreaterThan(Date.now());
+    expect(await retries.count()).toBe(2);
+    await Promise.all(['ride_b', 'ride_later'].map((id) => retries.remove(id)));
+    expect(await retries.count()).toBe(0);
   });
 });

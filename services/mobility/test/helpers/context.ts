@@ -6,7 +6,7 @@ import { parseConfig } from '@platform/service-kit/config';
 import { redisUrl, runDatabaseUrl, runRedisPrefix } from '@platform/test-kit';
 import { createApp } from '../../src/app';
 import { MOBILITY_SCHEMA, mobilityConfigSchema } from '../../src/config';
-import { createDispatchWorker } from '../../src/features/dispatch/dispatch.worker';
+import { createDispatchWorker, startSearchRetrySweeper, type SearchRetrySweeper } from '../../src/features/dispatch/dispatch.worker';
 import { buildServices } from '../../src/services';
 import { createPartnerKey } from '../factories/auth';
 import { partnerApi } from '../factories/rides';
@@ -24,7 +24,7 @@ export function createTestContext(env: Record<string, string> = {}): TestContext
   const logger = pino({ level: 'silent' });
   const services = buildServices({ db, redis, config, logger });
   const app = createApp({ db, redis, config, logger }, services);
-  const workers: { worker: Worker; connection: Redis }[] = [];
+  const workers: { worker: Worker; sweeper: SearchRetrySweeper; connection: Redis }[] = [];
   return {
     app,
     db,
@@ -34,11 +34,14 @@ export function createTestContext(env: Record<string, string> = {}): TestContext
     startDispatchWorker() {
       const connection = createRedis(config.REDIS_URL);
       const worker = createDispatchWorker(services.dispatcher, connection, config.REDIS_PREFIX, logger);
-      workers.push({ worker, connection });
+      // The search retries run beside the BullMQ timers, as in the worker process (sweeping on the worker's connection).
+      const sweeper = startSearchRetrySweeper(services.dispatcher, services.timers.retries, logger);
+      workers.push({ worker, sweeper, connection });
       return worker;
     },
     close: async () => {
-      for (const { worker, connection } of workers) {
+      for (const { worker, sweeper, connection } of workers) {
+        await sweeper.stop();
         await worker.close();
         connection.disconnect();
       }

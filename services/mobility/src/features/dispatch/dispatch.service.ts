@@ -88,8 +88,8 @@ export class Dispatcher {
   }
 
   /** After a job stopped searching (its change committed): its waiting search timers are removed (best effort). */
-  async searchEnded(job: { id: string; createdAt: Date }, except: { timeout?: boolean } = {}): Promise<void> {
-    await this.timers.stopSearch(job.id, job.createdAt, this.retryDelayMs, except);
+  async searchEnded(job: { id: string }, except: { timeout?: boolean } = {}): Promise<void> {
+    await this.timers.stopSearch(job.id, except);
   }
 
   /** Offers the job to the nearest free driver not asked yet, unless an offer is open or the job stopped searching. */
@@ -178,8 +178,7 @@ export class Dispatcher {
       await this.offers.closeOffer(trx, { id: offer.id }, 'accepted');
       return { assigned: await handler.assign(trx, offer.job_id, driverId, telemetry), offer };
     });
-    const createdAt = new Date(String(view.assigned.created_at));
-    await this.settleTimers(() => Promise.all([this.timers.removeOfferExpiry(view.offer.id), this.searchEnded({ id: view.offer.job_id, createdAt })]));
+    await this.settleTimers(() => Promise.all([this.timers.removeOfferExpiry(view.offer.id), this.searchEnded({ id: view.offer.job_id })]));
     return view.assigned;
   }
 
@@ -232,7 +231,7 @@ export class Dispatcher {
     });
     if (!ended) return;
     for (const driverId of ended.freed) await this.afterDriverFreed(driverId);
-    await this.settleTimers(() => this.searchEnded({ id, createdAt: ended.createdAt }, { timeout: true })); // this timer is the one running
+    await this.settleTimers(() => this.searchEnded({ id }, { timeout: true })); // this timer is the one running
   }
 
   /** In the caller's transaction (cancel, time-out): closes open offers and frees the drivers they held. */

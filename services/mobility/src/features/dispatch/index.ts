@@ -4,6 +4,7 @@ export { createDispatcher } from './dispatch.service';
 export type { Dispatcher } from './dispatch.service';
 export { createDispatchTimers } from './dispatch.timers';
 export type { DispatchJob, JobHandler, JobKind } from './dispatch.types';
-export { createDispatchWorker } from './dispatch.worker';
+export { createDispatchWorker, startSearchRetrySweeper } from './dispatch.worker';
+export type { SearchRetrySweeper } from './dispatch.worker';
 export { createDriverRelease } from './driver-release';
 export { createOffersRepository } from './offers.repository';
