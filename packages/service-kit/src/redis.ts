@@ -8,6 +8,19 @@ export function createRedis(url: string, options: RedisOptions = {}): Redis {
   return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false, ...options });
 }
 
+/**
+ * A second connection to the same server that closes when `redis` does (its `end` event), for a client that defines
+ * many scripts on the connection it is given. BullMQ defines its ~40 Lua scripts on its connection, and ioredis copies
+ * every script a connection has onto each pipeline it makes (`Pipeline`'s constructor): on a connection shared with
+ * BullMQ, every `redis.pipeline()` of a request's hot path paid for that copy (most of ioredis's CPU in a profile of
+ * the mobility service under `pnpm load`, docs/benchmarks.md).
+ */
+export function companionConnection(redis: Redis): Redis {
+  const companion = redis.duplicate();
+  redis.once('end', () => companion.disconnect());
+  return companion;
+}
+
 /** Pings once with a short timeout, for start-up checks that must fail fast. */
 export async function pingRedis(url: string, timeoutMs = 3000): Promise<void> {
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: timeoutMs, retryStrategy: () => null });

@@ -2,7 +2,7 @@ import { organizationBudget, type ApiKeyAuthCache } from '@platform/api-keys';
 import type { Knex } from '@platform/service-kit/db';
 import type { Logger } from '@platform/service-kit/logger';
 import type { Metrics } from '@platform/service-kit/metrics';
-import type { Redis } from '@platform/service-kit/redis';
+import { companionConnection, type Redis } from '@platform/service-kit/redis';
 import type { MobilityConfig } from './config';
 import { jobSecretsFrom } from './platform/job-secrets';
 import { apiKeyCapsOf, createMobilityApiKeys } from './features/api-keys';
@@ -49,7 +49,9 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   const locations = createFleetLocations(redis, config.REDIS_PREFIX);
   const fleet = createFleetService(db, createFleetRepository(db), locations);
   const estimates = createEstimateService(createEstimatesRepository(db), locations, { dispatchRadiusMeters: config.DISPATCH_RADIUS_M });
-  const timers = createDispatchTimers(redis, config.REDIS_PREFIX);
+  // BullMQ's queues on a connection of their own (closed with redis): see companionConnection.
+  const queueConnection = companionConnection(redis);
+  const timers = createDispatchTimers(queueConnection, redis, config.REDIS_PREFIX);
   const offers = createOffersRepository(db);
   const release = createDriverRelease(offers, fleet, locations, logger);
   const eventPasses = createEventPassService({ db, repository: createEventPassesRepository(db), appendEvent: appendOutboxEvent });
@@ -114,7 +116,7 @@ export function buildServices({ db, redis, config, logger, apiKeyCache }: Mobili
   // Test mode: moves test jobs through the same life cycles the dispatcher and drivers use.
   const sandbox = createSandboxService({ idleJobs: createSandboxExpiryRepository(db), rides: rideLifecycle, deliveries: deliveryLifecycle });
   // The partner's webhook endpoints (register, test events, retries: the queue the worker drains) and its event log.
-  const webhookQueue = createWebhookQueue(redis, config.REDIS_PREFIX);
+  const webhookQueue = createWebhookQueue(queueConnection, config.REDIS_PREFIX);
   const webhooks = createWebhookEndpointService({
     db,
     endpoints: createWebhookEndpointsRepository(db),

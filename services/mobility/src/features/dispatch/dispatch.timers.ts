@@ -6,7 +6,6 @@ import { SearchRetries, type SearchWindow } from './search-retries';
 
 export type { SearchWindow } from './search-retries';
 
-
 export type DispatchTimerJob =
   | { name: 'offer-expiry'; data: { offerId: string } }
   | { name: 'search-timeout'; data: { kind: JobKind; id: string } }
@@ -22,8 +21,9 @@ export class DispatchTimers {
   readonly queue: Queue;
   readonly retries: SearchRetries;
 
-  constructor(connection: Redis, prefix: string) {
-    this.retries = new SearchRetries(connection, prefix);
+  /** `connection` carries BullMQ's queue (and its scripts); `redis`, the retries' own commands and pipelines. */
+  constructor(connection: Redis, redis: Redis, prefix: string) {
+    this.retries = new SearchRetries(redis, prefix);
     this.queue = new Queue(QUEUES.dispatch, {
       connection,
       prefix,
@@ -69,6 +69,6 @@ export class DispatchTimers {
 }
 
 /** The dispatch timers' queue (under `prefix`): offer expiries and search retries. */
-export function createDispatchTimers(connection: Redis, prefix: string): DispatchTimers {
-  return new DispatchTimers(connection, prefix);
+export function createDispatchTimers(connection: Redis, redis: Redis, prefix: string): DispatchTimers {
+  return new DispatchTimers(connection, redis, prefix);
 }
