@@ -9,6 +9,7 @@ import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@platform/service-kit/c
 import { dropDatabase } from '@platform/service-kit/db';
 import { deleteKeysWithPrefix } from '@platform/service-kit/redis';
 import { compiledEnv } from '@platform/service-kit/compiled-env';
+import { adoptDevSecrets } from './dev-secrets';
 import { describeTakenPort } from './port-check';
 import { readRunningState, workspaceRoot } from './running-state';
 
@@ -37,6 +38,9 @@ export async function startSystem(label: string, basePort: number, env: NodeJS.P
   const ports = { GATEWAY_PORT: String(basePort), CERTIFICATE_PORT: String(basePort + 1), MOBILITY_PORT: String(basePort + 2) };
   const redisPrefix = `${label}_${suffix}`;
   const systemEnv = compiledEnv({ ...process.env, LOG_LEVEL: 'warn', ...ports, DATABASE_URL: database.toString(), REDIS_URL: process.env.REDIS_URL ?? running?.redisUrl ?? DEFAULT_REDIS_URL, REDIS_PREFIX: redisPrefix, ...env });
+  // The checkout's development secrets, as `pnpm start` gives its children: a worker started here (startWorker) must
+  // decrypt the webhook secrets the API encrypted (WEBHOOK_SECRET_KEY), or it delivers nothing.
+  adoptDevSecrets(workspaceRoot(__dirname), systemEnv);
   // Another program on one of these ports would answer the health checks: refuse to start rather than measure it.
   const taken = await describeTakenPort([
     { name: 'gateway', variable: 'the base port', port: basePort },

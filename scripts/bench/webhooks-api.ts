@@ -147,7 +147,10 @@ async function main() {
     worker.kill('SIGCONT');
     const deadline = Date.now() + 120000;
     while (events.some((id) => !receiver.firstSeen.has(id))) {
-      if (Date.now() > deadline) throw new Error(`only ${events.filter((id) => receiver.firstSeen.has(id)).length}/${expected} events arrived within 120 s of the resume`);
+      if (Date.now() > deadline) {
+        const tail = system.output().split('\n').slice(-40).join('\n');
+        throw new Error(`only ${events.filter((id) => receiver.firstSeen.has(id)).length}/${expected} events arrived within 120 s of the resume; the system's last lines:\n${tail}`);
+      }
       await sleep(5);
     }
     const drainSeconds = (performance.now() - resumed) / 1000;
