@@ -547,6 +547,10 @@ async function streamsPhase(system: RunningSystem, flooders: Partner[], bystande
   }
   await Promise.all(loops);
   for (const close of held) close();
+  // A 5xx is a defect whatever the flood: show what the services logged about it.
+  if ([...flood, ...meter.statuses].some((status) => status >= 500)) {
+    for (const line of system.output().split('\n').filter((l) => l.includes('"level":50'))) console.log(`    ${line.slice(0, 1200)}`);
+  }
   return {
     phase: 'd. streams',
     flood: `${flood.length} stream opens (${summarize(flood)}); ${opened} held`,
