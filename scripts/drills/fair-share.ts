@@ -549,7 +549,9 @@ async function streamsPhase(system: RunningSystem, flooders: Partner[], bystande
   for (const close of held) close();
   // A 5xx is a defect whatever the flood: show what the services logged about it.
   if ([...flood, ...meter.statuses].some((status) => status >= 500)) {
-    for (const line of system.output().split('\n').filter((l) => l.includes('"level":50'))) console.log(`    ${line.slice(0, 1200)}`);
+    const lines = system.output().split('\n');
+    const errors = lines.flatMap((line, i) => (/"level":50|\bERROR\b|\b500\b/.test(line) ? lines.slice(i, i + 12) : []));
+    for (const line of errors.slice(0, 80)) console.log(`    ${line.slice(0, 1200)}`);
   }
   return {
     phase: 'd. streams',
