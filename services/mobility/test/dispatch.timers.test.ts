@@ -5,6 +5,7 @@ import { offset, onlineDriver, randomCentre } from './factories/fleet';
 import { eventually } from '@platform/test-kit';
 import { partnerApi, rideBody } from './factories/rides';
 import { SearchRetries } from '../src/features/dispatch/search-retries';
+import type { JobKind } from '../src/features/dispatch/dispatch.types';
 
 let ctx: TestContext;
 let partner: ReturnType<typeof partnerApi>;
@@ -147,5 +148,21 @@ describe('dispatch timers (BullMQ worker)', () => {
     expect(await retries.count()).toBe(2);
     await Promise.all(['ride_b', 'ride_later'].map((id) => retries.remove(id)));
     expect(await retries.count()).toBe(0);
+  });
+
+  it('keeps a retry whose look failed, due again once its lease ends, rather than dropping it', async () => {
+    const retries = ctx.services.timers.retries;
+    const id = `ride_failing_${Date.now().toString(36)}`;
+    // A kind no handler serves and no window: the look throws (no dispatch handler), as a look that lost Postgres would.
+    await retries.schedule('parcel' as JobKind, id, 0);
+    const leased = await eventually(async () => {
+      const due = await retries.dueAt(id);
+      expect(due).toBeGreaterThan(Date.now() + 20_000);
+      return due;
+    });
+    // Still there, under its 30 s lease, a sweep later.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await retries.dueAt(id)).toBe(leased);
+    await retries.remove(id);
   });
 });

@@ -68,7 +68,7 @@ export class DispatchTimers {
   }
 }
 
-/** The dispatch timers' queue (under `prefix`): offer expiries and search retries. */
+/** The dispatch timers (under `prefix`): offer expiries and search timeouts in BullMQ, search retries in their sorted set. */
 export function createDispatchTimers(connection: Redis, redis: Redis, prefix: string): DispatchTimers {
   return new DispatchTimers(connection, redis, prefix);
 }

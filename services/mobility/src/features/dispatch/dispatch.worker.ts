@@ -53,6 +53,7 @@ export function startSearchRetrySweeper(dispatcher: Pick<Dispatcher, 'retrySearc
 
   async function sweep(): Promise<number> {
     const { retries: due, leaseUntil } = await retries.takeDue(batchSize, leaseMs);
+    const failed = new Set<string>();
     let next = 0;
     await Promise.all(
       Array.from({ length: Math.min(concurrency, due.length) }, async () => {
@@ -61,14 +62,15 @@ export function startSearchRetrySweeper(dispatcher: Pick<Dispatcher, 'retrySearc
           try {
             await dispatcher.retrySearch(retry.kind, retry.id, retry.search);
           } catch (err) {
-            // Left with its lease: it is due again once the lease ends.
+            // Left with its lease (not settled below): it is due again once the lease ends.
+            failed.add(retry.id);
             logger.warn({ err, id: retry.id }, 'dispatch search retry failed');
           }
         }
       }),
     );
     await retries.settle(
-      due.map((retry) => retry.id),
+      due.filter((retry) => !failed.has(retry.id)).map((retry) => retry.id),
       leaseUntil,
     );
     return due.length;
