@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { listen, runTsToEnd } from '@platform/test-kit';
+import { tellingLine } from '../../scripts/embedded-postgres';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -50,8 +51,7 @@ describe('a local store that does not start is named by the line that says why',
     '',
   ].join('\n');
 
-  it('picks the last error line over a closing one, and the last line when nothing names an error', async () => {
-    const { tellingLine } = await import('../../scripts/embedded-postgres');
+  it('picks the last error line over a closing one, and the last line when nothing names an error', () => {
     expect(tellingLine(postgresLog)).toBe('2026-11-29 20:08:57.112 UTC [6274] FATAL:  could not create any TCP/IP sockets');
     expect(tellingLine('starting\nready to start\n')).toBe('ready to start');
     expect(tellingLine('')).toBe('no output');
