@@ -34,7 +34,7 @@ export function createTestContext(env: Record<string, string> = {}): TestContext
     startDispatchWorker() {
       const connection = createRedis(config.REDIS_URL);
       const worker = createDispatchWorker(services.dispatcher, connection, config.REDIS_PREFIX, logger);
-      // The search retries run beside the BullMQ timers, as in the worker process (sweeping on the worker's connection).
+      // The search retries run beside the BullMQ timers, as in the worker process (on the services' own Redis connection).
       const sweeper = startSearchRetrySweeper(services.dispatcher, services.timers.retries, logger);
       workers.push({ worker, sweeper, connection });
       return worker;
