@@ -11,3 +11,4 @@ export * from './description-shape';
 export * from './committed-description';
 export * from './schema-spellings';
 export * from './route-conformance';
+export * from './audit-declarations';
