@@ -141,10 +141,7 @@ interface FloorDelivery {
  * the pipeline's are), one pending delivery row per event and endpoint, spread over `urls` in turn.
  */
 async function floorDeliveries(db: Knex, config: MobilityConfig, partnerId: string, urls: string[], count: number): Promise<FloorDelivery[]> {
-  const secrets = urls.map(() => generateWebhookSecret());
-  const cipher = createEndpointSecretCipher(config);
-  const endpoints = urls.map((url, i) => ({ id: newId('whe'), url, secret: secrets[i]! }));
-  await db('webhook_endpoints').insert(endpoints.map((e) => ({ id: e.id, partner_id: partnerId, url: e.url, events: ['ride.cancelled'], secret: cipher.encrypt(e.id, e.secret) })));
+  const endpoints = await addEndpoints(db, config, partnerId, urls);
   await commitEvents(db, partnerId, Math.ceil(count / urls.length));
   const events = await db('outbox_events').where({ partner_id: partnerId }).select('id', 'body').orderBy('id');
   const deliveries: FloorDelivery[] = [];
@@ -210,14 +207,12 @@ function ratios(pipe: Measured, floor: Measured, raw: Measured): string {
   return `pipeline / floor ${(pipe.rate / floor.rate).toFixed(2)}, pipeline / raw ${(pipe.rate / raw.rate).toFixed(2)}, floor / raw ${(floor.rate / raw.rate).toFixed(2)}`;
 }
 
-async function addEndpoints(db: Knex, config: MobilityConfig, partnerId: string, urls: string[]): Promise<void> {
+/** One endpoint of `partnerId` per url, subscribed to ride.cancelled; answers each with its signing secret in plaintext. */
+async function addEndpoints(db: Knex, config: MobilityConfig, partnerId: string, urls: string[]): Promise<{ id: string; url: string; secret: string }[]> {
   const cipher = createEndpointSecretCipher(config);
-  await db('webhook_endpoints').insert(
-    urls.map((url) => {
-      const id = newId('whe');
-      return { id, partner_id: partnerId, url, events: ['ride.cancelled'], secret: cipher.encrypt(id, generateWebhookSecret()) };
-    }),
-  );
+  const endpoints = urls.map((url) => ({ id: newId('whe'), url, secret: generateWebhookSecret() }));
+  await db('webhook_endpoints').insert(endpoints.map((e) => ({ id: e.id, partner_id: partnerId, url: e.url, events: ['ride.cancelled'], secret: cipher.encrypt(e.id, e.secret) })));
+  return endpoints;
 }
 
 async function commitEvents(db: Knex, partnerId: string, count: number): Promise<void> {
